@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli.h"
+
+#include "core/identifier.h"
+#include "core/json.h"
+#include "core/logging.h"
+#include "session/datadir.h"
+#include "session/sessionservice.h"
+#include "session/transfer.h"
+#include "store/store.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFile>
+#include <QTextStream>
+
+#include <cstdio>
+
+using namespace Qt::StringLiterals;
+
+namespace weft::Cli
+{
+
+namespace
+{
+
+void out(const QByteArray &bytes)
+{
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    std::fflush(stdout);
+}
+
+void outLine(const QString &text)
+{
+    out(text.toUtf8() + '\n');
+}
+
+int fail(const QString &message, int code = 1)
+{
+    const QByteArray line = "weft: error: " + message.toUtf8() + '\n';
+    std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+    return code;
+}
+
+/// A parser for one subcommand level, with --help.
+struct Command {
+    QString name;      // "session list"
+    QString summary;
+    QCommandLineParser parser;
+
+    Command(const QString &n, const QString &s) : name(n), summary(s)
+    {
+        parser.setApplicationDescription(s);
+        parser.addHelpOption();
+    }
+
+    /// Parses @p args (the words after the command name). Returns -1 to continue, or an exit code.
+    int parse(const QStringList &args, const QString &positionalSyntax)
+    {
+        QStringList full = args;
+        full.prepend(u"weft "_s + name);
+        if (!parser.parse(full))
+            return fail(parser.errorText() + u" (see: weft "_s + name + u" --help)"_s, 2);
+        if (parser.isSet(u"help"_s)) {
+            QString text = parser.helpText();
+            // QCommandLineParser prints the program name only; show the whole command.
+            text.replace(0, text.indexOf(u'\n'), u"Usage: weft [--data-dir DIR] "_s + name + u" [options] "_s + positionalSyntax);
+            out(text.toUtf8());
+            return 0;
+        }
+        return -1;
+    }
+};
+
+struct Context {
+    std::shared_ptr<Store> store;
+    std::unique_ptr<SessionService> service;
+};
+
+std::optional<Context> openData(const GlobalOptions &options, int &exitCode, bool create = true)
+{
+    const QString path = options.dataDir.isEmpty() ? DataDir::defaultPath() : options.dataDir;
+    Result<DataDir::Opened> opened = DataDir::open(path, create || options.dataDir.isEmpty());
+    if (!opened) {
+        exitCode = fail(u"cannot open the data dir: "_s + opened.error().toString());
+        return std::nullopt;
+    }
+    Context context;
+    context.store = opened->store;
+    context.service = std::make_unique<SessionService>(context.store);
+    return context;
+}
+
+bool checkSessionId(const QString &id, int &exitCode)
+{
+    const QString why = Identifier::whyInvalid(id, Identifier::Kind::Session);
+    if (why.isEmpty())
+        return true;
+    exitCode = fail(u"invalid session ID: "_s + why, 2);
+    return false;
+}
+
+void reportProblems(const Store &store)
+{
+    const QList<StoreProblem> problems = store.problems();
+    for (const StoreProblem &p : problems) {
+        const QByteArray line = "weft: warning: skipped " + p.location.toUtf8() + ": " + p.reason.toUtf8() + '\n';
+        std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+    }
+}
+
+QString relativeTime(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(u"yyyy-MM-dd HH:mm"_s);
+}
+
+int sessionList(const GlobalOptions &options, const QStringList &args)
+{
+    Command cmd(u"session list"_s, u"List the root sessions of every project, newest first."_s);
+    cmd.parser.addOption({u"format"_s, u"Output format: table (default) or json."_s, u"format"_s, u"table"_s});
+    if (int r = cmd.parse(args, {}); r >= 0)
+        return r;
+    const QString format = cmd.parser.value(u"format"_s);
+    if (format != u"json" && format != u"table")
+        return fail(u"unknown format \"%1\" (json or table)"_s.arg(format), 2);
+    if (!cmd.parser.positionalArguments().isEmpty())
+        return fail(u"unexpected argument \"%1\""_s.arg(cmd.parser.positionalArguments().first()), 2);
+    int code = 0;
+    auto context = openData(options, code, false);
+    if (!context)
+        return code;
+    const QList<Session> sessions = context->service->listRoots();
+    reportProblems(*context->store);
+    if (format == u"json") {
+        JsonArray array;
+        for (const Session &s : sessions) {
+            array.append(JsonObject{{u"id"_s, s.id()},
+                                    {u"title"_s, s.title()},
+                                    {u"updated"_s, s.updated()},
+                                    {u"created"_s, s.created()},
+                                    {u"projectId"_s, s.projectID()},
+                                    {u"directory"_s, s.directory()}});
+        }
+        out(toJson(array, 2) + '\n');
+        return 0;
+    }
+    if (sessions.isEmpty()) {
+        outLine(u"No sessions."_s);
+        return 0;
+    }
+    qsizetype titleWidth = 5;
+    for (const Session &s : sessions)
+        titleWidth = qMax(titleWidth, qMin<qsizetype>(s.title().size(), 60));
+    outLine(u"%1  %2  %3"_s.arg(u"Session ID"_s.leftJustified(30), u"Title"_s.leftJustified(titleWidth), u"Updated"_s));
+    outLine(QString(30 + 2 + titleWidth + 2 + 16, u'─'));
+    for (const Session &s : sessions) {
+        QString title = s.title();
+        if (title.size() > 60)
+            title = title.left(59) + u'…';
+        outLine(u"%1  %2  %3"_s.arg(s.id().leftJustified(30), title.leftJustified(titleWidth), relativeTime(s.updated())));
+    }
+    return 0;
+}
+
+int exportCommand(const GlobalOptions &options, const QStringList &args)
+{
+    Command cmd(u"export"_s, u"Print a session with its messages and parts as JSON, as `opencode export` does."_s);
+    cmd.parser.addPositionalArgument(u"SESSION_ID"_s, u"The session to export."_s);
+    if (int r = cmd.parse(args, u"SESSION_ID"_s); r >= 0)
+        return r;
+    const QStringList positional = cmd.parser.positionalArguments();
+    if (positional.size() != 1)
+        return fail(u"export takes one SESSION_ID (see: weft export --help)"_s, 2);
+    int code = 0;
+    if (!checkSessionId(positional.first(), code))
+        return code;
+    auto context = openData(options, code, false);
+    if (!context)
+        return code;
+    const Result<JsonObject> document = Transfer::exportSession(*context->service, positional.first());
+    reportProblems(*context->store);
+    if (!document)
+        return fail(document.error().toString());
+    out(Transfer::formatExport(document.value()));
+    return 0;
+}
+
+int importCommand(const GlobalOptions &options, const QStringList &args)
+{
+    Command cmd(u"import"_s, u"Import a session from a file written by `opencode export` or `weft export`."_s);
+    cmd.parser.addPositionalArgument(u"FILE"_s, u"The export file."_s);
+    if (int r = cmd.parse(args, u"FILE"_s); r >= 0)
+        return r;
+    const QStringList positional = cmd.parser.positionalArguments();
+    if (positional.size() != 1)
+        return fail(u"import takes one FILE (see: weft import --help)"_s, 2);
+    int code = 0;
+    auto context = openData(options, code);
+    if (!context)
+        return code;
+    const Result<Transfer::ImportResult> result = Transfer::importFile(*context->service, positional.first());
+    if (!result)
+        return fail(u"nothing imported: "_s + result.error().toString());
+    outLine(result->session.id());
+    if (result->idsChanged) {
+        const QByteArray note = "weft: note: the session's IDs were taken in this store; it was imported with new IDs\n";
+        std::fwrite(note.constData(), 1, size_t(note.size()), stderr);
+    }
+    return 0;
+}
+
+int sessionFork(const GlobalOptions &options, const QStringList &args)
+{
+    Command cmd(u"session fork"_s, u"Copy a session (up to a message) into a new session and print its ID."_s);
+    cmd.parser.addPositionalArgument(u"SESSION_ID"_s, u"The session to fork."_s);
+    cmd.parser.addOption({u"message"_s, u"Copy only the messages before MESSAGE_ID."_s, u"MESSAGE_ID"_s});
+    if (int r = cmd.parse(args, u"SESSION_ID"_s); r >= 0)
+        return r;
+    const QStringList positional = cmd.parser.positionalArguments();
+    if (positional.size() != 1)
+        return fail(u"session fork takes one SESSION_ID (see: weft session fork --help)"_s, 2);
+    int code = 0;
+    if (!checkSessionId(positional.first(), code))
+        return code;
+    const QString messageID = cmd.parser.value(u"message"_s);
+    if (cmd.parser.isSet(u"message"_s)) {
+        if (const QString why = Identifier::whyInvalid(messageID, Identifier::Kind::Message); !why.isEmpty())
+            return fail(u"invalid message ID: "_s + why, 2);
+    }
+    auto context = openData(options, code, false);
+    if (!context)
+        return code;
+    const Result<Session> forked = context->service->fork(positional.first(), messageID);
+    reportProblems(*context->store);
+    if (!forked)
+        return fail(forked.error().toString());
+    outLine(forked->id());
+    return 0;
+}
+
+int sessionDelete(const GlobalOptions &options, const QStringList &args)
+{
+    Command cmd(u"session delete"_s, u"Delete a session with its child sessions, messages, parts and diff."_s);
+    cmd.parser.addPositionalArgument(u"SESSION_ID"_s, u"The session to delete."_s);
+    if (int r = cmd.parse(args, u"SESSION_ID"_s); r >= 0)
+        return r;
+    const QStringList positional = cmd.parser.positionalArguments();
+    if (positional.size() != 1)
+        return fail(u"session delete takes one SESSION_ID (see: weft session delete --help)"_s, 2);
+    int code = 0;
+    if (!checkSessionId(positional.first(), code))
+        return code;
+    auto context = openData(options, code, false);
+    if (!context)
+        return code;
+    const Result<void> removed = context->service->remove(positional.first());
+    if (!removed)
+        return fail(removed.error().toString());
+    return 0;
+}
+
+QString sessionUsage()
+{
+    return u"Usage: weft [--data-dir DIR] session COMMAND [options]\n\n"
+           u"Commands:\n"
+           u"  list [--format json|table]        list root sessions, newest first\n"
+           u"  fork SESSION_ID [--message ID]    copy a session into a new one, print its ID\n"
+           u"  delete SESSION_ID                 delete a session and everything under it\n\n"
+           u"Run `weft session COMMAND --help` for a command's options.\n"_s;
+}
+
+int sessionCommand(const GlobalOptions &options, const QStringList &args)
+{
+    if (args.isEmpty() || args.first() == u"--help" || args.first() == u"-h" || args.first() == u"help") {
+        out(sessionUsage().toUtf8());
+        return args.isEmpty() ? 2 : 0;
+    }
+    const QString sub = args.first();
+    const QStringList rest = args.mid(1);
+    if (sub == u"list")
+        return sessionList(options, rest);
+    if (sub == u"fork")
+        return sessionFork(options, rest);
+    if (sub == u"delete" || sub == u"remove" || sub == u"rm")
+        return sessionDelete(options, rest);
+    return fail(u"unknown session command \"%1\"\n\n"_s.arg(sub) + sessionUsage(), 2);
+}
+
+} // namespace
+
+QString usage()
+{
+    return u"Usage: weft [--data-dir DIR] [COMMAND ...]\n\n"
+           u"Weft: a desktop home for coding-agent sessions, compatible with OpenCode's data.\n"
+           u"Without a command, Weft opens its window.\n\n"
+           u"Options:\n"
+           u"  --data-dir DIR   the data dir to use (default: $XDG_DATA_HOME/weft);\n"
+           u"                   an OpenCode data dir such as ~/.local/share/opencode works too\n"
+           u"  --config FILE    the configuration file (default: $XDG_CONFIG_HOME/weft/weft.json)\n"
+           u"  -h, --help       this help\n"
+           u"  -v, --version    the version\n\n"
+           u"Commands:\n"
+           u"  session list [--format json|table]\n"
+           u"  session fork SESSION_ID [--message MESSAGE_ID]\n"
+           u"  session delete SESSION_ID\n"
+           u"  export SESSION_ID\n"
+           u"  import FILE\n\n"
+           u"Run `weft COMMAND --help` for a command's options.\n"_s;
+}
+
+GlobalOptions parseGlobal(const QStringList &arguments)
+{
+    GlobalOptions options;
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        const QString &arg = arguments.at(i);
+        auto takeValue = [&](const QString &name, QString &target) {
+            if (arg.startsWith(name + u'=')) {
+                target = arg.mid(name.size() + 1);
+            } else if (i + 1 < arguments.size()) {
+                target = arguments.at(++i);
+            } else {
+                options.error = u"%1 needs a value"_s.arg(name);
+            }
+        };
+        if (arg == u"--data-dir" || arg.startsWith(u"--data-dir=")) {
+            takeValue(u"--data-dir"_s, options.dataDir);
+        } else if (arg == u"--config" || arg.startsWith(u"--config=")) {
+            takeValue(u"--config"_s, options.configFile);
+        } else if (arg == u"-h" || arg == u"--help" || arg == u"help") {
+            options.help = true;
+        } else if (arg == u"-v" || arg == u"--version") {
+            options.version = true;
+        } else if (!arg.startsWith(u'-')) {
+            options.rest = arguments.mid(i);
+            break;
+        } else if (arg.startsWith(u"-platform") || arg.startsWith(u"-style") || arg.startsWith(u"-reverse")) {
+            // Qt's own GUI options: left for QApplication.
+            if (arg == u"-platform" || arg == u"-style")
+                ++i;
+        } else {
+            options.error = u"unknown option \"%1\""_s.arg(arg);
+        }
+        if (!options.error.isEmpty())
+            break;
+    }
+    if (!options.dataDir.isEmpty() && options.dataDir.contains(QChar(0)))
+        options.error = u"--data-dir contains a NUL byte"_s;
+    return options;
+}
+
+bool isCommand(const GlobalOptions &options)
+{
+    return !options.rest.isEmpty() || options.help || options.version || !options.error.isEmpty();
+}
+
+int run(const GlobalOptions &options)
+{
+    if (!options.error.isEmpty())
+        return fail(options.error + u" (see: weft --help)"_s, 2);
+    if (options.version) {
+        outLine(u"weft "_s + QStringLiteral(WEFT_VERSION));
+        return 0;
+    }
+    if (options.help && options.rest.isEmpty()) {
+        out(usage().toUtf8());
+        return 0;
+    }
+    const QString command = options.rest.first();
+    QStringList args = options.rest.mid(1);
+    if (options.help)
+        args.append(u"--help"_s);
+    if (command == u"session")
+        return sessionCommand(options, args);
+    if (command == u"export")
+        return exportCommand(options, args);
+    if (command == u"import")
+        return importCommand(options, args);
+    return fail(u"unknown command \"%1\"\n\n"_s.arg(command) + usage(), 2);
+}
+
+} // namespace weft::Cli

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QStringList>
+
+namespace weft::Cli
+{
+
+/// Global options that come before the subcommand.
+struct GlobalOptions {
+    QString dataDir;
+    QString configFile;
+    QStringList rest; ///< the subcommand and its arguments
+    bool help = false;
+    bool version = false;
+    QString error;
+};
+
+/// Splits `weft [--data-dir DIR] [--config FILE] SUBCOMMAND ...`.
+GlobalOptions parseGlobal(const QStringList &arguments);
+
+/// True when the arguments name a subcommand (then Weft runs headless).
+bool isCommand(const GlobalOptions &options);
+
+/// Runs a subcommand; returns the process exit code.
+int run(const GlobalOptions &options);
+
+/// The top-level help text.
+QString usage();
+
+} // namespace weft::Cli

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli.h"
+
+#include "core/logging.h"
+#include "mainwindow.h"
+#include "session/datadir.h"
+#include "session/sampledata.h"
+#include "session/sessionservice.h"
+
+#include <QApplication>
+#include <QCoreApplication>
+#include <QDir>
+#include <QMessageBox>
+
+using namespace Qt::StringLiterals;
+
+namespace
+{
+void setIdentity()
+{
+    QCoreApplication::setOrganizationName(u"weft"_s);
+    QCoreApplication::setOrganizationDomain(u"weft.dev"_s);
+    QCoreApplication::setApplicationName(u"weft"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(WEFT_VERSION));
+}
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QStringList arguments;
+    arguments.reserve(argc);
+    for (int i = 0; i < argc; ++i)
+        arguments.append(QString::fromLocal8Bit(argv[i]));
+    const weft::Cli::GlobalOptions options = weft::Cli::parseGlobal(arguments);
+
+    if (weft::Cli::isCommand(options)) {
+        // Headless: no display needed.
+        QCoreApplication app(argc, argv);
+        setIdentity();
+        return weft::Cli::run(options);
+    }
+
+    QApplication app(argc, argv);
+    setIdentity();
+    QApplication::setApplicationDisplayName(u"Weft"_s);
+    QApplication::setDesktopFileName(u"dev.weft.Weft"_s);
+
+    const QString path = options.dataDir.isEmpty() ? weft::DataDir::defaultPath() : options.dataDir;
+    weft::Result<weft::DataDir::Opened> opened = weft::DataDir::open(path, true);
+    if (!opened) {
+        QMessageBox::critical(nullptr, QObject::tr("Weft"),
+                              QObject::tr("Weft cannot open its data folder:\n%1").arg(opened.error().toString()));
+        return 1;
+    }
+    weft::Logging::start(opened->path);
+    auto service = std::make_shared<weft::SessionService>(opened->store);
+    if (opened->created && options.dataDir.isEmpty()) {
+        // First start of Weft's own data dir: sample sessions so that a new user sees something real.
+        const auto samples = weft::SampleData::create(*service, QDir::homePath());
+        if (!samples)
+            qCWarning(lcSession) << "could not write the sample sessions:" << samples.error().toString();
+    }
+    weft::MainWindow window(service, opened->path);
+    window.show();
+    return app.exec();
+}

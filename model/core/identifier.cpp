@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "identifier.h"
+
+#include <QDateTime>
+#include <QMutex>
+#include <QRandomGenerator>
+
+using namespace Qt::StringLiterals;
+
+namespace weft::Identifier
+{
+
+namespace
+{
+constexpr quint64 TimeMask = (quint64(1) << 48) - 1;
+constexpr qint64 WrapPeriodMs = qint64(1) << 36; // 2^48 / 0x1000
+constexpr int HexLength = 12;
+constexpr int RandomLength = 14;
+
+QMutex s_mutex;
+qint64 s_lastTimestamp = 0;
+quint64 s_counter = 0;
+
+QString randomBase62()
+{
+    static const char chars[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    quint8 bytes[RandomLength];
+    for (quint8 &b : bytes)
+        b = quint8(QRandomGenerator::system()->bounded(256));
+    QString out;
+    out.reserve(RandomLength);
+    // OpenCode maps each random byte with `% 62`; the same mapping keeps the same distribution.
+    for (quint8 b : bytes)
+        out += QLatin1Char(chars[b % 62]);
+    return out;
+}
+} // namespace
+
+QString prefix(Kind kind)
+{
+    switch (kind) {
+    case Kind::Session:
+        return u"ses"_s;
+    case Kind::Message:
+        return u"msg"_s;
+    case Kind::Part:
+        return u"prt"_s;
+    case Kind::Permission:
+        return u"per"_s;
+    case Kind::Question:
+        return u"que"_s;
+    case Kind::User:
+        return u"usr"_s;
+    case Kind::Pty:
+        return u"pty"_s;
+    case Kind::Tool:
+        return u"tool"_s;
+    }
+    return {};
+}
+
+QString create(Kind kind, bool descending, qint64 timestampMs)
+{
+    quint64 now;
+    {
+        QMutexLocker lock(&s_mutex);
+        if (timestampMs != s_lastTimestamp) {
+            s_lastTimestamp = timestampMs;
+            s_counter = 0;
+        }
+        ++s_counter;
+        now = quint64(timestampMs) * 0x1000 + s_counter;
+    }
+    if (descending)
+        now = ~now;
+    now &= TimeMask;
+    QString hex = QString::number(now, 16);
+    hex = QString(HexLength - hex.size(), u'0') + hex;
+    return prefix(kind) + u'_' + hex + randomBase62();
+}
+
+QString ascending(Kind kind)
+{
+    return create(kind, false, QDateTime::currentMSecsSinceEpoch());
+}
+
+QString descending(Kind kind)
+{
+    return create(kind, true, QDateTime::currentMSecsSinceEpoch());
+}
+
+qint64 timeField(QStringView id, bool descending)
+{
+    const qsizetype underscore = id.indexOf(u'_');
+    if (underscore < 0 || id.size() < underscore + 1 + HexLength)
+        return -1;
+    bool ok = false;
+    quint64 value = id.mid(underscore + 1, HexLength).toULongLong(&ok, 16);
+    if (!ok)
+        return -1;
+    if (descending)
+        value = ~value & TimeMask;
+    return qint64(value);
+}
+
+qint64 timestamp(QStringView id)
+{
+    const qint64 field = timeField(id, false);
+    return field < 0 ? -1 : field / 0x1000;
+}
+
+qint64 timestampNear(QStringView id, qint64 referenceMs, bool descending)
+{
+    const qint64 field = timeField(id, descending);
+    if (field < 0)
+        return -1;
+    const qint64 low = field / 0x1000; // the time modulo 2^36
+    const qint64 base = referenceMs - (referenceMs % WrapPeriodMs);
+    qint64 best = base + low;
+    for (qint64 candidate : {base - WrapPeriodMs + low, base + WrapPeriodMs + low}) {
+        if (qAbs(candidate - referenceMs) < qAbs(best - referenceMs))
+            best = candidate;
+    }
+    return best;
+}
+
+bool isSafeKeyComponent(QStringView id)
+{
+    if (id.isEmpty() || id == u"." || id == u"..")
+        return false;
+    if (id.toUtf8().size() > 255)
+        return false;
+    for (QChar c : id) {
+        if (c == u'/' || c == u'\\' || c.unicode() < 0x20 || c.unicode() == 0x7f)
+            return false;
+    }
+    return true;
+}
+
+QString whyInvalid(QStringView id, Kind kind)
+{
+    const QString expected = prefix(kind) + u'_';
+    if (id.isEmpty())
+        return u"the ID is empty"_s;
+    if (id.contains(QChar(0)))
+        return u"the ID contains a NUL byte"_s;
+    if (id == u"." || id == u".." || id.contains(u'/') || id.contains(u'\\'))
+        return u"the ID \"%1\" contains a path separator or is a relative path"_s.arg(id);
+    if (!isSafeKeyComponent(id))
+        return u"the ID contains control characters or is too long"_s;
+    if (!id.startsWith(expected))
+        return u"the ID \"%1\" does not start with \"%2\""_s.arg(id, expected);
+    return {};
+}
+
+bool isValid(QStringView id, Kind kind)
+{
+    return whyInvalid(id, kind).isEmpty();
+}
+
+} // namespace weft::Identifier

@@ -1,0 +1,970 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "json.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+const JsonValue s_undefined;
+const QString s_emptyString;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JsonArray
+
+class JsonArray::Data : public QSharedData
+{
+public:
+    QList<JsonValue> items;
+};
+
+JsonArray::JsonArray() = default;
+JsonArray::JsonArray(std::initializer_list<JsonValue> values)
+    : d(new Data)
+{
+    d->items = QList<JsonValue>(values);
+}
+JsonArray::JsonArray(const JsonArray &) = default;
+JsonArray::JsonArray(JsonArray &&) noexcept = default;
+JsonArray &JsonArray::operator=(const JsonArray &) = default;
+JsonArray &JsonArray::operator=(JsonArray &&) noexcept = default;
+JsonArray::~JsonArray() = default;
+
+qsizetype JsonArray::size() const
+{
+    return d ? d->items.size() : 0;
+}
+
+const JsonValue &JsonArray::at(qsizetype i) const
+{
+    if (!d || i < 0 || i >= d->items.size())
+        return s_undefined;
+    return d->items.at(i);
+}
+
+JsonValue &JsonArray::operator[](qsizetype i)
+{
+    Q_ASSERT(d && i >= 0 && i < d->items.size());
+    return d->items[i];
+}
+
+void JsonArray::append(const JsonValue &value)
+{
+    if (!d)
+        d = new Data;
+    d->items.append(value);
+}
+
+void JsonArray::append(JsonValue &&value)
+{
+    if (!d)
+        d = new Data;
+    d->items.append(std::move(value));
+}
+
+void JsonArray::removeAt(qsizetype i)
+{
+    if (d && i >= 0 && i < d->items.size())
+        d->items.removeAt(i);
+}
+
+void JsonArray::reserve(qsizetype n)
+{
+    if (!d)
+        d = new Data;
+    d->items.reserve(n);
+}
+
+const JsonValue *JsonArray::begin() const
+{
+    return d ? d->items.constData() : nullptr;
+}
+
+const JsonValue *JsonArray::end() const
+{
+    return d ? d->items.constData() + d->items.size() : nullptr;
+}
+
+bool JsonArray::operator==(const JsonArray &other) const
+{
+    if (d == other.d)
+        return true;
+    if (size() != other.size())
+        return false;
+    for (qsizetype i = 0; i < size(); ++i) {
+        if (!(at(i) == other.at(i)))
+            return false;
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JsonObject
+
+class JsonObject::Data : public QSharedData
+{
+public:
+    QList<QString> keys;
+    QList<JsonValue> values;
+};
+
+JsonObject::JsonObject() = default;
+JsonObject::JsonObject(std::initializer_list<std::pair<QString, JsonValue>> members)
+    : d(new Data)
+{
+    for (const auto &[key, value] : members)
+        insert(key, value);
+}
+JsonObject::JsonObject(const JsonObject &) = default;
+JsonObject::JsonObject(JsonObject &&) noexcept = default;
+JsonObject &JsonObject::operator=(const JsonObject &) = default;
+JsonObject &JsonObject::operator=(JsonObject &&) noexcept = default;
+JsonObject::~JsonObject() = default;
+
+qsizetype JsonObject::size() const
+{
+    return d ? d->keys.size() : 0;
+}
+
+qsizetype JsonObject::indexOf(QStringView key) const
+{
+    if (!d)
+        return -1;
+    const qsizetype n = d->keys.size();
+    const QString *keys = d->keys.constData();
+    for (qsizetype i = 0; i < n; ++i) {
+        if (keys[i] == key)
+            return i;
+    }
+    return -1;
+}
+
+const QString &JsonObject::keyAt(qsizetype i) const
+{
+    return d->keys.at(i);
+}
+
+const JsonValue &JsonObject::valueAt(qsizetype i) const
+{
+    return d->values.at(i);
+}
+
+QStringList JsonObject::keys() const
+{
+    return d ? d->keys : QStringList();
+}
+
+const JsonValue &JsonObject::value(QStringView key) const
+{
+    const qsizetype i = indexOf(key);
+    return i < 0 ? s_undefined : d->values.at(i);
+}
+
+QString JsonObject::string(QStringView key, const QString &fallback) const
+{
+    return value(key).toString(fallback);
+}
+
+double JsonObject::number(QStringView key, double fallback) const
+{
+    return value(key).toDouble(fallback);
+}
+
+qint64 JsonObject::integer(QStringView key, qint64 fallback) const
+{
+    return value(key).toInteger(fallback);
+}
+
+bool JsonObject::boolean(QStringView key, bool fallback) const
+{
+    return value(key).toBool(fallback);
+}
+
+JsonObject JsonObject::object(QStringView key) const
+{
+    return value(key).toObject();
+}
+
+JsonArray JsonObject::array(QStringView key) const
+{
+    return value(key).toArray();
+}
+
+void JsonObject::insert(const QString &key, const JsonValue &value)
+{
+    if (value.isUndefined()) {
+        remove(key);
+        return;
+    }
+    const qsizetype i = indexOf(key);
+    if (!d)
+        d = new Data;
+    if (i >= 0) {
+        d->values[i] = value;
+    } else {
+        d->keys.append(key);
+        d->values.append(value);
+    }
+}
+
+void JsonObject::insertAfter(QStringView afterKey, const QString &key, const JsonValue &value)
+{
+    if (value.isUndefined()) {
+        remove(key);
+        return;
+    }
+    if (contains(key)) {
+        insert(key, value);
+        return;
+    }
+    const qsizetype after = indexOf(afterKey);
+    if (after < 0) {
+        insert(key, value);
+        return;
+    }
+    d->keys.insert(after + 1, key);
+    d->values.insert(after + 1, value);
+}
+
+void JsonObject::remove(QStringView key)
+{
+    const qsizetype i = indexOf(key);
+    if (i < 0)
+        return;
+    d->keys.removeAt(i);
+    d->values.removeAt(i);
+}
+
+JsonValue &JsonObject::ref(const QString &key)
+{
+    qsizetype i = indexOf(key);
+    if (i < 0) {
+        insert(key, JsonValue(nullptr));
+        i = d->keys.size() - 1;
+    }
+    return d->values[i];
+}
+
+bool JsonObject::operator==(const JsonObject &other) const
+{
+    if (d == other.d)
+        return true;
+    if (size() != other.size())
+        return false;
+    // Key order does not take part in equality, as in JavaScript's deep-equal helpers.
+    for (qsizetype i = 0; i < size(); ++i) {
+        const qsizetype j = other.indexOf(d->keys.at(i));
+        if (j < 0 || !(d->values.at(i) == other.d->values.at(j)))
+            return false;
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JsonValue
+
+JsonValue::JsonValue(const JsonArray &a)
+    : m_type(Type::Array)
+    , m_array(a)
+{
+}
+
+JsonValue::JsonValue(const JsonObject &o)
+    : m_type(Type::Object)
+    , m_object(o)
+{
+}
+
+qint64 JsonValue::toInteger(qint64 fallback) const
+{
+    if (!isNumber() || !std::isfinite(m_number))
+        return fallback;
+    if (m_number >= 9.2e18 || m_number <= -9.2e18)
+        return fallback;
+    return qint64(m_number);
+}
+
+const QString &JsonValue::toStringRef() const
+{
+    return isString() ? m_string : s_emptyString;
+}
+
+JsonArray JsonValue::toArray() const
+{
+    return isArray() ? m_array : JsonArray();
+}
+
+JsonObject JsonValue::toObject() const
+{
+    return isObject() ? m_object : JsonObject();
+}
+
+JsonObject &JsonValue::objectRef()
+{
+    Q_ASSERT(isObject());
+    return m_object;
+}
+
+JsonArray &JsonValue::arrayRef()
+{
+    Q_ASSERT(isArray());
+    return m_array;
+}
+
+QString JsonValue::typeName(Type type)
+{
+    switch (type) {
+    case Type::Undefined:
+        return u"nothing"_s;
+    case Type::Null:
+        return u"null"_s;
+    case Type::Bool:
+        return u"boolean"_s;
+    case Type::Number:
+        return u"number"_s;
+    case Type::String:
+        return u"string"_s;
+    case Type::Array:
+        return u"array"_s;
+    case Type::Object:
+        return u"object"_s;
+    }
+    return {};
+}
+
+bool JsonValue::operator==(const JsonValue &other) const
+{
+    if (m_type != other.m_type)
+        return false;
+    switch (m_type) {
+    case Type::Undefined:
+    case Type::Null:
+        return true;
+    case Type::Bool:
+    case Type::Number:
+        return m_number == other.m_number;
+    case Type::String:
+        return m_string == other.m_string;
+    case Type::Array:
+        return m_array == other.m_array;
+    case Type::Object:
+        return m_object == other.m_object;
+    }
+    return false;
+}
+
+QJsonValue JsonValue::toQJsonValue() const
+{
+    switch (m_type) {
+    case Type::Undefined:
+        return QJsonValue(QJsonValue::Undefined);
+    case Type::Null:
+        return QJsonValue(QJsonValue::Null);
+    case Type::Bool:
+        return QJsonValue(m_number != 0);
+    case Type::Number:
+        return QJsonValue(m_number);
+    case Type::String:
+        return QJsonValue(m_string);
+    case Type::Array: {
+        QJsonArray a;
+        for (const JsonValue &v : m_array)
+            a.append(v.toQJsonValue());
+        return a;
+    }
+    case Type::Object: {
+        QJsonObject o;
+        for (qsizetype i = 0; i < m_object.size(); ++i)
+            o.insert(m_object.keyAt(i), m_object.valueAt(i).toQJsonValue());
+        return o;
+    }
+    }
+    return {};
+}
+
+JsonValue JsonValue::fromQJsonValue(const QJsonValue &value)
+{
+    switch (value.type()) {
+    case QJsonValue::Null:
+        return JsonValue(nullptr);
+    case QJsonValue::Bool:
+        return JsonValue(value.toBool());
+    case QJsonValue::Double:
+        return JsonValue(value.toDouble());
+    case QJsonValue::String:
+        return JsonValue(value.toString());
+    case QJsonValue::Array: {
+        JsonArray a;
+        const QJsonArray qa = value.toArray();
+        a.reserve(qa.size());
+        for (const QJsonValue &v : qa)
+            a.append(fromQJsonValue(v));
+        return a;
+    }
+    case QJsonValue::Object: {
+        JsonObject o;
+        const QJsonObject qo = value.toObject();
+        for (auto it = qo.begin(); it != qo.end(); ++it)
+            o.insert(it.key(), fromQJsonValue(it.value()));
+        return o;
+    }
+    case QJsonValue::Undefined:
+        break;
+    }
+    return {};
+}
+
+QString JsonParseError::toString() const
+{
+    return u"line %1, column %2: %3"_s.arg(line).arg(column).arg(message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser
+
+class JsonParser
+{
+public:
+    JsonParser(QByteArrayView data)
+        : m_begin(data.data())
+        , m_p(data.data())
+        , m_end(data.data() + data.size())
+    {
+    }
+
+    std::optional<JsonValue> parseDocument(JsonParseError *error)
+    {
+        // A UTF-8 byte order mark is tolerated, as JavaScript's readers strip it too.
+        if (m_end - m_p >= 3 && std::memcmp(m_p, "\xEF\xBB\xBF", 3) == 0)
+            m_p += 3;
+        JsonValue value;
+        skipSpace();
+        if (parseValue(value, 0)) {
+            skipSpace();
+            if (m_p == m_end)
+                return value;
+            fail(u"unexpected data after the JSON value"_s);
+        }
+        if (error) {
+            error->message = m_error;
+            error->offset = m_errorAt - m_begin;
+            error->line = 1;
+            error->column = 1;
+            for (const char *c = m_begin; c < m_errorAt; ++c) {
+                if (*c == '\n') {
+                    ++error->line;
+                    error->column = 1;
+                } else if ((static_cast<unsigned char>(*c) & 0xC0) != 0x80) {
+                    ++error->column;
+                }
+            }
+        }
+        return std::nullopt;
+    }
+
+private:
+    static constexpr int MaxDepth = 512;
+
+    bool fail(const QString &message)
+    {
+        if (m_error.isEmpty()) {
+            m_error = message;
+            m_errorAt = m_p;
+        }
+        return false;
+    }
+
+    void skipSpace()
+    {
+        while (m_p < m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t'))
+            ++m_p;
+    }
+
+    bool literal(const char *word, qsizetype length)
+    {
+        if (m_end - m_p < length || std::memcmp(m_p, word, size_t(length)) != 0)
+            return fail(u"invalid literal"_s);
+        m_p += length;
+        return true;
+    }
+
+    bool parseValue(JsonValue &out, int depth)
+    {
+        if (m_p >= m_end)
+            return fail(m_p == m_begin ? u"empty document"_s : u"unexpected end of data"_s);
+        switch (*m_p) {
+        case '{':
+            return parseObject(out, depth + 1);
+        case '[':
+            return parseArray(out, depth + 1);
+        case '"':
+            out.m_type = JsonValue::Type::String;
+            return parseString(out.m_string);
+        case 't':
+            out = JsonValue(true);
+            return literal("true", 4);
+        case 'f':
+            out = JsonValue(false);
+            return literal("false", 5);
+        case 'n':
+            out = JsonValue(nullptr);
+            return literal("null", 4);
+        default:
+            if (*m_p == '-' || (*m_p >= '0' && *m_p <= '9'))
+                return parseNumber(out);
+            if (*m_p == '\0')
+                return fail(u"NUL byte where a value was expected"_s);
+            return fail(u"unexpected character '%1'"_s.arg(QChar::fromLatin1(*m_p)));
+        }
+    }
+
+    bool parseNumber(JsonValue &out)
+    {
+        const char *start = m_p;
+        if (*m_p == '-')
+            ++m_p;
+        if (m_p >= m_end)
+            return fail(u"invalid number"_s);
+        if (*m_p == '0') {
+            ++m_p;
+        } else if (*m_p >= '1' && *m_p <= '9') {
+            while (m_p < m_end && *m_p >= '0' && *m_p <= '9')
+                ++m_p;
+        } else {
+            return fail(u"invalid number"_s);
+        }
+        if (m_p < m_end && *m_p == '.') {
+            ++m_p;
+            if (m_p >= m_end || *m_p < '0' || *m_p > '9')
+                return fail(u"invalid number"_s);
+            while (m_p < m_end && *m_p >= '0' && *m_p <= '9')
+                ++m_p;
+        }
+        if (m_p < m_end && (*m_p == 'e' || *m_p == 'E')) {
+            ++m_p;
+            if (m_p < m_end && (*m_p == '+' || *m_p == '-'))
+                ++m_p;
+            if (m_p >= m_end || *m_p < '0' || *m_p > '9')
+                return fail(u"invalid number"_s);
+            while (m_p < m_end && *m_p >= '0' && *m_p <= '9')
+                ++m_p;
+        }
+        double value = 0;
+        const auto result = std::from_chars(start, m_p, value);
+        if (result.ec == std::errc::result_out_of_range) {
+            // JavaScript turns overflow into Infinity and underflow into 0; strtod does the same.
+            value = std::strtod(QByteArray(start, m_p - start).constData(), nullptr);
+        } else if (result.ec != std::errc()) {
+            return fail(u"invalid number"_s);
+        }
+        out = JsonValue(value);
+        return true;
+    }
+
+    static int hexValue(char c)
+    {
+        if (c >= '0' && c <= '9')
+            return c - '0';
+        if (c >= 'a' && c <= 'f')
+            return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+            return c - 'A' + 10;
+        return -1;
+    }
+
+    bool parseString(QString &out)
+    {
+        ++m_p; // opening quote
+        const char *start = m_p;
+        // Fast path: no escapes; the whole run converts in one call.
+        while (m_p < m_end) {
+            const unsigned char c = static_cast<unsigned char>(*m_p);
+            if (c == '"') {
+                out = QString::fromUtf8(start, m_p - start);
+                ++m_p;
+                return true;
+            }
+            if (c == '\\')
+                break;
+            if (c < 0x20)
+                return fail(c == 0 ? u"NUL byte inside a string"_s : u"control character inside a string"_s);
+            ++m_p;
+        }
+        if (m_p >= m_end)
+            return fail(u"unterminated string"_s);
+
+        QString result = QString::fromUtf8(start, m_p - start);
+        while (m_p < m_end) {
+            const char *run = m_p;
+            while (m_p < m_end && *m_p != '"' && *m_p != '\\' && static_cast<unsigned char>(*m_p) >= 0x20)
+                ++m_p;
+            if (m_p > run)
+                result += QString::fromUtf8(run, m_p - run);
+            if (m_p >= m_end)
+                break;
+            const char c = *m_p;
+            if (c == '"') {
+                ++m_p;
+                out = std::move(result);
+                return true;
+            }
+            if (c != '\\')
+                return fail(c == 0 ? u"NUL byte inside a string"_s : u"control character inside a string"_s);
+            ++m_p;
+            if (m_p >= m_end)
+                break;
+            switch (*m_p) {
+            case '"':
+                result += u'"';
+                break;
+            case '\\':
+                result += u'\\';
+                break;
+            case '/':
+                result += u'/';
+                break;
+            case 'b':
+                result += u'\b';
+                break;
+            case 'f':
+                result += u'\f';
+                break;
+            case 'n':
+                result += u'\n';
+                break;
+            case 'r':
+                result += u'\r';
+                break;
+            case 't':
+                result += u'\t';
+                break;
+            case 'u': {
+                if (m_end - m_p < 5)
+                    return fail(u"truncated \\u escape"_s);
+                int code = 0;
+                for (int i = 1; i <= 4; ++i) {
+                    const int h = hexValue(m_p[i]);
+                    if (h < 0)
+                        return fail(u"invalid \\u escape"_s);
+                    code = code * 16 + h;
+                }
+                // Lone surrogates are kept as they are: JavaScript strings can hold them.
+                result += QChar(char16_t(code));
+                m_p += 4;
+                break;
+            }
+            default:
+                return fail(u"invalid escape sequence"_s);
+            }
+            ++m_p;
+        }
+        return fail(u"unterminated string"_s);
+    }
+
+    bool parseArray(JsonValue &out, int depth)
+    {
+        if (depth > MaxDepth)
+            return fail(u"nesting deeper than %1 levels"_s.arg(MaxDepth));
+        ++m_p;
+        JsonArray array;
+        skipSpace();
+        if (m_p < m_end && *m_p == ']') {
+            ++m_p;
+            out = JsonValue(array);
+            return true;
+        }
+        while (true) {
+            JsonValue item;
+            skipSpace();
+            if (!parseValue(item, depth))
+                return false;
+            array.append(std::move(item));
+            skipSpace();
+            if (m_p >= m_end)
+                return fail(u"unterminated array"_s);
+            if (*m_p == ',') {
+                ++m_p;
+                continue;
+            }
+            if (*m_p == ']') {
+                ++m_p;
+                out = JsonValue(array);
+                return true;
+            }
+            return fail(u"expected ',' or ']' in array"_s);
+        }
+    }
+
+    bool parseObject(JsonValue &out, int depth)
+    {
+        if (depth > MaxDepth)
+            return fail(u"nesting deeper than %1 levels"_s.arg(MaxDepth));
+        ++m_p;
+        JsonObject object;
+        skipSpace();
+        if (m_p < m_end && *m_p == '}') {
+            ++m_p;
+            out = JsonValue(object);
+            return true;
+        }
+        while (true) {
+            skipSpace();
+            if (m_p >= m_end)
+                return fail(u"unterminated object"_s);
+            if (*m_p != '"')
+                return fail(u"expected a quoted key in object"_s);
+            QString key;
+            if (!parseString(key))
+                return false;
+            skipSpace();
+            if (m_p >= m_end || *m_p != ':')
+                return fail(u"expected ':' after key \"%1\""_s.arg(key));
+            ++m_p;
+            skipSpace();
+            JsonValue value;
+            if (!parseValue(value, depth))
+                return false;
+            // Duplicate keys: the last one wins, as in JSON.parse.
+            object.insert(key, value);
+            skipSpace();
+            if (m_p >= m_end)
+                return fail(u"unterminated object"_s);
+            if (*m_p == ',') {
+                ++m_p;
+                continue;
+            }
+            if (*m_p == '}') {
+                ++m_p;
+                out = JsonValue(object);
+                return true;
+            }
+            return fail(u"expected ',' or '}' in object"_s);
+        }
+    }
+
+    const char *m_begin;
+    const char *m_p;
+    const char *m_end;
+    QString m_error;
+    const char *m_errorAt = nullptr;
+};
+
+std::optional<JsonValue> parseJson(QByteArrayView data, JsonParseError *error)
+{
+    JsonParser parser(data);
+    return parser.parseDocument(error);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serialiser
+
+QByteArray formatJsNumber(double value)
+{
+    if (std::isnan(value) || std::isinf(value))
+        return QByteArrayLiteral("null"); // what JSON.stringify writes
+    if (value == 0)
+        return QByteArrayLiteral("0"); // also for -0
+    char buf[64];
+    // Shortest round-trip digits in scientific form: d[.ddd]e±x.
+    const auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
+    const char *p = buf;
+    QByteArray out;
+    if (*p == '-') {
+        out += '-';
+        ++p;
+    }
+    QByteArray digits;
+    while (p < r.ptr && *p != 'e') {
+        if (*p != '.')
+            digits += *p;
+        ++p;
+    }
+    int exponent = 0;
+    std::from_chars(p + 1 + (p[1] == '+' ? 1 : 0), r.ptr, exponent);
+    const int k = int(digits.size());
+    const int n = exponent + 1;
+    if (k <= n && n <= 21) {
+        out += digits;
+        out += QByteArray(n - k, '0');
+    } else if (0 < n && n <= 21) {
+        out += digits.left(n);
+        out += '.';
+        out += digits.mid(n);
+    } else if (-6 < n && n <= 0) {
+        out += "0.";
+        out += QByteArray(-n, '0');
+        out += digits;
+    } else {
+        out += digits.at(0);
+        if (k > 1) {
+            out += '.';
+            out += digits.mid(1);
+        }
+        out += 'e';
+        out += (n - 1) >= 0 ? '+' : '-';
+        out += QByteArray::number(std::abs(n - 1));
+    }
+    return out;
+}
+
+namespace
+{
+
+void appendEscaped(QByteArray &out, const QString &s)
+{
+    static const char hex[] = "0123456789abcdef";
+    out += '"';
+    const char16_t *p = reinterpret_cast<const char16_t *>(s.constData());
+    const char16_t *end = p + s.size();
+    const char16_t *run = p;
+    auto flush = [&](const char16_t *upTo) {
+        if (upTo > run)
+            out += QStringView(run, upTo - run).toUtf8();
+    };
+    while (p < end) {
+        const char16_t c = *p;
+        const char *escape = nullptr;
+        bool unicodeEscape = false;
+        switch (c) {
+        case u'"':
+            escape = "\\\"";
+            break;
+        case u'\\':
+            escape = "\\\\";
+            break;
+        case u'\b':
+            escape = "\\b";
+            break;
+        case u'\f':
+            escape = "\\f";
+            break;
+        case u'\n':
+            escape = "\\n";
+            break;
+        case u'\r':
+            escape = "\\r";
+            break;
+        case u'\t':
+            escape = "\\t";
+            break;
+        default:
+            if (c < 0x20) {
+                unicodeEscape = true;
+            } else if (QChar::isHighSurrogate(c)) {
+                if (p + 1 < end && QChar::isLowSurrogate(p[1])) {
+                    p += 2;
+                    continue;
+                }
+                unicodeEscape = true;
+            } else if (QChar::isLowSurrogate(c)) {
+                unicodeEscape = true; // a low surrogate without its high half
+            }
+        }
+        if (escape || unicodeEscape) {
+            flush(p);
+            if (escape) {
+                out += escape;
+            } else {
+                const char u[7] = {'\\', 'u', hex[(c >> 12) & 0xF], hex[(c >> 8) & 0xF], hex[(c >> 4) & 0xF], hex[c & 0xF], 0};
+                out += u;
+            }
+            run = p + 1;
+        }
+        ++p;
+    }
+    flush(end);
+    out += '"';
+}
+
+void serialize(QByteArray &out, const JsonValue &value, int indent, int level)
+{
+    switch (value.type()) {
+    case JsonValue::Type::Undefined:
+    case JsonValue::Type::Null:
+        out += "null";
+        return;
+    case JsonValue::Type::Bool:
+        out += value.toBool() ? "true" : "false";
+        return;
+    case JsonValue::Type::Number:
+        out += formatJsNumber(value.toDouble());
+        return;
+    case JsonValue::Type::String:
+        appendEscaped(out, value.toStringRef());
+        return;
+    case JsonValue::Type::Array: {
+        const JsonArray array = value.toArray();
+        if (array.isEmpty()) {
+            out += "[]";
+            return;
+        }
+        out += '[';
+        bool first = true;
+        for (const JsonValue &item : array) {
+            if (!first)
+                out += ',';
+            first = false;
+            if (indent > 0) {
+                out += '\n';
+                out += QByteArray((level + 1) * indent, ' ');
+            }
+            // JSON.stringify writes undefined array items as null.
+            serialize(out, item, indent, level + 1);
+        }
+        if (indent > 0) {
+            out += '\n';
+            out += QByteArray(level * indent, ' ');
+        }
+        out += ']';
+        return;
+    }
+    case JsonValue::Type::Object: {
+        const JsonObject object = value.toObject();
+        bool first = true;
+        out += '{';
+        for (qsizetype i = 0; i < object.size(); ++i) {
+            const JsonValue &member = object.valueAt(i);
+            if (member.isUndefined())
+                continue;
+            if (!first)
+                out += ',';
+            first = false;
+            if (indent > 0) {
+                out += '\n';
+                out += QByteArray((level + 1) * indent, ' ');
+            }
+            appendEscaped(out, object.keyAt(i));
+            out += indent > 0 ? ": " : ":";
+            serialize(out, member, indent, level + 1);
+        }
+        if (!first && indent > 0) {
+            out += '\n';
+            out += QByteArray(level * indent, ' ');
+        }
+        out += '}';
+        return;
+    }
+    }
+}
+
+} // namespace
+
+QByteArray toJson(const JsonValue &value, int indent)
+{
+    QByteArray out;
+    serialize(out, value, indent, 0);
+    return out;
+}
+
+} // namespace weft

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QSharedDataPointer>
+#include <QString>
+#include <QStringList>
+
+#include <initializer_list>
+#include <optional>
+#include <utility>
+
+class QJsonValue;
+
+namespace weft
+{
+
+class JsonValue;
+class JsonObject;
+
+/// An ordered JSON array with implicit sharing.
+class JsonArray
+{
+public:
+    JsonArray();
+    JsonArray(std::initializer_list<JsonValue> values);
+    JsonArray(const JsonArray &);
+    JsonArray(JsonArray &&) noexcept;
+    JsonArray &operator=(const JsonArray &);
+    JsonArray &operator=(JsonArray &&) noexcept;
+    ~JsonArray();
+
+    [[nodiscard]] qsizetype size() const;
+    [[nodiscard]] bool isEmpty() const { return size() == 0; }
+    [[nodiscard]] const JsonValue &at(qsizetype i) const;
+    JsonValue &operator[](qsizetype i);
+    void append(const JsonValue &value);
+    void append(JsonValue &&value);
+    void removeAt(qsizetype i);
+    void reserve(qsizetype n);
+
+    [[nodiscard]] const JsonValue *begin() const;
+    [[nodiscard]] const JsonValue *end() const;
+
+    bool operator==(const JsonArray &other) const;
+
+private:
+    class Data;
+    QSharedDataPointer<Data> d;
+};
+
+/// A JSON object that keeps its keys in the order they were read or inserted.
+///
+/// Qt's QJsonObject sorts its keys; OpenCode files are written in the order OpenCode built the
+/// object, so Weft needs the order to write a file back byte for byte. Objects in this data are
+/// small (tens of keys), so lookup is a linear scan over contiguous keys.
+class JsonObject
+{
+public:
+    JsonObject();
+    JsonObject(std::initializer_list<std::pair<QString, JsonValue>> members);
+    JsonObject(const JsonObject &);
+    JsonObject(JsonObject &&) noexcept;
+    JsonObject &operator=(const JsonObject &);
+    JsonObject &operator=(JsonObject &&) noexcept;
+    ~JsonObject();
+
+    [[nodiscard]] qsizetype size() const;
+    [[nodiscard]] bool isEmpty() const { return size() == 0; }
+    [[nodiscard]] bool contains(QStringView key) const { return indexOf(key) >= 0; }
+    [[nodiscard]] qsizetype indexOf(QStringView key) const;
+    [[nodiscard]] const QString &keyAt(qsizetype i) const;
+    [[nodiscard]] const JsonValue &valueAt(qsizetype i) const;
+    [[nodiscard]] QStringList keys() const;
+
+    /// The value of @p key, or an undefined value when the key is absent.
+    [[nodiscard]] const JsonValue &value(QStringView key) const;
+    [[nodiscard]] const JsonValue &operator[](QStringView key) const { return value(key); }
+
+    // Typed accessors with a default when the key is absent or of another type.
+    [[nodiscard]] QString string(QStringView key, const QString &fallback = {}) const;
+    [[nodiscard]] double number(QStringView key, double fallback = 0) const;
+    [[nodiscard]] qint64 integer(QStringView key, qint64 fallback = 0) const;
+    [[nodiscard]] bool boolean(QStringView key, bool fallback = false) const;
+    [[nodiscard]] JsonObject object(QStringView key) const;
+    [[nodiscard]] JsonArray array(QStringView key) const;
+
+    /// Replaces the value in place when @p key exists (keeping its position), appends otherwise.
+    void insert(const QString &key, const JsonValue &value);
+    /// Inserts @p key after @p afterKey (or appends when @p afterKey is absent); replaces in place
+    /// when @p key exists.
+    void insertAfter(QStringView afterKey, const QString &key, const JsonValue &value);
+    void remove(QStringView key);
+    /// Reference to the value of @p key for in-place changes; inserts null when absent.
+    JsonValue &ref(const QString &key);
+
+    bool operator==(const JsonObject &other) const;
+
+private:
+    class Data;
+    QSharedDataPointer<Data> d;
+};
+
+/// A JSON value: undefined (absent), null, bool, number, string, array or object.
+class JsonValue
+{
+public:
+    enum class Type : quint8 { Undefined, Null, Bool, Number, String, Array, Object };
+
+    JsonValue() = default;
+    JsonValue(std::nullptr_t) : m_type(Type::Null) { }
+    JsonValue(bool b) : m_type(Type::Bool), m_number(b ? 1 : 0) { }
+    JsonValue(int n) : m_type(Type::Number), m_number(n) { }
+    JsonValue(qint64 n) : m_type(Type::Number), m_number(double(n)) { }
+    JsonValue(double n) : m_type(Type::Number), m_number(n) { }
+    JsonValue(const QString &s) : m_type(Type::String), m_string(s) { }
+    JsonValue(QString &&s) : m_type(Type::String), m_string(std::move(s)) { }
+    JsonValue(const char *) = delete; // use u"..."_s
+    JsonValue(const JsonArray &a);
+    JsonValue(const JsonObject &o);
+
+    [[nodiscard]] Type type() const { return m_type; }
+    [[nodiscard]] bool isUndefined() const { return m_type == Type::Undefined; }
+    [[nodiscard]] bool isNull() const { return m_type == Type::Null; }
+    [[nodiscard]] bool isBool() const { return m_type == Type::Bool; }
+    [[nodiscard]] bool isNumber() const { return m_type == Type::Number; }
+    [[nodiscard]] bool isString() const { return m_type == Type::String; }
+    [[nodiscard]] bool isArray() const { return m_type == Type::Array; }
+    [[nodiscard]] bool isObject() const { return m_type == Type::Object; }
+
+    [[nodiscard]] bool toBool(bool fallback = false) const { return isBool() ? m_number != 0 : fallback; }
+    [[nodiscard]] double toDouble(double fallback = 0) const { return isNumber() ? m_number : fallback; }
+    [[nodiscard]] qint64 toInteger(qint64 fallback = 0) const;
+    [[nodiscard]] const QString &toStringRef() const; // empty for non-strings
+    [[nodiscard]] QString toString(const QString &fallback = {}) const { return isString() ? m_string : fallback; }
+    [[nodiscard]] JsonArray toArray() const;
+    [[nodiscard]] JsonObject toObject() const;
+    /// Mutable access for in-place edits of nested containers; the value must hold that type.
+    JsonObject &objectRef();
+    JsonArray &arrayRef();
+
+    /// Name of the type as used in error messages ("string", "object", ...).
+    [[nodiscard]] static QString typeName(Type type);
+
+    bool operator==(const JsonValue &other) const;
+
+    [[nodiscard]] QJsonValue toQJsonValue() const;
+    [[nodiscard]] static JsonValue fromQJsonValue(const QJsonValue &value);
+
+private:
+    friend class JsonParser;
+    Type m_type = Type::Undefined;
+    double m_number = 0;
+    QString m_string;
+    JsonArray m_array;
+    JsonObject m_object;
+};
+
+struct JsonParseError {
+    QString message;
+    qsizetype offset = 0;
+    int line = 0;
+    int column = 0;
+    [[nodiscard]] QString toString() const;
+};
+
+/// Parses RFC 8259 JSON, keeping object key order. Returns nullopt and fills @p error on failure.
+[[nodiscard]] std::optional<JsonValue> parseJson(QByteArrayView data, JsonParseError *error = nullptr);
+
+/// Serialises like JavaScript's JSON.stringify(value, null, indent): same escaping, same number
+/// formatting, same layout. With indent 0 the output is compact. Undefined members are skipped.
+[[nodiscard]] QByteArray toJson(const JsonValue &value, int indent = 2);
+
+/// Formats a number exactly as JavaScript's Number.prototype.toString() does.
+[[nodiscard]] QByteArray formatJsNumber(double value);
+
+} // namespace weft

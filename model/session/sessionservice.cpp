@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sessionservice.h"
+
+#include "core/identifier.h"
+#include "core/logging.h"
+#include "core/project.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QPointer>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+void registerMetaTypes()
+{
+    static const bool done = [] {
+        qRegisterMetaType<weft::Session>();
+        qRegisterMetaType<weft::Message>();
+        qRegisterMetaType<weft::Part>();
+        qRegisterMetaType<weft::FileDiff>();
+        qRegisterMetaType<weft::MessageError>();
+        qRegisterMetaType<weft::MessageWithParts>();
+        qRegisterMetaType<QList<weft::FileDiff>>();
+        return true;
+    }();
+    Q_UNUSED(done)
+}
+
+SessionService::SessionService(std::shared_ptr<Store> store, QObject *parent)
+    : QObject(parent)
+    , m_store(std::move(store))
+{
+    registerMetaTypes();
+    QPointer<SessionService> self(this);
+    m_store->setProblemHandler([self](const StoreProblem &problem) {
+        if (self)
+            Q_EMIT self->problemFound(problem.location, problem.reason);
+    });
+}
+
+SessionService::~SessionService()
+{
+    m_store->setProblemHandler({});
+}
+
+QString SessionService::version()
+{
+    return QStringLiteral(WEFT_VERSION "-weft");
+}
+
+QList<Session> SessionService::list() const
+{
+    QList<Session> sessions = m_store->sessions();
+    std::stable_sort(sessions.begin(), sessions.end(), sessionNewerThan);
+    return sessions;
+}
+
+QList<Session> SessionService::listRoots() const
+{
+    QList<Session> sessions = list();
+    sessions.removeIf([](const Session &s) { return !s.parentID().isEmpty(); });
+    return sessions;
+}
+
+std::optional<Session> SessionService::get(const QString &sessionID) const
+{
+    if (!Identifier::isSafeKeyComponent(sessionID))
+        return std::nullopt;
+    return m_store->session(sessionID);
+}
+
+QList<Session> SessionService::children(const QString &parentID) const
+{
+    QList<Session> result = list();
+    result.removeIf([&](const Session &s) { return s.parentID() != parentID; });
+    return result;
+}
+
+QList<MessageWithParts> SessionService::messages(const QString &sessionID) const
+{
+    if (!Identifier::isSafeKeyComponent(sessionID))
+        return {};
+    return m_store->messagesWithParts(sessionID);
+}
+
+QList<FileDiff> SessionService::diff(const QString &sessionID) const
+{
+    if (!Identifier::isSafeKeyComponent(sessionID))
+        return {};
+    return m_store->sessionDiff(sessionID);
+}
+
+Result<void> SessionService::ensureWritable() const
+{
+    if (m_store->isReadOnly())
+        return Error{u"%1 is read-only (an OpenCode database); import the session into Weft's own store to change it"_s.arg(m_store->location()), {}};
+    return {};
+}
+
+QString SessionService::makeSlug()
+{
+    static const char16_t *const adjectives[] = {
+        u"brave",  u"calm",   u"clever", u"cosmic", u"curious", u"eager",  u"fancy", u"gentle", u"glowing", u"happy",
+        u"hidden", u"jolly",  u"kind",   u"lucky",  u"mighty",  u"misty",  u"neon",  u"nimble", u"proud",   u"quick",
+        u"quiet",  u"shiny",  u"silent", u"swift",  u"sunny",   u"tidy",   u"witty", u"zesty",  u"bold",    u"bright"};
+    static const char16_t *const nouns[] = {
+        u"cabin",  u"canyon", u"comet",  u"eagle",  u"falcon", u"forest", u"garden", u"harbor", u"island", u"lagoon",
+        u"meadow", u"moon",   u"nebula", u"orchid", u"otter",  u"panda",  u"planet", u"river",  u"rocket", u"squid",
+        u"star",   u"tiger",  u"valley", u"wizard", u"wolf",   u"pixel",  u"engine", u"circuit", u"cactus", u"mountain"};
+    auto *rng = QRandomGenerator::global();
+    return QString::fromUtf16(adjectives[rng->bounded(int(std::size(adjectives)))]) + u'-'
+        + QString::fromUtf16(nouns[rng->bounded(int(std::size(nouns)))]);
+}
+
+Result<Session> SessionService::create(const CreateOptions &options)
+{
+    if (auto r = ensureWritable(); !r)
+        return r.error();
+    if (!options.parentID.isEmpty()) {
+        if (const QString why = Identifier::whyInvalid(options.parentID, Identifier::Kind::Session); !why.isEmpty())
+            return Error{why, {}};
+    }
+    const qint64 now = options.now > 0 ? options.now : QDateTime::currentMSecsSinceEpoch();
+    QString projectID = options.projectID;
+    if (projectID.isEmpty()) {
+        const ProjectIdentity identity = identifyProject(options.directory);
+        projectID = identity.id;
+        // OpenCode records every project it sees in project/<id>.json.
+        const Project existing = [&] {
+            for (const Project &p : m_store->projects()) {
+                if (p.id() == identity.id)
+                    return p;
+            }
+            return Project();
+        }();
+        Project project = existing.isNull() ? Project::make(identity.id, identity.worktree, identity.vcs, now) : existing;
+        project.setUpdated(now);
+        if (auto r = m_store->writeProject(project); !r)
+            return r.error();
+    }
+    if (!Identifier::isSafeKeyComponent(projectID))
+        return Error{u"invalid project ID \"%1\""_s.arg(projectID), {}};
+
+    // OpenCode's createNext() key order: id, slug, version, projectID, directory, parentID?,
+    // title, permission?, time.
+    JsonObject json{{u"id"_s, Identifier::create(Identifier::Kind::Session, true, now)},
+                    {u"slug"_s, makeSlug()},
+                    {u"version"_s, version()},
+                    {u"projectID"_s, projectID},
+                    {u"directory"_s, options.directory}};
+    if (!options.parentID.isEmpty())
+        json.insert(u"parentID"_s, options.parentID);
+    json.insert(u"title"_s, options.title.isEmpty() ? Session::defaultTitle(!options.parentID.isEmpty(), now) : options.title);
+    if (!options.permission.isEmpty()) {
+        JsonArray rules;
+        for (const PermissionRule &rule : options.permission)
+            rules.append(rule.toJson());
+        json.insert(u"permission"_s, rules);
+    }
+    json.insert(u"time"_s, JsonObject{{u"created"_s, now}, {u"updated"_s, now}});
+    Session session(json);
+    if (auto r = m_store->writeSession(session); !r)
+        return r.error();
+    qCInfo(lcSession) << "created" << session.id();
+    Q_EMIT sessionCreated(session);
+    Q_EMIT sessionUpdated(session);
+    return session;
+}
+
+Result<Session> SessionService::update(const QString &sessionID, const std::function<void(Session &)> &editor, bool touch)
+{
+    if (auto r = ensureWritable(); !r)
+        return r.error();
+    std::optional<Session> session = get(sessionID);
+    if (!session)
+        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+    editor(*session);
+    if (touch)
+        session->setUpdated(QDateTime::currentMSecsSinceEpoch());
+    if (auto r = m_store->writeSession(*session); !r)
+        return r.error();
+    Q_EMIT sessionUpdated(*session);
+    return *session;
+}
+
+Result<Session> SessionService::touch(const QString &sessionID)
+{
+    return update(sessionID, [](Session &) { });
+}
+
+Result<Session> SessionService::rename(const QString &sessionID, const QString &title)
+{
+    const QString trimmed = title.trimmed();
+    if (trimmed.isEmpty())
+        return Error{u"a session title cannot be empty"_s, {}};
+    return update(sessionID, [&](Session &s) { s.setTitle(trimmed); });
+}
+
+Result<Session> SessionService::setArchived(const QString &sessionID, bool archived)
+{
+    return update(sessionID, [&](Session &s) {
+        if (archived)
+            s.setTimeField(u"archived"_s, QDateTime::currentMSecsSinceEpoch());
+        else
+            s.removeTimeField(u"archived");
+    });
+}
+
+QString SessionService::forkedTitle(const QString &title)
+{
+    static const QRegularExpression re(u"^(.+) \\(fork #(\\d+)\\)$"_s);
+    const QRegularExpressionMatch match = re.match(title);
+    if (match.hasMatch())
+        return match.captured(1) + u" (fork #%1)"_s.arg(match.captured(2).toLongLong() + 1);
+    return title + u" (fork #1)"_s;
+}
+
+Result<Session> SessionService::fork(const QString &sessionID, const QString &messageID)
+{
+    if (auto r = ensureWritable(); !r)
+        return r.error();
+    const std::optional<Session> original = get(sessionID);
+    if (!original)
+        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+    const QList<MessageWithParts> messages = this->messages(sessionID);
+    qsizetype cut = messages.size();
+    if (!messageID.isEmpty()) {
+        cut = -1;
+        for (qsizetype i = 0; i < messages.size(); ++i) {
+            if (messages.at(i).info.id() == messageID) {
+                cut = i;
+                break;
+            }
+        }
+        if (cut < 0)
+            return Error{u"session \"%1\" has no message \"%2\""_s.arg(sessionID, messageID), {}};
+    }
+
+    CreateOptions options;
+    options.directory = original->directory();
+    options.projectID = original->projectID();
+    options.title = forkedTitle(original->title());
+    Result<Session> created = create(options);
+    if (!created)
+        return created;
+    const Session session = created.value();
+
+    QHash<QString, QString> idMap;
+    for (qsizetype i = 0; i < cut; ++i) {
+        const MessageWithParts &msg = messages.at(i);
+        Message copy = msg.info;
+        const QString newID = Identifier::ascending(Identifier::Kind::Message);
+        idMap.insert(msg.info.id(), newID);
+        copy.setId(newID);
+        copy.setSessionID(session.id());
+        if (copy.isAssistant()) {
+            const QString parent = idMap.value(copy.parentID());
+            if (!parent.isEmpty())
+                copy.setParentID(parent);
+        }
+        if (auto r = updateMessage(copy); !r)
+            return r.error();
+        for (const Part &part : msg.parts) {
+            Part partCopy = part;
+            partCopy.setId(Identifier::ascending(Identifier::Kind::Part));
+            partCopy.setMessageID(newID);
+            partCopy.setSessionID(session.id());
+            if (auto r = updatePart(partCopy); !r)
+                return r.error();
+        }
+    }
+    qCInfo(lcSession) << "forked" << sessionID << "into" << session.id() << "with" << cut << "messages";
+    return session;
+}
+
+Result<void> SessionService::removeRecursive(const Session &session, int depth)
+{
+    if (depth > 64)
+        return Error{u"sessions nested more than 64 levels deep (a parentID cycle?)"_s, session.id()};
+    for (const Session &child : children(session.id())) {
+        if (child.id() == session.id())
+            continue;
+        if (auto r = removeRecursive(child, depth + 1); !r)
+            return r;
+    }
+    if (auto r = m_store->removeSession(session); !r)
+        return r;
+    qCInfo(lcSession) << "removed" << session.id();
+    Q_EMIT sessionDeleted(session);
+    return {};
+}
+
+Result<void> SessionService::remove(const QString &sessionID)
+{
+    if (auto r = ensureWritable(); !r)
+        return r;
+    const std::optional<Session> session = get(sessionID);
+    if (!session)
+        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+    return removeRecursive(*session, 0);
+}
+
+Result<void> SessionService::setDiff(const QString &sessionID, const QList<FileDiff> &diffs)
+{
+    if (auto r = ensureWritable(); !r)
+        return r;
+    if (auto r = m_store->writeSessionDiff(sessionID, diffs); !r)
+        return r;
+    Q_EMIT sessionDiffChanged(sessionID, diffs);
+    return {};
+}
+
+Result<Message> SessionService::updateMessage(const Message &message)
+{
+    if (auto r = ensureWritable(); !r)
+        return r.error();
+    if (auto r = m_store->writeMessage(message); !r)
+        return r.error();
+    Q_EMIT messageUpdated(message);
+    return message;
+}
+
+Result<void> SessionService::removeMessage(const QString &sessionID, const QString &messageID)
+{
+    if (auto r = ensureWritable(); !r)
+        return r;
+    if (auto r = m_store->removeMessage(sessionID, messageID); !r)
+        return r;
+    Q_EMIT messageRemoved(sessionID, messageID);
+    return {};
+}
+
+Result<Part> SessionService::updatePart(const Part &part, const QString &delta)
+{
+    if (auto r = ensureWritable(); !r)
+        return r.error();
+    if (auto r = m_store->writePart(part); !r)
+        return r.error();
+    Q_EMIT partUpdated(part, delta);
+    return part;
+}
+
+Result<void> SessionService::removePart(const QString &sessionID, const QString &messageID, const QString &partID)
+{
+    if (auto r = ensureWritable(); !r)
+        return r;
+    if (auto r = m_store->removePart(sessionID, messageID, partID); !r)
+        return r;
+    Q_EMIT partRemoved(sessionID, messageID, partID);
+    return {};
+}
+
+void SessionService::reportError(const QString &sessionID, const MessageError &error)
+{
+    qCWarning(lcSession).noquote() << "session" << sessionID << "error:" << error.name() << error.message();
+    Q_EMIT sessionError(sessionID, error);
+}
+
+void SessionService::announceCompacted(const QString &sessionID)
+{
+    Q_EMIT sessionCompacted(sessionID);
+}
+
+void SessionService::announceExternalChange(const QString &sessionID)
+{
+    Q_EMIT sessionChangedExternally(sessionID);
+}
+
+} // namespace weft

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/result.h"
+#include "core/types.h"
+#include "store/store.h"
+
+#include <QObject>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace weft
+{
+
+/// The one path for every change to session data: the GUI thread, the processor thread, file
+/// watchers and importers all change sessions through this class, which writes the store and
+/// announces the change with one signal (OpenCode's event bus: session.created, message.updated,
+/// message.part.updated, ...).
+///
+/// All methods are thread-safe and may be called from any thread. Signals are emitted on the
+/// calling thread; receivers in other threads get them queued (connect with a context object),
+/// so models on the GUI thread can follow a processor on a worker thread.
+class SessionService : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit SessionService(std::shared_ptr<Store> store, QObject *parent = nullptr);
+    ~SessionService() override;
+
+    [[nodiscard]] Store *store() const { return m_store.get(); }
+    [[nodiscard]] std::shared_ptr<Store> sharedStore() const { return m_store; }
+    [[nodiscard]] bool isReadOnly() const { return m_store->isReadOnly(); }
+
+    /// The version written into new sessions (OpenCode writes its own release there).
+    [[nodiscard]] static QString version();
+
+    // ---- reads
+    /// Every session of every project, newest `time.updated` first.
+    [[nodiscard]] QList<Session> list() const;
+    /// Root sessions only (no parentID), newest first: what `opencode session list` shows.
+    [[nodiscard]] QList<Session> listRoots() const;
+    [[nodiscard]] std::optional<Session> get(const QString &sessionID) const;
+    [[nodiscard]] QList<Session> children(const QString &parentID) const;
+    [[nodiscard]] QList<MessageWithParts> messages(const QString &sessionID) const;
+    [[nodiscard]] QList<FileDiff> diff(const QString &sessionID) const;
+
+    // ---- session changes
+    struct CreateOptions {
+        QString directory;
+        QString projectID;  ///< empty: identified from the directory as OpenCode does
+        QString parentID;   ///< a child (subagent) session when set
+        QString title;      ///< empty: "New session - <ISO time>" / "Child session - <ISO time>"
+        QList<PermissionRule> permission;
+        qint64 now = 0;     ///< creation time; 0: the current time
+    };
+    Result<Session> create(const CreateOptions &options);
+    /// Read-modify-write of a session; sets time.updated unless @p touch is false.
+    Result<Session> update(const QString &sessionID, const std::function<void(Session &)> &editor, bool touch = true);
+    Result<Session> touch(const QString &sessionID);
+    Result<Session> rename(const QString &sessionID, const QString &title);
+    Result<Session> setArchived(const QString &sessionID, bool archived);
+    /// Copies the messages of @p sessionID before @p messageID (all of them when empty) into a
+    /// new session titled "<title> (fork #n)", with new IDs and remapped parent IDs.
+    Result<Session> fork(const QString &sessionID, const QString &messageID = {});
+    /// Removes a session with its children (recursively), messages, parts, diff and share.
+    Result<void> remove(const QString &sessionID);
+    Result<void> setDiff(const QString &sessionID, const QList<FileDiff> &diffs);
+
+    // ---- message and part changes
+    Result<Message> updateMessage(const Message &message);
+    Result<void> removeMessage(const QString &sessionID, const QString &messageID);
+    /// Writes @p part; @p delta is the text appended since the last update (for live views).
+    Result<Part> updatePart(const Part &part, const QString &delta = {});
+    Result<void> removePart(const QString &sessionID, const QString &messageID, const QString &partID);
+
+    /// Announces an error of a session (session.error), for example a failed prompt.
+    void reportError(const QString &sessionID, const MessageError &error);
+    /// Announces a completed compaction (session.compacted).
+    void announceCompacted(const QString &sessionID);
+    /// Announces that the data of @p sessionID changed outside this service (another process
+    /// wrote it); views reload what they show of it.
+    void announceExternalChange(const QString &sessionID);
+
+    /// The title of a fork of a session titled @p title: "<title> (fork #1)", "(fork #n+1)".
+    [[nodiscard]] static QString forkedTitle(const QString &title);
+    /// A readable two-word slug like OpenCode's ("curious-planet").
+    [[nodiscard]] static QString makeSlug();
+
+Q_SIGNALS:
+    void sessionCreated(const weft::Session &session);
+    void sessionUpdated(const weft::Session &session);
+    void sessionDeleted(const weft::Session &session);
+    void sessionDiffChanged(const QString &sessionID, const QList<weft::FileDiff> &diffs);
+    void sessionError(const QString &sessionID, const weft::MessageError &error);
+    void sessionCompacted(const QString &sessionID);
+    void sessionChangedExternally(const QString &sessionID);
+    void messageUpdated(const weft::Message &message);
+    void messageRemoved(const QString &sessionID, const QString &messageID);
+    void partUpdated(const weft::Part &part, const QString &delta);
+    void partRemoved(const QString &sessionID, const QString &messageID, const QString &partID);
+    /// A damaged file or row was found and skipped.
+    void problemFound(const QString &location, const QString &reason);
+
+private:
+    Result<void> ensureWritable() const;
+    Result<void> removeRecursive(const Session &session, int depth);
+
+    std::shared_ptr<Store> m_store;
+};
+
+/// Registers the value types for queued connections. Called once by SessionService.
+void registerMetaTypes();
+
+} // namespace weft

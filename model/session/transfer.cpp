@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "transfer.h"
+
+#include "core/identifier.h"
+#include "core/logging.h"
+#include "sessionservice.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QSet>
+
+using namespace Qt::StringLiterals;
+
+namespace weft::Transfer
+{
+
+Result<JsonObject> exportSession(const SessionService &service, const QString &sessionID)
+{
+    if (const QString why = Identifier::whyInvalid(sessionID, Identifier::Kind::Session); !why.isEmpty())
+        return Error{why, {}};
+    const std::optional<Session> session = service.get(sessionID);
+    if (!session)
+        return Error{u"Session not found: %1"_s.arg(sessionID), {}};
+    JsonArray messages;
+    for (const MessageWithParts &m : service.messages(sessionID))
+        messages.append(m.toJson());
+    return JsonObject{{u"info"_s, session->json()}, {u"messages"_s, messages}};
+}
+
+QByteArray formatExport(const JsonObject &document)
+{
+    return toJson(document, 2) + '\n';
+}
+
+QList<ValidationIssue> validateExport(const JsonValue &document)
+{
+    QList<ValidationIssue> issues;
+    if (!document.isObject()) {
+        issues.append({u"$"_s, u"expected an object with \"info\" and \"messages\""_s});
+        return issues;
+    }
+    const JsonObject root = document.toObject();
+    issues += Session::validate(root.value(u"info"), u"$.info"_s);
+    const QString sessionID = root.object(u"info").string(u"id");
+    const JsonValue messages = root.value(u"messages");
+    if (!messages.isArray()) {
+        issues.append({u"$.messages"_s, u"expected an array"_s});
+        return issues;
+    }
+    QSet<QString> messageIDs, partIDs;
+    const JsonArray array = messages.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString mp = u"$.messages[%1]"_s.arg(i);
+        const JsonValue entry = array.at(i);
+        if (!entry.isObject()) {
+            issues.append({mp, u"expected an object with \"info\" and \"parts\""_s});
+            continue;
+        }
+        const JsonObject m = entry.toObject();
+        const QList<ValidationIssue> messageIssues = Message::validate(m.value(u"info"), mp + u".info"_s);
+        issues += messageIssues;
+        const QString messageID = m.object(u"info").string(u"id");
+        if (messageIssues.isEmpty()) {
+            if (m.object(u"info").string(u"sessionID") != sessionID)
+                issues.append({mp + u".info.sessionID"_s, u"belongs to another session"_s});
+            if (messageIDs.contains(messageID))
+                issues.append({mp + u".info.id"_s, u"duplicate message ID"_s});
+            messageIDs.insert(messageID);
+        }
+        if (!m.value(u"parts").isArray()) {
+            issues.append({mp + u".parts"_s, u"expected an array"_s});
+            continue;
+        }
+        const JsonArray parts = m.array(u"parts");
+        for (qsizetype j = 0; j < parts.size(); ++j) {
+            const QString pp = mp + u".parts[%1]"_s.arg(j);
+            const QList<ValidationIssue> partIssues = Part::validate(parts.at(j), pp);
+            issues += partIssues;
+            if (!partIssues.isEmpty())
+                continue;
+            const JsonObject p = parts.at(j).toObject();
+            if (p.string(u"messageID") != messageID)
+                issues.append({pp + u".messageID"_s, u"does not match its message"_s});
+            if (p.string(u"sessionID") != sessionID)
+                issues.append({pp + u".sessionID"_s, u"belongs to another session"_s});
+            if (partIDs.contains(p.string(u"id")))
+                issues.append({pp + u".id"_s, u"duplicate part ID"_s});
+            partIDs.insert(p.string(u"id"));
+        }
+    }
+    return issues;
+}
+
+Result<ImportResult> importSession(SessionService &service, const JsonValue &document)
+{
+    const QList<ValidationIssue> issues = validateExport(document);
+    if (!issues.isEmpty()) {
+        QStringList lines;
+        for (qsizetype i = 0; i < qMin<qsizetype>(issues.size(), 10); ++i)
+            lines.append(issues.at(i).toString());
+        if (issues.size() > 10)
+            lines.append(u"... and %1 more"_s.arg(issues.size() - 10));
+        return Error{u"not a valid session export:\n  "_s + lines.join(u"\n  "_s), {}};
+    }
+    if (service.isReadOnly())
+        return Error{u"the store is read-only"_s, {}};
+    const JsonObject root = document.toObject();
+    Session session(root.object(u"info"));
+    const QString originalID = session.id();
+    ImportResult result;
+
+    // Keep IDs when they are free; a taken session ID means the session was imported before
+    // (or collides): then everything gets new IDs, so nothing of the existing session is touched.
+    Store *store = service.store();
+    const bool sessionTaken = service.get(originalID).has_value();
+    bool messagesTaken = false;
+    const JsonArray messages = root.array(u"messages");
+    for (const JsonValue &m : messages) {
+        const JsonObject info = m.toObject().object(u"info");
+        if (store->message(info.string(u"sessionID"), info.string(u"id")).has_value()) {
+            messagesTaken = true;
+            break;
+        }
+    }
+    const bool renew = sessionTaken || messagesTaken;
+    result.idsChanged = renew;
+    QHash<QString, QString> messageMap;
+    if (renew)
+        session.json().insert(u"id"_s, Identifier::descending(Identifier::Kind::Session));
+    if (!session.parentID().isEmpty() && !service.get(session.parentID()))
+        qCInfo(lcSession) << "imported session" << session.id() << "keeps parentID" << session.parentID() << "which is not in this store";
+
+    if (auto r = store->writeSession(session); !r)
+        return r.error();
+    for (const JsonValue &entry : messages) {
+        const JsonObject m = entry.toObject();
+        Message info(m.object(u"info"));
+        if (renew) {
+            const QString newID = Identifier::ascending(Identifier::Kind::Message);
+            messageMap.insert(info.id(), newID);
+            info.setId(newID);
+            info.setSessionID(session.id());
+            if (info.isAssistant() && messageMap.contains(info.parentID()))
+                info.setParentID(messageMap.value(info.parentID()));
+        }
+        if (auto r = store->writeMessage(info); !r)
+            return r.error();
+        for (const JsonValue &pv : m.array(u"parts")) {
+            Part part(pv.toObject());
+            if (renew) {
+                part.setId(Identifier::ascending(Identifier::Kind::Part));
+                part.setMessageID(info.id());
+                part.setSessionID(session.id());
+            }
+            if (auto r = store->writePart(part); !r)
+                return r.error();
+        }
+    }
+    result.session = session;
+    Q_EMIT service.sessionCreated(session);
+    Q_EMIT service.sessionUpdated(session);
+    qCInfo(lcSession) << "imported" << originalID << "as" << session.id();
+    return result;
+}
+
+Result<ImportResult> importFile(SessionService &service, const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error{u"cannot open: %1"_s.arg(file.errorString()), path};
+    if (file.size() > (qint64(2) << 30))
+        return Error{u"the file is larger than 2 GB"_s, path};
+    const QByteArray bytes = file.readAll();
+    if (bytes.trimmed().isEmpty())
+        return Error{u"the file is empty"_s, path};
+    JsonParseError error;
+    const std::optional<JsonValue> document = parseJson(bytes, &error);
+    if (!document)
+        return Error{u"not valid JSON (%1)"_s.arg(error.toString()), path};
+    Result<ImportResult> result = importSession(service, *document);
+    if (!result)
+        return Error{result.error().message, path};
+    return result;
+}
+
+} // namespace weft::Transfer

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/json.h"
+#include "core/result.h"
+#include "core/types.h"
+
+namespace weft
+{
+
+class SessionService;
+
+/// `opencode export` and `opencode import`: a session with its messages and parts as one JSON
+/// document, `{info, messages: [{info, parts}]}`.
+namespace Transfer
+{
+
+/// The export document of @p sessionID, messages in order, parts in order.
+[[nodiscard]] Result<JsonObject> exportSession(const SessionService &service, const QString &sessionID);
+
+/// The export document as `opencode export` prints it (2-space indent, trailing newline).
+[[nodiscard]] QByteArray formatExport(const JsonObject &document);
+
+/// Checks that @p document is a valid export: info is a Session, every message and part
+/// validates and belongs to that session and message. Returns every issue with its JSON path.
+[[nodiscard]] QList<ValidationIssue> validateExport(const JsonValue &document);
+
+struct ImportResult {
+    Session session;
+    bool idsChanged = false; ///< some IDs were taken and were replaced by new ones
+};
+
+/// Writes the session of an export document into @p service's store. IDs are kept where they
+/// are free; where the session ID is taken, the session, its messages and parts get new IDs
+/// (parent references remapped). An invalid document is refused before anything is written.
+[[nodiscard]] Result<ImportResult> importSession(SessionService &service, const JsonValue &document);
+
+/// Reads and imports an export file.
+[[nodiscard]] Result<ImportResult> importFile(SessionService &service, const QString &path);
+
+} // namespace Transfer
+} // namespace weft

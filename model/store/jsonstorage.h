@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/json.h"
+#include "core/result.h"
+
+#include <QHash>
+#include <QMutex>
+#include <QReadWriteLock>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+namespace weft
+{
+
+/// OpenCode's key-value Storage over the JSON file layout: key `["session", projectID, id]` is
+/// the file `<root>/session/<projectID>/<id>.json`.
+///
+/// Thread-safe: reads and writes of one key are serialised by a per-key read/write lock, so that
+/// two threads can write different keys at once and a reader never sees a half-written file.
+/// Writes are atomic (QSaveFile: temporary file, fsync, rename) and pretty-printed exactly like
+/// OpenCode's JSON.stringify(value, null, 2). Every key component is validated before it becomes
+/// part of a path.
+class JsonStorage
+{
+public:
+    using Key = QStringList;
+
+    /// @p root is the `storage/` folder of a data dir.
+    explicit JsonStorage(const QString &root);
+
+    [[nodiscard]] QString root() const { return m_root; }
+    /// The file of @p key, or an error when a component is not a safe name.
+    [[nodiscard]] Result<QString> path(const Key &key) const;
+
+    /// Reads and parses @p key. Damaged files (empty, truncated, NUL bytes, not JSON) give an
+    /// error that names the file and the reason; the file is left as it is.
+    [[nodiscard]] Result<JsonValue> read(const Key &key) const;
+    /// The raw bytes of @p key (for exact round-trip checks and plain-text files).
+    [[nodiscard]] Result<QByteArray> readRaw(const Key &key) const;
+    [[nodiscard]] Result<void> write(const Key &key, const JsonValue &value);
+    [[nodiscard]] Result<void> writeRaw(const Key &key, const QByteArray &bytes);
+    /// Read-modify-write under the key's write lock.
+    [[nodiscard]] Result<JsonValue> update(const Key &key, const std::function<void(JsonValue &)> &editor);
+    /// Removes @p key; removing a missing key is not an error.
+    [[nodiscard]] Result<void> remove(const Key &key);
+    [[nodiscard]] bool exists(const Key &key) const;
+    /// The keys of the files under @p prefix, sorted, like OpenCode's Storage.list().
+    [[nodiscard]] QList<Key> list(const Key &prefix) const;
+    /// The names of the sub-folders of @p prefix (for example the project IDs under `session`).
+    [[nodiscard]] QStringList listFolders(const Key &prefix) const;
+
+    /// Serialises @p value as OpenCode writes its files.
+    [[nodiscard]] static QByteArray serialize(const JsonValue &value);
+
+private:
+    std::shared_ptr<QReadWriteLock> lockFor(const QString &path) const;
+
+    QString m_root;
+    mutable QMutex m_locksMutex;
+    mutable QHash<QString, std::weak_ptr<QReadWriteLock>> m_locks;
+};
+
+} // namespace weft

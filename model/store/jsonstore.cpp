@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "jsonstore.h"
+
+#include "core/identifier.h"
+#include "core/logging.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+JsonStore::JsonStore(const QString &dataDir)
+    : m_dataDir(QDir::cleanPath(dataDir))
+    , m_storage(m_dataDir + u"/storage"_s)
+{
+}
+
+QString JsonStore::location() const
+{
+    return m_storage.root();
+}
+
+Result<void> JsonStore::initialize()
+{
+    if (!QDir().mkpath(m_storage.root()))
+        return Error{u"cannot create the storage folder"_s, m_storage.root()};
+    const Result<QByteArray> migration = m_storage.readRaw({u"migration"_s});
+    // OpenCode keeps the migration file without an extension: `storage/migration`.
+    const QString migrationPath = m_storage.root() + u"/migration"_s;
+    QFile file(migrationPath);
+    if (!file.exists()) {
+        const bool empty = QDir(m_storage.root()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).isEmpty();
+        if (!empty) {
+            // A layout without a migration file predates OpenCode's migrations; its sessions
+            // need OpenCode's own migration first. Read what can be read, write nothing new.
+            qCWarning(lcStore) << "storage without a migration file:" << m_storage.root();
+            return {};
+        }
+        if (!file.open(QIODevice::WriteOnly))
+            return Error{u"cannot write the migration file: %1"_s.arg(file.errorString()), migrationPath};
+        file.write(QByteArray::number(MigrationVersion));
+        return {};
+    }
+    if (!file.open(QIODevice::ReadOnly))
+        return Error{u"cannot read the migration file: %1"_s.arg(file.errorString()), migrationPath};
+    bool ok = false;
+    const int version = QString::fromUtf8(file.readAll()).trimmed().toInt(&ok);
+    if (!ok)
+        return Error{u"the migration file does not hold a number"_s, migrationPath};
+    if (version > MigrationVersion)
+        return Error{u"this storage was migrated to version %1 by a newer OpenCode; Weft knows version %2"_s.arg(version).arg(MigrationVersion),
+                     migrationPath};
+    if (version < MigrationVersion)
+        qCWarning(lcStore) << "storage at migration" << version << "- run OpenCode 1.1 once to migrate it";
+    Q_UNUSED(migration)
+    return {};
+}
+
+template<typename T>
+std::optional<T> JsonStore::readTyped(const JsonStorage::Key &key)
+{
+    const Result<JsonValue> value = m_storage.read(key);
+    if (!value) {
+        if (value.error().message != u"not found")
+            reportProblem(value.error().where.isEmpty() ? key.join(u'/') : value.error().where, value.error().message);
+        return std::nullopt;
+    }
+    const QList<ValidationIssue> issues = T::validate(value.value());
+    if (!issues.isEmpty()) {
+        QStringList lines;
+        for (const ValidationIssue &issue : issues)
+            lines.append(issue.toString());
+        reportProblem(m_storage.path(key).value(), u"unexpected shape: "_s + lines.join(u"; "_s));
+        return std::nullopt;
+    }
+    return T(value.value().toObject());
+}
+
+QList<Project> JsonStore::projects()
+{
+    QList<Project> result;
+    for (const JsonStorage::Key &key : m_storage.list({u"project"_s})) {
+        if (auto p = readTyped<Project>(key))
+            result.append(*p);
+    }
+    return result;
+}
+
+QList<Session> JsonStore::sessions()
+{
+    QList<Session> result;
+    QHash<QString, QString> index;
+    for (const QString &projectID : m_storage.listFolders({u"session"_s})) {
+        for (const JsonStorage::Key &key : m_storage.list({u"session"_s, projectID})) {
+            if (key.size() != 3)
+                continue;
+            if (auto s = readTyped<Session>(key)) {
+                if (s->id() != key.at(2)) {
+                    reportProblem(m_storage.path(key).value(),
+                                  u"the file name does not match the session ID \"%1\""_s.arg(s->id()));
+                    continue;
+                }
+                index.insert(s->id(), projectID);
+                result.append(*s);
+            }
+        }
+    }
+    QMutexLocker locker(&m_indexMutex);
+    m_sessionProject.insert(index);
+    return result;
+}
+
+QString JsonStore::projectOf(const QString &sessionID)
+{
+    {
+        QMutexLocker locker(&m_indexMutex);
+        auto it = m_sessionProject.constFind(sessionID);
+        if (it != m_sessionProject.constEnd() && m_storage.exists({u"session"_s, it.value(), sessionID}))
+            return it.value();
+    }
+    if (!Identifier::isSafeKeyComponent(sessionID))
+        return {};
+    for (const QString &projectID : m_storage.listFolders({u"session"_s})) {
+        if (m_storage.exists({u"session"_s, projectID, sessionID})) {
+            QMutexLocker locker(&m_indexMutex);
+            m_sessionProject.insert(sessionID, projectID);
+            return projectID;
+        }
+    }
+    return {};
+}
+
+QString JsonStore::sessionFile(const QString &sessionID)
+{
+    const QString projectID = projectOf(sessionID);
+    if (projectID.isEmpty())
+        return {};
+    return m_storage.path({u"session"_s, projectID, sessionID}).value();
+}
+
+std::optional<Session> JsonStore::session(const QString &sessionID)
+{
+    const QString projectID = projectOf(sessionID);
+    if (projectID.isEmpty())
+        return std::nullopt;
+    return readTyped<Session>({u"session"_s, projectID, sessionID});
+}
+
+QList<Message> JsonStore::messages(const QString &sessionID)
+{
+    QList<Message> result;
+    if (!Identifier::isSafeKeyComponent(sessionID))
+        return result;
+    for (const JsonStorage::Key &key : m_storage.list({u"message"_s, sessionID})) {
+        if (auto m = readTyped<Message>(key)) {
+            if (m->id() != key.last() || m->sessionID() != sessionID) {
+                reportProblem(m_storage.path(key).value(), u"the message's id or sessionID does not match its file"_s);
+                continue;
+            }
+            result.append(*m);
+        }
+    }
+    std::stable_sort(result.begin(), result.end(), messageLessThan);
+    return result;
+}
+
+std::optional<Message> JsonStore::message(const QString &sessionID, const QString &messageID)
+{
+    return readTyped<Message>({u"message"_s, sessionID, messageID});
+}
+
+QList<Part> JsonStore::parts(const QString &sessionID, const QString &messageID)
+{
+    Q_UNUSED(sessionID)
+    QList<Part> result;
+    if (!Identifier::isSafeKeyComponent(messageID))
+        return result;
+    for (const JsonStorage::Key &key : m_storage.list({u"part"_s, messageID})) {
+        if (auto p = readTyped<Part>(key)) {
+            if (p->id() != key.last() || p->messageID() != messageID) {
+                reportProblem(m_storage.path(key).value(), u"the part's id or messageID does not match its file"_s);
+                continue;
+            }
+            result.append(*p);
+        }
+    }
+    std::stable_sort(result.begin(), result.end(), partLessThan);
+    return result;
+}
+
+QList<MessageWithParts> JsonStore::messagesWithParts(const QString &sessionID)
+{
+    return Store::messagesWithParts(sessionID);
+}
+
+QList<FileDiff> JsonStore::sessionDiff(const QString &sessionID)
+{
+    QList<FileDiff> result;
+    const Result<JsonValue> value = m_storage.read({u"session_diff"_s, sessionID});
+    if (!value) {
+        if (value.error().message != u"not found")
+            reportProblem(value.error().where, value.error().message);
+        return result;
+    }
+    if (!value->isArray()) {
+        reportProblem(m_storage.path({u"session_diff"_s, sessionID}).value(), u"expected an array of file diffs"_s);
+        return result;
+    }
+    const JsonArray array = value->toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QList<ValidationIssue> issues = FileDiff::validate(array.at(i), u"$[%1]"_s.arg(i));
+        if (!issues.isEmpty()) {
+            reportProblem(m_storage.path({u"session_diff"_s, sessionID}).value(), issues.first().toString());
+            continue;
+        }
+        result.append(FileDiff(array.at(i).toObject()));
+    }
+    return result;
+}
+
+namespace
+{
+Result<void> checkIds(std::initializer_list<std::pair<QString, Identifier::Kind>> ids)
+{
+    for (const auto &[id, kind] : ids) {
+        const QString why = Identifier::whyInvalid(id, kind);
+        if (!why.isEmpty())
+            return Error{why, {}};
+    }
+    return {};
+}
+} // namespace
+
+Result<void> JsonStore::writeProject(const Project &project)
+{
+    return m_storage.write({u"project"_s, project.id()}, project.json());
+}
+
+Result<void> JsonStore::writeSession(const Session &session)
+{
+    if (auto r = checkIds({{session.id(), Identifier::Kind::Session}}); !r)
+        return r;
+    const Result<void> r = m_storage.write({u"session"_s, session.projectID(), session.id()}, session.json());
+    if (r) {
+        QMutexLocker locker(&m_indexMutex);
+        m_sessionProject.insert(session.id(), session.projectID());
+    }
+    return r;
+}
+
+Result<void> JsonStore::writeMessage(const Message &message)
+{
+    if (auto r = checkIds({{message.sessionID(), Identifier::Kind::Session}, {message.id(), Identifier::Kind::Message}}); !r)
+        return r;
+    return m_storage.write({u"message"_s, message.sessionID(), message.id()}, message.json());
+}
+
+Result<void> JsonStore::writePart(const Part &part)
+{
+    if (auto r = checkIds({{part.messageID(), Identifier::Kind::Message}, {part.id(), Identifier::Kind::Part}}); !r)
+        return r;
+    return m_storage.write({u"part"_s, part.messageID(), part.id()}, part.json());
+}
+
+Result<void> JsonStore::writeSessionDiff(const QString &sessionID, const QList<FileDiff> &diffs)
+{
+    JsonArray array;
+    for (const FileDiff &d : diffs)
+        array.append(d.json());
+    return m_storage.write({u"session_diff"_s, sessionID}, array);
+}
+
+Result<void> JsonStore::removeSession(const Session &session)
+{
+    const QString sessionID = session.id();
+    if (auto r = checkIds({{sessionID, Identifier::Kind::Session}}); !r)
+        return r;
+    // Messages and their parts first, the session file last: an interrupted removal leaves a
+    // session that still lists, and can be removed again.
+    for (const JsonStorage::Key &key : m_storage.list({u"message"_s, sessionID})) {
+        const QString messageID = key.last();
+        for (const JsonStorage::Key &partKey : m_storage.list({u"part"_s, messageID})) {
+            if (auto r = m_storage.remove(partKey); !r)
+                return r;
+        }
+        QDir().rmdir(m_storage.root() + u"/part/"_s + messageID);
+        if (auto r = m_storage.remove(key); !r)
+            return r;
+    }
+    QDir().rmdir(m_storage.root() + u"/message/"_s + sessionID);
+    for (const QString &kind : {u"session_diff"_s, u"share"_s, u"session_share"_s, u"todo"_s}) {
+        if (auto r = m_storage.remove({kind, sessionID}); !r)
+            return r;
+    }
+    const QString projectID = session.projectID().isEmpty() ? projectOf(sessionID) : session.projectID();
+    if (auto r = m_storage.remove({u"session"_s, projectID, sessionID}); !r)
+        return r;
+    QMutexLocker locker(&m_indexMutex);
+    m_sessionProject.remove(sessionID);
+    return {};
+}
+
+Result<void> JsonStore::removeMessage(const QString &sessionID, const QString &messageID)
+{
+    if (auto r = checkIds({{sessionID, Identifier::Kind::Session}, {messageID, Identifier::Kind::Message}}); !r)
+        return r;
+    for (const JsonStorage::Key &partKey : m_storage.list({u"part"_s, messageID})) {
+        if (auto r = m_storage.remove(partKey); !r)
+            return r;
+    }
+    QDir().rmdir(m_storage.root() + u"/part/"_s + messageID);
+    return m_storage.remove({u"message"_s, sessionID, messageID});
+}
+
+Result<void> JsonStore::removePart(const QString &sessionID, const QString &messageID, const QString &partID)
+{
+    Q_UNUSED(sessionID)
+    if (auto r = checkIds({{messageID, Identifier::Kind::Message}, {partID, Identifier::Kind::Part}}); !r)
+        return r;
+    return m_storage.remove({u"part"_s, messageID, partID});
+}
+
+} // namespace weft

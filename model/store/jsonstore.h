@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "store.h"
+#include "jsonstorage.h"
+
+#include <QHash>
+#include <QMutex>
+
+namespace weft
+{
+
+/// The JSON file layout of OpenCode 1.1 (`<data>/storage/...`), read and written.
+///
+/// Reading tolerates damaged files: each one is reported once (path and reason) and skipped.
+/// Writing is atomic per file. The layout, field names and formatting are OpenCode's, so that
+/// OpenCode 1.1 reads what Weft writes.
+class JsonStore : public Store
+{
+public:
+    /// The number of storage migrations OpenCode 1.1 has applied to a layout like this one.
+    static constexpr int MigrationVersion = 2;
+
+    /// @p dataDir is an OpenCode-style data dir; the files live in `<dataDir>/storage`.
+    explicit JsonStore(const QString &dataDir);
+
+    /// Creates `storage/` and writes the `migration` file when the layout is new; refuses a
+    /// layout of a migration version Weft does not know (older layouts need OpenCode's own
+    /// migration, newer ones are unknown).
+    Result<void> initialize();
+
+    [[nodiscard]] JsonStorage &storage() { return m_storage; }
+    [[nodiscard]] QString dataDir() const { return m_dataDir; }
+
+    QString location() const override;
+    bool isReadOnly() const override { return false; }
+    QList<Project> projects() override;
+    QList<Session> sessions() override;
+    std::optional<Session> session(const QString &sessionID) override;
+    QList<Message> messages(const QString &sessionID) override;
+    QList<Part> parts(const QString &sessionID, const QString &messageID) override;
+    std::optional<Message> message(const QString &sessionID, const QString &messageID) override;
+    QList<FileDiff> sessionDiff(const QString &sessionID) override;
+    QList<MessageWithParts> messagesWithParts(const QString &sessionID) override;
+
+    Result<void> writeProject(const Project &project) override;
+    Result<void> writeSession(const Session &session) override;
+    Result<void> writeMessage(const Message &message) override;
+    Result<void> writePart(const Part &part) override;
+    Result<void> writeSessionDiff(const QString &sessionID, const QList<FileDiff> &diffs) override;
+    Result<void> removeSession(const Session &session) override;
+    Result<void> removeMessage(const QString &sessionID, const QString &messageID) override;
+    Result<void> removePart(const QString &sessionID, const QString &messageID, const QString &partID) override;
+
+    /// The file that holds a session's info, or empty when the session is unknown.
+    [[nodiscard]] QString sessionFile(const QString &sessionID);
+
+private:
+    /// Reads and validates one file; damaged or invalid files are reported and give nullopt.
+    template<typename T>
+    std::optional<T> readTyped(const JsonStorage::Key &key);
+    /// The project folder that holds @p sessionID, found through the cache or a scan.
+    QString projectOf(const QString &sessionID);
+
+    QString m_dataDir;
+    JsonStorage m_storage;
+    QMutex m_indexMutex;
+    QHash<QString, QString> m_sessionProject; // sessionID -> projectID
+};
+
+} // namespace weft

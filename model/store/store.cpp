@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "store.h"
+
+#include "core/logging.h"
+
+namespace weft
+{
+
+Store::~Store() = default;
+
+QList<MessageWithParts> Store::messagesWithParts(const QString &sessionID)
+{
+    QList<MessageWithParts> result;
+    const QList<Message> infos = messages(sessionID);
+    result.reserve(infos.size());
+    for (const Message &info : infos)
+        result.append({info, parts(sessionID, info.id())});
+    return result;
+}
+
+QList<StoreProblem> Store::problems() const
+{
+    QMutexLocker locker(&m_problemsMutex);
+    return m_problems;
+}
+
+void Store::setProblemHandler(std::function<void(const StoreProblem &)> handler)
+{
+    QMutexLocker locker(&m_problemsMutex);
+    m_problemHandler = std::move(handler);
+}
+
+void Store::reportProblem(const QString &location, const QString &reason)
+{
+    std::function<void(const StoreProblem &)> handler;
+    const StoreProblem problem{location, reason};
+    {
+        QMutexLocker locker(&m_problemsMutex);
+        for (const StoreProblem &p : std::as_const(m_problems)) {
+            if (p == problem)
+                return;
+        }
+        m_problems.append(problem);
+        handler = m_problemHandler;
+    }
+    qCWarning(lcStore).noquote() << "skipping damaged data:" << location << "-" << reason;
+    if (handler)
+        handler(problem);
+}
+
+void Store::clearProblem(const QString &location)
+{
+    QMutexLocker locker(&m_problemsMutex);
+    m_problems.removeIf([&](const StoreProblem &p) { return p.location == location; });
+}
+
+} // namespace weft

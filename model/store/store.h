@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/result.h"
+#include "core/types.h"
+
+#include <QMutex>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+namespace weft
+{
+
+/// A file (or row) that could not be read, and why. Damaged data is reported and skipped;
+/// everything else still loads.
+struct StoreProblem {
+    QString location; ///< file path or database row
+    QString reason;
+    bool operator==(const StoreProblem &) const = default;
+};
+
+/// Where sessions live: the JSON files of OpenCode 1.1 (read-write) or the SQLite database of
+/// OpenCode 1.2+ (read-only). All methods are thread-safe. Reads never modify the data.
+class Store
+{
+public:
+    virtual ~Store();
+
+    /// A short description for the user: the folder or database file.
+    [[nodiscard]] virtual QString location() const = 0;
+    [[nodiscard]] virtual bool isReadOnly() const = 0;
+
+    [[nodiscard]] virtual QList<Project> projects() = 0;
+    /// All sessions of all projects, in no particular order.
+    [[nodiscard]] virtual QList<Session> sessions() = 0;
+    [[nodiscard]] virtual std::optional<Session> session(const QString &sessionID) = 0;
+    /// The messages of a session, ordered by time.created then ID.
+    [[nodiscard]] virtual QList<Message> messages(const QString &sessionID) = 0;
+    /// The parts of a message, ordered by ID.
+    [[nodiscard]] virtual QList<Part> parts(const QString &sessionID, const QString &messageID) = 0;
+    [[nodiscard]] virtual std::optional<Message> message(const QString &sessionID, const QString &messageID) = 0;
+    [[nodiscard]] virtual QList<FileDiff> sessionDiff(const QString &sessionID) = 0;
+    /// Messages with their parts, in order.
+    [[nodiscard]] virtual QList<MessageWithParts> messagesWithParts(const QString &sessionID);
+
+    virtual Result<void> writeProject(const Project &project) = 0;
+    virtual Result<void> writeSession(const Session &session) = 0;
+    virtual Result<void> writeMessage(const Message &message) = 0;
+    virtual Result<void> writePart(const Part &part) = 0;
+    virtual Result<void> writeSessionDiff(const QString &sessionID, const QList<FileDiff> &diffs) = 0;
+    /// Removes the session's own files: session info, messages, parts, diff, share. Children are
+    /// the caller's business (SessionService::remove cascades).
+    virtual Result<void> removeSession(const Session &session) = 0;
+    virtual Result<void> removeMessage(const QString &sessionID, const QString &messageID) = 0;
+    virtual Result<void> removePart(const QString &sessionID, const QString &messageID, const QString &partID) = 0;
+
+    /// Problems found by reads so far (damaged files), oldest first, without duplicates.
+    [[nodiscard]] QList<StoreProblem> problems() const;
+    /// Called (on the reading thread) for each new problem.
+    void setProblemHandler(std::function<void(const StoreProblem &)> handler);
+
+protected:
+    void reportProblem(const QString &location, const QString &reason);
+    void clearProblem(const QString &location);
+
+private:
+    mutable QMutex m_problemsMutex;
+    QList<StoreProblem> m_problems;
+    std::function<void(const StoreProblem &)> m_problemHandler;
+};
+
+} // namespace weft

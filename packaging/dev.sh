@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Weft developer entry point: build, run, test and benchmark Weft on any supported host.
+#
+#   packaging/dev.sh run [ARGS...]   build, then start Weft (GUI) on its default data dir
+#   packaging/dev.sh test            build, then run the whole test suite through CTest
+#   packaging/dev.sh build           build only
+#   packaging/dev.sh bench [...]     release build, then the benchmark runner
+#   packaging/dev.sh shell [CMD...]  a shell (or CMD) in the build environment
+#
+# Where the distribution packages Qt 6 and KF6 SyntaxHighlighting (Debian 13, Ubuntu 24.10+,
+# Fedora 40+, Arch) everything runs natively. Where it does not (Debian 12), the script makes a
+# Debian 13 build root with debootstrap once, caches it outside the source tree
+# ($WEFT_BUILDROOT, default /var/cache/weft/buildroot-trixie) and runs the build inside it with
+# the source tree, $HOME, /tmp and the current directory mounted at their own paths, so that
+# build/weft works from the host shell.
+set -euo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+ROOT=${WEFT_BUILDROOT:-/var/cache/weft/buildroot-trixie}
+BUILDROOT_PACKAGES="g++ cmake ninja-build git ca-certificates qt6-base-dev qt6-base-dev-tools \
+qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libqt6sql6-sqlite \
+libqt6svg6 qt6-svg-dev libkf6syntaxhighlighting-dev libkf6syntaxhighlighting-data \
+xvfb xauth x11-apps imagemagick fonts-dejavu-core fonts-noto-cjk \
+desktop-file-utils appstream libglib2.0-bin dpkg-dev file libsqlite3-dev sqlite3 \
+qt6-qpa-plugins libgl-dev procps"
+
+log() { printf '\033[1mweft:\033[0m %s\n' "$*" >&2; }
+die() { printf 'weft: error: %s\n' "$*" >&2; exit 1; }
+
+have_native_kf6() {
+    [ -n "${WEFT_FORCE_BUILDROOT:-}" ] && return 1
+    command -v cmake >/dev/null 2>&1 || return 1
+    local d
+    for d in /usr/lib/cmake /usr/lib64/cmake /usr/lib/*-linux-gnu*/cmake /usr/share/cmake /usr/local/lib/cmake; do
+        [ -f "$d/KF6SyntaxHighlighting/KF6SyntaxHighlightingConfig.cmake" ] && \
+            [ -f "$d/Qt6/Qt6Config.cmake" ] && return 0
+    done
+    return 1
+}
+
+host_mirror() {
+    local m=""
+    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+        m=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources | awk '{print $1}' | head -n1)
+    fi
+    if [ -z "$m" ] && [ -f /etc/apt/sources.list ]; then
+        m=$(awk '/^deb /{print $2; exit}' /etc/apt/sources.list)
+    fi
+    [ -n "$m" ] || m=http://deb.debian.org/debian
+    printf '%s\n' "$m"
+}
+
+# The stamp records the package list so that a changed list refreshes the cached root.
+stamp_value() { printf '%s\n' "$BUILDROOT_PACKAGES" | md5sum | cut -d' ' -f1; }
+
+# Runs "$@" inside the build root, with the paths the host sees.
+in_root() {
+    local cwd=$PWD
+    local binds=("$SRC" /tmp "$cwd")
+    [ -n "${HOME:-}" ] && [ -d "$HOME" ] && binds+=("$HOME")
+    [ -n "${WEFT_EXTRA_BINDS:-}" ] && for b in $WEFT_EXTRA_BINDS; do binds+=("$b"); done
+    local env_args=(HOME="${HOME:-/root}" PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+                    LANG="${LANG:-C.UTF-8}" TERM="${TERM:-dumb}")
+    local v
+    for v in DISPLAY XAUTHORITY WAYLAND_DISPLAY QT_QPA_PLATFORM LANGUAGE LC_ALL XDG_DATA_HOME \
+             XDG_CONFIG_HOME XDG_CACHE_HOME XDG_RUNTIME_DIR WEFT_DATA_DIR QT_LOGGING_RULES CTEST_PARALLEL_LEVEL \
+             ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS WEFT_TEST_ARGS OPENCODE_DISABLE_AUTOCOMPACT OPENCODE_DISABLE_PRUNE \
+             WEFT_BENCH_ARGS QT_SCALE_FACTOR; do
+        [ -n "${!v:-}" ] && env_args+=("$v=${!v}")
+    done
+    # Every environment variable that names an API key in the user's config reaches Weft too.
+    while IFS='=' read -r v _; do
+        case "$v" in *_API_KEY|*_KEY|WEFT_*|OPENCODE_*) env_args+=("$v=${!v}");; esac
+    done < <(env)
+    local script='set -e
+mount --rbind /proc "$R/proc"
+mount --rbind /dev "$R/dev"
+mount --rbind /sys "$R/sys" 2>/dev/null || true
+shift
+for b in "$@"; do
+  [ "$b" = "--" ] && break
+  mkdir -p "$R$b"
+  mount --rbind "$b" "$R$b"
+  shift
+done
+shift
+exec chroot "$R" "$@"'
+    local runner=(unshare --mount --fork)
+    if [ "$(id -u)" != 0 ]; then
+        runner=(unshare --user --map-root-user --mount --fork)
+    fi
+    R="$ROOT" "${runner[@]}" sh -c "$script" sh x "${binds[@]}" -- \
+        env -i "${env_args[@]}" sh -c 'cd "$0" && exec "$@"' "$cwd" "$@"
+}
+
+ensure_buildroot() {
+    if [ -f "$ROOT/.weft-stamp" ] && [ "$(cat "$ROOT/.weft-stamp")" = "$(stamp_value)" ]; then
+        return 0
+    fi
+    [ "$(id -u)" = 0 ] || die "this host has no Qt 6 + KF6 packages; making the Debian 13 build root in $ROOT needs root once (sudo $0 $*)"
+    command -v apt-get >/dev/null || die "no KF6 SyntaxHighlighting found and this host has no apt for a build root; install Qt 6 and KF6 SyntaxHighlighting development packages"
+    local mirror; mirror=$(host_mirror)
+    if [ ! -x "$ROOT/usr/bin/apt-get" ]; then
+        command -v debootstrap >/dev/null || { log "installing debootstrap"; apt-get install -y -q debootstrap >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q debootstrap >/dev/null; }; }
+        log "creating the Debian 13 build root in $ROOT from $mirror (once, about a minute)"
+        rm -rf "$ROOT"; mkdir -p "$(dirname "$ROOT")"
+        debootstrap --variant=minbase trixie "$ROOT.tmp" "$mirror" >"$(dirname "$ROOT")/debootstrap.log" 2>&1 \
+            || { tail -n 30 "$(dirname "$ROOT")/debootstrap.log" >&2; rm -rf "$ROOT.tmp"; die "debootstrap failed"; }
+        mv "$ROOT.tmp" "$ROOT"
+    fi
+    log "installing Qt 6 and KF6 into the build root"
+    cp /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
+    printf 'deb %s trixie main\n' "$mirror" >"$ROOT/etc/apt/sources.list"
+    rm -f "$ROOT/etc/apt/sources.list.d/"*.sources 2>/dev/null || true
+    # shellcheck disable=SC2086
+    unshare --mount --fork sh -c "
+        mount -t proc proc '$ROOT/proc' && mount --rbind /dev '$ROOT/dev' &&
+        chroot '$ROOT' sh -c 'apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $BUILDROOT_PACKAGES >/dev/null && apt-get clean'" \
+        || die "installing packages into the build root failed"
+    stamp_value >"$ROOT/.weft-stamp"
+}
+
+# Runs a command in the build environment (natively or in the build root).
+build_env() {
+    if have_native_kf6; then
+        "$@"
+    else
+        ensure_buildroot
+        in_root "$@"
+    fi
+}
+
+configure_and_build() {
+    local dir=$1; shift
+    local launcher_mode=native
+    have_native_kf6 || launcher_mode=buildroot
+    build_env cmake -S "$SRC" -B "$dir" -G Ninja -DWEFT_LAUNCHER_MODE="$launcher_mode" \
+        -DWEFT_BUILDROOT="$ROOT" "$@" >/dev/null
+    build_env cmake --build "$dir" --parallel "$(nproc)"
+}
+
+main() {
+    local cmd=${1:-}
+    [ $# -gt 0 ] && shift
+    case "$cmd" in
+    build)
+        configure_and_build "${WEFT_BUILD_DIR:-$SRC/build}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+        ;;
+    run)
+        configure_and_build "${WEFT_BUILD_DIR:-$SRC/build}" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+        exec "${WEFT_BUILD_DIR:-$SRC/build}/weft" "$@"
+        ;;
+    test)
+        local dir=${WEFT_BUILD_DIR:-$SRC/build} extra=()
+        if [ "${1:-}" = "--sanitize" ]; then
+            shift; dir=${WEFT_BUILD_DIR:-$SRC/build-sanitize}; extra=(-DWEFT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug)
+        else
+            extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+        fi
+        configure_and_build "$dir" -DWEFT_WERROR=ON "${extra[@]}"
+        build_env env QT_QPA_PLATFORM=offscreen ctest --test-dir "$dir" --output-on-failure \
+            --parallel "$(nproc)" --timeout 600 "$@"
+        ;;
+    bench)
+        local dir=${WEFT_BUILD_DIR:-$SRC/build-release}
+        configure_and_build "$dir" -DCMAKE_BUILD_TYPE=Release
+        build_env "$SRC/tests/bench/run-benchmarks.sh" "$dir" "$@"
+        ;;
+    shell)
+        if [ $# -eq 0 ]; then build_env bash; else build_env "$@"; fi
+        ;;
+    exec-in-root)
+        # Used by the build/weft launcher on hosts that need the build root.
+        in_root "$@"
+        ;;
+    ""|-h|--help|help)
+        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+        ;;
+    *) die "unknown command '$cmd' (try: build, run, test, bench, shell)";;
+    esac
+}
+
+main "$@"

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "testdata.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+
+namespace weft::test
+{
+
+QString fixtureDir()
+{
+    return QStringLiteral(WEFT_TEST_DATA "/opencode-1.1.53");
+}
+
+bool copyTree(const QString &from, const QString &to)
+{
+    QDir().mkpath(to);
+    QDirIterator it(from, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString src = it.next();
+        const QString dst = to + QDir(from).relativeFilePath(src).prepend(QLatin1Char('/'));
+        if (it.fileInfo().isDir()) {
+            if (!QDir().mkpath(dst))
+                return false;
+        } else {
+            QDir().mkpath(QFileInfo(dst).path());
+            if (!QFile::copy(src, dst))
+                return false;
+            QFile(dst).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup);
+        }
+    }
+    return true;
+}
+
+FixtureDataDir::FixtureDataDir()
+{
+    if (m_dir.isValid())
+        copyTree(fixtureDir() + QStringLiteral("/storage"), storage());
+}
+
+} // namespace weft::test

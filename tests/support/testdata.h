@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+#include <QTemporaryDir>
+
+namespace weft::test
+{
+
+/// The folder of the OpenCode 1.1.53 fixture (tests/data/opencode-1.1.53).
+QString fixtureDir();
+
+/// A fresh temporary data dir holding a copy of the fixture's `storage/` folder.
+class FixtureDataDir
+{
+public:
+    FixtureDataDir();
+    [[nodiscard]] bool isValid() const { return m_dir.isValid(); }
+    [[nodiscard]] QString path() const { return m_dir.path(); }
+    [[nodiscard]] QString storage() const { return m_dir.path() + QStringLiteral("/storage"); }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+/// Copies a folder tree; returns false on any failure.
+bool copyTree(const QString &from, const QString &to);
+
+} // namespace weft::test
