@@ -4,12 +4,16 @@
 #include "core/identifier.h"
 #include "core/json.h"
 #include "core/logging.h"
+#include "processor/processor.h"
+#include "processor/setup.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
 #include "store/store.h"
 
 #include <QCommandLineParser>
+#include <QDir>
+#include <QSet>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
@@ -260,6 +264,91 @@ int sessionDelete(const GlobalOptions &options, const QStringList &args)
     return 0;
 }
 
+
+int runCommand(const GlobalOptions &options, const QStringList &args)
+{
+    Command cmd(u"run"_s, u"Send a message to the agent in the current directory and print the answer as it streams."_s);
+    cmd.parser.addPositionalArgument(u"MESSAGE"_s, u"The message (several words are joined with spaces)."_s, u"MESSAGE..."_s);
+    cmd.parser.addOption({u"session"_s, u"Continue this session instead of starting a new one."_s, u"SESSION_ID"_s});
+    cmd.parser.addOption({u"model"_s, u"The model to use."_s, u"PROVIDER/MODEL"_s});
+    cmd.parser.addOption({u"agent"_s, u"The agent: build (default), plan, or one from the config."_s, u"NAME"_s});
+    cmd.parser.addOption({u"auto-approve"_s, u"Allow what permission rules would ask about (otherwise refused)."_s});
+    if (int r = cmd.parse(args, u"MESSAGE..."_s); r >= 0)
+        return r;
+    const QString message = cmd.parser.positionalArguments().join(u' ');
+    if (message.trimmed().isEmpty())
+        return fail(u"run needs a MESSAGE (see: weft run --help)"_s, 2);
+    const QString sessionID = cmd.parser.value(u"session"_s);
+    int code = 0;
+    if (!sessionID.isEmpty() && !checkSessionId(sessionID, code))
+        return code;
+    auto context = openData(options, code);
+    if (!context)
+        return code;
+    const QString dataDir = options.dataDir.isEmpty() ? DataDir::defaultPath() : QDir(options.dataDir).absolutePath();
+    Result<ProcessorSetup> loaded = loadProcessorSetup(options.configFile, dataDir);
+    if (!loaded)
+        return fail(loaded.error().toString());
+    ProcessorSetup setup = loaded.value();
+    setup.config.askPolicy = cmd.parser.isSet(u"auto-approve"_s) ? ProcessorConfig::AskPolicy::Allow : ProcessorConfig::AskPolicy::Deny;
+    if (qEnvironmentVariableIsSet("WEFT_RETRY_INITIAL_MS"))
+        setup.config.retryInitialMs = qEnvironmentVariableIntValue("WEFT_RETRY_INITIAL_MS");
+
+    auto service = std::shared_ptr<SessionService>(context->service.release());
+    Processor processor(service, setup.config);
+    QString running;
+    bool lineOpen = false;
+    QSet<QString> reportedTools;
+    QObject receiver;
+    QObject::connect(service.get(), &SessionService::partUpdated, &receiver, [&](const Part &part, const QString &delta) {
+        if (part.sessionID() != running)
+            return;
+        if (part.type() == PartType::Text && !delta.isEmpty()) {
+            out(delta.toUtf8());
+            lineOpen = !delta.endsWith(u'\n');
+        } else if (part.type() == PartType::Tool) {
+            const ToolState state = part.state();
+            if ((state.status() != ToolStatus::Completed && state.status() != ToolStatus::Error) || reportedTools.contains(part.id()))
+                return;
+            reportedTools.insert(part.id());
+            if (lineOpen)
+                out("\n");
+            lineOpen = false;
+            const QString detail = state.status() == ToolStatus::Completed ? state.title() : state.errorText().section(u'\n', 0, 0);
+            outLine(u"%1 %2: %3"_s.arg(state.status() == ToolStatus::Completed ? u"✓"_s : u"✗"_s, part.tool(), detail));
+        }
+    });
+    bool ok = false;
+    MessageError lastError;
+    QObject::connect(&processor, &Processor::retrying, &receiver,
+                     [](const QString &, int attempt, qint64 delayMs, const MessageError &error) {
+                         const QByteArray line = "weft: retry " + QByteArray::number(attempt) + " in "
+                             + QByteArray::number(delayMs) + " ms: " + error.message().toUtf8() + '\n';
+                         std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+                     });
+    QObject::connect(&processor, &Processor::finished, &receiver, [&](const QString &, bool success, const MessageError &error) {
+        ok = success;
+        lastError = error;
+        QCoreApplication::quit();
+    });
+    PromptRequest request;
+    request.sessionID = sessionID;
+    request.directory = QDir::currentPath();
+    request.text = message;
+    request.agent = cmd.parser.value(u"agent"_s);
+    request.model = cmd.parser.value(u"model"_s);
+    Result<QString> started = processor.prompt(request);
+    if (!started)
+        return fail(started.error().toString());
+    running = started.value();
+    QCoreApplication::exec();
+    if (lineOpen)
+        out("\n");
+    if (!ok)
+        return fail(lastError.isNull() ? u"the run failed"_s : lastError.name() + u": "_s + lastError.message());
+    return 0;
+}
+
 QString sessionUsage()
 {
     return u"Usage: weft [--data-dir DIR] session COMMAND [options]\n\n"
@@ -272,9 +361,15 @@ QString sessionUsage()
 
 int sessionCommand(const GlobalOptions &options, const QStringList &args)
 {
-    if (args.isEmpty() || args.first() == u"--help" || args.first() == u"-h" || args.first() == u"help") {
+    if (args.isEmpty()) {
+        // A missing subcommand is an error: the usage goes to stderr, stdout stays empty.
+        const QByteArray text = sessionUsage().toUtf8();
+        std::fwrite(text.constData(), 1, size_t(text.size()), stderr);
+        return 2;
+    }
+    if (args.first() == u"--help" || args.first() == u"-h" || args.first() == u"help") {
         out(sessionUsage().toUtf8());
-        return args.isEmpty() ? 2 : 0;
+        return 0;
     }
     const QString sub = args.first();
     const QStringList rest = args.mid(1);
@@ -305,7 +400,8 @@ QString usage()
            u"  session fork SESSION_ID [--message MESSAGE_ID]\n"
            u"  session delete SESSION_ID\n"
            u"  export SESSION_ID\n"
-           u"  import FILE\n\n"
+           u"  import FILE\n"
+           u"  run [--session ID] [--model PROVIDER/MODEL] [--agent NAME] [--auto-approve] MESSAGE...\n\n"
            u"Run `weft COMMAND --help` for a command's options.\n"_s;
 }
 
@@ -376,6 +472,8 @@ int run(const GlobalOptions &options)
         return exportCommand(options, args);
     if (command == u"import")
         return importCommand(options, args);
+    if (command == u"run")
+        return runCommand(options, args);
     return fail(u"unknown command \"%1\"\n\n"_s.arg(command) + usage(), 2);
 }
 

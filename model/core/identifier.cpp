@@ -59,11 +59,16 @@ QString prefix(Kind kind)
     return {};
 }
 
-QString create(Kind kind, bool descending, qint64 timestampMs)
+namespace
+{
+/// @p fixedMs null: the current time, read under the lock, so that two threads cannot reset
+/// each other's per-millisecond counter with a stale clock reading (which gave duplicate IDs).
+QString make(Kind kind, bool descending, const qint64 *fixedMs)
 {
     quint64 now;
     {
         QMutexLocker lock(&s_mutex);
+        const qint64 timestampMs = fixedMs ? *fixedMs : QDateTime::currentMSecsSinceEpoch();
         if (timestampMs != s_lastTimestamp) {
             s_lastTimestamp = timestampMs;
             s_counter = 0;
@@ -78,15 +83,21 @@ QString create(Kind kind, bool descending, qint64 timestampMs)
     hex = QString(HexLength - hex.size(), u'0') + hex;
     return prefix(kind) + u'_' + hex + randomBase62();
 }
+} // namespace
+
+QString create(Kind kind, bool descending, qint64 timestampMs)
+{
+    return make(kind, descending, &timestampMs);
+}
 
 QString ascending(Kind kind)
 {
-    return create(kind, false, QDateTime::currentMSecsSinceEpoch());
+    return make(kind, false, nullptr);
 }
 
 QString descending(Kind kind)
 {
-    return create(kind, true, QDateTime::currentMSecsSinceEpoch());
+    return make(kind, true, nullptr);
 }
 
 qint64 timeField(QStringView id, bool descending)

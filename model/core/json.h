@@ -5,6 +5,7 @@
 #include <QList>
 #include <QSharedDataPointer>
 #include <QString>
+#include <QStringBuilder>
 #include <QStringList>
 
 #include <initializer_list>
@@ -116,6 +117,8 @@ public:
     JsonValue(double n) : m_type(Type::Number), m_number(n) { }
     JsonValue(const QString &s) : m_type(Type::String), m_string(s) { }
     JsonValue(QString &&s) : m_type(Type::String), m_string(std::move(s)) { }
+    template<typename A, typename B>
+    JsonValue(const QStringBuilder<A, B> &builder) : JsonValue(QString(builder)) { }
     JsonValue(const char *) = delete; // use u"..."_s
     JsonValue(const JsonArray &a);
     JsonValue(const JsonObject &o);

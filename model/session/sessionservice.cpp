@@ -355,6 +355,18 @@ Result<void> SessionService::removePart(const QString &sessionID, const QString 
     return {};
 }
 
+Result<void> SessionService::storeStreamingPart(const Part &part)
+{
+    if (auto r = ensureWritable(); !r)
+        return r;
+    return m_store->writePartStreaming(part);
+}
+
+void SessionService::announcePart(const Part &part, const QString &delta)
+{
+    Q_EMIT partUpdated(part, delta);
+}
+
 void SessionService::reportError(const QString &sessionID, const MessageError &error)
 {
     qCWarning(lcSession).noquote() << "session" << sessionID << "error:" << error.name() << error.message();

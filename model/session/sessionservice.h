@@ -75,6 +75,12 @@ public:
     /// Writes @p part; @p delta is the text appended since the last update (for live views).
     Result<Part> updatePart(const Part &part, const QString &delta = {});
     Result<void> removePart(const QString &sessionID, const QString &messageID, const QString &partID);
+    /// Writes a part of a streaming reply without announcing it (and without waiting for the
+    /// disk): the processor announces coalesced deltas with announcePart() at most every few
+    /// milliseconds, so that a fast stream does not flood the GUI thread.
+    Result<void> storeStreamingPart(const Part &part);
+    /// Emits partUpdated for a part already stored.
+    void announcePart(const Part &part, const QString &delta);
 
     /// Announces an error of a session (session.error), for example a failed prompt.
     void reportError(const QString &sessionID, const MessageError &error);

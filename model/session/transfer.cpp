@@ -42,6 +42,13 @@ QList<ValidationIssue> validateExport(const JsonValue &document)
     }
     const JsonObject root = document.toObject();
     issues += Session::validate(root.value(u"info"), u"$.info"_s);
+    // IDs become file names: refuse any that is not a safe one before anything is written.
+    auto checkFileName = [&issues](const JsonValue &value, const QString &path) {
+        if (value.isString() && !Identifier::isSafeKeyComponent(value.toStringRef()))
+            issues.append({path, u"cannot be used as a file name (empty, \".\", \"..\", a path separator, NUL or control characters)"_s});
+    };
+    checkFileName(root.object(u"info").value(u"id"), u"$.info.id"_s);
+    checkFileName(root.object(u"info").value(u"projectID"), u"$.info.projectID"_s);
     const QString sessionID = root.object(u"info").string(u"id");
     const JsonValue messages = root.value(u"messages");
     if (!messages.isArray()) {
@@ -61,6 +68,7 @@ QList<ValidationIssue> validateExport(const JsonValue &document)
         const QList<ValidationIssue> messageIssues = Message::validate(m.value(u"info"), mp + u".info"_s);
         issues += messageIssues;
         const QString messageID = m.object(u"info").string(u"id");
+        checkFileName(m.object(u"info").value(u"id"), mp + u".info.id"_s);
         if (messageIssues.isEmpty()) {
             if (m.object(u"info").string(u"sessionID") != sessionID)
                 issues.append({mp + u".info.sessionID"_s, u"belongs to another session"_s});
@@ -80,6 +88,7 @@ QList<ValidationIssue> validateExport(const JsonValue &document)
             if (!partIssues.isEmpty())
                 continue;
             const JsonObject p = parts.at(j).toObject();
+            checkFileName(p.value(u"id"), pp + u".id"_s);
             if (p.string(u"messageID") != messageID)
                 issues.append({pp + u".messageID"_s, u"does not match its message"_s});
             if (p.string(u"sessionID") != sessionID)

@@ -9,6 +9,11 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <QTemporaryFile>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 
 using namespace Qt::StringLiterals;
 
@@ -138,11 +143,29 @@ QByteArray JsonStorage::serialize(const JsonValue &value)
 
 namespace
 {
-Result<void> writeFileAtomically(const QString &path, const QByteArray &bytes)
+Result<void> writeFileQuickly(const QString &path, const QByteArray &bytes)
+{
+    // Same folder, unique name, then rename(2): readers see the old or the new file, never a mix.
+    QTemporaryFile temp(path + u".XXXXXX.tmp"_s);
+    temp.setAutoRemove(true);
+    if (!temp.open())
+        return Error{u"cannot write: %1"_s.arg(temp.errorString()), path};
+    if (temp.write(bytes) != bytes.size() || !temp.flush())
+        return Error{u"write failed: %1"_s.arg(temp.errorString()), path};
+    temp.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther);
+    if (::rename(QFile::encodeName(temp.fileName()).constData(), QFile::encodeName(path).constData()) != 0)
+        return Error{u"cannot save: %1"_s.arg(QString::fromLocal8Bit(std::strerror(errno))), path};
+    temp.setAutoRemove(false);
+    return {};
+}
+
+Result<void> writeFileAtomically(const QString &path, const QByteArray &bytes, JsonStorage::Sync sync)
 {
     const QString dir = QFileInfo(path).path();
     if (!QDir().mkpath(dir))
         return Error{u"cannot create the folder %1"_s.arg(dir), path};
+    if (sync == JsonStorage::Sync::Streaming)
+        return writeFileQuickly(path, bytes);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return Error{u"cannot write: %1"_s.arg(file.errorString()), path};
@@ -158,19 +181,19 @@ Result<void> writeFileAtomically(const QString &path, const QByteArray &bytes)
 }
 } // namespace
 
-Result<void> JsonStorage::write(const Key &key, const JsonValue &value)
+Result<void> JsonStorage::write(const Key &key, const JsonValue &value, Sync sync)
 {
-    return writeRaw(key, serialize(value));
+    return writeRaw(key, serialize(value), sync);
 }
 
-Result<void> JsonStorage::writeRaw(const Key &key, const QByteArray &bytes)
+Result<void> JsonStorage::writeRaw(const Key &key, const QByteArray &bytes, Sync sync)
 {
     const Result<QString> p = path(key);
     if (!p)
         return p.error();
     auto lock = lockFor(*p);
     QWriteLocker locker(lock.get());
-    return writeFileAtomically(*p, bytes);
+    return writeFileAtomically(*p, bytes, sync);
 }
 
 Result<JsonValue> JsonStorage::update(const Key &key, const std::function<void(JsonValue &)> &editor)
@@ -188,7 +211,7 @@ Result<JsonValue> JsonStorage::update(const Key &key, const std::function<void(J
         return value.error();
     JsonValue edited = value.value();
     editor(edited);
-    const Result<void> written = writeFileAtomically(*p, serialize(edited));
+    const Result<void> written = writeFileAtomically(*p, serialize(edited), Sync::Durable);
     if (!written)
         return written.error();
     return edited;

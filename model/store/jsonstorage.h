@@ -41,8 +41,15 @@ public:
     [[nodiscard]] Result<JsonValue> read(const Key &key) const;
     /// The raw bytes of @p key (for exact round-trip checks and plain-text files).
     [[nodiscard]] Result<QByteArray> readRaw(const Key &key) const;
-    [[nodiscard]] Result<void> write(const Key &key, const JsonValue &value);
-    [[nodiscard]] Result<void> writeRaw(const Key &key, const QByteArray &bytes);
+    /// How hard a write tries to reach the disk.
+    enum class Sync {
+        Durable,   ///< temporary file, fsync, rename: survives a power loss
+        Streaming, ///< temporary file and rename without fsync: survives a crash of the process,
+                   ///< for the many small updates of a streaming reply (fsync per delta would
+                   ///< cap a stream at a few hundred deltas per second)
+    };
+    [[nodiscard]] Result<void> write(const Key &key, const JsonValue &value, Sync sync = Sync::Durable);
+    [[nodiscard]] Result<void> writeRaw(const Key &key, const QByteArray &bytes, Sync sync = Sync::Durable);
     /// Read-modify-write under the key's write lock.
     [[nodiscard]] Result<JsonValue> update(const Key &key, const std::function<void(JsonValue &)> &editor);
     /// Removes @p key; removing a missing key is not an error.

@@ -169,6 +169,9 @@ QList<Message> JsonStore::messages(const QString &sessionID)
 
 std::optional<Message> JsonStore::message(const QString &sessionID, const QString &messageID)
 {
+    // An unsafe ID names no file: nothing to read, and no damaged data to report.
+    if (!Identifier::isSafeKeyComponent(sessionID) || !Identifier::isSafeKeyComponent(messageID))
+        return std::nullopt;
     return readTyped<Message>({u"message"_s, sessionID, messageID});
 }
 
@@ -199,6 +202,8 @@ QList<MessageWithParts> JsonStore::messagesWithParts(const QString &sessionID)
 QList<FileDiff> JsonStore::sessionDiff(const QString &sessionID)
 {
     QList<FileDiff> result;
+    if (!Identifier::isSafeKeyComponent(sessionID))
+        return result;
     const Result<JsonValue> value = m_storage.read({u"session_diff"_s, sessionID});
     if (!value) {
         if (value.error().message != u"not found")
@@ -263,6 +268,13 @@ Result<void> JsonStore::writePart(const Part &part)
     if (auto r = checkIds({{part.messageID(), Identifier::Kind::Message}, {part.id(), Identifier::Kind::Part}}); !r)
         return r;
     return m_storage.write({u"part"_s, part.messageID(), part.id()}, part.json());
+}
+
+Result<void> JsonStore::writePartStreaming(const Part &part)
+{
+    if (auto r = checkIds({{part.messageID(), Identifier::Kind::Message}, {part.id(), Identifier::Kind::Part}}); !r)
+        return r;
+    return m_storage.write({u"part"_s, part.messageID(), part.id()}, part.json(), JsonStorage::Sync::Streaming);
 }
 
 Result<void> JsonStore::writeSessionDiff(const QString &sessionID, const QList<FileDiff> &diffs)

@@ -47,6 +47,7 @@ public:
     Result<void> writeSession(const Session &session) override;
     Result<void> writeMessage(const Message &message) override;
     Result<void> writePart(const Part &part) override;
+    Result<void> writePartStreaming(const Part &part) override;
     Result<void> writeSessionDiff(const QString &sessionID, const QList<FileDiff> &diffs) override;
     Result<void> removeSession(const Session &session) override;
     Result<void> removeMessage(const QString &sessionID, const QString &messageID) override;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QByteArray>
+#include <QMap>
 #include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
 
 namespace weft::test
@@ -25,5 +28,15 @@ private:
 
 /// Copies a folder tree; returns false on any failure.
 bool copyTree(const QString &from, const QString &to);
+
+/// The bytes of a file, or an empty array when it cannot be read.
+QByteArray readFile(const QString &path);
+
+/// Every file under @p root (hidden ones too) as relative path -> bytes, for "nothing changed"
+/// checks.
+QMap<QString, QByteArray> snapshotTree(const QString &root);
+
+/// The relative paths of every file and folder under @p root, sorted.
+QStringList entriesUnder(const QString &root);
 
 } // namespace weft::test

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "permission.h"
+
+#include "core/logging.h"
+
+#include <QDir>
+#include <QMutexLocker>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+using Action = PermissionRule::Action;
+
+PermissionRule rule(const QString &permission, const QString &pattern, Action action)
+{
+    return PermissionRule{permission, pattern, action};
+}
+
+std::optional<Action> parseAction(const JsonValue &value)
+{
+    if (!value.isString())
+        return std::nullopt;
+    const QString &s = value.toStringRef();
+    if (s == u"allow")
+        return Action::Allow;
+    if (s == u"ask")
+        return Action::Ask;
+    if (s == u"deny")
+        return Action::Deny;
+    return std::nullopt;
+}
+
+QString expandHome(const QString &pattern)
+{
+    const QString home = QDir::homePath();
+    if (pattern.startsWith(u"~/"))
+        return home + pattern.mid(1);
+    if (pattern == u"~")
+        return home;
+    if (pattern.startsWith(u"$HOME/"))
+        return home + pattern.mid(5);
+    if (pattern.startsWith(u"$HOME"))
+        return home + pattern.mid(5);
+    return pattern;
+}
+
+QString relativeTo(const QString &base, const QString &path)
+{
+    if (base.isEmpty())
+        return path;
+    return QDir(base).relativeFilePath(path);
+}
+
+} // namespace
+
+namespace Permission
+{
+
+bool wildcardMatch(const QString &text, const QString &pattern)
+{
+    // Fast paths for the common patterns.
+    if (pattern == u"*")
+        return true;
+    if (!pattern.contains(u'*') && !pattern.contains(u'?'))
+        return text == pattern;
+
+    QString regex;
+    regex.reserve(pattern.size() * 2 + 8);
+    QString literal;
+    auto flush = [&] {
+        if (!literal.isEmpty()) {
+            regex += QRegularExpression::escape(literal);
+            literal.clear();
+        }
+    };
+    for (const QChar c : pattern) {
+        if (c == u'*') {
+            flush();
+            regex += u".*"_s;
+        } else if (c == u'?') {
+            flush();
+            regex += u'.';
+        } else {
+            literal += c;
+        }
+    }
+    flush();
+    // "ls *" also matches "ls": the trailing " *" is optional.
+    if (pattern.endsWith(u" *") && regex.endsWith(u"\\ .*"))
+        regex = regex.first(regex.size() - 4) + u"( .*)?"_s;
+    else if (pattern.endsWith(u" *") && regex.endsWith(u" .*"))
+        regex = regex.first(regex.size() - 3) + u"( .*)?"_s;
+    const QRegularExpression re(u"\\A(?:"_s + regex + u")\\z"_s, QRegularExpression::DotMatchesEverythingOption);
+    if (!re.isValid()) {
+        qCWarning(lcProcessor) << "invalid wildcard pattern" << pattern << re.errorString();
+        return false;
+    }
+    return re.match(text).hasMatch();
+}
+
+PermissionRuleset merge(std::initializer_list<PermissionRuleset> rulesets)
+{
+    PermissionRuleset merged;
+    for (const PermissionRuleset &r : rulesets)
+        merged += r;
+    return merged;
+}
+
+PermissionRule evaluate(const QString &permission, const QString &pattern, const PermissionRuleset &rules)
+{
+    for (qsizetype i = rules.size() - 1; i >= 0; --i) {
+        const PermissionRule &r = rules.at(i);
+        if (wildcardMatch(permission, r.permission) && wildcardMatch(pattern, r.pattern))
+            return r;
+    }
+    return rule(permission, u"*"_s, Action::Ask);
+}
+
+PermissionRule evaluate(const QString &permission, const QString &pattern, std::initializer_list<PermissionRuleset> rulesets)
+{
+    return evaluate(permission, pattern, merge(rulesets));
+}
+
+PermissionRule::Action decide(const QString &permission, const QStringList &patterns, const PermissionRuleset &rules)
+{
+    const QStringList list = patterns.isEmpty() ? QStringList{u"*"_s} : patterns;
+    bool ask = false;
+    for (const QString &pattern : list) {
+        const Action action = evaluate(permission, pattern, rules).action;
+        if (action == Action::Deny)
+            return Action::Deny;
+        if (action == Action::Ask)
+            ask = true;
+    }
+    return ask ? Action::Ask : Action::Allow;
+}
+
+Result<PermissionRuleset> parseConfig(const JsonValue &permission)
+{
+    PermissionRuleset rules;
+    const QString root = u"permission"_s;
+    if (permission.isUndefined() || permission.isNull())
+        return rules;
+    if (permission.isString()) {
+        const auto action = parseAction(permission);
+        if (!action)
+            return Error{u"unknown action \"%1\" (expected allow, ask or deny)"_s.arg(permission.toStringRef()), root};
+        rules.append(rule(u"*"_s, u"*"_s, *action));
+        return rules;
+    }
+    if (permission.isArray()) {
+        const JsonArray array = permission.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QString where = u"%1[%2]"_s.arg(root).arg(i);
+            const JsonValue &item = array.at(i);
+            if (!item.isObject())
+                return Error{u"expected a rule object {permission, pattern, action}"_s, where};
+            const JsonObject o = item.toObject();
+            if (!o.value(u"permission").isString() || o.string(u"permission").isEmpty())
+                return Error{u"missing \"permission\" (a string)"_s, where};
+            const JsonValue pattern = o.value(u"pattern");
+            if (!pattern.isUndefined() && !pattern.isString())
+                return Error{u"\"pattern\" must be a string"_s, where};
+            const auto action = parseAction(o.value(u"action"));
+            if (!action)
+                return Error{u"\"action\" must be allow, ask or deny"_s, where};
+            rules.append(rule(o.string(u"permission"), expandHome(pattern.toString(u"*"_s)), *action));
+        }
+        return rules;
+    }
+    if (!permission.isObject())
+        return Error{u"expected an object, an array of rules or an action, not %1"_s.arg(JsonValue::typeName(permission.type())),
+                     root};
+    const JsonObject object = permission.toObject();
+    for (qsizetype i = 0; i < object.size(); ++i) {
+        const QString &key = object.keyAt(i);
+        const JsonValue &value = object.valueAt(i);
+        const QString where = root + u'.' + key;
+        if (value.isString()) {
+            const auto action = parseAction(value);
+            if (!action)
+                return Error{u"unknown action \"%1\" (expected allow, ask or deny)"_s.arg(value.toStringRef()), where};
+            rules.append(rule(key, u"*"_s, *action));
+            continue;
+        }
+        if (!value.isObject())
+            return Error{u"expected an action or an object of pattern: action"_s, where};
+        const JsonObject patterns = value.toObject();
+        for (qsizetype j = 0; j < patterns.size(); ++j) {
+            const auto action = parseAction(patterns.valueAt(j));
+            if (!action)
+                return Error{u"expected allow, ask or deny"_s, where + u'.' + patterns.keyAt(j)};
+            rules.append(rule(key, expandHome(patterns.keyAt(j)), *action));
+        }
+    }
+    return rules;
+}
+
+PermissionRuleset fromConfig(const JsonValue &permission)
+{
+    auto parsed = parseConfig(permission);
+    if (parsed)
+        return parsed.value();
+    qCWarning(lcProcessor).noquote() << "ignoring invalid permission config:" << parsed.error().toString();
+    // Keep what is valid: parse entry by entry.
+    PermissionRuleset rules;
+    if (permission.isObject()) {
+        const JsonObject object = permission.toObject();
+        for (qsizetype i = 0; i < object.size(); ++i) {
+            auto one = parseConfig(JsonValue(JsonObject{{object.keyAt(i), object.valueAt(i)}}));
+            if (one) {
+                rules += one.value();
+            } else if (object.valueAt(i).isObject()) {
+                const JsonObject patterns = object.valueAt(i).toObject();
+                for (qsizetype j = 0; j < patterns.size(); ++j) {
+                    if (const auto action = parseAction(patterns.valueAt(j)))
+                        rules.append(rule(object.keyAt(i), expandHome(patterns.keyAt(j)), *action));
+                }
+            }
+        }
+    } else if (permission.isArray()) {
+        for (const JsonValue &item : permission.toArray()) {
+            auto one = parseConfig(JsonValue(JsonArray{item}));
+            if (one)
+                rules += one.value();
+        }
+    }
+    return rules;
+}
+
+JsonArray toJson(const PermissionRuleset &rules)
+{
+    JsonArray array;
+    array.reserve(rules.size());
+    for (const PermissionRule &r : rules)
+        array.append(r.toJson());
+    return array;
+}
+
+PermissionRuleset fromJson(const JsonArray &rules)
+{
+    PermissionRuleset result;
+    for (const JsonValue &v : rules) {
+        if (auto r = PermissionRule::fromJson(v.toObject()))
+            result.append(*r);
+    }
+    return result;
+}
+
+QSet<QString> disabledTools(const QStringList &tools, const PermissionRuleset &rules)
+{
+    static const QStringList editTools{u"edit"_s, u"write"_s, u"patch"_s, u"multiedit"_s};
+    QSet<QString> result;
+    for (const QString &tool : tools) {
+        const QString permission = editTools.contains(tool) ? u"edit"_s : tool;
+        for (qsizetype i = rules.size() - 1; i >= 0; --i) {
+            const PermissionRule &r = rules.at(i);
+            if (!wildcardMatch(permission, r.permission))
+                continue;
+            if (r.pattern == u"*" && r.action == Action::Deny)
+                result.insert(tool);
+            break;
+        }
+    }
+    return result;
+}
+
+static QString toolOutputGlob(const Paths &paths)
+{
+    return QDir::cleanPath(paths.dataDir + u"/tool-output"_s) + u"/*"_s;
+}
+
+PermissionRuleset defaultRules(const Paths &paths)
+{
+    PermissionRuleset r{
+        rule(u"*"_s, u"*"_s, Action::Allow),
+        rule(u"doom_loop"_s, u"*"_s, Action::Ask),
+        rule(u"external_directory"_s, u"*"_s, Action::Ask),
+    };
+    if (!paths.dataDir.isEmpty())
+        r.append(rule(u"external_directory"_s, toolOutputGlob(paths), Action::Allow));
+    r += PermissionRuleset{
+        rule(u"question"_s, u"*"_s, Action::Deny),
+        rule(u"plan_enter"_s, u"*"_s, Action::Deny),
+        rule(u"plan_exit"_s, u"*"_s, Action::Deny),
+        rule(u"read"_s, u"*"_s, Action::Allow),
+        rule(u"read"_s, u"*.env"_s, Action::Ask),
+        rule(u"read"_s, u"*.env.*"_s, Action::Ask),
+        rule(u"read"_s, u"*.env.example"_s, Action::Allow),
+    };
+    return r;
+}
+
+PermissionRuleset builtinAgentRules(const QString &agent, const Paths &paths)
+{
+    PermissionRuleset r = defaultRules(paths);
+    if (agent == u"build") {
+        r += {rule(u"question"_s, u"*"_s, Action::Allow), rule(u"plan_enter"_s, u"*"_s, Action::Allow)};
+    } else if (agent == u"plan") {
+        r += {rule(u"question"_s, u"*"_s, Action::Allow), rule(u"plan_exit"_s, u"*"_s, Action::Allow)};
+        if (!paths.dataDir.isEmpty())
+            r.append(rule(u"external_directory"_s, QDir::cleanPath(paths.dataDir + u"/plans"_s) + u"/*"_s, Action::Allow));
+        r.append(rule(u"edit"_s, u"*"_s, Action::Deny));
+        r.append(rule(u"edit"_s, u".opencode/plans/*.md"_s, Action::Allow));
+        if (!paths.dataDir.isEmpty()) {
+            const QString plans = QDir::cleanPath(paths.dataDir + u"/plans"_s) + u"/*.md"_s;
+            r.append(rule(u"edit"_s, relativeTo(paths.worktree, plans), Action::Allow));
+        }
+    } else if (agent == u"general") {
+        r += {rule(u"todoread"_s, u"*"_s, Action::Deny), rule(u"todowrite"_s, u"*"_s, Action::Deny)};
+    } else if (agent == u"explore") {
+        r.append(rule(u"*"_s, u"*"_s, Action::Deny));
+        for (const QString &tool : {u"grep"_s, u"glob"_s, u"list"_s, u"bash"_s, u"webfetch"_s, u"websearch"_s,
+                                    u"codesearch"_s, u"read"_s})
+            r.append(rule(tool, u"*"_s, Action::Allow));
+        r.append(rule(u"external_directory"_s, u"*"_s, Action::Ask));
+        if (!paths.dataDir.isEmpty())
+            r.append(rule(u"external_directory"_s, toolOutputGlob(paths), Action::Allow));
+    } else if (agent == u"compaction" || agent == u"title" || agent == u"summary") {
+        r.append(rule(u"*"_s, u"*"_s, Action::Deny));
+    }
+    return r;
+}
+
+PermissionRuleset agentRuleset(const QString &agent, const Paths &paths, const PermissionRuleset &configRules,
+                               const PermissionRuleset &agentConfigRules)
+{
+    PermissionRuleset r = merge({builtinAgentRules(agent, paths), configRules, agentConfigRules});
+    if (!paths.dataDir.isEmpty()) {
+        const QString glob = toolOutputGlob(paths);
+        const bool explicitDeny = std::any_of(r.cbegin(), r.cend(), [&](const PermissionRule &x) {
+            return x.permission == u"external_directory" && x.action == Action::Deny && x.pattern == glob;
+        });
+        if (!explicitDeny)
+            r.append(rule(u"external_directory"_s, glob, Action::Allow));
+    }
+    return r;
+}
+
+QString deniedMessage(const QString &permission, const QStringList &patterns)
+{
+    QString what = patterns.isEmpty() ? u"*"_s : patterns.join(u", "_s);
+    if (what.size() > 300)
+        what = what.left(300) + u"..."_s;
+    return u"Permission denied: the user or a permission rule refused \"%1\" for %2. "
+           u"Do not retry this call; choose another approach or ask the user."_s.arg(permission, what);
+}
+
+} // namespace Permission
+
+// -------------------------------------------------------------------------------------------------
+
+PermissionGate::PermissionGate(PermissionRuleset rules, bool autoApprove) : m_rules(std::move(rules)), m_autoApprove(autoApprove) { }
+
+void PermissionGate::setRules(const PermissionRuleset &rules)
+{
+    QMutexLocker lock(&m_mutex);
+    m_rules = rules;
+}
+
+PermissionRuleset PermissionGate::rules() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_rules;
+}
+
+void PermissionGate::setSessionRules(const PermissionRuleset &rules)
+{
+    QMutexLocker lock(&m_mutex);
+    m_sessionRules = rules;
+}
+
+void PermissionGate::setAutoApprove(bool autoApprove)
+{
+    QMutexLocker lock(&m_mutex);
+    m_autoApprove = autoApprove;
+}
+
+bool PermissionGate::autoApprove() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_autoApprove;
+}
+
+void PermissionGate::setAsker(Asker asker)
+{
+    QMutexLocker lock(&m_mutex);
+    m_asker = std::move(asker);
+}
+
+PermissionRuleset PermissionGate::approved() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_approved;
+}
+
+QString PermissionGate::lastDenial() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_lastDenial;
+}
+
+PermissionDecision PermissionGate::ask(const QString &permission, const QStringList &patterns, const JsonObject &metadata)
+{
+    PermissionRuleset rules;
+    Asker asker;
+    bool autoApprove = false;
+    {
+        QMutexLocker lock(&m_mutex);
+        rules = Permission::merge({m_rules, m_sessionRules, m_approved});
+        asker = m_asker;
+        autoApprove = m_autoApprove;
+    }
+    const QStringList list = patterns.isEmpty() ? QStringList{u"*"_s} : patterns;
+    QStringList asking;
+    for (const QString &pattern : list) {
+        const PermissionRule r = Permission::evaluate(permission, pattern, rules);
+        if (r.action == Action::Deny) {
+            QMutexLocker lock(&m_mutex);
+            m_lastDenial = u"rule: %1 %2 -> deny (for %3)"_s.arg(r.permission, r.pattern, pattern);
+            qCInfo(lcProcessor).noquote() << "permission denied by rule" << permission << pattern;
+            return PermissionDecision::Deny;
+        }
+        if (r.action == Action::Ask)
+            asking.append(pattern);
+    }
+    if (asking.isEmpty())
+        return PermissionDecision::Allow;
+    if (asker) {
+        const Reply reply = asker(Request{permission, patterns, metadata});
+        QMutexLocker lock(&m_mutex);
+        if (reply == Reply::Reject) {
+            m_lastDenial = u"user: rejected %1 for %2"_s.arg(permission, asking.join(u", "_s));
+            return PermissionDecision::Deny;
+        }
+        if (reply == Reply::Always) {
+            for (const QString &pattern : asking)
+                m_approved.append(PermissionRule{permission, pattern, Action::Allow});
+        }
+        return PermissionDecision::Allow;
+    }
+    if (autoApprove)
+        return PermissionDecision::Allow;
+    QMutexLocker lock(&m_mutex);
+    m_lastDenial = u"ask: %1 for %2 needs approval (not given in a headless run)"_s.arg(permission, asking.join(u", "_s));
+    qCInfo(lcProcessor).noquote() << "permission refused (ask without approval)" << permission << asking.join(u", "_s);
+    return PermissionDecision::Deny;
+}
+
+std::function<PermissionDecision(const QString &, const QStringList &, const JsonObject &)> PermissionGate::askFunction()
+{
+    return [this](const QString &permission, const QStringList &patterns, const JsonObject &metadata) {
+        return ask(permission, patterns, metadata);
+    };
+}
+
+} // namespace weft

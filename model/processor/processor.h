@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "agent.h"
+#include "core/result.h"
+#include "core/types.h"
+#include "provider/provider.h"
+#include "provider/usage.h"
+
+#include <QHash>
+#include <QMutex>
+#include <QObject>
+#include <QPointer>
+
+#include <functional>
+#include <memory>
+
+class QThread;
+
+namespace weft
+{
+
+class SessionService;
+class SessionRun;
+
+/// A model the processor can call, resolved from "provider/model" by the configuration.
+struct ResolvedModel {
+    QString providerID;
+    QString modelID;
+    QString apiModelID;          ///< the ID the API expects (usually modelID)
+    ProviderSettings settings;   ///< where and how to reach the provider
+    qint64 contextLimit = 0;     ///< 0 = unknown
+    qint64 outputLimit = 0;      ///< 0 = unknown
+    ModelCost cost;
+    JsonObject providerOptions;  ///< merged into every request body
+
+    [[nodiscard]] QString ref() const { return providerID + u'/' + modelID; }
+};
+
+/// What the processor needs from the configuration. Functions must be thread-safe.
+struct ProcessorConfig {
+    QString dataDir;
+    /// Resolves "provider/model"; an empty reference means the configured default model.
+    std::function<Result<ResolvedModel>(const QString &ref)> resolveModel;
+    /// The small model for titles ("provider/model"); empty = the session's model.
+    QString smallModel;
+    /// The config's permission rules (evaluated first; the agent's and the session's win).
+    QList<PermissionRule> permission;
+    AgentRegistry agents;
+    /// How `ask` permissions are answered: Interactive emits permissionRequested() and waits for
+    /// answerPermission(); Deny and Allow answer at once (headless runs, --auto-approve).
+    enum class AskPolicy { Interactive, Deny, Allow };
+    AskPolicy askPolicy = AskPolicy::Deny;
+    /// Attempts after the first failed one before giving up with session.error.
+    int maxRetries = 5;
+    qint64 retryInitialMs = 2000; ///< OpenCode: 2 s, doubling
+    qint64 retryMaxMs = 30000;    ///< cap when the server sends no retry-after
+    bool generateTitles = true;
+    /// Snapshots of the project in a shadow git repository (needs the git program).
+    bool snapshots = true;
+    /// The config's `compaction` object ({auto, prune, ...}).
+    JsonObject compaction;
+};
+
+/// One question of a tool to the user: may it do this?
+struct PermissionRequest {
+    QString id;
+    QString sessionID;
+    QString messageID;
+    QString callID;
+    QString permission; ///< "edit", "bash", "external_directory", "doom_loop", ...
+    QStringList patterns;
+    JsonObject metadata;
+};
+
+enum class PermissionReply { Once, Always, Reject };
+
+/// A prompt to run.
+struct PromptRequest {
+    QString sessionID;  ///< empty: a new session in `directory`
+    QString directory;  ///< for a new session
+    QString text;
+    QString agent;      ///< empty: "build"
+    QString model;      ///< "provider/model"; empty: the agent's, else the last one used, else the default
+};
+
+/// The agent loop (OpenCode's SessionPrompt.loop and SessionProcessor): each prompt runs on its
+/// own worker thread and records every step in the store as it happens, through the
+/// SessionService, whose signals let views follow live.
+///
+/// The object itself lives on the thread that made it (the GUI thread in the app); prompt(),
+/// abort() and answerPermission() may be called from any thread.
+class Processor : public QObject
+{
+    Q_OBJECT
+
+public:
+    Processor(std::shared_ptr<SessionService> service, ProcessorConfig config, QObject *parent = nullptr);
+    ~Processor() override;
+
+    [[nodiscard]] const ProcessorConfig &config() const { return m_config; }
+    [[nodiscard]] SessionService *service() const { return m_service.get(); }
+
+    /// Starts @p request on a worker thread. Returns the session ID (a new session when the
+    /// request names none), or an error when the session is busy or unknown.
+    Result<QString> prompt(const PromptRequest &request);
+    /// Stops the session's run: the stream stops, running tools are cancelled, the message is
+    /// completed with MessageAbortedError.
+    void abort(const QString &sessionID);
+    void abortAll();
+    [[nodiscard]] bool isBusy(const QString &sessionID) const;
+    [[nodiscard]] QStringList busySessions() const;
+    void answerPermission(const QString &requestID, PermissionReply reply);
+    /// Waits (processing events) until no session runs, at most @p timeoutMs; true when idle.
+    bool waitForIdle(int timeoutMs = 30000);
+
+Q_SIGNALS:
+    void busyChanged(const QString &sessionID, bool busy);
+    void retrying(const QString &sessionID, int attempt, qint64 delayMs, const weft::MessageError &error);
+    void permissionRequested(const weft::PermissionRequest &request);
+    /// A run ended: @p ok is false when it ended with an error (also announced as session.error).
+    void finished(const QString &sessionID, bool ok, const weft::MessageError &error);
+
+private:
+    friend class SessionRun;
+    struct Running {
+        QThread *thread = nullptr;
+        QPointer<SessionRun> run;
+        std::shared_ptr<std::atomic_bool> abortFlag;
+    };
+    void onRunFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
+
+    std::shared_ptr<SessionService> m_service;
+    ProcessorConfig m_config;
+    mutable QMutex m_mutex;
+    QHash<QString, Running> m_running;
+    /// Permissions a user allowed "always", per session (OpenCode keeps them for the session).
+    QHash<QString, QList<PermissionRule>> m_approved;
+    friend struct PermissionWaiter;
+    std::shared_ptr<struct PermissionWaiter> m_waiter;
+};
+
+/// OpenCode's retry delay: retry-after(-ms) when the server sent it, else initial * 2^(attempt-1)
+/// capped at @p maxMs.
+[[nodiscard]] qint64 retryDelay(int attempt, std::optional<qint64> retryAfterMs, qint64 initialMs, qint64 maxMs);
+
+/// A title from a model's answer: first non-empty line, without quotes or trailing dots, at most
+/// 50 characters. Empty when nothing usable is left.
+[[nodiscard]] QString cleanTitle(const QString &answer);
+
+} // namespace weft
+
+Q_DECLARE_METATYPE(weft::PermissionRequest)

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "revert.h"
+
+#include "core/logging.h"
+#include "core/project.h"
+#include "session/sessionservice.h"
+#include "snapshot.h"
+
+using namespace Qt::StringLiterals;
+
+namespace weft::Revert
+{
+
+namespace
+{
+Snapshot snapshotFor(const QString &dataDir, const Session &session)
+{
+    const ProjectIdentity identity = identifyProject(session.directory());
+    const QString worktree = identity.worktree.isEmpty() || identity.worktree == u"/" ? session.directory() : identity.worktree;
+    return Snapshot(dataDir, session.projectID(), worktree, session.directory());
+}
+} // namespace
+
+Result<Session> revert(SessionService &service, const QString &dataDir, const QString &sessionID, const QString &messageID,
+                       const QString &partID)
+{
+    const std::optional<Session> session = service.get(sessionID);
+    if (!session)
+        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+    const QList<MessageWithParts> messages = service.messages(sessionID);
+
+    QString lastUser;
+    std::optional<JsonObject> cut;
+    QList<Snapshot::Patch> patches;
+    for (const MessageWithParts &m : messages) {
+        if (m.info.isUser())
+            lastUser = m.info.id();
+        QList<Part> remaining;
+        for (const Part &part : m.parts) {
+            if (cut) {
+                if (part.type() == PartType::Patch)
+                    patches.append({part.hash(), part.files(), {}});
+                continue;
+            }
+            if ((m.info.id() == messageID && partID.isEmpty()) || part.id() == partID) {
+                // A part cut with nothing useful before it in its message reverts the message.
+                const bool useful = std::any_of(remaining.cbegin(), remaining.cend(), [](const Part &p) {
+                    return p.type() == PartType::Text || p.type() == PartType::Tool;
+                });
+                const QString keptPart = useful ? partID : QString();
+                JsonObject r{{u"messageID"_s, keptPart.isEmpty() && !lastUser.isEmpty() ? lastUser : m.info.id()}};
+                if (!keptPart.isEmpty())
+                    r.insert(u"partID"_s, keptPart);
+                cut = r;
+                if (part.type() == PartType::Patch)
+                    patches.append({part.hash(), part.files(), {}});
+                continue;
+            }
+            remaining.append(part);
+        }
+    }
+    if (!cut)
+        return Error{u"session \"%1\" has no message \"%2\"%3"_s.arg(sessionID, messageID,
+                                                                     partID.isEmpty() ? QString() : u" with part \""_s + partID + u'"'),
+                     {}};
+
+    Snapshot snapshot = snapshotFor(dataDir, *session);
+    QString saved = session->revert().string(u"snapshot");
+    if (saved.isEmpty()) {
+        Result<QString> tracked = snapshot.track();
+        if (!tracked)
+            return Error{u"cannot save the current files before reverting: "_s + tracked.error().toString(), {}};
+        saved = tracked.value();
+    }
+    if (auto r = snapshot.revert(patches); !r)
+        return Error{u"cannot restore the files: "_s + r.error().toString(), {}};
+    JsonObject state = *cut;
+    state.insert(u"snapshot"_s, saved);
+    const Result<QString> diff = snapshot.diff(saved);
+    state.insert(u"diff"_s, diff ? diff.value() : QString());
+    qCInfo(lcSession) << "reverted" << sessionID << "at" << state.string(u"messageID") << "restoring" << patches.size() << "patches";
+    return service.update(sessionID, [&](Session &s) { s.setRevert(state); });
+}
+
+Result<Session> unrevert(SessionService &service, const QString &dataDir, const QString &sessionID)
+{
+    const std::optional<Session> session = service.get(sessionID);
+    if (!session)
+        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+    if (!session->hasRevert())
+        return *session;
+    const QString saved = session->revert().string(u"snapshot");
+    if (!saved.isEmpty()) {
+        Snapshot snapshot = snapshotFor(dataDir, *session);
+        if (auto r = snapshot.restore(saved); !r)
+            return Error{u"cannot restore the files: "_s + r.error().toString(), {}};
+    }
+    return service.update(sessionID, [](Session &s) { s.clearRevert(); });
+}
+
+Result<void> cleanup(SessionService &service, const QString &sessionID)
+{
+    const std::optional<Session> session = service.get(sessionID);
+    if (!session || !session->hasRevert())
+        return {};
+    const QString messageID = session->revert().string(u"messageID");
+    const QString partID = session->revert().string(u"partID");
+    bool removing = false;
+    for (const MessageWithParts &m : service.messages(sessionID)) {
+        if (m.info.id() == messageID) {
+            removing = true;
+            if (!partID.isEmpty()) {
+                // Keep the message up to the cut part; remove the cut part and what follows.
+                bool cutting = false;
+                for (const Part &p : m.parts) {
+                    cutting = cutting || p.id() == partID;
+                    if (cutting) {
+                        if (auto r = service.removePart(sessionID, m.info.id(), p.id()); !r)
+                            return r;
+                    }
+                }
+                continue;
+            }
+        }
+        if (removing) {
+            if (auto r = service.removeMessage(sessionID, m.info.id()); !r)
+                return r;
+        }
+    }
+    Result<Session> updated = service.update(sessionID, [](Session &s) { s.clearRevert(); });
+    if (!updated)
+        return updated.error();
+    return {};
+}
+
+QList<MessageWithParts> visibleMessages(const Session &session, const QList<MessageWithParts> &messages)
+{
+    if (!session.hasRevert())
+        return messages;
+    const QString messageID = session.revert().string(u"messageID");
+    const QString partID = session.revert().string(u"partID");
+    QList<MessageWithParts> visible;
+    for (const MessageWithParts &m : messages) {
+        if (m.info.id() == messageID) {
+            if (!partID.isEmpty()) {
+                MessageWithParts kept{m.info, {}};
+                for (const Part &p : m.parts) {
+                    if (p.id() == partID)
+                        break;
+                    kept.parts.append(p);
+                }
+                visible.append(kept);
+            }
+            break;
+        }
+        visible.append(m);
+    }
+    return visible;
+}
+
+} // namespace weft::Revert

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/result.h"
+#include "core/types.h"
+
+namespace weft
+{
+
+class SessionService;
+
+/// OpenCode's SessionRevert: undo the file changes of a session from a message (or a part) on,
+/// hide the messages after it, and bring everything back until the next prompt commits it.
+namespace Revert
+{
+
+/// Restores the project's files to their state before @p messageID (or before @p partID of it)
+/// from the shadow-git snapshots of the later steps, and records `revert{messageID, partID?,
+/// snapshot, diff}` on the session. Reverting a whole assistant message reverts its user turn.
+/// The messages stay in the store, hidden, until cleanup().
+Result<Session> revert(SessionService &service, const QString &dataDir, const QString &sessionID,
+                       const QString &messageID, const QString &partID = {});
+
+/// Puts the files back as they were before revert() and clears the session's revert state.
+Result<Session> unrevert(SessionService &service, const QString &dataDir, const QString &sessionID);
+
+/// Commits a pending revert: deletes the hidden messages (and parts) and clears the revert
+/// state. Called when the next prompt is sent.
+Result<void> cleanup(SessionService &service, const QString &sessionID);
+
+/// The messages a view shows for a session with a pending revert: those before the cut.
+[[nodiscard]] QList<MessageWithParts> visibleMessages(const Session &session, const QList<MessageWithParts> &messages);
+
+} // namespace Revert
+} // namespace weft

@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "snapshot.h"
+
+#include "core/logging.h"
+#include "tools/textdiff.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QMutex>
+#include <QMutexLocker>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+
+#include <algorithm>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+
+/// One lock per shadow repository: git's index and our info/exclude are shared by every user of
+/// the same repository in this process.
+QMutex &lockFor(const QString &gitDir)
+{
+    static QMutex registryMutex;
+    static QHash<QString, std::shared_ptr<QMutex>> locks;
+    QMutexLocker lock(&registryMutex);
+    auto &entry = locks[gitDir];
+    if (!entry)
+        entry = std::make_shared<QMutex>();
+    return *entry;
+}
+
+bool isHash(const QString &hash)
+{
+    static const QRegularExpression re(u"\\A[0-9a-f]{4,64}\\z"_s);
+    return re.match(hash).hasMatch();
+}
+
+bool isInside(const QString &root, const QString &path)
+{
+    if (root == u"/")
+        return path.startsWith(u'/');
+    return path == root || (path.startsWith(root) && path.size() > root.size() && path.at(root.size()) == u'/');
+}
+
+/// Escapes a path for a gitignore line so that it matches only itself.
+QString excludeLine(const QString &relative)
+{
+    QString out = u"/"_s;
+    for (const QChar c : relative) {
+        if (c == u'*' || c == u'?' || c == u'[' || c == u'\\' || c == u'!' || c == u'#')
+            out += u'\\';
+        out += c;
+    }
+    if (out.endsWith(u' '))
+        out.insert(out.size() - 1, u'\\');
+    return out;
+}
+
+QStringList chunked(const QStringList &list, qsizetype from, qsizetype size)
+{
+    return list.mid(from, size);
+}
+
+} // namespace
+
+QString Snapshot::GitResult::errorText() const
+{
+    const QString text = QString::fromUtf8(err).trimmed();
+    return text.isEmpty() ? u"git exited with code %1"_s.arg(code) : text;
+}
+
+Snapshot::Snapshot(const QString &dataDir, const QString &projectID, const QString &worktree, const QString &directory)
+    : m_dataDir(dataDir)
+{
+    const QString cleanedWorktree = worktree.isEmpty() ? QString() : QDir::cleanPath(worktree);
+    const QString cleanedDirectory = directory.isEmpty() ? QString() : QDir::cleanPath(directory);
+    const bool global = cleanedWorktree.isEmpty() || cleanedWorktree == u"/";
+    m_workTree = global ? cleanedDirectory : cleanedWorktree;
+    m_directory = cleanedDirectory.isEmpty() ? m_workTree : cleanedDirectory;
+    if (!isInside(m_workTree, m_directory))
+        m_directory = m_workTree;
+    QString id = projectID.isEmpty() ? u"global"_s : projectID;
+    // The ID is a folder name: keep it harmless.
+    id.replace(u'/', u'_').replace(u'\\', u'_');
+    if (id == u"." || id == u"..")
+        id = u"global"_s;
+    m_gitDir = QDir::cleanPath(dataDir + u"/snapshot/"_s + id);
+}
+
+bool Snapshot::gitAvailable()
+{
+    static const bool available = [] {
+        QProcess p;
+        p.start(u"git"_s, {u"--version"_s});
+        return p.waitForFinished(10000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    }();
+    return available;
+}
+
+Snapshot::GitResult Snapshot::git(const QStringList &args, const QByteArray &stdinData, bool withWorkTree) const
+{
+    QStringList full{
+        u"-c"_s, u"core.autocrlf=false"_s,   u"-c"_s, u"core.longpaths=true"_s, u"-c"_s, u"core.symlinks=true"_s,
+        u"-c"_s, u"core.quotepath=false"_s,  u"-c"_s, u"core.fsmonitor=false"_s, u"-c"_s, u"core.hooksPath=/dev/null"_s,
+        u"-c"_s, u"core.safecrlf=false"_s,   u"-c"_s, u"color.ui=false"_s,       u"-c"_s, u"gc.auto=0"_s,
+        u"-c"_s, u"maintenance.auto=false"_s, u"-c"_s, u"advice.detachedHead=false"_s,
+        u"--literal-pathspecs"_s, u"--git-dir"_s, m_gitDir,
+    };
+    if (withWorkTree)
+        full << u"--work-tree"_s << m_workTree;
+    full += args;
+
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    // Nothing from an outer git (a hook, an IDE) may redirect these commands to another repository.
+    const QStringList keys = env.keys();
+    for (const QString &key : keys) {
+        if (key.startsWith(u"GIT_"))
+            env.remove(key);
+    }
+    env.insert(u"GIT_TERMINAL_PROMPT"_s, u"0"_s);
+    env.insert(u"LC_ALL"_s, u"C"_s);
+    if (!m_indexFile.isEmpty())
+        env.insert(u"GIT_INDEX_FILE"_s, m_indexFile);
+
+    QProcess process;
+    process.setProcessEnvironment(env);
+    process.setWorkingDirectory(QFileInfo(m_workTree).isDir() ? m_workTree : m_gitDir);
+    process.start(u"git"_s, full);
+    GitResult result;
+    if (!process.waitForStarted(10000)) {
+        result.err = process.errorString().toUtf8();
+        return result;
+    }
+    if (!stdinData.isEmpty())
+        process.write(stdinData);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(m_gitTimeoutMs)) {
+        process.kill();
+        process.waitForFinished(2000);
+        result.err = "git timed out";
+        qCWarning(lcProcessor) << "snapshot: git timed out:" << args.mid(0, 3);
+        return result;
+    }
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    result.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    return result;
+}
+
+QString Snapshot::pathspec() const
+{
+    if (m_directory == m_workTree)
+        return u"."_s;
+    return QDir(m_workTree).relativeFilePath(m_directory);
+}
+
+QStringList Snapshot::toRelative(const QByteArray &nulSeparated) const
+{
+    QStringList list;
+    for (const QByteArray &item : nulSeparated.split('\0')) {
+        if (!item.isEmpty())
+            list.append(QString::fromUtf8(item));
+    }
+    return list;
+}
+
+bool Snapshot::isTree(const QString &hash) const
+{
+    if (!isHash(hash))
+        return false;
+    const GitResult r = git({u"cat-file"_s, u"-t"_s, hash}, {}, false);
+    return r.ok() && r.out.trimmed() == "tree";
+}
+
+Result<void> Snapshot::ensureInit()
+{
+    if (m_initialized)
+        return {};
+    if (m_workTree.isEmpty() || !QFileInfo(m_workTree).isDir())
+        return Error{u"the project folder does not exist"_s, m_workTree};
+    if (!QFileInfo::exists(m_gitDir + u"/HEAD"_s)) {
+        if (!QDir().mkpath(m_gitDir))
+            return Error{u"cannot create the snapshot repository"_s, m_gitDir};
+        const GitResult init = git({u"init"_s, u"--quiet"_s, u"--template="_s});
+        if (!init.ok())
+            return Error{u"git init failed: "_s + init.errorText(), m_gitDir};
+        for (const auto &[key, value] : {std::pair{u"core.autocrlf"_s, u"false"_s}, std::pair{u"core.longpaths"_s, u"true"_s},
+                                         std::pair{u"core.symlinks"_s, u"true"_s}, std::pair{u"core.fsmonitor"_s, u"false"_s},
+                                         std::pair{u"gc.auto"_s, u"0"_s}})
+            git({u"config"_s, key, value}, {}, false);
+        qCInfo(lcProcessor) << "snapshot: initialized" << m_gitDir << "for" << m_workTree;
+    }
+    // The work tree the repository was made for uses its index; other work trees (clones of the
+    // same repository, other folders of the global project) get their own.
+    QString primary = QString::fromUtf8(git({u"config"_s, u"--get"_s, u"core.worktree"_s}, {}, false).out).trimmed();
+    if (primary.isEmpty()) {
+        git({u"config"_s, u"core.worktree"_s, m_workTree}, {}, false);
+        primary = m_workTree;
+    }
+    if (QDir::cleanPath(primary) != m_workTree) {
+        const QByteArray key = QCryptographicHash::hash(m_workTree.toUtf8(), QCryptographicHash::Sha1).toHex().left(16);
+        m_indexFile = m_gitDir + u"/index-"_s + QString::fromLatin1(key);
+    }
+    m_initialized = true;
+    return {};
+}
+
+void Snapshot::syncExcludes(const QStringList &largeFiles)
+{
+    QString text;
+    // The project's own excludes (read only).
+    const QString userExclude = m_workTree + u"/.git/info/exclude"_s;
+    if (QFileInfo(m_workTree + u"/.git"_s).isDir()) {
+        QFile file(userExclude);
+        if (file.open(QIODevice::ReadOnly))
+            text = QString::fromUtf8(file.readAll()).trimmed();
+    }
+    for (const QString &large : largeFiles) {
+        if (!text.isEmpty())
+            text += u'\n';
+        text += excludeLine(large);
+    }
+    if (!text.isEmpty())
+        text += u'\n';
+    const QString target = m_gitDir + u"/info/exclude"_s;
+    const QByteArray data = text.toUtf8();
+    {
+        QFile current(target);
+        if (current.open(QIODevice::ReadOnly) && current.readAll() == data)
+            return;
+    }
+    QDir().mkpath(m_gitDir + u"/info"_s);
+    QFile file(target);
+    if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        file.write(data);
+}
+
+Result<void> Snapshot::stage()
+{
+    syncExcludes({});
+    const QString ps = pathspec();
+    const GitResult others = git({u"ls-files"_s, u"--others"_s, u"--exclude-standard"_s, u"-z"_s, u"--"_s, ps});
+    const GitResult modified = git({u"diff-files"_s, u"--name-only"_s, u"-z"_s, u"--"_s, ps});
+    if (!others.ok() || !modified.ok())
+        qCWarning(lcProcessor).noquote() << "snapshot: cannot list files:" << others.errorText() << modified.errorText();
+
+    QStringList largeUntracked;
+    QStringList largeTracked;
+    const auto collect = [&](const QStringList &files, QStringList &into) {
+        for (const QString &rel : files) {
+            const QFileInfo info(m_workTree + u'/' + rel);
+            if (info.isFile() && !info.isSymLink() && info.size() > m_maxFileSize)
+                into.append(rel);
+        }
+    };
+    collect(toRelative(others.out), largeUntracked);
+    collect(toRelative(modified.out), largeTracked);
+    syncExcludes(largeUntracked + largeTracked);
+
+    const GitResult add = git({u"add"_s, u"-A"_s, u"--ignore-errors"_s, u"--"_s, ps});
+    if (!add.ok())
+        qCWarning(lcProcessor).noquote() << "snapshot: git add reported:" << add.errorText();
+    // Tracked files that grew too large leave the snapshot (their last small version stays in the
+    // older trees).
+    for (qsizetype i = 0; i < largeTracked.size(); i += 100) {
+        QStringList args{u"rm"_s, u"--cached"_s, u"--quiet"_s, u"--ignore-unmatch"_s, u"--"_s};
+        args += chunked(largeTracked, i, 100);
+        git(args);
+    }
+    return {};
+}
+
+Result<QString> Snapshot::track()
+{
+    QMutexLocker lock(&lockFor(m_gitDir));
+    if (auto init = ensureInit(); !init)
+        return init.error();
+    if (auto staged = stage(); !staged)
+        return staged.error();
+    const GitResult tree = git({u"write-tree"_s});
+    const QString hash = QString::fromUtf8(tree.out).trimmed();
+    if (!tree.ok() || !isHash(hash))
+        return Error{u"git write-tree failed: "_s + tree.errorText(), m_gitDir};
+    qCDebug(lcProcessor) << "snapshot: tracked" << hash << m_directory;
+    return hash;
+}
+
+Result<Snapshot::Patch> Snapshot::patch(const QString &hash)
+{
+    QMutexLocker lock(&lockFor(m_gitDir));
+    if (auto init = ensureInit(); !init)
+        return init.error();
+    if (!isTree(hash))
+        return Error{u"unknown snapshot"_s, hash};
+    if (auto staged = stage(); !staged)
+        return staged.error();
+    const GitResult r = git({u"diff"_s, u"--cached"_s, u"--no-ext-diff"_s, u"--no-renames"_s, u"--name-only"_s, u"-z"_s,
+                             hash, u"--"_s, pathspec()});
+    if (!r.ok())
+        return Error{u"git diff failed: "_s + r.errorText(), hash};
+    Patch patch;
+    patch.hash = hash;
+    for (const QString &rel : toRelative(r.out))
+        patch.files.append(m_workTree == u"/" ? QString(u"/"_s + rel) : QString(m_workTree + u'/' + rel));
+    const GitResult tree = git({u"write-tree"_s});
+    if (tree.ok())
+        patch.tree = QString::fromUtf8(tree.out).trimmed();
+    return patch;
+}
+
+Result<QString> Snapshot::diff(const QString &hash)
+{
+    QMutexLocker lock(&lockFor(m_gitDir));
+    if (auto init = ensureInit(); !init)
+        return init.error();
+    if (!isTree(hash))
+        return Error{u"unknown snapshot"_s, hash};
+    if (auto staged = stage(); !staged)
+        return staged.error();
+    const GitResult r = git({u"diff"_s, u"--cached"_s, u"--no-ext-diff"_s, u"--no-renames"_s, hash, u"--"_s, pathspec()});
+    if (!r.ok())
+        return Error{u"git diff failed: "_s + r.errorText(), hash};
+    return QString::fromUtf8(r.out).trimmed();
+}
+
+Result<QList<FileDiff>> Snapshot::diffFull(const QString &from, const QString &to)
+{
+    QMutexLocker lock(&lockFor(m_gitDir));
+    if (auto init = ensureInit(); !init)
+        return init.error();
+    if (!isTree(from))
+        return Error{u"unknown snapshot"_s, from};
+    if (!isTree(to))
+        return Error{u"unknown snapshot"_s, to};
+    const GitResult numstat = git({u"diff"_s, u"--no-ext-diff"_s, u"--no-renames"_s, u"--numstat"_s, u"-z"_s, from, to,
+                                   u"--"_s, pathspec()});
+    if (!numstat.ok())
+        return Error{u"git diff failed: "_s + numstat.errorText(), from + u".."_s + to};
+
+    struct Entry {
+        QString file;
+        bool binary = false;
+        qint64 additions = 0;
+        qint64 deletions = 0;
+    };
+    QList<Entry> entries;
+    for (const QByteArray &record : numstat.out.split('\0')) {
+        if (record.isEmpty())
+            continue;
+        const QList<QByteArray> fields = record.split('\t');
+        if (fields.size() < 3)
+            continue;
+        Entry e;
+        e.binary = fields.at(0) == "-" && fields.at(1) == "-";
+        e.additions = e.binary ? 0 : fields.at(0).toLongLong();
+        e.deletions = e.binary ? 0 : fields.at(1).toLongLong();
+        e.file = QString::fromUtf8(record.mid(fields.at(0).size() + fields.at(1).size() + 2));
+        entries.append(e);
+    }
+
+    // Contents of both sides in one `git cat-file --batch`.
+    QByteArray requests;
+    QList<qsizetype> requested; // entry index per request pair
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        if (entries.at(i).binary || entries.at(i).file.contains(u'\n'))
+            continue;
+        const QByteArray path = entries.at(i).file.toUtf8();
+        requests += from.toLatin1() + ':' + path + '\n' + to.toLatin1() + ':' + path + '\n';
+        requested.append(i);
+    }
+    QHash<qsizetype, std::pair<QString, QString>> contents;
+    if (!requested.isEmpty()) {
+        const GitResult batch = git({u"cat-file"_s, u"--batch"_s}, requests, false);
+        const QByteArray &out = batch.out;
+        qsizetype pos = 0;
+        const auto next = [&]() -> std::optional<QString> { // nullopt: missing or too large
+            const qsizetype eol = out.indexOf('\n', pos);
+            if (eol < 0) {
+                pos = out.size();
+                return std::nullopt;
+            }
+            const QByteArray header = out.mid(pos, eol - pos);
+            pos = eol + 1;
+            const QList<QByteArray> parts = header.split(' ');
+            if (parts.size() != 3 || parts.at(1) == "missing")
+                return std::nullopt;
+            const qsizetype size = parts.at(2).toLongLong();
+            const QByteArray data = out.mid(pos, size);
+            pos += size + 1; // content and its trailing newline
+            if (parts.at(1) != "blob" || size > m_maxFileSize)
+                return std::nullopt;
+            return QString::fromUtf8(data);
+        };
+        for (const qsizetype i : std::as_const(requested)) {
+            const auto before = next();
+            const auto after = next();
+            contents.insert(i, {before.value_or(QString()), after.value_or(QString())});
+        }
+    }
+
+    QList<FileDiff> diffs;
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        const Entry &e = entries.at(i);
+        const auto c = contents.value(i);
+        diffs.append(FileDiff::fromContents(e.file, c.first, c.second, e.additions, e.deletions));
+    }
+    return diffs;
+}
+
+Result<void> Snapshot::restore(const QString &hash)
+{
+    QMutexLocker lock(&lockFor(m_gitDir));
+    if (auto init = ensureInit(); !init)
+        return init.error();
+    if (!isTree(hash))
+        return Error{u"unknown snapshot"_s, hash};
+    const QString ps = pathspec();
+    const GitResult tracked = git({u"ls-files"_s, u"-z"_s, u"--"_s, ps});
+    const GitResult target = git({u"ls-tree"_s, u"-r"_s, u"--name-only"_s, u"-z"_s, hash, u"--"_s, ps});
+    if (!tracked.ok() || !target.ok())
+        return Error{u"cannot list the snapshot's files: "_s + (tracked.ok() ? target : tracked).errorText(), hash};
+
+    const GitResult read = git({u"read-tree"_s, hash});
+    if (!read.ok())
+        return Error{u"git read-tree failed: "_s + read.errorText(), hash};
+    const GitResult checkout = git({u"checkout-index"_s, u"-a"_s, u"-f"_s});
+    if (!checkout.ok())
+        return Error{u"git checkout-index failed: "_s + checkout.errorText(), hash};
+
+    const QStringList targetFiles = toRelative(target.out);
+    const QSet<QString> keep(targetFiles.cbegin(), targetFiles.cend());
+    for (const QString &rel : toRelative(tracked.out)) {
+        if (keep.contains(rel))
+            continue;
+        const QString absolute = QDir::cleanPath(m_workTree + u'/' + rel);
+        if (!isInside(m_directory, absolute) || absolute == m_directory)
+            continue;
+        const QFileInfo info(absolute);
+        if (info.isDir() && !info.isSymLink())
+            continue;
+        if (!QFile::remove(absolute) && (info.exists() || info.isSymLink())) {
+            qCWarning(lcProcessor) << "snapshot: cannot remove" << absolute;
+            continue;
+        }
+        // Folders the file leaves empty go too.
+        QString parent = QFileInfo(absolute).absolutePath();
+        while (parent != m_directory && isInside(m_directory, parent) && QDir().rmdir(parent))
+            parent = QFileInfo(parent).absolutePath();
+    }
+    qCInfo(lcProcessor) << "snapshot: restored" << hash << "in" << m_directory;
+    return {};
+}
+
+Result<void> Snapshot::revert(const QList<Patch> &patches)
+{
+    QMutexLocker lock(&lockFor(m_gitDir));
+    if (auto init = ensureInit(); !init)
+        return init.error();
+
+    // Files grouped by the hash they come back from; the first patch naming a file wins.
+    QList<std::pair<QString, QStringList>> groups;
+    QSet<QString> seen;
+    for (const Patch &patch : patches) {
+        if (!isHash(patch.hash)) {
+            qCWarning(lcProcessor) << "snapshot: revert skips a patch with an invalid hash" << patch.hash;
+            continue;
+        }
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto &g) { return g.first == patch.hash; });
+        if (it == groups.end()) {
+            groups.append({patch.hash, {}});
+            it = groups.end() - 1;
+        }
+        for (const QString &file : patch.files) {
+            const QString absolute = QDir::cleanPath(QDir::isAbsolutePath(file) ? file : m_workTree + u'/' + file);
+            if (seen.contains(absolute))
+                continue;
+            seen.insert(absolute);
+            if (!isInside(m_workTree, absolute) || absolute == m_workTree) {
+                qCWarning(lcProcessor) << "snapshot: revert ignores a file outside the project" << absolute;
+                continue;
+            }
+            it->second.append(absolute);
+        }
+    }
+
+    QStringList problems;
+    for (const auto &[hash, files] : std::as_const(groups)) {
+        if (!isTree(hash)) {
+            problems.append(u"unknown snapshot %1"_s.arg(hash));
+            continue;
+        }
+        for (qsizetype i = 0; i < files.size(); i += 100) {
+            const QStringList chunk = chunked(files, i, 100);
+            QStringList rels;
+            for (const QString &absolute : chunk)
+                rels.append(QDir(m_workTree).relativeFilePath(absolute));
+            QStringList lsArgs{u"ls-tree"_s, u"--name-only"_s, u"-z"_s, hash, u"--"_s};
+            lsArgs += rels;
+            const GitResult tree = git(lsArgs);
+            if (!tree.ok()) {
+                problems.append(tree.errorText());
+                continue;
+            }
+            const QStringList listed = toRelative(tree.out);
+            const QSet<QString> existing(listed.cbegin(), listed.cend());
+            QStringList restore;
+            for (qsizetype j = 0; j < chunk.size(); ++j) {
+                if (existing.contains(rels.at(j))) {
+                    restore.append(rels.at(j));
+                    continue;
+                }
+                // Not in that snapshot: the step created it.
+                const QFileInfo info(chunk.at(j));
+                if (info.isDir() && !info.isSymLink())
+                    continue;
+                if (info.exists() || info.isSymLink()) {
+                    qCInfo(lcProcessor) << "snapshot: revert deletes" << chunk.at(j);
+                    if (!QFile::remove(chunk.at(j)))
+                        problems.append(u"cannot delete %1"_s.arg(chunk.at(j)));
+                }
+                git({u"rm"_s, u"--cached"_s, u"--quiet"_s, u"--ignore-unmatch"_s, u"--"_s, rels.at(j)});
+            }
+            if (restore.isEmpty())
+                continue;
+            QStringList args{u"checkout"_s, hash, u"--"_s};
+            args += restore;
+            if (git(args).ok())
+                continue;
+            for (const QString &rel : std::as_const(restore)) {
+                const GitResult one = git({u"checkout"_s, hash, u"--"_s, rel});
+                if (!one.ok())
+                    problems.append(u"%1: %2"_s.arg(rel, one.errorText()));
+            }
+        }
+    }
+    if (!problems.isEmpty())
+        return Error{u"some files could not be reverted: "_s + problems.join(u"; "_s), m_workTree};
+    return {};
+}
+
+Result<void> Snapshot::cleanup()
+{
+    QMutexLocker lock(&lockFor(m_gitDir));
+    if (!QFileInfo::exists(m_gitDir + u"/HEAD"_s))
+        return {};
+    const GitResult r = git({u"gc"_s, u"--quiet"_s, u"--prune=7.days"_s}, {}, false);
+    if (!r.ok())
+        return Error{u"git gc failed: "_s + r.errorText(), m_gitDir};
+    return {};
+}
+
+} // namespace weft

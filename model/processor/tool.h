@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/json.h"
+#include "core/types.h"
+
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace weft
+{
+
+/// What a permission check decided.
+enum class PermissionDecision { Allow, Deny };
+
+/// The environment a tool runs in. Tools run on the processor's worker thread, synchronously;
+/// long-running tools poll isAborted() (or use waitAborted-style loops) so that abort stops them.
+struct ToolContext {
+    QString sessionID;
+    QString messageID;
+    QString callID;
+    QString agent;
+    QString directory;     ///< the session's working directory (the project)
+    QString worktree;      ///< the project's root
+    QString dataDir;       ///< Weft's data dir (tool output files go under <dataDir>/tool-output)
+    std::shared_ptr<std::atomic_bool> abortFlag;
+
+    /// Asks for a permission ("edit", "bash", "external_directory", ...) with the patterns it
+    /// concerns (file paths, commands). Returns Deny when a rule denies it or a user refuses.
+    std::function<PermissionDecision(const QString &permission, const QStringList &patterns,
+                                     const JsonObject &metadata)> ask;
+    /// Runs a sub-agent in a child session (the task tool); returns its final text or an error.
+    std::function<Result<QString>(const QString &agent, const QString &description, const QString &prompt)> runSubagent;
+    /// Live metadata while running (e.g. bash output so far) for the part's running state.
+    std::function<void(const QString &title, const JsonObject &metadata)> progress;
+    /// Files that this session has read (OpenCode refuses edits of files not read first).
+    std::function<bool(const QString &path)> wasRead;
+    std::function<void(const QString &path)> markRead;
+
+    [[nodiscard]] bool isAborted() const { return abortFlag && abortFlag->load(); }
+};
+
+/// The outcome of a tool call: output for the model, a title for the UI, metadata.
+struct ToolResult {
+    bool ok = true;
+    QString title;
+    QString output;   ///< on success
+    QString error;    ///< on failure: what the model sees as the tool error
+    JsonObject metadata;
+
+    [[nodiscard]] static ToolResult success(const QString &title, const QString &output, const JsonObject &metadata = {})
+    {
+        return {true, title, output, {}, metadata};
+    }
+    [[nodiscard]] static ToolResult failure(const QString &error, const JsonObject &metadata = {})
+    {
+        return {false, {}, {}, error, metadata};
+    }
+};
+
+/// A tool the model can call. Implementations validate their input and report every failure
+/// as a ToolResult::failure, never by crashing or throwing.
+class Tool
+{
+public:
+    virtual ~Tool() = default;
+    [[nodiscard]] virtual QString name() const = 0;
+    [[nodiscard]] virtual QString description() const = 0;
+    /// JSON Schema of the input object.
+    [[nodiscard]] virtual JsonObject parameters() const = 0;
+    virtual ToolResult execute(ToolContext &context, const JsonObject &input) = 0;
+};
+
+/// The built-in tools: read, write, edit, list, glob, grep, bash, task.
+[[nodiscard]] QList<std::shared_ptr<Tool>> builtinTools();
+
+} // namespace weft

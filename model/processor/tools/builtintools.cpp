@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "processor/tool.h"
+
+#include "bashtool.h"
+#include "edittool.h"
+#include "globtool.h"
+#include "greptool.h"
+#include "listtool.h"
+#include "readtool.h"
+#include "tasktool.h"
+#include "writetool.h"
+
+namespace weft
+{
+
+QList<std::shared_ptr<Tool>> builtinTools()
+{
+    return {
+        std::make_shared<BashTool>(), std::make_shared<ReadTool>(), std::make_shared<GlobTool>(), std::make_shared<GrepTool>(),
+        std::make_shared<ListTool>(), std::make_shared<EditTool>(), std::make_shared<WriteTool>(), std::make_shared<TaskTool>(),
+    };
+}
+
+} // namespace weft

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Helpers shared by the built-in tools: input validation, path resolution with the
+// external-directory permission, binary detection, output truncation, file walking.
+
+#include "processor/tool.h"
+
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSet>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+namespace weft::ToolUtil
+{
+
+/// Reads a tool's input object field by field. The first problem found is kept and reported in
+/// OpenCode's words ("The read tool was called with invalid arguments: ...").
+class InputReader
+{
+public:
+    InputReader(const QString &tool, const JsonObject &input);
+
+    /// A required string; empty strings are refused unless @p allowEmpty.
+    QString requiredString(const QString &key, bool allowEmpty = false);
+    std::optional<QString> optionalString(const QString &key);
+    /// An optional whole number within [min, max]; numeric strings are accepted (OpenCode coerces).
+    std::optional<qint64> optionalInteger(const QString &key, qint64 min, qint64 max);
+    bool optionalBool(const QString &key, bool fallback);
+    std::optional<QStringList> optionalStringList(const QString &key);
+
+    [[nodiscard]] bool ok() const { return m_error.isEmpty(); }
+    [[nodiscard]] QString error() const { return m_error; }
+    [[nodiscard]] ToolResult failure() const;
+
+private:
+    void fail(const QString &message);
+    QString m_tool;
+    JsonObject m_input;
+    QString m_error;
+};
+
+/// A path given to a tool, resolved against the session directory.
+struct ResolvedPath {
+    QString absolute; ///< cleaned absolute path (symlinks not resolved)
+    QString relative; ///< relative to the worktree (or the directory outside git), OpenCode's permission pattern
+    bool external = false; ///< outside both the directory and the worktree (lexically or through symlinks)
+    QString real;          ///< where it really is: the canonical path when a symlink leads out, else absolute
+};
+
+/// The folder paths are relative to: the worktree, or the directory when there is no worktree
+/// (OpenCode's "global" project has worktree "/").
+[[nodiscard]] QString baseDirectory(const ToolContext &context);
+[[nodiscard]] ResolvedPath resolvePath(const ToolContext &context, const QString &path);
+/// True when @p path is @p root or inside it (both cleaned absolute paths).
+[[nodiscard]] bool isInside(const QString &root, const QString &path);
+/// The canonical form of @p path: symlinks resolved for the part that exists.
+[[nodiscard]] QString canonicalize(const QString &path);
+
+/// For an external path, asks "external_directory" with OpenCode's pattern `<folder>/*` (the
+/// folder itself for a directory, else the file's folder). Returns a failure when refused.
+[[nodiscard]] std::optional<ToolResult> checkExternal(ToolContext &context, const ResolvedPath &path, bool directory);
+/// Asks @p permission; returns a failure the model can read when refused.
+[[nodiscard]] std::optional<ToolResult> requirePermission(ToolContext &context, const QString &permission,
+                                                          const QStringList &patterns, const JsonObject &metadata = {});
+
+/// OpenCode's binary check: known binary extensions, NUL bytes or over 30% control characters in
+/// the first 4 KiB.
+[[nodiscard]] bool isBinaryFile(const QString &path);
+[[nodiscard]] bool looksBinary(QByteArrayView sample);
+
+[[nodiscard]] bool wasRead(const ToolContext &context, const QString &absolutePath);
+void markRead(const ToolContext &context, const QString &absolutePath);
+
+/// Caps of tool output (OpenCode's Truncate): lines and characters.
+inline constexpr int MaxOutputLines = 2000;
+inline constexpr qsizetype MaxOutputChars = 30000;
+
+/// Saves @p data as a new file `<dataDir>/tool-output/tool_<id>`; returns its path or empty.
+QString saveToolOutput(const QString &dataDir, QByteArrayView data);
+/// Creates an empty output file for streaming; returns its path or empty.
+QString createToolOutputFile(const QString &dataDir);
+
+struct Truncated {
+    QString text;
+    bool truncated = false;
+    QString outputPath; ///< where the full output was saved (when truncated)
+};
+/// OpenCode's Truncate.output (head direction): when @p text has more than @p maxLines lines or
+/// @p maxChars characters, keeps the head, saves the whole text under `<dataDir>/tool-output/`
+/// (unless @p savedPath already holds it) and appends "...N lines truncated..." with a pointer to
+/// the file.
+[[nodiscard]] Truncated truncateOutput(const QString &text, const QString &dataDir, int maxLines = MaxOutputLines,
+                                       qsizetype maxChars = MaxOutputChars, const QString &savedPath = {},
+                                       qint64 totalLines = -1, qint64 totalChars = -1);
+
+/// A glob as ripgrep/gitignore understand it: `**` any folders, `*` and `?` within a name,
+/// `[...]` classes, `{a,b}` alternatives. A pattern without '/' matches the file name at any
+/// depth; otherwise the path relative to the search folder.
+class GlobMatcher
+{
+public:
+    explicit GlobMatcher(const QString &pattern);
+    [[nodiscard]] bool isValid() const { return m_regex.isValid(); }
+    [[nodiscard]] bool matches(const QString &relativePath) const;
+    [[nodiscard]] static QString toRegex(const QString &glob);
+
+private:
+    QRegularExpression m_regex;
+    bool m_nameOnly = false;
+};
+
+/// Folders every search skips.
+[[nodiscard]] const QSet<QString> &vcsFolders();
+/// The list tool's ignore list (OpenCode's IGNORE_PATTERNS).
+[[nodiscard]] const QSet<QString> &listIgnoredFolders();
+
+struct WalkOptions {
+    QSet<QString> skipFolders;
+    /// Optional: returns true for a folder (relative path) to skip.
+    std::function<bool(const QString &relative)> skipFolder;
+    qsizetype maxEntries = 200000; ///< stop after visiting this many entries
+    const ToolContext *context = nullptr; ///< for abort checks
+};
+/// Visits the files under @p root (depth first, names sorted); @p visit gets the absolute path,
+/// the path relative to @p root and the file info, and returns false to stop. Folder symlinks are
+/// not followed. Returns false when stopped early (by @p visit, the entry cap or an abort).
+bool walkFiles(const QString &root, const WalkOptions &options,
+               const std::function<bool(const QString &absolute, const QString &relative, const QFileInfo &info)> &visit);
+
+/// Splits a shell command line into its simple commands at `;`, `&&`, `||`, `|`, `&` and newlines
+/// outside quotes (the patterns the bash permission is asked for).
+[[nodiscard]] QStringList splitShellCommands(const QString &command);
+
+/// JSON Schema helpers.
+[[nodiscard]] JsonObject schemaObject(const JsonObject &properties, const QStringList &required);
+[[nodiscard]] JsonObject schemaString(const QString &description);
+[[nodiscard]] JsonObject schemaNumber(const QString &description);
+[[nodiscard]] JsonObject schemaBoolean(const QString &description);
+[[nodiscard]] JsonObject schemaStringArray(const QString &description);
+
+} // namespace weft::ToolUtil

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "eventrecorder.h"
+#include "fakellmserver.h"
+
+#include "provider/provider.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace weft;
+using namespace weft::test;
+using namespace Qt::StringLiterals;
+
+Q_DECLARE_METATYPE(weft::test::FakeReply::Framing)
+
+namespace
+{
+
+using Type = LlmEvent::Type;
+
+LlmRequest simpleRequest()
+{
+    LlmRequest r;
+    r.providerID = u"anthropic"_s;
+    r.modelID = u"claude-test"_s;
+    r.maxOutputTokens = 8000;
+    r.messages = {LlmMessage::system(u"You are Weft."_s), LlmMessage::user(u"Read /tmp/a"_s)};
+    r.tools = {LlmToolDefinition{
+        u"read"_s, u"Reads a file"_s,
+        JsonObject{{u"type"_s, u"object"_s},
+                   {u"properties"_s, JsonObject{{u"filePath"_s, JsonObject{{u"type"_s, u"string"_s}}}}}}}};
+    return r;
+}
+
+} // namespace
+
+class TestAnthropicProvider : public QObject
+{
+    Q_OBJECT
+
+private:
+    FakeLlmServer *m_server = nullptr;
+
+    std::unique_ptr<AnthropicProvider> makeProvider()
+    {
+        ProviderSettings s;
+        s.providerID = u"anthropic"_s;
+        s.protocol = ProviderProtocol::Anthropic;
+        s.npm = u"@ai-sdk/anthropic"_s;
+        s.baseURL = m_server->baseUrl(u"/v1"_s);
+        s.apiKey = u"sk-ant-test"_s;
+        s.timeoutMs = 20000;
+        return std::make_unique<AnthropicProvider>(s);
+    }
+
+    QByteArray fullStream() const
+    {
+        return AnthropicStream()
+            .messageStart(12, 3000, 500)
+            .ping()
+            .thinking(0, {u"Let me"_s, u" check ✓"_s}, u"sig-abc=="_s)
+            .text(1, {u"I'll read "_s, u"the file."_s})
+            .toolUse(2, u"toolu_01"_s, u"read"_s, {u"{\"filePath\":"_s, u" \"/tmp/"_s, u"a\"}"_s})
+            .messageDelta(u"tool_use"_s, 87)
+            .messageStop()
+            .bytes();
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_server = new FakeLlmServer(this);
+        QVERIFY(m_server->listen());
+    }
+
+    void cleanup()
+    {
+        delete m_server;
+        m_server = nullptr;
+    }
+
+    void streamsEverything_data()
+    {
+        QTest::addColumn<qsizetype>("chunkSize");
+        QTest::addColumn<FakeReply::Framing>("framing");
+        QTest::addRow("whole") << qsizetype(0) << FakeReply::Framing::Chunked;
+        QTest::addRow("1 byte writes") << qsizetype(1) << FakeReply::Framing::Chunked;
+        QTest::addRow("5 byte writes") << qsizetype(5) << FakeReply::Framing::Chunked;
+        QTest::addRow("17 byte writes, close-delimited") << qsizetype(17) << FakeReply::Framing::CloseDelimited;
+        QTest::addRow("100 byte writes") << qsizetype(100) << FakeReply::Framing::Chunked;
+    }
+
+    void streamsEverything()
+    {
+        QFETCH(qsizetype, chunkSize);
+        QFETCH(FakeReply::Framing, framing);
+        FakeReply reply = FakeReply::sse(fullStream()).chunked(chunkSize, chunkSize == 1 ? 0 : 1);
+        reply.framing = framing;
+        m_server->enqueue(reply);
+
+        auto provider = makeProvider();
+        EventRecorder rec(provider.get());
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait());
+        QVERIFY2(!rec.error, qPrintable(rec.error ? rec.error->message() : QString()));
+        QVERIFY(rec.finished);
+        QCOMPARE(rec.endings, 1);
+
+        const QStringList expected = {
+            u"start"_s,
+            u"reasoning-start"_s,
+            u"reasoning-delta"_s,
+            u"reasoning-delta"_s,
+            u"reasoning-end"_s,
+            u"text-start"_s,
+            u"text-delta"_s,
+            u"text-delta"_s,
+            u"text-end"_s,
+            u"tool-input-start"_s,
+            u"tool-input-delta"_s,
+            u"tool-input-delta"_s,
+            u"tool-input-delta"_s,
+            u"tool-input-end"_s,
+            u"tool-call"_s,
+            u"finish-step"_s,
+        };
+        QCOMPARE(rec.types(), expected);
+        QCOMPARE(rec.joined(Type::ReasoningDelta), u"Let me check ✓"_s);
+        QCOMPARE(rec.joined(Type::TextDelta), u"I'll read the file."_s);
+        QCOMPARE(rec.ofType(Type::TextStart).front().id, u"1"_s);
+
+        const LlmEvent reasoningEnd = rec.ofType(Type::ReasoningEnd).front();
+        QCOMPARE(reasoningEnd.providerMetadata.object(u"anthropic").string(u"signature"), u"sig-abc=="_s);
+
+        const LlmEvent start = rec.ofType(Type::ToolInputStart).front();
+        QCOMPARE(start.id, u"toolu_01"_s);
+        QCOMPARE(start.toolName, u"read"_s);
+        const LlmEvent call = rec.ofType(Type::ToolCall).front();
+        QCOMPARE(call.id, u"toolu_01"_s);
+        QCOMPARE(call.toolName, u"read"_s);
+        QCOMPARE(call.input, (JsonObject{{u"filePath"_s, u"/tmp/a"_s}}));
+        QCOMPARE(call.rawInput, u"{\"filePath\": \"/tmp/a\"}"_s);
+
+        const LlmEvent finish = rec.events.last();
+        QCOMPARE(finish.finishReason, u"tool-calls"_s);
+        QCOMPARE(finish.usage.inputTokens, 12);
+        QCOMPARE(finish.usage.outputTokens, 87);
+        QCOMPARE(finish.usage.cachedInputTokens, 3000);
+        QCOMPARE(finish.usage.cacheWriteTokens, 500);
+        QCOMPARE(finish.usage.reasoningTokens, 0);
+        const JsonObject meta = finish.providerMetadata.object(u"anthropic");
+        QCOMPARE(meta.integer(u"cacheCreationInputTokens"), 500);
+        QCOMPARE(meta.object(u"usage").integer(u"output_tokens"), 87);
+        QCOMPARE(meta.object(u"usage").integer(u"cache_read_input_tokens"), 3000);
+
+        const FakeRequest &req = m_server->requests().front();
+        QCOMPARE(req.path, "/v1/messages"_ba);
+        QCOMPARE(req.header("x-api-key"), "sk-ant-test"_ba);
+        QCOMPARE(req.header("anthropic-version"), "2023-06-01"_ba);
+        QVERIFY(!req.hasHeader("authorization"));
+        QCOMPARE(req.json.string(u"model"), u"claude-test"_s);
+        QCOMPARE(req.json.integer(u"max_tokens"), 8000);
+        QCOMPARE(req.json.value(u"stream"), JsonValue(true));
+        const JsonObject system = req.json.array(u"system").at(0).toObject();
+        QCOMPARE(system.string(u"text"), u"You are Weft."_s);
+        QCOMPARE(system.object(u"cache_control").string(u"type"), u"ephemeral"_s);
+        const JsonObject tool = req.json.array(u"tools").at(0).toObject();
+        QCOMPARE(tool.string(u"name"), u"read"_s);
+        QCOMPARE(tool.object(u"input_schema").string(u"type"), u"object"_s);
+        const JsonArray messages = req.json.array(u"messages");
+        QCOMPARE(messages.size(), 1);
+        QCOMPARE(messages.at(0).toObject().string(u"role"), u"user"_s);
+    }
+
+    void requestBodyConversation()
+    {
+        auto provider = makeProvider();
+        LlmRequest r;
+        r.modelID = u"claude-sonnet-4-5"_s;
+        r.providerOptions
+            = JsonObject{{u"thinking"_s, JsonObject{{u"type"_s, u"enabled"_s}, {u"budget_tokens"_s, 4000}}}};
+        r.messages = {
+            LlmMessage::system(u"one"_s),
+            LlmMessage::system(u"two"_s),
+            LlmMessage::system(u"three"_s),
+            LlmMessage::user(u"hi"_s),
+            LlmMessage::make(
+                LlmMessage::Role::Assistant,
+                {LlmPart::makeReasoning(u"thinking..."_s,
+                                        JsonObject{{u"anthropic"_s, JsonObject{{u"signature"_s, u"SIG"_s}}}}),
+                 LlmPart::makeReasoning(u"unsigned, dropped"_s), LlmPart::makeText(u"Let me look."_s),
+                 LlmPart::makeToolCall(u"toolu_1"_s, u"read"_s, JsonObject{{u"filePath"_s, u"/a"_s}})}),
+            LlmMessage::make(LlmMessage::Role::Tool,
+                             {LlmPart::makeToolResult(u"toolu_1"_s, u"read"_s, u"content"_s),
+                              LlmPart::makeToolResult(u"toolu_2"_s, u"read"_s, u"no such file"_s, true)}),
+            LlmMessage::user(u"and now?"_s),
+            LlmMessage::make(LlmMessage::Role::Assistant, {LlmPart::makeText(u"Partial answer  \n"_s)}),
+        };
+        const std::optional<JsonValue> parsed = parseJson(provider->requestBody(r));
+        QVERIFY(parsed && parsed->isObject());
+        const JsonObject body = parsed->toObject();
+        QCOMPARE(body.integer(u"max_tokens"), AnthropicProvider::DefaultMaxTokens);
+        QCOMPARE(body.object(u"thinking").integer(u"budget_tokens"), 4000);
+        QVERIFY(!body.contains(u"tools"));
+
+        const JsonArray system = body.array(u"system");
+        QCOMPARE(system.size(), 3);
+        QVERIFY(system.at(0).toObject().contains(u"cache_control"));
+        QVERIFY(system.at(1).toObject().contains(u"cache_control"));
+        QVERIFY(!system.at(2).toObject().contains(u"cache_control"));
+
+        const JsonArray messages = body.array(u"messages");
+        QCOMPARE(messages.size(), 4); // user, assistant, user (tool results + text), assistant
+        const JsonArray assistant = messages.at(1).toObject().array(u"content");
+        QCOMPARE(assistant.size(), 3);
+        QCOMPARE(assistant.at(0).toObject().string(u"type"), u"thinking"_s);
+        QCOMPARE(assistant.at(0).toObject().string(u"signature"), u"SIG"_s);
+        QCOMPARE(assistant.at(1).toObject().string(u"text"), u"Let me look."_s);
+        QCOMPARE(assistant.at(2).toObject().string(u"type"), u"tool_use"_s);
+        QCOMPARE(assistant.at(2).toObject().object(u"input").string(u"filePath"), u"/a"_s);
+
+        const JsonObject userTurn = messages.at(2).toObject();
+        QCOMPARE(userTurn.string(u"role"), u"user"_s);
+        const JsonArray results = userTurn.array(u"content");
+        QCOMPARE(results.size(), 3);
+        QCOMPARE(results.at(0).toObject().string(u"type"), u"tool_result"_s);
+        QCOMPARE(results.at(0).toObject().string(u"tool_use_id"), u"toolu_1"_s);
+        QVERIFY(!results.at(0).toObject().contains(u"is_error"));
+        QCOMPARE(results.at(1).toObject().value(u"is_error"), JsonValue(true));
+        QCOMPARE(results.at(2).toObject().string(u"text"), u"and now?"_s);
+        QVERIFY(results.at(2).toObject().contains(u"cache_control")); // last block of the last two turns
+        QVERIFY(!results.at(1).toObject().contains(u"cache_control"));
+
+        const JsonObject last = messages.at(3).toObject().array(u"content").at(0).toObject();
+        QCOMPARE(last.string(u"text"), u"Partial answer"_s); // trailing white space trimmed
+        QVERIFY(last.contains(u"cache_control"));
+        QVERIFY(!messages.at(0).toObject().array(u"content").at(0).toObject().contains(u"cache_control"));
+        QCOMPARE(provider->endpoint(), m_server->baseUrl(u"/v1/messages"_s));
+    }
+
+    void stopReasons_data()
+    {
+        QTest::addColumn<QString>("reason");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("end_turn") << u"end_turn"_s << u"stop"_s;
+        QTest::addRow("stop_sequence") << u"stop_sequence"_s << u"stop"_s;
+        QTest::addRow("pause_turn") << u"pause_turn"_s << u"stop"_s;
+        QTest::addRow("tool_use") << u"tool_use"_s << u"tool-calls"_s;
+        QTest::addRow("max_tokens") << u"max_tokens"_s << u"length"_s;
+        QTest::addRow("refusal") << u"refusal"_s << u"content-filter"_s;
+        QTest::addRow("new") << u"something_else"_s << u"unknown"_s;
+    }
+
+    void stopReasons()
+    {
+        QFETCH(QString, reason);
+        QFETCH(QString, expected);
+        m_server->enqueue(FakeReply::sse(
+            AnthropicStream().messageStart(5).text(0, {u"ok"_s}).messageDelta(reason, 3).messageStop().bytes()));
+        auto provider = makeProvider();
+        EventRecorder rec(provider.get());
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait());
+        QVERIFY(rec.finished);
+        QCOMPARE(rec.events.last().finishReason, expected);
+        QCOMPARE(rec.events.last().usage.outputTokens, 3);
+    }
+
+    void httpErrors_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QByteArray>("retryHeader");
+        QTest::addColumn<QByteArray>("retryValue");
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("retryable");
+        QTest::addColumn<qint64>("retryAfter");
+        QTest::addRow("429")
+            << 429 << "retry-after"_ba
+            << "12"_ba
+            << R"({"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}})"_ba
+            << u"APIError"_s << true << qint64(12000);
+        QTest::addRow("529 overloaded")
+            << 529 << QByteArray() << QByteArray()
+            << R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"_ba << u"APIError"_s
+            << true << qint64(-1);
+        QTest::addRow("500") << 500 << "retry-after-ms"_ba
+                             << "800"_ba
+                             << R"({"type":"error","error":{"type":"api_error","message":"Internal server error"}})"_ba
+                             << u"APIError"_s << true << qint64(800);
+        QTest::addRow("401")
+            << 401 << QByteArray() << QByteArray()
+            << R"({"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}})"_ba
+            << u"ProviderAuthError"_s << false << qint64(-1);
+        QTest::addRow("prompt too long")
+            << 400 << QByteArray() << QByteArray()
+            << R"({"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210533 tokens > 200000 maximum"}})"_ba
+            << u"ContextOverflowError"_s << false << qint64(-1);
+        QTest::addRow("400")
+            << 400 << QByteArray() << QByteArray()
+            << R"({"type":"error","error":{"type":"invalid_request_error","message":"messages: text content blocks must be non-empty"}})"_ba
+            << u"APIError"_s << false << qint64(-1);
+    }
+
+    void httpErrors()
+    {
+        QFETCH(int, status);
+        QFETCH(QByteArray, retryHeader);
+        QFETCH(QByteArray, retryValue);
+        QFETCH(QByteArray, body);
+        QFETCH(QString, name);
+        QFETCH(bool, retryable);
+        QFETCH(qint64, retryAfter);
+        FakeReply reply = FakeReply::json(status, body);
+        if (!retryHeader.isEmpty())
+            reply.withHeader(retryHeader, retryValue);
+        m_server->enqueue(reply);
+        auto provider = makeProvider();
+        EventRecorder rec(provider.get());
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait());
+        QVERIFY(rec.error);
+        QCOMPARE(rec.error->name(), name);
+        QCOMPARE(rec.error->isRetryable(), retryable);
+        const QString expectedMessage = parseJson(body)->toObject().object(u"error").string(u"message");
+        QCOMPARE(rec.error->message(), expectedMessage);
+        if (name == u"APIError")
+            QCOMPARE(rec.error->statusCode(), status);
+        if (name == u"ContextOverflowError")
+            QCOMPARE(rec.error->data().string(u"responseBody"), QString::fromUtf8(body));
+        if (retryAfter < 0)
+            QVERIFY(!rec.retryAfterMs);
+        else
+            QCOMPARE(rec.retryAfterMs, std::optional<qint64>(retryAfter));
+    }
+
+    void streamErrorEvents_data()
+    {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("retryable");
+        QTest::addColumn<int>("status");
+        QTest::addRow("overloaded") << u"overloaded_error"_s << u"Overloaded"_s << u"APIError"_s << true << 529;
+        QTest::addRow("rate limit") << u"rate_limit_error"_s << u"Slow down"_s << u"APIError"_s << true << 429;
+        QTest::addRow("api error") << u"api_error"_s << u"Internal"_s << u"APIError"_s << true << 500;
+        QTest::addRow("invalid request") << u"invalid_request_error"_s << u"Bad"_s << u"APIError"_s << false << 400;
+        QTest::addRow("too long") << u"invalid_request_error"_s << u"prompt is too long: 1 > 0"_s
+                                  << u"ContextOverflowError"_s << false << 0;
+        QTest::addRow("auth") << u"permission_error"_s << u"No"_s << u"ProviderAuthError"_s << false << 0;
+    }
+
+    void streamErrorEvents()
+    {
+        QFETCH(QString, type);
+        QFETCH(QString, message);
+        QFETCH(QString, name);
+        QFETCH(bool, retryable);
+        QFETCH(int, status);
+        m_server->enqueue(
+            FakeReply::sse(
+                AnthropicStream().messageStart(5).text(0, {u"partial"_s}).error(type, message).messageStop().bytes())
+                .chunked(9));
+        auto provider = makeProvider();
+        EventRecorder rec(provider.get());
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait());
+        QVERIFY(!rec.finished);
+        QVERIFY(rec.error);
+        QCOMPARE(rec.error->name(), name);
+        QCOMPARE(rec.error->message(), message);
+        QCOMPARE(rec.error->isRetryable(), retryable);
+        QCOMPARE(rec.error->statusCode(), status);
+        QCOMPARE(rec.joined(Type::TextDelta), u"partial"_s);
+        QCOMPARE(rec.eventsAfterEnd, 0);
+    }
+
+    void droppedConnection_data()
+    {
+        QTest::addColumn<FakeReply::Framing>("framing");
+        QTest::addColumn<qsizetype>("dropAfter");
+        QTest::addRow("chunked") << FakeReply::Framing::Chunked << qsizetype(700);
+        QTest::addRow("close-delimited") << FakeReply::Framing::CloseDelimited << qsizetype(700);
+        QTest::addRow("close-delimited, after the last block")
+            << FakeReply::Framing::CloseDelimited << qsizetype(-2); // everything but message_stop
+    }
+
+    void droppedConnection()
+    {
+        QFETCH(FakeReply::Framing, framing);
+        QFETCH(qsizetype, dropAfter);
+        QByteArray body = fullStream();
+        if (dropAfter == -2) {
+            body = body.first(body.indexOf("event: message_stop"));
+            dropAfter = -1;
+        }
+        FakeReply reply = FakeReply::sse(body).chunked(64);
+        reply.framing = framing;
+        reply.dropAfter = dropAfter;
+        m_server->enqueue(reply);
+        auto provider = makeProvider();
+        EventRecorder rec(provider.get());
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait());
+        QVERIFY(!rec.finished);
+        QVERIFY(rec.error);
+        QCOMPARE(rec.error->name(), u"APIError"_s);
+        QVERIFY(rec.error->isRetryable());
+        QVERIFY(rec.indexOf(Type::Start) == 0);
+        QVERIFY(rec.indexOf(Type::FinishStep) < 0);
+    }
+
+    void malformedEvent()
+    {
+        QByteArray body = AnthropicStream().messageStart(5).bytes();
+        body += "event: content_block_delta\ndata: {\"type\": \"content_block_delta\", \"index\": 0, \"delta\": {\n\n";
+        body += AnthropicStream().text(0, {u"never"_s}).messageStop().bytes();
+        m_server->enqueue(FakeReply::sse(body).chunked(3));
+        auto provider = makeProvider();
+        EventRecorder rec(provider.get());
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait());
+        QVERIFY(rec.error);
+        QCOMPARE(rec.error->name(), u"UnknownError"_s);
+        QVERIFY(rec.error->message().startsWith(u"Malformed event from anthropic"_s));
+        QVERIFY(rec.joined(Type::TextDelta).isEmpty());
+    }
+
+    void unknownEventsAndBlocksIgnored()
+    {
+        QByteArray body = AnthropicStream().messageStart(5).bytes();
+        body += "event: brand_new_event\ndata: {\"type\":\"brand_new_event\",\"x\":1}\n\n";
+        body += "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
+                "\"content_block\":{\"type\":\"server_tool_use\",\"id\":\"srv_1\",\"name\":\"web_search\"}}\n\n";
+        body += "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+                "\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{}\"}}\n\n";
+        body += "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n";
+        body += AnthropicStream().text(1, {u"done"_s}).messageDelta(u"end_turn"_s, 4).messageStop().bytes();
+        m_server->enqueue(FakeReply::sse(body));
+        auto provider = makeProvider();
+        EventRecorder rec(provider.get());
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait());
+        QVERIFY(rec.finished);
+        QCOMPARE(rec.types(),
+                 (QStringList{u"start"_s, u"text-start"_s, u"text-delta"_s, u"text-end"_s, u"finish-step"_s}));
+    }
+
+    void toolUseWithoutInput()
+    {
+        m_server->enqueue(FakeReply::sse(AnthropicStream()
+                                             .messageStart(5)
+                                             .toolUse(0, u"toolu_9"_s, u"list"_s, {})
+                                             .messageDelta(u"tool_use"_s, 9)
+                                             .messageStop()
+                                             .bytes()));
+        auto provider = makeProvider();
+        EventRecorder rec(provider.get());
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait());
+        const LlmEvent call = rec.ofType(Type::ToolCall).front();
+        QVERIFY(call.input.isEmpty());
+        QVERIFY(call.inputError.isEmpty());
+        QCOMPARE(call.rawInput, u"{}"_s);
+    }
+
+    void abortMidStream()
+    {
+        AnthropicStream stream;
+        stream.messageStart(5);
+        QStringList pieces;
+        for (int i = 0; i < 30; ++i)
+            pieces.append(u"word%1 "_s.arg(i));
+        stream.text(0, pieces);
+        FakeReply reply = FakeReply::sse(stream.bytes()).chunked(60, 5);
+        reply.hang = true;
+        m_server->enqueue(reply);
+        auto provider = makeProvider();
+        EventRecorder rec(provider.get());
+        rec.onEvent = [&](const LlmEvent &e) {
+            if (e.type == Type::TextDelta && e.text == u"word3 "_s)
+                provider->abort();
+        };
+        QSignalSpy aborted(m_server, &FakeLlmServer::clientAborted);
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait());
+        QCOMPARE(rec.error->name(), u"MessageAbortedError"_s);
+        QCOMPARE(rec.joined(Type::TextDelta), u"word0 word1 word2 word3 "_s);
+        QVERIFY(!aborted.isEmpty() || aborted.wait(5000)); // the server saw the connection close
+        QCOMPARE(rec.endings, 1);
+        QCOMPARE(rec.eventsAfterEnd, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAnthropicProvider)
+#include "tst_provider_anthropic.moc"

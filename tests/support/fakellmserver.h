@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A loopback HTTP/1.1 server that plays scripted LLM replies (OpenAI chat completions and
+// Anthropic Messages streams, errors, dropped connections) and records what it was sent.
+
+#include "core/json.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QTcpServer>
+#include <QUrl>
+
+#include <utility>
+
+namespace weft::test
+{
+
+/// One request the server received.
+struct FakeRequest
+{
+    QByteArray method;
+    QByteArray path;
+    /// Header names in lower case, in the order received.
+    QList<std::pair<QByteArray, QByteArray>> headers;
+    QByteArray body;
+    /// The body parsed as a JSON object (empty when it is not one).
+    JsonObject json;
+
+    [[nodiscard]] QByteArray header(QByteArrayView name) const;
+    [[nodiscard]] bool hasHeader(QByteArrayView name) const;
+};
+
+/// One scripted reply.
+struct FakeReply
+{
+    enum class Framing {
+        Chunked, ///< Transfer-Encoding: chunked, one HTTP chunk per TCP write
+        CloseDelimited, ///< no length: the body ends when the server closes the connection
+        ContentLength, ///< Content-Length
+    };
+
+    int status = 200;
+    QList<std::pair<QByteArray, QByteArray>> headers;
+    QByteArray body;
+    Framing framing = Framing::Chunked;
+    /// Bytes per TCP write (0: the whole body at once). Writes cut the body at any byte, so SSE
+    /// frames, UTF-8 sequences and "\r\n" pairs end up split.
+    qsizetype chunkSize = 0;
+    /// Explicit cut positions in the body (overrides chunkSize).
+    QList<qsizetype> splitAt;
+    /// Milliseconds between writes.
+    int delayMs = 1;
+    /// Close the connection after this many body bytes, without ending the body (a drop).
+    qsizetype dropAfter = -1;
+    /// Keep the connection open after the body, never ending it (for abort tests).
+    bool hang = false;
+
+    /// Sets a header, replacing one of the same name.
+    FakeReply &withHeader(const QByteArray &name, const QByteArray &value);
+    FakeReply &chunked(qsizetype size, int delay = 1);
+
+    /// 200 text/event-stream with @p body.
+    [[nodiscard]] static FakeReply sse(const QByteArray &body);
+    /// An error (or any) reply with a JSON body and Content-Length.
+    [[nodiscard]] static FakeReply json(int status, const QByteArray &body);
+};
+
+/// Builders for server-sent events.
+namespace sse
+{
+/// "data: <json>\n\n", with an "event:" line first when @p eventName is given.
+[[nodiscard]] QByteArray event(const JsonObject &data, QByteArrayView eventName = {});
+/// "data: <raw>\n\n".
+[[nodiscard]] QByteArray raw(QByteArrayView data, QByteArrayView eventName = {});
+/// "data: [DONE]\n\n".
+[[nodiscard]] QByteArray done();
+} // namespace sse
+
+/// An OpenAI chat completions stream, chunk by chunk.
+class OpenAiStream
+{
+public:
+    explicit OpenAiStream(const QString &model = QStringLiteral("gpt-test"));
+    OpenAiStream &role();
+    OpenAiStream &text(const QString &piece);
+    /// A reasoning piece in @p field ("reasoning_content" or "reasoning").
+    OpenAiStream &reasoning(const QString &piece, const QString &field = QStringLiteral("reasoning_content"));
+    /// The first piece of tool call @p index, carrying its ID and name.
+    OpenAiStream &toolCallStart(int index, const QString &id, const QString &name, const QString &arguments = {});
+    OpenAiStream &toolCallArguments(int index, const QString &piece);
+    OpenAiStream &finish(const QString &reason);
+    /// A final chunk with no choices and the usage.
+    OpenAiStream &usage(qint64 prompt, qint64 completion, qint64 cached = -1, qint64 reasoning = -1);
+    OpenAiStream &done();
+    OpenAiStream &append(const QByteArray &raw);
+    [[nodiscard]] QByteArray bytes() const { return m_bytes; }
+
+private:
+    OpenAiStream &chunk(const JsonObject &delta, const JsonValue &finishReason = JsonValue(nullptr));
+    QString m_model;
+    QByteArray m_bytes;
+};
+
+/// An Anthropic Messages stream, event by event.
+class AnthropicStream
+{
+public:
+    explicit AnthropicStream(const QString &model = QStringLiteral("claude-test"));
+    AnthropicStream &messageStart(qint64 input, qint64 cacheRead = 0, qint64 cacheWrite = 0, qint64 output = 1);
+    AnthropicStream &ping();
+    AnthropicStream &text(int index, const QStringList &pieces);
+    AnthropicStream &thinking(int index, const QStringList &pieces, const QString &signature);
+    AnthropicStream &toolUse(int index, const QString &id, const QString &name, const QStringList &jsonPieces);
+    AnthropicStream &messageDelta(const QString &stopReason, qint64 outputTokens);
+    AnthropicStream &messageStop();
+    AnthropicStream &error(const QString &type, const QString &message);
+    AnthropicStream &append(const QByteArray &raw);
+    [[nodiscard]] QByteArray bytes() const { return m_bytes; }
+
+private:
+    AnthropicStream &add(const QByteArray &type, const JsonObject &data);
+    QString m_model;
+    QByteArray m_bytes;
+};
+
+class FakeConnection;
+
+/// The server. Replies are played in the order they were queued, one per request; a request
+/// with no reply queued gets a 500.
+class FakeLlmServer : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit FakeLlmServer(QObject *parent = nullptr);
+    ~FakeLlmServer() override;
+
+    /// Listens on 127.0.0.1 at a free port.
+    bool listen();
+    [[nodiscard]] quint16 port() const;
+    /// http://127.0.0.1:<port><path>.
+    [[nodiscard]] QUrl baseUrl(const QString &path = QStringLiteral("/v1")) const;
+
+    void enqueue(const FakeReply &reply);
+    [[nodiscard]] qsizetype pendingReplies() const { return m_replies.size(); }
+    [[nodiscard]] const QList<FakeRequest> &requests() const { return m_requests; }
+    /// Connections the client closed before the server ended its reply.
+    [[nodiscard]] int clientAborts() const { return m_clientAborts; }
+
+Q_SIGNALS:
+    void requestReceived(int index);
+    void clientAborted();
+
+private:
+    friend class FakeConnection;
+    void onNewConnection();
+    FakeReply takeReply();
+    void recordRequest(const FakeRequest &request);
+    void noteClientAbort();
+
+    QTcpServer m_server;
+    QList<FakeReply> m_replies;
+    QList<FakeRequest> m_requests;
+    int m_clientAborts = 0;
+};
+
+} // namespace weft::test
