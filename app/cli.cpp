@@ -5,6 +5,7 @@
 #include "core/json.h"
 #include "core/logging.h"
 #include "processor/processor.h"
+#include "processor/revert.h"
 #include "processor/setup.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
@@ -349,13 +350,54 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     return 0;
 }
 
+int sessionRevert(const GlobalOptions &options, const QStringList &args, bool undo)
+{
+    Command cmd(undo ? u"session unrevert"_s : u"session revert"_s,
+                undo ? u"Bring back the files and messages of the last revert."_s
+                     : u"Restore the project's files to before MESSAGE_ID and hide the messages from it on (until the next prompt)."_s);
+    cmd.parser.addPositionalArgument(u"SESSION_ID"_s, u"The session."_s);
+    if (!undo) {
+        cmd.parser.addPositionalArgument(u"MESSAGE_ID"_s, u"The first message to undo."_s);
+        cmd.parser.addOption({u"part"_s, u"Undo from this part of the message on."_s, u"PART_ID"_s});
+    }
+    if (int r = cmd.parse(args, undo ? u"SESSION_ID"_s : u"SESSION_ID MESSAGE_ID"_s); r >= 0)
+        return r;
+    const QStringList positional = cmd.parser.positionalArguments();
+    if (positional.size() != (undo ? 1 : 2))
+        return fail(u"wrong number of arguments (see: weft %1 --help)"_s.arg(cmd.name), 2);
+    int code = 0;
+    if (!checkSessionId(positional.first(), code))
+        return code;
+    if (!undo) {
+        if (const QString why = Identifier::whyInvalid(positional.at(1), Identifier::Kind::Message); !why.isEmpty())
+            return fail(u"invalid message ID: "_s + why, 2);
+        const QString part = cmd.parser.value(u"part"_s);
+        if (!part.isEmpty() && !Identifier::whyInvalid(part, Identifier::Kind::Part).isEmpty())
+            return fail(u"invalid part ID: "_s + Identifier::whyInvalid(part, Identifier::Kind::Part), 2);
+    }
+    auto context = openData(options, code, false);
+    if (!context)
+        return code;
+    const QString dataDir = options.dataDir.isEmpty() ? DataDir::defaultPath() : QDir(options.dataDir).absolutePath();
+    const Result<Session> result = undo ? Revert::unrevert(*context->service, dataDir, positional.first())
+                                        : Revert::revert(*context->service, dataDir, positional.first(), positional.at(1),
+                                                         cmd.parser.value(u"part"_s));
+    if (!result)
+        return fail(result.error().toString());
+    if (!undo)
+        outLine(u"Reverted to before %1; `weft session unrevert %2` brings it back."_s.arg(result->revert().string(u"messageID"), result->id()));
+    return 0;
+}
+
 QString sessionUsage()
 {
     return u"Usage: weft [--data-dir DIR] session COMMAND [options]\n\n"
            u"Commands:\n"
            u"  list [--format json|table]        list root sessions, newest first\n"
            u"  fork SESSION_ID [--message ID]    copy a session into a new one, print its ID\n"
-           u"  delete SESSION_ID                 delete a session and everything under it\n\n"
+           u"  delete SESSION_ID                 delete a session and everything under it\n"
+           u"  revert SESSION_ID MESSAGE_ID      undo the file changes from a message on\n"
+           u"  unrevert SESSION_ID               bring back what the last revert undid\n\n"
            u"Run `weft session COMMAND --help` for a command's options.\n"_s;
 }
 
@@ -379,6 +421,10 @@ int sessionCommand(const GlobalOptions &options, const QStringList &args)
         return sessionFork(options, rest);
     if (sub == u"delete" || sub == u"remove" || sub == u"rm")
         return sessionDelete(options, rest);
+    if (sub == u"revert")
+        return sessionRevert(options, rest, false);
+    if (sub == u"unrevert")
+        return sessionRevert(options, rest, true);
     return fail(u"unknown session command \"%1\"\n\n"_s.arg(sub) + sessionUsage(), 2);
 }
 
@@ -399,6 +445,8 @@ QString usage()
            u"  session list [--format json|table]\n"
            u"  session fork SESSION_ID [--message MESSAGE_ID]\n"
            u"  session delete SESSION_ID\n"
+           u"  session revert SESSION_ID MESSAGE_ID [--part PART_ID]\n"
+           u"  session unrevert SESSION_ID\n"
            u"  export SESSION_ID\n"
            u"  import FILE\n"
            u"  run [--session ID] [--model PROVIDER/MODEL] [--agent NAME] [--auto-approve] MESSAGE...\n\n"

@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
+#include <QLoggingCategory>
 #include <QMessageBox>
 
 using namespace Qt::StringLiterals;
@@ -37,6 +38,10 @@ int main(int argc, char **argv)
         // Headless: no display needed.
         QCoreApplication app(argc, argv);
         setIdentity();
+        // The terminal shows results, warnings and errors; WEFT_DEBUG=1 shows what Weft does.
+        if (!qEnvironmentVariableIsSet("QT_LOGGING_RULES"))
+            QLoggingCategory::setFilterRules(qEnvironmentVariableIntValue("WEFT_DEBUG") > 0 ? u"weft.*.debug=true"_s
+                                                                                           : u"weft.*.info=false"_s);
         return weft::Cli::run(options);
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "processor.h"
 
+#include "compaction/compaction.h"
 #include "core/identifier.h"
 #include "core/logging.h"
 #include "core/project.h"
@@ -92,30 +93,65 @@ public:
         , m_session(std::move(session))
         , m_abort(std::move(abortFlag))
     {
+        Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(m_config.compaction);
+        if (!settings) {
+            qCWarning(lcProcessor).noquote() << "invalid compaction settings, using the defaults:" << settings.error().toString();
+            settings = Compaction::Settings::fromConfig({});
+        }
+        m_settings = settings.value();
     }
 
     void run();
     /// Runs as a nested sub-agent on the current thread (the task tool); returns its last text.
     Result<QString> runNested();
+    /// Makes run() compact the session instead of sending a prompt.
+    void setCompaction(const CompactOptions &options)
+    {
+        m_compactOnly = true;
+        m_compactOptions = options;
+    }
 
 Q_SIGNALS:
     void done(const QString &sessionID, bool ok, const weft::MessageError &error);
     void retrying(const QString &sessionID, int attempt, qint64 delayMs, const weft::MessageError &error);
     void permissionRequested(const weft::PermissionRequest &request);
+    void compactionStarted(const QString &sessionID, bool automatic);
+    void compactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
 
 public Q_SLOTS:
     void abortNow();
 
 private:
     enum class StepResult { Continue, Stop, Failed };
+    /// What one step sends: the model, fixed messages (empty: the session's context, rebuilt
+    /// for each attempt) and whether the agent's tools are offered.
+    struct StepSpec {
+        ResolvedModel model;
+        QList<LlmMessage> messages;
+        bool tools = true;
+        std::optional<double> temperature;
+        std::optional<double> topP;
+    };
 
     Result<void> prepare();
-    StepResult runStep(Message &assistant, int step);
-    bool streamOnce(const LlmRequest &request, Message &assistant, QString &finishReason, LlmUsage &usage,
-                    JsonObject &metadata, MessageError &error, std::optional<qint64> &retryAfter);
+    Result<void> prepareWorkspace();
+    StepSpec promptStep() const;
+    /// The agent loop from @p user on; false when it ended with an error or was aborted.
+    bool runLoop(Message user);
+    void runCompactionOnly();
+    /// Prunes, then streams a summary (see Processor::compact). Returns the synthetic continue
+    /// message of an automatic compaction (nullopt for a manual one), or the error after the
+    /// session was restored.
+    Result<std::optional<Message>> compactNow(const CompactOptions &options);
+    void pruneAfterRun();
+    StepResult runStep(Message &assistant, const StepSpec &spec);
+    bool streamOnce(const ResolvedModel &model, const LlmRequest &request, Message &assistant, QString &finishReason,
+                    LlmUsage &usage, JsonObject &metadata, MessageError &error, std::optional<qint64> &retryAfter);
     bool executeTools(Message &assistant);
     void finishAborted(Message &assistant);
-    void summarize();
+    /// The diffs of the turn of @p userMessageID (summary.diffs of that message) and, with
+    /// @p session, of the whole session (session_diff and the session's summary).
+    void summarize(const QString &userMessageID, bool session);
     void generateTitle();
     Result<QString> collectText(const ResolvedModel &model, const QList<LlmMessage> &messages, qint64 maxTokens);
     QList<LlmMessage> buildMessages(const QList<MessageWithParts> &history) const;
@@ -165,6 +201,10 @@ private:
     MessageError m_lastError;
     bool m_nested = false;
     bool m_stopAfterStep = false;
+    Compaction::Settings m_settings;
+    QStringList m_turns; // synthetic continue messages of automatic compactions in this run
+    bool m_compactOnly = false;
+    CompactOptions m_compactOptions;
     QList<QByteArray> m_recentCalls; // tool + input of the last calls, for doom-loop detection
 
     // Streaming parts and their coalesced deltas.
@@ -224,13 +264,10 @@ Result<void> SessionRun::prepare()
         return model.error();
     m_model = model.value();
 
-    m_worktree = m_session.directory();
-    const ProjectIdentity identity = identifyProject(m_session.directory());
-    if (!identity.worktree.isEmpty() && identity.worktree != u"/")
-        m_worktree = identity.worktree;
-    if (m_config.snapshots)
-        m_snapshot = std::make_unique<Snapshot>(m_config.dataDir, m_session.projectID(), m_worktree, m_session.directory());
+    if (auto r = prepareWorkspace(); !r)
+        return r;
 
+    m_tools.clear();
     const QList<std::shared_ptr<Tool>> tools = builtinTools();
     QStringList names;
     for (const std::shared_ptr<Tool> &tool : tools)
@@ -247,6 +284,27 @@ Result<void> SessionRun::prepare()
         m_tools.append(tool);
     }
     return {};
+}
+
+Result<void> SessionRun::prepareWorkspace()
+{
+    m_worktree = m_session.directory();
+    const ProjectIdentity identity = identifyProject(m_session.directory());
+    if (!identity.worktree.isEmpty() && identity.worktree != u"/")
+        m_worktree = identity.worktree;
+    if (m_config.snapshots && !m_snapshot)
+        m_snapshot = std::make_unique<Snapshot>(m_config.dataDir, m_session.projectID(), m_worktree, m_session.directory());
+    return {};
+}
+
+SessionRun::StepSpec SessionRun::promptStep() const
+{
+    StepSpec spec;
+    spec.model = m_model;
+    spec.tools = true;
+    spec.temperature = m_agent.temperature;
+    spec.topP = m_agent.topP;
+    return spec;
 }
 
 QString SessionRun::systemPrompt() const
@@ -386,10 +444,10 @@ void SessionRun::flushDeltas()
     m_pendingDelta.clear();
 }
 
-bool SessionRun::streamOnce(const LlmRequest &request, Message &assistant, QString &finishReason, LlmUsage &usage,
-                            JsonObject &metadata, MessageError &error, std::optional<qint64> &retryAfter)
+bool SessionRun::streamOnce(const ResolvedModel &model, const LlmRequest &request, Message &assistant, QString &finishReason,
+                            LlmUsage &usage, JsonObject &metadata, MessageError &error, std::optional<qint64> &retryAfter)
 {
-    Provider *provider = makeProvider(m_model);
+    Provider *provider = makeProvider(model);
     m_provider = provider;
     bool ok = false;
     bool ended = false;
@@ -520,9 +578,8 @@ bool SessionRun::streamOnce(const LlmRequest &request, Message &assistant, QStri
     return ok;
 }
 
-SessionRun::StepResult SessionRun::runStep(Message &assistant, int step)
+SessionRun::StepResult SessionRun::runStep(Message &assistant, const StepSpec &spec)
 {
-    Q_UNUSED(step)
     int attempt = 0;
     while (true) {
         m_streamParts.clear();
@@ -535,22 +592,24 @@ SessionRun::StepResult SessionRun::runStep(Message &assistant, int step)
             stepStart.json().insert(u"snapshot"_s, startSnapshot);
         writePart(stepStart);
 
+        const ResolvedModel &model = spec.model;
         LlmRequest request;
-        request.providerID = m_model.providerID;
-        request.modelID = m_model.apiModelID.isEmpty() ? m_model.modelID : m_model.apiModelID;
-        request.messages = buildMessages(m_service->messages(m_session.id()));
-        request.tools = toolDefinitions();
-        request.maxOutputTokens = m_model.outputLimit > 0 ? qMin<qint64>(m_model.outputLimit, 32000) : 0;
-        request.temperature = m_agent.temperature;
-        request.topP = m_agent.topP;
-        request.providerOptions = m_model.providerOptions;
+        request.providerID = model.providerID;
+        request.modelID = model.apiModelID.isEmpty() ? model.modelID : model.apiModelID;
+        request.messages = spec.messages.isEmpty() ? buildMessages(m_service->messages(m_session.id())) : spec.messages;
+        if (spec.tools)
+            request.tools = toolDefinitions();
+        request.maxOutputTokens = model.outputLimit > 0 ? qMin<qint64>(model.outputLimit, 32000) : 0;
+        request.temperature = spec.temperature;
+        request.topP = spec.topP;
+        request.providerOptions = model.providerOptions;
 
         QString finishReason;
         LlmUsage usage;
         JsonObject metadata;
         MessageError error;
         std::optional<qint64> retryAfter;
-        const bool ok = streamOnce(request, assistant, finishReason, usage, metadata, error, retryAfter);
+        const bool ok = streamOnce(model, request, assistant, finishReason, usage, metadata, error, retryAfter);
 
         if (aborted()) {
             finishAborted(assistant);
@@ -592,14 +651,21 @@ SessionRun::StepResult SessionRun::runStep(Message &assistant, int step)
         }
 
         const bool wantsTools = !m_toolOrder.isEmpty();
-        if (wantsTools && !executeTools(assistant)) {
+        if (wantsTools && !spec.tools) {
+            // No tools were offered (a summary): calls the model made anyway are not run.
+            for (const QString &callID : std::as_const(m_toolOrder)) {
+                Part p = m_toolParts.value(callID);
+                p.setState(ToolState::error(p.state().input(), u"No tools are available here"_s, now(), now()));
+                writePart(p);
+            }
+        } else if (wantsTools && !executeTools(assistant)) {
             if (aborted()) {
                 finishAborted(assistant);
                 return StepResult::Stop;
             }
         }
 
-        const StepUsage stepUsage = getUsage(m_model.cost, usage, metadata);
+        const StepUsage stepUsage = getUsage(model.cost, usage, metadata);
         const QString endSnapshot = trackSnapshot();
         Part stepFinish = Part::make(Identifier::ascending(Identifier::Kind::Part), m_session.id(), assistant.id(), PartType::StepFinish);
         stepFinish.json().insert(u"reason"_s, finishReason.isEmpty() ? u"unknown"_s : finishReason);
@@ -631,7 +697,7 @@ SessionRun::StepResult SessionRun::runStep(Message &assistant, int step)
         (void)m_service->updateMessage(assistant);
         if (m_stopAfterStep)
             return StepResult::Failed;
-        return wantsTools && finishReason == FinishReason::ToolCalls ? StepResult::Continue : StepResult::Stop;
+        return wantsTools && spec.tools && finishReason == FinishReason::ToolCalls ? StepResult::Continue : StepResult::Stop;
     }
 }
 
@@ -716,6 +782,8 @@ bool SessionRun::executeTools(Message &assistant)
             nested.m_nested = true;
             connect(&nested, &SessionRun::retrying, this, &SessionRun::retrying);
             connect(&nested, &SessionRun::permissionRequested, this, &SessionRun::permissionRequested);
+            connect(&nested, &SessionRun::compactionStarted, this, &SessionRun::compactionStarted);
+            connect(&nested, &SessionRun::compactionFinished, this, &SessionRun::compactionFinished);
             return nested.runNested();
         };
         context.progress = [this, &part, input, start](const QString &title, const JsonObject &metadata) {
@@ -772,7 +840,7 @@ void SessionRun::finishAborted(Message &assistant)
     m_lastError = assistant.error();
 }
 
-void SessionRun::summarize()
+void SessionRun::summarize(const QString &userMessageID, bool session)
 {
     if (!m_snapshot)
         return;
@@ -799,7 +867,9 @@ void SessionRun::summarize()
     QList<const MessageWithParts *> all;
     for (const MessageWithParts &m : messages)
         all.append(&m);
-    if (const auto diffs = diffOf(all)) {
+    if (!session) {
+        // only the turn below
+    } else if (const auto diffs = diffOf(all)) {
         qint64 additions = 0, deletions = 0;
         for (const FileDiff &d : *diffs) {
             additions += d.additions();
@@ -810,11 +880,11 @@ void SessionRun::summarize()
     }
     // The user message of this prompt: the diff of its turn.
     for (const MessageWithParts &m : messages) {
-        if (m.info.id() != m_userMessageID)
+        if (m.info.id() != userMessageID)
             continue;
         QList<const MessageWithParts *> turn{&m};
         for (const MessageWithParts &a : messages) {
-            if (a.info.isAssistant() && a.info.parentID() == m_userMessageID)
+            if (a.info.isAssistant() && a.info.parentID() == userMessageID)
                 turn.append(&a);
         }
         if (const auto diffs = diffOf(turn)) {
@@ -899,7 +969,10 @@ Result<QString> SessionRun::runNested()
 
 void SessionRun::run()
 {
-    bool ok = true;
+    if (m_compactOnly) {
+        runCompactionOnly();
+        return;
+    }
     if (Result<void> prepared = prepare(); !prepared) {
         m_lastError = MessageError::unknown(prepared.error().toString());
         m_service->reportError(m_session.id(), m_lastError);
@@ -944,6 +1017,25 @@ void SessionRun::run()
     }
     (void)m_service->touch(m_session.id());
 
+    const bool ok = runLoop(user);
+    pruneAfterRun();
+
+    summarize(m_userMessageID, true);
+    for (const QString &turn : std::as_const(m_turns))
+        summarize(turn, false);
+    if (m_config.generateTitles && firstPrompt && !aborted() && !m_nested)
+        generateTitle();
+    (void)m_service->touch(m_session.id());
+
+    if (!m_nested)
+        Q_EMIT done(m_session.id(), ok, ok ? MessageError() : m_lastError);
+}
+
+bool SessionRun::runLoop(Message user)
+{
+    bool ok = true;
+    bool overflowRecovery = false; // a compaction after ContextOverflowError, once in a row
+    bool justCompacted = false;
     for (int step = 0;; ++step) {
         if (aborted())
             break;
@@ -953,22 +1045,277 @@ void SessionRun::run()
                                                    user.id(), m_model.providerID, m_model.modelID, m_agent.name,
                                                    m_session.directory(), m_worktree);
         (void)m_service->updateMessage(assistant);
-        const StepResult result = runStep(assistant, step);
-        if (result == StepResult::Failed)
+        const StepResult result = runStep(assistant, promptStep());
+        if (aborted())
+            break;
+        if (result == StepResult::Failed) {
+            // The provider refused the context as too long: with automatic compaction on (and
+            // only then), compact and try again once.
+            if (m_lastError.kind() == MessageError::Kind::ContextOverflow && m_settings.autoCompact && !overflowRecovery
+                && !m_stopAfterStep) {
+                overflowRecovery = true;
+                Result<std::optional<Message>> continued = compactNow(CompactOptions{true, {}, {}});
+                if (continued && continued.value()) {
+                    m_lastError = MessageError();
+                    user = *continued.value();
+                    m_turns.append(user.id());
+                    justCompacted = true;
+                    continue;
+                }
+            }
             ok = false;
+            break;
+        }
+        overflowRecovery = false;
+        // OpenCode's overflow check after each step (SessionCompaction.isOverflow): never when
+        // automatic compaction is off, by the config or the environment.
+        if (Compaction::isOverflow(assistant.tokens(), m_model.contextLimit, m_model.outputLimit, m_settings)) {
+            if (justCompacted) {
+                // The context is still too large right after a compaction: stop rather than
+                // summarise the summary again and again.
+                m_lastError = MessageError::contextOverflow(
+                    u"The context is still over the limit after compaction (%1 tokens, %2 usable)"_s
+                        .arg(Compaction::overflowCount(assistant.tokens()))
+                        .arg(Compaction::usableContext(m_model.contextLimit, m_model.outputLimit, m_settings)));
+                m_service->reportError(m_session.id(), m_lastError);
+                ok = false;
+                break;
+            }
+            Result<std::optional<Message>> continued = compactNow(CompactOptions{true, {}, {}});
+            if (!continued || !continued.value()) {
+                ok = false;
+                break;
+            }
+            user = *continued.value();
+            m_turns.append(user.id());
+            justCompacted = true;
+            continue;
+        }
+        justCompacted = false;
         if (result != StepResult::Continue)
             break;
     }
     if (aborted())
         ok = false;
+    if (!ok && m_lastError.isNull() && aborted())
+        m_lastError = MessageError::aborted(u"The operation was aborted."_s);
+    return ok;
+}
 
-    summarize();
-    if (m_config.generateTitles && firstPrompt && !aborted() && !m_nested)
-        generateTitle();
-    (void)m_service->touch(m_session.id());
+void SessionRun::pruneAfterRun()
+{
+    // OpenCode prunes at the end of every loop (SessionCompaction.prune), unless disabled.
+    if (!m_settings.prune)
+        return;
+    Result<Compaction::PrunePlan> pruned = Compaction::prune(*m_service, m_session.id(), m_settings);
+    if (!pruned)
+        qCWarning(lcProcessor).noquote() << "prune failed:" << pruned.error().toString();
+    else if (pruned->applied)
+        qCInfo(lcProcessor).noquote() << "pruned" << pruned->parts.size() << "tool outputs," << pruned->pruned << "tokens";
+}
 
-    if (!m_nested)
-        Q_EMIT done(m_session.id(), ok, ok ? MessageError() : m_lastError);
+Result<ResolvedModel> resolveCompactionModel(const ProcessorConfig &config, const Compaction::Settings &settings,
+                                             SessionService &service, const QString &sessionID, const QString &requested)
+{
+    if (!requested.isEmpty())
+        return config.resolveModel(requested);
+    if (!settings.model.isEmpty())
+        return config.resolveModel(settings.model);
+    if (const std::optional<Agent> agent = config.agents.find(u"compaction"_s); agent && !agent->model.isEmpty())
+        return config.resolveModel(agent->model);
+    // OpenCode: the model of the last user message.
+    const QList<Message> messages = service.store()->messages(sessionID);
+    for (auto it = messages.crbegin(); it != messages.crend(); ++it) {
+        if (it->isUser() && !it->modelProviderID().isEmpty()) {
+            if (Result<ResolvedModel> model = config.resolveModel(it->modelProviderID() + u'/' + it->modelModelID()))
+                return model;
+            break;
+        }
+    }
+    return config.resolveModel({});
+}
+
+Result<std::optional<Message>> SessionRun::compactNow(const CompactOptions &options)
+{
+    const QString sid = m_session.id();
+    flushDeltas();
+    Q_EMIT compactionStarted(sid, options.automatic);
+    qCInfo(lcProcessor).noquote() << (options.automatic ? "automatic" : "manual") << "compaction of" << sid;
+    auto fail = [&](const MessageError &error, bool report) -> Result<std::optional<Message>> {
+        if (report)
+            m_service->reportError(sid, error);
+        m_lastError = error;
+        Q_EMIT compactionFinished(sid, false, error);
+        return Error{error.message(), {}};
+    };
+
+    const Result<ResolvedModel> model = resolveCompactionModel(m_config, m_settings, *m_service, sid, options.model);
+    if (!model)
+        return fail(MessageError::unknown(u"cannot compact: "_s + model.error().toString()), true);
+    const Compaction::Strategy strategy = options.strategy.value_or(m_settings.strategy);
+
+    // Prune first, so that the summary request itself fits.
+    QList<Compaction::PruneCandidate> pruned;
+    if (m_settings.prune) {
+        const Result<Compaction::PrunePlan> plan = Compaction::prune(*m_service, sid, m_settings);
+        if (!plan)
+            qCWarning(lcProcessor).noquote() << "prune failed:" << plan.error().toString();
+        else if (plan->applied)
+            pruned = plan->parts;
+    }
+    auto restorePrune = [&] {
+        if (auto r = Compaction::unprune(*m_service, sid, pruned); !r)
+            qCWarning(lcProcessor).noquote() << "cannot undo the prune:" << r.error().toString();
+    };
+    if (aborted()) {
+        restorePrune();
+        return fail(MessageError::aborted(u"The operation was aborted."_s), false);
+    }
+
+    const QList<MessageWithParts> history = m_service->messages(sid);
+    const Compaction::SummaryPlan plan = Compaction::planSummary(history, strategy);
+    if (plan.summarized().isEmpty()) {
+        restorePrune();
+        return fail(MessageError::unknown(history.isEmpty() ? u"Nothing to compact: the session has no messages"_s
+                                                            : u"Nothing to summarise: the history is too short to keep a tail "
+                                                              u"(no user message to split at)"_s),
+                    true);
+    }
+    const qint64 before = Compaction::contextEstimate(history, m_settings.estimator);
+
+    // The marker carries the agent and model of the last prompt, as OpenCode's create() does.
+    QString agent = u"build"_s, providerID = model->providerID, modelID = model->modelID;
+    for (auto it = history.crbegin(); it != history.crend(); ++it) {
+        if (it->info.isUser() && !it->info.modelProviderID().isEmpty()) {
+            agent = it->info.agent().isEmpty() ? agent : it->info.agent();
+            providerID = it->info.modelProviderID();
+            modelID = it->info.modelModelID();
+            break;
+        }
+    }
+    const Message marker = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), sid, now(), agent, providerID, modelID);
+    (void)m_service->updateMessage(marker);
+    Part markerPart = Part::make(Identifier::ascending(Identifier::Kind::Part), sid, marker.id(), PartType::Compaction);
+    markerPart.json().insert(u"auto"_s, options.automatic);
+    if (!plan.tailStartID.isEmpty())
+        markerPart.json().insert(u"tail_start_id"_s, plan.tailStartID);
+    writePart(markerPart);
+    (void)m_service->update(sid, [&](Session &s) { s.setTimeField(u"compacting"_s, now()); }, false);
+
+    Message summary = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), sid, now(), marker.id(),
+                                             model->providerID, model->modelID, u"compaction"_s, m_session.directory(), m_worktree);
+    summary.json().insertAfter(u"path", u"summary"_s, true);
+    (void)m_service->updateMessage(summary);
+
+    // The request: the summary prompt, the history to summarise with the marker's question, and
+    // the request to summarise; no tools.
+    const std::optional<Agent> compactionAgent = m_config.agents.find(u"compaction"_s);
+    QString system = m_settings.prompt;
+    if (system.isEmpty()) {
+        if (strategy == Compaction::Strategy::SummaryTail)
+            system = AgentRegistry::promptResource(u"summary-tail"_s);
+        else
+            system = compactionAgent ? compactionAgent->prompt : AgentRegistry::promptResource(u"compaction"_s);
+    }
+    StepSpec spec;
+    spec.model = model.value();
+    spec.tools = false;
+    if (compactionAgent) {
+        spec.temperature = compactionAgent->temperature;
+        spec.topP = compactionAgent->topP;
+    }
+    QList<MessageWithParts> summarised;
+    for (const qsizetype i : plan.summarized())
+        summarised.append(history.at(i));
+    summarised.append(MessageWithParts{marker, {markerPart}});
+    spec.messages.append(LlmMessage::system(system));
+    spec.messages += ModelMessages::toModelMessages(summarised);
+    spec.messages.append(LlmMessage::user(strategy == Compaction::Strategy::SummaryTail
+                                              ? Compaction::SnapshotRequest.toString()
+                                              : AgentRegistry::promptResource(u"compaction-request"_s).trimmed()));
+
+    const StepResult result = runStep(summary, spec);
+
+    auto clearCompacting = [&] {
+        (void)m_service->update(sid, [](Session &s) { s.removeTimeField(u"compacting"); }, false);
+    };
+    auto rollback = [&] {
+        // A compaction that did not complete leaves the session as it was.
+        if (auto r = m_service->removeMessage(sid, summary.id()); !r)
+            qCWarning(lcProcessor).noquote() << "cannot remove the summary:" << r.error().toString();
+        if (auto r = m_service->removeMessage(sid, marker.id()); !r)
+            qCWarning(lcProcessor).noquote() << "cannot remove the compaction message:" << r.error().toString();
+        restorePrune();
+        clearCompacting();
+    };
+    if (aborted()) {
+        rollback();
+        return fail(MessageError::aborted(u"The operation was aborted."_s), false);
+    }
+    if (result == StepResult::Failed || summary.hasError()) {
+        const MessageError error = m_lastError.isNull() ? summary.error() : m_lastError;
+        rollback();
+        return fail(error, false); // runStep announced the error
+    }
+    if (strategy == Compaction::Strategy::SummaryTail) {
+        // Gemini CLI refuses a compression that inflates the history.
+        const qint64 after = Compaction::contextEstimate(m_service->messages(sid), m_settings.estimator);
+        if (after >= before) {
+            rollback();
+            return fail(MessageError::unknown(u"Compaction refused: the summary and the kept messages (~%1 tokens) are not "
+                                              u"smaller than the history they would replace (~%2 tokens); the history was "
+                                              u"kept as it was"_s.arg(after)
+                                                  .arg(before)),
+                        true);
+        }
+    }
+
+    summarize(marker.id(), false);
+    clearCompacting();
+    std::optional<Message> continued;
+    if (options.automatic) {
+        Message next = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), sid, now(), agent, providerID, modelID);
+        (void)m_service->updateMessage(next);
+        writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), sid, next.id(),
+                                 Compaction::ContinueText.toString(), true));
+        continued = next;
+    }
+    m_service->announceCompacted(sid);
+    Q_EMIT compactionFinished(sid, true, MessageError());
+    return continued;
+}
+
+void SessionRun::runCompactionOnly()
+{
+    const QString sid = m_session.id();
+    bool ok = true;
+    (void)prepareWorkspace();
+    Result<std::optional<Message>> compacted = compactNow(m_compactOptions);
+    if (!compacted) {
+        ok = false;
+    } else if (compacted.value()) {
+        // An automatic compaction lets the agent continue from the synthetic message.
+        const Message next = *compacted.value();
+        m_request.agent = next.agent();
+        m_request.model = next.modelProviderID() + u'/' + next.modelModelID();
+        if (Result<void> prepared = prepare(); !prepared) {
+            m_lastError = MessageError::unknown(prepared.error().toString());
+            m_service->reportError(sid, m_lastError);
+            ok = false;
+        } else {
+            m_userMessageID = next.id();
+            ok = runLoop(next);
+            pruneAfterRun();
+        }
+    }
+    if (ok)
+        summarize(QString(), true);
+    for (const QString &turn : std::as_const(m_turns))
+        summarize(turn, false);
+    if (!m_userMessageID.isEmpty())
+        summarize(m_userMessageID, false);
+    (void)m_service->touch(sid);
+    Q_EMIT done(sid, ok, ok ? MessageError() : m_lastError);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1005,6 +1352,13 @@ Result<QString> Processor::prompt(const PromptRequest &request)
 {
     if (request.text.trimmed().isEmpty())
         return Error{u"the message is empty"_s, {}};
+    if (!request.model.isEmpty()) {
+        // A model that cannot be used fails before anything is written.
+        if (Result<ResolvedModel> model = m_config.resolveModel(request.model); !model)
+            return model.error();
+    }
+    if (!request.agent.isEmpty() && !m_config.agents.find(request.agent))
+        return Error{u"unknown agent \"%1\""_s.arg(request.agent), {}};
     std::optional<Session> session;
     if (request.sessionID.isEmpty()) {
         SessionService::CreateOptions options;

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `weft run`, `session revert` and `session unrevert` as a user runs them: the real binary,
+// a config in OpenCode's format pointing at the loopback LLM server, a git project as cwd.
+#include "fakellmserver.h"
+
+#include "core/json.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace weft;
+using namespace weft::test;
+using namespace Qt::StringLiterals;
+
+class TestCliRun : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_home;
+    QTemporaryDir m_project;
+    FakeLlmServer m_server;
+    QString m_config;
+
+    struct Output {
+        int code = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    Output weft(const QStringList &args)
+    {
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"HOME"_s, m_home.path());
+        env.insert(u"XDG_DATA_HOME"_s, m_home.path() + u"/data"_s);
+        env.insert(u"XDG_CONFIG_HOME"_s, m_home.path() + u"/config"_s);
+        env.insert(u"FAKE_API_KEY"_s, u"sk-fake-secret-000111"_s);
+        env.remove(u"OPENAI_API_KEY"_s);
+        env.remove(u"ANTHROPIC_API_KEY"_s);
+        process.setProcessEnvironment(env);
+        process.setWorkingDirectory(m_project.path());
+        QSignalSpy finished(&process, &QProcess::finished);
+        process.start(QStringLiteral(WEFT_BINARY_DIR "/bin/weft"), QStringList{u"--config"_s, m_config} + args);
+        // The loopback server lives on this thread: keep its event loop running while we wait.
+        if (!finished.wait(60000))
+            process.kill();
+        return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+    }
+
+    static QByteArray text(const QStringList &pieces)
+    {
+        OpenAiStream s;
+        s.role();
+        for (const QString &p : pieces)
+            s.text(p);
+        return s.finish(u"stop"_s).usage(900, 20).done().bytes();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_server.listen());
+        QProcess git;
+        git.setWorkingDirectory(m_project.path());
+        git.start(u"sh"_s, {u"-c"_s, u"git init -q && git -c user.email=t@e -c user.name=t commit -q --allow-empty -m root"_s});
+        QVERIFY(git.waitForFinished(20000));
+        QCOMPARE(git.exitCode(), 0);
+        m_config = m_home.path() + u"/weft.json"_s;
+        const JsonObject config{
+            {u"$schema"_s, u"https://opencode.ai/config.json"_s},
+            {u"model"_s, u"fake/gpt-test"_s},
+            {u"small_model"_s, u"fake/gpt-test"_s},
+            {u"provider"_s,
+             JsonObject{{u"fake"_s,
+                         JsonObject{{u"npm"_s, u"@ai-sdk/openai-compatible"_s},
+                                    {u"options"_s, JsonObject{{u"baseURL"_s, m_server.baseUrl().toString()},
+                                                              {u"apiKey"_s, u"{env:FAKE_API_KEY}"_s}}},
+                                    {u"models"_s, JsonObject{{u"gpt-test"_s, JsonObject{{u"limit"_s, JsonObject{{u"context"_s, 100000}, {u"output"_s, 4000}}},
+                                                                                       {u"cost"_s, JsonObject{{u"input"_s, 3}, {u"output"_s, 15}}}}}}}}}}},
+        };
+        QFile f(m_config);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        // OpenCode configs are JSONC: a comment must not bother the reader.
+        f.write("// written by the test\n" + toJson(config, 2));
+    }
+
+    void runStreamsToolsAndText()
+    {
+        const QString file = m_project.path() + u"/hello.txt"_s;
+        OpenAiStream tool;
+        tool.role().text(u"Creating it."_s);
+        const QByteArray args = toJson(JsonObject{{u"filePath"_s, file}, {u"content"_s, u"hi\n"_s}}, 0);
+        tool.toolCallStart(0, u"call_w"_s, u"write"_s, QString::fromUtf8(args.left(4)));
+        tool.toolCallArguments(0, QString::fromUtf8(args.mid(4)));
+        tool.finish(u"tool_calls"_s).usage(800, 30).done();
+        m_server.enqueue(FakeReply::sse(tool.bytes()).chunked(9, 2));
+        m_server.enqueue(FakeReply::sse(text({u"All "_s, u"done."_s})).chunked(5, 2));
+        m_server.enqueue(FakeReply::sse(text({u"Create hello"_s})));
+
+        const Output run = weft({u"run"_s, u"please"_s, u"create"_s, u"hello.txt"_s});
+        QVERIFY2(run.code == 0, run.err.constData());
+        const QString out = QString::fromUtf8(run.out);
+        QVERIFY2(out.contains(u"Creating it."_s), qPrintable(out));
+        QVERIFY2(out.contains(u"✓ write: "_s), qPrintable(out));
+        QVERIFY2(out.contains(u"All done."_s), qPrintable(out));
+        QVERIFY(out.indexOf(u"✓ write"_s) < out.indexOf(u"All done."_s));
+        QVERIFY(QFile::exists(file));
+        // The key never appears in what Weft prints or logs.
+        QVERIFY(!run.out.contains("sk-fake-secret") && !run.err.contains("sk-fake-secret"));
+        const QByteArray sentBody = m_server.requests().first().body;
+        QVERIFY(QString::fromUtf8(sentBody).contains(u"please create hello.txt"_s));
+
+        // The session is the project's, with the generated title.
+        const Output list = weft({u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+        QCOMPARE(list.code, 0);
+        const JsonArray sessions = parseJson(list.out)->toArray();
+        QCOMPARE(sessions.size(), 1);
+        const JsonObject session = sessions.at(0).toObject();
+        QCOMPARE(session.string(u"title"), u"Create hello"_s);
+        QCOMPARE(session.string(u"directory"), m_project.path());
+        QVERIFY(session.string(u"projectId") != u"global");
+        const QString id = session.string(u"id");
+
+        const Output exported = weft({u"export"_s, id});
+        QCOMPARE(exported.code, 0);
+        const JsonObject doc = parseJson(exported.out)->toObject();
+        const JsonArray messages = doc.array(u"messages");
+        QCOMPARE(messages.size(), 3);
+        QCOMPARE(messages.at(1).toObject().object(u"info").string(u"finish"), u"tool-calls"_s);
+        QStringList types;
+        for (const JsonValue &p : messages.at(1).toObject().array(u"parts"))
+            types.append(p.toObject().string(u"type"));
+        QCOMPARE(types, (QStringList{u"step-start"_s, u"text"_s, u"tool"_s, u"step-finish"_s, u"patch"_s}));
+        QCOMPARE(doc.object(u"info").object(u"summary").integer(u"files"), 1);
+
+        // Revert the turn from the command line, then bring it back.
+        const QString userID = messages.at(0).toObject().object(u"info").string(u"id");
+        const Output reverted = weft({u"session"_s, u"revert"_s, id, userID});
+        QVERIFY2(reverted.code == 0, reverted.err.constData());
+        QVERIFY(!QFile::exists(file));
+        const Output unreverted = weft({u"session"_s, u"unrevert"_s, id});
+        QVERIFY2(unreverted.code == 0, unreverted.err.constData());
+        QVERIFY(QFile::exists(file));
+    }
+
+    void runFailsClearly()
+    {
+        m_server.enqueue(FakeReply::json(401, "{\"error\":{\"message\":\"invalid api key\"}}"));
+        const Output run = weft({u"run"_s, u"hello"_s});
+        QVERIFY(run.code != 0);
+        QVERIFY2(run.err.contains("ProviderAuthError"), run.err.constData());
+        QVERIFY2(run.err.contains("invalid api key"), run.err.constData());
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addRow("no message") << QStringList{u"run"_s};
+        QTest::addRow("hostile session") << QStringList{u"run"_s, u"--session"_s, u"../../etc"_s, u"hi"_s};
+        QTest::addRow("unknown model") << QStringList{u"run"_s, u"--model"_s, u"nowhere/none"_s, u"hi"_s};
+        QTest::addRow("revert hostile message") << QStringList{u"session"_s, u"revert"_s, u"ses_x"_s, u"../x"_s};
+    }
+
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        const Output run = weft(args);
+        QVERIFY(run.code != 0);
+        QVERIFY(run.out.isEmpty());
+        QVERIFY(run.err.startsWith("weft: error: "));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliRun)
+#include "tst_cli_run.moc"
