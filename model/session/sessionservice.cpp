@@ -355,11 +355,11 @@ Result<void> SessionService::removePart(const QString &sessionID, const QString 
     return {};
 }
 
-Result<void> SessionService::storeStreamingPart(const Part &part)
+Result<void> SessionService::storeStreamingPart(const Part &part, const QString &delta)
 {
     if (auto r = ensureWritable(); !r)
         return r;
-    return m_store->writePartStreaming(part);
+    return m_store->writePartStreaming(part, delta);
 }
 
 void SessionService::announcePart(const Part &part, const QString &delta)

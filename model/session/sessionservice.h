@@ -78,7 +78,7 @@ public:
     /// Writes a part of a streaming reply without announcing it (and without waiting for the
     /// disk): the processor announces coalesced deltas with announcePart() at most every few
     /// milliseconds, so that a fast stream does not flood the GUI thread.
-    Result<void> storeStreamingPart(const Part &part);
+    Result<void> storeStreamingPart(const Part &part, const QString &delta = {});
     /// Emits partUpdated for a part already stored.
     void announcePart(const Part &part, const QString &delta);
 

@@ -4,7 +4,9 @@
 #include "core/identifier.h"
 #include "core/logging.h"
 
+#include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 using namespace Qt::StringLiterals;
@@ -56,6 +58,7 @@ Result<void> JsonStore::initialize()
     if (version < MigrationVersion)
         qCWarning(lcStore) << "storage at migration" << version << "- run OpenCode 1.1 once to migrate it";
     Q_UNUSED(migration)
+    recoverStreams();
     return {};
 }
 
@@ -267,14 +270,119 @@ Result<void> JsonStore::writePart(const Part &part)
 {
     if (auto r = checkIds({{part.messageID(), Identifier::Kind::Message}, {part.id(), Identifier::Kind::Part}}); !r)
         return r;
-    return m_storage.write({u"part"_s, part.messageID(), part.id()}, part.json());
+    const Result<void> r = m_storage.write({u"part"_s, part.messageID(), part.id()}, part.json());
+    if (r) {
+        // A durable write ends a stream: its journal is no longer needed.
+        bool streaming;
+        {
+            QMutexLocker locker(&m_streamMutex);
+            streaming = m_streams.remove(part.id()) > 0;
+        }
+        if (streaming)
+            QFile::remove(journalPath(part.messageID(), part.id()));
+    }
+    return r;
 }
 
-Result<void> JsonStore::writePartStreaming(const Part &part)
+QString JsonStore::journalPath(const QString &messageID, const QString &partID) const
+{
+    return m_dataDir + u"/stream/"_s + messageID + u'.' + partID + u".jsonl"_s;
+}
+
+Result<void> JsonStore::writeStreamFull(const Part &part, StreamState &state)
+{
+    const Result<void> r = m_storage.write({u"part"_s, part.messageID(), part.id()}, part.json(), JsonStorage::Sync::Streaming);
+    if (!r)
+        return r;
+    state.lastFullWrite = QDateTime::currentMSecsSinceEpoch();
+    state.writtenTextLength = part.text().size();
+    state.dirty = false;
+    // The file now holds everything the journal did.
+    QFile::resize(journalPath(part.messageID(), part.id()), 0);
+    return {};
+}
+
+Result<void> JsonStore::writePartStreaming(const Part &part, const QString &delta)
 {
     if (auto r = checkIds({{part.messageID(), Identifier::Kind::Message}, {part.id(), Identifier::Kind::Part}}); !r)
         return r;
-    return m_storage.write({u"part"_s, part.messageID(), part.id()}, part.json(), JsonStorage::Sync::Streaming);
+    QMutexLocker locker(&m_streamMutex);
+    auto it = m_streams.find(part.id());
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (it == m_streams.end() || now - it->lastFullWrite >= StreamRewriteMs) {
+        if (it == m_streams.end())
+            it = m_streams.insert(part.id(), {});
+        return writeStreamFull(part, *it);
+    }
+    if (delta.isEmpty() || it->dirty) {
+        // Not a text delta (a tool's raw input, metadata): the next full write carries it.
+        it->dirty = true;
+        return {};
+    }
+    // Append `{"at": <text length before>, "delta": ...}`: replay applies a record only when the
+    // text has exactly that length, so a record already contained in the file is skipped.
+    const qsizetype before = part.text().size() - delta.size();
+    const QByteArray line = toJson(JsonObject{{u"at"_s, qint64(before)}, {u"delta"_s, delta}}, 0) + '\n';
+    const QString path = journalPath(part.messageID(), part.id());
+    QFile journal(path);
+    if (!journal.open(QIODevice::Append)) {
+        QDir().mkpath(m_dataDir + u"/stream"_s);
+        if (!journal.open(QIODevice::Append))
+            return writeStreamFull(part, *it);
+    }
+    if (journal.write(line) != line.size())
+        return writeStreamFull(part, *it);
+    return {};
+}
+
+void JsonStore::endStream(const QString &partID)
+{
+    QMutexLocker locker(&m_streamMutex);
+    m_streams.remove(partID);
+}
+
+void JsonStore::recoverStreams()
+{
+    const QDir dir(m_dataDir + u"/stream"_s);
+    const QStringList journals = dir.entryList({u"*.jsonl"_s}, QDir::Files);
+    for (const QString &name : journals) {
+        const QString path = dir.filePath(name);
+        const QStringList pieces = name.chopped(6).split(u'.');
+        if (pieces.size() != 2 || !Identifier::isSafeKeyComponent(pieces.at(0)) || !Identifier::isSafeKeyComponent(pieces.at(1))) {
+            reportProblem(path, u"not a stream journal of Weft"_s);
+            continue;
+        }
+        const JsonStorage::Key key{u"part"_s, pieces.at(0), pieces.at(1)};
+        Result<JsonValue> stored = m_storage.read(key);
+        QFile journal(path);
+        if (!stored || !stored->isObject() || !journal.open(QIODevice::ReadOnly)) {
+            QFile::remove(path);
+            continue;
+        }
+        Part part(stored->toObject());
+        QString text = part.text();
+        int applied = 0;
+        while (!journal.atEnd()) {
+            const QByteArray line = journal.readLine();
+            const std::optional<JsonValue> record = parseJson(line.trimmed());
+            if (!record)
+                break; // a record cut short by the crash: everything before it counts
+            const JsonObject o = record->toObject();
+            if (o.integer(u"at", -1) != text.size())
+                continue;
+            text += o.string(u"delta");
+            ++applied;
+        }
+        journal.close();
+        if (applied > 0) {
+            part.setText(text);
+            if (!m_storage.write(key, part.json()))
+                continue; // keep the journal for the next start
+            qCInfo(lcStore) << "completed streamed part" << part.id() << "from its journal:" << applied << "deltas";
+            ++m_recoveredStreams;
+        }
+        QFile::remove(path);
+    }
 }
 
 Result<void> JsonStore::writeSessionDiff(const QString &sessionID, const QList<FileDiff> &diffs)

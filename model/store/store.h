@@ -49,8 +49,14 @@ public:
     virtual Result<void> writeSession(const Session &session) = 0;
     virtual Result<void> writeMessage(const Message &message) = 0;
     virtual Result<void> writePart(const Part &part) = 0;
-    /// Writes a part that is being streamed: atomic, but without waiting for the disk.
-    virtual Result<void> writePartStreaming(const Part &part) { return writePart(part); }
+    /// Writes a part that is being streamed. @p delta is the text appended to the part's `text`
+    /// since the previous call (empty for other changes). A backend may write the whole part
+    /// only now and then, as long as a crash loses at most the last delta.
+    virtual Result<void> writePartStreaming(const Part &part, const QString &delta)
+    {
+        Q_UNUSED(delta)
+        return writePart(part);
+    }
     virtual Result<void> writeSessionDiff(const QString &sessionID, const QList<FileDiff> &diffs) = 0;
     /// Removes the session's own files: session info, messages, parts, diff, share. Children are
     /// the caller's business (SessionService::remove cascades).
