@@ -101,8 +101,10 @@ QString start(const QString &dataDir, int keep)
     }
     if (!s_previous)
         s_previous = qInstallMessageHandler(handler);
-    if (s_debug)
-        QLoggingCategory::setFilterRules(u"weft.*.debug=true"_s);
+    // The file takes info and above (debug with WEFT_DEBUG); the handler keeps the terminal to
+    // warnings, whatever a command line run filtered before.
+    if (!qEnvironmentVariableIsSet("QT_LOGGING_RULES"))
+        QLoggingCategory::setFilterRules(s_debug ? u"weft.*.debug=true"_s : u"weft.*.info=true"_s);
     return s_path;
 }
 

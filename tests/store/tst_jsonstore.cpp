@@ -789,6 +789,12 @@ void TestJsonStore::failedWriteLeavesNoTemporaryFile()
     QVERIFY(QFileInfo(path).isDir());
     QCOMPARE(QDir(tmp.path() + u"/part/msg_1"_s).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
              QStringList{u"prt_1.json"_s});
+    // The streaming write (rename without fsync) cleans up after itself the same way.
+    const Result<void> streaming = storage.write(key, JsonObject{{u"x"_s, 1}}, JsonStorage::Sync::Streaming);
+    QVERIFY(!streaming.ok());
+    QCOMPARE(streaming.error().where, path);
+    QCOMPARE(QDir(tmp.path() + u"/part/msg_1"_s).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+             QStringList{u"prt_1.json"_s});
 
     // A write that succeeds replaces the old file whole, keeps nothing else around.
     const JsonStorage::Key ok{u"part"_s, u"msg_1"_s, u"prt_2"_s};
