@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
+#include "clidb.h"
 
 #include "core/identifier.h"
 #include "core/json.h"
@@ -195,9 +196,12 @@ int importCommand(const GlobalOptions &options, const QStringList &args)
 {
     Command cmd(u"import"_s, u"Import a session from a file written by `opencode export` or `weft export`."_s);
     cmd.parser.addPositionalArgument(u"FILE"_s, u"The export file."_s);
+    cmd.parser.addOption({u"from-db"_s, u"Copy sessions (all, or the SESSION_IDs given instead of FILE) with their children from OpenCode's database in DIR."_s, u"DIR"_s});
     if (int r = cmd.parse(args, u"FILE"_s); r >= 0)
         return r;
     const QStringList positional = cmd.parser.positionalArguments();
+    if (cmd.parser.isSet(u"from-db"_s))
+        return importFromDb(options, cmd.parser.value(u"from-db"_s), positional);
     if (positional.size() != 1)
         return fail(u"import takes one FILE (see: weft import --help)"_s, 2);
     int code = 0;
@@ -296,6 +300,9 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
         setup.config.retryInitialMs = qEnvironmentVariableIntValue("WEFT_RETRY_INITIAL_MS");
 
     auto service = std::shared_ptr<SessionService>(context->service.release());
+    // A run is worth a log file, as each OpenCode start has one (`<data dir>/log/`).
+    Logging::start(dataDir);
+    qCInfo(lcProcessor).noquote() << "weft run in" << QDir::currentPath();
     Processor processor(service, setup.config);
     QString running;
     bool lineOpen = false;
@@ -389,6 +396,136 @@ int sessionRevert(const GlobalOptions &options, const QStringList &args, bool un
     return 0;
 }
 
+/// The processor for the compaction commands, with the config of --config.
+std::unique_ptr<Processor> compactionProcessor(const GlobalOptions &options, Context &context, int &exitCode)
+{
+    const QString dataDir = options.dataDir.isEmpty() ? DataDir::defaultPath() : QDir(options.dataDir).absolutePath();
+    Result<ProcessorSetup> loaded = loadProcessorSetup(options.configFile, dataDir);
+    if (!loaded) {
+        exitCode = fail(loaded.error().toString());
+        return nullptr;
+    }
+    ProcessorSetup setup = loaded.value();
+    if (qEnvironmentVariableIsSet("WEFT_RETRY_INITIAL_MS"))
+        setup.config.retryInitialMs = qEnvironmentVariableIntValue("WEFT_RETRY_INITIAL_MS");
+    auto service = std::shared_ptr<SessionService>(context.service.release());
+    return std::make_unique<Processor>(service, setup.config);
+}
+
+int sessionCompact(const GlobalOptions &options, const QStringList &args)
+{
+    Command cmd(u"session compact"_s,
+                u"Summarise a session's context with the model (after pruning old tool output); later prompts continue "
+                u"from the summary. The older messages stay in the session."_s);
+    cmd.parser.addPositionalArgument(u"SESSION_ID"_s, u"The session to compact."_s);
+    cmd.parser.addOption({u"model"_s, u"The model that writes the summary."_s, u"PROVIDER/MODEL"_s});
+    cmd.parser.addOption({u"preview"_s, u"Print what would be summarised and pruned, with token estimates, as JSON; change nothing."_s});
+    cmd.parser.addOption({u"strategy"_s, u"summary (default: everything) or summary-tail (keep the newest 30% verbatim)."_s,
+                          u"STRATEGY"_s});
+    if (int r = cmd.parse(args, u"SESSION_ID"_s); r >= 0)
+        return r;
+    const QStringList positional = cmd.parser.positionalArguments();
+    if (positional.size() != 1)
+        return fail(u"session compact takes one SESSION_ID (see: weft session compact --help)"_s, 2);
+    int code = 0;
+    if (!checkSessionId(positional.first(), code))
+        return code;
+    CompactOptions compact;
+    compact.model = cmd.parser.value(u"model"_s);
+    if (cmd.parser.isSet(u"strategy"_s)) {
+        compact.strategy = Compaction::strategyFromName(cmd.parser.value(u"strategy"_s));
+        if (!compact.strategy)
+            return fail(u"unknown strategy \"%1\" (summary or summary-tail)"_s.arg(cmd.parser.value(u"strategy"_s)), 2);
+    }
+    auto context = openData(options, code, false);
+    if (!context)
+        return code;
+    const std::unique_ptr<Processor> processor = compactionProcessor(options, *context, code);
+    if (!processor)
+        return code;
+    const QString sessionID = positional.first();
+    if (cmd.parser.isSet(u"preview"_s)) {
+        const Result<Compaction::Preview> preview = processor->previewCompaction(sessionID, compact);
+        reportProblems(*context->store);
+        if (!preview)
+            return fail(preview.error().toString());
+        out(toJson(preview->toJson(), 2) + '\n');
+        return 0;
+    }
+
+    bool lineOpen = false;
+    QObject receiver;
+    QObject::connect(processor->service(), &SessionService::partUpdated, &receiver, [&](const Part &part, const QString &delta) {
+        if (part.sessionID() == sessionID && part.type() == PartType::Text && !delta.isEmpty()) {
+            out(delta.toUtf8());
+            lineOpen = !delta.endsWith(u'\n');
+        }
+    });
+    QObject::connect(processor.get(), &Processor::retrying, &receiver,
+                     [](const QString &, int attempt, qint64 delayMs, const MessageError &error) {
+                         const QByteArray line = "weft: retry " + QByteArray::number(attempt) + " in "
+                             + QByteArray::number(delayMs) + " ms: " + error.message().toUtf8() + '\n';
+                         std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+                     });
+    bool ok = false;
+    MessageError lastError;
+    QObject::connect(processor.get(), &Processor::finished, &receiver, [&](const QString &, bool success, const MessageError &error) {
+        ok = success;
+        lastError = error;
+        QCoreApplication::quit();
+    });
+    const Result<QString> started = processor->compact(sessionID, compact);
+    if (!started)
+        return fail(started.error().toString());
+    QCoreApplication::exec();
+    if (lineOpen)
+        out("\n");
+    if (!ok)
+        return fail(lastError.isNull() ? u"the compaction failed"_s : lastError.message());
+    return 0;
+}
+
+int sessionPrune(const GlobalOptions &options, const QStringList &args)
+{
+    Command cmd(u"session prune"_s,
+                u"Clear old tool output from a session's context as OpenCode does: outputs beyond the newest 40,000 tokens, "
+                u"outside the last two turns, when more than 20,000 tokens would go. The outputs stay in the store."_s);
+    cmd.parser.addPositionalArgument(u"SESSION_ID"_s, u"The session to prune."_s);
+    cmd.parser.addOption({u"preview"_s, u"Print the tool outputs that would be cleared as JSON; change nothing."_s});
+    if (int r = cmd.parse(args, u"SESSION_ID"_s); r >= 0)
+        return r;
+    const QStringList positional = cmd.parser.positionalArguments();
+    if (positional.size() != 1)
+        return fail(u"session prune takes one SESSION_ID (see: weft session prune --help)"_s, 2);
+    int code = 0;
+    if (!checkSessionId(positional.first(), code))
+        return code;
+    auto context = openData(options, code, false);
+    if (!context)
+        return code;
+    const std::unique_ptr<Processor> processor = compactionProcessor(options, *context, code);
+    if (!processor)
+        return code;
+    const bool preview = cmd.parser.isSet(u"preview"_s);
+    const Result<Compaction::PrunePlan> plan = processor->prune(positional.first(), preview);
+    reportProblems(*context->store);
+    if (!plan)
+        return fail(plan.error().toString());
+    if (preview) {
+        out(toJson(plan->toJson(), 2) + '\n');
+        return 0;
+    }
+    if (!plan->enabled)
+        return fail(u"pruning is disabled by %1"_s.arg(plan->disabledBy));
+    if (plan->applied)
+        outLine(u"Pruned %1 tool outputs (~%2 tokens) of %3."_s.arg(plan->parts.size()).arg(plan->pruned).arg(positional.first()));
+    else
+        outLine(u"Nothing to prune: ~%1 tokens of old tool output beyond the newest %2 (more than %3 needed)."_s.arg(plan->pruned)
+                    .arg(Compaction::PruneProtect)
+                    .arg(Compaction::PruneMinimum));
+    return 0;
+}
+
 QString sessionUsage()
 {
     return u"Usage: weft [--data-dir DIR] session COMMAND [options]\n\n"
@@ -397,7 +534,10 @@ QString sessionUsage()
            u"  fork SESSION_ID [--message ID]    copy a session into a new one, print its ID\n"
            u"  delete SESSION_ID                 delete a session and everything under it\n"
            u"  revert SESSION_ID MESSAGE_ID      undo the file changes from a message on\n"
-           u"  unrevert SESSION_ID               bring back what the last revert undid\n\n"
+           u"  unrevert SESSION_ID               bring back what the last revert undid\n"
+           u"  compact SESSION_ID [--model PROVIDER/MODEL] [--preview] [--strategy summary|summary-tail]\n"
+           u"                                    summarise the context with the model\n"
+           u"  prune SESSION_ID [--preview]      clear old tool output from the context\n\n"
            u"Run `weft session COMMAND --help` for a command's options.\n"_s;
 }
 
@@ -425,6 +565,10 @@ int sessionCommand(const GlobalOptions &options, const QStringList &args)
         return sessionRevert(options, rest, false);
     if (sub == u"unrevert")
         return sessionRevert(options, rest, true);
+    if (sub == u"compact")
+        return sessionCompact(options, rest);
+    if (sub == u"prune")
+        return sessionPrune(options, rest);
     return fail(u"unknown session command \"%1\"\n\n"_s.arg(sub) + sessionUsage(), 2);
 }
 
@@ -447,8 +591,12 @@ QString usage()
            u"  session delete SESSION_ID\n"
            u"  session revert SESSION_ID MESSAGE_ID [--part PART_ID]\n"
            u"  session unrevert SESSION_ID\n"
+           u"  session compact SESSION_ID [--model PROVIDER/MODEL] [--preview] [--strategy summary|summary-tail]\n"
+           u"  session prune SESSION_ID [--preview]\n"
            u"  export SESSION_ID\n"
            u"  import FILE\n"
+           u"  import --from-db OPENCODE_DATA_DIR [SESSION_ID...]\n"
+           u"  search QUERY... [--format json|text] [--session ID] [--limit N] [--rebuild]\n"
            u"  run [--session ID] [--model PROVIDER/MODEL] [--agent NAME] [--auto-approve] MESSAGE...\n\n"
            u"Run `weft COMMAND --help` for a command's options.\n"_s;
 }
@@ -520,6 +668,8 @@ int run(const GlobalOptions &options)
         return exportCommand(options, args);
     if (command == u"import")
         return importCommand(options, args);
+    if (command == u"search")
+        return searchCommand(options, args);
     if (command == u"run")
         return runCommand(options, args);
     return fail(u"unknown command \"%1\"\n\n"_s.arg(command) + usage(), 2);

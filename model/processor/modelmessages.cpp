@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "modelmessages.h"
 
+#include <QHash>
 #include <QSet>
 
 using namespace Qt::StringLiterals;
@@ -8,28 +9,84 @@ using namespace Qt::StringLiterals;
 namespace weft::ModelMessages
 {
 
-qsizetype compactionStart(const QList<MessageWithParts> &messages)
+CompactionPoint lastCompaction(const QList<MessageWithParts> &messages)
 {
-    // Walk back from the newest message: a finished summary marks its user message as a
-    // completed compaction; reaching that user message ends the walk.
-    QSet<QString> completed;
+    // Walk back from the newest message: a summary that finished without an error marks its user
+    // message as a completed compaction; reaching that user message ends the walk.
+    QHash<QString, qsizetype> completed; // marker ID -> index of its (newest) finished summary
     for (qsizetype i = messages.size() - 1; i >= 0; --i) {
         const MessageWithParts &m = messages.at(i);
-        if (m.info.isUser() && completed.contains(m.info.id())) {
+        if (m.info.isUser()) {
+            const auto it = completed.constFind(m.info.id());
+            if (it == completed.constEnd())
+                continue;
             for (const Part &p : m.parts) {
-                if (p.type() == PartType::Compaction)
-                    return i;
+                if (p.type() != PartType::Compaction)
+                    continue;
+                CompactionPoint point;
+                point.marker = i;
+                point.summary = it.value();
+                const QString tail = p.json().string(u"tail_start_id");
+                if (!tail.isEmpty()) {
+                    for (qsizetype j = i - 1; j >= 0; --j) {
+                        if (messages.at(j).info.id() == tail) {
+                            point.tailStart = j;
+                            break;
+                        }
+                    }
+                }
+                return point;
             }
+            continue;
         }
-        if (m.info.isAssistant() && m.info.isSummary() && !m.info.finish().isEmpty())
-            completed.insert(m.info.parentID());
+        if (m.info.isSummary() && !m.info.finish().isEmpty() && !m.info.hasError() && !completed.contains(m.info.parentID()))
+            completed.insert(m.info.parentID(), i);
     }
-    return 0;
+    return {};
+}
+
+QList<qsizetype> compactedIndices(const QList<MessageWithParts> &messages)
+{
+    QList<qsizetype> indices;
+    const CompactionPoint point = lastCompaction(messages);
+    if (!point.isValid()) {
+        indices.reserve(messages.size());
+        for (qsizetype i = 0; i < messages.size(); ++i)
+            indices.append(i);
+        return indices;
+    }
+    if (point.tailStart < 0 || point.summary < point.marker) {
+        for (qsizetype i = point.marker; i < messages.size(); ++i)
+            indices.append(i);
+        return indices;
+    }
+    for (qsizetype i = point.marker; i <= point.summary; ++i)
+        indices.append(i);
+    for (qsizetype i = point.tailStart; i < point.marker; ++i)
+        indices.append(i);
+    for (qsizetype i = point.summary + 1; i < messages.size(); ++i)
+        indices.append(i);
+    return indices;
+}
+
+qsizetype compactionStart(const QList<MessageWithParts> &messages)
+{
+    const CompactionPoint point = lastCompaction(messages);
+    return point.isValid() ? point.marker : 0;
 }
 
 QList<MessageWithParts> filterCompacted(const QList<MessageWithParts> &messages)
 {
-    return messages.mid(compactionStart(messages));
+    const CompactionPoint point = lastCompaction(messages);
+    if (!point.isValid())
+        return messages;
+    if (point.tailStart < 0 || point.summary < point.marker)
+        return messages.mid(point.marker);
+    QList<MessageWithParts> result;
+    result.reserve(messages.size() - point.tailStart);
+    for (const qsizetype i : compactedIndices(messages))
+        result.append(messages.at(i));
+    return result;
 }
 
 namespace

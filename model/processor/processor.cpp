@@ -102,6 +102,7 @@ public:
     }
 
     void run();
+    [[nodiscard]] std::shared_ptr<std::atomic_bool> abortFlag() const { return m_abort; }
     /// Runs as a nested sub-agent on the current thread (the task tool); returns its last text.
     Result<QString> runNested();
     /// Makes run() compact the session instead of sending a prompt.
@@ -214,6 +215,7 @@ private:
     QHash<QString, QString> m_pendingDelta;  // part id -> delta not announced yet
     QHash<QString, Part> m_pendingPart;
     QTimer *m_flushTimer = nullptr;
+    QElapsedTimer m_sinceFlush;
 };
 
 void SessionRun::abortNow()
@@ -420,7 +422,7 @@ void SessionRun::writePart(const Part &part)
 
 void SessionRun::writeStreaming(const Part &part, const QString &delta)
 {
-    if (auto r = m_service->storeStreamingPart(part); !r)
+    if (auto r = m_service->storeStreamingPart(part, delta); !r)
         qCWarning(lcProcessor).noquote() << "cannot write part:" << r.error().toString();
     m_pendingDelta[part.id()] += delta;
     m_pendingPart.insert(part.id(), part);
@@ -430,8 +432,13 @@ void SessionRun::writeStreaming(const Part &part, const QString &delta)
         m_flushTimer->setInterval(16);
         connect(m_flushTimer, &QTimer::timeout, this, &SessionRun::flushDeltas);
     }
-    if (!m_flushTimer->isActive())
+    if (!m_flushTimer->isActive()) {
         m_flushTimer->start();
+        m_sinceFlush.start();
+    } else if (m_sinceFlush.elapsed() >= 16) {
+        // A burst keeps this thread from reaching its event loop: announce from here.
+        flushDeltas();
+    }
 }
 
 void SessionRun::flushDeltas()
@@ -889,6 +896,9 @@ void SessionRun::summarize(const QString &userMessageID, bool session)
         }
         if (const auto diffs = diffOf(turn)) {
             Message user = m.info;
+            // OpenCode's key order: summary right after time.
+            if (!user.json().contains(u"summary"))
+                user.json().insertAfter(u"time", u"summary"_s, JsonObject());
             user.setSummaryDiffs(*diffs);
             (void)m_service->updateMessage(user);
         }
@@ -1114,6 +1124,8 @@ void SessionRun::pruneAfterRun()
         qCInfo(lcProcessor).noquote() << "pruned" << pruned->parts.size() << "tool outputs," << pruned->pruned << "tokens";
 }
 
+namespace
+{
 Result<ResolvedModel> resolveCompactionModel(const ProcessorConfig &config, const Compaction::Settings &settings,
                                              SessionService &service, const QString &sessionID, const QString &requested)
 {
@@ -1134,6 +1146,7 @@ Result<ResolvedModel> resolveCompactionModel(const ProcessorConfig &config, cons
     }
     return config.resolveModel({});
 }
+} // namespace
 
 Result<std::optional<Message>> SessionRun::compactNow(const CompactOptions &options)
 {
@@ -1314,7 +1327,8 @@ void SessionRun::runCompactionOnly()
         summarize(turn, false);
     if (!m_userMessageID.isEmpty())
         summarize(m_userMessageID, false);
-    (void)m_service->touch(sid);
+    if (ok)
+        (void)m_service->touch(sid);
     Q_EMIT done(sid, ok, ok ? MessageError() : m_lastError);
 }
 
@@ -1376,11 +1390,14 @@ Result<QString> Processor::prompt(const PromptRequest &request)
     }
     if (m_service->isReadOnly())
         return Error{u"this session is in a read-only store; import it into Weft first"_s, {}};
-    const QString id = session->id();
     auto abortFlag = std::make_shared<std::atomic_bool>(false);
+    return start(new SessionRun(this, request, *session, abortFlag), session->id());
+}
+
+Result<QString> Processor::start(SessionRun *run, const QString &id)
+{
     auto *thread = new QThread;
     thread->setObjectName(u"weft-run-"_s + id.right(8));
-    auto *run = new SessionRun(this, request, *session, abortFlag);
     run->moveToThread(thread);
     {
         QMutexLocker locker(&m_mutex);
@@ -1389,15 +1406,106 @@ Result<QString> Processor::prompt(const PromptRequest &request)
             delete thread;
             return Error{u"session %1 is busy"_s.arg(id), {}};
         }
-        m_running.insert(id, {thread, run, abortFlag});
+        m_running.insert(id, {thread, run, run->abortFlag()});
     }
     connect(thread, &QThread::started, run, &SessionRun::run);
     connect(run, &SessionRun::done, this, &Processor::onRunFinished, Qt::QueuedConnection);
     connect(run, &SessionRun::retrying, this, &Processor::retrying, Qt::QueuedConnection);
     connect(run, &SessionRun::permissionRequested, this, &Processor::permissionRequested, Qt::QueuedConnection);
+    connect(run, &SessionRun::compactionStarted, this, &Processor::compactionStarted, Qt::QueuedConnection);
+    connect(run, &SessionRun::compactionFinished, this, &Processor::compactionFinished, Qt::QueuedConnection);
     Q_EMIT busyChanged(id, true);
     thread->start();
     return id;
+}
+
+Result<Compaction::Settings> Processor::compactionSettings() const
+{
+    return Compaction::Settings::fromConfig(m_config.compaction);
+}
+
+Result<ResolvedModel> Processor::compactionModel(const QString &sessionID, const QString &requested) const
+{
+    const Result<Compaction::Settings> settings = compactionSettings();
+    if (!settings)
+        return settings.error();
+    return resolveCompactionModel(m_config, settings.value(), *m_service, sessionID, requested);
+}
+
+namespace
+{
+Result<Session> sessionFor(SessionService &service, const QString &sessionID)
+{
+    if (const QString why = Identifier::whyInvalid(sessionID, Identifier::Kind::Session); !why.isEmpty())
+        return Error{why, {}};
+    const std::optional<Session> session = service.get(sessionID);
+    if (!session)
+        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+    return *session;
+}
+} // namespace
+
+Result<QString> Processor::compact(const QString &sessionID, const CompactOptions &options)
+{
+    const Result<Session> session = sessionFor(*m_service, sessionID);
+    if (!session)
+        return session.error();
+    if (m_service->isReadOnly())
+        return Error{u"this session is in a read-only store; import it into Weft first"_s, {}};
+    if (const Result<Compaction::Settings> settings = compactionSettings(); !settings)
+        return settings.error();
+    if (isBusy(sessionID))
+        return Error{u"session %1 is busy"_s.arg(sessionID), {}};
+    auto abortFlag = std::make_shared<std::atomic_bool>(false);
+    auto *run = new SessionRun(this, PromptRequest{sessionID, session->directory(), {}, {}, {}}, session.value(), abortFlag);
+    run->setCompaction(options);
+    return start(run, sessionID);
+}
+
+Result<Compaction::Preview> Processor::previewCompaction(const QString &sessionID, const CompactOptions &options) const
+{
+    const Result<Session> session = sessionFor(*m_service, sessionID);
+    if (!session)
+        return session.error();
+    const Result<Compaction::Settings> settings = compactionSettings();
+    if (!settings)
+        return settings.error();
+    Compaction::ModelLimits limits;
+    if (const Result<ResolvedModel> model = resolveCompactionModel(m_config, settings.value(), *m_service, sessionID, options.model)) {
+        limits = {model->ref(), model->contextLimit, model->outputLimit};
+    } else if (!options.model.isEmpty()) {
+        return model.error();
+    }
+    return Compaction::makePreview(sessionID, m_service->messages(sessionID), settings.value(),
+                                   options.strategy.value_or(settings->strategy), limits);
+}
+
+Result<Compaction::PrunePlan> Processor::prune(const QString &sessionID, bool dryRun)
+{
+    if (const Result<Session> session = sessionFor(*m_service, sessionID); !session)
+        return session.error();
+    const Result<Compaction::Settings> settings = compactionSettings();
+    if (!settings)
+        return settings.error();
+    if (!dryRun && isBusy(sessionID))
+        return Error{u"session %1 is busy"_s.arg(sessionID), {}};
+    return Compaction::prune(*m_service, sessionID, settings.value(), dryRun);
+}
+
+Result<Compaction::UndoPlan> Processor::canUndoCompaction(const QString &sessionID) const
+{
+    if (const Result<Session> session = sessionFor(*m_service, sessionID); !session)
+        return session.error();
+    if (isBusy(sessionID))
+        return Error{u"session %1 is busy"_s.arg(sessionID), {}};
+    return Compaction::planUndo(m_service->messages(sessionID));
+}
+
+Result<Compaction::UndoPlan> Processor::undoCompaction(const QString &sessionID)
+{
+    if (const Result<Compaction::UndoPlan> plan = canUndoCompaction(sessionID); !plan)
+        return plan;
+    return Compaction::undo(*m_service, sessionID);
 }
 
 void Processor::onRunFinished(const QString &sessionID, bool ok, const MessageError &error)

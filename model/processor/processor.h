@@ -2,6 +2,7 @@
 #pragma once
 
 #include "agent.h"
+#include "compaction/compaction.h"
 #include "core/result.h"
 #include "core/types.h"
 #include "provider/provider.h"
@@ -14,6 +15,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QThread;
 
@@ -58,7 +60,9 @@ struct ProcessorConfig {
     bool generateTitles = true;
     /// Snapshots of the project in a shadow git repository (needs the git program).
     bool snapshots = true;
-    /// The config's `compaction` object ({auto, prune, ...}).
+    /// The config's `compaction` object ({auto, prune, strategy, estimator, prompt, model,
+    /// reserved}); read with the environment (OPENCODE_DISABLE_AUTOCOMPACT/_PRUNE) when a run
+    /// starts, see Compaction::Settings.
     JsonObject compaction;
 };
 
@@ -84,6 +88,18 @@ struct PromptRequest {
     QString model;      ///< "provider/model"; empty: the agent's, else the last one used, else the default
 };
 
+/// A compaction to run (Processor::compact).
+struct CompactOptions {
+    /// The compaction part's `auto`. An automatic compaction adds the synthetic "Continue if you
+    /// have next steps..." user message and lets the agent continue from it, as OpenCode's does.
+    bool automatic = false;
+    /// "provider/model" for the summary; empty: `compaction.model`, else the compaction agent's
+    /// model, else the session's last model, else the default.
+    QString model;
+    /// Empty: `compaction.strategy` (default "summary").
+    std::optional<Compaction::Strategy> strategy;
+};
+
 /// The agent loop (OpenCode's SessionPrompt.loop and SessionProcessor): each prompt runs on its
 /// own worker thread and records every step in the store as it happens, through the
 /// SessionService, whose signals let views follow live.
@@ -105,8 +121,36 @@ public:
     /// request names none), or an error when the session is busy or unknown.
     Result<QString> prompt(const PromptRequest &request);
     /// Stops the session's run: the stream stops, running tools are cancelled, the message is
-    /// completed with MessageAbortedError.
+    /// completed with MessageAbortedError. An aborted compaction leaves the session as it was.
     void abort(const QString &sessionID);
+
+    // ---- compaction (see model/compaction/compaction.h)
+    /// The compaction settings: the config's `compaction` object and the environment, read now.
+    [[nodiscard]] Result<Compaction::Settings> compactionSettings() const;
+    /// Summarises the session on a worker thread, like prompt(): prune first (unless disabled),
+    /// then a user message with a `compaction{auto}` part and an assistant message with
+    /// `summary: true`, mode and agent "compaction", streamed from the model with the summary
+    /// prompt and no tools; `time.compacting` is set on the session meanwhile. Emits
+    /// busyChanged(true), compactionStarted, compactionFinished, busyChanged(false), finished.
+    /// A compaction that fails, is aborted or (summary-tail) would not make the context smaller
+    /// leaves the session as it was (its prune is undone too) and reports session.error.
+    /// Returns the session ID, or an error when the session is busy, unknown or read-only, or
+    /// the settings are invalid.
+    Result<QString> compact(const QString &sessionID, const CompactOptions &options = {});
+    /// What compact() would do, without changing anything: messages summarised and kept, tool
+    /// outputs pruned, tokens before and after, the model. Reads the store on the calling thread.
+    [[nodiscard]] Result<Compaction::Preview> previewCompaction(const QString &sessionID, const CompactOptions &options = {}) const;
+    /// OpenCode's prune on the calling thread (a dry run with @p dryRun). Refused while the
+    /// session is busy; with pruning disabled, returns the plan with enabled = false and changes
+    /// nothing.
+    Result<Compaction::PrunePlan> prune(const QString &sessionID, bool dryRun = false);
+    /// Removes the last compaction (its marker, summary and synthetic continue message) when
+    /// nothing was added after it. Refused while the session is busy.
+    Result<Compaction::UndoPlan> undoCompaction(const QString &sessionID);
+    /// Whether undoCompaction() would succeed now (the error says why not).
+    [[nodiscard]] Result<Compaction::UndoPlan> canUndoCompaction(const QString &sessionID) const;
+    /// The model a compaction of @p sessionID would use.
+    [[nodiscard]] Result<ResolvedModel> compactionModel(const QString &sessionID, const QString &requested = {}) const;
     void abortAll();
     [[nodiscard]] bool isBusy(const QString &sessionID) const;
     [[nodiscard]] QStringList busySessions() const;
@@ -119,7 +163,14 @@ Q_SIGNALS:
     void retrying(const QString &sessionID, int attempt, qint64 delayMs, const weft::MessageError &error);
     void permissionRequested(const weft::PermissionRequest &request);
     /// A run ended: @p ok is false when it ended with an error (also announced as session.error).
+    /// Emitted for compact() runs too.
     void finished(const QString &sessionID, bool ok, const weft::MessageError &error);
+    /// A compaction began: a manual one (compact()) or an automatic one inside a prompt run
+    /// (the context overflowed). The summary then streams through the SessionService's signals.
+    void compactionStarted(const QString &sessionID, bool automatic);
+    /// A compaction ended. On success SessionService::sessionCompacted was emitted before; on
+    /// failure the session was left as it was and @p error says why.
+    void compactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
 
 private:
     friend class SessionRun;
@@ -129,6 +180,7 @@ private:
         std::shared_ptr<std::atomic_bool> abortFlag;
     };
     void onRunFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
+    Result<QString> start(SessionRun *run, const QString &sessionID);
 
     std::shared_ptr<SessionService> m_service;
     ProcessorConfig m_config;
