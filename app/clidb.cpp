@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "clidb.h"
+
+#include "core/identifier.h"
+#include "core/json.h"
+#include "opencodedb/dbimport.h"
+#include "opencodedb/opencodedbstore.h"
+#include "search/searchindex.h"
+#include "session/datadir.h"
+#include "session/sessionservice.h"
+#include "store/store.h"
+
+#include <QCommandLineParser>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+
+#include <cstdio>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace weft::Cli
+{
+
+namespace
+{
+
+void out(const QByteArray &bytes)
+{
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    std::fflush(stdout);
+}
+
+void err(const QString &line)
+{
+    const QByteArray bytes = line.toUtf8() + '\n';
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+}
+
+int fail(const QString &message, int code = 1)
+{
+    err(u"weft: error: "_s + message);
+    return code;
+}
+
+void reportProblems(const Store &store)
+{
+    const QList<StoreProblem> problems = store.problems();
+    for (const StoreProblem &p : problems)
+        err(u"weft: warning: skipped "_s + p.location + u": "_s + p.reason);
+}
+
+/// Parses @p args for a command; returns -1 to continue, or an exit code (help, bad options).
+int parse(QCommandLineParser &parser, const QString &name, const QString &syntax, const QStringList &args)
+{
+    parser.addHelpOption();
+    QStringList full = args;
+    full.prepend(u"weft "_s + name);
+    if (!parser.parse(full))
+        return fail(parser.errorText() + u" (see: weft "_s + name + u" --help)"_s, 2);
+    if (parser.isSet(u"help"_s)) {
+        QString text = parser.helpText();
+        text.replace(0, text.indexOf(u'\n'), u"Usage: weft [--data-dir DIR] "_s + name + u" [options] "_s + syntax);
+        out(text.toUtf8());
+        return 0;
+    }
+    return -1;
+}
+
+QString oneLine(const QString &text)
+{
+    QString s = text;
+    s.replace(u"\r\n"_s, u" "_s);
+    s.replace(u'\n', u' ');
+    s.replace(u'\t', u' ');
+    return s;
+}
+
+} // namespace
+
+int searchCommand(const GlobalOptions &options, const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"Search every session of the data dir: message text, reasoning, tool calls and outputs, file paths, errors, titles. "
+        u"Words must all match; \"quoted phrases\", word* prefixes, -word exclusions and OR work too."_s);
+    parser.addPositionalArgument(u"QUERY"_s, u"What to look for (several words are joined)."_s, u"QUERY..."_s);
+    parser.addOption({u"format"_s, u"Output format: text (default) or json."_s, u"format"_s, u"text"_s});
+    parser.addOption({u"session"_s, u"Only this session, its matches in timeline order."_s, u"SESSION_ID"_s});
+    parser.addOption({u"limit"_s, u"At most N matches (default 20; 0: all)."_s, u"N"_s, u"20"_s});
+    parser.addOption({u"rebuild"_s, u"Read every session again before searching (a QUERY is then optional)."_s});
+    parser.addOption({u"index"_s, u"The index file (default: search.db in Weft's data dir)."_s, u"FILE"_s});
+    if (int r = parse(parser, u"search"_s, u"QUERY..."_s, args); r >= 0)
+        return r;
+    const QString format = parser.value(u"format"_s);
+    if (format != u"json" && format != u"text")
+        return fail(u"unknown format \"%1\" (json or text)"_s.arg(format), 2);
+    bool limitOk = false;
+    const int limit = parser.value(u"limit"_s).toInt(&limitOk);
+    if (!limitOk || limit < 0)
+        return fail(u"--limit takes a number (0: all)"_s, 2);
+    const QString sessionID = parser.value(u"session"_s);
+    if (parser.isSet(u"session"_s)) {
+        if (const QString why = Identifier::whyInvalid(sessionID, Identifier::Kind::Session); !why.isEmpty())
+            return fail(u"invalid session ID: "_s + why, 2);
+    }
+    const QString query = parser.positionalArguments().join(u' ').trimmed();
+    const bool rebuild = parser.isSet(u"rebuild"_s);
+    if (query.isEmpty() && !rebuild)
+        return fail(u"search needs a QUERY (see: weft search --help)"_s, 2);
+    if (!query.isEmpty() && SearchIndex::ftsQuery(query).isEmpty())
+        return fail(u"the query has no words to look for"_s, 2);
+
+    const QString path = options.dataDir.isEmpty() ? DataDir::defaultPath() : options.dataDir;
+    Result<DataDir::Opened> opened = DataDir::open(path, options.dataDir.isEmpty());
+    if (!opened)
+        return fail(u"cannot open the data dir: "_s + opened.error().toString());
+    // The index lives with Weft's data, never in OpenCode's data dir.
+    QString indexFile = parser.value(u"index"_s);
+    if (indexFile.isEmpty())
+        indexFile = SearchIndex::defaultFile(opened->database.isEmpty() ? opened->path : DataDir::defaultPath());
+    SearchIndex index;
+    if (Result<void> r = index.open(indexFile); !r)
+        return fail(r.error().toString());
+    Store &store = *opened->store;
+    const Result<SearchIndex::SyncStats> synced = index.sync(store, {}, rebuild);
+    reportProblems(store);
+    if (!synced)
+        return fail(u"cannot update the search index: "_s + synced.error().toString());
+    if (rebuild)
+        err(u"weft: indexed %1 sessions (%2 documents) in %3"_s.arg(synced->indexed).arg(synced->documents).arg(index.file()));
+    if (query.isEmpty())
+        return 0;
+
+    SearchOptions searchOptions;
+    searchOptions.source = SearchIndex::sourceKey(store);
+    searchOptions.sessionID = sessionID;
+    searchOptions.limit = limit == 0 ? -1 : limit;
+    searchOptions.order = sessionID.isEmpty() ? SearchOptions::Order::Rank : SearchOptions::Order::Timeline;
+    const Result<QList<SearchHit>> hits = index.search(query, searchOptions);
+    if (!hits)
+        return fail(hits.error().toString());
+
+    if (format == u"json") {
+        JsonArray array;
+        for (const SearchHit &h : hits.value()) {
+            JsonArray highlights;
+            for (const auto &[start, length] : h.highlights)
+                highlights.append(JsonArray{start, length});
+            array.append(JsonObject{{u"sessionID"_s, h.sessionID},
+                                    {u"messageID"_s, h.messageID},
+                                    {u"partID"_s, h.partID},
+                                    {u"kind"_s, h.kind},
+                                    {u"sessionTitle"_s, h.sessionTitle},
+                                    {u"snippet"_s, h.snippet},
+                                    {u"highlights"_s, highlights},
+                                    {u"rank"_s, h.rank},
+                                    {u"time"_s, h.time}});
+        }
+        out(toJson(array, 2) + '\n');
+        return 0;
+    }
+    if (hits->isEmpty()) {
+        out("No matches.\n");
+        return 0;
+    }
+    const bool tty = isatty(fileno(stdout)) != 0;
+    const QString open = tty ? u"\x1b[1;33m"_s : u"«"_s;
+    const QString close = tty ? u"\x1b[0m"_s : u"»"_s;
+    // Grouped by session, sessions in the order of their best match.
+    QStringList order;
+    QHash<QString, QList<SearchHit>> bySession;
+    for (const SearchHit &h : hits.value()) {
+        if (!bySession.contains(h.sessionID))
+            order.append(h.sessionID);
+        bySession[h.sessionID].append(h);
+    }
+    QString text;
+    for (const QString &id : std::as_const(order)) {
+        const QList<SearchHit> &list = bySession[id];
+        text += id + u"  "_s + oneLine(list.first().sessionTitle) + u'\n';
+        for (const SearchHit &h : list) {
+            QString where = h.kind;
+            if (!h.messageID.isEmpty())
+                where += u' ' + h.messageID;
+            if (!h.partID.isEmpty())
+                where += u' ' + h.partID;
+            const QString when = h.time > 0 ? QDateTime::fromMSecsSinceEpoch(h.time).toString(u"yyyy-MM-dd HH:mm"_s) : QString();
+            text += u"  %1  %2\n    %3\n"_s.arg(when, where, oneLine(h.markedSnippet(open, close)));
+        }
+    }
+    out(text.toUtf8());
+    return 0;
+}
+
+int importFromDb(const GlobalOptions &options, const QString &databaseDir, const QStringList &sessionIDs)
+{
+    for (const QString &id : sessionIDs) {
+        if (const QString why = Identifier::whyInvalid(id, Identifier::Kind::Session); !why.isEmpty())
+            return fail(u"invalid session ID: "_s + why, 2);
+    }
+    QString databaseFile;
+    const QFileInfo info(databaseDir);
+    if (info.isFile()) {
+        databaseFile = info.absoluteFilePath();
+    } else if (info.isDir()) {
+        const QStringList databases = DataDir::databasesIn(info.absoluteFilePath());
+        if (databases.isEmpty())
+            return fail(u"no OpenCode database (opencode.db) in %1"_s.arg(info.absoluteFilePath()));
+        databaseFile = databases.first();
+    } else {
+        return fail(u"no such folder: %1"_s.arg(databaseDir));
+    }
+    Result<std::shared_ptr<OpencodeDbStore>> source = OpencodeDbStore::open(databaseFile);
+    if (!source)
+        return fail(u"cannot read OpenCode's database: "_s + source.error().toString());
+
+    const QString path = options.dataDir.isEmpty() ? DataDir::defaultPath() : options.dataDir;
+    if (QDir::cleanPath(QFileInfo(path).absoluteFilePath()) == QFileInfo(databaseFile).absolutePath())
+        return fail(u"--data-dir is the OpenCode data dir itself; import copies into Weft's own data dir"_s, 2);
+    Result<DataDir::Opened> opened = DataDir::open(path, true);
+    if (!opened)
+        return fail(u"cannot open the data dir: "_s + opened.error().toString());
+    if (!opened->database.isEmpty() || opened->store->isReadOnly())
+        return fail(u"%1 holds an OpenCode database; import copies into a Weft (JSON) data dir"_s.arg(opened->path), 2);
+    SessionService target(opened->store);
+    const Result<QList<DbImport::Imported>> imported = DbImport::importSessions(*source.value(), target, sessionIDs);
+    reportProblems(*source.value());
+    if (!imported)
+        return fail(u"nothing imported: "_s + imported.error().toString());
+    int failures = 0;
+    QByteArray lines;
+    for (const DbImport::Imported &entry : imported.value()) {
+        if (!entry.error.isEmpty()) {
+            ++failures;
+            err(u"weft: error: %1 was not copied: %2"_s.arg(entry.sourceID, entry.error));
+            continue;
+        }
+        lines += entry.session.id().toUtf8() + '\n';
+        if (entry.idsChanged)
+            err(u"weft: note: %1 was copied as %2 (its IDs were taken in this store)"_s.arg(entry.sourceID, entry.session.id()));
+    }
+    out(lines);
+    if (imported->isEmpty())
+        err(u"weft: note: the database holds no sessions"_s);
+    return failures > 0 ? 1 : 0;
+}
+
+} // namespace weft::Cli

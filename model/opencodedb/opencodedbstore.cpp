@@ -1,0 +1,853 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "opencodedbstore.h"
+
+#include "core/identifier.h"
+#include "core/logging.h"
+#include "store/jsonstorage.h"
+#include "threadconnections.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QMutex>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QThread>
+#include <QtEndian>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+
+// SQLite result codes (primary), as QSQLITE reports them in QSqlError::nativeErrorCode().
+constexpr int SqliteBusy = 5;
+constexpr int SqliteLocked = 6;
+constexpr int SqliteIoErr = 10;
+constexpr int SqliteCorrupt = 11;
+constexpr int SqliteCantOpen = 14;
+constexpr int SqliteNotADb = 26;
+
+// Set by failed() so that read() can tell a busy database (worth another attempt) and a
+// connection that lost its files (worth a new connection) from other failures.
+enum class Failure { Other, Busy, Io };
+thread_local Failure t_lastFailure = Failure::Other;
+
+bool isBusy(const QSqlError &error)
+{
+    const int primary = error.nativeErrorCode().toInt() & 0xff;
+    return primary == SqliteBusy || primary == SqliteLocked || error.databaseText().contains(u"locked");
+}
+
+const QStringList &knownSessionColumns()
+{
+    static const QStringList columns{
+        u"id"_s, u"project_id"_s, u"workspace_id"_s, u"parent_id"_s, u"slug"_s, u"directory"_s, u"path"_s,
+        u"title"_s, u"version"_s, u"share_url"_s, u"summary_additions"_s, u"summary_deletions"_s,
+        u"summary_files"_s, u"summary_diffs"_s, u"metadata"_s, u"cost"_s, u"tokens_input"_s,
+        u"tokens_output"_s, u"tokens_reasoning"_s, u"tokens_cache_read"_s, u"tokens_cache_write"_s,
+        u"revert"_s, u"permission"_s, u"agent"_s, u"model"_s, u"time_created"_s, u"time_updated"_s,
+        u"time_compacting"_s, u"time_archived"_s,
+    };
+    return columns;
+}
+
+struct Required {
+    QString table;
+    QStringList columns;
+};
+
+const QList<Required> &requiredColumns()
+{
+    static const QList<Required> required{
+        {u"session"_s, {u"id"_s, u"project_id"_s, u"directory"_s, u"title"_s, u"version"_s, u"time_created"_s, u"time_updated"_s}},
+        {u"message"_s, {u"id"_s, u"session_id"_s, u"time_created"_s, u"time_updated"_s, u"data"_s}},
+        {u"part"_s, {u"id"_s, u"message_id"_s, u"session_id"_s, u"time_updated"_s, u"data"_s}},
+    };
+    return required;
+}
+
+QVariant column(const QSqlQuery &query, const QSqlRecord &record, const QString &name)
+{
+    const int i = record.indexOf(name);
+    return i < 0 ? QVariant() : query.value(i);
+}
+
+bool present(const QVariant &v)
+{
+    return v.isValid() && !v.isNull();
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+bool OpencodeDbSchema::has(QStringView table, const QString &column) const
+{
+    if (table == u"session")
+        return session.contains(column);
+    if (table == u"message")
+        return message.contains(column);
+    if (table == u"part")
+        return part.contains(column);
+    if (table == u"project")
+        return project.contains(column);
+    return false;
+}
+
+QString OpencodeDbSchema::age() const
+{
+    if (session.contains(u"metadata"_s))
+        return u"1.15.13"_s;
+    if (session.contains(u"cost"_s))
+        return u"1.14.49"_s;
+    if (session.contains(u"path"_s))
+        return u"1.14.29"_s;
+    if (session.contains(u"workspace_id"_s))
+        return u"1.2.16"_s;
+    return u"1.2"_s;
+}
+
+bool OpencodeDbSchema::isNewerThanKnown() const
+{
+    return !latestMigration.isEmpty() && latestMigration > OpencodeDbStore::KnownLatestMigration;
+}
+
+JsonValue permissionRulesV1(const JsonValue &rules)
+{
+    if (!rules.isArray())
+        return rules;
+    JsonArray result;
+    for (const JsonValue &rule : rules.toArray()) {
+        const JsonObject o = rule.toObject();
+        if (rule.isObject() && !o.contains(u"permission") && o.contains(u"resource") && o.contains(u"effect")) {
+            result.append(JsonObject{{u"permission"_s, o.value(u"action")},
+                                     {u"pattern"_s, o.value(u"resource")},
+                                     {u"action"_s, o.value(u"effect")}});
+        } else {
+            result.append(rule);
+        }
+    }
+    return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+OpencodeDbStore::OpencodeDbStore(const QString &file, const Options &options)
+    : m_file(file)
+    , m_options(options)
+    , m_connections(std::make_unique<ThreadConnections>(
+          file, u"QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=%1"_s.arg(options.busyTimeoutMs), [](QSqlDatabase &db) -> Result<void> {
+              // Belt and braces: the connection refuses writes even if a statement tried one.
+              QSqlQuery pragma(db);
+              pragma.exec(u"PRAGMA query_only = 1"_s);
+              return {};
+          }))
+{
+}
+
+OpencodeDbStore::~OpencodeDbStore() = default;
+
+QString OpencodeDbStore::dataDir() const
+{
+    return QFileInfo(m_file).absolutePath();
+}
+
+Result<QSqlDatabase> OpencodeDbStore::connection()
+{
+    return m_connections->get();
+}
+
+void OpencodeDbStore::closeThreadConnection()
+{
+    m_connections->closeCurrent();
+}
+
+QString OpencodeDbStore::describe(const QSqlError &error)
+{
+    const int primary = error.nativeErrorCode().toInt() & 0xff;
+    const QString text = error.databaseText().isEmpty() ? error.text() : error.databaseText();
+    if (isBusy(error))
+        return u"the database is locked by another program (OpenCode may be writing to it); try again in a moment"_s;
+    if (primary == SqliteNotADb || text.contains(u"not a database"))
+        return u"not an SQLite database (or an encrypted one)"_s;
+    if (primary == SqliteCorrupt || text.contains(u"malformed"))
+        return u"the database is damaged (%1)"_s.arg(text);
+    if (primary == SqliteCantOpen)
+        return u"cannot open the database file (%1)"_s.arg(text);
+    if (primary == SqliteIoErr)
+        return u"cannot read the database file (%1)"_s.arg(text);
+    return text;
+}
+
+Error OpencodeDbStore::failed(const QSqlQuery &query) const
+{
+    const QSqlError error = query.lastError();
+    const int primary = error.nativeErrorCode().toInt() & 0xff;
+    if (isBusy(error))
+        t_lastFailure = Failure::Busy;
+    else if (primary == SqliteIoErr || primary == SqliteCantOpen || error.databaseText().contains(u"I/O error"))
+        t_lastFailure = Failure::Io;
+    else
+        t_lastFailure = Failure::Other;
+    return Error{describe(error), m_file};
+}
+
+Result<void> OpencodeDbStore::read(const std::function<Result<void>(QSqlDatabase &db)> &reader)
+{
+    Error last{u"the database could not be read"_s, m_file};
+    for (int attempt = 0; attempt < qMax(1, m_options.attempts); ++attempt) {
+        t_lastFailure = Failure::Other;
+        std::optional<Result<void>> result;
+        {
+            // Scoped: the connection is closed below only when no handle to it is left.
+            Result<QSqlDatabase> connected = connection();
+            if (!connected)
+                return connected.error();
+            QSqlDatabase db = connected.value();
+            if (!db.transaction()) {
+                const QSqlError error = db.lastError();
+                last = Error{describe(error), m_file};
+                if (!isBusy(error))
+                    return last;
+                continue;
+            }
+            result = reader(db);
+            // A read transaction: ending it releases the snapshot, so OpenCode can checkpoint.
+            if (!db.commit())
+                db.rollback();
+        }
+        if (*result)
+            return *result;
+        last = result->error();
+        if (t_lastFailure == Failure::Io) {
+            // The files changed under the connection (replaced, or its -wal deleted): a new
+            // connection opens what is there now.
+            qCInfo(lcStore) << "database files changed, reconnecting:" << m_file;
+            m_connections->closeCurrent();
+            continue;
+        }
+        if (t_lastFailure != Failure::Busy)
+            return last;
+        qCInfo(lcStore) << "database busy, retrying:" << m_file;
+    }
+    return last;
+}
+
+Result<std::shared_ptr<OpencodeDbStore>> OpencodeDbStore::open(const QString &databaseFile)
+{
+    return open(databaseFile, Options{});
+}
+
+Result<std::shared_ptr<OpencodeDbStore>> OpencodeDbStore::open(const QString &databaseFile, const Options &options)
+{
+    const QString file = QDir::cleanPath(QDir::current().absoluteFilePath(databaseFile));
+    const QFileInfo info(file);
+    if (!info.exists())
+        return Error{u"no such file"_s, file};
+    if (!info.isFile())
+        return Error{u"not a file"_s, file};
+    QFile raw(file);
+    if (!raw.open(QIODevice::ReadOnly))
+        return Error{u"cannot read: %1"_s.arg(raw.errorString()), file};
+    const QByteArray header = raw.read(100);
+    raw.close();
+    if (header.isEmpty())
+        return Error{u"the database file is empty (0 bytes)"_s, file};
+    if (!header.startsWith(QByteArrayView("SQLite format 3\0", 16)))
+        return Error{u"not an SQLite database"_s, file};
+    if (header.size() < 100)
+        return Error{u"the database file is truncated (%1 bytes, not even a header)"_s.arg(header.size()), file};
+    // The header's page count is valid when its version-valid-for field equals the change
+    // counter. With a non-empty -wal the main file may legitimately lag behind; SQLite's own
+    // reads then tell damage apart.
+    const auto *bytes = reinterpret_cast<const uchar *>(header.constData());
+    qint64 pageSize = qFromBigEndian<quint16>(bytes + 16);
+    if (pageSize == 1)
+        pageSize = 65536;
+    const qint64 pageCount = qFromBigEndian<quint32>(bytes + 28);
+    const bool countValid = qFromBigEndian<quint32>(bytes + 24) == qFromBigEndian<quint32>(bytes + 92);
+    const qint64 walSize = QFileInfo(file + u"-wal"_s).size();
+    if (countValid && pageCount > 0 && walSize <= 0 && info.size() < pageSize * pageCount)
+        return Error{u"the database file is truncated (%1 of %2 bytes): it is damaged"_s.arg(info.size()).arg(pageSize * pageCount), file};
+
+    auto store = std::shared_ptr<OpencodeDbStore>(new OpencodeDbStore(file, options));
+    if (Result<void> inspected = store->inspect(); !inspected)
+        return inspected.error();
+    return store;
+}
+
+Result<void> OpencodeDbStore::inspect()
+{
+    OpencodeDbSchema schema;
+    Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        if (!q.exec(u"SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"_s))
+            return failed(q);
+        while (q.next())
+            schema.tables.append(q.value(0).toString());
+        if (!schema.tables.contains(u"session"_s)) {
+            if (schema.tables.isEmpty())
+                return Error{u"an empty SQLite database: no OpenCode tables in it"_s, m_file};
+            return Error{u"not an OpenCode database: it has no session table"_s, m_file};
+        }
+        for (const QString &table : {u"session"_s, u"message"_s, u"part"_s, u"project"_s}) {
+            QSet<QString> columns;
+            if (schema.tables.contains(table)) {
+                if (!q.exec(u"PRAGMA table_info(\"%1\")"_s.arg(table)))
+                    return failed(q);
+                while (q.next())
+                    columns.insert(q.value(1).toString());
+            }
+            if (table == u"session")
+                schema.session = columns;
+            else if (table == u"message")
+                schema.message = columns;
+            else if (table == u"part")
+                schema.part = columns;
+            else
+                schema.project = columns;
+        }
+        // OpenCode's own migration table (1.3 and later), or drizzle's before it (1.2).
+        if (schema.tables.contains(u"migration"_s)) {
+            if (q.exec(u"SELECT id FROM migration ORDER BY id DESC LIMIT 1"_s) && q.next())
+                schema.latestMigration = q.value(0).toString();
+        } else if (schema.tables.contains(u"__drizzle_migrations"_s)) {
+            if (q.exec(u"SELECT name FROM __drizzle_migrations ORDER BY created_at DESC, id DESC LIMIT 1"_s) && q.next())
+                schema.latestMigration = q.value(0).toString();
+        }
+        QStringList missing;
+        for (const Required &required : requiredColumns()) {
+            if (!schema.tables.contains(required.table)) {
+                missing.append(u"table %1"_s.arg(required.table));
+                continue;
+            }
+            for (const QString &c : required.columns) {
+                if (!schema.has(required.table, c))
+                    missing.append(required.table + u'.' + c);
+            }
+        }
+        if (!missing.isEmpty()) {
+            const QString newer = schema.isNewerThanKnown()
+                ? u"; it was written by a newer OpenCode (migration %1) than Weft knows"_s.arg(schema.latestMigration)
+                : QString();
+            return Error{u"unknown OpenCode database schema: no %1%2"_s.arg(missing.join(u", "_s), newer), m_file};
+        }
+        // Touch both ends of the big tables: a truncated or overwritten file fails here rather
+        // than in the middle of a session list.
+        for (const QString &sql : {u"SELECT count(*) FROM session"_s,
+                                   u"SELECT id, data FROM message ORDER BY rowid DESC LIMIT 1"_s,
+                                   u"SELECT id, data FROM part ORDER BY rowid DESC LIMIT 1"_s,
+                                   u"SELECT id FROM part ORDER BY rowid LIMIT 1"_s}) {
+            if (!q.exec(sql))
+                return failed(q);
+            while (q.next()) { }
+            if (q.lastError().isValid())
+                return failed(q);
+        }
+        return {};
+    });
+    if (!r)
+        return r;
+    m_schema = schema;
+    QStringList select;
+    for (const QString &c : knownSessionColumns()) {
+        if (m_schema.session.contains(c))
+            select.append(c);
+    }
+    m_sessionColumns = select.join(u", "_s);
+    if (m_schema.isNewerThanKnown())
+        qCInfo(lcStore) << "OpenCode database from a newer release (migration" << m_schema.latestMigration
+                        << "); reading the columns Weft knows:" << m_file;
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::optional<JsonValue> OpencodeDbStore::jsonColumn(const QSqlQuery &query, int columnIndex, const QString &location)
+{
+    const QVariant v = query.value(columnIndex);
+    if (!present(v))
+        return std::nullopt;
+    JsonParseError error;
+    std::optional<JsonValue> parsed = parseJson(v.toString().toUtf8(), &error);
+    if (!parsed)
+        reportProblem(location, u"not valid JSON in column %1: %2"_s.arg(query.record().fieldName(columnIndex), error.toString()));
+    return parsed;
+}
+
+std::optional<Session> OpencodeDbStore::sessionFromRow(const QSqlQuery &query)
+{
+    const QSqlRecord record = query.record();
+    auto value = [&](const QString &name) { return column(query, record, name); };
+    const QString id = value(u"id"_s).toString();
+    const QString location = m_file + u"#session/"_s + id;
+    auto json = [&](const QString &name) -> std::optional<JsonValue> {
+        const int i = record.indexOf(name);
+        if (i < 0)
+            return std::nullopt;
+        std::optional<JsonValue> v = jsonColumn(query, i, location);
+        if (v && v->isNull())
+            return std::nullopt;
+        return v;
+    };
+    // The keys of the file era first, in OpenCode 1.1's order; then what the database era added.
+    JsonObject o;
+    o.insert(u"id"_s, id);
+    if (const QVariant slug = value(u"slug"_s); present(slug))
+        o.insert(u"slug"_s, slug.toString());
+    o.insert(u"version"_s, value(u"version"_s).toString());
+    o.insert(u"projectID"_s, value(u"project_id"_s).toString());
+    o.insert(u"directory"_s, value(u"directory"_s).toString());
+    if (const QVariant parent = value(u"parent_id"_s); present(parent) && !parent.toString().isEmpty())
+        o.insert(u"parentID"_s, parent.toString());
+    o.insert(u"title"_s, value(u"title"_s).toString());
+    JsonObject time{{u"created"_s, value(u"time_created"_s).toLongLong()}, {u"updated"_s, value(u"time_updated"_s).toLongLong()}};
+    if (const QVariant v = value(u"time_compacting"_s); present(v))
+        time.insert(u"compacting"_s, v.toLongLong());
+    if (const QVariant v = value(u"time_archived"_s); present(v))
+        time.insert(u"archived"_s, v.toLongLong());
+    o.insert(u"time"_s, time);
+    const QVariant additions = value(u"summary_additions"_s);
+    const QVariant deletions = value(u"summary_deletions"_s);
+    const QVariant files = value(u"summary_files"_s);
+    if (present(additions) || present(deletions) || present(files)) {
+        JsonObject summary{{u"additions"_s, additions.toLongLong()}, {u"deletions"_s, deletions.toLongLong()}, {u"files"_s, files.toLongLong()}};
+        if (std::optional<JsonValue> diffs = json(u"summary_diffs"_s))
+            summary.insert(u"diffs"_s, *diffs);
+        o.insert(u"summary"_s, summary);
+    }
+    if (const QString url = value(u"share_url"_s).toString(); !url.isEmpty())
+        o.insert(u"share"_s, JsonObject{{u"url"_s, url}});
+    if (std::optional<JsonValue> permission = json(u"permission"_s))
+        o.insert(u"permission"_s, permissionRulesV1(*permission));
+    if (std::optional<JsonValue> revert = json(u"revert"_s))
+        o.insert(u"revert"_s, *revert);
+    if (const QVariant v = value(u"workspace_id"_s); present(v))
+        o.insert(u"workspaceID"_s, v.toString());
+    if (const QVariant v = value(u"path"_s); present(v))
+        o.insert(u"path"_s, v.toString());
+    if (const QVariant v = value(u"agent"_s); present(v))
+        o.insert(u"agent"_s, v.toString());
+    if (std::optional<JsonValue> model = json(u"model"_s))
+        o.insert(u"model"_s, *model);
+    if (const QVariant cost = value(u"cost"_s); cost.isValid())
+        o.insert(u"cost"_s, cost.toDouble());
+    if (record.indexOf(u"tokens_input"_s) >= 0) {
+        o.insert(u"tokens"_s, JsonObject{{u"input"_s, value(u"tokens_input"_s).toLongLong()},
+                                         {u"output"_s, value(u"tokens_output"_s).toLongLong()},
+                                         {u"reasoning"_s, value(u"tokens_reasoning"_s).toLongLong()},
+                                         {u"cache"_s, JsonObject{{u"read"_s, value(u"tokens_cache_read"_s).toLongLong()},
+                                                                 {u"write"_s, value(u"tokens_cache_write"_s).toLongLong()}}}});
+    }
+    if (std::optional<JsonValue> metadata = json(u"metadata"_s))
+        o.insert(u"metadata"_s, *metadata);
+
+    const QList<ValidationIssue> issues = Session::validate(o);
+    if (!issues.isEmpty()) {
+        reportProblem(location, u"unexpected shape: "_s + issues.first().toString());
+        return std::nullopt;
+    }
+    return Session(o);
+}
+
+namespace
+{
+/// `{<ids...>, ...data}`: the ID columns first, then the stored keys in their order (a stored
+/// key named like an ID column is replaced by the column, as OpenCode's spread does).
+std::optional<JsonObject> withIds(const QList<std::pair<QString, QString>> &ids, const QString &data, QString *why)
+{
+    JsonParseError error;
+    std::optional<JsonValue> parsed = parseJson(data.toUtf8(), &error);
+    if (!parsed) {
+        *why = u"not valid JSON in column data: "_s + error.toString();
+        return std::nullopt;
+    }
+    if (!parsed->isObject()) {
+        *why = u"column data does not hold a JSON object"_s;
+        return std::nullopt;
+    }
+    JsonObject o;
+    for (const auto &[key, value] : ids)
+        o.insert(key, value);
+    const JsonObject stored = parsed->toObject();
+    for (qsizetype i = 0; i < stored.size(); ++i) {
+        const QString &key = stored.keyAt(i);
+        if (o.contains(key))
+            continue;
+        o.insert(key, stored.valueAt(i));
+    }
+    return o;
+}
+} // namespace
+
+std::optional<Message> OpencodeDbStore::messageFromRow(const QSqlQuery &query)
+{
+    const QSqlRecord record = query.record();
+    const QString id = column(query, record, u"id"_s).toString();
+    const QString location = m_file + u"#message/"_s + id;
+    QString why;
+    std::optional<JsonObject> o = withIds({{u"id"_s, id}, {u"sessionID"_s, column(query, record, u"session_id"_s).toString()}},
+                                          column(query, record, u"data"_s).toString(), &why);
+    if (!o) {
+        reportProblem(location, why);
+        return std::nullopt;
+    }
+    const QList<ValidationIssue> issues = Message::validate(*o);
+    if (!issues.isEmpty()) {
+        reportProblem(location, u"unexpected shape: "_s + issues.first().toString());
+        return std::nullopt;
+    }
+    return Message(*o);
+}
+
+std::optional<Part> OpencodeDbStore::partFromRow(const QSqlQuery &query)
+{
+    const QSqlRecord record = query.record();
+    const QString id = column(query, record, u"id"_s).toString();
+    const QString location = m_file + u"#part/"_s + id;
+    QString why;
+    std::optional<JsonObject> o = withIds({{u"id"_s, id},
+                                           {u"sessionID"_s, column(query, record, u"session_id"_s).toString()},
+                                           {u"messageID"_s, column(query, record, u"message_id"_s).toString()}},
+                                          column(query, record, u"data"_s).toString(), &why);
+    if (!o) {
+        reportProblem(location, why);
+        return std::nullopt;
+    }
+    const QList<ValidationIssue> issues = Part::validate(*o);
+    if (!issues.isEmpty()) {
+        reportProblem(location, u"unexpected shape: "_s + issues.first().toString());
+        return std::nullopt;
+    }
+    return Part(*o);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+QList<Project> OpencodeDbStore::projects()
+{
+    QList<Project> result;
+    if (!m_schema.tables.contains(u"project"_s))
+        return result;
+    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        if (!q.exec(u"SELECT * FROM project"_s))
+            return failed(q);
+        while (q.next()) {
+            const QSqlRecord record = q.record();
+            auto value = [&](const QString &name) { return column(q, record, name); };
+            const QString id = value(u"id"_s).toString();
+            const QString location = m_file + u"#project/"_s + id;
+            JsonObject o{{u"id"_s, id}, {u"worktree"_s, value(u"worktree"_s).toString()}};
+            if (const QVariant vcs = value(u"vcs"_s); present(vcs))
+                o.insert(u"vcs"_s, vcs.toString());
+            JsonValue sandboxes = JsonArray();
+            if (const int i = record.indexOf(u"sandboxes"_s); i >= 0) {
+                if (std::optional<JsonValue> v = jsonColumn(q, i, location); v && v->isArray())
+                    sandboxes = *v;
+            }
+            o.insert(u"sandboxes"_s, sandboxes);
+            JsonObject time{{u"created"_s, value(u"time_created"_s).toLongLong()}, {u"updated"_s, value(u"time_updated"_s).toLongLong()}};
+            if (const QVariant v = value(u"time_initialized"_s); present(v))
+                time.insert(u"initialized"_s, v.toLongLong());
+            o.insert(u"time"_s, time);
+            if (const QVariant v = value(u"name"_s); present(v))
+                o.insert(u"name"_s, v.toString());
+            JsonObject icon;
+            if (const QVariant v = value(u"icon_url"_s); present(v))
+                icon.insert(u"url"_s, v.toString());
+            if (const QVariant v = value(u"icon_url_override"_s); present(v))
+                icon.insert(u"override"_s, v.toString());
+            if (const QVariant v = value(u"icon_color"_s); present(v))
+                icon.insert(u"color"_s, v.toString());
+            if (!icon.isEmpty())
+                o.insert(u"icon"_s, icon);
+            if (const int i = record.indexOf(u"commands"_s); i >= 0) {
+                if (std::optional<JsonValue> v = jsonColumn(q, i, location); v && !v->isNull())
+                    o.insert(u"commands"_s, *v);
+            }
+            if (const QList<ValidationIssue> issues = Project::validate(o); !issues.isEmpty()) {
+                reportProblem(location, u"unexpected shape: "_s + issues.first().toString());
+                continue;
+            }
+            result.append(Project(o));
+        }
+        if (q.lastError().isValid())
+            return failed(q);
+        return {};
+    });
+    if (!r)
+        reportProblem(m_file, r.error().message);
+    return result;
+}
+
+QList<Session> OpencodeDbStore::sessions()
+{
+    QList<Session> result;
+    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        result.clear();
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        if (!q.exec(u"SELECT %1 FROM session"_s.arg(m_sessionColumns)))
+            return failed(q);
+        while (q.next()) {
+            if (std::optional<Session> s = sessionFromRow(q))
+                result.append(*s);
+        }
+        if (q.lastError().isValid())
+            return failed(q);
+        return {};
+    });
+    if (!r)
+        reportProblem(m_file, r.error().message);
+    return result;
+}
+
+std::optional<Session> OpencodeDbStore::session(const QString &sessionID)
+{
+    std::optional<Session> result;
+    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        q.prepare(u"SELECT %1 FROM session WHERE id = ?"_s.arg(m_sessionColumns));
+        q.addBindValue(sessionID);
+        if (!q.exec())
+            return failed(q);
+        if (q.next())
+            result = sessionFromRow(q);
+        return {};
+    });
+    if (!r)
+        reportProblem(m_file, r.error().message);
+    return result;
+}
+
+QList<Message> OpencodeDbStore::messages(const QString &sessionID)
+{
+    QList<Message> result;
+    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        result.clear();
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        q.prepare(u"SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s);
+        q.addBindValue(sessionID);
+        if (!q.exec())
+            return failed(q);
+        while (q.next()) {
+            if (std::optional<Message> m = messageFromRow(q))
+                result.append(*m);
+        }
+        if (q.lastError().isValid())
+            return failed(q);
+        return {};
+    });
+    if (!r)
+        reportProblem(m_file, r.error().message);
+    std::stable_sort(result.begin(), result.end(), messageLessThan);
+    return result;
+}
+
+std::optional<Message> OpencodeDbStore::message(const QString &sessionID, const QString &messageID)
+{
+    std::optional<Message> result;
+    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        q.prepare(u"SELECT id, session_id, data FROM message WHERE id = ? AND session_id = ?"_s);
+        q.addBindValue(messageID);
+        q.addBindValue(sessionID);
+        if (!q.exec())
+            return failed(q);
+        if (q.next())
+            result = messageFromRow(q);
+        return {};
+    });
+    if (!r)
+        reportProblem(m_file, r.error().message);
+    return result;
+}
+
+QList<Part> OpencodeDbStore::parts(const QString &sessionID, const QString &messageID)
+{
+    Q_UNUSED(sessionID)
+    QList<Part> result;
+    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        result.clear();
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        q.prepare(u"SELECT id, message_id, session_id, data FROM part WHERE message_id = ? ORDER BY id"_s);
+        q.addBindValue(messageID);
+        if (!q.exec())
+            return failed(q);
+        while (q.next()) {
+            if (std::optional<Part> p = partFromRow(q))
+                result.append(*p);
+        }
+        if (q.lastError().isValid())
+            return failed(q);
+        return {};
+    });
+    if (!r)
+        reportProblem(m_file, r.error().message);
+    std::stable_sort(result.begin(), result.end(), partLessThan);
+    return result;
+}
+
+QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessionID)
+{
+    QList<MessageWithParts> result;
+    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        result.clear();
+        QHash<QString, qsizetype> index;
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        q.prepare(u"SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s);
+        q.addBindValue(sessionID);
+        if (!q.exec())
+            return failed(q);
+        while (q.next()) {
+            if (std::optional<Message> m = messageFromRow(q))
+                result.append({*m, {}});
+        }
+        if (q.lastError().isValid())
+            return failed(q);
+        std::stable_sort(result.begin(), result.end(),
+                         [](const MessageWithParts &a, const MessageWithParts &b) { return messageLessThan(a.info, b.info); });
+        for (qsizetype i = 0; i < result.size(); ++i)
+            index.insert(result.at(i).info.id(), i);
+        QSqlQuery p(db);
+        p.setForwardOnly(true);
+        p.prepare(u"SELECT id, message_id, session_id, data FROM part WHERE session_id = ? ORDER BY message_id, id"_s);
+        p.addBindValue(sessionID);
+        if (!p.exec())
+            return failed(p);
+        while (p.next()) {
+            const auto it = index.constFind(p.value(1).toString());
+            if (it == index.constEnd())
+                continue; // a part of a message that is not (or no longer) there
+            if (std::optional<Part> part = partFromRow(p))
+                result[it.value()].parts.append(*part);
+        }
+        if (p.lastError().isValid())
+            return failed(p);
+        return {};
+    });
+    if (!r)
+        reportProblem(m_file, r.error().message);
+    for (MessageWithParts &m : result)
+        std::stable_sort(m.parts.begin(), m.parts.end(), partLessThan);
+    return result;
+}
+
+QList<FileDiff> OpencodeDbStore::sessionDiff(const QString &sessionID)
+{
+    QList<FileDiff> result;
+    if (!Identifier::isSafeKeyComponent(sessionID))
+        return result;
+    const JsonStorage storage(dataDir() + u"/storage"_s);
+    const Result<JsonValue> value = storage.read({u"session_diff"_s, sessionID});
+    if (!value) {
+        if (value.error().message != u"not found")
+            reportProblem(value.error().where, value.error().message);
+        return result;
+    }
+    const JsonArray array = value->toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        if (FileDiff::validate(array.at(i)).isEmpty())
+            result.append(FileDiff(array.at(i).toObject()));
+    }
+    return result;
+}
+
+Result<QHash<QString, qint64>> OpencodeDbStore::sessionStamps()
+{
+    QHash<QString, qint64> stamps;
+    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        stamps.clear();
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        // NOT INDEXED: a plain table scan is far cheaper than walking the session index and
+        // looking every row up for its time_updated.
+        for (const QString &sql : {u"SELECT id, time_updated FROM session"_s,
+                                   u"SELECT session_id, max(time_updated) FROM message NOT INDEXED GROUP BY session_id"_s,
+                                   u"SELECT session_id, max(time_updated) FROM part NOT INDEXED GROUP BY session_id"_s}) {
+            if (!q.exec(sql))
+                return failed(q);
+            const bool sessionRows = sql.contains(u"FROM session"_s);
+            while (q.next()) {
+                const QString id = q.value(0).toString();
+                const qint64 t = q.value(1).toLongLong();
+                if (sessionRows)
+                    stamps.insert(id, t);
+                else if (auto it = stamps.find(id); it != stamps.end())
+                    it.value() = qMax(it.value(), t);
+            }
+            if (q.lastError().isValid())
+                return failed(q);
+        }
+        return {};
+    });
+    if (!r)
+        return r.error();
+    return stamps;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Result<void> OpencodeDbStore::notWritable() const
+{
+    return Error{u"OpenCode's database is read-only in Weft: copy the session into Weft's own store first "
+                 u"(weft import --from-db %1 SESSION_ID)"_s.arg(dataDir()),
+                 m_file};
+}
+
+Result<void> OpencodeDbStore::writeProject(const Project &)
+{
+    return notWritable();
+}
+
+Result<void> OpencodeDbStore::writeSession(const Session &)
+{
+    return notWritable();
+}
+
+Result<void> OpencodeDbStore::writeMessage(const Message &)
+{
+    return notWritable();
+}
+
+Result<void> OpencodeDbStore::writePart(const Part &)
+{
+    return notWritable();
+}
+
+Result<void> OpencodeDbStore::writeSessionDiff(const QString &, const QList<FileDiff> &)
+{
+    return notWritable();
+}
+
+Result<void> OpencodeDbStore::removeSession(const Session &)
+{
+    return notWritable();
+}
+
+Result<void> OpencodeDbStore::removeMessage(const QString &, const QString &)
+{
+    return notWritable();
+}
+
+Result<void> OpencodeDbStore::removePart(const QString &, const QString &, const QString &)
+{
+    return notWritable();
+}
+
+} // namespace weft

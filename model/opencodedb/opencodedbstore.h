@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "store/store.h"
+
+#include <QSet>
+#include <QSqlDatabase>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+class QSqlError;
+class QSqlQuery;
+
+namespace weft
+{
+
+class ThreadConnections;
+
+/// What an OpenCode database holds: the columns found in its tables and the newest migration
+/// applied. OpenCode added columns over time (workspace_id 1.2.16, path 1.14.29, cost/tokens
+/// 1.14.49, metadata 1.15.13); Weft reads what exists, by name.
+struct OpencodeDbSchema {
+    QSet<QString> session;
+    QSet<QString> message;
+    QSet<QString> part;
+    QSet<QString> project;
+    QStringList tables;
+    /// The newest migration applied (`<timestamp>_<name>`, from the `migration` table, or from
+    /// drizzle's `__drizzle_migrations` in OpenCode 1.2), empty when none.
+    QString latestMigration;
+
+    [[nodiscard]] bool has(QStringView table, const QString &column) const;
+    /// The oldest OpenCode release whose schema has every optional column found: "1.2",
+    /// "1.2.16", "1.14.29", "1.14.49" or "1.15.13".
+    [[nodiscard]] QString age() const;
+    /// True when the newest migration is newer than the newest one Weft was checked against
+    /// (OpenCode 1.18.34). Such a database still opens when its tables have what Weft reads.
+    [[nodiscard]] bool isNewerThanKnown() const;
+};
+
+/// The SQLite database of OpenCode 1.2 and later (`<data>/opencode.db`, WAL mode), read-only.
+///
+/// Never writes and never holds a lock: every connection is opened with SQLITE_OPEN_READONLY
+/// and `query_only`, reads run in short read transactions, a busy database is waited for
+/// (busy timeout) and retried. Connections are per thread (a QSqlDatabase belongs to the thread
+/// that opened it): each thread that reads gets its own, closed when that thread finishes or
+/// when the store is destroyed.
+///
+/// Rows map back to OpenCode's JSON: the session row's flattened columns become Session.Info;
+/// `message.data` and `part.data` plus the ID columns give the message and part JSON of the file
+/// era (`id`, `sessionID`, `messageID` first, then the stored keys in their order). A row that
+/// cannot be read is reported as a problem (location `<db>#<table>/<id>`) and skipped.
+class OpencodeDbStore : public Store
+{
+public:
+    struct Options {
+        /// How long a read waits for a lock that OpenCode holds (SQLITE_BUSY), per attempt.
+        int busyTimeoutMs = 1000;
+        /// Read attempts when the database stays busy.
+        int attempts = 3;
+    };
+
+    /// Opens @p databaseFile after checking that it is an OpenCode database Weft can read. A file
+    /// that is empty, not SQLite, damaged, truncated, locked or of an unknown schema gives an
+    /// error saying which.
+    [[nodiscard]] static Result<std::shared_ptr<OpencodeDbStore>> open(const QString &databaseFile, const Options &options);
+    [[nodiscard]] static Result<std::shared_ptr<OpencodeDbStore>> open(const QString &databaseFile);
+    ~OpencodeDbStore() override;
+
+    /// The database file.
+    [[nodiscard]] QString databaseFile() const { return m_file; }
+    /// The OpenCode data dir that holds the database.
+    [[nodiscard]] QString dataDir() const;
+    [[nodiscard]] const OpencodeDbSchema &schema() const { return m_schema; }
+
+    QString location() const override { return m_file; }
+    bool isReadOnly() const override { return true; }
+    QList<Project> projects() override;
+    QList<Session> sessions() override;
+    std::optional<Session> session(const QString &sessionID) override;
+    QList<Message> messages(const QString &sessionID) override;
+    QList<Part> parts(const QString &sessionID, const QString &messageID) override;
+    std::optional<Message> message(const QString &sessionID, const QString &messageID) override;
+    /// `<data>/storage/session_diff/<id>.json`, which OpenCode keeps as a file in the SQLite era.
+    QList<FileDiff> sessionDiff(const QString &sessionID) override;
+    /// Messages and parts in one read transaction (two queries).
+    QList<MessageWithParts> messagesWithParts(const QString &sessionID) override;
+
+    /// Every write fails: OpenCode's database belongs to OpenCode. Sessions are copied into
+    /// Weft's own store to be changed (DbImport).
+    Result<void> writeProject(const Project &project) override;
+    Result<void> writeSession(const Session &session) override;
+    Result<void> writeMessage(const Message &message) override;
+    Result<void> writePart(const Part &part) override;
+    Result<void> writeSessionDiff(const QString &sessionID, const QList<FileDiff> &diffs) override;
+    Result<void> removeSession(const Session &session) override;
+    Result<void> removeMessage(const QString &sessionID, const QString &messageID) override;
+    Result<void> removePart(const QString &sessionID, const QString &messageID, const QString &partID) override;
+
+    /// For each session, the newest `time_updated` of the session row, its messages and its
+    /// parts: a stamp that changes whenever anything of the session changes (search index).
+    [[nodiscard]] Result<QHash<QString, qint64>> sessionStamps();
+
+    // ---- for the follower (OpencodeDbWatcher) and tests
+
+    /// Runs @p reader with this thread's connection inside one read transaction. Retries when the
+    /// database is busy; a failure is returned with a message for the user.
+    Result<void> read(const std::function<Result<void>(QSqlDatabase &db)> &reader);
+    /// The session columns to select, by the names this database has.
+    [[nodiscard]] QString sessionColumns() const { return m_sessionColumns; }
+    /// Maps the current row of a query over sessionColumns() (plus any other columns).
+    [[nodiscard]] std::optional<Session> sessionFromRow(const QSqlQuery &query);
+    /// Maps a row with the columns `id, session_id, data` (in any position, by name).
+    [[nodiscard]] std::optional<Message> messageFromRow(const QSqlQuery &query);
+    /// Maps a row with the columns `id, message_id, session_id, data`.
+    [[nodiscard]] std::optional<Part> partFromRow(const QSqlQuery &query);
+    /// The user-readable text of a failed query (locked, damaged, ...).
+    [[nodiscard]] static QString describe(const QSqlError &error);
+    /// The error of a failed query inside read(), for the reader to return: read() retries a
+    /// busy database and reconnects when the files changed under the connection.
+    [[nodiscard]] Error failed(const QSqlQuery &query) const;
+    /// Closes the connection of the calling thread (it is reopened on the next read).
+    void closeThreadConnection();
+
+    /// The newest migration Weft was checked against.
+    static constexpr QStringView KnownLatestMigration = u"20260622202450_simplify_session_input";
+
+private:
+    OpencodeDbStore(const QString &file, const Options &options);
+    Result<QSqlDatabase> connection();
+    Result<void> inspect();
+    Result<void> notWritable() const;
+    std::optional<JsonValue> jsonColumn(const QSqlQuery &query, int column, const QString &location);
+
+    QString m_file;
+    Options m_options;
+    OpencodeDbSchema m_schema;
+    QString m_sessionColumns;
+    std::unique_ptr<ThreadConnections> m_connections;
+};
+
+/// Converts the session `permission` rules of OpenCode's V2 shape (`{action, resource, effect}`)
+/// to the Session.Info shape (`{permission, pattern, action}`); rules already in that shape are
+/// kept.
+[[nodiscard]] JsonValue permissionRulesV1(const JsonValue &rules);
+
+} // namespace weft

@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "opencodedbwatcher.h"
+
+#include "core/logging.h"
+#include "opencodedbstore.h"
+#include "session/sessionservice.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QHash>
+#include <QMutex>
+#include <QSet>
+#include <QSqlError>
+#include <QSqlQuery>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+/// How far back in time_updated a read looks beyond the newest value it has seen: OpenCode
+/// stamps a row before its transaction commits, and two OpenCode processes can commit out of
+/// order, so a row may appear with a stamp older than one already seen.
+constexpr qint64 OverlapMs = 5000;
+/// How many of the newest rows (by rowid) a quick read looks at for updates: the rows a running
+/// session changes are the ones it inserted last.
+constexpr qint64 MessageTail = 256;
+constexpr qint64 PartTail = 2048;
+} // namespace
+
+/// Reads the database on its own thread (with its own connection) and hands the changes back.
+class OpencodeDbWatcher::Worker : public QObject
+{
+public:
+    Worker(std::shared_ptr<OpencodeDbStore> store, OpencodeDbWatcher *watcher)
+        : m_store(std::move(store))
+        , m_watcher(watcher)
+    {
+    }
+
+    void prime();
+    void poll(bool forceFull);
+    void setFullScanInterval(int ms) { m_minFullInterval = ms; }
+
+    mutable QMutex statsMutex;
+    Stats stats;
+
+private:
+    struct Seen {
+        qint64 updated = 0;
+        size_t hash = 0;
+        QString text; // text and reasoning parts: the text last reported, for deltas
+    };
+    struct Table {
+        QString name;
+        qint64 tail = 0;
+        qint64 maxRowid = 0;
+        QHash<QString, Seen> seen;
+    };
+
+    Result<qint64> dataVersion();
+    Result<void> readChanges(QSqlDatabase &db, bool full, QList<Change> &changes);
+    Result<void> readRows(QSqlDatabase &db, Table &table, bool full, QList<Change> &changes);
+    Result<void> readCounts(QSqlDatabase &db, QList<Change> &changes);
+    void prune();
+    void send(const QList<Change> &changes);
+    [[nodiscard]] qint64 fullInterval() const;
+    void scheduleFullScan();
+
+    std::shared_ptr<OpencodeDbStore> m_store;
+    OpencodeDbWatcher *m_watcher;
+    Table m_sessionTable{u"session"_s, 0, 0, {}};
+    Table m_messageTable{u"message"_s, MessageTail, 0, {}};
+    Table m_partTable{u"part"_s, PartTail, 0, {}};
+    QHash<QString, Session> m_sessions;
+    QHash<QString, qint64> m_messageCounts; // per session, for deletions (full scans)
+    QHash<QString, qint64> m_partCounts;
+    bool m_haveCounts = false;
+    qint64 m_watermark = 0;
+    qint64 m_dataVersion = -1;
+    bool m_changedSinceFull = false;
+    QElapsedTimer m_sinceFull;
+    qint64 m_lastFullMs = 0;
+    int m_minFullInterval = 2000;
+    QTimer *m_fullTimer = nullptr;
+};
+
+Result<qint64> OpencodeDbWatcher::Worker::dataVersion()
+{
+    qint64 version = -1;
+    Result<void> r = m_store->read([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        if (!q.exec(u"PRAGMA data_version"_s) || !q.next())
+            return m_store->failed(q);
+        version = q.value(0).toLongLong();
+        return {};
+    });
+    if (!r)
+        return r.error();
+    return version;
+}
+
+void OpencodeDbWatcher::Worker::prime()
+{
+    if (!m_fullTimer) {
+        m_fullTimer = new QTimer(this);
+        m_fullTimer->setSingleShot(true);
+        QObject::connect(m_fullTimer, &QTimer::timeout, this, [this] { poll(true); });
+    }
+    if (Result<qint64> v = dataVersion())
+        m_dataVersion = v.value();
+    const QList<Session> sessions = m_store->sessions();
+    for (const Session &s : sessions) {
+        m_sessions.insert(s.id(), s);
+        m_watermark = qMax(m_watermark, s.updated());
+    }
+    // What is there now is known: remember every row inside the overlap window below the newest
+    // stamp, so that later reads (which look that far back) do not report them. A first guess
+    // of the newest stamp comes cheaply from the sessions and the newest rows; one scan of the
+    // big tables (on this thread, once) then finds the rows of the window.
+    Result<void> r = m_store->read([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        for (Table *table : {&m_sessionTable, &m_messageTable, &m_partTable}) {
+            if (!q.exec(u"SELECT max(rowid) FROM %1"_s.arg(table->name)) || !q.next())
+                return m_store->failed(q);
+            table->maxRowid = q.value(0).toLongLong();
+        }
+        for (Table *table : {&m_messageTable, &m_partTable}) {
+            if (!q.exec(u"SELECT max(time_updated) FROM (SELECT time_updated FROM %1 ORDER BY rowid DESC LIMIT %2)"_s.arg(table->name).arg(table->tail)) || !q.next())
+                return m_store->failed(q);
+            m_watermark = qMax(m_watermark, q.value(0).toLongLong());
+        }
+        const qint64 guess = m_watermark;
+        for (Table *table : {&m_messageTable, &m_partTable}) {
+            const bool parts = table == &m_partTable;
+            q.prepare(u"SELECT id, time_updated, data%1 FROM %2 WHERE time_updated >= ?"_s.arg(
+                parts ? u", session_id, message_id"_s : u", session_id"_s, table->name));
+            q.addBindValue(guess - OverlapMs);
+            if (!q.exec())
+                return m_store->failed(q);
+            while (q.next()) {
+                const qint64 updated = q.value(1).toLongLong();
+                const QString data = q.value(2).toString();
+                Seen seen{updated, qHash(data), {}};
+                if (parts) {
+                    if (std::optional<Part> p = m_store->partFromRow(q); p && (p->type() == PartType::Text || p->type() == PartType::Reasoning))
+                        seen.text = p->text();
+                }
+                table->seen.insert(q.value(0).toString(), seen);
+                m_watermark = qMax(m_watermark, updated);
+            }
+            if (q.lastError().isValid())
+                return m_store->failed(q);
+        }
+        return {};
+    });
+    if (!r) {
+        send({Change{Change::Kind::Problem, {}, {}, {}, r.error().message, m_store->databaseFile()}});
+    }
+    for (const Session &s : std::as_const(m_sessions)) {
+        if (s.updated() >= m_watermark - OverlapMs)
+            m_sessionTable.seen.insert(s.id(), Seen{s.updated(), qHash(toJson(s.json(), 0)), {}});
+    }
+    prune();
+    m_sinceFull.start();
+    m_changedSinceFull = true; // the first full scan takes the per-session counts
+    scheduleFullScan();
+}
+
+qint64 OpencodeDbWatcher::Worker::fullInterval() const
+{
+    // A full scan of a big database costs; never spend more than a tenth of the time on it.
+    return qMax<qint64>(m_minFullInterval, m_lastFullMs * 10);
+}
+
+void OpencodeDbWatcher::Worker::scheduleFullScan()
+{
+    if (!m_changedSinceFull || !m_fullTimer)
+        return;
+    const qint64 remaining = qMax<qint64>(0, fullInterval() - m_sinceFull.elapsed());
+    if (!m_fullTimer->isActive() || m_fullTimer->remainingTime() > remaining)
+        m_fullTimer->start(int(remaining));
+}
+
+void OpencodeDbWatcher::Worker::poll(bool forceFull)
+{
+    m_watcher->m_queued.storeRelease(0);
+    const bool full = forceFull || (m_changedSinceFull && m_sinceFull.elapsed() >= fullInterval());
+    QElapsedTimer timer;
+    timer.start();
+    const Result<qint64> version = dataVersion();
+    if (!version) {
+        send({Change{Change::Kind::Problem, {}, {}, {}, version.error().message, m_store->databaseFile()}});
+        return;
+    }
+    if (version.value() == m_dataVersion && !full) {
+        QMutexLocker locker(&statsMutex);
+        ++stats.skipped;
+        return;
+    }
+    QList<Change> changes;
+    // Work on copies: a read that fails half-way (busy, damaged) leaves the state as it was, so
+    // the next read finds the same rows again.
+    const Table sessionTable = m_sessionTable, messageTable = m_messageTable, partTable = m_partTable;
+    const QHash<QString, Session> sessions = m_sessions;
+    const qint64 watermark = m_watermark;
+    Result<void> r = m_store->read([&](QSqlDatabase &db) { return readChanges(db, full, changes); });
+    if (!r) {
+        m_sessionTable = sessionTable;
+        m_messageTable = messageTable;
+        m_partTable = partTable;
+        m_sessions = sessions;
+        m_watermark = watermark;
+        send({Change{Change::Kind::Problem, {}, {}, {}, r.error().message, m_store->databaseFile()}});
+        scheduleFullScan();
+        return;
+    }
+    m_dataVersion = version.value();
+    prune();
+    const qint64 us = timer.nsecsElapsed() / 1000;
+    {
+        QMutexLocker locker(&statsMutex);
+        ++stats.polls;
+        stats.lastPollUs = us;
+        if (full) {
+            ++stats.fullScans;
+            stats.lastFullScanUs = us;
+        }
+    }
+    if (full) {
+        m_lastFullMs = us / 1000;
+        m_sinceFull.restart();
+        m_changedSinceFull = false;
+        if (m_fullTimer)
+            m_fullTimer->stop();
+    } else {
+        m_changedSinceFull = true;
+        scheduleFullScan();
+    }
+    if (!changes.isEmpty())
+        send(changes);
+}
+
+Result<void> OpencodeDbWatcher::Worker::readChanges(QSqlDatabase &db, bool full, QList<Change> &changes)
+{
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    // Sessions: a small table, always read in full for its IDs (deletions) and for the rows that
+    // are new or changed.
+    q.prepare(u"SELECT rowid AS weft_rowid, time_updated AS weft_updated, %1 FROM session WHERE rowid > ? OR time_updated >= ?"_s.arg(m_store->sessionColumns()));
+    q.addBindValue(m_sessionTable.maxRowid);
+    q.addBindValue(m_watermark - OverlapMs);
+    if (!q.exec())
+        return m_store->failed(q);
+    struct Row {
+        qint64 updated;
+        qint64 rowid;
+        Session session;
+    };
+    QList<Row> sessionRows;
+    while (q.next()) {
+        std::optional<Session> s = m_store->sessionFromRow(q);
+        if (!s)
+            continue;
+        sessionRows.append({q.value(1).toLongLong(), q.value(0).toLongLong(), *s});
+    }
+    if (q.lastError().isValid())
+        return m_store->failed(q);
+    std::stable_sort(sessionRows.begin(), sessionRows.end(),
+                     [](const Row &a, const Row &b) { return a.updated != b.updated ? a.updated < b.updated : a.rowid < b.rowid; });
+    QSet<QString> ids;
+    if (!q.exec(u"SELECT id, rowid FROM session"_s))
+        return m_store->failed(q);
+    qint64 maxSessionRowid = m_sessionTable.maxRowid;
+    while (q.next()) {
+        ids.insert(q.value(0).toString());
+        maxSessionRowid = qMax(maxSessionRowid, q.value(1).toLongLong());
+    }
+    for (const Row &row : std::as_const(sessionRows)) {
+        const QString id = row.session.id();
+        const size_t hash = qHash(toJson(row.session.json(), 0));
+        const auto seen = m_sessionTable.seen.constFind(id);
+        const bool known = m_sessions.contains(id);
+        if (seen != m_sessionTable.seen.constEnd() && seen->hash == hash && seen->updated == row.updated)
+            continue;
+        if (known && seen == m_sessionTable.seen.constEnd() && m_sessions.value(id).json() == row.session.json())
+            continue; // unchanged, only back inside the time window
+        m_sessionTable.seen.insert(id, Seen{row.updated, hash, {}});
+        m_sessions.insert(id, row.session);
+        m_watermark = qMax(m_watermark, row.updated);
+        changes.append(Change{known ? Change::Kind::SessionUpdated : Change::Kind::SessionCreated, row.session, {}, {}, {}, {}});
+    }
+    m_sessionTable.maxRowid = maxSessionRowid;
+    for (auto it = m_sessions.begin(); it != m_sessions.end();) {
+        if (!ids.contains(it.key())) {
+            changes.append(Change{Change::Kind::SessionDeleted, it.value(), {}, {}, {}, {}});
+            m_sessionTable.seen.remove(it.key());
+            m_messageCounts.remove(it.key());
+            m_partCounts.remove(it.key());
+            it = m_sessions.erase(it);
+        } else {
+            ++it;
+        }
+    }
+
+    if (Result<void> r = readRows(db, m_messageTable, full, changes); !r)
+        return r;
+    if (Result<void> r = readRows(db, m_partTable, full, changes); !r)
+        return r;
+    if (full) {
+        if (Result<void> r = readCounts(db, changes); !r)
+            return r;
+    }
+    return {};
+}
+
+Result<void> OpencodeDbWatcher::Worker::readRows(QSqlDatabase &db, Table &table, bool full, QList<Change> &changes)
+{
+    const bool parts = &table == &m_partTable;
+    const QString columns = parts ? u"rowid, id, time_updated, data, session_id, message_id"_s : u"rowid, id, time_updated, data, session_id"_s;
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    // Quick read: the rowid range of the newest rows (an index seek), new ones and the ones whose
+    // stamp is recent. Full read: every row with a recent stamp (a table scan), for updates of
+    // older rows.
+    if (full) {
+        q.prepare(u"SELECT %1 FROM %2 WHERE rowid > ? OR time_updated >= ?"_s.arg(columns, table.name));
+        q.addBindValue(table.maxRowid);
+        q.addBindValue(m_watermark - OverlapMs);
+    } else {
+        q.prepare(u"SELECT %1 FROM %2 WHERE rowid > ? AND (rowid > ? OR time_updated >= ?)"_s.arg(columns, table.name));
+        q.addBindValue(table.maxRowid - table.tail);
+        q.addBindValue(table.maxRowid);
+        q.addBindValue(m_watermark - OverlapMs);
+    }
+    if (!q.exec())
+        return m_store->failed(q);
+    struct Row {
+        qint64 rowid;
+        qint64 updated;
+        QString id;
+        size_t hash;
+        std::optional<Message> message;
+        std::optional<Part> part;
+    };
+    QList<Row> rows;
+    qint64 maxRowid = table.maxRowid;
+    while (q.next()) {
+        Row row{q.value(0).toLongLong(), q.value(2).toLongLong(), q.value(1).toString(), 0, {}, {}};
+        maxRowid = qMax(maxRowid, row.rowid);
+        const QString data = q.value(3).toString();
+        row.hash = qHash(data);
+        const auto seen = table.seen.constFind(row.id);
+        if (seen != table.seen.constEnd() && seen->updated == row.updated && seen->hash == row.hash)
+            continue;
+        if (parts)
+            row.part = m_store->partFromRow(q);
+        else
+            row.message = m_store->messageFromRow(q);
+        if (!row.part && !row.message) {
+            // Reported by the store; remembered so that it is not reported on every read.
+            table.seen.insert(row.id, Seen{row.updated, row.hash, {}});
+            continue;
+        }
+        rows.append(std::move(row));
+    }
+    if (q.lastError().isValid())
+        return m_store->failed(q);
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row &a, const Row &b) { return a.updated != b.updated ? a.updated < b.updated : a.rowid < b.rowid; });
+    for (Row &row : rows) {
+        Seen next{row.updated, row.hash, {}};
+        m_watermark = qMax(m_watermark, row.updated);
+        if (row.message) {
+            changes.append(Change{Change::Kind::MessageUpdated, {}, *row.message, {}, {}, {}});
+        } else {
+            QString delta;
+            if (row.part->type() == PartType::Text || row.part->type() == PartType::Reasoning) {
+                next.text = row.part->text();
+                const auto seen = table.seen.constFind(row.id);
+                if (seen != table.seen.constEnd() && next.text.size() > seen->text.size() && next.text.startsWith(seen->text))
+                    delta = next.text.mid(seen->text.size());
+            }
+            changes.append(Change{Change::Kind::PartUpdated, {}, {}, *row.part, delta, {}});
+        }
+        table.seen.insert(row.id, next);
+    }
+    table.maxRowid = maxRowid;
+    return {};
+}
+
+Result<void> OpencodeDbWatcher::Worker::readCounts(QSqlDatabase &db, QList<Change> &changes)
+{
+    // Deleted messages and parts leave no stamp behind: a session whose count went down is
+    // reported for a reload. The counts come from the session indexes (no table scan).
+    QSet<QString> shrunk;
+    for (auto [table, counts] : {std::pair{u"message"_s, &m_messageCounts}, std::pair{u"part"_s, &m_partCounts}}) {
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        if (!q.exec(u"SELECT session_id, count(*) FROM %1 GROUP BY session_id"_s.arg(table)))
+            return m_store->failed(q);
+        QHash<QString, qint64> now;
+        while (q.next())
+            now.insert(q.value(0).toString(), q.value(1).toLongLong());
+        if (m_haveCounts) {
+            for (auto it = counts->constBegin(); it != counts->constEnd(); ++it) {
+                if (now.value(it.key()) < it.value() && m_sessions.contains(it.key()))
+                    shrunk.insert(it.key());
+            }
+        }
+        *counts = now;
+    }
+    m_haveCounts = true;
+    QStringList sorted(shrunk.begin(), shrunk.end());
+    sorted.sort();
+    for (const QString &id : std::as_const(sorted))
+        changes.append(Change{Change::Kind::SessionChanged, {}, {}, {}, id, {}});
+    return {};
+}
+
+void OpencodeDbWatcher::Worker::prune()
+{
+    const qint64 limit = m_watermark - OverlapMs;
+    for (Table *table : {&m_sessionTable, &m_messageTable, &m_partTable})
+        table->seen.removeIf([limit](const QHash<QString, Seen>::iterator &it) { return it->updated < limit; });
+}
+
+void OpencodeDbWatcher::Worker::send(const QList<Change> &changes)
+{
+    OpencodeDbWatcher *watcher = m_watcher;
+    QMetaObject::invokeMethod(watcher, [watcher, changes] { watcher->deliver(changes); }, Qt::QueuedConnection);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+OpencodeDbWatcher::OpencodeDbWatcher(std::shared_ptr<OpencodeDbStore> store, QObject *parent)
+    : QObject(parent)
+    , m_store(std::move(store))
+{
+    registerMetaTypes();
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(50);
+    connect(&m_debounce, &QTimer::timeout, this, [this] { requestPoll(false); });
+    m_fallback.setInterval(1000);
+    connect(&m_fallback, &QTimer::timeout, this, [this] { requestPoll(false); });
+    connect(&m_fs, &QFileSystemWatcher::fileChanged, this, &OpencodeDbWatcher::onFileEvent);
+    connect(&m_fs, &QFileSystemWatcher::directoryChanged, this, &OpencodeDbWatcher::onFileEvent);
+    m_thread.setObjectName(u"weft-opencodedb-watcher"_s);
+}
+
+OpencodeDbWatcher::~OpencodeDbWatcher()
+{
+    stop();
+}
+
+void OpencodeDbWatcher::setService(SessionService *service)
+{
+    m_service = service;
+}
+
+void OpencodeDbWatcher::setFullScanInterval(int ms)
+{
+    m_fullScanInterval = ms;
+    if (m_worker) {
+        Worker *worker = m_worker;
+        QMetaObject::invokeMethod(worker, [worker, ms] { worker->setFullScanInterval(ms); }, Qt::QueuedConnection);
+    }
+}
+
+void OpencodeDbWatcher::start()
+{
+    if (m_thread.isRunning())
+        return;
+    m_worker = new Worker(m_store, this);
+    m_worker->setFullScanInterval(m_fullScanInterval);
+    m_worker->moveToThread(&m_thread);
+    m_thread.start();
+    Worker *worker = m_worker;
+    QMetaObject::invokeMethod(worker, [worker, this] {
+        worker->prime();
+        QMetaObject::invokeMethod(this, [this] { Q_EMIT started(); }, Qt::QueuedConnection);
+    }, Qt::QueuedConnection);
+    watchFiles();
+}
+
+void OpencodeDbWatcher::stop()
+{
+    m_debounce.stop();
+    m_fallback.stop();
+    if (!m_fs.files().isEmpty())
+        m_fs.removePaths(m_fs.files());
+    if (!m_fs.directories().isEmpty())
+        m_fs.removePaths(m_fs.directories());
+    if (m_worker && m_thread.isRunning()) {
+        // The worker (and its timer) is deleted on its own thread, then the thread ends and
+        // closes its database connection.
+        Worker *worker = m_worker;
+        QMetaObject::invokeMethod(worker, [worker] { delete worker; }, Qt::BlockingQueuedConnection);
+    } else {
+        delete m_worker;
+    }
+    m_worker = nullptr;
+    if (m_thread.isRunning()) {
+        m_thread.quit();
+        m_thread.wait();
+    }
+}
+
+void OpencodeDbWatcher::watchFiles()
+{
+    const QString db = m_store->databaseFile();
+    const QStringList wanted{db, db + u"-wal"_s};
+    const QStringList watched = m_fs.files();
+    bool dbWatched = watched.contains(db);
+    for (const QString &path : wanted) {
+        if (!watched.contains(path) && QFileInfo::exists(path)) {
+            const bool added = m_fs.addPath(path);
+            if (path == db)
+                dbWatched = added;
+        }
+    }
+    const QString dir = QFileInfo(db).absolutePath();
+    if (!m_fs.directories().contains(dir))
+        m_fs.addPath(dir);
+    // Without notifications (no inotify, a network file system) a cheap data_version check once
+    // a second still finds every commit.
+    if (!dbWatched && !m_fallback.isActive()) {
+        qCInfo(lcStore) << "cannot watch" << db << "- checking it once a second instead";
+        m_fallback.start();
+    } else if (dbWatched) {
+        m_fallback.stop();
+    }
+}
+
+void OpencodeDbWatcher::onFileEvent(const QString &path)
+{
+    Q_UNUSED(path)
+    // A file that was replaced or deleted drops out of the watch list: re-arm on every event.
+    watchFiles();
+    if (!m_debounce.isActive())
+        m_debounce.start();
+}
+
+void OpencodeDbWatcher::requestPoll(bool full)
+{
+    if (!m_worker || !m_thread.isRunning())
+        return;
+    if (!full && !m_queued.testAndSetAcquire(0, 1))
+        return; // a read is already queued: it will see this change too
+    Worker *worker = m_worker;
+    QMetaObject::invokeMethod(worker, [worker, full] { worker->poll(full); }, Qt::QueuedConnection);
+}
+
+void OpencodeDbWatcher::pollNow()
+{
+    requestPoll(false);
+}
+
+void OpencodeDbWatcher::rescan()
+{
+    requestPoll(true);
+}
+
+OpencodeDbWatcher::Stats OpencodeDbWatcher::stats() const
+{
+    if (!m_worker)
+        return {};
+    QMutexLocker locker(&m_worker->statsMutex);
+    return m_worker->stats;
+}
+
+void OpencodeDbWatcher::deliver(const QList<Change> &changes)
+{
+    SessionService *service = m_service.data();
+    int count = 0;
+    for (const Change &c : changes) {
+        switch (c.kind) {
+        case Change::Kind::SessionCreated:
+            Q_EMIT sessionCreated(c.session);
+            if (service)
+                Q_EMIT service->sessionCreated(c.session);
+            break;
+        case Change::Kind::SessionUpdated:
+            Q_EMIT sessionUpdated(c.session);
+            if (service)
+                Q_EMIT service->sessionUpdated(c.session);
+            break;
+        case Change::Kind::SessionDeleted:
+            Q_EMIT sessionDeleted(c.session);
+            if (service)
+                Q_EMIT service->sessionDeleted(c.session);
+            break;
+        case Change::Kind::MessageUpdated:
+            Q_EMIT messageUpdated(c.message);
+            if (service)
+                Q_EMIT service->messageUpdated(c.message);
+            break;
+        case Change::Kind::PartUpdated:
+            Q_EMIT partUpdated(c.part, c.text);
+            if (service)
+                service->announcePart(c.part, c.text);
+            break;
+        case Change::Kind::SessionChanged:
+            Q_EMIT sessionChangedExternally(c.text);
+            if (service)
+                service->announceExternalChange(c.text);
+            break;
+        case Change::Kind::Problem:
+            qCWarning(lcStore).noquote() << "reading" << c.location << "failed:" << c.text;
+            Q_EMIT problemFound(c.location, c.text);
+            if (service)
+                Q_EMIT service->problemFound(c.location, c.text);
+            continue;
+        }
+        ++count;
+    }
+    if (count > 0)
+        Q_EMIT changesRead(count);
+}
+
+} // namespace weft

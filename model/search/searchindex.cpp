@@ -1,0 +1,1204 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "searchindex.h"
+
+#include "opencodedb/opencodedbstore.h"
+#include "opencodedb/threadconnections.h"
+#include "searchtokenizer.h"
+#include "session/sessionservice.h"
+#include "store/jsonstore.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QLoggingCategory>
+#include <QSemaphore>
+#include <QSet>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTimer>
+#include <QUrl>
+
+#include <algorithm>
+#include <utility>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+
+Q_LOGGING_CATEGORY(lcSearch, "weft.search")
+
+constexpr int SchemaVersion = 1;
+/// Text per document: a tool output of 20,000 lines is not read that far by anyone searching.
+constexpr qsizetype MaxText = 64 * 1024;
+constexpr qsizetype MaxHead = 48 * 1024;
+/// How long live changes are collected before they are written (a streaming reply changes a
+/// part many times a second).
+constexpr int FlushDelayMs = 300;
+constexpr QChar MarkOpen = QChar(0x02);
+constexpr QChar MarkClose = QChar(0x03);
+
+Error sqlError(const QSqlQuery &query, const QString &file)
+{
+    const QSqlError e = query.lastError();
+    return Error{e.databaseText().isEmpty() ? e.text() : e.databaseText(), file};
+}
+
+/// QSQLITE binds a null QString as NULL; the index's text columns are NOT NULL.
+QString notNull(const QString &s)
+{
+    return s.isNull() ? u""_s : s;
+}
+
+QString capped(const QString &text)
+{
+    if (text.size() <= MaxText)
+        return text;
+    return text.left(MaxHead) + u"\n…\n"_s + text.right(MaxText - MaxHead);
+}
+
+void collectStrings(const JsonValue &value, QStringList &out)
+{
+    if (value.isString()) {
+        if (!value.toStringRef().isEmpty())
+            out.append(value.toStringRef());
+    } else if (value.isObject()) {
+        const JsonObject o = value.toObject();
+        for (qsizetype i = 0; i < o.size(); ++i)
+            collectStrings(o.valueAt(i), out);
+    } else if (value.isArray()) {
+        for (const JsonValue &v : value.toArray())
+            collectStrings(v, out);
+    }
+}
+
+bool hasWordCharacter(QStringView text)
+{
+    for (const QChar c : text) {
+        if (c.isLetterOrNumber() || c.isSurrogate())
+            return true;
+    }
+    return false;
+}
+
+bool isCjkChar(QChar c)
+{
+    const char16_t u = c.unicode();
+    return (u >= 0x3040 && u <= 0x30FF) || (u >= 0x3400 && u <= 0x9FFF) || (u >= 0xAC00 && u <= 0xD7AF)
+        || (u >= 0xF900 && u <= 0xFAFF) || c.isSurrogate();
+}
+
+/// The words of a user's query (quotes and operators removed), for trimming highlights.
+QStringList queryWords(const QString &query)
+{
+    QStringList words;
+    QString current;
+    for (const QChar c : query) {
+        if (c.isSpace() || c == u'"') {
+            if (!current.isEmpty())
+                words.append(current);
+            current.clear();
+        } else {
+            current.append(c);
+        }
+    }
+    if (!current.isEmpty())
+        words.append(current);
+    for (QString &w : words) {
+        if (w.startsWith(u'-'))
+            w.remove(0, 1);
+        if (w.endsWith(u'*'))
+            w.chop(1);
+        w = w.toCaseFolded();
+    }
+    words.removeAll(QString());
+    words.removeAll(u"or"_s);
+    return words;
+}
+
+/// Splits FTS5's marked snippet into text and highlight ranges. A highlight of CJK text that
+/// is one character longer than a one-character query word (FTS5 highlights the position's
+/// bigram) is trimmed to the word.
+void parseSnippet(const QString &marked, const QStringList &words, SearchHit &hit)
+{
+    hit.snippet.clear();
+    hit.highlights.clear();
+    int start = -1;
+    for (const QChar c : marked) {
+        if (c == MarkOpen) {
+            start = int(hit.snippet.size());
+        } else if (c == MarkClose) {
+            if (start >= 0) {
+                int length = int(hit.snippet.size()) - start;
+                const QString region = hit.snippet.mid(start, length);
+                if (length > 1 && std::all_of(region.cbegin(), region.cend(), isCjkChar)) {
+                    int best = 0;
+                    for (const QString &w : words) {
+                        if (w.size() < length && region.startsWith(w) && w.size() > best)
+                            best = int(w.size());
+                    }
+                    if (best > 0 && !words.contains(region))
+                        length = best;
+                }
+                hit.highlights.append({start, length});
+            }
+            start = -1;
+        } else {
+            hit.snippet.append(c);
+        }
+    }
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+QString SearchHit::markedSnippet(const QString &open, const QString &close) const
+{
+    QString out;
+    int pos = 0;
+    for (const auto &[start, length] : highlights) {
+        if (start < pos)
+            continue;
+        out += QStringView(snippet).mid(pos, start - pos) + open + QStringView(snippet).mid(start, length) + close;
+        pos = start + length;
+    }
+    out += QStringView(snippet).mid(pos);
+    return out;
+}
+
+const SearchHit *SearchNavigator::current() const
+{
+    return m_index >= 0 && m_index < m_hits.size() ? &m_hits.at(m_index) : nullptr;
+}
+
+const SearchHit *SearchNavigator::next()
+{
+    if (m_hits.isEmpty())
+        return nullptr;
+    m_index = (m_index + 1) % int(m_hits.size());
+    return current();
+}
+
+const SearchHit *SearchNavigator::previous()
+{
+    if (m_hits.isEmpty())
+        return nullptr;
+    m_index = m_index <= 0 ? int(m_hits.size()) - 1 : m_index - 1;
+    return current();
+}
+
+const SearchHit *SearchNavigator::seek(const QString &messageID, qint64 messageTime)
+{
+    if (m_hits.isEmpty())
+        return nullptr;
+    for (int i = 0; i < m_hits.size(); ++i) {
+        const SearchHit &h = m_hits.at(i);
+        if (h.messageID == messageID || (!h.messageID.isEmpty() && (h.time > messageTime || (h.time == messageTime && h.messageID > messageID)))) {
+            m_index = i;
+            return current();
+        }
+    }
+    m_index = 0; // nothing after: wrap to the first
+    return current();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/// Follows the sources' signals on the index's thread and writes coalesced changes.
+class SearchIndex::Worker : public QObject
+{
+public:
+    explicit Worker(SearchIndex *index)
+        : m_index(index)
+    {
+    }
+
+    void addSource(SessionService *service, const QString &key);
+    void removeSource(SessionService *service, bool alive);
+    void syncSource(SessionService *service, bool rebuild);
+    void rebuildAll();
+    void flush();
+
+private:
+    struct Removal {
+        QString source, sessionID, messageID, partID;
+    };
+    QString keyOf(SessionService *service) const { return m_sources.value(service); }
+    void schedule();
+    qint64 messageTime(SessionService *service, const QString &sessionID, const QString &messageID);
+
+    SearchIndex *m_index;
+    QHash<SessionService *, QString> m_sources;
+    // Pending changes, keyed so that a part streamed 100 times is written once.
+    QHash<QString, std::pair<SessionService *, Part>> m_parts;
+    QHash<QString, std::pair<SessionService *, Message>> m_messages;
+    QHash<QString, std::pair<SessionService *, Session>> m_sessions;
+    QList<Removal> m_removals;
+    QSet<std::pair<SessionService *, QString>> m_reindex;
+    QHash<QString, qint64> m_messageTimes;
+    QTimer *m_timer = nullptr;
+};
+
+void SearchIndex::Worker::schedule()
+{
+    if (!m_timer) {
+        m_timer = new QTimer(this);
+        m_timer->setSingleShot(true);
+        m_timer->setInterval(FlushDelayMs);
+        QObject::connect(m_timer, &QTimer::timeout, this, [this] { flush(); });
+    }
+    if (!m_timer->isActive())
+        m_timer->start();
+}
+
+void SearchIndex::Worker::addSource(SessionService *service, const QString &key)
+{
+    if (m_sources.contains(service))
+        return;
+    m_sources.insert(service, key);
+    // Connected before the sync, so that nothing announced during it is lost; the changes are
+    // queued behind the sync on this thread.
+    QObject::connect(service, &SessionService::sessionCreated, this, [this, service](const Session &s) {
+        m_sessions.insert(s.id(), {service, s});
+        schedule();
+    });
+    QObject::connect(service, &SessionService::sessionUpdated, this, [this, service](const Session &s) {
+        m_sessions.insert(s.id(), {service, s});
+        schedule();
+    });
+    QObject::connect(service, &SessionService::sessionDeleted, this, [this, service](const Session &s) {
+        m_sessions.remove(s.id());
+        m_removals.append({keyOf(service), s.id(), {}, {}});
+        schedule();
+    });
+    QObject::connect(service, &SessionService::messageUpdated, this, [this, service](const Message &m) {
+        m_messageTimes.insert(m.id(), m.created());
+        m_messages.insert(m.id(), {service, m});
+        schedule();
+    });
+    QObject::connect(service, &SessionService::messageRemoved, this, [this, service](const QString &sid, const QString &mid) {
+        m_messages.remove(mid);
+        m_parts.removeIf([&](const QHash<QString, std::pair<SessionService *, Part>>::iterator &it) { return it->second.messageID() == mid; });
+        m_removals.append({keyOf(service), sid, mid, {}});
+        schedule();
+    });
+    QObject::connect(service, &SessionService::partUpdated, this, [this, service](const Part &p, const QString &) {
+        m_parts.insert(p.id(), {service, p});
+        schedule();
+    });
+    QObject::connect(service, &SessionService::partRemoved, this, [this, service](const QString &sid, const QString &mid, const QString &pid) {
+        m_parts.remove(pid);
+        m_removals.append({keyOf(service), sid, mid, pid});
+        schedule();
+    });
+    QObject::connect(service, &SessionService::sessionChangedExternally, this, [this, service](const QString &sid) {
+        m_reindex.insert({service, sid});
+        schedule();
+    });
+    QObject::connect(service, &QObject::destroyed, this, [this, service] { removeSource(service, false); });
+    syncSource(service, false);
+}
+
+void SearchIndex::Worker::removeSource(SessionService *service, bool alive)
+{
+    if (alive)
+        flush();
+    m_sources.remove(service);
+    m_parts.removeIf([service](const QHash<QString, std::pair<SessionService *, Part>>::iterator &it) { return it->first == service; });
+    m_messages.removeIf([service](const QHash<QString, std::pair<SessionService *, Message>>::iterator &it) { return it->first == service; });
+    m_sessions.removeIf([service](const QHash<QString, std::pair<SessionService *, Session>>::iterator &it) { return it->first == service; });
+    m_reindex.removeIf([service](const std::pair<SessionService *, QString> &p) { return p.first == service; });
+    // A destroyed service has dropped its connections already (and must not be touched).
+    if (alive)
+        QObject::disconnect(service, nullptr, this, nullptr);
+}
+
+void SearchIndex::Worker::syncSource(SessionService *service, bool rebuild)
+{
+    const QString key = keyOf(service);
+    SearchIndex *index = m_index;
+    Result<SyncStats> r = m_index->sync(*service->store(), key, rebuild, [index](int done, int total) {
+        if (done == total || done % 50 == 0)
+            QMetaObject::invokeMethod(index, [index, done, total] { Q_EMIT index->progress(done, total); }, Qt::QueuedConnection);
+    });
+    if (!r) {
+        const Error e = r.error();
+        QMetaObject::invokeMethod(index, [index, e] { Q_EMIT index->problemFound(e.where, e.message); }, Qt::QueuedConnection);
+        return;
+    }
+    qCInfo(lcSearch) << "indexed" << key << ":" << r->indexed << "of" << r->sessions << "sessions read again," << r->removed << "removed";
+    QMetaObject::invokeMethod(index, [index] { Q_EMIT index->updated(); }, Qt::QueuedConnection);
+}
+
+void SearchIndex::Worker::rebuildAll()
+{
+    flush();
+    if (Result<void> r = m_index->clear(); !r)
+        qCWarning(lcSearch) << "could not clear the index:" << r.error().toString();
+    const QList<SessionService *> services = m_sources.keys();
+    for (SessionService *service : services)
+        syncSource(service, true);
+}
+
+qint64 SearchIndex::Worker::messageTime(SessionService *service, const QString &sessionID, const QString &messageID)
+{
+    if (auto it = m_messageTimes.constFind(messageID); it != m_messageTimes.constEnd())
+        return it.value();
+    if (m_messageTimes.size() > 20000)
+        m_messageTimes.clear();
+    const std::optional<Message> m = service->store()->message(sessionID, messageID);
+    const qint64 t = m ? m->created() : 0;
+    m_messageTimes.insert(messageID, t);
+    return t;
+}
+
+void SearchIndex::Worker::flush()
+{
+    if (m_timer)
+        m_timer->stop();
+    if (m_parts.isEmpty() && m_messages.isEmpty() && m_sessions.isEmpty() && m_removals.isEmpty() && m_reindex.isEmpty())
+        return;
+    const auto parts = std::exchange(m_parts, {});
+    const auto messages = std::exchange(m_messages, {});
+    const auto sessions = std::exchange(m_sessions, {});
+    const auto removals = std::exchange(m_removals, {});
+    const auto reindex = std::exchange(m_reindex, {});
+
+    // Sessions read again in full: read before the write transaction.
+    struct Full {
+        QString source;
+        Session session;
+        QList<MessageWithParts> messages;
+    };
+    QList<Full> full;
+    for (const auto &[service, sessionID] : reindex) {
+        if (!m_sources.contains(service))
+            continue;
+        if (std::optional<Session> s = service->store()->session(sessionID))
+            full.append({keyOf(service), *s, service->store()->messagesWithParts(sessionID)});
+    }
+    Result<QSqlDatabase> db = m_index->connection();
+    if (!db)
+        return;
+    QSqlDatabase connection = db.value();
+    connection.transaction();
+    Result<void> result;
+    for (const Removal &r : removals) {
+        if (r.messageID.isEmpty())
+            result = m_index->deleteSessionDocs(connection, r.source, r.sessionID);
+        else
+            result = m_index->removeDocument(connection, r.source, r.sessionID, r.messageID, r.partID);
+        if (!result)
+            break;
+        if (r.messageID.isEmpty()) {
+            QSqlQuery q(connection);
+            q.prepare(u"DELETE FROM session WHERE source = ? AND id = ?"_s);
+            q.addBindValue(r.source);
+            q.addBindValue(notNull(r.sessionID));
+            q.exec();
+        }
+    }
+    for (const Full &f : std::as_const(full)) {
+        if (!result)
+            break;
+        result = m_index->writeSession(connection, f.source, f.session, f.messages, 0);
+    }
+    for (auto it = sessions.constBegin(); result && it != sessions.constEnd(); ++it) {
+        const auto &[service, session] = it.value();
+        if (!m_sources.contains(service))
+            continue;
+        QSqlQuery q(connection);
+        // Keep the stamp: the next sync reads the session again anyway if it changed.
+        q.prepare(u"INSERT INTO session(source, id, title, directory, created, updated, stamp) VALUES(?, ?, ?, ?, ?, ?, 0) "
+                  u"ON CONFLICT(source, id) DO UPDATE SET title = excluded.title, directory = excluded.directory, updated = excluded.updated"_s);
+        q.addBindValue(notNull(keyOf(service)));
+        q.addBindValue(notNull(session.id()));
+        q.addBindValue(notNull(session.title()));
+        q.addBindValue(notNull(session.directory()));
+        q.addBindValue(session.created());
+        q.addBindValue(session.updated());
+        if (!q.exec()) {
+            result = sqlError(q, m_index->m_file);
+            break;
+        }
+        result = m_index->upsertDocument(connection, keyOf(service), session.id(),
+                                         SearchDocument{{}, {}, u"title"_s, {}, session.created()}, session.title());
+    }
+    for (auto it = messages.constBegin(); result && it != messages.constEnd(); ++it) {
+        const auto &[service, message] = it.value();
+        if (!m_sources.contains(service))
+            continue;
+        const QList<SearchDocument> docs = documents(message, {});
+        if (docs.isEmpty())
+            result = m_index->removeDocument(connection, keyOf(service), message.sessionID(), message.id(), {});
+        for (const SearchDocument &d : docs) {
+            if (!(result = m_index->upsertDocument(connection, keyOf(service), message.sessionID(), d)))
+                break;
+        }
+    }
+    for (auto it = parts.constBegin(); result && it != parts.constEnd(); ++it) {
+        const auto &[service, part] = it.value();
+        if (!m_sources.contains(service))
+            continue;
+        const qint64 time = messageTime(service, part.sessionID(), part.messageID());
+        if (std::optional<SearchDocument> d = document(part, time))
+            result = m_index->upsertDocument(connection, keyOf(service), part.sessionID(), *d);
+        else
+            result = m_index->removeDocument(connection, keyOf(service), part.sessionID(), part.messageID(), part.id());
+    }
+    if (!result) {
+        connection.rollback();
+        qCWarning(lcSearch).noquote() << "could not update the index:" << result.error().toString();
+        const Error e = result.error();
+        SearchIndex *index = m_index;
+        QMetaObject::invokeMethod(index, [index, e] { Q_EMIT index->problemFound(e.where, e.message); }, Qt::QueuedConnection);
+        return;
+    }
+    connection.commit();
+    SearchIndex *index = m_index;
+    QMetaObject::invokeMethod(index, [index] { Q_EMIT index->updated(); }, Qt::QueuedConnection);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+SearchIndex::SearchIndex(QObject *parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<SearchHit>();
+    registerMetaTypes();
+    m_thread.setObjectName(u"weft-search"_s);
+}
+
+SearchIndex::~SearchIndex()
+{
+    if (m_worker) {
+        Worker *worker = m_worker;
+        QMetaObject::invokeMethod(worker, [worker] {
+            worker->flush();
+            delete worker;
+        }, Qt::BlockingQueuedConnection);
+        m_worker = nullptr;
+    }
+    m_thread.quit();
+    m_thread.wait();
+    m_connections.reset();
+}
+
+QString SearchIndex::defaultFile(const QString &weftDataDir)
+{
+    return QDir(weftDataDir).filePath(u"search.db"_s);
+}
+
+QString SearchIndex::sourceKey(const Store &store)
+{
+    return store.location();
+}
+
+Result<QSqlDatabase> SearchIndex::connection()
+{
+    if (!m_connections)
+        return Error{u"the search index is not open"_s, m_file};
+    return m_connections->get();
+}
+
+Result<void> SearchIndex::open(const QString &file)
+{
+    m_file = QDir::cleanPath(QDir::current().absoluteFilePath(file));
+    if (!QDir().mkpath(QFileInfo(m_file).absolutePath()))
+        return Error{u"cannot create the folder of the search index"_s, m_file};
+    const bool ownTokenizer = SearchTokenizer::isAvailable();
+    m_connections = std::make_unique<ThreadConnections>(m_file, u"QSQLITE_BUSY_TIMEOUT=10000"_s, [ownTokenizer](QSqlDatabase &db) -> Result<void> {
+        if (ownTokenizer) {
+            if (Result<void> r = SearchTokenizer::registerOn(db); !r)
+                return r;
+        }
+        QSqlQuery q(db);
+        q.exec(u"PRAGMA journal_mode = WAL"_s);
+        q.exec(u"PRAGMA synchronous = NORMAL"_s);
+        return {};
+    });
+    Result<QSqlDatabase> db = connection();
+    if (!db) {
+        m_connections.reset();
+        return Error{u"cannot open the search index: "_s + db.error().message, m_file};
+    }
+    m_tokenizer = ownTokenizer ? QString::fromLatin1(SearchTokenizer::Name) : u"trigram"_s;
+    if (Result<void> r = createSchema(db.value()); !r) {
+        m_connections.reset();
+        return r;
+    }
+    if (!m_worker) {
+        m_worker = new Worker(this);
+        m_worker->moveToThread(&m_thread);
+        m_thread.start();
+    }
+    return {};
+}
+
+Result<void> SearchIndex::createSchema(QSqlDatabase &db)
+{
+    QSqlQuery q(db);
+    QString version, tokenizer;
+    if (q.exec(u"SELECT key, value FROM meta"_s)) {
+        while (q.next()) {
+            if (q.value(0).toString() == u"schema")
+                version = q.value(1).toString();
+            else if (q.value(0).toString() == u"tokenizer")
+                tokenizer = q.value(1).toString();
+        }
+    }
+    const bool current = version == QString::number(SchemaVersion) && tokenizer == m_tokenizer;
+    if (!db.transaction())
+        return Error{db.lastError().text(), m_file};
+    auto run = [&](const QString &sql) -> bool {
+        if (q.exec(sql))
+            return true;
+        return false;
+    };
+    QStringList statements;
+    if (!current) {
+        if (!version.isEmpty())
+            qCInfo(lcSearch) << "search index of schema" << version << "with tokenizer" << tokenizer << "- emptying it";
+        statements << u"DROP TABLE IF EXISTS fts"_s << u"DROP TABLE IF EXISTS doc"_s << u"DROP TABLE IF EXISTS session"_s
+                   << u"DROP TABLE IF EXISTS meta"_s;
+    }
+    const QString tokenize = m_tokenizer == u"weft" ? u"weft remove_diacritics 2"_s : m_tokenizer;
+    statements << u"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)"_s
+               << u"CREATE TABLE IF NOT EXISTS session(source TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL DEFAULT '', "
+                  u"directory TEXT NOT NULL DEFAULT '', created INTEGER NOT NULL DEFAULT 0, updated INTEGER NOT NULL DEFAULT 0, "
+                  u"stamp INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(source, id)) WITHOUT ROWID"_s
+               << u"CREATE TABLE IF NOT EXISTS doc(id INTEGER PRIMARY KEY, source TEXT NOT NULL, session_id TEXT NOT NULL, "
+                  u"message_id TEXT NOT NULL, part_id TEXT NOT NULL, kind TEXT NOT NULL, time INTEGER NOT NULL)"_s
+               << u"CREATE UNIQUE INDEX IF NOT EXISTS doc_key ON doc(source, session_id, message_id, part_id)"_s
+               << u"CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tokenize = '%1')"_s.arg(tokenize);
+    for (const QString &sql : std::as_const(statements)) {
+        if (!run(sql)) {
+            const Error e = sqlError(q, m_file);
+            db.rollback();
+            return Error{u"cannot create the search index: "_s + e.message, m_file};
+        }
+    }
+    if (!current) {
+        q.exec(u"INSERT INTO fts(fts, rank) VALUES('rank', 'bm25(4.0, 1.0)')"_s);
+        q.prepare(u"INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)"_s);
+        for (const auto &[k, v] : {std::pair{u"schema"_s, QString::number(SchemaVersion)}, std::pair{u"tokenizer"_s, m_tokenizer}}) {
+            q.addBindValue(notNull(k));
+            q.addBindValue(notNull(v));
+            q.exec();
+        }
+    }
+    if (!db.commit())
+        return Error{db.lastError().text(), m_file};
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::optional<SearchDocument> SearchIndex::document(const Part &part, qint64 time)
+{
+    SearchDocument d{part.messageID(), part.id(), {}, {}, time};
+    QStringList texts;
+    switch (part.type()) {
+    case PartType::Text:
+        d.kind = u"text"_s;
+        texts << part.text();
+        break;
+    case PartType::Reasoning:
+        d.kind = u"reasoning"_s;
+        texts << part.text();
+        break;
+    case PartType::Tool: {
+        d.kind = u"tool"_s;
+        const ToolState state = part.state();
+        texts << part.tool() << state.title();
+        collectStrings(state.input(), texts);
+        if (state.status() == ToolStatus::Error)
+            texts << state.errorText();
+        else
+            texts << state.output();
+        break;
+    }
+    case PartType::File: {
+        d.kind = u"file"_s;
+        texts << part.filename();
+        if (part.url().startsWith(u"file:"))
+            texts << QUrl(part.url()).toLocalFile();
+        collectStrings(part.json().object(u"source").value(u"path"), texts);
+        break;
+    }
+    case PartType::Patch:
+        d.kind = u"patch"_s;
+        texts << part.files();
+        break;
+    case PartType::Subtask:
+        d.kind = u"subtask"_s;
+        texts << part.description() << part.prompt() << part.agent();
+        break;
+    case PartType::Agent:
+        d.kind = u"agent"_s;
+        texts << part.name();
+        break;
+    case PartType::Retry:
+        d.kind = u"retry"_s;
+        texts << part.retryError().message();
+        break;
+    default:
+        return std::nullopt;
+    }
+    texts.removeAll(QString());
+    d.text = capped(texts.join(u'\n'));
+    if (d.text.trimmed().isEmpty())
+        return std::nullopt;
+    return d;
+}
+
+QList<SearchDocument> SearchIndex::documents(const Message &message, const QList<Part> &parts)
+{
+    QList<SearchDocument> result;
+    if (message.isAssistant() && message.hasError()) {
+        const MessageError error = message.error();
+        const QString text = error.message().isEmpty() ? error.name() : error.name() + u": "_s + error.message();
+        result.append(SearchDocument{message.id(), {}, u"error"_s, capped(text), message.created()});
+    }
+    for (const Part &p : parts) {
+        if (std::optional<SearchDocument> d = document(p, message.created()))
+            result.append(*d);
+    }
+    return result;
+}
+
+QString SearchIndex::ftsQuery(const QString &query)
+{
+    struct Term {
+        QString text;
+        bool quoted = false;
+    };
+    QList<Term> raw;
+    QString current;
+    bool inQuote = false, quoted = false;
+    auto push = [&] {
+        if (!current.isEmpty() || quoted)
+            raw.append({current, quoted});
+        current.clear();
+        quoted = false;
+    };
+    for (const QChar c : query) {
+        if (c == u'"') {
+            if (inQuote) {
+                inQuote = false;
+                push();
+            } else {
+                push();
+                inQuote = true;
+                quoted = true;
+            }
+        } else if (c.isSpace() && !inQuote) {
+            push();
+        } else {
+            current.append(c);
+        }
+    }
+    push();
+
+    auto phrase = [](const QString &text, bool prefix) {
+        QString result;
+        result.reserve(text.size() + 3);
+        result.append(u'"');
+        for (const QChar c : text) {
+            result.append(c);
+            if (c == u'"')
+                result.append(c);
+        }
+        result.append(u'"');
+        if (prefix)
+            result.append(u'*');
+        return result;
+    };
+    QStringList groups;      // AND-ed groups of OR-ed phrases
+    QStringList exclusions;
+    bool orNext = false;
+    for (const Term &t : std::as_const(raw)) {
+        if (!t.quoted && t.text == u"OR") {
+            orNext = !groups.isEmpty();
+            continue;
+        }
+        QString text = t.text;
+        bool negative = false, prefix = false;
+        if (!t.quoted && text.size() > 1 && text.startsWith(u'-')) {
+            negative = true;
+            text.remove(0, 1);
+        }
+        if (!t.quoted && text.size() > 1 && text.endsWith(u'*')) {
+            prefix = true;
+            text.chop(1);
+        }
+        if (!hasWordCharacter(text))
+            continue;
+        const QString p = phrase(text, prefix);
+        if (negative) {
+            exclusions.append(p);
+        } else if (orNext && !groups.isEmpty()) {
+            groups.last() += u" OR "_s + p;
+        } else {
+            groups.append(p);
+        }
+        orNext = false;
+    }
+    if (groups.isEmpty())
+        return {};
+    QStringList parts;
+    for (const QString &g : std::as_const(groups))
+        parts.append(g.contains(u" OR "_s) ? u"("_s + g + u")"_s : g);
+    QString expression = parts.join(u' ');
+    if (!exclusions.isEmpty())
+        expression = u"("_s + expression + u") NOT "_s + exclusions.join(u" NOT "_s);
+    return expression;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Result<void> SearchIndex::deleteSessionDocs(QSqlDatabase &db, const QString &source, const QString &sessionID)
+{
+    QSqlQuery q(db);
+    q.prepare(u"DELETE FROM fts WHERE rowid IN (SELECT id FROM doc WHERE source = ? AND session_id = ?)"_s);
+    q.addBindValue(notNull(source));
+    q.addBindValue(notNull(sessionID));
+    if (!q.exec())
+        return sqlError(q, m_file);
+    q.prepare(u"DELETE FROM doc WHERE source = ? AND session_id = ?"_s);
+    q.addBindValue(notNull(source));
+    q.addBindValue(notNull(sessionID));
+    if (!q.exec())
+        return sqlError(q, m_file);
+    return {};
+}
+
+Result<void> SearchIndex::removeDocument(QSqlDatabase &db, const QString &source, const QString &sessionID,
+                                         const QString &messageID, const QString &partID)
+{
+    QSqlQuery q(db);
+    // A message ID without a part ID removes the message's documents (its error and its parts).
+    const QString where = partID.isEmpty() ? u"source = ? AND session_id = ? AND message_id = ?"_s
+                                           : u"source = ? AND session_id = ? AND message_id = ? AND part_id = ?"_s;
+    q.prepare(u"DELETE FROM fts WHERE rowid IN (SELECT id FROM doc WHERE %1)"_s.arg(where));
+    for (const QString &v : {source, sessionID, messageID})
+        q.addBindValue(notNull(v));
+    if (!partID.isEmpty())
+        q.addBindValue(notNull(partID));
+    if (!q.exec())
+        return sqlError(q, m_file);
+    q.prepare(u"DELETE FROM doc WHERE %1"_s.arg(where));
+    for (const QString &v : {source, sessionID, messageID})
+        q.addBindValue(notNull(v));
+    if (!partID.isEmpty())
+        q.addBindValue(notNull(partID));
+    if (!q.exec())
+        return sqlError(q, m_file);
+    return {};
+}
+
+Result<void> SearchIndex::upsertDocument(QSqlDatabase &db, const QString &source, const QString &sessionID,
+                                         const SearchDocument &doc, const QString &title)
+{
+    QSqlQuery q(db);
+    q.prepare(u"SELECT id FROM doc WHERE source = ? AND session_id = ? AND message_id = ? AND part_id = ?"_s);
+    for (const QString &v : {source, sessionID, doc.messageID, doc.partID})
+        q.addBindValue(notNull(v));
+    if (!q.exec())
+        return sqlError(q, m_file);
+    qint64 id = -1;
+    if (q.next())
+        id = q.value(0).toLongLong();
+    q.finish();
+    if (id >= 0) {
+        q.prepare(u"DELETE FROM fts WHERE rowid = ?"_s);
+        q.addBindValue(id);
+        if (!q.exec())
+            return sqlError(q, m_file);
+        if (doc.text.isEmpty() && title.isEmpty()) {
+            q.prepare(u"DELETE FROM doc WHERE id = ?"_s);
+            q.addBindValue(id);
+            return q.exec() ? Result<void>() : Result<void>(sqlError(q, m_file));
+        }
+        q.prepare(u"UPDATE doc SET kind = ?, time = ? WHERE id = ?"_s);
+        q.addBindValue(notNull(doc.kind));
+        q.addBindValue(doc.time);
+        q.addBindValue(id);
+        if (!q.exec())
+            return sqlError(q, m_file);
+    } else {
+        if (doc.text.isEmpty() && title.isEmpty())
+            return {};
+        q.prepare(u"INSERT INTO doc(source, session_id, message_id, part_id, kind, time) VALUES(?, ?, ?, ?, ?, ?)"_s);
+        for (const QString &v : {source, sessionID, doc.messageID, doc.partID, doc.kind})
+            q.addBindValue(notNull(v));
+        q.addBindValue(doc.time);
+        if (!q.exec())
+            return sqlError(q, m_file);
+        id = q.lastInsertId().toLongLong();
+    }
+    q.prepare(u"INSERT INTO fts(rowid, title, body) VALUES(?, ?, ?)"_s);
+    q.addBindValue(id);
+    q.addBindValue(notNull(title));
+    q.addBindValue(notNull(doc.text));
+    if (!q.exec())
+        return sqlError(q, m_file);
+    return {};
+}
+
+Result<void> SearchIndex::writeSession(QSqlDatabase &db, const QString &source, const Session &session,
+                                       const QList<MessageWithParts> &messages, qint64 stamp)
+{
+    if (Result<void> r = deleteSessionDocs(db, source, session.id()); !r)
+        return r;
+    QSqlQuery s(db);
+    s.prepare(u"INSERT OR REPLACE INTO session(source, id, title, directory, created, updated, stamp) VALUES(?, ?, ?, ?, ?, ?, ?)"_s);
+    s.addBindValue(notNull(source));
+    s.addBindValue(notNull(session.id()));
+    s.addBindValue(notNull(session.title()));
+    s.addBindValue(notNull(session.directory()));
+    s.addBindValue(session.created());
+    s.addBindValue(session.updated());
+    s.addBindValue(stamp);
+    if (!s.exec())
+        return sqlError(s, m_file);
+    QSqlQuery doc(db);
+    doc.prepare(u"INSERT INTO doc(source, session_id, message_id, part_id, kind, time) VALUES(?, ?, ?, ?, ?, ?)"_s);
+    QSqlQuery fts(db);
+    fts.prepare(u"INSERT INTO fts(rowid, title, body) VALUES(?, ?, ?)"_s);
+    auto insert = [&](const SearchDocument &d, const QString &title) -> Result<void> {
+        doc.bindValue(0, notNull(source));
+        doc.bindValue(1, notNull(session.id()));
+        doc.bindValue(2, notNull(d.messageID));
+        doc.bindValue(3, notNull(d.partID));
+        doc.bindValue(4, notNull(d.kind));
+        doc.bindValue(5, d.time);
+        if (!doc.exec())
+            return sqlError(doc, m_file);
+        fts.bindValue(0, doc.lastInsertId());
+        fts.bindValue(1, notNull(title));
+        fts.bindValue(2, notNull(d.text));
+        if (!fts.exec())
+            return sqlError(fts, m_file);
+        return {};
+    };
+    if (!session.title().isEmpty()) {
+        if (Result<void> r = insert(SearchDocument{{}, {}, u"title"_s, {}, session.created()}, session.title()); !r)
+            return r;
+    }
+    for (const MessageWithParts &m : messages) {
+        for (const SearchDocument &d : documents(m.info, m.parts)) {
+            if (Result<void> r = insert(d, {}); !r)
+                return r;
+        }
+    }
+    return {};
+}
+
+Result<void> SearchIndex::indexSession(const QString &source, const Session &session, const QList<MessageWithParts> &messages, qint64 stamp)
+{
+    Result<QSqlDatabase> db = connection();
+    if (!db)
+        return db.error();
+    QSqlDatabase c = db.value();
+    if (!c.transaction())
+        return Error{c.lastError().text(), m_file};
+    Result<void> r = writeSession(c, source, session, messages, stamp);
+    if (!r) {
+        c.rollback();
+        return r;
+    }
+    if (!c.commit())
+        return Error{c.lastError().text(), m_file};
+    return {};
+}
+
+Result<void> SearchIndex::removeSession(const QString &source, const QString &sessionID)
+{
+    Result<QSqlDatabase> db = connection();
+    if (!db)
+        return db.error();
+    QSqlDatabase c = db.value();
+    c.transaction();
+    Result<void> r = deleteSessionDocs(c, source, sessionID);
+    if (r) {
+        QSqlQuery q(c);
+        q.prepare(u"DELETE FROM session WHERE source = ? AND id = ?"_s);
+        q.addBindValue(notNull(source));
+        q.addBindValue(notNull(sessionID));
+        if (!q.exec())
+            r = sqlError(q, m_file);
+    }
+    if (!r) {
+        c.rollback();
+        return r;
+    }
+    c.commit();
+    return {};
+}
+
+Result<void> SearchIndex::clear(const QString &source)
+{
+    Result<QSqlDatabase> db = connection();
+    if (!db)
+        return db.error();
+    QSqlDatabase c = db.value();
+    c.transaction();
+    QSqlQuery q(c);
+    bool ok;
+    if (source.isEmpty()) {
+        ok = q.exec(u"DELETE FROM fts"_s) && q.exec(u"DELETE FROM doc"_s) && q.exec(u"DELETE FROM session"_s);
+    } else {
+        ok = true;
+        for (const QString &sql : {u"DELETE FROM fts WHERE rowid IN (SELECT id FROM doc WHERE source = ?)"_s,
+                                   u"DELETE FROM doc WHERE source = ?"_s, u"DELETE FROM session WHERE source = ?"_s}) {
+            q.prepare(sql);
+            q.addBindValue(notNull(source));
+            ok = ok && q.exec();
+        }
+    }
+    if (!ok) {
+        const Error e = sqlError(q, m_file);
+        c.rollback();
+        return e;
+    }
+    c.commit();
+    return {};
+}
+
+Result<void> SearchIndex::optimize()
+{
+    Result<QSqlDatabase> db = connection();
+    if (!db)
+        return db.error();
+    QSqlQuery q(db.value());
+    if (!q.exec(u"INSERT INTO fts(fts) VALUES('optimize')"_s))
+        return sqlError(q, m_file);
+    if (!q.exec(u"PRAGMA wal_checkpoint(TRUNCATE)"_s))
+        return sqlError(q, m_file);
+    return {};
+}
+
+Result<SearchIndex::SyncStats> SearchIndex::sync(Store &store, const QString &sourceArg, bool rebuild,
+                                                 const std::function<void(int, int)> &progress)
+{
+    const QString source = sourceArg.isEmpty() ? sourceKey(store) : sourceArg;
+    Result<QSqlDatabase> db = connection();
+    if (!db)
+        return db.error();
+    QSqlDatabase c = db.value();
+    SyncStats stats;
+    const QList<Session> sessions = store.sessions();
+    stats.sessions = int(sessions.size());
+
+    QHash<QString, qint64> stamps;
+    if (auto *database = dynamic_cast<OpencodeDbStore *>(&store)) {
+        Result<QHash<QString, qint64>> r = database->sessionStamps();
+        if (!r)
+            return r.error();
+        stamps = r.value();
+    } else if (auto *json = dynamic_cast<JsonStore *>(&store)) {
+        // A session's time.updated does not move with every message; its message folder does
+        // (every message file is written by a rename into it).
+        const QString root = json->storage().root() + u"/message/"_s;
+        for (const Session &s : sessions)
+            stamps.insert(s.id(), qMax(s.updated(), QFileInfo(root + s.id()).lastModified().toMSecsSinceEpoch()));
+    }
+    for (const Session &s : sessions) {
+        if (!stamps.contains(s.id()))
+            stamps.insert(s.id(), s.updated());
+    }
+
+    QHash<QString, qint64> indexed;
+    {
+        QSqlQuery q(c);
+        q.prepare(u"SELECT id, stamp FROM session WHERE source = ?"_s);
+        q.addBindValue(notNull(source));
+        if (!q.exec())
+            return sqlError(q, m_file);
+        while (q.next())
+            indexed.insert(q.value(0).toString(), q.value(1).toLongLong());
+    }
+    QList<Session> todo;
+    QSet<QString> present;
+    for (const Session &s : sessions) {
+        present.insert(s.id());
+        const auto it = indexed.constFind(s.id());
+        if (rebuild || it == indexed.constEnd() || it.value() != stamps.value(s.id()) || stamps.value(s.id()) == 0)
+            todo.append(s);
+    }
+    QStringList gone;
+    for (auto it = indexed.constBegin(); it != indexed.constEnd(); ++it) {
+        if (!present.contains(it.key()))
+            gone.append(it.key());
+    }
+
+    // Read a batch of sessions, then write it in one transaction: the store is never read while
+    // the index is locked for writing.
+    constexpr qsizetype Batch = 64;
+    for (qsizetype start = 0; start < todo.size(); start += Batch) {
+        QList<std::pair<Session, QList<MessageWithParts>>> batch;
+        for (qsizetype i = start; i < qMin(todo.size(), start + Batch); ++i)
+            batch.append({todo.at(i), store.messagesWithParts(todo.at(i).id())});
+        if (!c.transaction())
+            return Error{c.lastError().text(), m_file};
+        for (const auto &[session, messages] : std::as_const(batch)) {
+            if (Result<void> r = writeSession(c, source, session, messages, stamps.value(session.id())); !r) {
+                c.rollback();
+                return r.error();
+            }
+            ++stats.indexed;
+        }
+        if (!c.commit())
+            return Error{c.lastError().text(), m_file};
+        if (progress)
+            progress(stats.indexed, int(todo.size()));
+    }
+    if (!gone.isEmpty()) {
+        c.transaction();
+        for (const QString &id : std::as_const(gone)) {
+            if (Result<void> r = deleteSessionDocs(c, source, id); !r) {
+                c.rollback();
+                return r.error();
+            }
+            QSqlQuery q(c);
+            q.prepare(u"DELETE FROM session WHERE source = ? AND id = ?"_s);
+            q.addBindValue(notNull(source));
+            q.addBindValue(id);
+            q.exec();
+            ++stats.removed;
+        }
+        c.commit();
+    }
+    stats.documents = documentCount(source);
+    return stats;
+}
+
+qint64 SearchIndex::documentCount(const QString &source)
+{
+    Result<QSqlDatabase> db = connection();
+    if (!db)
+        return 0;
+    QSqlQuery q(db.value());
+    if (source.isEmpty()) {
+        q.exec(u"SELECT count(*) FROM doc"_s);
+    } else {
+        q.prepare(u"SELECT count(*) FROM doc WHERE source = ?"_s);
+        q.addBindValue(notNull(source));
+        q.exec();
+    }
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
+
+Result<QList<SearchHit>> SearchIndex::search(const QString &query, const SearchOptions &options)
+{
+    QList<SearchHit> hits;
+    const QString expression = ftsQuery(query);
+    if (expression.isEmpty())
+        return hits;
+    Result<QSqlDatabase> db = connection();
+    if (!db)
+        return db.error();
+    const QString columns = u"d.source, d.session_id, d.message_id, d.part_id, d.kind, d.time, coalesce(s.title, ''), "
+                            u"snippet(fts, -1, char(2), char(3), '…', 24), fts.rank"_s;
+    const QString join = u"LEFT JOIN session s ON s.source = d.source AND s.id = d.session_id"_s;
+    QString sql;
+    if (!options.sessionID.isEmpty()) {
+        // One session: walk its documents and test each against the query (a few hundred probes)
+        // rather than every match in the index.
+        sql = u"SELECT %1 FROM doc d CROSS JOIN fts ON fts.rowid = d.id %2 WHERE d.session_id = :session %3 AND fts MATCH :query "_s.arg(
+            columns, join, options.source.isEmpty() ? QString() : u"AND d.source = :source"_s);
+    } else {
+        // Best matches first: FTS5 sorts by rank itself and computes snippets only for the rows
+        // returned.
+        sql = u"SELECT %1 FROM fts JOIN doc d ON d.id = fts.rowid %2 WHERE fts MATCH :query %3 "_s.arg(
+            columns, join, options.source.isEmpty() ? QString() : u"AND d.source = :source"_s);
+    }
+    sql += options.order == SearchOptions::Order::Timeline ? u"ORDER BY d.time, d.message_id, d.part_id "_s : u"ORDER BY fts.rank "_s;
+    sql += u"LIMIT :limit OFFSET :offset"_s;
+    QSqlQuery q(db.value());
+    q.setForwardOnly(true);
+    if (!q.prepare(sql))
+        return sqlError(q, m_file);
+    q.bindValue(u":query"_s, expression);
+    if (!options.source.isEmpty())
+        q.bindValue(u":source"_s, options.source);
+    if (!options.sessionID.isEmpty())
+        q.bindValue(u":session"_s, options.sessionID);
+    q.bindValue(u":limit"_s, options.limit <= 0 ? -1 : options.limit);
+    q.bindValue(u":offset"_s, qMax(0, options.offset));
+    if (!q.exec())
+        return Error{u"cannot search for \"%1\": %2"_s.arg(query, sqlError(q, m_file).message), m_file};
+    const QStringList words = queryWords(query);
+    while (q.next()) {
+        SearchHit hit;
+        hit.source = q.value(0).toString();
+        hit.sessionID = q.value(1).toString();
+        hit.messageID = q.value(2).toString();
+        hit.partID = q.value(3).toString();
+        hit.kind = q.value(4).toString();
+        hit.time = q.value(5).toLongLong();
+        hit.sessionTitle = q.value(6).toString();
+        parseSnippet(q.value(7).toString(), words, hit);
+        hit.rank = q.value(8).toDouble();
+        hits.append(hit);
+    }
+    if (q.lastError().isValid())
+        return sqlError(q, m_file);
+    return hits;
+}
+
+Result<QList<SearchHit>> SearchIndex::searchSession(const QString &query, const QString &source, const QString &sessionID)
+{
+    SearchOptions options;
+    options.source = source;
+    options.sessionID = sessionID;
+    options.limit = -1;
+    options.order = SearchOptions::Order::Timeline;
+    return search(query, options);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void SearchIndex::addSource(SessionService *service, const QString &source)
+{
+    if (!m_worker || !service)
+        return;
+    const QString key = source.isEmpty() ? sourceKey(*service->store()) : source;
+    Worker *worker = m_worker;
+    QMetaObject::invokeMethod(worker, [worker, service, key] { worker->addSource(service, key); }, Qt::QueuedConnection);
+}
+
+void SearchIndex::removeSource(SessionService *service)
+{
+    if (!m_worker)
+        return;
+    Worker *worker = m_worker;
+    QMetaObject::invokeMethod(worker, [worker, service] { worker->removeSource(service, true); }, Qt::BlockingQueuedConnection);
+}
+
+void SearchIndex::rebuild()
+{
+    if (!m_worker)
+        return;
+    Worker *worker = m_worker;
+    QMetaObject::invokeMethod(worker, [worker] { worker->rebuildAll(); }, Qt::QueuedConnection);
+}
+
+bool SearchIndex::waitForIdle(int timeoutMs)
+{
+    if (!m_worker)
+        return true;
+    auto done = std::make_shared<QSemaphore>();
+    Worker *worker = m_worker;
+    QMetaObject::invokeMethod(worker, [worker, done] {
+        worker->flush();
+        done->release();
+    }, Qt::QueuedConnection);
+    return done->tryAcquire(1, timeoutMs);
+}
+
+} // namespace weft

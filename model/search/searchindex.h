@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/result.h"
+#include "core/types.h"
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QSqlDatabase>
+#include <QThread>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <utility>
+
+namespace weft
+{
+
+class SessionService;
+class Store;
+class ThreadConnections;
+
+/// One match: where it is (source, session, message, part) and the snippet around it.
+struct SearchHit {
+    QString source;       ///< the source's key (SearchIndex::sourceKey: the store's location)
+    QString sessionID;
+    QString messageID;    ///< empty for a session title
+    QString partID;       ///< empty for a title or a message's error
+    QString kind;         ///< title, text, reasoning, tool, file, patch, subtask, agent, retry, error
+    QString sessionTitle;
+    QString snippet;      ///< the matching text around the match, plain
+    QList<std::pair<int, int>> highlights; ///< (start, length) of the matches in snippet, UTF-16 units
+    double rank = 0;      ///< bm25: lower is a better match
+    qint64 time = 0;      ///< when the message was created (the session, for a title)
+
+    /// The snippet with the matches between @p open and @p close.
+    [[nodiscard]] QString markedSnippet(const QString &open, const QString &close) const;
+    bool operator==(const SearchHit &) const = default;
+};
+
+struct SearchOptions {
+    enum class Order {
+        Rank,     ///< best matches first (bm25)
+        Timeline, ///< in the order the session shows them (for next/previous in one session)
+    };
+    QString source;    ///< only this source (empty: every source)
+    QString sessionID; ///< only this session
+    int limit = 50;
+    int offset = 0;
+    Order order = Order::Rank;
+};
+
+/// What one text of a session contributes to the index.
+struct SearchDocument {
+    QString messageID;
+    QString partID;
+    QString kind;
+    QString text;
+    qint64 time = 0;
+};
+
+/// A full-text index (SQLite FTS5) of every session of every source, kept beside Weft's data
+/// (`<weft data dir>/search.db`): message text, reasoning, tool names, inputs, outputs and
+/// errors, file names and paths, subtask prompts, message errors, session titles. Chinese,
+/// Japanese and Korean text is findable by any substring of two or more characters (and by
+/// single characters), see SearchTokenizer.
+///
+/// Sources are SessionServices: addSource() brings the index up to date with the source in the
+/// background (sessions whose stamp changed are read again, removed ones dropped) and then
+/// follows every change the service announces, coalesced and written on the index's own thread.
+/// The OpenCode database follower announces through its SessionService too
+/// (OpencodeDbWatcher::setService), so live OpenCode sessions are indexed as they stream.
+///
+/// The synchronous methods (sync, search, ...) may be called from any thread (each thread gets
+/// its own connection); a search takes a few milliseconds and can run on the GUI thread.
+class SearchIndex : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit SearchIndex(QObject *parent = nullptr);
+    ~SearchIndex() override;
+
+    /// `<weftDataDir>/search.db`.
+    [[nodiscard]] static QString defaultFile(const QString &weftDataDir);
+    /// The key of a store's documents in the index: its location (folder or database file).
+    [[nodiscard]] static QString sourceKey(const Store &store);
+
+    /// Opens (or creates) the index file. An index of an older layout or made with another
+    /// tokenizer is emptied; sync() fills it again.
+    Result<void> open(const QString &file);
+    [[nodiscard]] bool isOpen() const { return m_connections != nullptr; }
+    [[nodiscard]] QString file() const { return m_file; }
+    /// The FTS5 tokenizer in use: "weft" (CJK bigrams), or "trigram" where this build cannot
+    /// register Weft's own tokenizer.
+    [[nodiscard]] QString tokenizer() const { return m_tokenizer; }
+
+    // ---- following sources (background)
+
+    /// Brings the index up to date with @p service's store in the background, then follows
+    /// the service's signals. @p source defaults to sourceKey(store).
+    void addSource(SessionService *service, const QString &source = {});
+    void removeSource(SessionService *service);
+    /// Empties the index and reads every followed source again, in the background.
+    void rebuild();
+    /// Waits until the background work queued so far (including pending coalesced changes) is
+    /// written. For tests and the command line; returns false on timeout.
+    bool waitForIdle(int timeoutMs = 30000);
+
+    // ---- synchronous
+
+    struct SyncStats {
+        int sessions = 0;  ///< sessions in the source
+        int indexed = 0;   ///< sessions read again
+        int removed = 0;   ///< sessions dropped from the index
+        qint64 documents = 0;
+    };
+    /// Brings the index up to date with @p store: sessions whose stamp changed (for OpenCode's
+    /// database the newest time_updated of the session's rows, for a JSON store the session's
+    /// time.updated and its message folder's time) are read again, sessions that are gone are
+    /// dropped. With @p rebuild every session is read again.
+    Result<SyncStats> sync(Store &store, const QString &source = {}, bool rebuild = false,
+                           const std::function<void(int, int)> &progress = {});
+    /// Replaces the documents of one session.
+    Result<void> indexSession(const QString &source, const Session &session, const QList<MessageWithParts> &messages, qint64 stamp = 0);
+    Result<void> removeSession(const QString &source, const QString &sessionID);
+    /// Removes every document of @p source (every source when empty).
+    Result<void> clear(const QString &source = {});
+    /// Merges the index's b-trees (faster queries after many changes) and checkpoints the
+    /// write-ahead log into the file. Takes a while on a big index; run it after a rebuild.
+    Result<void> optimize();
+
+    /// Searches. @p query is what a user types: words (all must match), "quoted phrases",
+    /// word* prefixes, -word exclusions and OR. An empty query finds nothing.
+    [[nodiscard]] Result<QList<SearchHit>> search(const QString &query, const SearchOptions &options = {});
+    /// Every hit in one session, in timeline order (for next/previous in the session view).
+    [[nodiscard]] Result<QList<SearchHit>> searchSession(const QString &query, const QString &source, const QString &sessionID);
+    /// Number of indexed documents (of @p source, or all).
+    [[nodiscard]] qint64 documentCount(const QString &source = {});
+
+    /// The documents a message and its parts contribute (text capped at 64 KiB per document,
+    /// the start and end of longer tool outputs).
+    [[nodiscard]] static QList<SearchDocument> documents(const Message &message, const QList<Part> &parts);
+    [[nodiscard]] static std::optional<SearchDocument> document(const Part &part, qint64 time);
+    /// The FTS5 expression for a user's query, or empty when it has no words.
+    [[nodiscard]] static QString ftsQuery(const QString &query);
+
+Q_SIGNALS:
+    /// Background work wrote changes (sync of a source, coalesced live changes).
+    void updated();
+    /// Progress of a background sync or rebuild: sessions done of total.
+    void progress(int done, int total);
+    void problemFound(const QString &location, const QString &reason);
+
+private:
+    class Worker;
+    friend class Worker;
+    Result<QSqlDatabase> connection();
+    Result<void> createSchema(QSqlDatabase &db);
+    Result<void> writeSession(QSqlDatabase &db, const QString &source, const Session &session,
+                              const QList<MessageWithParts> &messages, qint64 stamp);
+    Result<void> deleteSessionDocs(QSqlDatabase &db, const QString &source, const QString &sessionID);
+    Result<void> upsertDocument(QSqlDatabase &db, const QString &source, const QString &sessionID,
+                                const SearchDocument &doc, const QString &title = {});
+    Result<void> removeDocument(QSqlDatabase &db, const QString &source, const QString &sessionID,
+                                const QString &messageID, const QString &partID);
+
+    QString m_file;
+    QString m_tokenizer;
+    std::unique_ptr<ThreadConnections> m_connections;
+    QThread m_thread;
+    Worker *m_worker = nullptr;
+};
+
+/// Next and previous over the hits in one session (Ctrl+F in the timeline), wrapping around.
+class SearchNavigator
+{
+public:
+    SearchNavigator() = default;
+    explicit SearchNavigator(QList<SearchHit> hits) : m_hits(std::move(hits)) { }
+
+    [[nodiscard]] int count() const { return int(m_hits.size()); }
+    /// The current hit's position, -1 before the first next()/previous()/seek().
+    [[nodiscard]] int index() const { return m_index; }
+    [[nodiscard]] const QList<SearchHit> &hits() const { return m_hits; }
+    [[nodiscard]] const SearchHit *current() const;
+    const SearchHit *next();
+    const SearchHit *previous();
+    /// Moves to the first hit in or after @p messageID (by timeline order of the hits), for
+    /// "find from here"; @p messageTime orders messages not among the hits.
+    const SearchHit *seek(const QString &messageID, qint64 messageTime);
+
+private:
+    QList<SearchHit> m_hits;
+    int m_index = -1;
+};
+
+} // namespace weft
+
+Q_DECLARE_METATYPE(weft::SearchHit)

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The `weft` command line on an OpenCode data dir of the SQLite era (a copy of real OpenCode
+// 1.18.34 data): session list, export, import --from-db, and what happens with damaged data.
+
+#include "core/json.h"
+#include "testdata.h"
+#include "testdb.h"
+#include "weftrun.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using weft::JsonArray;
+using weft::JsonValue;
+using weft::test::WeftRun;
+
+namespace
+{
+const QString Main = u"ses_dfe96b40effeGv1tOAoEakEuif"_s;
+const QString Child = u"ses_dfe96a43cffe7HThRjtKf69Ueb"_s;
+
+JsonValue parse(const QByteArray &bytes)
+{
+    std::optional<JsonValue> v = weft::parseJson(bytes);
+    return v ? *v : JsonValue();
+}
+
+QString copyRealFixture(const QTemporaryDir &dir, const QString &version = u"1.18.34"_s)
+{
+    const QString target = dir.filePath(u"opencode"_s);
+    QDir().mkpath(target);
+    QFile::copy(weft::test::realFixtureDir(version) + u"/opencode.db"_s, target + u"/opencode.db"_s);
+    QFile(target + u"/opencode.db"_s).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    weft::test::copyTree(weft::test::realFixtureDir(version) + u"/storage"_s, target + u"/storage"_s);
+    return target;
+}
+
+QByteArray hashOf(const QString &path)
+{
+    return QCryptographicHash::hash(weft::test::readFile(path), QCryptographicHash::Sha256);
+}
+} // namespace
+
+class TestOpencodeDbCli : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void exportMatchesOpenCode_data();
+    void exportMatchesOpenCode();
+    void sessionListMatchesOpenCode_data();
+    void sessionListMatchesOpenCode();
+    void importFromDbThenFork();
+    void importOneSession();
+    void importErrors_data();
+    void importErrors();
+    void damagedDatabaseBesideJsonSessions();
+    void damagedDatabaseAlone();
+    void writesAreRefused();
+    void helpListsTheCommands();
+
+private:
+    weft::test::WeftRunner m_weft;
+};
+
+void TestOpencodeDbCli::initTestCase()
+{
+    QVERIFY2(QFileInfo(m_weft.binary()).isExecutable(), qPrintable(m_weft.binary()));
+}
+
+void TestOpencodeDbCli::exportMatchesOpenCode_data()
+{
+    QTest::addColumn<QString>("version");
+    QTest::addColumn<QString>("sessionID");
+    for (const QString &version : weft::test::realFixtureVersions()) {
+        for (const QString &name : QDir(weft::test::realFixtureDir(version) + u"/export"_s).entryList({u"*.json"_s}, QDir::Files, QDir::Name))
+            QTest::addRow("%s %s", qPrintable(version), qPrintable(name.chopped(5))) << version << name.chopped(5);
+    }
+}
+
+void TestOpencodeDbCli::exportMatchesOpenCode()
+{
+    QFETCH(QString, version);
+    QFETCH(QString, sessionID);
+    QTemporaryDir dir;
+    const QString data = copyRealFixture(dir, version);
+    const WeftRun r = m_weft.run({u"--data-dir"_s, data, u"export"_s, sessionID});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY(r.err.isEmpty());
+    const JsonValue expected = parse(weft::test::readFile(weft::test::realFixtureDir(version) + u"/export/"_s + sessionID + u".json"_s));
+    const QString difference = weft::test::firstDifference(parse(r.out), expected);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+}
+
+void TestOpencodeDbCli::sessionListMatchesOpenCode_data()
+{
+    QTest::addColumn<QString>("version");
+    for (const QString &version : weft::test::realFixtureVersions())
+        QTest::addRow("%s", qPrintable(version)) << version;
+}
+
+void TestOpencodeDbCli::sessionListMatchesOpenCode()
+{
+    QFETCH(QString, version);
+    QTemporaryDir dir;
+    const QString data = copyRealFixture(dir, version);
+    const WeftRun r = m_weft.run({u"--data-dir"_s, data, u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const JsonValue expected = parse(weft::test::readFile(weft::test::realFixtureDir(version) + u"/session-list.json"_s));
+    QCOMPARE(parse(r.out), expected); // same values, same order
+    const WeftRun table = m_weft.run({u"--data-dir"_s, data, u"session"_s, u"list"_s});
+    QCOMPARE(table.exitCode, 0);
+    QVERIFY(table.out.contains("Hand-named セッション 手动命名"));
+}
+
+void TestOpencodeDbCli::importFromDbThenFork()
+{
+    QTemporaryDir dir;
+    const QString data = copyRealFixture(dir);
+    const QByteArray before = hashOf(data + u"/opencode.db"_s);
+    const QString weftDir = dir.filePath(u"weft"_s);
+    const WeftRun r = m_weft.run({u"--data-dir"_s, weftDir, u"import"_s, u"--from-db"_s, data});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QStringList ids = QString::fromUtf8(r.out).split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(ids.size(), 7);
+    QVERIFY(ids.contains(Main));
+    QCOMPARE(hashOf(data + u"/opencode.db"_s), before);
+    // The copy exports as OpenCode exported the original.
+    const WeftRun exported = m_weft.run({u"--data-dir"_s, weftDir, u"export"_s, Main});
+    QCOMPARE(exported.exitCode, 0);
+    const JsonValue expected = parse(weft::test::readFile(weft::test::realFixtureDir() + u"/export/"_s + Main + u".json"_s));
+    QCOMPARE(weft::test::firstDifference(parse(exported.out), expected), QString());
+    // And it can be forked in Weft.
+    const WeftRun fork = m_weft.run({u"--data-dir"_s, weftDir, u"session"_s, u"fork"_s, Main});
+    QVERIFY2(fork.exitCode == 0, fork.err.constData());
+    const QString forkID = QString::fromUtf8(fork.out).trimmed();
+    const WeftRun forked = m_weft.run({u"--data-dir"_s, weftDir, u"export"_s, forkID});
+    QCOMPARE(forked.exitCode, 0);
+    QCOMPARE(parse(forked.out).toObject().array(u"messages").size(), expected.toObject().array(u"messages").size());
+    // Importing again copies with new IDs, and says so.
+    const WeftRun again = m_weft.run({u"--data-dir"_s, weftDir, u"import"_s, u"--from-db"_s, data, Main});
+    QCOMPARE(again.exitCode, 0);
+    QCOMPARE(QString::fromUtf8(again.out).split(u'\n', Qt::SkipEmptyParts).size(), 2); // with its child
+    QVERIFY(again.err.contains("was copied as"));
+}
+
+void TestOpencodeDbCli::importOneSession()
+{
+    QTemporaryDir dir;
+    const QString data = copyRealFixture(dir);
+    const QString weftDir = dir.filePath(u"weft"_s);
+    // The database file itself works as well as its folder.
+    const WeftRun r = m_weft.run({u"--data-dir"_s, weftDir, u"import"_s, u"--from-db"_s, data + u"/opencode.db"_s, Child});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QCOMPARE(QString::fromUtf8(r.out).trimmed(), Child);
+    // A child alone keeps its parentID (the parent can be copied later).
+    const WeftRun exported = m_weft.run({u"--data-dir"_s, weftDir, u"export"_s, Child});
+    QCOMPARE(exported.exitCode, 0);
+    QCOMPARE(parse(exported.out).toObject().object(u"info").string(u"parentID"), Main);
+    const WeftRun list = m_weft.run({u"--data-dir"_s, weftDir, u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+    QCOMPARE(parse(list.out).toArray().size(), 0); // not a root session
+}
+
+void TestOpencodeDbCli::importErrors_data()
+{
+    QTest::addColumn<QString>("setup");
+    QTest::addColumn<QStringList>("ids");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    QTest::addRow("no database in the folder") << u"empty"_s << QStringList{} << 1 << u"no OpenCode database (opencode.db) in"_s;
+    QTest::addRow("not SQLite") << u"garbage"_s << QStringList{} << 1 << u"cannot read OpenCode's database"_s;
+    QTest::addRow("no such folder") << u"missing"_s << QStringList{} << 1 << u"no such folder"_s;
+    QTest::addRow("unknown session") << u"real"_s << QStringList{u"ses_0000000000000000000000000a"_s} << 1 << u"no session ses_0000000000000000000000000a"_s;
+    QTest::addRow("invalid session ID") << u"real"_s << QStringList{u"../x"_s} << 2 << u"invalid session ID"_s;
+    QTest::addRow("into the OpenCode folder") << u"same"_s << QStringList{} << 2 << u"--data-dir is the OpenCode data dir itself"_s;
+}
+
+void TestOpencodeDbCli::importErrors()
+{
+    QFETCH(QString, setup);
+    QFETCH(QStringList, ids);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    QString source = dir.filePath(u"opencode"_s);
+    QString weftDir = dir.filePath(u"weft"_s);
+    if (setup == u"empty") {
+        QDir().mkpath(source);
+    } else if (setup == u"garbage") {
+        QDir().mkpath(source);
+        QFile f(source + u"/opencode.db"_s);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a database at all");
+    } else if (setup == u"missing") {
+        source = dir.filePath(u"nowhere"_s);
+    } else {
+        source = copyRealFixture(dir);
+        if (setup == u"same")
+            weftDir = source;
+    }
+    const WeftRun r = m_weft.run(QStringList{u"--data-dir"_s, weftDir, u"import"_s, u"--from-db"_s, source} + ids);
+    QCOMPARE(r.exitCode, exitCode);
+    QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+    QVERIFY(r.out.isEmpty());
+    QVERIFY(!QFileInfo::exists(weftDir + u"/storage/session"_s));
+}
+
+void TestOpencodeDbCli::damagedDatabaseBesideJsonSessions()
+{
+    // A database Weft cannot read does not hide the sessions of the JSON era beside it.
+    QTemporaryDir dir;
+    const QString data = dir.filePath(u"opencode"_s);
+    QVERIFY(weft::test::copyTree(weft::test::fixtureDir() + u"/storage"_s, data + u"/storage"_s));
+    QFile f(data + u"/opencode.db"_s);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray(4096, '\0'));
+    f.close();
+    const WeftRun r = m_weft.run({u"--data-dir"_s, data, u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(parse(r.out).toArray().size(), 5);
+    QVERIFY2(r.err.contains("cannot read OpenCode's database") && r.err.contains("not an SQLite database"), r.err.constData());
+}
+
+void TestOpencodeDbCli::damagedDatabaseAlone()
+{
+    QTemporaryDir dir;
+    const QString data = dir.filePath(u"opencode"_s);
+    QDir().mkpath(data);
+    QFile f(data + u"/opencode.db"_s);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("SQLite format 3");
+    f.close();
+    for (const QStringList &args : {QStringList{u"session"_s, u"list"_s}, QStringList{u"export"_s, Main}, QStringList{u"search"_s, u"x"_s}}) {
+        const WeftRun r = m_weft.run(QStringList{u"--data-dir"_s, data} + args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("cannot read OpenCode's database: not an SQLite database"), r.err.constData());
+    }
+    QCOMPARE(weft::test::entriesUnder(data), QStringList{u"opencode.db"_s});
+}
+
+void TestOpencodeDbCli::writesAreRefused()
+{
+    QTemporaryDir dir;
+    const QString data = copyRealFixture(dir);
+    const QByteArray before = hashOf(data + u"/opencode.db"_s);
+    for (const QStringList &args : {QStringList{u"session"_s, u"delete"_s, Main}, QStringList{u"session"_s, u"fork"_s, Main}}) {
+        const WeftRun r = m_weft.run(QStringList{u"--data-dir"_s, data} + args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("read-only"), r.err.constData());
+    }
+    QCOMPARE(hashOf(data + u"/opencode.db"_s), before);
+    const WeftRun list = m_weft.run({u"--data-dir"_s, data, u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+    QCOMPARE(parse(list.out).toArray().size(), 6);
+}
+
+void TestOpencodeDbCli::helpListsTheCommands()
+{
+    const WeftRun r = m_weft.run({u"--help"_s});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("import --from-db OPENCODE_DATA_DIR [SESSION_ID...]"));
+    QVERIFY(r.out.contains("search QUERY..."));
+    const WeftRun import = m_weft.run({u"import"_s, u"--help"_s});
+    QCOMPARE(import.exitCode, 0);
+    QVERIFY(import.out.contains("--from-db <DIR>"));
+}
+
+QTEST_GUILESS_MAIN(TestOpencodeDbCli)
+#include "tst_opencodedbcli.moc"

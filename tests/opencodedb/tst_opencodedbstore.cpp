@@ -1,0 +1,715 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// OpencodeDbStore: OpenCode's SQLite database read as a Store, for schemas of several ages, from
+// real OpenCode 1.18.34 data and from the OpenCode 1.1.53 JSON fixture stored the way the
+// database era stores it; damaged and foreign files; read-only; one connection per thread.
+
+#include "opencodedb/opencodedbstore.h"
+#include "session/datadir.h"
+#include "session/sessionservice.h"
+#include "session/transfer.h"
+#include "testdata.h"
+#include "testdb.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QSqlDatabase>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+#include <QtConcurrent>
+
+using namespace Qt::StringLiterals;
+using namespace weft;
+using weft::test::SchemaAge;
+using weft::test::TestDb;
+
+namespace
+{
+
+const QString RealMain = u"ses_dfe96b40effeGv1tOAoEakEuif"_s;
+const QString RealChild = u"ses_dfe96a43cffe7HThRjtKf69Ueb"_s;
+const QString RealNamed = u"ses_dfe96a380ffecLH5wa8iKO3NO1"_s;
+const QString RealReverted = u"ses_dfe96a293ffeZQHb2ZSZ3Box6A"_s;
+const QString RealArchived = u"ses_dfe969983ffeN7w175CppvGh5P"_s;
+
+JsonValue readJsonFile(const QString &path)
+{
+    std::optional<JsonValue> v = parseJson(weft::test::readFile(path));
+    return v ? *v : JsonValue();
+}
+
+/// A copy of the real OpenCode 1.18.34 data dir in @p dir (tests never open tests/data
+/// itself: SQLite would leave -shm files there).
+QString copyRealFixture(const QTemporaryDir &dir, const QString &version = u"1.18.34"_s)
+{
+    const QString target = dir.filePath(u"opencode"_s);
+    QDir().mkpath(target);
+    QFile::copy(weft::test::realFixtureDir(version) + u"/opencode.db"_s, target + u"/opencode.db"_s);
+    QFile(target + u"/opencode.db"_s).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    weft::test::copyTree(weft::test::realFixtureDir(version) + u"/storage"_s, target + u"/storage"_s);
+    return target;
+}
+
+QByteArray fileHash(const QString &path)
+{
+    return QCryptographicHash::hash(weft::test::readFile(path), QCryptographicHash::Sha256);
+}
+
+/// A checkpointed database of the 1.1.53 fixture sessions (no -wal beside it).
+QString makeFixtureDb(const QString &file, SchemaAge age = SchemaAge::V1_15_13)
+{
+    TestDb db(file, age);
+    if (!db.isOk() || !db.loadStorage(weft::test::fixtureDir() + u"/storage"_s))
+        return db.error();
+    db.exec(u"PRAGMA wal_checkpoint(TRUNCATE)"_s);
+    return {};
+}
+
+int weftConnections()
+{
+    int n = 0;
+    for (const QString &name : QSqlDatabase::connectionNames())
+        n += name.startsWith(u"weft-sqlite-") ? 1 : 0;
+    return n;
+}
+
+} // namespace
+
+class TestOpencodeDbStore : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void openErrors_data();
+    void openErrors();
+    void newerCompatibleSchemaOpens();
+    void schemaAges_data();
+    void schemaAges();
+    void roundTripOfJsonFixture_data();
+    void roundTripOfJsonFixture();
+    void realFixtureExport_data();
+    void realFixtureExport();
+    void realFixtureDetails();
+    void earlyReleaseDetails();
+    void keyOrder();
+    void readOnly();
+    void connectionPerThread();
+    void damagedRowsReported();
+    void permissionV2Converted();
+    void sessionStamps();
+    void sessionDiffFromStorage();
+    void dataDirDetection_data();
+    void dataDirDetection();
+};
+
+void TestOpencodeDbStore::initTestCase()
+{
+    QVERIFY2(QSqlDatabase::isDriverAvailable(u"QSQLITE"_s), "Qt's SQLite driver is needed");
+    QVERIFY(QFile::exists(weft::test::realFixtureDir() + u"/opencode.db"_s));
+    QVERIFY(!weft::test::schemaSql().isEmpty());
+}
+
+enum class Damage { Missing, Empty, Text, RandomBytes, HeaderThenRandom, Truncated, OverwrittenEnd, NoTables, NoSessionTable, MissingColumn, NewerMissingColumn, Locked };
+
+void TestOpencodeDbStore::openErrors_data()
+{
+    QTest::addColumn<int>("damage");
+    QTest::addColumn<QStringList>("expected"); // any of these in the message
+    QTest::addRow("missing file") << int(Damage::Missing) << QStringList{u"no such file"_s};
+    QTest::addRow("empty file") << int(Damage::Empty) << QStringList{u"empty"_s};
+    QTest::addRow("text file") << int(Damage::Text) << QStringList{u"not an SQLite database"_s};
+    QTest::addRow("random bytes") << int(Damage::RandomBytes) << QStringList{u"not an SQLite database"_s};
+    QTest::addRow("header, then random bytes") << int(Damage::HeaderThenRandom) << QStringList{u"damaged"_s, u"not an SQLite database"_s};
+    QTest::addRow("truncated to half") << int(Damage::Truncated) << QStringList{u"truncated"_s};
+    QTest::addRow("last pages overwritten") << int(Damage::OverwrittenEnd) << QStringList{u"damaged"_s};
+    QTest::addRow("SQLite without tables") << int(Damage::NoTables) << QStringList{u"empty SQLite database"_s};
+    QTest::addRow("SQLite of another program") << int(Damage::NoSessionTable) << QStringList{u"not an OpenCode database"_s};
+    QTest::addRow("unknown schema") << int(Damage::MissingColumn) << QStringList{u"unknown OpenCode database schema: no message.data"_s};
+    QTest::addRow("newer unknown schema") << int(Damage::NewerMissingColumn) << QStringList{u"newer OpenCode (migration 29990101000000_future)"_s};
+    QTest::addRow("locked by a writer") << int(Damage::Locked) << QStringList{u"locked"_s};
+}
+
+void TestOpencodeDbStore::openErrors()
+{
+    QFETCH(int, damage);
+    QFETCH(QStringList, expected);
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"opencode.db"_s);
+    auto writeFile = [&](const QByteArray &bytes) {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(bytes);
+    };
+    auto random = [](qsizetype n) {
+        QByteArray b(n, Qt::Uninitialized);
+        for (char &c : b)
+            c = char(QRandomGenerator::global()->bounded(256));
+        return b;
+    };
+    std::unique_ptr<TestDb> holder;
+    switch (Damage(damage)) {
+    case Damage::Missing:
+        break;
+    case Damage::Empty:
+        writeFile({});
+        break;
+    case Damage::Text:
+        writeFile("this is not a database\n");
+        break;
+    case Damage::RandomBytes:
+        writeFile(random(64 * 1024));
+        break;
+    case Damage::HeaderThenRandom: {
+        QCOMPARE(makeFixtureDb(file), QString());
+        const QByteArray real = weft::test::readFile(file);
+        writeFile(real.left(100) + random(real.size() - 100));
+        break;
+    }
+    case Damage::Truncated: {
+        QCOMPARE(makeFixtureDb(file), QString());
+        const QByteArray real = weft::test::readFile(file);
+        writeFile(real.left(real.size() / 2));
+        break;
+    }
+    case Damage::OverwrittenEnd: {
+        QCOMPARE(makeFixtureDb(file), QString());
+        QByteArray real = weft::test::readFile(file);
+        // The part table's newest rows live in the last pages.
+        const QByteArray noise = random(16 * 4096);
+        real.replace(real.size() - noise.size(), noise.size(), noise);
+        writeFile(real);
+        break;
+    }
+    case Damage::NoTables: {
+        TestDb db(file, SchemaAge::V1_15_13, false);
+        QVERIFY(db.exec(u"PRAGMA user_version = 7"_s));
+        break;
+    }
+    case Damage::NoSessionTable: {
+        TestDb db(file, SchemaAge::V1_15_13, false);
+        QVERIFY(db.exec(u"CREATE TABLE notes(id INTEGER PRIMARY KEY, text TEXT)"_s));
+        break;
+    }
+    case Damage::MissingColumn:
+    case Damage::NewerMissingColumn: {
+        TestDb db(file);
+        QVERIFY(db.isOk());
+        QVERIFY(db.exec(u"ALTER TABLE message DROP COLUMN data"_s));
+        if (Damage(damage) == Damage::NewerMissingColumn)
+            QVERIFY(db.exec(u"INSERT INTO migration(id, time_completed) VALUES('29990101000000_future', 2)"_s));
+        break;
+    }
+    case Damage::Locked: {
+        QCOMPARE(makeFixtureDb(file), QString());
+        holder = std::make_unique<TestDb>(file, SchemaAge::V1_15_13, false);
+        QVERIFY(holder->exec(u"PRAGMA locking_mode = EXCLUSIVE"_s));
+        QVERIFY(holder->begin());
+        QVERIFY(holder->exec(u"UPDATE session SET title = title || '!'"_s));
+        break;
+    }
+    }
+    const QByteArray before = QFile::exists(file) ? fileHash(file) : QByteArray();
+    OpencodeDbStore::Options options;
+    options.busyTimeoutMs = 100;
+    options.attempts = 2;
+    const Result<std::shared_ptr<OpencodeDbStore>> store = OpencodeDbStore::open(file, options);
+    QVERIFY(!store);
+    const QString message = store.error().toString();
+    QVERIFY2(std::any_of(expected.cbegin(), expected.cend(), [&](const QString &e) { return message.contains(e); }), qPrintable(message));
+    QVERIFY2(message.contains(file), "the message names the file");
+    if (holder)
+        holder->exec(u"ROLLBACK"_s);
+    if (!before.isEmpty())
+        QCOMPARE(fileHash(file), before); // never written, not even a damaged file
+}
+
+void TestOpencodeDbStore::newerCompatibleSchemaOpens()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"opencode.db"_s);
+    {
+        TestDb db(file);
+        QVERIFY(db.loadStorage(weft::test::fixtureDir() + u"/storage"_s));
+        QVERIFY(db.exec(u"ALTER TABLE session ADD COLUMN future_column TEXT"_s));
+        QVERIFY(db.exec(u"INSERT INTO migration(id, time_completed) VALUES('29990101000000_future', 2)"_s));
+    }
+    const auto store = OpencodeDbStore::open(file);
+    QVERIFY2(store, qPrintable(store ? QString() : store.error().toString()));
+    QVERIFY(store.value()->schema().isNewerThanKnown());
+    QCOMPARE(store.value()->schema().latestMigration, u"29990101000000_future"_s);
+    QCOMPARE(store.value()->sessions().size(), 6);
+}
+
+void TestOpencodeDbStore::schemaAges_data()
+{
+    QTest::addColumn<int>("age");
+    QTest::addColumn<QStringList>("presentKeys");
+    QTest::addColumn<QStringList>("absentKeys");
+    const QStringList always{u"id"_s, u"slug"_s, u"version"_s, u"projectID"_s, u"directory"_s, u"parentID"_s, u"title"_s,
+                             u"time"_s, u"summary"_s, u"share"_s, u"permission"_s, u"revert"_s, u"agent"_s, u"model"_s};
+    QTest::addRow("1.2") << int(SchemaAge::V1_2) << always
+                         << QStringList{u"workspaceID"_s, u"path"_s, u"cost"_s, u"tokens"_s, u"metadata"_s};
+    QTest::addRow("1.2.16") << int(SchemaAge::V1_2_16) << (always + QStringList{u"workspaceID"_s})
+                            << QStringList{u"path"_s, u"cost"_s, u"tokens"_s, u"metadata"_s};
+    QTest::addRow("1.14.29") << int(SchemaAge::V1_14_29) << (always + QStringList{u"workspaceID"_s, u"path"_s})
+                             << QStringList{u"cost"_s, u"tokens"_s, u"metadata"_s};
+    QTest::addRow("1.14.49") << int(SchemaAge::V1_14_49) << (always + QStringList{u"workspaceID"_s, u"path"_s, u"cost"_s, u"tokens"_s})
+                             << QStringList{u"metadata"_s};
+    QTest::addRow("1.15.13") << int(SchemaAge::V1_15_13)
+                             << (always + QStringList{u"workspaceID"_s, u"path"_s, u"cost"_s, u"tokens"_s, u"metadata"_s}) << QStringList{};
+}
+
+void TestOpencodeDbStore::schemaAges()
+{
+    QFETCH(int, age);
+    QFETCH(QStringList, presentKeys);
+    QFETCH(QStringList, absentKeys);
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"opencode.db"_s);
+    {
+        TestDb db(file, SchemaAge(age));
+        QVERIFY2(db.isOk(), qPrintable(db.error()));
+        const std::optional<JsonValue> s = parseJson(
+            "{\"id\":\"ses_dff058141ffeXJnTNzT8vnXcKt\",\"slug\":\"brave-moon\",\"version\":\"1.18.34\",\"projectID\":\"p1\","
+            "\"directory\":\"/home/dev/src/demo\",\"parentID\":\"ses_dff05751fffexgWr6MRybGFAXU\",\"title\":\"All columns\","
+            "\"time\":{\"created\":1795312725000,\"updated\":1795312726000,\"compacting\":1795312725500,\"archived\":1795312727000},"
+            "\"summary\":{\"additions\":3,\"deletions\":1,\"files\":2,\"diffs\":[{\"file\":\"a.txt\",\"patch\":\"@@\",\"additions\":3,\"deletions\":1,\"status\":\"modified\"}]},"
+            "\"share\":{\"url\":\"https://opncd.ai/s/abc\"},"
+            "\"permission\":[{\"permission\":\"bash\",\"pattern\":\"*\",\"action\":\"ask\"}],"
+            "\"revert\":{\"messageID\":\"msg_200fa8b51001xlwvpgQcolOMni\",\"snapshot\":\"abc\"},"
+            "\"workspaceID\":\"wrk_1\",\"path\":\"src\",\"agent\":\"build\",\"model\":{\"id\":\"m1\",\"providerID\":\"fake\"},"
+            "\"cost\":0.25,\"tokens\":{\"input\":10,\"output\":20,\"reasoning\":3,\"cache\":{\"read\":4,\"write\":5}},"
+            "\"metadata\":{\"label\":\"x\"}}");
+        QVERIFY(s);
+        QVERIFY2(db.insertSession(s->toObject()), qPrintable(db.error()));
+    }
+    const auto store = OpencodeDbStore::open(file);
+    QVERIFY2(store, qPrintable(store ? QString() : store.error().toString()));
+    QCOMPARE(store.value()->schema().age(), weft::test::ageName(SchemaAge(age)));
+    const QList<Session> sessions = store.value()->sessions();
+    QCOMPARE(sessions.size(), 1);
+    const Session session = sessions.first();
+    for (const QString &key : std::as_const(presentKeys))
+        QVERIFY2(session.json().contains(key), qPrintable(key));
+    for (const QString &key : std::as_const(absentKeys))
+        QVERIFY2(!session.json().contains(key), qPrintable(key));
+    QCOMPARE(session.parentID(), u"ses_dff05751fffexgWr6MRybGFAXU"_s);
+    QCOMPARE(session.compacting(), 1795312725500);
+    QCOMPARE(session.archived(), 1795312727000);
+    QCOMPARE(session.additions(), 3);
+    QCOMPARE(session.shareUrl(), u"https://opncd.ai/s/abc"_s);
+    QCOMPARE(session.permission().size(), 1);
+    QCOMPARE(session.revert().string(u"snapshot"), u"abc"_s);
+    QCOMPARE(session.json().object(u"summary").array(u"diffs").size(), 1);
+    if (session.json().contains(u"tokens")) {
+        QCOMPARE(session.json().number(u"cost"), 0.25);
+        QCOMPARE(session.json().object(u"tokens").object(u"cache").integer(u"write"), 5);
+    }
+}
+
+void TestOpencodeDbStore::roundTripOfJsonFixture_data()
+{
+    QTest::addColumn<int>("age");
+    for (SchemaAge age : {SchemaAge::V1_2, SchemaAge::V1_2_16, SchemaAge::V1_14_29, SchemaAge::V1_14_49, SchemaAge::V1_15_13})
+        QTest::addRow("%s", qPrintable(weft::test::ageName(age))) << int(age);
+}
+
+void TestOpencodeDbStore::roundTripOfJsonFixture()
+{
+    // The OpenCode 1.1.53 sessions, stored the way the database era stores them, export exactly
+    // as OpenCode 1.1.53 exported them (key order aside). From 1.14.49 on, the database adds the
+    // session's cost and token columns to Session.Info; they are zero here.
+    QFETCH(int, age);
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"opencode.db"_s);
+    QCOMPARE(makeFixtureDb(file, SchemaAge(age)), QString());
+    const auto store = OpencodeDbStore::open(file);
+    QVERIFY2(store, qPrintable(store ? QString() : store.error().toString()));
+    SessionService service(store.value());
+    const QStringList exports = QDir(weft::test::fixtureDir() + u"/export"_s).entryList({u"*.json"_s}, QDir::Files, QDir::Name);
+    QCOMPARE(exports.size(), 6);
+    for (const QString &name : exports) {
+        const QString id = name.chopped(5);
+        Result<JsonObject> document = Transfer::exportSession(service, id);
+        QVERIFY2(document, qPrintable(id));
+        JsonObject info = document.value().object(u"info");
+        if (SchemaAge(age) >= SchemaAge::V1_14_49) {
+            QCOMPARE(info.number(u"cost", -1), 0.0);
+            QCOMPARE(info.object(u"tokens").integer(u"input", -1), 0);
+            info.remove(u"cost");
+            info.remove(u"tokens");
+        }
+        document.value().insert(u"info"_s, info);
+        const JsonValue expected = readJsonFile(weft::test::fixtureDir() + u"/export/"_s + name);
+        const QString difference = weft::test::firstDifference(document.value(), expected);
+        QVERIFY2(difference.isEmpty(), qPrintable(id + u": "_s + difference));
+    }
+    QVERIFY(store.value()->problems().isEmpty());
+}
+
+void TestOpencodeDbStore::realFixtureExport_data()
+{
+    QTest::addColumn<QString>("version");
+    QTest::addColumn<QString>("sessionID");
+    for (const QString &version : weft::test::realFixtureVersions()) {
+        const QStringList exports = QDir(weft::test::realFixtureDir(version) + u"/export"_s).entryList({u"*.json"_s}, QDir::Files, QDir::Name);
+        for (const QString &name : exports)
+            QTest::addRow("%s %s", qPrintable(version), qPrintable(name.chopped(5))) << version << name.chopped(5);
+    }
+}
+
+void TestOpencodeDbStore::realFixtureExport()
+{
+    // What `opencode export` of OpenCode 1.18.34 (and 1.2.27) printed for its own database.
+    QFETCH(QString, version);
+    QFETCH(QString, sessionID);
+    QTemporaryDir dir;
+    const QString dataDir = copyRealFixture(dir, version);
+    const auto store = OpencodeDbStore::open(dataDir + u"/opencode.db"_s);
+    QVERIFY2(store, qPrintable(store ? QString() : store.error().toString()));
+    SessionService service(store.value());
+    const Result<JsonObject> document = Transfer::exportSession(service, sessionID);
+    QVERIFY(document);
+    const JsonValue expected = readJsonFile(weft::test::realFixtureDir(version) + u"/export/"_s + sessionID + u".json"_s);
+    const QString difference = weft::test::firstDifference(document.value(), expected);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    QVERIFY(Transfer::validateExport(document.value()).isEmpty());
+    QCOMPARE(store.value()->session(sessionID)->version(), version); // the release that wrote it
+    QVERIFY(store.value()->problems().isEmpty());
+}
+
+void TestOpencodeDbStore::realFixtureDetails()
+{
+    QTemporaryDir dir;
+    const QString dataDir = copyRealFixture(dir);
+    const auto opened = OpencodeDbStore::open(dataDir + u"/opencode.db"_s);
+    QVERIFY(opened);
+    OpencodeDbStore &store = *opened.value();
+    QCOMPARE(store.schema().age(), u"1.15.13"_s);
+    QCOMPARE(store.schema().latestMigration, QString(OpencodeDbStore::KnownLatestMigration));
+    QVERIFY(!store.schema().isNewerThanKnown());
+    QCOMPARE(store.dataDir(), dataDir);
+    const QList<Session> sessions = store.sessions();
+    QCOMPARE(sessions.size(), 7);
+    for (const Session &s : sessions)
+        QCOMPARE(s.version(), u"1.18.34"_s); // the OpenCode release that wrote it
+    const std::optional<Session> child = store.session(RealChild);
+    QVERIFY(child);
+    QCOMPARE(child->parentID(), RealMain);
+    QCOMPARE(store.session(RealNamed)->json().object(u"metadata").string(u"label"), u"fixture"_s);
+    QVERIFY(store.session(RealReverted)->hasRevert());
+    QVERIFY(store.session(RealArchived)->isArchived());
+    QVERIFY(!store.session(u"ses_dfe969a55ffebhf8oSreNUdi4K"_s)); // deleted by OpenCode
+    const QList<Project> projects = store.projects();
+    QCOMPARE(projects.size(), 1);
+    QCOMPARE(projects.first().vcs(), u"git"_s);
+    QCOMPARE(projects.first().id(), sessions.first().projectID());
+
+    const QList<MessageWithParts> main = store.messagesWithParts(RealMain);
+    QCOMPARE(main.size(), 13);
+    QList<Message> infos = store.messages(RealMain);
+    QCOMPARE(infos.size(), main.size());
+    qsizetype parts = 0;
+    QStringList kinds;
+    for (qsizetype i = 0; i < main.size(); ++i) {
+        QCOMPARE(main.at(i).info.id(), infos.at(i).id());
+        const QList<Part> separate = store.parts(RealMain, main.at(i).info.id());
+        QCOMPARE(separate.size(), main.at(i).parts.size());
+        for (qsizetype j = 0; j < separate.size(); ++j)
+            QCOMPARE(separate.at(j).json(), main.at(i).parts.at(j).json());
+        parts += separate.size();
+        for (const Part &p : main.at(i).parts)
+            kinds.append(p.type() == PartType::Tool ? p.tool() + u':' + toolStatusName(p.state().status()) : p.typeName());
+        if (i > 0)
+            QVERIFY(!messageLessThan(main.at(i).info, main.at(i - 1).info));
+    }
+    QVERIFY(kinds.contains(u"write:completed"_s));
+    QVERIFY(kinds.contains(u"bash:completed"_s));
+    QVERIFY(kinds.contains(u"read:error"_s));
+    QVERIFY(kinds.contains(u"reasoning"_s));
+    QVERIFY(kinds.contains(u"patch"_s));
+    const std::optional<Message> first = store.message(RealMain, main.first().info.id());
+    QVERIFY(first);
+    QCOMPARE(first->json(), main.first().info.json());
+    QVERIFY(!store.message(RealChild, main.first().info.id())); // a message of another session
+    QVERIFY(parts > 20);
+}
+
+void TestOpencodeDbStore::earlyReleaseDetails()
+{
+    // OpenCode 1.2.27: drizzle's migration table, workspace_id but none of the later columns.
+    QTemporaryDir dir;
+    const QString dataDir = copyRealFixture(dir, u"1.2.27"_s);
+    const auto opened = OpencodeDbStore::open(dataDir + u"/opencode.db"_s);
+    QVERIFY(opened);
+    QCOMPARE(opened.value()->schema().age(), u"1.2.16"_s);
+    QCOMPARE(opened.value()->schema().latestMigration, u"20260312043431_session_message_cursor"_s);
+    QVERIFY(!opened.value()->schema().session.contains(u"cost"_s));
+    const QList<Session> sessions = opened.value()->sessions();
+    QCOMPARE(sessions.size(), 7);
+    for (const Session &s : sessions) {
+        QVERIFY(!s.json().contains(u"cost"));
+        QVERIFY(!s.json().contains(u"path"));
+    }
+    QCOMPARE(opened.value()->messagesWithParts(u"ses_dfe7ef1c2ffekfLCsGZVIAQpRG"_s).size(), 13);
+    QVERIFY(opened.value()->problems().isEmpty());
+}
+
+void TestOpencodeDbStore::keyOrder()
+{
+    QTemporaryDir dir;
+    const QString dataDir = copyRealFixture(dir);
+    const auto store = OpencodeDbStore::open(dataDir + u"/opencode.db"_s);
+    QVERIFY(store);
+    const Session session = *store.value()->session(RealChild);
+    QCOMPARE(session.json().keys().mid(0, 7),
+             (QStringList{u"id"_s, u"slug"_s, u"version"_s, u"projectID"_s, u"directory"_s, u"parentID"_s, u"title"_s}));
+    const QList<MessageWithParts> messages = store.value()->messagesWithParts(RealMain);
+    for (const MessageWithParts &m : messages) {
+        QCOMPARE(m.info.json().keys().mid(0, 2), (QStringList{u"id"_s, u"sessionID"_s}));
+        for (const Part &p : m.parts)
+            QCOMPARE(p.json().keys().mid(0, 3), (QStringList{u"id"_s, u"sessionID"_s, u"messageID"_s}));
+    }
+    // After the IDs, the stored keys keep the order OpenCode wrote them in.
+    const Message assistant = messages.at(1).info;
+    QCOMPARE(assistant.json().keyAt(2), u"parentID"_s);
+    QCOMPARE(assistant.json().keyAt(3), u"role"_s);
+}
+
+void TestOpencodeDbStore::readOnly()
+{
+    QTemporaryDir dir;
+    const QString dataDir = copyRealFixture(dir);
+    const QString file = dataDir + u"/opencode.db"_s;
+    const QByteArray before = fileHash(file);
+    const QStringList entriesBefore = QDir(dataDir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
+    {
+        const auto store = OpencodeDbStore::open(file);
+        QVERIFY(store);
+        SessionService service(store.value());
+        QVERIFY(service.isReadOnly());
+        for (const Session &s : service.list())
+            QVERIFY(!service.messages(s.id()).isEmpty());
+        const Session session = *service.get(RealMain);
+        const Message message = store.value()->messages(RealMain).first();
+        const Part part = store.value()->parts(RealMain, message.id()).first();
+        Store &s = *store.value();
+        const std::vector<Result<void>> writes{s.writeSession(session),
+                                               s.writeMessage(message),
+                                               s.writePart(part),
+                                               s.writePartStreaming(part, u"delta"_s),
+                                               s.writeProject(s.projects().first()),
+                                               s.writeSessionDiff(RealMain, {}),
+                                               s.removeSession(session),
+                                               s.removeMessage(RealMain, message.id()),
+                                               s.removePart(RealMain, message.id(), part.id())};
+        for (const Result<void> &w : writes) {
+            QVERIFY(!w);
+            QVERIFY2(w.error().message.contains(u"read-only"), qPrintable(w.error().message));
+            QVERIFY(w.error().message.contains(u"weft import --from-db"));
+        }
+        QVERIFY(!service.fork(RealMain));
+        QVERIFY(!service.remove(RealMain));
+        QVERIFY(!service.rename(RealMain, u"x"_s));
+    }
+    QCOMPARE(fileHash(file), before);
+    // SQLite's shared-memory files come and go; nothing else appears.
+    QStringList entriesAfter = QDir(dataDir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
+    entriesAfter.removeAll(u"opencode.db-shm"_s);
+    entriesAfter.removeAll(u"opencode.db-wal"_s);
+    QCOMPARE(entriesAfter, entriesBefore);
+}
+
+void TestOpencodeDbStore::connectionPerThread()
+{
+    QTemporaryDir dir;
+    const QString dataDir = copyRealFixture(dir);
+    const int baseline = weftConnections();
+    {
+        const auto opened = OpencodeDbStore::open(dataDir + u"/opencode.db"_s);
+        QVERIFY(opened);
+        std::shared_ptr<OpencodeDbStore> store = opened.value();
+        const QList<MessageWithParts> expected = store->messagesWithParts(RealMain);
+        {
+            QThreadPool pool;
+            pool.setMaxThreadCount(4);
+            QList<QFuture<qsizetype>> futures;
+            for (int i = 0; i < 16; ++i) {
+                futures.append(QtConcurrent::run(&pool, [store, i] {
+                    qsizetype n = 0;
+                    for (int k = 0; k < 5; ++k) {
+                        n += store->sessions().size();
+                        n += store->messagesWithParts(i % 2 ? RealMain : RealChild).size();
+                    }
+                    return n;
+                }));
+            }
+            const QList<MessageWithParts> child = store->messagesWithParts(RealChild);
+            for (int i = 0; i < futures.size(); ++i)
+                QCOMPARE(futures[i].result(), qsizetype(5 * (7 + (i % 2 ? expected.size() : child.size()))));
+            QVERIFY(weftConnections() > baseline + 1); // one per thread that read
+        }
+        // The pool's threads have ended: their connections are closed.
+        QCOMPARE(weftConnections(), baseline + 1);
+        QCOMPARE(store->messagesWithParts(RealMain).size(), expected.size());
+        QVERIFY(store->problems().isEmpty());
+    }
+    QCOMPARE(weftConnections(), baseline);
+}
+
+void TestOpencodeDbStore::damagedRowsReported()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"opencode.db"_s);
+    {
+        TestDb db(file);
+        QVERIFY(db.loadStorage(weft::test::fixtureDir() + u"/storage"_s));
+        QVERIFY(db.exec(u"UPDATE message SET data = '{\"role\": \"user\", ' WHERE id = 'msg_200fa80b3001AJYH04E0DKrTiZ'"_s));
+        QVERIFY(db.exec(u"UPDATE part SET data = '[1, 2]' WHERE id = 'prt_200fa7fcc002SWWB8daGMkkVNe'"_s));
+        QVERIFY(db.exec(u"UPDATE session SET permission = 'not json' WHERE id = 'ses_dff0577d4ffeyEniRVGIu2rzSP'"_s));
+    }
+    const auto store = OpencodeDbStore::open(file);
+    QVERIFY(store);
+    const QList<Message> messages = store.value()->messages(u"ses_dff058141ffeXJnTNzT8vnXcKt"_s);
+    QVERIFY(!messages.isEmpty());
+    for (const Message &m : messages)
+        QVERIFY(m.id() != u"msg_200fa80b3001AJYH04E0DKrTiZ");
+    (void)store.value()->parts(u"ses_dff058141ffeXJnTNzT8vnXcKt"_s, u"msg_200fa7fcc001NaVRZuu17qcTE4"_s);
+    QCOMPARE(store.value()->sessions().size(), 6); // a bad JSON column does not lose the session
+    QStringList locations;
+    for (const StoreProblem &p : store.value()->problems())
+        locations.append(p.location);
+    QVERIFY2(locations.contains(file + u"#message/msg_200fa80b3001AJYH04E0DKrTiZ"_s), qPrintable(locations.join(u", ")));
+    QVERIFY(locations.contains(file + u"#part/prt_200fa7fcc002SWWB8daGMkkVNe"_s));
+    QVERIFY(locations.contains(file + u"#session/ses_dff0577d4ffeyEniRVGIu2rzSP"_s));
+}
+
+void TestOpencodeDbStore::permissionV2Converted()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"opencode.db"_s);
+    {
+        TestDb db(file);
+        QVERIFY(db.loadStorage(weft::test::fixtureDir() + u"/storage"_s));
+        QVERIFY(db.exec(u"UPDATE session SET permission = '[{\"action\":\"bash\",\"resource\":\"git *\",\"effect\":\"allow\"}]'"_s));
+    }
+    const auto store = OpencodeDbStore::open(file);
+    QVERIFY(store);
+    const QList<PermissionRule> rules = store.value()->session(u"ses_dff058141ffeXJnTNzT8vnXcKt"_s)->permission();
+    QCOMPARE(rules.size(), 1);
+    QCOMPARE(rules.first().permission, u"bash"_s);
+    QCOMPARE(rules.first().pattern, u"git *"_s);
+    QCOMPARE(rules.first().action, PermissionRule::Action::Allow);
+}
+
+void TestOpencodeDbStore::sessionStamps()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"opencode.db"_s);
+    TestDb db(file);
+    QVERIFY(db.loadStorage(weft::test::fixtureDir() + u"/storage"_s));
+    const auto store = OpencodeDbStore::open(file);
+    QVERIFY(store);
+    const auto before = store.value()->sessionStamps();
+    QVERIFY(before);
+    QCOMPARE(before->size(), 6);
+    QVERIFY(db.exec(u"UPDATE part SET time_updated = 1900000000000 WHERE id = 'prt_200fa7fcc002SWWB8daGMkkVNe'"_s));
+    const auto after = store.value()->sessionStamps();
+    QVERIFY(after);
+    for (auto it = before->constBegin(); it != before->constEnd(); ++it) {
+        if (it.key() == u"ses_dff058141ffeXJnTNzT8vnXcKt")
+            QCOMPARE(after->value(it.key()), 1900000000000);
+        else
+            QCOMPARE(after->value(it.key()), it.value());
+    }
+}
+
+void TestOpencodeDbStore::sessionDiffFromStorage()
+{
+    QTemporaryDir dir;
+    const QString dataDir = copyRealFixture(dir);
+    const QString diff = u"[{\"file\":\"notes.md\",\"patch\":\"@@ -0,0 +1 @@\\n+x\\n\",\"additions\":1,\"deletions\":0,\"status\":\"added\"}]"_s;
+    QFile f(dataDir + u"/storage/session_diff/"_s + RealMain + u".json"_s);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(diff.toUtf8());
+    f.close();
+    const auto store = OpencodeDbStore::open(dataDir + u"/opencode.db"_s);
+    QVERIFY(store);
+    const QList<FileDiff> diffs = store.value()->sessionDiff(RealMain);
+    QCOMPARE(diffs.size(), 1);
+    QCOMPARE(diffs.first().file(), u"notes.md"_s);
+    QVERIFY(store.value()->sessionDiff(RealReverted).isEmpty()); // OpenCode's own file: []
+    QVERIFY(store.value()->sessionDiff(RealChild).isEmpty());    // no file
+    QVERIFY(store.value()->problems().isEmpty());
+}
+
+void TestOpencodeDbStore::dataDirDetection_data()
+{
+    QTest::addColumn<QStringList>("databases"); // file names; "bad:" prefix: not SQLite
+    QTest::addColumn<bool>("withStorage");
+    QTest::addColumn<bool>("openFile");
+    QTest::addColumn<QString>("expectedDatabase"); // empty: the JSON store; "error": open fails
+    QTest::addRow("opencode.db") << QStringList{u"opencode.db"_s} << false << false << u"opencode.db"_s;
+    QTest::addRow("channel database") << QStringList{u"opencode-beta.db"_s} << false << false << u"opencode-beta.db"_s;
+    QTest::addRow("opencode.db before channels") << QStringList{u"opencode-beta.db"_s, u"opencode.db"_s} << false << false << u"opencode.db"_s;
+    QTest::addRow("database beside old storage") << QStringList{u"opencode.db"_s} << true << false << u"opencode.db"_s;
+    QTest::addRow("damaged database, storage used") << QStringList{u"bad:opencode.db"_s} << true << false << QString();
+    QTest::addRow("damaged database alone") << QStringList{u"bad:opencode.db"_s} << false << false << u"error"_s;
+    QTest::addRow("the database file itself") << QStringList{u"opencode.db"_s} << false << true << u"opencode.db"_s;
+    QTest::addRow("JSON only") << QStringList{} << true << false << QString();
+}
+
+void TestOpencodeDbStore::dataDirDetection()
+{
+    QFETCH(QStringList, databases);
+    QFETCH(bool, withStorage);
+    QFETCH(bool, openFile);
+    QFETCH(QString, expectedDatabase);
+    QTemporaryDir dir;
+    const QString dataDir = dir.filePath(u"data"_s);
+    QDir().mkpath(dataDir);
+    for (const QString &entry : std::as_const(databases)) {
+        if (entry.startsWith(u"bad:")) {
+            QFile f(dataDir + u'/' + entry.mid(4));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("garbage, not SQLite");
+        } else {
+            QCOMPARE(makeFixtureDb(dataDir + u'/' + entry), QString());
+        }
+    }
+    if (withStorage)
+        QVERIFY(weft::test::copyTree(weft::test::fixtureDir() + u"/storage"_s, dataDir + u"/storage"_s));
+    const QStringList before = weft::test::entriesUnder(dataDir);
+    const QString target = openFile ? dataDir + u"/opencode.db"_s : dataDir;
+    const Result<DataDir::Opened> opened = DataDir::open(target, false);
+    if (expectedDatabase == u"error") {
+        QVERIFY(!opened);
+        QVERIFY2(opened.error().toString().contains(u"not an SQLite database"), qPrintable(opened.error().toString()));
+        return;
+    }
+    QVERIFY2(opened, qPrintable(opened ? QString() : opened.error().toString()));
+    QCOMPARE(opened->path, dataDir);
+    if (expectedDatabase.isEmpty()) {
+        QVERIFY(opened->database.isEmpty());
+        QVERIFY(!opened->store->isReadOnly());
+        QCOMPARE(opened->warning.isEmpty(), databases.isEmpty());
+        if (!databases.isEmpty())
+            QVERIFY(opened->warning.contains(u"not an SQLite database"));
+        QCOMPARE(opened->store->sessions().size(), 6);
+        return;
+    }
+    QCOMPARE(opened->database, dataDir + u'/' + expectedDatabase);
+    QVERIFY(opened->store->isReadOnly());
+    QCOMPARE(opened->store->location(), dataDir + u'/' + expectedDatabase);
+    QCOMPARE(opened->store->sessions().size(), 6);
+    QVERIFY(!QFileInfo::exists(dataDir + u"/storage/migration"_s) || withStorage); // nothing created in OpenCode's folder
+    QStringList after = weft::test::entriesUnder(dataDir);
+    after.removeIf([](const QString &e) { return e.endsWith(u"-shm") || e.endsWith(u"-wal"); });
+    QCOMPARE(after, before);
+}
+
+QTEST_GUILESS_MAIN(TestOpencodeDbStore)
+#include "tst_opencodedbstore.moc"

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Search benchmark (not a CTest test): indexes 5,000 sessions with 300,000 parts of generated
+// text (English-like words, Japanese and Chinese phrases, tool calls with outputs), then times
+// queries. Prints numbers only.
+//
+//   bench_search [SESSIONS [PARTS_PER_SESSION [INDEX_FILE]]]
+
+#include "core/identifier.h"
+#include "search/searchindex.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace Qt::StringLiterals;
+using namespace weft;
+
+namespace
+{
+
+void print(const QString &line)
+{
+    std::printf("%s\n", line.toUtf8().constData());
+    std::fflush(stdout);
+}
+
+class Text
+{
+public:
+    explicit Text(quint32 seed)
+        : m_random(seed)
+    {
+        const QStringList common{u"the"_s, u"build"_s, u"failed"_s, u"test"_s, u"file"_s, u"function"_s, u"error"_s,
+                                 u"configuration"_s, u"memory"_s, u"leak"_s, u"serializer"_s, u"parser"_s, u"thread"_s,
+                                 u"widget"_s, u"model"_s, u"session"_s, u"compaction"_s, u"database"_s, u"query"_s};
+        m_words = common;
+        static const char16_t consonants[] = u"bcdfghjklmnpqrstvwxz";
+        static const char16_t vowels[] = u"aeiouy";
+        while (m_words.size() < 20000) {
+            QString w;
+            const int syllables = 1 + int(m_random.bounded(4));
+            for (int s = 0; s < syllables; ++s) {
+                w += QChar(consonants[m_random.bounded(20)]);
+                w += QChar(vowels[m_random.bounded(6)]);
+            }
+            m_words.append(w);
+        }
+        m_cjk = QStringList{u"全文検索のテストです"_s, u"数据库已经准备好了"_s, u"ファイルを保存しました"_s,
+                            u"编译失败，请检查配置"_s, u"メモリリークを修正"_s, u"搜索结果按相关性排序"_s};
+    }
+
+    /// A word, the first ones far more often than the rest (roughly Zipf).
+    QString word()
+    {
+        const double r = m_random.generateDouble();
+        return m_words.at(qMin<qsizetype>(m_words.size() - 1, qsizetype(double(m_words.size()) * r * r * r)));
+    }
+
+    QString sentence(int words)
+    {
+        QStringList out;
+        for (int i = 0; i < words; ++i)
+            out.append(word());
+        if (m_random.bounded(10) == 0)
+            out.append(m_cjk.at(m_random.bounded(int(m_cjk.size()))));
+        return out.join(u' ') + u'.';
+    }
+
+    int bounded(int n) { return int(m_random.bounded(n)); }
+    /// A word of the long tail: in a few dozen documents.
+    QString rareWord() const { return m_words.at(2000); }
+
+private:
+    QRandomGenerator m_random;
+    QStringList m_words;
+    QStringList m_cjk;
+};
+
+qint64 median(QList<qint64> values)
+{
+    std::sort(values.begin(), values.end());
+    return values.isEmpty() ? -1 : values.at(values.size() / 2);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    const int sessions = args.size() > 1 ? args.at(1).toInt() : 5000;
+    const int partsPerSession = args.size() > 2 ? args.at(2).toInt() : 60;
+    QTemporaryDir dir;
+    const QString file = args.size() > 3 ? args.at(3) : dir.filePath(u"search.db"_s);
+
+    SearchIndex index;
+    if (Result<void> r = index.open(file); !r) {
+        std::fprintf(stderr, "%s\n", qPrintable(r.error().toString()));
+        return 1;
+    }
+    Text text(42);
+    qint64 parts = 0, characters = 0;
+    QElapsedTimer timer;
+    timer.start();
+    qint64 generating = 0;
+    const qint64 start = 1795312725000;
+    for (int s = 0; s < sessions; ++s) {
+        QElapsedTimer gen;
+        gen.start();
+        const qint64 created = start + qint64(s) * 60000;
+        const Session session(JsonObject{{u"id"_s, Identifier::create(Identifier::Kind::Session, true, created)},
+                                         {u"slug"_s, u"bench"_s},
+                                         {u"version"_s, u"1.18.34"_s},
+                                         {u"projectID"_s, u"global"_s},
+                                         {u"directory"_s, u"/home/dev/src/demo"_s},
+                                         {u"title"_s, text.sentence(4)},
+                                         {u"time"_s, JsonObject{{u"created"_s, created}, {u"updated"_s, created}}}});
+        QList<MessageWithParts> messages;
+        qint64 t = created;
+        for (int p = 0; p < partsPerSession;) {
+            ++t;
+            const Message user = Message::makeUser(Identifier::create(Identifier::Kind::Message, false, t), session.id(), t,
+                                                   u"build"_s, u"p"_s, u"m"_s);
+            MessageWithParts u{user, {Part::makeText(Identifier::create(Identifier::Kind::Part, false, t), session.id(), user.id(), text.sentence(12))}};
+            ++p;
+            ++t;
+            const Message assistant = Message::makeAssistant(Identifier::create(Identifier::Kind::Message, false, t), session.id(), t,
+                                                             user.id(), u"p"_s, u"m"_s, u"build"_s, u"/"_s, u"/"_s);
+            MessageWithParts a{assistant, {}};
+            for (int k = 0; k < 4 && p < partsPerSession; ++k, ++p) {
+                const QString id = Identifier::create(Identifier::Kind::Part, false, ++t);
+                if (k == 1) {
+                    Part tool = Part::make(id, session.id(), assistant.id(), PartType::Tool);
+                    tool.json().insert(u"tool"_s, u"bash"_s);
+                    QString output;
+                    for (int line = 0; line < 8; ++line)
+                        output += text.sentence(8) + u'\n';
+                    tool.setState(ToolState::completed(JsonObject{{u"command"_s, u"make "_s + text.word()}}, output, text.sentence(3), {}, t, t + 1));
+                    a.parts.append(tool);
+                } else {
+                    Part part = Part::makeText(id, session.id(), assistant.id(), text.sentence(30 + text.bounded(30)));
+                    if (k == 0)
+                        part.json().insert(u"type"_s, u"reasoning"_s);
+                    a.parts.append(part);
+                }
+            }
+            messages.append(u);
+            messages.append(a);
+        }
+        for (const MessageWithParts &m : std::as_const(messages)) {
+            parts += m.parts.size();
+            for (const Part &p : m.parts)
+                characters += p.text().size() + p.state().output().size();
+        }
+        generating += gen.nsecsElapsed();
+        if (Result<void> r = index.indexSession(u"bench"_s, session, messages); !r) {
+            std::fprintf(stderr, "%s\n", qPrintable(r.error().toString()));
+            return 1;
+        }
+        if ((s + 1) % 500 == 0)
+            std::fprintf(stderr, "indexed %d sessions\n", s + 1);
+    }
+    const qint64 indexMs = (timer.nsecsElapsed() - generating) / 1000000;
+    QElapsedTimer optimizeTimer;
+    optimizeTimer.start();
+    if (Result<void> r = index.optimize(); !r)
+        std::fprintf(stderr, "%s\n", qPrintable(r.error().toString()));
+    const qint64 optimizeMs = optimizeTimer.elapsed();
+
+    const qint64 size = QFileInfo(file).size() + QFileInfo(file + u"-wal"_s).size();
+    print(u"sessions: %1"_s.arg(sessions));
+    print(u"parts: %1"_s.arg(parts));
+    print(u"documents: %1"_s.arg(index.documentCount()));
+    print(u"text_mb: %1"_s.arg(double(characters) / 1e6, 0, 'f', 1));
+    print(u"index_seconds: %1"_s.arg(double(indexMs) / 1000.0, 0, 'f', 1));
+    print(u"optimize_seconds: %1"_s.arg(double(optimizeMs) / 1000.0, 0, 'f', 1));
+    print(u"index_mb: %1"_s.arg(double(size) / 1048576.0, 0, 'f', 1));
+
+    const QStringList queries{text.rareWord(), u"memory leak"_s, u"\"build failed\""_s, u"serial*"_s, u"検索"_s,
+                              u"数据库"_s, u"configuration"_s, u"compaction parser thread"_s};
+    QList<qint64> all;
+    for (const QString &q : queries) {
+        QList<qint64> runs;
+        qsizetype found = 0;
+        for (int i = 0; i < 11; ++i) {
+            QElapsedTimer t;
+            t.start();
+            const Result<QList<SearchHit>> hits = index.search(q);
+            runs.append(t.nsecsElapsed() / 1000);
+            found = hits ? hits->size() : -1;
+        }
+        all += runs;
+        print(u"query_us %1 (%2 hits): %3"_s.arg(q).arg(found).arg(median(runs)));
+    }
+    // Next/previous within one session (timeline order).
+    {
+        const Result<QList<SearchHit>> any = index.search(u"memory"_s);
+        if (any && !any->isEmpty()) {
+            QList<qint64> runs;
+            for (int i = 0; i < 11; ++i) {
+                QElapsedTimer t;
+                t.start();
+                (void)index.searchSession(u"memory"_s, u"bench"_s, any->first().sessionID);
+                runs.append(t.nsecsElapsed() / 1000);
+            }
+            print(u"session_query_us: %1"_s.arg(median(runs)));
+        }
+    }
+    print(u"median_query_ms: %1"_s.arg(double(median(all)) / 1000.0, 0, 'f', 2));
+    return 0;
+}

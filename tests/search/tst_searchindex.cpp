@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SearchIndex: what is indexed, ranking and snippets (Japanese and Chinese too), bringing the
+// index up to date with JSON stores and OpenCode databases, and following live changes.
+
+#include "core/identifier.h"
+#include "opencodedb/opencodedbstore.h"
+#include "opencodedb/opencodedbwatcher.h"
+#include "search/searchindex.h"
+#include "session/datadir.h"
+#include "session/sessionservice.h"
+#include "testdata.h"
+#include "testdb.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace weft;
+
+namespace
+{
+const QString RealMain = u"ses_dfe96b40effeGv1tOAoEakEuif"_s;
+const QString RealFork = u"ses_dfe96a47cffebQrgOF1KmVIxb2"_s;
+const QString RealNamed = u"ses_dfe96a380ffecLH5wa8iKO3NO1"_s;
+const QString RealCompacted = u"ses_dfe96a08fffeGZT3V7zWQHJK7B"_s;
+
+Session makeSession(const QString &title, qint64 created = 1795312725000)
+{
+    return Session(JsonObject{{u"id"_s, Identifier::descending(Identifier::Kind::Session)},
+                              {u"slug"_s, u"test"_s},
+                              {u"version"_s, u"1.1.53"_s},
+                              {u"projectID"_s, u"global"_s},
+                              {u"directory"_s, u"/home/dev"_s},
+                              {u"title"_s, title},
+                              {u"time"_s, JsonObject{{u"created"_s, created}, {u"updated"_s, created}}}});
+}
+
+/// A session with one user message per text, in order.
+QList<MessageWithParts> messagesOf(const Session &session, const QStringList &texts)
+{
+    QList<MessageWithParts> result;
+    qint64 t = session.created();
+    for (const QString &text : texts) {
+        const Message m = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), session.id(), ++t, u"build"_s, u"p"_s, u"m"_s);
+        result.append({m, {Part::makeText(Identifier::ascending(Identifier::Kind::Part), session.id(), m.id(), text)}});
+    }
+    return result;
+}
+
+QStringList highlighted(const SearchHit &hit)
+{
+    QStringList out;
+    for (const auto &[start, length] : hit.highlights)
+        out.append(hit.snippet.mid(start, length));
+    return out;
+}
+
+QString copyRealFixture(const QTemporaryDir &dir)
+{
+    const QString target = dir.filePath(u"opencode"_s);
+    QDir().mkpath(target);
+    QFile::copy(weft::test::realFixtureDir() + u"/opencode.db"_s, target + u"/opencode.db"_s);
+    QFile(target + u"/opencode.db"_s).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    return target;
+}
+
+QSet<QString> sessionsOf(const QList<SearchHit> &hits)
+{
+    QSet<QString> ids;
+    for (const SearchHit &h : hits)
+        ids.insert(h.sessionID);
+    return ids;
+}
+
+QSet<QString> kindsOf(const QList<SearchHit> &hits)
+{
+    QSet<QString> kinds;
+    for (const SearchHit &h : hits)
+        kinds.insert(h.kind);
+    return kinds;
+}
+} // namespace
+
+class TestSearchIndex : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void documents_data();
+    void documents();
+    void longOutputsAreCapped();
+    void ftsQuery_data();
+    void ftsQuery();
+    void oddQueriesDoNotFail_data();
+    void oddQueriesDoNotFail();
+    void ranking();
+    void snippets_data();
+    void snippets();
+    void syncJsonStore();
+    void syncOpencodeDatabase_data();
+    void syncOpencodeDatabase();
+    void timelineOrderInOneSession();
+    void followsSessionService();
+    void followsOpencodeDatabase();
+    void rebuild();
+    void sourcesAreKeptApart();
+    void reopenKeepsOrEmpties();
+};
+
+void TestSearchIndex::documents_data()
+{
+    QTest::addColumn<QByteArray>("part");
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QStringList>("contains");
+    // JSON with ' for ", to keep the table readable.
+    const QByteArray ids = "'id':'prt_200fa7fcc002SWWB8daGMkkVNe','sessionID':'ses_dff058141ffeXJnTNzT8vnXcKt','messageID':'msg_200fa7fcc001NaVRZuu17qcTE4'";
+    auto part = [&](const QByteArray &rest) { return QByteArray("{" + ids + "," + rest + "}").replace('\'', '"'); };
+    QTest::addRow("text") << part("'type':'text','text':'hello there'") << u"text"_s << QStringList{u"hello there"_s};
+    QTest::addRow("reasoning") << part("'type':'reasoning','text':'let me think','time':{'start':1}") << u"reasoning"_s << QStringList{u"let me think"_s};
+    QTest::addRow("completed tool") << part("'type':'tool','callID':'c','tool':'bash','state':{'status':'completed','input':{'command':'ls -la','description':'List files'},'output':'total 24','title':'List files','metadata':{},'time':{'start':1,'end':2}}")
+                                    << u"tool"_s << QStringList{u"bash"_s, u"ls -la"_s, u"List files"_s, u"total 24"_s};
+    QTest::addRow("failed tool") << part("'type':'tool','callID':'c','tool':'read','state':{'status':'error','input':{'filePath':'/src/missing.txt'},'error':'File not found: /src/missing.txt','time':{'start':1,'end':2}}")
+                                 << u"tool"_s << QStringList{u"read"_s, u"/src/missing.txt"_s, u"File not found"_s};
+    QTest::addRow("file") << part("'type':'file','mime':'text/plain','filename':'notes.md','url':'file:///home/dev/notes.md'")
+                          << u"file"_s << QStringList{u"notes.md"_s, u"/home/dev/notes.md"_s};
+    QTest::addRow("patch") << part("'type':'patch','hash':'abc','files':['/home/dev/a.cpp','/home/dev/b.h']")
+                           << u"patch"_s << QStringList{u"/home/dev/a.cpp"_s, u"/home/dev/b.h"_s};
+    QTest::addRow("subtask") << part("'type':'subtask','prompt':'find the bug','description':'Investigate','agent':'general'")
+                             << u"subtask"_s << QStringList{u"find the bug"_s, u"Investigate"_s};
+    QTest::addRow("retry") << part("'type':'retry','attempt':2,'error':{'name':'APIError','data':{'message':'rate limited','isRetryable':true}},'time':{'created':1}")
+                           << u"retry"_s << QStringList{u"rate limited"_s};
+    QTest::addRow("step-start: nothing") << part("'type':'step-start','snapshot':'abc'") << QString() << QStringList{};
+    QTest::addRow("empty text: nothing") << part("'type':'text','text':''") << QString() << QStringList{};
+}
+
+void TestSearchIndex::documents()
+{
+    QFETCH(QByteArray, part);
+    QFETCH(QString, kind);
+    QFETCH(QStringList, contains);
+    const std::optional<JsonValue> json = parseJson(part);
+    QVERIFY(json);
+    QVERIFY(Part::validate(*json).isEmpty());
+    const std::optional<SearchDocument> doc = SearchIndex::document(Part(json->toObject()), 42);
+    QCOMPARE(doc.has_value(), !kind.isEmpty());
+    if (!doc)
+        return;
+    QCOMPARE(doc->kind, kind);
+    QCOMPARE(doc->time, 42);
+    QCOMPARE(doc->partID, u"prt_200fa7fcc002SWWB8daGMkkVNe"_s);
+    for (const QString &c : std::as_const(contains))
+        QVERIFY2(doc->text.contains(c), qPrintable(c));
+}
+
+void TestSearchIndex::longOutputsAreCapped()
+{
+    QString output;
+    for (int i = 0; i < 20000; ++i)
+        output += u"line %1\n"_s.arg(i);
+    Part p = Part::make(u"prt_200fa7fcc002SWWB8daGMkkVNe"_s, u"ses_dff058141ffeXJnTNzT8vnXcKt"_s, u"msg_200fa7fcc001NaVRZuu17qcTE4"_s, PartType::Tool);
+    p.json().insert(u"tool"_s, u"bash"_s);
+    p.setState(ToolState::completed(JsonObject{{u"command"_s, u"seq 20000"_s}}, output, u"many lines"_s, {}, 1, 2));
+    const std::optional<SearchDocument> doc = SearchIndex::document(p, 0);
+    QVERIFY(doc);
+    QVERIFY(doc->text.size() <= 64 * 1024 + 8);
+    QVERIFY(doc->text.contains(u"line 0\n"));
+    QVERIFY(doc->text.contains(u"line 19999\n")); // the end is kept too
+    // A message's error is a document of its own.
+    Message m = Message::makeAssistant(u"msg_200fa7fcc001NaVRZuu17qcTE4"_s, u"ses_dff058141ffeXJnTNzT8vnXcKt"_s, 5,
+                                       u"msg_200fa7f88001XM8hYBSImS8m9U"_s, u"p"_s, u"m"_s, u"build"_s, u"/"_s, u"/"_s);
+    m.setError(MessageError::api(u"Service overloaded"_s, 529, true));
+    const QList<SearchDocument> docs = SearchIndex::documents(m, {p});
+    QCOMPARE(docs.size(), 2);
+    QCOMPARE(docs.first().kind, u"error"_s);
+    QVERIFY(docs.first().text.contains(u"Service overloaded"));
+    QVERIFY(docs.first().partID.isEmpty());
+}
+
+void TestSearchIndex::ftsQuery_data()
+{
+    QTest::addColumn<QString>("query");
+    QTest::addColumn<QString>("expression");
+    QTest::addRow("words") << u"quick fox"_s << u"\"quick\" \"fox\""_s;
+    QTest::addRow("phrase") << u"\"quick fox\" jumps"_s << u"\"quick fox\" \"jumps\""_s;
+    QTest::addRow("prefix") << u"data*"_s << u"\"data\"*"_s;
+    QTest::addRow("exclusion") << u"fox -dog"_s << u"(\"fox\") NOT \"dog\""_s;
+    QTest::addRow("OR") << u"fox OR dog cat"_s << u"(\"fox\" OR \"dog\") \"cat\""_s;
+    QTest::addRow("quotes inside a word") << u"say\"hi"_s << u"\"say\" \"hi\""_s;
+    QTest::addRow("FTS5 syntax is text") << u"title:foo AND NEAR(x)"_s << u"\"title:foo\" \"AND\" \"NEAR(x)\""_s;
+    QTest::addRow("punctuation only") << u"-- ** ::"_s << QString();
+    QTest::addRow("empty") << u"   "_s << QString();
+    QTest::addRow("only exclusions") << u"-dog"_s << QString();
+    QTest::addRow("CJK") << u"全文検索"_s << u"\"全文検索\""_s;
+}
+
+void TestSearchIndex::ftsQuery()
+{
+    QFETCH(QString, query);
+    QFETCH(QString, expression);
+    QCOMPARE(SearchIndex::ftsQuery(query), expression);
+}
+
+void TestSearchIndex::oddQueriesDoNotFail_data()
+{
+    QTest::addColumn<QString>("query");
+    for (const QString &q : {u"\"unbalanced"_s, u"AND OR NOT"_s, u"*"_s, u"-"_s, u"a-b-c"_s, u"c++"_s, u"std::vector<int>"_s,
+                             u"\"\""_s, u"(x"_s, u"NEAR"_s, u"^start"_s, u"ü"_s, u"😀"_s})
+        QTest::addRow("%s", qPrintable(q)) << q;
+}
+
+void TestSearchIndex::oddQueriesDoNotFail()
+{
+    QFETCH(QString, query);
+    QTemporaryDir dir;
+    SearchIndex index;
+    QVERIFY(index.open(dir.filePath(u"search.db"_s)));
+    const Session s = makeSession(u"odd"_s);
+    QVERIFY(index.indexSession(u"test"_s, s, messagesOf(s, {u"a-b-c c++ std::vector<int> ü 😀 NEAR start"_s})));
+    const Result<QList<SearchHit>> hits = index.search(query);
+    QVERIFY2(hits, qPrintable(hits ? QString() : hits.error().toString()));
+}
+
+void TestSearchIndex::ranking()
+{
+    QTemporaryDir dir;
+    SearchIndex index;
+    QVERIFY(index.open(dir.filePath(u"search.db"_s)));
+    QCOMPARE(index.tokenizer(), u"weft"_s);
+    const Session titled = makeSession(u"Tokenizer rewrite"_s);
+    const Session dense = makeSession(u"Notes"_s);
+    const Session sparse = makeSession(u"Other"_s);
+    QString filler;
+    for (int i = 0; i < 200; ++i)
+        filler += u"lorem ipsum dolor sit amet "_s;
+    QVERIFY(index.indexSession(u"test"_s, titled, messagesOf(titled, {u"nothing to see"_s})));
+    QVERIFY(index.indexSession(u"test"_s, dense, messagesOf(dense, {u"tokenizer tokenizer: the tokenizer splits words"_s})));
+    QVERIFY(index.indexSession(u"test"_s, sparse, messagesOf(sparse, {filler + u"tokenizer "_s + filler})));
+    const Result<QList<SearchHit>> hits = index.search(u"tokenizer"_s);
+    QVERIFY(hits);
+    QCOMPARE(hits->size(), 3);
+    // Titles weigh most, then dense short texts, then a mention in a long text.
+    QCOMPARE(hits->at(0).sessionID, titled.id());
+    QCOMPARE(hits->at(0).kind, u"title"_s);
+    QVERIFY(hits->at(0).messageID.isEmpty());
+    QCOMPARE(hits->at(1).sessionID, dense.id());
+    QCOMPARE(hits->at(2).sessionID, sparse.id());
+    QVERIFY(hits->at(0).rank <= hits->at(1).rank && hits->at(1).rank <= hits->at(2).rank);
+    QCOMPARE(hits->at(1).sessionTitle, u"Notes"_s);
+    QVERIFY(!hits->at(1).partID.isEmpty());
+    // Paging.
+    SearchOptions page;
+    page.limit = 1;
+    page.offset = 1;
+    QCOMPARE(index.search(u"tokenizer"_s, page)->first().sessionID, dense.id());
+}
+
+void TestSearchIndex::snippets_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("query");
+    QTest::addColumn<QStringList>("highlights");
+    QTest::addRow("English") << u"The quick brown fox jumps over the lazy dog"_s << u"lazy"_s << QStringList{u"lazy"_s};
+    QTest::addRow("case kept") << u"Qt 6 と SQLite で実装します"_s << u"sqlite"_s << QStringList{u"SQLite"_s};
+    QTest::addRow("phrase") << u"The quick brown fox jumps"_s << u"\"brown fox\""_s << QStringList{u"brown fox"_s};
+    QTest::addRow("two words") << u"The quick brown fox jumps"_s << u"fox quick"_s << QStringList{u"quick"_s, u"fox"_s};
+    QTest::addRow("Japanese two characters") << u"全文検索のテストです。"_s << u"検索"_s << QStringList{u"検索"_s};
+    QTest::addRow("Japanese one character") << u"全文検索のテストです。"_s << u"検"_s << QStringList{u"検"_s};
+    QTest::addRow("Japanese katakana") << u"全文検索のテストです。"_s << u"テスト"_s << QStringList{u"テスト"_s};
+    QTest::addRow("Chinese three characters") << u"中文回复：数据库已经准备好了。"_s << u"数据库"_s << QStringList{u"数据库"_s};
+    QTest::addRow("Chinese whole run") << u"中文回复：数据库已经准备好了。"_s << u"已经准备好了"_s << QStringList{u"已经准备好了"_s};
+}
+
+void TestSearchIndex::snippets()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, query);
+    QFETCH(QStringList, highlights);
+    QTemporaryDir dir;
+    SearchIndex index;
+    QVERIFY(index.open(dir.filePath(u"search.db"_s)));
+    const Session s = makeSession(u"untitled"_s);
+    QVERIFY(index.indexSession(u"test"_s, s, messagesOf(s, {text})));
+    const Result<QList<SearchHit>> hits = index.search(query);
+    QVERIFY(hits);
+    QCOMPARE(hits->size(), 1);
+    QCOMPARE(hits->first().snippet, text);
+    QCOMPARE(highlighted(hits->first()), highlights);
+    QCOMPARE(hits->first().markedSnippet(u"["_s, u"]"_s).count(u'['), highlights.size());
+
+    // In a long text the snippet is a window around the match.
+    QString longText;
+    for (int i = 0; i < 100; ++i)
+        longText += u"filler%1 "_s.arg(i);
+    const Session l = makeSession(u"long"_s);
+    QVERIFY(index.indexSession(u"test"_s, l, messagesOf(l, {longText + text})));
+    SearchOptions options;
+    options.sessionID = l.id();
+    const Result<QList<SearchHit>> windowed = index.search(query, options);
+    QVERIFY(windowed);
+    QCOMPARE(windowed->size(), 1);
+    QVERIFY(windowed->first().snippet.startsWith(u"…"));
+    QVERIFY(windowed->first().snippet.size() < longText.size());
+    QCOMPARE(highlighted(windowed->first()), highlights);
+}
+
+void TestSearchIndex::syncJsonStore()
+{
+    QTemporaryDir dir;
+    weft::test::FixtureDataDir data;
+    auto opened = DataDir::open(data.path(), false);
+    QVERIFY(opened);
+    SearchIndex index;
+    QVERIFY(index.open(dir.filePath(u"search.db"_s)));
+    Result<SearchIndex::SyncStats> first = index.sync(*opened->store);
+    QVERIFY(first);
+    QCOMPARE(first->sessions, 6);
+    QCOMPARE(first->indexed, 6);
+    QVERIFY(first->documents > 50);
+    SearchOptions options;
+    options.source = SearchIndex::sourceKey(*opened->store);
+    // A tool output (bash), a file name, a title, a compaction summary.
+    const auto hello = index.search(u"hello.py"_s, options);
+    QVERIFY(hello && !hello->isEmpty());
+    QVERIFY(kindsOf(hello.value()).contains(u"tool"_s));
+    QCOMPARE(index.search(u"\"Hand-named session\""_s, options)->first().kind, u"title"_s);
+    QVERIFY(!index.search(u"summary created notes.md"_s, options)->isEmpty());
+
+    Result<SearchIndex::SyncStats> second = index.sync(*opened->store);
+    QVERIFY(second);
+    QCOMPARE(second->indexed, 0); // nothing changed
+    SessionService service(opened->store);
+    QVERIFY(service.remove(u"ses_dff05751fffexgWr6MRybGFAXU"_s)); // with its child
+    Result<SearchIndex::SyncStats> third = index.sync(*opened->store);
+    QVERIFY(third);
+    QCOMPARE(third->removed, 2);
+    QVERIFY(index.search(u"\"Hand-named session\""_s, options)->isEmpty());
+    QCOMPARE(index.documentCount(options.source), third->documents);
+}
+
+void TestSearchIndex::syncOpencodeDatabase_data()
+{
+    QTest::addColumn<QString>("query");
+    QTest::addColumn<QStringList>("sessions");
+    QTest::addColumn<QString>("kind");
+    QTest::addRow("Japanese text") << u"検索"_s << QStringList{RealMain, RealFork} << u"text"_s;
+    QTest::addRow("Chinese text and tool input") << u"数据库"_s << QStringList{RealMain, RealFork} << u"tool"_s;
+    QTest::addRow("bash output") << u"hello-from-bash"_s << QStringList{RealMain} << u"tool"_s;
+    QTest::addRow("tool error") << u"\"File not found\""_s << QStringList{RealMain} << u"tool"_s;
+    QTest::addRow("reasoning") << u"用户想要"_s << QStringList{RealMain} << u"reasoning"_s;
+    QTest::addRow("title") << u"手动命名"_s << QStringList{RealNamed} << u"title"_s;
+    QTest::addRow("file path of a patch") << u"notes.md"_s << QStringList{RealMain, RealFork} << u"patch"_s;
+    QTest::addRow("compaction summary") << u"要約"_s << QStringList{RealCompacted} << u"text"_s;
+}
+
+void TestSearchIndex::syncOpencodeDatabase()
+{
+    QFETCH(QString, query);
+    QFETCH(QStringList, sessions);
+    QFETCH(QString, kind);
+    QTemporaryDir dir;
+    const QString data = copyRealFixture(dir);
+    const auto store = OpencodeDbStore::open(data + u"/opencode.db"_s);
+    QVERIFY(store);
+    SearchIndex index;
+    QVERIFY(index.open(dir.filePath(u"weft/search.db"_s)));
+    const Result<SearchIndex::SyncStats> stats = index.sync(*store.value());
+    QVERIFY(stats);
+    QCOMPARE(stats->indexed, 7);
+    const Result<QList<SearchHit>> hits = index.search(query, {SearchIndex::sourceKey(*store.value()), {}, 100, 0, SearchOptions::Order::Rank});
+    QVERIFY(hits);
+    QVERIFY2(!hits->isEmpty(), qPrintable(query));
+    const QSet<QString> found = sessionsOf(hits.value());
+    for (const QString &s : std::as_const(sessions))
+        QVERIFY2(found.contains(s), qPrintable(s));
+    QVERIFY2(kindsOf(hits.value()).contains(kind), qPrintable(QStringList(kindsOf(hits.value()).values()).join(u',')));
+    for (const SearchHit &h : hits.value())
+        QVERIFY(!h.highlights.isEmpty());
+    QCOMPARE(index.sync(*store.value())->indexed, 0); // stamps unchanged
+}
+
+void TestSearchIndex::timelineOrderInOneSession()
+{
+    QTemporaryDir dir;
+    SearchIndex index;
+    QVERIFY(index.open(dir.filePath(u"search.db"_s)));
+    const Session s = makeSession(u"alpha session"_s);
+    const QList<MessageWithParts> messages = messagesOf(s, {u"alpha one"_s, u"nothing"_s, u"alpha alpha alpha two"_s, u"alpha three"_s});
+    QVERIFY(index.indexSession(u"test"_s, s, messages));
+    const Session other = makeSession(u"other"_s);
+    QVERIFY(index.indexSession(u"test"_s, other, messagesOf(other, {u"alpha elsewhere"_s})));
+    const Result<QList<SearchHit>> hits = index.searchSession(u"alpha"_s, u"test"_s, s.id());
+    QVERIFY(hits);
+    QCOMPARE(hits->size(), 4); // the title, then three messages in their order (not by rank)
+    QCOMPARE(hits->at(0).kind, u"title"_s);
+    QCOMPARE(hits->at(1).messageID, messages.at(0).info.id());
+    QCOMPARE(hits->at(2).messageID, messages.at(2).info.id());
+    QCOMPARE(hits->at(3).messageID, messages.at(3).info.id());
+    SearchNavigator navigator(hits.value());
+    QCOMPARE(navigator.next()->kind, u"title"_s);
+    QCOMPARE(navigator.seek(messages.at(1).info.id(), messages.at(1).info.created())->messageID, messages.at(2).info.id());
+    QCOMPARE(navigator.next()->messageID, messages.at(3).info.id());
+}
+
+void TestSearchIndex::followsSessionService()
+{
+    QTemporaryDir dir;
+    auto opened = DataDir::open(dir.filePath(u"weft"_s), true);
+    QVERIFY(opened);
+    SessionService service(opened->store);
+    SearchIndex index;
+    QVERIFY(index.open(SearchIndex::defaultFile(opened->path)));
+    QSignalSpy updated(&index, &SearchIndex::updated);
+    index.addSource(&service);
+    QVERIFY(index.waitForIdle());
+    const QString source = SearchIndex::sourceKey(*opened->store);
+    auto count = [&](const QString &q) {
+        SearchOptions o;
+        o.source = source;
+        const auto hits = index.search(q, o);
+        return hits ? hits->size() : -1;
+    };
+
+    SessionService::CreateOptions create;
+    create.directory = dir.path();
+    create.title = u"Live 検索 session"_s;
+    const Result<Session> session = service.create(create);
+    QVERIFY(session);
+    const Message message = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), session->id(),
+                                              QDateTime::currentMSecsSinceEpoch(), u"build"_s, u"p"_s, u"m"_s);
+    QVERIFY(service.updateMessage(message));
+    Part part = Part::makeText(Identifier::ascending(Identifier::Kind::Part), session->id(), message.id(), u"stream"_s);
+    QVERIFY(service.updatePart(part));
+    for (const QString &more : {u"ing text"_s, u" about zephyr"_s}) {
+        part.setText(part.text() + more);
+        QVERIFY(service.updatePart(part, more));
+    }
+    QVERIFY(index.waitForIdle());
+    QCOMPARE(count(u"検索"_s), 1);
+    QCOMPARE(count(u"zephyr"_s), 1);
+    QCOMPARE(count(u"streaming"_s), 1);
+    QTRY_VERIFY(updated.count() >= 1);
+
+    part.setText(u"rewritten completely"_s);
+    QVERIFY(service.updatePart(part));
+    QVERIFY(index.waitForIdle());
+    QCOMPARE(count(u"zephyr"_s), 0);
+    QCOMPARE(count(u"rewritten"_s), 1);
+    QVERIFY(service.removePart(session->id(), message.id(), part.id()));
+    QVERIFY(index.waitForIdle());
+    QCOMPARE(count(u"rewritten"_s), 0);
+    QVERIFY(service.rename(session->id(), u"Renamed zebra"_s));
+    QVERIFY(index.waitForIdle());
+    QCOMPARE(count(u"検索"_s), 0);
+    QCOMPARE(count(u"zebra"_s), 1);
+    QVERIFY(service.remove(session->id()));
+    QVERIFY(index.waitForIdle());
+    QCOMPARE(count(u"zebra"_s), 0);
+    QCOMPARE(index.documentCount(source), 0);
+}
+
+void TestSearchIndex::followsOpencodeDatabase()
+{
+    // OpenCode writes; the follower announces through the service; the index follows it.
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"opencode/opencode.db"_s);
+    QDir().mkpath(dir.filePath(u"opencode"_s));
+    weft::test::TestDb db(file);
+    QVERIFY(db.loadStorage(weft::test::fixtureDir() + u"/storage"_s));
+    const auto store = OpencodeDbStore::open(file);
+    QVERIFY(store);
+    SessionService service(store.value());
+    OpencodeDbWatcher watcher(store.value());
+    watcher.setService(&service);
+    QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
+    watcher.start();
+    SearchIndex index;
+    QVERIFY(index.open(dir.filePath(u"weft/search.db"_s)));
+    index.addSource(&service);
+    QVERIFY(index.waitForIdle());
+    QVERIFY(started.wait(5000));
+    QCOMPARE(index.search(u"hello.py"_s)->isEmpty(), false);
+    QVERIFY(index.search(u"quetzalcoatl"_s)->isEmpty());
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const Part part = Part::makeText(u"prt_300000000001AAAAAAAAAAAAAA"_s, u"ses_dff058141ffeXJnTNzT8vnXcKt"_s,
+                                     u"msg_200fa80b3001AJYH04E0DKrTiZ"_s, u"a new word: quetzalcoatl 羽蛇神"_s);
+    QVERIFY(db.insertPart(part.json(), now));
+    QTRY_VERIFY_WITH_TIMEOUT(index.waitForIdle() && !index.search(u"quetzalcoatl"_s)->isEmpty(), 5000);
+    const SearchHit hit = index.search(u"羽蛇"_s)->first();
+    QCOMPARE(hit.sessionID, u"ses_dff058141ffeXJnTNzT8vnXcKt"_s);
+    QCOMPARE(hit.partID, part.id());
+    QCOMPARE(hit.source, store.value()->location());
+}
+
+void TestSearchIndex::rebuild()
+{
+    QTemporaryDir dir;
+    weft::test::FixtureDataDir data;
+    auto opened = DataDir::open(data.path(), false);
+    QVERIFY(opened);
+    SessionService service(opened->store);
+    SearchIndex index;
+    QVERIFY(index.open(dir.filePath(u"search.db"_s)));
+    index.addSource(&service);
+    QVERIFY(index.waitForIdle());
+    const qint64 documents = index.documentCount();
+    const QList<SearchHit> before = index.search(u"hello"_s, {{}, {}, 500, 0, SearchOptions::Order::Rank}).value();
+    QSignalSpy progress(&index, &SearchIndex::progress);
+    index.rebuild();
+    QVERIFY(index.waitForIdle());
+    QCOMPARE(index.documentCount(), documents);
+    const QList<SearchHit> after = index.search(u"hello"_s, {{}, {}, 500, 0, SearchOptions::Order::Rank}).value();
+    QCOMPARE(after.size(), before.size());
+    QTRY_VERIFY(!progress.isEmpty());
+    QCOMPARE(progress.last().at(0).toInt(), 6);
+}
+
+void TestSearchIndex::sourcesAreKeptApart()
+{
+    QTemporaryDir dir;
+    weft::test::FixtureDataDir a, b;
+    auto storeA = DataDir::open(a.path(), false);
+    auto storeB = DataDir::open(b.path(), false);
+    QVERIFY(storeA && storeB);
+    SearchIndex index;
+    QVERIFY(index.open(dir.filePath(u"search.db"_s)));
+    QVERIFY(index.sync(*storeA->store));
+    QVERIFY(index.sync(*storeB->store));
+    const auto all = index.search(u"\"Hand-named session\""_s);
+    QVERIFY(all);
+    QCOMPARE(all->size(), 2); // the same session in two sources
+    QVERIFY(all->at(0).source != all->at(1).source);
+    SearchOptions onlyB;
+    onlyB.source = SearchIndex::sourceKey(*storeB->store);
+    const auto fromB = index.search(u"\"Hand-named session\""_s, onlyB);
+    QCOMPARE(fromB->size(), 1);
+    QCOMPARE(fromB->first().source, onlyB.source);
+    QVERIFY(index.clear(onlyB.source));
+    QCOMPARE(index.search(u"\"Hand-named session\""_s)->size(), 1);
+}
+
+void TestSearchIndex::reopenKeepsOrEmpties()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"search.db"_s);
+    qint64 documents = 0;
+    {
+        SearchIndex index;
+        QVERIFY(index.open(file));
+        const Session s = makeSession(u"persisted"_s);
+        QVERIFY(index.indexSession(u"test"_s, s, messagesOf(s, {u"kept across restarts"_s})));
+        documents = index.documentCount();
+        QCOMPARE(documents, 2);
+    }
+    {
+        SearchIndex index;
+        QVERIFY(index.open(file));
+        QCOMPARE(index.documentCount(), documents);
+        QCOMPARE(index.search(u"restarts"_s)->size(), 1);
+    }
+    {
+        // An index made with another tokenizer (another build) is emptied, not misread.
+        QSqlDatabase raw = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"raw"_s);
+        raw.setDatabaseName(file);
+        QVERIFY(raw.open());
+        QSqlQuery q(raw);
+        QVERIFY(q.exec(u"UPDATE meta SET value = 'trigram' WHERE key = 'tokenizer'"_s));
+        raw.close();
+    }
+    QSqlDatabase::removeDatabase(u"raw"_s);
+    SearchIndex index;
+    QVERIFY(index.open(file));
+    QCOMPARE(index.documentCount(), 0);
+    QVERIFY(index.search(u"restarts"_s)->isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestSearchIndex)
+#include "tst_searchindex.moc"
