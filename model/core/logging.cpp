@@ -59,7 +59,9 @@ void handler(QtMsgType type, const QMessageLogContext &context, const QString &m
     }
     // The terminal keeps what a user should see: warnings and worse (and everything Qt prints
     // when the user asked for it with QT_LOGGING_RULES).
-    if (s_previous && (type >= QtWarningMsg || qEnvironmentVariableIsSet("QT_LOGGING_RULES")))
+    // (QtInfoMsg sorts after QtFatalMsg in the enum: compare by name, not by value.)
+    const bool serious = type == QtWarningMsg || type == QtCriticalMsg || type == QtFatalMsg;
+    if (s_previous && (serious || qEnvironmentVariableIsSet("QT_LOGGING_RULES")))
         s_previous(type, context, redact(message));
 }
 } // namespace

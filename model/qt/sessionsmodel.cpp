@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sessionsmodel.h"
+
+#include "async.h"
+#include "core/logging.h"
+#include "session/sessionservice.h"
+
+#include <QDir>
+#include <QFuture>
+#include <QRegularExpression>
+#include <QThread>
+#include <QtConcurrent/QtConcurrentRun>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+struct LoadResult
+{
+    QList<Session> sessions;
+    QList<Project> projects;
+};
+
+const QList<int> &allRoles()
+{
+    static const QList<int> roles = [] {
+        QList<int> r{Qt::DisplayRole, Qt::EditRole, Qt::ToolTipRole};
+        for (int role = SessionsModel::IdRole; role <= SessionsModel::SessionRole; ++role)
+            r.append(role);
+        return r;
+    }();
+    return roles;
+}
+} // namespace
+
+SessionsModel::SessionsModel(SessionService *service, QObject *parent)
+    : QAbstractListModel(parent)
+    , m_service(service)
+{
+    Q_ASSERT(m_service);
+    // The service emits on whatever thread changed the data; `this` as context makes these
+    // connections queued from other threads, so every slot below runs on the GUI thread.
+    connect(m_service, &SessionService::sessionCreated, this, &SessionsModel::applySession);
+    connect(m_service, &SessionService::sessionUpdated, this, &SessionsModel::applySession);
+    connect(m_service, &SessionService::sessionDeleted, this, [this](const Session &s) { removeSession(s.id()); });
+    connect(m_service, &SessionService::messageUpdated, this, &SessionsModel::onMessageUpdated);
+    connect(m_service, &SessionService::sessionChangedExternally, this, &SessionsModel::refreshSession);
+    reload();
+}
+
+SessionsModel::~SessionsModel() = default;
+
+void SessionsModel::assertGuiThread() const
+{
+    Q_ASSERT_X(QThread::currentThread() == thread(), "SessionsModel", "used from a thread other than its own");
+}
+
+void SessionsModel::reload()
+{
+    assertGuiThread();
+    const int generation = ++m_generation;
+    std::shared_ptr<Store> store = m_service->sharedStore();
+    whenFinished(QtConcurrent::run([store] {
+                     LoadResult result;
+                     result.projects = store->projects();
+                     result.sessions = store->sessions();
+                     std::stable_sort(result.sessions.begin(), result.sessions.end(), sessionNewerThan);
+                     return result;
+                 }),
+                 this, [this, generation](const LoadResult &result) {
+                     if (generation != m_generation)
+                         return;
+                     updateProjects(result.projects);
+                     // Sessions that vanished since the last load go; the others are applied one by one so
+                     // that an already filled model changes in place.
+                     QSet<QString> present;
+                     for (const Session &s : result.sessions)
+                         present.insert(s.id());
+                     const QList<Session> current = m_sessions;
+                     for (const Session &s : current) {
+                         if (!present.contains(s.id()))
+                             removeSession(s.id());
+                     }
+                     if (m_sessions.isEmpty() && !result.sessions.isEmpty()) {
+                         beginInsertRows({}, 0, int(result.sessions.size()) - 1);
+                         m_sessions = result.sessions;
+                         rebuildIndex();
+                         endInsertRows();
+                     } else {
+                         for (const Session &s : result.sessions)
+                             applySession(s);
+                     }
+                     m_loaded = true;
+                     Q_EMIT loaded();
+                 });
+}
+
+void SessionsModel::updateProjects(const QList<Project> &projects)
+{
+    for (const Project &p : projects) {
+        QString name = p.name();
+        if (name.isEmpty() && p.id() != u"global")
+            name = QDir(p.worktree()).dirName();
+        if (name.isEmpty())
+            name = tr("Global");
+        m_projectNames.insert(p.id(), name);
+    }
+}
+
+QString SessionsModel::projectName(const QString &projectID) const
+{
+    const QString name = m_projectNames.value(projectID);
+    if (!name.isEmpty())
+        return name;
+    return projectID == u"global" ? tr("Global") : projectID.left(12);
+}
+
+void SessionsModel::rebuildIndex()
+{
+    m_rowById.clear();
+    m_rowById.reserve(m_sessions.size());
+    for (qsizetype i = 0; i < m_sessions.size(); ++i)
+        m_rowById.insert(m_sessions.at(i).id(), i);
+}
+
+int SessionsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_sessions.size());
+}
+
+int SessionsModel::forkNumber(const QString &title, QString *baseTitle)
+{
+    static const QRegularExpression re(u"^(.*) \\(fork #(\\d+)\\)$"_s);
+    const QRegularExpressionMatch match = re.match(title);
+    if (!match.hasMatch()) {
+        if (baseTitle)
+            *baseTitle = title;
+        return 0;
+    }
+    if (baseTitle)
+        *baseTitle = match.captured(1);
+    return match.captured(2).toInt();
+}
+
+int SessionsModel::depthOf(const Session &session) const
+{
+    int depth = 0;
+    QString parent = session.parentID();
+    // Bounded: a parentID cycle in damaged data must not hang the GUI.
+    while (!parent.isEmpty() && depth < 64) {
+        const auto it = m_rowById.constFind(parent);
+        if (it == m_rowById.constEnd())
+            break;
+        ++depth;
+        parent = m_sessions.at(it.value()).parentID();
+    }
+    return depth;
+}
+
+bool SessionsModel::isRunning(const QString &sessionID) const
+{
+    return m_runningExplicit.contains(sessionID) || !m_openReplies.value(sessionID).isEmpty();
+}
+
+QVariant SessionsModel::roleValue(const Session &s, int role) const
+{
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::EditRole:
+    case TitleRole:
+        return s.title();
+    case Qt::ToolTipRole:
+        return s.directory().isEmpty() ? s.title() : s.title() + u'\n' + s.directory();
+    case IdRole:
+        return s.id();
+    case ProjectIDRole:
+        return s.projectID();
+    case ProjectNameRole:
+        return projectName(s.projectID());
+    case DirectoryRole:
+        return s.directory();
+    case ParentIDRole:
+        return s.parentID();
+    case CreatedRole:
+        return s.created();
+    case UpdatedRole:
+        return s.updated();
+    case ArchivedRole:
+        return s.isArchived();
+    case AdditionsRole:
+        return s.additions();
+    case DeletionsRole:
+        return s.deletions();
+    case FilesRole:
+        return s.filesChanged();
+    case RunningRole:
+        return isRunning(s.id());
+    case CompactingRole:
+        return s.compacting() > 0;
+    case IsForkRole:
+        return forkNumber(s.title()) > 0;
+    case ForkNumberRole:
+        return forkNumber(s.title());
+    case ForkBaseTitleRole: {
+        QString base;
+        (void)forkNumber(s.title(), &base);
+        return base;
+    }
+    case DepthRole:
+        return depthOf(s);
+    case SessionRole:
+        return QVariant::fromValue(s);
+    default:
+        return {};
+    }
+}
+
+QVariant SessionsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    return roleValue(m_sessions.at(index.row()), role);
+}
+
+bool SessionsModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    assertGuiThread();
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return false;
+    if (role != Qt::EditRole && role != TitleRole)
+        return false;
+    const QString title = value.toString().trimmed();
+    const Session &s = m_sessions.at(index.row());
+    if (title.isEmpty() || title == s.title())
+        return false;
+    // The service writes the file and announces the change; applySession() updates the row.
+    const Result<Session> renamed = m_service->rename(s.id(), title);
+    if (!renamed) {
+        qCWarning(lcUi) << "rename failed:" << renamed.error().toString();
+        return false;
+    }
+    return true;
+}
+
+Qt::ItemFlags SessionsModel::flags(const QModelIndex &index) const
+{
+    if (!index.isValid())
+        return Qt::NoItemFlags;
+    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
+    if (!m_service->isReadOnly())
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+QHash<int, QByteArray> SessionsModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractListModel::roleNames();
+    names.insert({{IdRole, "id"},
+                  {TitleRole, "title"},
+                  {ProjectIDRole, "projectID"},
+                  {ProjectNameRole, "projectName"},
+                  {DirectoryRole, "directory"},
+                  {ParentIDRole, "parentID"},
+                  {CreatedRole, "created"},
+                  {UpdatedRole, "updated"},
+                  {ArchivedRole, "archived"},
+                  {AdditionsRole, "additions"},
+                  {DeletionsRole, "deletions"},
+                  {FilesRole, "files"},
+                  {RunningRole, "running"},
+                  {CompactingRole, "compacting"},
+                  {IsForkRole, "isFork"},
+                  {ForkNumberRole, "forkNumber"},
+                  {ForkBaseTitleRole, "forkBaseTitle"},
+                  {DepthRole, "depth"},
+                  {SessionRole, "session"}});
+    return names;
+}
+
+QModelIndex SessionsModel::indexForId(const QString &sessionID) const
+{
+    const auto it = m_rowById.constFind(sessionID);
+    return it == m_rowById.constEnd() ? QModelIndex() : index(int(it.value()));
+}
+
+std::optional<Session> SessionsModel::session(const QString &sessionID) const
+{
+    const auto it = m_rowById.constFind(sessionID);
+    if (it == m_rowById.constEnd())
+        return std::nullopt;
+    return m_sessions.at(it.value());
+}
+
+void SessionsModel::emitRowChanged(qsizetype row, const QList<int> &roles)
+{
+    if (roles.isEmpty())
+        return;
+    const QModelIndex idx = index(int(row));
+    Q_EMIT dataChanged(idx, idx, roles);
+}
+
+void SessionsModel::applySession(const Session &session)
+{
+    assertGuiThread();
+    if (session.id().isEmpty())
+        return;
+    if (!m_projectNames.contains(session.projectID()))
+        updateProjects(m_service->store()->projects());
+    const auto it = m_rowById.constFind(session.id());
+    if (it == m_rowById.constEnd()) {
+        // New sessions are the newest: they go first, where a fresh load would put them.
+        beginInsertRows({}, 0, 0);
+        m_sessions.prepend(session);
+        rebuildIndex();
+        endInsertRows();
+        // A child's depth depends on its parent being present; a parent arriving late changes it.
+        for (qsizetype i = 1; i < m_sessions.size(); ++i) {
+            if (m_sessions.at(i).parentID() == session.id())
+                emitRowChanged(i, {DepthRole});
+        }
+        return;
+    }
+    const qsizetype row = it.value();
+    const Session old = m_sessions.at(row);
+    if (old == session)
+        return;
+    m_sessions[row] = session;
+    // Precise roles: only those whose value differs.
+    QList<int> changed;
+    for (int role : allRoles()) {
+        if (role == SessionRole)
+            continue;
+        if (roleValue(old, role) != roleValue(session, role))
+            changed.append(role);
+    }
+    changed.append(SessionRole);
+    emitRowChanged(row, changed);
+}
+
+void SessionsModel::removeSession(const QString &sessionID)
+{
+    assertGuiThread();
+    const auto it = m_rowById.constFind(sessionID);
+    if (it == m_rowById.constEnd())
+        return;
+    const int row = int(it.value());
+    beginRemoveRows({}, row, row);
+    m_sessions.removeAt(row);
+    rebuildIndex();
+    endRemoveRows();
+    m_openReplies.remove(sessionID);
+    m_runningExplicit.remove(sessionID);
+}
+
+void SessionsModel::refreshSession(const QString &sessionID)
+{
+    assertGuiThread();
+    if (const std::optional<Session> s = m_service->get(sessionID))
+        applySession(*s);
+    else
+        removeSession(sessionID);
+}
+
+void SessionsModel::setRunning(const QString &sessionID, bool running)
+{
+    assertGuiThread();
+    const bool before = isRunning(sessionID);
+    if (running)
+        m_runningExplicit.insert(sessionID);
+    else
+        m_runningExplicit.remove(sessionID);
+    if (before != isRunning(sessionID)) {
+        if (const auto it = m_rowById.constFind(sessionID); it != m_rowById.constEnd())
+            emitRowChanged(it.value(), {RunningRole});
+    }
+}
+
+void SessionsModel::onMessageUpdated(const Message &message)
+{
+    assertGuiThread();
+    if (!message.isAssistant())
+        return;
+    const QString sessionID = message.sessionID();
+    const bool before = isRunning(sessionID);
+    // A reply is in progress from its first write until time.completed (or an error) is set.
+    if (message.isCompleted() || message.hasError()) {
+        auto it = m_openReplies.find(sessionID);
+        if (it != m_openReplies.end()) {
+            it->remove(message.id());
+            if (it->isEmpty())
+                m_openReplies.erase(it);
+        }
+    } else {
+        m_openReplies[sessionID].insert(message.id());
+    }
+    if (before != isRunning(sessionID)) {
+        if (const auto it = m_rowById.constFind(sessionID); it != m_rowById.constEnd())
+            emitRowChanged(it.value(), {RunningRole});
+    }
+}
+
+} // namespace weft

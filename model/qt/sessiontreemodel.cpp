@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sessiontreemodel.h"
+
+#include "sessionsmodel.h"
+
+#include <QDateTime>
+#include <QSet>
+
+#include <QThread>
+#include <functional>
+#include <map>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+struct SessionTreeModel::Node
+{
+    NodeKind kind = NodeKind::Project;
+    QString key; ///< unique in the tree: "p:<project>", "g:<project>/<group>", "s:<session>"
+    QString id; ///< the project or session ID
+    QString label; ///< project and group rows
+    DateGroup group = DateGroup::Older;
+    Node *parent = nullptr;
+    int row = 0;
+    std::vector<std::unique_ptr<Node>> children;
+
+    void renumber(size_t from = 0)
+    {
+        for (size_t i = from; i < children.size(); ++i)
+            children[i]->row = int(i);
+    }
+};
+
+struct SessionTreeModel::Desired
+{
+    NodeKind kind = NodeKind::Project;
+    QString key;
+    QString id;
+    QString label;
+    DateGroup group = DateGroup::Older;
+    std::vector<Desired> children;
+};
+
+namespace
+{
+bool isStructural(const QList<int> &roles)
+{
+    if (roles.isEmpty())
+        return true;
+    static const QSet<int> structural{SessionsModel::TitleRole,     SessionsModel::ParentIDRole,
+                                      SessionsModel::ProjectIDRole, SessionsModel::ProjectNameRole,
+                                      SessionsModel::CreatedRole,   SessionsModel::UpdatedRole,
+                                      SessionsModel::ArchivedRole};
+    return std::any_of(roles.begin(), roles.end(), [](int r) { return structural.contains(r); });
+}
+} // namespace
+
+SessionTreeModel::SessionTreeModel(SessionsModel *source, QObject *parent)
+    : QAbstractItemModel(parent)
+    , m_source(source)
+    , m_root(std::make_unique<Node>())
+{
+    Q_ASSERT(source);
+    m_midnight.setSingleShot(true);
+    m_midnight.setTimerType(Qt::VeryCoarseTimer);
+    connect(&m_midnight, &QTimer::timeout, this, [this] {
+        rebuild();
+        scheduleMidnight();
+    });
+    connect(source, &QAbstractItemModel::rowsInserted, this, &SessionTreeModel::rebuild);
+    connect(source, &QAbstractItemModel::rowsRemoved, this, &SessionTreeModel::rebuild);
+    connect(source, &QAbstractItemModel::rowsMoved, this, &SessionTreeModel::rebuild);
+    connect(source, &QAbstractItemModel::modelReset, this, &SessionTreeModel::rebuild);
+    connect(source, &QAbstractItemModel::layoutChanged, this, &SessionTreeModel::rebuild);
+    connect(source, &QAbstractItemModel::dataChanged, this, &SessionTreeModel::onSourceDataChanged);
+    rebuild();
+    scheduleMidnight();
+}
+
+SessionTreeModel::~SessionTreeModel() = default;
+
+QString SessionTreeModel::groupName(DateGroup group)
+{
+    switch (group) {
+    case DateGroup::Today:
+        return tr("Today");
+    case DateGroup::Yesterday:
+        return tr("Yesterday");
+    case DateGroup::ThisWeek:
+        return tr("This Week");
+    case DateGroup::Older:
+        return tr("Older");
+    case DateGroup::Archived:
+        return tr("Archived");
+    }
+    return {};
+}
+
+void SessionTreeModel::setCurrentDate(const QDate &date)
+{
+    m_currentDate = date;
+    rebuild();
+    scheduleMidnight();
+}
+
+QDate SessionTreeModel::currentDate() const
+{
+    return m_currentDate.isValid() ? m_currentDate : QDate::currentDate();
+}
+
+void SessionTreeModel::scheduleMidnight()
+{
+    if (m_currentDate.isValid()) {
+        m_midnight.stop();
+        return;
+    }
+    // One wake-up a day, so that "Today" becomes "Yesterday" without a periodic timer.
+    const QDateTime now = QDateTime::currentDateTime();
+    const QDateTime next(now.date().addDays(1), QTime(0, 0, 1));
+    m_midnight.start(std::chrono::milliseconds(std::max<qint64>(1000, now.msecsTo(next))));
+}
+
+SessionTreeModel::Node *SessionTreeModel::nodeOf(const QModelIndex &index) const
+{
+    return index.isValid() ? static_cast<Node *>(index.internalPointer()) : m_root.get();
+}
+
+QModelIndex SessionTreeModel::indexOf(const Node *node) const
+{
+    if (!node || node == m_root.get())
+        return {};
+    return createIndex(node->row, 0, const_cast<Node *>(node));
+}
+
+QModelIndex SessionTreeModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (column != 0 || row < 0)
+        return {};
+    const Node *p = nodeOf(parent);
+    if (size_t(row) >= p->children.size())
+        return {};
+    return createIndex(row, 0, p->children[size_t(row)].get());
+}
+
+QModelIndex SessionTreeModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid())
+        return {};
+    return indexOf(nodeOf(child)->parent);
+}
+
+int SessionTreeModel::rowCount(const QModelIndex &parent) const
+{
+    if (parent.column() > 0)
+        return 0;
+    return int(nodeOf(parent)->children.size());
+}
+
+int SessionTreeModel::columnCount(const QModelIndex &) const
+{
+    return 1;
+}
+
+bool SessionTreeModel::hasChildren(const QModelIndex &parent) const
+{
+    if (parent.column() > 0)
+        return false;
+    return !nodeOf(parent)->children.empty();
+}
+
+QModelIndex SessionTreeModel::indexForSession(const QString &sessionID) const
+{
+    return indexOf(m_byKey.value(u"s:"_s + sessionID));
+}
+
+QString SessionTreeModel::sessionID(const QModelIndex &index) const
+{
+    if (!index.isValid() || index.model() != this)
+        return {};
+    const Node *n = nodeOf(index);
+    return n->kind == NodeKind::Session ? n->id : QString();
+}
+
+QVariant SessionTreeModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const Node *n = nodeOf(index);
+    switch (role) {
+    case NodeKindRole:
+        return QVariant::fromValue(n->kind);
+    case DateGroupRole:
+        return QVariant::fromValue(n->group);
+    case ChildCountRole:
+        return int(n->children.size());
+    case FilterTextRole:
+        if (n->kind != NodeKind::Session)
+            return QString();
+        return m_source->indexForId(n->id).data(SessionsModel::TitleRole);
+    default:
+        break;
+    }
+    if (n->kind == NodeKind::Session)
+        return m_source->indexForId(n->id).data(role);
+    if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
+        return n->label;
+    if (role == SessionsModel::ProjectIDRole)
+        return n->kind == NodeKind::Project ? n->id : n->parent->id;
+    return {};
+}
+
+bool SessionTreeModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return false;
+    const Node *n = nodeOf(index);
+    if (n->kind != NodeKind::Session)
+        return false;
+    return m_source->setData(m_source->indexForId(n->id), value, role);
+}
+
+Qt::ItemFlags SessionTreeModel::flags(const QModelIndex &index) const
+{
+    if (!index.isValid())
+        return Qt::NoItemFlags;
+    const Node *n = nodeOf(index);
+    if (n->kind == NodeKind::Session) {
+        Qt::ItemFlags f = m_source->flags(m_source->indexForId(n->id));
+        f &= ~Qt::ItemNeverHasChildren;
+        if (n->children.empty())
+            f |= Qt::ItemNeverHasChildren;
+        return f;
+    }
+    return Qt::ItemIsEnabled;
+}
+
+SessionTreeModel::Desired SessionTreeModel::buildDesired() const
+{
+    const QList<Session> &sessions = m_source->sessions();
+    QHash<QString, const Session *> byId;
+    byId.reserve(sessions.size());
+    // Forks: "<base> (fork #n)" comes from the newest earlier session titled "<base> (fork #n-1)"
+    // (or "<base>" for n = 1) in the same project; SessionService::forkedTitle() names them so.
+    QHash<QString, QList<const Session *>> byTitle; // projectID + '\n' + title
+    for (const Session &s : sessions) {
+        byId.insert(s.id(), &s);
+        byTitle[s.projectID() + u'\n' + s.title()].append(&s);
+    }
+
+    QHash<QString, QString> parentOf;
+    for (const Session &s : sessions) {
+        const QString pid = s.parentID();
+        if (!pid.isEmpty() && pid != s.id() && byId.contains(pid)) {
+            parentOf.insert(s.id(), pid);
+            continue;
+        }
+        QString base;
+        const int n = SessionsModel::forkNumber(s.title(), &base);
+        if (n <= 0)
+            continue;
+        const QString origin = n == 1 ? base : base + u" (fork #%1)"_s.arg(n - 1);
+        const Session *best = nullptr;
+        for (const Session *c : byTitle.value(s.projectID() + u'\n' + origin)) {
+            if (c->id() == s.id() || c->created() > s.created())
+                continue;
+            if (!best || c->created() > best->created())
+                best = c;
+        }
+        if (best)
+            parentOf.insert(s.id(), best->id());
+    }
+    // Damaged data can make a cycle of parents: such sessions become roots.
+    for (const Session &s : sessions) {
+        QSet<QString> seen{s.id()};
+        QString p = parentOf.value(s.id());
+        while (!p.isEmpty()) {
+            if (seen.contains(p)) {
+                parentOf.remove(s.id());
+                break;
+            }
+            seen.insert(p);
+            p = parentOf.value(p);
+        }
+    }
+
+    QHash<QString, QList<const Session *>> childrenOf;
+    QHash<QString, QList<const Session *>> rootsOf; // projectID -> roots
+    for (const Session &s : sessions) {
+        const QString p = parentOf.value(s.id());
+        if (p.isEmpty())
+            rootsOf[s.projectID()].append(&s);
+        else
+            childrenOf[p].append(&s);
+    }
+    const auto byCreated = [](const Session *a, const Session *b) {
+        return a->created() != b->created() ? a->created() < b->created() : a->id() < b->id();
+    };
+    for (auto &list : childrenOf)
+        std::sort(list.begin(), list.end(), byCreated);
+
+    QHash<QString, qint64> latest;
+    const std::function<qint64(const Session *)> latestOf = [&](const Session *s) -> qint64 {
+        if (const auto it = latest.constFind(s->id()); it != latest.constEnd())
+            return it.value();
+        qint64 t = s->updated();
+        for (const Session *c : childrenOf.value(s->id()))
+            t = std::max(t, latestOf(c));
+        latest.insert(s->id(), t);
+        return t;
+    };
+
+    const std::function<Desired(const Session *, DateGroup)> sessionNode = [&](const Session *s, DateGroup group) {
+        Desired d;
+        d.kind = NodeKind::Session;
+        d.key = u"s:"_s + s->id();
+        d.id = s->id();
+        d.group = group;
+        for (const Session *c : childrenOf.value(s->id()))
+            d.children.push_back(sessionNode(c, group));
+        return d;
+    };
+
+    const QDate today = currentDate();
+    const auto groupFor = [&](const Session *s) {
+        if (s->isArchived())
+            return DateGroup::Archived;
+        const QDate date = QDateTime::fromMSecsSinceEpoch(latestOf(s)).date();
+        if (date >= today)
+            return DateGroup::Today;
+        if (date == today.addDays(-1))
+            return DateGroup::Yesterday;
+        if (date > today.addDays(-7))
+            return DateGroup::ThisWeek;
+        return DateGroup::Older;
+    };
+
+    QStringList projects = rootsOf.keys();
+    std::sort(projects.begin(), projects.end(), [this](const QString &a, const QString &b) {
+        // Sessions outside any repository ("global") go last; the others by name.
+        if ((a == u"global") != (b == u"global"))
+            return b == u"global";
+        const int c = m_source->projectName(a).compare(m_source->projectName(b), Qt::CaseInsensitive);
+        return c != 0 ? c < 0 : a < b;
+    });
+
+    Desired root;
+    for (const QString &projectID : projects) {
+        Desired project;
+        project.kind = NodeKind::Project;
+        project.key = u"p:"_s + projectID;
+        project.id = projectID;
+        project.label = m_source->projectName(projectID);
+        QList<const Session *> roots = rootsOf.value(projectID);
+        std::sort(roots.begin(), roots.end(), [&](const Session *a, const Session *b) {
+            const qint64 ta = latestOf(a), tb = latestOf(b);
+            return ta != tb ? ta > tb : a->id() > b->id();
+        });
+        std::map<DateGroup, Desired> groups;
+        for (const Session *s : roots) {
+            const DateGroup g = groupFor(s);
+            Desired &group = groups[g];
+            if (group.key.isEmpty()) {
+                group.kind = NodeKind::Group;
+                group.key = u"g:%1/%2"_s.arg(projectID).arg(int(g));
+                group.id = projectID;
+                group.label = groupName(g);
+                group.group = g;
+            }
+            group.children.push_back(sessionNode(s, g));
+        }
+        for (auto &entry : groups)
+            project.children.push_back(std::move(entry.second));
+        root.children.push_back(std::move(project));
+    }
+    return root;
+}
+
+bool SessionTreeModel::isAncestor(const Node *maybeAncestor, const Node *node)
+{
+    for (const Node *p = node; p; p = p->parent) {
+        if (p == maybeAncestor)
+            return true;
+    }
+    return false;
+}
+
+void SessionTreeModel::moveNode(Node *node, Node *newParent, int row)
+{
+    Node *oldParent = node->parent;
+    const int oldRow = node->row;
+    if (oldParent == newParent && oldRow == row)
+        return;
+    const bool ok = beginMoveRows(indexOf(oldParent), oldRow, oldRow, indexOf(newParent), row);
+    Q_ASSERT(ok);
+    Q_UNUSED(ok)
+    std::unique_ptr<Node> owned = std::move(oldParent->children[size_t(oldRow)]);
+    oldParent->children.erase(oldParent->children.begin() + oldRow);
+    oldParent->renumber(size_t(oldRow));
+    newParent->children.insert(newParent->children.begin() + row, std::move(owned));
+    node->parent = newParent;
+    newParent->renumber(size_t(std::min(row, oldParent == newParent ? oldRow : row)));
+    endMoveRows();
+}
+
+void SessionTreeModel::reconcile(Node *node, const Desired &desired)
+{
+    // Walks the desired tree top-down. Each desired node is either already in place, somewhere
+    // else in the tree (moved here, keeping its subtree and the view's state of it), or new.
+    // Leftovers stay until removeUndesired(): a later parent may still claim them.
+    const std::function<bool(const Desired &)> allNew = [&](const Desired &d) {
+        if (m_byKey.contains(d.key))
+            return false;
+        return std::all_of(d.children.begin(), d.children.end(), allNew);
+    };
+    const std::function<std::unique_ptr<Node>(const Desired &, Node *, int)> create
+        = [&](const Desired &d, Node *parent, int row) {
+              auto n = std::make_unique<Node>();
+              n->kind = d.kind;
+              n->key = d.key;
+              n->id = d.id;
+              n->label = d.label;
+              n->group = d.group;
+              n->parent = parent;
+              n->row = row;
+              m_byKey.insert(n->key, n.get());
+              for (size_t i = 0; i < d.children.size(); ++i)
+                  n->children.push_back(create(d.children[i], n.get(), int(i)));
+              return n;
+          };
+
+    for (size_t i = 0; i < desired.children.size(); ++i) {
+        const Desired &d = desired.children[i];
+        Node *child = i < node->children.size() ? node->children[i].get() : nullptr;
+        if (!child || child->key != d.key) {
+            Node *existing = m_byKey.value(d.key);
+            if (existing && !isAncestor(existing, node)) {
+                moveNode(existing, node, int(i));
+                child = existing;
+            } else if (allNew(d)) {
+                // A new subtree arrives in one insert (the first fill is one insert per project).
+                beginInsertRows(indexOf(node), int(i), int(i));
+                node->children.insert(node->children.begin() + qsizetype(i), create(d, node, int(i)));
+                node->renumber(i);
+                endInsertRows();
+                continue;
+            } else {
+                auto n = std::make_unique<Node>();
+                n->kind = d.kind;
+                n->key = d.key;
+                n->id = d.id;
+                n->label = d.label;
+                n->group = d.group;
+                n->parent = node;
+                beginInsertRows(indexOf(node), int(i), int(i));
+                child = n.get();
+                m_byKey.insert(d.key, child);
+                node->children.insert(node->children.begin() + qsizetype(i), std::move(n));
+                node->renumber(i);
+                endInsertRows();
+            }
+        }
+        if (child->label != d.label || child->group != d.group) {
+            child->label = d.label;
+            child->group = d.group;
+            const QModelIndex idx = indexOf(child);
+            Q_EMIT dataChanged(idx, idx, {Qt::DisplayRole, Qt::ToolTipRole, DateGroupRole});
+        }
+        const size_t before = child->children.size();
+        reconcile(child, d);
+        if (child->kind == NodeKind::Session && before != child->children.size()) {
+            const QModelIndex idx = indexOf(child);
+            Q_EMIT dataChanged(idx, idx, {ChildCountRole});
+        }
+    }
+}
+
+void SessionTreeModel::removeUndesired(Node *node, const QSet<QString> &keep)
+{
+    for (int row = int(node->children.size()) - 1; row >= 0; --row) {
+        Node *child = node->children[size_t(row)].get();
+        if (keep.contains(child->key)) {
+            removeUndesired(child, keep);
+            continue;
+        }
+        beginRemoveRows(indexOf(node), row, row);
+        const std::function<void(Node *)> forget = [&](Node *n) {
+            m_byKey.remove(n->key);
+            for (auto &c : n->children)
+                forget(c.get());
+        };
+        forget(child);
+        node->children.erase(node->children.begin() + row);
+        node->renumber(size_t(row));
+        endRemoveRows();
+    }
+}
+
+void SessionTreeModel::rebuild()
+{
+    Q_ASSERT_X(QThread::currentThread() == thread(), "SessionTreeModel", "used from a thread other than its own");
+    if (!m_source)
+        return;
+    const Desired desired = buildDesired();
+    reconcile(m_root.get(), desired);
+    QSet<QString> keep;
+    const std::function<void(const Desired &)> collect = [&](const Desired &d) {
+        for (const Desired &c : d.children) {
+            keep.insert(c.key);
+            collect(c);
+        }
+    };
+    collect(desired);
+    removeUndesired(m_root.get(), keep);
+}
+
+void SessionTreeModel::onSourceDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
+                                           const QList<int> &roles)
+{
+    if (isStructural(roles))
+        rebuild();
+    for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
+        const QString id = m_source->index(row).data(SessionsModel::IdRole).toString();
+        if (Node *n = m_byKey.value(u"s:"_s + id)) {
+            const QModelIndex idx = indexOf(n);
+            QList<int> mapped = roles;
+            if (roles.contains(SessionsModel::TitleRole))
+                mapped.append(FilterTextRole);
+            Q_EMIT dataChanged(idx, idx, mapped);
+        }
+    }
+}
+
+} // namespace weft

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sessionwatcher.h"
+
+#include "async.h"
+#include "core/logging.h"
+#include "session/sessionservice.h"
+#include "store/jsonstore.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QThread>
+#include <QtConcurrent/QtConcurrentRun>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+struct ReadResult
+{
+    QList<Message> messages;
+    QList<Part> parts;
+};
+
+QString idOf(const QString &fileName)
+{
+    return fileName.chopped(5); // ".json"
+}
+} // namespace
+
+SessionWatcher::SessionWatcher(SessionService *service, QObject *parent)
+    : QObject(parent)
+    , m_service(service)
+    , m_store(dynamic_cast<JsonStore *>(service->store()))
+{
+    if (m_store)
+        m_root = m_store->storage().root();
+    m_timer.setSingleShot(true);
+    m_timer.setInterval(40);
+    connect(&m_timer, &QTimer::timeout, this, &SessionWatcher::flush);
+    connect(&m_fs, &QFileSystemWatcher::directoryChanged, this, &SessionWatcher::markDirty);
+    connect(&m_fs, &QFileSystemWatcher::fileChanged, this, &SessionWatcher::markDirty);
+}
+
+SessionWatcher::~SessionWatcher() = default;
+
+SessionWatcher::Stamp SessionWatcher::stamp(const QString &file)
+{
+    const QFileInfo info(file);
+    if (!info.exists())
+        return {};
+    return {info.lastModified(QTimeZone::UTC).toMSecsSinceEpoch(), info.size()};
+}
+
+SessionWatcher::Snapshot SessionWatcher::scan(const QString &dir)
+{
+    Snapshot snapshot;
+    const QFileInfoList entries = QDir(dir).entryInfoList({u"*.json"_s}, QDir::Files);
+    snapshot.reserve(entries.size());
+    for (const QFileInfo &info : entries)
+        snapshot.insert(info.fileName(), {info.lastModified(QTimeZone::UTC).toMSecsSinceEpoch(), info.size()});
+    return snapshot;
+}
+
+void SessionWatcher::setSession(const QString &sessionID)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    ++m_generation;
+    if (!m_fs.files().isEmpty())
+        m_fs.removePaths(m_fs.files());
+    if (!m_fs.directories().isEmpty())
+        m_fs.removePaths(m_fs.directories());
+    m_snapshots.clear();
+    m_watchedMessages.clear();
+    m_dirty.clear();
+    m_timer.stop();
+    m_sessionID = sessionID;
+    m_sessionFile.clear();
+    if (!m_store || sessionID.isEmpty())
+        return;
+    const QString messageDir = m_root + u"/message/"_s + sessionID;
+    m_snapshots.insert(messageDir, scan(messageDir));
+    m_sessionFile = m_store->sessionFile(sessionID);
+    rewatch();
+}
+
+void SessionWatcher::setWatchedMessages(const QStringList &messageIDs)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (!m_store || m_sessionID.isEmpty())
+        return;
+    const QSet<QString> wanted(messageIDs.cbegin(), messageIDs.cend());
+    const QSet<QString> current = m_watchedMessages;
+    for (const QString &id : current) {
+        if (!wanted.contains(id)) {
+            m_watchedMessages.remove(id);
+            m_snapshots.remove(m_root + u"/part/"_s + id);
+        }
+    }
+    for (const QString &id : wanted) {
+        if (!m_watchedMessages.contains(id))
+            watchMessage(id, false);
+    }
+    rewatch();
+}
+
+void SessionWatcher::watchMessage(const QString &messageID, bool reportExisting)
+{
+    m_watchedMessages.insert(messageID);
+    const QString partDir = m_root + u"/part/"_s + messageID;
+    if (reportExisting) {
+        // A message another process just created: whatever parts it already has are news.
+        m_snapshots.insert(partDir, {});
+        m_dirty.insert(partDir);
+        if (!m_timer.isActive())
+            m_timer.start();
+    } else {
+        m_snapshots.insert(partDir, scan(partDir));
+    }
+}
+
+void SessionWatcher::rewatch()
+{
+    // QFileSystemWatcher forgets a file that is replaced by a rename (an atomic write), and a
+    // folder can appear after we looked: recompute what should be watched after every change.
+    QStringList wanted;
+    const QString messageDir = m_root + u"/message/"_s + m_sessionID;
+    wanted.append(QFileInfo::exists(messageDir) ? messageDir : m_root + u"/message"_s);
+    if (!m_sessionFile.isEmpty() && QFileInfo::exists(m_sessionFile))
+        wanted.append(m_sessionFile);
+    bool partRootNeeded = false;
+    for (const QString &id : std::as_const(m_watchedMessages)) {
+        const QString file = messageDir + u'/' + id + u".json"_s;
+        if (QFileInfo::exists(file))
+            wanted.append(file);
+        const QString partDir = m_root + u"/part/"_s + id;
+        if (QFileInfo::exists(partDir)) {
+            wanted.append(partDir);
+            // Part files themselves: OpenCode rewrites them in place, which a folder watch misses.
+            const Snapshot &snapshot = m_snapshots[partDir];
+            for (auto it = snapshot.cbegin(); it != snapshot.cend(); ++it)
+                wanted.append(partDir + u'/' + it.key());
+        } else {
+            partRootNeeded = true;
+        }
+    }
+    if (partRootNeeded && QFileInfo::exists(m_root + u"/part"_s))
+        wanted.append(m_root + u"/part"_s);
+
+    const QSet<QString> want(wanted.cbegin(), wanted.cend());
+    QStringList watched = m_fs.files() + m_fs.directories();
+    QStringList stale;
+    for (const QString &p : std::as_const(watched)) {
+        if (!want.contains(p))
+            stale.append(p);
+    }
+    if (!stale.isEmpty())
+        m_fs.removePaths(stale);
+    const QSet<QString> have(watched.cbegin(), watched.cend());
+    QStringList missing;
+    for (const QString &p : want) {
+        if (!have.contains(p))
+            missing.append(p);
+    }
+    if (!missing.isEmpty())
+        m_fs.addPaths(missing);
+}
+
+void SessionWatcher::markDirty(const QString &path)
+{
+    m_dirty.insert(path);
+    if (!m_timer.isActive())
+        m_timer.start();
+}
+
+void SessionWatcher::flush()
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (!m_store || m_sessionID.isEmpty())
+        return;
+    const QSet<QString> dirty = std::exchange(m_dirty, {});
+    const QString messageDir = m_root + u"/message/"_s + m_sessionID;
+    const QString messagePrefix = messageDir + u'/';
+    const QString partPrefix = m_root + u"/part/"_s;
+
+    QSet<QString> dirs;
+    QSet<QString> changedMessageFiles;
+    QSet<QString> changedPartFiles;
+    for (const QString &path : dirty) {
+        if (path == m_sessionFile) {
+            Q_EMIT sessionInfoChanged(m_sessionID);
+        } else if (path == m_root + u"/message"_s || path == messageDir) {
+            dirs.insert(messageDir);
+        } else if (path == m_root + u"/part"_s) {
+            for (const QString &id : std::as_const(m_watchedMessages))
+                dirs.insert(partPrefix + id);
+        } else if (path.startsWith(messagePrefix)) {
+            changedMessageFiles.insert(path);
+        } else if (path.startsWith(partPrefix)) {
+            const QString rest = path.mid(partPrefix.size());
+            if (rest.contains(u'/'))
+                changedPartFiles.insert(path);
+            else
+                dirs.insert(path);
+        }
+    }
+
+    QStringList readMessages; // message IDs
+    QList<std::pair<QString, QString>> readParts; // message ID, part ID
+    for (const QString &dir : std::as_const(dirs)) {
+        const Snapshot now = scan(dir);
+        const Snapshot before = m_snapshots.value(dir);
+        const bool isMessageDir = dir == messageDir;
+        const QString messageID = isMessageDir ? QString() : dir.mid(partPrefix.size());
+        for (auto it = now.cbegin(); it != now.cend(); ++it) {
+            const auto old = before.constFind(it.key());
+            if (old != before.constEnd() && old.value() == it.value())
+                continue;
+            if (isMessageDir) {
+                readMessages.append(idOf(it.key()));
+                if (!m_watchedMessages.contains(idOf(it.key())))
+                    watchMessage(idOf(it.key()), true);
+            } else {
+                readParts.append({messageID, idOf(it.key())});
+            }
+        }
+        for (auto it = before.cbegin(); it != before.cend(); ++it) {
+            if (now.contains(it.key()))
+                continue;
+            if (isMessageDir) {
+                m_watchedMessages.remove(idOf(it.key()));
+                Q_EMIT messageDeleted(m_sessionID, idOf(it.key()));
+            } else {
+                Q_EMIT partDeleted(m_sessionID, messageID, idOf(it.key()));
+            }
+        }
+        m_snapshots.insert(dir, now);
+    }
+    // A file reported as changed is read even when its stamp looks the same: two writes within
+    // the clock's resolution keep the size and the time.
+    for (const QString &file : std::as_const(changedMessageFiles)) {
+        const QString name = QFileInfo(file).fileName();
+        if (!name.endsWith(u".json"_s))
+            continue;
+        m_snapshots[messageDir].insert(name, stamp(file));
+        if (!readMessages.contains(idOf(name)) && QFileInfo::exists(file))
+            readMessages.append(idOf(name));
+    }
+    for (const QString &file : std::as_const(changedPartFiles)) {
+        const QFileInfo info(file);
+        if (!info.fileName().endsWith(u".json"_s))
+            continue;
+        const QString messageID = info.dir().dirName();
+        m_snapshots[info.path()].insert(info.fileName(), stamp(file));
+        const std::pair<QString, QString> key{messageID, idOf(info.fileName())};
+        if (!readParts.contains(key) && info.exists())
+            readParts.append(key);
+    }
+    rewatch();
+    if (readMessages.isEmpty() && readParts.isEmpty())
+        return;
+
+    const int generation = m_generation;
+    std::shared_ptr<Store> store = m_service->sharedStore();
+    const QString sessionID = m_sessionID;
+    whenFinished(QtConcurrent::run([store, sessionID, readMessages, readParts] {
+                     // The JSON store's storage reads one file under its lock; a file caught half-written by
+                     // another process fails to parse and is skipped: its next write brings another change.
+                     JsonStorage &storage = static_cast<JsonStore *>(store.get())->storage();
+                     ReadResult result;
+                     for (const QString &id : readMessages) {
+                         const Result<JsonValue> value = storage.read({u"message"_s, sessionID, id});
+                         if (!value)
+                             continue;
+                         if (Result<Message> m = Message::fromJson(value.value()); m && m->sessionID() == sessionID)
+                             result.messages.append(m.value());
+                     }
+                     for (const auto &[messageID, partID] : readParts) {
+                         const Result<JsonValue> value = storage.read({u"part"_s, messageID, partID});
+                         if (!value)
+                             continue;
+                         if (Result<Part> p = Part::fromJson(value.value()); p && p->messageID() == messageID)
+                             result.parts.append(p.value());
+                     }
+                     std::sort(result.messages.begin(), result.messages.end(), messageLessThan);
+                     std::sort(result.parts.begin(), result.parts.end(), partLessThan);
+                     return result;
+                 }),
+                 this, [this, generation](const ReadResult &result) {
+                     if (generation != m_generation)
+                         return;
+                     for (const Message &m : result.messages)
+                         Q_EMIT messageChanged(m);
+                     for (const Part &p : result.parts)
+                         Q_EMIT partChanged(p);
+                 });
+}
+
+} // namespace weft

@@ -1,0 +1,746 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "timelinemodel.h"
+
+#include "async.h"
+#include "session/sessionservice.h"
+#include "sessionwatcher.h"
+#include "store/jsonstore.h"
+
+#include <QSet>
+#include <QThread>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+// A frame at 60 Hz: a stream of deltas changes a row at most this often.
+constexpr int FlushIntervalMs = 16;
+// The newest messages whose files the watcher follows: only the tail of a session changes.
+constexpr int WatchedTail = 8;
+
+QList<MessageWithParts> readParts(Store &store, const QString &sessionID, const QList<Message> &infos)
+{
+    QList<MessageWithParts> result;
+    result.reserve(infos.size());
+    for (const Message &info : infos)
+        result.append({info, store.parts(sessionID, info.id())});
+    return result;
+}
+
+const QList<int> &contentRoles()
+{
+    static const QList<int> roles{
+        TimelineModel::AuthorRole,       TimelineModel::CreatedRole,      TimelineModel::CompletedRole,
+        TimelineModel::TextRole,         TimelineModel::MarkdownRole,     TimelineModel::PartTypesRole,
+        TimelineModel::ToolStatusesRole, TimelineModel::CostRole,         TimelineModel::ErrorTextRole,
+        TimelineModel::IsSummaryRole,    TimelineModel::CompactionRole,   TimelineModel::InContextRole,
+        TimelineModel::RunningRole,      TimelineModel::AgentRole,        TimelineModel::ModelRole,
+        TimelineModel::FinishRole,       TimelineModel::ChangedFilesRole, Qt::DisplayRole};
+    return roles;
+}
+} // namespace
+
+TimelineModel::TimelineModel(SessionService *service, QObject *parent)
+    : QAbstractListModel(parent)
+    , m_service(service)
+{
+    Q_ASSERT(m_service);
+    m_flushTimer.setSingleShot(true);
+    m_flushTimer.setInterval(FlushIntervalMs);
+    connect(&m_flushTimer, &QTimer::timeout, this, &TimelineModel::flushPendingParts);
+
+    // `this` as context: queued from the processor's thread, direct on the GUI thread.
+    connect(m_service, &SessionService::messageUpdated, this, [this](const Message &m) {
+        if (m.sessionID() == m_sessionID)
+            whenLoaded([this, m] { applyMessage(m); });
+    });
+    connect(m_service, &SessionService::messageRemoved, this, [this](const QString &sid, const QString &mid) {
+        if (sid == m_sessionID)
+            whenLoaded([this, sid, mid] { removeMessage(sid, mid); });
+    });
+    connect(m_service, &SessionService::partUpdated, this, &TimelineModel::onPartUpdated);
+    connect(m_service, &SessionService::partRemoved, this,
+            [this](const QString &sid, const QString &mid, const QString &pid) {
+                if (sid == m_sessionID)
+                    whenLoaded([this, sid, mid, pid] { removePart(sid, mid, pid); });
+            });
+    connect(m_service, &SessionService::sessionChangedExternally, this, [this](const QString &sid) {
+        if (sid == m_sessionID)
+            refresh();
+    });
+    connect(m_service, &SessionService::sessionCompacted, this, [this](const QString &sid) {
+        if (sid == m_sessionID)
+            updateContextBoundary();
+    });
+
+    if (dynamic_cast<JsonStore *>(m_service->store())) {
+        m_watcher = new SessionWatcher(m_service, this);
+        connect(m_watcher, &SessionWatcher::messageChanged, this, [this](const Message &m) {
+            if (m.sessionID() == m_sessionID)
+                whenLoaded([this, m] { applyMessage(m); });
+        });
+        connect(m_watcher, &SessionWatcher::messageDeleted, this, [this](const QString &sid, const QString &mid) {
+            if (sid == m_sessionID)
+                whenLoaded([this, sid, mid] { removeMessage(sid, mid); });
+        });
+        connect(m_watcher, &SessionWatcher::partChanged, this, [this](const Part &p) {
+            if (p.sessionID() == m_sessionID)
+                whenLoaded([this, p] { applyPart(p); });
+        });
+        connect(m_watcher, &SessionWatcher::partDeleted, this,
+                [this](const QString &sid, const QString &mid, const QString &pid) {
+                    if (sid == m_sessionID)
+                        whenLoaded([this, sid, mid, pid] { removePart(sid, mid, pid); });
+                });
+    }
+}
+
+TimelineModel::~TimelineModel() = default;
+
+void TimelineModel::assertGuiThread() const
+{
+    Q_ASSERT_X(QThread::currentThread() == thread(), "TimelineModel", "used from a thread other than its own");
+}
+
+int TimelineModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+QHash<int, QByteArray> TimelineModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractListModel::roleNames();
+    names.insert({{IdRole, "id"},
+                  {SessionIdRole, "sessionID"},
+                  {AuthorRole, "author"},
+                  {CreatedRole, "created"},
+                  {CompletedRole, "completed"},
+                  {TextRole, "text"},
+                  {MarkdownRole, "markdown"},
+                  {PartsRole, "parts"},
+                  {PartTypesRole, "partTypes"},
+                  {ToolStatusesRole, "toolStatuses"},
+                  {TokensRole, "tokens"},
+                  {CostRole, "cost"},
+                  {ErrorRole, "error"},
+                  {ErrorTextRole, "errorText"},
+                  {IsSummaryRole, "isSummary"},
+                  {CompactionRole, "compaction"},
+                  {InContextRole, "inContext"},
+                  {RunningRole, "running"},
+                  {AgentRole, "agent"},
+                  {ModelRole, "model"},
+                  {FinishRole, "finish"},
+                  {ChangedFilesRole, "changedFiles"},
+                  {RevisionRole, "revision"},
+                  {MessageRole, "message"}});
+    return names;
+}
+
+QString TimelineModel::visibleText(const QList<Part> &parts)
+{
+    QStringList texts;
+    for (const Part &p : parts) {
+        if (p.type() == PartType::Text && !p.isSynthetic() && !p.isIgnored() && !p.text().isEmpty())
+            texts.append(p.text());
+    }
+    return texts.join(u"\n\n"_s);
+}
+
+QString TimelineModel::markdown(const Message &info, const QList<Part> &parts)
+{
+    QStringList blocks;
+    for (const Part &p : parts) {
+        switch (p.type()) {
+        case PartType::Text:
+            if (!p.isSynthetic() && !p.isIgnored() && !p.text().isEmpty())
+                blocks.append(p.text());
+            break;
+        case PartType::Reasoning:
+            if (!p.text().isEmpty()) {
+                QString quoted = p.text();
+                quoted.replace(u'\n', u"\n> "_s);
+                blocks.append(u"> "_s + quoted);
+            }
+            break;
+        case PartType::Tool: {
+            const ToolState state = p.state();
+            QString line = u"**"_s + p.tool() + u"**"_s;
+            if (!state.title().isEmpty())
+                line += u" `"_s + state.title() + u'`';
+            line += u" ("_s + toolStatusName(state.status()) + u')';
+            blocks.append(line);
+            break;
+        }
+        case PartType::File:
+            blocks.append(u"[%1](%2)"_s.arg(p.filename().isEmpty() ? p.url() : p.filename(), p.url()));
+            break;
+        default:
+            break;
+        }
+    }
+    if (info.hasError())
+        blocks.append(u"**Error:** "_s + info.error().message());
+    return blocks.join(u"\n\n"_s);
+}
+
+QVariant TimelineModel::roleValue(const Row &row, int role) const
+{
+    const Message &m = row.info;
+    switch (role) {
+    case Qt::DisplayRole:
+    case TextRole:
+        return visibleText(row.parts);
+    case IdRole:
+        return m.id();
+    case SessionIdRole:
+        return m.sessionID();
+    case AuthorRole:
+        return QVariant::fromValue(m.role());
+    case CreatedRole:
+        return m.created();
+    case CompletedRole:
+        return m.completed();
+    case MarkdownRole:
+        return markdown(m, row.parts);
+    case PartsRole:
+        return QVariant::fromValue(row.parts);
+    case PartTypesRole: {
+        QList<PartType> types;
+        types.reserve(row.parts.size());
+        for (const Part &p : row.parts)
+            types.append(p.type());
+        return QVariant::fromValue(types);
+    }
+    case ToolStatusesRole: {
+        QList<ToolStatus> statuses;
+        for (const Part &p : row.parts) {
+            if (p.type() == PartType::Tool)
+                statuses.append(p.state().status());
+        }
+        return QVariant::fromValue(statuses);
+    }
+    case TokensRole:
+        return QVariant::fromValue(m.tokens());
+    case CostRole:
+        return m.cost();
+    case ErrorRole:
+        return QVariant::fromValue(m.error());
+    case ErrorTextRole:
+        return m.hasError() ? m.error().message() : QString();
+    case IsSummaryRole:
+        return m.isAssistant() && m.isSummary();
+    case CompactionRole: {
+        for (const Part &p : row.parts) {
+            if (p.type() == PartType::Compaction)
+                return QVariant::fromValue(p.isAuto() ? CompactionKind::Auto : CompactionKind::Manual);
+        }
+        return QVariant::fromValue(CompactionKind::None);
+    }
+    case InContextRole:
+        return row.inContext;
+    case RunningRole:
+        return m.isAssistant() && !m.isCompleted() && !m.hasError();
+    case AgentRole:
+        return m.agent();
+    case ModelRole: {
+        const QString provider = m.isUser() ? m.modelProviderID() : m.providerID();
+        const QString model = m.isUser() ? m.modelModelID() : m.modelID();
+        return model.isEmpty() ? QString() : provider + u'/' + model;
+    }
+    case FinishRole:
+        return m.finish();
+    case ChangedFilesRole:
+        return m.isUser() ? int(m.summaryDiffs().size()) : 0;
+    case RevisionRole:
+        return row.revision;
+    case MessageRole:
+        return QVariant::fromValue(m);
+    default:
+        return {};
+    }
+}
+
+QVariant TimelineModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    return roleValue(m_rows.at(index.row()), role);
+}
+
+QList<int> TimelineModel::changedRoles(const Row &before, const Row &after) const
+{
+    QList<int> roles;
+    for (int role : contentRoles()) {
+        if (roleValue(before, role) != roleValue(after, role))
+            roles.append(role);
+    }
+    if (!(before.parts == after.parts))
+        roles.append(PartsRole);
+    if (!(before.info.tokens() == after.info.tokens()))
+        roles.append(TokensRole);
+    if (!(before.info.error() == after.info.error()))
+        roles.append(ErrorRole);
+    if (!(before.info == after.info))
+        roles.append(MessageRole);
+    if (!roles.isEmpty())
+        roles.append(RevisionRole);
+    return roles;
+}
+
+void TimelineModel::rebuildIndex()
+{
+    m_rowById.clear();
+    m_rowById.reserve(m_rows.size());
+    for (qsizetype i = 0; i < m_rows.size(); ++i)
+        m_rowById.insert(m_rows.at(i).info.id(), i);
+}
+
+QModelIndex TimelineModel::indexForId(const QString &messageID) const
+{
+    const auto it = m_rowById.constFind(messageID);
+    return it == m_rowById.constEnd() ? QModelIndex() : index(int(it.value()));
+}
+
+QString TimelineModel::forkPoint(const QModelIndex &index) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows.at(index.row());
+    if (row.info.isUser())
+        return row.info.id();
+    // Rows are the newest messages, contiguous: the next row is the next message.
+    const int next = index.row() + 1;
+    return next < m_rows.size() ? m_rows.at(next).info.id() : QString();
+}
+
+QString TimelineModel::lastModel() const
+{
+    for (qsizetype i = m_rows.size() - 1; i >= 0; --i) {
+        const QString model = roleValue(m_rows.at(i), ModelRole).toString();
+        if (!model.isEmpty())
+            return model;
+    }
+    return {};
+}
+
+QString TimelineModel::lastAgent() const
+{
+    for (qsizetype i = m_rows.size() - 1; i >= 0; --i) {
+        if (m_rows.at(i).info.isUser() && !m_rows.at(i).info.agent().isEmpty())
+            return m_rows.at(i).info.agent();
+    }
+    return {};
+}
+
+void TimelineModel::setSessionID(const QString &sessionID)
+{
+    assertGuiThread();
+    if (sessionID == m_sessionID && !sessionID.isEmpty())
+        return;
+    const int generation = ++m_generation;
+    // Another session is not a live change: this is the one reset the model does.
+    beginResetModel();
+    m_sessionID = sessionID;
+    m_rows.clear();
+    m_older.clear();
+    m_rowById.clear();
+    m_pendingParts.clear();
+    m_flushTimer.stop();
+    m_queued.clear();
+    m_boundaryId.clear();
+    m_fetching = false;
+    m_loading = !sessionID.isEmpty();
+    endResetModel();
+    updateStats();
+    if (m_watcher)
+        m_watcher->setSession(sessionID);
+    if (sessionID.isEmpty())
+        return;
+
+    std::shared_ptr<Store> store = m_service->sharedStore();
+    const int pageSize = m_pageSize;
+    whenFinished(QtConcurrent::run([store, sessionID, pageSize] {
+                     Page page;
+                     page.older = store->messages(sessionID);
+                     const qsizetype split = std::max<qsizetype>(0, page.older.size() - pageSize);
+                     const QList<Message> newest = page.older.mid(split);
+                     page.older.resize(split);
+                     page.messages = readParts(*store, sessionID, newest);
+                     return page;
+                 }),
+                 this, [this, generation](const Page &page) {
+                     if (generation != m_generation)
+                         return;
+                     m_older = page.older;
+                     if (!page.messages.isEmpty()) {
+                         beginInsertRows({}, 0, int(page.messages.size()) - 1);
+                         m_rows.reserve(page.messages.size());
+                         for (const MessageWithParts &m : page.messages)
+                             m_rows.append({m.info, m.parts, 0, true});
+                         rebuildIndex();
+                         endInsertRows();
+                     }
+                     m_loading = false;
+                     updateContextBoundary();
+                     updateStats();
+                     watchTail();
+                     replayQueued();
+                     Q_EMIT loaded();
+                 });
+}
+
+bool TimelineModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && !m_older.isEmpty() && !m_loading && !m_fetching;
+}
+
+void TimelineModel::fetchMore(const QModelIndex &parent)
+{
+    assertGuiThread();
+    if (!canFetchMore(parent))
+        return;
+    m_fetching = true;
+    const int generation = m_generation;
+    const qsizetype split = std::max<qsizetype>(0, m_older.size() - m_pageSize);
+    const QList<Message> infos = m_older.mid(split);
+    std::shared_ptr<Store> store = m_service->sharedStore();
+    const QString sessionID = m_sessionID;
+    const auto read = [store, sessionID, infos] { return readParts(*store, sessionID, infos); };
+    whenFinished(QtConcurrent::run(read), this, [this, generation](const QList<MessageWithParts> &messages) {
+        if (generation != m_generation)
+            return;
+        // Messages that arrived live meanwhile may have changed m_older: take exactly the
+        // loaded ones out of it, by ID.
+        QSet<QString> ids;
+        for (const MessageWithParts &m : messages)
+            ids.insert(m.info.id());
+        QList<Message> infos;
+        m_older.removeIf([&](const Message &info) {
+            if (!ids.contains(info.id()))
+                return false;
+            infos.append(info);
+            return true;
+        });
+        QHash<QString, QList<Part>> partsOf;
+        for (const MessageWithParts &m : messages)
+            partsOf.insert(m.info.id(), m.parts);
+        if (!infos.isEmpty()) {
+            beginInsertRows({}, 0, int(infos.size()) - 1);
+            QList<Row> rows;
+            rows.reserve(infos.size() + m_rows.size());
+            for (const Message &info : infos)
+                rows.append({info, partsOf.value(info.id()), 0, true});
+            rows.append(m_rows);
+            m_rows = std::move(rows);
+            rebuildIndex();
+            // The new rows get their context flag before anyone can see them.
+            const qsizetype boundary = m_boundaryId.isEmpty() ? -1 : m_rowById.value(m_boundaryId, -1);
+            for (qsizetype i = 0; i < infos.size(); ++i)
+                m_rows[i].inContext = boundary < 0 || i >= boundary;
+            endInsertRows();
+        }
+        m_fetching = false;
+        replayQueued();
+        Q_EMIT olderLoaded(int(infos.size()));
+    });
+}
+
+void TimelineModel::whenLoaded(std::function<void()> event)
+{
+    assertGuiThread();
+    if (m_loading || m_fetching)
+        m_queued.append(std::move(event));
+    else
+        event();
+}
+
+void TimelineModel::replayQueued()
+{
+    const QList<std::function<void()>> queued = std::exchange(m_queued, {});
+    for (const auto &event : queued)
+        event();
+}
+
+void TimelineModel::replaceRow(qsizetype row, Row updated)
+{
+    const QList<int> roles = changedRoles(m_rows.at(row), updated);
+    if (roles.isEmpty())
+        return;
+    updated.revision = m_rows.at(row).revision + 1;
+    m_rows[row] = std::move(updated);
+    const QModelIndex idx = index(int(row));
+    Q_EMIT dataChanged(idx, idx, roles);
+}
+
+void TimelineModel::applyMessage(const Message &message)
+{
+    assertGuiThread();
+    const auto it = m_rowById.constFind(message.id());
+    if (it != m_rowById.constEnd()) {
+        Row updated = m_rows.at(it.value());
+        updated.info = message;
+        replaceRow(it.value(), std::move(updated));
+    } else {
+        for (Message &older : m_older) {
+            if (older.id() == message.id()) {
+                older = message;
+                updateStats();
+                return;
+            }
+        }
+        // New message: normally the last; a message older than every row waits in m_older.
+        const auto pos = std::upper_bound(m_rows.cbegin(), m_rows.cend(), message,
+                                          [](const Message &m, const Row &r) { return messageLessThan(m, r.info); });
+        const qsizetype row = pos - m_rows.cbegin();
+        if (row == 0 && !m_older.isEmpty()) {
+            const auto opos = std::upper_bound(m_older.begin(), m_older.end(), message, messageLessThan);
+            m_older.insert(opos, message);
+            updateStats();
+            return;
+        }
+        beginInsertRows({}, int(row), int(row));
+        m_rows.insert(row, {message, {}, 0, true});
+        rebuildIndex();
+        endInsertRows();
+        watchTail();
+    }
+    if (message.isAssistant() && message.isSummary())
+        updateContextBoundary();
+    updateStats();
+}
+
+void TimelineModel::onPartUpdated(const Part &part, const QString &delta)
+{
+    if (part.sessionID() != m_sessionID)
+        return;
+    if (delta.isEmpty()) {
+        // A state change (a tool finished, a part was added): in order with the buffered deltas.
+        whenLoaded([this, part] {
+            m_pendingParts.remove(part.id());
+            applyPart(part);
+        });
+        return;
+    }
+    // A streaming delta: the part carries its whole text, so only the newest value matters.
+    m_pendingParts.insert(part.id(), part);
+    if (!m_flushTimer.isActive())
+        m_flushTimer.start();
+}
+
+void TimelineModel::flushPendingParts()
+{
+    if (m_loading || m_fetching) {
+        m_flushTimer.start();
+        return;
+    }
+    const QHash<QString, Part> pending = std::exchange(m_pendingParts, {});
+    // One dataChanged per message, however many of its parts changed in this frame.
+    QHash<QString, QList<Part>> byMessage;
+    for (const Part &p : pending)
+        byMessage[p.messageID()].append(p);
+    for (auto it = byMessage.cbegin(); it != byMessage.cend(); ++it) {
+        const auto rowIt = m_rowById.constFind(it.key());
+        if (rowIt == m_rowById.constEnd())
+            continue;
+        Row updated = m_rows.at(rowIt.value());
+        for (const Part &p : it.value()) {
+            auto existing = std::find_if(updated.parts.begin(), updated.parts.end(),
+                                         [&](const Part &q) { return q.id() == p.id(); });
+            if (existing != updated.parts.end()) {
+                *existing = p;
+            } else {
+                updated.parts.insert(std::upper_bound(updated.parts.begin(), updated.parts.end(), p, partLessThan), p);
+            }
+        }
+        replaceRow(rowIt.value(), std::move(updated));
+    }
+    updateStats();
+}
+
+void TimelineModel::applyPart(const Part &part)
+{
+    assertGuiThread();
+    const auto rowIt = m_rowById.constFind(part.messageID());
+    if (rowIt == m_rowById.constEnd())
+        return; // an older message not loaded yet: its page reads the part from the store
+    Row updated = m_rows.at(rowIt.value());
+    auto existing
+        = std::find_if(updated.parts.begin(), updated.parts.end(), [&](const Part &q) { return q.id() == part.id(); });
+    if (existing != updated.parts.end()) {
+        if (*existing == part)
+            return;
+        *existing = part;
+    } else {
+        updated.parts.insert(std::upper_bound(updated.parts.begin(), updated.parts.end(), part, partLessThan), part);
+    }
+    replaceRow(rowIt.value(), std::move(updated));
+    updateStats();
+}
+
+void TimelineModel::removePart(const QString &, const QString &messageID, const QString &partID)
+{
+    assertGuiThread();
+    m_pendingParts.remove(partID);
+    const auto rowIt = m_rowById.constFind(messageID);
+    if (rowIt == m_rowById.constEnd())
+        return;
+    Row updated = m_rows.at(rowIt.value());
+    if (updated.parts.removeIf([&](const Part &p) { return p.id() == partID; }) == 0)
+        return;
+    replaceRow(rowIt.value(), std::move(updated));
+    updateStats();
+}
+
+void TimelineModel::removeMessage(const QString &, const QString &messageID)
+{
+    assertGuiThread();
+    const auto it = m_rowById.constFind(messageID);
+    if (it == m_rowById.constEnd()) {
+        if (m_older.removeIf([&](const Message &m) { return m.id() == messageID; }) > 0)
+            updateStats();
+        return;
+    }
+    const int row = int(it.value());
+    beginRemoveRows({}, row, row);
+    m_rows.removeAt(row);
+    rebuildIndex();
+    endRemoveRows();
+    if (messageID == m_boundaryId)
+        updateContextBoundary();
+    updateStats();
+    watchTail();
+}
+
+void TimelineModel::updateContextBoundary()
+{
+    // OpenCode's filterCompacted(): walking back from the newest message, the first user message
+    // answered by a finished summary is where the context starts; everything before it is out.
+    QSet<QString> summarised;
+    QString boundary;
+    const auto visit = [&](const Message &m) {
+        if (m.isAssistant() && m.isSummary() && !m.finish().isEmpty() && !m.hasError())
+            summarised.insert(m.parentID());
+        if (m.isUser() && summarised.contains(m.id()))
+            boundary = m.id();
+        return boundary.isEmpty();
+    };
+    bool searching = true;
+    for (qsizetype i = m_rows.size() - 1; i >= 0 && searching; --i)
+        searching = visit(m_rows.at(i).info);
+    for (qsizetype i = m_older.size() - 1; i >= 0 && searching; --i)
+        searching = visit(m_older.at(i));
+    m_boundaryId = boundary;
+
+    const qsizetype boundaryRow = boundary.isEmpty() ? -1 : m_rowById.value(boundary, -1);
+    qsizetype first = -1, last = -1;
+    for (qsizetype i = 0; i < m_rows.size(); ++i) {
+        const bool inContext = boundaryRow < 0 || i >= boundaryRow;
+        if (m_rows.at(i).inContext != inContext) {
+            m_rows[i].inContext = inContext;
+            ++m_rows[i].revision;
+            if (first < 0)
+                first = i;
+            last = i;
+        }
+    }
+    if (first >= 0)
+        Q_EMIT dataChanged(index(int(first)), index(int(last)), {InContextRole, RevisionRole});
+}
+
+void TimelineModel::updateStats()
+{
+    qint64 context = 0;
+    for (qsizetype i = m_rows.size() - 1; i >= 0; --i) {
+        const Message &m = m_rows.at(i).info;
+        if (m.isAssistant() && m.tokens().total() > 0) {
+            context = m.tokens().total();
+            break;
+        }
+    }
+    double cost = 0;
+    for (const Message &m : std::as_const(m_older))
+        cost += m.cost();
+    bool running = false;
+    for (const Row &r : std::as_const(m_rows)) {
+        cost += r.info.cost();
+        running = running || (r.info.isAssistant() && !r.info.isCompleted() && !r.info.hasError());
+    }
+    if (context != m_contextTokens || !qFuzzyCompare(cost + 1, m_totalCost + 1)) {
+        m_contextTokens = context;
+        m_totalCost = cost;
+        Q_EMIT statsChanged();
+    }
+    if (running != m_running) {
+        m_running = running;
+        Q_EMIT runningChanged(running);
+    }
+}
+
+void TimelineModel::watchTail()
+{
+    if (!m_watcher)
+        return;
+    QStringList ids;
+    for (qsizetype i = std::max<qsizetype>(0, m_rows.size() - WatchedTail); i < m_rows.size(); ++i)
+        ids.append(m_rows.at(i).info.id());
+    m_watcher->setWatchedMessages(ids);
+}
+
+void TimelineModel::refresh()
+{
+    assertGuiThread();
+    if (m_sessionID.isEmpty() || m_loading)
+        return;
+    // Another process changed the session: re-read what is shown, off the GUI thread, and apply
+    // only the differences (rows keep their identity, the view its scroll position).
+    const int generation = m_generation;
+    const int loaded = int(m_rows.size());
+    std::shared_ptr<Store> store = m_service->sharedStore();
+    const QString sessionID = m_sessionID;
+    whenFinished(QtConcurrent::run([store, sessionID, loaded] {
+                     Page page;
+                     page.older = store->messages(sessionID);
+                     const qsizetype split = std::max<qsizetype>(0, page.older.size() - std::max(loaded, 1));
+                     const QList<Message> newest = page.older.mid(split);
+                     page.older.resize(split);
+                     page.messages = readParts(*store, sessionID, newest);
+                     return page;
+                 }),
+                 this, [this, generation](const Page &page) {
+                     if (generation != m_generation)
+                         return;
+                     whenLoaded([this, page] {
+                         QSet<QString> present;
+                         for (const Message &m : page.older)
+                             present.insert(m.id());
+                         for (const MessageWithParts &m : page.messages)
+                             present.insert(m.info.id());
+                         const QList<Row> rows = m_rows;
+                         for (const Row &r : rows) {
+                             if (!present.contains(r.info.id()))
+                                 removeMessage(m_sessionID, r.info.id());
+                         }
+                         m_older.removeIf([&](const Message &m) { return !present.contains(m.id()); });
+                         for (const MessageWithParts &m : page.messages) {
+                             applyMessage(m.info);
+                             const auto it = m_rowById.constFind(m.info.id());
+                             if (it == m_rowById.constEnd())
+                                 continue;
+                             Row updated = m_rows.at(it.value());
+                             updated.parts = m.parts;
+                             replaceRow(it.value(), std::move(updated));
+                         }
+                         updateContextBoundary();
+                         updateStats();
+                     });
+                 });
+}
+
+} // namespace weft

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/types.h"
+
+#include <QAbstractListModel>
+#include <QHash>
+#include <QTimer>
+
+#include <functional>
+
+namespace weft
+{
+
+class SessionService;
+class SessionWatcher;
+
+/// The messages of one session, one row per message, with its parts as typed data.
+///
+/// Loading never blocks the GUI thread: the newest page of messages is read off the thread
+/// first; older pages follow through canFetchMore()/fetchMore() as the user scrolls up. Live
+/// changes (the SessionService's signals from any thread, and a SessionWatcher for files that
+/// another process writes) change single rows with precise roles; a streaming text delta is
+/// coalesced for a frame and then changes one row's PartsRole/TextRole, never the model's shape.
+class TimelineModel : public QAbstractListModel
+{
+    Q_OBJECT
+
+public:
+    enum Roles {
+        IdRole = Qt::UserRole + 1, ///< QString: the message ID
+        SessionIdRole, ///< QString: the session ID
+        AuthorRole, ///< weft::Message::Role: user or assistant
+        CreatedRole, ///< qint64: time.created in ms since the epoch
+        CompletedRole, ///< qint64: time.completed in ms, 0 while the reply runs
+        TextRole, ///< QString: the visible text parts, joined by blank lines ("Copy Text")
+        MarkdownRole, ///< QString: the whole message as Markdown ("Copy as Markdown")
+        PartsRole, ///< QList<weft::Part>: the parts in order
+        PartTypesRole, ///< QList<weft::PartType>: the type of each part, in order
+        ToolStatusesRole, ///< QList<weft::ToolStatus>: the state of each tool part, in order
+        TokensRole, ///< weft::Tokens: the assistant message's tokens
+        CostRole, ///< double: the assistant message's cost in USD
+        ErrorRole, ///< weft::MessageError: the error of the message (null without one)
+        ErrorTextRole, ///< QString: the error's readable message, empty without one
+        IsSummaryRole, ///< bool: the assistant summary written by a compaction
+        CompactionRole, ///< CompactionKind: the user message that asked for a compaction
+        InContextRole, ///< bool: false before the last completed compaction ("not in context")
+        RunningRole, ///< bool: the assistant reply is still being written
+        AgentRole, ///< QString: the agent ("build", "plan", "compaction", ...)
+        ModelRole, ///< QString: "provider/model"
+        FinishRole, ///< QString: why the reply ended ("stop", "tool-calls", ...)
+        ChangedFilesRole, ///< int: files changed by this turn (a user message's summary.diffs)
+        RevisionRole, ///< int: increases with every change of the row (a cache key for delegates)
+        MessageRole, ///< weft::Message: the message value
+    };
+    Q_ENUM(Roles)
+
+    enum class CompactionKind { None, Manual, Auto };
+    Q_ENUM(CompactionKind)
+
+    explicit TimelineModel(SessionService *service, QObject *parent = nullptr);
+    ~TimelineModel() override;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+    /// True while older messages of the session are not loaded yet.
+    bool canFetchMore(const QModelIndex &parent) const override;
+    /// Loads the previous page of older messages off the GUI thread; rows are prepended.
+    void fetchMore(const QModelIndex &parent) override;
+
+    /// Shows @p sessionID (empty: nothing). The rows go at once (a reset: another session is not
+    /// a live change); the newest page arrives from a worker thread, then loaded().
+    void setSessionID(const QString &sessionID);
+    [[nodiscard]] QString sessionID() const { return m_sessionID; }
+    [[nodiscard]] bool isLoading() const { return m_loading; }
+    /// How many messages one page holds (the first load and each fetchMore()).
+    void setPageSize(int size) { m_pageSize = std::max(1, size); }
+    [[nodiscard]] int pageSize() const { return m_pageSize; }
+
+    [[nodiscard]] QModelIndex indexForId(const QString &messageID) const;
+    /// The messageID to pass to SessionService::fork() for "Fork from here" on @p index: the new
+    /// session holds everything before a user message, and everything up to and including an
+    /// assistant message (the next message's ID; empty when it is the last: the whole session).
+    [[nodiscard]] QString forkPoint(const QModelIndex &index) const;
+
+    /// All messages of the session, loaded or not.
+    [[nodiscard]] int totalMessageCount() const { return int(m_older.size() + m_rows.size()); }
+    /// Tokens in context: the last assistant reply's tokens (input, output, reasoning, cache).
+    [[nodiscard]] qint64 contextTokens() const { return m_contextTokens; }
+    /// The session's cost: the sum over every assistant message.
+    [[nodiscard]] double totalCost() const { return m_totalCost; }
+    /// A reply of this session is being written.
+    [[nodiscard]] bool isRunning() const { return m_running; }
+    /// The model of the last message ("provider/model"), empty when none.
+    [[nodiscard]] QString lastModel() const;
+    /// The agent of the last user message, empty when none.
+    [[nodiscard]] QString lastAgent() const;
+    [[nodiscard]] SessionWatcher *watcher() const { return m_watcher; }
+
+    /// The visible text and the Markdown of a message (what TextRole and MarkdownRole answer).
+    [[nodiscard]] static QString visibleText(const QList<Part> &parts);
+    [[nodiscard]] static QString markdown(const Message &info, const QList<Part> &parts);
+
+Q_SIGNALS:
+    /// The newest page of the session is in.
+    void loaded();
+    /// A page of older messages was prepended (@p count rows).
+    void olderLoaded(int count);
+    /// contextTokens(), totalCost() or totalMessageCount() changed.
+    void statsChanged();
+    void runningChanged(bool running);
+
+private:
+    struct Row
+    {
+        Message info;
+        QList<Part> parts;
+        int revision = 0;
+        bool inContext = true;
+    };
+    struct Page
+    {
+        QList<Message> older;
+        QList<MessageWithParts> messages;
+    };
+
+    void assertGuiThread() const;
+    [[nodiscard]] QVariant roleValue(const Row &row, int role) const;
+    [[nodiscard]] QList<int> changedRoles(const Row &before, const Row &after) const;
+    void rebuildIndex();
+    void applyMessage(const Message &message);
+    void applyPart(const Part &part);
+    void removeMessage(const QString &sessionID, const QString &messageID);
+    void removePart(const QString &sessionID, const QString &messageID, const QString &partID);
+    void onPartUpdated(const Part &part, const QString &delta);
+    void flushPendingParts();
+    void replaceRow(qsizetype row, Row updated);
+    void updateContextBoundary();
+    void updateStats();
+    void refresh();
+    void watchTail();
+    /// Runs @p event now, or after the load in progress (whose snapshot may not include it).
+    void whenLoaded(std::function<void()> event);
+    void replayQueued();
+
+    SessionService *m_service;
+    SessionWatcher *m_watcher = nullptr;
+    QString m_sessionID;
+    QList<Row> m_rows;
+    QList<Message> m_older; // infos of the messages before m_rows, not loaded as rows yet
+    QHash<QString, qsizetype> m_rowById;
+    QHash<QString, Part> m_pendingParts; // streaming updates waiting for the next flush
+    QTimer m_flushTimer;
+    QList<std::function<void()>> m_queued;
+    int m_pageSize = 60;
+    int m_generation = 0;
+    bool m_loading = false;
+    bool m_fetching = false;
+    bool m_running = false;
+    qint64 m_contextTokens = 0;
+    double m_totalCost = 0;
+    QString m_boundaryId; // the user message of the last completed compaction
+};
+
+} // namespace weft

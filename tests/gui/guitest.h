@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Shared set-up of the GUI tests: settings in a temporary folder, a fixed style and palette.
+
+#include <QApplication>
+#include <QFont>
+#include <QPalette>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStyleFactory>
+#include <QTemporaryDir>
+
+namespace weft::test
+{
+
+/// Settings and standard paths of the test go to a temporary folder, never the user's.
+inline void isolateSettings(const QTemporaryDir &dir)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("weft-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("weft-gui-tests"));
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+}
+
+/// A light palette close to KDE's Breeze.
+inline QPalette lightPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0xef, 0xf0, 0xf1));
+    p.setColor(QPalette::WindowText, QColor(0x23, 0x26, 0x29));
+    p.setColor(QPalette::Base, QColor(0xfc, 0xfc, 0xfc));
+    p.setColor(QPalette::AlternateBase, QColor(0xf7, 0xf7, 0xf7));
+    p.setColor(QPalette::Text, QColor(0x23, 0x26, 0x29));
+    p.setColor(QPalette::Button, QColor(0xf4, 0xf5, 0xf6));
+    p.setColor(QPalette::ButtonText, QColor(0x23, 0x26, 0x29));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0xae, 0xe9));
+    p.setColor(QPalette::HighlightedText, QColor(0xfc, 0xfc, 0xfc));
+    p.setColor(QPalette::ToolTipBase, QColor(0xf7, 0xf7, 0xf7));
+    p.setColor(QPalette::ToolTipText, QColor(0x23, 0x26, 0x29));
+    p.setColor(QPalette::Link, QColor(0x29, 0x80, 0xb9));
+    p.setColor(QPalette::PlaceholderText, QColor(0x70, 0x7d, 0x8a));
+    p.setColor(QPalette::Light, QColor(0xff, 0xff, 0xff));
+    p.setColor(QPalette::Midlight, QColor(0xf7, 0xf7, 0xf7));
+    p.setColor(QPalette::Mid, QColor(0xc0, 0xc4, 0xc8));
+    p.setColor(QPalette::Dark, QColor(0x88, 0x8e, 0x93));
+    p.setColor(QPalette::Shadow, QColor(0x47, 0x4d, 0x54));
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, QColor(0xa0, 0xa4, 0xa8));
+    return p;
+}
+
+/// A dark palette close to KDE's Breeze Dark.
+inline QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x20, 0x23, 0x26));
+    p.setColor(QPalette::WindowText, QColor(0xfc, 0xfc, 0xfc));
+    p.setColor(QPalette::Base, QColor(0x14, 0x16, 0x18));
+    p.setColor(QPalette::AlternateBase, QColor(0x1d, 0x1f, 0x22));
+    p.setColor(QPalette::Text, QColor(0xfc, 0xfc, 0xfc));
+    p.setColor(QPalette::Button, QColor(0x29, 0x2c, 0x30));
+    p.setColor(QPalette::ButtonText, QColor(0xfc, 0xfc, 0xfc));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0xae, 0xe9));
+    p.setColor(QPalette::HighlightedText, QColor(0xfc, 0xfc, 0xfc));
+    p.setColor(QPalette::ToolTipBase, QColor(0x29, 0x2c, 0x30));
+    p.setColor(QPalette::ToolTipText, QColor(0xfc, 0xfc, 0xfc));
+    p.setColor(QPalette::Link, QColor(0x1d, 0x99, 0xf3));
+    p.setColor(QPalette::PlaceholderText, QColor(0xa1, 0xa9, 0xb1));
+    p.setColor(QPalette::Light, QColor(0x40, 0x45, 0x4b));
+    p.setColor(QPalette::Midlight, QColor(0x33, 0x37, 0x3c));
+    p.setColor(QPalette::Mid, QColor(0x1b, 0x1d, 0x20));
+    p.setColor(QPalette::Dark, QColor(0x10, 0x11, 0x13));
+    p.setColor(QPalette::Shadow, QColor(0x0a, 0x0b, 0x0c));
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, QColor(0x6e, 0x73, 0x78));
+    return p;
+}
+
+inline void useStyle(const QPalette &palette)
+{
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setPalette(palette);
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPointSize(10);
+    QApplication::setFont(font);
+}
+
+} // namespace weft::test

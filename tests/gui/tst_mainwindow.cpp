@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The main window on fixture data: opening sessions, forking from the timeline's context menu,
+// keyboard use, the composer's requests, persistence of the splitters, problems.
+
+#include "composer.h"
+#include "contextmeter.h"
+#include "guitest.h"
+#include "mainwindow.h"
+#include "qt/sessionsmodel.h"
+#include "qt/sessiontreemodel.h"
+#include "qt/timelinemodel.h"
+#include "session/sessionservice.h"
+#include "sessionsidebar.h"
+#include "store/jsonstore.h"
+#include "testdata.h"
+#include "timelinedelegate.h"
+#include "timelineview.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QFile>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSplitter>
+#include <QTest>
+#include <QToolButton>
+#include <QTreeView>
+
+using namespace Qt::StringLiterals;
+using namespace weft;
+
+namespace
+{
+const QString MainID = u"ses_dff058141ffeXJnTNzT8vnXcKt"_s;
+const QString HandNamed = u"ses_dff05751fffexgWr6MRybGFAXU"_s;
+const QString LastUser = u"msg_200fa8a79001521Zy53EibRhjH"_s;
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void opensTheNewestSession();
+    void showsAFixtureSession();
+    void forkFromUserMessage();
+    void forkFromAssistantMessage_data();
+    void forkFromAssistantMessage();
+    void keyboard();
+    void deleteAsksFirst();
+    void composerRequests();
+    void toolCardsExpand();
+    void spinnerOnlyWhileRunning();
+    void splitterSizesPersist();
+    void exportWritesTheDocument();
+    void problemsInTheStatusBar();
+
+private:
+    MainWindow *makeWindow();
+    bool openAndLoad(MainWindow *window, const QString &sessionID);
+
+    QTemporaryDir m_settings;
+    std::unique_ptr<test::FixtureDataDir> m_data;
+    std::shared_ptr<SessionService> m_service;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestMainWindow::initTestCase()
+{
+    QVERIFY(m_settings.isValid());
+    test::isolateSettings(m_settings);
+    test::useStyle(test::lightPalette());
+}
+
+void TestMainWindow::init()
+{
+    m_data = std::make_unique<test::FixtureDataDir>();
+    m_service = std::make_shared<SessionService>(std::make_shared<JsonStore>(m_data->path()));
+}
+
+void TestMainWindow::cleanup()
+{
+    m_window.reset();
+    m_service.reset();
+    m_data.reset();
+}
+
+MainWindow *TestMainWindow::makeWindow()
+{
+    m_window = std::make_unique<MainWindow>(m_service, m_data->path());
+    m_window->resize(1300, 820);
+    m_window->show();
+    if (!QTest::qWaitForWindowExposed(m_window.get()))
+        return nullptr;
+    return m_window.get();
+}
+
+bool TestMainWindow::openAndLoad(MainWindow *window, const QString &sessionID)
+{
+    if (!window->sessionsModel()->isLoaded()) {
+        QSignalSpy loaded(window->sessionsModel(), &SessionsModel::loaded);
+        if (!loaded.wait(5000))
+            return false;
+    }
+    if (window->currentSessionID() == sessionID && !window->timelineModel()->isLoading())
+        return true;
+    QSignalSpy loaded(window->timelineModel(), &TimelineModel::loaded);
+    if (!window->openSession(sessionID))
+        return false;
+    return !window->timelineModel()->isLoading() || loaded.wait(5000);
+}
+
+void TestMainWindow::opensTheNewestSession()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QTRY_COMPARE(w->currentSessionID(), HandNamed);
+    QCOMPARE(w->sidebar()->currentSessionID(), HandNamed);
+    QTRY_VERIFY(w->timelineModel()->rowCount() > 0);
+    QCOMPARE(w->composer()->sessionID(), HandNamed);
+}
+
+void TestMainWindow::showsAFixtureSession()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(openAndLoad(w, MainID));
+    QCOMPARE(w->sidebar()->currentSessionID(), MainID);
+    QCOMPARE(w->windowTitle(), u"Scripted session please create the fi"_s);
+    TimelineView *view = w->timelineView();
+    QAbstractItemModel *rows = view->model();
+    QAbstractItemModelTester tester(rows, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(rows->rowCount(), 30);
+    // Badges: the tool states of the rows as the delegate labels them.
+    QStringList badges;
+    for (int r = 0; r < rows->rowCount(); ++r) {
+        const QModelIndex idx = rows->index(r, 0);
+        const bool live = idx.data(TimelineModel::RunningRole).toBool();
+        for (ToolStatus s : idx.data(TimelineModel::ToolStatusesRole).value<QList<ToolStatus>>())
+            badges.append(TimelineDelegate::badgeText(s, live));
+    }
+    QCOMPARE(badges.count(u"Error"_s), 3);
+    QCOMPARE(badges.count(u"Completed"_s), 6);
+    QCOMPARE(badges.size(), 9);
+    // The view is at the newest message.
+    QTRY_VERIFY(view->isPinnedToBottom());
+    QVERIFY(view->visualRect(rows->index(29, 0)).intersects(view->viewport()->rect()));
+    // Every row has a height, and the compaction marker is slimmer than a reply.
+    for (int r = 0; r < rows->rowCount(); ++r)
+        QVERIFY(view->visualRect(rows->index(r, 0)).height() > 10);
+    // The context meter: the last reply's tokens.
+    QCOMPARE(w->contextMeter()->tokens(), w->timelineModel()->contextTokens());
+    QVERIFY(w->contextMeter()->tokens() > 0);
+    QCOMPARE(w->composer()->currentModel(), u"fake/m1"_s);
+    QCOMPARE(w->composer()->currentAgent(), u"build"_s);
+}
+
+void TestMainWindow::forkFromUserMessage()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(openAndLoad(w, MainID));
+    TimelineView *view = w->timelineView();
+    const QModelIndex source = w->timelineModel()->indexForId(LastUser);
+    const QModelIndex index = view->model()->index(source.row(), 0);
+    std::unique_ptr<QMenu> menu(view->createContextMenu(index, w));
+    auto *fork = menu->findChild<QAction *>(u"forkFromHere"_s);
+    QVERIFY(fork);
+    QSignalSpy forked(w, &MainWindow::forked);
+    fork->trigger();
+    QVERIFY(forked.wait(10000));
+    const QString id = forked.first().at(0).toString();
+    QVERIFY(id != MainID);
+    QCOMPARE(w->currentSessionID(), id);
+    QCOMPARE(w->sidebar()->currentSessionID(), id);
+    // Everything before that user message: 28 of the 30 messages.
+    QCOMPARE(m_service->messages(id).size(), 28);
+    QTRY_COMPARE(w->timelineModel()->rowCount(), 28);
+    QCOMPARE(w->timelineModel()->sessionID(), id);
+    QCOMPARE(m_service->get(id)->title(), u"Scripted session please create the fi (fork #1)"_s);
+    // The sidebar shows it under the session it came from.
+    const QModelIndex node = w->sessionTreeModel()->indexForSession(id);
+    QCOMPARE(node.parent(), w->sessionTreeModel()->indexForSession(MainID));
+}
+
+void TestMainWindow::forkFromAssistantMessage_data()
+{
+    QTest::addColumn<int>("row");
+    QTest::addColumn<int>("expected");
+    QTest::addRow("first reply") << 1 << 2; // its user message and itself
+    QTest::addRow("second step of a turn") << 2 << 3;
+    QTest::addRow("summary") << 27 << 28;
+    QTest::addRow("last reply") << 29 << 30; // the whole session
+}
+
+void TestMainWindow::forkFromAssistantMessage()
+{
+    QFETCH(int, row);
+    QFETCH(int, expected);
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(openAndLoad(w, MainID));
+    TimelineView *view = w->timelineView();
+    const QModelIndex index = view->model()->index(row, 0);
+    QCOMPARE(index.data(TimelineModel::AuthorRole).value<Message::Role>(), Message::Role::Assistant);
+    std::unique_ptr<QMenu> menu(view->createContextMenu(index, w));
+    QSignalSpy forked(w, &MainWindow::forked);
+    menu->findChild<QAction *>(u"forkFromHere"_s)->trigger();
+    QVERIFY(forked.wait(10000));
+    const QString id = forked.first().at(0).toString();
+    QCOMPARE(w->currentSessionID(), id);
+    QCOMPARE(w->sidebar()->currentSessionID(), id);
+    QCOMPARE(m_service->messages(id).size(), expected);
+    QTRY_COMPARE(w->timelineModel()->rowCount(), expected);
+    // The fork ends with the message it was made from.
+    QCOMPARE(w->timelineModel()->index(expected - 1, 0).data(TimelineModel::TextRole),
+             index.data(TimelineModel::TextRole));
+}
+
+void TestMainWindow::keyboard()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(openAndLoad(w, MainID));
+    QTreeView *tree = w->sidebar()->view();
+
+    // Ctrl+F: the sidebar's filter.
+    w->activateWindow();
+    w->timelineView()->setFocus();
+    QTest::keySequence(w, QKeySequence::Find);
+    QTRY_VERIFY(w->sidebar()->filterEdit()->hasFocus());
+    QTest::keyClicks(w->sidebar()->filterEdit(), u"hand"_s);
+    QTest::keyClick(w->sidebar()->filterEdit(), Qt::Key_Down);
+    QVERIFY(tree->hasFocus());
+    QTRY_COMPARE(w->currentSessionID(), HandNamed);
+    QTest::keyClick(w->sidebar()->filterEdit(), Qt::Key_Escape);
+
+    // Arrows walk the sessions and open them.
+    tree->setFocus();
+    QVERIFY(w->openSession(MainID));
+    QTest::keyClick(tree, Qt::Key_Up);
+    QTest::keyClick(tree, Qt::Key_Up);
+    QTRY_COMPARE(w->currentSessionID(), HandNamed);
+
+    // F2 renames in place.
+    QTest::keyClick(tree, Qt::Key_F2);
+    auto *editor = tree->viewport()->findChild<QLineEdit *>();
+    QVERIFY(editor);
+    QTRY_VERIFY(editor->isVisible());
+    editor->selectAll();
+    QTest::keyClicks(editor, u"Renamed by keyboard"_s);
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTRY_COMPARE(m_service->get(HandNamed)->title(), u"Renamed by keyboard"_s);
+    QTRY_COMPARE(w->windowTitle(), u"Renamed by keyboard"_s);
+
+    // Ctrl+Shift+F forks the current session.
+    QSignalSpy forked(w, &MainWindow::forked);
+    tree->setFocus();
+    QTest::keySequence(w, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    QVERIFY(forked.wait(10000));
+    QCOMPARE(m_service->get(forked.first().at(0).toString())->title(), u"Renamed by keyboard (fork #1)"_s);
+}
+
+void TestMainWindow::deleteAsksFirst()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(openAndLoad(w, HandNamed));
+    QStringList asked;
+    bool answer = false;
+    w->setConfirmationHandler([&](const QString &, const QString &text) {
+        asked.append(text);
+        return answer;
+    });
+    QTreeView *tree = w->sidebar()->view();
+    w->activateWindow();
+    tree->setFocus();
+    QTest::keyClick(tree, Qt::Key_Delete);
+    QCOMPARE(asked.size(), 1);
+    QVERIFY(asked.first().contains(u"Hand-named session"_s));
+    QVERIFY(asked.first().contains(u"1 subagent session"_s));
+    QVERIFY(m_service->get(HandNamed).has_value());
+
+    answer = true;
+    QTest::keyClick(tree, Qt::Key_Delete);
+    QCOMPARE(asked.size(), 2);
+    QVERIFY(!m_service->get(HandNamed).has_value());
+    QVERIFY(!m_service->get(u"ses_dff057405ffesKzX5TtUsbqkQ3"_s).has_value());
+    QVERIFY(!w->sessionsModel()->indexForId(HandNamed).isValid());
+    // Another session is shown instead.
+    QTRY_VERIFY(!w->currentSessionID().isEmpty());
+    QVERIFY(w->currentSessionID() != HandNamed);
+
+    // In the composer, Delete edits text and deletes no session.
+    QVERIFY(openAndLoad(w, MainID));
+    w->composer()->editor()->setFocus();
+    w->composer()->setText(u"ab"_s);
+    w->composer()->editor()->moveCursor(QTextCursor::Start);
+    QTest::keyClick(w->composer()->editor(), Qt::Key_Delete);
+    QCOMPARE(w->composer()->text(), u"b"_s);
+    QCOMPARE(asked.size(), 2);
+}
+
+void TestMainWindow::composerRequests()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(openAndLoad(w, MainID));
+    Composer *composer = w->composer();
+    QSignalSpy send(composer, &Composer::sendRequested);
+    QSignalSpy compact(composer, &Composer::compactRequested);
+    QVERIFY(!composer->sendButton()->isEnabled());
+    QPlainTextEdit *editor = composer->editor();
+    editor->setFocus();
+    QTest::keyClicks(editor, u"first line"_s);
+    QTest::keyClick(editor, Qt::Key_Return, Qt::ShiftModifier);
+    QTest::keyClicks(editor, u"second line"_s);
+    QCOMPARE(composer->text(), u"first line\nsecond line"_s);
+    QVERIFY(composer->sendButton()->isEnabled());
+    QTest::keyClick(editor, Qt::Key_Return);
+    QCOMPARE(send.size(), 1);
+    QCOMPARE(send.first().at(0).toString(), MainID);
+    QCOMPARE(send.first().at(1).toString(), u"first line\nsecond line"_s);
+    QCOMPARE(send.first().at(2).toString(), u"build"_s);
+    QCOMPARE(send.first().at(3).toString(), u"fake/m1"_s);
+    // The text stays until the receiver took it.
+    QCOMPARE(composer->text(), u"first line\nsecond line"_s);
+
+    composer->compactButton()->click();
+    QCOMPARE(compact.size(), 1);
+    QCOMPARE(compact.first().at(0).toString(), MainID);
+    w->action(u"compact"_s)->trigger();
+    QCOMPARE(compact.size(), 2);
+}
+
+void TestMainWindow::toolCardsExpand()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(openAndLoad(w, MainID));
+    TimelineView *view = w->timelineView();
+    const QModelIndex index
+        = view->model()->index(w->timelineModel()->indexForId(u"msg_200fa80bc001XL5vut0Jqlbu27"_s).row(), 0);
+    view->scrollTo(index, QAbstractItemView::PositionAtTop);
+    QTest::qWait(50);
+    const int before = view->visualRect(index).height();
+    // Click on the tool card's header.
+    QPoint header;
+    const QRect rect = view->visualRect(index);
+    for (int y = 0; y < rect.height() && header.isNull(); y += 2) {
+        const QPoint p(rect.center().x(), rect.top() + y);
+        if (view->timelineDelegate()->hitTest(index, p - rect.topLeft()).kind == TimelineDelegate::Hit::Kind::Toggle)
+            header = p;
+    }
+    QVERIFY(!header.isNull());
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, header);
+    QTRY_VERIFY(view->visualRect(index).height() > before + 40);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {},
+                      view->visualRect(index).topLeft() + (header - rect.topLeft()));
+    QTRY_COMPARE(view->visualRect(index).height(), before);
+}
+
+void TestMainWindow::spinnerOnlyWhileRunning()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(openAndLoad(w, MainID));
+    QVERIFY(!w->timelineView()->isAnimating());
+    Message reply
+        = Message::makeAssistant(u"msg_300000000001AAAAAAAAAAAAAA"_s, MainID, 1795312760000, LastUser, u"fake"_s,
+                                 u"m1"_s, u"build"_s, u"/home/dev/src/demo"_s, u"/home/dev/src/demo"_s);
+    QVERIFY(m_service->updateMessage(reply));
+    QTRY_VERIFY(w->timelineView()->isAnimating());
+    QVERIFY(w->composer()->isRunning());
+    QVERIFY(w->composer()->stopButton()->isVisible());
+    QVERIFY(w->sessionsModel()->isRunning(MainID));
+    reply.setCompleted(1795312761000);
+    QVERIFY(m_service->updateMessage(reply));
+    QTRY_VERIFY(!w->timelineView()->isAnimating());
+    QVERIFY(!w->composer()->isRunning());
+}
+
+void TestMainWindow::splitterSizesPersist()
+{
+    {
+        MainWindow *w = makeWindow();
+        QVERIFY(w);
+        w->splitter()->setSizes({220, 780, 300});
+        w->centerSplitter()->setSizes({600, 160});
+        m_window.reset();
+    }
+    QList<int> sizes;
+    QList<int> center;
+    {
+        QSettings settings;
+        QVERIFY(settings.contains(u"MainWindow/splitter"_s));
+    }
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    sizes = w->splitter()->sizes();
+    center = w->centerSplitter()->sizes();
+    QCOMPARE(sizes.value(0), 220);
+    QCOMPARE(sizes.value(2), 300);
+    QCOMPARE(center.value(1), 160);
+}
+
+void TestMainWindow::exportWritesTheDocument()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QTemporaryDir out;
+    const QString path = out.filePath(u"main.json"_s);
+    QString error;
+    QVERIFY2(w->exportSession(MainID, path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const std::optional<JsonValue> doc = parseJson(file.readAll());
+    QVERIFY(doc);
+    QCOMPARE(doc->toObject().object(u"info"_s).string(u"id"_s), MainID);
+    QCOMPARE(doc->toObject().array(u"messages"_s).size(), 30);
+}
+
+void TestMainWindow::problemsInTheStatusBar()
+{
+    // A crash left a message file of NUL bytes.
+    QFile damaged(m_data->storage() + u"/message/"_s + MainID + u"/msg_200fa7ecb001c3Nb1NHK3TNUPw.json"_s);
+    QVERIFY(damaged.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    damaged.write(QByteArray(64, '\0'));
+    damaged.close();
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(openAndLoad(w, MainID));
+    QTRY_COMPARE(w->problemCount(), 1);
+    auto *button = w->findChild<QToolButton *>(u"problemsButton"_s);
+    QVERIFY(button);
+    QVERIFY(button->isVisible());
+    QCOMPARE(button->text(), u"1 problem"_s);
+    // The rest of the session is there.
+    QCOMPARE(w->timelineModel()->rowCount(), 29);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

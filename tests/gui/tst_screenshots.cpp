@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Renders the main window on the OpenCode fixture and on Weft's sample sessions, in a light and
+// a dark palette, to <build>/screenshots/*.png for a human to look at.
+
+#include "contextmeter.h"
+#include "core/identifier.h"
+#include "guitest.h"
+#include "mainwindow.h"
+#include "qt/sessionsmodel.h"
+#include "qt/timelinemodel.h"
+#include "session/sampledata.h"
+#include "session/sessionservice.h"
+#include "store/jsonstore.h"
+#include "testdata.h"
+#include "timelinedelegate.h"
+#include "timelineview.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace weft;
+
+class TestScreenshots : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void render_data();
+    void render();
+
+private:
+    QTemporaryDir m_settings;
+};
+
+void TestScreenshots::initTestCase()
+{
+    QVERIFY(m_settings.isValid());
+    test::isolateSettings(m_settings);
+    QVERIFY(QDir().mkpath(QStringLiteral(WEFT_BINARY_DIR "/screenshots")));
+}
+
+void TestScreenshots::render_data()
+{
+    QTest::addColumn<bool>("sample");
+    QTest::addColumn<bool>("dark");
+    QTest::addColumn<QString>("position");
+    QTest::addColumn<bool>("running");
+    QTest::addRow("fixture-light") << false << false << u"bottom"_s << false;
+    QTest::addRow("fixture-dark") << false << true << u"bottom"_s << false;
+    QTest::addRow("sample-light") << true << false << u"top"_s << false;
+    QTest::addRow("sample-dark") << true << true << u"top"_s << false;
+    QTest::addRow("sample-end-light") << true << false << u"bottom"_s << false;
+    QTest::addRow("sample-end-dark") << true << true << u"bottom"_s << false;
+    QTest::addRow("sample-running-light") << true << false << u"bottom"_s << true;
+    QTest::addRow("sample-running-dark") << true << true << u"bottom"_s << true;
+}
+
+void TestScreenshots::render()
+{
+    QFETCH(bool, sample);
+    QFETCH(bool, dark);
+    QFETCH(QString, position);
+    QFETCH(bool, running);
+    test::useStyle(dark ? test::darkPalette() : test::lightPalette());
+    QSettings().clear();
+
+    test::FixtureDataDir fixture;
+    QTemporaryDir sampleDir;
+    const QString dataDir = sample ? sampleDir.path() : fixture.path();
+    auto store = std::make_shared<JsonStore>(dataDir);
+    QVERIFY(store->initialize());
+    auto service = std::make_shared<SessionService>(store);
+    QString open = u"ses_dff058141ffeXJnTNzT8vnXcKt"_s;
+    if (sample) {
+        const Result<QString> created = SampleData::create(*service, QDir::homePath() + u"/src/hello"_s);
+        QVERIFY(created);
+        open = created.value();
+    }
+
+    if (running) {
+        // A reply in progress after the compaction: text streaming, one tool running, one waiting.
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const Message user = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), open, now - 8000,
+                                               u"build"_s, u"anthropic"_s, u"claude-sonnet-4-5"_s);
+        QVERIFY(service->updateMessage(user));
+        QVERIFY(service->updatePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), open, user.id(),
+                                                   u"Go on with the `--shout` flag, and add a test for it."_s)));
+        const QString dir = service->get(open)->directory();
+        const Message reply
+            = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), open, now - 7000, user.id(),
+                                     u"anthropic"_s, u"claude-sonnet-4-5"_s, u"build"_s, dir, dir);
+        QVERIFY(service->updateMessage(reply));
+        QVERIFY(service->updatePart(
+            Part::makeText(Identifier::ascending(Identifier::Kind::Part), open, reply.id(),
+                           u"I'll add the flag to `main()` first, then a small test script that runs "
+                           u"`./hello --shout Ada` and checks the output."_s)));
+        Part edit = Part::make(Identifier::ascending(Identifier::Kind::Part), open, reply.id(), PartType::Tool);
+        edit.json().insert(u"callID"_s, u"toolu_live1"_s);
+        edit.json().insert(u"tool"_s, u"edit"_s);
+        edit.setState(ToolState::running(JsonObject{{u"filePath"_s, dir + u"/hello.c"_s}}, now - 2000, u"hello.c"_s));
+        QVERIFY(service->updatePart(edit));
+        Part bash = Part::make(Identifier::ascending(Identifier::Kind::Part), open, reply.id(), PartType::Tool);
+        bash.json().insert(u"callID"_s, u"toolu_live2"_s);
+        bash.json().insert(u"tool"_s, u"bash"_s);
+        bash.setState(ToolState::pending(JsonObject{}, u"{\"command\": \"sh test.sh"_s));
+        QVERIFY(service->updatePart(bash));
+    }
+
+    MainWindow window(service, dataDir);
+    window.resize(1440, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy sessions(window.sessionsModel(), &SessionsModel::loaded);
+    QVERIFY(window.sessionsModel()->isLoaded() || sessions.wait(5000));
+    QSignalSpy loaded(window.timelineModel(), &TimelineModel::loaded);
+    QVERIFY(window.openSession(open));
+    QVERIFY(!window.timelineModel()->isLoading() || loaded.wait(5000));
+    // Limits come from the provider's model list; a typical one shows the meter's bar.
+    window.contextMeter()->setLimit(200000);
+    window.contextMeter()->setThreshold(0.9);
+
+    // Open a tool card and the reasoning, as a user reading the session would.
+    TimelineView *view = window.timelineView();
+    TimelineDelegate *delegate = view->timelineDelegate();
+    QAbstractItemModel *rows = view->model();
+    int expanded = 0;
+    for (int r = position == u"top" ? 0 : rows->rowCount() - 1;
+         !running && r >= 0 && r < rows->rowCount() && expanded < 2; r += position == u"top" ? 1 : -1) {
+        const QModelIndex idx = rows->index(r, 0);
+        for (const Part &p : idx.data(TimelineModel::PartsRole).value<QList<Part>>()) {
+            const bool interesting = p.type() == PartType::Reasoning
+                || (p.type() == PartType::Tool && p.state().status() == ToolStatus::Completed && p.tool() != u"read");
+            if (interesting && expanded < 2) {
+                delegate->setExpanded(idx, p.id(), true);
+                ++expanded;
+            }
+        }
+    }
+    QTest::qWait(100);
+    if (position == u"top")
+        view->scrollToTop();
+    else
+        view->jumpToBottom();
+    QTest::qWait(100);
+
+    const QString name = QString::fromLatin1(QTest::currentDataTag());
+    const QString path = QStringLiteral(WEFT_BINARY_DIR "/screenshots/") + name + u".png"_s;
+    const QPixmap shot = window.grab();
+    QVERIFY(!shot.isNull());
+    QVERIFY(shot.save(path));
+    qInfo("wrote %s", qPrintable(path));
+}
+
+QTEST_MAIN(TestScreenshots)
+#include "tst_screenshots.moc"

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The sidebar's models: SessionsModel (flat) and SessionTreeModel (grouped), on fixture data and
+// under live changes.
+
+#include "qt/sessionsmodel.h"
+#include "qt/sessiontreemodel.h"
+#include "session/sessionservice.h"
+#include "sessionsidebar.h"
+#include "store/jsonstore.h"
+#include "testdata.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTest>
+#include <QThread>
+#include <QTreeView>
+
+using namespace Qt::StringLiterals;
+using namespace weft;
+
+namespace
+{
+const QString MainID = u"ses_dff058141ffeXJnTNzT8vnXcKt"_s;
+const QString ForkAt3rd = u"ses_dff0577d4ffeyEniRVGIu2rzSP"_s;
+const QString ForkFull = u"ses_dff0575f4ffevnacwZ5rX969u2"_s;
+const QString HandNamed = u"ses_dff05751fffexgWr6MRybGFAXU"_s;
+const QString Child = u"ses_dff057405ffesKzX5TtUsbqkQ3"_s;
+const QString FirstRun = u"ses_dff05d03effeSyJOWoDVIYjVxr"_s;
+
+/// The fixture's sessions were written on 2026-11-21 (UTC); groups are computed against a fixed
+/// day so that the test does not depend on when it runs.
+const QDate FixtureDay(2026, 11, 21);
+
+std::shared_ptr<SessionService> openFixture(test::FixtureDataDir &dir)
+{
+    auto store = std::make_shared<JsonStore>(dir.path());
+    return std::make_shared<SessionService>(store);
+}
+
+QStringList childIds(const SessionTreeModel &tree, const QModelIndex &parent)
+{
+    QStringList ids;
+    for (int r = 0; r < tree.rowCount(parent); ++r)
+        ids.append(tree.sessionID(tree.index(r, 0, parent)));
+    return ids;
+}
+} // namespace
+
+class TestSessionModels : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void flatModelOnFixture();
+    void treeGroupsAndNests();
+    void liveRenameIsPreciseAndNoReset();
+    void archiveMovesIntoArchivedGroup();
+    void createAndDeleteAreIncremental();
+    void updatesFromAnotherThread();
+    void groupsByDate_data();
+    void groupsByDate();
+    void sidebarFilterAndKeyboard();
+};
+
+void TestSessionModels::flatModelOnFixture()
+{
+    test::FixtureDataDir dir;
+    auto service = openFixture(dir);
+    SessionsModel model(service.get());
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy loaded(&model, &SessionsModel::loaded);
+    QVERIFY(loaded.wait(5000));
+    QCOMPARE(model.rowCount(), 6);
+
+    const QModelIndex main = model.indexForId(MainID);
+    QVERIFY(main.isValid());
+    QCOMPARE(main.data(SessionsModel::TitleRole).toString(), u"Scripted session please create the fi"_s);
+    QCOMPARE(main.data(SessionsModel::IsForkRole).toBool(), false);
+    QCOMPARE(main.data(SessionsModel::ProjectNameRole).toString(), u"demo"_s);
+    QCOMPARE(main.data(SessionsModel::DirectoryRole).toString(), u"/home/dev/src/demo"_s);
+    QCOMPARE(main.data(SessionsModel::DepthRole).toInt(), 0);
+
+    const QModelIndex fork = model.indexForId(ForkFull);
+    QCOMPARE(fork.data(SessionsModel::IsForkRole).toBool(), true);
+    QCOMPARE(fork.data(SessionsModel::ForkNumberRole).toInt(), 1);
+    QCOMPARE(fork.data(SessionsModel::ForkBaseTitleRole).toString(), u"Scripted session please create the fi"_s);
+
+    const QModelIndex child = model.indexForId(Child);
+    QCOMPARE(child.data(SessionsModel::ParentIDRole).toString(), HandNamed);
+    QCOMPARE(child.data(SessionsModel::DepthRole).toInt(), 1);
+    QCOMPARE(child.data(SessionsModel::ArchivedRole).toBool(), false);
+    QCOMPARE(child.data(SessionsModel::RunningRole).toBool(), false);
+    QCOMPARE(child.data(SessionsModel::CreatedRole).toLongLong(), 1795312749562);
+}
+
+void TestSessionModels::treeGroupsAndNests()
+{
+    test::FixtureDataDir dir;
+    auto service = openFixture(dir);
+    SessionsModel flat(service.get());
+    SessionTreeModel tree(&flat);
+    QAbstractItemModelTester tester(&tree, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    tree.setCurrentDate(FixtureDay);
+    QSignalSpy loaded(&flat, &SessionsModel::loaded);
+    QVERIFY(loaded.wait(5000));
+
+    // One project, "demo", with one date group holding the roots.
+    QCOMPARE(tree.rowCount(), 1);
+    const QModelIndex project = tree.index(0, 0);
+    QCOMPARE(project.data(Qt::DisplayRole).toString(), u"demo"_s);
+    QCOMPARE(project.data(SessionTreeModel::NodeKindRole).value<SessionTreeModel::NodeKind>(),
+             SessionTreeModel::NodeKind::Project);
+    QCOMPARE(tree.rowCount(project), 1);
+    const QModelIndex today = tree.index(0, 0, project);
+    QCOMPARE(today.data(SessionTreeModel::NodeKindRole).value<SessionTreeModel::NodeKind>(),
+             SessionTreeModel::NodeKind::Group);
+    QCOMPARE(today.data(Qt::DisplayRole).toString(), u"Today"_s);
+    QVERIFY(!(tree.flags(today) & Qt::ItemIsSelectable));
+
+    // Roots newest first (by the newest activity in their family); forks under the session they
+    // were forked from, the child (parentID) under its parent.
+    QCOMPARE(childIds(tree, today), (QStringList{HandNamed, MainID, FirstRun}));
+    const QModelIndex main = tree.indexForSession(MainID);
+    QCOMPARE(childIds(tree, main), (QStringList{ForkAt3rd, ForkFull}));
+    QCOMPARE(main.data(SessionTreeModel::ChildCountRole).toInt(), 2);
+    QCOMPARE(childIds(tree, tree.indexForSession(HandNamed)), QStringList{Child});
+    QCOMPARE(tree.indexForSession(Child).parent(), tree.indexForSession(HandNamed));
+    // Session rows answer the flat model's roles.
+    QCOMPARE(main.data(SessionsModel::IdRole).toString(), MainID);
+    QCOMPARE(main.data(SessionTreeModel::FilterTextRole).toString(), u"Scripted session please create the fi"_s);
+    QVERIFY(tree.flags(main) & Qt::ItemIsSelectable);
+    QVERIFY(tree.flags(main) & Qt::ItemIsEditable);
+}
+
+void TestSessionModels::liveRenameIsPreciseAndNoReset()
+{
+    test::FixtureDataDir dir;
+    auto service = openFixture(dir);
+    SessionsModel flat(service.get());
+    SessionTreeModel tree(&flat);
+    QAbstractItemModelTester flatTester(&flat, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester treeTester(&tree, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    tree.setCurrentDate(FixtureDay);
+    QSignalSpy loaded(&flat, &SessionsModel::loaded);
+    QVERIFY(loaded.wait(5000));
+
+    QSignalSpy flatChanged(&flat, &QAbstractItemModel::dataChanged);
+    QSignalSpy treeReset(&tree, &QAbstractItemModel::modelReset);
+    QSignalSpy treeRemoved(&tree, &QAbstractItemModel::rowsRemoved);
+    const QPersistentModelIndex child = tree.indexForSession(Child);
+    // A rename through the tree (the sidebar's inline editor) goes through the service.
+    QVERIFY(tree.setData(child, u"Renamed child"_s, Qt::EditRole));
+    QCOMPARE(flatChanged.size(), 1);
+    const auto roles = flatChanged.first().at(2).value<QList<int>>();
+    QVERIFY(roles.contains(SessionsModel::TitleRole));
+    QVERIFY(roles.contains(Qt::DisplayRole));
+    QVERIFY(!roles.contains(SessionsModel::DirectoryRole));
+    QVERIFY(!roles.contains(SessionsModel::AdditionsRole));
+    QCOMPARE(flatChanged.first().at(0).toModelIndex(), flat.indexForId(Child));
+    QCOMPARE(treeReset.size(), 0);
+    QCOMPARE(treeRemoved.size(), 0);
+    QVERIFY(child.isValid());
+    QCOMPARE(child.data(Qt::DisplayRole).toString(), u"Renamed child"_s);
+    QCOMPARE(service->get(Child)->title(), u"Renamed child"_s);
+}
+
+void TestSessionModels::archiveMovesIntoArchivedGroup()
+{
+    test::FixtureDataDir dir;
+    auto service = openFixture(dir);
+    SessionsModel flat(service.get());
+    SessionTreeModel tree(&flat);
+    QAbstractItemModelTester tester(&tree, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    tree.setCurrentDate(FixtureDay);
+    QSignalSpy loaded(&flat, &SessionsModel::loaded);
+    QVERIFY(loaded.wait(5000));
+
+    QSignalSpy reset(&tree, &QAbstractItemModel::modelReset);
+    QSignalSpy moved(&tree, &QAbstractItemModel::rowsMoved);
+    QPersistentModelIndex main = tree.indexForSession(MainID);
+    QPersistentModelIndex fork = tree.indexForSession(ForkFull);
+    QVERIFY(service->setArchived(MainID, true));
+    // Archiving touches time.updated: the family moves into "Archived" (a move, so that the
+    // view's selection and expansion follow), its forks with it.
+    QCOMPARE(reset.size(), 0);
+    QVERIFY(moved.size() >= 1);
+    QVERIFY(main.isValid());
+    QVERIFY(fork.isValid());
+    const QModelIndex group = main.parent();
+    QCOMPARE(group.data(SessionTreeModel::DateGroupRole).value<SessionTreeModel::DateGroup>(),
+             SessionTreeModel::DateGroup::Archived);
+    QCOMPARE(group.data(Qt::DisplayRole).toString(), u"Archived"_s);
+    QCOMPARE(fork.parent(), QModelIndex(main));
+    QCOMPARE(main.data(SessionsModel::ArchivedRole).toBool(), true);
+    // The archive is the project's last group.
+    const QModelIndex project = group.parent();
+    QCOMPARE(group.row(), tree.rowCount(project) - 1);
+
+    QVERIFY(service->setArchived(MainID, false));
+    QVERIFY(main.isValid());
+    QCOMPARE(main.parent().data(SessionTreeModel::DateGroupRole).value<SessionTreeModel::DateGroup>(),
+             SessionTreeModel::DateGroup::Today);
+    // The empty "Archived" group is gone.
+    QCOMPARE(tree.rowCount(main.parent().parent()), 1);
+}
+
+void TestSessionModels::createAndDeleteAreIncremental()
+{
+    test::FixtureDataDir dir;
+    auto service = openFixture(dir);
+    SessionsModel flat(service.get());
+    SessionTreeModel tree(&flat);
+    QAbstractItemModelTester tester(&tree, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy loaded(&flat, &SessionsModel::loaded);
+    QVERIFY(loaded.wait(5000));
+    QSignalSpy reset(&tree, &QAbstractItemModel::modelReset);
+
+    const Result<Session> forked = service->fork(MainID, {});
+    QVERIFY(forked);
+    QCOMPARE(flat.rowCount(), 7);
+    // "X (fork #1)" of "X (fork #1)" is "X (fork #2)": nested under the newest "(fork #1)".
+    const Result<Session> second = service->fork(forked->id(), {});
+    QVERIFY(second);
+    QCOMPARE(second->title(), u"Scripted session please create the fi (fork #2)"_s);
+    QCOMPARE(tree.indexForSession(second->id()).parent(), tree.indexForSession(forked->id()));
+
+    QVERIFY(service->remove(forked->id()));
+    QCOMPARE(flat.rowCount(), 7);
+    // Its fork lost its origin: it moves under the newest remaining "(fork #1)".
+    const QModelIndex orphan = tree.indexForSession(second->id());
+    QVERIFY(orphan.isValid());
+    QCOMPARE(orphan.parent(), tree.indexForSession(ForkFull));
+    QVERIFY(service->remove(HandNamed)); // with its child
+    QCOMPARE(flat.rowCount(), 5);
+    QVERIFY(!tree.indexForSession(Child).isValid());
+    QCOMPARE(reset.size(), 0);
+}
+
+void TestSessionModels::updatesFromAnotherThread()
+{
+    test::FixtureDataDir dir;
+    auto service = openFixture(dir);
+    SessionsModel flat(service.get());
+    SessionTreeModel tree(&flat);
+    QAbstractItemModelTester tester(&tree, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy loaded(&flat, &SessionsModel::loaded);
+    QVERIFY(loaded.wait(5000));
+
+    // A worker (the processor) writes a reply in progress: the session shows as running.
+    QThread *worker = QThread::create([service] {
+        Message m = Message::makeAssistant(u"msg_300000000001AAAAAAAAAAAAAA"_s, MainID, 1795312750000,
+                                           u"msg_200fa8a79001521Zy53EibRhjH"_s, u"fake"_s, u"m1"_s, u"build"_s,
+                                           u"/home/dev/src/demo"_s, u"/home/dev/src/demo"_s);
+        (void)service->updateMessage(m);
+    });
+    worker->start();
+    QVERIFY(worker->wait(5000));
+    delete worker;
+    QTRY_VERIFY(flat.indexForId(MainID).data(SessionsModel::RunningRole).toBool());
+    QVERIFY(tree.indexForSession(MainID).data(SessionsModel::RunningRole).toBool());
+
+    Message done = Message::makeAssistant(u"msg_300000000001AAAAAAAAAAAAAA"_s, MainID, 1795312750000,
+                                          u"msg_200fa8a79001521Zy53EibRhjH"_s, u"fake"_s, u"m1"_s, u"build"_s,
+                                          u"/home/dev/src/demo"_s, u"/home/dev/src/demo"_s);
+    done.setCompleted(1795312751000);
+    QVERIFY(service->updateMessage(done));
+    QVERIFY(!flat.indexForId(MainID).data(SessionsModel::RunningRole).toBool());
+
+    flat.setRunning(FirstRun, true);
+    QVERIFY(flat.isRunning(FirstRun));
+    flat.setRunning(FirstRun, false);
+    QVERIFY(!flat.isRunning(FirstRun));
+}
+
+void TestSessionModels::groupsByDate_data()
+{
+    QTest::addColumn<int>("daysAgo");
+    QTest::addColumn<SessionTreeModel::DateGroup>("group");
+    QTest::addRow("today") << 0 << SessionTreeModel::DateGroup::Today;
+    QTest::addRow("yesterday") << 1 << SessionTreeModel::DateGroup::Yesterday;
+    QTest::addRow("three days") << 3 << SessionTreeModel::DateGroup::ThisWeek;
+    QTest::addRow("six days") << 6 << SessionTreeModel::DateGroup::ThisWeek;
+    QTest::addRow("a month") << 30 << SessionTreeModel::DateGroup::Older;
+}
+
+void TestSessionModels::groupsByDate()
+{
+    QFETCH(int, daysAgo);
+    QFETCH(SessionTreeModel::DateGroup, group);
+    test::FixtureDataDir dir;
+    auto service = openFixture(dir);
+    SessionsModel flat(service.get());
+    SessionTreeModel tree(&flat);
+    QSignalSpy loaded(&flat, &SessionsModel::loaded);
+    QVERIFY(loaded.wait(5000));
+    const QDate sessionDay = QDateTime::fromMSecsSinceEpoch(service->get(FirstRun)->updated()).date();
+    tree.setCurrentDate(sessionDay.addDays(daysAgo));
+    QCOMPARE(tree.indexForSession(FirstRun)
+                 .parent()
+                 .data(SessionTreeModel::DateGroupRole)
+                 .value<SessionTreeModel::DateGroup>(),
+             group);
+}
+
+void TestSessionModels::sidebarFilterAndKeyboard()
+{
+    test::FixtureDataDir dir;
+    auto service = openFixture(dir);
+    SessionsModel flat(service.get());
+    SessionTreeModel tree(&flat);
+    tree.setCurrentDate(FixtureDay);
+    SessionSidebar sidebar(&tree);
+    QAbstractItemModelTester tester(sidebar.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy loaded(&flat, &SessionsModel::loaded);
+    sidebar.resize(320, 600);
+    sidebar.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&sidebar));
+    QVERIFY(flat.isLoaded() || loaded.wait(5000));
+    QSignalSpy current(&sidebar, &SessionSidebar::currentSessionChanged);
+
+    // Keyboard: from the filter box, Down enters the list on the first session; Down walks on.
+    sidebar.filterEdit()->setFocus();
+    QTest::keyClick(sidebar.filterEdit(), Qt::Key_Down);
+    QVERIFY(sidebar.view()->hasFocus());
+    QCOMPARE(sidebar.currentSessionID(), HandNamed);
+    QTest::keyClick(sidebar.view(), Qt::Key_Down);
+    QCOMPARE(sidebar.currentSessionID(), Child);
+    QTest::keyClick(sidebar.view(), Qt::Key_Down);
+    QCOMPARE(sidebar.currentSessionID(), MainID);
+    QCOMPARE(current.size(), 3);
+    QCOMPARE(current.last().at(0).toString(), MainID);
+    // Left collapses the family, Right opens it again.
+    QTest::keyClick(sidebar.view(), Qt::Key_Left);
+    QVERIFY(!sidebar.view()->isExpanded(sidebar.view()->currentIndex()));
+    QTest::keyClick(sidebar.view(), Qt::Key_Right);
+    QVERIFY(sidebar.view()->isExpanded(sidebar.view()->currentIndex()));
+    QTest::keyClick(sidebar.view(), Qt::Key_End);
+    QCOMPARE(sidebar.currentSessionID(), FirstRun);
+
+    // The filter keeps matching sessions with their project and group above them.
+    QTest::keyClicks(sidebar.filterEdit(), u"child"_s);
+    QSortFilterProxyModel *proxy = sidebar.proxy();
+    QCOMPARE(proxy->rowCount(), 1);
+    const QModelIndex group = proxy->index(0, 0, proxy->index(0, 0));
+    QCOMPARE(proxy->rowCount(group), 1); // Hand-named session, shown for its matching child
+    const QModelIndex handNamed = proxy->index(0, 0, group);
+    QCOMPARE(proxy->rowCount(handNamed), 1);
+    QCOMPARE(proxy->index(0, 0, handNamed).data(SessionsModel::IdRole).toString(), Child);
+    // Escape clears the filter.
+    QTest::keyClick(sidebar.filterEdit(), Qt::Key_Escape);
+    QVERIFY(sidebar.filterEdit()->text().isEmpty());
+    QCOMPARE(proxy->rowCount(proxy->index(0, 0, proxy->index(0, 0))), 3);
+}
+
+QTEST_MAIN(TestSessionModels)
+#include "tst_sessionmodels.moc"

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "composer.h"
+
+#include "style.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+Composer::Composer(QWidget *parent)
+    : QWidget(parent)
+    , m_editor(new QPlainTextEdit(this))
+    , m_agent(new QComboBox(this))
+    , m_model(new QComboBox(this))
+    , m_compact(new QToolButton(this))
+    , m_send(new QPushButton(this))
+    , m_stop(new QPushButton(this))
+{
+    setObjectName(u"composer"_s);
+    m_editor->setObjectName(u"composerEditor"_s);
+    m_editor->setPlaceholderText(tr("Ask the agent… (Enter to send, Shift+Enter for a new line)"));
+    m_editor->setTabChangesFocus(true);
+    m_editor->setAccessibleName(tr("Prompt"));
+    m_editor->installEventFilter(this);
+    const QFontMetrics fm(m_editor->font());
+    m_editor->setMinimumHeight(fm.lineSpacing() * 2 + 16);
+    connect(m_editor, &QPlainTextEdit::textChanged, this, &Composer::updateButtons);
+
+    m_agent->setObjectName(u"agentCombo"_s);
+    m_agent->setToolTip(tr("The agent that answers: build works on files, plan only reads and plans"));
+    m_agent->setAccessibleName(tr("Agent"));
+    m_model->setObjectName(u"modelCombo"_s);
+    m_model->setToolTip(tr("The model that answers"));
+    m_model->setAccessibleName(tr("Model"));
+    m_model->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_model->setMinimumContentsLength(18);
+    setAgents({u"build"_s, u"plan"_s});
+
+    m_compact->setObjectName(u"compactButton"_s);
+    m_compact->setText(tr("Compact…"));
+    m_compact->setIcon(Style::icon(u"weft-compact"_s));
+    m_compact->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_compact->setAutoRaise(true);
+    m_compact->setToolTip(tr("Summarise the conversation so far to free context (shows a preview first)"));
+    connect(m_compact, &QToolButton::clicked, this, &Composer::compact);
+
+    m_send->setObjectName(u"sendButton"_s);
+    m_send->setText(tr("Send"));
+    m_send->setIcon(Style::icon(u"document-send"_s));
+    m_send->setToolTip(tr("Send the prompt (Enter)"));
+    connect(m_send, &QPushButton::clicked, this, &Composer::send);
+    m_stop->setObjectName(u"stopButton"_s);
+    m_stop->setText(tr("Stop"));
+    m_stop->setIcon(Style::icon(u"process-stop"_s));
+    m_stop->setToolTip(tr("Stop the reply (Escape)"));
+    connect(m_stop, &QPushButton::clicked, this, &Composer::stop);
+
+    auto *controls = new QHBoxLayout;
+    controls->setContentsMargins(0, 0, 0, 0);
+    controls->setSpacing(6);
+    auto *agentLabel = new QLabel(tr("&Agent:"), this);
+    agentLabel->setBuddy(m_agent);
+    auto *modelLabel = new QLabel(tr("&Model:"), this);
+    modelLabel->setBuddy(m_model);
+    controls->addWidget(agentLabel);
+    controls->addWidget(m_agent);
+    controls->addSpacing(8);
+    controls->addWidget(modelLabel);
+    controls->addWidget(m_model);
+    controls->addStretch(1);
+    controls->addWidget(m_compact);
+    controls->addWidget(m_stop);
+    controls->addWidget(m_send);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(10, 6, 10, 8);
+    layout->setSpacing(6);
+    layout->addWidget(m_editor, 1);
+    layout->addLayout(controls);
+    updateButtons();
+}
+
+Composer::~Composer() = default;
+
+void Composer::setSessionID(const QString &sessionID)
+{
+    m_sessionID = sessionID;
+    updateButtons();
+}
+
+void Composer::setRunning(bool running)
+{
+    m_running = running;
+    updateButtons();
+}
+
+void Composer::setReadOnly(bool readOnly)
+{
+    m_readOnly = readOnly;
+    m_editor->setReadOnly(readOnly);
+    m_editor->setPlaceholderText(readOnly
+                                     ? tr("This session is read-only (an OpenCode database). Import it to continue it.")
+                                     : tr("Ask the agent… (Enter to send, Shift+Enter for a new line)"));
+    updateButtons();
+}
+
+void Composer::setAgents(const QStringList &agents)
+{
+    const QString current = currentAgent();
+    m_agent->clear();
+    m_agent->addItems(agents);
+    setCurrentAgent(current);
+}
+
+void Composer::setCurrentAgent(const QString &agent)
+{
+    if (agent.isEmpty())
+        return;
+    if (m_agent->findText(agent) < 0)
+        m_agent->addItem(agent);
+    m_agent->setCurrentText(agent);
+}
+
+QString Composer::currentAgent() const
+{
+    return m_agent->currentText();
+}
+
+void Composer::setModels(const QStringList &models)
+{
+    const QString current = currentModel();
+    m_model->clear();
+    m_model->addItems(models);
+    setCurrentModel(current);
+}
+
+void Composer::setCurrentModel(const QString &model)
+{
+    if (model.isEmpty())
+        return;
+    if (m_model->findText(model) < 0)
+        m_model->addItem(model);
+    m_model->setCurrentText(model);
+}
+
+QString Composer::currentModel() const
+{
+    return m_model->currentText();
+}
+
+QString Composer::text() const
+{
+    return m_editor->toPlainText();
+}
+
+void Composer::setText(const QString &text)
+{
+    m_editor->setPlainText(text);
+}
+
+void Composer::clearText()
+{
+    m_editor->clear();
+}
+
+void Composer::updateButtons()
+{
+    const bool haveSession = !m_sessionID.isEmpty() && !m_readOnly;
+    m_send->setVisible(!m_running);
+    m_stop->setVisible(m_running);
+    m_send->setEnabled(haveSession && !text().trimmed().isEmpty());
+    m_stop->setEnabled(haveSession);
+    m_compact->setEnabled(haveSession && !m_running);
+    m_editor->setEnabled(!m_sessionID.isEmpty());
+}
+
+void Composer::send()
+{
+    if (m_sessionID.isEmpty() || m_running || m_readOnly || text().trimmed().isEmpty())
+        return;
+    Q_EMIT sendRequested(m_sessionID, text(), currentAgent(), currentModel());
+}
+
+void Composer::stop()
+{
+    if (!m_sessionID.isEmpty() && m_running)
+        Q_EMIT stopRequested(m_sessionID);
+}
+
+void Composer::compact()
+{
+    if (!m_sessionID.isEmpty() && !m_running && !m_readOnly)
+        Q_EMIT compactRequested(m_sessionID);
+}
+
+bool Composer::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_editor && event->type() == QEvent::KeyPress) {
+        auto *ke = static_cast<QKeyEvent *>(event);
+        const bool enter = ke->key() == Qt::Key_Return || ke->key() == Qt::Key_Enter;
+        if (enter && !(ke->modifiers() & Qt::ShiftModifier)) {
+            send();
+            return true;
+        }
+        if (enter) {
+            // A real paragraph, not the line separator QPlainTextEdit makes of Shift+Enter.
+            m_editor->textCursor().insertText(u"\n"_s);
+            return true;
+        }
+        if (ke->key() == Qt::Key_Escape && m_running) {
+            stop();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+} // namespace weft

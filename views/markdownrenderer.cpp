@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "markdownrenderer.h"
+
+#include "style.h"
+
+#include <KSyntaxHighlighting/Definition>
+#include <KSyntaxHighlighting/Format>
+#include <KSyntaxHighlighting/Repository>
+#include <KSyntaxHighlighting/State>
+
+#include <QAbstractTextDocumentLayout>
+#include <QFontDatabase>
+#include <QPainter>
+#include <QPainterPath>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+// Marks the blocks of a fenced code block; the value numbers the code block in the document.
+constexpr int CodeGroupProperty = QTextFormat::UserProperty + 1;
+constexpr qreal CodePadding = 6;
+} // namespace
+
+KSyntaxHighlighting::Repository &syntaxRepository()
+{
+    static KSyntaxHighlighting::Repository repository;
+    return repository;
+}
+
+KSyntaxHighlighting::Theme syntaxTheme(const QPalette &palette)
+{
+    return syntaxRepository().themeForPalette(palette);
+}
+
+CodeHighlighter::CodeHighlighter(const QString &language, const KSyntaxHighlighting::Theme &theme)
+{
+    KSyntaxHighlighting::Repository &repo = syntaxRepository();
+    KSyntaxHighlighting::Definition definition = repo.definitionForName(language);
+    if (!definition.isValid() && !language.isEmpty())
+        definition = repo.definitionForFileName(u"file."_s + language);
+    if (!definition.isValid() && !language.isEmpty())
+        definition = repo.definitionForFileName(language);
+    setDefinition(definition);
+    setTheme(theme);
+}
+
+bool CodeHighlighter::isValid() const
+{
+    return definition().isValid();
+}
+
+QList<QList<QTextLayout::FormatRange>> CodeHighlighter::highlight(const QStringList &lines)
+{
+    QList<QList<QTextLayout::FormatRange>> result;
+    result.reserve(lines.size());
+    KSyntaxHighlighting::State state;
+    for (const QString &line : lines) {
+        m_ranges.clear();
+        state = highlightLine(line, state);
+        result.append(m_ranges);
+    }
+    return result;
+}
+
+void CodeHighlighter::applyFormat(int offset, int length, const KSyntaxHighlighting::Format &format)
+{
+    if (length <= 0 || format.isDefaultTextStyle(theme()))
+        return;
+    QTextCharFormat f;
+    if (format.hasTextColor(theme()))
+        f.setForeground(format.textColor(theme()));
+    if (format.hasBackgroundColor(theme()))
+        f.setBackground(format.backgroundColor(theme()));
+    if (format.isBold(theme()))
+        f.setFontWeight(QFont::DemiBold);
+    if (format.isItalic(theme()))
+        f.setFontItalic(true);
+    if (format.isUnderline(theme()))
+        f.setFontUnderline(true);
+    if (format.isStrikeThrough(theme()))
+        f.setFontStrikeOut(true);
+    m_ranges.append({offset, length, f});
+}
+
+namespace Markdown
+{
+
+void render(QTextDocument *document, const QString &markdown, const QFont &font, const QPalette &palette)
+{
+    document->setDefaultFont(font);
+    document->setDocumentMargin(0);
+    document->setUndoRedoEnabled(false);
+    document->setMarkdown(markdown, QTextDocument::MarkdownDialectGitHub);
+
+    const QColor codeBackground = Style::mix(palette.color(QPalette::Base), palette.color(QPalette::Text), 0.07);
+    QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    fixed.setPointSizeF(font.pointSizeF() * 0.95);
+    const KSyntaxHighlighting::Theme theme = syntaxTheme(palette);
+
+    QTextCursor cursor(document);
+    int group = 0;
+    for (QTextBlock block = document->begin(); block.isValid();) {
+        const QTextBlockFormat bf = block.blockFormat();
+        const bool isCode
+            = bf.hasProperty(QTextFormat::BlockCodeFence) || bf.hasProperty(QTextFormat::BlockCodeLanguage);
+        if (!isCode) {
+            // Inline code: a tint behind the fixed-pitch runs, as in every Markdown viewer.
+            for (auto it = block.begin(); !it.atEnd(); ++it) {
+                const QTextFragment fragment = it.fragment();
+                if (!fragment.charFormat().fontFixedPitch())
+                    continue;
+                QTextCharFormat f;
+                f.setBackground(codeBackground);
+                f.setFont(fixed, QTextCharFormat::FontPropertiesSpecifiedOnly);
+                cursor.setPosition(fragment.position());
+                cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+                cursor.mergeCharFormat(f);
+            }
+            // Headings as large as a word processor's look out of place in a chat: tone them down.
+            if (bf.headingLevel() > 0) {
+                QTextCharFormat f;
+                // The importer scales headings with FontSizeAdjustment, on top of the point size.
+                f.setProperty(QTextFormat::FontSizeAdjustment, 0);
+                f.setFontPointSize(font.pointSizeF()
+                                   * (bf.headingLevel() <= 1       ? 1.2
+                                          : bf.headingLevel() == 2 ? 1.1
+                                                                   : 1.0));
+                f.setFontWeight(QFont::DemiBold);
+                cursor.setPosition(block.position());
+                cursor.setPosition(block.position() + block.length() - 1, QTextCursor::KeepAnchor);
+                cursor.mergeCharFormat(f);
+            }
+            block = block.next();
+            continue;
+        }
+        // One fenced block: consecutive blocks with the fence property.
+        ++group;
+        const QString language = bf.stringProperty(QTextFormat::BlockCodeLanguage);
+        QList<QTextBlock> blocks;
+        QStringList lines;
+        for (; block.isValid(); block = block.next()) {
+            const QTextBlockFormat f = block.blockFormat();
+            if (!(f.hasProperty(QTextFormat::BlockCodeFence) || f.hasProperty(QTextFormat::BlockCodeLanguage)))
+                break;
+            if (f.stringProperty(QTextFormat::BlockCodeLanguage) != language && !blocks.isEmpty())
+                break;
+            blocks.append(block);
+            lines.append(block.text());
+        }
+        CodeHighlighter highlighter(language, theme);
+        const QList<QList<QTextLayout::FormatRange>> formats
+            = highlighter.isValid() ? highlighter.highlight(lines) : QList<QList<QTextLayout::FormatRange>>();
+        for (qsizetype i = 0; i < blocks.size(); ++i) {
+            const QTextBlock &b = blocks.at(i);
+            QTextBlockFormat f;
+            f.setProperty(CodeGroupProperty, group);
+            f.setLeftMargin(CodePadding * 1.5);
+            f.setRightMargin(CodePadding * 1.5);
+            f.setTopMargin(i == 0 ? CodePadding * 2 : 0);
+            f.setBottomMargin(i == blocks.size() - 1 ? CodePadding * 2 : 0);
+            f.setNonBreakableLines(true);
+            cursor.setPosition(b.position());
+            cursor.mergeBlockFormat(f);
+            QTextCharFormat cf;
+            cf.setFont(fixed, QTextCharFormat::FontPropertiesSpecifiedOnly);
+            cursor.setPosition(b.position());
+            cursor.setPosition(b.position() + b.length() - 1, QTextCursor::KeepAnchor);
+            cursor.mergeCharFormat(cf);
+            // The way QSyntaxHighlighter applies formats: on the block's layout, so that they
+            // are drawn without becoming part of the document's own formatting.
+            if (i < formats.size())
+                b.layout()->setFormats(QList<QTextLayout::FormatRange>(formats.at(i).cbegin(), formats.at(i).cend()));
+        }
+        if (!blocks.isEmpty())
+            document->markContentsDirty(blocks.first().position(),
+                                        blocks.last().position() + blocks.last().length() - blocks.first().position());
+    }
+}
+
+void paintCodeBackgrounds(QPainter *painter, QTextDocument *document, const QPointF &offset, const QPalette &palette)
+{
+    QAbstractTextDocumentLayout *layout = document->documentLayout();
+    const QColor background = Style::mix(palette.color(QPalette::Base), palette.color(QPalette::Text), 0.06);
+    const QColor border = Style::mix(palette.color(QPalette::Base), palette.color(QPalette::Text), 0.13);
+    QRectF current;
+    int group = 0;
+    const auto flush = [&] {
+        if (current.isNull())
+            return;
+        // The block rectangles hold the text only; the first and last line's margins leave room
+        // for the padding around it.
+        const QRectF r = current.adjusted(0, -CodePadding, 0, CodePadding).translated(offset);
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setPen(QPen(border, 1));
+        painter->setBrush(background);
+        painter->drawRoundedRect(r.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
+        painter->restore();
+        current = {};
+    };
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        const int g = block.blockFormat().intProperty(CodeGroupProperty);
+        if (g != group)
+            flush();
+        group = g;
+        if (g == 0)
+            continue;
+        QRectF r = layout->blockBoundingRect(block);
+        r.setLeft(0);
+        r.setRight(document->textWidth() > 0 ? document->textWidth() : r.right());
+        current = current.isNull() ? r : current.united(r);
+    }
+    flush();
+}
+
+} // namespace Markdown
+} // namespace weft

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QList>
+#include <QPalette>
+#include <QRectF>
+#include <QTextLayout>
+
+#include <KSyntaxHighlighting/AbstractHighlighter>
+#include <KSyntaxHighlighting/Theme>
+
+class QFont;
+class QPainter;
+class QTextDocument;
+
+namespace KSyntaxHighlighting
+{
+class Repository;
+}
+
+namespace weft
+{
+
+/// The application's one KSyntaxHighlighting repository (loading the definitions is costly).
+[[nodiscard]] KSyntaxHighlighting::Repository &syntaxRepository();
+/// The highlighting theme that suits @p palette (light or dark).
+[[nodiscard]] KSyntaxHighlighting::Theme syntaxTheme(const QPalette &palette);
+
+/// Highlights code line by line into QTextLayout format ranges (for text that is painted, not
+/// edited: code blocks in messages).
+class CodeHighlighter : public KSyntaxHighlighting::AbstractHighlighter
+{
+public:
+    CodeHighlighter(const QString &language, const KSyntaxHighlighting::Theme &theme);
+    [[nodiscard]] bool isValid() const;
+    /// The formats of each line of @p lines, the state carried from line to line.
+    [[nodiscard]] QList<QList<QTextLayout::FormatRange>> highlight(const QStringList &lines);
+
+protected:
+    void applyFormat(int offset, int length, const KSyntaxHighlighting::Format &format) override;
+
+private:
+    QList<QTextLayout::FormatRange> m_ranges;
+};
+
+/// Markdown into a QTextDocument for painting: the palette's colours, code blocks highlighted
+/// and set apart, inline code tinted.
+namespace Markdown
+{
+/// Fills @p document from @p markdown. The document's default font is @p font.
+void render(QTextDocument *document, const QString &markdown, const QFont &font, const QPalette &palette);
+/// Paints the code-block backgrounds of a rendered document at @p offset (before the text).
+void paintCodeBackgrounds(QPainter *painter, QTextDocument *document, const QPointF &offset, const QPalette &palette);
+} // namespace Markdown
+
+} // namespace weft

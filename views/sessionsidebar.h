@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QWidget>
+
+class QAction;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTreeView;
+
+namespace weft
+{
+
+class SessionTreeModel;
+
+/// The session sidebar: a filter box over the tree of projects, date groups and sessions.
+class SessionSidebar : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit SessionSidebar(SessionTreeModel *model, QWidget *parent = nullptr);
+    ~SessionSidebar() override;
+
+    [[nodiscard]] QTreeView *view() const { return m_view; }
+    [[nodiscard]] QLineEdit *filterEdit() const { return m_filter; }
+    [[nodiscard]] QSortFilterProxyModel *proxy() const { return m_proxy; }
+    [[nodiscard]] SessionTreeModel *treeModel() const { return m_model; }
+
+    /// The session of the current row, or empty when the current row is not a session.
+    [[nodiscard]] QString currentSessionID() const;
+    /// Makes @p sessionID current and selected (clearing the filter when it hides it).
+    bool selectSession(const QString &sessionID);
+    /// Starts renaming the current session in place.
+    void renameCurrent();
+    void focusFilter();
+    /// The actions of the context menu (null entries are separators).
+    void setContextActions(const QList<QAction *> &actions);
+
+Q_SIGNALS:
+    void currentSessionChanged(const QString &sessionID);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void expandDefaults(const QModelIndex &parent, int first, int last);
+    void applyFilter(const QString &text);
+
+    SessionTreeModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTreeView *m_view;
+    QLineEdit *m_filter;
+    QList<QAction *> m_contextActions;
+    QString m_current;
+};
+
+} // namespace weft

@@ -1,0 +1,1089 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "timelinedelegate.h"
+
+#include "markdownrenderer.h"
+#include "qt/timelinemodel.h"
+#include "style.h"
+
+#include <QAbstractItemView>
+#include <QAbstractTextDocumentLayout>
+#include <QApplication>
+#include <QDateTime>
+#include <QFontDatabase>
+#include <QHelpEvent>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QTextCursor>
+#include <QToolTip>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+constexpr qreal CardPadding = 10;
+constexpr qreal BlockGap = 7;
+constexpr qreal RowGap = 6;
+constexpr qreal Radius = 6;
+constexpr int InputLines = 12;
+constexpr int OutputLines = 16;
+
+QFont smallFont(const QFont &font)
+{
+    QFont f = font;
+    f.setPointSizeF(font.pointSizeF() * 0.88);
+    return f;
+}
+
+QFont fixedFont(const QFont &font)
+{
+    QFont f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    f.setPointSizeF(font.pointSizeF() * 0.9);
+    return f;
+}
+
+/// The first @p max lines of @p text and how many more there are, without splitting all of a
+/// large tool output.
+QStringList firstLines(const QString &text, int max, int *more)
+{
+    QStringList lines;
+    qsizetype from = 0;
+    while (from <= text.size() && lines.size() < max) {
+        qsizetype nl = text.indexOf(u'\n', from);
+        if (nl < 0)
+            nl = text.size();
+        QString line = text.mid(from, std::min<qsizetype>(nl - from, 400));
+        line.replace(u'\t', u"    "_s);
+        lines.append(line);
+        from = nl + 1;
+    }
+    while (!lines.isEmpty() && lines.constLast().trimmed().isEmpty() && from >= text.size())
+        lines.removeLast();
+    *more = from < text.size() ? int(QStringView(text).mid(from).count(u'\n')) + 1 : 0;
+    return lines;
+}
+
+QString capitalized(const QString &s)
+{
+    return s.isEmpty() ? s : s.at(0).toUpper() + s.mid(1);
+}
+
+/// What a tool call is about, when its state has no title: the command, the file, the pattern.
+/// Paths inside the project (@p root) are shown relative to it.
+QString toolSubject(const Part &part, const QString &root)
+{
+    const ToolState state = part.state();
+    QString subject = state.title();
+    if (subject.isEmpty()) {
+        const JsonObject input = state.input();
+        for (const auto key : {u"description", u"command", u"filePath", u"path", u"pattern", u"url", u"query"}) {
+            subject = input.string(key).section(u'\n', 0, 0);
+            if (!subject.isEmpty())
+                break;
+        }
+    }
+    if (!root.isEmpty() && root != u"/" && subject.startsWith(root + u'/'))
+        subject = subject.mid(root.size() + 1);
+    return subject;
+}
+
+QString durationText(qint64 ms)
+{
+    if (ms <= 0)
+        return {};
+    if (ms < 1000)
+        return QApplication::translate("weft::TimelineDelegate", "%1 ms").arg(ms);
+    if (ms < 60000)
+        return QApplication::translate("weft::TimelineDelegate", "%1 s")
+            .arg(QLocale().toString(double(ms) / 1000.0, 'f', 1));
+    return QApplication::translate("weft::TimelineDelegate", "%1 min %2 s").arg(ms / 60000).arg((ms / 1000) % 60);
+}
+
+QString timeText(qint64 ms)
+{
+    if (ms <= 0)
+        return {};
+    const QDateTime dt = QDateTime::fromMSecsSinceEpoch(ms);
+    const QLocale locale;
+    // Minutes are enough in a conversation; some locales' short format has seconds.
+    QString time = locale.timeFormat(QLocale::ShortFormat);
+    time.remove(u":ss"_s).remove(u".ss"_s);
+    if (dt.date() == QDate::currentDate())
+        return locale.toString(dt.time(), time);
+    QString date = locale.dateFormat(QLocale::ShortFormat);
+    return locale.toString(dt, date + u' ' + time);
+}
+
+void drawChevron(QPainter *p, const QPointF &center, bool expanded, const QColor &color)
+{
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing);
+    p->setPen(QPen(color, 1.4, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    p->setBrush(Qt::NoBrush);
+    QPainterPath path;
+    if (expanded) {
+        path.moveTo(center + QPointF(-3.5, -1.5));
+        path.lineTo(center + QPointF(0, 2));
+        path.lineTo(center + QPointF(3.5, -1.5));
+    } else {
+        path.moveTo(center + QPointF(-1.5, -3.5));
+        path.lineTo(center + QPointF(2, 0));
+        path.lineTo(center + QPointF(-1.5, 3.5));
+    }
+    p->drawPath(path);
+    p->restore();
+}
+
+void drawSpinner(QPainter *p, const QPointF &center, qreal radius, int phase, const QColor &color)
+{
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing);
+    QColor faint = color;
+    faint.setAlphaF(0.25f);
+    p->setPen(QPen(faint, 1.6));
+    p->drawEllipse(center, radius, radius);
+    p->setPen(QPen(color, 1.6, Qt::SolidLine, Qt::RoundCap));
+    p->drawArc(QRectF(center.x() - radius, center.y() - radius, 2 * radius, 2 * radius), -phase * 16, 100 * 16);
+    p->restore();
+}
+
+QColor statusColor(ToolStatus status, bool live, const QPalette &palette)
+{
+    switch (status) {
+    case ToolStatus::Completed:
+        return Style::positive(palette);
+    case ToolStatus::Error:
+        return Style::negative(palette);
+    case ToolStatus::Running:
+        return live ? Style::active(palette) : Style::neutral(palette);
+    case ToolStatus::Pending:
+        return live ? Style::dimText(palette) : Style::neutral(palette);
+    case ToolStatus::Unknown:
+        break;
+    }
+    return Style::dimText(palette);
+}
+
+void drawPill(QPainter *p, const QRectF &rect, const QString &text, const QColor &color, const QFont &font)
+{
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing);
+    QColor bg = color;
+    bg.setAlphaF(0.14f);
+    QColor border = color;
+    border.setAlphaF(0.45f);
+    p->setPen(QPen(border, 1));
+    p->setBrush(bg);
+    p->drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), rect.height() / 2, rect.height() / 2);
+    p->setFont(font);
+    p->setPen(color);
+    p->drawText(rect, Qt::AlignCenter, text);
+    p->restore();
+}
+} // namespace
+
+struct TimelineDelegate::Block
+{
+    enum class Kind { Text, Reasoning, Tool, Line, Error, Working };
+    enum class Tone { Dim, Neutral, Negative, Active };
+    Kind kind = Kind::Text;
+    QString partID;
+    QRectF rect;
+    QRectF toggle;
+    bool expanded = false;
+    std::shared_ptr<QTextDocument> doc;
+    QPointF docPos;
+    // tool
+    QString title;
+    QString subject;
+    QString note;
+    ToolStatus status = ToolStatus::Unknown;
+    QRectF badge;
+    QStringList inputLines;
+    int inputMore = 0;
+    QRectF inputRect;
+    QStringList outputLines;
+    int outputMore = 0;
+    QRectF outputRect;
+    QString outputCaption;
+    bool outputIsError = false;
+    QString errorLine;
+    // line
+    QString text;
+    Tone tone = Tone::Dim;
+};
+
+struct TimelineDelegate::Layout
+{
+    int width = 0;
+    int height = 0;
+    bool marker = false;
+    bool card = false;
+    bool user = false;
+    bool summary = false;
+    bool continuation = false;
+    bool inContext = true;
+    bool running = false;
+    QRectF column;
+    QRectF cardRect;
+    QRectF header;
+    QString author;
+    QString meta;
+    QString tokens;
+    QString tag;
+    QRectF markerRect;
+    QString markerTitle;
+    QString markerText;
+    QList<Block> blocks;
+};
+
+struct TimelineDelegate::CachedLayout
+{
+    int revision = -1;
+    int width = 0;
+    std::shared_ptr<const Layout> layout;
+};
+
+struct TimelineDelegate::CachedDocument
+{
+    QString text;
+    bool markdown = true;
+    QString fontKey;
+    qreal width = 0;
+    std::shared_ptr<QTextDocument> doc;
+};
+
+TimelineDelegate::TimelineDelegate(QAbstractItemView *view)
+    : QAbstractItemDelegate(view)
+    , m_view(view)
+    , m_layouts(2000)
+    , m_documents(1500)
+{
+}
+
+TimelineDelegate::~TimelineDelegate() = default;
+
+QString TimelineDelegate::badgeText(ToolStatus status, bool live)
+{
+    switch (status) {
+    case ToolStatus::Pending:
+        return live ? tr("Pending") : tr("Interrupted");
+    case ToolStatus::Running:
+        return live ? tr("Running") : tr("Interrupted");
+    case ToolStatus::Completed:
+        return tr("Completed");
+    case ToolStatus::Error:
+        return tr("Error");
+    case ToolStatus::Unknown:
+        break;
+    }
+    return tr("Unknown");
+}
+
+void TimelineDelegate::invalidate(const QString &messageID)
+{
+    m_layouts.remove(messageID);
+}
+
+void TimelineDelegate::clearCaches()
+{
+    m_layouts.clear();
+    m_documents.clear();
+}
+
+void TimelineDelegate::setExpanded(const QModelIndex &index, const QString &partID, bool expanded)
+{
+    if (expanded)
+        m_expanded.insert(partID);
+    else
+        m_expanded.remove(partID);
+    invalidate(index.data(TimelineModel::IdRole).toString());
+    Q_EMIT sizeHintChanged(index);
+    m_view->viewport()->update();
+}
+
+int TimelineDelegate::viewWidth() const
+{
+    return std::max(200, m_view->viewport()->width());
+}
+
+std::shared_ptr<QTextDocument> TimelineDelegate::document(const QString &key, const QString &text, bool markdown,
+                                                          const QFont &font, qreal width) const
+{
+    const QString fontKey = font.key() + m_view->palette().color(QPalette::Base).name();
+    if (CachedDocument *cached = m_documents.object(key)) {
+        if (cached->text == text && cached->markdown == markdown && cached->fontKey == fontKey) {
+            if (!qFuzzyCompare(cached->width, width)) {
+                cached->doc->setTextWidth(width);
+                cached->width = width;
+            }
+            return cached->doc;
+        }
+    }
+    auto doc = std::make_shared<QTextDocument>();
+    if (markdown) {
+        Markdown::render(doc.get(), text, font, m_view->palette());
+    } else {
+        doc->setDefaultFont(font);
+        doc->setDocumentMargin(0);
+        doc->setPlainText(text);
+    }
+    doc->setTextWidth(width);
+    auto *entry = new CachedDocument{text, markdown, fontKey, width, doc};
+    m_documents.insert(key, entry, 1);
+    return doc;
+}
+
+std::shared_ptr<const TimelineDelegate::Layout> TimelineDelegate::layout(const QModelIndex &index) const
+{
+    const QString id = index.data(TimelineModel::IdRole).toString();
+    const int revision = index.data(TimelineModel::RevisionRole).toInt();
+    const int width = viewWidth();
+    // The fast path of every relayout: nothing but the ID, the revision and the width.
+    if (CachedLayout *cached = m_layouts.object(id)) {
+        if (cached->revision == revision && cached->width == width)
+            return cached->layout;
+    }
+    const auto parts = index.data(TimelineModel::PartsRole).value<QList<Part>>();
+    const bool isUser = index.data(TimelineModel::AuthorRole).value<Message::Role>() == Message::Role::User;
+    const bool isSummary = index.data(TimelineModel::IsSummaryRole).toBool();
+    const QString agent = index.data(TimelineModel::AgentRole).toString();
+
+    bool continuation = false;
+    if (!isUser && !isSummary && index.row() > 0) {
+        const QModelIndex prev = index.siblingAtRow(index.row() - 1);
+        continuation = prev.data(TimelineModel::AuthorRole).value<Message::Role>() == Message::Role::Assistant
+            && !prev.data(TimelineModel::IsSummaryRole).toBool()
+            && prev.data(TimelineModel::AgentRole).toString() == agent
+            && prev.data(TimelineModel::InContextRole).toBool() == index.data(TimelineModel::InContextRole).toBool();
+    }
+
+    auto l = std::make_shared<Layout>();
+    const QFont font = m_view->font();
+    const QFontMetricsF fm(font);
+    const QFontMetricsF sfm(smallFont(font));
+    const QFont fixed = fixedFont(font);
+    const QFontMetricsF ffm(fixed);
+    const qreal lh = fm.height();
+    const qreal maxColumn = std::max(560.0, fm.averageCharWidth() * 112);
+    const qreal columnWidth = std::min<qreal>(width - 32, maxColumn);
+    const qreal columnX = std::max<qreal>(16, (width - columnWidth) / 2);
+
+    l->width = width;
+    l->user = isUser;
+    l->summary = isSummary;
+    l->card = isUser || isSummary;
+    l->continuation = continuation;
+    l->inContext = index.data(TimelineModel::InContextRole).toBool();
+    l->running = index.data(TimelineModel::RunningRole).toBool();
+    l->column = QRectF(columnX, continuation ? 0 : RowGap, columnWidth, 0);
+
+    const auto compaction = index.data(TimelineModel::CompactionRole).value<TimelineModel::CompactionKind>();
+    const QString visible = index.data(TimelineModel::TextRole).toString();
+    if (compaction != TimelineModel::CompactionKind::None) {
+        // The point where the context starts again: a divider above the request (or alone when
+        // the request has no text of its own).
+        l->markerTitle = compaction == TimelineModel::CompactionKind::Auto ? tr("Conversation compacted automatically")
+                                                                           : tr("Conversation compacted");
+        l->markerText = tr("Earlier messages are summarised below and no longer sent to the model");
+        l->markerRect = QRectF(columnX, RowGap * 2, columnWidth, lh + sfm.height() + 4);
+        if (visible.trimmed().isEmpty()) {
+            l->marker = true;
+            l->column = l->markerRect;
+            l->height = int(std::ceil(l->markerRect.bottom() + RowGap * 2));
+            auto entry = new CachedLayout{revision, width, l};
+            m_layouts.insert(id, entry, 1);
+            return l;
+        }
+        l->column.moveTop(l->markerRect.bottom() + RowGap * 2);
+    }
+
+    const qreal innerX = columnX + CardPadding;
+    const qreal innerW = columnWidth - 2 * CardPadding;
+    qreal y = l->column.top() + (l->card ? CardPadding : 0);
+
+    if (!continuation) {
+        if (isUser) {
+            l->author = tr("You");
+            l->meta = timeText(index.data(TimelineModel::CreatedRole).toLongLong());
+        } else {
+            l->author = isSummary ? tr("Summary") : capitalized(agent.isEmpty() ? tr("assistant") : agent);
+            QStringList meta;
+            const QString model = index.data(TimelineModel::ModelRole).toString().section(u'/', 1);
+            if (!model.isEmpty())
+                meta.append(model);
+            meta.append(timeText(index.data(TimelineModel::CreatedRole).toLongLong()));
+            meta.removeAll(QString());
+            l->meta = meta.join(u"  ·  "_s);
+        }
+        l->header = QRectF(innerX, y, innerW, lh);
+        y += lh + BlockGap;
+    }
+    if (!isUser) {
+        const auto tokens = index.data(TimelineModel::TokensRole).value<Tokens>();
+        if (tokens.total() > 0)
+            l->tokens = tr("%1 tokens").arg(Style::compactNumber(tokens.total()));
+    }
+    if (!l->inContext)
+        l->tag = tr("Not in context");
+    else if (isSummary)
+        l->tag = tr("Compaction summary");
+
+    const QString root = index.data(TimelineModel::MessageRole).value<Message>().json().object(u"path").string(u"root");
+    const auto addLine = [&](const QString &partID, const QString &text, Block::Tone tone) {
+        Block b;
+        b.kind = Block::Kind::Line;
+        b.partID = partID;
+        b.text = text;
+        b.tone = tone;
+        b.rect = QRectF(innerX, y, innerW, sfm.height() + 2);
+        y += b.rect.height() + BlockGap;
+        l->blocks.append(b);
+    };
+
+    for (const Part &part : parts) {
+        switch (part.type()) {
+        case PartType::Text: {
+            if (part.isIgnored() || part.text().trimmed().isEmpty())
+                break;
+            Block b;
+            b.kind = Block::Kind::Text;
+            b.partID = part.id();
+            b.doc = document(part.id(), part.text(), true, font, innerW);
+            b.docPos = QPointF(innerX, y);
+            b.rect = QRectF(innerX, y, innerW, b.doc->size().height());
+            y += b.rect.height() + BlockGap;
+            l->blocks.append(b);
+            break;
+        }
+        case PartType::Reasoning: {
+            if (part.text().trimmed().isEmpty())
+                break;
+            Block b;
+            b.kind = Block::Kind::Reasoning;
+            b.partID = part.id();
+            b.expanded = m_expanded.contains(part.id());
+            const qint64 ms = part.timeField(u"end") - part.timeField(u"start");
+            b.title = ms > 0 ? tr("Thought for %1").arg(durationText(ms)) : tr("Thinking");
+            b.toggle = QRectF(innerX, y, std::min(innerW, fm.horizontalAdvance(b.title) + 28), lh + 2);
+            y += b.toggle.height();
+            if (b.expanded) {
+                QFont italic = font;
+                italic.setItalic(true);
+                b.doc = document(u"r:"_s + part.id(), part.text(), true, italic, innerW - 14);
+                b.docPos = QPointF(innerX + 14, y + 4);
+                y += b.doc->size().height() + 4;
+            }
+            b.rect = QRectF(innerX, b.toggle.top(), innerW, y - b.toggle.top());
+            y += BlockGap;
+            l->blocks.append(b);
+            break;
+        }
+        case PartType::Tool: {
+            const ToolState state = part.state();
+            Block b;
+            b.kind = Block::Kind::Tool;
+            b.partID = part.id();
+            b.status = state.status();
+            b.expanded = m_expanded.contains(part.id());
+            b.title = capitalized(part.tool());
+            b.subject = toolSubject(part, root);
+            if (state.isCompacted())
+                b.note = tr("cleared from context");
+            const qreal headerH = lh + 12;
+            const QRectF card(innerX, y, innerW, headerH);
+            b.toggle = card;
+            const QString badge = badgeText(b.status, l->running);
+            const bool spinner = l->running && b.status == ToolStatus::Running;
+            const qreal badgeW = sfm.horizontalAdvance(badge) + 18 + (spinner ? 16 : 0);
+            const qreal badgeH = sfm.height() + 4;
+            b.badge = QRectF(card.right() - 8 - badgeW, card.top() + (headerH - badgeH) / 2, badgeW, badgeH);
+            qreal cy = y + headerH;
+            if (b.status == ToolStatus::Error && !b.expanded) {
+                b.errorLine = state.errorText().section(u'\n', 0, 0).trimmed();
+                if (!b.errorLine.isEmpty())
+                    cy += sfm.height() + 6;
+            }
+            if (b.expanded) {
+                cy += 4;
+                QString input;
+                if (!state.input().isEmpty())
+                    input = QString::fromUtf8(toJson(state.input(), 2));
+                else
+                    input = state.raw();
+                b.inputLines = firstLines(input, InputLines, &b.inputMore);
+                const qreal lineH = ffm.height();
+                if (!b.inputLines.isEmpty()) {
+                    b.inputRect = QRectF(innerX + 12, cy, innerW - 24,
+                                         sfm.height() + 2 + lineH * (b.inputLines.size() + (b.inputMore ? 1 : 0)));
+                    cy += b.inputRect.height() + 8;
+                }
+                QString output;
+                if (state.isCompacted()) {
+                    b.outputCaption = tr("Output — cleared from context");
+                    output = state.output();
+                } else if (b.status == ToolStatus::Error) {
+                    b.outputCaption = tr("Error");
+                    output = state.errorText();
+                    b.outputIsError = true;
+                } else if (b.status == ToolStatus::Completed) {
+                    b.outputCaption = tr("Output");
+                    output = state.output();
+                }
+                if (!b.outputCaption.isEmpty()) {
+                    b.outputLines = firstLines(output, OutputLines, &b.outputMore);
+                    if (b.outputLines.isEmpty())
+                        b.outputLines.append(tr("(no output)"));
+                    b.outputRect = QRectF(innerX + 12, cy, innerW - 24,
+                                          sfm.height() + 2 + lineH * (b.outputLines.size() + (b.outputMore ? 1 : 0)));
+                    cy += b.outputRect.height() + 8;
+                }
+            }
+            b.rect = QRectF(innerX, y, innerW, cy - y);
+            y = cy + BlockGap;
+            l->blocks.append(b);
+            break;
+        }
+        case PartType::File:
+            addLine(part.id(), tr("Attached: %1").arg(part.filename().isEmpty() ? part.url() : part.filename()),
+                    Block::Tone::Dim);
+            break;
+        case PartType::Patch: {
+            const QStringList files = part.files();
+            if (files.isEmpty())
+                break;
+            QStringList names;
+            for (const QString &f : files)
+                names.append(f.section(u'/', -1));
+            addLine(part.id(),
+                    Style::plural(tr("Changed %n file(s): %1", nullptr, int(files.size())).arg(names.join(u", "_s)),
+                                  files.size()),
+                    Block::Tone::Dim);
+            break;
+        }
+        case PartType::Retry: {
+            const QString message = part.retryError().message();
+            addLine(part.id(),
+                    tr("Retried after an error (attempt %1): %2")
+                        .arg(part.attempt())
+                        .arg(message.isEmpty() ? part.retryError().name() : message),
+                    Block::Tone::Neutral);
+            break;
+        }
+        case PartType::Agent:
+            addLine(part.id(), tr("Agent: @%1").arg(part.name()), Block::Tone::Dim);
+            break;
+        case PartType::Subtask:
+            addLine(part.id(), tr("Subtask for @%1: %2").arg(part.agent(), part.description()), Block::Tone::Dim);
+            break;
+        case PartType::Unknown:
+            addLine(part.id(), tr("A part of type “%1” (from a newer OpenCode)").arg(part.typeName()),
+                    Block::Tone::Dim);
+            break;
+        case PartType::Compaction: // the divider above the message says it
+        case PartType::StepStart:
+        case PartType::StepFinish:
+        case PartType::Snapshot:
+            break;
+        }
+    }
+
+    const int changedFiles = index.data(TimelineModel::ChangedFilesRole).toInt();
+    if (changedFiles > 0)
+        addLine(QString(), Style::plural(tr("%n file(s) changed in this turn", nullptr, changedFiles), changedFiles),
+                Block::Tone::Active);
+
+    const auto error = index.data(TimelineModel::ErrorRole).value<MessageError>();
+    if (!error.isNull()) {
+        Block b;
+        b.kind = Block::Kind::Error;
+        b.tone = error.kind() == MessageError::Kind::Aborted ? Block::Tone::Neutral : Block::Tone::Negative;
+        const QString title = error.kind() == MessageError::Kind::Aborted ? tr("Interrupted") : error.name();
+        const QString message = error.message();
+        b.text = message.isEmpty() ? title : title + u": "_s + message;
+        b.doc = document(u"e:"_s + id, b.text, false, font, innerW - 20);
+        b.docPos = QPointF(innerX + 10, y + 7);
+        b.rect = QRectF(innerX, y, innerW, b.doc->size().height() + 14);
+        y += b.rect.height() + BlockGap;
+        l->blocks.append(b);
+    }
+
+    if (l->running) {
+        Block b;
+        b.kind = Block::Kind::Working;
+        b.text = tr("Working…");
+        b.rect = QRectF(innerX, y, innerW, lh);
+        y += lh + BlockGap;
+        l->blocks.append(b);
+    }
+
+    y -= BlockGap;
+    if (l->card) {
+        y += CardPadding;
+        l->cardRect = QRectF(columnX, l->column.top(), columnWidth, y - l->column.top());
+    }
+    l->column.setHeight(y - l->column.top());
+    l->height = int(std::ceil(y + RowGap));
+
+    auto entry = new CachedLayout{revision, width, l};
+    m_layouts.insert(id, entry, 1);
+    return l;
+}
+
+QSize TimelineDelegate::sizeHint(const QStyleOptionViewItem &, const QModelIndex &index) const
+{
+    const auto l = layout(index);
+    return QSize(l->width, l->height);
+}
+
+void TimelineDelegate::paintBadge(QPainter *p, const QRectF &rect, ToolStatus status, bool live,
+                                  const QPalette &palette) const
+{
+    const QColor color = statusColor(status, live, palette);
+    const QString text = badgeText(status, live);
+    const QFont font = smallFont(m_view->font());
+    if (live && status == ToolStatus::Running) {
+        drawPill(p, rect, QString(), color, font);
+        drawSpinner(p, QPointF(rect.left() + 13, rect.center().y()), 4, m_spinnerPhase, color);
+        p->save();
+        p->setFont(font);
+        p->setPen(color);
+        p->drawText(rect.adjusted(22, 0, -8, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+        p->restore();
+    } else {
+        drawPill(p, rect, text, color, font);
+    }
+}
+
+void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &palette, bool live) const
+{
+    const QFont font = m_view->font();
+    const QFont small = smallFont(font);
+    const QFontMetricsF fm(font);
+    const QColor text = palette.color(QPalette::Text);
+    const QColor dim = Style::dimText(palette);
+
+    QAbstractTextDocumentLayout::PaintContext ctx;
+    ctx.palette = palette;
+
+    switch (b.kind) {
+    case Block::Kind::Text: {
+        Markdown::paintCodeBackgrounds(p, b.doc.get(), b.docPos, palette);
+        p->save();
+        p->translate(b.docPos);
+        ctx.palette.setColor(QPalette::Text, text);
+        b.doc->documentLayout()->draw(p, ctx);
+        p->restore();
+        break;
+    }
+    case Block::Kind::Reasoning: {
+        drawChevron(p, QPointF(b.toggle.left() + 5, b.toggle.center().y()), b.expanded, dim);
+        QFont italic = font;
+        italic.setItalic(true);
+        p->setFont(italic);
+        p->setPen(dim);
+        p->drawText(b.toggle.adjusted(16, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, b.title);
+        if (b.expanded && b.doc) {
+            p->save();
+            QColor bar = dim;
+            bar.setAlphaF(0.5f);
+            p->fillRect(QRectF(b.rect.left() + 4, b.docPos.y(), 2, b.doc->size().height()), bar);
+            p->translate(b.docPos);
+            ctx.palette.setColor(QPalette::Text, dim);
+            b.doc->documentLayout()->draw(p, ctx);
+            p->restore();
+        }
+        break;
+    }
+    case Block::Kind::Tool: {
+        p->save();
+        p->setRenderHint(QPainter::Antialiasing);
+        const QColor base = palette.color(QPalette::Base);
+        QColor border = Style::mix(base, text, 0.16);
+        if (b.status == ToolStatus::Error)
+            border = Style::mix(base, Style::negative(palette), 0.45);
+        p->setPen(QPen(border, 1));
+        p->setBrush(Style::mix(base, text, 0.035));
+        p->drawRoundedRect(b.rect.adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
+        p->restore();
+
+        const QRectF header(b.rect.left(), b.rect.top(), b.rect.width(), b.toggle.height());
+        drawChevron(p, QPointF(header.left() + 12, header.center().y()), b.expanded, dim);
+        QFont bold = font;
+        bold.setWeight(QFont::DemiBold);
+        p->setFont(bold);
+        p->setPen(text);
+        const qreal nameW = QFontMetricsF(bold).horizontalAdvance(b.title);
+        const QRectF nameRect(header.left() + 24, header.top(), nameW + 2, header.height());
+        p->drawText(nameRect, Qt::AlignVCenter | Qt::AlignLeft, b.title);
+
+        qreal right = b.badge.left() - 8;
+        if (!b.note.isEmpty()) {
+            QFont noteFont = small;
+            noteFont.setItalic(true);
+            const qreal w = QFontMetricsF(noteFont).horizontalAdvance(b.note);
+            p->setFont(noteFont);
+            p->setPen(Style::neutral(palette));
+            p->drawText(QRectF(right - w, header.top(), w, header.height()), Qt::AlignVCenter | Qt::AlignRight, b.note);
+            right -= w + 10;
+        }
+        if (!b.subject.isEmpty()) {
+            p->setFont(font);
+            p->setPen(dim);
+            const QRectF subjectRect(nameRect.right() + 8, header.top(), std::max(0.0, right - nameRect.right() - 8),
+                                     header.height());
+            p->drawText(subjectRect, Qt::AlignVCenter | Qt::AlignLeft,
+                        fm.elidedText(b.subject, Qt::ElideMiddle, subjectRect.width()));
+        }
+        paintBadge(p, b.badge, b.status, live, palette);
+
+        if (!b.errorLine.isEmpty()) {
+            p->setFont(small);
+            p->setPen(Style::negative(palette));
+            const QRectF r(header.left() + 24, header.bottom() - 2, header.width() - 36, QFontMetricsF(small).height());
+            p->drawText(r, Qt::AlignVCenter | Qt::AlignLeft,
+                        QFontMetricsF(small).elidedText(b.errorLine, Qt::ElideRight, r.width()));
+        }
+        if (b.expanded) {
+            p->save();
+            QColor sep = Style::mix(palette.color(QPalette::Base), text, 0.12);
+            p->setPen(sep);
+            p->drawLine(QPointF(b.rect.left() + 1, header.bottom()), QPointF(b.rect.right() - 1, header.bottom()));
+            const QFont fixed = fixedFont(font);
+            const QFontMetricsF ffm(fixed);
+            const QFontMetricsF sfm(small);
+            const auto drawLines = [&](const QRectF &r, const QString &caption, const QStringList &lines, int more,
+                                       const QColor &color) {
+                p->setFont(small);
+                p->setPen(dim);
+                p->drawText(QRectF(r.left(), r.top(), r.width(), sfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                            caption);
+                p->setFont(fixed);
+                p->setPen(color);
+                qreal ly = r.top() + sfm.height() + 2;
+                for (const QString &line : lines) {
+                    p->drawText(QRectF(r.left(), ly, r.width(), ffm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                                ffm.elidedText(line, Qt::ElideRight, r.width()));
+                    ly += ffm.height();
+                }
+                if (more > 0) {
+                    p->setFont(small);
+                    p->setPen(dim);
+                    p->drawText(QRectF(r.left(), ly, r.width(), ffm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                                Style::plural(tr("… %n more line(s)", nullptr, more), more));
+                }
+            };
+            if (!b.inputLines.isEmpty())
+                drawLines(b.inputRect, tr("Input"), b.inputLines, b.inputMore, text);
+            if (!b.outputCaption.isEmpty()) {
+                const bool cleared = b.outputCaption != tr("Output") && !b.outputIsError;
+                drawLines(b.outputRect, b.outputCaption, b.outputLines, b.outputMore,
+                          b.outputIsError ? Style::negative(palette)
+                              : cleared   ? dim
+                                          : text);
+            }
+            p->restore();
+        }
+        break;
+    }
+    case Block::Kind::Line: {
+        QColor color = dim;
+        if (b.tone == Block::Tone::Neutral)
+            color = Style::neutral(palette);
+        else if (b.tone == Block::Tone::Negative)
+            color = Style::negative(palette);
+        else if (b.tone == Block::Tone::Active)
+            color = Style::active(palette);
+        p->setFont(small);
+        p->setPen(color);
+        p->drawText(b.rect, Qt::AlignVCenter | Qt::AlignLeft,
+                    QFontMetricsF(small).elidedText(b.text, Qt::ElideRight, b.rect.width()));
+        break;
+    }
+    case Block::Kind::Error: {
+        const QColor color = b.tone == Block::Tone::Neutral ? Style::neutral(palette) : Style::negative(palette);
+        p->save();
+        p->setRenderHint(QPainter::Antialiasing);
+        QColor bg = color;
+        bg.setAlphaF(0.10f);
+        QColor border = color;
+        border.setAlphaF(0.5f);
+        p->setPen(QPen(border, 1));
+        p->setBrush(bg);
+        p->drawRoundedRect(b.rect.adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
+        p->translate(b.docPos);
+        ctx.palette.setColor(QPalette::Text, color);
+        b.doc->documentLayout()->draw(p, ctx);
+        p->restore();
+        break;
+    }
+    case Block::Kind::Working: {
+        drawSpinner(p, QPointF(b.rect.left() + 6, b.rect.center().y()), 5, m_spinnerPhase, Style::active(palette));
+        p->setFont(font);
+        p->setPen(dim);
+        p->drawText(b.rect.adjusted(18, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, b.text);
+        break;
+    }
+    }
+}
+
+void TimelineDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    const auto l = layout(index);
+    const QPalette &palette = option.palette;
+    const QColor base = palette.color(QPalette::Base);
+    const QColor text = palette.color(QPalette::Text);
+    const QColor dim = Style::dimText(palette);
+    const QFont font = m_view->font();
+    const QFont small = smallFont(font);
+
+    p->save();
+    p->translate(option.rect.topLeft());
+    p->setClipRect(QRect(QPoint(0, 0), option.rect.size()));
+
+    const bool selected = option.state & QStyle::State_Selected;
+    if (selected) {
+        p->save();
+        p->setRenderHint(QPainter::Antialiasing);
+        QColor hl = palette.color(QPalette::Highlight);
+        hl.setAlphaF(l->card ? 0.9f : 0.10f);
+        if (l->card) {
+            p->setPen(QPen(hl, 2));
+            p->setBrush(Qt::NoBrush);
+            p->drawRoundedRect(l->cardRect.adjusted(-1, -1, 1, 1), Radius + 1, Radius + 1);
+        } else {
+            p->setPen(Qt::NoPen);
+            p->setBrush(hl);
+            p->drawRoundedRect(l->column.adjusted(0, -3, 0, 3), Radius, Radius);
+        }
+        p->restore();
+    }
+
+    if (!l->inContext)
+        p->setOpacity(0.5);
+
+    if (!l->markerRect.isNull()) {
+        const QRectF c = l->markerRect;
+        QFont bold = font;
+        bold.setWeight(QFont::DemiBold);
+        const QFontMetricsF bfm(bold);
+        const QColor accent = Style::active(palette);
+        const qreal titleW = bfm.horizontalAdvance(l->markerTitle) + 24;
+        const qreal midY = c.top() + bfm.height() / 2;
+        QColor line = accent;
+        line.setAlphaF(0.45f);
+        p->setPen(QPen(line, 1));
+        p->drawLine(QPointF(c.left(), midY), QPointF(c.center().x() - titleW / 2, midY));
+        p->drawLine(QPointF(c.center().x() + titleW / 2, midY), QPointF(c.right(), midY));
+        p->setFont(bold);
+        p->setPen(accent);
+        p->drawText(QRectF(c.left(), c.top(), c.width(), bfm.height()), Qt::AlignCenter, l->markerTitle);
+        p->setFont(small);
+        p->setPen(dim);
+        p->drawText(QRectF(c.left(), c.top() + bfm.height() + 2, c.width(), QFontMetricsF(small).height()),
+                    Qt::AlignCenter, l->markerText);
+        if (l->marker) {
+            p->restore();
+            return;
+        }
+    }
+
+    if (l->card) {
+        p->save();
+        p->setRenderHint(QPainter::Antialiasing);
+        const QColor tint = l->summary ? Style::active(palette) : palette.color(QPalette::Highlight);
+        p->setPen(QPen(Style::mix(base, tint, l->summary ? 0.45 : 0.28), 1));
+        p->setBrush(Style::mix(base, tint, l->summary ? 0.06 : 0.075));
+        p->drawRoundedRect(l->cardRect.adjusted(0.5, 0.5, -0.5, -0.5), Radius, Radius);
+        p->restore();
+    }
+
+    if (!l->header.isNull()) {
+        QFont bold = font;
+        bold.setWeight(QFont::DemiBold);
+        const QFontMetricsF bfm(bold);
+        const QFontMetricsF sfm(small);
+        p->setFont(bold);
+        p->setPen(l->summary ? Style::active(palette) : text);
+        const qreal authorW = bfm.horizontalAdvance(l->author);
+        p->drawText(QRectF(l->header.left(), l->header.top(), authorW + 1, l->header.height()),
+                    Qt::AlignVCenter | Qt::AlignLeft, l->author);
+        qreal right = l->header.right();
+        if (!l->tag.isEmpty()) {
+            const qreal w = sfm.horizontalAdvance(l->tag) + 16;
+            const QRectF pill(right - w, l->header.center().y() - (sfm.height() + 2) / 2, w, sfm.height() + 2);
+            drawPill(p, pill, l->tag, l->inContext ? Style::active(palette) : Style::neutral(palette), small);
+            right -= w + 8;
+        }
+        if (!l->tokens.isEmpty()) {
+            const qreal w = sfm.horizontalAdvance(l->tokens);
+            p->setFont(small);
+            p->setPen(dim);
+            p->drawText(QRectF(right - w, l->header.top(), w, l->header.height()), Qt::AlignVCenter | Qt::AlignRight,
+                        l->tokens);
+            right -= w + 10;
+        }
+        p->setFont(small);
+        p->setPen(dim);
+        const QRectF metaRect(l->header.left() + authorW + 10, l->header.top(),
+                              std::max(0.0, right - l->header.left() - authorW - 10), l->header.height());
+        p->drawText(metaRect, Qt::AlignVCenter | Qt::AlignLeft,
+                    sfm.elidedText(l->meta, Qt::ElideRight, metaRect.width()));
+    }
+
+    for (const Block &b : l->blocks)
+        paintBlock(p, b, palette, l->running);
+    p->restore();
+}
+
+TimelineDelegate::Hit TimelineDelegate::hitTest(const QModelIndex &index, const QPoint &pos) const
+{
+    Hit hit;
+    if (!index.isValid())
+        return hit;
+    const auto l = layout(index);
+    for (const Block &b : l->blocks) {
+        if (!b.toggle.isNull() && b.toggle.contains(pos)) {
+            hit.kind = Hit::Kind::Toggle;
+            hit.partID = b.partID;
+            return hit;
+        }
+        if (b.doc && QRectF(b.docPos, b.doc->size()).contains(pos)) {
+            const QString anchor = b.doc->documentLayout()->anchorAt(QPointF(pos) - b.docPos);
+            if (!anchor.isEmpty()) {
+                hit.kind = Hit::Kind::Link;
+                hit.link = anchor;
+                return hit;
+            }
+        }
+        if (b.rect.contains(pos)) {
+            hit.kind = b.kind == Block::Kind::Tool ? Hit::Kind::Tool : Hit::Kind::Body;
+            hit.partID = b.partID;
+            return hit;
+        }
+    }
+    if (l->header.contains(pos))
+        hit.kind = Hit::Kind::Header;
+    else if (l->column.adjusted(0, -RowGap, 0, RowGap).contains(pos))
+        hit.kind = Hit::Kind::Body;
+    return hit;
+}
+
+bool TimelineDelegate::editorEvent(QEvent *event, QAbstractItemModel *, const QStyleOptionViewItem &option,
+                                   const QModelIndex &index)
+{
+    if (event->type() != QEvent::MouseButtonRelease)
+        return false;
+    auto *me = static_cast<QMouseEvent *>(event);
+    if (me->button() != Qt::LeftButton)
+        return false;
+    const Hit hit = hitTest(index, me->position().toPoint() - option.rect.topLeft());
+    if (hit.kind == Hit::Kind::Toggle) {
+        setExpanded(index, hit.partID, !isExpanded(hit.partID));
+        return true;
+    }
+    if (hit.kind == Hit::Kind::Link) {
+        Q_EMIT linkActivated(hit.link);
+        return true;
+    }
+    return false;
+}
+
+QString TimelineDelegate::toolToolTip(const Part &part, bool live) const
+{
+    const ToolState state = part.state();
+    QStringList lines;
+    lines.append(u"<b>%1</b> — %2"_s.arg(part.tool().toHtmlEscaped(), badgeText(state.status(), live)));
+    const qint64 ms = state.ended() - state.started();
+    if (ms > 0)
+        lines.append(tr("Took %1").arg(durationText(ms)));
+    if (state.isCompacted())
+        lines.append(
+            tr("Output cleared from context on %1")
+                .arg(QLocale().toString(QDateTime::fromMSecsSinceEpoch(state.compacted()), QLocale::ShortFormat)));
+    if (state.status() == ToolStatus::Error)
+        lines.append(state.errorText().left(300).toHtmlEscaped());
+    lines.append(tr("Click to show or hide the input and output"));
+    return lines.join(u"<br>"_s);
+}
+
+QString TimelineDelegate::messageToolTip(const QModelIndex &index) const
+{
+    const bool isUser = index.data(TimelineModel::AuthorRole).value<Message::Role>() == Message::Role::User;
+    QStringList lines;
+    const QDateTime created = QDateTime::fromMSecsSinceEpoch(index.data(TimelineModel::CreatedRole).toLongLong());
+    lines.append(QLocale().toString(created, QLocale::LongFormat).toHtmlEscaped());
+    if (!index.data(TimelineModel::InContextRole).toBool())
+        lines.append(
+            tr("Not in context: this message is before the last compaction and is no longer sent to the model."));
+    if (isUser) {
+        const QString model = index.data(TimelineModel::ModelRole).toString();
+        if (!model.isEmpty())
+            lines.append(tr("Model: %1").arg(model.toHtmlEscaped()));
+        return lines.join(u"<br>"_s);
+    }
+    const QString model = index.data(TimelineModel::ModelRole).toString();
+    if (!model.isEmpty())
+        lines.append(tr("Model: %1").arg(model.toHtmlEscaped()));
+    const qint64 completed = index.data(TimelineModel::CompletedRole).toLongLong();
+    if (completed > 0)
+        lines.append(tr("Took %1").arg(durationText(completed - created.toMSecsSinceEpoch())));
+    const auto tokens = index.data(TimelineModel::TokensRole).value<Tokens>();
+    const QLocale locale;
+    lines.append(tr("Cost: %1").arg(Style::formatCost(index.data(TimelineModel::CostRole).toDouble())));
+    lines.append(tr("Tokens: %1 in, %2 out, %3 reasoning, %4 cache read, %5 cache write")
+                     .arg(locale.toString(tokens.input), locale.toString(tokens.output),
+                          locale.toString(tokens.reasoning), locale.toString(tokens.cacheRead),
+                          locale.toString(tokens.cacheWrite)));
+    int step = 0;
+    QStringList steps;
+    for (const Part &p : index.data(TimelineModel::PartsRole).value<QList<Part>>()) {
+        if (p.type() != PartType::StepFinish)
+            continue;
+        ++step;
+        const Tokens t = p.tokens();
+        steps.append(tr("Step %1: %2, %3 in, %4 out")
+                         .arg(step)
+                         .arg(Style::formatCost(p.cost()), Style::compactNumber(t.input + t.cacheRead + t.cacheWrite),
+                              Style::compactNumber(t.output + t.reasoning)));
+    }
+    lines.append(steps);
+    const QString finish = index.data(TimelineModel::FinishRole).toString();
+    if (!finish.isEmpty())
+        lines.append(tr("Finished: %1").arg(finish.toHtmlEscaped()));
+    return lines.join(u"<br>"_s);
+}
+
+bool TimelineDelegate::helpEvent(QHelpEvent *event, QAbstractItemView *view, const QStyleOptionViewItem &option,
+                                 const QModelIndex &index)
+{
+    if (event->type() != QEvent::ToolTip || !index.isValid())
+        return false;
+    const QPoint pos = event->pos() - option.rect.topLeft();
+    const Hit hit = hitTest(index, pos);
+    QString tip;
+    if (hit.kind == Hit::Kind::Tool || (hit.kind == Hit::Kind::Toggle && !hit.partID.isEmpty())) {
+        for (const Part &p : index.data(TimelineModel::PartsRole).value<QList<Part>>()) {
+            if (p.id() == hit.partID && p.type() == PartType::Tool)
+                tip = toolToolTip(p, index.data(TimelineModel::RunningRole).toBool());
+        }
+        if (tip.isEmpty() && hit.kind == Hit::Kind::Toggle)
+            tip = tr("Click to show or hide the reasoning");
+    } else if (hit.kind == Hit::Kind::Link) {
+        tip = hit.link.toHtmlEscaped();
+    } else if (hit.kind != Hit::Kind::None) {
+        tip = messageToolTip(index);
+    }
+    if (tip.isEmpty()) {
+        QToolTip::hideText();
+        return false;
+    }
+    QToolTip::showText(event->globalPos(), tip, view->viewport(), option.rect);
+    return true;
+}
+
+} // namespace weft

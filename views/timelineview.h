@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QListView>
+#include <QPersistentModelIndex>
+#include <QTimer>
+
+class QIdentityProxyModel;
+class QMenu;
+
+namespace weft
+{
+
+class TimelineDelegate;
+class TimelineModel;
+
+/// The chat timeline: a virtualised list of painted messages (TimelineDelegate), scrolled per
+/// pixel. It stays at the bottom while the user is there (a stream grows into view) and keeps
+/// its place when older messages are prepended as the user scrolls up.
+class TimelineView : public QListView
+{
+    Q_OBJECT
+
+public:
+    explicit TimelineView(QWidget *parent = nullptr);
+    ~TimelineView() override;
+
+    void setTimelineModel(TimelineModel *model);
+    [[nodiscard]] TimelineModel *timelineModel() const { return m_model; }
+    [[nodiscard]] TimelineDelegate *timelineDelegate() const { return m_delegate; }
+
+    /// The context menu for @p index (what a right click shows), for the view and for tests.
+    [[nodiscard]] QMenu *createContextMenu(const QModelIndex &index, QWidget *parent);
+    /// True while the view follows the end of the timeline.
+    [[nodiscard]] bool isPinnedToBottom() const { return m_pinned; }
+    /// The spinner timer runs only while a reply is being written.
+    [[nodiscard]] bool isAnimating() const { return m_spinner.isActive(); }
+    /// The placeholder shown when there are no rows.
+    void setPlaceholderText(const QString &text);
+
+    QAction *copyTextAction() const { return m_copyText; }
+    QAction *copyMarkdownAction() const { return m_copyMarkdown; }
+
+public Q_SLOTS:
+    void jumpToBottom();
+    void copyText();
+    void copyMarkdown();
+
+Q_SIGNALS:
+    /// "Fork from here": a new session from the messages before @p messageID (all of them when
+    /// empty), as TimelineModel::forkPoint() chose it.
+    void forkRequested(const QString &sessionID, const QString &messageID);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+    void verticalScrollbarValueChanged(int value) override;
+    void rowsInserted(const QModelIndex &parent, int start, int end) override;
+    void dataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles = {}) override;
+
+private:
+    void onRowsAboutToBeInserted(const QModelIndex &parent, int start, int end);
+    void updateAnimation();
+    void advanceSpinner();
+    void maybeFetchOlder();
+    [[nodiscard]] QModelIndex sourceIndex(const QModelIndex &index) const;
+
+    TimelineModel *m_model = nullptr;
+    QIdentityProxyModel *m_proxy = nullptr;
+    TimelineDelegate *m_delegate = nullptr;
+    QTimer m_spinner;
+    int m_phase = 0;
+    bool m_pinned = true;
+    QPersistentModelIndex m_anchor;
+    int m_anchorOffset = 0;
+    QString m_placeholder;
+    QAction *m_copyText = nullptr;
+    QAction *m_copyMarkdown = nullptr;
+};
+
+} // namespace weft
