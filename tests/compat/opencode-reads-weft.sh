@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compatibility check against the real OpenCode 1.1.53 (npm package opencode-linux-x64): a store
 # that Weft wrote (import, fork, create, `weft run` with tool calls) must be read by OpenCode
-# with the same values. Not part of CTest (it downloads 54 MB); run it by hand after
+# with the same values, compacted sessions included. Not part of CTest (it downloads 54 MB); run it by hand after
 # `packaging/dev.sh build`:
 #
 #   tests/compat/opencode-reads-weft.sh [path/to/opencode]
@@ -44,7 +44,13 @@ for f in "$SRC"/tests/data/opencode-1.1.53/export/*.json; do
 done
 ids+=("$("$WEFT" --data-dir "$DATA" session fork ses_dff058141ffeXJnTNzT8vnXcKt)")
 "$WEFT" --data-dir "$DATA" run --auto-approve "write compat.txt please" >/dev/null
-ids+=("$("$WEFT" --data-dir "$DATA" session list --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')")
+run_id=$("$WEFT" --data-dir "$DATA" session list --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+ids+=("$run_id")
+# Compaction: a compaction part, a summary message (the fake server's plain text), then a prompt
+# that continues after it, on the run session and on an imported one.
+"$WEFT" --data-dir "$DATA" session compact "$run_id" >/dev/null
+"$WEFT" --data-dir "$DATA" run --session "$run_id" "carry on" >/dev/null
+"$WEFT" --data-dir "$DATA" session compact "${ids[0]}" >/dev/null
 
 fail=0
 compare() { python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(0 if a==b else 1)' "$1" "$2"; }
