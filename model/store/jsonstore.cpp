@@ -3,11 +3,13 @@
 
 #include "core/identifier.h"
 #include "core/logging.h"
+#include "migrations.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSaveFile>
 
 using namespace Qt::StringLiterals;
 
@@ -29,35 +31,32 @@ Result<void> JsonStore::initialize()
 {
     if (!QDir().mkpath(m_storage.root()))
         return Error{u"cannot create the storage folder"_s, m_storage.root()};
-    const Result<QByteArray> migration = m_storage.readRaw({u"migration"_s});
     // OpenCode keeps the migration file without an extension: `storage/migration`.
     const QString migrationPath = m_storage.root() + u"/migration"_s;
     QFile file(migrationPath);
-    if (!file.exists()) {
-        const bool empty = QDir(m_storage.root()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).isEmpty();
-        if (!empty) {
-            // A layout without a migration file predates OpenCode's migrations; its sessions
-            // need OpenCode's own migration first. Read what can be read, write nothing new.
-            qCWarning(lcStore) << "storage without a migration file:" << m_storage.root();
-            return {};
-        }
-        if (!file.open(QIODevice::WriteOnly))
-            return Error{u"cannot write the migration file: %1"_s.arg(file.errorString()), migrationPath};
-        file.write(QByteArray::number(MigrationVersion));
-        return {};
+    int version = 0;
+    if (file.exists()) {
+        if (!file.open(QIODevice::ReadOnly))
+            return Error{u"cannot read the migration file: %1"_s.arg(file.errorString()), migrationPath};
+        bool ok = false;
+        version = QString::fromUtf8(file.readAll()).trimmed().toInt(&ok);
+        file.close();
+        if (!ok)
+            return Error{u"the migration file does not hold a number"_s, migrationPath};
+        if (version > MigrationVersion)
+            return Error{u"this storage was migrated to version %1 by a newer OpenCode; Weft knows version %2"_s.arg(version).arg(MigrationVersion),
+                         migrationPath};
     }
-    if (!file.open(QIODevice::ReadOnly))
-        return Error{u"cannot read the migration file: %1"_s.arg(file.errorString()), migrationPath};
-    bool ok = false;
-    const int version = QString::fromUtf8(file.readAll()).trimmed().toInt(&ok);
-    if (!ok)
-        return Error{u"the migration file does not hold a number"_s, migrationPath};
-    if (version > MigrationVersion)
-        return Error{u"this storage was migrated to version %1 by a newer OpenCode; Weft knows version %2"_s.arg(version).arg(MigrationVersion),
-                     migrationPath};
-    if (version < MigrationVersion)
-        qCWarning(lcStore) << "storage at migration" << version << "- run OpenCode 1.1 once to migrate it";
-    Q_UNUSED(migration)
+    if (version < MigrationVersion) {
+        // What OpenCode 1.1 does on its start: run the missing migrations, then record them.
+        version = Migrations::run(m_storage, m_dataDir, version, [this](const QString &path, const QString &reason) {
+            reportProblem(path, reason);
+        });
+        // The migration file has no extension, so it is not a storage key.
+        QSaveFile out(migrationPath);
+        if (!out.open(QIODevice::WriteOnly) || out.write(QByteArray::number(version)) < 0 || !out.commit())
+            return Error{u"cannot write the migration file: %1"_s.arg(out.errorString()), migrationPath};
+    }
     recoverStreams();
     return {};
 }

@@ -3,6 +3,7 @@
 // reading, lossless writing, ordering, damaged and hostile data, concurrency, migrations.
 
 #include "core/identifier.h"
+#include "core/project.h"
 #include "core/json.h"
 #include "store/jsonstorage.h"
 #include "store/jsonstore.h"
@@ -11,6 +12,8 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
@@ -129,6 +132,8 @@ private Q_SLOTS:
     void migrationExisting_data();
     void migrationExisting();
     void migrationMissingInUsedStore();
+    void migrationSessionDiffs();
+    void migrationOldProjectLayout();
 };
 
 void TestJsonStore::readsFixture()
@@ -859,29 +864,156 @@ void TestJsonStore::migrationExisting()
     }
     const QMap<QString, QByteArray> before = weft::test::snapshotTree(dir.path());
     JsonStore store(dir.path());
-    if (migration == "1")
-        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"storage at migration 1 - run OpenCode 1.1 once"_s));
     const Result<void> r = store.initialize();
     QCOMPARE(r.ok(), accepted);
     if (!accepted) {
         QVERIFY2(r.error().message.contains(error), qPrintable(r.error().message));
         QCOMPARE(r.error().where, path);
     }
-    // The file is never rewritten, whatever it holds.
-    QVERIFY(weft::test::snapshotTree(dir.path()) == before);
+    QMap<QString, QByteArray> after = weft::test::snapshotTree(dir.path());
+    if (migration == "1") {
+        // The missing migration ran (the fixture sessions have no diffs to move) and is recorded.
+        QCOMPARE(after.value(u"storage/migration"_s), "2"_ba);
+        after.insert(u"storage/migration"_s, migration);
+    }
+    // Nothing else is rewritten, and a refused file not at all.
+    QVERIFY(after == before);
 }
 
 void TestJsonStore::migrationMissingInUsedStore()
 {
-    // A storage folder with data but no migration file predates OpenCode's migrations: Weft
-    // reads it but does not stamp it.
+    // A storage folder with data but no migration file: OpenCode 1.1 runs both migrations on
+    // it, and so does Weft; a 1.1 layout has nothing to move, so only the stamp is new.
     FixtureDataDir dir;
     QVERIFY(QFile::remove(dir.storage() + u"/migration"_s));
+    const QMap<QString, QByteArray> before = weft::test::snapshotTree(dir.path());
     JsonStore store(dir.path());
-    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"storage without a migration file"_s));
     QVERIFY(store.initialize().ok());
-    QVERIFY(!QFileInfo::exists(dir.storage() + u"/migration"_s));
+    QCOMPARE(weft::test::readFile(dir.storage() + u"/migration"_s), "2"_ba);
+    QMap<QString, QByteArray> after = weft::test::snapshotTree(dir.path());
+    after.remove(u"storage/migration"_s);
+    QVERIFY(after == before);
     QCOMPARE(store.sessions().size(), 6);
+}
+
+namespace
+{
+void writeBytes(const QString &path, const QByteArray &bytes)
+{
+    QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(bytes);
+}
+} // namespace
+
+void TestJsonStore::migrationSessionDiffs()
+{
+    // OpenCode before migration 2 kept a session's diffs in `summary.diffs`.
+    QTemporaryDir tmp;
+    const QString storage = tmp.path() + u"/storage"_s;
+    writeBytes(storage + u"/migration"_s, "1");
+    const JsonObject diff1{{u"file"_s, u"a.txt"_s}, {u"before"_s, u"x\n"_s}, {u"after"_s, u"y\nz\n"_s}, {u"additions"_s, 2}, {u"deletions"_s, 1}};
+    const JsonObject diff2{{u"file"_s, u"b.txt"_s}, {u"before"_s, u""_s}, {u"after"_s, u"new\n"_s}, {u"additions"_s, 1}, {u"deletions"_s, 0}};
+    const JsonObject session{{u"id"_s, u"ses_old"_s},
+                             {u"version"_s, u"0.15.0"_s},
+                             {u"projectID"_s, u"global"_s},
+                             {u"directory"_s, u"/tmp"_s},
+                             {u"title"_s, u"Old"_s},
+                             {u"summary"_s, JsonObject{{u"diffs"_s, JsonArray{diff1, diff2}}}},
+                             {u"time"_s, JsonObject{{u"created"_s, 1}, {u"updated"_s, 2}}}};
+    writeBytes(storage + u"/session/global/ses_old.json"_s, JsonStorage::serialize(session));
+    const QByteArray untouched = JsonStorage::serialize(JsonObject{{u"id"_s, u"ses_new"_s},
+                                                                   {u"projectID"_s, u"global"_s},
+                                                                   {u"summary"_s, JsonObject{{u"additions"_s, 0}, {u"deletions"_s, 0}}}});
+    writeBytes(storage + u"/session/global/ses_new.json"_s, untouched);
+    writeBytes(storage + u"/session/global/ses_bad.json"_s, "{\"id\": \"ses_bad\", \"summary\": {\"diffs\": [");
+
+    JsonStore store(tmp.path());
+    QVERIFY(store.initialize().ok());
+    QCOMPARE(weft::test::readFile(storage + u"/migration"_s), "2"_ba);
+    // The diffs moved to session_diff/, the summary kept its place among the keys.
+    QCOMPARE(weft::test::readFile(storage + u"/session_diff/ses_old.json"_s), JsonStorage::serialize(JsonArray{diff1, diff2}));
+    JsonObject migrated = session;
+    migrated.insert(u"summary"_s, JsonObject{{u"additions"_s, 3}, {u"deletions"_s, 1}});
+    QCOMPARE(weft::test::readFile(storage + u"/session/global/ses_old.json"_s), JsonStorage::serialize(migrated));
+    QCOMPARE(store.sessionDiff(u"ses_old"_s).size(), 2);
+    // A session without diffs is not rewritten; a damaged one is reported and left as it was.
+    QCOMPARE(weft::test::readFile(storage + u"/session/global/ses_new.json"_s), untouched);
+    QCOMPARE(weft::test::readFile(storage + u"/session/global/ses_bad.json"_s), "{\"id\": \"ses_bad\", \"summary\": {\"diffs\": ["_ba);
+    bool reported = false;
+    for (const StoreProblem &problem : store.problems())
+        reported = reported || problem.location.endsWith(u"ses_bad.json"_s);
+    QVERIFY(reported);
+}
+
+void TestJsonStore::migrationOldProjectLayout()
+{
+    // OpenCode's first layout kept sessions per project: <data>/project/<dir>/storage/session/.
+    QTemporaryDir tmp;
+    const QString data = tmp.path() + u"/data"_s;
+    const QString worktree = tmp.path() + u"/repo"_s;
+    QVERIFY(QDir().mkpath(worktree));
+    const auto git = [&](const QStringList &args) {
+        QProcess p;
+        p.setWorkingDirectory(worktree);
+        p.start(u"git"_s, QStringList{u"-c"_s, u"user.name=t"_s, u"-c"_s, u"user.email=t@t"_s} + args);
+        return p.waitForFinished() && p.exitCode() == 0;
+    };
+    QVERIFY(git({u"init"_s, u"-q"_s}));
+    QVERIFY(git({u"commit"_s, u"-q"_s, u"--allow-empty"_s, u"-m"_s, u"root"_s}));
+    const ProjectIdentity identity = identifyProject(worktree);
+    QVERIFY(identity.id.size() == 40);
+
+    const QString legacy = data + u"/project/repo-old/storage/session"_s;
+    const JsonObject session{{u"id"_s, u"ses_a"_s},
+                             {u"version"_s, u"0.3.0"_s},
+                             {u"projectID"_s, identity.id},
+                             {u"directory"_s, worktree},
+                             {u"title"_s, u"From 0.3"_s},
+                             {u"time"_s, JsonObject{{u"created"_s, 1}, {u"updated"_s, 2}}}};
+    const JsonObject message{{u"id"_s, u"msg_a"_s}, {u"role"_s, u"assistant"_s}, {u"path"_s, JsonObject{{u"cwd"_s, worktree}, {u"root"_s, worktree}}}};
+    const JsonObject part{{u"id"_s, u"prt_a"_s}, {u"sessionID"_s, u"ses_a"_s}, {u"messageID"_s, u"msg_a"_s}, {u"type"_s, u"text"_s}, {u"text"_s, u"hi"_s}};
+    writeBytes(legacy + u"/info/ses_a.json"_s, JsonStorage::serialize(session));
+    writeBytes(legacy + u"/message/ses_a/msg_a.json"_s, JsonStorage::serialize(message));
+    writeBytes(legacy + u"/part/ses_a/msg_a/prt_a.json"_s, JsonStorage::serialize(part));
+    writeBytes(legacy + u"/part/ses_a/msg_a/prt_b.json"_s, QByteArray(3, char(0)));
+    // The global project moves without a project file; a hostile ID inside a file goes nowhere.
+    const QString global = data + u"/project/global/storage/session"_s;
+    writeBytes(global + u"/info/ses_g.json"_s, JsonStorage::serialize(JsonObject{{u"id"_s, u"ses_g"_s}}));
+    writeBytes(global + u"/info/ses_h.json"_s, JsonStorage::serialize(JsonObject{{u"id"_s, u"../../etc"_s}}));
+    // A project whose worktree is gone stays where it is, as in OpenCode.
+    const QString gone = data + u"/project/gone/storage/session"_s;
+    writeBytes(gone + u"/info/ses_x.json"_s, JsonStorage::serialize(JsonObject{{u"id"_s, u"ses_x"_s}}));
+    writeBytes(gone + u"/message/ses_x/msg_x.json"_s,
+               JsonStorage::serialize(JsonObject{{u"id"_s, u"msg_x"_s}, {u"path"_s, JsonObject{{u"root"_s, tmp.path() + u"/nowhere"_s}}}}));
+
+    JsonStore store(data);
+    QVERIFY(store.initialize().ok());
+    const QString storage = data + u"/storage"_s;
+    QCOMPARE(weft::test::readFile(storage + u"/migration"_s), "2"_ba);
+    QCOMPARE(weft::test::readFile(storage + u"/session/"_s + identity.id + u"/ses_a.json"_s), JsonStorage::serialize(session));
+    QCOMPARE(weft::test::readFile(storage + u"/message/ses_a/msg_a.json"_s), JsonStorage::serialize(message));
+    QCOMPARE(weft::test::readFile(storage + u"/part/msg_a/prt_a.json"_s), JsonStorage::serialize(part));
+    QVERIFY(!QFileInfo::exists(storage + u"/part/msg_a/prt_b.json"_s));
+    const JsonObject project = parseJson(weft::test::readFile(storage + u"/project/"_s + identity.id + u".json"_s))->toObject();
+    QCOMPARE(project.string(u"worktree"_s), worktree);
+    QCOMPARE(project.string(u"vcs"_s), u"git"_s);
+    QVERIFY(QFileInfo::exists(storage + u"/session/global/ses_g.json"_s));
+    QVERIFY(!QFileInfo::exists(storage + u"/project/global.json"_s));
+    QVERIFY(!QFileInfo::exists(storage + u"/session/global/ses_h.json"_s));
+    QVERIFY(!QFileInfo::exists(storage + u"/message/ses_x"_s));
+    QVERIFY(QFileInfo::exists(gone + u"/info/ses_x.json"_s));
+    // The old files stay; damaged and hostile ones are reported.
+    QVERIFY(QFileInfo::exists(legacy + u"/info/ses_a.json"_s));
+    QStringList problems;
+    for (const StoreProblem &problem : store.problems())
+        problems.append(problem.location + u": "_s + problem.reason);
+    QVERIFY2(problems.filter(u"prt_b.json"_s).size() == 1, qPrintable(problems.join(u'\n')));
+    QVERIFY2(problems.filter(u"ses_h.json"_s).size() == 1, qPrintable(problems.join(u'\n')));
+    // And the store reads the migrated sessions.
+    QVERIFY(store.session(u"ses_a"_s).has_value());
+    QCOMPARE(store.parts(u"ses_a"_s, u"msg_a"_s).size(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestJsonStore)
