@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
+#include <QStringDecoder>
 
 #include <charconv>
 #include <cmath>
@@ -604,18 +605,37 @@ private:
         if (m_p >= m_end)
             return fail(u"unterminated string"_s);
 
-        QString result = QString::fromUtf8(start, m_p - start);
+        // With escapes: unescape into one buffer sized for the whole string (its UTF-16 form has
+        // at most as many code units as it has bytes), converting each run between escapes with
+        // one decoder call. Appending run by run cost a temporary string and a reallocation for
+        // every line of a tool output.
+        // The buffer ends where the loop below stops at the latest: the closing quote, a control
+        // character or the end of the input (the last two fail there, as before).
+        const char *close = m_p;
+        while (close < m_end && *close != '"' && static_cast<unsigned char>(*close) >= 0x20) {
+            if (*close != '\\')
+                ++close;
+            else if (m_end - close < 2)
+                close = m_end;
+            else
+                close += 2;
+        }
+        QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+        QString result(decoder.requiredSpace(close - start), Qt::Uninitialized);
+        QChar *const begin = result.data();
+        QChar *dst = decoder.appendToBuffer(begin, QByteArrayView(start, m_p - start));
         while (m_p < m_end) {
             const char *run = m_p;
             while (m_p < m_end && *m_p != '"' && *m_p != '\\' && static_cast<unsigned char>(*m_p) >= 0x20)
                 ++m_p;
             if (m_p > run)
-                result += QString::fromUtf8(run, m_p - run);
+                dst = decoder.appendToBuffer(dst, QByteArrayView(run, m_p - run));
             if (m_p >= m_end)
                 break;
             const char c = *m_p;
             if (c == '"') {
                 ++m_p;
+                result.truncate(dst - begin);
                 out = std::move(result);
                 return true;
             }
@@ -626,28 +646,28 @@ private:
                 break;
             switch (*m_p) {
             case '"':
-                result += u'"';
+                *dst++ = u'"';
                 break;
             case '\\':
-                result += u'\\';
+                *dst++ = u'\\';
                 break;
             case '/':
-                result += u'/';
+                *dst++ = u'/';
                 break;
             case 'b':
-                result += u'\b';
+                *dst++ = u'\b';
                 break;
             case 'f':
-                result += u'\f';
+                *dst++ = u'\f';
                 break;
             case 'n':
-                result += u'\n';
+                *dst++ = u'\n';
                 break;
             case 'r':
-                result += u'\r';
+                *dst++ = u'\r';
                 break;
             case 't':
-                result += u'\t';
+                *dst++ = u'\t';
                 break;
             case 'u': {
                 if (m_end - m_p < 5)
@@ -660,7 +680,7 @@ private:
                     code = code * 16 + h;
                 }
                 // Lone surrogates are kept as they are: JavaScript strings can hold them.
-                result += QChar(char16_t(code));
+                *dst++ = QChar(char16_t(code));
                 m_p += 4;
                 break;
             }
