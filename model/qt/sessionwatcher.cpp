@@ -268,7 +268,8 @@ void SessionWatcher::flush()
     whenFinished(QtConcurrent::run([store, sessionID, readMessages, readParts] {
                      // The JSON store's storage reads one file under its lock; a file caught half-written by
                      // another process fails to parse and is skipped: its next write brings another change.
-                     JsonStorage &storage = static_cast<JsonStore *>(store.get())->storage();
+                     auto *jsonStore = static_cast<JsonStore *>(store.get());
+                     JsonStorage &storage = jsonStore->storage();
                      ReadResult result;
                      for (const QString &id : readMessages) {
                          const Result<JsonValue> value = storage.read({u"message"_s, sessionID, id});
@@ -278,6 +279,11 @@ void SessionWatcher::flush()
                              result.messages.append(m.value());
                      }
                      for (const auto &[messageID, partID] : readParts) {
+                         // A part this process streams: its file lags behind what the model shows.
+                         if (std::optional<Part> live = jsonStore->streamingPart(partID)) {
+                             result.parts.append(*live);
+                             continue;
+                         }
                          const Result<JsonValue> value = storage.read({u"part"_s, messageID, partID});
                          if (!value)
                              continue;

@@ -192,6 +192,18 @@ QList<Part> JsonStore::parts(const QString &sessionID, const QString &messageID)
             result.append(*p);
         }
     }
+    {
+        // A part this process is streaming is ahead of its file (the journal holds the rest until
+        // the next full write): readers in this process, such as a file watcher, see the newest.
+        QMutexLocker locker(&m_streamMutex);
+        if (!m_streams.isEmpty()) {
+            for (Part &p : result) {
+                const auto it = m_streams.constFind(p.id());
+                if (it != m_streams.constEnd() && it->latest.messageID() == messageID)
+                    p = it->latest;
+            }
+        }
+    }
     std::stable_sort(result.begin(), result.end(), partLessThan);
     return result;
 }
@@ -308,11 +320,11 @@ Result<void> JsonStore::writePartStreaming(const Part &part, const QString &delt
     QMutexLocker locker(&m_streamMutex);
     auto it = m_streams.find(part.id());
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    if (it == m_streams.end() || now - it->lastFullWrite >= StreamRewriteMs) {
-        if (it == m_streams.end())
-            it = m_streams.insert(part.id(), {});
+    if (it == m_streams.end())
+        it = m_streams.insert(part.id(), {});
+    it->latest = part;
+    if (now - it->lastFullWrite >= StreamRewriteMs)
         return writeStreamFull(part, *it);
-    }
     if (delta.isEmpty() || it->dirty) {
         // Not a text delta (a tool's raw input, metadata): the next full write carries it.
         it->dirty = true;
@@ -332,6 +344,15 @@ Result<void> JsonStore::writePartStreaming(const Part &part, const QString &delt
     if (journal.write(line) != line.size())
         return writeStreamFull(part, *it);
     return {};
+}
+
+std::optional<Part> JsonStore::streamingPart(const QString &partID)
+{
+    QMutexLocker locker(&m_streamMutex);
+    const auto it = m_streams.constFind(partID);
+    if (it == m_streams.constEnd())
+        return std::nullopt;
+    return it->latest;
 }
 
 void JsonStore::endStream(const QString &partID)

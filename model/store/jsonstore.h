@@ -52,6 +52,9 @@ public:
     /// `<dataDir>/stream/`, which initialize() replays after a crash. A 5,000-delta reply thus
     /// costs a few hundred file rewrites, not 5,000, and loses at most the last delta.
     Result<void> writePartStreaming(const Part &part, const QString &delta) override;
+    /// The newest value of a part this process is streaming: ahead of its file, whose journal
+    /// holds the rest until the next full write. Empty when the part is not streaming.
+    [[nodiscard]] std::optional<Part> streamingPart(const QString &partID);
     static constexpr qint64 StreamRewriteMs = 50;
     /// The number of streamed parts initialize() completed from their journals.
     [[nodiscard]] int recoveredStreams() const { return m_recoveredStreams; }
@@ -74,6 +77,7 @@ private:
         qint64 lastFullWrite = 0;
         qsizetype writtenTextLength = 0; ///< length of `text` in the part file on disk
         bool dirty = false;              ///< changed since the last full write, not journaled
+        Part latest;                     ///< the newest value, ahead of the file between full writes
     };
     Result<void> writeStreamFull(const Part &part, StreamState &state);
     void endStream(const QString &partID);
