@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
 
+#include "appearance.h"
 #include "core/logging.h"
 #include "mainwindow.h"
+#include "processor/setup.h"
 #include "session/datadir.h"
 #include "session/sampledata.h"
 #include "session/sessionservice.h"
@@ -48,7 +50,9 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     setIdentity();
     QApplication::setApplicationDisplayName(u"Weft"_s);
-    QApplication::setDesktopFileName(u"dev.weft.Weft"_s);
+    // The reverse-DNS ID of packaging/dev.weft.Weft.desktop, its metainfo and its icon.
+    QApplication::setDesktopFileName(weft::Appearance::applicationId());
+    QApplication::setWindowIcon(weft::Appearance::applicationIcon());
 
     const QString path = options.dataDir.isEmpty() ? weft::DataDir::defaultPath() : options.dataDir;
     weft::Result<weft::DataDir::Opened> opened = weft::DataDir::open(path, true);
@@ -65,7 +69,19 @@ int main(int argc, char **argv)
         if (!samples)
             qCWarning(lcSession) << "could not write the sample sessions:" << samples.error().toString();
     }
-    weft::MainWindow window(service, opened->path);
+    // The config of the agent loop, as `weft run` reads it: --config FILE, else
+    // $XDG_CONFIG_HOME/weft/weft.json. A broken config is reported; the window still opens.
+    weft::Result<weft::ProcessorSetup> setup = weft::loadProcessorSetup(options.configFile, opened->path);
+    if (!setup) {
+        QMessageBox::warning(nullptr, QObject::tr("Weft"),
+                             QObject::tr("Weft cannot use its configuration, so prompts cannot be sent until it is "
+                                         "fixed:\n%1")
+                                 .arg(setup.error().toString()));
+        setup = weft::makeProcessorSetup(weft::Config(), opened->path);
+    }
+    weft::MainWindow window(service, opened->path, std::optional<weft::ProcessorSetup>(setup.value()));
+    // Colours and the timeline font chosen in the settings dialog.
+    weft::Appearance::apply(weft::Appearance::Settings::load());
     window.show();
     return app.exec();
 }

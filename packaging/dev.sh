@@ -162,8 +162,20 @@ main() {
             --parallel "$(nproc)" --timeout 600 "$@"
         ;;
     bench)
-        local dir=${WEFT_BUILD_DIR:-$SRC/build-release}
+        # Options: --runs N, --only FIGURE[,...], --compare-opencode, --cold (tests/bench/run-benchmarks.py).
+        local dir=${WEFT_BUILD_DIR:-$SRC/build-bench}
         configure_and_build "$dir" -DCMAKE_BUILD_TYPE=Release
+        case " $* " in
+        *" --compare-opencode "*)
+            # The real OpenCode from the npm registry, once, with the host's npm (the build root has none).
+            if [ ! -x "$dir/opencode/package/bin/opencode" ]; then
+                command -v npm >/dev/null || die "--compare-opencode needs npm to download opencode-linux-x64@1.1.53"
+                log "downloading OpenCode 1.1.53 (npm pack opencode-linux-x64@1.1.53, about 55 MB, once)"
+                mkdir -p "$dir/opencode"
+                (cd "$dir/opencode" && npm pack --silent opencode-linux-x64@1.1.53 >/dev/null &&
+                    tar xzf opencode-linux-x64-1.1.53.tgz) || die "downloading OpenCode failed"
+            fi;;
+        esac
         build_env "$SRC/tests/bench/run-benchmarks.sh" "$dir" "$@"
         ;;
     shell)

@@ -1,13 +1,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "changespane.h"
 
+#include "core/project.h"
+#include "diffview.h"
+#include "processor/revert.h"
 #include "qt/async.h"
+#include "qt/diffmodel.h"
 #include "session/sessionservice.h"
 #include "style.h"
 
-#include <QHeaderView>
+#include <QAction>
+#include <QApplication>
+#include <QButtonGroup>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
-#include <QTreeWidget>
+#include <QListView>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStyledItemDelegate>
+#include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -16,12 +33,127 @@ using namespace Qt::StringLiterals;
 namespace weft
 {
 
+namespace
+{
+/// Files named one by one in a confirmation; the rest are counted.
+constexpr int ListedFiles = 12;
+/// Width the pane asks of its splitter when a diff is opened.
+constexpr int RoomForDiff = 480;
+
+/// A changed file in the list: a status badge (A, M, D), the name with its folder dimmed, and
+/// the lines added and removed.
+class FileDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const override
+    {
+        return QSize(200, option.fontMetrics.height() + 10);
+    }
+
+    void paint(QPainter *p, const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        opt.text.clear();
+        opt.icon = QIcon();
+        const QWidget *w = option.widget;
+        QStyle *style = w ? w->style() : QApplication::style();
+        style->drawPrimitive(QStyle::PE_PanelItemViewItem, &opt, p, w);
+
+        const bool selected = option.state & QStyle::State_Selected;
+        const QPalette &pal = option.palette;
+        const QColor text = pal.color(selected ? QPalette::HighlightedText : QPalette::Text);
+        const QColor dim = selected ? text : Style::dimText(pal);
+        const QRect r = option.rect.adjusted(6, 0, -8, 0);
+        p->save();
+        p->setRenderHint(QPainter::Antialiasing);
+
+        // Status badge.
+        const QString status = index.data(DiffModel::StatusRole).toString();
+        const QColor badge = status == u"added" ? Style::positive(pal) : status == u"deleted" ? Style::negative(pal) : Style::neutral(pal);
+        QFont small = option.font;
+        small.setPointSizeF(small.pointSizeF() * 0.8);
+        small.setWeight(QFont::Bold);
+        const int bs = option.fontMetrics.height() - 1;
+        const QRectF badgeRect(r.left(), r.center().y() - bs / 2.0 + 0.5, bs, bs);
+        QColor fill = badge;
+        fill.setAlphaF(selected ? 0.35f : 0.16f);
+        p->setPen(Qt::NoPen);
+        p->setBrush(fill);
+        p->drawRoundedRect(badgeRect, 3, 3);
+        p->setFont(small);
+        p->setPen(selected ? text : badge);
+        p->drawText(badgeRect, Qt::AlignCenter,
+                    status == u"added"     ? ChangesPane::tr("A", "added file")
+                    : status == u"deleted" ? ChangesPane::tr("D", "deleted file")
+                                           : ChangesPane::tr("M", "modified file"));
+
+        // Counts, right-aligned.
+        const QFontMetrics fm(option.font);
+        const QString plus = u"+"_s + QString::number(index.data(DiffModel::AdditionsRole).toLongLong());
+        const QString minus = u"\u2212"_s + QString::number(index.data(DiffModel::DeletionsRole).toLongLong());
+        const int minusW = fm.horizontalAdvance(minus);
+        const int plusW = fm.horizontalAdvance(plus);
+        p->setFont(option.font);
+        p->setPen(selected ? text : Style::negative(pal));
+        p->drawText(QRect(r.right() - minusW, r.top(), minusW, r.height()), Qt::AlignVCenter | Qt::AlignRight, minus);
+        p->setPen(selected ? text : Style::positive(pal));
+        p->drawText(QRect(r.right() - minusW - 6 - plusW, r.top(), plusW, r.height()), Qt::AlignVCenter | Qt::AlignRight,
+                    plus);
+
+        // Name, then folder.
+        const int left = int(badgeRect.right()) + 8;
+        const int right = r.right() - minusW - plusW - 14;
+        const QString name = index.data(DiffModel::FileNameRole).toString();
+        const QString folder = index.data(DiffModel::DirectoryRole).toString();
+        const QString shownName = fm.elidedText(name, Qt::ElideMiddle, std::max(0, right - left));
+        p->setPen(text);
+        p->drawText(QRect(left, r.top(), right - left, r.height()), Qt::AlignVCenter | Qt::AlignLeft, shownName);
+        const int nameW = fm.horizontalAdvance(shownName);
+        if (!folder.isEmpty() && left + nameW + 8 < right) {
+            QFont folderFont = option.font;
+            folderFont.setPointSizeF(folderFont.pointSizeF() * 0.9);
+            const QFontMetrics ffm(folderFont);
+            p->setFont(folderFont);
+            p->setPen(dim);
+            const int x = left + nameW + 6;
+            p->drawText(QRect(x, r.top(), right - x, r.height()), Qt::AlignVCenter | Qt::AlignLeft,
+                        ffm.elidedText(folder, Qt::ElideLeft, right - x));
+        }
+        p->restore();
+    }
+};
+
+QString listFiles(const QStringList &files)
+{
+    QStringList shown;
+    for (qsizetype i = 0; i < files.size() && i < ListedFiles; ++i)
+        shown.append(u"  \u2022 "_s + files.at(i));
+    if (files.size() > ListedFiles)
+        shown.append(Style::plural(ChangesPane::tr("  and %n more file(s)", nullptr, int(files.size() - ListedFiles)),
+                                   files.size() - ListedFiles));
+    return shown.join(u'\n');
+}
+} // namespace
+
+struct ChangesPane::Loaded {
+    std::optional<Session> session;
+    QList<FileDiff> diffs;
+    QString prompt;
+};
+
 ChangesPane::ChangesPane(SessionService *service, QWidget *parent)
     : QWidget(parent)
     , m_service(service)
+    , m_model(new DiffModel(this))
+    , m_view(new DiffView(this))
+    , m_list(new QListView(this))
+    , m_splitter(new QSplitter(Qt::Vertical, this))
     , m_summary(new QLabel(this))
-    , m_list(new QTreeWidget(this))
     , m_empty(new QLabel(this))
+    , m_banner(new QLabel(this))
 {
     setObjectName(u"changesPane"_s);
     auto *title = new QLabel(tr("Changes"), this);
@@ -29,16 +161,87 @@ ChangesPane::ChangesPane(SessionService *service, QWidget *parent)
     f.setWeight(QFont::DemiBold);
     title->setFont(f);
 
+    // Scope: the whole session or one turn.
+    m_sessionButton = new QToolButton(this);
+    m_sessionButton->setObjectName(u"scopeSession"_s);
+    m_sessionButton->setText(tr("Session"));
+    m_sessionButton->setToolTip(tr("Everything the session changed"));
+    m_turnButton = new QToolButton(this);
+    m_turnButton->setObjectName(u"scopeTurn"_s);
+    m_turnButton->setText(tr("Turn"));
+    m_turnButton->setToolTip(tr("What one turn changed: click “files changed” under a message of yours"));
+    m_scopeGroup = new QButtonGroup(this);
+    m_scopeGroup->setExclusive(true);
+    for (QToolButton *b : {m_sessionButton, m_turnButton}) {
+        b->setCheckable(true);
+        b->setAutoRaise(true);
+        b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        m_scopeGroup->addButton(b);
+    }
+    m_sessionButton->setChecked(true);
+    m_turnButton->setEnabled(false);
+    connect(m_sessionButton, &QToolButton::clicked, this, [this] { setScope(Scope::Session); });
+    connect(m_turnButton, &QToolButton::clicked, this, [this] { setScope(Scope::Turn); });
+
+    // Revert.
+    m_revertFile = new QAction(Style::icon(u"edit-undo"_s), tr("Revert This &File…"), this);
+    m_revertFile->setObjectName(u"revertFile"_s);
+    m_revertFile->setToolTip(tr("Put the selected file back as it was before the change"));
+    m_revertTurn = new QAction(Style::icon(u"edit-undo"_s), tr("Revert This &Turn…"), this);
+    m_revertTurn->setObjectName(u"revertTurn"_s);
+    m_revertTurn->setToolTip(tr("Undo the turn's file changes and hide it with the messages after it"));
+    m_unrevert = new QAction(Style::icon(u"edit-redo"_s), tr("&Restore Reverted Changes…"), this);
+    m_unrevert->setObjectName(u"unrevert"_s);
+    m_unrevert->setToolTip(tr("Bring back the files and messages of the reverted turn"));
+    connect(m_revertFile, &QAction::triggered, this, &ChangesPane::revertFile);
+    connect(m_revertTurn, &QAction::triggered, this, &ChangesPane::revertTurn);
+    connect(m_unrevert, &QAction::triggered, this, &ChangesPane::unrevert);
+    auto *menu = new QMenu(this);
+    menu->addAction(m_revertFile);
+    menu->addAction(m_revertTurn);
+    menu->addSeparator();
+    menu->addAction(m_unrevert);
+    m_revertButton = new QToolButton(this);
+    m_revertButton->setObjectName(u"revertButton"_s);
+    m_revertButton->setIcon(Style::icon(u"edit-undo"_s));
+    m_revertButton->setText(tr("Revert"));
+    m_revertButton->setToolTip(tr("Revert a file or the turn"));
+    m_revertButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_revertButton->setAutoRaise(true);
+    m_revertButton->setPopupMode(QToolButton::InstantPopup);
+    m_revertButton->setMenu(menu);
+
+    auto *titleRow = new QHBoxLayout;
+    titleRow->setSpacing(2);
+    titleRow->addWidget(title);
+    titleRow->addStretch(1);
+    titleRow->addWidget(m_sessionButton);
+    titleRow->addWidget(m_turnButton);
+    auto *gap = new QFrame(this);
+    gap->setFrameShape(QFrame::VLine);
+    gap->setFrameShadow(QFrame::Sunken);
+    gap->setFixedHeight(16);
+    titleRow->addSpacing(4);
+    titleRow->addWidget(gap);
+    titleRow->addWidget(m_revertButton);
+
+    // The files.
     m_list->setObjectName(u"changesList"_s);
-    m_list->setColumnCount(2);
-    m_list->setHeaderHidden(true);
-    m_list->setRootIsDecorated(false);
-    m_list->setUniformRowHeights(true);
+    m_list->setModel(m_model);
+    m_list->setItemDelegate(new FileDelegate(m_list));
+    m_list->setUniformItemSizes(true);
     m_list->setFrameShape(QFrame::NoFrame);
-    m_list->header()->setStretchLastSection(false);
-    m_list->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_list->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_list->setAccessibleName(tr("Changed files"));
+    m_list->setMinimumHeight(60);
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex &current) { showFile(current.isValid() ? current.row() : -1); });
+    connect(m_list, &QListView::clicked, this, [this] { ensureRoom(); });
+    connect(m_list, &QListView::activated, this, [this] {
+        ensureRoom();
+        m_view->activeArea()->setFocus();
+    });
 
     m_empty->setText(tr("No file changes in this session."));
     m_empty->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
@@ -48,53 +251,485 @@ ChangesPane::ChangesPane(SessionService *service, QWidget *parent)
                  Style::mix(palette().color(QPalette::WindowText), palette().color(QPalette::Window), 0.4));
     m_empty->setPalette(dim);
     m_summary->setPalette(dim);
+    m_summary->setObjectName(u"changesSummary"_s);
+    m_summary->setWordWrap(false);
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+
+    m_banner->setObjectName(u"changesBanner"_s);
+    m_banner->setWordWrap(true);
+    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_banner->hide();
+
+    m_splitter->setObjectName(u"changesSplitter"_s);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_list);
+    m_splitter->addWidget(m_view);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({120, 480});
+
+    connect(m_view, &DiffView::showAnywayRequested, this, [this] {
+        const int row = currentFile();
+        if (row < 0)
+            return;
+        m_forceShown.insert(m_model->diff(row).file());
+        showFile(row);
+    });
+    connect(m_view, &DiffView::hunkNavigationExhausted, this, [this](bool forward) {
+        const int row = currentFile() + (forward ? 1 : -1);
+        if (row >= 0 && row < m_model->rowCount())
+            moveToFile(row, forward);
+    });
+
+    // Shortcuts anywhere in the pane: changes (the view's actions) and files.
+    addAction(m_view->nextHunkAction());
+    addAction(m_view->previousHunkAction());
+    m_nextFile = new QAction(tr("Next File"), this);
+    m_nextFile->setObjectName(u"nextFile"_s);
+    m_nextFile->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    m_nextFile->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_nextFile, &QAction::triggered, this, [this] {
+        if (currentFile() + 1 < m_model->rowCount())
+            moveToFile(currentFile() + 1, true);
+    });
+    m_previousFile = new QAction(tr("Previous File"), this);
+    m_previousFile->setObjectName(u"previousFile"_s);
+    m_previousFile->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+    m_previousFile->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_previousFile, &QAction::triggered, this, [this] {
+        if (currentFile() > 0)
+            moveToFile(currentFile() - 1, true);
+    });
+    addAction(m_nextFile);
+    addAction(m_previousFile);
 
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(10, 10, 6, 6);
+    layout->setContentsMargins(10, 8, 6, 6);
     layout->setSpacing(6);
-    layout->addWidget(title);
+    layout->addLayout(titleRow);
     layout->addWidget(m_summary);
-    layout->addWidget(m_list, 1);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_splitter, 1);
     layout->addWidget(m_empty, 1);
+
+    // Live: a run updates the session's diff, a turn's message, the revert state.
+    connect(m_service, &SessionService::sessionDiffChanged, this, [this](const QString &sid, const QList<FileDiff> &diffs) {
+        if (sid == m_sessionID && m_scope == Scope::Session)
+            showDiffs(diffs);
+    });
+    connect(m_service, &SessionService::messageUpdated, this, [this](const Message &message) {
+        if (m_scope == Scope::Turn && message.sessionID() == m_sessionID && message.id() == m_turnID)
+            showDiffs(message.summaryDiffs());
+    });
+    connect(m_service, &SessionService::sessionUpdated, this, [this](const Session &session) {
+        if (session.id() == m_sessionID) {
+            m_session = session;
+            updateActions();
+        }
+    });
+
     showDiffs({});
+}
+
+ChangesPane::~ChangesPane() = default;
+
+QSize ChangesPane::sizeHint() const
+{
+    return QSize(360, 600);
+}
+
+void ChangesPane::setConfirmationHandler(std::function<bool(const QString &, const QString &)> handler)
+{
+    m_confirm = std::move(handler);
 }
 
 void ChangesPane::setSessionID(const QString &sessionID)
 {
     m_sessionID = sessionID;
+    m_session.reset();
+    m_turnID.clear();
+    m_turnPrompt.clear();
+    m_forceShown.clear();
+    m_scope = Scope::Session;
+    m_sessionButton->setChecked(true);
+    m_turnButton->setEnabled(false);
+    m_turnButton->setToolTip(tr("What one turn changed: click “files changed” under a message of yours"));
+    m_banner->hide();
+    load();
+}
+
+void ChangesPane::showTurn(const QString &messageID)
+{
+    if (messageID.isEmpty())
+        return;
+    m_turnID = messageID;
+    m_turnPrompt.clear();
+    m_turnButton->setEnabled(true);
+    m_banner->hide();
+    setScope(Scope::Turn);
+    ensureRoom();
+}
+
+void ChangesPane::setScope(Scope scope)
+{
+    if (scope == Scope::Turn && m_turnID.isEmpty())
+        scope = Scope::Session;
+    m_scope = scope;
+    (scope == Scope::Session ? m_sessionButton : m_turnButton)->setChecked(true);
+    load();
+}
+
+void ChangesPane::load()
+{
     const int generation = ++m_generation;
     showDiffs({});
-    if (sessionID.isEmpty())
+    if (m_sessionID.isEmpty())
         return;
     std::shared_ptr<Store> store = m_service->sharedStore();
-    // A session diff holds whole file contents: read it off the GUI thread.
-    whenFinished(QtConcurrent::run([store, sessionID] { return store->sessionDiff(sessionID); }), this,
-                 [this, generation](const QList<FileDiff> &diffs) {
+    const QString sessionID = m_sessionID;
+    const QString turnID = m_scope == Scope::Turn ? m_turnID : QString();
+    // A diff holds whole file contents: read it off the GUI thread.
+    whenFinished(QtConcurrent::run([store, sessionID, turnID] {
+                     Loaded loaded;
+                     loaded.session = store->session(sessionID);
+                     if (turnID.isEmpty()) {
+                         loaded.diffs = store->sessionDiff(sessionID);
+                         return loaded;
+                     }
+                     if (const std::optional<Message> message = store->message(sessionID, turnID))
+                         loaded.diffs = message->summaryDiffs();
+                     for (const Part &part : store->parts(sessionID, turnID)) {
+                         if (part.type() == PartType::Text && !part.isSynthetic()) {
+                             loaded.prompt = part.text().simplified();
+                             break;
+                         }
+                     }
+                     return loaded;
+                 }),
+                 this, [this, generation](const Loaded &loaded) {
                      if (generation == m_generation)
-                         showDiffs(diffs);
+                         showLoaded(loaded);
                  });
+}
+
+void ChangesPane::showLoaded(const Loaded &result)
+{
+    m_session = result.session;
+    if (m_scope == Scope::Turn) {
+        m_turnPrompt = result.prompt;
+        m_turnButton->setToolTip(m_turnPrompt.isEmpty() ? tr("What the turn changed")
+                                                        : tr("What the turn “%1” changed").arg(m_turnPrompt.left(120)));
+    }
+    showDiffs(result.diffs);
+    Q_EMIT loaded();
 }
 
 void ChangesPane::showDiffs(const QList<FileDiff> &diffs)
 {
-    m_list->clear();
-    qint64 additions = 0, deletions = 0;
-    for (const FileDiff &d : diffs) {
-        auto *item = new QTreeWidgetItem(m_list);
-        const QString file = d.file();
-        item->setText(0, file.section(u'/', -1));
-        item->setToolTip(0, file);
-        item->setText(1, u"+%1 \u2212%2"_s.arg(d.additions()).arg(d.deletions()));
-        item->setForeground(1, d.deletions() > d.additions() ? Style::negative(palette()) : Style::positive(palette()));
-        item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
-        additions += d.additions();
-        deletions += d.deletions();
+    const int previous = currentFile();
+    const QString previousPath = previous >= 0 ? m_model->diff(previous).file() : QString();
+    m_model->setDiffs(diffs);
+    const bool empty = diffs.isEmpty();
+    m_splitter->setVisible(!empty);
+    m_empty->setVisible(empty);
+    m_empty->setText(m_scope == Scope::Turn ? tr("No file changes in this turn.") : tr("No file changes in this session."));
+    updateSummary();
+    if (!empty) {
+        const int row = std::max(0, m_model->rowOfPath(previousPath));
+        selectFile(row);
+    } else {
+        m_view->setDocument(nullptr);
     }
-    m_list->setVisible(!diffs.isEmpty());
-    m_empty->setVisible(diffs.isEmpty());
-    m_summary->setVisible(!diffs.isEmpty());
-    m_summary->setText(Style::plural(
-        tr("%n file(s), +%1 \u2212%2", nullptr, int(diffs.size())).arg(additions).arg(deletions), diffs.size()));
+    updateActions();
+}
+
+int ChangesPane::currentFile() const
+{
+    const QModelIndex current = m_list->currentIndex();
+    return current.isValid() ? current.row() : -1;
+}
+
+void ChangesPane::selectFile(int row)
+{
+    const QModelIndex index = m_model->index(row, 0);
+    if (!index.isValid())
+        return;
+    if (m_list->currentIndex() == index)
+        showFile(row);
+    else
+        m_list->setCurrentIndex(index);
+}
+
+void ChangesPane::showFile(int row)
+{
+    if (row < 0) {
+        m_view->setDocument(nullptr);
+        updateActions();
+        return;
+    }
+    const FileDiff diff = m_model->diff(row);
+    if (DiffView::isLarge(diff) && !m_forceShown.contains(diff.file()))
+        m_view->showLargeFileNotice(diff.file(), DiffModel::lineCountOf(diff));
+    else
+        m_view->setDocument(m_model->document(row));
+    updateActions();
+}
+
+void ChangesPane::moveToFile(int row, bool forward)
+{
+    selectFile(row);
+    if (m_view->document())
+        m_view->goToHunk(forward ? 0 : -1);
+}
+
+void ChangesPane::updateSummary()
+{
+    const qint64 files = m_model->rowCount();
+    QString text = Style::plural(tr("%n file(s), +%1 \u2212%2", nullptr, int(files))
+                                     .arg(m_model->totalAdditions())
+                                     .arg(m_model->totalDeletions()),
+                                 files);
+    if (m_scope == Scope::Turn)
+        text = m_turnPrompt.isEmpty() ? tr("This turn: %1").arg(text) : tr("“%1”: %2").arg(m_turnPrompt, text);
+    m_summary->setText(text);
+    m_summary->setToolTip(m_scope == Scope::Turn ? m_turnPrompt : QString());
+    m_summary->setVisible(files > 0 || m_scope == Scope::Turn);
+}
+
+void ChangesPane::updateActions()
+{
+    const bool writable = !m_service->isReadOnly() && m_session && !m_session->directory().isEmpty() && !m_reverting;
+    m_revertFile->setEnabled(writable && currentFile() >= 0);
+    m_revertTurn->setEnabled(writable && m_scope == Scope::Turn && !m_turnID.isEmpty() && !m_dataDir.isEmpty());
+    const bool reverted = m_session && m_session->hasRevert();
+    m_unrevert->setVisible(reverted);
+    m_unrevert->setEnabled(writable && reverted && !m_dataDir.isEmpty());
+    m_revertButton->setEnabled(m_revertFile->isEnabled() || m_revertTurn->isEnabled() || m_unrevert->isEnabled());
+}
+
+void ChangesPane::showBanner(const QString &text, bool ok)
+{
+    const QPalette pal = palette();
+    const QColor tone = ok ? Style::positive(pal) : Style::negative(pal);
+    const QColor window = pal.color(QPalette::Window);
+    m_banner->setStyleSheet(u"QLabel#changesBanner { background: %1; border: 1px solid %2; border-radius: 4px; padding: 5px 8px; color: %3; }"_s
+                                .arg(Style::mix(window, tone, 0.14).name(), Style::mix(window, tone, 0.5).name(),
+                                     pal.color(QPalette::WindowText).name()));
+    m_banner->setText(text);
+    m_banner->show();
+}
+
+QString ChangesPane::bannerText() const
+{
+    return m_banner->isVisibleTo(const_cast<ChangesPane *>(this)) ? m_banner->text() : QString();
+}
+
+void ChangesPane::ensureRoom()
+{
+    auto *splitter = qobject_cast<QSplitter *>(parentWidget());
+    if (!splitter || !isVisible() || width() >= RoomForDiff)
+        return;
+    QList<int> sizes = splitter->sizes();
+    const int me = splitter->indexOf(this);
+    int largest = -1;
+    for (int i = 0; i < sizes.size(); ++i) {
+        if (i != me && (largest < 0 || sizes.at(i) > sizes.at(largest)))
+            largest = i;
+    }
+    if (me < 0 || largest < 0)
+        return;
+    const int extra = std::min(RoomForDiff - sizes.at(me), std::max(0, sizes.at(largest) - 380));
+    if (extra <= 0)
+        return;
+    sizes[largest] -= extra;
+    sizes[me] += extra;
+    splitter->setSizes(sizes);
+}
+
+bool ChangesPane::confirm(const QString &title, const QString &text, const QString &button)
+{
+    if (m_confirm)
+        return m_confirm(title, text);
+    QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Cancel, this);
+    QPushButton *go = box.addButton(button, QMessageBox::DestructiveRole);
+    go->setIcon(Style::icon(u"edit-undo"_s));
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == go;
+}
+
+QString ChangesPane::relativePath(const QString &path) const
+{
+    if (!m_session || !QDir::isAbsolutePath(path))
+        return path;
+    return QDir(m_session->directory()).relativeFilePath(path);
+}
+
+QStringList ChangesPane::filesRevertedFrom(const QString &messageID) const
+{
+    QStringList files;
+    bool from = false;
+    for (const MessageWithParts &m : m_service->messages(m_sessionID)) {
+        from = from || m.info.id() == messageID;
+        if (!from)
+            continue;
+        for (const Part &part : m.parts) {
+            if (part.type() != PartType::Patch)
+                continue;
+            for (const QString &file : part.files()) {
+                const QString rel = relativePath(file);
+                if (!files.contains(rel))
+                    files.append(rel);
+            }
+        }
+    }
+    files.sort();
+    return files;
+}
+
+void ChangesPane::revertFile()
+{
+    const int row = currentFile();
+    if (row < 0 || !m_session || m_reverting)
+        return;
+    const std::shared_ptr<const DiffDocument> doc = m_model->document(row);
+    const QString directory = m_session->directory();
+    // Paths in a diff are relative to the project's work tree (the session's directory or above).
+    const ProjectIdentity project = identifyProject(directory);
+    const QString base = project.worktree.isEmpty() || project.worktree == u"/" ? directory : project.worktree;
+    const Result<QString> path = FileRevert::resolve(base, directory, doc->path());
+    if (!path) {
+        const QString message = tr("Not reverting “%1”: %2").arg(doc->path(), path.error().toString());
+        showBanner(message, false);
+        Q_EMIT revertFinished(false, message);
+        return;
+    }
+    const QString rel = QDir(QFileInfo(directory).canonicalFilePath()).relativeFilePath(path.value());
+    QString what;
+    switch (FileRevert::actionFor(*doc)) {
+    case FileRevert::Action::Delete:
+        what = tr("“%1” did not exist before this change: it will be deleted.").arg(rel);
+        break;
+    case FileRevert::Action::Create:
+        what = tr("“%1” was deleted by this change: it will be created again with its old contents.").arg(rel);
+        break;
+    case FileRevert::Action::Restore:
+        what = tr("“%1” will get its contents from before this change back (%2 added and %3 removed lines undone).")
+                   .arg(rel)
+                   .arg(doc->additions())
+                   .arg(doc->deletions());
+        break;
+    }
+    const QString text = tr("Revert this file?\n\n%1\n\nChanged on disk, in %2:\n%3\n\nChanges made to the file since are lost.")
+                             .arg(what, QDir::toNativeSeparators(directory), listFiles({rel}));
+    if (!confirm(tr("Revert File"), text, tr("&Revert File")))
+        return;
+    const Result<void> r = FileRevert::revert(*doc, path.value());
+    const QString message = r ? tr("Reverted “%1”.").arg(rel) : tr("Could not revert “%1”: %2").arg(rel, r.error().toString());
+    showBanner(message, bool(r));
+    Q_EMIT revertFinished(bool(r), message);
+}
+
+namespace
+{
+struct RevertOutcome {
+    bool ok = false;
+    QString error;
+    std::optional<Session> session;
+};
+} // namespace
+
+void ChangesPane::revertTurn()
+{
+    if (m_turnID.isEmpty() || !m_session || m_dataDir.isEmpty() || m_reverting)
+        return;
+    const QStringList files = filesRevertedFrom(m_turnID);
+    int hidden = 0;
+    bool from = false;
+    for (const MessageWithParts &m : m_service->messages(m_sessionID)) {
+        from = from || m.info.id() == m_turnID;
+        hidden += from ? 1 : 0;
+    }
+    const QString subject = m_turnPrompt.isEmpty() ? tr("this turn") : tr("the turn “%1”").arg(m_turnPrompt.left(80));
+    QString text = tr("Revert %1?").arg(subject) + u"\n\n"_s;
+    if (files.isEmpty())
+        text += tr("No files were recorded as changed from this turn on; nothing changes on disk.");
+    else
+        text += Style::plural(tr("%n file(s) go back to how they were before it, in %1:", nullptr, int(files.size())),
+                              files.size())
+                    .arg(QDir::toNativeSeparators(m_session->directory()))
+            + u'\n' + listFiles(files);
+    text += u"\n\n"_s
+        + Style::plural(tr("The turn and what came after it (%n message(s)) are hidden until you send a new prompt. "
+                           "“Restore Reverted Changes” brings everything back until then.",
+                           nullptr, hidden),
+                        hidden);
+    if (!confirm(tr("Revert Turn"), text, tr("&Revert Turn")))
+        return;
+    m_reverting = true;
+    updateActions();
+    SessionService *service = m_service;
+    const QString dataDir = m_dataDir, sessionID = m_sessionID, messageID = m_turnID;
+    const auto count = files.size();
+    whenFinished(QtConcurrent::run([service, dataDir, sessionID, messageID] {
+                     RevertOutcome out;
+                     Result<Session> r = Revert::revert(*service, dataDir, sessionID, messageID);
+                     out.ok = bool(r);
+                     if (r)
+                         out.session = r.value();
+                     else
+                         out.error = r.error().toString();
+                     return out;
+                 }),
+                 this, [this, count](const RevertOutcome &out) {
+                     m_reverting = false;
+                     if (out.session)
+                         m_session = out.session;
+                     updateActions();
+                     const QString message = out.ok ? Style::plural(tr("Reverted the turn: %n file(s) restored.", nullptr, int(count)), count)
+                                                    : tr("Could not revert the turn: %1").arg(out.error);
+                     showBanner(message, out.ok);
+                     Q_EMIT revertFinished(out.ok, message);
+                 });
+}
+
+void ChangesPane::unrevert()
+{
+    if (!m_session || !m_session->hasRevert() || m_dataDir.isEmpty() || m_reverting)
+        return;
+    const QStringList files = filesRevertedFrom(m_session->revert().string(u"messageID"));
+    QString text = tr("Restore the reverted changes?") + u"\n\n"_s;
+    if (!files.isEmpty())
+        text += Style::plural(tr("%n file(s) get their reverted changes back, in %1:", nullptr, int(files.size())), files.size())
+                    .arg(QDir::toNativeSeparators(m_session->directory()))
+            + u'\n' + listFiles(files) + u"\n\n"_s;
+    text += tr("The hidden messages are shown again.");
+    if (!confirm(tr("Restore Reverted Changes"), text, tr("&Restore")))
+        return;
+    m_reverting = true;
+    updateActions();
+    SessionService *service = m_service;
+    const QString dataDir = m_dataDir, sessionID = m_sessionID;
+    whenFinished(QtConcurrent::run([service, dataDir, sessionID] {
+                     RevertOutcome out;
+                     Result<Session> r = Revert::unrevert(*service, dataDir, sessionID);
+                     out.ok = bool(r);
+                     if (r)
+                         out.session = r.value();
+                     else
+                         out.error = r.error().toString();
+                     return out;
+                 }),
+                 this, [this](const RevertOutcome &out) {
+                     m_reverting = false;
+                     if (out.session)
+                         m_session = out.session;
+                     updateActions();
+                     const QString message = out.ok ? tr("Restored the reverted changes.")
+                                                    : tr("Could not restore the reverted changes: %1").arg(out.error);
+                     showBanner(message, out.ok);
+                     Q_EMIT revertFinished(out.ok, message);
+                 });
 }
 
 } // namespace weft

@@ -3,38 +3,129 @@
 
 #include "core/types.h"
 
+#include <QSet>
 #include <QWidget>
 
+#include <functional>
+#include <optional>
+
+class QAction;
+class QButtonGroup;
 class QLabel;
-class QTreeWidget;
+class QListView;
+class QSplitter;
+class QToolButton;
 
 namespace weft
 {
 
+class DiffModel;
+class DiffView;
 class SessionService;
 
-/// The right-hand pane: the files the open session changed (its session_diff), with lines added
-/// and removed. The diff view itself comes with the diff pane; this lists what it will show.
+/// The right-hand pane: what the agent changed on disk. The files of the open session's
+/// session_diff, or of one turn (a user message's summary.diffs), with the diff of the selected
+/// file below (DiffView); a toggle between the two scopes; revert of one file or of a whole turn,
+/// each after a confirmation that names the files it changes.
 class ChangesPane : public QWidget
 {
     Q_OBJECT
 
 public:
-    explicit ChangesPane(SessionService *service, QWidget *parent = nullptr);
+    enum class Scope { Session, Turn };
 
-    /// Reads the session's diff off the GUI thread and lists it.
+    explicit ChangesPane(SessionService *service, QWidget *parent = nullptr);
+    ~ChangesPane() override;
+
+    /// The data dir (for the snapshots a turn revert restores from).
+    void setDataDir(const QString &dataDir) { m_dataDir = dataDir; }
+    /// Reads the session's diff off the GUI thread and lists it (the session scope).
     void setSessionID(const QString &sessionID);
-    [[nodiscard]] QTreeWidget *list() const { return m_list; }
+    [[nodiscard]] QString sessionID() const { return m_sessionID; }
+    /// Shows the changes of the turn of user message @p messageID (the turn scope).
+    void showTurn(const QString &messageID);
+    [[nodiscard]] QString turnMessageID() const { return m_turnID; }
+    [[nodiscard]] Scope scope() const { return m_scope; }
+    /// Switches between the whole session and the turn shown last.
+    void setScope(Scope scope);
+
+    [[nodiscard]] DiffModel *model() const { return m_model; }
+    [[nodiscard]] DiffView *diffView() const { return m_view; }
+    [[nodiscard]] QListView *list() const { return m_list; }
+    /// The row of the file shown, or -1.
+    [[nodiscard]] int currentFile() const;
+    void selectFile(int row);
+    /// Files whose size guard was lifted by "Show anyway" (by path).
+    [[nodiscard]] bool isForcedShown(const QString &path) const { return m_forceShown.contains(path); }
+
+    /// Puts the selected file back as it was before (after a confirmation).
+    void revertFile();
+    /// Reverts the turn shown (OpenCode's revert: the files, and the turn with the messages after it
+    /// hidden until the next prompt), after a confirmation.
+    void revertTurn();
+    /// Brings back what the session's pending revert undid.
+    void unrevert();
+
+    /// Replaces the confirmation dialogs (tests, scripted use): returns whether to go ahead.
+    void setConfirmationHandler(std::function<bool(const QString &title, const QString &text)> handler);
+    /// The last message shown in the pane's banner (a revert's result or why it was refused).
+    [[nodiscard]] QString bannerText() const;
+
+    [[nodiscard]] QAction *revertFileAction() const { return m_revertFile; }
+    [[nodiscard]] QAction *revertTurnAction() const { return m_revertTurn; }
+    [[nodiscard]] QAction *unrevertAction() const { return m_unrevert; }
+
+    QSize sizeHint() const override;
+
+Q_SIGNALS:
+    /// The files of the current scope are listed.
+    void loaded();
+    /// A revert (of a file or a turn) or an unrevert finished; @p message says what happened.
+    void revertFinished(bool ok, const QString &message);
 
 private:
+    struct Loaded;
+    void load();
+    void showLoaded(const Loaded &loaded);
     void showDiffs(const QList<FileDiff> &diffs);
+    void showFile(int row);
+    void moveToFile(int row, bool forward);
+    void updateSummary();
+    void updateActions();
+    void showBanner(const QString &text, bool ok);
+    void ensureRoom();
+    bool confirm(const QString &title, const QString &text, const QString &button);
+    /// Files (relative to the session's directory) a revert from @p messageID on restores.
+    [[nodiscard]] QStringList filesRevertedFrom(const QString &messageID) const;
+    [[nodiscard]] QString relativePath(const QString &path) const;
 
     SessionService *m_service;
+    QString m_dataDir;
     QString m_sessionID;
+    std::optional<Session> m_session;
+    QString m_turnID;
+    QString m_turnPrompt;
+    Scope m_scope = Scope::Session;
+    DiffModel *m_model;
+    DiffView *m_view;
+    QListView *m_list;
+    QSplitter *m_splitter;
     QLabel *m_summary;
-    QTreeWidget *m_list;
     QLabel *m_empty;
+    QLabel *m_banner;
+    QToolButton *m_sessionButton;
+    QToolButton *m_turnButton;
+    QButtonGroup *m_scopeGroup;
+    QToolButton *m_revertButton;
+    QAction *m_revertFile;
+    QAction *m_revertTurn;
+    QAction *m_unrevert;
+    QAction *m_nextFile;
+    QAction *m_previousFile;
+    QSet<QString> m_forceShown;
+    std::function<bool(const QString &, const QString &)> m_confirm;
     int m_generation = 0;
+    bool m_reverting = false;
 };
 
 } // namespace weft

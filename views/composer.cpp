@@ -44,6 +44,7 @@ Composer::Composer(QWidget *parent)
     m_model->setAccessibleName(tr("Model"));
     m_model->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_model->setMinimumContentsLength(18);
+    connect(m_model, &QComboBox::currentTextChanged, this, &Composer::modelChanged);
     setAgents({u"build"_s, u"plan"_s});
 
     m_compact->setObjectName(u"compactButton"_s);
@@ -64,6 +65,16 @@ Composer::Composer(QWidget *parent)
     m_stop->setIcon(Style::icon(u"process-stop"_s));
     m_stop->setToolTip(tr("Stop the reply (Escape)"));
     connect(m_stop, &QPushButton::clicked, this, &Composer::stop);
+    m_import = new QPushButton(this);
+    m_import->setObjectName(u"importButton"_s);
+    m_import->setText(tr("Copy into Weft to Continue"));
+    m_import->setIcon(Style::icon(u"document-new"_s));
+    m_import->setToolTip(tr("This session belongs to OpenCode. Copy it into Weft's own sessions to send, fork and "
+                            "compact there; OpenCode's data is left as it is."));
+    connect(m_import, &QPushButton::clicked, this, [this] {
+        if (!m_sessionID.isEmpty())
+            Q_EMIT importRequested(m_sessionID);
+    });
 
     auto *controls = new QHBoxLayout;
     controls->setContentsMargins(0, 0, 0, 0);
@@ -81,6 +92,7 @@ Composer::Composer(QWidget *parent)
     controls->addWidget(m_compact);
     controls->addWidget(m_stop);
     controls->addWidget(m_send);
+    controls->addWidget(m_import);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(10, 6, 10, 8);
@@ -109,8 +121,14 @@ void Composer::setReadOnly(bool readOnly)
     m_readOnly = readOnly;
     m_editor->setReadOnly(readOnly);
     m_editor->setPlaceholderText(readOnly
-                                     ? tr("This session is read-only (an OpenCode database). Import it to continue it.")
+                                     ? tr("This session is OpenCode's and read-only here. Copy it into Weft to continue it.")
                                      : tr("Ask the agent… (Enter to send, Shift+Enter for a new line)"));
+    updateButtons();
+}
+
+void Composer::setImportAvailable(bool available)
+{
+    m_importAvailable = available;
     updateButtons();
 }
 
@@ -176,7 +194,9 @@ void Composer::clearText()
 void Composer::updateButtons()
 {
     const bool haveSession = !m_sessionID.isEmpty() && !m_readOnly;
-    m_send->setVisible(!m_running);
+    const bool offerImport = m_readOnly && m_importAvailable && !m_sessionID.isEmpty();
+    m_import->setVisible(offerImport);
+    m_send->setVisible(!m_running && !offerImport);
     m_stop->setVisible(m_running);
     m_send->setEnabled(haveSession && !text().trimmed().isEmpty());
     m_stop->setEnabled(haveSession);

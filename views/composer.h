@@ -32,6 +32,8 @@ public:
     [[nodiscard]] bool isRunning() const { return m_running; }
     /// A read-only store (an OpenCode database) cannot take prompts.
     void setReadOnly(bool readOnly);
+    /// While read-only, offer "Copy into Weft to Continue" (importRequested()).
+    void setImportAvailable(bool available);
 
     void setAgents(const QStringList &agents);
     void setCurrentAgent(const QString &agent);
@@ -48,6 +50,7 @@ public:
     [[nodiscard]] QPushButton *sendButton() const { return m_send; }
     [[nodiscard]] QPushButton *stopButton() const { return m_stop; }
     [[nodiscard]] QToolButton *compactButton() const { return m_compact; }
+    [[nodiscard]] QPushButton *importButton() const { return m_import; }
 
 public Q_SLOTS:
     void send();
@@ -58,6 +61,10 @@ Q_SIGNALS:
     void sendRequested(const QString &sessionID, const QString &text, const QString &agent, const QString &model);
     void stopRequested(const QString &sessionID);
     void compactRequested(const QString &sessionID);
+    /// The read-only session should be copied into Weft's store to be continued there.
+    void importRequested(const QString &sessionID);
+    /// The model choice changed ("provider/model").
+    void modelChanged(const QString &model);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -68,12 +75,14 @@ private:
     QString m_sessionID;
     bool m_running = false;
     bool m_readOnly = false;
+    bool m_importAvailable = false;
     QPlainTextEdit *m_editor;
     QComboBox *m_agent;
     QComboBox *m_model;
     QToolButton *m_compact;
     QPushButton *m_send;
     QPushButton *m_stop;
+    QPushButton *m_import = nullptr;
 };
 
 } // namespace weft

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "appearance.h"
 #include "changespane.h"
+#include "compactiondialog.h"
 #include "composer.h"
 #include "contextmeter.h"
 #include "core/logging.h"
+#include "noticebar.h"
 #include "problemsdialog.h"
+#include "settingsdialog.h"
+#include "processor/revert.h"
 #include "qt/async.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
@@ -37,6 +42,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QThreadPool>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -50,6 +56,12 @@ namespace weft
 {
 
 MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &dataDir, QWidget *parent)
+    : MainWindow(std::move(service), dataDir, std::nullopt, parent)
+{
+}
+
+MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &dataDir,
+                       std::optional<ProcessorSetup> setup, QWidget *parent)
     : QMainWindow(parent)
     , m_service(std::move(service))
     , m_dataDir(dataDir)
@@ -58,7 +70,7 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
     , m_timeline(new TimelineModel(m_service.get(), this))
 {
     setObjectName(u"mainWindow"_s);
-    setWindowIcon(QIcon::fromTheme(u"dev.weft.Weft"_s, Style::bundledIcon(u"weft-session"_s)));
+    setWindowIcon(Appearance::applicationIcon());
 
     m_sidebar = new SessionSidebar(m_tree, this);
     m_header = new SessionHeader(this);
@@ -67,6 +79,10 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
     m_composer = new Composer(this);
     m_composer->setReadOnly(m_service->isReadOnly());
     m_changes = new ChangesPane(m_service.get(), this);
+    m_changes->setDataDir(m_dataDir);
+    m_notices = new NoticeBar(this);
+    m_pool = new QThreadPool(this);
+    m_pool->setMaxThreadCount(2);
 
     auto *timelineBox = new QWidget(this);
     auto *timelineLayout = new QVBoxLayout(timelineBox);
@@ -74,6 +90,7 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
     timelineLayout->setSpacing(0);
     timelineLayout->addWidget(m_header);
     timelineLayout->addWidget(m_timelineView, 1);
+    timelineLayout->addWidget(m_notices);
 
     m_centerSplitter = new QSplitter(Qt::Vertical, this);
     m_centerSplitter->setObjectName(u"centerSplitter"_s);
@@ -115,22 +132,28 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
     connect(m_sessions, &SessionsModel::loaded, this, &MainWindow::updateProblems);
     updateProblems();
 
-    connect(m_sidebar, &SessionSidebar::currentSessionChanged, this, &MainWindow::showSession);
+    connect(m_sidebar, &SessionSidebar::currentSessionChanged, this,
+            [this](const QString &sessionID) { showSession(sessionID, m_sidebar->currentSource()); });
     connect(m_timelineView, &TimelineView::forkRequested, this, &MainWindow::forkSession);
+    connect(m_timelineView, &TimelineView::turnChangesRequested, this, [this](const QString &, const QString &messageID) {
+        action(u"showChanges"_s)->setChecked(true);
+        m_changes->showTurn(messageID);
+    });
     connect(m_sessions, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &tl, const QModelIndex &br) {
-        const QModelIndex current = m_sessions->indexForId(m_current);
+        const QModelIndex current = m_currentSource.isEmpty() ? m_sessions->indexForId(m_current) : QModelIndex();
         if (current.isValid() && current.row() >= tl.row() && current.row() <= br.row()) {
             updateHeader();
             updateActions();
         }
     });
     connect(m_sessions, &QAbstractItemModel::rowsRemoved, this, [this] {
-        if (!m_current.isEmpty() && !m_sessions->indexForId(m_current).isValid())
-            showSession(m_sidebar->currentSessionID());
+        if (!m_current.isEmpty() && m_currentSource.isEmpty() && !m_sessions->indexForId(m_current).isValid())
+            showSession(m_sidebar->currentSessionID(), m_sidebar->currentSource());
     });
     connect(m_timeline, &TimelineModel::statsChanged, this, &MainWindow::updateHeader);
-    connect(m_timeline, &TimelineModel::runningChanged, m_composer, &Composer::setRunning);
     connect(m_timeline, &TimelineModel::runningChanged, this, &MainWindow::updateActions);
+    connect(m_timeline, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateSessionNotices);
+    connect(m_timeline, &QAbstractItemModel::rowsRemoved, this, &MainWindow::updateSessionNotices);
     connect(m_timeline, &TimelineModel::loaded, this, [this] {
         m_composer->setCurrentModel(m_timeline->lastModel());
         m_composer->setCurrentAgent(m_timeline->lastAgent());
@@ -139,12 +162,28 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
     if (SessionWatcher *watcher = m_timeline->watcher())
         connect(watcher, &SessionWatcher::sessionInfoChanged, m_sessions, &SessionsModel::refreshSession);
 
-    // Sending, stopping and compacting are wired by the session runner; until then, say so.
-    connect(m_composer, &Composer::sendRequested, this, [this] { notAvailableYet(tr("Sending prompts")); });
-    connect(m_composer, &Composer::stopRequested, this, [this] { notAvailableYet(tr("Stopping replies")); });
-    connect(m_composer, &Composer::compactRequested, this, [this] { notAvailableYet(tr("Compaction")); });
+    // Running sessions: the composer asks, the processor does.
+    setupProcessor(setup ? std::move(*setup) : makeProcessorSetup(Config(), dataDir).value());
+    connect(m_composer, &Composer::sendRequested, this, &MainWindow::sendPrompt);
+    connect(m_composer, &Composer::stopRequested, this, [this](const QString &sessionID) {
+        m_processor->abort(sessionID);
+    });
+    connect(m_composer, &Composer::compactRequested, this, &MainWindow::showCompaction);
+    connect(m_composer, &Composer::modelChanged, this, &MainWindow::updateContextMeter);
+    connect(m_service.get(), &SessionService::messageUpdated, this, [this](const Message &m) {
+        // The summary of the compaction the dialog follows.
+        if (m_compactionDialog && m_compactionDialog->stage() == CompactionDialog::Stage::Running
+            && m.sessionID() == m_compactionDialog->sessionID() && m.isAssistant() && m.isSummary())
+            m_summaryMessageID = m.id();
+    });
+    connect(m_service.get(), &SessionService::partUpdated, this, [this](const Part &part, const QString &) {
+        if (m_compactionDialog && !m_summaryMessageID.isEmpty() && part.messageID() == m_summaryMessageID
+            && part.type() == PartType::Text)
+            m_compactionDialog->setSummaryText(part.text());
+    });
 
     readSettings();
+    setupSources();
     updateHeader();
     updateActions();
 
@@ -167,6 +206,10 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
 MainWindow::~MainWindow()
 {
     writeSettings();
+    shutdownSources();
+    // Work that uses the processor ends first; then the processor stops its runs and waits for them.
+    m_pool->waitForDone();
+    m_processor.reset();
 }
 
 ContextMeter *MainWindow::contextMeter() const
@@ -194,7 +237,8 @@ void MainWindow::createActions()
     a->setProperty("weftGlobal", true);
     connect(a, &QAction::triggered, this, &MainWindow::newSession);
 
-    a = makeAction(u"forkSession"_s, tr("&Fork"), u"weft-fork"_s, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    // Ctrl+Shift+F is "Search All Sessions", as "Search in Files" in Kate.
+    a = makeAction(u"forkSession"_s, tr("&Fork"), u"weft-fork"_s, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
     a->setToolTip(tr("Copy the whole session into a new one, to try another direction"));
     connect(a, &QAction::triggered, this, [this] {
         if (!m_current.isEmpty())
@@ -226,8 +270,14 @@ void MainWindow::createActions()
     a->setToolTip(tr("Open the folder that holds the session's file"));
     connect(a, &QAction::triggered, this, &MainWindow::revealDataFile);
 
-    a = makeAction(u"find"_s, tr("&Find Session…"), u"edit-find"_s, QKeySequence::Find);
+    // Ctrl+F finds in the open session (the find bar under the timeline, mainwindowsources.cpp);
+    // the sidebar's filter has its own shortcut.
+    a = makeAction(u"find"_s, tr("&Find in Session…"), u"edit-find"_s, QKeySequence::Find);
+    a->setToolTip(tr("Find text in the open session"));
+
+    a = makeAction(u"filterSessions"_s, tr("&Go to Session…"), u"view-filter"_s, QKeySequence(Qt::CTRL | Qt::Key_K));
     a->setProperty("weftGlobal", true);
+    a->setToolTip(tr("Filter the sessions in the sidebar by title"));
     connect(a, &QAction::triggered, this, [this] {
         m_sidebar->show();
         m_sidebar->focusFilter();
@@ -235,7 +285,14 @@ void MainWindow::createActions()
 
     a = makeAction(u"compact"_s, tr("&Compact…"), u"weft-compact"_s);
     a->setToolTip(m_composer->compactButton()->toolTip());
-    connect(a, &QAction::triggered, m_composer, &Composer::compact);
+    connect(a, &QAction::triggered, this, [this] {
+        if (!offerImportInstead(m_current, tr("compact it")))
+            m_composer->compact();
+    });
+
+    a = makeAction(u"undoCompaction"_s, tr("&Undo Compaction"), u"edit-undo"_s);
+    a->setToolTip(tr("Remove the last compaction's summary: the model reads the whole conversation again"));
+    connect(a, &QAction::triggered, this, &MainWindow::undoCompaction);
 
     a = makeAction(u"stop"_s, tr("&Stop"), u"process-stop"_s);
     connect(a, &QAction::triggered, m_composer, &Composer::stop);
@@ -257,12 +314,21 @@ void MainWindow::createActions()
     a->setMenuRole(QAction::QuitRole);
     connect(a, &QAction::triggered, this, &QWidget::close);
 
+    // KDE's standard shortcut for KStandardAction::preferences.
+    a = makeAction(u"configure"_s, tr("&Configure Weft…"), u"configure"_s,
+                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Comma));
+    a->setMenuRole(QAction::PreferencesRole);
+    a->setToolTip(tr("Providers and models, compaction, appearance"));
+    connect(a, &QAction::triggered, this, &MainWindow::showSettings);
+
     a = makeAction(u"about"_s, tr("&About Weft"), u"help-about"_s);
     a->setMenuRole(QAction::AboutRole);
     connect(a, &QAction::triggered, this, &MainWindow::about);
     a = makeAction(u"aboutQt"_s, tr("About &Qt"), QString());
     a->setMenuRole(QAction::AboutQtRole);
     connect(a, &QAction::triggered, qApp, &QApplication::aboutQt);
+
+    createSourceActions();
 
     m_sidebar->setContextActions({action(u"newSession"_s), nullptr, action(u"renameSession"_s),
                                   action(u"forkSession"_s), action(u"archiveSession"_s), nullptr,
@@ -285,12 +351,19 @@ void MainWindow::createMenus()
     edit->addAction(m_timelineView->copyMarkdownAction());
     edit->addSeparator();
     edit->addAction(action(u"find"_s));
+    edit->addAction(action(u"findNext"_s));
+    edit->addAction(action(u"findPrevious"_s));
+    edit->addAction(action(u"searchAll"_s));
+    edit->addAction(action(u"filterSessions"_s));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(action(u"showSidebar"_s));
     view->addAction(action(u"showChanges"_s));
     view->addSeparator();
     view->addAction(action(u"jumpToLatest"_s));
+    view->addSeparator();
+    view->addAction(action(u"showOpencode"_s));
+    view->addAction(action(u"chooseOpencodeDir"_s));
 
     QMenu *session = menuBar()->addMenu(tr("&Session"));
     session->addAction(action(u"forkSession"_s));
@@ -299,7 +372,11 @@ void MainWindow::createMenus()
     session->addAction(action(u"deleteSession"_s));
     session->addSeparator();
     session->addAction(action(u"compact"_s));
+    session->addAction(action(u"undoCompaction"_s));
     session->addAction(action(u"stop"_s));
+
+    QMenu *settings = menuBar()->addMenu(tr("Se&ttings"));
+    settings->addAction(action(u"configure"_s));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(action(u"about"_s));
@@ -321,23 +398,29 @@ void MainWindow::createMenus()
     view->addAction(toolbar->toggleViewAction());
 }
 
-bool MainWindow::openSession(const QString &sessionID)
+bool MainWindow::openSession(const QString &sessionID, const QString &source)
 {
-    if (!m_sidebar->selectSession(sessionID))
+    if (!m_sidebar->selectSession(sessionID, source))
         return false;
-    showSession(sessionID);
+    showSession(sessionID, source);
     return true;
 }
 
-void MainWindow::showSession(const QString &sessionID)
+void MainWindow::showSession(const QString &sessionID, const QString &source)
 {
-    if (sessionID == m_current)
+    if (sessionID == m_current && source == m_currentSource)
         return;
     m_current = sessionID;
-    m_timeline->setSessionID(sessionID);
+    m_currentSource = sessionID.isEmpty() ? QString() : source;
+    // An error of sending belongs to the session it was sent to.
+    m_notices->removeNotice(u"sendError"_s);
+    m_notices->removeNotice(u"runError"_s);
+    m_timeline->setSession(serviceFor(m_currentSource), sessionID);
     m_composer->setSessionID(sessionID);
-    m_composer->setRunning(false);
-    m_changes->setSessionID(sessionID);
+    updateSourceState();
+    m_composer->setRunning(m_processor && !sessionID.isEmpty() && m_processor->isBusy(sessionID));
+    // The changes pane reads Weft's store; OpenCode's sessions show their diff once copied.
+    m_changes->setSessionID(m_currentSource.isEmpty() ? sessionID : QString());
     updateHeader();
     updateActions();
     Q_EMIT currentSessionChanged(sessionID);
@@ -345,7 +428,7 @@ void MainWindow::showSession(const QString &sessionID)
 
 void MainWindow::updateHeader()
 {
-    const std::optional<Session> s = m_current.isEmpty() ? std::nullopt : m_sessions->session(m_current);
+    const std::optional<Session> s = currentSessionInfo();
     m_header->setVisible(s.has_value());
     if (!s) {
         setWindowTitle(QString());
@@ -370,30 +453,33 @@ void MainWindow::updateHeader()
     if (s->isArchived())
         details.append(tr("archived"));
     m_header->setDetails(details.join(u"  ·  "_s));
-    contextMeter()->setTokens(m_timeline->contextTokens());
-    contextMeter()->setCost(m_timeline->totalCost());
+    updateContextMeter();
 }
 
 void MainWindow::updateActions()
 {
-    const std::optional<Session> s = m_current.isEmpty() ? std::nullopt : m_sessions->session(m_current);
+    const std::optional<Session> s = currentSessionInfo();
     const bool have = s.has_value();
-    const bool writable = !m_service->isReadOnly();
-    action(u"forkSession"_s)->setEnabled(have && writable);
+    // OpenCode's sessions are read-only here: fork and compact offer to copy them into Weft.
+    const bool writable = !m_service->isReadOnly() && m_currentSource.isEmpty();
+    const bool importable = !m_service->isReadOnly() && !m_currentSource.isEmpty();
+    action(u"forkSession"_s)->setEnabled(have && (writable || importable));
     action(u"renameSession"_s)->setEnabled(have && writable);
     action(u"archiveSession"_s)->setEnabled(have && writable);
     action(u"deleteSession"_s)->setEnabled(have && writable);
     action(u"exportSession"_s)->setEnabled(have);
-    action(u"revealDataFile"_s)->setEnabled(have && dynamic_cast<JsonStore *>(m_service->store()));
-    action(u"newSession"_s)->setEnabled(writable);
-    action(u"compact"_s)->setEnabled(have && writable && !m_timeline->isRunning());
-    action(u"stop"_s)->setEnabled(have && m_timeline->isRunning());
+    action(u"revealDataFile"_s)->setEnabled(have && writable && dynamic_cast<JsonStore *>(m_service->store()));
+    action(u"newSession"_s)->setEnabled(!m_service->isReadOnly());
+    const bool busy = have && writable && m_processor && m_processor->isBusy(m_current);
+    action(u"compact"_s)->setEnabled(have && ((writable && !busy && isRunnable(m_current)) || importable));
+    action(u"stop"_s)->setEnabled(busy);
     QAction *archive = action(u"archiveSession"_s);
     const bool archived = have && s->isArchived();
     archive->setText(archived ? tr("Un&archive") : tr("&Archive"));
     archive->setIcon(Style::icon(archived ? u"archive-extract"_s : u"archive-insert"_s));
     archive->setToolTip(archived ? tr("Move the session back to the list")
                                  : tr("Move the session to the Archived group"));
+    updateSessionNotices();
 }
 
 void MainWindow::updateProblems()
@@ -412,7 +498,7 @@ void MainWindow::showProblems()
 void MainWindow::newSession()
 {
     SessionService::CreateOptions options;
-    const std::optional<Session> current = m_current.isEmpty() ? std::nullopt : m_sessions->session(m_current);
+    const std::optional<Session> current = currentSessionInfo();
     options.directory = current ? current->directory() : QDir::homePath();
     if (current)
         options.projectID = current->projectID();
@@ -428,7 +514,7 @@ void MainWindow::newSession()
 
 void MainWindow::forkSession(const QString &sessionID, const QString &messageID)
 {
-    if (sessionID.isEmpty())
+    if (sessionID.isEmpty() || offerImportInstead(sessionID, tr("fork it")))
         return;
     statusBar()->showMessage(tr("Forking…"));
     std::shared_ptr<SessionService> service = m_service;
@@ -488,10 +574,13 @@ bool MainWindow::confirm(const QString &title, const QString &text)
 void MainWindow::setConfirmationHandler(std::function<bool(const QString &, const QString &)> handler)
 {
     m_confirm = std::move(handler);
+    m_changes->setConfirmationHandler(m_confirm);
 }
 
 void MainWindow::deleteSession()
 {
+    if (!m_sidebar->currentSource().isEmpty() || !m_currentSource.isEmpty())
+        return; // OpenCode's sessions are OpenCode's to delete
     const QString id = m_sidebar->currentSessionID().isEmpty() ? m_current : m_sidebar->currentSessionID();
     const std::optional<Session> s = m_sessions->session(id);
     if (!s)
@@ -524,7 +613,9 @@ void MainWindow::deleteSession()
 
 bool MainWindow::exportSession(const QString &sessionID, const QString &path, QString *error)
 {
-    const Result<JsonObject> document = Transfer::exportSession(*m_service, sessionID);
+    // A session of OpenCode's source exports from OpenCode's data, as `opencode export` does.
+    SessionService *service = sessionID == m_current ? serviceFor(m_currentSource) : m_service.get();
+    const Result<JsonObject> document = Transfer::exportSession(*service, sessionID);
     if (!document) {
         if (error)
             *error = document.error().toString();
@@ -542,7 +633,7 @@ bool MainWindow::exportSession(const QString &sessionID, const QString &path, QS
 
 void MainWindow::exportCurrent()
 {
-    const std::optional<Session> s = m_sessions->session(m_current);
+    const std::optional<Session> s = currentSessionInfo();
     if (!s)
         return;
     QString name = s->title();
@@ -562,12 +653,19 @@ void MainWindow::exportCurrent()
 void MainWindow::revealDataFile()
 {
     auto *store = dynamic_cast<JsonStore *>(m_service->store());
-    if (!store || m_current.isEmpty())
+    if (!store || m_current.isEmpty() || !m_currentSource.isEmpty())
         return;
     const QString file = store->sessionFile(m_current);
     if (file.isEmpty())
         return;
     QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(file).absolutePath()));
+}
+
+void MainWindow::showSettings()
+{
+    auto *dialog = new SettingsDialog(m_configPath, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
 }
 
 void MainWindow::about()
@@ -621,6 +719,458 @@ void MainWindow::closeEvent(QCloseEvent *event)
 {
     writeSettings();
     QMainWindow::closeEvent(event);
+}
+
+// ---- running sessions
+
+void MainWindow::setupProcessor(ProcessorSetup setup)
+{
+    // The window can ask: `ask` rules become questions in the notice strip.
+    setup.config.askPolicy = ProcessorConfig::AskPolicy::Interactive;
+    if (setup.config.dataDir.isEmpty())
+        setup.config.dataDir = m_dataDir;
+    m_factory = setup.factory;
+    m_configPath = m_factory && !m_factory->config().path().isEmpty() ? m_factory->config().path() : Config::defaultPath();
+    m_compactionSettings = Compaction::Settings();
+    if (const Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(setup.config.compaction))
+        m_compactionSettings = settings.value();
+    m_processor = std::make_unique<Processor>(m_service, setup.config);
+    connect(m_processor.get(), &Processor::busyChanged, this, &MainWindow::onBusyChanged);
+    connect(m_processor.get(), &Processor::finished, this, &MainWindow::onRunFinished);
+    connect(m_processor.get(), &Processor::permissionRequested, this, &MainWindow::onPermissionRequested);
+    connect(m_processor.get(), &Processor::compactionStarted, this, &MainWindow::onCompactionStarted);
+    connect(m_processor.get(), &Processor::compactionFinished, this, &MainWindow::onCompactionFinished);
+    connect(m_processor.get(), &Processor::retrying, this,
+            [this](const QString &sessionID, int attempt, qint64 delayMs, const MessageError &error) {
+                if (sessionID == m_current)
+                    statusBar()->showMessage(tr("%1 Retrying in %2 s (attempt %3)…")
+                                                 .arg(error.message())
+                                                 .arg(double(delayMs) / 1000.0, 0, 'f', 1)
+                                                 .arg(attempt),
+                                             int(delayMs) + 2000);
+            });
+
+    QStringList agents;
+    for (const Agent &agent : m_processor->config().agents.primary()) {
+        if (!agent.hidden)
+            agents.append(agent.name);
+    }
+    if (!agents.isEmpty())
+        m_composer->setAgents(agents);
+    m_composer->setModels(availableModels());
+    if (m_factory)
+        m_composer->setCurrentModel(m_factory->defaultModel());
+}
+
+bool MainWindow::setProcessorSetup(ProcessorSetup setup)
+{
+    if (m_processor && !m_processor->busySessions().isEmpty())
+        return false;
+    m_pool->waitForDone();
+    m_processor.reset();
+    setupProcessor(std::move(setup));
+    updateContextMeter();
+    updateActions();
+    return true;
+}
+
+QStringList MainWindow::availableModels() const
+{
+    QStringList models;
+    if (!m_factory)
+        return models;
+    const auto add = [&models](const QString &ref) {
+        if (!ref.isEmpty() && !models.contains(ref))
+            models.append(ref);
+    };
+    add(m_factory->defaultModel());
+    // The models the config names, then the catalogue's models of every provider with a key.
+    const JsonObject providers = m_factory->config().providers();
+    for (const QString &provider : providers.keys()) {
+        for (const QString &model : providers.object(provider).object(u"models").keys())
+            add(provider + u'/' + model);
+    }
+    for (const QString &provider : m_factory->providerIDs()) {
+        const Result<ProviderInfo> info = m_factory->providerInfo(provider);
+        if (!info || info->apiKey.isEmpty() || providers.contains(provider))
+            continue;
+        for (const QString &model : m_factory->catalogue().provider(provider).object(u"models").keys())
+            add(provider + u'/' + model);
+    }
+    return models;
+}
+
+bool MainWindow::isRunnable(const QString &sessionID) const
+{
+    // Sessions of another source (an OpenCode database) are shown, not run.
+    return m_processor && !sessionID.isEmpty() && !m_service->isReadOnly() && m_timeline->service() == m_service.get();
+}
+
+void MainWindow::showSendError(const QString &text)
+{
+    m_notices->showNotice(u"sendError"_s, NoticeBar::Kind::Error, text, {}, true);
+}
+
+void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model)
+{
+    m_notices->removeNotice(u"sendError"_s);
+    m_notices->removeNotice(u"runError"_s);
+    if (!isRunnable(sessionID)) {
+        showSendError(tr("This session is read-only. Import it into Weft to continue it."));
+        return;
+    }
+    // A model that cannot be reached is said here, with what to do, before anything is written.
+    const QString where = QDir::toNativeSeparators(m_configPath);
+    const Result<ResolvedModel> resolved = m_processor->config().resolveModel(model);
+    if (!resolved) {
+        if (model.isEmpty())
+            showSendError(tr("No model is configured, so the prompt cannot be sent. Add a provider and a \"model\" "
+                             "(\"provider/model\") to %1 (OpenCode's config format), start Weft with --config FILE, "
+                             "or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.")
+                              .arg(where));
+        else
+            showSendError(tr("The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode's config "
+                             "format) or choose another model.")
+                              .arg(model, resolved.error().message, where));
+        return;
+    }
+    if (m_factory) {
+        // A provider of the catalogue that needs a key and has none would fail after retries.
+        const Result<ProviderInfo> provider = m_factory->providerInfo(resolved->providerID);
+        if (provider && provider->apiKey.isEmpty() && !provider->env.isEmpty()) {
+            showSendError(tr("The provider %1 of the model %2 has no API key. Set %3, or give an \"apiKey\" in the "
+                             "provider's \"options\" in %4, or choose another model.")
+                              .arg(resolved->providerID, resolved->ref(), provider->env.join(tr(" or ")), where));
+            return;
+        }
+    }
+    PromptRequest request;
+    request.sessionID = sessionID;
+    request.text = text;
+    request.agent = agent;
+    request.model = model;
+    const Result<QString> started = m_processor->prompt(request);
+    if (!started) {
+        showSendError(tr("The prompt could not be sent: %1").arg(started.error().toString()));
+        return;
+    }
+    m_composer->clearText();
+    m_timelineView->jumpToBottom();
+}
+
+void MainWindow::onBusyChanged(const QString &sessionID, bool busy)
+{
+    m_sessions->setRunning(sessionID, busy);
+    if (!busy)
+        dropPermissions(sessionID);
+    if (sessionID == m_current) {
+        m_composer->setRunning(busy);
+        updateActions();
+    }
+}
+
+void MainWindow::onRunFinished(const QString &sessionID, bool ok, const MessageError &error)
+{
+    if (m_compactionDialog && m_compactionDialog->sessionID() == sessionID
+        && m_compactionDialog->stage() == CompactionDialog::Stage::Running)
+        m_compactionDialog->setFailed(error.isNull() ? tr("The compaction ended without a summary.")
+                                                     : tr("The compaction failed: %1").arg(error.message()));
+    if (ok || sessionID != m_current || error.kind() == MessageError::Kind::Aborted)
+        return;
+    // Errors of a reply show in the timeline; one that ended the run before any reply did not.
+    const int rows = m_timeline->rowCount();
+    const QModelIndex last = rows > 0 ? m_timeline->index(rows - 1) : QModelIndex();
+    if (last.isValid() && last.data(TimelineModel::ErrorTextRole).toString() == error.message())
+        return;
+    m_notices->showNotice(u"runError"_s, NoticeBar::Kind::Error,
+                          error.isNull() ? tr("The run failed.") : tr("The run failed: %1").arg(error.message()), {},
+                          true);
+}
+
+// ---- compaction
+
+CompactionDialog *MainWindow::compactionDialog() const
+{
+    return m_compactionDialog;
+}
+
+void MainWindow::showCompaction(const QString &sessionID)
+{
+    if (!isRunnable(sessionID) || m_processor->isBusy(sessionID))
+        return;
+    if (m_compactionDialog) {
+        m_compactionDialog->raise();
+        m_compactionDialog->activateWindow();
+        return;
+    }
+    auto *dialog = new CompactionDialog(sessionID, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_compactionDialog = dialog;
+    connect(dialog, &CompactionDialog::compactRequested, this, &MainWindow::startCompaction);
+    connect(dialog, &CompactionDialog::cancelRequested, this, [this, dialog] { m_processor->abort(dialog->sessionID()); });
+    dialog->open();
+    // The preview reads every message of the session: off the GUI thread.
+    Processor *processor = m_processor.get();
+    whenFinished(QtConcurrent::run(m_pool, [processor, sessionID] { return processor->previewCompaction(sessionID); }),
+                 dialog, [dialog](const Result<Compaction::Preview> &preview) { dialog->setPreview(preview); });
+}
+
+void MainWindow::startCompaction()
+{
+    CompactionDialog *dialog = m_compactionDialog;
+    if (!dialog)
+        return;
+    m_summaryMessageID.clear();
+    const Result<QString> started = m_processor->compact(dialog->sessionID());
+    if (!started) {
+        dialog->setFailed(tr("The compaction could not start: %1").arg(started.error().toString()));
+        return;
+    }
+    dialog->setRunning();
+    if (dialog->preview()) {
+        const QLocale locale;
+        m_compactionResults.insert(dialog->sessionID(),
+                                   tr("~%1 → ~%2 tokens")
+                                       .arg(locale.toString(dialog->preview()->tokensBefore),
+                                            locale.toString(dialog->preview()->tokensAfter)));
+    }
+}
+
+void MainWindow::onCompactionStarted(const QString &sessionID, bool automatic)
+{
+    if (automatic && sessionID == m_current)
+        statusBar()->showMessage(tr("The context is full: compacting it before the agent goes on…"));
+}
+
+void MainWindow::onCompactionFinished(const QString &sessionID, bool ok, const MessageError &error)
+{
+    CompactionDialog *dialog = m_compactionDialog;
+    const bool followed = dialog && dialog->sessionID() == sessionID && dialog->stage() == CompactionDialog::Stage::Running;
+    if (ok) {
+        if (followed)
+            dialog->accept();
+        if (sessionID == m_current)
+            statusBar()->showMessage(tr("Compacted: the next prompt continues from the summary."), 8000);
+    } else {
+        m_compactionResults.remove(sessionID);
+        const QString text = error.kind() == MessageError::Kind::Aborted
+            ? tr("The compaction was cancelled; the session is as it was.")
+            : tr("The compaction failed; the session is as it was: %1").arg(error.message());
+        if (followed)
+            dialog->setFailed(text);
+        else if (sessionID == m_current)
+            statusBar()->showMessage(text, 8000);
+    }
+    m_summaryMessageID.clear();
+    updateActions();
+}
+
+bool MainWindow::canUndoCompaction() const
+{
+    if (!isRunnable(m_current) || m_processor->isBusy(m_current) || m_timeline->isLoading())
+        return false;
+    // An undoable compaction is the end of the session: its marker, the summary and perhaps the
+    // synthetic "Continue" message. Compaction::planUndo over the last rows answers as over all.
+    QList<MessageWithParts> tail;
+    const int rows = m_timeline->rowCount();
+    for (int row = std::max(0, rows - 4); row < rows; ++row) {
+        const QModelIndex index = m_timeline->index(row);
+        tail.append({index.data(TimelineModel::MessageRole).value<Message>(),
+                     index.data(TimelineModel::PartsRole).value<QList<Part>>()});
+    }
+    return Compaction::planUndo(tail).ok();
+}
+
+void MainWindow::undoCompaction()
+{
+    if (!canUndoCompaction())
+        return;
+    const QString sessionID = m_current;
+    Processor *processor = m_processor.get();
+    action(u"undoCompaction"_s)->setEnabled(false);
+    m_notices->removeNotice(u"compactionUndo"_s);
+    whenFinished(QtConcurrent::run(m_pool, [processor, sessionID] { return processor->undoCompaction(sessionID); }),
+                 this, [this, sessionID](const Result<Compaction::UndoPlan> &result) {
+                     if (!result) {
+                         QMessageBox::warning(this, tr("Undo Compaction"),
+                                              tr("The compaction could not be undone:\n%1").arg(result.error().toString()));
+                     } else {
+                         m_compactionResults.remove(sessionID);
+                         statusBar()->showMessage(tr("The compaction was undone: the model reads the whole "
+                                                     "conversation again."),
+                                                  8000);
+                     }
+                     updateActions();
+                 });
+}
+
+// ---- permissions
+
+namespace
+{
+QString permissionWhat(const QString &permission)
+{
+    if (permission == u"bash")
+        return MainWindow::tr("run a command");
+    if (permission == u"edit")
+        return MainWindow::tr("change files");
+    if (permission == u"read")
+        return MainWindow::tr("read files");
+    if (permission == u"external_directory")
+        return MainWindow::tr("work outside the project folder");
+    if (permission == u"doom_loop")
+        return MainWindow::tr("repeat the same tool call once more");
+    if (permission == u"webfetch")
+        return MainWindow::tr("fetch a web page");
+    if (permission == u"task")
+        return MainWindow::tr("start a subagent");
+    return MainWindow::tr("use “%1”").arg(permission);
+}
+} // namespace
+
+void MainWindow::onPermissionRequested(const PermissionRequest &request)
+{
+    m_permissions.insert(request.id, request);
+    QString text = tr("The agent asks to %1: %2").arg(permissionWhat(request.permission), request.patterns.join(u", "_s));
+    if (!isWithin(request.sessionID, m_current)) {
+        const std::optional<Session> s = m_sessions->session(request.sessionID);
+        text = tr("In “%1”: %2").arg(s ? s->title() : request.sessionID, text);
+    } else {
+        text += u'\n' + tr("The tool call marked “Needs approval” waits for your answer.");
+    }
+    const QString id = request.id;
+    QWidget *notice = m_notices->showNotice(
+        u"permission-"_s + id, NoticeBar::Kind::Question, text,
+        {{tr("Allow &Once"), u"dialog-ok"_s, u"allowOnce"_s, [this, id] { answerPermission(id, PermissionReply::Once); }},
+         {tr("Allow &Always"), QString(), u"allowAlways"_s,
+          [this, id] { answerPermission(id, PermissionReply::Always); }},
+         {tr("&Deny"), u"dialog-cancel"_s, u"deny"_s, [this, id] { answerPermission(id, PermissionReply::Reject); }}});
+    if (QPushButton *always = m_notices->button(u"permission-"_s + id, u"allowAlways"_s))
+        always->setToolTip(tr("Allow this and the same again until Weft quits, for this session"));
+    notice->setToolTip(QString::fromUtf8(toJson(request.metadata, 2)).left(2000));
+    m_timelineView->setAwaitingPermission(request.messageID, request.callID, true);
+    if (m_timelineView->isPinnedToBottom())
+        m_timelineView->jumpToBottom();
+    QApplication::alert(this);
+}
+
+void MainWindow::answerPermission(const QString &requestID, PermissionReply reply)
+{
+    const auto it = m_permissions.constFind(requestID);
+    if (it == m_permissions.constEnd())
+        return;
+    const PermissionRequest request = it.value();
+    m_permissions.erase(it);
+    m_processor->answerPermission(requestID, reply);
+    m_notices->removeNotice(u"permission-"_s + requestID);
+    m_timelineView->setAwaitingPermission(request.messageID, request.callID, false);
+}
+
+void MainWindow::dropPermissions(const QString &sessionID)
+{
+    // The run ended (or was stopped): its questions can no longer be answered.
+    const QList<PermissionRequest> pending = m_permissions.values();
+    for (const PermissionRequest &request : pending) {
+        if (!isWithin(request.sessionID, sessionID))
+            continue;
+        m_permissions.remove(request.id);
+        m_notices->removeNotice(u"permission-"_s + request.id);
+        m_timelineView->setAwaitingPermission(request.messageID, request.callID, false);
+    }
+}
+
+bool MainWindow::isWithin(const QString &sessionID, const QString &rootID) const
+{
+    if (rootID.isEmpty())
+        return false;
+    QString id = sessionID;
+    for (int depth = 0; depth < 64 && !id.isEmpty(); ++depth) {
+        if (id == rootID)
+            return true;
+        const std::optional<Session> s = m_sessions->session(id);
+        id = s ? s->parentID() : QString();
+    }
+    return false;
+}
+
+// ---- revert, notices, context
+
+void MainWindow::unrevert()
+{
+    const QString sessionID = m_current;
+    if (!isRunnable(sessionID) || m_processor->isBusy(sessionID))
+        return;
+    std::shared_ptr<SessionService> service = m_service;
+    const QString dataDir = m_dataDir;
+    // Puts files back from the snapshots (git): off the GUI thread.
+    whenFinished(QtConcurrent::run(m_pool, [service, dataDir, sessionID] { return Revert::unrevert(*service, dataDir, sessionID); }),
+                 this, [this](const Result<Session> &result) {
+                     if (!result)
+                         QMessageBox::warning(this, tr("Unrevert"),
+                                              tr("The reverted messages could not be brought back:\n%1")
+                                                  .arg(result.error().toString()));
+                     else
+                         m_sessions->refreshSession(result->id());
+                 });
+}
+
+void MainWindow::updateSessionNotices()
+{
+    if (!m_processor || !m_notices)
+        return;
+    // Undo of the last compaction, while possible.
+    const bool undo = canUndoCompaction();
+    if (QAction *a = action(u"undoCompaction"_s))
+        a->setEnabled(undo);
+    if (undo) {
+        QString text = tr("The conversation was compacted; the next prompt continues from the summary.");
+        if (const QString result = m_compactionResults.value(m_current); !result.isEmpty())
+            text = tr("The conversation was compacted (%1); the next prompt continues from the summary.").arg(result);
+        if (m_notices->noticeText(u"compactionUndo"_s) != text)
+            m_notices->showNotice(u"compactionUndo"_s, NoticeBar::Kind::Positive, text,
+                                  {{tr("&Undo Compaction"), u"edit-undo"_s, u"undoCompaction"_s,
+                                    [this] { undoCompaction(); }}});
+    } else {
+        m_notices->removeNotice(u"compactionUndo"_s);
+    }
+
+    // A pending revert: its messages are hidden until the next prompt drops them.
+    const std::optional<Session> s
+        = m_current.isEmpty() || m_timeline->service() != m_service.get() ? std::nullopt : m_sessions->session(m_current);
+    const JsonObject revert = s && s->hasRevert() ? s->revert() : JsonObject();
+    m_timelineView->setRevert(revert.string(u"messageID"), revert.string(u"partID"));
+    if (s && s->hasRevert()) {
+        const int hidden = m_timelineView->hiddenMessageCount();
+        const QString text = Style::plural(tr("%n message(s) reverted: the files are back as they were before. The "
+                                              "next prompt discards them for good.",
+                                              nullptr, hidden),
+                                           hidden);
+        if (m_notices->noticeText(u"revert"_s) != text)
+            m_notices->showNotice(u"revert"_s, NoticeBar::Kind::Information, text,
+                                  {{tr("U&nrevert"), u"edit-redo"_s, u"unrevert"_s, [this] { unrevert(); }}});
+    } else {
+        m_notices->removeNotice(u"revert"_s);
+    }
+}
+
+void MainWindow::updateContextMeter()
+{
+    ContextMeter *meter = contextMeter();
+    meter->setTokens(m_timeline->contextTokens());
+    meter->setCost(m_timeline->totalCost());
+    if (!m_processor)
+        return;
+    // The limit of the model the next prompt uses.
+    QString ref = m_composer->currentModel();
+    if (ref.isEmpty())
+        ref = m_timeline->lastModel();
+    const Result<ResolvedModel> model = m_processor->config().resolveModel(ref);
+    const qint64 limit = model ? model->contextLimit : 0;
+    meter->setLimit(limit);
+    // OpenCode's overflow: input + cache.read + output > context - min(output limit, 32000).
+    const qint64 usable = model ? Compaction::usableContext(limit, model->outputLimit, m_compactionSettings) : 0;
+    meter->setThreshold(limit > 0 && usable > 0 && m_compactionSettings.autoCompact ? double(usable) / double(limit)
+                                                                                     : 0.0);
 }
 
 } // namespace weft

@@ -1,22 +1,28 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "processor/setup.h"
+
 #include <QHash>
 #include <QMainWindow>
+#include <QPointer>
 
 #include <functional>
 #include <memory>
 
 class QLabel;
 class QSplitter;
+class QThreadPool;
 class QToolButton;
 
 namespace weft
 {
 
 class ChangesPane;
+class CompactionDialog;
 class Composer;
 class ContextMeter;
+class NoticeBar;
 class SessionHeader;
 class SessionService;
 class SessionSidebar;
@@ -24,19 +30,30 @@ class SessionTreeModel;
 class SessionsModel;
 class TimelineModel;
 class TimelineView;
+class FindBar;
+class OpencodeSource;
+class SearchIndex;
+class SearchPanel;
+struct SearchHit;
 
 /// Weft's main window: session sidebar | timeline and composer | changes pane, in splitters
 /// whose sizes persist; menus, a toolbar and a status bar with the data dir and the problems
 /// the store found.
 ///
-/// Prompts, stopping and compaction are requests the composer emits (Composer::sendRequested,
-/// stopRequested, compactRequested); whoever runs sessions connects to them.
+/// The window runs sessions with a Processor made from a ProcessorSetup (the config file; an
+/// empty config when none is given): the composer's prompts, Stop, the compaction dialog, the
+/// permission questions of `ask` rules (in the notice strip under the timeline), undo of a
+/// compaction and of a revert.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 
 public:
     MainWindow(std::shared_ptr<SessionService> service, const QString &dataDir, QWidget *parent = nullptr);
+    /// With the processor set up from @p setup (loadProcessorSetup()); its `ask` permissions are
+    /// always asked interactively.
+    MainWindow(std::shared_ptr<SessionService> service, const QString &dataDir, std::optional<ProcessorSetup> setup,
+               QWidget *parent = nullptr);
     ~MainWindow() override;
 
     [[nodiscard]] SessionService *service() const { return m_service.get(); }
@@ -48,6 +65,17 @@ public:
     [[nodiscard]] Composer *composer() const { return m_composer; }
     [[nodiscard]] ContextMeter *contextMeter() const;
     [[nodiscard]] ChangesPane *changesPane() const { return m_changes; }
+    [[nodiscard]] Processor *processor() const { return m_processor.get(); }
+    /// Replaces the processor with one made from @p setup (after the config changed). Refused
+    /// (false) while a session runs.
+    bool setProcessorSetup(ProcessorSetup setup);
+    /// The strip of notices under the timeline: permission questions, errors, undo offers.
+    [[nodiscard]] NoticeBar *noticeBar() const { return m_notices; }
+    /// The open compaction dialog, if any.
+    [[nodiscard]] CompactionDialog *compactionDialog() const;
+    /// Whether the current session's last compaction can be undone now (what
+    /// Processor::canUndoCompaction() answers, from the loaded rows).
+    [[nodiscard]] bool canUndoCompaction() const;
     [[nodiscard]] QSplitter *splitter() const { return m_splitter; }
     [[nodiscard]] QSplitter *centerSplitter() const { return m_centerSplitter; }
     /// The window's actions by object name: "newSession", "forkSession", "renameSession",
@@ -56,8 +84,33 @@ public:
     [[nodiscard]] QAction *action(const QString &name) const { return m_actions.value(name); }
 
     [[nodiscard]] QString currentSessionID() const { return m_current; }
+    /// The source of the open session: empty for Weft's own, OpenCodeSource::key() for OpenCode's.
+    [[nodiscard]] QString currentSource() const { return m_currentSource; }
     /// Selects @p sessionID in the sidebar and shows it.
-    bool openSession(const QString &sessionID);
+    bool openSession(const QString &sessionID, const QString &source = {});
+
+    // ---- OpenCode's sessions, search, find (mainwindowsources.cpp)
+    [[nodiscard]] OpencodeSource *opencodeSource() const { return m_opencode; }
+    [[nodiscard]] SearchIndex *searchIndex() const { return m_searchIndex; }
+    /// The search panel (made on first use).
+    [[nodiscard]] SearchPanel *searchPanel();
+    [[nodiscard]] FindBar *findBar() const { return m_findBar; }
+    /// Shows (or hides) OpenCode's sessions of @p dataDir (empty: the remembered folder, else
+    /// ~/.local/share/opencode) as a source in the sidebar, and remembers the choice.
+    bool setOpencodeShown(bool shown, const QString &dataDir = {});
+    /// Copies @p sessionID of OpenCode's source into Weft's store off the GUI thread, then opens
+    /// the copy (imported()).
+    void importSession(const QString &sessionID);
+    /// Opens the session of a search result, scrolled to its part.
+    bool openSearchHit(const SearchHit &hit);
+    /// Opens @p sessionID of @p source scrolled to @p partID of @p messageID.
+    bool openSessionAt(const QString &source, const QString &sessionID, const QString &messageID,
+                       const QString &partID = {});
+    /// Replaces the question "copy this OpenCode session into Weft?" (tests): returns whether to.
+    void setImportQuestionHandler(std::function<bool(const QString &text)> handler)
+    {
+        m_importQuestion = std::move(handler);
+    }
     /// Forks @p sessionID before @p messageID (see SessionService::fork) off the GUI thread, then
     /// opens the new session.
     void forkSession(const QString &sessionID, const QString &messageID);
@@ -72,6 +125,8 @@ Q_SIGNALS:
     void currentSessionChanged(const QString &sessionID);
     /// A fork finished and the new session is open.
     void forked(const QString &newSessionID);
+    /// A session of OpenCode's source was copied into Weft and the copy is open.
+    void imported(const QString &newSessionID);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -79,7 +134,23 @@ protected:
 private:
     void createActions();
     void createMenus();
-    void showSession(const QString &sessionID);
+    void showSession(const QString &sessionID, const QString &source = {});
+    // OpenCode's sessions, search, find (mainwindowsources.cpp)
+    void createSourceActions();
+    void setupSources();
+    void shutdownSources();
+    void offerOpencode(const QString &dir);
+    void onOpencodeReady();
+    void onOpencodeClosing();
+    [[nodiscard]] SessionService *serviceFor(const QString &source) const;
+    [[nodiscard]] SessionsModel *sessionsFor(const QString &source) const;
+    [[nodiscard]] std::optional<Session> currentSessionInfo() const;
+    /// On a session of OpenCode's source: offers to copy it into Weft instead of @p what
+    /// (forking, compacting) and returns true (the caller stops there).
+    bool offerImportInstead(const QString &sessionID, const QString &what);
+    void updateSourceState();
+    void showSearchPanel();
+    void chooseOpencodeDir();
     void updateHeader();
     void updateActions();
     void updateProblems();
@@ -91,7 +162,28 @@ private:
     void exportCurrent();
     void revealDataFile();
     void about();
+    void showSettings();
     void notAvailableYet(const QString &what);
+    // running sessions
+    void setupProcessor(ProcessorSetup setup);
+    [[nodiscard]] QStringList availableModels() const;
+    [[nodiscard]] bool isRunnable(const QString &sessionID) const;
+    void sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model);
+    void showSendError(const QString &text);
+    void onBusyChanged(const QString &sessionID, bool busy);
+    void onRunFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
+    void showCompaction(const QString &sessionID);
+    void startCompaction();
+    void onCompactionStarted(const QString &sessionID, bool automatic);
+    void onCompactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
+    void undoCompaction();
+    void onPermissionRequested(const weft::PermissionRequest &request);
+    void answerPermission(const QString &requestID, PermissionReply reply);
+    void dropPermissions(const QString &sessionID);
+    [[nodiscard]] bool isWithin(const QString &sessionID, const QString &rootID) const;
+    void unrevert();
+    void updateSessionNotices();
+    void updateContextMeter();
     bool confirm(const QString &title, const QString &text);
     void readSettings();
     void writeSettings();
@@ -100,7 +192,23 @@ private:
 
     std::shared_ptr<SessionService> m_service;
     QString m_dataDir;
+    std::unique_ptr<Processor> m_processor;
+    std::shared_ptr<const ProviderFactory> m_factory;
+    QString m_configPath;
+    Compaction::Settings m_compactionSettings;
+    QThreadPool *m_pool = nullptr; // the window's own work off the GUI thread (previews, undo)
+    NoticeBar *m_notices = nullptr;
+    QPointer<CompactionDialog> m_compactionDialog;
+    QString m_summaryMessageID; // the summary the compaction dialog shows as it streams
+    QHash<QString, PermissionRequest> m_permissions; // pending questions by request ID
+    QHash<QString, QString> m_compactionResults; // sessionID -> "before → after" of its last compaction
     QString m_current;
+    QString m_currentSource;
+    OpencodeSource *m_opencode = nullptr;
+    SearchIndex *m_searchIndex = nullptr;
+    QPointer<SearchPanel> m_searchPanel;
+    FindBar *m_findBar = nullptr;
+    std::function<bool(const QString &)> m_importQuestion;
     SessionsModel *m_sessions;
     SessionTreeModel *m_tree;
     TimelineModel *m_timeline;

@@ -63,6 +63,8 @@ QSize SessionDelegate::sizeHint(const QStyleOptionViewItem &option, const QModel
         return QSize(200, VPad * 2 + fm.height() + 1 + QFontMetrics(metaFont(opt.font)).height());
     case SessionTreeModel::NodeKind::Project:
         return QSize(200, fm.height() + 12);
+    case SessionTreeModel::NodeKind::Source:
+        return QSize(200, fm.height() + 16);
     case SessionTreeModel::NodeKind::Group:
         return QSize(200, QFontMetrics(metaFont(opt.font)).height() + 10);
     }
@@ -89,6 +91,19 @@ void SessionDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     const QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
     const SessionTreeModel::NodeKind kind = kindOf(index);
 
+    if (kind == SessionTreeModel::NodeKind::Source) {
+        // A source: Weft's own sessions, or OpenCode's data dir (read-only, with its version).
+        opt.font.setWeight(QFont::Bold);
+        const bool weft = index.data(SessionTreeModel::SourceRole).toString().isEmpty();
+        opt.icon = weft ? Style::icon(u"weft-session"_s)
+                        : QIcon::fromTheme(u"server-database"_s, Style::icon(u"network-server"_s));
+        opt.features |= QStyleOptionViewItem::HasDecoration;
+        opt.decorationSize = QSize(16, 16);
+        // "OpenCode (~/.local/share/opencode) — 1.18.34": the folder gives way, the version stays.
+        opt.textElideMode = Qt::ElideMiddle;
+        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+        return;
+    }
     if (kind == SessionTreeModel::NodeKind::Project) {
         opt.font.setWeight(QFont::DemiBold);
         opt.icon = Style::icon(u"folder"_s);

@@ -69,10 +69,13 @@ SessionSidebar::SessionSidebar(SessionTreeModel *model, QWidget *parent)
     layout->addWidget(m_view, 1);
 
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &current) {
-        const QString id = m_model->sessionID(m_proxy->mapToSource(current));
-        if (id.isEmpty() || id == m_current)
+        const QModelIndex source = m_proxy->mapToSource(current);
+        const QString id = m_model->sessionID(source);
+        const QString sourceKey = m_model->sourceOf(source);
+        if (id.isEmpty() || (id == m_current && sourceKey == m_currentSource))
             return;
         m_current = id;
+        m_currentSource = sourceKey;
         Q_EMIT currentSessionChanged(id);
     });
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &SessionSidebar::expandDefaults);
@@ -106,9 +109,14 @@ QString SessionSidebar::currentSessionID() const
     return m_model->sessionID(m_proxy->mapToSource(m_view->currentIndex()));
 }
 
-bool SessionSidebar::selectSession(const QString &sessionID)
+QString SessionSidebar::currentSource() const
 {
-    QModelIndex source = m_model->indexForSession(sessionID);
+    return m_model->sourceOf(m_proxy->mapToSource(m_view->currentIndex()));
+}
+
+bool SessionSidebar::selectSession(const QString &sessionID, const QString &sourceKey)
+{
+    QModelIndex source = m_model->indexForSession(sessionID, sourceKey);
     if (!source.isValid())
         return false;
     QModelIndex index = m_proxy->mapFromSource(source);
@@ -161,7 +169,7 @@ void SessionSidebar::applyFilter(const QString &text)
     else
         expandDefaults({}, 0, m_proxy->rowCount() - 1);
     if (!m_current.isEmpty()) {
-        const QModelIndex index = m_proxy->mapFromSource(m_model->indexForSession(m_current));
+        const QModelIndex index = m_proxy->mapFromSource(m_model->indexForSession(m_current, m_currentSource));
         if (index.isValid()) {
             m_view->selectionModel()->setCurrentIndex(index,
                                                       QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);

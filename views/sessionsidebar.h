@@ -29,8 +29,10 @@ public:
 
     /// The session of the current row, or empty when the current row is not a session.
     [[nodiscard]] QString currentSessionID() const;
-    /// Makes @p sessionID current and selected (clearing the filter when it hides it).
-    bool selectSession(const QString &sessionID);
+    /// The source of the current row (SessionTreeModel::sourceOf; empty: Weft's own sessions).
+    [[nodiscard]] QString currentSource() const;
+    /// Makes @p sessionID of @p source current and selected (clearing the filter when it hides it).
+    bool selectSession(const QString &sessionID, const QString &source = {});
     /// Starts renaming the current session in place.
     void renameCurrent();
     void focusFilter();
@@ -38,6 +40,7 @@ public:
     void setContextActions(const QList<QAction *> &actions);
 
 Q_SIGNALS:
+    /// The current session changed (currentSource() says of which source).
     void currentSessionChanged(const QString &sessionID);
 
 protected:
@@ -53,6 +56,7 @@ private:
     QLineEdit *m_filter;
     QList<QAction *> m_contextActions;
     QString m_current;
+    QString m_currentSource;
 };
 
 } // namespace weft

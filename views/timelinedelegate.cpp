@@ -202,6 +202,7 @@ struct TimelineDelegate::Block
     QString subject;
     QString note;
     ToolStatus status = ToolStatus::Unknown;
+    bool asking = false; // waiting for a permission answer
     QRectF badge;
     QStringList inputLines;
     int inputMore = 0;
@@ -282,6 +283,14 @@ QString TimelineDelegate::badgeText(ToolStatus status, bool live)
         break;
     }
     return tr("Unknown");
+}
+
+void TimelineDelegate::setAwaitingPermission(const QString &callID, bool waiting)
+{
+    if (waiting)
+        m_awaiting.insert(callID);
+    else
+        m_awaiting.remove(callID);
 }
 
 void TimelineDelegate::invalidate(const QString &messageID)
@@ -497,8 +506,10 @@ std::shared_ptr<const TimelineDelegate::Layout> TimelineDelegate::layout(const Q
             const qreal headerH = lh + 12;
             const QRectF card(innerX, y, innerW, headerH);
             b.toggle = card;
-            const QString badge = badgeText(b.status, l->running);
-            const bool spinner = l->running && b.status == ToolStatus::Running;
+            b.asking = l->running && !part.callID().isEmpty() && m_awaiting.contains(part.callID())
+                && (b.status == ToolStatus::Running || b.status == ToolStatus::Pending);
+            const QString badge = b.asking ? tr("Needs approval") : badgeText(b.status, l->running);
+            const bool spinner = l->running && b.status == ToolStatus::Running && !b.asking;
             const qreal badgeW = sfm.horizontalAdvance(badge) + 18 + (spinner ? 16 : 0);
             const qreal badgeH = sfm.height() + 4;
             b.badge = QRectF(card.right() - 8 - badgeW, card.top() + (headerH - badgeH) / 2, badgeW, badgeH);
@@ -594,7 +605,7 @@ std::shared_ptr<const TimelineDelegate::Layout> TimelineDelegate::layout(const Q
 
     const int changedFiles = index.data(TimelineModel::ChangedFilesRole).toInt();
     if (changedFiles > 0)
-        addLine(QString(), Style::plural(tr("%n file(s) changed in this turn", nullptr, changedFiles), changedFiles),
+        addLine(u"#changes"_s, Style::plural(tr("%n file(s) changed in this turn", nullptr, changedFiles), changedFiles),
                 Block::Tone::Active);
 
     const auto error = index.data(TimelineModel::ErrorRole).value<MessageError>();
@@ -640,12 +651,16 @@ QSize TimelineDelegate::sizeHint(const QStyleOptionViewItem &, const QModelIndex
     return QSize(l->width, l->height);
 }
 
-void TimelineDelegate::paintBadge(QPainter *p, const QRectF &rect, ToolStatus status, bool live,
+void TimelineDelegate::paintBadge(QPainter *p, const QRectF &rect, ToolStatus status, bool live, bool asking,
                                   const QPalette &palette) const
 {
+    const QFont font = smallFont(m_view->font());
+    if (asking) {
+        drawPill(p, rect, tr("Needs approval"), Style::neutral(palette), font);
+        return;
+    }
     const QColor color = statusColor(status, live, palette);
     const QString text = badgeText(status, live);
-    const QFont font = smallFont(m_view->font());
     if (live && status == ToolStatus::Running) {
         drawPill(p, rect, QString(), color, font);
         drawSpinner(p, QPointF(rect.left() + 13, rect.center().y()), 4, m_spinnerPhase, color);
@@ -676,6 +691,7 @@ void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &p
         p->save();
         p->translate(b.docPos);
         ctx.palette.setColor(QPalette::Text, text);
+        addFindSelections(ctx, b.doc.get(), palette, b.partID == m_findPart);
         b.doc->documentLayout()->draw(p, ctx);
         p->restore();
         break;
@@ -694,6 +710,7 @@ void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &p
             p->fillRect(QRectF(b.rect.left() + 4, b.docPos.y(), 2, b.doc->size().height()), bar);
             p->translate(b.docPos);
             ctx.palette.setColor(QPalette::Text, dim);
+            addFindSelections(ctx, b.doc.get(), palette, b.partID == m_findPart);
             b.doc->documentLayout()->draw(p, ctx);
             p->restore();
         }
@@ -739,7 +756,7 @@ void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &p
             p->drawText(subjectRect, Qt::AlignVCenter | Qt::AlignLeft,
                         fm.elidedText(b.subject, Qt::ElideMiddle, subjectRect.width()));
         }
-        paintBadge(p, b.badge, b.status, live, palette);
+        paintBadge(p, b.badge, b.status, live, b.asking, palette);
 
         if (!b.errorLine.isEmpty()) {
             p->setFont(small);
@@ -817,6 +834,7 @@ void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &p
         p->drawRoundedRect(b.rect.adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
         p->translate(b.docPos);
         ctx.palette.setColor(QPalette::Text, color);
+        addFindSelections(ctx, b.doc.get(), palette, false);
         b.doc->documentLayout()->draw(p, ctx);
         p->restore();
         break;
@@ -937,6 +955,19 @@ void TimelineDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, co
 
     for (const Block &b : l->blocks)
         paintBlock(p, b, palette, l->running);
+    if (!m_findPart.isEmpty()) {
+        // The part of the current find match.
+        for (const Block &b : l->blocks) {
+            if (b.partID != m_findPart)
+                continue;
+            p->save();
+            p->setRenderHint(QPainter::Antialiasing);
+            p->setPen(QPen(Style::active(palette), 1.5));
+            p->setBrush(Qt::NoBrush);
+            p->drawRoundedRect(b.rect.adjusted(-4, -3, 4, 3), 5, 5);
+            p->restore();
+        }
+    }
     p->restore();
 }
 
@@ -961,7 +992,9 @@ TimelineDelegate::Hit TimelineDelegate::hitTest(const QModelIndex &index, const 
             }
         }
         if (b.rect.contains(pos)) {
-            hit.kind = b.kind == Block::Kind::Tool ? Hit::Kind::Tool : Hit::Kind::Body;
+            hit.kind = b.kind == Block::Kind::Tool ? Hit::Kind::Tool
+                : b.kind == Block::Kind::Line && b.partID == u"#changes" ? Hit::Kind::Changes
+                                                                         : Hit::Kind::Body;
             hit.partID = b.partID;
             return hit;
         }
@@ -988,6 +1021,10 @@ bool TimelineDelegate::editorEvent(QEvent *event, QAbstractItemModel *, const QS
     }
     if (hit.kind == Hit::Kind::Link) {
         Q_EMIT linkActivated(hit.link);
+        return true;
+    }
+    if (hit.kind == Hit::Kind::Changes) {
+        Q_EMIT changesActivated(index);
         return true;
     }
     return false;
@@ -1084,6 +1121,51 @@ bool TimelineDelegate::helpEvent(QHelpEvent *event, QAbstractItemView *view, con
     }
     QToolTip::showText(event->globalPos(), tip, view->viewport(), option.rect);
     return true;
+}
+
+} // namespace weft
+
+namespace weft
+{
+
+void TimelineDelegate::setFindHighlight(const QString &text, const QString &currentPartID)
+{
+    if (text == m_find && currentPartID == m_findPart)
+        return;
+    m_find = text;
+    m_findPart = currentPartID;
+    m_view->viewport()->update();
+}
+
+void TimelineDelegate::addFindSelections(QAbstractTextDocumentLayout::PaintContext &ctx, const QTextDocument *doc,
+                                         const QPalette &palette, bool current) const
+{
+    if (m_find.isEmpty() || !doc)
+        return;
+    QTextCharFormat format;
+    QColor background = current ? Style::active(palette) : QColor(0xf6, 0xc9, 0x4b);
+    background.setAlphaF(current ? 0.45f : 0.55f);
+    format.setBackground(background);
+    // A document of a few pages has few matches; the bound keeps a pathological one cheap.
+    QTextCursor cursor(const_cast<QTextDocument *>(doc));
+    for (int n = 0; n < 500; ++n) {
+        cursor = doc->find(m_find, cursor);
+        if (cursor.isNull())
+            break;
+        ctx.selections.append({cursor, format});
+    }
+}
+
+QRect TimelineDelegate::partRect(const QModelIndex &index, const QString &partID) const
+{
+    if (!index.isValid() || partID.isEmpty())
+        return {};
+    const auto l = layout(index);
+    for (const Block &b : l->blocks) {
+        if (b.partID == partID)
+            return b.rect.toAlignedRect();
+    }
+    return {};
 }
 
 } // namespace weft

@@ -4,6 +4,7 @@
 #include "core/types.h"
 
 #include <QAbstractItemDelegate>
+#include <QAbstractTextDocumentLayout>
 #include <QCache>
 #include <QSet>
 #include <QTextDocument>
@@ -42,6 +43,17 @@ public:
     void setExpanded(const QModelIndex &index, const QString &partID, bool expanded);
     /// The rotation of the running spinners, advanced by the view while something runs.
     void setSpinnerPhase(int degrees) { m_spinnerPhase = degrees; }
+    /// Marks the tool call @p callID as waiting for the user's answer to a permission question:
+    /// its badge says "Needs approval" instead of "Running". The caller invalidates the message.
+    void setAwaitingPermission(const QString &callID, bool waiting);
+    [[nodiscard]] bool isAwaitingPermission(const QString &callID) const { return m_awaiting.contains(callID); }
+    /// Find in the session: @p text is highlighted (case-insensitive) in the messages' text and
+    /// the part @p currentPartID (the current match) is framed. Empty: no highlight.
+    void setFindHighlight(const QString &text, const QString &currentPartID = {});
+    [[nodiscard]] QString findHighlight() const { return m_find; }
+    [[nodiscard]] QString findPart() const { return m_findPart; }
+    /// Where part @p partID is drawn in the row of @p index (relative to the row), or null.
+    [[nodiscard]] QRect partRect(const QModelIndex &index, const QString &partID) const;
     /// Forgets the cached layout of one message (its neighbours changed: a continuation row
     /// depends on the row above it).
     void invalidate(const QString &messageID);
@@ -51,7 +63,7 @@ public:
     /// What is under @p pos (row coordinates relative to the row's top-left corner).
     struct Hit
     {
-        enum class Kind { None, Toggle, Link, Tool, Header, Body };
+        enum class Kind { None, Toggle, Link, Tool, Header, Body, Changes };
         Kind kind = Kind::None;
         QString partID;
         QString link;
@@ -64,6 +76,8 @@ public:
 
 Q_SIGNALS:
     void linkActivated(const QString &link);
+    /// The "N files changed in this turn" line of a user message was clicked.
+    void changesActivated(const QModelIndex &index);
 
 private:
     struct Block;
@@ -78,10 +92,17 @@ private:
     [[nodiscard]] QString messageToolTip(const QModelIndex &index) const;
     [[nodiscard]] QString toolToolTip(const Part &part, bool live) const;
     void paintBlock(QPainter *painter, const Block &block, const QPalette &palette, bool live) const;
-    void paintBadge(QPainter *painter, const QRectF &rect, ToolStatus status, bool live, const QPalette &palette) const;
+    void paintBadge(QPainter *painter, const QRectF &rect, ToolStatus status, bool live, bool asking,
+                    const QPalette &palette) const;
+
+    void addFindSelections(QAbstractTextDocumentLayout::PaintContext &ctx, const QTextDocument *doc,
+                           const QPalette &palette, bool current) const;
 
     QAbstractItemView *m_view;
+    QString m_find;
+    QString m_findPart;
     QSet<QString> m_expanded;
+    QSet<QString> m_awaiting; // tool call IDs waiting for a permission answer
     int m_spinnerPhase = 0;
     mutable QCache<QString, CachedLayout> m_layouts;
     mutable QCache<QString, CachedDocument> m_documents;

@@ -10,11 +10,11 @@
 #include <QClipboard>
 #include <QContextMenuEvent>
 #include <QDesktopServices>
-#include <QIdentityProxyModel>
 #include <QMenu>
 #include <QMimeData>
 #include <QPainter>
 #include <QScrollBar>
+#include <QSortFilterProxyModel>
 #include <QUrl>
 
 using namespace Qt::StringLiterals;
@@ -24,15 +24,92 @@ namespace weft
 
 namespace
 {
-/// QAbstractItemView fetches more when its *last* row is visible, which in a chat would load the
-/// whole history page by page while the user sits at the bottom. The timeline fetches older
-/// messages itself, when the user nears the top; this proxy hides fetchMore from the base class.
-class ManualFetchProxy : public QIdentityProxyModel
+/// Between the model and the view:
+/// - QAbstractItemView fetches more when its *last* row is visible, which in a chat would load
+///   the whole history page by page while the user sits at the bottom. The timeline fetches older
+///   messages itself, when the user nears the top; this proxy hides fetchMore from the base class.
+/// - A pending revert hides the messages it took back (OpenCode's `revert.messageID`, and the
+///   parts from `revert.partID` on in that message). Message IDs ascend with time, as in
+///   OpenCode's `messages.filter(m => m.id < revert.messageID)`.
+class TimelineProxy : public QSortFilterProxyModel
 {
 public:
-    using QIdentityProxyModel::QIdentityProxyModel;
+    using QSortFilterProxyModel::QSortFilterProxyModel;
     bool canFetchMore(const QModelIndex &) const override { return false; }
     void fetchMore(const QModelIndex &) override { }
+
+    [[nodiscard]] QString revertMessage() const { return m_message; }
+    bool setRevert(const QString &messageID, const QString &partID)
+    {
+        if (messageID == m_message && partID == m_part)
+            return false;
+        m_message = messageID;
+        m_part = messageID.isEmpty() ? QString() : partID;
+        invalidateRowsFilter();
+        return true;
+    }
+
+    QVariant data(const QModelIndex &index, int role) const override
+    {
+        if (m_part.isEmpty() || !index.isValid())
+            return QSortFilterProxyModel::data(index, role);
+        switch (role) {
+        case Qt::DisplayRole:
+        case TimelineModel::TextRole:
+        case TimelineModel::MarkdownRole:
+        case TimelineModel::PartsRole:
+        case TimelineModel::PartTypesRole:
+        case TimelineModel::ToolStatusesRole:
+            break;
+        default:
+            return QSortFilterProxyModel::data(index, role);
+        }
+        if (QSortFilterProxyModel::data(index, TimelineModel::IdRole).toString() != m_message)
+            return QSortFilterProxyModel::data(index, role);
+        QList<Part> parts;
+        for (const Part &p : QSortFilterProxyModel::data(index, TimelineModel::PartsRole).value<QList<Part>>()) {
+            if (p.id() == m_part)
+                break;
+            parts.append(p);
+        }
+        switch (role) {
+        case Qt::DisplayRole:
+        case TimelineModel::TextRole:
+            return TimelineModel::visibleText(parts);
+        case TimelineModel::MarkdownRole:
+            return TimelineModel::markdown(QSortFilterProxyModel::data(index, TimelineModel::MessageRole).value<Message>(),
+                                           parts);
+        case TimelineModel::PartTypesRole: {
+            QList<PartType> types;
+            for (const Part &p : std::as_const(parts))
+                types.append(p.type());
+            return QVariant::fromValue(types);
+        }
+        case TimelineModel::ToolStatusesRole: {
+            QList<ToolStatus> statuses;
+            for (const Part &p : std::as_const(parts)) {
+                if (p.type() == PartType::Tool)
+                    statuses.append(p.state().status());
+            }
+            return QVariant::fromValue(statuses);
+        }
+        default:
+            return QVariant::fromValue(parts);
+        }
+    }
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override
+    {
+        if (m_message.isEmpty())
+            return true;
+        const QString id = sourceModel()->index(sourceRow, 0, sourceParent).data(TimelineModel::IdRole).toString();
+        return id < m_message || (id == m_message && !m_part.isEmpty());
+    }
+
+private:
+    QString m_message;
+    QString m_part;
 };
 
 constexpr int SpinnerIntervalMs = 80;
@@ -60,6 +137,10 @@ TimelineView::TimelineView(QWidget *parent)
     setAccessibleName(tr("Conversation"));
     m_placeholder = tr("Select a session in the sidebar, or start a new one.");
 
+    connect(m_delegate, &TimelineDelegate::changesActivated, this, [this](const QModelIndex &index) {
+        Q_EMIT turnChangesRequested(index.data(TimelineModel::SessionIdRole).toString(),
+                                    index.data(TimelineModel::IdRole).toString());
+    });
     connect(m_delegate, &TimelineDelegate::linkActivated, this, [](const QString &link) {
         const QUrl url(link);
         if (url.scheme() == u"http" || url.scheme() == u"https" || url.scheme() == u"mailto")
@@ -95,7 +176,7 @@ void TimelineView::setTimelineModel(TimelineModel *model)
     if (m_proxy)
         m_proxy->deleteLater();
     m_model = model;
-    m_proxy = new ManualFetchProxy(this);
+    m_proxy = new TimelineProxy(this);
     m_proxy->setSourceModel(model);
     setModel(m_proxy);
     connect(m_proxy, &QAbstractItemModel::rowsAboutToBeInserted, this, &TimelineView::onRowsAboutToBeInserted);
@@ -121,6 +202,41 @@ QModelIndex TimelineView::sourceIndex(const QModelIndex &index) const
 void TimelineView::setPlaceholderText(const QString &text)
 {
     m_placeholder = text;
+    viewport()->update();
+}
+
+void TimelineView::setRevert(const QString &messageID, const QString &partID)
+{
+    auto *proxy = static_cast<TimelineProxy *>(m_proxy);
+    if (!proxy)
+        return;
+    const QString before = proxy->revertMessage();
+    if (!proxy->setRevert(messageID, partID))
+        return;
+    // The message cut at a part is laid out anew; so is the one whose cut went away.
+    m_delegate->invalidate(before);
+    m_delegate->invalidate(messageID);
+    scheduleDelayedItemsLayout();
+    viewport()->update();
+}
+
+QString TimelineView::revertMessageID() const
+{
+    return m_proxy ? static_cast<TimelineProxy *>(m_proxy)->revertMessage() : QString();
+}
+
+int TimelineView::hiddenMessageCount() const
+{
+    return m_proxy && m_model ? m_model->rowCount() - m_proxy->rowCount() : 0;
+}
+
+void TimelineView::setAwaitingPermission(const QString &messageID, const QString &callID, bool waiting)
+{
+    if (m_delegate->isAwaitingPermission(callID) == waiting)
+        return;
+    m_delegate->setAwaitingPermission(callID, waiting);
+    m_delegate->invalidate(messageID);
+    scheduleDelayedItemsLayout();
     viewport()->update();
 }
 
@@ -304,7 +420,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
     const QModelIndex index = indexAt(event->position().toPoint());
     const auto hit = m_delegate->hitTest(index, event->position().toPoint() - visualRect(index).topLeft());
     const bool clickable
-        = hit.kind == TimelineDelegate::Hit::Kind::Toggle || hit.kind == TimelineDelegate::Hit::Kind::Link;
+        = hit.kind == TimelineDelegate::Hit::Kind::Toggle || hit.kind == TimelineDelegate::Hit::Kind::Link
+        || hit.kind == TimelineDelegate::Hit::Kind::Changes;
     viewport()->setCursor(clickable ? Qt::PointingHandCursor : Qt::ArrowCursor);
 }
 

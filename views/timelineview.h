@@ -5,7 +5,7 @@
 #include <QPersistentModelIndex>
 #include <QTimer>
 
-class QIdentityProxyModel;
+class QSortFilterProxyModel;
 class QMenu;
 
 namespace weft
@@ -37,6 +37,22 @@ public:
     [[nodiscard]] bool isAnimating() const { return m_spinner.isActive(); }
     /// The placeholder shown when there are no rows.
     void setPlaceholderText(const QString &text);
+    /// Hides what a pending revert took back (the session's `revert`, as OpenCode's views do):
+    /// the messages from @p messageID on, or, with @p partID, that message's parts from
+    /// @p partID on and the messages after it. Empty: everything is shown.
+    void setRevert(const QString &messageID, const QString &partID = {});
+    [[nodiscard]] QString revertMessageID() const;
+    /// Loaded messages hidden by the revert.
+    [[nodiscard]] int hiddenMessageCount() const;
+    /// Marks the tool call @p callID of message @p messageID as waiting for a permission answer.
+    void setAwaitingPermission(const QString &messageID, const QString &callID, bool waiting);
+
+    /// Scrolls to part @p partID of message @p messageID (to the message when @p partID is empty
+    /// or not drawn), loading the older messages first when it is not loaded yet. A collapsed
+    /// reasoning or tool part is expanded; the row becomes current. partRevealed() when done.
+    void revealPart(const QString &messageID, const QString &partID = {});
+    /// Find in the session: highlights @p text in the messages and frames part @p currentPartID.
+    void setFindHighlight(const QString &text, const QString &currentPartID = {});
 
     QAction *copyTextAction() const { return m_copyText; }
     QAction *copyMarkdownAction() const { return m_copyMarkdown; }
@@ -50,6 +66,10 @@ Q_SIGNALS:
     /// "Fork from here": a new session from the messages before @p messageID (all of them when
     /// empty), as TimelineModel::forkPoint() chose it.
     void forkRequested(const QString &sessionID, const QString &messageID);
+    /// The "files changed in this turn" line of user message @p messageID was clicked.
+    void turnChangesRequested(const QString &sessionID, const QString &messageID);
+    /// revealPart() scrolled to the part (or gave up: the message is not in the session).
+    void partRevealed(const QString &messageID, const QString &partID);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -70,8 +90,12 @@ private:
     void maybeFetchOlder();
     [[nodiscard]] QModelIndex sourceIndex(const QModelIndex &index) const;
 
+    void revealLoaded();
+
     TimelineModel *m_model = nullptr;
-    QIdentityProxyModel *m_proxy = nullptr;
+    QString m_revealMessage; // what revealPart() waits for while older messages load
+    QString m_revealPart;
+    QSortFilterProxyModel *m_proxy = nullptr;
     TimelineDelegate *m_delegate = nullptr;
     QTimer m_spinner;
     int m_phase = 0;

@@ -211,6 +211,8 @@ QVariant SessionsModel::roleValue(const Session &s, int role) const
     }
     case DepthRole:
         return depthOf(s);
+    case VersionRole:
+        return s.version();
     case SessionRole:
         return QVariant::fromValue(s);
     default:
@@ -276,6 +278,7 @@ QHash<int, QByteArray> SessionsModel::roleNames() const
                   {ForkNumberRole, "forkNumber"},
                   {ForkBaseTitleRole, "forkBaseTitle"},
                   {DepthRole, "depth"},
+                  {VersionRole, "version"},
                   {SessionRole, "session"}});
     return names;
 }

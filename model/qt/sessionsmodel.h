@@ -41,6 +41,7 @@ public:
         ForkNumberRole, ///< int: n of "(fork #n)", 0 for a session that is not a fork
         ForkBaseTitleRole, ///< QString: the title without " (fork #n)"
         DepthRole, ///< int: how many parentID links lead to a root session (0 for roots)
+        VersionRole, ///< QString: the version of the program that wrote the session (OpenCode's or Weft's)
         SessionRole, ///< weft::Session: the whole session value
     };
     Q_ENUM(Roles)

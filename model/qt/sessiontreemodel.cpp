@@ -7,6 +7,7 @@
 #include <QSet>
 
 #include <QThread>
+#include <QVersionNumber>
 #include <functional>
 #include <map>
 
@@ -22,7 +23,9 @@ struct SessionTreeModel::Node
     NodeKind kind = NodeKind::Project;
     QString key; ///< unique in the tree: "p:<project>", "g:<project>/<group>", "s:<session>"
     QString id; ///< the project or session ID
-    QString label; ///< project and group rows
+    QString label; ///< project, group and source rows
+    QString toolTip; ///< source rows
+    QString source; ///< the key of the source the row belongs to (empty: the primary)
     DateGroup group = DateGroup::Older;
     Node *parent = nullptr;
     int row = 0;
@@ -41,6 +44,8 @@ struct SessionTreeModel::Desired
     QString key;
     QString id;
     QString label;
+    QString toolTip;
+    QString source;
     DateGroup group = DateGroup::Older;
     std::vector<Desired> children;
 };
@@ -54,7 +59,7 @@ bool isStructural(const QList<int> &roles)
     static const QSet<int> structural{SessionsModel::TitleRole,     SessionsModel::ParentIDRole,
                                       SessionsModel::ProjectIDRole, SessionsModel::ProjectNameRole,
                                       SessionsModel::CreatedRole,   SessionsModel::UpdatedRole,
-                                      SessionsModel::ArchivedRole};
+                                      SessionsModel::ArchivedRole,  SessionsModel::VersionRole};
     return std::any_of(roles.begin(), roles.end(), [](int r) { return structural.contains(r); });
 }
 } // namespace
@@ -62,6 +67,7 @@ bool isStructural(const QList<int> &roles)
 SessionTreeModel::SessionTreeModel(SessionsModel *source, QObject *parent)
     : QAbstractItemModel(parent)
     , m_source(source)
+    , m_primaryLabel(tr("Weft"))
     , m_root(std::make_unique<Node>())
 {
     Q_ASSERT(source);
@@ -71,17 +77,125 @@ SessionTreeModel::SessionTreeModel(SessionsModel *source, QObject *parent)
         rebuild();
         scheduleMidnight();
     });
-    connect(source, &QAbstractItemModel::rowsInserted, this, &SessionTreeModel::rebuild);
-    connect(source, &QAbstractItemModel::rowsRemoved, this, &SessionTreeModel::rebuild);
-    connect(source, &QAbstractItemModel::rowsMoved, this, &SessionTreeModel::rebuild);
-    connect(source, &QAbstractItemModel::modelReset, this, &SessionTreeModel::rebuild);
-    connect(source, &QAbstractItemModel::layoutChanged, this, &SessionTreeModel::rebuild);
-    connect(source, &QAbstractItemModel::dataChanged, this, &SessionTreeModel::onSourceDataChanged);
+    connectModel(QString(), source);
     rebuild();
     scheduleMidnight();
 }
 
 SessionTreeModel::~SessionTreeModel() = default;
+
+void SessionTreeModel::connectModel(const QString &source, SessionsModel *model)
+{
+    connect(model, &QAbstractItemModel::rowsInserted, this, &SessionTreeModel::rebuild);
+    connect(model, &QAbstractItemModel::rowsRemoved, this, &SessionTreeModel::rebuild);
+    connect(model, &QAbstractItemModel::rowsMoved, this, &SessionTreeModel::rebuild);
+    connect(model, &QAbstractItemModel::modelReset, this, &SessionTreeModel::rebuild);
+    connect(model, &QAbstractItemModel::layoutChanged, this, &SessionTreeModel::rebuild);
+    connect(model, &QAbstractItemModel::dataChanged, this,
+            [this, source](const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles) {
+                onSourceDataChanged(source, topLeft, bottomRight, roles);
+            });
+    connect(model, &QObject::destroyed, this, [this, source] {
+        if (!source.isEmpty())
+            removeSource(source);
+    });
+}
+
+QString SessionTreeModel::keyPrefix(const QString &source)
+{
+    return source.isEmpty() ? QString() : source + QChar(0x1f);
+}
+
+void SessionTreeModel::addSource(const QString &key, SessionsModel *model, const QString &label)
+{
+    Q_ASSERT(!key.isEmpty() && model);
+    if (key.isEmpty() || !model)
+        return;
+    removeSource(key);
+    m_sources.push_back({key, model, label});
+    connectModel(key, model);
+    rebuild();
+}
+
+void SessionTreeModel::removeSource(const QString &key)
+{
+    const auto it = std::find_if(m_sources.begin(), m_sources.end(), [&](const ExtraSource &s) { return s.key == key; });
+    if (it == m_sources.end())
+        return;
+    if (it->model)
+        disconnect(it->model.data(), nullptr, this, nullptr);
+    m_sources.erase(it);
+    rebuild();
+}
+
+bool SessionTreeModel::hasSource(const QString &key) const
+{
+    return std::any_of(m_sources.begin(), m_sources.end(), [&](const ExtraSource &s) { return s.key == key; });
+}
+
+QStringList SessionTreeModel::sources() const
+{
+    QStringList keys;
+    for (const ExtraSource &s : m_sources)
+        keys.append(s.key);
+    return keys;
+}
+
+SessionsModel *SessionTreeModel::sessionsModel(const QString &key) const
+{
+    if (key.isEmpty())
+        return m_source;
+    for (const ExtraSource &s : m_sources) {
+        if (s.key == key)
+            return s.model;
+    }
+    return nullptr;
+}
+
+QModelIndex SessionTreeModel::indexForSource(const QString &key) const
+{
+    return indexOf(m_byKey.value(u"src:"_s + key));
+}
+
+void SessionTreeModel::setPrimaryLabel(const QString &label)
+{
+    m_primaryLabel = label;
+    rebuild();
+}
+
+QString SessionTreeModel::sourceLabel(const QString &source, QString *toolTip) const
+{
+    QString label = source.isEmpty() ? m_primaryLabel : QString();
+    for (const ExtraSource &s : m_sources) {
+        if (s.key == source)
+            label = s.label;
+    }
+    const SessionsModel *model = sessionsModel(source);
+    if (!model || source.isEmpty())
+        return label;
+    // The version that wrote the newest session, and every version for the tooltip.
+    const Session *newest = nullptr;
+    QList<QVersionNumber> versions;
+    for (const Session &s : model->sessions()) {
+        if (s.version().isEmpty())
+            continue;
+        if (!newest || s.updated() > newest->updated())
+            newest = &s;
+        const QVersionNumber v = QVersionNumber::fromString(s.version());
+        if (!versions.contains(v))
+            versions.append(v);
+    }
+    std::sort(versions.begin(), versions.end());
+    if (toolTip) {
+        QStringList names;
+        for (const QVersionNumber &v : std::as_const(versions))
+            names.append(v.toString());
+        *toolTip = names.isEmpty() ? label : tr("%1\nSessions written by version %2").arg(label, names.join(u", "_s));
+    }
+    if (newest)
+        label += u" \u2014 "_s + newest->version();
+    return label;
+}
 
 QString SessionTreeModel::groupName(DateGroup group)
 {
@@ -172,9 +286,16 @@ bool SessionTreeModel::hasChildren(const QModelIndex &parent) const
     return !nodeOf(parent)->children.empty();
 }
 
-QModelIndex SessionTreeModel::indexForSession(const QString &sessionID) const
+QModelIndex SessionTreeModel::indexForSession(const QString &sessionID, const QString &source) const
 {
-    return indexOf(m_byKey.value(u"s:"_s + sessionID));
+    return indexOf(m_byKey.value(keyPrefix(source) + u"s:"_s + sessionID));
+}
+
+QString SessionTreeModel::sourceOf(const QModelIndex &index) const
+{
+    if (!index.isValid() || index.model() != this)
+        return {};
+    return nodeOf(index)->source;
 }
 
 QString SessionTreeModel::sessionID(const QModelIndex &index) const
@@ -197,18 +318,26 @@ QVariant SessionTreeModel::data(const QModelIndex &index, int role) const
         return QVariant::fromValue(n->group);
     case ChildCountRole:
         return int(n->children.size());
+    case SourceRole:
+        return n->source;
     case FilterTextRole:
         if (n->kind != NodeKind::Session)
             return QString();
-        return m_source->indexForId(n->id).data(SessionsModel::TitleRole);
+        if (const SessionsModel *model = sessionsModel(n->source))
+            return model->indexForId(n->id).data(SessionsModel::TitleRole);
+        return QString();
     default:
         break;
     }
-    if (n->kind == NodeKind::Session)
-        return m_source->indexForId(n->id).data(role);
-    if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
+    if (n->kind == NodeKind::Session) {
+        const SessionsModel *model = sessionsModel(n->source);
+        return model ? model->indexForId(n->id).data(role) : QVariant();
+    }
+    if (role == Qt::DisplayRole)
         return n->label;
-    if (role == SessionsModel::ProjectIDRole)
+    if (role == Qt::ToolTipRole)
+        return n->toolTip.isEmpty() ? n->label : n->toolTip;
+    if (role == SessionsModel::ProjectIDRole && n->kind != NodeKind::Source)
         return n->kind == NodeKind::Project ? n->id : n->parent->id;
     return {};
 }
@@ -218,7 +347,7 @@ bool SessionTreeModel::setData(const QModelIndex &index, const QVariant &value, 
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return false;
     const Node *n = nodeOf(index);
-    if (n->kind != NodeKind::Session)
+    if (n->kind != NodeKind::Session || !n->source.isEmpty() || !m_source)
         return false;
     return m_source->setData(m_source->indexForId(n->id), value, role);
 }
@@ -229,7 +358,13 @@ Qt::ItemFlags SessionTreeModel::flags(const QModelIndex &index) const
         return Qt::NoItemFlags;
     const Node *n = nodeOf(index);
     if (n->kind == NodeKind::Session) {
-        Qt::ItemFlags f = m_source->flags(m_source->indexForId(n->id));
+        const SessionsModel *model = sessionsModel(n->source);
+        if (!model)
+            return Qt::NoItemFlags;
+        Qt::ItemFlags f = model->flags(model->indexForId(n->id));
+        // Other sources are read-only here: their sessions are copied into Weft to be changed.
+        if (!n->source.isEmpty())
+            f &= ~Qt::ItemIsEditable;
         f &= ~Qt::ItemNeverHasChildren;
         if (n->children.empty())
             f |= Qt::ItemNeverHasChildren;
@@ -240,7 +375,36 @@ Qt::ItemFlags SessionTreeModel::flags(const QModelIndex &index) const
 
 SessionTreeModel::Desired SessionTreeModel::buildDesired() const
 {
-    const QList<Session> &sessions = m_source->sessions();
+    Desired root;
+    if (m_sources.empty()) {
+        root.children = buildProjects(QString(), m_source);
+        return root;
+    }
+    const auto sourceNode = [&](const QString &key, const SessionsModel *model) {
+        Desired d;
+        d.kind = NodeKind::Source;
+        d.key = u"src:"_s + key;
+        d.id = key;
+        d.source = key;
+        d.label = sourceLabel(key, &d.toolTip);
+        d.children = buildProjects(key, model);
+        return d;
+    };
+    root.children.push_back(sourceNode(QString(), m_source));
+    for (const ExtraSource &s : m_sources) {
+        if (s.model)
+            root.children.push_back(sourceNode(s.key, s.model));
+    }
+    return root;
+}
+
+std::vector<SessionTreeModel::Desired> SessionTreeModel::buildProjects(const QString &source,
+                                                                       const SessionsModel *model) const
+{
+    if (!model)
+        return {};
+    const QString prefix = keyPrefix(source);
+    const QList<Session> &sessions = model->sessions();
     QHash<QString, const Session *> byId;
     byId.reserve(sessions.size());
     // Forks: "<base> (fork #n)" comes from the newest earlier session titled "<base> (fork #n-1)"
@@ -316,8 +480,9 @@ SessionTreeModel::Desired SessionTreeModel::buildDesired() const
     const std::function<Desired(const Session *, DateGroup)> sessionNode = [&](const Session *s, DateGroup group) {
         Desired d;
         d.kind = NodeKind::Session;
-        d.key = u"s:"_s + s->id();
+        d.key = prefix + u"s:"_s + s->id();
         d.id = s->id();
+        d.source = source;
         d.group = group;
         for (const Session *c : childrenOf.value(s->id()))
             d.children.push_back(sessionNode(c, group));
@@ -339,21 +504,22 @@ SessionTreeModel::Desired SessionTreeModel::buildDesired() const
     };
 
     QStringList projects = rootsOf.keys();
-    std::sort(projects.begin(), projects.end(), [this](const QString &a, const QString &b) {
+    std::sort(projects.begin(), projects.end(), [model](const QString &a, const QString &b) {
         // Sessions outside any repository ("global") go last; the others by name.
         if ((a == u"global") != (b == u"global"))
             return b == u"global";
-        const int c = m_source->projectName(a).compare(m_source->projectName(b), Qt::CaseInsensitive);
+        const int c = model->projectName(a).compare(model->projectName(b), Qt::CaseInsensitive);
         return c != 0 ? c < 0 : a < b;
     });
 
-    Desired root;
+    std::vector<Desired> result;
     for (const QString &projectID : projects) {
         Desired project;
         project.kind = NodeKind::Project;
-        project.key = u"p:"_s + projectID;
+        project.key = prefix + u"p:"_s + projectID;
         project.id = projectID;
-        project.label = m_source->projectName(projectID);
+        project.source = source;
+        project.label = model->projectName(projectID);
         QList<const Session *> roots = rootsOf.value(projectID);
         std::sort(roots.begin(), roots.end(), [&](const Session *a, const Session *b) {
             const qint64 ta = latestOf(a), tb = latestOf(b);
@@ -365,8 +531,9 @@ SessionTreeModel::Desired SessionTreeModel::buildDesired() const
             Desired &group = groups[g];
             if (group.key.isEmpty()) {
                 group.kind = NodeKind::Group;
-                group.key = u"g:%1/%2"_s.arg(projectID).arg(int(g));
+                group.key = prefix + u"g:%1/%2"_s.arg(projectID).arg(int(g));
                 group.id = projectID;
+                group.source = source;
                 group.label = groupName(g);
                 group.group = g;
             }
@@ -374,9 +541,9 @@ SessionTreeModel::Desired SessionTreeModel::buildDesired() const
         }
         for (auto &entry : groups)
             project.children.push_back(std::move(entry.second));
-        root.children.push_back(std::move(project));
+        result.push_back(std::move(project));
     }
-    return root;
+    return result;
 }
 
 bool SessionTreeModel::isAncestor(const Node *maybeAncestor, const Node *node)
@@ -423,6 +590,8 @@ void SessionTreeModel::reconcile(Node *node, const Desired &desired)
               n->key = d.key;
               n->id = d.id;
               n->label = d.label;
+              n->toolTip = d.toolTip;
+              n->source = d.source;
               n->group = d.group;
               n->parent = parent;
               n->row = row;
@@ -453,6 +622,8 @@ void SessionTreeModel::reconcile(Node *node, const Desired &desired)
                 n->key = d.key;
                 n->id = d.id;
                 n->label = d.label;
+                n->toolTip = d.toolTip;
+                n->source = d.source;
                 n->group = d.group;
                 n->parent = node;
                 beginInsertRows(indexOf(node), int(i), int(i));
@@ -463,8 +634,9 @@ void SessionTreeModel::reconcile(Node *node, const Desired &desired)
                 endInsertRows();
             }
         }
-        if (child->label != d.label || child->group != d.group) {
+        if (child->label != d.label || child->group != d.group || child->toolTip != d.toolTip) {
             child->label = d.label;
+            child->toolTip = d.toolTip;
             child->group = d.group;
             const QModelIndex idx = indexOf(child);
             Q_EMIT dataChanged(idx, idx, {Qt::DisplayRole, Qt::ToolTipRole, DateGroupRole});
@@ -517,14 +689,18 @@ void SessionTreeModel::rebuild()
     removeUndesired(m_root.get(), keep);
 }
 
-void SessionTreeModel::onSourceDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
-                                           const QList<int> &roles)
+void SessionTreeModel::onSourceDataChanged(const QString &source, const QModelIndex &topLeft,
+                                           const QModelIndex &bottomRight, const QList<int> &roles)
 {
+    const SessionsModel *model = sessionsModel(source);
+    if (!model)
+        return;
     if (isStructural(roles))
         rebuild();
+    const QString prefix = keyPrefix(source);
     for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
-        const QString id = m_source->index(row).data(SessionsModel::IdRole).toString();
-        if (Node *n = m_byKey.value(u"s:"_s + id)) {
+        const QString id = model->index(row).data(SessionsModel::IdRole).toString();
+        if (Node *n = m_byKey.value(prefix + u"s:"_s + id)) {
             const QModelIndex idx = indexOf(n);
             QList<int> mapped = roles;
             if (roles.contains(SessionsModel::TitleRole))

@@ -24,6 +24,11 @@ namespace weft
 /// that becomes active moves from "Yesterday" to "Today" with beginMoveRows, it is never removed
 /// and re-added.
 ///
+/// More sources of sessions (OpenCode's database beside Weft's own store) can be added with
+/// addSource(): the tree then starts with one row per source ("Weft", "OpenCode (…) — 1.18.34"),
+/// each holding its projects, groups and sessions. The same session ID may be in two sources (a
+/// session copied into Weft keeps its ID): a session row is identified by source and ID.
+///
 /// Session rows answer every SessionsModel role; the roles below are added.
 class SessionTreeModel : public QAbstractItemModel
 {
@@ -35,10 +40,11 @@ public:
         DateGroupRole, ///< DateGroup: the group of a group row (and of the sessions below it)
         FilterTextRole, ///< QString: what the sidebar filter matches (empty for group rows)
         ChildCountRole, ///< int: sessions nested under a session row
+        SourceRole, ///< QString: the key of the row's source (empty for the primary source)
     };
     Q_ENUM(Roles)
 
-    enum class NodeKind { Project, Group, Session };
+    enum class NodeKind { Project, Group, Session, Source };
     Q_ENUM(NodeKind)
 
     enum class DateGroup { Today, Yesterday, ThisWeek, Older, Archived };
@@ -57,8 +63,25 @@ public:
     Qt::ItemFlags flags(const QModelIndex &index) const override;
 
     [[nodiscard]] SessionsModel *sourceModel() const { return m_source; }
-    [[nodiscard]] QModelIndex indexForSession(const QString &sessionID) const;
+    [[nodiscard]] QModelIndex indexForSession(const QString &sessionID, const QString &source = {}) const;
     [[nodiscard]] QString sessionID(const QModelIndex &index) const;
+    /// The source of a row (empty: the primary source).
+    [[nodiscard]] QString sourceOf(const QModelIndex &index) const;
+
+    /// Shows the sessions of @p model as their own source, a top-level row labelled @p label
+    /// followed by " — <version>", the version that wrote the source's newest session. With a
+    /// source added, the primary source's projects move (beginMoveRows) under a row of their own
+    /// (primaryLabel()). @p key must not be empty.
+    void addSource(const QString &key, SessionsModel *model, const QString &label);
+    void removeSource(const QString &key);
+    [[nodiscard]] bool hasSource(const QString &key) const;
+    /// The keys of the added sources, in the order they were added.
+    [[nodiscard]] QStringList sources() const;
+    /// The sessions of @p key (the primary's for an empty key), null when there is no such source.
+    [[nodiscard]] SessionsModel *sessionsModel(const QString &key) const;
+    [[nodiscard]] QModelIndex indexForSource(const QString &key) const;
+    void setPrimaryLabel(const QString &label);
+    [[nodiscard]] QString primaryLabel() const { return m_primaryLabel; }
 
     /// The date the groups are computed against; invalid (the default) means today, and the
     /// model regroups itself at midnight.
@@ -78,11 +101,24 @@ private:
     [[nodiscard]] QModelIndex indexOf(const Node *node) const;
     [[nodiscard]] Node *nodeOf(const QModelIndex &index) const;
     [[nodiscard]] static bool isAncestor(const Node *maybeAncestor, const Node *node);
-    void onSourceDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles);
+    void onSourceDataChanged(const QString &source, const QModelIndex &topLeft, const QModelIndex &bottomRight,
+                             const QList<int> &roles);
+    void connectModel(const QString &source, SessionsModel *model);
     void scheduleMidnight();
     [[nodiscard]] Desired buildDesired() const;
+    [[nodiscard]] std::vector<Desired> buildProjects(const QString &source, const SessionsModel *model) const;
+    [[nodiscard]] QString sourceLabel(const QString &source, QString *toolTip = nullptr) const;
+    [[nodiscard]] static QString keyPrefix(const QString &source);
+
+    struct ExtraSource {
+        QString key;
+        QPointer<SessionsModel> model;
+        QString label;
+    };
 
     QPointer<SessionsModel> m_source;
+    std::vector<ExtraSource> m_sources;
+    QString m_primaryLabel;
     std::unique_ptr<Node> m_root;
     QHash<QString, Node *> m_byKey;
     QDate m_currentDate;

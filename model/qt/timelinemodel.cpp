@@ -49,35 +49,13 @@ const QList<int> &contentRoles()
 TimelineModel::TimelineModel(SessionService *service, QObject *parent)
     : QAbstractListModel(parent)
     , m_service(service)
+    , m_primary(service)
 {
     Q_ASSERT(m_service);
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setInterval(FlushIntervalMs);
     connect(&m_flushTimer, &QTimer::timeout, this, &TimelineModel::flushPendingParts);
-
-    // `this` as context: queued from the processor's thread, direct on the GUI thread.
-    connect(m_service, &SessionService::messageUpdated, this, [this](const Message &m) {
-        if (m.sessionID() == m_sessionID)
-            whenLoaded([this, m] { applyMessage(m); });
-    });
-    connect(m_service, &SessionService::messageRemoved, this, [this](const QString &sid, const QString &mid) {
-        if (sid == m_sessionID)
-            whenLoaded([this, sid, mid] { removeMessage(sid, mid); });
-    });
-    connect(m_service, &SessionService::partUpdated, this, &TimelineModel::onPartUpdated);
-    connect(m_service, &SessionService::partRemoved, this,
-            [this](const QString &sid, const QString &mid, const QString &pid) {
-                if (sid == m_sessionID)
-                    whenLoaded([this, sid, mid, pid] { removePart(sid, mid, pid); });
-            });
-    connect(m_service, &SessionService::sessionChangedExternally, this, [this](const QString &sid) {
-        if (sid == m_sessionID)
-            refresh();
-    });
-    connect(m_service, &SessionService::sessionCompacted, this, [this](const QString &sid) {
-        if (sid == m_sessionID)
-            updateContextBoundary();
-    });
+    connectService();
 
     if (dynamic_cast<JsonStore *>(m_service->store())) {
         m_watcher = new SessionWatcher(m_service, this);
@@ -103,6 +81,71 @@ TimelineModel::TimelineModel(SessionService *service, QObject *parent)
 
 TimelineModel::~TimelineModel() = default;
 
+void TimelineModel::connectService()
+{
+    for (const QMetaObject::Connection &c : std::as_const(m_serviceConnections))
+        disconnect(c);
+    m_serviceConnections.clear();
+    // `this` as context: queued from the processor's thread, direct on the GUI thread.
+    m_serviceConnections.append(connect(m_service, &SessionService::messageUpdated, this, [this](const Message &m) {
+        if (m.sessionID() == m_sessionID)
+            whenLoaded([this, m] { applyMessage(m); });
+    }));
+    m_serviceConnections.append(
+        connect(m_service, &SessionService::messageRemoved, this, [this](const QString &sid, const QString &mid) {
+            if (sid == m_sessionID)
+                whenLoaded([this, sid, mid] { removeMessage(sid, mid); });
+        }));
+    m_serviceConnections.append(connect(m_service, &SessionService::partUpdated, this, &TimelineModel::onPartUpdated));
+    m_serviceConnections.append(connect(m_service, &SessionService::partRemoved, this,
+                                        [this](const QString &sid, const QString &mid, const QString &pid) {
+                                            if (sid == m_sessionID)
+                                                whenLoaded([this, sid, mid, pid] { removePart(sid, mid, pid); });
+                                        }));
+    m_serviceConnections.append(
+        connect(m_service, &SessionService::sessionChangedExternally, this, [this](const QString &sid) {
+            if (sid == m_sessionID)
+                refresh();
+        }));
+    m_serviceConnections.append(connect(m_service, &SessionService::sessionCompacted, this, [this](const QString &sid) {
+        if (sid == m_sessionID)
+            updateContextBoundary();
+    }));
+}
+
+void TimelineModel::setSession(SessionService *service, const QString &sessionID)
+{
+    assertGuiThread();
+    Q_ASSERT(service);
+    if (!service || service == m_service) {
+        setSessionID(sessionID);
+        return;
+    }
+    // Another source: nothing of the shown session stays, and no event of the old service may
+    // reach the new session's rows.
+    setSessionID(QString());
+    m_service = service;
+    connectService();
+    setSessionID(sessionID);
+}
+
+bool TimelineModel::containsMessage(const QString &messageID) const
+{
+    return m_rowById.contains(messageID)
+        || std::any_of(m_older.cbegin(), m_older.cend(), [&](const Message &m) { return m.id() == messageID; });
+}
+
+bool TimelineModel::fetchThrough(const QString &messageID)
+{
+    assertGuiThread();
+    if (m_loading || m_fetching || m_rowById.contains(messageID))
+        return false;
+    const auto it = std::find_if(m_older.cbegin(), m_older.cend(), [&](const Message &m) { return m.id() == messageID; });
+    if (it == m_older.cend())
+        return false;
+    fetchOlder(m_older.cend() - it);
+    return true;
+}
 void TimelineModel::assertGuiThread() const
 {
     Q_ASSERT_X(QThread::currentThread() == thread(), "TimelineModel", "used from a thread other than its own");
@@ -360,7 +403,7 @@ void TimelineModel::setSessionID(const QString &sessionID)
     endResetModel();
     updateStats();
     if (m_watcher)
-        m_watcher->setSession(sessionID);
+        m_watcher->setSession(m_service == m_primary ? sessionID : QString());
     if (sessionID.isEmpty())
         return;
 
@@ -406,9 +449,14 @@ void TimelineModel::fetchMore(const QModelIndex &parent)
     assertGuiThread();
     if (!canFetchMore(parent))
         return;
+    fetchOlder(m_pageSize);
+}
+
+void TimelineModel::fetchOlder(qsizetype count)
+{
     m_fetching = true;
     const int generation = m_generation;
-    const qsizetype split = std::max<qsizetype>(0, m_older.size() - m_pageSize);
+    const qsizetype split = std::max<qsizetype>(0, m_older.size() - count);
     const QList<Message> infos = m_older.mid(split);
     std::shared_ptr<Store> store = m_service->sharedStore();
     const QString sessionID = m_sessionID;
@@ -660,7 +708,9 @@ void TimelineModel::updateStats()
     for (qsizetype i = m_rows.size() - 1; i >= 0; --i) {
         const Message &m = m_rows.at(i).info;
         if (m.isAssistant() && m.tokens().total() > 0) {
-            context = m.tokens().total();
+            // A summary's request read the whole old context; what the next request reads of
+            // it is the summary it wrote.
+            context = m.isSummary() && m.isCompleted() && !m.hasError() ? m.tokens().output : m.tokens().total();
             break;
         }
     }
@@ -685,7 +735,7 @@ void TimelineModel::updateStats()
 
 void TimelineModel::watchTail()
 {
-    if (!m_watcher)
+    if (!m_watcher || m_service != m_primary)
         return;
     QStringList ids;
     for (qsizetype i = std::max<qsizetype>(0, m_rows.size() - WatchedTail); i < m_rows.size(); ++i)

@@ -72,13 +72,25 @@ public:
     /// Shows @p sessionID (empty: nothing). The rows go at once (a reset: another session is not
     /// a live change); the newest page arrives from a worker thread, then loaded().
     void setSessionID(const QString &sessionID);
+    /// Shows @p sessionID of @p service, which may be another source than the one the model was
+    /// made with (an OpenCode database beside Weft's store): the model then follows that
+    /// service's signals. A session of the same ID in another source is another session.
+    void setSession(SessionService *service, const QString &sessionID);
     [[nodiscard]] QString sessionID() const { return m_sessionID; }
+    /// The service the shown session comes from.
+    [[nodiscard]] SessionService *service() const { return m_service; }
     [[nodiscard]] bool isLoading() const { return m_loading; }
     /// How many messages one page holds (the first load and each fetchMore()).
     void setPageSize(int size) { m_pageSize = std::max(1, size); }
     [[nodiscard]] int pageSize() const { return m_pageSize; }
 
     [[nodiscard]] QModelIndex indexForId(const QString &messageID) const;
+    /// Whether the session has @p messageID, loaded as a row or not yet.
+    [[nodiscard]] bool containsMessage(const QString &messageID) const;
+    /// Loads the older messages from @p messageID up to the first row in one page, off the GUI
+    /// thread (olderLoaded() when they are in). False when nothing needs loading (the message is
+    /// a row already, or not in the session) or a load is in progress.
+    bool fetchThrough(const QString &messageID);
     /// The messageID to pass to SessionService::fork() for "Fork from here" on @p index: the new
     /// session holds everything before a user message, and everything up to and including an
     /// assistant message (the next message's ID; empty when it is the last: the whole session).
@@ -86,7 +98,8 @@ public:
 
     /// All messages of the session, loaded or not.
     [[nodiscard]] int totalMessageCount() const { return int(m_older.size() + m_rows.size()); }
-    /// Tokens in context: the last assistant reply's tokens (input, output, reasoning, cache).
+    /// Tokens in context: the last assistant reply's tokens (input, output, reasoning, cache);
+    /// after a compaction, the summary's output.
     [[nodiscard]] qint64 contextTokens() const { return m_contextTokens; }
     /// The session's cost: the sum over every assistant message.
     [[nodiscard]] double totalCost() const { return m_totalCost; }
@@ -143,8 +156,12 @@ private:
     /// Runs @p event now, or after the load in progress (whose snapshot may not include it).
     void whenLoaded(std::function<void()> event);
     void replayQueued();
+    void connectService();
+    void fetchOlder(qsizetype count);
 
     SessionService *m_service;
+    SessionService *m_primary; // the service the watcher follows files for
+    QList<QMetaObject::Connection> m_serviceConnections;
     SessionWatcher *m_watcher = nullptr;
     QString m_sessionID;
     QList<Row> m_rows;

@@ -209,6 +209,8 @@ void TestMainWindow::forkFromAssistantMessage()
     TimelineView *view = w->timelineView();
     const QModelIndex index = view->model()->index(row, 0);
     QCOMPARE(index.data(TimelineModel::AuthorRole).value<Message::Role>(), Message::Role::Assistant);
+    // The index is the view's (a proxy's): it does not outlive the switch to the fork.
+    const QVariant text = index.data(TimelineModel::TextRole);
     std::unique_ptr<QMenu> menu(view->createContextMenu(index, w));
     QSignalSpy forked(w, &MainWindow::forked);
     menu->findChild<QAction *>(u"forkFromHere"_s)->trigger();
@@ -219,8 +221,7 @@ void TestMainWindow::forkFromAssistantMessage()
     QCOMPARE(m_service->messages(id).size(), expected);
     QTRY_COMPARE(w->timelineModel()->rowCount(), expected);
     // The fork ends with the message it was made from.
-    QCOMPARE(w->timelineModel()->index(expected - 1, 0).data(TimelineModel::TextRole),
-             index.data(TimelineModel::TextRole));
+    QCOMPARE(w->timelineModel()->index(expected - 1, 0).data(TimelineModel::TextRole), text);
 }
 
 void TestMainWindow::keyboard()
@@ -230,10 +231,10 @@ void TestMainWindow::keyboard()
     QVERIFY(openAndLoad(w, MainID));
     QTreeView *tree = w->sidebar()->view();
 
-    // Ctrl+F: the sidebar's filter.
+    // Ctrl+K: the sidebar's filter (Ctrl+F finds in the session).
     w->activateWindow();
     w->timelineView()->setFocus();
-    QTest::keySequence(w, QKeySequence::Find);
+    QTest::keySequence(w, QKeySequence(Qt::CTRL | Qt::Key_K));
     QTRY_VERIFY(w->sidebar()->filterEdit()->hasFocus());
     QTest::keyClicks(w->sidebar()->filterEdit(), u"hand"_s);
     QTest::keyClick(w->sidebar()->filterEdit(), Qt::Key_Down);
@@ -259,10 +260,10 @@ void TestMainWindow::keyboard()
     QTRY_COMPARE(m_service->get(HandNamed)->title(), u"Renamed by keyboard"_s);
     QTRY_COMPARE(w->windowTitle(), u"Renamed by keyboard"_s);
 
-    // Ctrl+Shift+F forks the current session.
+    // Ctrl+Shift+B forks the current session (Ctrl+Shift+F searches all sessions).
     QSignalSpy forked(w, &MainWindow::forked);
     tree->setFocus();
-    QTest::keySequence(w, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    QTest::keySequence(w, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
     QVERIFY(forked.wait(10000));
     QCOMPARE(m_service->get(forked.first().at(0).toString())->title(), u"Renamed by keyboard (fork #1)"_s);
 }
@@ -377,8 +378,10 @@ void TestMainWindow::spinnerOnlyWhileRunning()
                                  u"m1"_s, u"build"_s, u"/home/dev/src/demo"_s, u"/home/dev/src/demo"_s);
     QVERIFY(m_service->updateMessage(reply));
     QTRY_VERIFY(w->timelineView()->isAnimating());
-    QVERIFY(w->composer()->isRunning());
-    QVERIFY(w->composer()->stopButton()->isVisible());
+    // Another process writes this reply: the sidebar marks the session, but Stop could not stop
+    // it, and a reply a crash left unfinished must not lock the composer: Send stays.
+    QVERIFY(!w->composer()->isRunning());
+    QVERIFY(w->composer()->sendButton()->isVisible());
     QVERIFY(w->sessionsModel()->isRunning(MainID));
     reply.setCompleted(1795312761000);
     QVERIFY(m_service->updateMessage(reply));

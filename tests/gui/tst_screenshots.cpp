@@ -2,10 +2,15 @@
 // Renders the main window on the OpenCode fixture and on Weft's sample sessions, in a light and
 // a dark palette, to <build>/screenshots/*.png for a human to look at.
 
+#include "compactiondialog.h"
+#include "composer.h"
 #include "contextmeter.h"
 #include "core/identifier.h"
+#include "fakellmserver.h"
 #include "guitest.h"
 #include "mainwindow.h"
+#include "noticebar.h"
+#include "processor/setup.h"
 #include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
 #include "session/sampledata.h"
@@ -17,9 +22,11 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolButton>
 
 using namespace Qt::StringLiterals;
 using namespace weft;
@@ -32,6 +39,10 @@ private Q_SLOTS:
     void initTestCase();
     void render_data();
     void render();
+    /// A session running against the loopback LLM server: a tool call waiting for permission,
+    /// then the compaction dialog's preview and progress.
+    void liveRun_data();
+    void liveRun();
 
 private:
     QTemporaryDir m_settings;
@@ -154,6 +165,115 @@ void TestScreenshots::render()
     QVERIFY(!shot.isNull());
     QVERIFY(shot.save(path));
     qInfo("wrote %s", qPrintable(path));
+}
+
+void TestScreenshots::liveRun_data()
+{
+    QTest::addColumn<bool>("dark");
+    QTest::addRow("light") << false;
+    QTest::addRow("dark") << true;
+}
+
+void TestScreenshots::liveRun()
+{
+    QFETCH(bool, dark);
+    test::useStyle(dark ? test::darkPalette() : test::lightPalette());
+    QSettings().clear();
+    const QString suffix = dark ? u"-dark.png"_s : u"-light.png"_s;
+    const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
+
+    test::FakeLlmServer server;
+    QVERIFY(server.listen());
+    QTemporaryDir dataDir;
+    auto store = std::make_shared<JsonStore>(dataDir.path());
+    QVERIFY(store->initialize());
+    auto service = std::make_shared<SessionService>(store);
+    // The agent runs its tools in the session's project, which must exist (the bash tool refuses a
+    // missing working directory before it asks).
+    QTemporaryDir projects;
+    const QString project = projects.filePath(u"src/hello"_s);
+    QVERIFY(QDir().mkpath(project));
+    const Result<QString> created = SampleData::create(*service, project);
+    QVERIFY(created);
+    const QString open = created.value();
+
+    const JsonObject config{
+        {u"model"_s, u"local/qwen3-coder"_s},
+        {u"provider"_s,
+         JsonObject{{u"local"_s,
+                     JsonObject{{u"npm"_s, u"@ai-sdk/openai-compatible"_s},
+                                {u"options"_s, JsonObject{{u"baseURL"_s, server.baseUrl().toString()}, {u"apiKey"_s, u"sk-local"_s}}},
+                                {u"models"_s, JsonObject{{u"qwen3-coder"_s,
+                                                          JsonObject{{u"limit"_s, JsonObject{{u"context"_s, 262144}, {u"output"_s, 65536}}}}}}}}}}},
+        {u"permission"_s, JsonObject{{u"bash"_s, u"ask"_s}}},
+    };
+    const Result<Config> parsed = Config::parse(toJson(config, 2), dataDir.filePath(u"weft.json"_s));
+    QVERIFY(parsed);
+    Result<ProcessorSetup> setup = makeProcessorSetup(parsed.value(), dataDir.path());
+    QVERIFY(setup);
+    ProcessorSetup s = setup.value();
+    s.config.generateTitles = false;
+    s.config.snapshots = false;
+
+    MainWindow window(service, dataDir.path(), s);
+    window.resize(1440, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy sessions(window.sessionsModel(), &SessionsModel::loaded);
+    QVERIFY(window.sessionsModel()->isLoaded() || sessions.wait(5000));
+    QSignalSpy loaded(window.timelineModel(), &TimelineModel::loaded);
+    QVERIFY(window.openSession(open));
+    QVERIFY(!window.timelineModel()->isLoading() || loaded.wait(5000));
+
+    window.composer()->setCurrentModel(u"local/qwen3-coder"_s);
+    // The reply streams some text, then asks to run the tests.
+    test::OpenAiStream reply(u"qwen3-coder"_s);
+    reply.role().text(u"The flag is in. Let me run the test script to check that "_s).text(u"`--shout` upper-cases the name."_s);
+    const QByteArray args = toJson(JsonObject{{u"command"_s, u"sh test.sh"_s}, {u"description"_s, u"Run the tests"_s}}, 0);
+    reply.toolCallStart(0, u"call_tests"_s, u"bash"_s, QString::fromUtf8(args));
+    reply.finish(u"tool_calls"_s).usage(41800, 120).done();
+    server.enqueue(test::FakeReply::sse(reply.bytes()));
+    window.composer()->setText(u"Now run the tests."_s);
+    window.composer()->send();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.noticeBar()->keys().filter(u"permission-"_s).isEmpty(), 10000);
+    window.composer()->setText(u"And then update the README"_s);
+    QTest::qWait(200);
+    QVERIFY(window.grab().save(dir + u"run-permission"_s + suffix));
+
+    // Denied: the agent answers and stops.
+    server.enqueue(test::FakeReply::sse(test::OpenAiStream(u"qwen3-coder"_s)
+                                            .role()
+                                            .text(u"Understood, I will not run it. You can run `sh test.sh` yourself."_s)
+                                            .finish(u"stop"_s)
+                                            .usage(42100, 30)
+                                            .done()
+                                            .bytes()));
+    const QString key = window.noticeBar()->keys().filter(u"permission-"_s).first();
+    window.noticeBar()->button(key, u"deny"_s)->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.processor()->isBusy(open), 10000);
+
+    // The compaction dialog: the preview, then the summary streaming.
+    window.composer()->compactButton()->click();
+    QTRY_VERIFY(window.compactionDialog());
+    QPointer<CompactionDialog> dialog = window.compactionDialog();
+    QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Preview);
+    QTest::qWait(100);
+    QVERIFY(dialog->grab().save(dir + u"compaction-preview"_s + suffix));
+    test::OpenAiStream summary(u"qwen3-coder"_s);
+    summary.role().text(u"## Goal\nA `hello` program in C that greets a name.\n\n## Done\n"_s)
+        .text(u"- `main()` reads the name from argv.\n- The `--shout` flag upper-cases it.\n"_s);
+    test::FakeReply hanging = test::FakeReply::sse(summary.bytes());
+    hanging.hang = true;
+    server.enqueue(hanging);
+    dialog->compactButton()->click();
+    QTRY_VERIFY(dialog->summaryText().contains(u"--shout"_s));
+    QTest::qWait(100);
+    QVERIFY(dialog->grab().save(dir + u"compaction-progress"_s + suffix));
+    QVERIFY(window.grab().save(dir + u"compaction-running"_s + suffix));
+    dialog->cancelButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.processor()->isBusy(open), 10000);
+    QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Failed);
+    dialog->close();
 }
 
 QTEST_MAIN(TestScreenshots)

@@ -51,7 +51,14 @@ QList<Line> splitLines(const QString &s)
 class LineDiff
 {
 public:
-    LineDiff(const std::vector<int> &a, const std::vector<int> &b, QList<Entry> &out) : m_a(a), m_b(b), m_out(out) { }
+    LineDiff(const std::vector<int> &a, const std::vector<int> &b, QList<Entry> &out,
+             QDeadlineTimer deadline = QDeadlineTimer(QDeadlineTimer::Forever))
+        : m_a(a)
+        , m_b(b)
+        , m_out(out)
+        , m_deadline(deadline)
+    {
+    }
 
     void run() { diffRange(0, qsizetype(m_a.size()), 0, qsizetype(m_b.size())); }
 
@@ -97,6 +104,8 @@ private:
         const auto A = [&](qsizetype i) { return m_a[size_t(aLo + i)]; };
         const auto B = [&](qsizetype j) { return m_b[size_t(bLo + j)]; };
         for (qsizetype d = 0; d < maxD; ++d) {
+            if (m_deadline.hasExpired())
+                break;
             for (qsizetype k1 = -d + k1start; k1 <= d - k1end; k1 += 2) {
                 const qsizetype k1Offset = vOffset + k1;
                 qsizetype x1;
@@ -171,6 +180,7 @@ private:
     const std::vector<int> &m_a;
     const std::vector<int> &m_b;
     QList<Entry> &m_out;
+    QDeadlineTimer m_deadline;
 };
 
 QList<Entry> diffLines(const QList<Line> &oldLines, const QList<Line> &newLines)
@@ -270,6 +280,19 @@ QString unified(const QString &file, const QString &before, const QString &after
         }
     }
     return out;
+}
+
+QList<Edit> diff(const std::vector<int> &a, const std::vector<int> &b, QDeadlineTimer deadline)
+{
+    QList<Entry> entries;
+    entries.reserve(qsizetype(std::max(a.size(), b.size())));
+    LineDiff(a, b, entries, deadline).run();
+    QList<Edit> edits;
+    edits.reserve(entries.size());
+    for (const Entry &e : entries)
+        edits.append(Edit{e.op == Op::Equal ? Edit::Op::Equal : e.op == Op::Delete ? Edit::Op::Delete : Edit::Op::Insert,
+                          e.oldIndex, e.newIndex});
+    return edits;
 }
 
 } // namespace weft::TextDiff

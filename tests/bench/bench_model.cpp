@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Benchmarks of Weft's models and session operations on a generated store
+// (tests/bench/generate_store). Each mode is one measurement in a fresh process and prints one
+// JSON object; the runner (tests/bench/run-benchmarks.py) repeats it and takes the median.
+//
+//   bench_model model-open DATA SESSION   read the whole session, sessions and timeline models filled
+//   bench_model fork DATA SESSION         SessionService::fork of all messages (the fork is removed after)
+//   bench_model compaction DATA SESSION   prune (dry run) and compaction previews on the loaded messages
+
+#include "bench_common.h"
+
+#include "compaction/compaction.h"
+#include "qt/sessionsmodel.h"
+#include "qt/timelinemodel.h"
+
+using namespace Qt::StringLiterals;
+using namespace weft;
+using namespace weft::bench;
+
+namespace
+{
+
+int modelOpen(const QString &dataDir, const QString &sessionID)
+{
+    const qint64 start = s_clock.nsecsElapsed();
+    auto service = openService(dataDir);
+    if (!service)
+        return 1;
+    SessionsModel sessions(service.get());
+    TimelineModel timeline(service.get());
+    timeline.setPageSize(1 << 30); // every message as a row
+    bool timelineLoaded = false;
+    double timelineMs = 0, sessionsMs = 0;
+    QObject::connect(&timeline, &TimelineModel::loaded, &timeline, [&] {
+        timelineLoaded = true;
+        timelineMs = msSince(start);
+    });
+    QObject::connect(&sessions, &SessionsModel::loaded, &sessions, [&] { sessionsMs = msSince(start); });
+    timeline.setSessionID(sessionID);
+    if (!waitFor([&] { return timelineLoaded && sessions.isLoaded(); }, 120000))
+        return 3;
+    const double totalMs = msSince(start);
+    // The plain store read, for comparison (warm now).
+    const qint64 readStart = s_clock.nsecsElapsed();
+    const QList<MessageWithParts> messages = service->messages(sessionID);
+    const double readMs = msSince(readStart);
+    qint64 parts = 0;
+    for (const MessageWithParts &m : messages)
+        parts += m.parts.size();
+    printJson({{u"ms"_s, totalMs},
+               {u"timeline_ms"_s, timelineMs},
+               {u"sessions_ms"_s, sessionsMs},
+               {u"rows"_s, qint64(timeline.rowCount())},
+               {u"messages"_s, qint64(messages.size())},
+               {u"parts"_s, parts},
+               {u"second_read_ms"_s, readMs},
+               {u"rss_kib"_s, rssKiB()}});
+    return timeline.rowCount() == messages.size() ? 0 : 2;
+}
+
+int fork(const QString &dataDir, const QString &sessionID)
+{
+    auto service = openService(dataDir);
+    if (!service)
+        return 1;
+    const qint64 start = s_clock.nsecsElapsed();
+    const Result<Session> forked = service->fork(sessionID);
+    const double ms = msSince(start);
+    if (!forked) {
+        std::fprintf(stderr, "fork failed: %s\n", qPrintable(forked.error().toString()));
+        return 1;
+    }
+    const qsizetype messages = service->store()->messages(forked->id()).size();
+    const qint64 removeStart = s_clock.nsecsElapsed();
+    const Result<void> removed = service->remove(forked->id());
+    printJson({{u"ms"_s, ms}, {u"messages"_s, qint64(messages)}, {u"remove_ms"_s, msSince(removeStart)}});
+    return removed ? 0 : 1;
+}
+
+template<typename F>
+double medianMs(int runs, F &&f)
+{
+    QList<double> times;
+    for (int i = 0; i < runs; ++i) {
+        const qint64 start = s_clock.nsecsElapsed();
+        f();
+        times.append(msSince(start));
+    }
+    std::sort(times.begin(), times.end());
+    return times.at(times.size() / 2);
+}
+
+int compaction(const QString &dataDir, const QString &sessionID)
+{
+    auto service = openService(dataDir);
+    if (!service)
+        return 1;
+    QList<MessageWithParts> messages;
+    const double loadMs = medianMs(1, [&] { messages = service->messages(sessionID); });
+    const Compaction::Settings settings = Compaction::Settings::fromConfig({}).value();
+    const Compaction::ModelLimits model{u"anthropic/claude-sonnet-4-5"_s, 200000, 64000};
+    Compaction::PrunePlan plan;
+    const double pruneMs = medianMs(9, [&] { plan = Compaction::planPrune(messages, settings.estimator); });
+    Compaction::Preview preview;
+    const double previewMs = medianMs(9, [&] {
+        preview = Compaction::makePreview(sessionID, messages, settings, Compaction::Strategy::Summary, model);
+    });
+    const double tailMs = medianMs(9, [&] {
+        preview = Compaction::makePreview(sessionID, messages, settings, Compaction::Strategy::SummaryTail, model);
+    });
+    const double pruneStoreMs = medianMs(3, [&] { (void)Compaction::prune(*service, sessionID, settings, true); });
+    printJson({{u"load_ms"_s, loadMs},
+               {u"prune_ms"_s, pruneMs},
+               {u"preview_ms"_s, previewMs},
+               {u"preview_tail_ms"_s, tailMs},
+               {u"prune_with_load_ms"_s, pruneStoreMs},
+               {u"prune_candidates"_s, qint64(plan.parts.size())},
+               {u"messages"_s, qint64(messages.size())}});
+    return 0;
+}
+
+int usage()
+{
+    std::fprintf(stderr, "usage: bench_model model-open|fork|compaction DATA SESSION\n");
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    s_clock.start();
+    if (argc < 4)
+        return usage();
+    QCoreApplication app(argc, argv);
+    const QByteArray mode = argv[1];
+    const QString dataDir = QString::fromLocal8Bit(argv[2]);
+    const QString sessionID = QString::fromLocal8Bit(argv[3]);
+    if (mode == "model-open")
+        return modelOpen(dataDir, sessionID);
+    if (mode == "fork")
+        return fork(dataDir, sessionID);
+    if (mode == "compaction")
+        return compaction(dataDir, sessionID);
+    return usage();
+}

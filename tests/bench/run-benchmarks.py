@@ -1,0 +1,591 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Weft's benchmark runner (issue 8): generates the S, L and XL stores (cached), runs every
+figure several times in fresh processes, prints one table (median, min, max, target) and writes
+BUILD/bench-results.json.
+
+    run-benchmarks.py BUILD_DIR [--runs N] [--only FIGURE[,FIGURE...]] [--compare-opencode]
+                      [--opencode PATH] [--cold] [--list]
+
+Normally started by `packaging/dev.sh bench [...]`, which builds BUILD_DIR in release mode first.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+STORE_VERSION = 1  # bump when generate_store.cpp writes different data
+OPENCODE_VERSION = "1.1.53"
+
+
+def log(msg):
+    print(f"bench: {msg}", file=sys.stderr, flush=True)
+
+
+class Runner:
+    def __init__(self, args):
+        self.args = args
+        self.build = os.path.abspath(args.build_dir)
+        self.weft = os.path.join(self.build, "bin", "weft")
+        self.bench = os.path.join(self.build, "bench")
+        self.tests = os.path.join(self.build, "tests")
+        self.stores = os.path.join(self.build, "stores")
+        self.scratch = tempfile.mkdtemp(prefix="weft-bench.")
+        self.xdg = os.path.join(self.scratch, "xdg")
+        for d in ("config", "cache", "state", "data", "runtime"):
+            os.makedirs(os.path.join(self.xdg, d), exist_ok=True)
+        os.chmod(os.path.join(self.xdg, "runtime"), 0o700)
+        self.env = dict(os.environ)
+        self.env.update({
+            "XDG_CONFIG_HOME": os.path.join(self.xdg, "config"),
+            "XDG_CACHE_HOME": os.path.join(self.xdg, "cache"),
+            "XDG_STATE_HOME": os.path.join(self.xdg, "state"),
+            "XDG_DATA_HOME": os.path.join(self.xdg, "data"),
+            "XDG_RUNTIME_DIR": os.path.join(self.xdg, "runtime"),
+            "LC_ALL": "C.UTF-8",
+            "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen"),
+        })
+        self.results = []
+        self.comparisons = []
+        self.store_info = {}
+
+    # ---- helpers
+
+    def want(self, figure):
+        if not self.args.only:
+            return True
+        return any(figure == o or figure.startswith(o) for o in self.args.only.split(","))
+
+    def run_json(self, cmd, timeout=900, env=None):
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env or self.env,
+                           timeout=timeout, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr.strip()[-2000:]}")
+        lines = [line for line in p.stdout.splitlines() if line.strip().startswith("{")]
+        return json.loads(lines[-1])
+
+    def time_process(self, cmd, cwd=None, env=None, stdout=subprocess.DEVNULL):
+        start = time.perf_counter_ns()
+        p = subprocess.run(cmd, stdout=stdout, stderr=subprocess.DEVNULL, cwd=cwd, env=env or self.env)
+        ms = (time.perf_counter_ns() - start) / 1e6
+        if p.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed with exit code {p.returncode}")
+        return ms
+
+    def record(self, figure, title, samples, target, cmp, unit="ms", extra=None):
+        samples = [s for s in samples if s is not None]
+        med = statistics.median(samples) if samples else None
+        if med is None:
+            ok = None
+        elif cmp == "<":
+            ok = med < target
+        elif cmp == ">":
+            ok = med > target
+        elif cmp == "<=":
+            ok = med <= target
+        elif cmp == ">=":
+            ok = med >= target
+        else:
+            ok = med == target
+        r = {"figure": figure, "title": title, "unit": unit, "median": med,
+             "min": min(samples) if samples else None, "max": max(samples) if samples else None,
+             "runs": len(samples), "samples": samples, "target": target, "cmp": cmp, "pass": ok,
+             "extra": extra or {}}
+        self.results.append(r)
+        log(f"{figure}: median {fmt(med, unit)} (target {cmp} {fmt(target, unit)}) {'ok' if ok else 'MISS'}")
+        return r
+
+    def fail(self, figure, title, error):
+        log(f"{figure}: ERROR {error}")
+        self.results.append({"figure": figure, "title": title, "error": str(error), "pass": None,
+                             "median": None, "min": None, "max": None, "runs": 0, "unit": "", "target": None,
+                             "cmp": "", "extra": {}})
+
+    # ---- stores
+
+    def store(self, shape):
+        if shape in self.store_info:
+            return self.store_info[shape]
+        path = os.path.join(self.stores, f"{shape}-v{STORE_VERSION}")
+        meta = os.path.join(path, "store.json")
+        if not os.path.exists(meta):
+            # The sessions name the project directory by its absolute path, so the store is
+            # written in place; store.json, written last, marks a complete store.
+            shutil.rmtree(path, ignore_errors=True)
+            os.makedirs(self.stores, exist_ok=True)
+            log(f"generating store {shape} in {path} (once)")
+            t = time.time()
+            subprocess.run([os.path.join(self.bench, "generate_store"), "--shape", shape, "--out", path],
+                           check=True, stdout=subprocess.DEVNULL, env=self.env)
+            info = json.load(open(meta))
+            log(f"store {shape}: {info['sessions']} sessions, {info['messages']} messages, {info['parts']} parts, "
+                f"{info['bytes'] / 1e6:.1f} MB in {time.time() - t:.0f} s")
+        info = json.load(open(meta))
+        if "du_bytes" not in info:
+            storage = os.path.join(info["dataDir"], "storage")
+            du = subprocess.run(["du", "-s", "--block-size=1", storage], stdout=subprocess.PIPE, text=True, check=True)
+            info["du_bytes"] = int(du.stdout.split()[0])
+            info["apparent_bytes"] = dir_bytes(storage)
+            with open(meta, "w") as f:
+                json.dump(info, f, indent=2)
+        self.store_info[shape] = info
+        return info
+
+    def session_bytes(self, info, session):
+        """Apparent size and du of one session's files (its messages and their parts)."""
+        storage = os.path.join(info["dataDir"], "storage")
+        total = 0
+        blocks = 0
+        mdir = os.path.join(storage, "message", session)
+        for name in os.listdir(mdir):
+            for path in [os.path.join(mdir, name)] + list_files(os.path.join(storage, "part", name[:-5])):
+                st = os.stat(path)
+                total += st.st_size
+                blocks += st.st_blocks * 512
+        return total, blocks
+
+    # ---- figures
+
+    def session_list(self):
+        fig = "session-list-S"
+        title = "weft session list on S, whole process"
+        if not self.want(fig):
+            return
+        s = self.store("S")
+        cmd = [self.weft, "--data-dir", s["dataDir"], "session", "list", "--format", "json"]
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, env=self.env, check=True).stdout
+        count = len(json.loads(out))
+        self.time_process(cmd)  # warm-up
+        samples = [self.time_process(cmd) for _ in range(self.args.runs)]
+        extra = {"sessions_listed": count, "root_sessions": s["rootSessions"], "sessions": s["sessions"]}
+        if self.args.cold:
+            extra["cold_ms"] = self.cold(lambda: self.time_process(cmd))
+        self.record(fig, title, samples, 150, "<", extra=extra)
+
+    def export(self):
+        fig = "export-L"
+        title = "weft export of L, whole process"
+        if not self.want(fig):
+            return
+        s = self.store("L")
+        cmd = [self.weft, "--data-dir", s["dataDir"], "export", s["largestSession"]]
+        out = os.path.join(self.scratch, "export-L.json")
+        with open(out, "wb") as f:
+            self.time_process(cmd, stdout=f)
+        size = os.path.getsize(out)
+        samples = []
+        for _ in range(self.args.runs):
+            with open(out, "wb") as f:
+                samples.append(self.time_process(cmd, stdout=f))
+        extra = {"export_bytes": size, "mb_per_s": round(size / 1e6 / (statistics.median(samples) / 1000), 1)}
+        if self.args.cold:
+            extra["cold_ms"] = self.cold(lambda: self.time_process(cmd))
+        self.record(fig, title, samples, 500, "<", extra=extra)
+
+    def model_open(self):
+        fig = "open-L"
+        title = "open L: whole session read, models filled"
+        if not self.want(fig):
+            return
+        s = self.store("L")
+        cmd = [os.path.join(self.bench, "bench_model"), "model-open", s["dataDir"], s["largestSession"]]
+        self.run_json(cmd)
+        runs = [self.run_json(cmd) for _ in range(self.args.runs)]
+        self.record(fig, title, [r["ms"] for r in runs], 400, "<",
+                    extra={"rows": runs[0]["rows"], "parts": runs[0]["parts"],
+                           "timeline_ms": med(r["timeline_ms"] for r in runs),
+                           "sessions_ms": med(r["sessions_ms"] for r in runs),
+                           "second_read_ms": med(r["second_read_ms"] for r in runs)})
+
+    def fork(self):
+        fig = "fork-L"
+        title = "fork L, all messages"
+        if not self.want(fig):
+            return
+        s = self.store("L")
+        # On a copy: a fork writes into the store, and an interrupted run must not change L.
+        copy = os.path.join(self.scratch, "fork-L")
+        shutil.copytree(s["dataDir"], copy, symlinks=True)
+        cmd = [os.path.join(self.bench, "bench_model"), "fork", copy, s["largestSession"]]
+        self.run_json(cmd)
+        runs = [self.run_json(cmd) for _ in range(self.args.runs)]
+        shutil.rmtree(copy, ignore_errors=True)
+        self.record(fig, title, [r["ms"] for r in runs], 400, "<",
+                    extra={"messages": runs[0]["messages"], "remove_ms": med(r["remove_ms"] for r in runs)})
+
+    def compaction(self):
+        if not (self.want("prune-L") or self.want("preview-L")):
+            return
+        s = self.store("L")
+        cmd = [os.path.join(self.bench, "bench_model"), "compaction", s["dataDir"], s["largestSession"]]
+        runs = [self.run_json(cmd) for _ in range(max(1, self.args.runs // 2))]
+        extra = {"prune_candidates": runs[0]["prune_candidates"],
+                 "prune_with_load_ms": med(r["prune_with_load_ms"] for r in runs)}
+        if self.want("prune-L"):
+            self.record("prune-L", "prune (dry run) on L", [r["prune_ms"] for r in runs], 30, "<", extra=extra)
+        if self.want("preview-L"):
+            self.record("preview-L", "compaction preview on L", [r["preview_ms"] for r in runs], 30, "<",
+                        extra={"summary_tail_ms": med(r["preview_tail_ms"] for r in runs)})
+
+    def gui_open(self, shape, target):
+        fig = f"gui-first-frame-{shape}"
+        title = f"open {shape} in the window to its first painted frame"
+        memfig = f"gui-memory-{shape}"
+        if not (self.want(fig) or self.want(memfig)):
+            return
+        s = self.store(shape)
+        session = s["largestSession"]
+        cmd = [os.path.join(self.bench, "bench_gui"), "gui-open", s["dataDir"], session]
+        self.run_json(cmd)
+        runs = [self.run_json(cmd) for _ in range(self.args.runs)]
+        size, du = self.session_bytes(s, session)
+        if self.want(fig):
+            self.record(fig, title, [r["ms"] for r in runs], target, "<",
+                        extra={"startup_to_first_frame_ms": med(r["startup_ms"] for r in runs),
+                               "first_page_load_ms": med(r["load_ms"] for r in runs),
+                               "rows_shown": runs[0]["rows"], "messages": runs[0]["total_messages"],
+                               "newest_visible": all(r["newest_visible"] and r["at_bottom"] for r in runs)})
+        if self.want(memfig):
+            full = self.run_json(cmd + ["--all"], timeout=1800)
+            ratios = [(r["rss_first_frame_kib"] - r["rss_open_kib"]) * 1024 / size for r in runs]
+            all_ratio = (full["rss_all_kib"] - full["rss_open_kib"]) * 1024 / size
+            self.record(memfig, f"memory after opening {shape}: RSS growth / session size on disk", ratios, 2.0, "<",
+                        unit="x",
+                        extra={"session_bytes": size, "session_du_bytes": du,
+                               "rss_open_mib": round(med(r["rss_open_kib"] for r in runs) / 1024, 1),
+                               "rss_first_frame_mib": round(med(r["rss_first_frame_kib"] for r in runs) / 1024, 1),
+                               "rss_all_loaded_mib": round(full["rss_all_kib"] / 1024, 1),
+                               "all_loaded_ratio": round(all_ratio, 2),
+                               "all_loaded_ratio_vs_du": round((full["rss_all_kib"] - full["rss_open_kib"]) * 1024 / du, 2),
+                               "load_all_ms": full["load_all_ms"], "rows_all": full["rows_all"],
+                               "fetch_max_frame_ms": full["fetch_frames"]["max_ms"]})
+
+    def gui_scroll(self):
+        fig = "gui-scroll-L"
+        if not self.want(fig):
+            return
+        s = self.store("L")
+        cmd = [os.path.join(self.bench, "bench_gui"), "gui-scroll", s["dataDir"], s["largestSession"]]
+        runs = [self.run_json(cmd, timeout=1800) for _ in range(max(1, self.args.runs // 3))]
+        r = runs[0]
+        self.record(fig, "scroll L top to bottom a page per frame: longest frame",
+                    [x["page_steps"]["max_ms"] for x in runs], 16, "<",
+                    extra={"frames": r["page_steps"]["frames"], "median_frame_ms": r["page_steps"]["median_ms"],
+                           "p99_frame_ms": r["page_steps"]["p99_ms"], "frames_over_16ms": r["page_steps"]["over_16ms"],
+                           "viewport_paint_max_ms": r["page_viewport_paints"]["max_ms"],
+                           "wheel_max_frame_ms": r["wheel_steps"]["max_ms"],
+                           "wheel_median_frame_ms": r["wheel_steps"]["median_ms"],
+                           "wheel_frames": r["wheel_steps"]["frames"],
+                           "wheel_over_16ms": r["wheel_steps"]["over_16ms"],
+                           "fetch_max_frame_ms": r["fetch_steps"]["max_ms"], "height_px": r["height_px"]})
+
+    def gui_idle(self):
+        fig = "idle-L"
+        if not self.want(fig):
+            return
+        s = self.store("L")
+        seconds = 10
+        cmd = [os.path.join(self.bench, "bench_gui"), "gui-idle", s["dataDir"], s["largestSession"], str(seconds)]
+        r = self.run_json(cmd, timeout=600)
+        extra = {"timers": r["timers"], "frames": r["frames"], "spinner": r["animating"]}
+        strace = shutil.which("strace")
+        if strace:
+            try:
+                extra.update(self.strace_idle(strace, cmd))
+            except Exception as e:  # noqa: BLE001 - strace may be refused (ptrace), not a failure
+                extra["strace_error"] = str(e)
+        self.record(fig, f"idle: timer events in {seconds} s with the window open on L", [r["timer_events"]], 0, "==",
+                    unit="", extra=extra)
+
+    def strace_idle(self, strace, cmd):
+        trace = os.path.join(self.scratch, "idle.strace")
+        subprocess.run([strace, "-f", "-qq", "-o", trace, "-e", "trace=all"] + cmd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, env=self.env, timeout=900, check=True)
+        inside = False
+        counts = {}
+        for line in open(trace, errors="replace"):
+            if "/weft-bench-idle-start" in line:
+                inside = True
+                continue
+            if "/weft-bench-idle-end" in line:
+                break
+            if inside:
+                m = re.match(r"\s*\d+\s+(?:<\.\.\. )?(\w+)", line)
+                if m:
+                    counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+        wakeups = sum(v for k, v in counts.items() if k in ("poll", "ppoll", "epoll_wait", "epoll_pwait", "select",
+                                                           "pselect6", "futex", "nanosleep", "clock_nanosleep"))
+        return {"idle_syscalls": sum(counts.values()), "idle_wait_syscalls": wakeups, "idle_syscall_counts": counts}
+
+    def stream(self):
+        fig = "stream"
+        if not self.want(fig):
+            return
+        cmd = [os.path.join(self.bench, "bench_stream")]
+        runs = [self.run_json(cmd) for _ in range(max(3, self.args.runs // 2))]
+        burst = self.run_json(cmd + ["5000", "burst"])
+        self.record(fig, "processor stream: deltas/s to a GUI-thread receiver", [r["deltas_per_s"] for r in runs],
+                    5000, ">", unit="/s", extra={"burst_deltas_per_s": burst["deltas_per_s"],
+                                                 "burst_max_stall_ms": burst["max_stall_ms"]})
+        self.record("stream-stall", "processor stream: longest GUI-thread stall", [r["max_stall_ms"] for r in runs],
+                    16, "<=", extra={"signals": runs[0]["signals"]})
+
+    def search(self):
+        fig = "search"
+        if not self.want(fig):
+            return
+        exe = os.path.join(self.tests, "bench_search")
+        if not os.path.exists(exe):
+            self.fail(fig, "search", f"{exe} not built")
+            return
+        p = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env,
+                           timeout=3600, check=True)
+        values = {}
+        queries = {}
+        for line in p.stdout.splitlines():
+            m = re.match(r"query_us (.*) \((-?\d+) hits\): (\d+)", line)
+            if m:
+                queries[m.group(1)] = {"hits": int(m.group(2)), "us": int(m.group(3))}
+            elif ": " in line:
+                k, v = line.split(": ", 1)
+                values[k] = v
+        self.record(fig, "search: median query over 5,000 sessions / 300,000 parts",
+                    [float(values["median_query_ms"])], 50, "<",
+                    extra={"index_seconds": float(values["index_seconds"]), "index_mb": float(values["index_mb"]),
+                           "optimize_seconds": float(values["optimize_seconds"]), "parts": int(values["parts"]),
+                           "queries": queries})
+
+    def cold(self, fn):
+        """Runs fn with a dropped page cache (root only); returns the median of three or None."""
+        samples = []
+        for _ in range(3):
+            try:
+                subprocess.run(["sync"], check=True)
+                with open("/proc/sys/vm/drop_caches", "w") as f:
+                    f.write("3\n")
+            except OSError:
+                return None
+            samples.append(fn())
+        return statistics.median(samples)
+
+    # ---- against OpenCode
+
+    def opencode_binary(self):
+        if self.args.opencode:
+            return self.args.opencode
+        exe = os.path.join(self.build, "opencode", "package", "bin", "opencode")
+        if os.path.exists(exe):
+            return exe
+        if shutil.which("npm"):
+            d = os.path.join(self.build, "opencode")
+            os.makedirs(d, exist_ok=True)
+            subprocess.run(["npm", "pack", "--silent", f"opencode-linux-x64@{OPENCODE_VERSION}"], cwd=d, check=True,
+                           stdout=subprocess.DEVNULL)
+            subprocess.run(["tar", "xzf", f"opencode-linux-x64-{OPENCODE_VERSION}.tgz"], cwd=d, check=True)
+            return exe
+        raise RuntimeError("no OpenCode: run through `packaging/dev.sh bench --compare-opencode` (it downloads it "
+                           "with npm) or pass --opencode PATH")
+
+    def opencode_env(self, info):
+        env = dict(self.env)
+        oc = os.path.join(self.build, "opencode", "xdg")
+        env.update({"HOME": info["home"], "XDG_DATA_HOME": os.path.join(info["home"], ".local", "share"),
+                    "XDG_CONFIG_HOME": os.path.join(oc, "config"), "XDG_CACHE_HOME": os.path.join(oc, "cache"),
+                    "XDG_STATE_HOME": os.path.join(oc, "state"), "OPENCODE_DISABLE_AUTOUPDATE": "1",
+                    "OPENCODE_DISABLE_MODELS_FETCH": "1"})
+        return env
+
+    def compare_opencode(self):
+        try:
+            opencode = self.opencode_binary()
+        except Exception as e:  # noqa: BLE001
+            self.fail("opencode", "comparison with OpenCode", e)
+            return
+        runs = self.args.runs
+        for shape in ("S", "L"):
+            info = self.store(shape)
+            env = self.opencode_env(info)
+            session = info["largestSession"]
+            cwd = info["projectDir"]
+            cases = [
+                (f"vs-opencode-list-{shape}", f"session list --format json on {shape}",
+                 [opencode, "session", "list", "--format", "json"],
+                 [self.weft, "--data-dir", info["dataDir"], "session", "list", "--format", "json"], "list"),
+                (f"vs-opencode-export-{shape}", f"export on {shape}", [opencode, "export", session],
+                 [self.weft, "--data-dir", info["dataDir"], "export", session], "export"),
+            ]
+            for fig, title, oc_cmd, weft_cmd, kind in cases:
+                if not self.want(fig) and not self.want("vs-opencode"):
+                    continue
+                log(f"{fig}: OpenCode against Weft, {runs} alternating runs")
+                oc_out = os.path.join(self.scratch, "oc.json")
+                weft_out = os.path.join(self.scratch, "weft.json")
+                try:
+                    with open(oc_out, "wb") as f:
+                        self.time_process(oc_cmd, cwd=cwd, env=env, stdout=f)  # warm-up (and output)
+                    with open(weft_out, "wb") as f:
+                        self.time_process(weft_cmd, cwd=cwd, stdout=f)
+                    same, detail = same_output(oc_out, weft_out, kind)
+                    oc_t, weft_t = [], []
+                    for _ in range(runs):
+                        with open(oc_out, "wb") as f:
+                            oc_t.append(self.time_process(oc_cmd, cwd=cwd, env=env, stdout=f))
+                        with open(weft_out, "wb") as f:
+                            weft_t.append(self.time_process(weft_cmd, cwd=cwd, stdout=f))
+                except Exception as e:  # noqa: BLE001
+                    self.fail(fig, title, e)
+                    continue
+                ratio = statistics.median(oc_t) / statistics.median(weft_t)
+                r = self.record(fig, f"OpenCode {OPENCODE_VERSION} / Weft time, {title}",
+                                [o / w for o, w in zip(oc_t, weft_t)], 10, ">=", unit="x",
+                                extra={"opencode_ms": statistics.median(oc_t), "weft_ms": statistics.median(weft_t),
+                                       "ratio_of_medians": round(ratio, 1), "same_output": same, "detail": detail})
+                r["pass"] = r["median"] is not None and r["median"] >= 10 and same
+                self.comparisons.append(r)
+
+    # ---- all
+
+    def run(self):
+        steps = [self.session_list, self.model_open, lambda: self.gui_open("L", 150), lambda: self.gui_open("XL", 300),
+                 self.export, self.fork, self.compaction, self.stream, self.gui_scroll, self.gui_idle, self.search]
+        for step in steps:
+            try:
+                step()
+            except Exception as e:  # noqa: BLE001 - one failing figure must not hide the others
+                name = getattr(step, "__name__", "figure")
+                self.fail(name, name, e)
+        if self.args.compare_opencode:
+            self.compare_opencode()
+        self.report()
+
+    def report(self):
+        rows = [("figure", "median", "min", "max", "target", "result")]
+        for r in self.results:
+            if "error" in r:
+                rows.append((r["figure"], "error", "", "", "", r["error"][:60]))
+                continue
+            u = r["unit"]
+            rows.append((r["figure"], fmt(r["median"], u), fmt(r["min"], u), fmt(r["max"], u),
+                         f"{r['cmp']} {fmt(r['target'], u)}", "pass" if r["pass"] else "MISS"))
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        print()
+        for i, row in enumerate(rows):
+            print("  ".join(c.ljust(widths[j]) if j == 0 else c.rjust(widths[j]) for j, c in enumerate(row)))
+            if i == 0:
+                print("  ".join("-" * w for w in widths))
+        print()
+        for r in self.results:
+            if r.get("extra"):
+                interesting = {k: v for k, v in r["extra"].items() if k not in ("queries", "idle_syscall_counts")}
+                print(f"{r['figure']}: {json.dumps(interesting, ensure_ascii=False)}")
+        out = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+               "machine": machine(), "commit": commit(), "runs": self.args.runs,
+               "stores": self.store_info, "figures": self.results}
+        path = os.path.join(self.build, "bench-results.json")
+        with open(path, "w") as f:
+            json.dump(out, f, indent=2, ensure_ascii=False)
+        print(f"\nwritten: {path}")
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        return out
+
+
+def med(values):
+    return statistics.median(list(values))
+
+
+def fmt(v, unit):
+    if v is None:
+        return "-"
+    if unit == "ms":
+        return f"{v:.1f} ms" if v < 100 else f"{v:.0f} ms"
+    if unit == "x":
+        return f"{v:.2f}x" if v < 10 else f"{v:.1f}x"
+    if unit == "/s":
+        return f"{v:,.0f}/s"
+    return f"{v:g}"
+
+
+def list_files(d):
+    try:
+        return [os.path.join(d, n) for n in os.listdir(d)]
+    except FileNotFoundError:
+        return []
+
+
+def dir_bytes(d):
+    total = 0
+    for root, _, files in os.walk(d):
+        for n in files:
+            total += os.path.getsize(os.path.join(root, n))
+    return total
+
+
+def same_output(a, b, kind):
+    try:
+        x = json.load(open(a))
+        y = json.load(open(b))
+    except ValueError as e:
+        return False, f"not JSON: {e}"
+    if x == y:
+        if kind == "list":
+            return True, f"{len(x)} sessions, identical"
+        return True, f"{len(x['messages'])} messages, identical"
+    if kind == "list":
+        return False, f"OpenCode {len(x)} sessions, Weft {len(y)}"
+    return False, f"OpenCode {len(x.get('messages', []))} messages, Weft {len(y.get('messages', []))}; values differ"
+
+
+def machine():
+    model = ""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        for line in open("/proc/meminfo"):
+            if line.startswith("MemTotal"):
+                mem = f"{int(line.split()[1]) / 1048576:.0f} GiB"
+    except OSError:
+        pass
+    return {"cpu": model, "cores": os.cpu_count(), "memory": mem, "kernel": platform.release(),
+            "python": platform.python_version()}
+
+
+def commit():
+    try:
+        src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        return subprocess.run(["git", "-C", src, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    except OSError:
+        return ""
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("build_dir")
+    p.add_argument("--runs", type=int, default=5, help="runs per figure (median, min, max); default 5")
+    p.add_argument("--only", help="comma-separated figures (or prefixes) to run, e.g. gui-,export-L")
+    p.add_argument("--compare-opencode", action="store_true",
+                   help=f"also time the real OpenCode {OPENCODE_VERSION} on S and L (downloads it with npm)")
+    p.add_argument("--opencode", help="the OpenCode binary to compare with")
+    p.add_argument("--cold", action="store_true", help="also time session list and export with a dropped page cache (root)")
+    args = p.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    Runner(args).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,703 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The window runs sessions against the loopback LLM server, configured through a weft.json as a
+// user would: prompts through the composer stream into one row (no model reset), Stop, the
+// compaction dialog (preview first, progress, cancel, undo), permission questions answered in
+// the notice strip, the running indicator, the context meter, reverted messages hidden, and
+// changes another process makes to the data dir.
+
+#include "compactiondialog.h"
+#include "composer.h"
+#include "contextmeter.h"
+#include "core/identifier.h"
+#include "fakellmserver.h"
+#include "guitest.h"
+#include "mainwindow.h"
+#include "noticebar.h"
+#include "processor/processor.h"
+#include "processor/setup.h"
+#include "qt/sessionsmodel.h"
+#include "qt/sessiontreemodel.h"
+#include "qt/timelinemodel.h"
+#include "session/sessionservice.h"
+#include "store/jsonstore.h"
+#include "timelinedelegate.h"
+#include "timelineview.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTest>
+#include <QThreadPool>
+#include <QToolButton>
+
+using namespace Qt::StringLiterals;
+using namespace weft;
+using namespace weft::test;
+
+namespace
+{
+QByteArray textReply(const QStringList &pieces, qint64 prompt = 3000, qint64 completion = 400)
+{
+    OpenAiStream s;
+    s.role();
+    for (const QString &p : pieces)
+        s.text(p);
+    s.finish(u"stop"_s).usage(prompt, completion).done();
+    return s.bytes();
+}
+
+QByteArray bashCall(const QString &callID, const QString &command)
+{
+    OpenAiStream s;
+    s.role().text(u"Let me run it."_s);
+    const QString args = QString::fromUtf8(toJson(JsonObject{{u"command"_s, command}, {u"description"_s, u"Run it"_s}}, 0));
+    s.toolCallStart(0, callID, u"bash"_s, args.left(6));
+    s.toolCallArguments(0, args.mid(6));
+    s.finish(u"tool_calls"_s).usage(3200, 40).done();
+    return s.bytes();
+}
+
+QStringList words(int n)
+{
+    QStringList pieces;
+    for (int i = 0; i < n; ++i)
+        pieces.append(u"word%1 "_s.arg(i));
+    return pieces;
+}
+
+Part toolPart(const QList<MessageWithParts> &messages)
+{
+    for (const MessageWithParts &m : messages) {
+        for (const Part &p : m.parts) {
+            if (p.type() == PartType::Tool)
+                return p;
+        }
+    }
+    return {};
+}
+} // namespace
+
+class TestGuiRun : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void noModelSaysHowToConfigure();
+    void providerWithoutKeySaysWhichKey();
+    void promptStreamsIntoOneRow();
+    void staysWhereTheUserScrolled();
+    void stopMidStream();
+    void compactWithPreviewThenUndo();
+    void cancelCompaction();
+    void permissionAllowOnce();
+    void permissionDeny();
+    void contextMeter();
+    void revertHidesMessages();
+    void otherProcessChangesAppear();
+
+private:
+    bool makeWindow(std::optional<ProcessorSetup> setup);
+    bool makeConfiguredWindow();
+    bool sendAndWait(const QString &text);
+    bool waitIdle(int timeoutMs = 20000);
+    QString writeConfig(const JsonObject &extra = {});
+
+    QTemporaryDir m_settings;
+    std::unique_ptr<QTemporaryDir> m_data;
+    std::unique_ptr<QTemporaryDir> m_project;
+    std::unique_ptr<FakeLlmServer> m_server;
+    std::shared_ptr<SessionService> m_service;
+    std::unique_ptr<MainWindow> m_window;
+    QString m_sessionID;
+};
+
+void TestGuiRun::initTestCase()
+{
+    QVERIFY(m_settings.isValid());
+    test::isolateSettings(m_settings);
+    test::useStyle(test::lightPalette());
+    // The environment must not configure a provider behind the test's back.
+    for (const char *key : {"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GEMINI_API_KEY",
+                            "GOOGLE_GENERATIVE_AI_API_KEY", "XAI_API_KEY", "GROQ_API_KEY", "DEEPSEEK_API_KEY",
+                            "MISTRAL_API_KEY"})
+        qunsetenv(key);
+}
+
+void TestGuiRun::init()
+{
+    m_data = std::make_unique<QTemporaryDir>();
+    m_project = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_data->isValid() && m_project->isValid());
+    auto store = std::make_shared<JsonStore>(m_data->path());
+    QVERIFY(store->initialize().ok());
+    m_service = std::make_shared<SessionService>(store);
+    m_server = std::make_unique<FakeLlmServer>();
+    QVERIFY(m_server->listen());
+    SessionService::CreateOptions options;
+    options.directory = m_project->path();
+    options.title = u"A test session"_s;
+    const Result<Session> created = m_service->create(options);
+    QVERIFY(created);
+    m_sessionID = created->id();
+}
+
+void TestGuiRun::cleanup()
+{
+    m_window.reset();
+    m_service.reset();
+    m_server.reset();
+    m_project.reset();
+    m_data.reset();
+}
+
+QString TestGuiRun::writeConfig(const JsonObject &extra)
+{
+    JsonObject config{
+        {u"$schema"_s, u"https://opencode.ai/config.json"_s},
+        {u"model"_s, u"fake/gpt-test"_s},
+        {u"small_model"_s, u"fake/gpt-test"_s},
+        {u"provider"_s,
+         JsonObject{{u"fake"_s,
+                     JsonObject{{u"npm"_s, u"@ai-sdk/openai-compatible"_s},
+                                {u"options"_s, JsonObject{{u"baseURL"_s, m_server->baseUrl().toString()},
+                                                          {u"apiKey"_s, u"sk-test-key"_s}}},
+                                {u"models"_s,
+                                 JsonObject{{u"gpt-test"_s,
+                                             JsonObject{{u"limit"_s, JsonObject{{u"context"_s, 100000}, {u"output"_s, 4000}}},
+                                                        {u"cost"_s, JsonObject{{u"input"_s, 3}, {u"output"_s, 15}}}}}}}}}}},
+        {u"permission"_s, JsonObject{{u"bash"_s, u"ask"_s}}},
+    };
+    for (const QString &key : extra.keys())
+        config.insert(key, extra.value(key));
+    const QString path = m_data->filePath(u"weft.json"_s);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write("// the test's config\n" + toJson(config, 2));
+    return path;
+}
+
+bool TestGuiRun::makeWindow(std::optional<ProcessorSetup> setup)
+{
+    m_window = std::make_unique<MainWindow>(m_service, m_data->path(), std::move(setup));
+    m_window->resize(1200, 800);
+    m_window->show();
+    if (!QTest::qWaitForWindowExposed(m_window.get()))
+        return false;
+    if (!m_window->sessionsModel()->isLoaded()) {
+        QSignalSpy loaded(m_window->sessionsModel(), &SessionsModel::loaded);
+        if (!loaded.wait(5000))
+            return false;
+    }
+    QSignalSpy loaded(m_window->timelineModel(), &TimelineModel::loaded);
+    if (m_window->currentSessionID() != m_sessionID && !m_window->openSession(m_sessionID))
+        return false;
+    return !m_window->timelineModel()->isLoading() || loaded.wait(5000);
+}
+
+bool TestGuiRun::makeConfiguredWindow()
+{
+    const QString config = writeConfig();
+    Result<ProcessorSetup> setup = loadProcessorSetup(config, m_data->path());
+    if (!setup) {
+        qWarning() << setup.error().toString();
+        return false;
+    }
+    ProcessorSetup s = setup.value();
+    s.config.generateTitles = false;
+    s.config.snapshots = false;
+    s.config.retryInitialMs = 5;
+    s.config.retryMaxMs = 20;
+    s.config.maxRetries = 1;
+    return makeWindow(s);
+}
+
+bool TestGuiRun::waitIdle(int timeoutMs)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (m_window->processor()->isBusy(m_sessionID) && timer.elapsed() < timeoutMs)
+        QTest::qWait(10);
+    QTest::qWait(50); // the queued model updates after the run
+    return !m_window->processor()->isBusy(m_sessionID);
+}
+
+bool TestGuiRun::sendAndWait(const QString &text)
+{
+    Composer *composer = m_window->composer();
+    composer->setText(text);
+    composer->send();
+    if (!composer->text().isEmpty())
+        return false;
+    return waitIdle();
+}
+
+void TestGuiRun::noModelSaysHowToConfigure()
+{
+    // No config and no API key: the prompt stays, the notice says where to configure.
+    QVERIFY(makeWindow(std::nullopt));
+    Composer *composer = m_window->composer();
+    composer->editor()->setFocus();
+    QTest::keyClicks(composer->editor(), u"hello"_s);
+    QTest::keyClick(composer->editor(), Qt::Key_Return);
+    QCOMPARE(composer->text(), u"hello"_s);
+    NoticeBar *notices = m_window->noticeBar();
+    QVERIFY(notices->hasNotice(u"sendError"_s));
+    const QString text = notices->noticeText(u"sendError"_s);
+    QVERIFY2(text.contains(u"weft.json"_s) && text.contains(u"--config"_s), qPrintable(text));
+    QVERIFY(notices->isVisibleTo(m_window.get()));
+    QCOMPARE(m_server->requests().size(), 0);
+    QVERIFY(m_service->messages(m_sessionID).isEmpty());
+    QVERIFY(!m_window->processor()->isBusy(m_sessionID));
+    // The window's processor asks about `ask` rules.
+    QCOMPARE(m_window->processor()->config().askPolicy, ProcessorConfig::AskPolicy::Interactive);
+}
+
+void TestGuiRun::providerWithoutKeySaysWhichKey()
+{
+    // A session last run with a model whose provider has no key here: said before sending.
+    QVERIFY(makeConfiguredWindow());
+    Composer *composer = m_window->composer();
+    composer->setCurrentModel(u"anthropic/claude-sonnet-4-5"_s);
+    composer->setText(u"hello"_s);
+    composer->send();
+    QCOMPARE(composer->text(), u"hello"_s);
+    const QString text = m_window->noticeBar()->noticeText(u"sendError"_s);
+    QVERIFY2(text.contains(u"ANTHROPIC_API_KEY"_s), qPrintable(text));
+    QVERIFY(m_service->messages(m_sessionID).isEmpty());
+    // Back to a configured model: the error goes with the next prompt.
+    m_server->enqueue(FakeReply::sse(textReply({u"Hi."_s})));
+    composer->setCurrentModel(u"fake/gpt-test"_s);
+    composer->send();
+    QVERIFY(!m_window->noticeBar()->hasNotice(u"sendError"_s));
+    QVERIFY(waitIdle());
+    QCOMPARE(m_service->messages(m_sessionID).size(), 2);
+}
+
+void TestGuiRun::promptStreamsIntoOneRow()
+{
+    QVERIFY(makeConfiguredWindow());
+    TimelineModel *timeline = m_window->timelineModel();
+    QAbstractItemModelTester timelineTester(timeline, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester viewTester(m_window->timelineView()->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester sessionsTester(m_window->sessionsModel(),
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester treeTester(m_window->sessionTreeModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+    Composer *composer = m_window->composer();
+    QCOMPARE(composer->currentModel(), u"fake/gpt-test"_s);
+
+    const QStringList pieces = words(60);
+    m_server->enqueue(FakeReply::sse(textReply(pieces)).chunked(40, 8));
+
+    QSignalSpy reset(timeline, &QAbstractItemModel::modelReset);
+    QSignalSpy viewReset(m_window->timelineView()->model(), &QAbstractItemModel::modelReset);
+    QSignalSpy inserted(timeline, &QAbstractItemModel::rowsInserted);
+    QSignalSpy sessionChanges(m_window->sessionsModel(), &QAbstractItemModel::dataChanged);
+    QList<int> lengths;
+    bool preciseRoles = true;
+    bool singleRows = true;
+    connect(timeline, &QAbstractItemModel::dataChanged, this,
+            [&](const QModelIndex &tl, const QModelIndex &br, const QList<int> &roles) {
+                singleRows = singleRows && tl.row() == br.row();
+                preciseRoles = preciseRoles && !roles.isEmpty() && !roles.contains(TimelineModel::IdRole);
+                if (tl.data(TimelineModel::AuthorRole).value<Message::Role>() == Message::Role::Assistant
+                    && roles.contains(TimelineModel::TextRole))
+                    lengths.append(int(tl.data(TimelineModel::TextRole).toString().size()));
+            });
+
+    // Keyboard: Shift+Enter is a new line, Enter sends.
+    composer->editor()->setFocus();
+    QTest::keyClicks(composer->editor(), u"Tell me"_s);
+    QTest::keyClick(composer->editor(), Qt::Key_Return, Qt::ShiftModifier);
+    QTest::keyClicks(composer->editor(), u"a story"_s);
+    QCOMPARE(composer->text(), u"Tell me\na story"_s);
+    QTest::keyClick(composer->editor(), Qt::Key_Return);
+    QCOMPARE(composer->text(), QString()); // taken
+    QVERIFY(!m_window->noticeBar()->hasNotice(u"sendError"_s));
+
+    // Running: the composer offers Stop, the sidebar marks the session.
+    QTRY_VERIFY(composer->isRunning());
+    QVERIFY(composer->stopButton()->isVisibleTo(composer));
+    QVERIFY(!composer->sendButton()->isVisibleTo(composer));
+    QVERIFY(m_window->sessionsModel()->isRunning(m_sessionID));
+    QVERIFY(m_window->sessionsModel()->indexForId(m_sessionID).data(SessionsModel::RunningRole).toBool());
+    QVERIFY(m_window->action(u"stop"_s)->isEnabled());
+    QVERIFY(!m_window->action(u"compact"_s)->isEnabled());
+
+    QVERIFY(waitIdle());
+    QVERIFY(!composer->isRunning());
+    QVERIFY(composer->sendButton()->isVisibleTo(composer));
+    QVERIFY(!m_window->sessionsModel()->isRunning(m_sessionID));
+    QVERIFY(!m_window->sessionsModel()->indexForId(m_sessionID).data(SessionsModel::RunningRole).toBool());
+    bool runningRoleChanged = false;
+    for (const QList<QVariant> &args : std::as_const(sessionChanges))
+        runningRoleChanged = runningRoleChanged || args.at(2).value<QList<int>>().contains(SessionsModel::RunningRole);
+    QVERIFY(runningRoleChanged);
+
+    // Two rows came in (the prompt and the reply); the reply grew in place, never a reset.
+    QCOMPARE(reset.size(), 0);
+    QCOMPARE(viewReset.size(), 0);
+    QCOMPARE(inserted.size(), 2);
+    QCOMPARE(timeline->rowCount(), 2);
+    QVERIFY(singleRows);
+    QVERIFY(preciseRoles);
+    QVERIFY2(lengths.size() >= 3, qPrintable(u"%1 text changes"_s.arg(lengths.size())));
+    // Growing (the end of the text trims its trailing space).
+    for (qsizetype i = 1; i < lengths.size(); ++i)
+        QVERIFY2(lengths.at(i) >= lengths.at(i - 1) - 1, qPrintable(u"%1 after %2"_s.arg(lengths.at(i)).arg(lengths.at(i - 1))));
+    QVERIFY(lengths.first() < lengths.last());
+    QCOMPARE(timeline->index(0).data(TimelineModel::TextRole).toString(), u"Tell me\na story"_s);
+    QCOMPARE(timeline->index(1).data(TimelineModel::TextRole).toString(), pieces.join(QString()).trimmed());
+    // The request carried the composer's choices.
+    QCOMPARE(m_server->requests().size(), 1);
+    QCOMPARE(m_server->requests().first().json.string(u"model"), u"gpt-test"_s);
+    const Message user = timeline->index(0).data(TimelineModel::MessageRole).value<Message>();
+    QCOMPARE(user.agent(), u"build"_s);
+    // The view followed the stream to its end.
+    QScrollBar *bar = m_window->timelineView()->verticalScrollBar();
+    QVERIFY(m_window->timelineView()->isPinnedToBottom());
+    QCOMPARE(bar->value(), bar->maximum());
+}
+
+void TestGuiRun::staysWhereTheUserScrolled()
+{
+    QVERIFY(makeConfiguredWindow());
+    TimelineView *view = m_window->timelineView();
+    QScrollBar *bar = view->verticalScrollBar();
+    // Enough text to scroll.
+    QStringList lines;
+    for (int i = 0; i < 80; ++i)
+        lines.append(u"Line %1 of a long answer.\n\n"_s.arg(i));
+    m_server->enqueue(FakeReply::sse(textReply(lines)));
+    QVERIFY(sendAndWait(u"A long answer, please"_s));
+    QTRY_VERIFY(bar->maximum() > 0);
+    QTRY_COMPARE(bar->value(), bar->maximum());
+
+    // Streaming while the user sits at the bottom keeps the end in view...
+    m_server->enqueue(FakeReply::sse(textReply(lines)).chunked(200, 15));
+    m_window->composer()->setText(u"Once more"_s);
+    m_window->composer()->send();
+    QTRY_VERIFY(m_window->timelineModel()->rowCount() == 4
+                && !m_window->timelineModel()->index(3).data(TimelineModel::TextRole).toString().isEmpty());
+    QTRY_COMPARE(bar->value(), bar->maximum());
+    // ... and once the user scrolled up, the view stays where it is while the reply grows.
+    bar->setValue(bar->maximum() / 3);
+    const int kept = bar->value();
+    QVERIFY(!view->isPinnedToBottom());
+    const int maxBefore = bar->maximum();
+    QVERIFY(waitIdle());
+    QTest::qWait(50);
+    QVERIFY(bar->maximum() > maxBefore);
+    QCOMPARE(bar->value(), kept);
+    QVERIFY(!view->isPinnedToBottom());
+}
+
+void TestGuiRun::stopMidStream()
+{
+    QVERIFY(makeConfiguredWindow());
+    OpenAiStream partial;
+    partial.role().text(u"I will write "_s).text(u"a very long answer"_s);
+    FakeReply reply = FakeReply::sse(partial.bytes());
+    reply.hang = true;
+    m_server->enqueue(reply);
+    Composer *composer = m_window->composer();
+    composer->setText(u"Go on forever"_s);
+    composer->send();
+    TimelineModel *timeline = m_window->timelineModel();
+    QTRY_VERIFY2(timeline->rowCount() == 2
+                     && timeline->index(1).data(TimelineModel::TextRole).toString().contains(u"long answer"_s),
+                 qPrintable(u"%1 rows, last: %2, requests: %3"_s.arg(timeline->rowCount())
+                                .arg(timeline->index(timeline->rowCount() - 1).data(TimelineModel::TextRole).toString())
+                                .arg(m_server->requests().size())
+                                + u" loading %1 pool %2/%3"_s.arg(timeline->isLoading()).arg(QThreadPool::globalInstance()->activeThreadCount()).arg(QThreadPool::globalInstance()->maxThreadCount())));
+    QVERIFY(composer->isRunning());
+    QVERIFY(timeline->index(1).data(TimelineModel::RunningRole).toBool());
+    QVERIFY(composer->stopButton()->isVisibleTo(composer));
+    composer->stopButton()->click();
+    QVERIFY(waitIdle(10000));
+    QTRY_VERIFY(!timeline->index(1).data(TimelineModel::RunningRole).toBool());
+    const MessageError error = timeline->index(1).data(TimelineModel::ErrorRole).value<MessageError>();
+    QCOMPARE(error.kind(), MessageError::Kind::Aborted);
+    QVERIFY(!composer->isRunning());
+    QVERIFY(!m_window->sessionsModel()->isRunning(m_sessionID));
+    // Stopping is not an error worth a notice.
+    QVERIFY(!m_window->noticeBar()->hasNotice(u"runError"_s));
+    QVERIFY(!m_window->timelineView()->isAnimating());
+}
+
+void TestGuiRun::compactWithPreviewThenUndo()
+{
+    QVERIFY(makeConfiguredWindow());
+    // Answers long enough that a summary makes the context smaller.
+    QStringList answer;
+    for (int i = 0; i < 200; ++i)
+        answer.append(u"The parser reads token %1 and builds a node for it. "_s.arg(i));
+    m_server->enqueue(FakeReply::sse(textReply(answer, 3000, 2800)));
+    QVERIFY(sendAndWait(u"First question about the parser"_s));
+    m_server->enqueue(FakeReply::sse(textReply(answer, 6200, 2800)));
+    QVERIFY(sendAndWait(u"Second question about the lexer"_s));
+    TimelineModel *timeline = m_window->timelineModel();
+    QCOMPARE(timeline->rowCount(), 4);
+    QVERIFY(!m_window->canUndoCompaction());
+    QVERIFY(!m_window->action(u"undoCompaction"_s)->isEnabled());
+    const qsizetype requestsBefore = m_server->requests().size();
+
+    // The button opens the preview; nothing is sent yet.
+    Composer *composer = m_window->composer();
+    QVERIFY(composer->compactButton()->isEnabled());
+    composer->compactButton()->click();
+    QTRY_VERIFY(m_window->compactionDialog());
+    QPointer<CompactionDialog> dialog = m_window->compactionDialog();
+    QVERIFY(dialog->isVisible());
+    QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Preview);
+    QCOMPARE(m_server->requests().size(), requestsBefore);
+    const Result<Compaction::Preview> expected = m_window->processor()->previewCompaction(m_sessionID);
+    QVERIFY(expected);
+    QVERIFY(expected->canCompact());
+    const QLocale locale;
+    QCOMPARE(expected->summarized.size(), 4);
+    QVERIFY(dialog->fieldText(u"summarized"_s).startsWith(u"4 messages"_s));
+    QVERIFY2(dialog->fieldText(u"summarized"_s).contains(locale.toString(expected->summarizedTokens)),
+             qPrintable(dialog->fieldText(u"summarized"_s)));
+    // The context now is the last reply's usage: 6200 input + 2800 output.
+    QCOMPARE(expected->tokensBefore, 9000);
+    QVERIFY2(dialog->fieldText(u"before"_s).contains(locale.toString(qint64(9000))), qPrintable(dialog->fieldText(u"before"_s)));
+    QVERIFY2(dialog->fieldText(u"after"_s).contains(locale.toString(expected->tokensAfter)),
+             qPrintable(dialog->fieldText(u"after"_s)));
+    QVERIFY(expected->tokensAfter < expected->tokensBefore);
+    QVERIFY(dialog->fieldText(u"model"_s).startsWith(u"fake/gpt-test"_s));
+    QVERIFY(dialog->fieldText(u"model"_s).contains(locale.toString(qint64(100000))));
+    QVERIFY(dialog->fieldText(u"prune"_s).startsWith(u"none"_s));
+    QVERIFY(dialog->fieldText(u"problem"_s).isEmpty());
+    QVERIFY(dialog->compactButton()->isEnabled());
+
+    // Compact: progress, the summary as it streams, then the dialog goes.
+    QStringList summary{u"## Goal\n"_s, u"Understand the parser "_s, u"and the lexer.\n"_s};
+    for (int i = 0; i < 30; ++i)
+        summary.append(u"Detail %1. "_s.arg(i));
+    m_server->enqueue(FakeReply::sse(textReply(summary, 5000, 300)).chunked(30, 10));
+    QSignalSpy reset(timeline, &QAbstractItemModel::modelReset);
+    dialog->compactButton()->click();
+    QCOMPARE(dialog->stage(), CompactionDialog::Stage::Running);
+    QVERIFY(dialog->progressBar()->isVisible());
+    QCOMPARE(dialog->progressBar()->maximum(), 0); // indeterminate
+    QVERIFY(dialog->cancelButton()->isEnabled());
+    QTRY_VERIFY(dialog && dialog->summaryText().contains(u"Understand the parser"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog, 15000);
+    QVERIFY(waitIdle());
+    QCOMPARE(reset.size(), 0);
+
+    // The marker and the summary are in the timeline; the older rows are out of context.
+    QCOMPARE(timeline->rowCount(), 6);
+    QCOMPARE(timeline->index(4).data(TimelineModel::CompactionRole).value<TimelineModel::CompactionKind>(),
+             TimelineModel::CompactionKind::Manual);
+    QVERIFY(timeline->index(5).data(TimelineModel::IsSummaryRole).toBool());
+    QVERIFY(timeline->index(5).data(TimelineModel::TextRole).toString().contains(u"Detail 29."_s));
+    QVERIFY(!timeline->index(0).data(TimelineModel::InContextRole).toBool());
+    // The meter counts the summary now.
+    QCOMPARE(m_window->contextMeter()->tokens(), 300);
+
+    // Undo: in the menu and in the notice strip, while the processor agrees.
+    QVERIFY(m_window->processor()->canUndoCompaction(m_sessionID).ok());
+    QTRY_VERIFY(m_window->canUndoCompaction());
+    QVERIFY(m_window->action(u"undoCompaction"_s)->isEnabled());
+    NoticeBar *notices = m_window->noticeBar();
+    QVERIFY(notices->hasNotice(u"compactionUndo"_s));
+    QVERIFY2(notices->noticeText(u"compactionUndo"_s).contains(locale.toString(qint64(9000))),
+             qPrintable(notices->noticeText(u"compactionUndo"_s)));
+    QPushButton *undo = notices->button(u"compactionUndo"_s, u"undoCompaction"_s);
+    QVERIFY(undo);
+    undo->click();
+    QTRY_COMPARE(timeline->rowCount(), 4);
+    QVERIFY(timeline->index(0).data(TimelineModel::InContextRole).toBool());
+    QCOMPARE(m_service->messages(m_sessionID).size(), 4);
+    QTRY_VERIFY(!notices->hasNotice(u"compactionUndo"_s));
+    QVERIFY(!m_window->action(u"undoCompaction"_s)->isEnabled());
+    QVERIFY(!m_window->processor()->canUndoCompaction(m_sessionID).ok());
+    QCOMPARE(reset.size(), 0);
+
+    // The menu action opens the same dialog; Cancel in the preview closes it.
+    m_window->action(u"compact"_s)->trigger();
+    QTRY_VERIFY(m_window->compactionDialog());
+    dialog = m_window->compactionDialog();
+    QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Preview);
+    dialog->cancelButton()->click();
+    QTRY_VERIFY(!dialog);
+    QCOMPARE(m_service->messages(m_sessionID).size(), 4);
+}
+
+void TestGuiRun::cancelCompaction()
+{
+    QVERIFY(makeConfiguredWindow());
+    m_server->enqueue(FakeReply::sse(textReply({u"An answer."_s})));
+    QVERIFY(sendAndWait(u"A question"_s));
+    m_window->composer()->compactButton()->click();
+    QTRY_VERIFY(m_window->compactionDialog());
+    QPointer<CompactionDialog> dialog = m_window->compactionDialog();
+    QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Preview);
+    OpenAiStream partial;
+    partial.role().text(u"## Goal\nSomething"_s);
+    FakeReply hanging = FakeReply::sse(partial.bytes());
+    hanging.hang = true;
+    m_server->enqueue(hanging);
+    dialog->compactButton()->click();
+    QTRY_VERIFY(dialog->summaryText().contains(u"Something"_s));
+    QVERIFY(m_window->processor()->isBusy(m_sessionID));
+    QVERIFY(m_window->composer()->isRunning());
+    // Escape (or Cancel) stops the compaction; the session stays as it was.
+    QTest::keyClick(dialog, Qt::Key_Escape);
+    QVERIFY(dialog);
+    QVERIFY(waitIdle(10000));
+    QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Failed);
+    QVERIFY2(dialog->fieldText(u"status"_s).contains(u"cancelled"_s), qPrintable(dialog->fieldText(u"status"_s)));
+    QTRY_COMPARE(m_service->messages(m_sessionID).size(), 2);
+    QTRY_COMPARE(m_window->timelineModel()->rowCount(), 2);
+    QVERIFY(!m_window->canUndoCompaction());
+    dialog->cancelButton()->click(); // "Close"
+    QTRY_VERIFY(!dialog);
+}
+
+void TestGuiRun::permissionAllowOnce()
+{
+    QVERIFY(makeConfiguredWindow());
+    m_server->enqueue(FakeReply::sse(bashCall(u"call_allow"_s, u"echo allowed-output"_s)));
+    m_server->enqueue(FakeReply::sse(textReply({u"It printed the text."_s})));
+    m_window->composer()->setText(u"Run echo"_s);
+    m_window->composer()->send();
+    NoticeBar *notices = m_window->noticeBar();
+    QTRY_VERIFY_WITH_TIMEOUT(!notices->keys().filter(u"permission-"_s).isEmpty(), 10000);
+    const QString key = notices->keys().filter(u"permission-"_s).first();
+    QVERIFY2(notices->noticeText(key).contains(u"run a command"_s) && notices->noticeText(key).contains(u"echo allowed-output"_s),
+             qPrintable(notices->noticeText(key)));
+    // The tool call waits, marked in the timeline.
+    QVERIFY(m_window->timelineView()->timelineDelegate()->isAwaitingPermission(u"call_allow"_s));
+    QVERIFY(m_window->processor()->isBusy(m_sessionID));
+    QPushButton *allow = notices->button(key, u"allowOnce"_s);
+    QVERIFY(allow);
+    QVERIFY(notices->button(key, u"allowAlways"_s));
+    QVERIFY(notices->button(key, u"deny"_s));
+    allow->click();
+    QVERIFY(!notices->hasNotice(key));
+    QVERIFY(!m_window->timelineView()->timelineDelegate()->isAwaitingPermission(u"call_allow"_s));
+    QVERIFY(waitIdle());
+    const Part tool = toolPart(m_service->messages(m_sessionID));
+    QCOMPARE(tool.state().status(), ToolStatus::Completed);
+    QVERIFY(tool.state().output().contains(u"allowed-output"_s));
+    QCOMPARE(m_server->requests().size(), 2);
+    QVERIFY(m_server->requests().at(1).body.contains("allowed-output"));
+}
+
+void TestGuiRun::permissionDeny()
+{
+    QVERIFY(makeConfiguredWindow());
+    m_server->enqueue(FakeReply::sse(bashCall(u"call_deny"_s, u"echo denied-output"_s)));
+    m_server->enqueue(FakeReply::sse(textReply({u"I was not allowed."_s})));
+    m_window->composer()->setText(u"Run echo"_s);
+    m_window->composer()->send();
+    NoticeBar *notices = m_window->noticeBar();
+    QTRY_VERIFY_WITH_TIMEOUT(!notices->keys().filter(u"permission-"_s).isEmpty(), 10000);
+    const QString key = notices->keys().filter(u"permission-"_s).first();
+    notices->button(key, u"deny"_s)->click();
+    QVERIFY(waitIdle());
+    const Part tool = toolPart(m_service->messages(m_sessionID));
+    QCOMPARE(tool.state().status(), ToolStatus::Error);
+    QVERIFY(!tool.state().errorText().isEmpty());
+    QVERIFY(!m_service->messages(m_sessionID).last().parts.isEmpty());
+    // The command never ran: its output is nowhere in what the model was sent.
+    QCOMPARE(m_server->requests().size(), 2);
+    QVERIFY(!m_server->requests().at(1).body.contains("denied-output\\n"));
+    QVERIFY(!notices->hasNotice(key));
+    // The badge in the timeline shows the error.
+    TimelineModel *timeline = m_window->timelineModel();
+    QTRY_VERIFY(timeline->index(1).data(TimelineModel::ToolStatusesRole).value<QList<ToolStatus>>()
+                == QList<ToolStatus>{ToolStatus::Error});
+}
+
+void TestGuiRun::contextMeter()
+{
+    QVERIFY(makeConfiguredWindow());
+    ContextMeter *meter = m_window->contextMeter();
+    QCOMPARE(meter->limit(), 100000);
+    m_server->enqueue(FakeReply::sse(textReply({u"Counted."_s}, 20000, 1000)));
+    QVERIFY(sendAndWait(u"Count me"_s));
+    QTRY_COMPARE(meter->tokens(), 21000);
+    // 20000 input at $3/M + 1000 output at $15/M
+    QCOMPARE(qRound64(meter->cost() * 100000), 7500);
+    QVERIFY2(meter->text().contains(u"21"_s) && meter->text().contains(u"21%"_s), qPrintable(meter->text()));
+    // The threshold mark: (100000 - min(4000, 32000)) / 100000.
+    QVERIFY2(meter->toolTip().contains(u"96%"_s), qPrintable(meter->toolTip()));
+}
+
+void TestGuiRun::revertHidesMessages()
+{
+    QVERIFY(makeConfiguredWindow());
+    m_server->enqueue(FakeReply::sse(textReply({u"First."_s})));
+    QVERIFY(sendAndWait(u"one"_s));
+    m_server->enqueue(FakeReply::sse(textReply({u"Second."_s})));
+    QVERIFY(sendAndWait(u"two"_s));
+    TimelineModel *timeline = m_window->timelineModel();
+    QCOMPARE(timeline->rowCount(), 4);
+    const QString secondUser = timeline->index(2).data(TimelineModel::IdRole).toString();
+    TimelineView *view = m_window->timelineView();
+    QAbstractItemModelTester viewTester(view->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+    // Another process (`weft session revert`) records a revert in the session's file.
+    JsonStore other(m_data->path());
+    Session session = *m_service->get(m_sessionID);
+    session.setRevert(JsonObject{{u"messageID"_s, secondUser}});
+    QVERIFY(other.writeSession(session));
+    QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 2, 5000);
+    QCOMPARE(timeline->rowCount(), 4); // the model keeps them; the view hides them
+    QCOMPARE(view->hiddenMessageCount(), 2);
+    NoticeBar *notices = m_window->noticeBar();
+    QTRY_VERIFY(notices->hasNotice(u"revert"_s));
+    QVERIFY2(notices->noticeText(u"revert"_s).startsWith(u"2 messages reverted"_s), qPrintable(notices->noticeText(u"revert"_s)));
+
+    // Unrevert brings them back.
+    notices->button(u"revert"_s, u"unrevert"_s)->click();
+    QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 4, 5000);
+    QTRY_VERIFY(!notices->hasNotice(u"revert"_s));
+    QVERIFY(!m_service->get(m_sessionID)->hasRevert());
+}
+
+void TestGuiRun::otherProcessChangesAppear()
+{
+    QVERIFY(makeConfiguredWindow());
+    m_server->enqueue(FakeReply::sse(textReply({u"Here."_s})));
+    QVERIFY(sendAndWait(u"hello"_s));
+    TimelineModel *timeline = m_window->timelineModel();
+    QSignalSpy reset(timeline, &QAbstractItemModel::modelReset);
+    QSignalSpy inserted(timeline, &QAbstractItemModel::rowsInserted);
+    // "Another process" (a running OpenCode) appends a turn and renames the session.
+    JsonStore other(m_data->path());
+    const Message user = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), m_sessionID,
+                                           QDateTime::currentMSecsSinceEpoch(), u"build"_s, u"fake"_s, u"gpt-test"_s);
+    QVERIFY(other.writeMessage(user));
+    QVERIFY(other.writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_sessionID, user.id(),
+                                           u"Written by OpenCode"_s)));
+    Session session = *m_service->get(m_sessionID);
+    session.setTitle(u"Renamed elsewhere"_s);
+    QVERIFY(other.writeSession(session));
+    QTRY_COMPARE_WITH_TIMEOUT(timeline->rowCount(), 3, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(timeline->index(2).data(TimelineModel::TextRole).toString(), u"Written by OpenCode"_s, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->sessionsModel()->session(m_sessionID)->title(), u"Renamed elsewhere"_s, 5000);
+    QTRY_COMPARE(m_window->windowTitle(), u"Renamed elsewhere"_s);
+    QCOMPARE(reset.size(), 0);
+    QCOMPARE(inserted.size(), 1);
+}
+
+QTEST_MAIN(TestGuiRun)
+#include "tst_gui_run.moc"

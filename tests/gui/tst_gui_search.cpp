@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Search across every session (the search panel, Ctrl+Shift+F) and find in the open session
+// (the find bar, Ctrl+F) in the main window, over Weft's store and OpenCode's database.
+
+#include "findbar.h"
+#include "guitest.h"
+#include "mainwindow.h"
+#include "qt/opencodesource.h"
+#include "qt/sessionsmodel.h"
+#include "qt/timelinemodel.h"
+#include "search/searchindex.h"
+#include "searchpanel.h"
+#include "session/sessionservice.h"
+#include "store/jsonstore.h"
+#include "testdata.h"
+#include "testdb.h"
+#include "timelinedelegate.h"
+#include "timelineview.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QListView>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace weft;
+
+namespace
+{
+const QString MainID = u"ses_dfe96b40effeGv1tOAoEakEuif"_s;
+const QString ChineseReply = u"prt_201695b08001Y6ISHYTAu0qA8G"_s;
+} // namespace
+
+class TestGuiSearch : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void searchPanelFindsAndOpens();
+    void findNextPrevious();
+    void screenshots();
+
+private:
+    MainWindow *makeWindow();
+    bool waitForIndex(MainWindow *w);
+    bool openAndLoad(MainWindow *w, const QString &sessionID, const QString &source);
+    QList<SearchHit> searchFor(SearchPanel *panel, const QString &query);
+
+    QTemporaryDir m_settings;
+    std::unique_ptr<test::FixtureDataDir> m_data;
+    std::unique_ptr<QTemporaryDir> m_home;
+    QString m_opencodeDir;
+    std::shared_ptr<SessionService> m_service;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestGuiSearch::initTestCase()
+{
+    QVERIFY(m_settings.isValid());
+    test::isolateSettings(m_settings);
+    test::useStyle(test::lightPalette());
+}
+
+void TestGuiSearch::init()
+{
+    QSettings().clear();
+    m_data = std::make_unique<test::FixtureDataDir>();
+    m_home = std::make_unique<QTemporaryDir>();
+    qputenv("XDG_DATA_HOME", m_home->path().toLocal8Bit());
+    m_opencodeDir = m_home->filePath(u"opencode"_s);
+    const QString from = test::realFixtureDir(u"1.18.34"_s);
+    QVERIFY(QDir().mkpath(m_opencodeDir));
+    QVERIFY(QFile::copy(from + u"/opencode.db"_s, m_opencodeDir + u"/opencode.db"_s));
+    QVERIFY(test::copyTree(from + u"/storage"_s, m_opencodeDir + u"/storage"_s));
+    QSettings().setValue(u"OpenCodeSource/show"_s, true);
+    QSettings().setValue(u"OpenCodeSource/path"_s, m_opencodeDir);
+    m_service = std::make_shared<SessionService>(std::make_shared<JsonStore>(m_data->path()));
+}
+
+void TestGuiSearch::cleanup()
+{
+    m_window.reset();
+    m_service.reset();
+    m_data.reset();
+    m_home.reset();
+}
+
+MainWindow *TestGuiSearch::makeWindow()
+{
+    m_window = std::make_unique<MainWindow>(m_service, m_data->path());
+    m_window->resize(1300, 820);
+    m_window->show();
+    if (!QTest::qWaitForWindowExposed(m_window.get()))
+        return nullptr;
+    return m_window.get();
+}
+
+bool TestGuiSearch::waitForIndex(MainWindow *w)
+{
+    OpencodeSource *source = w->opencodeSource();
+    if (!source->isReady()) {
+        QSignalSpy ready(source, &OpencodeSource::ready);
+        if (!ready.wait(5000))
+            return false;
+    }
+    if (!source->sessions()->isLoaded()) {
+        QSignalSpy loaded(source->sessions(), &SessionsModel::loaded);
+        if (!loaded.wait(5000))
+            return false;
+    }
+    if (!w->sessionsModel()->isLoaded()) {
+        QSignalSpy loaded(w->sessionsModel(), &SessionsModel::loaded);
+        if (!loaded.wait(5000))
+            return false;
+    }
+    return w->searchIndex()->isOpen() && w->searchIndex()->waitForIdle(20000);
+}
+
+bool TestGuiSearch::openAndLoad(MainWindow *w, const QString &sessionID, const QString &source)
+{
+    QSignalSpy loaded(w->timelineModel(), &TimelineModel::loaded);
+    if (!w->openSession(sessionID, source))
+        return false;
+    return !w->timelineModel()->isLoading() || loaded.wait(5000);
+}
+
+QList<SearchHit> TestGuiSearch::searchFor(SearchPanel *panel, const QString &query)
+{
+    QSignalSpy ready(panel, &SearchPanel::resultsReady);
+    // As the user types: the panel waits for a pause, then queries off the GUI thread.
+    panel->queryEdit()->setText(query);
+    if (!ready.wait(5000))
+        return {};
+    QList<SearchHit> hits;
+    for (const SearchResult &r : panel->resultsModel()->results())
+        hits.append(r.hit);
+    return hits;
+}
+
+void TestGuiSearch::searchPanelFindsAndOpens()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(waitForIndex(w));
+    const QString dbKey = w->opencodeSource()->key();
+    const QString weftKey = SearchIndex::sourceKey(*m_service->store());
+    QCOMPARE(SearchIndex::defaultFile(m_data->path()), w->searchIndex()->file());
+
+    // Ctrl+Shift+F opens the panel with the focus in the field.
+    w->activateWindow();
+    QTest::keySequence(w, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    SearchPanel *panel = w->searchPanel();
+    QTRY_VERIFY(panel->isVisible());
+    QTRY_VERIFY(panel->queryEdit()->hasFocus());
+
+    // Japanese: the main session of OpenCode's database, its title, its messages.
+    QList<SearchHit> hits = searchFor(panel, u"全文検索"_s);
+    QVERIFY(!hits.isEmpty());
+    QVERIFY(std::any_of(hits.begin(), hits.end(), [&](const SearchHit &h) {
+        return h.source == dbKey && h.sessionID == MainID && h.kind == u"text";
+    }));
+    for (const SearchHit &h : std::as_const(hits)) {
+        QVERIFY(!h.highlights.isEmpty());
+        QCOMPARE(h.snippet.mid(h.highlights.first().first, h.highlights.first().second), u"全文検索"_s);
+    }
+    // The rows say where: the source, who wrote it.
+    const QModelIndex first = panel->resultsModel()->index(0);
+    QVERIFY(first.data(SearchResultsModel::SourceLabelRole).toString().startsWith(u"OpenCode"_s));
+    QVERIFY(!first.data(SearchResultsModel::DetailRole).toString().isEmpty());
+
+    // Chinese, in a message that is not loaded: one message per page.
+    hits = searchFor(panel, u"数据库已经准备好了"_s);
+    QVERIFY(!hits.isEmpty());
+    int row = -1;
+    for (int i = 0; i < hits.size(); ++i) {
+        if (hits.at(i).partID == ChineseReply)
+            row = i;
+    }
+    QVERIFY2(row >= 0, "the Chinese reply is among the results");
+    const SearchHit chinese = hits.at(row);
+    QCOMPARE(panel->resultsModel()->results().at(row).role, std::optional(Message::Role::Assistant));
+    QVERIFY(panel->resultsModel()->index(row).data(SearchResultsModel::DetailRole).toString().startsWith(u"Assistant"_s));
+
+    // Opening it: the session, scrolled to the part (older pages loaded to get there).
+    QVERIFY(openAndLoad(w, u"ses_dfe96a380ffecLH5wa8iKO3NO1"_s, dbKey)); // another session first
+    w->timelineModel()->setPageSize(1);
+    QSignalSpy revealed(w->timelineView(), &TimelineView::partRevealed);
+    panel->resultsView()->setCurrentIndex(panel->resultsModel()->index(row));
+    QTest::keyClick(panel->queryEdit(), Qt::Key_Return);
+    QVERIFY(revealed.wait(5000));
+    QCOMPARE(revealed.last().at(0).toString(), chinese.messageID);
+    QCOMPARE(revealed.last().at(1).toString(), ChineseReply);
+    QCOMPARE(w->currentSessionID(), MainID);
+    QCOMPARE(w->currentSource(), dbKey);
+    QVERIFY(!panel->isVisible());
+    const QModelIndex current = w->timelineView()->currentIndex();
+    QCOMPARE(current.data(TimelineModel::IdRole).toString(), chinese.messageID);
+    QVERIFY(w->timelineView()->viewport()->rect().intersects(w->timelineView()->visualRect(current)));
+    w->timelineModel()->setPageSize(60);
+
+    // English, across both sources; a result of Weft's own opens in Weft's source.
+    w->action(u"searchAll"_s)->trigger();
+    QTRY_VERIFY(panel->isVisible());
+    hits = searchFor(panel, u"scripted"_s);
+    QVERIFY(std::any_of(hits.begin(), hits.end(), [&](const SearchHit &h) { return h.source == dbKey; }));
+    QVERIFY(std::any_of(hits.begin(), hits.end(), [&](const SearchHit &h) { return h.source == weftKey; }));
+    hits = searchFor(panel, u"hello"_s);
+    QVERIFY(!hits.isEmpty());
+    int weftRow = -1;
+    for (int i = 0; i < hits.size() && weftRow < 0; ++i) {
+        if (hits.at(i).source == weftKey && !hits.at(i).partID.isEmpty())
+            weftRow = i;
+    }
+    if (weftRow < 0) {
+        hits = searchFor(panel, u"scripted"_s);
+        for (int i = 0; i < hits.size() && weftRow < 0; ++i) {
+            if (hits.at(i).source == weftKey)
+                weftRow = i;
+        }
+    }
+    QVERIFY(weftRow >= 0);
+    const SearchHit weftHit = hits.at(weftRow);
+    panel->resultsView()->setCurrentIndex(panel->resultsModel()->index(weftRow));
+    panel->activateCurrent();
+    QTRY_COMPARE(w->currentSessionID(), weftHit.sessionID);
+    QVERIFY(w->currentSource().isEmpty());
+
+    // Nothing found is said so.
+    QVERIFY(searchFor(panel, u"zzzqqqnotthere"_s).isEmpty());
+}
+
+void TestGuiSearch::findNextPrevious()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(waitForIndex(w));
+    QVERIFY(openAndLoad(w, MainID, w->opencodeSource()->key()));
+    FindBar *bar = w->findBar();
+    QVERIFY(!bar->isVisible());
+
+    // Ctrl+F: the bar under the timeline, the focus in its field.
+    w->activateWindow();
+    w->timelineView()->setFocus();
+    QTest::keySequence(w, QKeySequence::Find);
+    QTRY_VERIFY(bar->isVisible());
+    QTRY_VERIFY(bar->edit()->hasFocus());
+
+    QSignalSpy searched(bar, &FindBar::searched);
+    QSignalSpy revealed(w->timelineView(), &TimelineView::partRevealed);
+    QTest::keyClicks(bar->edit(), u"tool SAID"_s);
+    QVERIFY(searched.wait(5000));
+    // "Done. The tool said: …" three times, case aside.
+    QCOMPARE(bar->matchCount(), 3);
+    QTRY_VERIFY(bar->currentIndex() >= 0);
+    const auto check = [&](int index) {
+        const FindBar::Match &m = bar->matches().at(index);
+        if (bar->currentIndex() != index)
+            return false;
+        if (bar->statusText() != u"%1 of 3"_s.arg(index + 1))
+            return false;
+        if (w->timelineView()->timelineDelegate()->findPart() != m.partID)
+            return false;
+        return w->timelineView()->currentIndex().data(TimelineModel::IdRole).toString() == m.messageID;
+    };
+    const int start = bar->currentIndex();
+    QTRY_VERIFY(check(start));
+    QCOMPARE(w->timelineView()->timelineDelegate()->findHighlight(), u"tool SAID"_s);
+
+    // Enter: next; Shift+Enter: previous; F3 and Shift+F3 the same; both wrap around.
+    QTest::keyClick(bar->edit(), Qt::Key_Return);
+    QTRY_VERIFY(check((start + 1) % 3));
+    QTest::keyClick(bar->edit(), Qt::Key_Return, Qt::ShiftModifier);
+    QTRY_VERIFY(check(start));
+    QTest::keyClick(bar->edit(), Qt::Key_F3);
+    QTRY_VERIFY(check((start + 1) % 3));
+    QTest::keyClick(bar->edit(), Qt::Key_F3);
+    QTRY_VERIFY(check((start + 2) % 3));
+    QTest::keyClick(bar->edit(), Qt::Key_F3);
+    QTRY_VERIFY(check(start));
+    QTest::keyClick(bar->edit(), Qt::Key_F3, Qt::ShiftModifier);
+    QTRY_VERIFY(check((start + 2) % 3));
+    QVERIFY(revealed.size() >= 6);
+    // The matches are in timeline order.
+    for (int i = 1; i < 3; ++i)
+        QVERIFY(bar->matches().at(i - 1).time <= bar->matches().at(i).time);
+
+    // Japanese and Chinese text, and nothing.
+    bar->edit()->setText(u"全文検索"_s);
+    QTRY_VERIFY(!bar->isSearching());
+    QVERIFY2(bar->matchCount() >= 2, qPrintable(bar->statusText()));
+    bar->edit()->setText(u"中文回复"_s);
+    QTRY_VERIFY(!bar->isSearching());
+    QVERIFY2(bar->matchCount() >= 2, qPrintable(bar->statusText()));
+    bar->edit()->setText(u"zzzqqq"_s);
+    QTRY_VERIFY(!bar->isSearching());
+    QCOMPARE(bar->matchCount(), 0);
+    QCOMPARE(bar->statusText(), u"No matches"_s);
+
+    // Escape closes the bar and clears the highlight.
+    QTest::keyClick(bar->edit(), Qt::Key_Escape);
+    QVERIFY(!bar->isVisible());
+    QVERIFY(w->timelineView()->timelineDelegate()->findHighlight().isEmpty());
+}
+
+void TestGuiSearch::screenshots()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(waitForIndex(w));
+    QVERIFY(QDir().mkpath(QStringLiteral(WEFT_BINARY_DIR "/screenshots")));
+    SearchPanel *panel = w->searchPanel();
+    panel->resize(760, 600);
+    panel->show();
+    QVERIFY(QTest::qWaitForWindowExposed(panel));
+    QVERIFY(!searchFor(panel, u"数据库"_s).isEmpty());
+    QTest::qWait(100);
+    QVERIFY(panel->grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/search-panel.png")));
+    panel->hide();
+
+    QVERIFY(openAndLoad(w, MainID, w->opencodeSource()->key()));
+    w->action(u"find"_s)->trigger();
+    QSignalSpy searched(w->findBar(), &FindBar::searched);
+    w->findBar()->edit()->setText(u"tool said"_s);
+    QVERIFY(searched.wait(5000));
+    QTest::keyClick(w->findBar()->edit(), Qt::Key_Return);
+    QTest::qWait(200);
+    QVERIFY(w->grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/find-bar.png")));
+}
+
+QTEST_MAIN(TestGuiSearch)
+#include "tst_gui_search.moc"

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow: OpenCode's sessions as a second source in the sidebar (read-only, live), copying
+// them into Weft, search across every session (Ctrl+Shift+F) and find in the open session (Ctrl+F).
+
+#include "mainwindow.h"
+
+#include "composer.h"
+#include "core/logging.h"
+#include "findbar.h"
+#include "noticebar.h"
+#include "opencodedb/dbimport.h"
+#include "qt/async.h"
+#include "qt/opencodesource.h"
+#include "qt/sessionsmodel.h"
+#include "qt/sessiontreemodel.h"
+#include "qt/timelinemodel.h"
+#include "search/searchindex.h"
+#include "searchpanel.h"
+#include "session/datadir.h"
+#include "session/sessionservice.h"
+#include "sessionsidebar.h"
+#include "style.h"
+#include "timelineview.h"
+
+#include <QAction>
+#include <QBoxLayout>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QtConcurrent/QtConcurrentRun>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+const QString SettingsGroup = u"OpenCodeSource"_s;
+const QString OfferKey = u"opencodeOffer"_s;
+} // namespace
+
+void MainWindow::createSourceActions()
+{
+    QAction *a = makeAction(u"searchAll"_s, tr("&Search All Sessions…"), u"edit-find"_s,
+                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    a->setToolTip(tr("Search the text of every session: messages, reasoning, tool calls, files, errors"));
+    a->setProperty("weftGlobal", true);
+    connect(a, &QAction::triggered, this, &MainWindow::showSearchPanel);
+
+    a = makeAction(u"showOpencode"_s, tr("Show &OpenCode Sessions"), u"network-server"_s);
+    a->setCheckable(true);
+    a->setToolTip(tr("Show the sessions of OpenCode's own data folder in the sidebar, read-only and live"));
+    connect(a, &QAction::triggered, this, [this](bool checked) { setOpencodeShown(checked); });
+
+    a = makeAction(u"chooseOpencodeDir"_s, tr("Choose OpenCode &Folder…"), u"document-open-folder"_s);
+    a->setToolTip(tr("Show the OpenCode sessions of another data folder"));
+    connect(a, &QAction::triggered, this, &MainWindow::chooseOpencodeDir);
+
+    // The find bar sits under the timeline; its actions are the window's.
+    m_findBar = new FindBar(m_timelineView, this);
+    m_actions.insert(u"findNext"_s, m_findBar->findNextAction());
+    m_actions.insert(u"findPrevious"_s, m_findBar->findPreviousAction());
+    addAction(m_findBar->findNextAction());
+    addAction(m_findBar->findPreviousAction());
+    connect(action(u"find"_s), &QAction::triggered, this, [this] {
+        if (!m_current.isEmpty())
+            m_findBar->activate();
+    });
+
+    connect(m_composer, &Composer::importRequested, this, &MainWindow::importSession);
+}
+
+void MainWindow::setupSources()
+{
+    if (auto *layout = qobject_cast<QBoxLayout *>(m_timelineView->parentWidget()->layout()))
+        layout->insertWidget(layout->indexOf(m_timelineView) + 1, m_findBar);
+
+    // The search index lives beside Weft's own data, never in OpenCode's folder.
+    m_searchIndex = new SearchIndex(this);
+    const QString weftDir = m_service->isReadOnly() ? DataDir::defaultPath() : m_dataDir;
+    QDir().mkpath(weftDir);
+    if (const Result<void> opened = m_searchIndex->open(SearchIndex::defaultFile(weftDir)); !opened) {
+        qCWarning(lcUi) << "search index not available:" << opened.error().toString();
+    } else {
+        m_searchIndex->addSource(m_service.get());
+    }
+
+    m_opencode = new OpencodeSource(this);
+    connect(m_opencode, &OpencodeSource::ready, this, &MainWindow::onOpencodeReady);
+    connect(m_opencode, &OpencodeSource::aboutToClose, this, &MainWindow::onOpencodeClosing);
+
+    QSettings settings;
+    settings.beginGroup(SettingsGroup);
+    const QString dir = settings.value(u"path"_s, DataDir::opencodePath()).toString();
+    // A Weft started on OpenCode's folder itself shows it already.
+    const bool isPrimary = QDir(dir).canonicalPath() == QDir(m_dataDir).canonicalPath() || m_service->isReadOnly();
+    action(u"showOpencode"_s)->setEnabled(!m_service->isReadOnly());
+    action(u"chooseOpencodeDir"_s)->setEnabled(!m_service->isReadOnly());
+    if (isPrimary)
+        return;
+    if (settings.contains(u"show"_s)) {
+        if (settings.value(u"show"_s).toBool())
+            setOpencodeShown(true, dir);
+    } else if (OpencodeSource::looksLikeDataDir(dir)) {
+        offerOpencode(dir);
+    }
+}
+
+void MainWindow::shutdownSources()
+{
+    // The panel's query and the index's worker use the services: they end first.
+    delete m_searchPanel.data();
+    if (m_searchIndex && m_opencode && m_opencode->service())
+        m_searchIndex->removeSource(m_opencode->service());
+    delete m_searchIndex;
+    m_searchIndex = nullptr;
+    if (m_opencode) {
+        disconnect(m_opencode, nullptr, this, nullptr);
+        m_opencode->close();
+    }
+}
+
+void MainWindow::offerOpencode(const QString &dir)
+{
+    QString shown = QDir::toNativeSeparators(dir);
+    const QString home = QDir::toNativeSeparators(QDir::homePath());
+    if (shown.startsWith(home + QDir::separator()))
+        shown = u"~"_s + shown.mid(home.size());
+    const auto answer = [this, dir](bool show) {
+        m_notices->removeNotice(OfferKey);
+        QSettings settings;
+        settings.beginGroup(SettingsGroup);
+        settings.setValue(u"show"_s, show);
+        if (show)
+            setOpencodeShown(true, dir);
+    };
+    m_notices->showNotice(
+        OfferKey, NoticeBar::Kind::Question,
+        tr("OpenCode's sessions are in %1. Show them in the sidebar beside Weft's? They stay OpenCode's: Weft reads "
+           "them live and never changes them.")
+            .arg(shown),
+        {{tr("&Show OpenCode Sessions"), u"network-server"_s, u"showOpencode"_s, [answer] { answer(true); }},
+         {tr("&Not Now"), QString(), u"notNow"_s, [answer] { answer(false); }}},
+        true);
+}
+
+bool MainWindow::setOpencodeShown(bool shown, const QString &dataDir)
+{
+    QSettings settings;
+    settings.beginGroup(SettingsGroup);
+    const QString dir = !dataDir.isEmpty() ? dataDir : settings.value(u"path"_s, DataDir::opencodePath()).toString();
+    m_notices->removeNotice(OfferKey);
+    if (!shown) {
+        settings.setValue(u"show"_s, false);
+        m_opencode->close();
+        action(u"showOpencode"_s)->setChecked(false);
+        return true;
+    }
+    const Result<void> opened = m_opencode->open(dir);
+    if (!opened) {
+        action(u"showOpencode"_s)->setChecked(false);
+        QMessageBox::warning(this, tr("OpenCode Sessions"),
+                             tr("OpenCode's sessions in %1 cannot be shown:\n%2")
+                                 .arg(QDir::toNativeSeparators(dir), opened.error().message));
+        return false;
+    }
+    settings.setValue(u"show"_s, true);
+    settings.setValue(u"path"_s, m_opencode->dataDir());
+    action(u"showOpencode"_s)->setChecked(true);
+    if (!m_opencode->warning().isEmpty())
+        statusBar()->showMessage(m_opencode->warning(), 10000);
+    return true;
+}
+
+void MainWindow::chooseOpencodeDir()
+{
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("OpenCode's Data Folder"),
+        m_opencode->isOpen() ? m_opencode->dataDir() : DataDir::opencodePath());
+    if (!dir.isEmpty())
+        setOpencodeShown(true, dir);
+}
+
+void MainWindow::onOpencodeReady()
+{
+    SessionsModel *model = m_opencode->sessions();
+    const QString key = m_opencode->key();
+    m_tree->addSource(key, model, m_opencode->label());
+    if (m_searchIndex && m_searchIndex->isOpen())
+        m_searchIndex->addSource(m_opencode->service(), key);
+    // The open session's header follows OpenCode's changes (a title, a summary).
+    connect(model, &QAbstractItemModel::dataChanged, this, [this, model](const QModelIndex &tl, const QModelIndex &br) {
+        if (m_currentSource != m_opencode->key())
+            return;
+        const QModelIndex current = model->indexForId(m_current);
+        if (current.isValid() && current.row() >= tl.row() && current.row() <= br.row()) {
+            updateHeader();
+            updateActions();
+        }
+    });
+    connect(m_opencode->service(), &SessionService::problemFound, this, [this](const QString &location,
+                                                                                const QString &reason) {
+        statusBar()->showMessage(tr("OpenCode's data: %1 (%2)").arg(reason, location), 8000);
+    });
+}
+
+void MainWindow::onOpencodeClosing()
+{
+    const QString key = m_opencode->key();
+    if (m_searchIndex && m_opencode->service())
+        m_searchIndex->removeSource(m_opencode->service());
+    if (!m_currentSource.isEmpty())
+        showSession(QString());
+    m_tree->removeSource(key);
+    if (SessionsModel *model = m_opencode->sessions())
+        disconnect(model, nullptr, this, nullptr);
+}
+
+SessionService *MainWindow::serviceFor(const QString &source) const
+{
+    if (!source.isEmpty() && m_opencode && m_opencode->key() == source && m_opencode->service())
+        return m_opencode->service();
+    return m_service.get();
+}
+
+SessionsModel *MainWindow::sessionsFor(const QString &source) const
+{
+    if (source.isEmpty())
+        return m_sessions;
+    return m_tree->sessionsModel(source);
+}
+
+std::optional<Session> MainWindow::currentSessionInfo() const
+{
+    if (m_current.isEmpty())
+        return std::nullopt;
+    const SessionsModel *model = sessionsFor(m_currentSource);
+    return model ? model->session(m_current) : std::nullopt;
+}
+
+void MainWindow::updateSourceState()
+{
+    const bool foreign = !m_currentSource.isEmpty();
+    m_composer->setReadOnly(m_service->isReadOnly() || foreign);
+    m_composer->setImportAvailable(foreign && !m_service->isReadOnly());
+}
+
+bool MainWindow::offerImportInstead(const QString &sessionID, const QString &what)
+{
+    if (m_currentSource.isEmpty() || sessionID.isEmpty() || sessionID != m_current)
+        return false;
+    if (m_service->isReadOnly())
+        return true;
+    const std::optional<Session> s = currentSessionInfo();
+    const QString title = s ? s->title() : sessionID;
+    const QString text = tr("“%1” is one of OpenCode's sessions: Weft shows it but never writes to OpenCode's data. "
+                            "To %2, copy it into Weft's own sessions first; the copy opens in the Weft list.")
+                             .arg(title, what);
+    bool copy = false;
+    if (m_importQuestion) {
+        copy = m_importQuestion(text);
+    } else {
+        QMessageBox box(QMessageBox::Question, tr("Copy into Weft"), text, QMessageBox::Cancel, this);
+        QPushButton *button = box.addButton(tr("&Copy into Weft"), QMessageBox::AcceptRole);
+        box.setDefaultButton(button);
+        box.exec();
+        copy = box.clickedButton() == button;
+    }
+    if (copy)
+        importSession(sessionID);
+    return true;
+}
+
+void MainWindow::importSession(const QString &sessionID)
+{
+    if (!m_opencode || !m_opencode->service() || m_service->isReadOnly() || sessionID.isEmpty())
+        return;
+    statusBar()->showMessage(tr("Copying into Weft…"));
+    std::shared_ptr<Store> source = m_opencode->service()->sharedStore();
+    std::shared_ptr<SessionService> target = m_service;
+    // Many small writes: off the GUI thread. The copies' signals reach the models queued, before
+    // the continuation runs.
+    whenFinished(QtConcurrent::run([source, target, sessionID] {
+                     return DbImport::importSessions(*source, *target, {sessionID});
+                 }),
+                 this, [this, sessionID](const Result<QList<DbImport::Imported>> &result) {
+                     QString error = result ? QString() : result.error().toString();
+                     QString copyID;
+                     QString title;
+                     if (result) {
+                         for (const DbImport::Imported &i : result.value()) {
+                             if (i.sourceID != sessionID)
+                                 continue;
+                             error = i.error;
+                             copyID = i.session.id();
+                             title = i.session.title();
+                         }
+                     }
+                     if (copyID.isEmpty()) {
+                         statusBar()->clearMessage();
+                         QMessageBox::warning(this, tr("Copy into Weft"),
+                                              tr("The session could not be copied into Weft:\n%1").arg(error));
+                         return;
+                     }
+                     m_sessions->refreshSession(copyID);
+                     openSession(copyID, QString());
+                     statusBar()->showMessage(tr("Copied “%1” into Weft").arg(title), 5000);
+                     Q_EMIT imported(copyID);
+                 });
+}
+
+SearchPanel *MainWindow::searchPanel()
+{
+    if (!m_searchPanel) {
+        m_searchPanel = new SearchPanel(m_searchIndex, this);
+        connect(m_searchPanel, &SearchPanel::hitActivated, this, [this](const SearchHit &hit) {
+            if (openSearchHit(hit))
+                m_searchPanel->hide();
+        });
+    }
+    // What each source is called in the results, and who wrote each message (read off the GUI
+    // thread, from the stores, which are thread-safe).
+    QHash<QString, QString> labels;
+    labels.insert(SearchIndex::sourceKey(*m_service->store()), m_tree->primaryLabel());
+    QHash<QString, std::shared_ptr<Store>> stores;
+    stores.insert(SearchIndex::sourceKey(*m_service->store()), m_service->sharedStore());
+    if (m_opencode && m_opencode->service()) {
+        labels.insert(m_opencode->key(), m_opencode->label());
+        stores.insert(m_opencode->key(), m_opencode->service()->sharedStore());
+    }
+    m_searchPanel->setSourceLabels(labels);
+    m_searchPanel->setRoleResolver([stores](const SearchHit &hit) -> std::optional<Message::Role> {
+        const std::shared_ptr<Store> store = stores.value(hit.source);
+        if (!store)
+            return std::nullopt;
+        const std::optional<Message> m = store->message(hit.sessionID, hit.messageID);
+        return m ? std::optional(m->role()) : std::nullopt;
+    });
+    return m_searchPanel;
+}
+
+void MainWindow::showSearchPanel()
+{
+    SearchPanel *panel = searchPanel();
+    panel->show();
+    panel->raise();
+    panel->activateWindow();
+}
+
+bool MainWindow::openSearchHit(const SearchHit &hit)
+{
+    QString source;
+    if (hit.source != SearchIndex::sourceKey(*m_service->store())) {
+        if (!m_opencode || hit.source != m_opencode->key())
+            return false;
+        source = hit.source;
+    }
+    return openSessionAt(source, hit.sessionID, hit.messageID, hit.partID);
+}
+
+bool MainWindow::openSessionAt(const QString &source, const QString &sessionID, const QString &messageID,
+                               const QString &partID)
+{
+    if (!openSession(sessionID, source))
+        return false;
+    if (!messageID.isEmpty())
+        m_timelineView->revealPart(messageID, partID);
+    return true;
+}
+
+} // namespace weft
