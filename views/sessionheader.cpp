@@ -4,6 +4,7 @@
 #include "contextmeter.h"
 #include "style.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -44,23 +45,46 @@ SessionHeader::SessionHeader(QWidget *parent)
     layout->setContentsMargins(14, 8, 14, 8);
     layout->addLayout(texts, 1);
     layout->addWidget(m_meter, 0, Qt::AlignVCenter);
+    // A long title or path ends in "…" where the room ends (the tooltip holds all of it).
+    m_title->installEventFilter(this);
+    m_details->installEventFilter(this);
+}
+
+bool SessionHeader::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Resize || event->type() == QEvent::FontChange) {
+        if (watched == m_title)
+            elide(m_title, m_fullTitle);
+        else if (watched == m_details)
+            elide(m_details, m_fullDetails);
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void SessionHeader::elide(QLabel *label, const QString &text)
+{
+    const QString shown = label->fontMetrics().elidedText(text, Qt::ElideRight, label->contentsRect().width());
+    if (label->text() != shown)
+        label->setText(shown);
 }
 
 void SessionHeader::setTitle(const QString &title)
 {
-    m_title->setText(title);
+    m_fullTitle = title;
     m_title->setToolTip(title);
+    elide(m_title, title);
 }
 
 QString SessionHeader::title() const
 {
-    return m_title->text();
+    return m_fullTitle;
 }
 
 void SessionHeader::setDetails(const QString &details)
 {
-    m_details->setText(details);
+    m_fullDetails = details;
     m_details->setToolTip(details);
+    elide(m_details, details);
 }
 
 void SessionHeader::paintEvent(QPaintEvent *)

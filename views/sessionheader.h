@@ -26,8 +26,13 @@ public:
 
 protected:
     void paintEvent(QPaintEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    static void elide(QLabel *label, const QString &text);
+
+    QString m_fullTitle;
+    QString m_fullDetails;
     QLabel *m_title;
     QLabel *m_details;
     ContextMeter *m_meter;
