@@ -37,8 +37,12 @@ namespace
 {
 /// Files named one by one in a confirmation; the rest are counted.
 constexpr int ListedFiles = 12;
-/// Width the pane asks of its splitter when a diff is opened.
+/// Width the pane asks of its splitter when a diff is opened: unified, and side by side (two
+/// columns of code need about twice the room of one).
 constexpr int RoomForDiff = 480;
+constexpr int RoomForSideBySide = 720;
+/// Width the pane leaves to the widest other part of the window (the conversation).
+constexpr int RoomForOthers = 400;
 
 /// A changed file in the list: a status badge (A, M, D), the name with its folder dimmed, and
 /// the lines added and removed.
@@ -275,6 +279,8 @@ ChangesPane::ChangesPane(SessionService *service, QWidget *parent)
         m_forceShown.insert(m_model->diff(row).file());
         showFile(row);
     });
+    // Side by side needs more room than one column.
+    connect(m_view, &DiffView::modeChanged, this, [this] { ensureRoom(); });
     connect(m_view, &DiffView::hunkNavigationExhausted, this, [this](bool forward) {
         const int row = currentFile() + (forward ? 1 : -1);
         if (row >= 0 && row < m_model->rowCount())
@@ -527,7 +533,8 @@ QString ChangesPane::bannerText() const
 void ChangesPane::ensureRoom()
 {
     auto *splitter = qobject_cast<QSplitter *>(parentWidget());
-    if (!splitter || !isVisible() || width() >= RoomForDiff)
+    const int wanted = m_view->mode() == DiffView::Mode::SideBySide ? RoomForSideBySide : RoomForDiff;
+    if (!splitter || !isVisible() || width() >= wanted)
         return;
     QList<int> sizes = splitter->sizes();
     const int me = splitter->indexOf(this);
@@ -538,7 +545,7 @@ void ChangesPane::ensureRoom()
     }
     if (me < 0 || largest < 0)
         return;
-    const int extra = std::min(RoomForDiff - sizes.at(me), std::max(0, sizes.at(largest) - 380));
+    const int extra = std::min(wanted - sizes.at(me), std::max(0, sizes.at(largest) - RoomForOthers));
     if (extra <= 0)
         return;
     sizes[largest] -= extra;

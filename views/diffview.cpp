@@ -79,7 +79,28 @@ protected:
     }
 
 private:
-    void elide() { setText(fontMetrics().elidedText(m_full, Qt::ElideMiddle, width())); }
+    void elide()
+    {
+        // The file name stays whole while it fits; the folders before it are shortened first.
+        const QFontMetrics fm = fontMetrics();
+        const int room = width();
+        const qsizetype slash = m_full.lastIndexOf(u'/');
+        const QString name = m_full.mid(slash + 1);
+        QString shown = m_full;
+        if (fm.horizontalAdvance(m_full) > room) {
+            const QString tail = u'/' + name;
+            if (slash > 0 && fm.horizontalAdvance(u"\u2026"_s + tail) <= room) {
+                const QString folder = fm.elidedText(m_full.left(slash), Qt::ElideMiddle, room - fm.horizontalAdvance(tail));
+                shown = (folder.isEmpty() ? u"\u2026"_s : folder) + tail;
+                // elidedText may keep a folder text wider than what is left once the name is added.
+                if (fm.horizontalAdvance(shown) > room)
+                    shown = u"\u2026"_s + tail;
+            } else {
+                shown = fm.elidedText(name, Qt::ElideRight, room);
+            }
+        }
+        setText(shown);
+    }
     QString m_full;
 };
 } // namespace
@@ -325,7 +346,10 @@ void DiffTextArea::updateScrollBars()
     verticalScrollBar()->setRange(0, std::max(0, rowCount() - visible));
     verticalScrollBar()->setPageStep(visible);
     verticalScrollBar()->setSingleStep(1);
-    const int textWidth = std::max(0, viewport()->width() - m_textLeft);
+    int viewportWidth = viewport()->width();
+    if (m_partner)
+        viewportWidth = std::min(viewportWidth, m_partner->viewport()->width());
+    const int textWidth = std::max(0, viewportWidth - m_textLeft);
     horizontalScrollBar()->setRange(0, std::max(0, m_maxTextWidth - textWidth));
     horizontalScrollBar()->setPageStep(textWidth);
     horizontalScrollBar()->setSingleStep(int(std::ceil(m_charWidth * 4)));
@@ -335,6 +359,8 @@ void DiffTextArea::resizeEvent(QResizeEvent *event)
 {
     QAbstractScrollArea::resizeEvent(event);
     updateScrollBars();
+    if (m_partner)
+        m_partner->updateScrollBars();
 }
 
 void DiffTextArea::changeEvent(QEvent *event)
@@ -611,6 +637,8 @@ DiffView::DiffView(QWidget *parent)
     m_left = new DiffTextArea(DiffTextArea::Side::Old, m_sideBySide);
     m_right = new DiffTextArea(DiffTextArea::Side::New, m_sideBySide);
     m_left->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_left->setScrollPartner(m_right);
+    m_right->setScrollPartner(m_left);
     auto *sl = new QHBoxLayout(m_sideBySide);
     sl->setContentsMargins(0, 0, 0, 0);
     sl->setSpacing(0);
@@ -899,6 +927,33 @@ void DiffView::updateHeader()
     // Enabled at the ends too: the pane goes on to the next or previous file.
     m_nextHunk->setEnabled(true);
     m_previousHunk->setEnabled(true);
+    fitHeader();
+}
+
+void DiffView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitHeader();
+}
+
+void DiffView::fitHeader()
+{
+    // In a narrow pane the file's name matters more than "2 of 5" (the buttons' tooltips say it).
+    QWidget *header = m_path->parentWidget();
+    const QString full = m_path->toolTip();
+    const QString name = full.mid(full.lastIndexOf(u'/') + 1);
+    int others = header->layout()->contentsMargins().left() + header->layout()->contentsMargins().right();
+    int count = 0;
+    for (QWidget *w : header->findChildren<QWidget *>(Qt::FindDirectChildrenOnly)) {
+        if (w != m_path && w != m_hunkLabel && !w->isHidden()) {
+            others += w->sizeHint().width();
+            ++count;
+        }
+    }
+    others += (count + 1) * header->layout()->spacing() + 4;
+    const int hunkWidth = m_hunkLabel->text().isEmpty() ? 0 : m_hunkLabel->sizeHint().width() + header->layout()->spacing();
+    const int nameWidth = m_path->fontMetrics().horizontalAdvance(name) + 4;
+    m_hunkLabel->setVisible(!m_hunkLabel->text().isEmpty() && width() - others - hunkWidth >= nameWidth);
 }
 
 } // namespace weft

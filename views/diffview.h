@@ -68,6 +68,9 @@ public:
     [[nodiscard]] int textLeft() const { return m_textLeft; }
     /// The hunk marked as current (its header gets an accent).
     void setCurrentHunk(int hunk);
+    /// Side by side: the other column. Both get the same horizontal range (that of the narrower
+    /// one, which lacks the width of the vertical scroll bar), so that they stay aligned to the end.
+    void setScrollPartner(DiffTextArea *partner) { m_partner = partner; }
 
 Q_SIGNALS:
     void topRowChanged(int row);
@@ -93,6 +96,7 @@ private:
     int m_textLeft = 0;
     int m_maxTextWidth = 0;
     int m_currentHunk = -1;
+    DiffTextArea *m_partner = nullptr;
 };
 
 /// The diff of one file: unified or side by side (the choice is remembered), syntax highlighting
@@ -159,9 +163,14 @@ Q_SIGNALS:
     /// next/previous hunk found no further hunk in this file (the pane goes to the next file).
     void hunkNavigationExhausted(bool forward);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void syncScrolling();
     void updateHeader();
+    /// Leaves out the hunk position when the header is too narrow for the file name.
+    void fitHeader();
     void updateHunkFromScroll();
     [[nodiscard]] int hunkRow(int hunk) const;
 

@@ -691,7 +691,7 @@ void MainWindow::readSettings()
         resize(1280, 820);
     restoreState(settings.value(u"state"_s).toByteArray());
     if (!m_splitter->restoreState(settings.value(u"splitter"_s).toByteArray()))
-        m_splitter->setSizes({290, 760, 230});
+        m_splitter->setSizes({280, 640, 360}); // the changes pane: room for a diff
     if (!m_centerSplitter->restoreState(settings.value(u"centerSplitter"_s).toByteArray()))
         m_centerSplitter->setSizes({640, 120});
     action(u"showSidebar"_s)->setChecked(!m_sidebar->isHidden());

@@ -673,9 +673,13 @@ QString DiffModel::statusOf(const FileDiff &diff)
 
 qint64 DiffModel::lineCountOf(const FileDiff &diff)
 {
+    // A final newline ends the last line; it does not start another one.
+    const auto lines = [](const QString &text) -> qint64 {
+        return text.count(u'\n') + (!text.isEmpty() && !text.endsWith(u'\n') ? 1 : 0);
+    };
     if (diff.hasContents())
-        return std::max(diff.before().count(u'\n'), diff.after().count(u'\n')) + 1;
-    return diff.patch().count(u'\n') + 1;
+        return std::max(lines(diff.before()), lines(diff.after()));
+    return lines(diff.patch());
 }
 
 qint64 DiffModel::sizeOf(const FileDiff &diff)
