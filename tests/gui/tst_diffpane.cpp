@@ -374,6 +374,7 @@ private Q_SLOTS:
     void paneRevertsOneFile_data();
     void paneRevertsOneFile();
     void hunkNavigationCrossesFiles();
+    void followsTheSessionDiff();
     void turnScopeAndRevert();
     void screenshotSideBySide();
 
@@ -403,6 +404,7 @@ void TestDiffPane::initTestCase()
 
 void TestDiffPane::init()
 {
+    test::useStyle(test::lightPalette());
     QSettings().clear();
     m_data = std::make_unique<QTemporaryDir>();
     m_project = std::make_unique<QTemporaryDir>();
@@ -640,16 +642,21 @@ void TestDiffPane::colours_data()
 {
     QTest::addColumn<bool>("sideBySide");
     QTest::addColumn<bool>("patch");
-    QTest::addRow("unified, contents") << false << false;
-    QTest::addRow("side by side, contents") << true << false;
-    QTest::addRow("unified, patch") << false << true;
-    QTest::addRow("side by side, patch") << true << true;
+    QTest::addColumn<bool>("dark");
+    QTest::addRow("unified, contents") << false << false << false;
+    QTest::addRow("side by side, contents") << true << false << false;
+    QTest::addRow("unified, patch") << false << true << false;
+    QTest::addRow("side by side, patch") << true << true << false;
+    QTest::addRow("unified, contents, dark") << false << false << true;
+    QTest::addRow("side by side, patch, dark") << true << true << true;
 }
 
 void TestDiffPane::colours()
 {
     QFETCH(bool, sideBySide);
     QFETCH(bool, patch);
+    QFETCH(bool, dark);
+    test::useStyle(dark ? test::darkPalette() : test::lightPalette());
     // The C++ change in either form: the patch form is what OpenCode 1.4+ would store for it.
     const FileDiff diff = patch ? FileDiff(JsonObject{{u"file"_s, u"src/counter.cpp"_s},
                                                       {u"patch"_s, TextDiff::unified(u"src/counter.cpp"_s, cppBefore(), cppAfter())},
@@ -674,6 +681,11 @@ void TestDiffPane::colours()
 
     const DiffColors colors = DiffColors::fromPalette(view.palette());
     const QColor base = view.palette().color(QPalette::Base);
+    // The colours follow the palette: tinted backgrounds, darker than the base in a dark theme.
+    QCOMPARE(base, dark ? test::darkPalette().color(QPalette::Base) : test::lightPalette().color(QPalette::Base));
+    QVERIFY(colors.added.greenF() > colors.added.redF());
+    QVERIFY(colors.removed.redF() > colors.removed.greenF());
+    QCOMPARE(colors.added.lightness() < 128, dark);
     const int oldPrintf = findRow(*doc, DiffDocument::RowKind::Removed, u"hello"_s);
     const int newPrintf = findRow(*doc, DiffDocument::RowKind::Added, u"goodbye"_s);
     const int puts = findRow(*doc, DiffDocument::RowKind::Added, u"puts"_s);
@@ -1250,6 +1262,46 @@ void TestDiffPane::hunkNavigationCrossesFiles()
     view->previousHunkAction()->trigger();
     QCOMPARE(pane.currentFile(), 0);
     QCOMPARE(view->currentHunk(), 2);
+    // Whole files: Ctrl+PgDown / Ctrl+PgUp.
+    auto *nextFile = pane.findChild<QAction *>(u"nextFile"_s);
+    auto *previousFile = pane.findChild<QAction *>(u"previousFile"_s);
+    QVERIFY(nextFile && previousFile);
+    QCOMPARE(nextFile->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    nextFile->trigger();
+    QCOMPARE(pane.currentFile(), 1);
+    nextFile->trigger(); // no file after the last
+    QCOMPARE(pane.currentFile(), 1);
+    previousFile->trigger();
+    QCOMPARE(pane.currentFile(), 0);
+    QCOMPARE(view->document()->path(), u"src/counter.cpp"_s);
+}
+
+void TestDiffPane::followsTheSessionDiff()
+{
+    // A run changes the session's diff while the pane shows it: the list follows, and the file
+    // shown stays selected.
+    const QString sid = sessionWithDiff(m_project->path(), {cppDiff(), pyPatchDiff()});
+    QVERIFY(!sid.isEmpty());
+    ChangesPane pane(m_service.get());
+    pane.resize(900, 700);
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    QVERIFY(waitLoaded(&pane, [&] { pane.setSessionID(sid); }));
+    pane.selectFile(1);
+    QCOMPARE(pane.diffView()->document()->path(), u"tools/report.py"_s);
+    const QString summary = pane.findChild<QLabel *>(u"changesSummary"_s)->text();
+    QVERIFY2(summary.contains(u"2 files"_s), qPrintable(summary));
+    const FileDiff added = FileDiff::fromContents(u"docs/new.md"_s, QString(), u"# New\n"_s, 1, 0);
+    QVERIFY(m_service->setDiff(sid, {added, cppDiff(), pyPatchDiff()}));
+    QTRY_COMPARE(pane.model()->rowCount(), 3);
+    QCOMPARE(pane.currentFile(), 2);
+    QCOMPARE(pane.diffView()->document()->path(), u"tools/report.py"_s);
+    QVERIFY(pane.findChild<QLabel *>(u"changesSummary"_s)->text().contains(u"3 files"_s));
+    // All changes gone: the pane says so.
+    QVERIFY(m_service->setDiff(sid, {}));
+    QTRY_COMPARE(pane.model()->rowCount(), 0);
+    QVERIFY(!pane.diffView()->document());
+    QVERIFY(!pane.revertFileAction()->isEnabled());
 }
 
 QString TestDiffPane::runAgentSession()
