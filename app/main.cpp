@@ -3,6 +3,7 @@
 
 #include "appearance.h"
 #include "core/logging.h"
+#include "i18n.h"
 #include "mainwindow.h"
 #include "processor/setup.h"
 #include "session/datadir.h"
@@ -49,6 +50,8 @@ int main(int argc, char **argv)
 
     QApplication app(argc, argv);
     setIdentity();
+    // Weft's and Qt's translations for the system's languages (the command line stays English).
+    weft::I18n::installTranslations(app, QLocale::system());
     QApplication::setApplicationDisplayName(u"Weft"_s);
     // The reverse-DNS ID of packaging/dev.weft.Weft.desktop, its metainfo and its icon.
     QApplication::setDesktopFileName(weft::Appearance::applicationId());

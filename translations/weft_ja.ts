@@ -1,0 +1,2005 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ja" sourcelanguage="en">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Weft</source>
+        <translation>Weft</translation>
+    </message>
+    <message>
+        <source>Weft cannot open its data folder:
+%1</source>
+        <translation>Weft はデータフォルダーを開けません:
+%1</translation>
+    </message>
+    <message>
+        <source>Weft cannot use its configuration, so prompts cannot be sent until it is fixed:
+%1</source>
+        <translation>Weft は設定を使用できないため、設定が修正されるまでプロンプトを送信できません:
+%1</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ChangesPane</name>
+    <message>
+        <source>A</source>
+        <comment>added file</comment>
+        <translation>追</translation>
+    </message>
+    <message>
+        <source>D</source>
+        <comment>deleted file</comment>
+        <translation>削</translation>
+    </message>
+    <message>
+        <source>M</source>
+        <comment>modified file</comment>
+        <translation>変</translation>
+    </message>
+    <message numerus="yes">
+        <source>  and %n more file(s)</source>
+        <translation>
+            <numerusform>  ほか %n 個のファイル</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>変更</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>セッション</translation>
+    </message>
+    <message>
+        <source>Everything the session changed</source>
+        <translation>セッションが加えたすべての変更</translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation>ターン</translation>
+    </message>
+    <message>
+        <source>What one turn changed: click “files changed” under a message of yours</source>
+        <translation>1 ターンの変更: 自分のメッセージの下にある「ファイルの変更」をクリックします</translation>
+    </message>
+    <message>
+        <source>Revert This &amp;File…</source>
+        <translation>このファイルを元に戻す(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Put the selected file back as it was before the change</source>
+        <translation>選択したファイルを変更前の状態に戻します</translation>
+    </message>
+    <message>
+        <source>Revert This &amp;Turn…</source>
+        <translation>このターンを元に戻す(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Undo the turn&apos;s file changes and hide it with the messages after it</source>
+        <translation>このターンによるファイルの変更を取り消し、ターンとそれ以降のメッセージを非表示にします</translation>
+    </message>
+    <message>
+        <source>&amp;Restore Reverted Changes…</source>
+        <translation>元に戻した変更を復元(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Bring back the files and messages of the reverted turn</source>
+        <translation>元に戻したターンのファイルとメッセージを復元します</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>元に戻す</translation>
+    </message>
+    <message>
+        <source>Revert a file or the turn</source>
+        <translation>ファイルまたはターンを元に戻します</translation>
+    </message>
+    <message>
+        <source>Changed files</source>
+        <translation>変更されたファイル</translation>
+    </message>
+    <message>
+        <source>No file changes in this session.</source>
+        <translation>このセッションではファイルは変更されていません。</translation>
+    </message>
+    <message>
+        <source>Next File</source>
+        <translation>次のファイル</translation>
+    </message>
+    <message>
+        <source>Previous File</source>
+        <translation>前のファイル</translation>
+    </message>
+    <message>
+        <source>What the turn changed</source>
+        <translation>ターンによる変更</translation>
+    </message>
+    <message>
+        <source>What the turn “%1” changed</source>
+        <translation>ターン「%1」による変更</translation>
+    </message>
+    <message>
+        <source>No file changes in this turn.</source>
+        <translation>このターンではファイルは変更されていません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s), +%1 −%2</source>
+        <translation>
+            <numerusform>%n 個のファイル、+%1 −%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This turn: %1</source>
+        <translation>このターン: %1</translation>
+    </message>
+    <message>
+        <source>“%1”: %2</source>
+        <translation>「%1」: %2</translation>
+    </message>
+    <message>
+        <source>Not reverting “%1”: %2</source>
+        <translation>「%1」は元に戻しません: %2</translation>
+    </message>
+    <message>
+        <source>“%1” did not exist before this change: it will be deleted.</source>
+        <translation>「%1」はこの変更の前には存在しませんでした。削除されます。</translation>
+    </message>
+    <message>
+        <source>“%1” was deleted by this change: it will be created again with its old contents.</source>
+        <translation>「%1」はこの変更で削除されました。以前の内容で再作成されます。</translation>
+    </message>
+    <message>
+        <source>“%1” will get its contents from before this change back (%2 added and %3 removed lines undone).</source>
+        <translation>「%1」の内容がこの変更の前の状態に戻ります (追加された %2 行と削除された %3 行を取り消し)。</translation>
+    </message>
+    <message>
+        <source>Revert this file?
+
+%1
+
+Changed on disk, in %2:
+%3
+
+Changes made to the file since are lost.</source>
+        <translation>このファイルを元に戻しますか？
+
+%1
+
+ディスク上で変更されるファイル (%2 内):
+%3
+
+その後にファイルに加えた変更は失われます。</translation>
+    </message>
+    <message>
+        <source>Revert File</source>
+        <translation>ファイルを元に戻す</translation>
+    </message>
+    <message>
+        <source>&amp;Revert File</source>
+        <translation>ファイルを元に戻す(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Reverted “%1”.</source>
+        <translation>「%1」を元に戻しました。</translation>
+    </message>
+    <message>
+        <source>Could not revert “%1”: %2</source>
+        <translation>「%1」を元に戻せませんでした: %2</translation>
+    </message>
+    <message>
+        <source>this turn</source>
+        <translation>このターン</translation>
+    </message>
+    <message>
+        <source>the turn “%1”</source>
+        <translation>ターン「%1」</translation>
+    </message>
+    <message>
+        <source>Revert %1?</source>
+        <translation>%1を元に戻しますか？</translation>
+    </message>
+    <message>
+        <source>No files were recorded as changed from this turn on; nothing changes on disk.</source>
+        <translation>このターン以降に変更されたファイルは記録されていません。ディスク上では何も変更されません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) go back to how they were before it, in %1:</source>
+        <translation>
+            <numerusform>%n 個のファイルがこのターンの前の状態に戻ります (%1 内):</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The turn and what came after it (%n message(s)) are hidden until you send a new prompt. “Restore Reverted Changes” brings everything back until then.</source>
+        <translation>
+            <numerusform>このターンとそれ以降 (%n 件のメッセージ) は、新しいプロンプトを送信するまで非表示になります。それまでは「元に戻した変更を復元」ですべてを戻せます。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Revert Turn</source>
+        <translation>ターンを元に戻す</translation>
+    </message>
+    <message>
+        <source>&amp;Revert Turn</source>
+        <translation>ターンを元に戻す(&amp;R)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reverted the turn: %n file(s) restored.</source>
+        <translation>
+            <numerusform>ターンを元に戻しました: %n 個のファイルを復元しました。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could not revert the turn: %1</source>
+        <translation>ターンを元に戻せませんでした: %1</translation>
+    </message>
+    <message>
+        <source>Restore the reverted changes?</source>
+        <translation>元に戻した変更を復元しますか？</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) get their reverted changes back, in %1:</source>
+        <translation>
+            <numerusform>%n 個のファイルに元に戻した変更が再び適用されます (%1 内):</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The hidden messages are shown again.</source>
+        <translation>非表示のメッセージが再び表示されます。</translation>
+    </message>
+    <message>
+        <source>Restore Reverted Changes</source>
+        <translation>元に戻した変更を復元</translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>復元(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Restored the reverted changes.</source>
+        <translation>元に戻した変更を復元しました。</translation>
+    </message>
+    <message>
+        <source>Could not restore the reverted changes: %1</source>
+        <translation>元に戻した変更を復元できませんでした: %1</translation>
+    </message>
+</context>
+<context>
+    <name>weft::CompactionDialog</name>
+    <message>
+        <source>~%1 tokens</source>
+        <translation>約 %1 トークン</translation>
+    </message>
+    <message>
+        <source>Compact Session</source>
+        <translation>セッションをコンパクト化</translation>
+    </message>
+    <message>
+        <source>A summary written by the model replaces the conversation so far in its context. The messages stay in the session, dimmed; the compaction can be undone until the next prompt.</source>
+        <translation>これまでの会話は、コンテキスト内ではモデルが書いた要約に置き換えられます。メッセージは薄く表示されてセッションに残り、次のプロンプトまではコンパクト化を取り消せます。</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>モデル:</translation>
+    </message>
+    <message>
+        <source>Strategy:</source>
+        <translation>方式:</translation>
+    </message>
+    <message>
+        <source>Messages to summarise:</source>
+        <translation>要約するメッセージ:</translation>
+    </message>
+    <message>
+        <source>Messages kept as they are:</source>
+        <translation>そのまま残すメッセージ:</translation>
+    </message>
+    <message>
+        <source>Old tool outputs to clear:</source>
+        <translation>消去する古いツール出力:</translation>
+    </message>
+    <message>
+        <source>Context now:</source>
+        <translation>現在のコンテキスト:</translation>
+    </message>
+    <message>
+        <source>Context after (estimated):</source>
+        <translation>コンパクト化後のコンテキスト (推定):</translation>
+    </message>
+    <message>
+        <source>The summary appears here as the model writes it.</source>
+        <translation>モデルが書いた要約がここに表示されます。</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>要約</translation>
+    </message>
+    <message>
+        <source>&amp;Compact</source>
+        <translation>コンパクト化(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Working out what a compaction would do…</source>
+        <translation>コンパクト化の内容を計算しています…</translation>
+    </message>
+    <message>
+        <source>No preview: %1</source>
+        <translation>プレビューなし: %1</translation>
+    </message>
+    <message>
+        <source>No model configured</source>
+        <translation>モデルが設定されていません</translation>
+    </message>
+    <message>
+        <source>%1 (%2 tokens of context)</source>
+        <translation>%1 (コンテキスト %2 トークン)</translation>
+    </message>
+    <message>
+        <source>Summarise the older messages, keep the newest 30% as they are</source>
+        <translation>古いメッセージを要約し、最新の 30% はそのまま残す</translation>
+    </message>
+    <message>
+        <source>Summarise the whole conversation</source>
+        <translation>会話全体を要約する</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s)</source>
+        <translation>
+            <numerusform>%n 件のメッセージ</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>none: clearing is turned off (%1)</source>
+        <translation>なし: 消去はオフになっています (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n output(s)</source>
+        <translation>
+            <numerusform>%n 件の出力</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>none: old outputs hold %1, clearing starts above %2</source>
+        <translation>なし: 古い出力は %1 で、消去は %2 を超えると始まります</translation>
+    </message>
+    <message>
+        <source>(the last reply&apos;s usage)</source>
+        <translation>(最後の応答の使用量)</translation>
+    </message>
+    <message>
+        <source>(estimated)</source>
+        <translation>(推定)</translation>
+    </message>
+    <message>
+        <source>%1% of the usable context</source>
+        <translation>使用可能なコンテキストの %1%</translation>
+    </message>
+    <message>
+        <source>Cannot compact: %1</source>
+        <translation>コンパクト化できません: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>キャンセル(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Stop the compaction; the session stays as it was</source>
+        <translation>コンパクト化を中止します。セッションは元のままです</translation>
+    </message>
+    <message>
+        <source>Compacting: %1 is writing the summary…</source>
+        <translation>コンパクト化中: %1 が要約を書いています…</translation>
+    </message>
+    <message>
+        <source>Compacting: the model is writing the summary…</source>
+        <translation>コンパクト化中: モデルが要約を書いています…</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>閉じる(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>キャンセルしています…</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Composer</name>
+    <message>
+        <source>Ask the agent… (Enter to send, Shift+Enter for a new line)</source>
+        <translation>エージェントに質問… (Enter で送信、Shift+Enter で改行)</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>プロンプト</translation>
+    </message>
+    <message>
+        <source>The agent that answers: build works on files, plan only reads and plans</source>
+        <translation>応答するエージェント: build はファイルを編集し、plan は読み取りと計画のみを行います</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>エージェント</translation>
+    </message>
+    <message>
+        <source>The model that answers</source>
+        <translation>応答するモデル</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Compact…</source>
+        <translation>コンパクト化…</translation>
+    </message>
+    <message>
+        <source>Summarise the conversation so far to free context (shows a preview first)</source>
+        <translation>これまでの会話を要約してコンテキストを空けます (最初にプレビューを表示します)</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>送信</translation>
+    </message>
+    <message>
+        <source>Send the prompt (Enter)</source>
+        <translation>プロンプトを送信 (Enter)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the reply (Escape)</source>
+        <translation>応答を停止 (Escape)</translation>
+    </message>
+    <message>
+        <source>Copy into Weft to Continue</source>
+        <translation>Weft にコピーして続ける</translation>
+    </message>
+    <message>
+        <source>This session belongs to OpenCode. Copy it into Weft&apos;s own sessions to send, fork and compact there; OpenCode&apos;s data is left as it is.</source>
+        <translation>このセッションは OpenCode のものです。Weft 自身のセッションにコピーすると、送信、フォーク、コンパクト化ができます。OpenCode のデータはそのまま残ります。</translation>
+    </message>
+    <message>
+        <source>&amp;Agent:</source>
+        <translation>エージェント(&amp;A):</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>モデル(&amp;M):</translation>
+    </message>
+    <message>
+        <source>This session is OpenCode&apos;s and read-only here. Copy it into Weft to continue it.</source>
+        <translation>このセッションは OpenCode のもので、ここでは読み取り専用です。続けるには Weft にコピーしてください。</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ContextMeter</name>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 トークン</translation>
+    </message>
+    <message>
+        <source>%1 / %2 tokens (%3%)</source>
+        <translation>%1 / %2 トークン (%3%)</translation>
+    </message>
+    <message>
+        <source>Context: %1 tokens</source>
+        <translation>コンテキスト: %1 トークン</translation>
+    </message>
+    <message>
+        <source>Model limit: %1 tokens</source>
+        <translation>モデルの上限: %1 トークン</translation>
+    </message>
+    <message>
+        <source>Automatic compaction at %1%</source>
+        <translation>%1% で自動コンパクト化</translation>
+    </message>
+    <message>
+        <source>Session cost: %1</source>
+        <translation>セッションのコスト: %1</translation>
+    </message>
+    <message>
+        <source>Context usage</source>
+        <translation>コンテキストの使用量</translation>
+    </message>
+</context>
+<context>
+    <name>weft::DiffTextArea</name>
+    <message>
+        <source>Diff</source>
+        <translation>差分</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>変更前</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>変更後</translation>
+    </message>
+</context>
+<context>
+    <name>weft::DiffView</name>
+    <message>
+        <source>&amp;Next Change</source>
+        <translation>次の変更(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Next change (%1)</source>
+        <translation>次の変更 (%1)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Change</source>
+        <translation>前の変更(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Previous change (%1)</source>
+        <translation>前の変更 (%1)</translation>
+    </message>
+    <message>
+        <source>&amp;Unified</source>
+        <translation>統合表示(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Unified: removed and added lines one below the other</source>
+        <translation>統合表示: 削除された行と追加された行を上下に並べます</translation>
+    </message>
+    <message>
+        <source>&amp;Side by Side</source>
+        <translation>左右に並べて表示(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Side by side: the file before on the left, after on the right</source>
+        <translation>左右に並べて表示: 左に変更前、右に変更後のファイル</translation>
+    </message>
+    <message>
+        <source>Show Anyway</source>
+        <translation>それでも表示</translation>
+    </message>
+    <message>
+        <source>Select a file to see its changes.</source>
+        <translation>変更を表示するファイルを選択してください。</translation>
+    </message>
+    <message>
+        <source>Empty file added</source>
+        <translation>空のファイルが追加されました</translation>
+    </message>
+    <message>
+        <source>No text changes to show</source>
+        <translation>表示するテキストの変更はありません</translation>
+    </message>
+    <message>
+        <source>The file is binary, or too large for its contents to be recorded.</source>
+        <translation>このファイルはバイナリか、大きすぎて内容が記録されていません。</translation>
+    </message>
+    <message>
+        <source>Large file — show anyway?</source>
+        <translation>大きなファイルです — それでも表示しますか？</translation>
+    </message>
+    <message>
+        <source>This diff has %1 lines. Showing it may take a moment.</source>
+        <translation>この差分は %1 行あります。表示に少し時間がかかることがあります。</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Change %1 of %2</source>
+        <translation>変更 %1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>weft::FindBar</name>
+    <message>
+        <source>Find in this session…</source>
+        <translation>このセッション内を検索…</translation>
+    </message>
+    <message>
+        <source>Find in this session</source>
+        <translation>このセッション内を検索</translation>
+    </message>
+    <message>
+        <source>Find &amp;Next</source>
+        <translation>次を検索(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Next match (Enter, F3)</source>
+        <translation>次の一致 (Enter、F3)</translation>
+    </message>
+    <message>
+        <source>Find Pre&amp;vious</source>
+        <translation>前を検索(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+Enter, Shift+F3)</source>
+        <translation>前の一致 (Shift+Enter、Shift+F3)</translation>
+    </message>
+    <message>
+        <source>Close the find bar (Escape)</source>
+        <translation>検索バーを閉じる (Escape)</translation>
+    </message>
+    <message>
+        <source>Find:</source>
+        <translation>検索:</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>検索しています…</translation>
+    </message>
+    <message>
+        <source>No matches</source>
+        <translation>一致なし</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n 件の一致</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>weft::MainWindow</name>
+    <message>
+        <source>Data: %1</source>
+        <translation>データ: %1</translation>
+    </message>
+    <message>
+        <source>Sessions are read from and written to %1</source>
+        <translation>セッションは %1 で読み書きされます</translation>
+    </message>
+    <message>
+        <source>Damaged files that were skipped; click for the list</source>
+        <translation>スキップされた破損ファイル。クリックすると一覧を表示します</translation>
+    </message>
+    <message>
+        <source>&amp;New Session</source>
+        <translation>新しいセッション(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Start a new session in the current session&apos;s folder</source>
+        <translation>現在のセッションのフォルダーで新しいセッションを開始します</translation>
+    </message>
+    <message>
+        <source>&amp;Fork</source>
+        <translation>フォーク(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Copy the whole session into a new one, to try another direction</source>
+        <translation>セッション全体を新しいセッションにコピーして、別の方向を試します</translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation>名前を変更(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>&amp;Archive</source>
+        <translation>アーカイブ(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>削除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>エクスポート(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the session as an OpenCode export file</source>
+        <translation>セッションを OpenCode のエクスポートファイルとして保存します</translation>
+    </message>
+    <message>
+        <source>Show Data &amp;File</source>
+        <translation>データファイルを表示(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open the folder that holds the session&apos;s file</source>
+        <translation>セッションのファイルがあるフォルダーを開きます</translation>
+    </message>
+    <message>
+        <source>&amp;Find in Session…</source>
+        <translation>セッション内を検索(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find text in the open session</source>
+        <translation>開いているセッション内のテキストを検索します</translation>
+    </message>
+    <message>
+        <source>&amp;Go to Session…</source>
+        <translation>セッションへ移動(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Filter the sessions in the sidebar by title</source>
+        <translation>サイドバーのセッションをタイトルで絞り込みます</translation>
+    </message>
+    <message>
+        <source>&amp;Compact…</source>
+        <translation>コンパクト化(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>compact it</source>
+        <translation>コンパクト化する</translation>
+    </message>
+    <message>
+        <source>&amp;Undo Compaction</source>
+        <translation>コンパクト化を取り消す(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Remove the last compaction&apos;s summary: the model reads the whole conversation again</source>
+        <translation>最後のコンパクト化の要約を削除します。モデルは再び会話全体を読み込みます</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Jump to Latest</source>
+        <translation>最新へ移動(&amp;J)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Sidebar</source>
+        <translation>サイドバーを表示(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Changes</source>
+        <translation>変更を表示(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Configure Weft…</source>
+        <translation>Weft を設定(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Providers and models, compaction, appearance</source>
+        <translation>プロバイダとモデル、コンパクト化、外観</translation>
+    </message>
+    <message>
+        <source>&amp;About Weft</source>
+        <translation>Weft について(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Qt について(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>編集(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Session</source>
+        <translation>セッション(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Se&amp;ttings</source>
+        <translation>設定(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Main Toolbar</source>
+        <translation>メインツールバー</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s)</source>
+        <translation>
+            <numerusform>%n 件のメッセージ</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>+%1 −%2 in %n file(s)</source>
+        <translation>
+            <numerusform>%n 個のファイルで +%1 −%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>archived</source>
+        <translation>アーカイブ済み</translation>
+    </message>
+    <message>
+        <source>Un&amp;archive</source>
+        <translation>アーカイブを解除(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Move the session back to the list</source>
+        <translation>セッションを一覧に戻します</translation>
+    </message>
+    <message>
+        <source>Move the session to the Archived group</source>
+        <translation>セッションを「アーカイブ済み」グループに移動します</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s)</source>
+        <translation>
+            <numerusform>%n 件の問題</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>New Session</source>
+        <translation>新しいセッション</translation>
+    </message>
+    <message>
+        <source>The session could not be created:
+%1</source>
+        <translation>セッションを作成できませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>fork it</source>
+        <translation>フォークする</translation>
+    </message>
+    <message>
+        <source>Forking…</source>
+        <translation>フォークしています…</translation>
+    </message>
+    <message>
+        <source>Fork</source>
+        <translation>フォーク</translation>
+    </message>
+    <message>
+        <source>The session could not be forked:
+%1</source>
+        <translation>セッションをフォークできませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>Forked into “%1”</source>
+        <translation>「%1」にフォークしました</translation>
+    </message>
+    <message>
+        <source>Archive</source>
+        <translation>アーカイブ</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>削除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Delete the session “%1” with all its messages?</source>
+        <translation>セッション「%1」をすべてのメッセージとともに削除しますか？</translation>
+    </message>
+    <message numerus="yes">
+        <source>Its %n subagent session(s) will be deleted too.</source>
+        <translation>
+            <numerusform>%n 個のサブエージェントセッションも削除されます。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This cannot be undone.</source>
+        <translation>この操作は取り消せません。</translation>
+    </message>
+    <message>
+        <source>Delete Session</source>
+        <translation>セッションを削除</translation>
+    </message>
+    <message>
+        <source>The session could not be deleted:
+%1</source>
+        <translation>セッションを削除できませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>Deleted “%1”</source>
+        <translation>「%1」を削除しました</translation>
+    </message>
+    <message>
+        <source>Export Session</source>
+        <translation>セッションをエクスポート</translation>
+    </message>
+    <message>
+        <source>OpenCode export (*.json)</source>
+        <translation>OpenCode エクスポート (*.json)</translation>
+    </message>
+    <message>
+        <source>The session could not be exported:
+%1</source>
+        <translation>セッションをエクスポートできませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>%1 にエクスポートしました</translation>
+    </message>
+    <message>
+        <source>About Weft</source>
+        <translation>Weft について</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A desktop home for coding-agent sessions: read, continue, fork and compact them, and review what they changed. Compatible with OpenCode&apos;s data.&lt;/p&gt;&lt;p&gt;Licensed under the GNU General Public License, version 3 or later.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;コーディングエージェントのセッションのためのデスクトップアプリ: セッションを読み、続け、フォークし、コンパクト化し、変更内容を確認できます。OpenCode のデータと互換性があります。&lt;/p&gt;&lt;p&gt;GNU 一般公衆利用許諾書 (GPL) バージョン 3 以降の下でライセンスされています。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>%1: not available yet.</source>
+        <translation>%1: まだ利用できません。</translation>
+    </message>
+    <message>
+        <source>%1 Retrying in %2 s (attempt %3)…</source>
+        <translation>%1 %2 秒後に再試行します (%3 回目)…</translation>
+    </message>
+    <message>
+        <source>This session is read-only. Import it into Weft to continue it.</source>
+        <translation>このセッションは読み取り専用です。続けるには Weft にインポートしてください。</translation>
+    </message>
+    <message>
+        <source>No model is configured, so the prompt cannot be sent. Add a provider and a &quot;model&quot; (&quot;provider/model&quot;) to %1 (OpenCode&apos;s config format), start Weft with --config FILE, or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.</source>
+        <translation>モデルが設定されていないため、プロンプトを送信できません。%1 (OpenCode の設定形式) にプロバイダと &quot;model&quot; (&quot;provider/model&quot;) を追加するか、--config FILE を付けて Weft を起動するか、ANTHROPIC_API_KEY や OPENAI_API_KEY などの API キーを設定してください。</translation>
+    </message>
+    <message>
+        <source>The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode&apos;s config format) or choose another model.</source>
+        <translation>モデル %1 は使用できません: %2。%3 (OpenCode の設定形式) でプロバイダを設定するか、別のモデルを選択してください。</translation>
+    </message>
+    <message>
+        <source>The provider %1 of the model %2 has no API key. Set %3, or give an &quot;apiKey&quot; in the provider&apos;s &quot;options&quot; in %4, or choose another model.</source>
+        <translation>モデル %2 のプロバイダ %1 に API キーがありません。%3 を設定するか、%4 でプロバイダの &quot;options&quot; に &quot;apiKey&quot; を指定するか、別のモデルを選択してください。</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> または </translation>
+    </message>
+    <message>
+        <source>The prompt could not be sent: %1</source>
+        <translation>プロンプトを送信できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>The compaction ended without a summary.</source>
+        <translation>コンパクト化は要約なしで終了しました。</translation>
+    </message>
+    <message>
+        <source>The compaction failed: %1</source>
+        <translation>コンパクト化に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>The run failed.</source>
+        <translation>実行に失敗しました。</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>実行に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>The compaction could not start: %1</source>
+        <translation>コンパクト化を開始できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>~%1 → ~%2 tokens</source>
+        <translation>約 %1 → 約 %2 トークン</translation>
+    </message>
+    <message>
+        <source>The context is full: compacting it before the agent goes on…</source>
+        <translation>コンテキストがいっぱいです: エージェントが続行する前にコンパクト化しています…</translation>
+    </message>
+    <message>
+        <source>Compacted: the next prompt continues from the summary.</source>
+        <translation>コンパクト化しました: 次のプロンプトは要約から続きます。</translation>
+    </message>
+    <message>
+        <source>The compaction was cancelled; the session is as it was.</source>
+        <translation>コンパクト化はキャンセルされました。セッションは元のままです。</translation>
+    </message>
+    <message>
+        <source>The compaction failed; the session is as it was: %1</source>
+        <translation>コンパクト化に失敗しました。セッションは元のままです: %1</translation>
+    </message>
+    <message>
+        <source>Undo Compaction</source>
+        <translation>コンパクト化を取り消す</translation>
+    </message>
+    <message>
+        <source>The compaction could not be undone:
+%1</source>
+        <translation>コンパクト化を取り消せませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>The compaction was undone: the model reads the whole conversation again.</source>
+        <translation>コンパクト化を取り消しました: モデルは再び会話全体を読み込みます。</translation>
+    </message>
+    <message>
+        <source>run a command</source>
+        <translation>コマンドを実行する</translation>
+    </message>
+    <message>
+        <source>change files</source>
+        <translation>ファイルを変更する</translation>
+    </message>
+    <message>
+        <source>read files</source>
+        <translation>ファイルを読み取る</translation>
+    </message>
+    <message>
+        <source>work outside the project folder</source>
+        <translation>プロジェクトフォルダーの外で作業する</translation>
+    </message>
+    <message>
+        <source>repeat the same tool call once more</source>
+        <translation>同じツール呼び出しをもう一度繰り返す</translation>
+    </message>
+    <message>
+        <source>fetch a web page</source>
+        <translation>ウェブページを取得する</translation>
+    </message>
+    <message>
+        <source>start a subagent</source>
+        <translation>サブエージェントを開始する</translation>
+    </message>
+    <message>
+        <source>use “%1”</source>
+        <translation>「%1」を使用する</translation>
+    </message>
+    <message>
+        <source>The agent asks to %1: %2</source>
+        <translation>エージェントが「%1」の許可を求めています: %2</translation>
+    </message>
+    <message>
+        <source>In “%1”: %2</source>
+        <translation>「%1」内: %2</translation>
+    </message>
+    <message>
+        <source>The tool call marked “Needs approval” waits for your answer.</source>
+        <translation>「承認が必要」と表示されたツール呼び出しがあなたの回答を待っています。</translation>
+    </message>
+    <message>
+        <source>Allow &amp;Once</source>
+        <translation>今回のみ許可(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Allow &amp;Always</source>
+        <translation>常に許可(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation>拒否(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Allow this and the same again until Weft quits, for this session</source>
+        <translation>このセッションで、Weft を終了するまでこれと同じ操作を許可します</translation>
+    </message>
+    <message>
+        <source>Unrevert</source>
+        <translation>元に戻す操作を取り消す</translation>
+    </message>
+    <message>
+        <source>The reverted messages could not be brought back:
+%1</source>
+        <translation>元に戻したメッセージを復元できませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>The conversation was compacted; the next prompt continues from the summary.</source>
+        <translation>会話はコンパクト化されました。次のプロンプトは要約から続きます。</translation>
+    </message>
+    <message>
+        <source>The conversation was compacted (%1); the next prompt continues from the summary.</source>
+        <translation>会話はコンパクト化されました (%1)。次のプロンプトは要約から続きます。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) reverted: the files are back as they were before. The next prompt discards them for good.</source>
+        <translation>
+            <numerusform>%n 件のメッセージを元に戻しました: ファイルは以前の状態に戻っています。次のプロンプトを送信すると、これらは完全に破棄されます。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>U&amp;nrevert</source>
+        <translation>元に戻す操作を取り消す(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Search All Sessions…</source>
+        <translation>すべてのセッションを検索(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Search the text of every session: messages, reasoning, tool calls, files, errors</source>
+        <translation>すべてのセッションのテキストを検索します: メッセージ、推論、ツール呼び出し、ファイル、エラー</translation>
+    </message>
+    <message>
+        <source>Show &amp;OpenCode Sessions</source>
+        <translation>OpenCode のセッションを表示(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show the sessions of OpenCode&apos;s own data folder in the sidebar, read-only and live</source>
+        <translation>OpenCode 自身のデータフォルダーのセッションをサイドバーに表示します (読み取り専用、リアルタイム)</translation>
+    </message>
+    <message>
+        <source>Choose OpenCode &amp;Folder…</source>
+        <translation>OpenCode のフォルダーを選択(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Show the OpenCode sessions of another data folder</source>
+        <translation>別のデータフォルダーにある OpenCode のセッションを表示します</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s sessions are in %1. Show them in the sidebar beside Weft&apos;s? They stay OpenCode&apos;s: Weft reads them live and never changes them.</source>
+        <translation>OpenCode のセッションが %1 にあります。Weft のセッションと並べてサイドバーに表示しますか？セッションは OpenCode のものとして残り、Weft はリアルタイムで読み取るだけで変更はしません。</translation>
+    </message>
+    <message>
+        <source>&amp;Show OpenCode Sessions</source>
+        <translation>OpenCode のセッションを表示(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Not Now</source>
+        <translation>今はしない(&amp;N)</translation>
+    </message>
+    <message>
+        <source>OpenCode Sessions</source>
+        <translation>OpenCode のセッション</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s sessions in %1 cannot be shown:
+%2</source>
+        <translation>%1 にある OpenCode のセッションを表示できません:
+%2</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s Data Folder</source>
+        <translation>OpenCode のデータフォルダー</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s data: %1 (%2)</source>
+        <translation>OpenCode のデータ: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>“%1” is one of OpenCode&apos;s sessions: Weft shows it but never writes to OpenCode&apos;s data. To %2, copy it into Weft&apos;s own sessions first; the copy opens in the Weft list.</source>
+        <translation>「%1」は OpenCode のセッションです。Weft は表示はしますが、OpenCode のデータには書き込みません。%2には、まず Weft 自身のセッションにコピーしてください。コピーは Weft の一覧で開きます。</translation>
+    </message>
+    <message>
+        <source>Copy into Weft</source>
+        <translation>Weft にコピー</translation>
+    </message>
+    <message>
+        <source>&amp;Copy into Weft</source>
+        <translation>Weft にコピー(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copying into Weft…</source>
+        <translation>Weft にコピーしています…</translation>
+    </message>
+    <message>
+        <source>The session could not be copied into Weft:
+%1</source>
+        <translation>セッションを Weft にコピーできませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>Copied “%1” into Weft</source>
+        <translation>「%1」を Weft にコピーしました</translation>
+    </message>
+</context>
+<context>
+    <name>weft::NoticeBar</name>
+    <message>
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+</context>
+<context>
+    <name>weft::OpencodeSource</name>
+    <message>
+        <source>OpenCode (%1)</source>
+        <translation>OpenCode (%1)</translation>
+    </message>
+    <message>
+        <source>This folder holds no OpenCode sessions (no opencode.db and no storage folder).</source>
+        <translation>このフォルダーには OpenCode のセッションがありません (opencode.db も storage フォルダーもありません)。</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ProblemsDialog</name>
+    <message>
+        <source>Problems Found</source>
+        <translation>見つかった問題</translation>
+    </message>
+    <message>
+        <source>Weft skipped these files because they are damaged. Everything else was loaded. The files were left as they are.</source>
+        <translation>Weft は破損しているため次のファイルをスキップしました。それ以外はすべて読み込まれました。ファイルはそのまま残されています。</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>問題</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>コピー(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Containing Folder</source>
+        <translation>このファイルがあるフォルダーを開く(&amp;O)</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SearchPanel</name>
+    <message>
+        <source>Search All Sessions</source>
+        <translation>すべてのセッションを検索</translation>
+    </message>
+    <message>
+        <source>Search every session: words, &quot;a phrase&quot;, prefix*, -excluded</source>
+        <translation>すべてのセッションを検索: 単語、&quot;フレーズ&quot;、前方一致*、-除外</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>検索</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>開く(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Indexing sessions: %1 of %2…</source>
+        <translation>セッションをインデックス化しています: %1 / %2…</translation>
+    </message>
+    <message>
+        <source>The search index is not available.</source>
+        <translation>検索インデックスを利用できません。</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>検索しています…</translation>
+    </message>
+    <message>
+        <source>Nothing found for “%1”.</source>
+        <translation>「%1」に一致するものは見つかりませんでした。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n result(s)</source>
+        <translation>
+            <numerusform>%n 件の結果</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>weft::SearchResultsModel</name>
+    <message>
+        <source>Session title</source>
+        <translation>セッションのタイトル</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>あなた</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>アシスタント</translation>
+    </message>
+    <message>
+        <source>reasoning</source>
+        <translation>推論</translation>
+    </message>
+    <message>
+        <source>tool call</source>
+        <translation>ツール呼び出し</translation>
+    </message>
+    <message>
+        <source>attached file</source>
+        <translation>添付ファイル</translation>
+    </message>
+    <message>
+        <source>changed files</source>
+        <translation>変更されたファイル</translation>
+    </message>
+    <message>
+        <source>subtask</source>
+        <translation>サブタスク</translation>
+    </message>
+    <message>
+        <source>agent</source>
+        <translation>エージェント</translation>
+    </message>
+    <message>
+        <source>retried error</source>
+        <translation>再試行されたエラー</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1、%2</translation>
+    </message>
+    <message>
+        <source>Untitled session</source>
+        <translation>無題のセッション</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SessionDelegate</name>
+    <message>
+        <source>Running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <source>Compacting</source>
+        <translation>コンパクト化中</translation>
+    </message>
+    <message>
+        <source>Subagent</source>
+        <translation>サブエージェント</translation>
+    </message>
+    <message>
+        <source>Fork</source>
+        <translation>フォーク</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SessionSidebar</name>
+    <message>
+        <source>Filter sessions…</source>
+        <translation>セッションを絞り込み…</translation>
+    </message>
+    <message>
+        <source>Filter sessions</source>
+        <translation>セッションを絞り込み</translation>
+    </message>
+    <message>
+        <source>Sessions</source>
+        <translation>セッション</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SessionTreeModel</name>
+    <message>
+        <source>Weft</source>
+        <translation>Weft</translation>
+    </message>
+    <message>
+        <source>%1
+Sessions written by version %2</source>
+        <translation>%1
+バージョン %2 で書き込まれたセッション</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>今日</translation>
+    </message>
+    <message>
+        <source>Yesterday</source>
+        <translation>昨日</translation>
+    </message>
+    <message>
+        <source>This Week</source>
+        <translation>今週</translation>
+    </message>
+    <message>
+        <source>Older</source>
+        <translation>それ以前</translation>
+    </message>
+    <message>
+        <source>Archived</source>
+        <translation>アーカイブ済み</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SessionsModel</name>
+    <message>
+        <source>Global</source>
+        <translation>グローバル</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SettingsDialog</name>
+    <message>
+        <source>Configure</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation>プロバイダ</translation>
+    </message>
+    <message>
+        <source>Compaction</source>
+        <translation>コンパクト化</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>外観</translation>
+    </message>
+    <message>
+        <source>This file has comments. Saving here writes it again without them; everything else is kept.</source>
+        <translation>このファイルにはコメントがあります。ここで保存するとコメントなしで書き直されます。それ以外はすべて保持されます。</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>Add a provider</source>
+        <translation>プロバイダを追加します</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Remove the selected provider from the config</source>
+        <translation>選択したプロバイダを設定から削除します</translation>
+    </message>
+    <message>
+        <source>The name models are referred to by: provider/model</source>
+        <translation>モデルを参照するときの名前: プロバイダ/モデル</translation>
+    </message>
+    <message>
+        <source>The AI SDK package OpenCode uses for this provider. Weft speaks the Anthropic protocol for @ai-sdk/anthropic and the OpenAI-compatible one for the others.</source>
+        <translation>OpenCode がこのプロバイダに使用する AI SDK パッケージ。Weft は @ai-sdk/anthropic には Anthropic プロトコルを、それ以外には OpenAI 互換プロトコルを使用します。</translation>
+    </message>
+    <message>
+        <source>From the environment</source>
+        <translation>環境から</translation>
+    </message>
+    <message>
+        <source>Stored in the config file</source>
+        <translation>設定ファイルに保存</translation>
+    </message>
+    <message>
+        <source>From an environment variable</source>
+        <translation>環境変数から</translation>
+    </message>
+    <message>
+        <source>From a file</source>
+        <translation>ファイルから</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>コンテキスト</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>出力</translation>
+    </message>
+    <message>
+        <source>In $/M</source>
+        <translation>入力 $/100万</translation>
+    </message>
+    <message>
+        <source>Out $/M</source>
+        <translation>出力 $/100万</translation>
+    </message>
+    <message>
+        <source>Cached $/M</source>
+        <translation>キャッシュ読込 $/100万</translation>
+    </message>
+    <message>
+        <source>Cache write $/M</source>
+        <translation>キャッシュ書込 $/100万</translation>
+    </message>
+    <message>
+        <source>The model&apos;s ID at the provider</source>
+        <translation>プロバイダでのモデルの ID</translation>
+    </message>
+    <message>
+        <source>Context window, in tokens</source>
+        <translation>コンテキストウィンドウ (トークン数)</translation>
+    </message>
+    <message>
+        <source>Longest answer, in tokens</source>
+        <translation>最長の応答 (トークン数)</translation>
+    </message>
+    <message>
+        <source>US dollars per million input tokens</source>
+        <translation>入力 100 万トークンあたりの米ドル</translation>
+    </message>
+    <message>
+        <source>US dollars per million output tokens</source>
+        <translation>出力 100 万トークンあたりの米ドル</translation>
+    </message>
+    <message>
+        <source>US dollars per million input tokens read from the cache</source>
+        <translation>キャッシュから読み込む入力 100 万トークンあたりの米ドル</translation>
+    </message>
+    <message>
+        <source>US dollars per million input tokens written to the cache</source>
+        <translation>キャッシュに書き込む入力 100 万トークンあたりの米ドル</translation>
+    </message>
+    <message>
+        <source>Add Model</source>
+        <translation>モデルを追加</translation>
+    </message>
+    <message>
+        <source>Remove Model</source>
+        <translation>モデルを削除</translation>
+    </message>
+    <message>
+        <source>&amp;ID:</source>
+        <translation>ID(&amp;I):</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名前(&amp;N):</translation>
+    </message>
+    <message>
+        <source>&amp;Package:</source>
+        <translation>パッケージ(&amp;P):</translation>
+    </message>
+    <message>
+        <source>&amp;Base URL:</source>
+        <translation>ベース URL(&amp;B):</translation>
+    </message>
+    <message>
+        <source>API &amp;key:</source>
+        <translation>API キー(&amp;K):</translation>
+    </message>
+    <message>
+        <source>Models:</source>
+        <translation>モデル:</translation>
+    </message>
+    <message>
+        <source>Chosen by Weft from the keys it finds</source>
+        <translation>見つかったキーから Weft が選択</translation>
+    </message>
+    <message>
+        <source>A small model of the default model&apos;s provider</source>
+        <translation>既定のモデルのプロバイダの小さなモデル</translation>
+    </message>
+    <message>
+        <source>Used for session titles and other small tasks</source>
+        <translation>セッションのタイトルなどの小さな作業に使用されます</translation>
+    </message>
+    <message>
+        <source>&amp;Default model:</source>
+        <translation>既定のモデル(&amp;D):</translation>
+    </message>
+    <message>
+        <source>&amp;Small model:</source>
+        <translation>小さなモデル(&amp;S):</translation>
+    </message>
+    <message>
+        <source>Compact &amp;automatically when the context is full</source>
+        <translation>コンテキストがいっぱいになったら自動的にコンパクト化する(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Prune old tool outputs before they fill the context</source>
+        <translation>古いツール出力がコンテキストを埋める前に削除する(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Summarize the whole conversation (OpenCode)</source>
+        <translation>会話全体を要約する (OpenCode)</translation>
+    </message>
+    <message>
+        <source>Summarize the older 70%, keep the newest 30% (Gemini CLI)</source>
+        <translation>古い 70% を要約し、最新の 30% を残す (Gemini CLI)</translation>
+    </message>
+    <message>
+        <source>Characters ÷ 4 (OpenCode)</source>
+        <translation>文字数 ÷ 4 (OpenCode)</translation>
+    </message>
+    <message>
+        <source>By kind of character (Gemini CLI; closer for Chinese and Japanese)</source>
+        <translation>文字の種類ごと (Gemini CLI。中国語と日本語ではより正確)</translation>
+    </message>
+    <message>
+        <source>The larger of the two</source>
+        <translation>2 つのうち大きい方</translation>
+    </message>
+    <message>
+        <source>The model&apos;s output limit</source>
+        <translation>モデルの出力上限</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> トークン</translation>
+    </message>
+    <message>
+        <source>Tokens kept free for the answer when deciding that the context is full</source>
+        <translation>コンテキストがいっぱいかどうかを判断するときに、応答用に空けておくトークン数</translation>
+    </message>
+    <message>
+        <source>The session&apos;s model</source>
+        <translation>セッションのモデル</translation>
+    </message>
+    <message>
+        <source>&amp;Strategy:</source>
+        <translation>方式(&amp;S):</translation>
+    </message>
+    <message>
+        <source>&amp;Token estimate:</source>
+        <translation>トークンの見積もり(&amp;T):</translation>
+    </message>
+    <message>
+        <source>&amp;Reserved for the answer:</source>
+        <translation>応答用に予約(&amp;R):</translation>
+    </message>
+    <message>
+        <source>Summary &amp;model:</source>
+        <translation>要約モデル(&amp;M):</translation>
+    </message>
+    <message>
+        <source>%1 is set in the environment and overrides these settings.</source>
+        <translation>%1 が環境で設定されており、これらの設定より優先されます。</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>システムに従う</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>ライト</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>ダーク</translation>
+    </message>
+    <message>
+        <source>Use a &amp;different font for the conversation</source>
+        <translation>会話に別のフォントを使用する(&amp;D)</translation>
+    </message>
+    <message>
+        <source> pt</source>
+        <translation> pt</translation>
+    </message>
+    <message>
+        <source>&amp;Colors:</source>
+        <translation>配色(&amp;C):</translation>
+    </message>
+    <message>
+        <source>&amp;Font:</source>
+        <translation>フォント(&amp;F):</translation>
+    </message>
+    <message>
+        <source>Saved in %1</source>
+        <translation>%1 に保存されます</translation>
+    </message>
+    <message>
+        <source>Weft cannot read its config file, so providers and compaction cannot be changed here until it is fixed: %1</source>
+        <translation>Weft は設定ファイルを読み込めないため、修正されるまでここでプロバイダとコンパクト化を変更できません: %1</translation>
+    </message>
+    <message>
+        <source>https://example.com/v1</source>
+        <translation>https://example.com/v1</translation>
+    </message>
+    <message>
+        <source>No key: for a local server that needs none.</source>
+        <translation>キーなし: キーを必要としないローカルサーバー用です。</translation>
+    </message>
+    <message>
+        <source>Weft reads the key from %1 when it starts.</source>
+        <translation>Weft は起動時に %1 からキーを読み込みます。</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API キー</translation>
+    </message>
+    <message>
+        <source>The key is written into the config file, which only you can read. Weft never writes it to its logs.</source>
+        <translation>キーは、あなただけが読み取れる設定ファイルに書き込まれます。Weft がキーをログに書き込むことはありません。</translation>
+    </message>
+    <message>
+        <source>Variable name, such as MY_PROVIDER_API_KEY</source>
+        <translation>変数名 (例: MY_PROVIDER_API_KEY)</translation>
+    </message>
+    <message>
+        <source>The config file holds {env:VARIABLE}; Weft and OpenCode read the variable when they start.</source>
+        <translation>設定ファイルには {env:VARIABLE} が書き込まれ、Weft と OpenCode は起動時にその変数を読み込みます。</translation>
+    </message>
+    <message>
+        <source>Path of a file that holds the key</source>
+        <translation>キーを保存しているファイルのパス</translation>
+    </message>
+    <message>
+        <source>The config file holds {file:path}; the key is read from that file.</source>
+        <translation>設定ファイルには {file:path} が書き込まれ、キーはそのファイルから読み込まれます。</translation>
+    </message>
+    <message>
+        <source>A provider ID must not be empty or contain &quot;/&quot; or spaces: &quot;%1&quot;.</source>
+        <translation>プロバイダ ID は空にできず、&quot;/&quot; や空白を含めることもできません: &quot;%1&quot;。</translation>
+    </message>
+    <message>
+        <source>Two providers have the ID &quot;%1&quot;.</source>
+        <translation>2 つのプロバイダの ID が同じ &quot;%1&quot; です。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an environment variable name (provider %2).</source>
+        <translation>&quot;%1&quot; は環境変数名ではありません (プロバイダ %2)。</translation>
+    </message>
+    <message>
+        <source>Give the file that holds the key of provider %1.</source>
+        <translation>プロバイダ %1 のキーを保存しているファイルを指定してください。</translation>
+    </message>
+    <message>
+        <source>A model of provider %1 has no ID.</source>
+        <translation>プロバイダ %1 のモデルに ID がありません。</translation>
+    </message>
+    <message>
+        <source>Provider %1 has the model &quot;%2&quot; twice.</source>
+        <translation>プロバイダ %1 にモデル &quot;%2&quot; が 2 つあります。</translation>
+    </message>
+    <message>
+        <source>Limits and prices of model %1/%2 must be numbers of 0 or more.</source>
+        <translation>モデル %1/%2 の上限と価格は 0 以上の数値でなければなりません。</translation>
+    </message>
+    <message>
+        <source>Compaction: %1</source>
+        <translation>コンパクト化: %1</translation>
+    </message>
+    <message>
+        <source>The settings were not saved: %1</source>
+        <translation>設定は保存されませんでした: %1</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Style</name>
+    <message>
+        <source>just now</source>
+        <translation>たった今</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min ago</source>
+        <translation>
+            <numerusform>%n 分前</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h ago</source>
+        <translation>
+            <numerusform>%n 時間前</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>yesterday</source>
+        <translation>昨日</translation>
+    </message>
+</context>
+<context>
+    <name>weft::TimelineDelegate</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ミリ秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>保留中</translation>
+    </message>
+    <message>
+        <source>Interrupted</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>不明</translation>
+    </message>
+    <message>
+        <source>Conversation compacted automatically</source>
+        <translation>会話は自動的にコンパクト化されました</translation>
+    </message>
+    <message>
+        <source>Conversation compacted</source>
+        <translation>会話はコンパクト化されました</translation>
+    </message>
+    <message>
+        <source>Earlier messages are summarised below and no longer sent to the model</source>
+        <translation>以前のメッセージは下に要約され、今後モデルには送信されません</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>あなた</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>要約</translation>
+    </message>
+    <message>
+        <source>assistant</source>
+        <translation>アシスタント</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 トークン</translation>
+    </message>
+    <message>
+        <source>Not in context</source>
+        <translation>コンテキスト外</translation>
+    </message>
+    <message>
+        <source>Compaction summary</source>
+        <translation>コンパクト化の要約</translation>
+    </message>
+    <message>
+        <source>Thought for %1</source>
+        <translation>思考時間 %1</translation>
+    </message>
+    <message>
+        <source>Thinking</source>
+        <translation>思考中</translation>
+    </message>
+    <message>
+        <source>cleared from context</source>
+        <translation>コンテキストから消去済み</translation>
+    </message>
+    <message>
+        <source>Needs approval</source>
+        <translation>承認が必要</translation>
+    </message>
+    <message>
+        <source>Output — cleared from context</source>
+        <translation>出力 — コンテキストから消去済み</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>出力</translation>
+    </message>
+    <message>
+        <source>(no output)</source>
+        <translation>(出力なし)</translation>
+    </message>
+    <message>
+        <source>Attached: %1</source>
+        <translation>添付: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Changed %n file(s): %1</source>
+        <translation>
+            <numerusform>%n 個のファイルを変更: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Retried after an error (attempt %1): %2</source>
+        <translation>エラーの後に再試行しました (%1 回目): %2</translation>
+    </message>
+    <message>
+        <source>Agent: @%1</source>
+        <translation>エージェント: @%1</translation>
+    </message>
+    <message>
+        <source>Subtask for @%1: %2</source>
+        <translation>@%1 へのサブタスク: %2</translation>
+    </message>
+    <message>
+        <source>A part of type “%1” (from a newer OpenCode)</source>
+        <translation>種類「%1」のパート (新しい OpenCode から)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) changed in this turn</source>
+        <translation>
+            <numerusform>このターンで %n 個のファイルを変更</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>作業中…</translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n more line(s)</source>
+        <translation>
+            <numerusform>… ほか %n 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>入力</translation>
+    </message>
+    <message>
+        <source>Took %1</source>
+        <translation>所要時間 %1</translation>
+    </message>
+    <message>
+        <source>Output cleared from context on %1</source>
+        <translation>%1 に出力をコンテキストから消去</translation>
+    </message>
+    <message>
+        <source>Click to show or hide the input and output</source>
+        <translation>クリックすると入力と出力の表示を切り替えます</translation>
+    </message>
+    <message>
+        <source>Not in context: this message is before the last compaction and is no longer sent to the model.</source>
+        <translation>コンテキスト外: このメッセージは最後のコンパクト化より前のもので、今後モデルには送信されません。</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>モデル: %1</translation>
+    </message>
+    <message>
+        <source>Cost: %1</source>
+        <translation>コスト: %1</translation>
+    </message>
+    <message>
+        <source>Tokens: %1 in, %2 out, %3 reasoning, %4 cache read, %5 cache write</source>
+        <translation>トークン: 入力 %1、出力 %2、推論 %3、キャッシュ読込 %4、キャッシュ書込 %5</translation>
+    </message>
+    <message>
+        <source>Step %1: %2, %3 in, %4 out</source>
+        <translation>ステップ %1: %2、入力 %3、出力 %4</translation>
+    </message>
+    <message>
+        <source>Finished: %1</source>
+        <translation>終了理由: %1</translation>
+    </message>
+    <message>
+        <source>Click to show or hide the reasoning</source>
+        <translation>クリックすると推論の表示を切り替えます</translation>
+    </message>
+</context>
+<context>
+    <name>weft::TimelineView</name>
+    <message>
+        <source>Conversation</source>
+        <translation>会話</translation>
+    </message>
+    <message>
+        <source>Select a session in the sidebar, or start a new one.</source>
+        <translation>サイドバーでセッションを選択するか、新しいセッションを開始してください。</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Text</source>
+        <translation>テキストをコピー(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy as &amp;Markdown</source>
+        <translation>Markdown としてコピー(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>読み込んでいます…</translation>
+    </message>
+    <message>
+        <source>No messages yet. Write the first one below.</source>
+        <translation>まだメッセージはありません。下に最初のメッセージを書いてください。</translation>
+    </message>
+    <message>
+        <source>&amp;Fork from Here</source>
+        <translation>ここからフォーク(&amp;F)</translation>
+    </message>
+    <message>
+        <source>A new session with the messages before this one</source>
+        <translation>このメッセージより前のメッセージを含む新しいセッション</translation>
+    </message>
+    <message>
+        <source>A new session with the messages up to and including this reply</source>
+        <translation>この応答までのメッセージ (この応答を含む) を含む新しいセッション</translation>
+    </message>
+    <message>
+        <source>&amp;Jump to Latest</source>
+        <translation>最新へ移動(&amp;J)</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,2005 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Weft</source>
+        <translation>Weft</translation>
+    </message>
+    <message>
+        <source>Weft cannot open its data folder:
+%1</source>
+        <translation>Weft 无法打开其数据文件夹：
+%1</translation>
+    </message>
+    <message>
+        <source>Weft cannot use its configuration, so prompts cannot be sent until it is fixed:
+%1</source>
+        <translation>Weft 无法使用其配置，因此在修复之前无法发送提示词：
+%1</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ChangesPane</name>
+    <message>
+        <source>A</source>
+        <comment>added file</comment>
+        <translation>增</translation>
+    </message>
+    <message>
+        <source>D</source>
+        <comment>deleted file</comment>
+        <translation>删</translation>
+    </message>
+    <message>
+        <source>M</source>
+        <comment>modified file</comment>
+        <translation>改</translation>
+    </message>
+    <message numerus="yes">
+        <source>  and %n more file(s)</source>
+        <translation>
+            <numerusform>  及其他 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>更改</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Everything the session changed</source>
+        <translation>此会话所做的全部更改</translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>What one turn changed: click “files changed” under a message of yours</source>
+        <translation>某一轮的更改：点击你的消息下方的“已更改的文件”</translation>
+    </message>
+    <message>
+        <source>Revert This &amp;File…</source>
+        <translation>还原此文件(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Put the selected file back as it was before the change</source>
+        <translation>将所选文件恢复到更改之前的状态</translation>
+    </message>
+    <message>
+        <source>Revert This &amp;Turn…</source>
+        <translation>还原此轮(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Undo the turn&apos;s file changes and hide it with the messages after it</source>
+        <translation>撤销此轮对文件的更改，并隐藏此轮及其后的消息</translation>
+    </message>
+    <message>
+        <source>&amp;Restore Reverted Changes…</source>
+        <translation>恢复已还原的更改(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Bring back the files and messages of the reverted turn</source>
+        <translation>恢复已还原轮次的文件和消息</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>还原</translation>
+    </message>
+    <message>
+        <source>Revert a file or the turn</source>
+        <translation>还原某个文件或整轮</translation>
+    </message>
+    <message>
+        <source>Changed files</source>
+        <translation>已更改的文件</translation>
+    </message>
+    <message>
+        <source>No file changes in this session.</source>
+        <translation>此会话中没有文件更改。</translation>
+    </message>
+    <message>
+        <source>Next File</source>
+        <translation>下一个文件</translation>
+    </message>
+    <message>
+        <source>Previous File</source>
+        <translation>上一个文件</translation>
+    </message>
+    <message>
+        <source>What the turn changed</source>
+        <translation>此轮的更改</translation>
+    </message>
+    <message>
+        <source>What the turn “%1” changed</source>
+        <translation>轮次“%1”的更改</translation>
+    </message>
+    <message>
+        <source>No file changes in this turn.</source>
+        <translation>此轮中没有文件更改。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s), +%1 −%2</source>
+        <translation>
+            <numerusform>%n 个文件，+%1 −%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This turn: %1</source>
+        <translation>此轮：%1</translation>
+    </message>
+    <message>
+        <source>“%1”: %2</source>
+        <translation>“%1”：%2</translation>
+    </message>
+    <message>
+        <source>Not reverting “%1”: %2</source>
+        <translation>不还原“%1”：%2</translation>
+    </message>
+    <message>
+        <source>“%1” did not exist before this change: it will be deleted.</source>
+        <translation>“%1”在此更改之前不存在：它将被删除。</translation>
+    </message>
+    <message>
+        <source>“%1” was deleted by this change: it will be created again with its old contents.</source>
+        <translation>“%1”已被此更改删除：它将以原来的内容重新创建。</translation>
+    </message>
+    <message>
+        <source>“%1” will get its contents from before this change back (%2 added and %3 removed lines undone).</source>
+        <translation>“%1”的内容将恢复到此更改之前的状态（撤销添加的 %2 行和删除的 %3 行）。</translation>
+    </message>
+    <message>
+        <source>Revert this file?
+
+%1
+
+Changed on disk, in %2:
+%3
+
+Changes made to the file since are lost.</source>
+        <translation>还原此文件？
+
+%1
+
+磁盘上将被更改的文件（位于 %2）：
+%3
+
+此后对该文件所做的更改将会丢失。</translation>
+    </message>
+    <message>
+        <source>Revert File</source>
+        <translation>还原文件</translation>
+    </message>
+    <message>
+        <source>&amp;Revert File</source>
+        <translation>还原文件(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Reverted “%1”.</source>
+        <translation>已还原“%1”。</translation>
+    </message>
+    <message>
+        <source>Could not revert “%1”: %2</source>
+        <translation>无法还原“%1”：%2</translation>
+    </message>
+    <message>
+        <source>this turn</source>
+        <translation>此轮</translation>
+    </message>
+    <message>
+        <source>the turn “%1”</source>
+        <translation>轮次“%1”</translation>
+    </message>
+    <message>
+        <source>Revert %1?</source>
+        <translation>还原%1？</translation>
+    </message>
+    <message>
+        <source>No files were recorded as changed from this turn on; nothing changes on disk.</source>
+        <translation>没有记录到从此轮起被更改的文件；磁盘上不会有任何更改。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) go back to how they were before it, in %1:</source>
+        <translation>
+            <numerusform>%n 个文件将恢复到此轮之前的状态（位于 %1）：</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The turn and what came after it (%n message(s)) are hidden until you send a new prompt. “Restore Reverted Changes” brings everything back until then.</source>
+        <translation>
+            <numerusform>此轮及其后的内容（%n 条消息）将被隐藏，直到你发送新的提示词。在此之前，“恢复已还原的更改”可以恢复一切。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Revert Turn</source>
+        <translation>还原轮次</translation>
+    </message>
+    <message>
+        <source>&amp;Revert Turn</source>
+        <translation>还原轮次(&amp;R)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reverted the turn: %n file(s) restored.</source>
+        <translation>
+            <numerusform>已还原此轮：恢复了 %n 个文件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could not revert the turn: %1</source>
+        <translation>无法还原此轮：%1</translation>
+    </message>
+    <message>
+        <source>Restore the reverted changes?</source>
+        <translation>恢复已还原的更改？</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) get their reverted changes back, in %1:</source>
+        <translation>
+            <numerusform>%n 个文件将重新获得已还原的更改（位于 %1）：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The hidden messages are shown again.</source>
+        <translation>隐藏的消息将重新显示。</translation>
+    </message>
+    <message>
+        <source>Restore Reverted Changes</source>
+        <translation>恢复已还原的更改</translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Restored the reverted changes.</source>
+        <translation>已恢复已还原的更改。</translation>
+    </message>
+    <message>
+        <source>Could not restore the reverted changes: %1</source>
+        <translation>无法恢复已还原的更改：%1</translation>
+    </message>
+</context>
+<context>
+    <name>weft::CompactionDialog</name>
+    <message>
+        <source>~%1 tokens</source>
+        <translation>约 %1 token</translation>
+    </message>
+    <message>
+        <source>Compact Session</source>
+        <translation>压缩会话</translation>
+    </message>
+    <message>
+        <source>A summary written by the model replaces the conversation so far in its context. The messages stay in the session, dimmed; the compaction can be undone until the next prompt.</source>
+        <translation>模型撰写的摘要将在上下文中取代到目前为止的对话。消息仍保留在会话中并以淡色显示；在下一次发送提示词之前，可以撤销压缩。</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Strategy:</source>
+        <translation>策略：</translation>
+    </message>
+    <message>
+        <source>Messages to summarise:</source>
+        <translation>要摘要的消息：</translation>
+    </message>
+    <message>
+        <source>Messages kept as they are:</source>
+        <translation>原样保留的消息：</translation>
+    </message>
+    <message>
+        <source>Old tool outputs to clear:</source>
+        <translation>要清除的旧工具输出：</translation>
+    </message>
+    <message>
+        <source>Context now:</source>
+        <translation>当前上下文：</translation>
+    </message>
+    <message>
+        <source>Context after (estimated):</source>
+        <translation>压缩后的上下文（估计）：</translation>
+    </message>
+    <message>
+        <source>The summary appears here as the model writes it.</source>
+        <translation>模型撰写的摘要将显示在这里。</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>&amp;Compact</source>
+        <translation>压缩(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Working out what a compaction would do…</source>
+        <translation>正在计算压缩的效果…</translation>
+    </message>
+    <message>
+        <source>No preview: %1</source>
+        <translation>无预览：%1</translation>
+    </message>
+    <message>
+        <source>No model configured</source>
+        <translation>未配置模型</translation>
+    </message>
+    <message>
+        <source>%1 (%2 tokens of context)</source>
+        <translation>%1（上下文 %2 token）</translation>
+    </message>
+    <message>
+        <source>Summarise the older messages, keep the newest 30% as they are</source>
+        <translation>摘要较早的消息，原样保留最新的 30%</translation>
+    </message>
+    <message>
+        <source>Summarise the whole conversation</source>
+        <translation>摘要整个对话</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s)</source>
+        <translation>
+            <numerusform>%n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>none: clearing is turned off (%1)</source>
+        <translation>无：清除已关闭（%1）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n output(s)</source>
+        <translation>
+            <numerusform>%n 个输出</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>none: old outputs hold %1, clearing starts above %2</source>
+        <translation>无：旧输出占 %1，超过 %2 才会开始清除</translation>
+    </message>
+    <message>
+        <source>(the last reply&apos;s usage)</source>
+        <translation>（上一条回复的用量）</translation>
+    </message>
+    <message>
+        <source>(estimated)</source>
+        <translation>（估计）</translation>
+    </message>
+    <message>
+        <source>%1% of the usable context</source>
+        <translation>可用上下文的 %1%</translation>
+    </message>
+    <message>
+        <source>Cannot compact: %1</source>
+        <translation>无法压缩：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Stop the compaction; the session stays as it was</source>
+        <translation>停止压缩；会话保持原样</translation>
+    </message>
+    <message>
+        <source>Compacting: %1 is writing the summary…</source>
+        <translation>正在压缩：%1 正在撰写摘要…</translation>
+    </message>
+    <message>
+        <source>Compacting: the model is writing the summary…</source>
+        <translation>正在压缩：模型正在撰写摘要…</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Composer</name>
+    <message>
+        <source>Ask the agent… (Enter to send, Shift+Enter for a new line)</source>
+        <translation>向智能体提问…（Enter 发送，Shift+Enter 换行）</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>The agent that answers: build works on files, plan only reads and plans</source>
+        <translation>回答的智能体：build 会修改文件，plan 只读取并制定计划</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <source>The model that answers</source>
+        <translation>回答的模型</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Compact…</source>
+        <translation>压缩…</translation>
+    </message>
+    <message>
+        <source>Summarise the conversation so far to free context (shows a preview first)</source>
+        <translation>摘要到目前为止的对话以释放上下文（会先显示预览）</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Send the prompt (Enter)</source>
+        <translation>发送提示词（Enter）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the reply (Escape)</source>
+        <translation>停止回复（Escape）</translation>
+    </message>
+    <message>
+        <source>Copy into Weft to Continue</source>
+        <translation>复制到 Weft 以继续</translation>
+    </message>
+    <message>
+        <source>This session belongs to OpenCode. Copy it into Weft&apos;s own sessions to send, fork and compact there; OpenCode&apos;s data is left as it is.</source>
+        <translation>此会话属于 OpenCode。将其复制到 Weft 自己的会话中即可发送、分叉和压缩；OpenCode 的数据保持不变。</translation>
+    </message>
+    <message>
+        <source>&amp;Agent:</source>
+        <translation>智能体(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>This session is OpenCode&apos;s and read-only here. Copy it into Weft to continue it.</source>
+        <translation>此会话属于 OpenCode，在此处为只读。将其复制到 Weft 即可继续。</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ContextMeter</name>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 token</translation>
+    </message>
+    <message>
+        <source>%1 / %2 tokens (%3%)</source>
+        <translation>%1 / %2 token（%3%）</translation>
+    </message>
+    <message>
+        <source>Context: %1 tokens</source>
+        <translation>上下文：%1 token</translation>
+    </message>
+    <message>
+        <source>Model limit: %1 tokens</source>
+        <translation>模型上限：%1 token</translation>
+    </message>
+    <message>
+        <source>Automatic compaction at %1%</source>
+        <translation>在 %1% 时自动压缩</translation>
+    </message>
+    <message>
+        <source>Session cost: %1</source>
+        <translation>会话费用：%1</translation>
+    </message>
+    <message>
+        <source>Context usage</source>
+        <translation>上下文用量</translation>
+    </message>
+</context>
+<context>
+    <name>weft::DiffTextArea</name>
+    <message>
+        <source>Diff</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>更改前</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>更改后</translation>
+    </message>
+</context>
+<context>
+    <name>weft::DiffView</name>
+    <message>
+        <source>&amp;Next Change</source>
+        <translation>下一处更改(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Next change (%1)</source>
+        <translation>下一处更改（%1）</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Change</source>
+        <translation>上一处更改(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Previous change (%1)</source>
+        <translation>上一处更改（%1）</translation>
+    </message>
+    <message>
+        <source>&amp;Unified</source>
+        <translation>统一视图(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Unified: removed and added lines one below the other</source>
+        <translation>统一视图：删除的行和添加的行上下排列</translation>
+    </message>
+    <message>
+        <source>&amp;Side by Side</source>
+        <translation>并排视图(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Side by side: the file before on the left, after on the right</source>
+        <translation>并排视图：左侧为更改前的文件，右侧为更改后的文件</translation>
+    </message>
+    <message>
+        <source>Show Anyway</source>
+        <translation>仍然显示</translation>
+    </message>
+    <message>
+        <source>Select a file to see its changes.</source>
+        <translation>选择一个文件以查看其更改。</translation>
+    </message>
+    <message>
+        <source>Empty file added</source>
+        <translation>添加了空文件</translation>
+    </message>
+    <message>
+        <source>No text changes to show</source>
+        <translation>没有可显示的文本更改</translation>
+    </message>
+    <message>
+        <source>The file is binary, or too large for its contents to be recorded.</source>
+        <translation>此文件是二进制文件，或过大而未记录其内容。</translation>
+    </message>
+    <message>
+        <source>Large file — show anyway?</source>
+        <translation>大文件 — 仍然显示吗？</translation>
+    </message>
+    <message>
+        <source>This diff has %1 lines. Showing it may take a moment.</source>
+        <translation>此差异有 %1 行。显示可能需要一些时间。</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Change %1 of %2</source>
+        <translation>第 %1 处更改，共 %2 处</translation>
+    </message>
+</context>
+<context>
+    <name>weft::FindBar</name>
+    <message>
+        <source>Find in this session…</source>
+        <translation>在此会话中查找…</translation>
+    </message>
+    <message>
+        <source>Find in this session</source>
+        <translation>在此会话中查找</translation>
+    </message>
+    <message>
+        <source>Find &amp;Next</source>
+        <translation>查找下一个(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Next match (Enter, F3)</source>
+        <translation>下一个匹配（Enter、F3）</translation>
+    </message>
+    <message>
+        <source>Find Pre&amp;vious</source>
+        <translation>查找上一个(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+Enter, Shift+F3)</source>
+        <translation>上一个匹配（Shift+Enter、Shift+F3）</translation>
+    </message>
+    <message>
+        <source>Close the find bar (Escape)</source>
+        <translation>关闭查找栏（Escape）</translation>
+    </message>
+    <message>
+        <source>Find:</source>
+        <translation>查找：</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>No matches</source>
+        <translation>无匹配</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n 个匹配</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>weft::MainWindow</name>
+    <message>
+        <source>Data: %1</source>
+        <translation>数据：%1</translation>
+    </message>
+    <message>
+        <source>Sessions are read from and written to %1</source>
+        <translation>会话在 %1 中读取和写入</translation>
+    </message>
+    <message>
+        <source>Damaged files that were skipped; click for the list</source>
+        <translation>已跳过的损坏文件；点击查看列表</translation>
+    </message>
+    <message>
+        <source>&amp;New Session</source>
+        <translation>新建会话(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Start a new session in the current session&apos;s folder</source>
+        <translation>在当前会话的文件夹中开始新会话</translation>
+    </message>
+    <message>
+        <source>&amp;Fork</source>
+        <translation>分叉(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Copy the whole session into a new one, to try another direction</source>
+        <translation>将整个会话复制为新会话，以尝试另一个方向</translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation>重命名(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>&amp;Archive</source>
+        <translation>归档(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the session as an OpenCode export file</source>
+        <translation>将会话保存为 OpenCode 导出文件</translation>
+    </message>
+    <message>
+        <source>Show Data &amp;File</source>
+        <translation>显示数据文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open the folder that holds the session&apos;s file</source>
+        <translation>打开包含此会话文件的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Find in Session…</source>
+        <translation>在会话中查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find text in the open session</source>
+        <translation>在打开的会话中查找文本</translation>
+    </message>
+    <message>
+        <source>&amp;Go to Session…</source>
+        <translation>转到会话(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Filter the sessions in the sidebar by title</source>
+        <translation>按标题筛选侧边栏中的会话</translation>
+    </message>
+    <message>
+        <source>&amp;Compact…</source>
+        <translation>压缩(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>compact it</source>
+        <translation>压缩它</translation>
+    </message>
+    <message>
+        <source>&amp;Undo Compaction</source>
+        <translation>撤销压缩(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Remove the last compaction&apos;s summary: the model reads the whole conversation again</source>
+        <translation>移除上一次压缩的摘要：模型将重新读取整个对话</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Jump to Latest</source>
+        <translation>跳到最新(&amp;J)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Sidebar</source>
+        <translation>显示侧边栏(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Changes</source>
+        <translation>显示更改(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Configure Weft…</source>
+        <translation>配置 Weft(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Providers and models, compaction, appearance</source>
+        <translation>提供商和模型、压缩、外观</translation>
+    </message>
+    <message>
+        <source>&amp;About Weft</source>
+        <translation>关于 Weft(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Session</source>
+        <translation>会话(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Se&amp;ttings</source>
+        <translation>设置(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Main Toolbar</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s)</source>
+        <translation>
+            <numerusform>%n 条消息</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>+%1 −%2 in %n file(s)</source>
+        <translation>
+            <numerusform>%n 个文件中 +%1 −%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>archived</source>
+        <translation>已归档</translation>
+    </message>
+    <message>
+        <source>Un&amp;archive</source>
+        <translation>取消归档(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Move the session back to the list</source>
+        <translation>将会话移回列表</translation>
+    </message>
+    <message>
+        <source>Move the session to the Archived group</source>
+        <translation>将会话移到“已归档”分组</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s)</source>
+        <translation>
+            <numerusform>%n 个问题</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>New Session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <source>The session could not be created:
+%1</source>
+        <translation>无法创建会话：
+%1</translation>
+    </message>
+    <message>
+        <source>fork it</source>
+        <translation>分叉它</translation>
+    </message>
+    <message>
+        <source>Forking…</source>
+        <translation>正在分叉…</translation>
+    </message>
+    <message>
+        <source>Fork</source>
+        <translation>分叉</translation>
+    </message>
+    <message>
+        <source>The session could not be forked:
+%1</source>
+        <translation>无法分叉会话：
+%1</translation>
+    </message>
+    <message>
+        <source>Forked into “%1”</source>
+        <translation>已分叉为“%1”</translation>
+    </message>
+    <message>
+        <source>Archive</source>
+        <translation>归档</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Delete the session “%1” with all its messages?</source>
+        <translation>删除会话“%1”及其所有消息？</translation>
+    </message>
+    <message numerus="yes">
+        <source>Its %n subagent session(s) will be deleted too.</source>
+        <translation>
+            <numerusform>其 %n 个子智能体会话也将被删除。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This cannot be undone.</source>
+        <translation>此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Delete Session</source>
+        <translation>删除会话</translation>
+    </message>
+    <message>
+        <source>The session could not be deleted:
+%1</source>
+        <translation>无法删除会话：
+%1</translation>
+    </message>
+    <message>
+        <source>Deleted “%1”</source>
+        <translation>已删除“%1”</translation>
+    </message>
+    <message>
+        <source>Export Session</source>
+        <translation>导出会话</translation>
+    </message>
+    <message>
+        <source>OpenCode export (*.json)</source>
+        <translation>OpenCode 导出文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>The session could not be exported:
+%1</source>
+        <translation>无法导出会话：
+%1</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
+    </message>
+    <message>
+        <source>About Weft</source>
+        <translation>关于 Weft</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A desktop home for coding-agent sessions: read, continue, fork and compact them, and review what they changed. Compatible with OpenCode&apos;s data.&lt;/p&gt;&lt;p&gt;Licensed under the GNU General Public License, version 3 or later.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;编程智能体会话的桌面之家：阅读、继续、分叉和压缩会话，并审阅它们所做的更改。与 OpenCode 的数据兼容。&lt;/p&gt;&lt;p&gt;根据 GNU 通用公共许可证第 3 版或更高版本授权。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>%1: not available yet.</source>
+        <translation>%1：尚不可用。</translation>
+    </message>
+    <message>
+        <source>%1 Retrying in %2 s (attempt %3)…</source>
+        <translation>%1 %2 秒后重试（第 %3 次尝试）…</translation>
+    </message>
+    <message>
+        <source>This session is read-only. Import it into Weft to continue it.</source>
+        <translation>此会话为只读。将其导入 Weft 即可继续。</translation>
+    </message>
+    <message>
+        <source>No model is configured, so the prompt cannot be sent. Add a provider and a &quot;model&quot; (&quot;provider/model&quot;) to %1 (OpenCode&apos;s config format), start Weft with --config FILE, or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.</source>
+        <translation>未配置模型，因此无法发送提示词。请在 %1（OpenCode 的配置格式）中添加提供商和 &quot;model&quot;（&quot;provider/model&quot;），或使用 --config FILE 启动 Weft，或设置 API 密钥，例如 ANTHROPIC_API_KEY 或 OPENAI_API_KEY。</translation>
+    </message>
+    <message>
+        <source>The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode&apos;s config format) or choose another model.</source>
+        <translation>无法使用模型 %1：%2。请在 %3（OpenCode 的配置格式）中配置其提供商，或选择其他模型。</translation>
+    </message>
+    <message>
+        <source>The provider %1 of the model %2 has no API key. Set %3, or give an &quot;apiKey&quot; in the provider&apos;s &quot;options&quot; in %4, or choose another model.</source>
+        <translation>模型 %2 的提供商 %1 没有 API 密钥。请设置 %3，或在 %4 中提供商的 &quot;options&quot; 里提供 &quot;apiKey&quot;，或选择其他模型。</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> 或 </translation>
+    </message>
+    <message>
+        <source>The prompt could not be sent: %1</source>
+        <translation>无法发送提示词：%1</translation>
+    </message>
+    <message>
+        <source>The compaction ended without a summary.</source>
+        <translation>压缩结束，但没有生成摘要。</translation>
+    </message>
+    <message>
+        <source>The compaction failed: %1</source>
+        <translation>压缩失败：%1</translation>
+    </message>
+    <message>
+        <source>The run failed.</source>
+        <translation>运行失败。</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>The compaction could not start: %1</source>
+        <translation>无法开始压缩：%1</translation>
+    </message>
+    <message>
+        <source>~%1 → ~%2 tokens</source>
+        <translation>约 %1 → 约 %2 token</translation>
+    </message>
+    <message>
+        <source>The context is full: compacting it before the agent goes on…</source>
+        <translation>上下文已满：正在压缩，之后智能体将继续…</translation>
+    </message>
+    <message>
+        <source>Compacted: the next prompt continues from the summary.</source>
+        <translation>已压缩：下一条提示词将从摘要继续。</translation>
+    </message>
+    <message>
+        <source>The compaction was cancelled; the session is as it was.</source>
+        <translation>压缩已取消；会话保持原样。</translation>
+    </message>
+    <message>
+        <source>The compaction failed; the session is as it was: %1</source>
+        <translation>压缩失败；会话保持原样：%1</translation>
+    </message>
+    <message>
+        <source>Undo Compaction</source>
+        <translation>撤销压缩</translation>
+    </message>
+    <message>
+        <source>The compaction could not be undone:
+%1</source>
+        <translation>无法撤销压缩：
+%1</translation>
+    </message>
+    <message>
+        <source>The compaction was undone: the model reads the whole conversation again.</source>
+        <translation>已撤销压缩：模型将重新读取整个对话。</translation>
+    </message>
+    <message>
+        <source>run a command</source>
+        <translation>运行命令</translation>
+    </message>
+    <message>
+        <source>change files</source>
+        <translation>更改文件</translation>
+    </message>
+    <message>
+        <source>read files</source>
+        <translation>读取文件</translation>
+    </message>
+    <message>
+        <source>work outside the project folder</source>
+        <translation>在项目文件夹之外工作</translation>
+    </message>
+    <message>
+        <source>repeat the same tool call once more</source>
+        <translation>再次重复相同的工具调用</translation>
+    </message>
+    <message>
+        <source>fetch a web page</source>
+        <translation>获取网页</translation>
+    </message>
+    <message>
+        <source>start a subagent</source>
+        <translation>启动子智能体</translation>
+    </message>
+    <message>
+        <source>use “%1”</source>
+        <translation>使用“%1”</translation>
+    </message>
+    <message>
+        <source>The agent asks to %1: %2</source>
+        <translation>智能体请求%1：%2</translation>
+    </message>
+    <message>
+        <source>In “%1”: %2</source>
+        <translation>在“%1”中：%2</translation>
+    </message>
+    <message>
+        <source>The tool call marked “Needs approval” waits for your answer.</source>
+        <translation>标记为“需要批准”的工具调用正在等待你的答复。</translation>
+    </message>
+    <message>
+        <source>Allow &amp;Once</source>
+        <translation>仅允许一次(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Allow &amp;Always</source>
+        <translation>始终允许(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation>拒绝(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Allow this and the same again until Weft quits, for this session</source>
+        <translation>在此会话中允许此操作及相同操作，直到 Weft 退出</translation>
+    </message>
+    <message>
+        <source>Unrevert</source>
+        <translation>取消还原</translation>
+    </message>
+    <message>
+        <source>The reverted messages could not be brought back:
+%1</source>
+        <translation>无法恢复已还原的消息：
+%1</translation>
+    </message>
+    <message>
+        <source>The conversation was compacted; the next prompt continues from the summary.</source>
+        <translation>对话已压缩；下一条提示词将从摘要继续。</translation>
+    </message>
+    <message>
+        <source>The conversation was compacted (%1); the next prompt continues from the summary.</source>
+        <translation>对话已压缩（%1）；下一条提示词将从摘要继续。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) reverted: the files are back as they were before. The next prompt discards them for good.</source>
+        <translation>
+            <numerusform>已还原 %n 条消息：文件已恢复到之前的状态。下一条提示词会将它们永久丢弃。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>U&amp;nrevert</source>
+        <translation>取消还原(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Search All Sessions…</source>
+        <translation>搜索所有会话(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Search the text of every session: messages, reasoning, tool calls, files, errors</source>
+        <translation>搜索每个会话的文本：消息、推理、工具调用、文件、错误</translation>
+    </message>
+    <message>
+        <source>Show &amp;OpenCode Sessions</source>
+        <translation>显示 OpenCode 会话(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show the sessions of OpenCode&apos;s own data folder in the sidebar, read-only and live</source>
+        <translation>在侧边栏中显示 OpenCode 自己数据文件夹中的会话（只读，实时更新）</translation>
+    </message>
+    <message>
+        <source>Choose OpenCode &amp;Folder…</source>
+        <translation>选择 OpenCode 文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Show the OpenCode sessions of another data folder</source>
+        <translation>显示另一个数据文件夹中的 OpenCode 会话</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s sessions are in %1. Show them in the sidebar beside Weft&apos;s? They stay OpenCode&apos;s: Weft reads them live and never changes them.</source>
+        <translation>OpenCode 的会话位于 %1。要在侧边栏中将它们与 Weft 的会话一起显示吗？它们仍属于 OpenCode：Weft 只实时读取，从不更改它们。</translation>
+    </message>
+    <message>
+        <source>&amp;Show OpenCode Sessions</source>
+        <translation>显示 OpenCode 会话(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Not Now</source>
+        <translation>暂不(&amp;N)</translation>
+    </message>
+    <message>
+        <source>OpenCode Sessions</source>
+        <translation>OpenCode 会话</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s sessions in %1 cannot be shown:
+%2</source>
+        <translation>无法显示 %1 中的 OpenCode 会话：
+%2</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s Data Folder</source>
+        <translation>OpenCode 的数据文件夹</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s data: %1 (%2)</source>
+        <translation>OpenCode 的数据：%1（%2）</translation>
+    </message>
+    <message>
+        <source>“%1” is one of OpenCode&apos;s sessions: Weft shows it but never writes to OpenCode&apos;s data. To %2, copy it into Weft&apos;s own sessions first; the copy opens in the Weft list.</source>
+        <translation>“%1”是 OpenCode 的会话：Weft 会显示它，但从不写入 OpenCode 的数据。要%2，请先将其复制到 Weft 自己的会话中；副本将在 Weft 列表中打开。</translation>
+    </message>
+    <message>
+        <source>Copy into Weft</source>
+        <translation>复制到 Weft</translation>
+    </message>
+    <message>
+        <source>&amp;Copy into Weft</source>
+        <translation>复制到 Weft(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copying into Weft…</source>
+        <translation>正在复制到 Weft…</translation>
+    </message>
+    <message>
+        <source>The session could not be copied into Weft:
+%1</source>
+        <translation>无法将会话复制到 Weft：
+%1</translation>
+    </message>
+    <message>
+        <source>Copied “%1” into Weft</source>
+        <translation>已将“%1”复制到 Weft</translation>
+    </message>
+</context>
+<context>
+    <name>weft::NoticeBar</name>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>weft::OpencodeSource</name>
+    <message>
+        <source>OpenCode (%1)</source>
+        <translation>OpenCode（%1）</translation>
+    </message>
+    <message>
+        <source>This folder holds no OpenCode sessions (no opencode.db and no storage folder).</source>
+        <translation>此文件夹中没有 OpenCode 会话（既没有 opencode.db，也没有 storage 文件夹）。</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ProblemsDialog</name>
+    <message>
+        <source>Problems Found</source>
+        <translation>发现的问题</translation>
+    </message>
+    <message>
+        <source>Weft skipped these files because they are damaged. Everything else was loaded. The files were left as they are.</source>
+        <translation>以下文件已损坏，Weft 已跳过它们。其他内容均已加载。这些文件保持原样。</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Containing Folder</source>
+        <translation>打开所在文件夹(&amp;O)</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SearchPanel</name>
+    <message>
+        <source>Search All Sessions</source>
+        <translation>搜索所有会话</translation>
+    </message>
+    <message>
+        <source>Search every session: words, &quot;a phrase&quot;, prefix*, -excluded</source>
+        <translation>搜索每个会话：词语、&quot;短语&quot;、前缀*、-排除</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Indexing sessions: %1 of %2…</source>
+        <translation>正在为会话建立索引：%1 / %2…</translation>
+    </message>
+    <message>
+        <source>The search index is not available.</source>
+        <translation>搜索索引不可用。</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>Nothing found for “%1”.</source>
+        <translation>未找到“%1”的结果。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n result(s)</source>
+        <translation>
+            <numerusform>%n 个结果</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>weft::SearchResultsModel</name>
+    <message>
+        <source>Session title</source>
+        <translation>会话标题</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>reasoning</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <source>tool call</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <source>attached file</source>
+        <translation>附件</translation>
+    </message>
+    <message>
+        <source>changed files</source>
+        <translation>已更改的文件</translation>
+    </message>
+    <message>
+        <source>subtask</source>
+        <translation>子任务</translation>
+    </message>
+    <message>
+        <source>agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <source>retried error</source>
+        <translation>已重试的错误</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>Untitled session</source>
+        <translation>无标题会话</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SessionDelegate</name>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Compacting</source>
+        <translation>压缩中</translation>
+    </message>
+    <message>
+        <source>Subagent</source>
+        <translation>子智能体</translation>
+    </message>
+    <message>
+        <source>Fork</source>
+        <translation>分叉</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SessionSidebar</name>
+    <message>
+        <source>Filter sessions…</source>
+        <translation>筛选会话…</translation>
+    </message>
+    <message>
+        <source>Filter sessions</source>
+        <translation>筛选会话</translation>
+    </message>
+    <message>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SessionTreeModel</name>
+    <message>
+        <source>Weft</source>
+        <translation>Weft</translation>
+    </message>
+    <message>
+        <source>%1
+Sessions written by version %2</source>
+        <translation>%1
+由版本 %2 写入的会话</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>Yesterday</source>
+        <translation>昨天</translation>
+    </message>
+    <message>
+        <source>This Week</source>
+        <translation>本周</translation>
+    </message>
+    <message>
+        <source>Older</source>
+        <translation>更早</translation>
+    </message>
+    <message>
+        <source>Archived</source>
+        <translation>已归档</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SessionsModel</name>
+    <message>
+        <source>Global</source>
+        <translation>全局</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SettingsDialog</name>
+    <message>
+        <source>Configure</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation>提供商</translation>
+    </message>
+    <message>
+        <source>Compaction</source>
+        <translation>压缩</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <source>This file has comments. Saving here writes it again without them; everything else is kept.</source>
+        <translation>此文件包含注释。在此保存会重写该文件并去掉注释；其他内容均会保留。</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Add a provider</source>
+        <translation>添加提供商</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Remove the selected provider from the config</source>
+        <translation>从配置中移除所选提供商</translation>
+    </message>
+    <message>
+        <source>The name models are referred to by: provider/model</source>
+        <translation>引用模型时使用的名称：提供商/模型</translation>
+    </message>
+    <message>
+        <source>The AI SDK package OpenCode uses for this provider. Weft speaks the Anthropic protocol for @ai-sdk/anthropic and the OpenAI-compatible one for the others.</source>
+        <translation>OpenCode 为此提供商使用的 AI SDK 包。对于 @ai-sdk/anthropic，Weft 使用 Anthropic 协议；对于其他包，使用 OpenAI 兼容协议。</translation>
+    </message>
+    <message>
+        <source>From the environment</source>
+        <translation>来自环境</translation>
+    </message>
+    <message>
+        <source>Stored in the config file</source>
+        <translation>保存在配置文件中</translation>
+    </message>
+    <message>
+        <source>From an environment variable</source>
+        <translation>来自环境变量</translation>
+    </message>
+    <message>
+        <source>From a file</source>
+        <translation>来自文件</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>In $/M</source>
+        <translation>输入 $/百万</translation>
+    </message>
+    <message>
+        <source>Out $/M</source>
+        <translation>输出 $/百万</translation>
+    </message>
+    <message>
+        <source>Cached $/M</source>
+        <translation>缓存读取 $/百万</translation>
+    </message>
+    <message>
+        <source>Cache write $/M</source>
+        <translation>缓存写入 $/百万</translation>
+    </message>
+    <message>
+        <source>The model&apos;s ID at the provider</source>
+        <translation>模型在提供商处的 ID</translation>
+    </message>
+    <message>
+        <source>Context window, in tokens</source>
+        <translation>上下文窗口（token 数）</translation>
+    </message>
+    <message>
+        <source>Longest answer, in tokens</source>
+        <translation>最长回答（token 数）</translation>
+    </message>
+    <message>
+        <source>US dollars per million input tokens</source>
+        <translation>每百万输入 token 的美元价格</translation>
+    </message>
+    <message>
+        <source>US dollars per million output tokens</source>
+        <translation>每百万输出 token 的美元价格</translation>
+    </message>
+    <message>
+        <source>US dollars per million input tokens read from the cache</source>
+        <translation>每百万从缓存读取的输入 token 的美元价格</translation>
+    </message>
+    <message>
+        <source>US dollars per million input tokens written to the cache</source>
+        <translation>每百万写入缓存的输入 token 的美元价格</translation>
+    </message>
+    <message>
+        <source>Add Model</source>
+        <translation>添加模型</translation>
+    </message>
+    <message>
+        <source>Remove Model</source>
+        <translation>移除模型</translation>
+    </message>
+    <message>
+        <source>&amp;ID:</source>
+        <translation>ID(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Package:</source>
+        <translation>包(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Base URL:</source>
+        <translation>基础 URL(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>API &amp;key:</source>
+        <translation>API 密钥(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>Models:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Chosen by Weft from the keys it finds</source>
+        <translation>由 Weft 根据找到的密钥选择</translation>
+    </message>
+    <message>
+        <source>A small model of the default model&apos;s provider</source>
+        <translation>默认模型所属提供商的小模型</translation>
+    </message>
+    <message>
+        <source>Used for session titles and other small tasks</source>
+        <translation>用于生成会话标题和其他小任务</translation>
+    </message>
+    <message>
+        <source>&amp;Default model:</source>
+        <translation>默认模型(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>&amp;Small model:</source>
+        <translation>小模型(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Compact &amp;automatically when the context is full</source>
+        <translation>上下文已满时自动压缩(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Prune old tool outputs before they fill the context</source>
+        <translation>在旧工具输出占满上下文之前将其清理(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Summarize the whole conversation (OpenCode)</source>
+        <translation>摘要整个对话（OpenCode）</translation>
+    </message>
+    <message>
+        <source>Summarize the older 70%, keep the newest 30% (Gemini CLI)</source>
+        <translation>摘要较早的 70%，保留最新的 30%（Gemini CLI）</translation>
+    </message>
+    <message>
+        <source>Characters ÷ 4 (OpenCode)</source>
+        <translation>字符数 ÷ 4（OpenCode）</translation>
+    </message>
+    <message>
+        <source>By kind of character (Gemini CLI; closer for Chinese and Japanese)</source>
+        <translation>按字符种类（Gemini CLI；对中文和日文更准确）</translation>
+    </message>
+    <message>
+        <source>The larger of the two</source>
+        <translation>两者中较大的一个</translation>
+    </message>
+    <message>
+        <source>The model&apos;s output limit</source>
+        <translation>模型的输出上限</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> token</translation>
+    </message>
+    <message>
+        <source>Tokens kept free for the answer when deciding that the context is full</source>
+        <translation>判断上下文是否已满时，为回答预留的 token 数</translation>
+    </message>
+    <message>
+        <source>The session&apos;s model</source>
+        <translation>会话的模型</translation>
+    </message>
+    <message>
+        <source>&amp;Strategy:</source>
+        <translation>策略(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Token estimate:</source>
+        <translation>token 估算(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Reserved for the answer:</source>
+        <translation>为回答预留(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Summary &amp;model:</source>
+        <translation>摘要模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>%1 is set in the environment and overrides these settings.</source>
+        <translation>环境中设置了 %1，它会覆盖这些设置。</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Use a &amp;different font for the conversation</source>
+        <translation>为对话使用不同的字体(&amp;D)</translation>
+    </message>
+    <message>
+        <source> pt</source>
+        <translation> 磅</translation>
+    </message>
+    <message>
+        <source>&amp;Colors:</source>
+        <translation>配色(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>&amp;Font:</source>
+        <translation>字体(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Saved in %1</source>
+        <translation>保存在 %1</translation>
+    </message>
+    <message>
+        <source>Weft cannot read its config file, so providers and compaction cannot be changed here until it is fixed: %1</source>
+        <translation>Weft 无法读取其配置文件，因此在修复之前无法在此更改提供商和压缩设置：%1</translation>
+    </message>
+    <message>
+        <source>https://example.com/v1</source>
+        <translation>https://example.com/v1</translation>
+    </message>
+    <message>
+        <source>No key: for a local server that needs none.</source>
+        <translation>无密钥：用于不需要密钥的本地服务器。</translation>
+    </message>
+    <message>
+        <source>Weft reads the key from %1 when it starts.</source>
+        <translation>Weft 启动时从 %1 读取密钥。</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>The key is written into the config file, which only you can read. Weft never writes it to its logs.</source>
+        <translation>密钥会写入只有你能读取的配置文件。Weft 从不会将其写入日志。</translation>
+    </message>
+    <message>
+        <source>Variable name, such as MY_PROVIDER_API_KEY</source>
+        <translation>变量名，例如 MY_PROVIDER_API_KEY</translation>
+    </message>
+    <message>
+        <source>The config file holds {env:VARIABLE}; Weft and OpenCode read the variable when they start.</source>
+        <translation>配置文件中保存 {env:VARIABLE}；Weft 和 OpenCode 在启动时读取该变量。</translation>
+    </message>
+    <message>
+        <source>Path of a file that holds the key</source>
+        <translation>保存密钥的文件路径</translation>
+    </message>
+    <message>
+        <source>The config file holds {file:path}; the key is read from that file.</source>
+        <translation>配置文件中保存 {file:path}；密钥从该文件读取。</translation>
+    </message>
+    <message>
+        <source>A provider ID must not be empty or contain &quot;/&quot; or spaces: &quot;%1&quot;.</source>
+        <translation>提供商 ID 不能为空，也不能包含 &quot;/&quot; 或空格：&quot;%1&quot;。</translation>
+    </message>
+    <message>
+        <source>Two providers have the ID &quot;%1&quot;.</source>
+        <translation>有两个提供商的 ID 都是 &quot;%1&quot;。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an environment variable name (provider %2).</source>
+        <translation>&quot;%1&quot; 不是环境变量名（提供商 %2）。</translation>
+    </message>
+    <message>
+        <source>Give the file that holds the key of provider %1.</source>
+        <translation>请指定保存提供商 %1 的密钥的文件。</translation>
+    </message>
+    <message>
+        <source>A model of provider %1 has no ID.</source>
+        <translation>提供商 %1 的某个模型没有 ID。</translation>
+    </message>
+    <message>
+        <source>Provider %1 has the model &quot;%2&quot; twice.</source>
+        <translation>提供商 %1 中模型 &quot;%2&quot; 出现了两次。</translation>
+    </message>
+    <message>
+        <source>Limits and prices of model %1/%2 must be numbers of 0 or more.</source>
+        <translation>模型 %1/%2 的上限和价格必须是大于或等于 0 的数字。</translation>
+    </message>
+    <message>
+        <source>Compaction: %1</source>
+        <translation>压缩：%1</translation>
+    </message>
+    <message>
+        <source>The settings were not saved: %1</source>
+        <translation>设置未保存：%1</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Style</name>
+    <message>
+        <source>just now</source>
+        <translation>刚刚</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min ago</source>
+        <translation>
+            <numerusform>%n 分钟前</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h ago</source>
+        <translation>
+            <numerusform>%n 小时前</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>yesterday</source>
+        <translation>昨天</translation>
+    </message>
+</context>
+<context>
+    <name>weft::TimelineDelegate</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Conversation compacted automatically</source>
+        <translation>对话已自动压缩</translation>
+    </message>
+    <message>
+        <source>Conversation compacted</source>
+        <translation>对话已压缩</translation>
+    </message>
+    <message>
+        <source>Earlier messages are summarised below and no longer sent to the model</source>
+        <translation>较早的消息已在下方摘要，不再发送给模型</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 token</translation>
+    </message>
+    <message>
+        <source>Not in context</source>
+        <translation>不在上下文中</translation>
+    </message>
+    <message>
+        <source>Compaction summary</source>
+        <translation>压缩摘要</translation>
+    </message>
+    <message>
+        <source>Thought for %1</source>
+        <translation>思考了 %1</translation>
+    </message>
+    <message>
+        <source>Thinking</source>
+        <translation>思考中</translation>
+    </message>
+    <message>
+        <source>cleared from context</source>
+        <translation>已从上下文清除</translation>
+    </message>
+    <message>
+        <source>Needs approval</source>
+        <translation>需要批准</translation>
+    </message>
+    <message>
+        <source>Output — cleared from context</source>
+        <translation>输出 — 已从上下文清除</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>(no output)</source>
+        <translation>（无输出）</translation>
+    </message>
+    <message>
+        <source>Attached: %1</source>
+        <translation>附件：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Changed %n file(s): %1</source>
+        <translation>
+            <numerusform>更改了 %n 个文件：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Retried after an error (attempt %1): %2</source>
+        <translation>出错后重试（第 %1 次尝试）：%2</translation>
+    </message>
+    <message>
+        <source>Agent: @%1</source>
+        <translation>智能体：@%1</translation>
+    </message>
+    <message>
+        <source>Subtask for @%1: %2</source>
+        <translation>给 @%1 的子任务：%2</translation>
+    </message>
+    <message>
+        <source>A part of type “%1” (from a newer OpenCode)</source>
+        <translation>类型为“%1”的部分（来自较新的 OpenCode）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) changed in this turn</source>
+        <translation>
+            <numerusform>此轮更改了 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>正在处理…</translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n more line(s)</source>
+        <translation>
+            <numerusform>… 还有 %n 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Took %1</source>
+        <translation>耗时 %1</translation>
+    </message>
+    <message>
+        <source>Output cleared from context on %1</source>
+        <translation>输出已于 %1 从上下文清除</translation>
+    </message>
+    <message>
+        <source>Click to show or hide the input and output</source>
+        <translation>点击以显示或隐藏输入和输出</translation>
+    </message>
+    <message>
+        <source>Not in context: this message is before the last compaction and is no longer sent to the model.</source>
+        <translation>不在上下文中：此消息位于上一次压缩之前，不再发送给模型。</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <source>Cost: %1</source>
+        <translation>费用：%1</translation>
+    </message>
+    <message>
+        <source>Tokens: %1 in, %2 out, %3 reasoning, %4 cache read, %5 cache write</source>
+        <translation>token：输入 %1，输出 %2，推理 %3，缓存读取 %4，缓存写入 %5</translation>
+    </message>
+    <message>
+        <source>Step %1: %2, %3 in, %4 out</source>
+        <translation>步骤 %1：%2，输入 %3，输出 %4</translation>
+    </message>
+    <message>
+        <source>Finished: %1</source>
+        <translation>结束原因：%1</translation>
+    </message>
+    <message>
+        <source>Click to show or hide the reasoning</source>
+        <translation>点击以显示或隐藏推理</translation>
+    </message>
+</context>
+<context>
+    <name>weft::TimelineView</name>
+    <message>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>Select a session in the sidebar, or start a new one.</source>
+        <translation>在侧边栏中选择一个会话，或开始新会话。</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Text</source>
+        <translation>复制文本(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy as &amp;Markdown</source>
+        <translation>复制为 Markdown(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <source>No messages yet. Write the first one below.</source>
+        <translation>还没有消息。在下方写下第一条消息。</translation>
+    </message>
+    <message>
+        <source>&amp;Fork from Here</source>
+        <translation>从此处分叉(&amp;F)</translation>
+    </message>
+    <message>
+        <source>A new session with the messages before this one</source>
+        <translation>包含此消息之前所有消息的新会话</translation>
+    </message>
+    <message>
+        <source>A new session with the messages up to and including this reply</source>
+        <translation>包含截至此回复（含此回复）所有消息的新会话</translation>
+    </message>
+    <message>
+        <source>&amp;Jump to Latest</source>
+        <translation>跳到最新(&amp;J)</translation>
+    </message>
+</context>
+</TS>
