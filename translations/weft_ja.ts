@@ -1580,7 +1580,7 @@ Sessions written by version %2</source>
     </message>
     <message>
         <source>&amp;Prune old tool outputs before they fill the context</source>
-        <translation>古いツール出力がコンテキストを埋める前に削除する(&amp;P)</translation>
+        <translation>古いツール出力がコンテキストを埋める前に消去する(&amp;P)</translation>
     </message>
     <message>
         <source>Summarize the whole conversation (OpenCode)</source>

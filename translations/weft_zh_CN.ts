@@ -1580,7 +1580,7 @@ Sessions written by version %2</source>
     </message>
     <message>
         <source>&amp;Prune old tool outputs before they fill the context</source>
-        <translation>在旧工具输出占满上下文之前将其清理(&amp;P)</translation>
+        <translation>在旧工具输出占满上下文之前将其清除(&amp;P)</translation>
     </message>
     <message>
         <source>Summarize the whole conversation (OpenCode)</source>

@@ -508,12 +508,17 @@ void TestTranslations::noUntranslatedString()
     settings.show();
     QVERIFY(QTest::qWaitForWindowExposed(&settings));
     QVERIFY(settings.grab().save(shots + tag + u"-settings.png"_s));
+    settings.setCurrentPage(SettingsDialog::Page::Compaction);
+    QVERIFY(settings.grab().save(shots + tag + u"-settings-compaction.png"_s));
     settings.hide();
 
     CompactionDialog compaction(open, &window);
     found += untranslatedStrings(&compaction, userData);
     compaction.setRunning();
     found += untranslatedStrings(&compaction, userData);
+    compaction.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&compaction));
+    QVERIFY(compaction.grab().save(shots + tag + u"-compaction.png"_s));
     compaction.setFailed(QCoreApplication::translate("weft::MainWindow", "The compaction was cancelled; the session is as it was."));
     found += untranslatedStrings(&compaction, userData);
 
