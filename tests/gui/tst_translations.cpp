@@ -17,11 +17,14 @@
 #include "settingsdialog.h"
 #include "store/jsonstore.h"
 #include "testdata.h"
+#include "timelineview.h"
 
 #include <QAbstractButton>
+#include <QAbstractItemView>
 #include <QAction>
 #include <QDir>
 #include <QFile>
+#include <QFontComboBox>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QLabel>
@@ -417,6 +420,28 @@ QStringList TestTranslations::untranslatedStrings(QWidget *root, const QStringLi
             for (int c = 0; c < tree->columnCount(); ++c)
                 check(w, u"header"_s, tree->headerItem()->text(c));
         }
+        // Lists and trees (not the timeline, whose rows are the conversation): what their models show.
+        // The font list holds the system's font names.
+        const auto inFontCombo = [](const QWidget *widget) {
+            for (; widget; widget = widget->parentWidget())
+                if (qobject_cast<const QFontComboBox *>(widget))
+                    return true;
+            return false;
+        };
+        if (auto *view = qobject_cast<QAbstractItemView *>(w);
+            view && view->model() && !qobject_cast<TimelineView *>(w) && !inFontCombo(w)) {
+            const QAbstractItemModel *model = view->model();
+            std::function<void(const QModelIndex &)> rows = [&](const QModelIndex &parent) {
+                for (int r = 0; r < model->rowCount(parent); ++r) {
+                    for (int c = 0; c < model->columnCount(parent); ++c)
+                        check(w, u"item"_s, model->index(r, c, parent).data(Qt::DisplayRole).toString());
+                    rows(model->index(r, 0, parent));
+                }
+            };
+            rows({});
+            for (int c = 0; c < model->columnCount(); ++c)
+                check(w, u"header"_s, model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+        }
         // Menus, tool bars and buttons show their actions' texts and tool tips.
         for (QAction *action : w->actions()) {
             if (action->isSeparator())
@@ -474,12 +499,15 @@ void TestTranslations::noUntranslatedString()
     QTest::qWait(100);
 
     // The sessions' own texts (titles, folders) and the data folder are the user's, not ours.
-    QStringList userData{fixture.path(), u"local"_s /* the provider added below */};
+    // The agents' names are identifiers of the config (OpenCode's "build" and "plan", or the user's
+    // own), shown as they are written there.
+    QStringList userData{fixture.path(), u"local"_s /* the provider added below */, u"build"_s, u"plan"_s};
     const SessionsModel *model = window.sessionsModel();
     for (int r = 0; r < model->rowCount(); ++r) {
         const QModelIndex idx = model->index(r, 0);
         userData.append(idx.data(Qt::DisplayRole).toString());
         userData.append(idx.data(SessionsModel::DirectoryRole).toString());
+        userData.append(idx.data(SessionsModel::ProjectNameRole).toString());
     }
     userData.removeAll(QString());
     // Longest first, so that a title is removed before a shorter one inside it.
