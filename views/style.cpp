@@ -188,10 +188,22 @@ QString relativeTime(qint64 ms)
     if (days == 1)
         return QApplication::translate("weft::Style", "yesterday");
     const QLocale locale;
-    if (days < 7)
-        return locale.dayName(then.date().dayOfWeek(), QLocale::ShortFormat);
-    if (then.date().year() == now.date().year())
-        return locale.toString(then.date(), u"d MMM"_s);
+    if (days < 7) {
+        // The full name: the short one is a single character in Japanese and Chinese (日, 日).
+        return locale.dayName(then.date().dayOfWeek(), QLocale::LongFormat);
+    }
+    if (then.date().year() == now.date().year()) {
+        // Day and month without the year, in the order the language writes them.
+        switch (locale.language()) {
+        case QLocale::Japanese:
+        case QLocale::Chinese:
+            return locale.toString(then.date(), u"M月d日"_s);
+        case QLocale::Korean:
+            return locale.toString(then.date(), u"M월 d일"_s);
+        default:
+            return locale.toString(then.date(), u"d MMM"_s);
+        }
+    }
     return locale.toString(then.date(), QLocale::ShortFormat);
 }
 
