@@ -132,11 +132,13 @@ build_env() {
 
 configure_and_build() {
     local dir=$1; shift
-    local launcher_mode=native
+    local launcher_mode=native targets=()
     have_native_kf6 || launcher_mode=buildroot
+    # WEFT_TARGETS (space-separated) builds only those targets instead of everything.
+    [ -n "${WEFT_TARGETS:-}" ] && for t in $WEFT_TARGETS; do targets+=(--target "$t"); done
     build_env cmake -S "$SRC" -B "$dir" -G Ninja -DWEFT_LAUNCHER_MODE="$launcher_mode" \
         -DWEFT_BUILDROOT="$ROOT" "$@" >/dev/null
-    build_env cmake --build "$dir" --parallel "$(nproc)"
+    build_env cmake --build "$dir" --parallel "$(nproc)" "${targets[@]}"
 }
 
 main() {
@@ -164,7 +166,9 @@ main() {
     bench)
         # Options: --runs N, --only FIGURE[,...], --compare-opencode, --cold (tests/bench/run-benchmarks.py).
         local dir=${WEFT_BUILD_DIR:-$SRC/build-bench}
-        configure_and_build "$dir" -DCMAKE_BUILD_TYPE=Release
+        # Only what the runner starts: not the test suite.
+        WEFT_TARGETS="weft generate_store bench_model bench_gui bench_stream bench_search" \
+            configure_and_build "$dir" -DCMAKE_BUILD_TYPE=Release
         case " $* " in
         *" --compare-opencode "*)
             # The real OpenCode from the npm registry, once, with the host's npm (the build root has none).

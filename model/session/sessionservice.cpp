@@ -251,6 +251,8 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
     const Session session = created.value();
 
     QHash<QString, QString> idMap;
+    QList<MessageWithParts> copies;
+    copies.reserve(cut);
     for (qsizetype i = 0; i < cut; ++i) {
         const MessageWithParts &msg = messages.at(i);
         Message copy = msg.info;
@@ -263,16 +265,24 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
             if (!parent.isEmpty())
                 copy.setParentID(parent);
         }
-        if (auto r = updateMessage(copy); !r)
-            return r.error();
+        MessageWithParts messageCopy{copy, {}};
+        messageCopy.parts.reserve(msg.parts.size());
         for (const Part &part : msg.parts) {
             Part partCopy = part;
             partCopy.setId(Identifier::ascending(Identifier::Kind::Part));
             partCopy.setMessageID(newID);
             partCopy.setSessionID(session.id());
-            if (auto r = updatePart(partCopy); !r)
-                return r.error();
+            messageCopy.parts.append(partCopy);
         }
+        copies.append(messageCopy);
+    }
+    // One batch: the store flushes once for all files rather than once per file.
+    if (auto r = m_store->writeMessages(copies); !r)
+        return r.error();
+    for (const MessageWithParts &m : std::as_const(copies)) {
+        Q_EMIT messageUpdated(m.info);
+        for (const Part &p : m.parts)
+            Q_EMIT partUpdated(p, QString());
     }
     qCInfo(lcSession) << "forked" << sessionID << "into" << session.id() << "with" << cut << "messages";
     return session;

@@ -11,6 +11,11 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
 using namespace Qt::StringLiterals;
 
 namespace weft
@@ -293,6 +298,35 @@ Result<void> JsonStore::writePart(const Part &part)
             QFile::remove(journalPath(part.messageID(), part.id()));
     }
     return r;
+}
+
+Result<void> JsonStore::writeMessages(const QList<MessageWithParts> &messages)
+{
+    // Each file is written to a temporary name and renamed, without its own fsync (some 0.5 ms
+    // each: 6 s for the 15,000 files of a 3,000-message fork); one syncfs(2) at the end makes
+    // them all durable before this returns. The parts first, each message after its parts.
+    for (const MessageWithParts &m : messages) {
+        if (auto r = checkIds({{m.info.sessionID(), Identifier::Kind::Session}, {m.info.id(), Identifier::Kind::Message}}); !r)
+            return r;
+        for (const Part &p : m.parts) {
+            if (auto r = checkIds({{p.messageID(), Identifier::Kind::Message}, {p.id(), Identifier::Kind::Part}}); !r)
+                return r;
+            if (auto r = m_storage.write({u"part"_s, p.messageID(), p.id()}, p.json(), JsonStorage::Sync::Streaming); !r)
+                return r;
+        }
+        if (auto r = m_storage.write({u"message"_s, m.info.sessionID(), m.info.id()}, m.info.json(), JsonStorage::Sync::Streaming); !r)
+            return r;
+    }
+    const QByteArray root = QFile::encodeName(m_storage.root());
+    const int fd = ::open(root.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return Error{u"cannot open the storage folder to flush it"_s, m_storage.root()};
+    const int synced = ::syncfs(fd);
+    const int error = errno;
+    ::close(fd);
+    if (synced != 0)
+        return Error{u"cannot flush the written files: %1"_s.arg(QString::fromLocal8Bit(std::strerror(error))), m_storage.root()};
+    return {};
 }
 
 QString JsonStore::journalPath(const QString &messageID, const QString &partID) const

@@ -47,6 +47,7 @@ public:
     Result<void> writeSession(const Session &session) override;
     Result<void> writeMessage(const Message &message) override;
     Result<void> writePart(const Part &part) override;
+    Result<void> writeMessages(const QList<MessageWithParts> &messages) override;
     /// Streaming writes: the whole part file is rewritten (atomically, without fsync) at most
     /// every StreamRewriteMs; in between, each text delta is appended to a small journal under
     /// `<dataDir>/stream/`, which initialize() replays after a crash. A 5,000-delta reply thus

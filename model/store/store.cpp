@@ -18,6 +18,19 @@ QList<MessageWithParts> Store::messagesWithParts(const QString &sessionID)
     return result;
 }
 
+Result<void> Store::writeMessages(const QList<MessageWithParts> &messages)
+{
+    for (const MessageWithParts &m : messages) {
+        if (auto r = writeMessage(m.info); !r)
+            return r;
+        for (const Part &p : m.parts) {
+            if (auto r = writePart(p); !r)
+                return r;
+        }
+    }
+    return {};
+}
+
 QList<StoreProblem> Store::problems() const
 {
     QMutexLocker locker(&m_problemsMutex);

@@ -49,6 +49,10 @@ public:
     virtual Result<void> writeSession(const Session &session) = 0;
     virtual Result<void> writeMessage(const Message &message) = 0;
     virtual Result<void> writePart(const Part &part) = 0;
+    /// Writes many new messages with their parts at once (a fork): all of them are durable when
+    /// it returns, but a backend may flush once for all instead of once per file. The default
+    /// writes them one by one.
+    virtual Result<void> writeMessages(const QList<MessageWithParts> &messages);
     /// Writes a part that is being streamed. @p delta is the text appended to the part's `text`
     /// since the previous call (empty for other changes). A backend may write the whole part
     /// only now and then, as long as a crash loses at most the last delta.

@@ -138,11 +138,14 @@ QList<double> scrollToTop(MainWindow *window)
         bar->setValue(0);
         QCoreApplication::processEvents();
         steps.append(msSince(start));
-        if (!timeline->canFetchMore({}) && bar->value() == 0)
+        // Not canFetchMore(): it is false also while the page the view asked for is loading.
+        if (timeline->rowCount() >= timeline->totalMessageCount() && bar->value() == 0)
             break;
         const int rows = timeline->rowCount();
+        if (timeline->canFetchMore({}))
+            timeline->fetchMore({});
         // The next page loads on a worker thread; wait for it.
-        waitFor([&] { return timeline->rowCount() != rows || !timeline->canFetchMore({}); }, 10000);
+        waitFor([&] { return timeline->rowCount() != rows || timeline->rowCount() >= timeline->totalMessageCount(); }, 10000);
     }
     return steps;
 }
