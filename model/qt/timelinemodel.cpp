@@ -69,7 +69,7 @@ TimelineModel::TimelineModel(SessionService *service, QObject *parent)
         });
         connect(m_watcher, &SessionWatcher::partChanged, this, [this](const Part &p) {
             if (p.sessionID() == m_sessionID)
-                whenLoaded([this, p] { applyPart(p); });
+                whenLoaded([this, p] { applyWatchedPart(p); });
         });
         connect(m_watcher, &SessionWatcher::partDeleted, this,
                 [this](const QString &sid, const QString &mid, const QString &pid) {
@@ -610,6 +610,25 @@ void TimelineModel::flushPendingParts()
         replaceRow(rowIt.value(), std::move(updated));
     }
     updateStats();
+}
+
+void TimelineModel::applyWatchedPart(const Part &part)
+{
+    // The watcher reads files off the GUI thread, so what it brings may be older than a live
+    // delta that arrived meanwhile: a streaming text is never shortened to an older prefix.
+    const auto rowIt = m_rowById.constFind(part.messageID());
+    if (rowIt != m_rowById.constEnd()) {
+        const QList<Part> &parts = m_rows.at(rowIt.value()).parts;
+        const auto existing
+            = std::find_if(parts.cbegin(), parts.cend(), [&](const Part &q) { return q.id() == part.id(); });
+        if (existing != parts.cend()) {
+            const QString now = existing->text();
+            const QString read = part.text();
+            if (now.size() > read.size() && now.startsWith(read) && existing->timeField(u"end") == 0)
+                return;
+        }
+    }
+    applyPart(part);
 }
 
 void TimelineModel::applyPart(const Part &part)

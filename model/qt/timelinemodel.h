@@ -144,6 +144,7 @@ private:
     void rebuildIndex();
     void applyMessage(const Message &message);
     void applyPart(const Part &part);
+    void applyWatchedPart(const Part &part);
     void removeMessage(const QString &sessionID, const QString &messageID);
     void removePart(const QString &sessionID, const QString &messageID, const QString &partID);
     void onPartUpdated(const Part &part, const QString &delta);
