@@ -33,6 +33,18 @@ QList<MessageWithParts> readParts(Store &store, const QString &sessionID, const 
     return result;
 }
 
+// Updates reach the model by several paths (live deltas, state changes, files the watcher read
+// off the GUI thread), so one may be older than what the row shows: a streaming text is never
+// shortened to an older prefix of itself. A finished part (time.end) is always taken.
+bool isStaleStreamingText(const Part &shown, const Part &incoming)
+{
+    if (shown.timeField(u"end") != 0 || incoming.timeField(u"end") != 0)
+        return false;
+    const QString now = shown.text();
+    const QString read = incoming.text();
+    return now.size() > read.size() && now.startsWith(read);
+}
+
 const QList<int> &contentRoles()
 {
     static const QList<int> roles{
@@ -602,7 +614,8 @@ void TimelineModel::flushPendingParts()
             auto existing = std::find_if(updated.parts.begin(), updated.parts.end(),
                                          [&](const Part &q) { return q.id() == p.id(); });
             if (existing != updated.parts.end()) {
-                *existing = p;
+                if (!isStaleStreamingText(*existing, p))
+                    *existing = p;
             } else {
                 updated.parts.insert(std::upper_bound(updated.parts.begin(), updated.parts.end(), p, partLessThan), p);
             }
@@ -614,20 +627,6 @@ void TimelineModel::flushPendingParts()
 
 void TimelineModel::applyWatchedPart(const Part &part)
 {
-    // The watcher reads files off the GUI thread, so what it brings may be older than a live
-    // delta that arrived meanwhile: a streaming text is never shortened to an older prefix.
-    const auto rowIt = m_rowById.constFind(part.messageID());
-    if (rowIt != m_rowById.constEnd()) {
-        const QList<Part> &parts = m_rows.at(rowIt.value()).parts;
-        const auto existing
-            = std::find_if(parts.cbegin(), parts.cend(), [&](const Part &q) { return q.id() == part.id(); });
-        if (existing != parts.cend()) {
-            const QString now = existing->text();
-            const QString read = part.text();
-            if (now.size() > read.size() && now.startsWith(read) && existing->timeField(u"end") == 0)
-                return;
-        }
-    }
     applyPart(part);
 }
 
@@ -641,7 +640,7 @@ void TimelineModel::applyPart(const Part &part)
     auto existing
         = std::find_if(updated.parts.begin(), updated.parts.end(), [&](const Part &q) { return q.id() == part.id(); });
     if (existing != updated.parts.end()) {
-        if (*existing == part)
+        if (*existing == part || isStaleStreamingText(*existing, part))
             return;
         *existing = part;
     } else {
