@@ -139,7 +139,8 @@ bool isSafeKeyComponent(QStringView id)
 {
     if (id.isEmpty() || id == u"." || id == u"..")
         return false;
-    if (id.toUtf8().size() > 255)
+    // A name of at most 255 bytes; no UTF-16 code unit takes more than 3 bytes in UTF-8.
+    if (id.size() > 85 && id.toUtf8().size() > 255)
         return false;
     for (QChar c : id) {
         if (c == u'/' || c == u'\\' || c.unicode() < 0x20 || c.unicode() == 0x7f)

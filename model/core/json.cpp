@@ -701,15 +701,15 @@ private:
         skipSpace();
         if (m_p < m_end && *m_p == ']') {
             ++m_p;
-            out = JsonValue(array);
+            out.setArray(std::move(array));
             return true;
         }
+        array.d = new JsonArray::Data;
+        QList<JsonValue> &items = array.d->items;
         while (true) {
-            JsonValue item;
             skipSpace();
-            if (!parseValue(item, depth))
+            if (!parseValue(items.emplace_back(), depth))
                 return false;
-            array.append(std::move(item));
             skipSpace();
             if (m_p >= m_end)
                 return fail(u"unterminated array"_s);
@@ -719,11 +719,51 @@ private:
             }
             if (*m_p == ']') {
                 ++m_p;
-                out = JsonValue(array);
+                out.setArray(std::move(array));
                 return true;
             }
             return fail(u"expected ',' or ']' in array"_s);
         }
+    }
+
+    /// An object key. The same few dozen names ("id", "type", "time", "sessionID", ...) make up
+    /// nearly every key of OpenCode's files: a small per-thread table hands out one shared QString
+    /// per name instead of a new allocation per key.
+    bool parseKey(QString &out)
+    {
+        const char *start = m_p + 1;
+        const char *q = start;
+        constexpr qsizetype MaxInterned = 32;
+        while (q < m_end && q - start <= MaxInterned && *q != '"' && *q != '\\' && static_cast<unsigned char>(*q) >= 0x20)
+            ++q;
+        if (q >= m_end || *q != '"' || q - start > MaxInterned)
+            return parseString(out);
+        const QByteArrayView bytes(start, q - start);
+        KeySlot &slot = keySlot(bytes);
+        if (slot.length != bytes.size() || std::memcmp(slot.bytes, start, size_t(bytes.size())) != 0) {
+            slot.value = QString::fromUtf8(bytes);
+            slot.length = bytes.size();
+            std::memcpy(slot.bytes, start, size_t(bytes.size()));
+        }
+        out = slot.value;
+        m_p = q + 1;
+        return true;
+    }
+
+    struct KeySlot {
+        qsizetype length = -1;
+        char bytes[32];
+        QString value;
+    };
+
+    static KeySlot &keySlot(QByteArrayView bytes)
+    {
+        constexpr size_t Slots = 512;
+        thread_local KeySlot table[Slots];
+        quint32 h = 2166136261u; // FNV-1a
+        for (char c : bytes)
+            h = (h ^ quint8(c)) * 16777619u;
+        return table[h % Slots];
     }
 
     bool parseObject(JsonValue &out, int depth)
@@ -735,9 +775,12 @@ private:
         skipSpace();
         if (m_p < m_end && *m_p == '}') {
             ++m_p;
-            out = JsonValue(object);
+            out.setObject(std::move(object));
             return true;
         }
+        object.d = new JsonObject::Data;
+        QList<QString> &keys = object.d->keys;
+        QList<JsonValue> &values = object.d->values;
         while (true) {
             skipSpace();
             if (m_p >= m_end)
@@ -745,7 +788,7 @@ private:
             if (*m_p != '"')
                 return fail(u"expected a quoted key in object"_s);
             QString key;
-            if (!parseString(key))
+            if (!parseKey(key))
                 return false;
             skipSpace();
             if (m_p >= m_end || *m_p != ':')
@@ -755,8 +798,14 @@ private:
             JsonValue value;
             if (!parseValue(value, depth))
                 return false;
-            // Duplicate keys: the last one wins, as in JSON.parse.
-            object.insert(key, value);
+            // Duplicate keys: the last one wins, in the first one's place, as in JSON.parse.
+            const qsizetype existing = keys.indexOf(key);
+            if (existing >= 0) {
+                values[existing] = std::move(value);
+            } else {
+                keys.append(std::move(key));
+                values.append(std::move(value));
+            }
             skipSpace();
             if (m_p >= m_end)
                 return fail(u"unterminated object"_s);
@@ -766,7 +815,7 @@ private:
             }
             if (*m_p == '}') {
                 ++m_p;
-                out = JsonValue(object);
+                out.setObject(std::move(object));
                 return true;
             }
             return fail(u"expected ',' or '}' in object"_s);
@@ -841,70 +890,98 @@ QByteArray formatJsNumber(double value)
 namespace
 {
 
-void appendEscaped(QByteArray &out, const QString &s)
+// Writes @p s as a JSON string literal, UTF-16 straight to UTF-8 in the output buffer, with
+// JSON.stringify's escapes: the short ones, \u00XX for other control characters and \uXXXX for
+// lone surrogates (well-formed JSON.stringify, ES2019).
+void appendEscaped(QByteArray &out, QStringView s)
 {
     static const char hex[] = "0123456789abcdef";
-    out += '"';
-    const char16_t *p = reinterpret_cast<const char16_t *>(s.constData());
-    const char16_t *end = p + s.size();
-    const char16_t *run = p;
-    auto flush = [&](const char16_t *upTo) {
-        if (upTo > run)
-            out += QStringView(run, upTo - run).toUtf8();
-    };
+    const qsizetype start = out.size();
+    // At most 6 bytes per UTF-16 code unit (a \uXXXX escape), and the quotes.
+    out.resize(start + s.size() * 6 + 2);
+    char *dst = out.data() + start;
+    *dst++ = '"';
+    const char16_t *p = s.utf16();
+    const char16_t *const end = p + s.size();
     while (p < end) {
-        const char16_t c = *p;
-        const char *escape = nullptr;
-        bool unicodeEscape = false;
-        switch (c) {
-        case u'"':
-            escape = "\\\"";
-            break;
-        case u'\\':
-            escape = "\\\\";
-            break;
-        case u'\b':
-            escape = "\\b";
-            break;
-        case u'\f':
-            escape = "\\f";
-            break;
-        case u'\n':
-            escape = "\\n";
-            break;
-        case u'\r':
-            escape = "\\r";
-            break;
-        case u'\t':
-            escape = "\\t";
-            break;
-        default:
-            if (c < 0x20) {
-                unicodeEscape = true;
-            } else if (QChar::isHighSurrogate(c)) {
-                if (p + 1 < end && QChar::isLowSurrogate(p[1])) {
-                    p += 2;
-                    continue;
-                }
-                unicodeEscape = true;
-            } else if (QChar::isLowSurrogate(c)) {
-                unicodeEscape = true; // a low surrogate without its high half
+        const char16_t c = *p++;
+        if (c < 0x80) {
+            if (c >= 0x20 && c != u'"' && c != u'\\') {
+                *dst++ = char(c);
+                continue;
             }
-        }
-        if (escape || unicodeEscape) {
-            flush(p);
-            if (escape) {
-                out += escape;
-            } else {
-                const char u[7] = {'\\', 'u', hex[(c >> 12) & 0xF], hex[(c >> 8) & 0xF], hex[(c >> 4) & 0xF], hex[c & 0xF], 0};
-                out += u;
+            *dst++ = '\\';
+            switch (c) {
+            case u'"':
+                *dst++ = '"';
+                break;
+            case u'\\':
+                *dst++ = '\\';
+                break;
+            case u'\b':
+                *dst++ = 'b';
+                break;
+            case u'\f':
+                *dst++ = 'f';
+                break;
+            case u'\n':
+                *dst++ = 'n';
+                break;
+            case u'\r':
+                *dst++ = 'r';
+                break;
+            case u'\t':
+                *dst++ = 't';
+                break;
+            default:
+                *dst++ = 'u';
+                *dst++ = '0';
+                *dst++ = '0';
+                *dst++ = hex[(c >> 4) & 0xF];
+                *dst++ = hex[c & 0xF];
             }
-            run = p + 1;
+        } else if (c < 0x800) {
+            *dst++ = char(0xC0 | (c >> 6));
+            *dst++ = char(0x80 | (c & 0x3F));
+        } else if (QChar::isHighSurrogate(c) && p < end && QChar::isLowSurrogate(*p)) {
+            const char32_t u = QChar::surrogateToUcs4(c, *p++);
+            *dst++ = char(0xF0 | (u >> 18));
+            *dst++ = char(0x80 | ((u >> 12) & 0x3F));
+            *dst++ = char(0x80 | ((u >> 6) & 0x3F));
+            *dst++ = char(0x80 | (u & 0x3F));
+        } else if (QChar::isSurrogate(c)) {
+            // A lone surrogate (high without its low half, or low without its high half).
+            const char u[6] = {'\\', 'u', hex[(c >> 12) & 0xF], hex[(c >> 8) & 0xF], hex[(c >> 4) & 0xF], hex[c & 0xF]};
+            std::memcpy(dst, u, sizeof u);
+            dst += sizeof u;
+        } else {
+            *dst++ = char(0xE0 | (c >> 12));
+            *dst++ = char(0x80 | ((c >> 6) & 0x3F));
+            *dst++ = char(0x80 | (c & 0x3F));
         }
-        ++p;
     }
-    flush(end);
-    out += '"';
+    *dst++ = '"';
+    out.truncate(dst - out.constData());
+}
+
+void appendNumber(QByteArray &out, double value)
+{
+    // Integers below 2^53 (timestamps, token counts, line numbers): their decimal digits are what
+    // Number.prototype.toString() prints. Above, JavaScript prints the shortest round-trip
+    // digits padded with zeros, which formatJsNumber() handles.
+    if (value == std::trunc(value) && std::fabs(value) < 9007199254740992.0 && value != 0) {
+        char buf[24];
+        const auto r = std::to_chars(buf, buf + sizeof buf, qint64(value));
+        out.append(buf, r.ptr - buf);
+        return;
+    }
+    out += formatJsNumber(value);
+}
+
+void newline(QByteArray &out, int spaces)
+{
+    out += '\n';
+    out.append(spaces, ' ');
 }
 
 void serialize(QByteArray &out, const JsonValue &value, int indent, int level)
@@ -918,7 +995,7 @@ void serialize(QByteArray &out, const JsonValue &value, int indent, int level)
         out += value.toBool() ? "true" : "false";
         return;
     case JsonValue::Type::Number:
-        out += formatJsNumber(value.toDouble());
+        appendNumber(out, value.toDouble());
         return;
     case JsonValue::Type::String:
         appendEscaped(out, value.toStringRef());
@@ -935,17 +1012,13 @@ void serialize(QByteArray &out, const JsonValue &value, int indent, int level)
             if (!first)
                 out += ',';
             first = false;
-            if (indent > 0) {
-                out += '\n';
-                out += QByteArray((level + 1) * indent, ' ');
-            }
+            if (indent > 0)
+                newline(out, (level + 1) * indent);
             // JSON.stringify writes undefined array items as null.
             serialize(out, item, indent, level + 1);
         }
-        if (indent > 0) {
-            out += '\n';
-            out += QByteArray(level * indent, ' ');
-        }
+        if (indent > 0)
+            newline(out, level * indent);
         out += ']';
         return;
     }
@@ -960,18 +1033,14 @@ void serialize(QByteArray &out, const JsonValue &value, int indent, int level)
             if (!first)
                 out += ',';
             first = false;
-            if (indent > 0) {
-                out += '\n';
-                out += QByteArray((level + 1) * indent, ' ');
-            }
+            if (indent > 0)
+                newline(out, (level + 1) * indent);
             appendEscaped(out, object.keyAt(i));
             out += indent > 0 ? ": " : ":";
             serialize(out, member, indent, level + 1);
         }
-        if (!first && indent > 0) {
-            out += '\n';
-            out += QByteArray(level * indent, ' ');
-        }
+        if (!first && indent > 0)
+            newline(out, level * indent);
         out += '}';
         return;
     }

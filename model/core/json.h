@@ -47,6 +47,7 @@ public:
     bool operator==(const JsonArray &other) const;
 
 private:
+    friend class JsonParser;
     class Data;
     QSharedDataPointer<Data> d;
 };
@@ -99,6 +100,7 @@ public:
     bool operator==(const JsonObject &other) const;
 
 private:
+    friend class JsonParser;
     class Data;
     QSharedDataPointer<Data> d;
 };
@@ -153,6 +155,16 @@ public:
 
 private:
     friend class JsonParser;
+    void setArray(JsonArray &&array)
+    {
+        m_type = Type::Array;
+        m_array = std::move(array);
+    }
+    void setObject(JsonObject &&object)
+    {
+        m_type = Type::Object;
+        m_object = std::move(object);
+    }
     Type m_type = Type::Undefined;
     double m_number = 0;
     QString m_string;

@@ -2,10 +2,12 @@
 #include "timelinemodel.h"
 
 #include "async.h"
+#include "core/identifier.h"
 #include "session/sessionservice.h"
 #include "sessionwatcher.h"
 #include "store/jsonstore.h"
 
+#include <QDateTime>
 #include <QSet>
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
@@ -23,15 +25,6 @@ namespace
 constexpr int FlushIntervalMs = 16;
 // The newest messages whose files the watcher follows: only the tail of a session changes.
 constexpr int WatchedTail = 8;
-
-QList<MessageWithParts> readParts(Store &store, const QString &sessionID, const QList<Message> &infos)
-{
-    QList<MessageWithParts> result;
-    result.reserve(infos.size());
-    for (const Message &info : infos)
-        result.append({info, store.parts(sessionID, info.id())});
-    return result;
-}
 
 // Updates reach the model by several paths (live deltas, state changes, files the watcher read
 // off the GUI thread), so one may be older than what the row shows: a streaming text is never
@@ -144,7 +137,8 @@ void TimelineModel::setSession(SessionService *service, const QString &sessionID
 bool TimelineModel::containsMessage(const QString &messageID) const
 {
     return m_rowById.contains(messageID)
-        || std::any_of(m_older.cbegin(), m_older.cend(), [&](const Message &m) { return m.id() == messageID; });
+        || std::any_of(m_older.cbegin(), m_older.cend(), [&](const Message &m) { return m.id() == messageID; })
+        || (m_indexing && m_restIds.contains(messageID));
 }
 
 bool TimelineModel::fetchThrough(const QString &messageID)
@@ -152,6 +146,18 @@ bool TimelineModel::fetchThrough(const QString &messageID)
     assertGuiThread();
     if (m_loading || m_fetching || m_rowById.contains(messageID))
         return false;
+    if (m_indexing) {
+        if (!m_restIds.contains(messageID))
+            return false;
+        m_fetching = true;
+        m_afterIndex = [this, messageID] {
+            if (!fetchThrough(messageID)) {
+                replayQueued();
+                Q_EMIT olderLoaded(0);
+            }
+        };
+        return true;
+    }
     const auto it = std::find_if(m_older.cbegin(), m_older.cend(), [&](const Message &m) { return m.id() == messageID; });
     if (it == m_older.cend())
         return false;
@@ -411,6 +417,10 @@ void TimelineModel::setSessionID(const QString &sessionID)
     m_queued.clear();
     m_boundaryId.clear();
     m_fetching = false;
+    m_indexing = false;
+    m_restIds.clear();
+    m_afterIndex = {};
+    m_listedCount = 0;
     m_loading = !sessionID.isEmpty();
     endResetModel();
     updateStats();
@@ -422,18 +432,30 @@ void TimelineModel::setSessionID(const QString &sessionID)
     std::shared_ptr<Store> store = m_service->sharedStore();
     const int pageSize = m_pageSize;
     whenFinished(QtConcurrent::run([store, sessionID, pageSize] {
-                     Page page;
-                     page.older = store->messages(sessionID);
-                     const qsizetype split = std::max<qsizetype>(0, page.older.size() - pageSize);
-                     const QList<Message> newest = page.older.mid(split);
-                     page.older.resize(split);
-                     page.messages = readParts(*store, sessionID, newest);
+                     // Only the newest page is read before the first frame: the message files are
+                     // listed, ordered by the creation time their IDs carry, and only the newest
+                     // pageSize of them are read, with their parts. The others are read next
+                     // (readOlderInfos()), without delaying the first frame of a long session.
+                     const QStringList ids = store->messageIDs(sessionID);
+                     const qint64 now = QDateTime::currentMSecsSinceEpoch();
+                     QList<std::pair<qint64, QString>> keyed;
+                     keyed.reserve(ids.size());
+                     for (const QString &id : ids)
+                         keyed.append({Identifier::timestampNear(id, now), id});
+                     std::sort(keyed.begin(), keyed.end());
+                     const qsizetype split = std::max<qsizetype>(0, keyed.size() - pageSize);
+                     FirstPage page;
+                     page.listed = ids.size();
+                     QStringList newest;
+                     newest.reserve(keyed.size() - split);
+                     for (qsizetype i = 0; i < keyed.size(); ++i)
+                         (i < split ? page.rest : newest).append(keyed.at(i).second);
+                     page.messages = store->withParts(sessionID, store->messagesByID(sessionID, newest));
                      return page;
                  }),
-                 this, [this, generation](const Page &page) {
+                 this, [this, generation](const FirstPage &page) {
                      if (generation != m_generation)
                          return;
-                     m_older = page.older;
                      if (!page.messages.isEmpty()) {
                          beginInsertRows({}, 0, int(page.messages.size()) - 1);
                          m_rows.reserve(page.messages.size());
@@ -443,17 +465,74 @@ void TimelineModel::setSessionID(const QString &sessionID)
                          endInsertRows();
                      }
                      m_loading = false;
+                     m_indexing = !page.rest.isEmpty();
+                     m_listedCount = page.listed;
+                     m_restIds = QSet<QString>(page.rest.cbegin(), page.rest.cend());
                      updateContextBoundary();
                      updateStats();
                      watchTail();
-                     replayQueued();
+                     if (m_indexing)
+                         readOlderInfos(page.rest);
+                     else
+                         replayQueued();
                      Q_EMIT loaded();
+                 });
+}
+
+void TimelineModel::readOlderInfos(const QStringList &rest)
+{
+    // The infos of every other message (for the session's cost, the context boundary and the
+    // pages fetched as the user scrolls up). Events meanwhile wait, as during a page fetch.
+    const int generation = m_generation;
+    std::shared_ptr<Store> store = m_service->sharedStore();
+    const QString sessionID = m_sessionID;
+    const std::optional<Message> first = m_rows.isEmpty() ? std::nullopt : std::optional<Message>(m_rows.first().info);
+    whenFinished(QtConcurrent::run([store, sessionID, rest, first] {
+                     Index result;
+                     result.older = store->messagesByID(sessionID, rest);
+                     // A message whose ID time disagrees with its time.created can belong among
+                     // the rows already shown: it becomes a row, with its parts.
+                     const auto after = first ? std::upper_bound(result.older.begin(), result.older.end(), *first, messageLessThan)
+                                              : result.older.end();
+                     result.between = store->withParts(sessionID, QList<Message>(after, result.older.end()));
+                     result.older.erase(after, result.older.end());
+                     return result;
+                 }),
+                 this, [this, generation](const Index &result) {
+                     if (generation != m_generation)
+                         return;
+                     m_older = result.older;
+                     m_older.removeIf([this](const Message &m) { return m_rowById.contains(m.id()); });
+                     for (const MessageWithParts &m : result.between) {
+                         if (m_rowById.contains(m.info.id()))
+                             continue;
+                         const auto pos = std::upper_bound(m_rows.cbegin(), m_rows.cend(), m.info,
+                                                           [](const Message &a, const Row &r) { return messageLessThan(a, r.info); });
+                         const int row = int(pos - m_rows.cbegin());
+                         beginInsertRows({}, row, row);
+                         m_rows.insert(row, {m.info, m.parts, 0, true});
+                         rebuildIndex();
+                         endInsertRows();
+                     }
+                     m_indexing = false;
+                     m_restIds.clear();
+                     updateContextBoundary();
+                     updateStats();
+                     watchTail();
+                     Q_EMIT statsChanged(); // totalMessageCount() is exact now
+                     if (const auto deferred = std::exchange(m_afterIndex, {})) {
+                         // A fetch asked for meanwhile; its page replays the queued events.
+                         m_fetching = false;
+                         deferred();
+                     } else {
+                         replayQueued();
+                     }
                  });
 }
 
 bool TimelineModel::canFetchMore(const QModelIndex &parent) const
 {
-    return !parent.isValid() && !m_older.isEmpty() && !m_loading && !m_fetching;
+    return !parent.isValid() && (m_indexing || !m_older.isEmpty()) && !m_loading && !m_fetching;
 }
 
 void TimelineModel::fetchMore(const QModelIndex &parent)
@@ -461,6 +540,19 @@ void TimelineModel::fetchMore(const QModelIndex &parent)
     assertGuiThread();
     if (!canFetchMore(parent))
         return;
+    if (m_indexing) {
+        // The older messages are being listed: the page follows as soon as they are.
+        m_fetching = true;
+        m_afterIndex = [this] {
+            if (m_older.isEmpty()) {
+                replayQueued();
+                Q_EMIT olderLoaded(0);
+            } else {
+                fetchOlder(m_pageSize);
+            }
+        };
+        return;
+    }
     fetchOlder(m_pageSize);
 }
 
@@ -472,7 +564,7 @@ void TimelineModel::fetchOlder(qsizetype count)
     const QList<Message> infos = m_older.mid(split);
     std::shared_ptr<Store> store = m_service->sharedStore();
     const QString sessionID = m_sessionID;
-    const auto read = [store, sessionID, infos] { return readParts(*store, sessionID, infos); };
+    const auto read = [store, sessionID, infos] { return store->withParts(sessionID, infos); };
     whenFinished(QtConcurrent::run(read), this, [this, generation](const QList<MessageWithParts> &messages) {
         if (generation != m_generation)
             return;
@@ -515,7 +607,7 @@ void TimelineModel::fetchOlder(qsizetype count)
 void TimelineModel::whenLoaded(std::function<void()> event)
 {
     assertGuiThread();
-    if (m_loading || m_fetching)
+    if (m_loading || m_fetching || m_indexing)
         m_queued.append(std::move(event));
     else
         event();
@@ -596,7 +688,7 @@ void TimelineModel::onPartUpdated(const Part &part, const QString &delta)
 
 void TimelineModel::flushPendingParts()
 {
-    if (m_loading || m_fetching) {
+    if (m_loading || m_fetching || m_indexing) {
         m_flushTimer.start();
         return;
     }
@@ -778,7 +870,7 @@ void TimelineModel::refresh()
                      const qsizetype split = std::max<qsizetype>(0, page.older.size() - std::max(loaded, 1));
                      const QList<Message> newest = page.older.mid(split);
                      page.older.resize(split);
-                     page.messages = readParts(*store, sessionID, newest);
+                     page.messages = store->withParts(sessionID, newest);
                      return page;
                  }),
                  this, [this, generation](const Page &page) {

@@ -153,13 +153,15 @@ Result<JsonValue> parseFileBytes(const QByteArray &bytes, const QString &path)
 }
 } // namespace
 
+// Reads take no lock: every write replaces its file with rename(2), so a reader sees the old or
+// the new file, never a part of either. The per-key locks serialise writers (and update()'s
+// read-modify-write) only; a reader of the 15,000 files of a long session would otherwise pay a
+// mutex, a hash lookup and an allocation per file.
 Result<QByteArray> JsonStorage::readRaw(const Key &key) const
 {
     const Result<QString> p = path(key);
     if (!p)
         return p.error();
-    auto lock = lockFor(*p);
-    QReadLocker locker(lock.get());
     return readFile(*p);
 }
 
@@ -168,8 +170,6 @@ Result<JsonValue> JsonStorage::read(const Key &key) const
     const Result<QString> p = path(key);
     if (!p)
         return p.error();
-    auto lock = lockFor(*p);
-    QReadLocker locker(lock.get());
     Result<QByteArray> bytes = readFile(*p);
     if (!bytes)
         return bytes.error();

@@ -19,8 +19,9 @@ namespace weft
 /// OpenCode's key-value Storage over the JSON file layout: key `["session", projectID, id]` is
 /// the file `<root>/session/<projectID>/<id>.json`.
 ///
-/// Thread-safe: reads and writes of one key are serialised by a per-key read/write lock, so that
-/// two threads can write different keys at once and a reader never sees a half-written file.
+/// Thread-safe: writes of one key are serialised by a per-key lock, so that two threads can write
+/// different keys at once; every write renames a complete file over the old one, so a reader,
+/// which takes no lock, never sees a half-written file.
 /// Writes are atomic (QSaveFile: temporary file, fsync, rename) and pretty-printed exactly like
 /// OpenCode's JSON.stringify(value, null, 2). Every key component is validated before it becomes
 /// part of a path.

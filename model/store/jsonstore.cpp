@@ -3,6 +3,7 @@
 
 #include "core/identifier.h"
 #include "core/logging.h"
+#include "core/parallel.h"
 #include "migrations.h"
 
 #include <QDateTime>
@@ -98,21 +99,32 @@ QList<Project> JsonStore::projects()
 
 QList<Session> JsonStore::sessions()
 {
-    QList<Session> result;
-    QHash<QString, QString> index;
+    QList<JsonStorage::Key> keys;
     for (const QString &projectID : m_storage.listFolders({u"session"_s})) {
-        for (const JsonStorage::Key &key : m_storage.list({u"session"_s, projectID})) {
-            if (key.size() != 3)
-                continue;
-            if (auto s = readTyped<Session>(key)) {
-                if (s->id() != key.at(2)) {
-                    reportProblem(m_storage.path(key).value(),
-                                  u"the file name does not match the session ID \"%1\""_s.arg(s->id()));
-                    continue;
-                }
-                index.insert(s->id(), projectID);
-                result.append(*s);
-            }
+        for (JsonStorage::Key &key : m_storage.list({u"session"_s, projectID})) {
+            if (key.size() == 3)
+                keys.append(std::move(key));
+        }
+    }
+    // Thousands of small files: read and parse them on every core.
+    QList<std::optional<Session>> read(keys.size());
+    parallelFor(keys.size(), [&](qsizetype i) {
+        const JsonStorage::Key &key = keys.at(i);
+        std::optional<Session> s = readTyped<Session>(key);
+        if (s && s->id() != key.at(2)) {
+            reportProblem(m_storage.path(key).value(), u"the file name does not match the session ID \"%1\""_s.arg(s->id()));
+            s.reset();
+        }
+        read[i] = std::move(s);
+    });
+    QList<Session> result;
+    result.reserve(keys.size());
+    QHash<QString, QString> index;
+    index.reserve(keys.size());
+    for (qsizetype i = 0; i < keys.size(); ++i) {
+        if (read.at(i)) {
+            index.insert(read.at(i)->id(), keys.at(i).at(1));
+            result.append(std::move(*read[i]));
         }
     }
     QMutexLocker locker(&m_indexMutex);
@@ -156,21 +168,62 @@ std::optional<Session> JsonStore::session(const QString &sessionID)
     return readTyped<Session>({u"session"_s, projectID, sessionID});
 }
 
+QStringList JsonStore::messageIDs(const QString &sessionID)
+{
+    QStringList ids;
+    if (!Identifier::isSafeKeyComponent(sessionID))
+        return ids;
+    const QList<JsonStorage::Key> keys = m_storage.list({u"message"_s, sessionID});
+    ids.reserve(keys.size());
+    for (const JsonStorage::Key &key : keys) {
+        if (key.size() == 3)
+            ids.append(key.last());
+    }
+    return ids;
+}
+
+std::optional<Message> JsonStore::readMessage(const QString &sessionID, const QString &messageID)
+{
+    const JsonStorage::Key key{u"message"_s, sessionID, messageID};
+    std::optional<Message> m = readTyped<Message>(key);
+    if (m && (m->id() != messageID || m->sessionID() != sessionID)) {
+        reportProblem(m_storage.path(key).value(), u"the message's id or sessionID does not match its file"_s);
+        return std::nullopt;
+    }
+    return m;
+}
+
 QList<Message> JsonStore::messages(const QString &sessionID)
+{
+    return messagesByID(sessionID, messageIDs(sessionID));
+}
+
+QList<Message> JsonStore::messagesByID(const QString &sessionID, const QStringList &messageIDs)
 {
     QList<Message> result;
     if (!Identifier::isSafeKeyComponent(sessionID))
         return result;
-    for (const JsonStorage::Key &key : m_storage.list({u"message"_s, sessionID})) {
-        if (auto m = readTyped<Message>(key)) {
-            if (m->id() != key.last() || m->sessionID() != sessionID) {
-                reportProblem(m_storage.path(key).value(), u"the message's id or sessionID does not match its file"_s);
-                continue;
-            }
-            result.append(*m);
-        }
+    QList<std::optional<Message>> read(messageIDs.size());
+    parallelFor(messageIDs.size(), [&](qsizetype i) {
+        if (Identifier::isSafeKeyComponent(messageIDs.at(i)))
+            read[i] = readMessage(sessionID, messageIDs.at(i));
+    });
+    result.reserve(read.size());
+    for (std::optional<Message> &m : read) {
+        if (m)
+            result.append(std::move(*m));
     }
     std::stable_sort(result.begin(), result.end(), messageLessThan);
+    return result;
+}
+
+QList<MessageWithParts> JsonStore::withParts(const QString &sessionID, const QList<Message> &infos)
+{
+    QList<MessageWithParts> result(infos.size());
+    parallelFor(infos.size(), [&](qsizetype i) {
+        result[i].info = infos.at(i);
+        result[i].parts = parts(sessionID, infos.at(i).id());
+    });
     return result;
 }
 
@@ -215,7 +268,25 @@ QList<Part> JsonStore::parts(const QString &sessionID, const QString &messageID)
 
 QList<MessageWithParts> JsonStore::messagesWithParts(const QString &sessionID)
 {
-    return Store::messagesWithParts(sessionID);
+    // One pass over every core: each message file, then its parts.
+    const QStringList ids = messageIDs(sessionID);
+    QList<std::optional<MessageWithParts>> read(ids.size());
+    parallelFor(ids.size(), [&](qsizetype i) {
+        if (!Identifier::isSafeKeyComponent(ids.at(i)))
+            return;
+        std::optional<Message> info = readMessage(sessionID, ids.at(i));
+        if (info)
+            read[i] = MessageWithParts{*info, parts(sessionID, info->id())};
+    });
+    QList<MessageWithParts> result;
+    result.reserve(read.size());
+    for (std::optional<MessageWithParts> &m : read) {
+        if (m)
+            result.append(std::move(*m));
+    }
+    std::stable_sort(result.begin(), result.end(),
+                     [](const MessageWithParts &a, const MessageWithParts &b) { return messageLessThan(a.info, b.info); });
+    return result;
 }
 
 QList<FileDiff> JsonStore::sessionDiff(const QString &sessionID)

@@ -42,6 +42,9 @@ public:
     std::optional<Message> message(const QString &sessionID, const QString &messageID) override;
     QList<FileDiff> sessionDiff(const QString &sessionID) override;
     QList<MessageWithParts> messagesWithParts(const QString &sessionID) override;
+    QStringList messageIDs(const QString &sessionID) override;
+    QList<Message> messagesByID(const QString &sessionID, const QStringList &messageIDs) override;
+    QList<MessageWithParts> withParts(const QString &sessionID, const QList<Message> &infos) override;
 
     Result<void> writeProject(const Project &project) override;
     Result<void> writeSession(const Session &session) override;
@@ -71,6 +74,8 @@ private:
     /// Reads and validates one file; damaged or invalid files are reported and give nullopt.
     template<typename T>
     std::optional<T> readTyped(const JsonStorage::Key &key);
+    /// Reads one message file, checking that it belongs where it lies.
+    std::optional<Message> readMessage(const QString &sessionID, const QString &messageID);
     /// The project folder that holds @p sessionID, found through the cache or a scan.
     QString projectOf(const QString &sessionID);
 

@@ -18,6 +18,35 @@ QList<MessageWithParts> Store::messagesWithParts(const QString &sessionID)
     return result;
 }
 
+QStringList Store::messageIDs(const QString &sessionID)
+{
+    QStringList ids;
+    for (const Message &m : messages(sessionID))
+        ids.append(m.id());
+    return ids;
+}
+
+QList<Message> Store::messagesByID(const QString &sessionID, const QStringList &messageIDs)
+{
+    QList<Message> result;
+    result.reserve(messageIDs.size());
+    for (const QString &id : messageIDs) {
+        if (std::optional<Message> m = message(sessionID, id))
+            result.append(std::move(*m));
+    }
+    std::stable_sort(result.begin(), result.end(), messageLessThan);
+    return result;
+}
+
+QList<MessageWithParts> Store::withParts(const QString &sessionID, const QList<Message> &infos)
+{
+    QList<MessageWithParts> result;
+    result.reserve(infos.size());
+    for (const Message &info : infos)
+        result.append({info, parts(sessionID, info.id())});
+    return result;
+}
+
 Result<void> Store::writeMessages(const QList<MessageWithParts> &messages)
 {
     for (const MessageWithParts &m : messages) {

@@ -44,6 +44,14 @@ public:
     [[nodiscard]] virtual QList<FileDiff> sessionDiff(const QString &sessionID) = 0;
     /// Messages with their parts, in order.
     [[nodiscard]] virtual QList<MessageWithParts> messagesWithParts(const QString &sessionID);
+    /// The IDs of a session's messages, in no particular order, as cheaply as the backend can tell
+    /// them (a folder listing for JSON files): what a view needs to read the newest messages of a
+    /// long session first. The default reads the messages.
+    [[nodiscard]] virtual QStringList messageIDs(const QString &sessionID);
+    /// The messages of @p messageIDs that exist and can be read, ordered like messages().
+    [[nodiscard]] virtual QList<Message> messagesByID(const QString &sessionID, const QStringList &messageIDs);
+    /// @p infos with their parts, in the same order.
+    [[nodiscard]] virtual QList<MessageWithParts> withParts(const QString &sessionID, const QList<Message> &infos);
 
     virtual Result<void> writeProject(const Project &project) = 0;
     virtual Result<void> writeSession(const Session &session) = 0;
