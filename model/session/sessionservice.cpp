@@ -119,6 +119,19 @@ QString SessionService::makeSlug()
 
 Result<Session> SessionService::create(const CreateOptions &options)
 {
+    Result<Session> session = prepare(options);
+    if (!session)
+        return session;
+    if (auto r = m_store->writeSession(*session); !r)
+        return r.error();
+    qCInfo(lcSession) << "created" << session->id();
+    Q_EMIT sessionCreated(*session);
+    Q_EMIT sessionUpdated(*session);
+    return session;
+}
+
+Result<Session> SessionService::prepare(const CreateOptions &options)
+{
     if (auto r = ensureWritable(); !r)
         return r.error();
     if (!options.parentID.isEmpty()) {
@@ -163,13 +176,7 @@ Result<Session> SessionService::create(const CreateOptions &options)
         json.insert(u"permission"_s, rules);
     }
     json.insert(u"time"_s, JsonObject{{u"created"_s, now}, {u"updated"_s, now}});
-    Session session(json);
-    if (auto r = m_store->writeSession(session); !r)
-        return r.error();
-    qCInfo(lcSession) << "created" << session.id();
-    Q_EMIT sessionCreated(session);
-    Q_EMIT sessionUpdated(session);
-    return session;
+    return Session(json);
 }
 
 Result<Session> SessionService::update(const QString &sessionID, const std::function<void(Session &)> &editor, bool touch)
@@ -245,10 +252,12 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
     options.directory = original->directory();
     options.projectID = original->projectID();
     options.title = forkedTitle(original->title());
-    Result<Session> created = create(options);
-    if (!created)
-        return created;
-    const Session session = created.value();
+    // The session's file is written last: until then a crash or a failed write leaves files
+    // that no session lists, never a half-copied session.
+    Result<Session> prepared = prepare(options);
+    if (!prepared)
+        return prepared;
+    const Session session = prepared.value();
 
     QHash<QString, QString> idMap;
     QList<MessageWithParts> copies;
@@ -277,8 +286,16 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
         copies.append(messageCopy);
     }
     // One batch: the store flushes once for all files rather than once per file.
-    if (auto r = m_store->writeMessages(copies); !r)
-        return r.error();
+    Result<void> written = m_store->writeMessages(copies);
+    if (written)
+        written = m_store->writeSession(session);
+    if (!written) {
+        (void)m_store->removeSession(session);
+        return written.error();
+    }
+    qCInfo(lcSession) << "created" << session.id();
+    Q_EMIT sessionCreated(session);
+    Q_EMIT sessionUpdated(session);
     for (const MessageWithParts &m : std::as_const(copies)) {
         Q_EMIT messageUpdated(m.info);
         for (const Part &p : m.parts)

@@ -112,6 +112,8 @@ Q_SIGNALS:
 
 private:
     Result<void> ensureWritable() const;
+    /// The new session create() writes (its project recorded), not written yet.
+    Result<Session> prepare(const CreateOptions &options);
     Result<void> removeRecursive(const Session &session, int depth);
 
     std::shared_ptr<Store> m_store;

@@ -255,6 +255,55 @@ Result<void> JsonStorage::writeRaw(const Key &key, const QByteArray &bytes, Sync
     return writeFileAtomically(*p, bytes, sync);
 }
 
+Result<void> JsonStorage::create(const Key &key, const QByteArray &bytes)
+{
+    const Result<QString> p = path(key);
+    if (!p)
+        return p.error();
+    const QByteArray name = QFile::encodeName(*p);
+    constexpr int Flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
+    int fd = ::open(name.constData(), Flags, 0644);
+    if (fd < 0 && errno == ENOENT && QDir().mkpath(QFileInfo(*p).path()))
+        fd = ::open(name.constData(), Flags, 0644);
+    if (fd < 0 && errno == EEXIST)
+        return writeRaw(key, bytes, Sync::Streaming);
+    if (fd < 0)
+        return Error{u"cannot write: %1"_s.arg(QString::fromLocal8Bit(std::strerror(errno))), *p};
+    qsizetype written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.constData() + written, size_t(bytes.size() - written));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            const QString reason = QString::fromLocal8Bit(std::strerror(errno));
+            ::close(fd);
+            ::unlink(name.constData()); // nobody else knows the file yet
+            return Error{u"write failed: %1"_s.arg(reason), *p};
+        }
+        written += n;
+    }
+    if (::close(fd) != 0) {
+        const QString reason = QString::fromLocal8Bit(std::strerror(errno));
+        ::unlink(name.constData());
+        return Error{u"write failed: %1"_s.arg(reason), *p};
+    }
+    return {};
+}
+
+Result<void> JsonStorage::syncAll() const
+{
+    const QByteArray root = QFile::encodeName(m_root);
+    const int fd = ::open(root.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return Error{u"cannot open the storage folder to flush it"_s, m_root};
+    const int synced = ::syncfs(fd);
+    const int error = errno;
+    ::close(fd);
+    if (synced != 0)
+        return Error{u"cannot flush the written files: %1"_s.arg(QString::fromLocal8Bit(std::strerror(error))), m_root};
+    return {};
+}
+
 Result<JsonValue> JsonStorage::update(const Key &key, const std::function<void(JsonValue &)> &editor)
 {
     const Result<QString> p = path(key);

@@ -51,6 +51,14 @@ public:
     };
     [[nodiscard]] Result<void> write(const Key &key, const JsonValue &value, Sync sync = Sync::Durable);
     [[nodiscard]] Result<void> writeRaw(const Key &key, const QByteArray &bytes, Sync sync = Sync::Durable);
+    /// Writes a file that normally does not exist yet (a fork's copy, an import): created under its
+    /// own name with O_EXCL, its folder made when missing, without a temporary file or a flush.
+    /// Where the file exists after all, it is replaced atomically as write() does. A crash can
+    /// leave such a file incomplete: callers write new files first, flush them with syncAll(), and
+    /// only then the file that makes them visible (the session's).
+    [[nodiscard]] Result<void> create(const Key &key, const QByteArray &bytes);
+    /// Flushes every file written so far to the disk (syncfs(2) of the storage's file system).
+    [[nodiscard]] Result<void> syncAll() const;
     /// Read-modify-write under the key's write lock.
     [[nodiscard]] Result<JsonValue> update(const Key &key, const std::function<void(JsonValue &)> &editor);
     /// Removes @p key; removing a missing key is not an error.

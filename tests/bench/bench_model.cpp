@@ -10,8 +10,15 @@
 #include "bench_common.h"
 
 #include "compaction/compaction.h"
+#include "core/parallel.h"
 #include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
+
+#include <QDir>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 using namespace weft;
@@ -58,11 +65,46 @@ int modelOpen(const QString &dataDir, const QString &sessionID)
     return timeline.rowCount() == messages.size() ? 0 : 2;
 }
 
+/// What the file system alone asks for @p folders folders holding @p filesEach[i] + 1 empty files
+/// each, created on every core as a fork creates its files, with one syncfs: the floor of a fork
+/// on this disk.
+double createFloorMs(const QString &scratch, const QList<qsizetype> &partsPerMessage)
+{
+    QDir(scratch).removeRecursively();
+    QDir().mkpath(scratch);
+    const qint64 start = s_clock.nsecsElapsed();
+    parallelFor(partsPerMessage.size(), [&](qsizetype i) {
+        const QByteArray dir = QFile::encodeName(scratch) + "/m" + QByteArray::number(i);
+        ::mkdir(dir.constData(), 0755);
+        for (qsizetype p = 0; p <= partsPerMessage.at(i); ++p) {
+            const QByteArray file = dir + '/' + QByteArray::number(p);
+            const int fd = ::open(file.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+            if (fd >= 0)
+                ::close(fd);
+        }
+    });
+    const int rootFd = ::open(QFile::encodeName(scratch).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ::syncfs(rootFd);
+    ::close(rootFd);
+    return msSince(start);
+}
+
 int fork(const QString &dataDir, const QString &sessionID)
 {
     auto service = openService(dataDir);
     if (!service)
         return 1;
+    // The floor first, with the same shape as the session, while the disk is as quiet as for
+    // the fork; its files are removed after the fork's.
+    QList<qsizetype> partsPerMessage;
+    qint64 files = 0;
+    for (const MessageWithParts &m : service->messages(sessionID)) {
+        partsPerMessage.append(m.parts.size());
+        files += 1 + m.parts.size();
+    }
+    const QString scratch = dataDir + u"/bench-create-floor"_s;
+    const double floorMs = createFloorMs(scratch, partsPerMessage);
+
     const qint64 start = s_clock.nsecsElapsed();
     const Result<Session> forked = service->fork(sessionID);
     const double ms = msSince(start);
@@ -73,7 +115,13 @@ int fork(const QString &dataDir, const QString &sessionID)
     const qsizetype messages = service->store()->messages(forked->id()).size();
     const qint64 removeStart = s_clock.nsecsElapsed();
     const Result<void> removed = service->remove(forked->id());
-    printJson({{u"ms"_s, ms}, {u"messages"_s, qint64(messages)}, {u"remove_ms"_s, msSince(removeStart)}});
+    const double removeMs = msSince(removeStart);
+    QDir(scratch).removeRecursively();
+    printJson({{u"ms"_s, ms},
+               {u"messages"_s, qint64(messages)},
+               {u"files"_s, files},
+               {u"remove_ms"_s, removeMs},
+               {u"create_floor_ms"_s, floorMs}});
     return removed ? 0 : 1;
 }
 
