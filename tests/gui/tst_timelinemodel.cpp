@@ -63,6 +63,7 @@ private Q_SLOTS:
     void sampleToolStates();
     void liveToolStates();
     void pagesOlderMessages();
+    void newestPageFirstThenTheRest();
     void streamGrowsOneRow();
     void otherProcessWrites();
     void switchingSessionsResets();
@@ -281,6 +282,75 @@ void TestTimelineModel::pagesOlderMessages()
     for (int row = 0; row < marker.row(); ++row)
         QVERIFY(!model.index(row, 0).data(TimelineModel::InContextRole).toBool());
     QCOMPARE(model.index(0, 0).data(TimelineModel::IdRole).toString(), u"msg_200fa7ecb001c3Nb1NHK3TNUPw"_s);
+}
+
+void TestTimelineModel::newestPageFirstThenTheRest()
+{
+    // The first page is chosen by the creation time the message IDs carry, before any message
+    // file is read. A message whose ID says "old" but whose time.created is the newest (IDs and
+    // clocks can disagree) is found by the read of the other messages that follows, and becomes
+    // a row where it belongs, by an insert.
+    test::FixtureDataDir dir;
+    auto service = openFixture(dir);
+    const Message last = service->store()->message(MainID, LastUser).value();
+    Message odd = last;
+    const qint64 oldTime = service->store()->messages(MainID).first().created() - 60000;
+    const QString oddID = Identifier::create(Identifier::Kind::Message, false, oldTime);
+    odd.setId(oddID);
+    JsonObject time = odd.json().object(u"time");
+    time.insert(u"created"_s, service->store()->messages(MainID).last().created() + 1000);
+    odd.json().insert(u"time"_s, time);
+    QVERIFY(service->store()->writeMessage(odd).ok());
+    // A cost on the oldest reply, which is not on the first page.
+    for (Message m : service->store()->messages(MainID)) {
+        if (m.isAssistant()) {
+            m.setCost(0.25);
+            QVERIFY(service->store()->writeMessage(m).ok());
+            break;
+        }
+    }
+
+    TimelineModel model(service.get());
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy stats(&model, &TimelineModel::statsChanged);
+    model.setPageSize(12);
+    QVERIFY(load(model, MainID));
+    QCOMPARE(reset.size(), 1);
+    QCOMPARE(model.rowCount(), 12);
+    QCOMPARE(model.totalMessageCount(), 31); // the files listed
+    QVERIFY(model.containsMessage(oddID));
+    if (model.indexForId(oddID).isValid())
+        QSKIP("the rest was read before the first page was shown");
+    // The rest comes in: the odd message is inserted as the last row, nothing is reset.
+    // (The model tester may have fetched a page of older messages meanwhile.)
+    QTRY_VERIFY(model.indexForId(oddID).isValid());
+    QCOMPARE(model.indexForId(oddID).row(), model.rowCount() - 1);
+    QCOMPARE(model.totalMessageCount(), 31);
+    QCOMPARE(reset.size(), 1);
+    QVERIFY(inserted.size() >= 2);
+    QVERIFY(!stats.isEmpty());
+    for (int row = 1; row < model.rowCount(); ++row) {
+        const Message a = model.index(row - 1, 0).data(TimelineModel::MessageRole).value<Message>();
+        const Message b = model.index(row, 0).data(TimelineModel::MessageRole).value<Message>();
+        QVERIFY(messageLessThan(a, b));
+    }
+    // The cost is the whole session's, not the first page's.
+    double cost = 0;
+    for (const Message &m : service->store()->messages(MainID))
+        cost += m.cost();
+    QVERIFY(cost >= 0.25);
+    QVERIFY(qFuzzyCompare(model.totalCost(), cost));
+    // Paging back brings the remaining 18, in order, with inserts at the top.
+    while (model.canFetchMore({}) || model.rowCount() < 31) {
+        QSignalSpy older(&model, &TimelineModel::olderLoaded);
+        if (model.canFetchMore({}))
+            model.fetchMore({});
+        QVERIFY(older.wait(5000));
+    }
+    QCOMPARE(model.rowCount(), 31);
+    QCOMPARE(reset.size(), 1);
 }
 
 void TestTimelineModel::streamGrowsOneRow()

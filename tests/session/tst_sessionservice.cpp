@@ -173,6 +173,8 @@ private Q_SLOTS:
     void forkOfFork();
     void forkDoesNotCopyRevertOrDiff();
     void forkRefusesUnknownMessage();
+    void forkThatFailsLeavesNothing();
+    void forkWritesFilesAsOpenCode();
 
     void removeCascades();
     void removeLeavesOthersUntouched();
@@ -540,6 +542,69 @@ void TestSessionService::forkOfFork()
     const Result<Session> third = f.service->fork(ForkFull);
     QVERIFY(third.ok());
     QCOMPARE(third->title(), MainTitle + u" (fork #2)"_s);
+}
+
+void TestSessionService::forkThatFailsLeavesNothing()
+{
+    // A store whose batch write fails half-way (a full disk, say), after writing real files.
+    class FailingStore : public JsonStore
+    {
+    public:
+        using JsonStore::JsonStore;
+        Result<void> writeMessages(const QList<MessageWithParts> &messages) override
+        {
+            if (auto r = JsonStore::writeMessages(messages.mid(0, messages.size() / 2)); !r)
+                return r;
+            return Error{u"No space left on device"_s, u"storage/part"_s};
+        }
+    };
+    FixtureDataDir data;
+    auto store = std::make_shared<FailingStore>(data.path());
+    QVERIFY(store->initialize().ok());
+    SessionService service(store);
+    const QString storage = data.path() + u"/storage"_s;
+    const QStringList before = idsOf(service.list());
+    const auto tree = [&] { return weft::test::snapshotTree(storage); };
+    const auto treeBefore = tree();
+
+    QSignalSpy created(&service, &SessionService::sessionCreated);
+    QSignalSpy messageUpdated(&service, &SessionService::messageUpdated);
+    const Result<Session> r = service.fork(Main);
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().message, u"No space left on device"_s);
+    // No session was announced or listed, and nothing of the half-written copy is left.
+    QCOMPARE(created.size(), 0);
+    QCOMPARE(messageUpdated.size(), 0);
+    QCOMPARE(idsOf(service.list()), before);
+    QVERIFY(tree() == treeBefore);
+}
+
+void TestSessionService::forkWritesFilesAsOpenCode()
+{
+    // The copies are created in place on several threads: each file must still be exactly what
+    // OpenCode would write (JSON.stringify(value, null, 2)), complete, with no temporary left.
+    Fixture f;
+    const Result<Session> r = f.service->fork(Main);
+    QVERIFY(r.ok());
+    const QList<MessageWithParts> copy = f.service->messages(r->id());
+    QCOMPARE(copy.size(), 30);
+    int files = 0;
+    for (const MessageWithParts &m : copy) {
+        const QString messageFile = f.storage() + u"/message/"_s + r->id() + u'/' + m.info.id() + u".json"_s;
+        QFile file(messageFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), JsonStorage::serialize(m.info.json()));
+        ++files;
+        for (const Part &p : m.parts) {
+            QFile partFile(f.storage() + u"/part/"_s + m.info.id() + u'/' + p.id() + u".json"_s);
+            QVERIFY(partFile.open(QIODevice::ReadOnly));
+            QCOMPARE(partFile.readAll(), JsonStorage::serialize(p.json()));
+            ++files;
+        }
+        QCOMPARE(QDir(f.storage() + u"/part/"_s + m.info.id()).entryList(QDir::Files | QDir::Hidden).size(), m.parts.size());
+    }
+    QVERIFY(files > 60);
+    QCOMPARE(QDir(f.storage() + u"/message/"_s + r->id()).entryList(QDir::Files | QDir::Hidden).size(), 30);
 }
 
 void TestSessionService::forkDoesNotCopyRevertOrDiff()

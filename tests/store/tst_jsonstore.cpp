@@ -127,6 +127,9 @@ private Q_SLOTS:
     void readerNeverSeesHalfWrittenFile();
     void concurrentUpdatesLoseNothing();
     void failedWriteLeavesNoTemporaryFile();
+    void createWritesInPlace();
+    void newestMessagesByID();
+    void parallelReadsReportEveryDamagedFile();
 
     void migrationNewStore();
     void migrationExisting_data();
@@ -135,6 +138,131 @@ private Q_SLOTS:
     void migrationSessionDiffs();
     void migrationOldProjectLayout();
 };
+
+void TestJsonStore::createWritesInPlace()
+{
+    QTemporaryDir tmp;
+    JsonStorage storage(tmp.path());
+    const JsonStorage::Key key{u"part"_s, u"msg_200fa7ecb001c3Nb1NHK3TNUPw"_s, u"prt_200fa7ecb002AAAAAAAAAAAAAA"_s};
+    const JsonObject first{{u"id"_s, u"prt_200fa7ecb002AAAAAAAAAAAAAA"_s}, {u"text"_s, u"ある"_s}};
+    // A new file in a new folder: exactly what write() would have written, and nothing else.
+    QVERIFY(storage.create(key, JsonStorage::serialize(first)).ok());
+    const QString folder = tmp.path() + u"/part/msg_200fa7ecb001c3Nb1NHK3TNUPw"_s;
+    QCOMPARE(QDir(folder).entryList(QDir::Files | QDir::Hidden), QStringList{u"prt_200fa7ecb002AAAAAAAAAAAAAA.json"_s});
+    QCOMPARE(weft::test::readFile(storage.path(key).value()), JsonStorage::serialize(first));
+    // An existing file is replaced whole (through a temporary and a rename), not appended to.
+    const JsonObject second{{u"id"_s, u"prt_200fa7ecb002AAAAAAAAAAAAAA"_s}};
+    QVERIFY(storage.create(key, JsonStorage::serialize(second)).ok());
+    QCOMPARE(storage.read(key).value(), JsonValue(second));
+    QCOMPARE(QDir(folder).entryList(QDir::Files | QDir::Hidden).size(), 1);
+    // Hostile keys never become paths.
+    QVERIFY(!storage.create({u"part"_s, u".."_s, u"x"_s}, "{}").ok());
+    QVERIFY(!storage.create({u"part"_s, u"../../etc"_s, u"passwd"_s}, "{}").ok());
+    QVERIFY(!QFileInfo::exists(tmp.path() + u"/x.json"_s));
+    // A folder that cannot be made: a clear error, no file.
+    QFile blocker(tmp.path() + u"/blocked"_s);
+    QVERIFY(blocker.open(QIODevice::WriteOnly));
+    blocker.close();
+    const Result<void> r = storage.create({u"blocked"_s, u"a"_s, u"b"_s}, "{}");
+    QVERIFY(!r.ok());
+    QVERIFY(r.error().toString().contains(u"blocked"_s));
+    QVERIFY(storage.syncAll().ok());
+}
+
+void TestJsonStore::newestMessagesByID()
+{
+    FixtureDataDir dir;
+    JsonStore store(dir.path());
+    QVERIFY(store.initialize().ok());
+    // The listing names every message file without reading any: a damaged one is listed too.
+    const QString damagedID = u"msg_200fa7f0a001Upg1DpdQjTFybp"_s;
+    const QString damagedPath = dir.storage() + u"/message/"_s + MainSession + u'/' + damagedID + u".json"_s;
+    {
+        QFile f(damagedPath);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("{\"id\": \"msg_");
+    }
+    QStringList ids = store.messageIDs(MainSession);
+    QCOMPARE(ids.size(), 30);
+    QVERIFY(ids.contains(damagedID));
+    QVERIFY(store.problems().isEmpty());
+    QVERIFY(store.messageIDs(u"../../etc"_s).isEmpty());
+
+    // Reading a chosen few: in session order, the damaged one reported and skipped, an unsafe
+    // or unknown ID skipped quietly.
+    ids.removeOne(damagedID);
+    std::sort(ids.begin(), ids.end());
+    QStringList chosen = ids.mid(0, 4) + QStringList{damagedID, u"../../etc/passwd"_s, u"msg_nothere"_s};
+    std::reverse(chosen.begin(), chosen.end());
+    const QList<Message> read = store.messagesByID(MainSession, chosen);
+    QCOMPARE(read.size(), 4);
+    for (qsizetype i = 1; i < read.size(); ++i)
+        QVERIFY(messageLessThan(read.at(i - 1), read.at(i)));
+    QCOMPARE(store.problems().size(), 1);
+    QCOMPARE(store.problems().first().location, damagedPath);
+
+    // Their parts, in the same order as the infos.
+    const QList<MessageWithParts> withParts = store.withParts(MainSession, read);
+    QCOMPARE(withParts.size(), read.size());
+    for (qsizetype i = 0; i < read.size(); ++i) {
+        QCOMPARE(withParts.at(i).info.id(), read.at(i).id());
+        QCOMPARE(withParts.at(i).parts, store.parts(MainSession, read.at(i).id()));
+    }
+}
+
+void TestJsonStore::parallelReadsReportEveryDamagedFile()
+{
+    // A session of 400 messages with 3 parts each, read on every core: the same messages, in
+    // the same order, as reading them one by one; each damaged file reported exactly once.
+    QTemporaryDir tmp;
+    JsonStore store(tmp.path());
+    QVERIFY(store.initialize().ok());
+    const QString sessionID = u"ses_dff058141ffeXJnTNzT8vnXcKa"_s;
+    const qint64 t0 = 1760000000000;
+    QList<MessageWithParts> written;
+    for (int i = 0; i < 400; ++i) {
+        JsonObject info{{u"id"_s, Identifier::create(Identifier::Kind::Message, false, t0 + i)},
+                        {u"sessionID"_s, sessionID},
+                        {u"role"_s, u"user"_s},
+                        {u"time"_s, JsonObject{{u"created"_s, t0 + i}}},
+                        {u"agent"_s, u"build"_s},
+                        {u"model"_s, JsonObject{{u"providerID"_s, u"p"_s}, {u"modelID"_s, u"m"_s}}}};
+        MessageWithParts m{Message(info), {}};
+        for (int p = 0; p < 3; ++p) {
+            m.parts.append(Part(JsonObject{{u"id"_s, Identifier::create(Identifier::Kind::Part, false, t0 + i)},
+                                           {u"sessionID"_s, sessionID},
+                                           {u"messageID"_s, m.info.id()},
+                                           {u"type"_s, u"text"_s},
+                                           {u"text"_s, u"メッセージ %1.%2"_s.arg(i).arg(p)}}));
+        }
+        written.append(m);
+    }
+    QVERIFY(store.writeMessages(written).ok());
+    QStringList damaged;
+    for (int i : {3, 150, 151, 399}) {
+        const QString path = tmp.path() + u"/storage/part/"_s + written.at(i).info.id() + u'/' + written.at(i).parts.at(1).id() + u".json"_s;
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QByteArray(64, '\0'));
+        damaged.append(path);
+    }
+    const QList<MessageWithParts> read = store.messagesWithParts(sessionID);
+    QCOMPARE(read.size(), 400);
+    for (int i = 0; i < 400; ++i) {
+        QCOMPARE(read.at(i).info, written.at(i).info);
+        const bool hasDamagedPart = i == 3 || i == 150 || i == 151 || i == 399;
+        QCOMPARE(read.at(i).parts.size(), qsizetype(hasDamagedPart ? 2 : 3));
+    }
+    QStringList reported;
+    for (const StoreProblem &p : store.problems())
+        reported.append(p.location);
+    reported.sort();
+    damaged.sort();
+    QCOMPARE(reported, damaged);
+    // Read again: the problems are not reported twice.
+    QCOMPARE(store.messagesWithParts(sessionID).size(), 400);
+    QCOMPARE(store.problems().size(), damaged.size());
+}
 
 void TestJsonStore::readsFixture()
 {
