@@ -22,7 +22,7 @@ qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libqt6sql
 libqt6svg6 qt6-svg-dev libkf6syntaxhighlighting-dev libkf6syntaxhighlighting-data \
 xvfb xauth x11-apps imagemagick fonts-dejavu-core fonts-noto-cjk \
 desktop-file-utils appstream libglib2.0-bin dpkg-dev file libsqlite3-dev sqlite3 \
-qt6-qpa-plugins libgl-dev procps"
+qt6-qpa-plugins libgl-dev procps libsimdjson-dev"
 
 log() { printf '\033[1mweft:\033[0m %s\n' "$*" >&2; }
 die() { printf 'weft: error: %s\n' "$*" >&2; exit 1; }
@@ -167,7 +167,7 @@ main() {
         # Options: --runs N, --only FIGURE[,...], --compare-opencode, --cold (tests/bench/run-benchmarks.py).
         local dir=${WEFT_BUILD_DIR:-$SRC/build-bench}
         # Only what the runner starts: not the test suite.
-        WEFT_TARGETS="weft generate_store bench_model bench_gui bench_stream bench_search" \
+        WEFT_TARGETS="weft generate_store bench_model bench_gui bench_stream bench_search bench_json" \
             configure_and_build "$dir" -DCMAKE_BUILD_TYPE=Release
         case " $* " in
         *" --compare-opencode "*)

@@ -9,6 +9,12 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <memory>
+
+#ifdef WEFT_HAVE_SIMDJSON
+#include <simdjson.h>
+static_assert(weft::JsonPadding >= qsizetype(simdjson::SIMDJSON_PADDING));
+#endif
 
 using namespace Qt::StringLiterals;
 
@@ -733,38 +739,131 @@ private:
     {
         const char *start = m_p + 1;
         const char *q = start;
-        constexpr qsizetype MaxInterned = 32;
-        while (q < m_end && q - start <= MaxInterned && *q != '"' && *q != '\\' && static_cast<unsigned char>(*q) >= 0x20)
+        while (q < m_end && q - start <= MaxInternedKey && *q != '"' && *q != '\\' && static_cast<unsigned char>(*q) >= 0x20)
             ++q;
-        if (q >= m_end || *q != '"' || q - start > MaxInterned)
+        if (q >= m_end || *q != '"' || q - start > MaxInternedKey)
             return parseString(out);
-        const QByteArrayView bytes(start, q - start);
-        KeySlot &slot = keySlot(bytes);
-        if (slot.length != bytes.size() || std::memcmp(slot.bytes, start, size_t(bytes.size())) != 0) {
-            slot.value = QString::fromUtf8(bytes);
-            slot.length = bytes.size();
-            std::memcpy(slot.bytes, start, size_t(bytes.size()));
-        }
-        out = slot.value;
+        out = internedKey(QByteArrayView(start, q - start));
         m_p = q + 1;
         return true;
     }
 
-    struct KeySlot {
-        qsizetype length = -1;
-        char bytes[32];
-        QString value;
-    };
+    static constexpr qsizetype MaxInternedKey = 32;
 
-    static KeySlot &keySlot(QByteArrayView bytes)
+    /// The shared string of a key of at most MaxInternedKey bytes of UTF-8 (without escapes).
+    static const QString &internedKey(QByteArrayView bytes)
     {
+        struct KeySlot {
+            qsizetype length = -1;
+            char bytes[MaxInternedKey];
+            QString value;
+        };
         constexpr size_t Slots = 512;
         thread_local KeySlot table[Slots];
         quint32 h = 2166136261u; // FNV-1a
         for (char c : bytes)
             h = (h ^ quint8(c)) * 16777619u;
-        return table[h % Slots];
+        KeySlot &slot = table[h % Slots];
+        if (slot.length != bytes.size() || std::memcmp(slot.bytes, bytes.data(), size_t(bytes.size())) != 0) {
+            slot.value = QString::fromUtf8(bytes);
+            slot.length = bytes.size();
+            std::memcpy(slot.bytes, bytes.data(), size_t(bytes.size()));
+        }
+        return slot.value;
     }
+
+#ifdef WEFT_HAVE_SIMDJSON
+public:
+    /// Parses with simdjson and builds the same ordered values as the parser above. Gives nullopt
+    /// for whatever simdjson does not take (including documents deeper than MaxDepth, lone
+    /// surrogates, numbers beyond 64 bits, invalid UTF-8): the parser above then decides, with
+    /// JavaScript's semantics and its error messages. @p padded: SimdjsonPadding readable bytes
+    /// follow the data.
+    static std::optional<JsonValue> parseWithSimdjson(QByteArrayView data, bool padded)
+    {
+        // Larger documents are rare; a parser keeps the capacity of the largest it has read.
+        constexpr qsizetype MaxSimdjsonDocument = 16 << 20;
+        if (data.isEmpty() || data.size() > MaxSimdjsonDocument)
+            return std::nullopt;
+        thread_local std::unique_ptr<simdjson::dom::parser> parser = [] {
+            auto p = std::make_unique<simdjson::dom::parser>();
+            if (p->allocate(64 * 1024, MaxDepth) != simdjson::SUCCESS)
+                p.reset();
+            return p;
+        }();
+        if (!parser)
+            return std::nullopt;
+        simdjson::dom::element root;
+        if (parser->parse(reinterpret_cast<const uint8_t *>(data.data()), size_t(data.size()), !padded).get(root) != simdjson::SUCCESS)
+            return std::nullopt;
+        JsonValue value;
+        fromSimdjson(root, value);
+        return value;
+    }
+
+private:
+    static void fromSimdjson(simdjson::dom::element e, JsonValue &out)
+    {
+        switch (e.type()) {
+        case simdjson::dom::element_type::OBJECT: {
+            const simdjson::dom::object members(e);
+            JsonObject object;
+            if (members.size() > 0) {
+                object.d = new JsonObject::Data;
+                QList<QString> &keys = object.d->keys;
+                QList<JsonValue> &values = object.d->values;
+                keys.reserve(qsizetype(members.size()));
+                values.reserve(qsizetype(members.size()));
+                for (const simdjson::dom::key_value_pair member : members) {
+                    const QByteArrayView bytes(member.key.data(), qsizetype(member.key.size()));
+                    QString key = bytes.size() <= MaxInternedKey ? internedKey(bytes) : QString::fromUtf8(bytes);
+                    // Duplicate keys: the last one wins, in the first one's place.
+                    const qsizetype existing = keys.indexOf(key);
+                    JsonValue &slot = existing >= 0 ? values[existing] : values.emplace_back();
+                    if (existing < 0)
+                        keys.append(std::move(key));
+                    fromSimdjson(member.value, slot);
+                }
+            }
+            out.setObject(std::move(object));
+            return;
+        }
+        case simdjson::dom::element_type::ARRAY: {
+            const simdjson::dom::array items(e);
+            JsonArray array;
+            if (items.size() > 0) {
+                array.d = new JsonArray::Data;
+                array.d->items.reserve(qsizetype(items.size()));
+                for (const simdjson::dom::element item : items)
+                    fromSimdjson(item, array.d->items.emplace_back());
+            }
+            out.setArray(std::move(array));
+            return;
+        }
+        case simdjson::dom::element_type::STRING: {
+            const std::string_view s(e);
+            out.m_type = JsonValue::Type::String;
+            out.m_string = QString::fromUtf8(s.data(), qsizetype(s.size()));
+            return;
+        }
+        case simdjson::dom::element_type::INT64:
+            out = JsonValue(double(int64_t(e)));
+            return;
+        case simdjson::dom::element_type::UINT64:
+            out = JsonValue(double(uint64_t(e)));
+            return;
+        case simdjson::dom::element_type::DOUBLE:
+            out = JsonValue(double(e));
+            return;
+        case simdjson::dom::element_type::BOOL:
+            out = JsonValue(bool(e));
+            return;
+        case simdjson::dom::element_type::NULL_VALUE:
+            out = JsonValue(nullptr);
+            return;
+        }
+    }
+#endif
 
     bool parseObject(JsonValue &out, int depth)
     {
@@ -831,6 +930,26 @@ private:
 
 std::optional<JsonValue> parseJson(QByteArrayView data, JsonParseError *error)
 {
+#ifdef WEFT_HAVE_SIMDJSON
+    if (std::optional<JsonValue> value = JsonParser::parseWithSimdjson(data, false))
+        return value;
+#endif
+    JsonParser parser(data);
+    return parser.parseDocument(error);
+}
+
+std::optional<JsonValue> parseJsonOwn(QByteArrayView data, JsonParseError *error)
+{
+    JsonParser parser(data);
+    return parser.parseDocument(error);
+}
+
+std::optional<JsonValue> parseJsonPadded(QByteArrayView data, JsonParseError *error)
+{
+#ifdef WEFT_HAVE_SIMDJSON
+    if (std::optional<JsonValue> value = JsonParser::parseWithSimdjson(data, true))
+        return value;
+#endif
     JsonParser parser(data);
     return parser.parseDocument(error);
 }

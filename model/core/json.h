@@ -181,7 +181,19 @@ struct JsonParseError {
 };
 
 /// Parses RFC 8259 JSON, keeping object key order. Returns nullopt and fills @p error on failure.
+///
+/// Where Weft is built with simdjson, simdjson parses first (about twice as fast, measured by
+/// tests/bench/bench_json) and its values are turned into the same ordered values; whatever it
+/// does not take goes to Weft's own parser, which gives JavaScript's results and the errors.
 [[nodiscard]] std::optional<JsonValue> parseJson(QByteArrayView data, JsonParseError *error = nullptr);
+
+/// Weft's own parser alone, without simdjson (what tests compare parseJson() with).
+[[nodiscard]] std::optional<JsonValue> parseJsonOwn(QByteArrayView data, JsonParseError *error = nullptr);
+
+/// Readable bytes parseJsonPadded() may read after the data (their values do not matter).
+inline constexpr qsizetype JsonPadding = 64;
+/// parseJson() for data followed by JsonPadding readable bytes: saves simdjson a copy.
+[[nodiscard]] std::optional<JsonValue> parseJsonPadded(QByteArrayView data, JsonParseError *error = nullptr);
 
 /// Serialises like JavaScript's JSON.stringify(value, null, indent): same escaping, same number
 /// formatting, same layout. With indent 0 the output is compact. Undefined members are skipped.

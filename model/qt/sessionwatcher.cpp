@@ -76,14 +76,39 @@ void SessionWatcher::setSession(const QString &sessionID)
     m_watchedMessages.clear();
     m_dirty.clear();
     m_timer.stop();
+    m_scanning = false;
     m_sessionID = sessionID;
     m_sessionFile.clear();
     if (!m_store || sessionID.isEmpty())
         return;
-    const QString messageDir = m_root + u"/message/"_s + sessionID;
-    m_snapshots.insert(messageDir, scan(messageDir));
     m_sessionFile = m_store->sessionFile(sessionID);
+    // The folder is watched first and then listed, off the GUI thread (a session of 20,000
+    // messages takes a stat per file): a change from now on is seen, and compared with the
+    // listing once it is in.
     rewatch();
+    scanLater({m_root + u"/message/"_s + sessionID}, {}, {});
+}
+
+void SessionWatcher::scanLater(const QStringList &dirs, const QSet<QString> &changedMessageFiles,
+                               const QSet<QString> &changedPartFiles)
+{
+    m_scanning = true;
+    const int generation = m_generation;
+    whenFinished(QtConcurrent::run([dirs] {
+                     QHash<QString, Snapshot> scanned;
+                     for (const QString &dir : dirs)
+                         scanned.insert(dir, scan(dir));
+                     return scanned;
+                 }),
+                 this, [this, generation, changedMessageFiles, changedPartFiles](const QHash<QString, Snapshot> &scanned) {
+                     if (generation != m_generation)
+                         return;
+                     m_scanning = false;
+                     apply(scanned, changedMessageFiles, changedPartFiles);
+                     // Changes seen while the folders were listed.
+                     if (!m_dirty.isEmpty() && !m_timer.isActive())
+                         m_timer.start();
+                 });
 }
 
 void SessionWatcher::setWatchedMessages(const QStringList &messageIDs)
@@ -180,6 +205,11 @@ void SessionWatcher::flush()
     Q_ASSERT(QThread::currentThread() == thread());
     if (!m_store || m_sessionID.isEmpty())
         return;
+    if (m_scanning) {
+        // A listing is on its way: these changes are compared with it when it is in.
+        m_timer.start();
+        return;
+    }
     const QSet<QString> dirty = std::exchange(m_dirty, {});
     const QString messageDir = m_root + u"/message/"_s + m_sessionID;
     const QString messagePrefix = messageDir + u'/';
@@ -207,10 +237,29 @@ void SessionWatcher::flush()
         }
     }
 
+    if (!dirs.isEmpty()) {
+        // Folders are listed off the GUI thread; the rest follows when they are in.
+        scanLater(QStringList(dirs.cbegin(), dirs.cend()), changedMessageFiles, changedPartFiles);
+        return;
+    }
+    apply({}, changedMessageFiles, changedPartFiles);
+}
+
+void SessionWatcher::apply(const QHash<QString, Snapshot> &scanned, const QSet<QString> &changedMessageFiles,
+                           const QSet<QString> &changedPartFiles)
+{
+    const QString messageDir = m_root + u"/message/"_s + m_sessionID;
+    const QString partPrefix = m_root + u"/part/"_s;
     QStringList readMessages; // message IDs
     QList<std::pair<QString, QString>> readParts; // message ID, part ID
-    for (const QString &dir : std::as_const(dirs)) {
-        const Snapshot now = scan(dir);
+    for (auto scan = scanned.cbegin(); scan != scanned.cend(); ++scan) {
+        const QString &dir = scan.key();
+        const Snapshot &now = scan.value();
+        if (!m_snapshots.contains(dir) && dir == messageDir) {
+            // The first listing of the session's folder: what is there is known, not news.
+            m_snapshots.insert(dir, now);
+            continue;
+        }
         const Snapshot before = m_snapshots.value(dir);
         const bool isMessageDir = dir == messageDir;
         const QString messageID = isMessageDir ? QString() : dir.mid(partPrefix.size());

@@ -63,6 +63,11 @@ private:
     void watchMessage(const QString &messageID, bool reportExisting);
     void markDirty(const QString &path);
     void flush();
+    /// Lists @p dirs off the GUI thread, then apply()s the listing with the changed files.
+    void scanLater(const QStringList &dirs, const QSet<QString> &changedMessageFiles, const QSet<QString> &changedPartFiles);
+    /// Compares @p scanned folders with what was seen before and reads what changed.
+    void apply(const QHash<QString, Snapshot> &scanned, const QSet<QString> &changedMessageFiles,
+               const QSet<QString> &changedPartFiles);
     void rewatch();
 
     SessionService *m_service;
@@ -76,6 +81,7 @@ private:
     QSet<QString> m_watchedMessages;
     QSet<QString> m_dirty;
     int m_generation = 0;
+    bool m_scanning = false; // a listing is on its way: changes wait for it
 };
 
 } // namespace weft

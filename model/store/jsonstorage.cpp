@@ -103,7 +103,10 @@ Result<QByteArray> readFile(const QString &path)
         return Error{u"file is %1 MB, larger than any OpenCode record; skipped"_s.arg(qint64(st.st_size) >> 20), path};
     }
     // One byte more than the size: a short read is the end of the file, without another call.
-    QByteArray bytes(qsizetype(st.st_size) + 1, Qt::Uninitialized);
+    // Room for the parser's padding (JsonPadding) is reserved behind it.
+    QByteArray bytes;
+    bytes.reserve(qsizetype(st.st_size) + 1 + JsonPadding);
+    bytes.resize(qsizetype(st.st_size) + 1);
     qsizetype total = 0;
     while (true) {
         if (total == bytes.size()) {
@@ -129,6 +132,9 @@ Result<QByteArray> readFile(const QString &path)
     }
     ::close(fd);
     bytes.truncate(total);
+    // The padding's bytes are read by the parser: give them a value.
+    if (bytes.capacity() - bytes.size() >= JsonPadding)
+        std::memset(bytes.data() + bytes.size(), 0, size_t(JsonPadding));
     return bytes;
 }
 
@@ -146,7 +152,9 @@ Result<JsonValue> parseFileBytes(const QByteArray &bytes, const QString &path)
     if (allNul)
         return Error{u"the file holds only NUL bytes (%1 bytes; typically left by a crash during a write)"_s.arg(bytes.size()), path};
     JsonParseError error;
-    std::optional<JsonValue> value = parseJson(bytes, &error);
+    // readFile() leaves the padding the parser may read behind the data.
+    const bool padded = bytes.capacity() - bytes.size() >= JsonPadding;
+    std::optional<JsonValue> value = padded ? parseJsonPadded(bytes, &error) : parseJson(bytes, &error);
     if (!value)
         return Error{u"not valid JSON (%1)"_s.arg(error.toString()), path};
     return *value;

@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -94,6 +95,9 @@ private Q_SLOTS:
     void hugeNumbers_data();
     void hugeNumbers();
     void byteOrderMark();
+    void bothParsersAgree_data();
+    void bothParsersAgree();
+    void bothParsersAgreeOnFixture();
 };
 
 void TestJson::fixtureFileCount()
@@ -533,6 +537,79 @@ void TestJson::byteOrderMark()
     const std::optional<JsonValue> value = weft::parseJson("\xEF\xBB\xBF{\"a\":1}"_ba);
     QVERIFY(value.has_value());
     QCOMPARE(value->toObject().integer(u"a"), 1);
+}
+
+void TestJson::bothParsersAgree_data()
+{
+    // weft::parseJson() lets simdjson parse first where Weft is built with it, and Weft's own parser
+    // take whatever simdjson does not; both must give the same values (and the same bytes back)
+    // as JavaScript's JSON.parse would, and refuse the same documents.
+    QTest::addColumn<QByteArray>("input");
+    QTest::addRow("object") << "{\"id\": \"ses_1\", \"time\": {\"created\": 1764000000000}}"_ba;
+    QTest::addRow("duplicate keys") << "{\"a\": 1, \"b\": 2, \"a\": [3]}"_ba;
+    QTest::addRow("long keys") << ("{\"" + QByteArray(40, 'k') + "\": 1, \"" + QByteArray(40, 'k') + "\": 2}");
+    QTest::addRow("escapes") << "[\"a\\nb\\t\\u00e9\\u65e5\\ud83d\\ude00\\/\\\"\"]"_ba;
+    QTest::addRow("NUL escape") << "\"a\\u0000b\""_ba;
+    QTest::addRow("lone high surrogate") << "\"a\\ud800b\""_ba;
+    QTest::addRow("lone low surrogate") << "\"\\udc00\""_ba;
+    QTest::addRow("UTF-8 text") << "{\"text\": \"日本語と中文 ✓\"}"_ba;
+    QTest::addRow("invalid UTF-8") << "\"a\xff\xfe" "b\""_ba;
+    QTest::addRow("negative zero") << "[-0, -0.0, 0e5]"_ba;
+    QTest::addRow("int64 edge") << "[9223372036854775807, -9223372036854775808, 9007199254740993]"_ba;
+    QTest::addRow("uint64") << "[18446744073709551615]"_ba;
+    QTest::addRow("beyond 64 bits") << "[123456789012345678901234567890]"_ba;
+    QTest::addRow("huge exponent") << "[1e400, -1e400, 1e-400]"_ba;
+    QTest::addRow("fractions") << "[0.1, 1.5e-7, 123.456e3, 5e-324]"_ba;
+    QTest::addRow("byte order mark") << "\xEF\xBB\xBF{\"a\": 1}"_ba;
+    QTest::addRow("empty containers") << "{\"a\": {}, \"b\": [], \"c\": [{}, []]}"_ba;
+    QTest::addRow("literals") << "[true, false, null]"_ba;
+    QTest::addRow("512 levels") << (QByteArray(512, '[') + QByteArray(512, ']'));
+    QTest::addRow("513 levels") << (QByteArray(513, '[') + QByteArray(513, ']'));
+    QTest::addRow("raw control character") << "\"a\x01b\""_ba;
+    QTest::addRow("trailing comma") << "{\"a\": 1,}"_ba;
+    QTest::addRow("two values") << "1 2"_ba;
+    QTest::addRow("truncated") << "{\"a\": [1, 2"_ba;
+}
+
+void TestJson::bothParsersAgree()
+{
+    QFETCH(QByteArray, input);
+    weft::JsonParseError ownError, error;
+    const std::optional<weft::JsonValue> own = weft::parseJsonOwn(input, &ownError);
+    const std::optional<weft::JsonValue> value = weft::parseJson(input, &error);
+    QCOMPARE(value.has_value(), own.has_value());
+    if (!own) {
+        // Refused with the same message and position.
+        QCOMPARE(error.message, ownError.message);
+        QCOMPARE(error.offset, ownError.offset);
+        return;
+    }
+    QCOMPARE(weft::toJson(*value, 2), weft::toJson(*own, 2));
+    QVERIFY(*value == *own);
+    // With the padding readFile() leaves behind the data, too.
+    QByteArray padded = input;
+    padded.reserve(input.size() + weft::JsonPadding);
+    std::memset(padded.data() + padded.size(), 0, size_t(weft::JsonPadding));
+    const std::optional<weft::JsonValue> fromPadded = weft::parseJsonPadded(QByteArrayView(padded.constData(), input.size()));
+    QVERIFY(fromPadded.has_value());
+    QCOMPARE(weft::toJson(*fromPadded, 2), weft::toJson(*own, 2));
+}
+
+void TestJson::bothParsersAgreeOnFixture()
+{
+    // Every file OpenCode 1.1.53 wrote: the same values from both parsers, byte for byte.
+    int files = 0;
+    QDirIterator it(weft::test::fixtureDir(), {u"*.json"_s}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QByteArray bytes = weft::test::readFile(it.next());
+        const std::optional<weft::JsonValue> own = weft::parseJsonOwn(bytes);
+        const std::optional<weft::JsonValue> value = weft::parseJson(bytes);
+        QVERIFY2(own && value, qPrintable(it.filePath()));
+        QVERIFY2(*own == *value, qPrintable(it.filePath()));
+        QCOMPARE(weft::toJson(*value, 2), weft::toJson(*own, 2));
+        ++files;
+    }
+    QVERIFY(files > 200);
 }
 
 QTEST_GUILESS_MAIN(TestJson)
