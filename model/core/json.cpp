@@ -928,15 +928,19 @@ private:
     const char *m_errorAt = nullptr;
 };
 
-std::optional<JsonValue> parseJson(QByteArrayView data, JsonParseError *error)
+namespace
+{
+std::optional<JsonValue> parseFast(QByteArrayView data, JsonParseError *error, bool padded)
 {
 #ifdef WEFT_HAVE_SIMDJSON
-    if (std::optional<JsonValue> value = JsonParser::parseWithSimdjson(data, false))
+    if (std::optional<JsonValue> value = JsonParser::parseWithSimdjson(data, padded))
         return value;
+#else
+    Q_UNUSED(padded)
 #endif
-    JsonParser parser(data);
-    return parser.parseDocument(error);
+    return parseJsonOwn(data, error);
 }
+} // namespace
 
 std::optional<JsonValue> parseJsonOwn(QByteArrayView data, JsonParseError *error)
 {
@@ -944,14 +948,14 @@ std::optional<JsonValue> parseJsonOwn(QByteArrayView data, JsonParseError *error
     return parser.parseDocument(error);
 }
 
+std::optional<JsonValue> parseJson(QByteArrayView data, JsonParseError *error)
+{
+    return parseFast(data, error, false);
+}
+
 std::optional<JsonValue> parseJsonPadded(QByteArrayView data, JsonParseError *error)
 {
-#ifdef WEFT_HAVE_SIMDJSON
-    if (std::optional<JsonValue> value = JsonParser::parseWithSimdjson(data, true))
-        return value;
-#endif
-    JsonParser parser(data);
-    return parser.parseDocument(error);
+    return parseFast(data, error, true);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -192,18 +192,25 @@ QByteArray JsonStorage::serialize(const JsonValue &value)
 
 namespace
 {
-Result<void> writeFileQuickly(const QString &path, const QByteArray &bytes)
+/// open(2) of @p file (the file of @p path) for writing with @p flags, making its folder when
+/// it is missing. Gives the descriptor, or -errno.
+int openForWriting(const QByteArray &file, const QString &path, int flags)
 {
-    // Same folder, then rename(2): readers see the old or the new file, never a mix. The
-    // temporary name is fixed per file: the key's write lock makes this the only writer, and
-    // plain POSIX calls keep a streamed delta at a few microseconds of overhead.
-    const QByteArray target = QFile::encodeName(path);
-    const QByteArray temp = target + ".weft-tmp";
-    int fd = ::open(temp.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = ::open(file.constData(), flags, 0644);
     if (fd < 0 && errno == ENOENT && QDir().mkpath(QFileInfo(path).path()))
-        fd = ::open(temp.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return Error{u"cannot write: %1"_s.arg(QString::fromLocal8Bit(std::strerror(errno))), path};
+        fd = ::open(file.constData(), flags, 0644);
+    return fd < 0 ? -errno : fd;
+}
+
+Error cannotWrite(int error, const QString &path)
+{
+    return Error{u"cannot write: %1"_s.arg(QString::fromLocal8Bit(std::strerror(error))), path};
+}
+
+/// Writes all of @p bytes to @p fd and closes it. On failure @p file, which nobody else knows
+/// yet, is removed.
+Result<void> writeAllAndClose(int fd, const QByteArray &bytes, const QByteArray &file, const QString &path)
+{
     qsizetype written = 0;
     while (written < bytes.size()) {
         const ssize_t n = ::write(fd, bytes.constData() + written, size_t(bytes.size() - written));
@@ -212,12 +219,31 @@ Result<void> writeFileQuickly(const QString &path, const QByteArray &bytes)
         if (n <= 0) {
             const QString reason = QString::fromLocal8Bit(std::strerror(errno));
             ::close(fd);
-            ::unlink(temp.constData());
+            ::unlink(file.constData());
             return Error{u"write failed: %1"_s.arg(reason), path};
         }
         written += n;
     }
-    ::close(fd);
+    if (::close(fd) != 0) {
+        const QString reason = QString::fromLocal8Bit(std::strerror(errno));
+        ::unlink(file.constData());
+        return Error{u"write failed: %1"_s.arg(reason), path};
+    }
+    return {};
+}
+
+Result<void> writeFileQuickly(const QString &path, const QByteArray &bytes)
+{
+    // Same folder, then rename(2): readers see the old or the new file, never a mix. The
+    // temporary name is fixed per file: the key's write lock makes this the only writer, and
+    // plain POSIX calls keep a streamed delta at a few microseconds of overhead.
+    const QByteArray target = QFile::encodeName(path);
+    const QByteArray temp = target + ".weft-tmp";
+    const int fd = openForWriting(temp, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC);
+    if (fd < 0)
+        return cannotWrite(-fd, path);
+    if (Result<void> r = writeAllAndClose(fd, bytes, temp, path); !r)
+        return r;
     if (::rename(temp.constData(), target.constData()) != 0) {
         const QString reason = QString::fromLocal8Bit(std::strerror(errno));
         ::unlink(temp.constData());
@@ -269,33 +295,12 @@ Result<void> JsonStorage::create(const Key &key, const QByteArray &bytes)
     if (!p)
         return p.error();
     const QByteArray name = QFile::encodeName(*p);
-    constexpr int Flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
-    int fd = ::open(name.constData(), Flags, 0644);
-    if (fd < 0 && errno == ENOENT && QDir().mkpath(QFileInfo(*p).path()))
-        fd = ::open(name.constData(), Flags, 0644);
-    if (fd < 0 && errno == EEXIST)
+    const int fd = openForWriting(name, *p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC);
+    if (fd == -EEXIST)
         return writeRaw(key, bytes, Sync::Streaming);
     if (fd < 0)
-        return Error{u"cannot write: %1"_s.arg(QString::fromLocal8Bit(std::strerror(errno))), *p};
-    qsizetype written = 0;
-    while (written < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.constData() + written, size_t(bytes.size() - written));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            const QString reason = QString::fromLocal8Bit(std::strerror(errno));
-            ::close(fd);
-            ::unlink(name.constData()); // nobody else knows the file yet
-            return Error{u"write failed: %1"_s.arg(reason), *p};
-        }
-        written += n;
-    }
-    if (::close(fd) != 0) {
-        const QString reason = QString::fromLocal8Bit(std::strerror(errno));
-        ::unlink(name.constData());
-        return Error{u"write failed: %1"_s.arg(reason), *p};
-    }
-    return {};
+        return cannotWrite(-fd, *p);
+    return writeAllAndClose(fd, bytes, name, *p);
 }
 
 Result<void> JsonStorage::syncAll() const
