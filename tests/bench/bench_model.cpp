@@ -65,28 +65,38 @@ int modelOpen(const QString &dataDir, const QString &sessionID)
     return timeline.rowCount() == messages.size() ? 0 : 2;
 }
 
-/// What the file system alone asks for @p folders folders holding @p filesEach[i] + 1 empty files
-/// each, created on every core as a fork creates its files, with one syncfs: the floor of a fork
-/// on this disk.
-double createFloorMs(const QString &scratch, const QList<qsizetype> &partsPerMessage)
+/// What the file system alone asks for a fork's files: in the same folders a fork writes to
+/// (`part/<message>/` and `message/<session>/` of @p storage), one new folder per message and one
+/// empty file per message and part, created on every core as the fork does, with one syncfs. The
+/// floor of a fork on this disk; the files are removed again.
+double createFloorMs(const QString &storage, const QList<qsizetype> &partsPerMessage)
 {
-    QDir(scratch).removeRecursively();
-    QDir().mkpath(scratch);
+    const QByteArray root = QFile::encodeName(storage);
+    const QByteArray messageDir = root + "/message/ses_benchfloor";
+    ::mkdir(messageDir.constData(), 0755);
     const qint64 start = s_clock.nsecsElapsed();
     parallelFor(partsPerMessage.size(), [&](qsizetype i) {
-        const QByteArray dir = QFile::encodeName(scratch) + "/m" + QByteArray::number(i);
+        const QByteArray name = "msg_benchfloor" + QByteArray::number(i);
+        const QByteArray dir = root + "/part/" + name;
         ::mkdir(dir.constData(), 0755);
-        for (qsizetype p = 0; p <= partsPerMessage.at(i); ++p) {
-            const QByteArray file = dir + '/' + QByteArray::number(p);
+        const auto create = [](const QByteArray &file) {
             const int fd = ::open(file.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
             if (fd >= 0)
                 ::close(fd);
-        }
+        };
+        for (qsizetype p = 0; p < partsPerMessage.at(i); ++p)
+            create(dir + "/prt_benchfloor" + QByteArray::number(p) + ".json");
+        create(messageDir + '/' + name + ".json");
     });
-    const int rootFd = ::open(QFile::encodeName(scratch).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const int rootFd = ::open(root.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     ::syncfs(rootFd);
     ::close(rootFd);
-    return msSince(start);
+    const double ms = msSince(start);
+    for (qsizetype i = 0; i < partsPerMessage.size(); ++i)
+        QDir(QFile::decodeName(root + "/part/msg_benchfloor" + QByteArray::number(i))).removeRecursively();
+    QDir(QFile::decodeName(messageDir)).removeRecursively();
+    ::sync(); // the removal's writes are not the fork's
+    return ms;
 }
 
 int fork(const QString &dataDir, const QString &sessionID)
@@ -94,16 +104,14 @@ int fork(const QString &dataDir, const QString &sessionID)
     auto service = openService(dataDir);
     if (!service)
         return 1;
-    // The floor first, with the same shape as the session, while the disk is as quiet as for
-    // the fork; its files are removed after the fork's.
+    // The floor first, with the same shape as the session.
     QList<qsizetype> partsPerMessage;
     qint64 files = 0;
     for (const MessageWithParts &m : service->messages(sessionID)) {
         partsPerMessage.append(m.parts.size());
         files += 1 + m.parts.size();
     }
-    const QString scratch = dataDir + u"/bench-create-floor"_s;
-    const double floorMs = createFloorMs(scratch, partsPerMessage);
+    const double floorMs = createFloorMs(dataDir + u"/storage"_s, partsPerMessage);
 
     const qint64 start = s_clock.nsecsElapsed();
     const Result<Session> forked = service->fork(sessionID);
@@ -116,7 +124,6 @@ int fork(const QString &dataDir, const QString &sessionID)
     const qint64 removeStart = s_clock.nsecsElapsed();
     const Result<void> removed = service->remove(forked->id());
     const double removeMs = msSince(removeStart);
-    QDir(scratch).removeRecursively();
     printJson({{u"ms"_s, ms},
                {u"messages"_s, qint64(messages)},
                {u"files"_s, files},
