@@ -303,6 +303,20 @@ Result<void> JsonStorage::create(const Key &key, const QByteArray &bytes)
     return writeAllAndClose(fd, bytes, name, *p);
 }
 
+Result<void> JsonStorage::makeFolder(const Key &prefix)
+{
+    QString dir = m_root;
+    for (const QString &component : prefix) {
+        if (!Identifier::isSafeKeyComponent(component))
+            return Error{u"refusing unsafe storage key component \"%1\""_s.arg(component.left(80)), {}};
+        dir += u'/' + component;
+    }
+    const QByteArray name = QFile::encodeName(dir);
+    if (::mkdir(name.constData(), 0755) != 0 && errno != EEXIST && !QDir().mkpath(dir))
+        return Error{u"cannot create the folder: %1"_s.arg(QString::fromLocal8Bit(std::strerror(errno))), dir};
+    return {};
+}
+
 Result<void> JsonStorage::syncAll() const
 {
     const QByteArray root = QFile::encodeName(m_root);

@@ -57,6 +57,9 @@ public:
     /// leave such a file incomplete: callers write new files first, flush them with syncAll(), and
     /// only then the file that makes them visible (the session's).
     [[nodiscard]] Result<void> create(const Key &key, const QByteArray &bytes);
+    /// Makes the folder of the keys under @p prefix (its parent must exist); an existing folder is
+    /// fine. Saves create() a failed open and a path walk per new folder.
+    [[nodiscard]] Result<void> makeFolder(const Key &prefix);
     /// Flushes every file written so far to the disk (syncfs(2) of the storage's file system).
     [[nodiscard]] Result<void> syncAll() const;
     /// Read-modify-write under the key's write lock.

@@ -386,6 +386,10 @@ Result<void> JsonStore::writeMessages(const QList<MessageWithParts> &messages)
                 return r;
         }
     }
+    if (!messages.isEmpty()) {
+        if (auto r = m_storage.makeFolder({u"message"_s, messages.first().info.sessionID()}); !r)
+            return r;
+    }
     QMutex errorMutex;
     std::optional<Error> firstError;
     std::atomic_bool failed = false;
@@ -393,11 +397,12 @@ Result<void> JsonStore::writeMessages(const QList<MessageWithParts> &messages)
         if (failed.load(std::memory_order_relaxed))
             return;
         const MessageWithParts &m = messages.at(i);
-        Result<void> r;
+        // The part folder of a copied message is new: made at once, not after a failed open.
+        Result<void> r = m.parts.isEmpty() ? Result<void>() : m_storage.makeFolder({u"part"_s, m.info.id()});
         for (const Part &p : m.parts) {
-            r = m_storage.create({u"part"_s, p.messageID(), p.id()}, JsonStorage::serialize(p.json()));
             if (!r)
                 break;
+            r = m_storage.create({u"part"_s, p.messageID(), p.id()}, JsonStorage::serialize(p.json()));
         }
         // Each message after its parts, as OpenCode writes them.
         if (r)

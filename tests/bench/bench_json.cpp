@@ -170,6 +170,16 @@ int main(int argc, char **argv)
 #else
     out.insert(u"simdjson_dom"_s, nullptr);
 #endif
+    // Writing back: JSON.stringify(value, null, 2) of every file's values.
+    QList<JsonValue> values;
+    for (const QByteArray &f : std::as_const(files))
+        values.append(parseJson(f).value_or(JsonValue()));
+    out.insert(u"serialize"_s, measure(files, bytes, [&](const QList<QByteArray> &) {
+        qint64 written = 0;
+        for (const JsonValue &v : std::as_const(values))
+            written += toJson(v, 2).size();
+        return written == bytes ? 0 : 1;
+    }));
     qint64 weftDiffering = 0, ownDiffering = 0;
     for (const QByteArray &f : std::as_const(files)) {
         const std::optional<JsonValue> v = parseJson(f);

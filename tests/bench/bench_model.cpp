@@ -4,7 +4,9 @@
 // JSON object; the runner (tests/bench/run-benchmarks.py) repeats it and takes the median.
 //
 //   bench_model model-open DATA SESSION   read the whole session, sessions and timeline models filled
-//   bench_model fork DATA SESSION         SessionService::fork of all messages (the fork is removed after)
+//   bench_model fork DATA SESSION [--keep] SessionService::fork of all messages, then the file
+//                                          system's floor for the same files; the fork is removed
+//                                          after (timed) unless --keep
 //   bench_model compaction DATA SESSION   prune (dry run) and compaction previews on the loaded messages
 
 #include "bench_common.h"
@@ -67,8 +69,9 @@ int modelOpen(const QString &dataDir, const QString &sessionID)
 
 /// What the file system alone asks for a fork's files: in the same folders a fork writes to
 /// (`part/<message>/` and `message/<session>/` of @p storage), one new folder per message and one
-/// empty file per message and part, created on every core as the fork does, with one syncfs. The
-/// floor of a fork on this disk; the files are removed again.
+/// empty file per message and part, created on every core as the fork does, with one syncfs: the
+/// floor of a fork on this disk. The files stay (removing them would slow down every file created
+/// in the next minutes: ext4 skips recently freed inodes); the runner removes the whole copy.
 double createFloorMs(const QString &storage, const QList<qsizetype> &partsPerMessage)
 {
     const QByteArray root = QFile::encodeName(storage);
@@ -91,28 +94,20 @@ double createFloorMs(const QString &storage, const QList<qsizetype> &partsPerMes
     const int rootFd = ::open(root.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     ::syncfs(rootFd);
     ::close(rootFd);
-    const double ms = msSince(start);
-    for (qsizetype i = 0; i < partsPerMessage.size(); ++i)
-        QDir(QFile::decodeName(root + "/part/msg_benchfloor" + QByteArray::number(i))).removeRecursively();
-    QDir(QFile::decodeName(messageDir)).removeRecursively();
-    ::sync(); // the removal's writes are not the fork's
-    return ms;
+    return msSince(start);
 }
 
-int fork(const QString &dataDir, const QString &sessionID)
+int fork(const QString &dataDir, const QString &sessionID, bool remove)
 {
     auto service = openService(dataDir);
     if (!service)
         return 1;
-    // The floor first, with the same shape as the session.
     QList<qsizetype> partsPerMessage;
     qint64 files = 0;
     for (const MessageWithParts &m : service->messages(sessionID)) {
         partsPerMessage.append(m.parts.size());
         files += 1 + m.parts.size();
     }
-    const double floorMs = createFloorMs(dataDir + u"/storage"_s, partsPerMessage);
-
     const qint64 start = s_clock.nsecsElapsed();
     const Result<Session> forked = service->fork(sessionID);
     const double ms = msSince(start);
@@ -121,15 +116,17 @@ int fork(const QString &dataDir, const QString &sessionID)
         return 1;
     }
     const qsizetype messages = service->store()->messages(forked->id()).size();
-    const qint64 removeStart = s_clock.nsecsElapsed();
-    const Result<void> removed = service->remove(forked->id());
-    const double removeMs = msSince(removeStart);
-    printJson({{u"ms"_s, ms},
-               {u"messages"_s, qint64(messages)},
-               {u"files"_s, files},
-               {u"remove_ms"_s, removeMs},
-               {u"create_floor_ms"_s, floorMs}});
-    return removed ? 0 : 1;
+    // Nothing is removed before the floor is measured (see createFloorMs()).
+    const double floorMs = createFloorMs(dataDir + u"/storage"_s, partsPerMessage);
+    JsonObject out{{u"ms"_s, ms}, {u"messages"_s, qint64(messages)}, {u"files"_s, files}, {u"create_floor_ms"_s, floorMs}};
+    if (remove) {
+        const qint64 removeStart = s_clock.nsecsElapsed();
+        if (!service->remove(forked->id()))
+            return 1;
+        out.insert(u"remove_ms"_s, msSince(removeStart));
+    }
+    printJson(out);
+    return 0;
 }
 
 template<typename F>
@@ -194,7 +191,7 @@ int main(int argc, char **argv)
     if (mode == "model-open")
         return modelOpen(dataDir, sessionID);
     if (mode == "fork")
-        return fork(dataDir, sessionID);
+        return fork(dataDir, sessionID, !(argc > 4 && QByteArray(argv[4]) == "--keep"));
     if (mode == "compaction")
         return compaction(dataDir, sessionID);
     return usage();

@@ -166,6 +166,12 @@ void TestJsonStore::createWritesInPlace()
     const Result<void> r = storage.create({u"blocked"_s, u"a"_s, u"b"_s}, "{}");
     QVERIFY(!r.ok());
     QVERIFY(r.error().toString().contains(u"blocked"_s));
+    // Folders made ahead of their files; an existing one is fine, a hostile one refused.
+    QVERIFY(storage.makeFolder({u"part"_s, u"msg_new"_s}).ok());
+    QVERIFY(storage.makeFolder({u"part"_s, u"msg_new"_s}).ok());
+    QVERIFY(QFileInfo(tmp.path() + u"/part/msg_new"_s).isDir());
+    QVERIFY(!storage.makeFolder({u"part"_s, u"../../escape"_s}).ok());
+    QVERIFY(!QFileInfo::exists(tmp.path() + u"/../escape"_s));
     QVERIFY(storage.syncAll().ok());
 }
 
