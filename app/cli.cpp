@@ -188,7 +188,8 @@ int exportCommand(const GlobalOptions &options, const QStringList &args)
     reportProblems(*context->store);
     if (!document)
         return fail(document.error().toString());
-    out(Transfer::formatExport(document.value()));
+    Transfer::writeExport(document.value(), [](QByteArrayView bytes) { std::fwrite(bytes.data(), 1, size_t(bytes.size()), stdout); });
+    std::fflush(stdout);
     return 0;
 }
 

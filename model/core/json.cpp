@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <memory>
 
 #ifdef WEFT_HAVE_SIMDJSON
@@ -1107,7 +1108,11 @@ void newline(QByteArray &out, int spaces)
     out.append(spaces, ' ');
 }
 
-void serialize(QByteArray &out, const JsonValue &value, int indent, int level)
+/// Where a long output goes as it is written (toJson() keeps it all in its buffer).
+using Flush = std::function<void(QByteArray &)>;
+constexpr qsizetype FlushBytes = 1 << 20;
+
+void serialize(QByteArray &out, const JsonValue &value, int indent, int level, const Flush *flush = nullptr)
 {
     switch (value.type()) {
     case JsonValue::Type::Undefined:
@@ -1138,7 +1143,9 @@ void serialize(QByteArray &out, const JsonValue &value, int indent, int level)
             if (indent > 0)
                 newline(out, (level + 1) * indent);
             // JSON.stringify writes undefined array items as null.
-            serialize(out, item, indent, level + 1);
+            serialize(out, item, indent, level + 1, flush);
+            if (flush && out.size() >= FlushBytes)
+                (*flush)(out);
         }
         if (indent > 0)
             newline(out, level * indent);
@@ -1160,7 +1167,7 @@ void serialize(QByteArray &out, const JsonValue &value, int indent, int level)
                 newline(out, (level + 1) * indent);
             appendEscaped(out, object.keyAt(i));
             out += indent > 0 ? ": " : ":";
-            serialize(out, member, indent, level + 1);
+            serialize(out, member, indent, level + 1, flush);
         }
         if (!first && indent > 0)
             newline(out, level * indent);
@@ -1171,6 +1178,19 @@ void serialize(QByteArray &out, const JsonValue &value, int indent, int level)
 }
 
 } // namespace
+
+void writeJson(const JsonValue &value, int indent, const std::function<void(QByteArrayView)> &write)
+{
+    QByteArray buffer;
+    buffer.reserve(FlushBytes + FlushBytes / 4);
+    const Flush flush = [&write](QByteArray &out) {
+        write(out);
+        out.resize(0); // keeps the allocation for the next piece
+    };
+    serialize(buffer, value, indent, 0, &flush);
+    if (!buffer.isEmpty())
+        write(buffer);
+}
 
 QByteArray toJson(const JsonValue &value, int indent)
 {

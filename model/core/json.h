@@ -8,6 +8,7 @@
 #include <QStringBuilder>
 #include <QStringList>
 
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <utility>
@@ -198,6 +199,10 @@ inline constexpr qsizetype JsonPadding = 64;
 /// Serialises like JavaScript's JSON.stringify(value, null, indent): same escaping, same number
 /// formatting, same layout. With indent 0 the output is compact. Undefined members are skipped.
 [[nodiscard]] QByteArray toJson(const JsonValue &value, int indent = 2);
+
+/// toJson() written piece by piece to @p write (about a megabyte at a time), for outputs too large
+/// to hold twice: the same bytes, without the whole text in memory.
+void writeJson(const JsonValue &value, int indent, const std::function<void(QByteArrayView)> &write);
 
 /// Formats a number exactly as JavaScript's Number.prototype.toString() does.
 [[nodiscard]] QByteArray formatJsNumber(double value);

@@ -33,6 +33,12 @@ QByteArray formatExport(const JsonObject &document)
     return toJson(document, 2) + '\n';
 }
 
+void writeExport(const JsonObject &document, const std::function<void(QByteArrayView)> &write)
+{
+    writeJson(document, 2, write);
+    write("\n");
+}
+
 QList<ValidationIssue> validateExport(const JsonValue &document)
 {
     QList<ValidationIssue> issues;

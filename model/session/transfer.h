@@ -20,6 +20,8 @@ namespace Transfer
 
 /// The export document as `opencode export` prints it (2-space indent, trailing newline).
 [[nodiscard]] QByteArray formatExport(const JsonObject &document);
+/// formatExport() written piece by piece to @p write (a 36 MB export never held whole).
+void writeExport(const JsonObject &document, const std::function<void(QByteArrayView)> &write);
 
 /// Checks that @p document is a valid export: info is a Session, every message and part
 /// validates and belongs to that session and message. Returns every issue with its JSON path.

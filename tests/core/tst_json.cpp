@@ -98,6 +98,7 @@ private Q_SLOTS:
     void bothParsersAgree_data();
     void bothParsersAgree();
     void bothParsersAgreeOnFixture();
+    void writtenInPieces();
 };
 
 void TestJson::fixtureFileCount()
@@ -610,6 +611,38 @@ void TestJson::bothParsersAgreeOnFixture()
         ++files;
     }
     QVERIFY(files > 200);
+}
+
+void TestJson::writtenInPieces()
+{
+    // writeJson() hands out the text of toJson() in pieces of about a megabyte: together, the
+    // same bytes.
+    JsonArray messages;
+    for (int i = 0; i < 3000; ++i) {
+        messages.append(JsonObject{{u"id"_s, u"msg_%1"_s.arg(i)},
+                                   {u"parts"_s, JsonArray{JsonObject{{u"text"_s, QString(700, QChar(u'あ' + i % 50))}},
+                                                          JsonObject{{u"n"_s, i * 0.5}, {u"e"_s, u"\n\t\"\u0001"_s}}}}});
+    }
+    const JsonValue document = JsonObject{{u"info"_s, JsonObject{{u"id"_s, u"ses_1"_s}}}, {u"messages"_s, messages}};
+    const QByteArray whole = weft::toJson(document, 2);
+    QVERIFY(whole.size() > 5 << 20);
+    QByteArray joined;
+    int pieces = 0;
+    weft::writeJson(document, 2, [&](QByteArrayView piece) {
+        QVERIFY(!piece.isEmpty());
+        joined += piece;
+        ++pieces;
+    });
+    QVERIFY(pieces > 3);
+    QCOMPARE(joined.size(), whole.size());
+    QVERIFY(joined == whole);
+    // A small value: one piece.
+    pieces = 0;
+    weft::writeJson(JsonObject{{u"a"_s, 1}}, 2, [&](QByteArrayView piece) {
+        QCOMPARE(piece, "{\n  \"a\": 1\n}"_ba);
+        ++pieces;
+    });
+    QCOMPARE(pieces, 1);
 }
 
 QTEST_GUILESS_MAIN(TestJson)
