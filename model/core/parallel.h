@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QSemaphore>
+#include <QThread>
 #include <QThreadPool>
 
 #include <atomic>

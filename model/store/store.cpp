@@ -3,6 +3,8 @@
 
 #include "core/logging.h"
 
+#include <QSet>
+
 namespace weft
 {
 
@@ -28,6 +30,14 @@ QStringList Store::messageIDs(const QString &sessionID)
 
 QList<Message> Store::messagesByID(const QString &sessionID, const QStringList &messageIDs)
 {
+    // Many IDs (the older messages of a long session): one read of all, filtered, rather than a
+    // query per message.
+    if (messageIDs.size() > 64) {
+        const QSet<QString> wanted(messageIDs.cbegin(), messageIDs.cend());
+        QList<Message> all = messages(sessionID);
+        all.removeIf([&](const Message &m) { return !wanted.contains(m.id()); });
+        return all;
+    }
     QList<Message> result;
     result.reserve(messageIDs.size());
     for (const QString &id : messageIDs) {

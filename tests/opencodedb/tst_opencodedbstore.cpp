@@ -10,6 +10,8 @@
 #include "testdata.h"
 #include "testdb.h"
 
+#include <algorithm>
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -97,6 +99,7 @@ private Q_SLOTS:
     void keyOrder();
     void readOnly();
     void connectionPerThread();
+    void messagesByIdFewAndMany();
     void damagedRowsReported();
     void permissionV2Converted();
     void sessionStamps();
@@ -521,6 +524,30 @@ void TestOpencodeDbStore::readOnly()
     entriesAfter.removeAll(u"opencode.db-shm"_s);
     entriesAfter.removeAll(u"opencode.db-wal"_s);
     QCOMPARE(entriesAfter, entriesBefore);
+}
+
+void TestOpencodeDbStore::messagesByIdFewAndMany()
+{
+    // What the timeline asks a database for: the IDs, then the newest few by ID (a query each),
+    // then the many others (one read of all, filtered). Unknown IDs are skipped either way.
+    QTemporaryDir dir;
+    const QString dataDir = copyRealFixture(dir);
+    const auto opened = OpencodeDbStore::open(dataDir + u"/opencode.db"_s);
+    QVERIFY(opened);
+    OpencodeDbStore &store = *opened.value();
+    const QList<Message> all = store.messages(RealMain);
+    QVERIFY(all.size() >= 4);
+    QStringList ids = store.messageIDs(RealMain);
+    QCOMPARE(ids.size(), all.size());
+    std::reverse(ids.begin(), ids.end());
+    const QList<Message> few = store.messagesByID(RealMain, ids.mid(0, 3) + QStringList{u"msg_unknown"_s});
+    QCOMPARE(few.size(), 3);
+    for (qsizetype i = 1; i < few.size(); ++i)
+        QVERIFY(messageLessThan(few.at(i - 1), few.at(i)));
+    QStringList many = ids;
+    for (int i = 0; i < 70; ++i)
+        many.append(u"msg_unknown%1"_s.arg(i));
+    QCOMPARE(store.messagesByID(RealMain, many), all);
 }
 
 void TestOpencodeDbStore::connectionPerThread()
