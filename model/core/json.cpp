@@ -778,12 +778,14 @@ public:
     /// Parses with simdjson and builds the same ordered values as the parser above. Gives nullopt
     /// for whatever simdjson does not take (including documents deeper than MaxDepth, lone
     /// surrogates, numbers beyond 64 bits, invalid UTF-8): the parser above then decides, with
-    /// JavaScript's semantics and its error messages. @p padded: SimdjsonPadding readable bytes
+    /// JavaScript's semantics and its error messages. @p padded: JsonPadding readable bytes
     /// follow the data.
     static std::optional<JsonValue> parseWithSimdjson(QByteArrayView data, bool padded)
     {
-        // Larger documents are rare; a parser keeps the capacity of the largest it has read.
-        constexpr qsizetype MaxSimdjsonDocument = 16 << 20;
+        // A parser keeps the buffers of the largest document it has read, for the life of its
+        // thread (the GUI thread's for good): larger documents, rare in OpenCode's data, go to
+        // Weft's own parser, which needs no such buffers.
+        constexpr qsizetype MaxSimdjsonDocument = 4 << 20;
         if (data.isEmpty() || data.size() > MaxSimdjsonDocument)
             return std::nullopt;
         thread_local std::unique_ptr<simdjson::dom::parser> parser = [] {
