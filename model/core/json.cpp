@@ -751,6 +751,17 @@ private:
 
     static constexpr qsizetype MaxInternedKey = 32;
 
+    /// Where the value of member @p key goes. Duplicate keys: the last value wins, in the first
+    /// one's place, as in JSON.parse (the slot is emptied for it).
+    static JsonValue &memberSlot(QList<QString> &keys, QList<JsonValue> &values, QString &&key)
+    {
+        const qsizetype existing = keys.indexOf(key);
+        if (existing >= 0)
+            return values[existing] = JsonValue();
+        keys.append(std::move(key));
+        return values.emplace_back();
+    }
+
     /// The shared string of a key of at most MaxInternedKey bytes of UTF-8 (without escapes).
     static const QString &internedKey(QByteArrayView bytes)
     {
@@ -820,12 +831,7 @@ private:
                 for (const simdjson::dom::key_value_pair member : members) {
                     const QByteArrayView bytes(member.key.data(), qsizetype(member.key.size()));
                     QString key = bytes.size() <= MaxInternedKey ? internedKey(bytes) : QString::fromUtf8(bytes);
-                    // Duplicate keys: the last one wins, in the first one's place.
-                    const qsizetype existing = keys.indexOf(key);
-                    JsonValue &slot = existing >= 0 ? values[existing] : values.emplace_back();
-                    if (existing < 0)
-                        keys.append(std::move(key));
-                    fromSimdjson(member.value, slot);
+                    fromSimdjson(member.value, memberSlot(keys, values, std::move(key)));
                 }
             }
             out.setObject(std::move(object));
@@ -897,17 +903,8 @@ private:
                 return fail(u"expected ':' after key \"%1\""_s.arg(key));
             ++m_p;
             skipSpace();
-            JsonValue value;
-            if (!parseValue(value, depth))
+            if (!parseValue(memberSlot(keys, values, std::move(key)), depth))
                 return false;
-            // Duplicate keys: the last one wins, in the first one's place, as in JSON.parse.
-            const qsizetype existing = keys.indexOf(key);
-            if (existing >= 0) {
-                values[existing] = std::move(value);
-            } else {
-                keys.append(std::move(key));
-                values.append(std::move(value));
-            }
             skipSpace();
             if (m_p >= m_end)
                 return fail(u"unterminated object"_s);

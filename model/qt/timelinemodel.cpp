@@ -138,7 +138,7 @@ bool TimelineModel::containsMessage(const QString &messageID) const
 {
     return m_rowById.contains(messageID)
         || std::any_of(m_older.cbegin(), m_older.cend(), [&](const Message &m) { return m.id() == messageID; })
-        || (m_indexing && m_restIds.contains(messageID));
+        || m_restIds.contains(messageID);
 }
 
 bool TimelineModel::fetchThrough(const QString &messageID)
@@ -146,7 +146,7 @@ bool TimelineModel::fetchThrough(const QString &messageID)
     assertGuiThread();
     if (m_loading || m_fetching || m_rowById.contains(messageID))
         return false;
-    if (m_indexing) {
+    if (isIndexing()) {
         if (!m_restIds.contains(messageID))
             return false;
         m_fetching = true;
@@ -417,10 +417,8 @@ void TimelineModel::setSessionID(const QString &sessionID)
     m_queued.clear();
     m_boundaryId.clear();
     m_fetching = false;
-    m_indexing = false;
     m_restIds.clear();
     m_afterIndex = {};
-    m_listedCount = 0;
     m_loading = !sessionID.isEmpty();
     endResetModel();
     updateStats();
@@ -445,7 +443,6 @@ void TimelineModel::setSessionID(const QString &sessionID)
                      std::sort(keyed.begin(), keyed.end());
                      const qsizetype split = std::max<qsizetype>(0, keyed.size() - pageSize);
                      FirstPage page;
-                     page.listed = ids.size();
                      QStringList newest;
                      newest.reserve(keyed.size() - split);
                      for (qsizetype i = 0; i < keyed.size(); ++i)
@@ -465,13 +462,11 @@ void TimelineModel::setSessionID(const QString &sessionID)
                          endInsertRows();
                      }
                      m_loading = false;
-                     m_indexing = !page.rest.isEmpty();
-                     m_listedCount = page.listed;
                      m_restIds = QSet<QString>(page.rest.cbegin(), page.rest.cend());
                      updateContextBoundary();
                      updateStats();
                      watchTail();
-                     if (m_indexing)
+                     if (isIndexing())
                          readOlderInfos(page.rest);
                      else
                          replayQueued();
@@ -501,6 +496,11 @@ void TimelineModel::readOlderInfos(const QStringList &rest)
                  this, [this, generation](const Index &result) {
                      if (generation != m_generation)
                          return;
+                     // Every listed message is read now. Fetches and events wait until the rows
+                     // below are in (as during a page fetch), then the one asked for meanwhile
+                     // runs, or the queued events replay.
+                     m_restIds.clear();
+                     m_fetching = true;
                      m_older = result.older;
                      m_older.removeIf([this](const Message &m) { return m_rowById.contains(m.id()); });
                      for (const MessageWithParts &m : result.between) {
@@ -514,25 +514,21 @@ void TimelineModel::readOlderInfos(const QStringList &rest)
                          rebuildIndex();
                          endInsertRows();
                      }
-                     m_indexing = false;
-                     m_restIds.clear();
                      updateContextBoundary();
                      updateStats();
                      watchTail();
-                     Q_EMIT statsChanged(); // totalMessageCount() is exact now
-                     if (const auto deferred = std::exchange(m_afterIndex, {})) {
-                         // A fetch asked for meanwhile; its page replays the queued events.
-                         m_fetching = false;
-                         deferred();
-                     } else {
+                     Q_EMIT statsChanged(); // totalMessageCount() counts read messages only now
+                     m_fetching = false;
+                     if (const auto deferred = std::exchange(m_afterIndex, {}))
+                         deferred(); // its page replays the queued events
+                     else
                          replayQueued();
-                     }
                  });
 }
 
 bool TimelineModel::canFetchMore(const QModelIndex &parent) const
 {
-    return !parent.isValid() && (m_indexing || !m_older.isEmpty()) && !m_loading && !m_fetching;
+    return !parent.isValid() && (isIndexing() || !m_older.isEmpty()) && !m_loading && !m_fetching;
 }
 
 void TimelineModel::fetchMore(const QModelIndex &parent)
@@ -540,7 +536,7 @@ void TimelineModel::fetchMore(const QModelIndex &parent)
     assertGuiThread();
     if (!canFetchMore(parent))
         return;
-    if (m_indexing) {
+    if (isIndexing()) {
         // The older messages are being listed: the page follows as soon as they are.
         m_fetching = true;
         m_afterIndex = [this] {
@@ -607,7 +603,7 @@ void TimelineModel::fetchOlder(qsizetype count)
 void TimelineModel::whenLoaded(std::function<void()> event)
 {
     assertGuiThread();
-    if (m_loading || m_fetching || m_indexing)
+    if (m_loading || m_fetching || isIndexing())
         m_queued.append(std::move(event));
     else
         event();
@@ -688,7 +684,7 @@ void TimelineModel::onPartUpdated(const Part &part, const QString &delta)
 
 void TimelineModel::flushPendingParts()
 {
-    if (m_loading || m_fetching || m_indexing) {
+    if (m_loading || m_fetching || isIndexing()) {
         m_flushTimer.start();
         return;
     }

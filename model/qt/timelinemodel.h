@@ -97,12 +97,9 @@ public:
     /// assistant message (the next message's ID; empty when it is the last: the whole session).
     [[nodiscard]] QString forkPoint(const QModelIndex &index) const;
 
-    /// All messages of the session, loaded or not (while the older ones are being read, the
-    /// number of message files listed).
-    [[nodiscard]] int totalMessageCount() const
-    {
-        return m_indexing ? int(m_listedCount) : int(m_older.size() + m_rows.size());
-    }
+    /// All messages of the session, loaded or not (while the older ones are being read, their
+    /// files count).
+    [[nodiscard]] int totalMessageCount() const { return int(m_older.size() + m_rows.size() + m_restIds.size()); }
     /// Tokens in context: the last assistant reply's tokens (input, output, reasoning, cache);
     /// after a compaction, the summary's output.
     [[nodiscard]] qint64 contextTokens() const { return m_contextTokens; }
@@ -146,7 +143,6 @@ private:
     {
         QList<MessageWithParts> messages; ///< the newest messages, in order
         QStringList rest; ///< the IDs of the others, oldest first by the time in the ID
-        qsizetype listed = 0; ///< message files listed
     };
     struct Index
     {
@@ -177,6 +173,7 @@ private:
     void fetchOlder(qsizetype count);
     /// Reads the infos of the messages not shown yet (@p rest) after the first page.
     void readOlderInfos(const QStringList &rest);
+    [[nodiscard]] bool isIndexing() const { return !m_restIds.isEmpty(); }
 
     SessionService *m_service;
     SessionService *m_primary; // the service the watcher follows files for
@@ -193,9 +190,9 @@ private:
     int m_generation = 0;
     bool m_loading = false;
     bool m_fetching = false;
-    bool m_indexing = false; // the first page is in, the older messages' infos are being read
-    QSet<QString> m_restIds; // while indexing: the messages not read yet
-    qsizetype m_listedCount = 0;
+    // The messages listed but not read yet: while the first page is in and the older messages'
+    // infos are being read (isIndexing()), empty otherwise.
+    QSet<QString> m_restIds;
     std::function<void()> m_afterIndex; // a fetch asked for while indexing
     bool m_running = false;
     qint64 m_contextTokens = 0;

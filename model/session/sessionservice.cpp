@@ -124,10 +124,15 @@ Result<Session> SessionService::create(const CreateOptions &options)
         return session;
     if (auto r = m_store->writeSession(*session); !r)
         return r.error();
-    qCInfo(lcSession) << "created" << session->id();
-    Q_EMIT sessionCreated(*session);
-    Q_EMIT sessionUpdated(*session);
+    announceCreated(*session);
     return session;
+}
+
+void SessionService::announceCreated(const Session &session)
+{
+    qCInfo(lcSession) << "created" << session.id();
+    Q_EMIT sessionCreated(session);
+    Q_EMIT sessionUpdated(session);
 }
 
 Result<Session> SessionService::prepare(const CreateOptions &options)
@@ -293,9 +298,7 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
         (void)m_store->removeSession(session);
         return written.error();
     }
-    qCInfo(lcSession) << "created" << session.id();
-    Q_EMIT sessionCreated(session);
-    Q_EMIT sessionUpdated(session);
+    announceCreated(session);
     for (const MessageWithParts &m : std::as_const(copies)) {
         Q_EMIT messageUpdated(m.info);
         for (const Part &p : m.parts)

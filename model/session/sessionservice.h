@@ -114,6 +114,8 @@ private:
     Result<void> ensureWritable() const;
     /// The new session create() writes (its project recorded), not written yet.
     Result<Session> prepare(const CreateOptions &options);
+    /// Logs and signals a session written for the first time.
+    void announceCreated(const Session &session);
     Result<void> removeRecursive(const Session &session, int depth);
 
     std::shared_ptr<Store> m_store;

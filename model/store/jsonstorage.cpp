@@ -78,6 +78,12 @@ std::shared_ptr<QReadWriteLock> JsonStorage::lockFor(const QString &path) const
 
 namespace
 {
+/// Whether readFile() could leave the parser's padding (JsonPadding bytes) behind @p bytes.
+bool hasParserPadding(const QByteArray &bytes)
+{
+    return bytes.capacity() - bytes.size() >= JsonPadding;
+}
+
 Result<QByteArray> readFile(const QString &path)
 {
     // Plain POSIX calls: open, fstat, read, close. QFile took three more system calls per file
@@ -133,7 +139,7 @@ Result<QByteArray> readFile(const QString &path)
     ::close(fd);
     bytes.truncate(total);
     // The padding's bytes are read by the parser: give them a value.
-    if (bytes.capacity() - bytes.size() >= JsonPadding)
+    if (hasParserPadding(bytes))
         std::memset(bytes.data() + bytes.size(), 0, size_t(JsonPadding));
     return bytes;
 }
@@ -152,9 +158,7 @@ Result<JsonValue> parseFileBytes(const QByteArray &bytes, const QString &path)
     if (allNul)
         return Error{u"the file holds only NUL bytes (%1 bytes; typically left by a crash during a write)"_s.arg(bytes.size()), path};
     JsonParseError error;
-    // readFile() leaves the padding the parser may read behind the data.
-    const bool padded = bytes.capacity() - bytes.size() >= JsonPadding;
-    std::optional<JsonValue> value = padded ? parseJsonPadded(bytes, &error) : parseJson(bytes, &error);
+    std::optional<JsonValue> value = hasParserPadding(bytes) ? parseJsonPadded(bytes, &error) : parseJson(bytes, &error);
     if (!value)
         return Error{u"not valid JSON (%1)"_s.arg(error.toString()), path};
     return *value;

@@ -319,6 +319,35 @@ QList<FileDiff> JsonStore::sessionDiff(const QString &sessionID)
 
 namespace
 {
+/// The first error that the tasks of a parallelFor() report; the others are dropped, and the
+/// tasks not started yet can skip their work once one has failed.
+class FirstError
+{
+public:
+    void report(const Result<void> &result)
+    {
+        if (result)
+            return;
+        QMutexLocker locker(&m_mutex);
+        if (!m_error)
+            m_error = result.error();
+        m_failed = true;
+    }
+    [[nodiscard]] bool failed() const { return m_failed.load(std::memory_order_relaxed); }
+    /// Success, or the first error reported.
+    [[nodiscard]] Result<void> result() const
+    {
+        if (m_error)
+            return *m_error;
+        return {};
+    }
+
+private:
+    QMutex m_mutex;
+    std::optional<Error> m_error;
+    std::atomic_bool m_failed = false;
+};
+
 Result<void> checkIds(std::initializer_list<std::pair<QString, Identifier::Kind>> ids)
 {
     for (const auto &[id, kind] : ids) {
@@ -390,11 +419,9 @@ Result<void> JsonStore::writeMessages(const QList<MessageWithParts> &messages)
         if (auto r = m_storage.makeFolder({u"message"_s, messages.first().info.sessionID()}); !r)
             return r;
     }
-    QMutex errorMutex;
-    std::optional<Error> firstError;
-    std::atomic_bool failed = false;
+    FirstError error;
     parallelFor(messages.size(), [&](qsizetype i) {
-        if (failed.load(std::memory_order_relaxed))
+        if (error.failed())
             return;
         const MessageWithParts &m = messages.at(i);
         // The part folder of a copied message is new: made at once, not after a failed open.
@@ -407,15 +434,10 @@ Result<void> JsonStore::writeMessages(const QList<MessageWithParts> &messages)
         // Each message after its parts, as OpenCode writes them.
         if (r)
             r = m_storage.create({u"message"_s, m.info.sessionID(), m.info.id()}, JsonStorage::serialize(m.info.json()));
-        if (!r) {
-            QMutexLocker locker(&errorMutex);
-            if (!firstError)
-                firstError = r.error();
-            failed = true;
-        }
+        error.report(r);
     });
-    if (firstError)
-        return *firstError;
+    if (Result<void> r = error.result(); !r)
+        return r;
     return m_storage.syncAll();
 }
 
@@ -545,8 +567,7 @@ Result<void> JsonStore::removeSession(const Session &session)
     // Messages and their parts first (on every core), the session file last: an interrupted
     // removal leaves a session that still lists, and can be removed again.
     const QList<JsonStorage::Key> messageKeys = m_storage.list({u"message"_s, sessionID});
-    QMutex errorMutex;
-    std::optional<Error> firstError;
+    FirstError error;
     parallelFor(messageKeys.size(), [&](qsizetype i) {
         const JsonStorage::Key &key = messageKeys.at(i);
         const QString messageID = key.last();
@@ -559,14 +580,10 @@ Result<void> JsonStore::removeSession(const Session &session)
             QDir().rmdir(m_storage.root() + u"/part/"_s + messageID);
             r = m_storage.remove(key);
         }
-        if (!r) {
-            QMutexLocker locker(&errorMutex);
-            if (!firstError)
-                firstError = r.error();
-        }
+        error.report(r);
     });
-    if (firstError)
-        return *firstError;
+    if (Result<void> r = error.result(); !r)
+        return r;
     QDir().rmdir(m_storage.root() + u"/message/"_s + sessionID);
     for (const QString &kind : {u"session_diff"_s, u"share"_s, u"session_share"_s, u"todo"_s}) {
         if (auto r = m_storage.remove({kind, sessionID}); !r)

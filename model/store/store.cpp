@@ -12,12 +12,7 @@ Store::~Store() = default;
 
 QList<MessageWithParts> Store::messagesWithParts(const QString &sessionID)
 {
-    QList<MessageWithParts> result;
-    const QList<Message> infos = messages(sessionID);
-    result.reserve(infos.size());
-    for (const Message &info : infos)
-        result.append({info, parts(sessionID, info.id())});
-    return result;
+    return withParts(sessionID, messages(sessionID));
 }
 
 QStringList Store::messageIDs(const QString &sessionID)

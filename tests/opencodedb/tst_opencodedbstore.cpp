@@ -54,6 +54,13 @@ QString copyRealFixture(const QTemporaryDir &dir, const QString &version = u"1.1
     return target;
 }
 
+/// The store of a copy of the real 1.18.34 fixture in @p dir; null when it does not open.
+std::shared_ptr<OpencodeDbStore> openRealFixture(const QTemporaryDir &dir)
+{
+    const auto opened = OpencodeDbStore::open(copyRealFixture(dir) + u"/opencode.db"_s);
+    return opened ? opened.value() : nullptr;
+}
+
 QByteArray fileHash(const QString &path)
 {
     return QCryptographicHash::hash(weft::test::readFile(path), QCryptographicHash::Sha256);
@@ -464,13 +471,12 @@ void TestOpencodeDbStore::earlyReleaseDetails()
 void TestOpencodeDbStore::keyOrder()
 {
     QTemporaryDir dir;
-    const QString dataDir = copyRealFixture(dir);
-    const auto store = OpencodeDbStore::open(dataDir + u"/opencode.db"_s);
+    const std::shared_ptr<OpencodeDbStore> store = openRealFixture(dir);
     QVERIFY(store);
-    const Session session = *store.value()->session(RealChild);
+    const Session session = *store->session(RealChild);
     QCOMPARE(session.json().keys().mid(0, 7),
              (QStringList{u"id"_s, u"slug"_s, u"version"_s, u"projectID"_s, u"directory"_s, u"parentID"_s, u"title"_s}));
-    const QList<MessageWithParts> messages = store.value()->messagesWithParts(RealMain);
+    const QList<MessageWithParts> messages = store->messagesWithParts(RealMain);
     for (const MessageWithParts &m : messages) {
         QCOMPARE(m.info.json().keys().mid(0, 2), (QStringList{u"id"_s, u"sessionID"_s}));
         for (const Part &p : m.parts)
@@ -531,10 +537,9 @@ void TestOpencodeDbStore::messagesByIdFewAndMany()
     // What the timeline asks a database for: the IDs, then the newest few by ID (a query each),
     // then the many others (one read of all, filtered). Unknown IDs are skipped either way.
     QTemporaryDir dir;
-    const QString dataDir = copyRealFixture(dir);
-    const auto opened = OpencodeDbStore::open(dataDir + u"/opencode.db"_s);
+    const std::shared_ptr<OpencodeDbStore> opened = openRealFixture(dir);
     QVERIFY(opened);
-    OpencodeDbStore &store = *opened.value();
+    OpencodeDbStore &store = *opened;
     const QList<Message> all = store.messages(RealMain);
     QVERIFY(all.size() >= 4);
     QStringList ids = store.messageIDs(RealMain);
