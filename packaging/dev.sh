@@ -136,8 +136,11 @@ configure_and_build() {
     have_native_kf6 || launcher_mode=buildroot
     # WEFT_TARGETS (space-separated) builds only those targets instead of everything.
     [ -n "${WEFT_TARGETS:-}" ] && for t in $WEFT_TARGETS; do targets+=(--target "$t"); done
+    # ccache, where the build environment has it, makes rebuilds after a branch switch cheap.
+    local launcher=()
+    build_env sh -c 'command -v ccache' >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     build_env cmake -S "$SRC" -B "$dir" -G Ninja -DWEFT_LAUNCHER_MODE="$launcher_mode" \
-        -DWEFT_BUILDROOT="$ROOT" "$@" >/dev/null
+        -DWEFT_BUILDROOT="$ROOT" "${launcher[@]}" "$@" >/dev/null
     build_env cmake --build "$dir" --parallel "$(nproc)" "${targets[@]}"
 }
 

@@ -468,7 +468,7 @@ void MainWindow::updateActions()
     action(u"archiveSession"_s)->setEnabled(have && writable);
     action(u"deleteSession"_s)->setEnabled(have && writable);
     action(u"exportSession"_s)->setEnabled(have);
-    action(u"revealDataFile"_s)->setEnabled(have && writable && dynamic_cast<JsonStore *>(m_service->store()));
+    action(u"revealDataFile"_s)->setEnabled(have && writable && m_service->has(StoreCapability::SessionFiles));
     action(u"newSession"_s)->setEnabled(!m_service->isReadOnly());
     const bool busy = have && writable && m_processor && m_processor->isBusy(m_current);
     action(u"compact"_s)->setEnabled(have && ((writable && !busy && isRunnable(m_current)) || importable));
@@ -652,10 +652,9 @@ void MainWindow::exportCurrent()
 
 void MainWindow::revealDataFile()
 {
-    auto *store = dynamic_cast<JsonStore *>(m_service->store());
-    if (!store || m_current.isEmpty() || !m_currentSource.isEmpty())
+    if (m_current.isEmpty() || !m_currentSource.isEmpty())
         return;
-    const QString file = store->sessionFile(m_current);
+    const QString file = m_service->sessionFile(m_current);
     if (file.isEmpty())
         return;
     QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(file).absolutePath()));

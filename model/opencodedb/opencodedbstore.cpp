@@ -768,8 +768,9 @@ QList<FileDiff> OpencodeDbStore::sessionDiff(const QString &sessionID)
     return result;
 }
 
-Result<QHash<QString, qint64>> OpencodeDbStore::sessionStamps()
+Result<QHash<QString, qint64>> OpencodeDbStore::changeStamps(const QList<Session> &sessions)
 {
+    Q_UNUSED(sessions)
     QHash<QString, qint64> stamps;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         stamps.clear();

@@ -77,7 +77,7 @@ public:
     [[nodiscard]] const OpencodeDbSchema &schema() const { return m_schema; }
 
     QString location() const override { return m_file; }
-    bool isReadOnly() const override { return true; }
+    StoreCapabilities capabilities() const override { return StoreCapability::Live | StoreCapability::Importable; }
     QList<Project> projects() override;
     QList<Session> sessions() override;
     std::optional<Session> session(const QString &sessionID) override;
@@ -101,8 +101,8 @@ public:
     Result<void> removePart(const QString &sessionID, const QString &messageID, const QString &partID) override;
 
     /// For each session, the newest `time_updated` of the session row, its messages and its
-    /// parts: a stamp that changes whenever anything of the session changes (search index).
-    [[nodiscard]] Result<QHash<QString, qint64>> sessionStamps();
+    /// parts (every session of the database, whatever @p sessions holds).
+    Result<QHash<QString, qint64>> changeStamps(const QList<Session> &sessions) override;
 
     // ---- for the follower (OpencodeDbWatcher) and tests
 

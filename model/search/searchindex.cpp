@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "searchindex.h"
 
-#include "opencodedb/opencodedbstore.h"
 #include "opencodedb/threadconnections.h"
 #include "searchtokenizer.h"
 #include "session/sessionservice.h"
-#include "store/jsonstore.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -994,19 +992,10 @@ Result<SearchIndex::SyncStats> SearchIndex::sync(Store &store, const QString &so
     const QList<Session> sessions = store.sessions();
     stats.sessions = int(sessions.size());
 
-    QHash<QString, qint64> stamps;
-    if (auto *database = dynamic_cast<OpencodeDbStore *>(&store)) {
-        Result<QHash<QString, qint64>> r = database->sessionStamps();
-        if (!r)
-            return r.error();
-        stamps = r.value();
-    } else if (auto *json = dynamic_cast<JsonStore *>(&store)) {
-        // A session's time.updated does not move with every message; its message folder does
-        // (every message file is written by a rename into it).
-        const QString root = json->storage().root() + u"/message/"_s;
-        for (const Session &s : sessions)
-            stamps.insert(s.id(), qMax(s.updated(), QFileInfo(root + s.id()).lastModified().toMSecsSinceEpoch()));
-    }
+    Result<QHash<QString, qint64>> changeStamps = store.changeStamps(sessions);
+    if (!changeStamps)
+        return changeStamps.error();
+    QHash<QString, qint64> stamps = changeStamps.value();
     for (const Session &s : sessions) {
         if (!stamps.contains(s.id()))
             stamps.insert(s.id(), s.updated());

@@ -32,6 +32,9 @@ public:
 
     [[nodiscard]] Store *store() const { return m_store.get(); }
     [[nodiscard]] std::shared_ptr<Store> sharedStore() const { return m_store; }
+    /// What the backend can do (writable, live, session files, importable).
+    [[nodiscard]] StoreCapabilities capabilities() const { return m_store->capabilities(); }
+    [[nodiscard]] bool has(StoreCapability capability) const { return m_store->has(capability); }
     [[nodiscard]] bool isReadOnly() const { return m_store->isReadOnly(); }
 
     /// The version written into new sessions (OpenCode writes its own release there).
@@ -46,6 +49,8 @@ public:
     [[nodiscard]] QList<Session> children(const QString &parentID) const;
     [[nodiscard]] QList<MessageWithParts> messages(const QString &sessionID) const;
     [[nodiscard]] QList<FileDiff> diff(const QString &sessionID) const;
+    /// The file that holds the session's info (StoreCapability::SessionFiles), else empty.
+    [[nodiscard]] QString sessionFile(const QString &sessionID) const { return m_store->sessionFile(sessionID); }
 
     // ---- session changes
     struct CreateOptions {

@@ -161,6 +161,16 @@ QString JsonStore::sessionFile(const QString &sessionID)
     return m_storage.path({u"session"_s, projectID, sessionID}).value();
 }
 
+Result<QHash<QString, qint64>> JsonStore::changeStamps(const QList<Session> &sessions)
+{
+    const QString root = m_storage.root() + u"/message/"_s;
+    QHash<QString, qint64> stamps;
+    stamps.reserve(sessions.size());
+    for (const Session &s : sessions)
+        stamps.insert(s.id(), qMax(s.updated(), QFileInfo(root + s.id()).lastModified().toMSecsSinceEpoch()));
+    return stamps;
+}
+
 std::optional<Session> JsonStore::session(const QString &sessionID)
 {
     const QString projectID = projectOf(sessionID);

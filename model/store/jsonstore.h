@@ -33,7 +33,16 @@ public:
     [[nodiscard]] QString dataDir() const { return m_dataDir; }
 
     QString location() const override;
-    bool isReadOnly() const override { return false; }
+    StoreCapabilities capabilities() const override
+    {
+        return StoreCapability::Writable | StoreCapability::Live | StoreCapability::SessionFiles;
+    }
+    /// The file that holds a session's info, or empty when the session is unknown.
+    QString sessionFile(const QString &sessionID) override;
+    /// A session's `time.updated`, or its message folder's modification time when newer (every
+    /// message file is written by a rename into that folder; time.updated does not move with
+    /// every message).
+    Result<QHash<QString, qint64>> changeStamps(const QList<Session> &sessions) override;
     QList<Project> projects() override;
     QList<Session> sessions() override;
     std::optional<Session> session(const QString &sessionID) override;
@@ -66,9 +75,6 @@ public:
     Result<void> removeSession(const Session &session) override;
     Result<void> removeMessage(const QString &sessionID, const QString &messageID) override;
     Result<void> removePart(const QString &sessionID, const QString &messageID, const QString &partID) override;
-
-    /// The file that holds a session's info, or empty when the session is unknown.
-    [[nodiscard]] QString sessionFile(const QString &sessionID);
 
 private:
     /// Reads and validates one file; damaged or invalid files are reported and give nullopt.

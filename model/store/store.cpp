@@ -10,6 +10,15 @@ namespace weft
 
 Store::~Store() = default;
 
+Result<QHash<QString, qint64>> Store::changeStamps(const QList<Session> &sessions)
+{
+    QHash<QString, qint64> stamps;
+    stamps.reserve(sessions.size());
+    for (const Session &s : sessions)
+        stamps.insert(s.id(), s.updated());
+    return stamps;
+}
+
 QList<MessageWithParts> Store::messagesWithParts(const QString &sessionID)
 {
     return withParts(sessionID, messages(sessionID));

@@ -4,6 +4,8 @@
 #include "core/result.h"
 #include "core/types.h"
 
+#include <QFlags>
+#include <QHash>
 #include <QMutex>
 #include <QString>
 
@@ -21,6 +23,24 @@ struct StoreProblem {
     bool operator==(const StoreProblem &) const = default;
 };
 
+/// What a backend can do. Models, views and the command line ask for a capability, never for a
+/// backend's type.
+enum class StoreCapability {
+    /// Weft writes the sessions itself: create, rename, archive, delete, fork, import, and the
+    /// agent loop and compaction record their steps in it.
+    Writable = 0x1,
+    /// Changes made by other processes are reported while a session is open (SessionService
+    /// follows them and announces them with its usual signals).
+    Live = 0x2,
+    /// Each session has a file of its own on disk (sessionFile()): "reveal the data file".
+    SessionFiles = 0x4,
+    /// Sessions can be copied into a writable store (DbImport) to be forked, compacted and
+    /// continued there.
+    Importable = 0x8,
+};
+Q_DECLARE_FLAGS(StoreCapabilities, StoreCapability)
+Q_DECLARE_OPERATORS_FOR_FLAGS(StoreCapabilities)
+
 /// Where sessions live: the JSON files of OpenCode 1.1 (read-write) or the SQLite database of
 /// OpenCode 1.2+ (read-only). All methods are thread-safe. Reads never modify the data.
 class Store
@@ -30,7 +50,19 @@ public:
 
     /// A short description for the user: the folder or database file.
     [[nodiscard]] virtual QString location() const = 0;
-    [[nodiscard]] virtual bool isReadOnly() const = 0;
+    [[nodiscard]] virtual StoreCapabilities capabilities() const = 0;
+    [[nodiscard]] bool has(StoreCapability capability) const { return capabilities().testFlag(capability); }
+    [[nodiscard]] bool isReadOnly() const { return !has(StoreCapability::Writable); }
+    /// The file that holds a session's info (StoreCapability::SessionFiles), else empty.
+    [[nodiscard]] virtual QString sessionFile(const QString &sessionID)
+    {
+        Q_UNUSED(sessionID)
+        return {};
+    }
+    /// For each session of @p sessions, a stamp that changes whenever anything of the session
+    /// changes (its messages and parts too): what the search index compares to know what to
+    /// read again. The default is each session's `time.updated`.
+    [[nodiscard]] virtual Result<QHash<QString, qint64>> changeStamps(const QList<Session> &sessions);
 
     [[nodiscard]] virtual QList<Project> projects() = 0;
     /// All sessions of all projects, in no particular order.

@@ -645,11 +645,11 @@ void TestOpencodeDbStore::sessionStamps()
     QVERIFY(db.loadStorage(weft::test::fixtureDir() + u"/storage"_s));
     const auto store = OpencodeDbStore::open(file);
     QVERIFY(store);
-    const auto before = store.value()->sessionStamps();
+    const auto before = store.value()->changeStamps({});
     QVERIFY(before);
     QCOMPARE(before->size(), 6);
     QVERIFY(db.exec(u"UPDATE part SET time_updated = 1900000000000 WHERE id = 'prt_200fa7fcc002SWWB8daGMkkVNe'"_s));
-    const auto after = store.value()->sessionStamps();
+    const auto after = store.value()->changeStamps({});
     QVERIFY(after);
     for (auto it = before->constBegin(); it != before->constEnd(); ++it) {
         if (it.key() == u"ses_dff058141ffeXJnTNzT8vnXcKt")
