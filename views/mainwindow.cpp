@@ -14,7 +14,6 @@
 #include "qt/async.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
-#include "qt/sessionwatcher.h"
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
@@ -159,8 +158,6 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
         m_composer->setCurrentAgent(m_timeline->lastAgent());
         updateHeader();
     });
-    if (SessionWatcher *watcher = m_timeline->watcher())
-        connect(watcher, &SessionWatcher::sessionInfoChanged, m_sessions, &SessionsModel::refreshSession);
 
     // Running sessions: the composer asks, the processor does.
     setupProcessor(setup ? std::move(*setup) : makeProcessorSetup(Config(), dataDir).value());

@@ -2,6 +2,7 @@
 #include "timelineview.h"
 
 #include "qt/timelinemodel.h"
+#include "qt/timelinerevertfilter.h"
 #include "style.h"
 #include "timelinedelegate.h"
 
@@ -24,94 +25,6 @@ namespace weft
 
 namespace
 {
-/// Between the model and the view:
-/// - QAbstractItemView fetches more when its *last* row is visible, which in a chat would load
-///   the whole history page by page while the user sits at the bottom. The timeline fetches older
-///   messages itself, when the user nears the top; this proxy hides fetchMore from the base class.
-/// - A pending revert hides the messages it took back (OpenCode's `revert.messageID`, and the
-///   parts from `revert.partID` on in that message). Message IDs ascend with time, as in
-///   OpenCode's `messages.filter(m => m.id < revert.messageID)`.
-class TimelineProxy : public QSortFilterProxyModel
-{
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-    bool canFetchMore(const QModelIndex &) const override { return false; }
-    void fetchMore(const QModelIndex &) override { }
-
-    [[nodiscard]] QString revertMessage() const { return m_message; }
-    bool setRevert(const QString &messageID, const QString &partID)
-    {
-        if (messageID == m_message && partID == m_part)
-            return false;
-        m_message = messageID;
-        m_part = messageID.isEmpty() ? QString() : partID;
-        invalidateRowsFilter();
-        return true;
-    }
-
-    QVariant data(const QModelIndex &index, int role) const override
-    {
-        if (m_part.isEmpty() || !index.isValid())
-            return QSortFilterProxyModel::data(index, role);
-        switch (role) {
-        case Qt::DisplayRole:
-        case TimelineModel::TextRole:
-        case TimelineModel::MarkdownRole:
-        case TimelineModel::PartsRole:
-        case TimelineModel::PartTypesRole:
-        case TimelineModel::ToolStatusesRole:
-            break;
-        default:
-            return QSortFilterProxyModel::data(index, role);
-        }
-        if (QSortFilterProxyModel::data(index, TimelineModel::IdRole).toString() != m_message)
-            return QSortFilterProxyModel::data(index, role);
-        QList<Part> parts;
-        for (const Part &p : QSortFilterProxyModel::data(index, TimelineModel::PartsRole).value<QList<Part>>()) {
-            if (p.id() == m_part)
-                break;
-            parts.append(p);
-        }
-        switch (role) {
-        case Qt::DisplayRole:
-        case TimelineModel::TextRole:
-            return TimelineModel::visibleText(parts);
-        case TimelineModel::MarkdownRole:
-            return TimelineModel::markdown(QSortFilterProxyModel::data(index, TimelineModel::MessageRole).value<Message>(),
-                                           parts);
-        case TimelineModel::PartTypesRole: {
-            QList<PartType> types;
-            for (const Part &p : std::as_const(parts))
-                types.append(p.type());
-            return QVariant::fromValue(types);
-        }
-        case TimelineModel::ToolStatusesRole: {
-            QList<ToolStatus> statuses;
-            for (const Part &p : std::as_const(parts)) {
-                if (p.type() == PartType::Tool)
-                    statuses.append(p.state().status());
-            }
-            return QVariant::fromValue(statuses);
-        }
-        default:
-            return QVariant::fromValue(parts);
-        }
-    }
-
-protected:
-    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override
-    {
-        if (m_message.isEmpty())
-            return true;
-        const QString id = sourceModel()->index(sourceRow, 0, sourceParent).data(TimelineModel::IdRole).toString();
-        return id < m_message || (id == m_message && !m_part.isEmpty());
-    }
-
-private:
-    QString m_message;
-    QString m_part;
-};
-
 constexpr int SpinnerIntervalMs = 80;
 } // namespace
 
@@ -176,7 +89,7 @@ void TimelineView::setTimelineModel(TimelineModel *model)
     if (m_proxy)
         m_proxy->deleteLater();
     m_model = model;
-    m_proxy = new TimelineProxy(this);
+    m_proxy = new TimelineRevertFilter(this);
     m_proxy->setSourceModel(model);
     setModel(m_proxy);
     connect(m_proxy, &QAbstractItemModel::rowsAboutToBeInserted, this, &TimelineView::onRowsAboutToBeInserted);
@@ -207,7 +120,7 @@ void TimelineView::setPlaceholderText(const QString &text)
 
 void TimelineView::setRevert(const QString &messageID, const QString &partID)
 {
-    auto *proxy = static_cast<TimelineProxy *>(m_proxy);
+    auto *proxy = static_cast<TimelineRevertFilter *>(m_proxy);
     if (!proxy)
         return;
     const QString before = proxy->revertMessage();
@@ -222,7 +135,7 @@ void TimelineView::setRevert(const QString &messageID, const QString &partID)
 
 QString TimelineView::revertMessageID() const
 {
-    return m_proxy ? static_cast<TimelineProxy *>(m_proxy)->revertMessage() : QString();
+    return m_proxy ? static_cast<TimelineRevertFilter *>(m_proxy)->revertMessage() : QString();
 }
 
 int TimelineView::hiddenMessageCount() const

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "opencodedbstore.h"
 
+#include "opencodedbwatcher.h"
+
 #include "core/identifier.h"
 #include "core/logging.h"
 #include "store/jsonstorage.h"
@@ -766,6 +768,11 @@ QList<FileDiff> OpencodeDbStore::sessionDiff(const QString &sessionID)
             result.append(FileDiff(array.at(i).toObject()));
     }
     return result;
+}
+
+StoreWatcher *OpencodeDbStore::createWatcher(QObject *parent)
+{
+    return new OpencodeDbWatcher(std::static_pointer_cast<OpencodeDbStore>(shared_from_this()), parent);
 }
 
 Result<QHash<QString, qint64>> OpencodeDbStore::changeStamps(const QList<Session> &sessions)

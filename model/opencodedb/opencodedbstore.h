@@ -103,6 +103,8 @@ public:
     /// For each session, the newest `time_updated` of the session row, its messages and its
     /// parts (every session of the database, whatever @p sessions holds).
     Result<QHash<QString, qint64>> changeStamps(const QList<Session> &sessions) override;
+    /// An OpencodeDbWatcher: follows every commit to the database.
+    StoreWatcher *createWatcher(QObject *parent) override;
 
     // ---- for the follower (OpencodeDbWatcher) and tests
 

@@ -13,6 +13,8 @@
 #include <QSqlError>
 #include <QSqlQuery>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace weft
@@ -61,11 +63,11 @@ private:
     };
 
     Result<qint64> dataVersion();
-    Result<void> readChanges(QSqlDatabase &db, bool full, QList<Change> &changes);
-    Result<void> readRows(QSqlDatabase &db, Table &table, bool full, QList<Change> &changes);
-    Result<void> readCounts(QSqlDatabase &db, QList<Change> &changes);
+    Result<void> readChanges(QSqlDatabase &db, bool full, QList<StoreChange> &changes);
+    Result<void> readRows(QSqlDatabase &db, Table &table, bool full, QList<StoreChange> &changes);
+    Result<void> readCounts(QSqlDatabase &db, QList<StoreChange> &changes);
     void prune();
-    void send(const QList<Change> &changes);
+    void send(const QList<StoreChange> &changes);
     [[nodiscard]] qint64 fullInterval() const;
     void scheduleFullScan();
 
@@ -158,7 +160,7 @@ void OpencodeDbWatcher::Worker::prime()
         return {};
     });
     if (!r) {
-        send({Change{Change::Kind::Problem, {}, {}, {}, r.error().message, m_store->databaseFile()}});
+        send({StoreChange{.kind = StoreChange::Kind::Problem, .text = r.error().message, .location = m_store->databaseFile()}});
     }
     for (const Session &s : std::as_const(m_sessions)) {
         if (s.updated() >= m_watermark - OverlapMs)
@@ -193,7 +195,7 @@ void OpencodeDbWatcher::Worker::poll(bool forceFull)
     timer.start();
     const Result<qint64> version = dataVersion();
     if (!version) {
-        send({Change{Change::Kind::Problem, {}, {}, {}, version.error().message, m_store->databaseFile()}});
+        send({StoreChange{.kind = StoreChange::Kind::Problem, .text = version.error().message, .location = m_store->databaseFile()}});
         return;
     }
     if (version.value() == m_dataVersion && !full) {
@@ -201,7 +203,7 @@ void OpencodeDbWatcher::Worker::poll(bool forceFull)
         ++stats.skipped;
         return;
     }
-    QList<Change> changes;
+    QList<StoreChange> changes;
     // Work on copies: a read that fails half-way (busy, damaged) leaves the state as it was, so
     // the next read finds the same rows again.
     const Table sessionTable = m_sessionTable, messageTable = m_messageTable, partTable = m_partTable;
@@ -214,7 +216,7 @@ void OpencodeDbWatcher::Worker::poll(bool forceFull)
         m_partTable = partTable;
         m_sessions = sessions;
         m_watermark = watermark;
-        send({Change{Change::Kind::Problem, {}, {}, {}, r.error().message, m_store->databaseFile()}});
+        send({StoreChange{.kind = StoreChange::Kind::Problem, .text = r.error().message, .location = m_store->databaseFile()}});
         scheduleFullScan();
         return;
     }
@@ -244,7 +246,7 @@ void OpencodeDbWatcher::Worker::poll(bool forceFull)
         send(changes);
 }
 
-Result<void> OpencodeDbWatcher::Worker::readChanges(QSqlDatabase &db, bool full, QList<Change> &changes)
+Result<void> OpencodeDbWatcher::Worker::readChanges(QSqlDatabase &db, bool full, QList<StoreChange> &changes)
 {
     QSqlQuery q(db);
     q.setForwardOnly(true);
@@ -291,12 +293,12 @@ Result<void> OpencodeDbWatcher::Worker::readChanges(QSqlDatabase &db, bool full,
         m_sessionTable.seen.insert(id, Seen{row.updated, hash, {}});
         m_sessions.insert(id, row.session);
         m_watermark = qMax(m_watermark, row.updated);
-        changes.append(Change{known ? Change::Kind::SessionUpdated : Change::Kind::SessionCreated, row.session, {}, {}, {}, {}});
+        changes.append(StoreChange{.kind = known ? StoreChange::Kind::SessionUpdated : StoreChange::Kind::SessionCreated, .session = row.session});
     }
     m_sessionTable.maxRowid = maxSessionRowid;
     for (auto it = m_sessions.begin(); it != m_sessions.end();) {
         if (!ids.contains(it.key())) {
-            changes.append(Change{Change::Kind::SessionDeleted, it.value(), {}, {}, {}, {}});
+            changes.append(StoreChange{.kind = StoreChange::Kind::SessionDeleted, .session = it.value()});
             m_sessionTable.seen.remove(it.key());
             m_messageCounts.remove(it.key());
             m_partCounts.remove(it.key());
@@ -317,7 +319,7 @@ Result<void> OpencodeDbWatcher::Worker::readChanges(QSqlDatabase &db, bool full,
     return {};
 }
 
-Result<void> OpencodeDbWatcher::Worker::readRows(QSqlDatabase &db, Table &table, bool full, QList<Change> &changes)
+Result<void> OpencodeDbWatcher::Worker::readRows(QSqlDatabase &db, Table &table, bool full, QList<StoreChange> &changes)
 {
     const bool parts = &table == &m_partTable;
     const QString columns = parts ? u"rowid, id, time_updated, data, session_id, message_id"_s : u"rowid, id, time_updated, data, session_id"_s;
@@ -375,7 +377,7 @@ Result<void> OpencodeDbWatcher::Worker::readRows(QSqlDatabase &db, Table &table,
         Seen next{row.updated, row.hash, {}};
         m_watermark = qMax(m_watermark, row.updated);
         if (row.message) {
-            changes.append(Change{Change::Kind::MessageUpdated, {}, *row.message, {}, {}, {}});
+            changes.append(StoreChange{.kind = StoreChange::Kind::MessageUpdated, .message = *row.message});
         } else {
             QString delta;
             if (row.part->type() == PartType::Text || row.part->type() == PartType::Reasoning) {
@@ -384,7 +386,7 @@ Result<void> OpencodeDbWatcher::Worker::readRows(QSqlDatabase &db, Table &table,
                 if (seen != table.seen.constEnd() && next.text.size() > seen->text.size() && next.text.startsWith(seen->text))
                     delta = next.text.mid(seen->text.size());
             }
-            changes.append(Change{Change::Kind::PartUpdated, {}, {}, *row.part, delta, {}});
+            changes.append(StoreChange{.kind = StoreChange::Kind::PartUpdated, .part = *row.part, .text = delta});
         }
         table.seen.insert(row.id, next);
     }
@@ -392,7 +394,7 @@ Result<void> OpencodeDbWatcher::Worker::readRows(QSqlDatabase &db, Table &table,
     return {};
 }
 
-Result<void> OpencodeDbWatcher::Worker::readCounts(QSqlDatabase &db, QList<Change> &changes)
+Result<void> OpencodeDbWatcher::Worker::readCounts(QSqlDatabase &db, QList<StoreChange> &changes)
 {
     // Deleted messages and parts leave no stamp behind: a session whose count went down is
     // reported for a reload. The counts come from the session indexes (no table scan).
@@ -417,7 +419,7 @@ Result<void> OpencodeDbWatcher::Worker::readCounts(QSqlDatabase &db, QList<Chang
     QStringList sorted(shrunk.begin(), shrunk.end());
     sorted.sort();
     for (const QString &id : std::as_const(sorted))
-        changes.append(Change{Change::Kind::SessionChanged, {}, {}, {}, id, {}});
+        changes.append(StoreChange{.kind = StoreChange::Kind::SessionChanged, .sessionID = id});
     return {};
 }
 
@@ -428,7 +430,7 @@ void OpencodeDbWatcher::Worker::prune()
         table->seen.removeIf([limit](const QHash<QString, Seen>::iterator &it) { return it->updated < limit; });
 }
 
-void OpencodeDbWatcher::Worker::send(const QList<Change> &changes)
+void OpencodeDbWatcher::Worker::send(const QList<StoreChange> &changes)
 {
     OpencodeDbWatcher *watcher = m_watcher;
     QMetaObject::invokeMethod(watcher, [watcher, changes] { watcher->deliver(changes); }, Qt::QueuedConnection);
@@ -437,7 +439,7 @@ void OpencodeDbWatcher::Worker::send(const QList<Change> &changes)
 // ---------------------------------------------------------------------------------------------
 
 OpencodeDbWatcher::OpencodeDbWatcher(std::shared_ptr<OpencodeDbStore> store, QObject *parent)
-    : QObject(parent)
+    : StoreWatcher(parent)
     , m_store(std::move(store))
 {
     registerMetaTypes();
@@ -454,11 +456,6 @@ OpencodeDbWatcher::OpencodeDbWatcher(std::shared_ptr<OpencodeDbStore> store, QOb
 OpencodeDbWatcher::~OpencodeDbWatcher()
 {
     stop();
-}
-
-void OpencodeDbWatcher::setService(SessionService *service)
-{
-    m_service = service;
 }
 
 void OpencodeDbWatcher::setFullScanInterval(int ms)
@@ -572,53 +569,13 @@ OpencodeDbWatcher::Stats OpencodeDbWatcher::stats() const
     return m_worker->stats;
 }
 
-void OpencodeDbWatcher::deliver(const QList<Change> &changes)
+void OpencodeDbWatcher::deliver(const QList<StoreChange> &changes)
 {
-    SessionService *service = m_service.data();
-    int count = 0;
-    for (const Change &c : changes) {
-        switch (c.kind) {
-        case Change::Kind::SessionCreated:
-            Q_EMIT sessionCreated(c.session);
-            if (service)
-                Q_EMIT service->sessionCreated(c.session);
-            break;
-        case Change::Kind::SessionUpdated:
-            Q_EMIT sessionUpdated(c.session);
-            if (service)
-                Q_EMIT service->sessionUpdated(c.session);
-            break;
-        case Change::Kind::SessionDeleted:
-            Q_EMIT sessionDeleted(c.session);
-            if (service)
-                Q_EMIT service->sessionDeleted(c.session);
-            break;
-        case Change::Kind::MessageUpdated:
-            Q_EMIT messageUpdated(c.message);
-            if (service)
-                Q_EMIT service->messageUpdated(c.message);
-            break;
-        case Change::Kind::PartUpdated:
-            Q_EMIT partUpdated(c.part, c.text);
-            if (service)
-                service->announcePart(c.part, c.text);
-            break;
-        case Change::Kind::SessionChanged:
-            Q_EMIT sessionChangedExternally(c.text);
-            if (service)
-                service->announceExternalChange(c.text);
-            break;
-        case Change::Kind::Problem:
-            qCWarning(lcStore).noquote() << "reading" << c.location << "failed:" << c.text;
-            Q_EMIT problemFound(c.location, c.text);
-            if (service)
-                Q_EMIT service->problemFound(c.location, c.text);
-            continue;
-        }
-        ++count;
-    }
-    if (count > 0)
-        Q_EMIT changesRead(count);
+    const auto found = std::count_if(changes.cbegin(), changes.cend(),
+                                     [](const StoreChange &c) { return c.kind != StoreChange::Kind::Problem; });
+    Q_EMIT changed(changes);
+    if (found > 0)
+        Q_EMIT changesRead(int(found));
 }
 
 } // namespace weft

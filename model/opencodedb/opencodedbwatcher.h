@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/types.h"
+#include "store/storewatcher.h"
 
 #include <QAtomicInteger>
 #include <QFileSystemWatcher>
@@ -16,7 +17,6 @@ namespace weft
 {
 
 class OpencodeDbStore;
-class SessionService;
 
 /// Follows an OpenCode database while OpenCode writes it: new and changed sessions, messages and
 /// parts appear as signals, typically within 100 ms of OpenCode's commit, without reloading
@@ -33,11 +33,11 @@ class SessionService;
 /// changed, never twice for the same state; rows that OpenCode committed late with an older
 /// timestamp are caught by a 5-second overlap of the time window.
 ///
-/// Signals are emitted on the thread the watcher lives in (normally the GUI thread), in commit
-/// order: sessions, then messages, then parts. With setService(), the same changes are also
-/// announced through that SessionService's signals, so that the models that listen to the
-/// service (and the search index) follow OpenCode live.
-class OpencodeDbWatcher : public QObject
+/// Changes are reported on the thread the watcher lives in (normally the GUI thread), in commit
+/// order: sessions, then messages, then parts. The SessionService over the database owns the
+/// watcher (OpencodeDbStore::createWatcher()) and announces them with its signals, so that the
+/// models and the search index follow OpenCode live.
+class OpencodeDbWatcher : public StoreWatcher
 {
     Q_OBJECT
 
@@ -46,9 +46,6 @@ public:
     ~OpencodeDbWatcher() override;
 
     [[nodiscard]] std::shared_ptr<OpencodeDbStore> store() const { return m_store; }
-    /// Also announce every change through @p service (sessionCreated/Updated/Deleted,
-    /// messageUpdated, partUpdated with delta, sessionChangedExternally, problemFound).
-    void setService(SessionService *service);
     /// How long file notifications are collected before the database is read (default 50 ms).
     void setDebounce(int ms) { m_debounce.setInterval(ms); }
     /// The shortest time between two full scans (default 2000 ms; longer when a scan is slow).
@@ -56,8 +53,8 @@ public:
 
     /// Takes the current database state as known (nothing is reported for it) and starts
     /// following. Returns before the worker is ready; started() says when it is.
-    void start();
-    void stop();
+    void start() override;
+    void stop() override;
     [[nodiscard]] bool isRunning() const { return m_thread.isRunning(); }
     /// Reads the database now (for example after the machine woke up).
     void pollNow();
@@ -73,32 +70,8 @@ public:
     };
     [[nodiscard]] Stats stats() const;
 
-    /// One change found by a read, in the order it is reported.
-    struct Change {
-        enum class Kind { SessionCreated, SessionUpdated, SessionDeleted, MessageUpdated, PartUpdated, SessionChanged, Problem };
-        Kind kind = Kind::SessionUpdated;
-        Session session;
-        Message message;
-        Part part;
-        QString text; ///< delta (PartUpdated), session ID (SessionChanged), reason (Problem)
-        QString location;
-    };
-
 Q_SIGNALS:
-    /// The worker has taken the current state as known; changes committed from now on are
-    /// reported. Load what a view shows after this signal (or connect before loading and
-    /// accept that a change committed in between is reported once more).
-    void started();
-    void sessionCreated(const weft::Session &session);
-    void sessionUpdated(const weft::Session &session);
-    void sessionDeleted(const weft::Session &session);
-    void messageUpdated(const weft::Message &message);
-    /// @p delta is the text appended since the part was last reported, when its text grew.
-    void partUpdated(const weft::Part &part, const QString &delta);
-    /// Rows of the session were deleted (a revert's cleanup, a removed message): reload it.
-    void sessionChangedExternally(const QString &sessionID);
-    void problemFound(const QString &location, const QString &reason);
-    /// After each read that found changes, with their number.
+    /// After each read that found changes, with their number (problems not counted).
     void changesRead(int count);
 
 private:
@@ -106,10 +79,9 @@ private:
     void watchFiles();
     void onFileEvent(const QString &path);
     void requestPoll(bool full);
-    void deliver(const QList<Change> &changes);
+    void deliver(const QList<StoreChange> &changes);
 
     std::shared_ptr<OpencodeDbStore> m_store;
-    QPointer<SessionService> m_service;
     QFileSystemWatcher m_fs;
     QTimer m_debounce;
     QTimer m_fallback;

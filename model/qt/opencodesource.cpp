@@ -2,8 +2,6 @@
 #include "opencodesource.h"
 
 #include "core/logging.h"
-#include "opencodedb/opencodedbstore.h"
-#include "opencodedb/opencodedbwatcher.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "sessionsmodel.h"
@@ -56,16 +54,14 @@ Result<void> OpencodeSource::open(const QString &dataDir)
     m_key = opened->store->location();
     m_service = std::make_shared<SessionService>(opened->store);
     const int generation = ++m_generation;
-    if (auto db = std::dynamic_pointer_cast<OpencodeDbStore>(opened->store)) {
-        m_watcher = new OpencodeDbWatcher(db, this);
-        m_watcher->setService(m_service.get());
-        connect(m_watcher, &OpencodeDbWatcher::started, this, [this, generation] {
-            if (generation == m_generation && !m_sessions)
-                makeModel();
-        });
-        m_watcher->start();
-    } else {
-        // JSON data: nothing to follow here (a JSON session's timeline watches its files).
+    // The sessions model is made once the watcher knows the state it starts from, so that no
+    // change falls between the first load and the live changes.
+    connect(m_service.get(), &SessionService::watchingStarted, this, [this, generation] {
+        if (generation == m_generation && !m_sessions)
+            makeModel();
+    });
+    m_service->startWatching();
+    if (!m_service->watcher()) {
         QTimer::singleShot(0, this, [this, generation] {
             if (generation == m_generation && !m_sessions)
                 makeModel();
@@ -89,10 +85,7 @@ void OpencodeSource::close()
     Q_EMIT aboutToClose();
     ++m_generation;
     m_ready = false;
-    if (m_watcher) {
-        m_watcher->stop();
-        delete m_watcher.data();
-    }
+    m_service->stopWatching();
     delete m_sessions.data();
     m_service.reset();
     m_dataDir.clear();

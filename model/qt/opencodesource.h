@@ -3,7 +3,6 @@
 
 #include "core/result.h"
 
-#include "opencodedb/opencodedbwatcher.h"
 #include "qt/sessionsmodel.h"
 
 #include <QObject>
@@ -20,10 +19,10 @@ class SessionService;
 /// OpenCode's own data dir (normally ~/.local/share/opencode) shown beside Weft's store: its
 /// sessions, read-only, followed live while OpenCode writes them.
 ///
-/// open() opens the folder's database (or the JSON `storage/` of OpenCode 1.1), a SessionService
-/// over it, and, for a database, an OpencodeDbWatcher that announces OpenCode's commits through
-/// that service. The SessionsModel is made once the watcher has taken the database's state as
-/// known (ready()), so that no commit falls between the first load and the live changes.
+/// open() opens the folder's database (or the JSON `storage/` of OpenCode 1.1) and a
+/// SessionService over it that follows what OpenCode writes (SessionService::startWatching()).
+/// The SessionsModel is made once the watcher has taken the store's state as known (ready()), so
+/// that no commit falls between the first load and the live changes.
 ///
 /// Lives on the GUI thread.
 class OpencodeSource : public QObject
@@ -57,8 +56,6 @@ public:
     [[nodiscard]] std::shared_ptr<SessionService> sharedService() const { return m_service; }
     /// Null until ready().
     [[nodiscard]] SessionsModel *sessions() const { return m_sessions; }
-    /// Null for a JSON data dir.
-    [[nodiscard]] OpencodeDbWatcher *watcher() const { return m_watcher; }
 
 Q_SIGNALS:
     /// The sessions model exists and live changes are followed.
@@ -74,7 +71,6 @@ private:
     QString m_warning;
     std::shared_ptr<SessionService> m_service;
     QPointer<SessionsModel> m_sessions;
-    QPointer<OpencodeDbWatcher> m_watcher;
     bool m_ready = false;
     int m_generation = 0;
 };

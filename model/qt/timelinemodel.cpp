@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timelinemodel.h"
 
-#include "async.h"
+#include "core/async.h"
 #include "core/identifier.h"
 #include "session/sessionservice.h"
-#include "sessionwatcher.h"
-#include "store/jsonstore.h"
 
 #include <QDateTime>
 #include <QSet>
@@ -21,32 +19,44 @@ namespace weft
 
 namespace
 {
-// A frame at 60 Hz: a stream of deltas changes a row at most this often.
-constexpr int FlushIntervalMs = 16;
-// The newest messages whose files the watcher follows: only the tail of a session changes.
+// The newest messages whose files a backend that watches files follows: only the tail of a
+// session changes.
 constexpr int WatchedTail = 8;
 
-// Updates reach the model by several paths (live deltas, state changes, files the watcher read
-// off the GUI thread), so one may be older than what the row shows: a streaming text is never
-// shortened to an older prefix of itself. A finished part (time.end) is always taken.
-bool isStaleStreamingText(const Part &shown, const Part &incoming)
+// The roles a change can touch, by what changed. Each change emits its list as it is, without
+// comparing the old and the new row role by role.
+const QList<int> &textRoles()
 {
-    if (shown.timeField(u"end") != 0 || incoming.timeField(u"end") != 0)
-        return false;
-    const QString now = shown.text();
-    const QString read = incoming.text();
-    return now.size() > read.size() && now.startsWith(read);
+    // A text or reasoning part grew (a streamed delta): the same parts, a longer text.
+    static const QList<int> roles{Qt::DisplayRole, TimelineModel::TextRole, TimelineModel::MarkdownRole,
+                                  TimelineModel::PartsRole, TimelineModel::RevisionRole};
+    return roles;
 }
 
-const QList<int> &contentRoles()
+const QList<int> &partRoles()
 {
+    // Parts added, removed or changed in any way (a tool's state, a compaction marker).
+    static const QList<int> roles{Qt::DisplayRole,
+                                  TimelineModel::TextRole,
+                                  TimelineModel::MarkdownRole,
+                                  TimelineModel::PartsRole,
+                                  TimelineModel::PartTypesRole,
+                                  TimelineModel::ToolStatusesRole,
+                                  TimelineModel::CompactionRole,
+                                  TimelineModel::RevisionRole};
+    return roles;
+}
+
+const QList<int> &infoRoles()
+{
+    // The message's own fields (completion, tokens, cost, error, summary, model, ...).
     static const QList<int> roles{
-        TimelineModel::AuthorRole,       TimelineModel::CreatedRole,      TimelineModel::CompletedRole,
-        TimelineModel::TextRole,         TimelineModel::MarkdownRole,     TimelineModel::PartTypesRole,
-        TimelineModel::ToolStatusesRole, TimelineModel::CostRole,         TimelineModel::ErrorTextRole,
-        TimelineModel::IsSummaryRole,    TimelineModel::CompactionRole,   TimelineModel::InContextRole,
-        TimelineModel::RunningRole,      TimelineModel::AgentRole,        TimelineModel::ModelRole,
-        TimelineModel::FinishRole,       TimelineModel::ChangedFilesRole, Qt::DisplayRole};
+        TimelineModel::AuthorRole,    TimelineModel::CreatedRole,      TimelineModel::CompletedRole,
+        TimelineModel::MarkdownRole,  TimelineModel::TokensRole,       TimelineModel::CostRole,
+        TimelineModel::ErrorRole,     TimelineModel::ErrorTextRole,    TimelineModel::IsSummaryRole,
+        TimelineModel::RunningRole,   TimelineModel::AgentRole,        TimelineModel::ModelRole,
+        TimelineModel::FinishRole,    TimelineModel::ChangedFilesRole, TimelineModel::MessageRole,
+        TimelineModel::RevisionRole};
     return roles;
 }
 } // namespace
@@ -54,34 +64,9 @@ const QList<int> &contentRoles()
 TimelineModel::TimelineModel(SessionService *service, QObject *parent)
     : QAbstractListModel(parent)
     , m_service(service)
-    , m_primary(service)
 {
     Q_ASSERT(m_service);
-    m_flushTimer.setSingleShot(true);
-    m_flushTimer.setInterval(FlushIntervalMs);
-    connect(&m_flushTimer, &QTimer::timeout, this, &TimelineModel::flushPendingParts);
     connectService();
-
-    if (dynamic_cast<JsonStore *>(m_service->store())) {
-        m_watcher = new SessionWatcher(m_service, this);
-        connect(m_watcher, &SessionWatcher::messageChanged, this, [this](const Message &m) {
-            if (m.sessionID() == m_sessionID)
-                whenLoaded([this, m] { applyMessage(m); });
-        });
-        connect(m_watcher, &SessionWatcher::messageDeleted, this, [this](const QString &sid, const QString &mid) {
-            if (sid == m_sessionID)
-                whenLoaded([this, sid, mid] { removeMessage(sid, mid); });
-        });
-        connect(m_watcher, &SessionWatcher::partChanged, this, [this](const Part &p) {
-            if (p.sessionID() == m_sessionID)
-                whenLoaded([this, p] { applyWatchedPart(p); });
-        });
-        connect(m_watcher, &SessionWatcher::partDeleted, this,
-                [this](const QString &sid, const QString &mid, const QString &pid) {
-                    if (sid == m_sessionID)
-                        whenLoaded([this, sid, mid, pid] { removePart(sid, mid, pid); });
-                });
-    }
 }
 
 TimelineModel::~TimelineModel() = default;
@@ -101,7 +86,11 @@ void TimelineModel::connectService()
             if (sid == m_sessionID)
                 whenLoaded([this, sid, mid] { removeMessage(sid, mid); });
         }));
-    m_serviceConnections.append(connect(m_service, &SessionService::partUpdated, this, &TimelineModel::onPartUpdated));
+    m_serviceConnections.append(
+        connect(m_service, &SessionService::partUpdated, this, [this](const Part &p, const QString &delta) {
+            if (p.sessionID() == m_sessionID)
+                whenLoaded([this, p, grew = !delta.isEmpty()] { applyPart(p, grew); });
+        }));
     m_serviceConnections.append(connect(m_service, &SessionService::partRemoved, this,
                                         [this](const QString &sid, const QString &mid, const QString &pid) {
                                             if (sid == m_sessionID)
@@ -129,6 +118,7 @@ void TimelineModel::setSession(SessionService *service, const QString &sessionID
     // Another source: nothing of the shown session stays, and no event of the old service may
     // reach the new session's rows.
     setSessionID(QString());
+    m_service->followSession({});
     m_service = service;
     connectService();
     setSessionID(sessionID);
@@ -335,26 +325,6 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const
     return roleValue(m_rows.at(index.row()), role);
 }
 
-QList<int> TimelineModel::changedRoles(const Row &before, const Row &after) const
-{
-    QList<int> roles;
-    for (int role : contentRoles()) {
-        if (roleValue(before, role) != roleValue(after, role))
-            roles.append(role);
-    }
-    if (!(before.parts == after.parts))
-        roles.append(PartsRole);
-    if (!(before.info.tokens() == after.info.tokens()))
-        roles.append(TokensRole);
-    if (!(before.info.error() == after.info.error()))
-        roles.append(ErrorRole);
-    if (!(before.info == after.info))
-        roles.append(MessageRole);
-    if (!roles.isEmpty())
-        roles.append(RevisionRole);
-    return roles;
-}
-
 void TimelineModel::rebuildIndex()
 {
     m_rowById.clear();
@@ -412,8 +382,6 @@ void TimelineModel::setSessionID(const QString &sessionID)
     m_rows.clear();
     m_older.clear();
     m_rowById.clear();
-    m_pendingParts.clear();
-    m_flushTimer.stop();
     m_queued.clear();
     m_boundaryId.clear();
     m_fetching = false;
@@ -422,8 +390,7 @@ void TimelineModel::setSessionID(const QString &sessionID)
     m_loading = !sessionID.isEmpty();
     endResetModel();
     updateStats();
-    if (m_watcher)
-        m_watcher->setSession(m_service == m_primary ? sessionID : QString());
+    m_service->followSession(sessionID);
     if (sessionID.isEmpty())
         return;
 
@@ -616,11 +583,8 @@ void TimelineModel::replayQueued()
         event();
 }
 
-void TimelineModel::replaceRow(qsizetype row, Row updated)
+void TimelineModel::replaceRow(qsizetype row, Row updated, const QList<int> &roles)
 {
-    const QList<int> roles = changedRoles(m_rows.at(row), updated);
-    if (roles.isEmpty())
-        return;
     updated.revision = m_rows.at(row).revision + 1;
     m_rows[row] = std::move(updated);
     const QModelIndex idx = index(int(row));
@@ -632,9 +596,11 @@ void TimelineModel::applyMessage(const Message &message)
     assertGuiThread();
     const auto it = m_rowById.constFind(message.id());
     if (it != m_rowById.constEnd()) {
+        if (m_rows.at(it.value()).info == message)
+            return;
         Row updated = m_rows.at(it.value());
         updated.info = message;
-        replaceRow(it.value(), std::move(updated));
+        replaceRow(it.value(), std::move(updated), infoRoles());
     } else {
         for (Message &older : m_older) {
             if (older.id() == message.id()) {
@@ -664,61 +630,7 @@ void TimelineModel::applyMessage(const Message &message)
     updateStats();
 }
 
-void TimelineModel::onPartUpdated(const Part &part, const QString &delta)
-{
-    if (part.sessionID() != m_sessionID)
-        return;
-    if (delta.isEmpty()) {
-        // A state change (a tool finished, a part was added): in order with the buffered deltas.
-        whenLoaded([this, part] {
-            m_pendingParts.remove(part.id());
-            applyPart(part);
-        });
-        return;
-    }
-    // A streaming delta: the part carries its whole text, so only the newest value matters.
-    m_pendingParts.insert(part.id(), part);
-    if (!m_flushTimer.isActive())
-        m_flushTimer.start();
-}
-
-void TimelineModel::flushPendingParts()
-{
-    if (m_loading || m_fetching || isIndexing()) {
-        m_flushTimer.start();
-        return;
-    }
-    const QHash<QString, Part> pending = std::exchange(m_pendingParts, {});
-    // One dataChanged per message, however many of its parts changed in this frame.
-    QHash<QString, QList<Part>> byMessage;
-    for (const Part &p : pending)
-        byMessage[p.messageID()].append(p);
-    for (auto it = byMessage.cbegin(); it != byMessage.cend(); ++it) {
-        const auto rowIt = m_rowById.constFind(it.key());
-        if (rowIt == m_rowById.constEnd())
-            continue;
-        Row updated = m_rows.at(rowIt.value());
-        for (const Part &p : it.value()) {
-            auto existing = std::find_if(updated.parts.begin(), updated.parts.end(),
-                                         [&](const Part &q) { return q.id() == p.id(); });
-            if (existing != updated.parts.end()) {
-                if (!isStaleStreamingText(*existing, p))
-                    *existing = p;
-            } else {
-                updated.parts.insert(std::upper_bound(updated.parts.begin(), updated.parts.end(), p, partLessThan), p);
-            }
-        }
-        replaceRow(rowIt.value(), std::move(updated));
-    }
-    updateStats();
-}
-
-void TimelineModel::applyWatchedPart(const Part &part)
-{
-    applyPart(part);
-}
-
-void TimelineModel::applyPart(const Part &part)
+void TimelineModel::applyPart(const Part &part, bool grew)
 {
     assertGuiThread();
     const auto rowIt = m_rowById.constFind(part.messageID());
@@ -727,28 +639,28 @@ void TimelineModel::applyPart(const Part &part)
     Row updated = m_rows.at(rowIt.value());
     auto existing
         = std::find_if(updated.parts.begin(), updated.parts.end(), [&](const Part &q) { return q.id() == part.id(); });
+    const bool textOnly = grew && existing != updated.parts.end();
     if (existing != updated.parts.end()) {
-        if (*existing == part || isStaleStreamingText(*existing, part))
+        if (*existing == part)
             return;
         *existing = part;
     } else {
         updated.parts.insert(std::upper_bound(updated.parts.begin(), updated.parts.end(), part, partLessThan), part);
     }
-    replaceRow(rowIt.value(), std::move(updated));
+    replaceRow(rowIt.value(), std::move(updated), textOnly ? textRoles() : partRoles());
     updateStats();
 }
 
 void TimelineModel::removePart(const QString &, const QString &messageID, const QString &partID)
 {
     assertGuiThread();
-    m_pendingParts.remove(partID);
     const auto rowIt = m_rowById.constFind(messageID);
     if (rowIt == m_rowById.constEnd())
         return;
     Row updated = m_rows.at(rowIt.value());
     if (updated.parts.removeIf([&](const Part &p) { return p.id() == partID; }) == 0)
         return;
-    replaceRow(rowIt.value(), std::move(updated));
+    replaceRow(rowIt.value(), std::move(updated), partRoles());
     updateStats();
 }
 
@@ -841,12 +753,10 @@ void TimelineModel::updateStats()
 
 void TimelineModel::watchTail()
 {
-    if (!m_watcher || m_service != m_primary)
-        return;
     QStringList ids;
     for (qsizetype i = std::max<qsizetype>(0, m_rows.size() - WatchedTail); i < m_rows.size(); ++i)
         ids.append(m_rows.at(i).info.id());
-    m_watcher->setWatchedMessages(ids);
+    m_service->followSession(m_sessionID, ids);
 }
 
 void TimelineModel::refresh()
@@ -889,9 +799,11 @@ void TimelineModel::refresh()
                              const auto it = m_rowById.constFind(m.info.id());
                              if (it == m_rowById.constEnd())
                                  continue;
+                             if (m_rows.at(it.value()).parts == m.parts)
+                                 continue;
                              Row updated = m_rows.at(it.value());
                              updated.parts = m.parts;
-                             replaceRow(it.value(), std::move(updated));
+                             replaceRow(it.value(), std::move(updated), partRoles());
                          }
                          updateContextBoundary();
                          updateStats();

@@ -14,15 +14,15 @@ namespace weft
 {
 
 class SessionService;
-class SessionWatcher;
 
 /// The messages of one session, one row per message, with its parts as typed data.
 ///
 /// Loading never blocks the GUI thread: the newest page of messages is read off the thread
 /// first; older pages follow through canFetchMore()/fetchMore() as the user scrolls up. Live
-/// changes (the SessionService's signals from any thread, and a SessionWatcher for files that
-/// another process writes) change single rows with precise roles; a streaming text delta is
-/// coalesced for a frame and then changes one row's PartsRole/TextRole, never the model's shape.
+/// changes arrive by one route, the SessionService's signals (from any thread; the service also
+/// announces what other processes write, for the session this model follows): each changes one
+/// row with the roles that kind of change can touch. A streamed text delta, already coalesced to
+/// one per frame by the processor, changes the row's text roles, never the model's shape.
 class TimelineModel : public QAbstractListModel
 {
     Q_OBJECT
@@ -111,7 +111,6 @@ public:
     [[nodiscard]] QString lastModel() const;
     /// The agent of the last user message, empty when none.
     [[nodiscard]] QString lastAgent() const;
-    [[nodiscard]] SessionWatcher *watcher() const { return m_watcher; }
 
     /// The visible text and the Markdown of a message (what TextRole and MarkdownRole answer).
     [[nodiscard]] static QString visibleText(const QList<Part> &parts);
@@ -152,16 +151,13 @@ private:
 
     void assertGuiThread() const;
     [[nodiscard]] QVariant roleValue(const Row &row, int role) const;
-    [[nodiscard]] QList<int> changedRoles(const Row &before, const Row &after) const;
     void rebuildIndex();
     void applyMessage(const Message &message);
-    void applyPart(const Part &part);
-    void applyWatchedPart(const Part &part);
+    /// @p grew: the part's text grew by a delta (only the text roles change).
+    void applyPart(const Part &part, bool grew = false);
     void removeMessage(const QString &sessionID, const QString &messageID);
     void removePart(const QString &sessionID, const QString &messageID, const QString &partID);
-    void onPartUpdated(const Part &part, const QString &delta);
-    void flushPendingParts();
-    void replaceRow(qsizetype row, Row updated);
+    void replaceRow(qsizetype row, Row updated, const QList<int> &roles);
     void updateContextBoundary();
     void updateStats();
     void refresh();
@@ -176,15 +172,11 @@ private:
     [[nodiscard]] bool isIndexing() const { return !m_restIds.isEmpty(); }
 
     SessionService *m_service;
-    SessionService *m_primary; // the service the watcher follows files for
     QList<QMetaObject::Connection> m_serviceConnections;
-    SessionWatcher *m_watcher = nullptr;
     QString m_sessionID;
     QList<Row> m_rows;
     QList<Message> m_older; // infos of the messages before m_rows, not loaded as rows yet
     QHash<QString, qsizetype> m_rowById;
-    QHash<QString, Part> m_pendingParts; // streaming updates waiting for the next flush
-    QTimer m_flushTimer;
     QList<std::function<void()>> m_queued;
     int m_pageSize = 60;
     int m_generation = 0;

@@ -72,8 +72,8 @@ struct SearchDocument {
 /// Sources are SessionServices: addSource() brings the index up to date with the source in the
 /// background (sessions whose stamp changed are read again, removed ones dropped) and then
 /// follows every change the service announces, coalesced and written on the index's own thread.
-/// The OpenCode database follower announces through its SessionService too
-/// (OpencodeDbWatcher::setService), so live OpenCode sessions are indexed as they stream.
+/// What other processes write reaches the index the same way (SessionService::startWatching()),
+/// so live OpenCode sessions are indexed as they stream.
 ///
 /// The synchronous methods (sync, search, ...) may be called from any thread (each thread gets
 /// its own connection); a search takes a few milliseconds and can run on the GUI thread.

@@ -26,6 +26,7 @@ void registerMetaTypes()
         qRegisterMetaType<weft::MessageError>();
         qRegisterMetaType<weft::MessageWithParts>();
         qRegisterMetaType<QList<weft::FileDiff>>();
+        qRegisterMetaType<QList<weft::StoreChange>>();
         return true;
     }();
     Q_UNUSED(done)
@@ -45,7 +46,78 @@ SessionService::SessionService(std::shared_ptr<Store> store, QObject *parent)
 
 SessionService::~SessionService()
 {
+    stopWatching();
     m_store->setProblemHandler({});
+}
+
+void SessionService::startWatching()
+{
+    if (m_watcher)
+        return;
+    if (StoreWatcher *watcher = m_store->createWatcher(this))
+        startWatching(watcher);
+}
+
+void SessionService::startWatching(StoreWatcher *watcher)
+{
+    stopWatching();
+    m_watcher = watcher;
+    watcher->setParent(this);
+    connect(watcher, &StoreWatcher::started, this, &SessionService::watchingStarted);
+    connect(watcher, &StoreWatcher::changed, this, &SessionService::announce);
+    watcher->start();
+}
+
+void SessionService::stopWatching()
+{
+    if (!m_watcher)
+        return;
+    m_watcher->stop();
+    delete m_watcher.data();
+}
+
+void SessionService::followSession(const QString &sessionID, const QStringList &recentMessageIDs)
+{
+    if (!m_watcher && !sessionID.isEmpty())
+        startWatching();
+    if (m_watcher)
+        m_watcher->follow(sessionID, recentMessageIDs);
+}
+
+void SessionService::announce(const QList<StoreChange> &changes)
+{
+    for (const StoreChange &c : changes) {
+        switch (c.kind) {
+        case StoreChange::Kind::SessionCreated:
+            Q_EMIT sessionCreated(c.session);
+            break;
+        case StoreChange::Kind::SessionUpdated:
+            Q_EMIT sessionUpdated(c.session);
+            break;
+        case StoreChange::Kind::SessionDeleted:
+            Q_EMIT sessionDeleted(c.session);
+            break;
+        case StoreChange::Kind::MessageUpdated:
+            Q_EMIT messageUpdated(c.message);
+            break;
+        case StoreChange::Kind::MessageRemoved:
+            Q_EMIT messageRemoved(c.sessionID, c.messageID);
+            break;
+        case StoreChange::Kind::PartUpdated:
+            Q_EMIT partUpdated(c.part, c.text);
+            break;
+        case StoreChange::Kind::PartRemoved:
+            Q_EMIT partRemoved(c.sessionID, c.messageID, c.partID);
+            break;
+        case StoreChange::Kind::SessionChanged:
+            Q_EMIT sessionChangedExternally(c.sessionID);
+            break;
+        case StoreChange::Kind::Problem:
+            qCWarning(lcStore).noquote() << "reading" << c.location << "failed:" << c.text;
+            Q_EMIT problemFound(c.location, c.text);
+            break;
+        }
+    }
 }
 
 QString SessionService::version()
@@ -406,11 +478,6 @@ void SessionService::reportError(const QString &sessionID, const MessageError &e
 void SessionService::announceCompacted(const QString &sessionID)
 {
     Q_EMIT sessionCompacted(sessionID);
-}
-
-void SessionService::announceExternalChange(const QString &sessionID)
-{
-    Q_EMIT sessionChangedExternally(sessionID);
 }
 
 } // namespace weft

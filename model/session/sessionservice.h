@@ -4,8 +4,10 @@
 #include "core/result.h"
 #include "core/types.h"
 #include "store/store.h"
+#include "store/storewatcher.h"
 
 #include <QObject>
+#include <QPointer>
 
 #include <functional>
 #include <memory>
@@ -87,13 +89,26 @@ public:
     /// Emits partUpdated for a part already stored.
     void announcePart(const Part &part, const QString &delta);
 
+    // ---- changes made by other processes (StoreCapability::Live)
+    /// Starts following what other processes write to the store, with the watcher the store
+    /// makes (nothing happens for a store without StoreCapability::Live). What it finds is
+    /// announced with the signals below, exactly like the service's own changes; the store's own
+    /// writes never come back. watchingStarted() says when the state at the start is known.
+    /// Call on the service's thread.
+    void startWatching();
+    /// Follows with @p watcher instead of the store's own (the service takes it over).
+    void startWatching(StoreWatcher *watcher);
+    void stopWatching();
+    [[nodiscard]] StoreWatcher *watcher() const { return m_watcher; }
+    /// The session a view shows and its newest messages: a backend that cannot follow the whole
+    /// store cheaply (JSON files) follows these. Starts watching when it has not started yet.
+    /// The last call wins: one session is followed at a time.
+    void followSession(const QString &sessionID, const QStringList &recentMessageIDs = {});
+
     /// Announces an error of a session (session.error), for example a failed prompt.
     void reportError(const QString &sessionID, const MessageError &error);
     /// Announces a completed compaction (session.compacted).
     void announceCompacted(const QString &sessionID);
-    /// Announces that the data of @p sessionID changed outside this service (another process
-    /// wrote it); views reload what they show of it.
-    void announceExternalChange(const QString &sessionID);
 
     /// The title of a fork of a session titled @p title: "<title> (fork #1)", "(fork #n+1)".
     [[nodiscard]] static QString forkedTitle(const QString &title);
@@ -107,7 +122,11 @@ Q_SIGNALS:
     void sessionDiffChanged(const QString &sessionID, const QList<weft::FileDiff> &diffs);
     void sessionError(const QString &sessionID, const weft::MessageError &error);
     void sessionCompacted(const QString &sessionID);
+    /// Another process changed @p sessionID in ways that cannot be announced one by one (rows
+    /// deleted): views reload what they show of it.
     void sessionChangedExternally(const QString &sessionID);
+    /// The watcher knows the store's state at startWatching(): changes from now on are announced.
+    void watchingStarted();
     void messageUpdated(const weft::Message &message);
     void messageRemoved(const QString &sessionID, const QString &messageID);
     void partUpdated(const weft::Part &part, const QString &delta);
@@ -122,8 +141,10 @@ private:
     /// Logs and signals a session written for the first time.
     void announceCreated(const Session &session);
     Result<void> removeRecursive(const Session &session, int depth);
+    void announce(const QList<StoreChange> &changes);
 
     std::shared_ptr<Store> m_store;
+    QPointer<StoreWatcher> m_watcher;
 };
 
 /// Registers the value types for queued connections. Called once by SessionService.

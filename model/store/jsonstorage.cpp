@@ -290,7 +290,36 @@ Result<void> JsonStorage::writeRaw(const Key &key, const QByteArray &bytes, Sync
         return p.error();
     auto lock = lockFor(*p);
     QWriteLocker locker(lock.get());
-    return writeFileAtomically(*p, bytes, sync);
+    const Result<void> written = writeFileAtomically(*p, bytes, sync);
+    if (written)
+        rememberOwn(*p);
+    return written;
+}
+
+JsonStorage::FileStamp JsonStorage::stampOf(const QString &path)
+{
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return {};
+    return {quint64(st.st_ino), qint64(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec, qint64(st.st_size)};
+}
+
+void JsonStorage::rememberOwn(const QString &path)
+{
+    const FileStamp stamp = stampOf(path);
+    QMutexLocker locker(&m_ownMutex);
+    // A bound on memory for a long-lived process: forgetting only means that a later change
+    // event for an old file is read once more.
+    if (m_own.size() >= 50000)
+        m_own.clear();
+    m_own.insert(path, stamp);
+}
+
+bool JsonStorage::isOwnVersion(const QString &path, const FileStamp &stamp) const
+{
+    QMutexLocker locker(&m_ownMutex);
+    const auto it = m_own.constFind(path);
+    return it != m_own.constEnd() && it.value() == stamp;
 }
 
 Result<void> JsonStorage::create(const Key &key, const QByteArray &bytes)
@@ -353,6 +382,7 @@ Result<JsonValue> JsonStorage::update(const Key &key, const std::function<void(J
     const Result<void> written = writeFileAtomically(*p, serialize(edited), Sync::Durable);
     if (!written)
         return written.error();
+    rememberOwn(*p);
     return edited;
 }
 
@@ -366,6 +396,7 @@ Result<void> JsonStorage::remove(const Key &key)
     QFile file(*p);
     if (file.exists() && !file.remove())
         return Error{u"cannot remove: %1"_s.arg(file.errorString()), *p};
+    rememberOwn(*p);
     return {};
 }
 

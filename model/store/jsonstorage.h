@@ -75,12 +75,31 @@ public:
     /// Serialises @p value as OpenCode writes its files.
     [[nodiscard]] static QByteArray serialize(const JsonValue &value);
 
+    /// One version of a file: a file replaced by a rename gets a new inode, one rewritten in
+    /// place a new modification time. A missing file has size -1.
+    struct FileStamp {
+        quint64 inode = 0;
+        qint64 modifiedNs = 0;
+        qint64 size = -1;
+        bool operator==(const FileStamp &) const = default;
+    };
+    [[nodiscard]] static FileStamp stampOf(const QString &path);
+    /// Whether @p stamp of @p path is the version this storage itself last wrote there (or, for
+    /// a missing file, that this storage removed it): what a watcher sees of Weft's own writes.
+    /// Remembered for write(), writeRaw(), update() and remove(), not for create() (the files of
+    /// a fork or an import, new to every watcher).
+    [[nodiscard]] bool isOwnVersion(const QString &path, const FileStamp &stamp) const;
+
 private:
     std::shared_ptr<QReadWriteLock> lockFor(const QString &path) const;
+    /// Records the current version of @p path as the storage's own (under the key's lock).
+    void rememberOwn(const QString &path);
 
     QString m_root;
     mutable QMutex m_locksMutex;
     mutable QHash<QString, std::weak_ptr<QReadWriteLock>> m_locks;
+    mutable QMutex m_ownMutex;
+    QHash<QString, FileStamp> m_own; // path -> the version this storage wrote last
 };
 
 } // namespace weft

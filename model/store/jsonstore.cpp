@@ -4,6 +4,7 @@
 #include "core/identifier.h"
 #include "core/logging.h"
 #include "core/parallel.h"
+#include "jsonstorewatcher.h"
 #include "migrations.h"
 
 #include <QDateTime>
@@ -169,6 +170,11 @@ Result<QHash<QString, qint64>> JsonStore::changeStamps(const QList<Session> &ses
     for (const Session &s : sessions)
         stamps.insert(s.id(), qMax(s.updated(), QFileInfo(root + s.id()).lastModified().toMSecsSinceEpoch()));
     return stamps;
+}
+
+StoreWatcher *JsonStore::createWatcher(QObject *parent)
+{
+    return new JsonStoreWatcher(std::static_pointer_cast<JsonStore>(shared_from_this()), parent);
 }
 
 std::optional<Session> JsonStore::session(const QString &sessionID)
@@ -500,15 +506,6 @@ Result<void> JsonStore::writePartStreaming(const Part &part, const QString &delt
     if (journal.write(line) != line.size())
         return writeStreamFull(part, *it);
     return {};
-}
-
-std::optional<Part> JsonStore::streamingPart(const QString &partID)
-{
-    QMutexLocker locker(&m_streamMutex);
-    const auto it = m_streams.constFind(partID);
-    if (it == m_streams.constEnd())
-        return std::nullopt;
-    return it->latest;
 }
 
 void JsonStore::endStream(const QString &partID)

@@ -43,6 +43,8 @@ public:
     /// message file is written by a rename into that folder; time.updated does not move with
     /// every message).
     Result<QHash<QString, qint64>> changeStamps(const QList<Session> &sessions) override;
+    /// A JsonStoreWatcher: follows the files of the session a view shows.
+    StoreWatcher *createWatcher(QObject *parent) override;
     QList<Project> projects() override;
     QList<Session> sessions() override;
     std::optional<Session> session(const QString &sessionID) override;
@@ -65,9 +67,6 @@ public:
     /// `<dataDir>/stream/`, which initialize() replays after a crash. A 5,000-delta reply thus
     /// costs a few hundred file rewrites, not 5,000, and loses at most the last delta.
     Result<void> writePartStreaming(const Part &part, const QString &delta) override;
-    /// The newest value of a part this process is streaming: ahead of its file, whose journal
-    /// holds the rest until the next full write. Empty when the part is not streaming.
-    [[nodiscard]] std::optional<Part> streamingPart(const QString &partID);
     static constexpr qint64 StreamRewriteMs = 50;
     /// The number of streamed parts initialize() completed from their journals.
     [[nodiscard]] int recoveredStreams() const { return m_recoveredStreams; }

@@ -2,6 +2,7 @@
 #include "store.h"
 
 #include "core/logging.h"
+#include "storewatcher.h"
 
 #include <QSet>
 
@@ -9,6 +10,8 @@ namespace weft
 {
 
 Store::~Store() = default;
+
+StoreWatcher::~StoreWatcher() = default;
 
 Result<QHash<QString, qint64>> Store::changeStamps(const QList<Session> &sessions)
 {

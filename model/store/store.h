@@ -10,10 +10,15 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
 #include <optional>
+
+class QObject;
 
 namespace weft
 {
+
+class StoreWatcher;
 
 /// A file (or row) that could not be read, and why. Damaged data is reported and skipped;
 /// everything else still loads.
@@ -43,7 +48,7 @@ Q_DECLARE_OPERATORS_FOR_FLAGS(StoreCapabilities)
 
 /// Where sessions live: the JSON files of OpenCode 1.1 (read-write) or the SQLite database of
 /// OpenCode 1.2+ (read-only). All methods are thread-safe. Reads never modify the data.
-class Store
+class Store : public std::enable_shared_from_this<Store>
 {
 public:
     virtual ~Store();
@@ -63,6 +68,14 @@ public:
     /// changes (its messages and parts too): what the search index compares to know what to
     /// read again. The default is each session's `time.updated`.
     [[nodiscard]] virtual Result<QHash<QString, qint64>> changeStamps(const QList<Session> &sessions);
+    /// A new watcher of what other processes write to this store (StoreCapability::Live), as a
+    /// child of @p parent, not started; null without the capability. The store must be owned by
+    /// a std::shared_ptr (the watcher keeps it alive).
+    [[nodiscard]] virtual StoreWatcher *createWatcher(QObject *parent)
+    {
+        Q_UNUSED(parent)
+        return nullptr;
+    }
 
     [[nodiscard]] virtual QList<Project> projects() = 0;
     /// All sessions of all projects, in no particular order.

@@ -180,14 +180,15 @@ private Q_SLOTS:
     void oldRowFoundByFullScan();
     void deletedMessageReloadsSession();
     void followsAcrossWalRecreation();
-    void announcesThroughSessionService();
+    void storeMakesTheWatcher();
 };
 
 void TestOpencodeDbWatcher::followsAWriterThread()
 {
     Fixture f;
     QVERIFY(f.setUp());
-    OpencodeDbWatcher watcher(f.store);
+    SessionService service(f.store);
+    OpencodeDbWatcher &watcher = *new OpencodeDbWatcher(f.store); // the service takes it over at start
     QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
     QElapsedTimer clock;
     clock.start();
@@ -200,13 +201,13 @@ void TestOpencodeDbWatcher::followsAWriterThread()
     QSet<QString> messages;
     QStringList problems;
     int sessionsCreated = 0;
-    connect(&watcher, &OpencodeDbWatcher::partUpdated, this, [&](const Part &p, const QString &delta) {
+    connect(&service, &SessionService::partUpdated, this, [&](const Part &p, const QString &delta) {
         arrivals[p.id()].append({p.text(), delta, clock.elapsed()});
     });
-    connect(&watcher, &OpencodeDbWatcher::messageUpdated, this, [&](const Message &m) { messages.insert(m.id()); });
-    connect(&watcher, &OpencodeDbWatcher::sessionCreated, this, [&](const Session &s) { sessionsCreated += s.id() == SessionID; });
-    connect(&watcher, &OpencodeDbWatcher::problemFound, this, [&](const QString &where, const QString &why) { problems.append(where + u": "_s + why); });
-    watcher.start();
+    connect(&service, &SessionService::messageUpdated, this, [&](const Message &m) { messages.insert(m.id()); });
+    connect(&service, &SessionService::sessionCreated, this, [&](const Session &s) { sessionsCreated += s.id() == SessionID; });
+    connect(&service, &SessionService::problemFound, this, [&](const QString &where, const QString &why) { problems.append(where + u": "_s + why); });
+    service.startWatching(&watcher);
     QVERIFY(started.wait(5000));
 
     const int messageCount = 4, partCount = 3, updates = 25;
@@ -293,11 +294,12 @@ void TestOpencodeDbWatcher::nothingReportedForExistingRows()
     QVERIFY(f.db->insertSession(sessionJson(SessionID, u"fresh"_s, now)));
     QVERIFY(f.db->insertMessage(messageJson(messageId(1), SessionID, now), now));
     QVERIFY(f.db->insertPart(textPart(partId(1, 1), SessionID, messageId(1), u"hello"_s, now), now));
-    OpencodeDbWatcher watcher(f.store);
+    SessionService service(f.store);
+    OpencodeDbWatcher &watcher = *new OpencodeDbWatcher(f.store); // the service takes it over at start
     watcher.setFullScanInterval(50);
     QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
     QSignalSpy changes(&watcher, &OpencodeDbWatcher::changesRead);
-    watcher.start();
+    service.startWatching(&watcher);
     QVERIFY(started.wait(5000));
     watcher.rescan();
     QTest::qWait(400);
@@ -309,12 +311,13 @@ void TestOpencodeDbWatcher::sessionLifecycle()
 {
     Fixture f;
     QVERIFY(f.setUp());
-    OpencodeDbWatcher watcher(f.store);
+    SessionService service(f.store);
+    OpencodeDbWatcher &watcher = *new OpencodeDbWatcher(f.store); // the service takes it over at start
     QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
-    QSignalSpy created(&watcher, &OpencodeDbWatcher::sessionCreated);
-    QSignalSpy updated(&watcher, &OpencodeDbWatcher::sessionUpdated);
-    QSignalSpy deleted(&watcher, &OpencodeDbWatcher::sessionDeleted);
-    watcher.start();
+    QSignalSpy created(&service, &SessionService::sessionCreated);
+    QSignalSpy updated(&service, &SessionService::sessionUpdated);
+    QSignalSpy deleted(&service, &SessionService::sessionDeleted);
+    service.startWatching(&watcher);
     QVERIFY(started.wait(5000));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     QVERIFY(f.db->insertSession(sessionJson(SessionID, u"first title"_s, now)));
@@ -336,10 +339,11 @@ void TestOpencodeDbWatcher::lateCommitWithAnOlderStamp()
     // A second OpenCode process commits a row stamped before rows already seen.
     Fixture f;
     QVERIFY(f.setUp());
-    OpencodeDbWatcher watcher(f.store);
+    SessionService service(f.store);
+    OpencodeDbWatcher &watcher = *new OpencodeDbWatcher(f.store); // the service takes it over at start
     QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
-    QSignalSpy parts(&watcher, &OpencodeDbWatcher::partUpdated);
-    watcher.start();
+    QSignalSpy parts(&service, &SessionService::partUpdated);
+    service.startWatching(&watcher);
     QVERIFY(started.wait(5000));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     QVERIFY(f.db->insertSession(sessionJson(SessionID, u"s"_s, now)));
@@ -365,11 +369,12 @@ void TestOpencodeDbWatcher::oldRowFoundByFullScan()
     for (int p = 0; p < 2500; ++p)
         QVERIFY(f.db->insertPart(textPart(partId(1, p + 1), SessionID, messageId(1), u"part %1"_s.arg(p), now - 60000), now - 60000));
     QVERIFY(f.db->commit());
-    OpencodeDbWatcher watcher(f.store);
+    SessionService service(f.store);
+    OpencodeDbWatcher &watcher = *new OpencodeDbWatcher(f.store); // the service takes it over at start
     watcher.setFullScanInterval(300);
     QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
-    QSignalSpy parts(&watcher, &OpencodeDbWatcher::partUpdated);
-    watcher.start();
+    QSignalSpy parts(&service, &SessionService::partUpdated);
+    service.startWatching(&watcher);
     QVERIFY(started.wait(5000));
     QVERIFY(f.db->insertPart(textPart(partId(1, 1), SessionID, messageId(1), u"part 0, compacted"_s, now), QDateTime::currentMSecsSinceEpoch()));
     QTRY_COMPARE_WITH_TIMEOUT(parts.count(), 1, 3000);
@@ -389,11 +394,12 @@ void TestOpencodeDbWatcher::deletedMessageReloadsSession()
         QVERIFY(f.db->insertMessage(messageJson(messageId(m), SessionID, now + m), now + m));
         QVERIFY(f.db->insertPart(textPart(partId(m, 1), SessionID, messageId(m), u"t"_s, now + m), now + m));
     }
-    OpencodeDbWatcher watcher(f.store);
+    SessionService service(f.store);
+    OpencodeDbWatcher &watcher = *new OpencodeDbWatcher(f.store); // the service takes it over at start
     watcher.setFullScanInterval(100);
     QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
-    QSignalSpy changed(&watcher, &OpencodeDbWatcher::sessionChangedExternally);
-    watcher.start();
+    QSignalSpy changed(&service, &SessionService::sessionChangedExternally);
+    service.startWatching(&watcher);
     QVERIFY(started.wait(5000));
     watcher.rescan(); // takes the per-session counts
     QTest::qWait(200);
@@ -412,10 +418,11 @@ void TestOpencodeDbWatcher::followsAcrossWalRecreation()
     // reader reconnects. The watcher keeps following in every case.
     Fixture f;
     QVERIFY(f.setUp());
-    OpencodeDbWatcher watcher(f.store);
+    SessionService service(f.store);
+    OpencodeDbWatcher &watcher = *new OpencodeDbWatcher(f.store); // the service takes it over at start
     QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
-    QSignalSpy parts(&watcher, &OpencodeDbWatcher::partUpdated);
-    watcher.start();
+    QSignalSpy parts(&service, &SessionService::partUpdated);
+    service.startWatching(&watcher);
     QVERIFY(started.wait(5000));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     QVERIFY(f.db->insertSession(sessionJson(SessionID, u"s"_s, now)));
@@ -443,18 +450,18 @@ void TestOpencodeDbWatcher::followsAcrossWalRecreation()
     QCOMPARE(parts.at(2).at(0).value<Part>().text(), u"after replacement"_s);
 }
 
-void TestOpencodeDbWatcher::announcesThroughSessionService()
+void TestOpencodeDbWatcher::storeMakesTheWatcher()
 {
     Fixture f;
     QVERIFY(f.setUp());
     SessionService service(f.store);
-    OpencodeDbWatcher watcher(f.store);
-    watcher.setService(&service);
-    QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
+    QVERIFY(service.has(StoreCapability::Live));
+    QSignalSpy started(&service, &SessionService::watchingStarted);
     QSignalSpy created(&service, &SessionService::sessionCreated);
     QSignalSpy messages(&service, &SessionService::messageUpdated);
     QSignalSpy parts(&service, &SessionService::partUpdated);
-    watcher.start();
+    service.startWatching();
+    QVERIFY(qobject_cast<OpencodeDbWatcher *>(service.watcher()));
     QVERIFY(started.wait(5000));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     QVERIFY(f.db->insertSession(sessionJson(SessionID, u"s"_s, now)));
@@ -467,8 +474,13 @@ void TestOpencodeDbWatcher::announcesThroughSessionService()
     QCOMPARE(messages.count(), 1);
     QCOMPARE(parts.at(1).at(0).value<Part>().text(), u"Hello, world"_s);
     QCOMPARE(parts.at(1).at(1).toString(), u", world"_s);
-    // What the service lists now is what the watcher announced.
+    // What the service lists now is what the watcher announced; stopping ends the announcements.
     QCOMPARE(service.messages(SessionID).first().parts.first().text(), u"Hello, world"_s);
+    service.stopWatching();
+    QVERIFY(!service.watcher());
+    QVERIFY(f.db->insertPart(textPart(partId(1, 2), SessionID, messageId(1), u"unseen"_s, now), now + 2));
+    QTest::qWait(300);
+    QCOMPARE(parts.count(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestOpencodeDbWatcher)

@@ -4,7 +4,6 @@
 
 #include "core/identifier.h"
 #include "opencodedb/opencodedbstore.h"
-#include "opencodedb/opencodedbwatcher.h"
 #include "search/searchindex.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
@@ -466,7 +465,7 @@ void TestSearchIndex::followsSessionService()
 
 void TestSearchIndex::followsOpencodeDatabase()
 {
-    // OpenCode writes; the follower announces through the service; the index follows it.
+    // OpenCode writes; the service announces what its watcher finds; the index follows it.
     QTemporaryDir dir;
     const QString file = dir.filePath(u"opencode/opencode.db"_s);
     QDir().mkpath(dir.filePath(u"opencode"_s));
@@ -475,10 +474,8 @@ void TestSearchIndex::followsOpencodeDatabase()
     const auto store = OpencodeDbStore::open(file);
     QVERIFY(store);
     SessionService service(store.value());
-    OpencodeDbWatcher watcher(store.value());
-    watcher.setService(&service);
-    QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
-    watcher.start();
+    QSignalSpy started(&service, &SessionService::watchingStarted);
+    service.startWatching();
     SearchIndex index;
     QVERIFY(index.open(dir.filePath(u"weft/search.db"_s)));
     index.addSource(&service);

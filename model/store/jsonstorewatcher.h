@@ -1,53 +1,44 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/types.h"
+#include "storewatcher.h"
 
 #include <QFileSystemWatcher>
 #include <QHash>
-#include <QObject>
 #include <QSet>
 #include <QTimer>
+
+#include <memory>
 
 namespace weft
 {
 
 class JsonStore;
-class SessionService;
 
-/// Follows the JSON files of one open session that another process (a running OpenCode) writes:
-/// the session's `message/<sessionID>/` folder, and the message files and `part/<messageID>/`
+/// Follows the JSON files of one session that another process (a running OpenCode) writes: the
+/// session's file, its `message/<sessionID>/` folder, and the message files and `part/<messageID>/`
 /// folders of its newest messages (the only ones a running session changes). On a change it
-/// re-reads just the files that changed, off the GUI thread, and reports them one by one.
+/// re-reads just the files that changed, off the GUI thread, and reports them.
 ///
-/// Weft's own writes are seen too; what they report equals what the models already hold, and
-/// the models ignore values that did not change.
-class SessionWatcher : public QObject
+/// The files the store itself wrote or removed are recognised by their stamps
+/// (JsonStorage::isOwnVersion()) and never read back: Weft's own writes reach the models as the
+/// service's signals, once.
+class JsonStoreWatcher : public StoreWatcher
 {
     Q_OBJECT
 
 public:
-    explicit SessionWatcher(SessionService *service, QObject *parent = nullptr);
-    ~SessionWatcher() override;
+    explicit JsonStoreWatcher(std::shared_ptr<JsonStore> store, QObject *parent = nullptr);
+    ~JsonStoreWatcher() override;
 
-    /// Follows @p sessionID (empty: nothing).
-    void setSession(const QString &sessionID);
-    [[nodiscard]] QString sessionID() const { return m_sessionID; }
-    /// The messages whose files and part folders are followed (the newest few). Messages that
+    void start() override;
+    void stop() override;
+    /// Follows @p sessionID (empty: nothing) and the files of @p recentMessageIDs. Messages that
     /// appear later are followed from their first file on.
-    void setWatchedMessages(const QStringList &messageIDs);
-    /// False when the store is not a JSON store (nothing to watch).
-    [[nodiscard]] bool isActive() const { return m_store != nullptr; }
+    void follow(const QString &sessionID, const QStringList &recentMessageIDs) override;
+    [[nodiscard]] QString sessionID() const { return m_sessionID; }
     /// How long changes are collected before they are read (default 40 ms).
     void setDelay(int ms) { m_timer.setInterval(ms); }
-
-Q_SIGNALS:
-    void messageChanged(const weft::Message &message);
-    void messageDeleted(const QString &sessionID, const QString &messageID);
-    void partChanged(const weft::Part &part);
-    void partDeleted(const QString &sessionID, const QString &messageID, const QString &partID);
-    /// The session's own file changed (title, archive, summary, ...).
-    void sessionInfoChanged(const QString &sessionID);
 
 private:
     struct Stamp
@@ -60,6 +51,8 @@ private:
 
     [[nodiscard]] static Snapshot scan(const QString &dir);
     [[nodiscard]] static Stamp stamp(const QString &file);
+    void setSession(const QString &sessionID);
+    void setWatchedMessages(const QStringList &messageIDs);
     void watchMessage(const QString &messageID, bool reportExisting);
     void markDirty(const QString &path);
     void flush();
@@ -68,10 +61,12 @@ private:
     /// Compares @p scanned folders with what was seen before and reads what changed.
     void apply(const QHash<QString, Snapshot> &scanned, const QSet<QString> &changedMessageFiles,
                const QSet<QString> &changedPartFiles);
+    /// Reads the changed files off the GUI thread and reports those the store did not write.
+    void read(const QStringList &messageIDs, const QList<std::pair<QString, QString>> &parts, bool sessionInfo,
+              const QList<std::pair<QString, QString>> &removed);
     void rewatch();
 
-    SessionService *m_service;
-    JsonStore *m_store = nullptr;
+    std::shared_ptr<JsonStore> m_store;
     QString m_root;
     QString m_sessionID;
     QString m_sessionFile;
@@ -81,6 +76,7 @@ private:
     QSet<QString> m_watchedMessages;
     QSet<QString> m_dirty;
     int m_generation = 0;
+    bool m_running = false;
     bool m_scanning = false; // a listing is on its way: changes wait for it
 };
 

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "sessionwatcher.h"
+#include "jsonstorewatcher.h"
 
-#include "async.h"
-#include "core/logging.h"
-#include "session/sessionservice.h"
-#include "store/jsonstore.h"
+#include "core/async.h"
+#include "jsonstore.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -18,35 +16,48 @@ namespace weft
 
 namespace
 {
-struct ReadResult
-{
-    QList<Message> messages;
-    QList<Part> parts;
-};
-
 QString idOf(const QString &fileName)
 {
     return fileName.chopped(5); // ".json"
 }
 } // namespace
 
-SessionWatcher::SessionWatcher(SessionService *service, QObject *parent)
-    : QObject(parent)
-    , m_service(service)
-    , m_store(dynamic_cast<JsonStore *>(service->store()))
+JsonStoreWatcher::JsonStoreWatcher(std::shared_ptr<JsonStore> store, QObject *parent)
+    : StoreWatcher(parent)
+    , m_store(std::move(store))
+    , m_root(m_store->storage().root())
 {
-    if (m_store)
-        m_root = m_store->storage().root();
     m_timer.setSingleShot(true);
     m_timer.setInterval(40);
-    connect(&m_timer, &QTimer::timeout, this, &SessionWatcher::flush);
-    connect(&m_fs, &QFileSystemWatcher::directoryChanged, this, &SessionWatcher::markDirty);
-    connect(&m_fs, &QFileSystemWatcher::fileChanged, this, &SessionWatcher::markDirty);
+    connect(&m_timer, &QTimer::timeout, this, &JsonStoreWatcher::flush);
+    connect(&m_fs, &QFileSystemWatcher::directoryChanged, this, &JsonStoreWatcher::markDirty);
+    connect(&m_fs, &QFileSystemWatcher::fileChanged, this, &JsonStoreWatcher::markDirty);
 }
 
-SessionWatcher::~SessionWatcher() = default;
+JsonStoreWatcher::~JsonStoreWatcher() = default;
 
-SessionWatcher::Stamp SessionWatcher::stamp(const QString &file)
+void JsonStoreWatcher::start()
+{
+    m_running = true;
+    // Nothing is read up front: a followed session's folder is listed when it is followed.
+    QTimer::singleShot(0, this, &JsonStoreWatcher::started);
+}
+
+void JsonStoreWatcher::stop()
+{
+    m_running = false;
+    setSession({});
+}
+
+void JsonStoreWatcher::follow(const QString &sessionID, const QStringList &recentMessageIDs)
+{
+    const QString wanted = m_running ? sessionID : QString();
+    if (wanted != m_sessionID)
+        setSession(wanted);
+    setWatchedMessages(recentMessageIDs);
+}
+
+JsonStoreWatcher::Stamp JsonStoreWatcher::stamp(const QString &file)
 {
     const QFileInfo info(file);
     if (!info.exists())
@@ -54,7 +65,7 @@ SessionWatcher::Stamp SessionWatcher::stamp(const QString &file)
     return {info.lastModified(QTimeZone::UTC).toMSecsSinceEpoch(), info.size()};
 }
 
-SessionWatcher::Snapshot SessionWatcher::scan(const QString &dir)
+JsonStoreWatcher::Snapshot JsonStoreWatcher::scan(const QString &dir)
 {
     Snapshot snapshot;
     const QFileInfoList entries = QDir(dir).entryInfoList({u"*.json"_s}, QDir::Files);
@@ -64,7 +75,7 @@ SessionWatcher::Snapshot SessionWatcher::scan(const QString &dir)
     return snapshot;
 }
 
-void SessionWatcher::setSession(const QString &sessionID)
+void JsonStoreWatcher::setSession(const QString &sessionID)
 {
     Q_ASSERT(QThread::currentThread() == thread());
     ++m_generation;
@@ -79,7 +90,7 @@ void SessionWatcher::setSession(const QString &sessionID)
     m_scanning = false;
     m_sessionID = sessionID;
     m_sessionFile.clear();
-    if (!m_store || sessionID.isEmpty())
+    if (sessionID.isEmpty())
         return;
     m_sessionFile = m_store->sessionFile(sessionID);
     // The folder is watched first and then listed, off the GUI thread (a session of 20,000
@@ -89,7 +100,7 @@ void SessionWatcher::setSession(const QString &sessionID)
     scanLater({m_root + u"/message/"_s + sessionID}, {}, {});
 }
 
-void SessionWatcher::scanLater(const QStringList &dirs, const QSet<QString> &changedMessageFiles,
+void JsonStoreWatcher::scanLater(const QStringList &dirs, const QSet<QString> &changedMessageFiles,
                                const QSet<QString> &changedPartFiles)
 {
     m_scanning = true;
@@ -111,10 +122,10 @@ void SessionWatcher::scanLater(const QStringList &dirs, const QSet<QString> &cha
                  });
 }
 
-void SessionWatcher::setWatchedMessages(const QStringList &messageIDs)
+void JsonStoreWatcher::setWatchedMessages(const QStringList &messageIDs)
 {
     Q_ASSERT(QThread::currentThread() == thread());
-    if (!m_store || m_sessionID.isEmpty())
+    if (m_sessionID.isEmpty())
         return;
     const QSet<QString> wanted(messageIDs.cbegin(), messageIDs.cend());
     const QSet<QString> current = m_watchedMessages;
@@ -131,7 +142,7 @@ void SessionWatcher::setWatchedMessages(const QStringList &messageIDs)
     rewatch();
 }
 
-void SessionWatcher::watchMessage(const QString &messageID, bool reportExisting)
+void JsonStoreWatcher::watchMessage(const QString &messageID, bool reportExisting)
 {
     m_watchedMessages.insert(messageID);
     const QString partDir = m_root + u"/part/"_s + messageID;
@@ -146,7 +157,7 @@ void SessionWatcher::watchMessage(const QString &messageID, bool reportExisting)
     }
 }
 
-void SessionWatcher::rewatch()
+void JsonStoreWatcher::rewatch()
 {
     // QFileSystemWatcher forgets a file that is replaced by a rename (an atomic write), and a
     // folder can appear after we looked: recompute what should be watched after every change.
@@ -193,17 +204,17 @@ void SessionWatcher::rewatch()
         m_fs.addPaths(missing);
 }
 
-void SessionWatcher::markDirty(const QString &path)
+void JsonStoreWatcher::markDirty(const QString &path)
 {
     m_dirty.insert(path);
     if (!m_timer.isActive())
         m_timer.start();
 }
 
-void SessionWatcher::flush()
+void JsonStoreWatcher::flush()
 {
     Q_ASSERT(QThread::currentThread() == thread());
-    if (!m_store || m_sessionID.isEmpty())
+    if (m_sessionID.isEmpty())
         return;
     if (m_scanning) {
         // A listing is on its way: these changes are compared with it when it is in.
@@ -220,7 +231,7 @@ void SessionWatcher::flush()
     QSet<QString> changedPartFiles;
     for (const QString &path : dirty) {
         if (path == m_sessionFile) {
-            Q_EMIT sessionInfoChanged(m_sessionID);
+            read({}, {}, true, {});
         } else if (path == m_root + u"/message"_s || path == messageDir) {
             dirs.insert(messageDir);
         } else if (path == m_root + u"/part"_s) {
@@ -245,13 +256,14 @@ void SessionWatcher::flush()
     apply({}, changedMessageFiles, changedPartFiles);
 }
 
-void SessionWatcher::apply(const QHash<QString, Snapshot> &scanned, const QSet<QString> &changedMessageFiles,
-                           const QSet<QString> &changedPartFiles)
+void JsonStoreWatcher::apply(const QHash<QString, Snapshot> &scanned, const QSet<QString> &changedMessageFiles,
+                             const QSet<QString> &changedPartFiles)
 {
     const QString messageDir = m_root + u"/message/"_s + m_sessionID;
     const QString partPrefix = m_root + u"/part/"_s;
     QStringList readMessages; // message IDs
     QList<std::pair<QString, QString>> readParts; // message ID, part ID
+    QList<std::pair<QString, QString>> removed; // message ID, part ID (empty for the message)
     for (auto scan = scanned.cbegin(); scan != scanned.cend(); ++scan) {
         const QString &dir = scan.key();
         const Snapshot &now = scan.value();
@@ -280,9 +292,9 @@ void SessionWatcher::apply(const QHash<QString, Snapshot> &scanned, const QSet<Q
                 continue;
             if (isMessageDir) {
                 m_watchedMessages.remove(idOf(it.key()));
-                Q_EMIT messageDeleted(m_sessionID, idOf(it.key()));
+                removed.append({idOf(it.key()), QString()});
             } else {
-                Q_EMIT partDeleted(m_sessionID, messageID, idOf(it.key()));
+                removed.append({messageID, idOf(it.key())});
             }
         }
         m_snapshots.insert(dir, now);
@@ -308,48 +320,77 @@ void SessionWatcher::apply(const QHash<QString, Snapshot> &scanned, const QSet<Q
             readParts.append(key);
     }
     rewatch();
-    if (readMessages.isEmpty() && readParts.isEmpty())
-        return;
+    if (!readMessages.isEmpty() || !readParts.isEmpty() || !removed.isEmpty())
+        read(readMessages, readParts, false, removed);
+}
 
+void JsonStoreWatcher::read(const QStringList &messageIDs, const QList<std::pair<QString, QString>> &parts,
+                            bool sessionInfo, const QList<std::pair<QString, QString>> &removed)
+{
     const int generation = m_generation;
-    std::shared_ptr<Store> store = m_service->sharedStore();
+    std::shared_ptr<JsonStore> store = m_store;
     const QString sessionID = m_sessionID;
-    whenFinished(QtConcurrent::run([store, sessionID, readMessages, readParts] {
-                     // The JSON store's storage reads one file under its lock; a file caught half-written by
-                     // another process fails to parse and is skipped: its next write brings another change.
-                     auto *jsonStore = static_cast<JsonStore *>(store.get());
-                     JsonStorage &storage = jsonStore->storage();
-                     ReadResult result;
-                     for (const QString &id : readMessages) {
-                         const Result<JsonValue> value = storage.read({u"message"_s, sessionID, id});
+    const QString sessionFile = m_sessionFile;
+    whenFinished(QtConcurrent::run([store, sessionID, sessionFile, messageIDs, parts, sessionInfo, removed] {
+                     // A file caught half-written by another process fails to parse and is
+                     // skipped: its next write brings another change. A file whose stamp is the
+                     // one the store gave it (or a removal the store made) is Weft's own: not news.
+                     JsonStorage &storage = store->storage();
+                     const auto ours = [&](const JsonStorage::Key &key) {
+                         const Result<QString> path = storage.path(key);
+                         return !path || storage.isOwnVersion(*path, JsonStorage::stampOf(*path));
+                     };
+                     QList<StoreChange> changes;
+                     if (sessionInfo && !storage.isOwnVersion(sessionFile, JsonStorage::stampOf(sessionFile))) {
+                         if (std::optional<Session> s = store->session(sessionID))
+                             changes.append({.kind = StoreChange::Kind::SessionUpdated, .session = *s});
+                     }
+                     QList<Message> messages;
+                     for (const QString &id : messageIDs) {
+                         const JsonStorage::Key key{u"message"_s, sessionID, id};
+                         if (ours(key))
+                             continue;
+                         const Result<JsonValue> value = storage.read(key);
                          if (!value)
                              continue;
                          if (Result<Message> m = Message::fromJson(value.value()); m && m->sessionID() == sessionID)
-                             result.messages.append(m.value());
+                             messages.append(m.value());
                      }
-                     for (const auto &[messageID, partID] : readParts) {
-                         // A part this process streams: its file lags behind what the model shows.
-                         if (std::optional<Part> live = jsonStore->streamingPart(partID)) {
-                             result.parts.append(*live);
+                     std::sort(messages.begin(), messages.end(), messageLessThan);
+                     for (const Message &m : std::as_const(messages))
+                         changes.append({.kind = StoreChange::Kind::MessageUpdated, .message = m});
+                     QList<Part> changedParts;
+                     for (const auto &[messageID, partID] : parts) {
+                         const JsonStorage::Key key{u"part"_s, messageID, partID};
+                         if (ours(key))
                              continue;
-                         }
-                         const Result<JsonValue> value = storage.read({u"part"_s, messageID, partID});
+                         const Result<JsonValue> value = storage.read(key);
                          if (!value)
                              continue;
                          if (Result<Part> p = Part::fromJson(value.value()); p && p->messageID() == messageID)
-                             result.parts.append(p.value());
+                             changedParts.append(p.value());
                      }
-                     std::sort(result.messages.begin(), result.messages.end(), messageLessThan);
-                     std::sort(result.parts.begin(), result.parts.end(), partLessThan);
-                     return result;
+                     std::sort(changedParts.begin(), changedParts.end(), partLessThan);
+                     for (const Part &p : std::as_const(changedParts))
+                         changes.append({.kind = StoreChange::Kind::PartUpdated, .part = p});
+                     for (const auto &[messageID, partID] : removed) {
+                         const bool message = partID.isEmpty();
+                         if (ours(message ? JsonStorage::Key{u"message"_s, sessionID, messageID}
+                                          : JsonStorage::Key{u"part"_s, messageID, partID}))
+                             continue;
+                         StoreChange change;
+                         change.kind = message ? StoreChange::Kind::MessageRemoved : StoreChange::Kind::PartRemoved;
+                         change.sessionID = sessionID;
+                         change.messageID = messageID;
+                         change.partID = partID;
+                         changes.append(change);
+                     }
+                     return changes;
                  }),
-                 this, [this, generation](const ReadResult &result) {
-                     if (generation != m_generation)
+                 this, [this, generation](const QList<StoreChange> &changes) {
+                     if (generation != m_generation || changes.isEmpty())
                          return;
-                     for (const Message &m : result.messages)
-                         Q_EMIT messageChanged(m);
-                     for (const Part &p : result.parts)
-                         Q_EMIT partChanged(p);
+                     Q_EMIT changed(changes);
                  });
 }
 
