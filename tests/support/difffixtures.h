@@ -75,25 +75,25 @@ inline const QStringList CppUnified{
 
 /// A Python file before (no newline at its end) and after a change.
 inline const QString PyBefore = u"import sys\n\n\ndef parse(args):\n    return [int(a) for a in args]\n\n\n"
-                         u"def total(values):\n    result = 0\n    for v in values:\n        result += v\n"
-                         u"    return result\n\n\ndef main():\n    values = parse(sys.argv[1:])\n"
-                         u"    print(\"total:\", total(values))\n\n\nif __name__ == \"__main__\":\n    main()"_s;
+                                u"def total(values):\n    result = 0\n    for v in values:\n        result += v\n"
+                                u"    return result\n\n\ndef main():\n    values = parse(sys.argv[1:])\n"
+                                u"    print(\"total:\", total(values))\n\n\nif __name__ == \"__main__\":\n    main()"_s;
 inline const QString PyAfter = u"import sys\n\n\ndef parse(args):\n    return [float(a) for a in args]\n\n\n"
-                        u"def total(values):\n    result = 0\n    for v in values:\n        result += v\n"
-                        u"    return result\n\n\ndef main():\n    values = parse(sys.argv[1:])\n"
-                        u"    print(\"sum:\", total(values))\n    print(\"count:\", len(values))\n\n\n"
-                        u"if __name__ == \"__main__\":\n    sys.exit(main())\n"_s;
+                               u"def total(values):\n    result = 0\n    for v in values:\n        result += v\n"
+                               u"    return result\n\n\ndef main():\n    values = parse(sys.argv[1:])\n"
+                               u"    print(\"sum:\", total(values))\n    print(\"count:\", len(values))\n\n\n"
+                               u"if __name__ == \"__main__\":\n    sys.exit(main())\n"_s;
 /// What OpenCode 1.4+ stores for it (jsdiff's createTwoFilesPatch; hunks as `diff -u` prints
 /// them, with the "\ No newline at end of file" marker).
 inline const QString PyPatch = u"Index: tools/report.py\n"
-                        u"===================================================================\n"
-                        u"--- tools/report.py\t\n+++ tools/report.py\t\n"
-                        u"@@ -2,7 +2,7 @@\n \n \n def parse(args):\n-    return [int(a) for a in args]\n"
-                        u"+    return [float(a) for a in args]\n \n \n def total(values):\n"
-                        u"@@ -14,8 +14,9 @@\n \n def main():\n     values = parse(sys.argv[1:])\n"
-                        u"-    print(\"total:\", total(values))\n+    print(\"sum:\", total(values))\n"
-                        u"+    print(\"count:\", len(values))\n \n \n if __name__ == \"__main__\":\n"
-                        u"-    main()\n\\ No newline at end of file\n+    sys.exit(main())\n"_s;
+                               u"===================================================================\n"
+                               u"--- tools/report.py\t\n+++ tools/report.py\t\n"
+                               u"@@ -2,7 +2,7 @@\n \n \n def parse(args):\n-    return [int(a) for a in args]\n"
+                               u"+    return [float(a) for a in args]\n \n \n def total(values):\n"
+                               u"@@ -14,8 +14,9 @@\n \n def main():\n     values = parse(sys.argv[1:])\n"
+                               u"-    print(\"total:\", total(values))\n+    print(\"sum:\", total(values))\n"
+                               u"+    print(\"count:\", len(values))\n \n \n if __name__ == \"__main__\":\n"
+                               u"-    main()\n\\ No newline at end of file\n+    sys.exit(main())\n"_s;
 inline const QStringList PyUnified{
     u"@@ -2,7 +2,7 @@"_s,
     u" "_s,
