@@ -559,6 +559,10 @@ Changes made to the file since are lost.</source>
         <translation>それでも表示</translation>
     </message>
     <message>
+        <source>Computing the changes…</source>
+        <translation>変更を計算しています…</translation>
+    </message>
+    <message>
         <source>Select a file to see its changes.</source>
         <translation>変更を表示するファイルを選択してください。</translation>
     </message>

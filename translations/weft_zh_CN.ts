@@ -559,6 +559,10 @@ Changes made to the file since are lost.</source>
         <translation>仍然显示</translation>
     </message>
     <message>
+        <source>Computing the changes…</source>
+        <translation>正在计算更改…</translation>
+    </message>
+    <message>
         <source>Select a file to see its changes.</source>
         <translation>选择一个文件以查看其更改。</translation>
     </message>

@@ -279,6 +279,7 @@ ChangesPane::ChangesPane(SessionService *service, QWidget *parent)
         m_forceShown.insert(m_model->diff(row).file());
         showFile(row);
     });
+    connect(m_model, &DiffModel::documentReady, this, &ChangesPane::documentReady);
     // Side by side needs more room than one column.
     connect(m_view, &DiffView::modeChanged, this, [this] { ensureRoom(); });
     connect(m_view, &DiffView::hunkNavigationExhausted, this, [this](bool forward) {
@@ -444,6 +445,7 @@ void ChangesPane::showDiffs(const QList<FileDiff> &diffs)
         const int row = std::max(0, m_model->rowOfPath(previousPath));
         selectFile(row);
     } else {
+        m_pendingRow = -1;
         m_view->setDocument(nullptr);
     }
     updateActions();
@@ -468,17 +470,38 @@ void ChangesPane::selectFile(int row)
 
 void ChangesPane::showFile(int row)
 {
+    m_pendingRow = -1;
+    m_pendingHunk.reset();
     if (row < 0) {
         m_view->setDocument(nullptr);
         updateActions();
         return;
     }
     const FileDiff diff = m_model->diff(row);
-    if (DiffView::isLarge(diff) && !m_forceShown.contains(diff.file()))
+    if (DiffView::isLarge(diff) && !m_forceShown.contains(diff.file())) {
         m_view->showLargeFileNotice(diff.file(), DiffModel::lineCountOf(diff));
-    else
-        m_view->setDocument(m_model->document(row));
+    } else if (std::shared_ptr<const DiffDocument> document = m_model->cachedDocument(row)) {
+        m_view->setDocument(std::move(document));
+    } else {
+        // A large file's diff takes a while: build it off the GUI thread, the window stays live.
+        m_pendingRow = row;
+        m_view->showComputing(diff.file());
+        m_model->requestDocument(row);
+    }
     updateActions();
+}
+
+void ChangesPane::documentReady(int row)
+{
+    if (row != m_pendingRow || row != currentFile())
+        return; // built for an earlier selection (kept by the model for later)
+    m_pendingRow = -1;
+    m_view->setDocument(m_model->cachedDocument(row));
+    if (m_pendingHunk)
+        m_view->goToHunk(*m_pendingHunk);
+    m_pendingHunk.reset();
+    updateActions();
+    Q_EMIT fileShown();
 }
 
 void ChangesPane::moveToFile(int row, bool forward)
@@ -486,6 +509,8 @@ void ChangesPane::moveToFile(int row, bool forward)
     selectFile(row);
     if (m_view->document())
         m_view->goToHunk(forward ? 0 : -1);
+    else if (isComputing())
+        m_pendingHunk = forward ? 0 : -1;
 }
 
 void ChangesPane::updateSummary()

@@ -54,7 +54,11 @@ public:
     [[nodiscard]] QListView *list() const { return m_list; }
     /// The row of the file shown, or -1.
     [[nodiscard]] int currentFile() const;
+    /// Selects file @p row; its diff is built off the GUI thread unless built before (the view
+    /// shows "computing" meanwhile, fileShown() follows).
     void selectFile(int row);
+    /// Whether the diff of the selected file is still being built.
+    [[nodiscard]] bool isComputing() const { return m_pendingRow >= 0; }
     /// Files whose size guard was lifted by "Show anyway" (by path).
     [[nodiscard]] bool isForcedShown(const QString &path) const { return m_forceShown.contains(path); }
 
@@ -80,6 +84,8 @@ public:
 Q_SIGNALS:
     /// The files of the current scope are listed.
     void loaded();
+    /// The diff of the selected file is shown, after it was built off the GUI thread.
+    void fileShown();
     /// A revert (of a file or a turn) or an unrevert finished; @p message says what happened.
     void revertFinished(bool ok, const QString &message);
 
@@ -89,6 +95,7 @@ private:
     void showLoaded(const Loaded &loaded);
     void showDiffs(const QList<FileDiff> &diffs);
     void showFile(int row);
+    void documentReady(int row);
     void moveToFile(int row, bool forward);
     void updateSummary();
     void updateActions();
@@ -125,6 +132,11 @@ private:
     QSet<QString> m_forceShown;
     std::function<bool(const QString &, const QString &)> m_confirm;
     int m_generation = 0;
+    /// The file whose diff is being built to be shown (-1: none): a build finishing for another
+    /// file (an older selection) is not shown.
+    int m_pendingRow = -1;
+    /// The hunk to go to once that diff is shown (next / previous file), or none.
+    std::optional<int> m_pendingHunk;
     bool m_reverting = false;
 };
 

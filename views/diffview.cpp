@@ -754,6 +754,7 @@ void DiffView::setMode(Mode mode)
 
 void DiffView::setDocument(std::shared_ptr<const DiffDocument> document)
 {
+    m_computing = false;
     m_doc = std::move(document);
     m_currentHunk = -1;
     m_highlighting.reset();
@@ -811,6 +812,15 @@ void DiffView::showLargeFileNotice(const QString &path, qint64 lines)
     m_noticeText->show();
     m_showAnyway->show();
     m_stack->setCurrentWidget(m_notice);
+}
+
+void DiffView::showComputing(const QString &path)
+{
+    setDocument(nullptr);
+    m_computing = true;
+    showMessage(tr("Computing the changes…"));
+    m_path->setVisible(true);
+    static_cast<ElidedLabel *>(m_path)->setFullText(path);
 }
 
 bool DiffView::isShowingLargeFileNotice() const

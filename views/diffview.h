@@ -127,6 +127,9 @@ public:
     [[nodiscard]] bool isShowingLargeFileNotice() const;
     /// Shows @p text in place of a diff (nothing selected, no changes...).
     void showMessage(const QString &text);
+    /// Shows that the diff of @p path is being computed (off the GUI thread) until setDocument().
+    void showComputing(const QString &path);
+    [[nodiscard]] bool isComputing() const { return m_computing; }
 
     [[nodiscard]] Mode mode() const { return m_mode; }
     /// Switches the layout, keeping the row in view, and remembers the choice.
@@ -179,6 +182,7 @@ private:
     Mode m_mode = Mode::Unified;
     int m_currentHunk = -1;
     bool m_navigating = false;
+    bool m_computing = false;
 
     QLabel *m_path = nullptr;
     QLabel *m_stats = nullptr;

@@ -3,8 +3,14 @@
 
 #include "core/logging.h"
 #include "core/project.h"
+#include "diff/diffdocument.h"
 #include "session/sessionservice.h"
 #include "snapshot.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
 
 using namespace Qt::StringLiterals;
 
@@ -159,3 +165,94 @@ QList<MessageWithParts> visibleMessages(const Session &session, const QList<Mess
 }
 
 } // namespace weft::Revert
+
+// ---- FileRevert
+
+namespace weft::FileRevert
+{
+
+Result<QString> resolve(const QString &base, const QString &directory, const QString &file)
+{
+    if (file.isEmpty())
+        return Error{u"the diff names no file"_s, {}};
+    if (file.contains(QChar(0)))
+        return Error{u"the path \"%1\" is not a valid file name"_s.arg(file), {}};
+    const QString root = QFileInfo(directory).canonicalFilePath();
+    if (directory.isEmpty() || root.isEmpty())
+        return Error{u"the session's directory \"%1\" does not exist"_s.arg(directory), {}};
+    const QString from = base.isEmpty() ? directory : base;
+    QString path = QDir::cleanPath(QDir::isAbsolutePath(file) ? file : QDir(from).filePath(file));
+
+    // Resolve symbolic links through the deepest part of the path that exists.
+    QString rest;
+    QString probe = path;
+    while (true) {
+        const QFileInfo info(probe);
+        if (info.isSymLink() && !info.exists())
+            return Error{u"\"%1\" goes through a broken symbolic link"_s.arg(file), {}};
+        if (info.exists())
+            break;
+        const QString parent = info.path();
+        if (parent == probe)
+            break;
+        rest = rest.isEmpty() ? info.fileName() : info.fileName() + u'/' + rest;
+        probe = parent;
+    }
+    const QString existing = QFileInfo(probe).canonicalFilePath();
+    if (existing.isEmpty())
+        return Error{u"cannot resolve \"%1\""_s.arg(file), {}};
+    path = rest.isEmpty() ? existing : QDir::cleanPath(existing + u'/' + rest);
+    const QString prefix = root.endsWith(u'/') ? root : root + u'/';
+    if (!path.startsWith(prefix) || path.size() == prefix.size())
+        return Error{u"\"%1\" is outside the session's directory %2; not touching it"_s.arg(file, directory), {}};
+    return path;
+}
+
+Action actionFor(const DiffDocument &document)
+{
+    if (document.isAdded())
+        return Action::Delete;
+    if (document.isDeleted())
+        return Action::Create;
+    return Action::Restore;
+}
+
+Result<void> revert(const DiffDocument &document, const QString &absolutePath)
+{
+    const Action action = actionFor(document);
+    if (action == Action::Delete) {
+        const QFileInfo info(absolutePath);
+        if (!info.exists() && !info.isSymLink())
+            return {};
+        if (info.isDir())
+            return Error{u"\"%1\" is a folder now; not deleting it"_s.arg(absolutePath), {}};
+        if (!QFile::remove(absolutePath))
+            return Error{u"cannot delete \"%1\""_s.arg(absolutePath), {}};
+        return {};
+    }
+    if (document.isEmpty())
+        return Error{u"the change of \"%1\" has no text to restore (a binary or very large file)"_s.arg(document.path()), {}};
+    QString current;
+    if (QFileInfo(absolutePath).isDir())
+        return Error{u"\"%1\" is a folder now; not replacing it"_s.arg(absolutePath), {}};
+    if (QFile file(absolutePath); file.exists()) {
+        if (!file.open(QIODevice::ReadOnly))
+            return Error{u"cannot read \"%1\": %2"_s.arg(absolutePath, file.errorString()), {}};
+        current = QString::fromUtf8(file.readAll());
+    }
+    const Result<QString> before = document.reverse(current);
+    if (!before)
+        return before.error();
+    if (!QDir().mkpath(QFileInfo(absolutePath).absolutePath()))
+        return Error{u"cannot create the folder of \"%1\""_s.arg(absolutePath), {}};
+    QSaveFile out(absolutePath);
+    if (!out.open(QIODevice::WriteOnly))
+        return Error{u"cannot write \"%1\": %2"_s.arg(absolutePath, out.errorString()), {}};
+    const QByteArray bytes = before.value().toUtf8();
+    if (out.write(bytes) != bytes.size() || !out.commit())
+        return Error{u"cannot write \"%1\": %2"_s.arg(absolutePath, out.errorString()), {}};
+    return {};
+}
+
+} // namespace weft::FileRevert
+

@@ -7,6 +7,7 @@
 namespace weft
 {
 
+class DiffDocument;
 class SessionService;
 
 /// OpenCode's SessionRevert: undo the file changes of a session from a message (or a part) on,
@@ -32,4 +33,27 @@ Result<void> cleanup(SessionService &service, const QString &sessionID);
 [[nodiscard]] QList<MessageWithParts> visibleMessages(const Session &session, const QList<MessageWithParts> &messages);
 
 } // namespace Revert
+
+/// Putting one file of a diff back as it was, safely (the changes pane's "Revert File"; the
+/// document comes from model/diff).
+namespace FileRevert
+{
+
+/// The absolute path of @p file (a path from a diff: relative to @p base, the project's work
+/// tree, or absolute), refused unless it lies inside @p directory (the session's directory)
+/// once `..` and symbolic links are resolved.
+[[nodiscard]] Result<QString> resolve(const QString &base, const QString &directory, const QString &file);
+
+/// What reverting @p document does to the file at @p absolutePath: "delete", "create" or
+/// "restore".
+enum class Action { Restore, Create, Delete };
+[[nodiscard]] Action actionFor(const DiffDocument &document);
+
+/// Puts the file at @p absolutePath back to the "before" side of @p document: writes the old
+/// contents (the patch form is applied backwards to the current file), or deletes the file when
+/// it did not exist before.
+Result<void> revert(const DiffDocument &document, const QString &absolutePath);
+
+} // namespace FileRevert
+
 } // namespace weft

@@ -2,7 +2,7 @@
 #include "snapshot.h"
 
 #include "core/logging.h"
-#include "tools/textdiff.h"
+#include "diff/textdiff.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -1,162 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/result.h"
 #include "core/types.h"
+#include "diff/diffdocument.h"
 
 #include <QAbstractListModel>
 #include <QList>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
 #include <memory>
-#include <vector>
 
 namespace weft
 {
 
-/// One file's diff, ready to be shown: the lines of both sides, the rows of the unified and the
-/// side-by-side layouts, the hunks and the changed words of paired lines. Built from either form
-/// of a FileDiff: full contents before and after (line diff with Myers' algorithm, see
-/// TextDiff::diff) or unified patch text (parsed). Immutable once built; safe to share between
-/// threads.
-class DiffDocument
-{
-public:
-    enum class Form : quint8 { Contents, Patch };
-    enum class RowKind : quint8 { Hunk, Context, Removed, Added };
-
-    /// A row of the unified layout. @c oldLine / @c newLine index oldLines() / newLines() (-1:
-    /// none); @c partner is the row of the paired line of a change (a removed line and the added
-    /// line that replaced it), -1 when unpaired; @c hunk numbers the hunk the row belongs to.
-    struct Row {
-        RowKind kind = RowKind::Context;
-        qint32 oldLine = -1;
-        qint32 newLine = -1;
-        qint32 partner = -1;
-        qint32 hunk = -1;
-    };
-    /// A row of the side-by-side layout: the unified rows shown left (old side: context, removed
-    /// or hunk) and right (new side: context, added or hunk); -1 leaves that side empty (a filler
-    /// where the other side has lines the one side lacks). A hunk row has the same row on both
-    /// sides.
-    struct SideRow {
-        qint32 left = -1;
-        qint32 right = -1;
-    };
-    /// A hunk: the `@@ -oldStart,oldCount +newStart,newCount @@` header and where it starts.
-    struct Hunk {
-        qint32 oldStart = 0;
-        qint32 oldCount = 0;
-        qint32 newStart = 0;
-        qint32 newCount = 0;
-        qint32 row = 0;     ///< its header row in rows()
-        qint32 sideRow = 0; ///< its header row in sideRows()
-        qint32 oldFirst = 0; ///< its first line in oldLines()
-        qint32 newFirst = 0; ///< its first line in newLines()
-        QString heading;    ///< the text after the second "@@" (a function name), if any
-    };
-    /// Changed characters of a paired line: [start, start + length).
-    struct WordRange {
-        qint32 start = 0;
-        qint32 length = 0;
-        bool operator==(const WordRange &) const = default;
-    };
-
-    /// Lines of context around changes in the contents form.
-    static constexpr int DefaultContext = 3;
-
-    DiffDocument() = default;
-    [[nodiscard]] static DiffDocument fromContents(const QString &path, const QString &before, const QString &after,
-                                                   int context = DefaultContext);
-    [[nodiscard]] static DiffDocument fromPatch(const QString &path, const QString &patch);
-    /// From whichever form @p diff has (contents when it has both).
-    [[nodiscard]] static DiffDocument fromFileDiff(const FileDiff &diff, int context = DefaultContext);
-
-    [[nodiscard]] Form form() const { return m_form; }
-    [[nodiscard]] QString path() const { return m_path; }
-    /// "added", "deleted" or "modified".
-    [[nodiscard]] QString status() const { return m_status; }
-    [[nodiscard]] qint64 additions() const { return m_additions; }
-    [[nodiscard]] qint64 deletions() const { return m_deletions; }
-    /// True when there is nothing to show line by line (binary or empty contents on both sides).
-    [[nodiscard]] bool isEmpty() const { return m_rows.isEmpty(); }
-
-    /// The old side's lines: the whole file before (contents form) or the old lines of the hunks
-    /// (patch form), in order.
-    [[nodiscard]] const QStringList &oldLines() const { return m_oldLines; }
-    [[nodiscard]] const QStringList &newLines() const { return m_newLines; }
-    /// The 1-based line number in the file of oldLines()[i] / newLines()[i].
-    [[nodiscard]] int oldNumber(int i) const { return m_oldNumbers.isEmpty() ? i + 1 : m_oldNumbers.at(i); }
-    [[nodiscard]] int newNumber(int i) const { return m_newNumbers.isEmpty() ? i + 1 : m_newNumbers.at(i); }
-    /// Whether the old / new file ends without a newline.
-    [[nodiscard]] bool oldMissingNewline() const { return m_oldNoEol; }
-    [[nodiscard]] bool newMissingNewline() const { return m_newNoEol; }
-
-    [[nodiscard]] const QList<Row> &rows() const { return m_rows; }
-    [[nodiscard]] const QList<SideRow> &sideRows() const { return m_sideRows; }
-    [[nodiscard]] const QList<Hunk> &hunks() const { return m_hunks; }
-    /// The side-by-side row that shows unified row @p row, and back (the left row, else the right).
-    [[nodiscard]] int sideRowOf(int row) const { return row >= 0 && row < m_sideOf.size() ? m_sideOf.at(row) : -1; }
-    [[nodiscard]] int rowOfSide(int sideRow) const;
-    /// The changed words of the (removed or added) line of unified row @p row; empty when the row
-    /// is not paired or its line changed too much for word marks to help.
-    [[nodiscard]] QList<WordRange> words(int row) const;
-    /// The text of unified row @p row (the hunk header for a hunk row).
-    [[nodiscard]] QString text(int row) const;
-    /// The header of hunk @p hunk: "@@ -1,4 +1,5 @@ heading".
-    [[nodiscard]] QString hunkHeader(int hunk) const;
-    /// The longest line in characters (tabs count as @p tabWidth), for the horizontal extent.
-    [[nodiscard]] int maxLineLength(int tabWidth = 4) const;
-
-    /// The file as it was before the change, computed from @p current (the file as it is now) by
-    /// applying the diff backwards; for the contents form simply before. Fails when @p current is
-    /// not the diff's "after" side (the file changed since).
-    [[nodiscard]] Result<QString> reverse(const QString &current) const;
-    /// Whether the file did not exist before the change (reverting deletes it).
-    [[nodiscard]] bool isAdded() const { return m_status == QLatin1String("added"); }
-    /// Whether the file no longer exists after the change (reverting recreates it).
-    [[nodiscard]] bool isDeleted() const { return m_status == QLatin1String("deleted"); }
-
-    /// Word-level marks for a pair of changed lines: the changed ranges of @p oldLine and of
-    /// @p newLine, empty when the lines have too little in common for marks to help.
-    static void changedWords(const QString &oldLine, const QString &newLine, QList<WordRange> &oldRanges,
-                             QList<WordRange> &newRanges);
-
-private:
-    struct Edit {
-        enum class Op : quint8 { Equal, Delete, Insert };
-        Op op;
-        qint32 oldIndex;
-        qint32 newIndex;
-    };
-    void buildRows(const QList<Edit> &edits, int context);
-    void addHunkRows(const QList<Edit> &edits, qsizetype begin, qsizetype end, const QString &heading);
-    void finish();
-
-    Form m_form = Form::Contents;
-    QString m_path;
-    QString m_status;
-    QString m_before; ///< contents form: the text before, for reverse()
-    qint64 m_additions = 0;
-    qint64 m_deletions = 0;
-    bool m_oldNoEol = false;
-    bool m_newNoEol = false;
-    QStringList m_oldLines;
-    QStringList m_newLines;
-    QList<int> m_oldNumbers; ///< patch form only
-    QList<int> m_newNumbers;
-    QList<Row> m_rows;
-    QList<SideRow> m_sideRows;
-    QList<qint32> m_sideOf;
-    QList<Hunk> m_hunks;
-    QList<qint32> m_wordIndex; ///< per row, the first of its ranges in m_words (size rows + 1)
-    QList<WordRange> m_words;
-};
-
 /// The files of a diff scope (a session's session_diff or one turn's summary.diffs), one row per
-/// file: name, folder, lines added and removed. The diff of each file is built on first use and
-/// kept (document()).
+/// file: name, folder, lines added and removed. It wraps the documents model/diff builds: the
+/// diff of each file is built on first use, on the GUI thread (document()) or off it
+/// (requestDocument()), and kept.
 class DiffModel : public QAbstractListModel
 {
     Q_OBJECT
@@ -164,13 +26,13 @@ class DiffModel : public QAbstractListModel
 public:
     enum Role {
         PathRole = Qt::UserRole + 1, ///< QString: the path as the diff names it
-        FileNameRole,                ///< QString: the last path component
-        DirectoryRole,               ///< QString: the folders before it ("" at the top)
-        AdditionsRole,               ///< qint64
-        DeletionsRole,               ///< qint64
-        StatusRole,                  ///< QString: "added", "deleted" or "modified"
-        LineCountRole,               ///< qint64: lines of the longer side (the large-file guard)
-        SizeRole,                    ///< qint64: characters of text behind the diff
+        FileNameRole, ///< QString: the last path component
+        DirectoryRole, ///< QString: the folders before it ("" at the top)
+        AdditionsRole, ///< qint64
+        DeletionsRole, ///< qint64
+        StatusRole, ///< QString: "added", "deleted" or "modified"
+        LineCountRole, ///< qint64: lines of the longer side (the large-file guard)
+        SizeRole, ///< qint64: characters of text behind the diff
     };
 
     explicit DiffModel(QObject *parent = nullptr);
@@ -178,47 +40,45 @@ public:
 
     void setDiffs(const QList<FileDiff> &diffs);
     [[nodiscard]] const QList<FileDiff> &diffs() const { return m_diffs; }
-    [[nodiscard]] FileDiff diff(int row) const { return row >= 0 && row < m_diffs.size() ? m_diffs.at(row) : FileDiff(); }
+    [[nodiscard]] FileDiff diff(int row) const
+    {
+        return row >= 0 && row < m_diffs.size() ? m_diffs.at(row) : FileDiff();
+    }
     [[nodiscard]] int rowOfPath(const QString &path) const;
     [[nodiscard]] qint64 totalAdditions() const;
     [[nodiscard]] qint64 totalDeletions() const;
 
-    /// The diff of file @p row, built now unless already built.
+    /// The diff of file @p row, built now (on the calling thread) unless already built.
     [[nodiscard]] std::shared_ptr<const DiffDocument> document(int row) const;
+    /// The diff of file @p row if it is built already, else null (nothing is built).
+    [[nodiscard]] std::shared_ptr<const DiffDocument> cachedDocument(int row) const;
+    /// Builds the diff of file @p row on the global thread pool and keeps it; documentReady(row)
+    /// follows through the event loop (also when it was built already). A build still running
+    /// when setDiffs() replaces the files is dropped: no documentReady() for it.
+    void requestDocument(int row);
+    /// Whether a build of file @p row started by requestDocument() is running.
+    [[nodiscard]] bool isBuilding(int row) const { return m_building.contains(row); }
 
-    [[nodiscard]] static QString statusOf(const FileDiff &diff);
+    /// See DiffDocument::statusOf().
+    [[nodiscard]] static QString statusOf(const FileDiff &diff) { return DiffDocument::statusOf(diff); }
     /// Lines of the longer side of @p diff (counted, not diffed: cheap).
-    [[nodiscard]] static qint64 lineCountOf(const FileDiff &diff);
-    [[nodiscard]] static qint64 sizeOf(const FileDiff &diff);
+    [[nodiscard]] static qint64 lineCountOf(const FileDiff &diff) { return DiffDocument::lineCountOf(diff); }
+    [[nodiscard]] static qint64 sizeOf(const FileDiff &diff) { return DiffDocument::sizeOf(diff); }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
 
+Q_SIGNALS:
+    /// The diff of file @p row asked for with requestDocument() is built (cachedDocument()).
+    void documentReady(int row);
+
 private:
     QList<FileDiff> m_diffs;
     mutable QList<std::shared_ptr<const DiffDocument>> m_documents;
+    QSet<int> m_building;
+    /// Counts setDiffs() calls: a build started for other files is dropped.
+    int m_generation = 0;
 };
-
-/// Putting one file of a diff back as it was, safely.
-namespace FileRevert
-{
-
-/// The absolute path of @p file (a path from a diff: relative to @p base, the project's work
-/// tree, or absolute), refused unless it lies inside @p directory (the session's directory)
-/// once `..` and symbolic links are resolved.
-[[nodiscard]] Result<QString> resolve(const QString &base, const QString &directory, const QString &file);
-
-/// What reverting @p document does to the file at @p absolutePath: "delete", "create" or
-/// "restore".
-enum class Action { Restore, Create, Delete };
-[[nodiscard]] Action actionFor(const DiffDocument &document);
-
-/// Puts the file at @p absolutePath back to the "before" side of @p document: writes the old
-/// contents (the patch form is applied backwards to the current file), or deletes the file when
-/// it did not exist before.
-Result<void> revert(const DiffDocument &document, const QString &absolutePath);
-
-} // namespace FileRevert
 
 } // namespace weft

@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The diff pane (issue 6): DiffDocument's rows from both FileDiff forms (before/after contents
-// and patch text, including a real OpenCode 1.18.34 summary diff), DiffModel, DiffView in the
-// unified and side-by-side layouts (row backgrounds, changed words, highlighting chosen by file
-// name, hunk navigation, synchronised scrolling, the remembered layout, the large-file guard on
-// a 50,000-line file), and ChangesPane (session and turn scopes, opened from a user message's
-// "N files changed" line; revert of one file and of a whole turn, with their confirmations).
+// The diff pane (issue 6): DiffView in the unified and side-by-side layouts (row backgrounds,
+// changed words, highlighting chosen by file name, hunk navigation, synchronised scrolling, the
+// remembered layout, the large-file guard on a 50,000-line file), and ChangesPane (session and
+// turn scopes, opened from a user message's "N files changed" line; revert of one file and of a
+// whole turn, with their confirmations; diffs built off the GUI thread, a newer selection
+// superseding an older one). The documents themselves are tested without widgets in
+// tests/diff/tst_diffdocument.cpp.
 
 #include "changespane.h"
+#include "difffixtures.h"
 #include "diffview.h"
 #include "fakellmserver.h"
 #include "guitest.h"
 #include "mainwindow.h"
 #include "opencodedb/opencodedbstore.h"
+#include "diff/textdiff.h"
 #include "processor/processor.h"
-#include "processor/tools/textdiff.h"
 #include "qt/diffmodel.h"
 #include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
@@ -22,7 +24,6 @@
 #include "timelinedelegate.h"
 #include "timelineview.h"
 
-#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QDir>
 #include <QElapsedTimer>
@@ -37,6 +38,7 @@
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QTest>
+#include <QThreadPool>
 #include <QTimer>
 #include <QToolButton>
 #include <QWheelEvent>
@@ -49,184 +51,6 @@ namespace
 {
 
 // ---- fixtures
-
-/// A C++ file with three separate changes: a removed line, a changed line followed by an added
-/// one, and a line added at the end.
-QStringList cppBeforeLines()
-{
-    QStringList lines{u"#include <cstdio>"_s, QString()};
-    for (int i = 0; i < 30; ++i)
-        lines.append(u"static int value%1 = %1;"_s.arg(i));
-    lines << QString() << u"int main()"_s << u"{"_s << u"    const char *name = \"world\";"_s
-          << u"    std::printf(\"hello %s\\n\", name);"_s << u"    return 0;"_s << u"}"_s << QString();
-    for (int i = 0; i < 30; ++i)
-        lines.append(u"static int other%1 = %1;"_s.arg(i));
-    return lines;
-}
-
-QString cppBefore()
-{
-    return cppBeforeLines().join(u'\n') + u'\n';
-}
-
-QString cppAfter()
-{
-    QStringList lines = cppBeforeLines();
-    lines[36] = u"    std::printf(\"goodbye %s\\n\", name);"_s;
-    lines.insert(37, u"    std::puts(\"done\");"_s);
-    lines.removeAt(5);
-    lines.append(u"static int extra = 99;"_s);
-    return lines.join(u'\n') + u'\n';
-}
-
-/// `diff -u before.cpp after.cpp` (GNU diffutils), without the two header lines.
-const QStringList CppUnified{
-    u"@@ -3,7 +3,6 @@"_s,
-    u" static int value0 = 0;"_s,
-    u" static int value1 = 1;"_s,
-    u" static int value2 = 2;"_s,
-    u"-static int value3 = 3;"_s,
-    u" static int value4 = 4;"_s,
-    u" static int value5 = 5;"_s,
-    u" static int value6 = 6;"_s,
-    u"@@ -34,7 +33,8 @@"_s,
-    u" int main()"_s,
-    u" {"_s,
-    u"     const char *name = \"world\";"_s,
-    u"-    std::printf(\"hello %s\\n\", name);"_s,
-    u"+    std::printf(\"goodbye %s\\n\", name);"_s,
-    u"+    std::puts(\"done\");"_s,
-    u"     return 0;"_s,
-    u" }"_s,
-    u" "_s,
-    u"@@ -68,3 +68,4 @@"_s,
-    u" static int other27 = 27;"_s,
-    u" static int other28 = 28;"_s,
-    u" static int other29 = 29;"_s,
-    u"+static int extra = 99;"_s,
-};
-
-/// A Python file before (no newline at its end) and after a change.
-const QString PyBefore = u"import sys\n\n\ndef parse(args):\n    return [int(a) for a in args]\n\n\n"
-                         u"def total(values):\n    result = 0\n    for v in values:\n        result += v\n"
-                         u"    return result\n\n\ndef main():\n    values = parse(sys.argv[1:])\n"
-                         u"    print(\"total:\", total(values))\n\n\nif __name__ == \"__main__\":\n    main()"_s;
-const QString PyAfter = u"import sys\n\n\ndef parse(args):\n    return [float(a) for a in args]\n\n\n"
-                        u"def total(values):\n    result = 0\n    for v in values:\n        result += v\n"
-                        u"    return result\n\n\ndef main():\n    values = parse(sys.argv[1:])\n"
-                        u"    print(\"sum:\", total(values))\n    print(\"count:\", len(values))\n\n\n"
-                        u"if __name__ == \"__main__\":\n    sys.exit(main())\n"_s;
-/// What OpenCode 1.4+ stores for it (jsdiff's createTwoFilesPatch; hunks as `diff -u` prints
-/// them, with the "\ No newline at end of file" marker).
-const QString PyPatch = u"Index: tools/report.py\n"
-                        u"===================================================================\n"
-                        u"--- tools/report.py\t\n+++ tools/report.py\t\n"
-                        u"@@ -2,7 +2,7 @@\n \n \n def parse(args):\n-    return [int(a) for a in args]\n"
-                        u"+    return [float(a) for a in args]\n \n \n def total(values):\n"
-                        u"@@ -14,8 +14,9 @@\n \n def main():\n     values = parse(sys.argv[1:])\n"
-                        u"-    print(\"total:\", total(values))\n+    print(\"sum:\", total(values))\n"
-                        u"+    print(\"count:\", len(values))\n \n \n if __name__ == \"__main__\":\n"
-                        u"-    main()\n\\ No newline at end of file\n+    sys.exit(main())\n"_s;
-const QStringList PyUnified{
-    u"@@ -2,7 +2,7 @@"_s,
-    u" "_s,
-    u" "_s,
-    u" def parse(args):"_s,
-    u"-    return [int(a) for a in args]"_s,
-    u"+    return [float(a) for a in args]"_s,
-    u" "_s,
-    u" "_s,
-    u" def total(values):"_s,
-    u"@@ -14,8 +14,9 @@"_s,
-    u" "_s,
-    u" def main():"_s,
-    u"     values = parse(sys.argv[1:])"_s,
-    u"-    print(\"total:\", total(values))"_s,
-    u"+    print(\"sum:\", total(values))"_s,
-    u"+    print(\"count:\", len(values))"_s,
-    u" "_s,
-    u" "_s,
-    u" if __name__ == \"__main__\":"_s,
-    u"-    main()"_s,
-    u"+    sys.exit(main())"_s,
-};
-
-const QString RealSession = u"ses_dfe96b40effeGv1tOAoEakEuif"_s;
-const QString RealUserMessage = u"msg_2016954d9001m3qCvFEFlSRI7u"_s;
-
-FileDiff cppDiff()
-{
-    return FileDiff::fromContents(u"src/counter.cpp"_s, cppBefore(), cppAfter(), 3, 2);
-}
-
-FileDiff pyPatchDiff()
-{
-    return FileDiff(JsonObject{{u"file"_s, u"tools/report.py"_s},
-                               {u"patch"_s, PyPatch},
-                               {u"additions"_s, 4},
-                               {u"deletions"_s, 3},
-                               {u"status"_s, u"modified"_s}});
-}
-
-/// The summary diff of a user message of the real OpenCode 1.18.34 fixture: a patch-form
-/// FileDiff of an added file, read through Weft's reader of OpenCode's database.
-FileDiff realPatchDiff(const QTemporaryDir &dir)
-{
-    const QString db = dir.filePath(u"opencode.db"_s);
-    if (!QFile::exists(db) && !QFile::copy(QStringLiteral(WEFT_TEST_DATA "/opencode-1.18.34/opencode.db"), db))
-        return {};
-    const auto store = OpencodeDbStore::open(db);
-    if (!store)
-        return {};
-    const std::optional<Message> message = store.value()->message(RealSession, RealUserMessage);
-    if (!message || message->summaryDiffs().size() != 1)
-        return {};
-    return message->summaryDiffs().first();
-}
-
-/// The unified rows of @p doc as `diff -u` prints them.
-QStringList rowsText(const DiffDocument &doc)
-{
-    QStringList out;
-    for (int r = 0; r < doc.rows().size(); ++r) {
-        switch (doc.rows().at(r).kind) {
-        case DiffDocument::RowKind::Hunk:
-            out.append(doc.text(r));
-            break;
-        case DiffDocument::RowKind::Context:
-            out.append(u' ' + doc.text(r));
-            break;
-        case DiffDocument::RowKind::Removed:
-            out.append(u'-' + doc.text(r));
-            break;
-        case DiffDocument::RowKind::Added:
-            out.append(u'+' + doc.text(r));
-            break;
-        }
-    }
-    return out;
-}
-
-/// Line numbers of each row: "old/new" ("-" for none).
-QStringList rowNumbers(const DiffDocument &doc)
-{
-    QStringList out;
-    for (const DiffDocument::Row &r : doc.rows()) {
-        out.append((r.oldLine >= 0 ? QString::number(doc.oldNumber(r.oldLine)) : u"-"_s) + u'/'
-                   + (r.newLine >= 0 ? QString::number(doc.newNumber(r.newLine)) : u"-"_s));
-    }
-    return out;
-}
-
-/// The first row of @p kind whose text contains @p needle.
-int findRow(const DiffDocument &doc, DiffDocument::RowKind kind, const QString &needle)
-{
-    for (int r = 0; r < doc.rows().size(); ++r) {
-        if (doc.rows().at(r).kind == kind && doc.text(r).contains(needle))
-            return r;
-    }
-    return -1;
-}
 
 /// A long file with a change every @p every lines, for scrolling.
 FileDiff longDiff(int lines, int every, const QString &path = u"long/scroll.txt"_s)
@@ -344,17 +168,6 @@ private Q_SLOTS:
     void initTestCase();
     void init();
 
-    // DiffDocument and DiffModel
-    void rowsFromContents();
-    void rowsFromPatch();
-    void realOpencodePatch();
-    void bothFormsAgree_data();
-    void bothFormsAgree();
-    void sideBySideRows();
-    void changedWords();
-    void reverseAppliesThePatch();
-    void model();
-
     // DiffView
     void colours_data();
     void colours();
@@ -369,12 +182,16 @@ private Q_SLOTS:
     void modeRemembered();
     void largeFile_data();
     void largeFile();
+    void largeFileDoesNotStall();
 
     // ChangesPane
     void paneRevertsOneFile_data();
     void paneRevertsOneFile();
     void hunkNavigationCrossesFiles();
     void followsTheSessionDiff();
+    void computingThenRows();
+    void newerRequestSupersedes();
+    void destroyedWhileBuilding();
     void turnScopeAndRevert();
     void screenshotSideBySide();
 
@@ -387,6 +204,10 @@ private:
     QString runAgentSession();
     std::unique_ptr<MainWindow> makeWindow(const QString &sessionID);
     bool waitLoaded(ChangesPane *pane, const std::function<void()> &action);
+    /// Waits until the selected file's diff, built off the GUI thread, is shown.
+    static bool waitShown(ChangesPane *pane);
+    /// A pane on a session whose diff is {cppDiff(), pyPatchDiff(), a 50,000-line change}, loaded.
+    std::unique_ptr<ChangesPane> paneWithBigFile();
 
     QTemporaryDir m_settings;
     std::unique_ptr<QTemporaryDir> m_data;
@@ -434,206 +255,36 @@ bool TestDiffPane::waitLoaded(ChangesPane *pane, const std::function<void()> &ac
     return !loaded.isEmpty() || loaded.wait(10000);
 }
 
-// ---- DiffDocument
-
-void TestDiffPane::rowsFromContents()
+bool TestDiffPane::waitShown(ChangesPane *pane)
 {
-    const DiffDocument doc = DiffDocument::fromFileDiff(cppDiff());
-    QCOMPARE(doc.form(), DiffDocument::Form::Contents);
-    QCOMPARE(doc.path(), u"src/counter.cpp"_s);
-    QCOMPARE(doc.status(), u"modified"_s);
-    QCOMPARE(rowsText(doc), CppUnified);
-    QCOMPARE(doc.hunks().size(), 3);
-    QCOMPARE(doc.additions(), 3);
-    QCOMPARE(doc.deletions(), 2);
-    // Line numbers: the removed line only on the old side, the added ones only on the new.
-    const QStringList numbers = rowNumbers(doc);
-    QCOMPARE(numbers.at(0), u"-/-"_s);
-    QCOMPARE(numbers.at(1), u"3/3"_s);
-    QCOMPARE(numbers.at(4), u"6/-"_s);
-    QCOMPARE(numbers.at(5), u"7/6"_s);
-    QCOMPARE(numbers.at(12), u"37/-"_s);
-    QCOMPARE(numbers.at(13), u"-/36"_s);
-    QCOMPARE(numbers.at(14), u"-/37"_s);
-    QCOMPARE(numbers.last(), u"-/71"_s);
-    QVERIFY(!doc.oldMissingNewline());
-    QVERIFY(!doc.newMissingNewline());
+    return QTest::qWaitFor([pane] { return !pane->isComputing(); }, 30000) && !pane->diffView()->isComputing();
 }
 
-void TestDiffPane::rowsFromPatch()
+/// A 50,000-line file with a change every 250 lines (largeFile()'s "contents, 200 changes").
+static FileDiff bigDiff()
 {
-    const DiffDocument doc = DiffDocument::fromFileDiff(pyPatchDiff());
-    QCOMPARE(doc.form(), DiffDocument::Form::Patch);
-    QCOMPARE(doc.path(), u"tools/report.py"_s);
-    QCOMPARE(doc.status(), u"modified"_s);
-    QCOMPARE(rowsText(doc), PyUnified);
-    QCOMPARE(doc.hunks().size(), 2);
-    QCOMPARE(doc.hunkHeader(1), u"@@ -14,8 +14,9 @@"_s);
-    QCOMPARE(doc.additions(), 4);
-    QCOMPARE(doc.deletions(), 3);
-    QVERIFY(doc.oldMissingNewline());
-    QVERIFY(!doc.newMissingNewline());
-    // Line numbers come from the hunk headers, not from the position in the patch.
-    const QStringList numbers = rowNumbers(doc);
-    QCOMPARE(numbers.at(1), u"2/2"_s);
-    QCOMPARE(numbers.at(4), u"5/-"_s);
-    QCOMPARE(numbers.at(5), u"-/5"_s);
-    QCOMPARE(numbers.at(10), u"14/14"_s);
-    QCOMPARE(numbers.last(), u"-/22"_s);
-}
-
-void TestDiffPane::realOpencodePatch()
-{
-    QTemporaryDir dir;
-    const FileDiff diff = realPatchDiff(dir);
-    QVERIFY(!diff.isNull());
-    QVERIFY(diff.hasPatch());
-    QVERIFY(!diff.hasContents());
-    const DiffDocument doc = DiffDocument::fromFileDiff(diff);
-    QCOMPARE(doc.form(), DiffDocument::Form::Patch);
-    QCOMPARE(doc.path(), u"notes.md"_s);
-    QCOMPARE(doc.status(), u"added"_s);
-    QVERIFY(doc.isAdded());
-    QCOMPARE(rowsText(doc), (QStringList{u"@@ -0,0 +1,2 @@"_s, u"+# 笔记"_s, u"+数据库测试 note: weft fixture"_s}));
-    QCOMPARE(rowNumbers(doc), (QStringList{u"-/-"_s, u"-/1"_s, u"-/2"_s}));
-    QCOMPARE(FileRevert::actionFor(doc), FileRevert::Action::Delete);
-}
-
-void TestDiffPane::bothFormsAgree_data()
-{
-    QTest::addColumn<QString>("path");
-    QTest::addColumn<QString>("before");
-    QTest::addColumn<QString>("after");
-    QTest::addRow("cpp") << u"src/counter.cpp"_s << cppBefore() << cppAfter();
-    QTest::addRow("python, no newline at the end") << u"tools/report.py"_s << PyBefore << PyAfter;
-    QTest::addRow("added file") << u"new.txt"_s << QString() << u"a\nb\n"_s;
-    QTest::addRow("deleted file") << u"old.txt"_s << u"a\nb\nc\n"_s << QString();
-}
-
-void TestDiffPane::bothFormsAgree()
-{
-    // The contents form diffed by Weft and the patch form OpenCode writes for the same change
-    // show the same rows with the same line numbers.
-    QFETCH(QString, path);
-    QFETCH(QString, before);
-    QFETCH(QString, after);
-    const DiffDocument contents = DiffDocument::fromContents(path, before, after);
-    const DiffDocument patch = DiffDocument::fromPatch(path, TextDiff::unified(path, before, after));
-    QCOMPARE(rowsText(patch), rowsText(contents));
-    QCOMPARE(rowNumbers(patch), rowNumbers(contents));
-    QCOMPARE(patch.status(), contents.status());
-    QCOMPARE(patch.additions(), contents.additions());
-    QCOMPARE(patch.deletions(), contents.deletions());
-    QCOMPARE(patch.sideRows().size(), contents.sideRows().size());
-    if (path == u"tools/report.py")
-        QCOMPARE(rowsText(patch), PyUnified);
-    // And reverting either gives the text before back.
-    QCOMPARE(contents.reverse(after).value(), before);
-    QCOMPARE(patch.reverse(after).value(), before);
-}
-
-void TestDiffPane::sideBySideRows()
-{
-    const DiffDocument doc = DiffDocument::fromFileDiff(cppDiff());
-    const auto &side = doc.sideRows();
-    // 23 unified rows; the changed printf line pairs a removed and an added row: 22 side rows.
-    QCOMPARE(doc.rows().size(), 23);
-    QCOMPARE(side.size(), 22);
-    // Hunk headers on both sides.
-    for (const DiffDocument::Hunk &h : doc.hunks()) {
-        QCOMPARE(side.at(h.sideRow).left, h.row);
-        QCOMPARE(side.at(h.sideRow).right, h.row);
+    constexpr int Lines = 50000;
+    QString before, after;
+    for (int i = 0; i < Lines; ++i) {
+        const QString line = u"int generated%1(int x) { return x * %1 + \"abc\"[x % 3]; }"_s.arg(i);
+        before += line + u'\n';
+        after += (i % 250 == 100 ? u"int generated%1(int x) { return x * %1 - 7; }"_s.arg(i) : line) + u'\n';
     }
-    // The removed line faces a filler.
-    const int removed = findRow(doc, DiffDocument::RowKind::Removed, u"value3"_s);
-    QCOMPARE(side.at(doc.sideRowOf(removed)).left, removed);
-    QCOMPARE(side.at(doc.sideRowOf(removed)).right, -1);
-    // The changed line faces its new version; the added line after it faces a filler.
-    const int oldPrintf = findRow(doc, DiffDocument::RowKind::Removed, u"hello"_s);
-    const int newPrintf = findRow(doc, DiffDocument::RowKind::Added, u"goodbye"_s);
-    const int puts = findRow(doc, DiffDocument::RowKind::Added, u"puts"_s);
-    QCOMPARE(doc.rows().at(oldPrintf).partner, newPrintf);
-    QCOMPARE(doc.rows().at(newPrintf).partner, oldPrintf);
-    QCOMPARE(doc.rows().at(puts).partner, -1);
-    QCOMPARE(doc.sideRowOf(oldPrintf), doc.sideRowOf(newPrintf));
-    QCOMPARE(side.at(doc.sideRowOf(puts)).left, -1);
-    QCOMPARE(doc.rowOfSide(doc.sideRowOf(puts)), puts);
-    // Every unified row is on exactly one side row.
-    for (int r = 0; r < doc.rows().size(); ++r) {
-        const int s = doc.sideRowOf(r);
-        QVERIFY(s >= 0);
-        QVERIFY(side.at(s).left == r || side.at(s).right == r);
-    }
+    return FileDiff::fromContents(u"big/generated.cpp"_s, before, after, Lines / 250, Lines / 250);
 }
 
-void TestDiffPane::changedWords()
+std::unique_ptr<ChangesPane> TestDiffPane::paneWithBigFile()
 {
-    const DiffDocument doc = DiffDocument::fromFileDiff(cppDiff());
-    const int oldPrintf = findRow(doc, DiffDocument::RowKind::Removed, u"hello"_s);
-    const int newPrintf = findRow(doc, DiffDocument::RowKind::Added, u"goodbye"_s);
-    // `    std::printf("` is 17 characters: the changed word follows.
-    QCOMPARE(doc.words(oldPrintf), (QList<DiffDocument::WordRange>{{17, 5}}));
-    QCOMPARE(doc.words(newPrintf), (QList<DiffDocument::WordRange>{{17, 7}}));
-    // Unpaired lines get no word marks.
-    QVERIFY(doc.words(findRow(doc, DiffDocument::RowKind::Added, u"puts"_s)).isEmpty());
-    QVERIFY(doc.words(findRow(doc, DiffDocument::RowKind::Removed, u"value3"_s)).isEmpty());
-    // Lines with nothing in common are replaced as a whole, not marked word by word.
-    QList<DiffDocument::WordRange> a, b;
-    DiffDocument::changedWords(u"completely different"_s, u"x = y + 1;"_s, a, b);
-    QVERIFY(a.isEmpty() && b.isEmpty());
-    DiffDocument::changedWords(u"int count = 1;"_s, u"int count = 2;"_s, a, b);
-    QCOMPARE(a, (QList<DiffDocument::WordRange>{{12, 1}}));
-    QCOMPARE(b, (QList<DiffDocument::WordRange>{{12, 1}}));
-}
-
-void TestDiffPane::reverseAppliesThePatch()
-{
-    const DiffDocument doc = DiffDocument::fromFileDiff(pyPatchDiff());
-    const Result<QString> before = doc.reverse(PyAfter);
-    QVERIFY(before);
-    QCOMPARE(before.value(), PyBefore);
-    // A file edited since no longer matches: refused, not garbled.
-    QString edited = PyAfter;
-    edited.replace(u"count:"_s, u"n:"_s);
-    QVERIFY(!doc.reverse(edited));
-}
-
-void TestDiffPane::model()
-{
-    QTemporaryDir dir;
-    const FileDiff real = realPatchDiff(dir);
-    QVERIFY(!real.isNull());
-    DiffModel model;
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
-    model.setDiffs({cppDiff(), pyPatchDiff(), real});
-    QCOMPARE(reset.size(), 1);
-    QCOMPARE(model.rowCount(), 3);
-    QCOMPARE(model.index(0, 0).data(Qt::DisplayRole).toString(), u"counter.cpp"_s);
-    QCOMPARE(model.index(0, 0).data(DiffModel::DirectoryRole).toString(), u"src"_s);
-    QCOMPARE(model.index(0, 0).data(DiffModel::PathRole).toString(), u"src/counter.cpp"_s);
-    QCOMPARE(model.index(0, 0).data(DiffModel::AdditionsRole).toLongLong(), 3);
-    QCOMPARE(model.index(0, 0).data(DiffModel::DeletionsRole).toLongLong(), 2);
-    QCOMPARE(model.index(0, 0).data(DiffModel::StatusRole).toString(), u"modified"_s);
-    QCOMPARE(model.index(0, 0).data(DiffModel::LineCountRole).toLongLong(), 71);
-    QCOMPARE(model.index(1, 0).data(DiffModel::FileNameRole).toString(), u"report.py"_s);
-    QCOMPARE(model.index(1, 0).data(DiffModel::DirectoryRole).toString(), u"tools"_s);
-    QCOMPARE(model.index(2, 0).data(DiffModel::DirectoryRole).toString(), QString());
-    QCOMPARE(model.index(2, 0).data(DiffModel::StatusRole).toString(), u"added"_s);
-    QCOMPARE(model.index(2, 0).data(DiffModel::AdditionsRole).toLongLong(), 2);
-    QCOMPARE(model.totalAdditions(), 9);
-    QCOMPARE(model.totalDeletions(), 5);
-    QCOMPARE(model.rowOfPath(u"tools/report.py"_s), 1);
-    QCOMPARE(model.rowOfPath(u"nope"_s), -1);
-    QVERIFY(model.roleNames().contains(DiffModel::AdditionsRole));
-    // Documents are built once and kept.
-    const auto doc = model.document(1);
-    QVERIFY(doc);
-    QCOMPARE(model.document(1).get(), doc.get());
-    QVERIFY(!model.document(3));
-    model.setDiffs({});
-    QCOMPARE(model.rowCount(), 0);
-    QCOMPARE(reset.size(), 2);
+    const QString sid = sessionWithDiff(m_project->path(), {cppDiff(), pyPatchDiff(), bigDiff()});
+    if (sid.isEmpty())
+        return {};
+    auto pane = std::make_unique<ChangesPane>(m_service.get());
+    pane->resize(1000, 800);
+    pane->show();
+    if (!QTest::qWaitForWindowExposed(pane.get()) || !waitLoaded(pane.get(), [&] { pane->setSessionID(sid); })
+        || !waitShown(pane.get()))
+        return {};
+    return pane;
 }
 
 // ---- DiffView
@@ -1087,9 +738,14 @@ void TestDiffPane::largeFile()
     }
     const qint64 coldBuild = timer.elapsed();
 
-    // "Show Anyway": the document is built, set and painted.
+    // "Show Anyway": the document is built off the GUI thread ("computing" meanwhile), then set
+    // and painted.
     timer.restart();
     QTest::mouseClick(showAnyway, Qt::LeftButton);
+    QVERIFY(pane.isComputing());
+    QVERIFY(view->isComputing());
+    QVERIFY(!view->isShowingLargeFileNotice());
+    QVERIFY(waitShown(&pane));
     const qint64 buildAndSet = timer.elapsed();
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     view->leftArea()->viewport()->repaint();
@@ -1148,6 +804,47 @@ void TestDiffPane::largeFile()
           qint64(view->document()->rows().size()));
 }
 
+void TestDiffPane::largeFileDoesNotStall()
+{
+    // While the 50,000-line diff is computed the window stays live: the event loop turns, the
+    // view says so, and the rows come when the build is done.
+    const std::unique_ptr<ChangesPane> pane = paneWithBigFile();
+    QVERIFY(pane);
+    DiffView *view = pane->diffView();
+    pane->selectFile(2);
+    QVERIFY(view->isShowingLargeFileNotice());
+    QSignalSpy shown(pane.get(), &ChangesPane::fileShown);
+    QElapsedTimer timer;
+    timer.start();
+    QTest::mouseClick(view->findChild<QPushButton *>(u"diffShowAnyway"_s), Qt::LeftButton);
+    const qint64 click = timer.elapsed();
+    QVERIFY(pane->isComputing());
+    int ticksWhileComputing = 0;
+    qint64 longestGap = 0;
+    {
+        QElapsedTimer gap;
+        gap.start();
+        QTimer tick;
+        tick.setInterval(0);
+        connect(&tick, &QTimer::timeout, &tick, [&] {
+            longestGap = std::max(longestGap, gap.restart());
+            if (pane->isComputing())
+                ++ticksWhileComputing;
+        });
+        tick.start();
+        QVERIFY(shown.wait(30000));
+    }
+    const qint64 built = timer.elapsed();
+    QCOMPARE(shown.size(), 1);
+    QVERIFY(ticksWhileComputing > 0);
+    QVERIFY(view->document());
+    QCOMPARE(view->document()->path(), u"big/generated.cpp"_s);
+    QCOMPARE(view->hunkCount(), 200);
+    qInfo("50,000-line diff off the GUI thread: click returned after %lld ms, shown after %lld ms; "
+          "%d event-loop turns meanwhile, longest gap %lld ms",
+          click, built, ticksWhileComputing, longestGap);
+}
+
 // ---- ChangesPane
 
 void TestDiffPane::paneRevertsOneFile_data()
@@ -1192,6 +889,7 @@ void TestDiffPane::paneRevertsOneFile()
     const QRect item = pane.list()->visualRect(pane.model()->index(row, 0));
     QTest::mouseClick(pane.list()->viewport(), Qt::LeftButton, {}, item.center());
     QCOMPARE(pane.currentFile(), row);
+    QVERIFY(waitShown(&pane));
     QCOMPARE(pane.diffView()->document()->path(), file);
     QVERIFY(pane.revertFileAction()->isEnabled());
     QVERIFY(!pane.revertTurnAction()->isEnabled()); // no turn shown
@@ -1249,13 +947,16 @@ void TestDiffPane::hunkNavigationCrossesFiles()
     QVERIFY(waitLoaded(&pane, [&] { pane.setSessionID(sid); }));
     DiffView *view = pane.diffView();
     QCOMPARE(pane.currentFile(), 0);
+    QVERIFY(waitShown(&pane));
     QAction *next = view->nextHunkAction();
     next->trigger();
     next->trigger();
     QCOMPARE(view->currentHunk(), 2);
-    // Past the last change of the first file: the first change of the next one.
+    // Past the last change of the first file: the first change of the next one (once its diff
+    // is built).
     next->trigger();
     QCOMPARE(pane.currentFile(), 1);
+    QVERIFY(waitShown(&pane));
     QCOMPARE(view->document()->path(), u"tools/report.py"_s);
     QCOMPARE(view->currentHunk(), 0);
     // And back: the last change of the file before.
@@ -1288,6 +989,7 @@ void TestDiffPane::followsTheSessionDiff()
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
     QVERIFY(waitLoaded(&pane, [&] { pane.setSessionID(sid); }));
     pane.selectFile(1);
+    QVERIFY(waitShown(&pane));
     QCOMPARE(pane.diffView()->document()->path(), u"tools/report.py"_s);
     const QString summary = pane.findChild<QLabel *>(u"changesSummary"_s)->text();
     QVERIFY2(summary.contains(u"2 files"_s), qPrintable(summary));
@@ -1295,6 +997,7 @@ void TestDiffPane::followsTheSessionDiff()
     QVERIFY(m_service->setDiff(sid, {added, cppDiff(), pyPatchDiff()}));
     QTRY_COMPARE(pane.model()->rowCount(), 3);
     QCOMPARE(pane.currentFile(), 2);
+    QVERIFY(waitShown(&pane));
     QCOMPARE(pane.diffView()->document()->path(), u"tools/report.py"_s);
     QVERIFY(pane.findChild<QLabel *>(u"changesSummary"_s)->text().contains(u"3 files"_s));
     // All changes gone: the pane says so.
@@ -1302,6 +1005,85 @@ void TestDiffPane::followsTheSessionDiff()
     QTRY_COMPARE(pane.model()->rowCount(), 0);
     QVERIFY(!pane.diffView()->document());
     QVERIFY(!pane.revertFileAction()->isEnabled());
+}
+
+void TestDiffPane::computingThenRows()
+{
+    // A file whose diff is not built yet: "computing" first, then its rows.
+    const QString sid = sessionWithDiff(m_project->path(), {cppDiff(), pyPatchDiff()});
+    QVERIFY(!sid.isEmpty());
+    ChangesPane pane(m_service.get());
+    pane.resize(900, 700);
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    QVERIFY(waitLoaded(&pane, [&] { pane.setSessionID(sid); }));
+    QVERIFY(waitShown(&pane));
+    DiffView *view = pane.diffView();
+    QCOMPARE(view->document()->path(), u"src/counter.cpp"_s);
+    QVERIFY(!pane.model()->cachedDocument(1));
+    QSignalSpy shown(&pane, &ChangesPane::fileShown);
+    pane.selectFile(1);
+    QVERIFY(pane.isComputing());
+    QVERIFY(view->isComputing());
+    QVERIFY(!view->document());
+    QCOMPARE(view->findChild<QLabel *>(u"diffPath"_s)->text(), u"tools/report.py"_s);
+    QVERIFY(!view->isShowingLargeFileNotice());
+    QVERIFY(shown.wait(10000));
+    QVERIFY(!pane.isComputing());
+    QVERIFY(!view->isComputing());
+    QCOMPARE(view->document()->path(), u"tools/report.py"_s);
+    QCOMPARE(rowsText(*view->document()), PyUnified);
+    QCOMPARE(view->unifiedArea()->rowCount(), int(PyUnified.size()));
+    QCOMPARE(view->currentHunk(), 0);
+    // Built once: shown again at once.
+    pane.selectFile(0);
+    QVERIFY(!pane.isComputing());
+    pane.selectFile(1);
+    QVERIFY(!pane.isComputing());
+    QCOMPARE(view->document()->path(), u"tools/report.py"_s);
+    QCOMPARE(shown.size(), 1);
+}
+
+void TestDiffPane::newerRequestSupersedes()
+{
+    // The user asks for the big file, then for a small one before the big one is built: the
+    // small one is shown, and the big one's result, when it comes, does not replace it.
+    const std::unique_ptr<ChangesPane> pane = paneWithBigFile();
+    QVERIFY(pane);
+    DiffView *view = pane->diffView();
+    QSignalSpy shown(pane.get(), &ChangesPane::fileShown);
+    pane->selectFile(2);
+    QTest::mouseClick(view->findChild<QPushButton *>(u"diffShowAnyway"_s), Qt::LeftButton);
+    QVERIFY(pane->isComputing());
+    pane->selectFile(1);
+    QVERIFY(pane->isComputing());
+    QVERIFY(shown.wait(10000));
+    QCOMPARE(view->document()->path(), u"tools/report.py"_s);
+    // The big file's build finishes later; it is kept for later but not shown.
+    QTRY_VERIFY_WITH_TIMEOUT(pane->model()->cachedDocument(2), 30000);
+    QTest::qWait(50);
+    QCOMPARE(shown.size(), 1);
+    QCOMPARE(pane->currentFile(), 1);
+    QCOMPARE(view->document()->path(), u"tools/report.py"_s);
+    // Back to the big file: built already, shown at once.
+    pane->selectFile(2);
+    QVERIFY(!pane->isComputing());
+    QCOMPARE(view->document()->path(), u"big/generated.cpp"_s);
+}
+
+void TestDiffPane::destroyedWhileBuilding()
+{
+    // Closing the pane (or the window) while a diff is built: no crash, no result delivered
+    // to the dead pane.
+    std::unique_ptr<ChangesPane> pane = paneWithBigFile();
+    QVERIFY(pane);
+    pane->selectFile(2);
+    QTest::mouseClick(pane->diffView()->findChild<QPushButton *>(u"diffShowAnyway"_s), Qt::LeftButton);
+    QVERIFY(pane->isComputing());
+    QVERIFY(pane->model()->isBuilding(2));
+    pane.reset();
+    QVERIFY(QThreadPool::globalInstance()->waitForDone(30000));
+    QTest::qWait(50);
 }
 
 QString TestDiffPane::runAgentSession()
@@ -1416,6 +1198,7 @@ void TestDiffPane::turnScopeAndRevert()
     QCOMPARE(pane->model()->rowCount(), 3);
     // A fresh window leaves the pane room for a diff, and its header names the file.
     QVERIFY2(pane->width() >= 340, qPrintable(QString::number(pane->width())));
+    QVERIFY(waitShown(pane));
     const QString shownFile = pane->diffView()->document()->path();
     const QString header = pane->diffView()->findChild<QLabel *>(u"diffPath"_s)->text();
     QVERIFY2(header.endsWith(shownFile.section(u'/', -1)), qPrintable(header));
@@ -1472,6 +1255,7 @@ void TestDiffPane::turnScopeAndRevert()
         return true;
     });
     pane->selectFile(pane->model()->rowOfPath(u"tools/report.py"_s));
+    QVERIFY(waitShown(pane));
     QCOMPARE(pane->diffView()->document()->path(), u"tools/report.py"_s);
     QSignalSpy finished(pane, &ChangesPane::revertFinished);
     pane->revertFileAction()->trigger();
@@ -1529,6 +1313,7 @@ void TestDiffPane::screenshotSideBySide()
     pane->diffView()->setMode(DiffView::Mode::SideBySide);
     QVERIFY(waitLoaded(pane, [&] { Q_EMIT window->timelineView()->turnChangesRequested(sid, firstUser); }));
     pane->selectFile(pane->model()->rowOfPath(u"tools/report.py"_s));
+    QVERIFY(waitShown(pane));
     QTest::qWait(100);
     DiffView *view = pane->diffView();
     QVERIFY(view->leftArea()->isVisible());

@@ -3,7 +3,7 @@
 #include "processor/tool.h"
 #include "processor/tools/bashtool.h"
 #include "processor/tools/readtool.h"
-#include "processor/tools/textdiff.h"
+#include "diff/textdiff.h"
 #include "processor/tools/toolutil.h"
 
 #include <QDateTime>

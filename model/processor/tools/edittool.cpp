@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "edittool.h"
 
-#include "textdiff.h"
+#include "diff/textdiff.h"
 #include "toolutil.h"
 
 #include <QDir>
