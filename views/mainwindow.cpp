@@ -9,7 +9,6 @@
 #include "core/logging.h"
 #include "noticebar.h"
 #include "problemsdialog.h"
-#include "settingsdialog.h"
 #include "qt/async.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
@@ -18,6 +17,7 @@
 #include "session/sessionservice.h"
 #include "sessionheader.h"
 #include "sessionsidebar.h"
+#include "settingsdialog.h"
 #include "style.h"
 #include "timelineview.h"
 
@@ -129,10 +129,11 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
     connect(m_sidebar, &SessionSidebar::currentSessionChanged, this,
             [this](const QString &sessionID) { showSession(sessionID, m_sidebar->currentSource()); });
     connect(m_timelineView, &TimelineView::forkRequested, this, &MainWindow::forkSession);
-    connect(m_timelineView, &TimelineView::turnChangesRequested, this, [this](const QString &, const QString &messageID) {
-        action(u"showChanges"_s)->setChecked(true);
-        m_changes->showTurn(messageID);
-    });
+    connect(m_timelineView, &TimelineView::turnChangesRequested, this,
+            [this](const QString &, const QString &messageID) {
+                action(u"showChanges"_s)->setChecked(true);
+                m_changes->showTurn(messageID);
+            });
     connect(m_sessions, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &tl, const QModelIndex &br) {
         const QModelIndex current = m_currentSource.isEmpty() ? m_sessions->indexForId(m_current) : QModelIndex();
         if (current.isValid() && current.row() >= tl.row() && current.row() <= br.row()) {
@@ -520,14 +521,16 @@ void MainWindow::onFailed(SessionController::Operation operation, const QString 
         break;
     case SessionController::Operation::Import:
         statusBar()->clearMessage();
-        QMessageBox::warning(this, tr("Copy into Weft"), tr("The session could not be copied into Weft:\n%1").arg(error));
+        QMessageBox::warning(this, tr("Copy into Weft"),
+                             tr("The session could not be copied into Weft:\n%1").arg(error));
         break;
     case SessionController::Operation::UndoCompaction:
         QMessageBox::warning(this, tr("Undo Compaction"), tr("The compaction could not be undone:\n%1").arg(error));
         updateActions();
         break;
     case SessionController::Operation::Unrevert:
-        QMessageBox::warning(this, tr("Unrevert"), tr("The reverted messages could not be brought back:\n%1").arg(error));
+        QMessageBox::warning(this, tr("Unrevert"),
+                             tr("The reverted messages could not be brought back:\n%1").arg(error));
         break;
     }
 }
@@ -610,7 +613,8 @@ void MainWindow::deleteSession()
 bool MainWindow::exportSession(const QString &sessionID, const QString &path, QString *error)
 {
     // A session of OpenCode's source exports from OpenCode's data, as `opencode export` does.
-    const Result<void> written = m_controller->exportSession(sessionID, path, sessionID == m_current ? m_currentSource : QString());
+    const Result<void> written
+        = m_controller->exportSession(sessionID, path, sessionID == m_current ? m_currentSource : QString());
     if (!written && error)
         *error = written.error().toString();
     return written.ok();
@@ -717,12 +721,13 @@ void MainWindow::connectController()
     connect(c, &SessionController::permissionClosed, this, &MainWindow::onPermissionClosed);
     connect(c, &SessionController::compactionStarted, this, &MainWindow::onCompactionStarted);
     connect(c, &SessionController::compactionFinished, this, &MainWindow::onCompactionFinished);
-    connect(c, &SessionController::compactionSummaryChanged, this, [this](const QString &sessionID, const QString &text) {
-        // The summary of the compaction the dialog follows.
-        if (m_compactionDialog && m_compactionDialog->stage() == CompactionDialog::Stage::Running
-            && m_compactionDialog->sessionID() == sessionID)
-            m_compactionDialog->setSummaryText(text);
-    });
+    connect(c, &SessionController::compactionSummaryChanged, this,
+            [this](const QString &sessionID, const QString &text) {
+                // The summary of the compaction the dialog follows.
+                if (m_compactionDialog && m_compactionDialog->stage() == CompactionDialog::Stage::Running
+                    && m_compactionDialog->sessionID() == sessionID)
+                    m_compactionDialog->setSummaryText(text);
+            });
     connect(c, &SessionController::compactionUndone, this, [this] {
         statusBar()->showMessage(tr("The compaction was undone: the model reads the whole conversation again."), 8000);
         updateActions();
@@ -864,7 +869,8 @@ void MainWindow::showCompaction(const QString &sessionID)
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_compactionDialog = dialog;
     connect(dialog, &CompactionDialog::compactRequested, this, &MainWindow::startCompaction);
-    connect(dialog, &CompactionDialog::cancelRequested, this, [this, dialog] { m_controller->stop(dialog->sessionID()); });
+    connect(dialog, &CompactionDialog::cancelRequested, this,
+            [this, dialog] { m_controller->stop(dialog->sessionID()); });
     dialog->open();
     // The preview reads every message of the session: off the GUI thread.
     whenFinished(m_controller->previewCompaction(sessionID), dialog,
@@ -893,7 +899,8 @@ void MainWindow::onCompactionStarted(const QString &sessionID, bool automatic)
 void MainWindow::onCompactionFinished(const QString &sessionID, bool ok, const MessageError &error)
 {
     CompactionDialog *dialog = m_compactionDialog;
-    const bool followed = dialog && dialog->sessionID() == sessionID && dialog->stage() == CompactionDialog::Stage::Running;
+    const bool followed
+        = dialog && dialog->sessionID() == sessionID && dialog->stage() == CompactionDialog::Stage::Running;
     if (ok) {
         if (followed)
             dialog->accept();
@@ -962,7 +969,8 @@ QString permissionWhat(const QString &permission)
 
 void MainWindow::onPermissionRequested(const PermissionRequest &request)
 {
-    QString text = tr("The agent asks to %1: %2").arg(permissionWhat(request.permission), request.patterns.join(u", "_s));
+    QString text
+        = tr("The agent asks to %1: %2").arg(permissionWhat(request.permission), request.patterns.join(u", "_s));
     if (!m_controller->isWithin(request.sessionID, m_current)) {
         const std::optional<Session> s = m_sessions->session(request.sessionID);
         text = tr("In “%1”: %2").arg(s ? s->title() : request.sessionID, text);
@@ -973,7 +981,8 @@ void MainWindow::onPermissionRequested(const PermissionRequest &request)
     SessionController *c = m_controller.get();
     QWidget *notice = m_notices->showNotice(
         u"permission-"_s + id, NoticeBar::Kind::Question, text,
-        {{tr("Allow &Once"), u"dialog-ok"_s, u"allowOnce"_s, [c, id] { c->answerPermission(id, PermissionReply::Once); }},
+        {{tr("Allow &Once"), u"dialog-ok"_s, u"allowOnce"_s,
+          [c, id] { c->answerPermission(id, PermissionReply::Once); }},
          {tr("Allow &Always"), QString(), u"allowAlways"_s,
           [c, id] { c->answerPermission(id, PermissionReply::Always); }},
          {tr("&Deny"), u"dialog-cancel"_s, u"deny"_s, [c, id] { c->answerPermission(id, PermissionReply::Reject); }}});
@@ -1011,22 +1020,25 @@ void MainWindow::updateSessionNotices()
         a->setEnabled(undo);
     if (undo) {
         QString text = tr("The conversation was compacted; the next prompt continues from the summary.");
-        if (const std::optional<SessionController::CompactionTokens> result = m_controller->compactionResult(m_current)) {
+        if (const std::optional<SessionController::CompactionTokens> result
+            = m_controller->compactionResult(m_current)) {
             const QLocale locale;
-            text = tr("The conversation was compacted (%1); the next prompt continues from the summary.")
-                       .arg(tr("~%1 → ~%2 tokens").arg(locale.toString(result->before), locale.toString(result->after)));
+            text
+                = tr("The conversation was compacted (%1); the next prompt continues from the summary.")
+                      .arg(tr("~%1 → ~%2 tokens").arg(locale.toString(result->before), locale.toString(result->after)));
         }
         if (m_notices->noticeText(u"compactionUndo"_s) != text)
-            m_notices->showNotice(u"compactionUndo"_s, NoticeBar::Kind::Positive, text,
-                                  {{tr("&Undo Compaction"), u"edit-undo"_s, u"undoCompaction"_s,
-                                    [this] { undoCompaction(); }}});
+            m_notices->showNotice(
+                u"compactionUndo"_s, NoticeBar::Kind::Positive, text,
+                {{tr("&Undo Compaction"), u"edit-undo"_s, u"undoCompaction"_s, [this] { undoCompaction(); }}});
     } else {
         m_notices->removeNotice(u"compactionUndo"_s);
     }
 
     // A pending revert: its messages are hidden until the next prompt drops them.
-    const std::optional<Session> s
-        = m_current.isEmpty() || m_timeline->service() != m_service.get() ? std::nullopt : m_sessions->session(m_current);
+    const std::optional<Session> s = m_current.isEmpty() || m_timeline->service() != m_service.get()
+        ? std::nullopt
+        : m_sessions->session(m_current);
     const JsonObject revert = s && s->hasRevert() ? s->revert() : JsonObject();
     m_timelineView->setRevert(revert.string(u"messageID"), revert.string(u"partID"));
     if (s && s->hasRevert()) {

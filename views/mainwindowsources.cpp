@@ -163,9 +163,9 @@ bool MainWindow::setOpencodeShown(bool shown, const QString &dataDir)
 
 void MainWindow::chooseOpencodeDir()
 {
-    const QString dir = QFileDialog::getExistingDirectory(
-        this, tr("OpenCode's Data Folder"),
-        opencodeSource()->isOpen() ? opencodeSource()->dataDir() : DataDir::opencodePath());
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("OpenCode's Data Folder"),
+                                                          opencodeSource()->isOpen() ? opencodeSource()->dataDir()
+                                                                                     : DataDir::opencodePath());
     if (!dir.isEmpty())
         setOpencodeShown(true, dir);
 }
@@ -185,10 +185,10 @@ void MainWindow::onOpencodeReady()
             updateActions();
         }
     });
-    connect(opencodeSource()->service(), &SessionService::problemFound, this, [this](const QString &location,
-                                                                                const QString &reason) {
-        statusBar()->showMessage(tr("OpenCode's data: %1 (%2)").arg(reason, location), 8000);
-    });
+    connect(opencodeSource()->service(), &SessionService::problemFound, this,
+            [this](const QString &location, const QString &reason) {
+                statusBar()->showMessage(tr("OpenCode's data: %1 (%2)").arg(reason, location), 8000);
+            });
 }
 
 void MainWindow::onOpencodeClosing()

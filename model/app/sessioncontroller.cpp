@@ -62,7 +62,8 @@ void SessionController::setupProcessor(ProcessorSetup setup)
     if (setup.config.dataDir.isEmpty())
         setup.config.dataDir = m_dataDir;
     m_factory = setup.factory;
-    m_configPath = m_factory && !m_factory->config().path().isEmpty() ? m_factory->config().path() : Config::defaultPath();
+    m_configPath
+        = m_factory && !m_factory->config().path().isEmpty() ? m_factory->config().path() : Config::defaultPath();
     m_compactionSettings = Compaction::Settings();
     if (const Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(setup.config.compaction))
         m_compactionSettings = settings.value();
@@ -346,9 +347,8 @@ bool SessionController::importSession(const QString &sessionID)
     std::shared_ptr<SessionService> target = m_service;
     // Many small writes: off the GUI thread. The copies' signals reach the models queued, before
     // the continuation runs.
-    whenFinished(QtConcurrent::run([source, target, sessionID] {
-                     return DbImport::importSessions(*source, *target, {sessionID});
-                 }),
+    whenFinished(QtConcurrent::run(
+                     [source, target, sessionID] { return DbImport::importSessions(*source, *target, {sessionID}); }),
                  this, [this, sessionID](const Result<QList<DbImport::Imported>> &result) {
                      QString error = result ? QString() : result.error().toString();
                      std::optional<Session> copy;
@@ -376,7 +376,8 @@ bool SessionController::unrevert(const QString &sessionID)
     std::shared_ptr<SessionService> service = m_service;
     const QString dataDir = m_dataDir;
     // Puts files back from the snapshots (git): off the GUI thread.
-    whenFinished(QtConcurrent::run(m_pool, [service, dataDir, sessionID] { return Revert::unrevert(*service, dataDir, sessionID); }),
+    whenFinished(QtConcurrent::run(
+                     m_pool, [service, dataDir, sessionID] { return Revert::unrevert(*service, dataDir, sessionID); }),
                  this, [this, sessionID](const Result<Session> &result) {
                      if (!result)
                          Q_EMIT failed(Operation::Unrevert, sessionID, result.error().toString());
@@ -386,7 +387,8 @@ bool SessionController::unrevert(const QString &sessionID)
     return true;
 }
 
-Result<void> SessionController::exportSession(const QString &sessionID, const QString &path, const QString &source) const
+Result<void> SessionController::exportSession(const QString &sessionID, const QString &path,
+                                              const QString &source) const
 {
     // A session of OpenCode's source exports from OpenCode's data, as `opencode export` does.
     const Result<JsonObject> document = Transfer::exportSession(*serviceFor(source), sessionID);

@@ -42,26 +42,28 @@ public:
     Q_ENUM(Operation)
 
     /// The outcome of prompt(): sent, or why not, with what the window needs to say it.
-    struct PromptResult {
+    struct PromptResult
+    {
         enum class Status {
             Sent,
-            NotRunnable,  ///< no processor, no session, or a read-only store
-            NoModel,      ///< no model given and none configured
+            NotRunnable, ///< no processor, no session, or a read-only store
+            NoModel, ///< no model given and none configured
             UnknownModel, ///< the model cannot be resolved (@c error says why)
-            NoApiKey,     ///< the model's provider needs a key and has none (@c env names it)
-            Failed,       ///< the processor refused (@c error says why)
+            NoApiKey, ///< the model's provider needs a key and has none (@c env names it)
+            Failed, ///< the processor refused (@c error says why)
         };
         Status status = Status::Sent;
-        QString messageID;  ///< the user message of a sent prompt
-        QString error;      ///< the resolver's or the processor's message
+        QString messageID; ///< the user message of a sent prompt
+        QString error; ///< the resolver's or the processor's message
         QString providerID; ///< NoApiKey: the provider
-        QString model;      ///< NoApiKey: "provider/model"
-        QStringList env;    ///< NoApiKey: the variables that give the key
+        QString model; ///< NoApiKey: "provider/model"
+        QStringList env; ///< NoApiKey: the variables that give the key
         [[nodiscard]] bool ok() const { return status == Status::Sent; }
     };
 
     /// Tokens in context before and after a compaction (from its preview).
-    struct CompactionTokens {
+    struct CompactionTokens
+    {
         qint64 before = 0;
         qint64 after = 0;
     };
@@ -201,8 +203,8 @@ private:
     QThreadPool *m_pool = nullptr; // work off the GUI thread that uses the processor (previews, undo)
     QList<PermissionRequest> m_permissions; // pending questions, oldest first
     QHash<QString, CompactionTokens> m_compactionResults;
-    QSet<QString> m_compacting;             // sessions with a compact() running
-    QHash<QString, QString> m_summaries;    // sessionID -> the summary message of its compaction
+    QSet<QString> m_compacting; // sessions with a compact() running
+    QHash<QString, QString> m_summaries; // sessionID -> the summary message of its compaction
     std::function<std::optional<Session>(const QString &)> m_lookup;
     SearchIndex *m_searchIndex = nullptr;
     OpencodeSource *m_opencode = nullptr;
