@@ -651,7 +651,7 @@ void MainWindow::revealDataFile()
 
 void MainWindow::showSettings()
 {
-    auto *dialog = new SettingsDialog(m_configPath, this);
+    auto *dialog = new SettingsDialog(m_controller->configPath(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
 }

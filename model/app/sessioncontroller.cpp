@@ -70,7 +70,12 @@ void SessionController::setupProcessor(ProcessorSetup setup)
     m_processor = std::make_unique<Processor>(m_service, setup.config);
     Processor *processor = m_processor.get();
     connect(processor, &Processor::busyChanged, this, &SessionController::onBusyChanged);
-    connect(processor, &Processor::finished, this, &SessionController::runFinished);
+    connect(processor, &Processor::finished, this,
+            [this](const QString &sessionID, bool ok, const MessageError &error) {
+                m_compacting.remove(sessionID);
+                m_summaries.remove(sessionID);
+                Q_EMIT runFinished(sessionID, ok, error);
+            });
     connect(processor, &Processor::permissionRequested, this, [this](const PermissionRequest &request) {
         m_permissions.append(request);
         Q_EMIT permissionRequested(request);

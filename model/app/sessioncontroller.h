@@ -3,6 +3,7 @@
 
 #include "processor/setup.h"
 #include "search/searchindex.h"
+#include "store/store.h"
 
 #include <QFuture>
 #include <QHash>
