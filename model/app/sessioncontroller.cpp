@@ -190,7 +190,7 @@ SessionController::PromptResult SessionController::prompt(const QString &session
         result.error = started.error().toString();
         return result;
     }
-    result.messageID = started.value();
+    result.sessionID = started.value();
     return result;
 }
 

@@ -54,7 +54,7 @@ public:
             Failed, ///< the processor refused (@c error says why)
         };
         Status status = Status::Sent;
-        QString messageID; ///< the user message of a sent prompt
+        QString sessionID; ///< the session a sent prompt runs in
         QString error; ///< the resolver's or the processor's message
         QString providerID; ///< NoApiKey: the provider
         QString model; ///< NoApiKey: "provider/model"
