@@ -4,7 +4,7 @@
 #include "core/project.h"
 #include "diffview.h"
 #include "processor/revert.h"
-#include "qt/async.h"
+#include "core/async.h"
 #include "qt/diffmodel.h"
 #include "session/sessionservice.h"
 #include "style.h"

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "findbar.h"
 
-#include "qt/async.h"
+#include "core/async.h"
 #include "qt/timelinemodel.h"
 #include "search/searchindex.h"
-#include "session/sessionservice.h"
 #include "style.h"
 #include "timelineview.h"
 
@@ -28,12 +27,12 @@ constexpr int RefreshDelayMs = 400;
 // A bound for a text that matches everywhere (a single space in a long session).
 constexpr int MaxMatches = 10000;
 
-QList<FindBar::Match> findIn(Store &store, const QString &sessionID, const QString &text)
+QList<FindBar::Match> findIn(const QList<MessageWithParts> &messages, const QString &text)
 {
     QList<FindBar::Match> matches;
     if (text.isEmpty())
         return matches;
-    for (const MessageWithParts &m : store.messagesWithParts(sessionID)) {
+    for (const MessageWithParts &m : messages) {
         for (const SearchDocument &doc : SearchIndex::documents(m.info, m.parts)) {
             int occurrence = 0;
             for (qsizetype at = doc.text.indexOf(text, 0, Qt::CaseInsensitive); at >= 0;
@@ -119,6 +118,8 @@ FindBar::FindBar(TimelineView *view, QWidget *parent)
         // Another session: its matches. The same session changing (a reply streaming in):
         // found again after a pause, the current match kept.
         connect(model, &QAbstractItemModel::modelReset, this, [this] {
+            if (std::exchange(m_waitingForRows, false))
+                m_searching = false;
             m_matches.clear();
             m_index = -1;
             m_view->setFindHighlight(isVisible() ? m_edit->text() : QString());
@@ -131,6 +132,13 @@ FindBar::FindBar(TimelineView *view, QWidget *parent)
                 m_refresh.start();
         };
         connect(model, &QAbstractItemModel::rowsInserted, this, changed);
+        // The rows a search waits for (it finds in every message of the session) are in.
+        const auto rowsIn = [this] {
+            if (std::exchange(m_waitingForRows, false))
+                search(false);
+        };
+        connect(model, &TimelineModel::loaded, this, rowsIn);
+        connect(model, &TimelineModel::olderLoaded, this, rowsIn);
         connect(model, &QAbstractItemModel::rowsRemoved, this, changed);
         connect(model, &QAbstractItemModel::dataChanged, this,
                 [changed](const QModelIndex &, const QModelIndex &, const QList<int> &roles) {
@@ -182,8 +190,9 @@ void FindBar::updateStatus()
     const bool none = !m_edit->text().isEmpty() && !isSearching() && m_matches.isEmpty();
     // A field that found nothing says so in its colour, as Kate's does.
     QPalette p = m_edit->palette();
-    p.setColor(QPalette::Base, none ? Style::mix(palette().color(QPalette::Base), Style::negative(palette()), 0.18)
-                                    : palette().color(QPalette::Base));
+    p.setColor(QPalette::Base,
+               none ? Style::mix(palette().color(QPalette::Base), Style::negative(palette()), 0.18)
+                    : palette().color(QPalette::Base));
     m_edit->setPalette(p);
     m_nextAction->setEnabled(!m_matches.isEmpty() || isSearching());
     m_previousAction->setEnabled(!m_matches.isEmpty() || isSearching());
@@ -212,16 +221,33 @@ void FindBar::search(bool navigate)
     }
     m_searching = true;
     m_navigateWhenDone = m_navigateWhenDone || navigate;
+    m_waitingForRows = false;
     updateStatus();
-    std::shared_ptr<Store> store = model->service()->sharedStore();
+    // Matches are found in every message of the session: the older pages the model has not
+    // loaded yet are loaded first (the search goes on when they are in).
+    if (model->isLoading() || model->canFetchMore({})) {
+        if (!model->isLoading())
+            model->fetchMore({});
+        m_waitingForRows = true;
+        return;
+    }
+    // The rows' messages and parts (shared copies), searched off the GUI thread.
+    QList<MessageWithParts> messages;
+    messages.reserve(model->rowCount());
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const QModelIndex index = model->index(row);
+        messages.append({index.data(TimelineModel::MessageRole).value<Message>(),
+                         index.data(TimelineModel::PartsRole).value<QList<Part>>()});
+    }
     const QString sessionID = model->sessionID();
-    whenFinished(QtConcurrent::run([store, sessionID, text] { return findIn(*store, sessionID, text); }), this,
+    whenFinished(QtConcurrent::run([messages = std::move(messages), text] { return findIn(messages, text); }), this,
                  [this, generation, text, sessionID](const QList<Match> &matches) {
                      if (generation != m_generation)
                          return;
                      m_searching = false;
                      const bool sameSearch = text == m_searchedText && sessionID == m_searchedSession;
-                     const Match previous = m_index >= 0 && m_index < m_matches.size() ? m_matches.at(m_index) : Match();
+                     const Match previous
+                         = m_index >= 0 && m_index < m_matches.size() ? m_matches.at(m_index) : Match();
                      m_matches = matches;
                      m_searchedText = text;
                      m_searchedSession = sessionID;

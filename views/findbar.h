@@ -19,22 +19,23 @@ class TimelineView;
 /// previous / next (Enter and Shift+Enter in the field, F3 and Shift+F3), "3 of 17" and a close
 /// button (Escape).
 ///
-/// Matches are every case-insensitive occurrence of the text in what the session holds, loaded in
-/// the timeline or not: message text, reasoning, tool inputs and outputs, file names, errors (the
-/// texts the search index keeps, SearchIndex::documents()). They are found off the GUI thread,
-/// again when the session changes live. Going to a match scrolls the timeline to its part
-/// (TimelineView::revealPart, which loads older messages when needed), highlights the text in
+/// Matches are every case-insensitive occurrence of the text in what the session holds: message
+/// text, reasoning, tool inputs and outputs, file names, errors (the texts the search index keeps,
+/// SearchIndex::documents()). They are found in the timeline's model (which first loads the older
+/// pages it has not loaded yet), off the GUI thread, and again when the session changes live. Going to a match scrolls
+/// the timeline to its part (TimelineView::revealPart, which loads older messages when needed), highlights the text in
 /// the messages and frames the part.
 class FindBar : public QWidget
 {
     Q_OBJECT
 
 public:
-    struct Match {
+    struct Match
+    {
         QString messageID;
         QString partID;
         int occurrence = 0; ///< the n-th occurrence in the part's text
-        qint64 time = 0;    ///< the message's creation time
+        qint64 time = 0; ///< the message's creation time
         bool operator==(const Match &) const = default;
     };
 
@@ -92,6 +93,7 @@ private:
     int m_index = -1;
     int m_generation = 0;
     bool m_searching = false;
+    bool m_waitingForRows = false; // a search waits for the model's older pages
     bool m_navigateWhenDone = false;
     int m_pendingStep = 0;
 };

@@ -9,17 +9,14 @@
 #include "core/logging.h"
 #include "noticebar.h"
 #include "problemsdialog.h"
-#include "settingsdialog.h"
-#include "processor/revert.h"
-#include "qt/async.h"
+#include "core/async.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
-#include "session/transfer.h"
 #include "sessionheader.h"
 #include "sessionsidebar.h"
-#include "store/jsonstore.h"
+#include "settingsdialog.h"
 #include "style.h"
 #include "timelineview.h"
 
@@ -37,17 +34,14 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QThreadPool>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
 
@@ -64,6 +58,8 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
     : QMainWindow(parent)
     , m_service(std::move(service))
     , m_dataDir(dataDir)
+    , m_controller(std::make_unique<SessionController>(
+          m_service, dataDir, setup ? std::move(*setup) : makeProcessorSetup(Config(), dataDir).value()))
     , m_sessions(new SessionsModel(m_service.get(), this))
     , m_tree(new SessionTreeModel(m_sessions, this))
     , m_timeline(new TimelineModel(m_service.get(), this))
@@ -80,8 +76,6 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
     m_changes = new ChangesPane(m_service.get(), this);
     m_changes->setDataDir(m_dataDir);
     m_notices = new NoticeBar(this);
-    m_pool = new QThreadPool(this);
-    m_pool->setMaxThreadCount(2);
 
     auto *timelineBox = new QWidget(this);
     auto *timelineLayout = new QVBoxLayout(timelineBox);
@@ -134,10 +128,11 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
     connect(m_sidebar, &SessionSidebar::currentSessionChanged, this,
             [this](const QString &sessionID) { showSession(sessionID, m_sidebar->currentSource()); });
     connect(m_timelineView, &TimelineView::forkRequested, this, &MainWindow::forkSession);
-    connect(m_timelineView, &TimelineView::turnChangesRequested, this, [this](const QString &, const QString &messageID) {
-        action(u"showChanges"_s)->setChecked(true);
-        m_changes->showTurn(messageID);
-    });
+    connect(m_timelineView, &TimelineView::turnChangesRequested, this,
+            [this](const QString &, const QString &messageID) {
+                action(u"showChanges"_s)->setChecked(true);
+                m_changes->showTurn(messageID);
+            });
     connect(m_sessions, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &tl, const QModelIndex &br) {
         const QModelIndex current = m_currentSource.isEmpty() ? m_sessions->indexForId(m_current) : QModelIndex();
         if (current.isValid() && current.row() >= tl.row() && current.row() <= br.row()) {
@@ -159,25 +154,14 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
         updateHeader();
     });
 
-    // Running sessions: the composer asks, the processor does.
-    setupProcessor(setup ? std::move(*setup) : makeProcessorSetup(Config(), dataDir).value());
+    // Running sessions: the composer asks, the controller does.
+    m_controller->setSessionLookup([this](const QString &id) { return m_sessions->session(id); });
+    connectController();
+    applyProcessor();
     connect(m_composer, &Composer::sendRequested, this, &MainWindow::sendPrompt);
-    connect(m_composer, &Composer::stopRequested, this, [this](const QString &sessionID) {
-        m_processor->abort(sessionID);
-    });
+    connect(m_composer, &Composer::stopRequested, m_controller.get(), &SessionController::stop);
     connect(m_composer, &Composer::compactRequested, this, &MainWindow::showCompaction);
     connect(m_composer, &Composer::modelChanged, this, &MainWindow::updateContextMeter);
-    connect(m_service.get(), &SessionService::messageUpdated, this, [this](const Message &m) {
-        // The summary of the compaction the dialog follows.
-        if (m_compactionDialog && m_compactionDialog->stage() == CompactionDialog::Stage::Running
-            && m.sessionID() == m_compactionDialog->sessionID() && m.isAssistant() && m.isSummary())
-            m_summaryMessageID = m.id();
-    });
-    connect(m_service.get(), &SessionService::partUpdated, this, [this](const Part &part, const QString &) {
-        if (m_compactionDialog && !m_summaryMessageID.isEmpty() && part.messageID() == m_summaryMessageID
-            && part.type() == PartType::Text)
-            m_compactionDialog->setSummaryText(part.text());
-    });
 
     readSettings();
     setupSources();
@@ -204,9 +188,9 @@ MainWindow::~MainWindow()
 {
     writeSettings();
     shutdownSources();
-    // Work that uses the processor ends first; then the processor stops its runs and waits for them.
-    m_pool->waitForDone();
-    m_processor.reset();
+    // The controller waits for its work off the GUI thread, then stops the runs and waits for them.
+    disconnect(m_controller.get(), nullptr, this, nullptr);
+    m_controller.reset();
 }
 
 ContextMeter *MainWindow::contextMeter() const
@@ -412,10 +396,10 @@ void MainWindow::showSession(const QString &sessionID, const QString &source)
     // An error of sending belongs to the session it was sent to.
     m_notices->removeNotice(u"sendError"_s);
     m_notices->removeNotice(u"runError"_s);
-    m_timeline->setSession(serviceFor(m_currentSource), sessionID);
+    m_timeline->setSession(m_controller->serviceFor(m_currentSource), sessionID);
     m_composer->setSessionID(sessionID);
     updateSourceState();
-    m_composer->setRunning(m_processor && !sessionID.isEmpty() && m_processor->isBusy(sessionID));
+    m_composer->setRunning(m_controller && m_controller->isBusy(sessionID));
     // The changes pane reads Weft's store; OpenCode's sessions show their diff once copied.
     m_changes->setSessionID(m_currentSource.isEmpty() ? sessionID : QString());
     updateHeader();
@@ -467,7 +451,7 @@ void MainWindow::updateActions()
     action(u"exportSession"_s)->setEnabled(have);
     action(u"revealDataFile"_s)->setEnabled(have && writable && m_service->has(StoreCapability::SessionFiles));
     action(u"newSession"_s)->setEnabled(!m_service->isReadOnly());
-    const bool busy = have && writable && m_processor && m_processor->isBusy(m_current);
+    const bool busy = have && writable && m_controller && m_controller->isBusy(m_current);
     action(u"compact"_s)->setEnabled(have && ((writable && !busy && isRunnable(m_current)) || importable));
     action(u"stop"_s)->setEnabled(busy);
     QAction *archive = action(u"archiveSession"_s);
@@ -481,14 +465,14 @@ void MainWindow::updateActions()
 
 void MainWindow::updateProblems()
 {
-    m_problemCount = int(m_service->store()->problems().size());
+    m_problemCount = int(m_controller->problems().size());
     m_problemsButton->setVisible(m_problemCount > 0);
     m_problemsButton->setText(Style::plural(tr("%n problem(s)", nullptr, m_problemCount), m_problemCount));
 }
 
 void MainWindow::showProblems()
 {
-    ProblemsDialog dialog(m_service->store()->problems(), this);
+    ProblemsDialog dialog(m_controller->problems(), this);
     dialog.exec();
 }
 
@@ -514,23 +498,38 @@ void MainWindow::forkSession(const QString &sessionID, const QString &messageID)
     if (sessionID.isEmpty() || offerImportInstead(sessionID, tr("fork it")))
         return;
     statusBar()->showMessage(tr("Forking…"));
-    std::shared_ptr<SessionService> service = m_service;
-    // Copying a long session is many small writes: off the GUI thread. The new session's signals
-    // reach the models queued, before the continuation below runs.
-    whenFinished(QtConcurrent::run([service, sessionID, messageID] { return service->fork(sessionID, messageID); }),
-                 this, [this](const Result<Session> &result) {
-                     if (!result) {
-                         statusBar()->clearMessage();
-                         QMessageBox::warning(
-                             this, tr("Fork"),
-                             tr("The session could not be forked:\n%1").arg(result.error().toString()));
-                         return;
-                     }
-                     m_sessions->refreshSession(result->id());
-                     openSession(result->id());
-                     statusBar()->showMessage(tr("Forked into “%1”").arg(result->title()), 5000);
-                     Q_EMIT forked(result->id());
-                 });
+    m_controller->fork(sessionID, messageID);
+}
+
+void MainWindow::onForked(const Session &session)
+{
+    m_sessions->refreshSession(session.id());
+    openSession(session.id());
+    statusBar()->showMessage(tr("Forked into “%1”").arg(session.title()), 5000);
+    Q_EMIT forked(session.id());
+}
+
+void MainWindow::onFailed(SessionController::Operation operation, const QString &error)
+{
+    switch (operation) {
+    case SessionController::Operation::Fork:
+        statusBar()->clearMessage();
+        QMessageBox::warning(this, tr("Fork"), tr("The session could not be forked:\n%1").arg(error));
+        break;
+    case SessionController::Operation::Import:
+        statusBar()->clearMessage();
+        QMessageBox::warning(this, tr("Copy into Weft"),
+                             tr("The session could not be copied into Weft:\n%1").arg(error));
+        break;
+    case SessionController::Operation::UndoCompaction:
+        QMessageBox::warning(this, tr("Undo Compaction"), tr("The compaction could not be undone:\n%1").arg(error));
+        updateActions();
+        break;
+    case SessionController::Operation::Unrevert:
+        QMessageBox::warning(this, tr("Unrevert"),
+                             tr("The reverted messages could not be brought back:\n%1").arg(error));
+        break;
+    }
 }
 
 void MainWindow::renameSession()
@@ -611,21 +610,11 @@ void MainWindow::deleteSession()
 bool MainWindow::exportSession(const QString &sessionID, const QString &path, QString *error)
 {
     // A session of OpenCode's source exports from OpenCode's data, as `opencode export` does.
-    SessionService *service = sessionID == m_current ? serviceFor(m_currentSource) : m_service.get();
-    const Result<JsonObject> document = Transfer::exportSession(*service, sessionID);
-    if (!document) {
-        if (error)
-            *error = document.error().toString();
-        return false;
-    }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(Transfer::formatExport(document.value())) < 0
-        || !file.commit()) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
-    return true;
+    const Result<void> written
+        = m_controller->exportSession(sessionID, path, sessionID == m_current ? m_currentSource : QString());
+    if (!written && error)
+        *error = written.error().toString();
+    return written.ok();
 }
 
 void MainWindow::exportCurrent()
@@ -659,7 +648,7 @@ void MainWindow::revealDataFile()
 
 void MainWindow::showSettings()
 {
-    auto *dialog = new SettingsDialog(m_configPath, this);
+    auto *dialog = new SettingsDialog(m_controller->configPath(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
 }
@@ -719,24 +708,28 @@ void MainWindow::closeEvent(QCloseEvent *event)
 
 // ---- running sessions
 
-void MainWindow::setupProcessor(ProcessorSetup setup)
+void MainWindow::connectController()
 {
-    // The window can ask: `ask` rules become questions in the notice strip.
-    setup.config.askPolicy = ProcessorConfig::AskPolicy::Interactive;
-    if (setup.config.dataDir.isEmpty())
-        setup.config.dataDir = m_dataDir;
-    m_factory = setup.factory;
-    m_configPath = m_factory && !m_factory->config().path().isEmpty() ? m_factory->config().path() : Config::defaultPath();
-    m_compactionSettings = Compaction::Settings();
-    if (const Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(setup.config.compaction))
-        m_compactionSettings = settings.value();
-    m_processor = std::make_unique<Processor>(m_service, setup.config);
-    connect(m_processor.get(), &Processor::busyChanged, this, &MainWindow::onBusyChanged);
-    connect(m_processor.get(), &Processor::finished, this, &MainWindow::onRunFinished);
-    connect(m_processor.get(), &Processor::permissionRequested, this, &MainWindow::onPermissionRequested);
-    connect(m_processor.get(), &Processor::compactionStarted, this, &MainWindow::onCompactionStarted);
-    connect(m_processor.get(), &Processor::compactionFinished, this, &MainWindow::onCompactionFinished);
-    connect(m_processor.get(), &Processor::retrying, this,
+    SessionController *c = m_controller.get();
+    connect(c, &SessionController::processorChanged, this, &MainWindow::applyProcessor);
+    connect(c, &SessionController::busyChanged, this, &MainWindow::onBusyChanged);
+    connect(c, &SessionController::runFinished, this, &MainWindow::onRunFinished);
+    connect(c, &SessionController::permissionRequested, this, &MainWindow::onPermissionRequested);
+    connect(c, &SessionController::permissionClosed, this, &MainWindow::onPermissionClosed);
+    connect(c, &SessionController::compactionStarted, this, &MainWindow::onCompactionStarted);
+    connect(c, &SessionController::compactionFinished, this, &MainWindow::onCompactionFinished);
+    connect(c, &SessionController::compactionSummaryChanged, this,
+            [this](const QString &sessionID, const QString &text) {
+                // The summary of the compaction the dialog follows.
+                if (m_compactionDialog && m_compactionDialog->stage() == CompactionDialog::Stage::Running
+                    && m_compactionDialog->sessionID() == sessionID)
+                    m_compactionDialog->setSummaryText(text);
+            });
+    connect(c, &SessionController::compactionUndone, this, [this] {
+        statusBar()->showMessage(tr("The compaction was undone: the model reads the whole conversation again."), 8000);
+        updateActions();
+    });
+    connect(c, &SessionController::retrying, this,
             [this](const QString &sessionID, int attempt, qint64 delayMs, const MessageError &error) {
                 if (sessionID == m_current)
                     statusBar()->showMessage(tr("%1 Retrying in %2 s (attempt %3)…")
@@ -745,61 +738,38 @@ void MainWindow::setupProcessor(ProcessorSetup setup)
                                                  .arg(attempt),
                                              int(delayMs) + 2000);
             });
+    connect(c, &SessionController::forked, this, [this](const QString &, const Session &s) { onForked(s); });
+    connect(c, &SessionController::imported, this, [this](const QString &, const Session &s) { onImported(s); });
+    connect(c, &SessionController::unreverted, this, [this](const Session &s) { m_sessions->refreshSession(s.id()); });
+    connect(c, &SessionController::failed, this,
+            [this](SessionController::Operation operation, const QString &, const QString &error) {
+                onFailed(operation, error);
+            });
+}
 
-    QStringList agents;
-    for (const Agent &agent : m_processor->config().agents.primary()) {
-        if (!agent.hidden)
-            agents.append(agent.name);
-    }
+void MainWindow::applyProcessor()
+{
+    const QStringList agents = m_controller->agents();
     if (!agents.isEmpty())
         m_composer->setAgents(agents);
-    m_composer->setModels(availableModels());
-    if (m_factory)
-        m_composer->setCurrentModel(m_factory->defaultModel());
+    m_composer->setModels(m_controller->availableModels());
+    if (m_controller->factory())
+        m_composer->setCurrentModel(m_controller->factory()->defaultModel());
 }
 
 bool MainWindow::setProcessorSetup(ProcessorSetup setup)
 {
-    if (m_processor && !m_processor->busySessions().isEmpty())
+    if (!m_controller->setProcessorSetup(std::move(setup)))
         return false;
-    m_pool->waitForDone();
-    m_processor.reset();
-    setupProcessor(std::move(setup));
     updateContextMeter();
     updateActions();
     return true;
 }
 
-QStringList MainWindow::availableModels() const
-{
-    QStringList models;
-    if (!m_factory)
-        return models;
-    const auto add = [&models](const QString &ref) {
-        if (!ref.isEmpty() && !models.contains(ref))
-            models.append(ref);
-    };
-    add(m_factory->defaultModel());
-    // The models the config names, then the catalogue's models of every provider with a key.
-    const JsonObject providers = m_factory->config().providers();
-    for (const QString &provider : providers.keys()) {
-        for (const QString &model : providers.object(provider).object(u"models").keys())
-            add(provider + u'/' + model);
-    }
-    for (const QString &provider : m_factory->providerIDs()) {
-        const Result<ProviderInfo> info = m_factory->providerInfo(provider);
-        if (!info || info->apiKey.isEmpty() || providers.contains(provider))
-            continue;
-        for (const QString &model : m_factory->catalogue().provider(provider).object(u"models").keys())
-            add(provider + u'/' + model);
-    }
-    return models;
-}
-
 bool MainWindow::isRunnable(const QString &sessionID) const
 {
     // Sessions of another source (an OpenCode database) are shown, not run.
-    return m_processor && !sessionID.isEmpty() && !m_service->isReadOnly() && m_timeline->service() == m_service.get();
+    return m_controller && m_controller->isRunnable(sessionID) && m_timeline->service() == m_service.get();
 }
 
 void MainWindow::showSendError(const QString &text)
@@ -816,49 +786,42 @@ void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const
         return;
     }
     // A model that cannot be reached is said here, with what to do, before anything is written.
-    const QString where = QDir::toNativeSeparators(m_configPath);
-    const Result<ResolvedModel> resolved = m_processor->config().resolveModel(model);
-    if (!resolved) {
-        if (model.isEmpty())
-            showSendError(tr("No model is configured, so the prompt cannot be sent. Add a provider and a \"model\" "
-                             "(\"provider/model\") to %1 (OpenCode's config format), start Weft with --config FILE, "
-                             "or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.")
-                              .arg(where));
-        else
-            showSendError(tr("The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode's config "
-                             "format) or choose another model.")
-                              .arg(model, resolved.error().message, where));
+    const QString where = QDir::toNativeSeparators(m_controller->configPath());
+    const SessionController::PromptResult sent = m_controller->prompt(sessionID, text, agent, model);
+    using Status = SessionController::PromptResult::Status;
+    switch (sent.status) {
+    case Status::Sent:
+        m_composer->clearText();
+        m_timelineView->jumpToBottom();
+        return;
+    case Status::NotRunnable:
+        showSendError(tr("This session is read-only. Import it into Weft to continue it."));
+        return;
+    case Status::NoModel:
+        showSendError(tr("No model is configured, so the prompt cannot be sent. Add a provider and a \"model\" "
+                         "(\"provider/model\") to %1 (OpenCode's config format), start Weft with --config FILE, "
+                         "or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.")
+                          .arg(where));
+        return;
+    case Status::UnknownModel:
+        showSendError(tr("The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode's config "
+                         "format) or choose another model.")
+                          .arg(model, sent.error, where));
+        return;
+    case Status::NoApiKey:
+        showSendError(tr("The provider %1 of the model %2 has no API key. Set %3, or give an \"apiKey\" in the "
+                         "provider's \"options\" in %4, or choose another model.")
+                          .arg(sent.providerID, sent.model, sent.env.join(tr(" or ")), where));
+        return;
+    case Status::Failed:
+        showSendError(tr("The prompt could not be sent: %1").arg(sent.error));
         return;
     }
-    if (m_factory) {
-        // A provider of the catalogue that needs a key and has none would fail after retries.
-        const Result<ProviderInfo> provider = m_factory->providerInfo(resolved->providerID);
-        if (provider && provider->apiKey.isEmpty() && !provider->env.isEmpty()) {
-            showSendError(tr("The provider %1 of the model %2 has no API key. Set %3, or give an \"apiKey\" in the "
-                             "provider's \"options\" in %4, or choose another model.")
-                              .arg(resolved->providerID, resolved->ref(), provider->env.join(tr(" or ")), where));
-            return;
-        }
-    }
-    PromptRequest request;
-    request.sessionID = sessionID;
-    request.text = text;
-    request.agent = agent;
-    request.model = model;
-    const Result<QString> started = m_processor->prompt(request);
-    if (!started) {
-        showSendError(tr("The prompt could not be sent: %1").arg(started.error().toString()));
-        return;
-    }
-    m_composer->clearText();
-    m_timelineView->jumpToBottom();
 }
 
 void MainWindow::onBusyChanged(const QString &sessionID, bool busy)
 {
     m_sessions->setRunning(sessionID, busy);
-    if (!busy)
-        dropPermissions(sessionID);
     if (sessionID == m_current) {
         m_composer->setRunning(busy);
         updateActions();
@@ -892,7 +855,7 @@ CompactionDialog *MainWindow::compactionDialog() const
 
 void MainWindow::showCompaction(const QString &sessionID)
 {
-    if (!isRunnable(sessionID) || m_processor->isBusy(sessionID))
+    if (!isRunnable(sessionID) || m_controller->isBusy(sessionID))
         return;
     if (m_compactionDialog) {
         m_compactionDialog->raise();
@@ -903,12 +866,12 @@ void MainWindow::showCompaction(const QString &sessionID)
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_compactionDialog = dialog;
     connect(dialog, &CompactionDialog::compactRequested, this, &MainWindow::startCompaction);
-    connect(dialog, &CompactionDialog::cancelRequested, this, [this, dialog] { m_processor->abort(dialog->sessionID()); });
+    connect(dialog, &CompactionDialog::cancelRequested, this,
+            [this, dialog] { m_controller->stop(dialog->sessionID()); });
     dialog->open();
     // The preview reads every message of the session: off the GUI thread.
-    Processor *processor = m_processor.get();
-    whenFinished(QtConcurrent::run(m_pool, [processor, sessionID] { return processor->previewCompaction(sessionID); }),
-                 dialog, [dialog](const Result<Compaction::Preview> &preview) { dialog->setPreview(preview); });
+    whenFinished(m_controller->previewCompaction(sessionID), dialog,
+                 [dialog](const Result<Compaction::Preview> &preview) { dialog->setPreview(preview); });
 }
 
 void MainWindow::startCompaction()
@@ -916,20 +879,12 @@ void MainWindow::startCompaction()
     CompactionDialog *dialog = m_compactionDialog;
     if (!dialog)
         return;
-    m_summaryMessageID.clear();
-    const Result<QString> started = m_processor->compact(dialog->sessionID());
+    const Result<QString> started = m_controller->compact(dialog->sessionID(), dialog->preview());
     if (!started) {
         dialog->setFailed(tr("The compaction could not start: %1").arg(started.error().toString()));
         return;
     }
     dialog->setRunning();
-    if (dialog->preview()) {
-        const QLocale locale;
-        m_compactionResults.insert(dialog->sessionID(),
-                                   tr("~%1 → ~%2 tokens")
-                                       .arg(locale.toString(dialog->preview()->tokensBefore),
-                                            locale.toString(dialog->preview()->tokensAfter)));
-    }
 }
 
 void MainWindow::onCompactionStarted(const QString &sessionID, bool automatic)
@@ -941,14 +896,14 @@ void MainWindow::onCompactionStarted(const QString &sessionID, bool automatic)
 void MainWindow::onCompactionFinished(const QString &sessionID, bool ok, const MessageError &error)
 {
     CompactionDialog *dialog = m_compactionDialog;
-    const bool followed = dialog && dialog->sessionID() == sessionID && dialog->stage() == CompactionDialog::Stage::Running;
+    const bool followed
+        = dialog && dialog->sessionID() == sessionID && dialog->stage() == CompactionDialog::Stage::Running;
     if (ok) {
         if (followed)
             dialog->accept();
         if (sessionID == m_current)
             statusBar()->showMessage(tr("Compacted: the next prompt continues from the summary."), 8000);
     } else {
-        m_compactionResults.remove(sessionID);
         const QString text = error.kind() == MessageError::Kind::Aborted
             ? tr("The compaction was cancelled; the session is as it was.")
             : tr("The compaction failed; the session is as it was: %1").arg(error.message());
@@ -957,13 +912,12 @@ void MainWindow::onCompactionFinished(const QString &sessionID, bool ok, const M
         else if (sessionID == m_current)
             statusBar()->showMessage(text, 8000);
     }
-    m_summaryMessageID.clear();
     updateActions();
 }
 
 bool MainWindow::canUndoCompaction() const
 {
-    if (!isRunnable(m_current) || m_processor->isBusy(m_current) || m_timeline->isLoading())
+    if (!isRunnable(m_current) || m_timeline->isLoading())
         return false;
     // An undoable compaction is the end of the session: its marker, the summary and perhaps the
     // synthetic "Continue" message. Compaction::planUndo over the last rows answers as over all.
@@ -974,30 +928,16 @@ bool MainWindow::canUndoCompaction() const
         tail.append({index.data(TimelineModel::MessageRole).value<Message>(),
                      index.data(TimelineModel::PartsRole).value<QList<Part>>()});
     }
-    return Compaction::planUndo(tail).ok();
+    return m_controller->canUndoCompaction(m_current, tail);
 }
 
 void MainWindow::undoCompaction()
 {
     if (!canUndoCompaction())
         return;
-    const QString sessionID = m_current;
-    Processor *processor = m_processor.get();
     action(u"undoCompaction"_s)->setEnabled(false);
     m_notices->removeNotice(u"compactionUndo"_s);
-    whenFinished(QtConcurrent::run(m_pool, [processor, sessionID] { return processor->undoCompaction(sessionID); }),
-                 this, [this, sessionID](const Result<Compaction::UndoPlan> &result) {
-                     if (!result) {
-                         QMessageBox::warning(this, tr("Undo Compaction"),
-                                              tr("The compaction could not be undone:\n%1").arg(result.error().toString()));
-                     } else {
-                         m_compactionResults.remove(sessionID);
-                         statusBar()->showMessage(tr("The compaction was undone: the model reads the whole "
-                                                     "conversation again."),
-                                                  8000);
-                     }
-                     updateActions();
-                 });
+    m_controller->undoCompaction(m_current);
 }
 
 // ---- permissions
@@ -1026,21 +966,23 @@ QString permissionWhat(const QString &permission)
 
 void MainWindow::onPermissionRequested(const PermissionRequest &request)
 {
-    m_permissions.insert(request.id, request);
-    QString text = tr("The agent asks to %1: %2").arg(permissionWhat(request.permission), request.patterns.join(u", "_s));
-    if (!isWithin(request.sessionID, m_current)) {
+    QString text
+        = tr("The agent asks to %1: %2").arg(permissionWhat(request.permission), request.patterns.join(u", "_s));
+    if (!m_controller->isWithin(request.sessionID, m_current)) {
         const std::optional<Session> s = m_sessions->session(request.sessionID);
         text = tr("In “%1”: %2").arg(s ? s->title() : request.sessionID, text);
     } else {
         text += u'\n' + tr("The tool call marked “Needs approval” waits for your answer.");
     }
     const QString id = request.id;
+    SessionController *c = m_controller.get();
     QWidget *notice = m_notices->showNotice(
         u"permission-"_s + id, NoticeBar::Kind::Question, text,
-        {{tr("Allow &Once"), u"dialog-ok"_s, u"allowOnce"_s, [this, id] { answerPermission(id, PermissionReply::Once); }},
+        {{tr("Allow &Once"), u"dialog-ok"_s, u"allowOnce"_s,
+          [c, id] { c->answerPermission(id, PermissionReply::Once); }},
          {tr("Allow &Always"), QString(), u"allowAlways"_s,
-          [this, id] { answerPermission(id, PermissionReply::Always); }},
-         {tr("&Deny"), u"dialog-cancel"_s, u"deny"_s, [this, id] { answerPermission(id, PermissionReply::Reject); }}});
+          [c, id] { c->answerPermission(id, PermissionReply::Always); }},
+         {tr("&Deny"), u"dialog-cancel"_s, u"deny"_s, [c, id] { c->answerPermission(id, PermissionReply::Reject); }}});
     if (QPushButton *always = m_notices->button(u"permission-"_s + id, u"allowAlways"_s))
         always->setToolTip(tr("Allow this and the same again until Weft quits, for this session"));
     notice->setToolTip(QString::fromUtf8(toJson(request.metadata, 2)).left(2000));
@@ -1050,69 +992,24 @@ void MainWindow::onPermissionRequested(const PermissionRequest &request)
     QApplication::alert(this);
 }
 
-void MainWindow::answerPermission(const QString &requestID, PermissionReply reply)
+void MainWindow::onPermissionClosed(const PermissionRequest &request)
 {
-    const auto it = m_permissions.constFind(requestID);
-    if (it == m_permissions.constEnd())
-        return;
-    const PermissionRequest request = it.value();
-    m_permissions.erase(it);
-    m_processor->answerPermission(requestID, reply);
-    m_notices->removeNotice(u"permission-"_s + requestID);
+    // Answered, or its run ended (or was stopped): the question can no longer be answered.
+    m_notices->removeNotice(u"permission-"_s + request.id);
     m_timelineView->setAwaitingPermission(request.messageID, request.callID, false);
-}
-
-void MainWindow::dropPermissions(const QString &sessionID)
-{
-    // The run ended (or was stopped): its questions can no longer be answered.
-    const QList<PermissionRequest> pending = m_permissions.values();
-    for (const PermissionRequest &request : pending) {
-        if (!isWithin(request.sessionID, sessionID))
-            continue;
-        m_permissions.remove(request.id);
-        m_notices->removeNotice(u"permission-"_s + request.id);
-        m_timelineView->setAwaitingPermission(request.messageID, request.callID, false);
-    }
-}
-
-bool MainWindow::isWithin(const QString &sessionID, const QString &rootID) const
-{
-    if (rootID.isEmpty())
-        return false;
-    QString id = sessionID;
-    for (int depth = 0; depth < 64 && !id.isEmpty(); ++depth) {
-        if (id == rootID)
-            return true;
-        const std::optional<Session> s = m_sessions->session(id);
-        id = s ? s->parentID() : QString();
-    }
-    return false;
 }
 
 // ---- revert, notices, context
 
 void MainWindow::unrevert()
 {
-    const QString sessionID = m_current;
-    if (!isRunnable(sessionID) || m_processor->isBusy(sessionID))
-        return;
-    std::shared_ptr<SessionService> service = m_service;
-    const QString dataDir = m_dataDir;
-    // Puts files back from the snapshots (git): off the GUI thread.
-    whenFinished(QtConcurrent::run(m_pool, [service, dataDir, sessionID] { return Revert::unrevert(*service, dataDir, sessionID); }),
-                 this, [this](const Result<Session> &result) {
-                     if (!result)
-                         QMessageBox::warning(this, tr("Unrevert"),
-                                              tr("The reverted messages could not be brought back:\n%1")
-                                                  .arg(result.error().toString()));
-                     else
-                         m_sessions->refreshSession(result->id());
-                 });
+    if (isRunnable(m_current))
+        m_controller->unrevert(m_current);
 }
 
 void MainWindow::updateSessionNotices()
 {
-    if (!m_processor || !m_notices)
+    if (!m_controller || !m_notices)
         return;
     // Undo of the last compaction, while possible.
     const bool undo = canUndoCompaction();
@@ -1120,19 +1017,25 @@ void MainWindow::updateSessionNotices()
         a->setEnabled(undo);
     if (undo) {
         QString text = tr("The conversation was compacted; the next prompt continues from the summary.");
-        if (const QString result = m_compactionResults.value(m_current); !result.isEmpty())
-            text = tr("The conversation was compacted (%1); the next prompt continues from the summary.").arg(result);
+        if (const std::optional<SessionController::CompactionTokens> result
+            = m_controller->compactionResult(m_current)) {
+            const QLocale locale;
+            text
+                = tr("The conversation was compacted (%1); the next prompt continues from the summary.")
+                      .arg(tr("~%1 → ~%2 tokens").arg(locale.toString(result->before), locale.toString(result->after)));
+        }
         if (m_notices->noticeText(u"compactionUndo"_s) != text)
-            m_notices->showNotice(u"compactionUndo"_s, NoticeBar::Kind::Positive, text,
-                                  {{tr("&Undo Compaction"), u"edit-undo"_s, u"undoCompaction"_s,
-                                    [this] { undoCompaction(); }}});
+            m_notices->showNotice(
+                u"compactionUndo"_s, NoticeBar::Kind::Positive, text,
+                {{tr("&Undo Compaction"), u"edit-undo"_s, u"undoCompaction"_s, [this] { undoCompaction(); }}});
     } else {
         m_notices->removeNotice(u"compactionUndo"_s);
     }
 
     // A pending revert: its messages are hidden until the next prompt drops them.
-    const std::optional<Session> s
-        = m_current.isEmpty() || m_timeline->service() != m_service.get() ? std::nullopt : m_sessions->session(m_current);
+    const std::optional<Session> s = m_current.isEmpty() || m_timeline->service() != m_service.get()
+        ? std::nullopt
+        : m_sessions->session(m_current);
     const JsonObject revert = s && s->hasRevert() ? s->revert() : JsonObject();
     m_timelineView->setRevert(revert.string(u"messageID"), revert.string(u"partID"));
     if (s && s->hasRevert()) {
@@ -1154,19 +1057,19 @@ void MainWindow::updateContextMeter()
     ContextMeter *meter = contextMeter();
     meter->setTokens(m_timeline->contextTokens());
     meter->setCost(m_timeline->totalCost());
-    if (!m_processor)
+    if (!m_controller || !m_controller->processor())
         return;
     // The limit of the model the next prompt uses.
     QString ref = m_composer->currentModel();
     if (ref.isEmpty())
         ref = m_timeline->lastModel();
-    const Result<ResolvedModel> model = m_processor->config().resolveModel(ref);
+    const Result<ResolvedModel> model = m_controller->processor()->config().resolveModel(ref);
     const qint64 limit = model ? model->contextLimit : 0;
     meter->setLimit(limit);
     // OpenCode's overflow: input + cache.read + output > context - min(output limit, 32000).
-    const qint64 usable = model ? Compaction::usableContext(limit, model->outputLimit, m_compactionSettings) : 0;
-    meter->setThreshold(limit > 0 && usable > 0 && m_compactionSettings.autoCompact ? double(usable) / double(limit)
-                                                                                     : 0.0);
+    const Compaction::Settings &settings = m_controller->compactionSettings();
+    const qint64 usable = model ? Compaction::usableContext(limit, model->outputLimit, settings) : 0;
+    meter->setThreshold(limit > 0 && usable > 0 && settings.autoCompact ? double(usable) / double(limit) : 0.0);
 }
 
 } // namespace weft

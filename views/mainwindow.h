@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "processor/setup.h"
+#include "app/sessioncontroller.h"
 
 #include <QHash>
 #include <QMainWindow>
@@ -12,7 +12,6 @@
 
 class QLabel;
 class QSplitter;
-class QThreadPool;
 class QToolButton;
 
 namespace weft
@@ -40,10 +39,11 @@ struct SearchHit;
 /// whose sizes persist; menus, a toolbar and a status bar with the data dir and the problems
 /// the store found.
 ///
-/// The window runs sessions with a Processor made from a ProcessorSetup (the config file; an
-/// empty config when none is given): the composer's prompts, Stop, the compaction dialog, the
-/// permission questions of `ask` rules (in the notice strip under the timeline), undo of a
-/// compaction and of a revert.
+/// The window runs sessions through a SessionController, whose Processor is made from a
+/// ProcessorSetup (the config file; an empty config when none is given): the composer's prompts,
+/// Stop, the compaction dialog, the permission questions of `ask` rules (in the notice strip
+/// under the timeline), undo of a compaction and of a revert. The window keeps the layout, the
+/// actions, the menus, the dialogs and the confirmations; the controller does the work.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -65,7 +65,9 @@ public:
     [[nodiscard]] Composer *composer() const { return m_composer; }
     [[nodiscard]] ContextMeter *contextMeter() const;
     [[nodiscard]] ChangesPane *changesPane() const { return m_changes; }
-    [[nodiscard]] Processor *processor() const { return m_processor.get(); }
+    /// What runs, compacts, forks, imports and searches the sessions.
+    [[nodiscard]] SessionController *controller() const { return m_controller.get(); }
+    [[nodiscard]] Processor *processor() const { return m_controller ? m_controller->processor() : nullptr; }
     /// Replaces the processor with one made from @p setup (after the config changed). Refused
     /// (false) while a session runs.
     bool setProcessorSetup(ProcessorSetup setup);
@@ -90,8 +92,11 @@ public:
     bool openSession(const QString &sessionID, const QString &source = {});
 
     // ---- OpenCode's sessions, search, find (mainwindowsources.cpp)
-    [[nodiscard]] OpencodeSource *opencodeSource() const { return m_opencode; }
-    [[nodiscard]] SearchIndex *searchIndex() const { return m_searchIndex; }
+    [[nodiscard]] OpencodeSource *opencodeSource() const
+    {
+        return m_controller ? m_controller->opencodeSource() : nullptr;
+    }
+    [[nodiscard]] SearchIndex *searchIndex() const { return m_controller ? m_controller->searchIndex() : nullptr; }
     /// The search panel (made on first use).
     [[nodiscard]] SearchPanel *searchPanel();
     [[nodiscard]] FindBar *findBar() const { return m_findBar; }
@@ -142,7 +147,6 @@ private:
     void offerOpencode(const QString &dir);
     void onOpencodeReady();
     void onOpencodeClosing();
-    [[nodiscard]] SessionService *serviceFor(const QString &source) const;
     [[nodiscard]] SessionsModel *sessionsFor(const QString &source) const;
     [[nodiscard]] std::optional<Session> currentSessionInfo() const;
     /// On a session of OpenCode's source: offers to copy it into Weft instead of @p what
@@ -165,8 +169,8 @@ private:
     void showSettings();
     void notAvailableYet(const QString &what);
     // running sessions
-    void setupProcessor(ProcessorSetup setup);
-    [[nodiscard]] QStringList availableModels() const;
+    void connectController();
+    void applyProcessor();
     [[nodiscard]] bool isRunnable(const QString &sessionID) const;
     void sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model);
     void showSendError(const QString &text);
@@ -178,9 +182,10 @@ private:
     void onCompactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
     void undoCompaction();
     void onPermissionRequested(const weft::PermissionRequest &request);
-    void answerPermission(const QString &requestID, PermissionReply reply);
-    void dropPermissions(const QString &sessionID);
-    [[nodiscard]] bool isWithin(const QString &sessionID, const QString &rootID) const;
+    void onPermissionClosed(const weft::PermissionRequest &request);
+    void onForked(const weft::Session &session);
+    void onImported(const weft::Session &session);
+    void onFailed(weft::SessionController::Operation operation, const QString &error);
     void unrevert();
     void updateSessionNotices();
     void updateContextMeter();
@@ -192,20 +197,11 @@ private:
 
     std::shared_ptr<SessionService> m_service;
     QString m_dataDir;
-    std::unique_ptr<Processor> m_processor;
-    std::shared_ptr<const ProviderFactory> m_factory;
-    QString m_configPath;
-    Compaction::Settings m_compactionSettings;
-    QThreadPool *m_pool = nullptr; // the window's own work off the GUI thread (previews, undo)
+    std::unique_ptr<SessionController> m_controller;
     NoticeBar *m_notices = nullptr;
     QPointer<CompactionDialog> m_compactionDialog;
-    QString m_summaryMessageID; // the summary the compaction dialog shows as it streams
-    QHash<QString, PermissionRequest> m_permissions; // pending questions by request ID
-    QHash<QString, QString> m_compactionResults; // sessionID -> "before → after" of its last compaction
     QString m_current;
     QString m_currentSource;
-    OpencodeSource *m_opencode = nullptr;
-    SearchIndex *m_searchIndex = nullptr;
     QPointer<SearchPanel> m_searchPanel;
     FindBar *m_findBar = nullptr;
     std::function<bool(const QString &)> m_importQuestion;

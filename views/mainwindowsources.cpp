@@ -8,8 +8,6 @@
 #include "core/logging.h"
 #include "findbar.h"
 #include "noticebar.h"
-#include "opencodedb/dbimport.h"
-#include "qt/async.h"
 #include "qt/opencodesource.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
@@ -31,7 +29,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
-#include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
 
@@ -80,19 +77,11 @@ void MainWindow::setupSources()
     if (auto *layout = qobject_cast<QBoxLayout *>(m_timelineView->parentWidget()->layout()))
         layout->insertWidget(layout->indexOf(m_timelineView) + 1, m_findBar);
 
-    // The search index lives beside Weft's own data, never in OpenCode's folder.
-    m_searchIndex = new SearchIndex(this);
-    const QString weftDir = m_service->isReadOnly() ? DataDir::defaultPath() : m_dataDir;
-    QDir().mkpath(weftDir);
-    if (const Result<void> opened = m_searchIndex->open(SearchIndex::defaultFile(weftDir)); !opened) {
-        qCWarning(lcUi) << "search index not available:" << opened.error().toString();
-    } else {
-        m_searchIndex->addSource(m_service.get());
-    }
-
-    m_opencode = new OpencodeSource(this);
-    connect(m_opencode, &OpencodeSource::ready, this, &MainWindow::onOpencodeReady);
-    connect(m_opencode, &OpencodeSource::aboutToClose, this, &MainWindow::onOpencodeClosing);
+    // The search index (beside Weft's own data) and OpenCode's source are the controller's; the
+    // sidebar shows the source.
+    m_controller->openSources();
+    connect(opencodeSource(), &OpencodeSource::ready, this, &MainWindow::onOpencodeReady);
+    connect(opencodeSource(), &OpencodeSource::aboutToClose, this, &MainWindow::onOpencodeClosing);
 
     QSettings settings;
     settings.beginGroup(SettingsGroup);
@@ -115,14 +104,9 @@ void MainWindow::shutdownSources()
 {
     // The panel's query and the index's worker use the services: they end first.
     delete m_searchPanel.data();
-    if (m_searchIndex && m_opencode && m_opencode->service())
-        m_searchIndex->removeSource(m_opencode->service());
-    delete m_searchIndex;
-    m_searchIndex = nullptr;
-    if (m_opencode) {
-        disconnect(m_opencode, nullptr, this, nullptr);
-        m_opencode->close();
-    }
+    if (OpencodeSource *opencode = opencodeSource())
+        disconnect(opencode, nullptr, this, nullptr);
+    m_controller->closeSources();
 }
 
 void MainWindow::offerOpencode(const QString &dir)
@@ -157,11 +141,11 @@ bool MainWindow::setOpencodeShown(bool shown, const QString &dataDir)
     m_notices->removeNotice(OfferKey);
     if (!shown) {
         settings.setValue(u"show"_s, false);
-        m_opencode->close();
+        opencodeSource()->close();
         action(u"showOpencode"_s)->setChecked(false);
         return true;
     }
-    const Result<void> opened = m_opencode->open(dir);
+    const Result<void> opened = opencodeSource()->open(dir);
     if (!opened) {
         action(u"showOpencode"_s)->setChecked(false);
         QMessageBox::warning(this, tr("OpenCode Sessions"),
@@ -170,32 +154,30 @@ bool MainWindow::setOpencodeShown(bool shown, const QString &dataDir)
         return false;
     }
     settings.setValue(u"show"_s, true);
-    settings.setValue(u"path"_s, m_opencode->dataDir());
+    settings.setValue(u"path"_s, opencodeSource()->dataDir());
     action(u"showOpencode"_s)->setChecked(true);
-    if (!m_opencode->warning().isEmpty())
-        statusBar()->showMessage(m_opencode->warning(), 10000);
+    if (!opencodeSource()->warning().isEmpty())
+        statusBar()->showMessage(opencodeSource()->warning(), 10000);
     return true;
 }
 
 void MainWindow::chooseOpencodeDir()
 {
-    const QString dir = QFileDialog::getExistingDirectory(
-        this, tr("OpenCode's Data Folder"),
-        m_opencode->isOpen() ? m_opencode->dataDir() : DataDir::opencodePath());
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("OpenCode's Data Folder"),
+                                                          opencodeSource()->isOpen() ? opencodeSource()->dataDir()
+                                                                                     : DataDir::opencodePath());
     if (!dir.isEmpty())
         setOpencodeShown(true, dir);
 }
 
 void MainWindow::onOpencodeReady()
 {
-    SessionsModel *model = m_opencode->sessions();
-    const QString key = m_opencode->key();
-    m_tree->addSource(key, model, m_opencode->label());
-    if (m_searchIndex && m_searchIndex->isOpen())
-        m_searchIndex->addSource(m_opencode->service(), key);
+    SessionsModel *model = opencodeSource()->sessions();
+    const QString key = opencodeSource()->key();
+    m_tree->addSource(key, model, opencodeSource()->label());
     // The open session's header follows OpenCode's changes (a title, a summary).
     connect(model, &QAbstractItemModel::dataChanged, this, [this, model](const QModelIndex &tl, const QModelIndex &br) {
-        if (m_currentSource != m_opencode->key())
+        if (m_currentSource != opencodeSource()->key())
             return;
         const QModelIndex current = model->indexForId(m_current);
         if (current.isValid() && current.row() >= tl.row() && current.row() <= br.row()) {
@@ -203,29 +185,20 @@ void MainWindow::onOpencodeReady()
             updateActions();
         }
     });
-    connect(m_opencode->service(), &SessionService::problemFound, this, [this](const QString &location,
-                                                                                const QString &reason) {
-        statusBar()->showMessage(tr("OpenCode's data: %1 (%2)").arg(reason, location), 8000);
-    });
+    connect(opencodeSource()->service(), &SessionService::problemFound, this,
+            [this](const QString &location, const QString &reason) {
+                statusBar()->showMessage(tr("OpenCode's data: %1 (%2)").arg(reason, location), 8000);
+            });
 }
 
 void MainWindow::onOpencodeClosing()
 {
-    const QString key = m_opencode->key();
-    if (m_searchIndex && m_opencode->service())
-        m_searchIndex->removeSource(m_opencode->service());
+    const QString key = opencodeSource()->key();
     if (!m_currentSource.isEmpty())
         showSession(QString());
     m_tree->removeSource(key);
-    if (SessionsModel *model = m_opencode->sessions())
+    if (SessionsModel *model = opencodeSource()->sessions())
         disconnect(model, nullptr, this, nullptr);
-}
-
-SessionService *MainWindow::serviceFor(const QString &source) const
-{
-    if (!source.isEmpty() && m_opencode && m_opencode->key() == source && m_opencode->service())
-        return m_opencode->service();
-    return m_service.get();
 }
 
 SessionsModel *MainWindow::sessionsFor(const QString &source) const
@@ -278,46 +251,24 @@ bool MainWindow::offerImportInstead(const QString &sessionID, const QString &wha
 
 void MainWindow::importSession(const QString &sessionID)
 {
-    if (!m_opencode || !m_opencode->service() || m_service->isReadOnly() || sessionID.isEmpty())
+    if (!opencodeSource() || !opencodeSource()->service() || m_service->isReadOnly() || sessionID.isEmpty())
         return;
     statusBar()->showMessage(tr("Copying into Weft…"));
-    std::shared_ptr<Store> source = m_opencode->service()->sharedStore();
-    std::shared_ptr<SessionService> target = m_service;
-    // Many small writes: off the GUI thread. The copies' signals reach the models queued, before
-    // the continuation runs.
-    whenFinished(QtConcurrent::run([source, target, sessionID] {
-                     return DbImport::importSessions(*source, *target, {sessionID});
-                 }),
-                 this, [this, sessionID](const Result<QList<DbImport::Imported>> &result) {
-                     QString error = result ? QString() : result.error().toString();
-                     QString copyID;
-                     QString title;
-                     if (result) {
-                         for (const DbImport::Imported &i : result.value()) {
-                             if (i.sourceID != sessionID)
-                                 continue;
-                             error = i.error;
-                             copyID = i.session.id();
-                             title = i.session.title();
-                         }
-                     }
-                     if (copyID.isEmpty()) {
-                         statusBar()->clearMessage();
-                         QMessageBox::warning(this, tr("Copy into Weft"),
-                                              tr("The session could not be copied into Weft:\n%1").arg(error));
-                         return;
-                     }
-                     m_sessions->refreshSession(copyID);
-                     openSession(copyID, QString());
-                     statusBar()->showMessage(tr("Copied “%1” into Weft").arg(title), 5000);
-                     Q_EMIT imported(copyID);
-                 });
+    m_controller->importSession(sessionID);
+}
+
+void MainWindow::onImported(const Session &copy)
+{
+    m_sessions->refreshSession(copy.id());
+    openSession(copy.id(), QString());
+    statusBar()->showMessage(tr("Copied “%1” into Weft").arg(copy.title()), 5000);
+    Q_EMIT imported(copy.id());
 }
 
 SearchPanel *MainWindow::searchPanel()
 {
     if (!m_searchPanel) {
-        m_searchPanel = new SearchPanel(m_searchIndex, this);
+        m_searchPanel = new SearchPanel(searchIndex(), this);
         connect(m_searchPanel, &SearchPanel::hitActivated, this, [this](const SearchHit &hit) {
             if (openSearchHit(hit))
                 m_searchPanel->hide();
@@ -326,21 +277,11 @@ SearchPanel *MainWindow::searchPanel()
     // What each source is called in the results, and who wrote each message (read off the GUI
     // thread, from the stores, which are thread-safe).
     QHash<QString, QString> labels;
-    labels.insert(SearchIndex::sourceKey(*m_service->store()), m_tree->primaryLabel());
-    QHash<QString, std::shared_ptr<Store>> stores;
-    stores.insert(SearchIndex::sourceKey(*m_service->store()), m_service->sharedStore());
-    if (m_opencode && m_opencode->service()) {
-        labels.insert(m_opencode->key(), m_opencode->label());
-        stores.insert(m_opencode->key(), m_opencode->service()->sharedStore());
-    }
+    labels.insert(m_controller->primarySourceKey(), m_tree->primaryLabel());
+    if (opencodeSource() && opencodeSource()->service())
+        labels.insert(opencodeSource()->key(), opencodeSource()->label());
     m_searchPanel->setSourceLabels(labels);
-    m_searchPanel->setRoleResolver([stores](const SearchHit &hit) -> std::optional<Message::Role> {
-        const std::shared_ptr<Store> store = stores.value(hit.source);
-        if (!store)
-            return std::nullopt;
-        const std::optional<Message> m = store->message(hit.sessionID, hit.messageID);
-        return m ? std::optional(m->role()) : std::nullopt;
-    });
+    m_searchPanel->setRoleResolver(m_controller->roleResolver());
     return m_searchPanel;
 }
 
@@ -355,8 +296,8 @@ void MainWindow::showSearchPanel()
 bool MainWindow::openSearchHit(const SearchHit &hit)
 {
     QString source;
-    if (hit.source != SearchIndex::sourceKey(*m_service->store())) {
-        if (!m_opencode || hit.source != m_opencode->key())
+    if (hit.source != m_controller->primarySourceKey()) {
+        if (!opencodeSource() || hit.source != opencodeSource()->key())
             return false;
         source = hit.source;
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "searchpanel.h"
 
-#include "qt/async.h"
+#include "core/async.h"
 #include "style.h"
 
 #include <QApplication>

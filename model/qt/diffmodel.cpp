@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "diffmodel.h"
 
-#include "async.h"
+#include "core/async.h"
 
 #include <QtConcurrent>
 

@@ -45,6 +45,7 @@ private Q_SLOTS:
     void cleanup();
     void searchPanelFindsAndOpens();
     void findNextPrevious();
+    void findInOlderPages();
     void screenshots();
 
 private:
@@ -307,6 +308,29 @@ void TestGuiSearch::findNextPrevious()
     QTest::keyClick(bar->edit(), Qt::Key_Escape);
     QVERIFY(!bar->isVisible());
     QVERIFY(w->timelineView()->timelineDelegate()->findHighlight().isEmpty());
+}
+
+void TestGuiSearch::findInOlderPages()
+{
+    // The timeline holds one message of the session: the find bar has the model load the older
+    // pages, and finds in all of them.
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(waitForIndex(w));
+    w->timelineModel()->setPageSize(1);
+    QVERIFY(openAndLoad(w, MainID, w->opencodeSource()->key()));
+    QCOMPARE(w->timelineModel()->rowCount(), 1);
+    QVERIFY(w->timelineModel()->totalMessageCount() > 1);
+    FindBar *bar = w->findBar();
+    QSignalSpy searched(bar, &FindBar::searched);
+    bar->activate();
+    bar->edit()->setText(u"tool said"_s);
+    QVERIFY(searched.wait(10000));
+    QCOMPARE(searched.size(), 1);
+    QCOMPARE(bar->matchCount(), 3);
+    QCOMPARE(w->timelineModel()->rowCount(), w->timelineModel()->totalMessageCount());
+    QTRY_VERIFY(bar->currentIndex() >= 0);
+    w->timelineModel()->setPageSize(60);
 }
 
 void TestGuiSearch::screenshots()

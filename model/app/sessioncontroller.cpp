@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sessioncontroller.h"
+
+#include "core/logging.h"
+#include "opencodedb/dbimport.h"
+#include "processor/revert.h"
+#include "core/async.h"
+#include "qt/opencodesource.h"
+#include "session/datadir.h"
+#include "session/sessionservice.h"
+#include "session/transfer.h"
+
+#include <QDir>
+#include <QSaveFile>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+SessionController::SessionController(std::shared_ptr<SessionService> service, const QString &dataDir,
+                                     ProcessorSetup setup, QObject *parent)
+    : QObject(parent)
+    , m_service(std::move(service))
+    , m_dataDir(dataDir)
+    , m_pool(new QThreadPool(this))
+{
+    m_pool->setMaxThreadCount(2);
+    setupProcessor(std::move(setup));
+    // The summary of a compaction started here, as it streams.
+    connect(m_service.get(), &SessionService::messageUpdated, this, [this](const Message &m) {
+        if (m_compacting.contains(m.sessionID()) && m.isAssistant() && m.isSummary())
+            m_summaries.insert(m.sessionID(), m.id());
+    });
+    connect(m_service.get(), &SessionService::partUpdated, this, [this](const Part &part, const QString &) {
+        if (part.type() == PartType::Text && m_summaries.value(part.sessionID()) == part.messageID())
+            Q_EMIT compactionSummaryChanged(part.sessionID(), part.text());
+    });
+}
+
+SessionController::~SessionController()
+{
+    closeSources();
+    // Work that uses the processor ends first; then the processor stops its runs and waits for them.
+    m_pool->waitForDone();
+    m_processor.reset();
+}
+
+QList<StoreProblem> SessionController::problems() const
+{
+    return m_service->store()->problems();
+}
+
+// ---- the processor
+
+void SessionController::setupProcessor(ProcessorSetup setup)
+{
+    // The controller can ask: `ask` rules become questions (permissionRequested()).
+    setup.config.askPolicy = ProcessorConfig::AskPolicy::Interactive;
+    if (setup.config.dataDir.isEmpty())
+        setup.config.dataDir = m_dataDir;
+    m_factory = setup.factory;
+    m_configPath
+        = m_factory && !m_factory->config().path().isEmpty() ? m_factory->config().path() : Config::defaultPath();
+    m_compactionSettings = Compaction::Settings();
+    if (const Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(setup.config.compaction))
+        m_compactionSettings = settings.value();
+    m_processor = std::make_unique<Processor>(m_service, setup.config);
+    Processor *processor = m_processor.get();
+    connect(processor, &Processor::busyChanged, this, &SessionController::onBusyChanged);
+    connect(processor, &Processor::finished, this,
+            [this](const QString &sessionID, bool ok, const MessageError &error) {
+                m_compacting.remove(sessionID);
+                m_summaries.remove(sessionID);
+                Q_EMIT runFinished(sessionID, ok, error);
+            });
+    connect(processor, &Processor::permissionRequested, this, [this](const PermissionRequest &request) {
+        m_permissions.append(request);
+        Q_EMIT permissionRequested(request);
+    });
+    connect(processor, &Processor::compactionStarted, this, &SessionController::compactionStarted);
+    connect(processor, &Processor::compactionFinished, this, &SessionController::onCompactionFinished);
+    connect(processor, &Processor::retrying, this, &SessionController::retrying);
+}
+
+bool SessionController::setProcessorSetup(ProcessorSetup setup)
+{
+    if (m_processor && !m_processor->busySessions().isEmpty())
+        return false;
+    m_pool->waitForDone();
+    m_processor.reset();
+    setupProcessor(std::move(setup));
+    Q_EMIT processorChanged();
+    return true;
+}
+
+QStringList SessionController::availableModels() const
+{
+    QStringList models;
+    if (!m_factory)
+        return models;
+    const auto add = [&models](const QString &ref) {
+        if (!ref.isEmpty() && !models.contains(ref))
+            models.append(ref);
+    };
+    add(m_factory->defaultModel());
+    // The models the config names, then the catalogue's models of every provider with a key.
+    const JsonObject providers = m_factory->config().providers();
+    for (const QString &provider : providers.keys()) {
+        for (const QString &model : providers.object(provider).object(u"models").keys())
+            add(provider + u'/' + model);
+    }
+    for (const QString &provider : m_factory->providerIDs()) {
+        const Result<ProviderInfo> info = m_factory->providerInfo(provider);
+        if (!info || info->apiKey.isEmpty() || providers.contains(provider))
+            continue;
+        for (const QString &model : m_factory->catalogue().provider(provider).object(u"models").keys())
+            add(provider + u'/' + model);
+    }
+    return models;
+}
+
+QStringList SessionController::agents() const
+{
+    QStringList agents;
+    if (!m_processor)
+        return agents;
+    for (const Agent &agent : m_processor->config().agents.primary()) {
+        if (!agent.hidden)
+            agents.append(agent.name);
+    }
+    return agents;
+}
+
+// ---- runs
+
+bool SessionController::isRunnable(const QString &sessionID) const
+{
+    return m_processor && !sessionID.isEmpty() && !m_service->isReadOnly();
+}
+
+bool SessionController::isBusy(const QString &sessionID) const
+{
+    return m_processor && !sessionID.isEmpty() && m_processor->isBusy(sessionID);
+}
+
+QStringList SessionController::busySessions() const
+{
+    return m_processor ? m_processor->busySessions() : QStringList();
+}
+
+SessionController::PromptResult SessionController::prompt(const QString &sessionID, const QString &text,
+                                                          const QString &agent, const QString &model)
+{
+    using Status = PromptResult::Status;
+    PromptResult result;
+    if (!isRunnable(sessionID)) {
+        result.status = Status::NotRunnable;
+        return result;
+    }
+    // A model that cannot be reached is said before anything is written.
+    const Result<ResolvedModel> resolved = m_processor->config().resolveModel(model);
+    if (!resolved) {
+        result.status = model.isEmpty() ? Status::NoModel : Status::UnknownModel;
+        result.error = resolved.error().message;
+        result.model = model;
+        return result;
+    }
+    if (m_factory) {
+        // A provider of the catalogue that needs a key and has none would fail after retries.
+        const Result<ProviderInfo> provider = m_factory->providerInfo(resolved->providerID);
+        if (provider && provider->apiKey.isEmpty() && !provider->env.isEmpty()) {
+            result.status = Status::NoApiKey;
+            result.providerID = resolved->providerID;
+            result.model = resolved->ref();
+            result.env = provider->env;
+            return result;
+        }
+    }
+    PromptRequest request;
+    request.sessionID = sessionID;
+    request.text = text;
+    request.agent = agent;
+    request.model = model;
+    const Result<QString> started = m_processor->prompt(request);
+    if (!started) {
+        result.status = Status::Failed;
+        result.error = started.error().toString();
+        return result;
+    }
+    result.sessionID = started.value();
+    return result;
+}
+
+void SessionController::stop(const QString &sessionID)
+{
+    if (m_processor)
+        m_processor->abort(sessionID);
+}
+
+void SessionController::onBusyChanged(const QString &sessionID, bool busy)
+{
+    if (!busy)
+        dropPermissions(sessionID);
+    Q_EMIT busyChanged(sessionID, busy);
+}
+
+// ---- compaction
+
+QFuture<Result<Compaction::Preview>> SessionController::previewCompaction(const QString &sessionID)
+{
+    // The preview reads every message of the session.
+    Processor *processor = m_processor.get();
+    return QtConcurrent::run(m_pool, [processor, sessionID] { return processor->previewCompaction(sessionID); });
+}
+
+Result<QString> SessionController::compact(const QString &sessionID, const std::optional<Compaction::Preview> &preview)
+{
+    if (!m_processor)
+        return Error{u"no processor"_s, {}};
+    m_summaries.remove(sessionID);
+    m_compacting.insert(sessionID);
+    const Result<QString> started = m_processor->compact(sessionID);
+    if (!started) {
+        m_compacting.remove(sessionID);
+        return started;
+    }
+    if (preview)
+        m_compactionResults.insert(sessionID, {preview->tokensBefore, preview->tokensAfter});
+    return started;
+}
+
+void SessionController::onCompactionFinished(const QString &sessionID, bool ok, const MessageError &error)
+{
+    if (!ok)
+        m_compactionResults.remove(sessionID);
+    m_compacting.remove(sessionID);
+    m_summaries.remove(sessionID);
+    Q_EMIT compactionFinished(sessionID, ok, error);
+}
+
+std::optional<SessionController::CompactionTokens> SessionController::compactionResult(const QString &sessionID) const
+{
+    const auto it = m_compactionResults.constFind(sessionID);
+    return it == m_compactionResults.constEnd() ? std::nullopt : std::optional(it.value());
+}
+
+bool SessionController::canUndoCompaction(const QString &sessionID) const
+{
+    return isRunnable(sessionID) && !isBusy(sessionID) && m_processor->canUndoCompaction(sessionID).ok();
+}
+
+bool SessionController::canUndoCompaction(const QString &sessionID, const QList<MessageWithParts> &tail) const
+{
+    // Compaction::planUndo over the last rows answers as over all.
+    return isRunnable(sessionID) && !isBusy(sessionID) && Compaction::planUndo(tail).ok();
+}
+
+void SessionController::undoCompaction(const QString &sessionID)
+{
+    Processor *processor = m_processor.get();
+    whenFinished(QtConcurrent::run(m_pool, [processor, sessionID] { return processor->undoCompaction(sessionID); }),
+                 this, [this, sessionID](const Result<Compaction::UndoPlan> &result) {
+                     if (!result) {
+                         Q_EMIT failed(Operation::UndoCompaction, sessionID, result.error().toString());
+                         return;
+                     }
+                     m_compactionResults.remove(sessionID);
+                     Q_EMIT compactionUndone(sessionID);
+                 });
+}
+
+// ---- permissions
+
+QList<PermissionRequest> SessionController::pendingPermissions() const
+{
+    return m_permissions;
+}
+
+std::optional<PermissionRequest> SessionController::pendingPermission(const QString &requestID) const
+{
+    for (const PermissionRequest &request : m_permissions) {
+        if (request.id == requestID)
+            return request;
+    }
+    return std::nullopt;
+}
+
+bool SessionController::answerPermission(const QString &requestID, PermissionReply reply)
+{
+    for (qsizetype i = 0; i < m_permissions.size(); ++i) {
+        if (m_permissions.at(i).id != requestID)
+            continue;
+        const PermissionRequest request = m_permissions.takeAt(i);
+        if (m_processor)
+            m_processor->answerPermission(requestID, reply);
+        Q_EMIT permissionClosed(request);
+        return true;
+    }
+    return false;
+}
+
+void SessionController::dropPermissions(const QString &sessionID)
+{
+    // The run ended (or was stopped): its questions can no longer be answered.
+    const QList<PermissionRequest> pending = m_permissions;
+    for (const PermissionRequest &request : pending) {
+        if (!isWithin(request.sessionID, sessionID))
+            continue;
+        m_permissions.removeIf([&request](const PermissionRequest &r) { return r.id == request.id; });
+        Q_EMIT permissionClosed(request);
+    }
+}
+
+bool SessionController::isWithin(const QString &sessionID, const QString &rootID) const
+{
+    if (rootID.isEmpty())
+        return false;
+    QString id = sessionID;
+    for (int depth = 0; depth < 64 && !id.isEmpty(); ++depth) {
+        if (id == rootID)
+            return true;
+        const std::optional<Session> s = m_lookup ? m_lookup(id) : m_service->get(id);
+        id = s ? s->parentID() : QString();
+    }
+    return false;
+}
+
+// ---- fork, import, revert
+
+void SessionController::fork(const QString &sessionID, const QString &messageID)
+{
+    std::shared_ptr<SessionService> service = m_service;
+    // Copying a long session is many small writes: off the GUI thread. The new session's signals
+    // reach the models queued, before the continuation below runs.
+    whenFinished(QtConcurrent::run([service, sessionID, messageID] { return service->fork(sessionID, messageID); }),
+                 this, [this, sessionID](const Result<Session> &result) {
+                     if (!result)
+                         Q_EMIT failed(Operation::Fork, sessionID, result.error().toString());
+                     else
+                         Q_EMIT forked(sessionID, result.value());
+                 });
+}
+
+bool SessionController::importSession(const QString &sessionID)
+{
+    if (!m_opencode || !m_opencode->service() || m_service->isReadOnly() || sessionID.isEmpty())
+        return false;
+    std::shared_ptr<Store> source = m_opencode->service()->sharedStore();
+    std::shared_ptr<SessionService> target = m_service;
+    // Many small writes: off the GUI thread. The copies' signals reach the models queued, before
+    // the continuation runs.
+    whenFinished(QtConcurrent::run(
+                     [source, target, sessionID] { return DbImport::importSessions(*source, *target, {sessionID}); }),
+                 this, [this, sessionID](const Result<QList<DbImport::Imported>> &result) {
+                     QString error = result ? QString() : result.error().toString();
+                     std::optional<Session> copy;
+                     if (result) {
+                         for (const DbImport::Imported &i : result.value()) {
+                             if (i.sourceID != sessionID)
+                                 continue;
+                             error = i.error;
+                             if (!i.session.id().isEmpty())
+                                 copy = i.session;
+                         }
+                     }
+                     if (!copy)
+                         Q_EMIT failed(Operation::Import, sessionID, error);
+                     else
+                         Q_EMIT imported(sessionID, *copy);
+                 });
+    return true;
+}
+
+bool SessionController::unrevert(const QString &sessionID)
+{
+    if (!isRunnable(sessionID) || isBusy(sessionID))
+        return false;
+    std::shared_ptr<SessionService> service = m_service;
+    const QString dataDir = m_dataDir;
+    // Puts files back from the snapshots (git): off the GUI thread.
+    whenFinished(QtConcurrent::run(
+                     m_pool, [service, dataDir, sessionID] { return Revert::unrevert(*service, dataDir, sessionID); }),
+                 this, [this, sessionID](const Result<Session> &result) {
+                     if (!result)
+                         Q_EMIT failed(Operation::Unrevert, sessionID, result.error().toString());
+                     else
+                         Q_EMIT unreverted(result.value());
+                 });
+    return true;
+}
+
+Result<void> SessionController::exportSession(const QString &sessionID, const QString &path,
+                                              const QString &source) const
+{
+    // A session of OpenCode's source exports from OpenCode's data, as `opencode export` does.
+    const Result<JsonObject> document = Transfer::exportSession(*serviceFor(source), sessionID);
+    if (!document)
+        return document.error();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(Transfer::formatExport(document.value())) < 0 || !file.commit())
+        return Error{file.errorString(), {}};
+    return {};
+}
+
+// ---- sources and search
+
+void SessionController::openSources()
+{
+    if (m_searchIndex || m_opencode)
+        return;
+    // The search index lives beside Weft's own data, never in OpenCode's folder.
+    m_searchIndex = new SearchIndex(this);
+    const QString weftDir = m_service->isReadOnly() ? DataDir::defaultPath() : m_dataDir;
+    QDir().mkpath(weftDir);
+    if (const Result<void> opened = m_searchIndex->open(SearchIndex::defaultFile(weftDir)); !opened)
+        qCWarning(lcUi) << "search index not available:" << opened.error().toString();
+    else
+        m_searchIndex->addSource(m_service.get());
+
+    m_opencode = new OpencodeSource(this);
+    connect(m_opencode, &OpencodeSource::ready, this, [this] {
+        if (m_searchIndex && m_searchIndex->isOpen())
+            m_searchIndex->addSource(m_opencode->service(), m_opencode->key());
+    });
+    connect(m_opencode, &OpencodeSource::aboutToClose, this, [this] {
+        if (m_searchIndex && m_opencode->service())
+            m_searchIndex->removeSource(m_opencode->service());
+    });
+}
+
+void SessionController::closeSources()
+{
+    // The index's worker uses the services: it ends first.
+    if (m_searchIndex && m_opencode && m_opencode->service())
+        m_searchIndex->removeSource(m_opencode->service());
+    delete m_searchIndex;
+    m_searchIndex = nullptr;
+    if (m_opencode) {
+        disconnect(m_opencode, nullptr, this, nullptr);
+        m_opencode->close();
+    }
+}
+
+SessionService *SessionController::serviceFor(const QString &source) const
+{
+    if (!source.isEmpty() && m_opencode && m_opencode->key() == source && m_opencode->service())
+        return m_opencode->service();
+    return m_service.get();
+}
+
+QString SessionController::primarySourceKey() const
+{
+    return SearchIndex::sourceKey(*m_service->store());
+}
+
+std::function<std::optional<Message::Role>(const SearchHit &)> SessionController::roleResolver() const
+{
+    QHash<QString, std::shared_ptr<Store>> stores;
+    stores.insert(primarySourceKey(), m_service->sharedStore());
+    if (m_opencode && m_opencode->service())
+        stores.insert(m_opencode->key(), m_opencode->service()->sharedStore());
+    return [stores](const SearchHit &hit) -> std::optional<Message::Role> {
+        const std::shared_ptr<Store> store = stores.value(hit.source);
+        if (!store)
+            return std::nullopt;
+        const std::optional<Message> m = store->message(hit.sessionID, hit.messageID);
+        return m ? std::optional(m->role()) : std::nullopt;
+    };
+}
+
+} // namespace weft

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "processor/setup.h"
+#include "search/searchindex.h"
+#include "store/store.h"
+
+#include <QFuture>
+#include <QHash>
+#include <QObject>
+#include <QSet>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QThreadPool;
+
+namespace weft
+{
+
+class OpencodeSource;
+class SessionService;
+
+/// What Weft does with sessions, without widgets: the window, the command line and the tests
+/// drive it alike.
+///
+/// The controller owns the Processor made from a ProcessorSetup (its `ask` permissions are
+/// asked: permissionRequested(), then answerPermission()), runs prompts, Stop and compactions,
+/// keeps the pending permission questions, the result of each session's last compaction and
+/// undoes it, forks, copies OpenCode's sessions into Weft and brings reverted messages back off
+/// the GUI thread (forked(), imported(), unreverted(), or failed()), and holds the search index
+/// and OpenCode's data folder as a second source (openSources()).
+///
+/// It says nothing in words: its results are values and signals, the window words them.
+class SessionController : public QObject
+{
+    Q_OBJECT
+
+public:
+    /// The work off the GUI thread that can fail (failed()).
+    enum class Operation { Fork, Import, UndoCompaction, Unrevert };
+    Q_ENUM(Operation)
+
+    /// The outcome of prompt(): sent, or why not, with what the window needs to say it.
+    struct PromptResult
+    {
+        enum class Status {
+            Sent,
+            NotRunnable, ///< no processor, no session, or a read-only store
+            NoModel, ///< no model given and none configured
+            UnknownModel, ///< the model cannot be resolved (@c error says why)
+            NoApiKey, ///< the model's provider needs a key and has none (@c env names it)
+            Failed, ///< the processor refused (@c error says why)
+        };
+        Status status = Status::Sent;
+        QString sessionID; ///< the session a sent prompt runs in
+        QString error; ///< the resolver's or the processor's message
+        QString providerID; ///< NoApiKey: the provider
+        QString model; ///< NoApiKey: "provider/model"
+        QStringList env; ///< NoApiKey: the variables that give the key
+        [[nodiscard]] bool ok() const { return status == Status::Sent; }
+    };
+
+    /// Tokens in context before and after a compaction (from its preview).
+    struct CompactionTokens
+    {
+        qint64 before = 0;
+        qint64 after = 0;
+    };
+
+    /// Runs sessions of @p service with a processor made from @p setup; its `ask` permissions
+    /// are always asked (Interactive), its data dir defaults to @p dataDir.
+    SessionController(std::shared_ptr<SessionService> service, const QString &dataDir, ProcessorSetup setup,
+                      QObject *parent = nullptr);
+    /// Ends the search index and OpenCode's source, waits for the work off the GUI thread, then
+    /// stops the processor's runs.
+    ~SessionController() override;
+
+    [[nodiscard]] SessionService *service() const { return m_service.get(); }
+    [[nodiscard]] const std::shared_ptr<SessionService> &sharedService() const { return m_service; }
+    [[nodiscard]] QString dataDir() const { return m_dataDir; }
+    /// The store's problems (damaged files it skipped).
+    [[nodiscard]] QList<StoreProblem> problems() const;
+
+    // ---- the processor
+    [[nodiscard]] Processor *processor() const { return m_processor.get(); }
+    [[nodiscard]] const std::shared_ptr<const ProviderFactory> &factory() const { return m_factory; }
+    /// The config file the processor was set up from (the default path without one).
+    [[nodiscard]] QString configPath() const { return m_configPath; }
+    [[nodiscard]] const Compaction::Settings &compactionSettings() const { return m_compactionSettings; }
+    /// Replaces the processor with one made from @p setup (after the config changed). Refused
+    /// (false) while a session runs. processorChanged() follows.
+    bool setProcessorSetup(ProcessorSetup setup);
+    /// The default model, the models the config names, then the catalogue's models of every
+    /// provider with a key.
+    [[nodiscard]] QStringList availableModels() const;
+    /// The primary agents that are not hidden.
+    [[nodiscard]] QStringList agents() const;
+
+    // ---- runs
+    /// Whether @p sessionID of Weft's store can be run (a processor, a writable store).
+    [[nodiscard]] bool isRunnable(const QString &sessionID) const;
+    [[nodiscard]] bool isBusy(const QString &sessionID) const;
+    [[nodiscard]] QStringList busySessions() const;
+    /// Checks that @p model (empty: the configured one) can be reached, then starts the run.
+    PromptResult prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model);
+    /// Stops the run of @p sessionID (a prompt or a compaction).
+    void stop(const QString &sessionID);
+
+    // ---- compaction
+    /// What compacting @p sessionID would do, read off the GUI thread.
+    [[nodiscard]] QFuture<Result<Compaction::Preview>> previewCompaction(const QString &sessionID);
+    /// Starts a compaction of @p sessionID; @p preview, when given, is kept as its result
+    /// (compactionResult()) unless it fails. The summary streams as compactionSummaryChanged().
+    Result<QString> compact(const QString &sessionID, const std::optional<Compaction::Preview> &preview = {});
+    /// The tokens of @p sessionID's last compaction started here, while it stands.
+    [[nodiscard]] std::optional<CompactionTokens> compactionResult(const QString &sessionID) const;
+    /// Whether the last compaction of @p sessionID can be undone, from the store.
+    [[nodiscard]] bool canUndoCompaction(const QString &sessionID) const;
+    /// The same from the last rows of the session (its marker, the summary and perhaps the
+    /// synthetic "Continue" message): what a view that holds them answers without reading.
+    [[nodiscard]] bool canUndoCompaction(const QString &sessionID, const QList<MessageWithParts> &tail) const;
+    /// Undoes the last compaction off the GUI thread: compactionUndone() or failed().
+    void undoCompaction(const QString &sessionID);
+
+    // ---- permissions
+    /// The questions waiting for an answer, oldest first.
+    [[nodiscard]] QList<PermissionRequest> pendingPermissions() const;
+    [[nodiscard]] std::optional<PermissionRequest> pendingPermission(const QString &requestID) const;
+    /// Answers a pending question (false when it is not pending any more): permissionClosed().
+    bool answerPermission(const QString &requestID, PermissionReply reply);
+    /// Whether @p sessionID is @p rootID or one of its (subagent) descendants.
+    [[nodiscard]] bool isWithin(const QString &sessionID, const QString &rootID) const;
+    /// How sessions are looked up for isWithin() (a model that holds them; default: the service).
+    void setSessionLookup(std::function<std::optional<Session>(const QString &sessionID)> lookup)
+    {
+        m_lookup = std::move(lookup);
+    }
+
+    // ---- fork, import, revert
+    /// Forks @p sessionID before @p messageID (see SessionService::fork) off the GUI thread.
+    void fork(const QString &sessionID, const QString &messageID = {});
+    /// Copies @p sessionID of OpenCode's source into Weft's store off the GUI thread. False
+    /// (nothing done) without an open source or with a read-only store.
+    bool importSession(const QString &sessionID);
+    /// Brings back the reverted messages of @p sessionID (files from the snapshots) off the GUI
+    /// thread. False when it cannot run now.
+    bool unrevert(const QString &sessionID);
+    /// Writes the export document of @p sessionID of @p source (see serviceFor()) to @p path.
+    Result<void> exportSession(const QString &sessionID, const QString &path, const QString &source = {}) const;
+
+    // ---- sources and search
+    /// Opens the search index beside Weft's data (never in OpenCode's folder) and makes the
+    /// source of OpenCode's sessions (closed until opened).
+    void openSources();
+    /// Closes both (before the services they follow go).
+    void closeSources();
+    [[nodiscard]] SearchIndex *searchIndex() const { return m_searchIndex; }
+    [[nodiscard]] OpencodeSource *opencodeSource() const { return m_opencode; }
+    /// The service of @p source: OpenCode's when @p source is its key, else Weft's.
+    [[nodiscard]] SessionService *serviceFor(const QString &source) const;
+    /// The search index's key of Weft's own store.
+    [[nodiscard]] QString primarySourceKey() const;
+    /// Who wrote the message of a search hit, read from the stores (thread-safe: callable off
+    /// the GUI thread).
+    [[nodiscard]] std::function<std::optional<Message::Role>(const SearchHit &)> roleResolver() const;
+
+Q_SIGNALS:
+    void processorChanged();
+    void busyChanged(const QString &sessionID, bool busy);
+    void retrying(const QString &sessionID, int attempt, qint64 delayMs, const weft::MessageError &error);
+    /// A run ended (prompt or compaction); see Processor::finished.
+    void runFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
+    void compactionStarted(const QString &sessionID, bool automatic);
+    void compactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
+    /// The summary of a compaction started with compact() grew.
+    void compactionSummaryChanged(const QString &sessionID, const QString &text);
+    void compactionUndone(const QString &sessionID);
+    /// A question is pending (pendingPermissions()).
+    void permissionRequested(const weft::PermissionRequest &request);
+    /// A question is not pending any more: answered, or its run ended.
+    void permissionClosed(const weft::PermissionRequest &request);
+    /// A fork of @p sessionID finished: @p session is the new one.
+    void forked(const QString &sessionID, const weft::Session &session);
+    /// @p sessionID of OpenCode's source was copied into Weft as @p session.
+    void imported(const QString &sessionID, const weft::Session &session);
+    void unreverted(const weft::Session &session);
+    /// @p operation on @p sessionID failed; @p error says why.
+    void failed(weft::SessionController::Operation operation, const QString &sessionID, const QString &error);
+
+private:
+    void setupProcessor(ProcessorSetup setup);
+    void onBusyChanged(const QString &sessionID, bool busy);
+    void onCompactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
+    void dropPermissions(const QString &sessionID);
+
+    std::shared_ptr<SessionService> m_service;
+    QString m_dataDir;
+    std::unique_ptr<Processor> m_processor;
+    std::shared_ptr<const ProviderFactory> m_factory;
+    QString m_configPath;
+    Compaction::Settings m_compactionSettings;
+    QThreadPool *m_pool = nullptr; // work off the GUI thread that uses the processor (previews, undo)
+    QList<PermissionRequest> m_permissions; // pending questions, oldest first
+    QHash<QString, CompactionTokens> m_compactionResults;
+    QSet<QString> m_compacting; // sessions with a compact() running
+    QHash<QString, QString> m_summaries; // sessionID -> the summary message of its compaction
+    std::function<std::optional<Session>(const QString &)> m_lookup;
+    SearchIndex *m_searchIndex = nullptr;
+    OpencodeSource *m_opencode = nullptr;
+};
+
+} // namespace weft

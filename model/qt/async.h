@@ -1,3 +1,0 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-#pragma once
-#include "core/async.h"
