@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "changespane.h"
 
+#include "core/async.h"
 #include "core/project.h"
 #include "diffview.h"
 #include "processor/revert.h"
-#include "core/async.h"
 #include "qt/diffmodel.h"
+#include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
 #include "style.h"
 
@@ -392,30 +393,30 @@ void ChangesPane::load()
     showDiffs({});
     if (m_sessionID.isEmpty())
         return;
-    std::shared_ptr<Store> store = m_service->sharedStore();
-    const QString sessionID = m_sessionID;
     const QString turnID = m_scope == Scope::Turn ? m_turnID : QString();
-    // A diff holds whole file contents: read it off the GUI thread.
-    whenFinished(QtConcurrent::run([store, sessionID, turnID] {
-                     Loaded loaded;
-                     loaded.session = store->session(sessionID);
-                     if (turnID.isEmpty()) {
-                         loaded.diffs = store->sessionDiff(sessionID);
-                         return loaded;
-                     }
-                     if (const std::optional<Message> message = store->message(sessionID, turnID))
-                         loaded.diffs = message->summaryDiffs();
-                     for (const Part &part : store->parts(sessionID, turnID)) {
-                         if (part.type() == PartType::Text && !part.isSynthetic()) {
-                             loaded.prompt = part.text().simplified();
-                             break;
-                         }
-                     }
-                     return loaded;
-                 }),
-                 this, [this, generation](const Loaded &loaded) {
+    const QModelIndex row = m_timeline && !turnID.isEmpty() && m_timeline->sessionID() == m_sessionID
+        ? m_timeline->indexForId(turnID)
+        : QModelIndex();
+    if (row.isValid()) {
+        // The timeline holds the turn: its diffs and prompt are there already.
+        Loaded loaded;
+        loaded.session = m_service->get(m_sessionID);
+        loaded.diffs = row.data(TimelineModel::MessageRole).value<Message>().summaryDiffs();
+        loaded.prompt = SessionService::promptOf(row.data(TimelineModel::PartsRole).value<QList<Part>>());
+        // Delivered like a read, after this call returns.
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, loaded] {
+                if (generation == m_generation)
+                    showLoaded(loaded);
+            },
+            Qt::QueuedConnection);
+        return;
+    }
+    whenFinished(m_service->changes(m_sessionID, turnID), this,
+                 [this, generation](const SessionService::Changes &changes) {
                      if (generation == m_generation)
-                         showLoaded(loaded);
+                         showLoaded({changes.session, changes.diffs, changes.prompt});
                  });
 }
 

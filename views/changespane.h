@@ -3,6 +3,7 @@
 
 #include "core/types.h"
 
+#include <QPointer>
 #include <QSet>
 #include <QWidget>
 
@@ -22,6 +23,7 @@ namespace weft
 class DiffModel;
 class DiffView;
 class SessionService;
+class TimelineModel;
 
 /// The right-hand pane: what the agent changed on disk. The files of the open session's
 /// session_diff, or of one turn (a user message's summary.diffs), with the diff of the selected
@@ -39,6 +41,9 @@ public:
 
     /// The data dir (for the snapshots a turn revert restores from).
     void setDataDir(const QString &dataDir) { m_dataDir = dataDir; }
+    /// The timeline of the session shown: a turn that is one of its rows takes its diffs and
+    /// prompt from there instead of reading them again.
+    void setTimelineModel(TimelineModel *model) { m_timeline = model; }
     /// Reads the session's diff off the GUI thread and lists it (the session scope).
     void setSessionID(const QString &sessionID);
     [[nodiscard]] QString sessionID() const { return m_sessionID; }
@@ -107,6 +112,7 @@ private:
     [[nodiscard]] QString relativePath(const QString &path) const;
 
     SessionService *m_service;
+    TimelineModel *m_timeline = nullptr; // owned by the window, which outlives the pane
     QString m_dataDir;
     QString m_sessionID;
     std::optional<Session> m_session;

@@ -75,6 +75,7 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
     m_composer->setReadOnly(m_service->isReadOnly());
     m_changes = new ChangesPane(m_service.get(), this);
     m_changes->setDataDir(m_dataDir);
+    m_changes->setTimelineModel(m_timeline);
     m_notices = new NoticeBar(this);
 
     auto *timelineBox = new QWidget(this);

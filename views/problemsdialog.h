@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "store/store.h"
+#include "core/types.h"
 
 #include <QDialog>
 

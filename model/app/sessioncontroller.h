@@ -3,7 +3,7 @@
 
 #include "processor/setup.h"
 #include "search/searchindex.h"
-#include "store/store.h"
+#include "core/types.h"
 
 #include <QFuture>
 #include <QHash>

@@ -370,6 +370,14 @@ struct MessageWithParts {
 /// Orders sessions newest first by time.updated, then by ID.
 [[nodiscard]] bool sessionNewerThan(const Session &a, const Session &b);
 
+/// A file (or row) that could not be read, and why. Damaged data is reported and skipped;
+/// everything else still loads.
+struct StoreProblem {
+    QString location; ///< file path or database row
+    QString reason;
+    bool operator==(const StoreProblem &) const = default;
+};
+
 } // namespace weft
 
 Q_DECLARE_METATYPE(weft::Session)

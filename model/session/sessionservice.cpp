@@ -10,6 +10,7 @@
 #include <QPointer>
 #include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
 
@@ -48,6 +49,32 @@ SessionService::~SessionService()
 {
     stopWatching();
     m_store->setProblemHandler({});
+}
+
+QFuture<SessionService::Changes> SessionService::changes(const QString &sessionID, const QString &turnID) const
+{
+    // The store, not the service, goes with the work: it stays alive until the read is done.
+    return QtConcurrent::run([store = m_store, sessionID, turnID] {
+        Changes changes;
+        changes.session = store->session(sessionID);
+        if (turnID.isEmpty()) {
+            changes.diffs = store->sessionDiff(sessionID);
+            return changes;
+        }
+        if (const std::optional<Message> message = store->message(sessionID, turnID))
+            changes.diffs = message->summaryDiffs();
+        changes.prompt = promptOf(store->parts(sessionID, turnID));
+        return changes;
+    });
+}
+
+QString SessionService::promptOf(const QList<Part> &parts)
+{
+    for (const Part &part : parts) {
+        if (part.type() == PartType::Text && !part.isSynthetic())
+            return part.text().simplified();
+    }
+    return {};
 }
 
 void SessionService::startWatching()

@@ -6,6 +6,7 @@
 #include "store/store.h"
 #include "store/storewatcher.h"
 
+#include <QFuture>
 #include <QObject>
 #include <QPointer>
 
@@ -51,6 +52,18 @@ public:
     [[nodiscard]] QList<Session> children(const QString &parentID) const;
     [[nodiscard]] QList<MessageWithParts> messages(const QString &sessionID) const;
     [[nodiscard]] QList<FileDiff> diff(const QString &sessionID) const;
+    /// What a changes view shows: the session's info with its `session_diff`, or with the
+    /// `summary.diffs` and the prompt of one turn.
+    struct Changes {
+        std::optional<Session> session;
+        QList<FileDiff> diffs;
+        QString prompt;
+    };
+    /// Reads the changes of @p sessionID (of the turn of user message @p turnID when set) off
+    /// the calling thread, on Qt's global pool: a diff holds whole file contents.
+    [[nodiscard]] QFuture<Changes> changes(const QString &sessionID, const QString &turnID = {}) const;
+    /// The prompt of a user message: its first text part that is not synthetic, simplified.
+    [[nodiscard]] static QString promptOf(const QList<Part> &parts);
     /// The file that holds the session's info (StoreCapability::SessionFiles), else empty.
     [[nodiscard]] QString sessionFile(const QString &sessionID) const { return m_store->sessionFile(sessionID); }
 

@@ -20,14 +20,6 @@ namespace weft
 
 class StoreWatcher;
 
-/// A file (or row) that could not be read, and why. Damaged data is reported and skipped;
-/// everything else still loads.
-struct StoreProblem {
-    QString location; ///< file path or database row
-    QString reason;
-    bool operator==(const StoreProblem &) const = default;
-};
-
 /// What a backend can do. Models, views and the command line ask for a capability, never for a
 /// backend's type.
 enum class StoreCapability {
