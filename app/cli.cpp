@@ -5,6 +5,7 @@
 #include "core/identifier.h"
 #include "core/json.h"
 #include "core/logging.h"
+#include "opencodedb/opencodedatadir.h"
 #include "processor/processor.h"
 #include "processor/revert.h"
 #include "processor/setup.h"
@@ -87,7 +88,7 @@ struct Context {
 std::optional<Context> openData(const GlobalOptions &options, int &exitCode, bool create = true)
 {
     const QString path = options.dataDir.isEmpty() ? DataDir::defaultPath() : options.dataDir;
-    Result<DataDir::Opened> opened = DataDir::open(path, create || options.dataDir.isEmpty());
+    Result<DataDir::Opened> opened = OpencodeDataDir::open(path, create || options.dataDir.isEmpty());
     if (!opened) {
         exitCode = fail(u"cannot open the data dir: "_s + opened.error().toString());
         return std::nullopt;

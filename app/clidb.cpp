@@ -4,6 +4,7 @@
 #include "core/identifier.h"
 #include "core/json.h"
 #include "opencodedb/dbimport.h"
+#include "opencodedb/opencodedatadir.h"
 #include "opencodedb/opencodedbstore.h"
 #include "search/searchindex.h"
 #include "session/datadir.h"
@@ -113,7 +114,7 @@ int searchCommand(const GlobalOptions &options, const QStringList &args)
         return fail(u"the query has no words to look for"_s, 2);
 
     const QString path = options.dataDir.isEmpty() ? DataDir::defaultPath() : options.dataDir;
-    Result<DataDir::Opened> opened = DataDir::open(path, options.dataDir.isEmpty());
+    Result<DataDir::Opened> opened = OpencodeDataDir::open(path, options.dataDir.isEmpty());
     if (!opened)
         return fail(u"cannot open the data dir: "_s + opened.error().toString());
     // The index lives with Weft's data, never in OpenCode's data dir.
@@ -219,7 +220,7 @@ int importFromDb(const GlobalOptions &options, const QString &databaseDir, const
     const QString path = options.dataDir.isEmpty() ? DataDir::defaultPath() : options.dataDir;
     if (QDir::cleanPath(QFileInfo(path).absoluteFilePath()) == QFileInfo(databaseFile).absolutePath())
         return fail(u"--data-dir is the OpenCode data dir itself; import copies into Weft's own data dir"_s, 2);
-    Result<DataDir::Opened> opened = DataDir::open(path, true);
+    Result<DataDir::Opened> opened = OpencodeDataDir::open(path, true);
     if (!opened)
         return fail(u"cannot open the data dir: "_s + opened.error().toString());
     if (!opened->database.isEmpty() || opened->store->isReadOnly())
