@@ -106,7 +106,8 @@ int sessionList(const GlobalOptions &options, const QStringList &args)
 
 int exportCommand(const GlobalOptions &options, const QStringList &args)
 {
-    Command cmd(u"export"_s, u"Print a session with its messages and parts as JSON, as `opencode export` does."_s, u"SESSION_ID"_s);
+    Command cmd(u"export"_s, u"Print a session with its messages and parts as JSON, as `opencode export` does."_s,
+                u"SESSION_ID"_s);
     cmd.addPositional(u"SESSION_ID"_s, u"The session to export."_s);
     if (const auto done = cmd.parse(args))
         return *done;
@@ -130,9 +131,13 @@ int exportCommand(const GlobalOptions &options, const QStringList &args)
 
 int importCommand(const GlobalOptions &options, const QStringList &args)
 {
-    Command cmd(u"import"_s, u"Import a session from a file written by `opencode export` or `weft export`."_s, u"FILE"_s);
+    Command cmd(u"import"_s, u"Import a session from a file written by `opencode export` or `weft export`."_s,
+                u"FILE"_s);
     cmd.addPositional(u"FILE"_s, u"The export file."_s);
-    cmd.addOption({u"from-db"_s, u"Copy sessions (all, or the SESSION_IDs given instead of FILE) with their children from OpenCode's database in DIR."_s, u"DIR"_s});
+    cmd.addOption(
+        {u"from-db"_s,
+         u"Copy sessions (all, or the SESSION_IDs given instead of FILE) with their children from OpenCode's database in DIR."_s,
+         u"DIR"_s});
     if (const auto done = cmd.parse(args))
         return *done;
     const QStringList positional = cmd.positional();
@@ -156,7 +161,8 @@ int importCommand(const GlobalOptions &options, const QStringList &args)
 
 int sessionFork(const GlobalOptions &options, const QStringList &args)
 {
-    Command cmd(u"session fork"_s, u"Copy a session (up to a message) into a new session and print its ID."_s, u"SESSION_ID"_s);
+    Command cmd(u"session fork"_s, u"Copy a session (up to a message) into a new session and print its ID."_s,
+                u"SESSION_ID"_s);
     cmd.addPositional(u"SESSION_ID"_s, u"The session to fork."_s);
     cmd.addOption({u"message"_s, u"Copy only the messages before MESSAGE_ID."_s, u"MESSAGE_ID"_s});
     if (const auto done = cmd.parse(args))
@@ -185,7 +191,8 @@ int sessionFork(const GlobalOptions &options, const QStringList &args)
 
 int sessionDelete(const GlobalOptions &options, const QStringList &args)
 {
-    Command cmd(u"session delete"_s, u"Delete a session with its child sessions, messages, parts and diff."_s, u"SESSION_ID"_s);
+    Command cmd(u"session delete"_s, u"Delete a session with its child sessions, messages, parts and diff."_s,
+                u"SESSION_ID"_s);
     cmd.addPositional(u"SESSION_ID"_s, u"The session to delete."_s);
     if (const auto done = cmd.parse(args))
         return *done;
@@ -233,7 +240,8 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     if (!loaded)
         return fail(loaded.error().toString());
     ProcessorSetup setup = loaded.value();
-    setup.config.askPolicy = cmd.isSet(u"auto-approve"_s) ? ProcessorConfig::AskPolicy::Allow : ProcessorConfig::AskPolicy::Deny;
+    setup.config.askPolicy
+        = cmd.isSet(u"auto-approve"_s) ? ProcessorConfig::AskPolicy::Allow : ProcessorConfig::AskPolicy::Deny;
     if (qEnvironmentVariableIsSet("WEFT_RETRY_INITIAL_MS"))
         setup.config.retryInitialMs = qEnvironmentVariableIntValue("WEFT_RETRY_INITIAL_MS");
 
@@ -297,10 +305,12 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
 
 int sessionRevert(const GlobalOptions &options, const QStringList &args, bool undo)
 {
-    Command cmd(undo ? u"session unrevert"_s : u"session revert"_s,
-                undo ? u"Bring back the files and messages of the last revert."_s
-                     : u"Restore the project's files to before MESSAGE_ID and hide the messages from it on (until the next prompt)."_s,
-                undo ? u"SESSION_ID"_s : u"SESSION_ID MESSAGE_ID"_s);
+    Command cmd(
+        undo ? u"session unrevert"_s : u"session revert"_s,
+        undo
+            ? u"Bring back the files and messages of the last revert."_s
+            : u"Restore the project's files to before MESSAGE_ID and hide the messages from it on (until the next prompt)."_s,
+        undo ? u"SESSION_ID"_s : u"SESSION_ID MESSAGE_ID"_s);
     cmd.addPositional(u"SESSION_ID"_s, u"The session."_s);
     if (!undo) {
         cmd.addPositional(u"MESSAGE_ID"_s, u"The first message to undo."_s);
@@ -327,9 +337,9 @@ int sessionRevert(const GlobalOptions &options, const QStringList &args, bool un
     if (!context)
         return code;
     const QString dataDir = absoluteDataDir(options);
-    const Result<Session> result = undo ? Revert::unrevert(*context->service, dataDir, positional.first())
-                                        : Revert::revert(*context->service, dataDir, positional.first(), positional.at(1),
-                                                         cmd.value(u"part"_s));
+    const Result<Session> result = undo
+        ? Revert::unrevert(*context->service, dataDir, positional.first())
+        : Revert::revert(*context->service, dataDir, positional.first(), positional.at(1), cmd.value(u"part"_s));
     if (!result)
         return fail(result.error().toString());
     if (!undo)
@@ -361,7 +371,8 @@ int sessionCompact(const GlobalOptions &options, const QStringList &args)
                 u"SESSION_ID"_s);
     cmd.addPositional(u"SESSION_ID"_s, u"The session to compact."_s);
     cmd.addOption({u"model"_s, u"The model that writes the summary."_s, u"PROVIDER/MODEL"_s});
-    cmd.addOption({u"preview"_s, u"Print what would be summarised and pruned, with token estimates, as JSON; change nothing."_s});
+    cmd.addOption(
+        {u"preview"_s, u"Print what would be summarised and pruned, with token estimates, as JSON; change nothing."_s});
     cmd.addOption({u"strategy"_s, u"summary (default: everything) or summary-tail (keep the newest 30% verbatim)."_s,
                    u"STRATEGY"_s});
     if (const auto done = cmd.parse(args))
@@ -429,10 +440,11 @@ int sessionCompact(const GlobalOptions &options, const QStringList &args)
 
 int sessionPrune(const GlobalOptions &options, const QStringList &args)
 {
-    Command cmd(u"session prune"_s,
-                u"Clear old tool output from a session's context as OpenCode does: outputs beyond the newest 40,000 tokens, "
-                u"outside the last two turns, when more than 20,000 tokens would go. The outputs stay in the store."_s,
-                u"SESSION_ID"_s);
+    Command cmd(
+        u"session prune"_s,
+        u"Clear old tool output from a session's context as OpenCode does: outputs beyond the newest 40,000 tokens, "
+        u"outside the last two turns, when more than 20,000 tokens would go. The outputs stay in the store."_s,
+        u"SESSION_ID"_s);
     cmd.addPositional(u"SESSION_ID"_s, u"The session to prune."_s);
     cmd.addOption({u"preview"_s, u"Print the tool outputs that would be cleared as JSON; change nothing."_s});
     if (const auto done = cmd.parse(args))

@@ -41,7 +41,8 @@ QString oneLine(const QString &text)
 int searchCommand(const GlobalOptions &options, const QStringList &args)
 {
     Command cmd(u"search"_s,
-                u"Search every session of the data dir: message text, reasoning, tool calls and outputs, file paths, errors, titles. "
+                u"Search every session of the data dir: message text, reasoning, tool calls and outputs, file paths, "
+                u"errors, titles. "
                 u"Words must all match; \"quoted phrases\", word* prefixes, -word exclusions and OR work too."_s,
                 u"QUERY..."_s, Command::HelpOption::Last);
     cmd.addPositional(u"QUERY"_s, u"What to look for (several words are joined)."_s, u"QUERY..."_s);

@@ -25,8 +25,9 @@ Result<DataDir::Opened> open(const QString &path, bool create)
     // database file itself was asked for).
     if (layout->databaseFile || !QFileInfo::exists(layout->path + u"/storage"_s))
         return Error{u"cannot read OpenCode's database: "_s + db.error().message, layout->database};
-    const QString warning = u"cannot read OpenCode's database %1 (%2); showing the JSON sessions of %3/storage instead"_s.arg(
-        layout->database, db.error().message, layout->path);
+    const QString warning
+        = u"cannot read OpenCode's database %1 (%2); showing the JSON sessions of %3/storage instead"_s.arg(
+            layout->database, db.error().message, layout->path);
     qCWarning(lcStore).noquote() << warning;
     return DataDir::openJson(layout->path, warning);
 }

@@ -316,8 +316,9 @@ Result<void> OpencodeDbStore::inspect()
 {
     OpencodeDbSchema schema;
     Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
-        const Result<void> tables = forEachRow(db, u"SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"_s, {},
-                                               [&](const QSqlQuery &q) { schema.tables.append(q.value(0).toString()); });
+        const Result<void> tables
+            = forEachRow(db, u"SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"_s, {},
+                         [&](const QSqlQuery &q) { schema.tables.append(q.value(0).toString()); });
         if (!tables)
             return tables;
         if (!schema.tables.contains(u"session"_s)) {
@@ -328,8 +329,9 @@ Result<void> OpencodeDbStore::inspect()
         for (const QString &table : {u"session"_s, u"message"_s, u"part"_s, u"project"_s}) {
             QSet<QString> columns;
             if (schema.tables.contains(table)) {
-                const Result<void> info = forEachRow(db, u"PRAGMA table_info(\"%1\")"_s.arg(table), {},
-                                                     [&](const QSqlQuery &q) { columns.insert(q.value(1).toString()); });
+                const Result<void> info
+                    = forEachRow(db, u"PRAGMA table_info(\"%1\")"_s.arg(table), {},
+                                 [&](const QSqlQuery &q) { columns.insert(q.value(1).toString()); });
                 if (!info)
                     return info;
             }
@@ -349,7 +351,8 @@ Result<void> OpencodeDbStore::inspect()
         if (schema.tables.contains(u"migration"_s))
             runRows(migration, u"SELECT id FROM migration ORDER BY id DESC LIMIT 1"_s, {}, latest);
         else if (schema.tables.contains(u"__drizzle_migrations"_s))
-            runRows(migration, u"SELECT name FROM __drizzle_migrations ORDER BY created_at DESC, id DESC LIMIT 1"_s, {}, latest);
+            runRows(migration, u"SELECT name FROM __drizzle_migrations ORDER BY created_at DESC, id DESC LIMIT 1"_s, {},
+                    latest);
         QStringList missing;
         for (const Required &required : requiredColumns()) {
             if (!schema.tables.contains(required.table)) {
@@ -640,7 +643,8 @@ QList<Message> OpencodeDbStore::messages(const QString &sessionID)
     QList<Message> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
-        return forEachRow(db, u"SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s,
+        return forEachRow(db,
+                          u"SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s,
                           {sessionID}, [&](const QSqlQuery &q) {
                               if (std::optional<Message> m = messageFromRow(q))
                                   result.append(*m);
@@ -657,8 +661,8 @@ std::optional<Message> OpencodeDbStore::message(const QString &sessionID, const 
     std::optional<Message> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         // id is the primary key: one row at most.
-        return forEachRow(db, u"SELECT id, session_id, data FROM message WHERE id = ? AND session_id = ?"_s, {messageID, sessionID},
-                          [&](const QSqlQuery &q) { result = messageFromRow(q); });
+        return forEachRow(db, u"SELECT id, session_id, data FROM message WHERE id = ? AND session_id = ?"_s,
+                          {messageID, sessionID}, [&](const QSqlQuery &q) { result = messageFromRow(q); });
     });
     if (!r)
         reportProblem(m_file, r.error().message);
@@ -671,8 +675,8 @@ QList<Part> OpencodeDbStore::parts(const QString &sessionID, const QString &mess
     QList<Part> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
-        return forEachRow(db, u"SELECT id, message_id, session_id, data FROM part WHERE message_id = ? ORDER BY id"_s, {messageID},
-                          [&](const QSqlQuery &q) {
+        return forEachRow(db, u"SELECT id, message_id, session_id, data FROM part WHERE message_id = ? ORDER BY id"_s,
+                          {messageID}, [&](const QSqlQuery &q) {
                               if (std::optional<Part> p = partFromRow(q))
                                   result.append(*p);
                           });
@@ -690,8 +694,8 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
         result.clear();
         QHash<QString, qsizetype> index;
         const Result<void> messages = forEachRow(
-            db, u"SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s, {sessionID},
-            [&](const QSqlQuery &q) {
+            db, u"SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s,
+            {sessionID}, [&](const QSqlQuery &q) {
                 if (std::optional<Message> m = messageFromRow(q))
                     result.append({*m, {}});
             });
@@ -701,14 +705,15 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
                          [](const MessageWithParts &a, const MessageWithParts &b) { return messageLessThan(a.info, b.info); });
         for (qsizetype i = 0; i < result.size(); ++i)
             index.insert(result.at(i).info.id(), i);
-        return forEachRow(db, u"SELECT id, message_id, session_id, data FROM part WHERE session_id = ? ORDER BY message_id, id"_s,
-                          {sessionID}, [&](const QSqlQuery &p) {
-                              const auto it = index.constFind(p.value(1).toString());
-                              if (it == index.constEnd())
-                                  return; // a part of a message that is not (or no longer) there
-                              if (std::optional<Part> part = partFromRow(p))
-                                  result[it.value()].parts.append(*part);
-                          });
+        return forEachRow(
+            db, u"SELECT id, message_id, session_id, data FROM part WHERE session_id = ? ORDER BY message_id, id"_s,
+            {sessionID}, [&](const QSqlQuery &p) {
+                const auto it = index.constFind(p.value(1).toString());
+                if (it == index.constEnd())
+                    return; // a part of a message that is not (or no longer) there
+                if (std::optional<Part> part = partFromRow(p))
+                    result[it.value()].parts.append(*part);
+            });
     });
     if (!r)
         reportProblem(m_file, r.error().message);
@@ -745,9 +750,10 @@ Result<QHash<QString, qint64>> OpencodeDbStore::changeStamps(const QList<Session
         stamps.clear();
         // NOT INDEXED: a plain table scan is far cheaper than walking the session index and
         // looking every row up for its time_updated.
-        for (const QString &sql : {u"SELECT id, time_updated FROM session"_s,
-                                   u"SELECT session_id, max(time_updated) FROM message NOT INDEXED GROUP BY session_id"_s,
-                                   u"SELECT session_id, max(time_updated) FROM part NOT INDEXED GROUP BY session_id"_s}) {
+        for (const QString &sql :
+             {u"SELECT id, time_updated FROM session"_s,
+              u"SELECT session_id, max(time_updated) FROM message NOT INDEXED GROUP BY session_id"_s,
+              u"SELECT session_id, max(time_updated) FROM part NOT INDEXED GROUP BY session_id"_s}) {
             const bool sessionRows = sql.contains(u"FROM session"_s);
             const Result<void> rows = forEachRow(db, sql, {}, [&](const QSqlQuery &q) {
                 const QString id = q.value(0).toString();

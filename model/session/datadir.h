@@ -39,9 +39,10 @@ struct Opened {
 };
 
 /// What a data dir holds, found without opening anything.
-struct Layout {
-    QString path;              ///< the folder, absolute
-    QString database;          ///< the OpenCode database to read; empty when there is none
+struct Layout
+{
+    QString path; ///< the folder, absolute
+    QString database; ///< the OpenCode database to read; empty when there is none
     bool databaseFile = false; ///< the path given was the database file itself, not a folder
 };
 
