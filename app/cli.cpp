@@ -15,7 +15,6 @@
 #include "session/transfer.h"
 #include "store/store.h"
 
-#include <QCommandLineParser>
 #include <QDir>
 #include <QSet>
 #include <QCoreApplication>
