@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
+#include "clicommand.h"
 #include "clidb.h"
 
 #include "core/identifier.h"
 #include "core/json.h"
 #include "core/logging.h"
+#include "opencodedb/opencodedatadir.h"
 #include "processor/processor.h"
 #include "processor/revert.h"
 #include "processor/setup.h"
@@ -13,7 +15,6 @@
 #include "session/transfer.h"
 #include "store/store.h"
 
-#include <QCommandLineParser>
 #include <QDir>
 #include <QSet>
 #include <QCoreApplication>
@@ -31,54 +32,6 @@ namespace weft::Cli
 namespace
 {
 
-void out(const QByteArray &bytes)
-{
-    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
-    std::fflush(stdout);
-}
-
-void outLine(const QString &text)
-{
-    out(text.toUtf8() + '\n');
-}
-
-int fail(const QString &message, int code = 1)
-{
-    const QByteArray line = "weft: error: " + message.toUtf8() + '\n';
-    std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
-    return code;
-}
-
-/// A parser for one subcommand level, with --help.
-struct Command {
-    QString name;      // "session list"
-    QString summary;
-    QCommandLineParser parser;
-
-    Command(const QString &n, const QString &s) : name(n), summary(s)
-    {
-        parser.setApplicationDescription(s);
-        parser.addHelpOption();
-    }
-
-    /// Parses @p args (the words after the command name). Returns -1 to continue, or an exit code.
-    int parse(const QStringList &args, const QString &positionalSyntax)
-    {
-        QStringList full = args;
-        full.prepend(u"weft "_s + name);
-        if (!parser.parse(full))
-            return fail(parser.errorText() + u" (see: weft "_s + name + u" --help)"_s, 2);
-        if (parser.isSet(u"help"_s)) {
-            QString text = parser.helpText();
-            // QCommandLineParser prints the program name only; show the whole command.
-            text.replace(0, text.indexOf(u'\n'), u"Usage: weft [--data-dir DIR] "_s + name + u" [options] "_s + positionalSyntax);
-            out(text.toUtf8());
-            return 0;
-        }
-        return -1;
-    }
-};
-
 struct Context {
     std::shared_ptr<Store> store;
     std::unique_ptr<SessionService> service;
@@ -86,8 +39,7 @@ struct Context {
 
 std::optional<Context> openData(const GlobalOptions &options, int &exitCode, bool create = true)
 {
-    const QString path = options.dataDir.isEmpty() ? DataDir::defaultPath() : options.dataDir;
-    Result<DataDir::Opened> opened = DataDir::open(path, create || options.dataDir.isEmpty());
+    Result<DataDir::Opened> opened = OpencodeDataDir::open(dataDirPath(options), create || options.dataDir.isEmpty());
     if (!opened) {
         exitCode = fail(u"cannot open the data dir: "_s + opened.error().toString());
         return std::nullopt;
@@ -98,24 +50,6 @@ std::optional<Context> openData(const GlobalOptions &options, int &exitCode, boo
     return context;
 }
 
-bool checkSessionId(const QString &id, int &exitCode)
-{
-    const QString why = Identifier::whyInvalid(id, Identifier::Kind::Session);
-    if (why.isEmpty())
-        return true;
-    exitCode = fail(u"invalid session ID: "_s + why, 2);
-    return false;
-}
-
-void reportProblems(const Store &store)
-{
-    const QList<StoreProblem> problems = store.problems();
-    for (const StoreProblem &p : problems) {
-        const QByteArray line = "weft: warning: skipped " + p.location.toUtf8() + ": " + p.reason.toUtf8() + '\n';
-        std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
-    }
-}
-
 QString relativeTime(qint64 ms)
 {
     return QDateTime::fromMSecsSinceEpoch(ms).toString(u"yyyy-MM-dd HH:mm"_s);
@@ -124,14 +58,14 @@ QString relativeTime(qint64 ms)
 int sessionList(const GlobalOptions &options, const QStringList &args)
 {
     Command cmd(u"session list"_s, u"List the root sessions of every project, newest first."_s);
-    cmd.parser.addOption({u"format"_s, u"Output format: table (default) or json."_s, u"format"_s, u"table"_s});
-    if (int r = cmd.parse(args, {}); r >= 0)
-        return r;
-    const QString format = cmd.parser.value(u"format"_s);
+    cmd.addOption({u"format"_s, u"Output format: table (default) or json."_s, u"format"_s, u"table"_s});
+    if (const auto done = cmd.parse(args))
+        return *done;
+    const QString format = cmd.value(u"format"_s);
     if (format != u"json" && format != u"table")
         return fail(u"unknown format \"%1\" (json or table)"_s.arg(format), 2);
-    if (!cmd.parser.positionalArguments().isEmpty())
-        return fail(u"unexpected argument \"%1\""_s.arg(cmd.parser.positionalArguments().first()), 2);
+    if (!cmd.positional().isEmpty())
+        return fail(u"unexpected argument \"%1\""_s.arg(cmd.positional().first()), 2);
     int code = 0;
     auto context = openData(options, code, false);
     if (!context)
@@ -171,16 +105,17 @@ int sessionList(const GlobalOptions &options, const QStringList &args)
 
 int exportCommand(const GlobalOptions &options, const QStringList &args)
 {
-    Command cmd(u"export"_s, u"Print a session with its messages and parts as JSON, as `opencode export` does."_s);
-    cmd.parser.addPositionalArgument(u"SESSION_ID"_s, u"The session to export."_s);
-    if (int r = cmd.parse(args, u"SESSION_ID"_s); r >= 0)
-        return r;
-    const QStringList positional = cmd.parser.positionalArguments();
-    if (positional.size() != 1)
-        return fail(u"export takes one SESSION_ID (see: weft export --help)"_s, 2);
+    Command cmd(u"export"_s, u"Print a session with its messages and parts as JSON, as `opencode export` does."_s,
+                u"SESSION_ID"_s);
+    cmd.addPositional(u"SESSION_ID"_s, u"The session to export."_s);
+    if (const auto done = cmd.parse(args))
+        return *done;
+    if (const auto bad = cmd.expectOne(u"SESSION_ID"_s))
+        return *bad;
+    const QStringList positional = cmd.positional();
+    if (const auto bad = invalidId(positional.first(), Identifier::Kind::Session))
+        return *bad;
     int code = 0;
-    if (!checkSessionId(positional.first(), code))
-        return code;
     auto context = openData(options, code, false);
     if (!context)
         return code;
@@ -195,16 +130,20 @@ int exportCommand(const GlobalOptions &options, const QStringList &args)
 
 int importCommand(const GlobalOptions &options, const QStringList &args)
 {
-    Command cmd(u"import"_s, u"Import a session from a file written by `opencode export` or `weft export`."_s);
-    cmd.parser.addPositionalArgument(u"FILE"_s, u"The export file."_s);
-    cmd.parser.addOption({u"from-db"_s, u"Copy sessions (all, or the SESSION_IDs given instead of FILE) with their children from OpenCode's database in DIR."_s, u"DIR"_s});
-    if (int r = cmd.parse(args, u"FILE"_s); r >= 0)
-        return r;
-    const QStringList positional = cmd.parser.positionalArguments();
-    if (cmd.parser.isSet(u"from-db"_s))
-        return importFromDb(options, cmd.parser.value(u"from-db"_s), positional);
-    if (positional.size() != 1)
-        return fail(u"import takes one FILE (see: weft import --help)"_s, 2);
+    Command cmd(u"import"_s, u"Import a session from a file written by `opencode export` or `weft export`."_s,
+                u"FILE"_s);
+    cmd.addPositional(u"FILE"_s, u"The export file."_s);
+    cmd.addOption(
+        {u"from-db"_s,
+         u"Copy sessions (all, or the SESSION_IDs given instead of FILE) with their children from OpenCode's database in DIR."_s,
+         u"DIR"_s});
+    if (const auto done = cmd.parse(args))
+        return *done;
+    const QStringList positional = cmd.positional();
+    if (cmd.isSet(u"from-db"_s))
+        return importFromDb(options, cmd.value(u"from-db"_s), positional);
+    if (const auto bad = cmd.expectOne(u"FILE"_s))
+        return *bad;
     int code = 0;
     auto context = openData(options, code);
     if (!context)
@@ -214,30 +153,30 @@ int importCommand(const GlobalOptions &options, const QStringList &args)
         return fail(u"nothing imported: "_s + result.error().toString());
     outLine(result->session.id());
     if (result->idsChanged) {
-        const QByteArray note = "weft: note: the session's IDs were taken in this store; it was imported with new IDs\n";
-        std::fwrite(note.constData(), 1, size_t(note.size()), stderr);
+        err(u"weft: note: the session's IDs were taken in this store; it was imported with new IDs"_s);
     }
     return 0;
 }
 
 int sessionFork(const GlobalOptions &options, const QStringList &args)
 {
-    Command cmd(u"session fork"_s, u"Copy a session (up to a message) into a new session and print its ID."_s);
-    cmd.parser.addPositionalArgument(u"SESSION_ID"_s, u"The session to fork."_s);
-    cmd.parser.addOption({u"message"_s, u"Copy only the messages before MESSAGE_ID."_s, u"MESSAGE_ID"_s});
-    if (int r = cmd.parse(args, u"SESSION_ID"_s); r >= 0)
-        return r;
-    const QStringList positional = cmd.parser.positionalArguments();
-    if (positional.size() != 1)
-        return fail(u"session fork takes one SESSION_ID (see: weft session fork --help)"_s, 2);
-    int code = 0;
-    if (!checkSessionId(positional.first(), code))
-        return code;
-    const QString messageID = cmd.parser.value(u"message"_s);
-    if (cmd.parser.isSet(u"message"_s)) {
-        if (const QString why = Identifier::whyInvalid(messageID, Identifier::Kind::Message); !why.isEmpty())
-            return fail(u"invalid message ID: "_s + why, 2);
+    Command cmd(u"session fork"_s, u"Copy a session (up to a message) into a new session and print its ID."_s,
+                u"SESSION_ID"_s);
+    cmd.addPositional(u"SESSION_ID"_s, u"The session to fork."_s);
+    cmd.addOption({u"message"_s, u"Copy only the messages before MESSAGE_ID."_s, u"MESSAGE_ID"_s});
+    if (const auto done = cmd.parse(args))
+        return *done;
+    if (const auto bad = cmd.expectOne(u"SESSION_ID"_s))
+        return *bad;
+    const QStringList positional = cmd.positional();
+    if (const auto bad = invalidId(positional.first(), Identifier::Kind::Session))
+        return *bad;
+    const QString messageID = cmd.value(u"message"_s);
+    if (cmd.isSet(u"message"_s)) {
+        if (const auto bad = invalidId(messageID, Identifier::Kind::Message))
+            return *bad;
     }
+    int code = 0;
     auto context = openData(options, code, false);
     if (!context)
         return code;
@@ -251,16 +190,17 @@ int sessionFork(const GlobalOptions &options, const QStringList &args)
 
 int sessionDelete(const GlobalOptions &options, const QStringList &args)
 {
-    Command cmd(u"session delete"_s, u"Delete a session with its child sessions, messages, parts and diff."_s);
-    cmd.parser.addPositionalArgument(u"SESSION_ID"_s, u"The session to delete."_s);
-    if (int r = cmd.parse(args, u"SESSION_ID"_s); r >= 0)
-        return r;
-    const QStringList positional = cmd.parser.positionalArguments();
-    if (positional.size() != 1)
-        return fail(u"session delete takes one SESSION_ID (see: weft session delete --help)"_s, 2);
+    Command cmd(u"session delete"_s, u"Delete a session with its child sessions, messages, parts and diff."_s,
+                u"SESSION_ID"_s);
+    cmd.addPositional(u"SESSION_ID"_s, u"The session to delete."_s);
+    if (const auto done = cmd.parse(args))
+        return *done;
+    if (const auto bad = cmd.expectOne(u"SESSION_ID"_s))
+        return *bad;
+    const QStringList positional = cmd.positional();
+    if (const auto bad = invalidId(positional.first(), Identifier::Kind::Session))
+        return *bad;
     int code = 0;
-    if (!checkSessionId(positional.first(), code))
-        return code;
     auto context = openData(options, code, false);
     if (!context)
         return code;
@@ -273,30 +213,34 @@ int sessionDelete(const GlobalOptions &options, const QStringList &args)
 
 int runCommand(const GlobalOptions &options, const QStringList &args)
 {
-    Command cmd(u"run"_s, u"Send a message to the agent in the current directory and print the answer as it streams."_s);
-    cmd.parser.addPositionalArgument(u"MESSAGE"_s, u"The message (several words are joined with spaces)."_s, u"MESSAGE..."_s);
-    cmd.parser.addOption({u"session"_s, u"Continue this session instead of starting a new one."_s, u"SESSION_ID"_s});
-    cmd.parser.addOption({u"model"_s, u"The model to use."_s, u"PROVIDER/MODEL"_s});
-    cmd.parser.addOption({u"agent"_s, u"The agent: build (default), plan, or one from the config."_s, u"NAME"_s});
-    cmd.parser.addOption({u"auto-approve"_s, u"Allow what permission rules would ask about (otherwise refused)."_s});
-    if (int r = cmd.parse(args, u"MESSAGE..."_s); r >= 0)
-        return r;
-    const QString message = cmd.parser.positionalArguments().join(u' ');
+    Command cmd(u"run"_s, u"Send a message to the agent in the current directory and print the answer as it streams."_s,
+                u"MESSAGE..."_s);
+    cmd.addPositional(u"MESSAGE"_s, u"The message (several words are joined with spaces)."_s, u"MESSAGE..."_s);
+    cmd.addOption({u"session"_s, u"Continue this session instead of starting a new one."_s, u"SESSION_ID"_s});
+    cmd.addOption({u"model"_s, u"The model to use."_s, u"PROVIDER/MODEL"_s});
+    cmd.addOption({u"agent"_s, u"The agent: build (default), plan, or one from the config."_s, u"NAME"_s});
+    cmd.addOption({u"auto-approve"_s, u"Allow what permission rules would ask about (otherwise refused)."_s});
+    if (const auto done = cmd.parse(args))
+        return *done;
+    const QString message = cmd.positional().join(u' ');
     if (message.trimmed().isEmpty())
-        return fail(u"run needs a MESSAGE (see: weft run --help)"_s, 2);
-    const QString sessionID = cmd.parser.value(u"session"_s);
+        return cmd.usageError(u"run needs a MESSAGE"_s);
+    const QString sessionID = cmd.value(u"session"_s);
+    if (!sessionID.isEmpty()) {
+        if (const auto bad = invalidId(sessionID, Identifier::Kind::Session))
+            return *bad;
+    }
     int code = 0;
-    if (!sessionID.isEmpty() && !checkSessionId(sessionID, code))
-        return code;
     auto context = openData(options, code);
     if (!context)
         return code;
-    const QString dataDir = options.dataDir.isEmpty() ? DataDir::defaultPath() : QDir(options.dataDir).absolutePath();
+    const QString dataDir = absoluteDataDir(options);
     Result<ProcessorSetup> loaded = loadProcessorSetup(options.configFile, dataDir);
     if (!loaded)
         return fail(loaded.error().toString());
     ProcessorSetup setup = loaded.value();
-    setup.config.askPolicy = cmd.parser.isSet(u"auto-approve"_s) ? ProcessorConfig::AskPolicy::Allow : ProcessorConfig::AskPolicy::Deny;
+    setup.config.askPolicy
+        = cmd.isSet(u"auto-approve"_s) ? ProcessorConfig::AskPolicy::Allow : ProcessorConfig::AskPolicy::Deny;
     if (qEnvironmentVariableIsSet("WEFT_RETRY_INITIAL_MS"))
         setup.config.retryInitialMs = qEnvironmentVariableIntValue("WEFT_RETRY_INITIAL_MS");
 
@@ -344,8 +288,8 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     request.sessionID = sessionID;
     request.directory = QDir::currentPath();
     request.text = message;
-    request.agent = cmd.parser.value(u"agent"_s);
-    request.model = cmd.parser.value(u"model"_s);
+    request.agent = cmd.value(u"agent"_s);
+    request.model = cmd.value(u"model"_s);
     Result<QString> started = processor.prompt(request);
     if (!started)
         return fail(started.error().toString());
@@ -360,36 +304,41 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
 
 int sessionRevert(const GlobalOptions &options, const QStringList &args, bool undo)
 {
-    Command cmd(undo ? u"session unrevert"_s : u"session revert"_s,
-                undo ? u"Bring back the files and messages of the last revert."_s
-                     : u"Restore the project's files to before MESSAGE_ID and hide the messages from it on (until the next prompt)."_s);
-    cmd.parser.addPositionalArgument(u"SESSION_ID"_s, u"The session."_s);
+    Command cmd(
+        undo ? u"session unrevert"_s : u"session revert"_s,
+        undo
+            ? u"Bring back the files and messages of the last revert."_s
+            : u"Restore the project's files to before MESSAGE_ID and hide the messages from it on (until the next prompt)."_s,
+        undo ? u"SESSION_ID"_s : u"SESSION_ID MESSAGE_ID"_s);
+    cmd.addPositional(u"SESSION_ID"_s, u"The session."_s);
     if (!undo) {
-        cmd.parser.addPositionalArgument(u"MESSAGE_ID"_s, u"The first message to undo."_s);
-        cmd.parser.addOption({u"part"_s, u"Undo from this part of the message on."_s, u"PART_ID"_s});
+        cmd.addPositional(u"MESSAGE_ID"_s, u"The first message to undo."_s);
+        cmd.addOption({u"part"_s, u"Undo from this part of the message on."_s, u"PART_ID"_s});
     }
-    if (int r = cmd.parse(args, undo ? u"SESSION_ID"_s : u"SESSION_ID MESSAGE_ID"_s); r >= 0)
-        return r;
-    const QStringList positional = cmd.parser.positionalArguments();
+    if (const auto done = cmd.parse(args))
+        return *done;
+    const QStringList positional = cmd.positional();
     if (positional.size() != (undo ? 1 : 2))
-        return fail(u"wrong number of arguments (see: weft %1 --help)"_s.arg(cmd.name), 2);
-    int code = 0;
-    if (!checkSessionId(positional.first(), code))
-        return code;
+        return cmd.usageError(u"wrong number of arguments"_s);
+    if (const auto bad = invalidId(positional.first(), Identifier::Kind::Session))
+        return *bad;
     if (!undo) {
-        if (const QString why = Identifier::whyInvalid(positional.at(1), Identifier::Kind::Message); !why.isEmpty())
-            return fail(u"invalid message ID: "_s + why, 2);
-        const QString part = cmd.parser.value(u"part"_s);
-        if (!part.isEmpty() && !Identifier::whyInvalid(part, Identifier::Kind::Part).isEmpty())
-            return fail(u"invalid part ID: "_s + Identifier::whyInvalid(part, Identifier::Kind::Part), 2);
+        if (const auto bad = invalidId(positional.at(1), Identifier::Kind::Message))
+            return *bad;
+        const QString part = cmd.value(u"part"_s);
+        if (!part.isEmpty()) {
+            if (const auto bad = invalidId(part, Identifier::Kind::Part))
+                return *bad;
+        }
     }
+    int code = 0;
     auto context = openData(options, code, false);
     if (!context)
         return code;
-    const QString dataDir = options.dataDir.isEmpty() ? DataDir::defaultPath() : QDir(options.dataDir).absolutePath();
-    const Result<Session> result = undo ? Revert::unrevert(*context->service, dataDir, positional.first())
-                                        : Revert::revert(*context->service, dataDir, positional.first(), positional.at(1),
-                                                         cmd.parser.value(u"part"_s));
+    const QString dataDir = absoluteDataDir(options);
+    const Result<Session> result = undo
+        ? Revert::unrevert(*context->service, dataDir, positional.first())
+        : Revert::revert(*context->service, dataDir, positional.first(), positional.at(1), cmd.value(u"part"_s));
     if (!result)
         return fail(result.error().toString());
     if (!undo)
@@ -400,7 +349,7 @@ int sessionRevert(const GlobalOptions &options, const QStringList &args, bool un
 /// The processor for the compaction commands, with the config of --config.
 std::unique_ptr<Processor> compactionProcessor(const GlobalOptions &options, Context &context, int &exitCode)
 {
-    const QString dataDir = options.dataDir.isEmpty() ? DataDir::defaultPath() : QDir(options.dataDir).absolutePath();
+    const QString dataDir = absoluteDataDir(options);
     Result<ProcessorSetup> loaded = loadProcessorSetup(options.configFile, dataDir);
     if (!loaded) {
         exitCode = fail(loaded.error().toString());
@@ -417,27 +366,29 @@ int sessionCompact(const GlobalOptions &options, const QStringList &args)
 {
     Command cmd(u"session compact"_s,
                 u"Summarise a session's context with the model (after pruning old tool output); later prompts continue "
-                u"from the summary. The older messages stay in the session."_s);
-    cmd.parser.addPositionalArgument(u"SESSION_ID"_s, u"The session to compact."_s);
-    cmd.parser.addOption({u"model"_s, u"The model that writes the summary."_s, u"PROVIDER/MODEL"_s});
-    cmd.parser.addOption({u"preview"_s, u"Print what would be summarised and pruned, with token estimates, as JSON; change nothing."_s});
-    cmd.parser.addOption({u"strategy"_s, u"summary (default: everything) or summary-tail (keep the newest 30% verbatim)."_s,
-                          u"STRATEGY"_s});
-    if (int r = cmd.parse(args, u"SESSION_ID"_s); r >= 0)
-        return r;
-    const QStringList positional = cmd.parser.positionalArguments();
-    if (positional.size() != 1)
-        return fail(u"session compact takes one SESSION_ID (see: weft session compact --help)"_s, 2);
-    int code = 0;
-    if (!checkSessionId(positional.first(), code))
-        return code;
+                u"from the summary. The older messages stay in the session."_s,
+                u"SESSION_ID"_s);
+    cmd.addPositional(u"SESSION_ID"_s, u"The session to compact."_s);
+    cmd.addOption({u"model"_s, u"The model that writes the summary."_s, u"PROVIDER/MODEL"_s});
+    cmd.addOption(
+        {u"preview"_s, u"Print what would be summarised and pruned, with token estimates, as JSON; change nothing."_s});
+    cmd.addOption({u"strategy"_s, u"summary (default: everything) or summary-tail (keep the newest 30% verbatim)."_s,
+                   u"STRATEGY"_s});
+    if (const auto done = cmd.parse(args))
+        return *done;
+    if (const auto bad = cmd.expectOne(u"SESSION_ID"_s))
+        return *bad;
+    const QStringList positional = cmd.positional();
+    if (const auto bad = invalidId(positional.first(), Identifier::Kind::Session))
+        return *bad;
     CompactOptions compact;
-    compact.model = cmd.parser.value(u"model"_s);
-    if (cmd.parser.isSet(u"strategy"_s)) {
-        compact.strategy = Compaction::strategyFromName(cmd.parser.value(u"strategy"_s));
+    compact.model = cmd.value(u"model"_s);
+    if (cmd.isSet(u"strategy"_s)) {
+        compact.strategy = Compaction::strategyFromName(cmd.value(u"strategy"_s));
         if (!compact.strategy)
-            return fail(u"unknown strategy \"%1\" (summary or summary-tail)"_s.arg(cmd.parser.value(u"strategy"_s)), 2);
+            return fail(u"unknown strategy \"%1\" (summary or summary-tail)"_s.arg(cmd.value(u"strategy"_s)), 2);
     }
+    int code = 0;
     auto context = openData(options, code, false);
     if (!context)
         return code;
@@ -445,7 +396,7 @@ int sessionCompact(const GlobalOptions &options, const QStringList &args)
     if (!processor)
         return code;
     const QString sessionID = positional.first();
-    if (cmd.parser.isSet(u"preview"_s)) {
+    if (cmd.isSet(u"preview"_s)) {
         const Result<Compaction::Preview> preview = processor->previewCompaction(sessionID, compact);
         reportProblems(*context->store);
         if (!preview)
@@ -488,26 +439,28 @@ int sessionCompact(const GlobalOptions &options, const QStringList &args)
 
 int sessionPrune(const GlobalOptions &options, const QStringList &args)
 {
-    Command cmd(u"session prune"_s,
-                u"Clear old tool output from a session's context as OpenCode does: outputs beyond the newest 40,000 tokens, "
-                u"outside the last two turns, when more than 20,000 tokens would go. The outputs stay in the store."_s);
-    cmd.parser.addPositionalArgument(u"SESSION_ID"_s, u"The session to prune."_s);
-    cmd.parser.addOption({u"preview"_s, u"Print the tool outputs that would be cleared as JSON; change nothing."_s});
-    if (int r = cmd.parse(args, u"SESSION_ID"_s); r >= 0)
-        return r;
-    const QStringList positional = cmd.parser.positionalArguments();
-    if (positional.size() != 1)
-        return fail(u"session prune takes one SESSION_ID (see: weft session prune --help)"_s, 2);
+    Command cmd(
+        u"session prune"_s,
+        u"Clear old tool output from a session's context as OpenCode does: outputs beyond the newest 40,000 tokens, "
+        u"outside the last two turns, when more than 20,000 tokens would go. The outputs stay in the store."_s,
+        u"SESSION_ID"_s);
+    cmd.addPositional(u"SESSION_ID"_s, u"The session to prune."_s);
+    cmd.addOption({u"preview"_s, u"Print the tool outputs that would be cleared as JSON; change nothing."_s});
+    if (const auto done = cmd.parse(args))
+        return *done;
+    if (const auto bad = cmd.expectOne(u"SESSION_ID"_s))
+        return *bad;
+    const QStringList positional = cmd.positional();
+    if (const auto bad = invalidId(positional.first(), Identifier::Kind::Session))
+        return *bad;
     int code = 0;
-    if (!checkSessionId(positional.first(), code))
-        return code;
     auto context = openData(options, code, false);
     if (!context)
         return code;
     const std::unique_ptr<Processor> processor = compactionProcessor(options, *context, code);
     if (!processor)
         return code;
-    const bool preview = cmd.parser.isSet(u"preview"_s);
+    const bool preview = cmd.isSet(u"preview"_s);
     const Result<Compaction::PrunePlan> plan = processor->prune(positional.first(), preview);
     reportProblems(*context->store);
     if (!plan)

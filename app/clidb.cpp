@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "clidb.h"
+#include "clicommand.h"
 
 #include "core/identifier.h"
 #include "core/json.h"
 #include "opencodedb/dbimport.h"
+#include "opencodedb/opencodedatadir.h"
 #include "opencodedb/opencodedbstore.h"
 #include "search/searchindex.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "store/store.h"
 
-#include <QCommandLineParser>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -26,48 +27,6 @@ namespace weft::Cli
 namespace
 {
 
-void out(const QByteArray &bytes)
-{
-    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
-    std::fflush(stdout);
-}
-
-void err(const QString &line)
-{
-    const QByteArray bytes = line.toUtf8() + '\n';
-    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
-}
-
-int fail(const QString &message, int code = 1)
-{
-    err(u"weft: error: "_s + message);
-    return code;
-}
-
-void reportProblems(const Store &store)
-{
-    const QList<StoreProblem> problems = store.problems();
-    for (const StoreProblem &p : problems)
-        err(u"weft: warning: skipped "_s + p.location + u": "_s + p.reason);
-}
-
-/// Parses @p args for a command; returns -1 to continue, or an exit code (help, bad options).
-int parse(QCommandLineParser &parser, const QString &name, const QString &syntax, const QStringList &args)
-{
-    parser.addHelpOption();
-    QStringList full = args;
-    full.prepend(u"weft "_s + name);
-    if (!parser.parse(full))
-        return fail(parser.errorText() + u" (see: weft "_s + name + u" --help)"_s, 2);
-    if (parser.isSet(u"help"_s)) {
-        QString text = parser.helpText();
-        text.replace(0, text.indexOf(u'\n'), u"Usage: weft [--data-dir DIR] "_s + name + u" [options] "_s + syntax);
-        out(text.toUtf8());
-        return 0;
-    }
-    return -1;
-}
-
 QString oneLine(const QString &text)
 {
     QString s = text;
@@ -81,43 +40,43 @@ QString oneLine(const QString &text)
 
 int searchCommand(const GlobalOptions &options, const QStringList &args)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        u"Search every session of the data dir: message text, reasoning, tool calls and outputs, file paths, errors, titles. "
-        u"Words must all match; \"quoted phrases\", word* prefixes, -word exclusions and OR work too."_s);
-    parser.addPositionalArgument(u"QUERY"_s, u"What to look for (several words are joined)."_s, u"QUERY..."_s);
-    parser.addOption({u"format"_s, u"Output format: text (default) or json."_s, u"format"_s, u"text"_s});
-    parser.addOption({u"session"_s, u"Only this session, its matches in timeline order."_s, u"SESSION_ID"_s});
-    parser.addOption({u"limit"_s, u"At most N matches (default 20; 0: all)."_s, u"N"_s, u"20"_s});
-    parser.addOption({u"rebuild"_s, u"Read every session again before searching (a QUERY is then optional)."_s});
-    parser.addOption({u"index"_s, u"The index file (default: search.db in Weft's data dir)."_s, u"FILE"_s});
-    if (int r = parse(parser, u"search"_s, u"QUERY..."_s, args); r >= 0)
-        return r;
-    const QString format = parser.value(u"format"_s);
+    Command cmd(u"search"_s,
+                u"Search every session of the data dir: message text, reasoning, tool calls and outputs, file paths, "
+                u"errors, titles. "
+                u"Words must all match; \"quoted phrases\", word* prefixes, -word exclusions and OR work too."_s,
+                u"QUERY..."_s, Command::HelpOption::Last);
+    cmd.addPositional(u"QUERY"_s, u"What to look for (several words are joined)."_s, u"QUERY..."_s);
+    cmd.addOption({u"format"_s, u"Output format: text (default) or json."_s, u"format"_s, u"text"_s});
+    cmd.addOption({u"session"_s, u"Only this session, its matches in timeline order."_s, u"SESSION_ID"_s});
+    cmd.addOption({u"limit"_s, u"At most N matches (default 20; 0: all)."_s, u"N"_s, u"20"_s});
+    cmd.addOption({u"rebuild"_s, u"Read every session again before searching (a QUERY is then optional)."_s});
+    cmd.addOption({u"index"_s, u"The index file (default: search.db in Weft's data dir)."_s, u"FILE"_s});
+    if (const auto done = cmd.parse(args))
+        return *done;
+    const QString format = cmd.value(u"format"_s);
     if (format != u"json" && format != u"text")
         return fail(u"unknown format \"%1\" (json or text)"_s.arg(format), 2);
     bool limitOk = false;
-    const int limit = parser.value(u"limit"_s).toInt(&limitOk);
+    const int limit = cmd.value(u"limit"_s).toInt(&limitOk);
     if (!limitOk || limit < 0)
         return fail(u"--limit takes a number (0: all)"_s, 2);
-    const QString sessionID = parser.value(u"session"_s);
-    if (parser.isSet(u"session"_s)) {
-        if (const QString why = Identifier::whyInvalid(sessionID, Identifier::Kind::Session); !why.isEmpty())
-            return fail(u"invalid session ID: "_s + why, 2);
+    const QString sessionID = cmd.value(u"session"_s);
+    if (cmd.isSet(u"session"_s)) {
+        if (const auto bad = invalidId(sessionID, Identifier::Kind::Session))
+            return *bad;
     }
-    const QString query = parser.positionalArguments().join(u' ').trimmed();
-    const bool rebuild = parser.isSet(u"rebuild"_s);
+    const QString query = cmd.positional().join(u' ').trimmed();
+    const bool rebuild = cmd.isSet(u"rebuild"_s);
     if (query.isEmpty() && !rebuild)
-        return fail(u"search needs a QUERY (see: weft search --help)"_s, 2);
+        return cmd.usageError(u"search needs a QUERY"_s);
     if (!query.isEmpty() && SearchIndex::ftsQuery(query).isEmpty())
         return fail(u"the query has no words to look for"_s, 2);
 
-    const QString path = options.dataDir.isEmpty() ? DataDir::defaultPath() : options.dataDir;
-    Result<DataDir::Opened> opened = DataDir::open(path, options.dataDir.isEmpty());
+    Result<DataDir::Opened> opened = OpencodeDataDir::open(dataDirPath(options), options.dataDir.isEmpty());
     if (!opened)
         return fail(u"cannot open the data dir: "_s + opened.error().toString());
     // The index lives with Weft's data, never in OpenCode's data dir.
-    QString indexFile = parser.value(u"index"_s);
+    QString indexFile = cmd.value(u"index"_s);
     if (indexFile.isEmpty())
         indexFile = SearchIndex::defaultFile(opened->database.isEmpty() ? opened->path : DataDir::defaultPath());
     SearchIndex index;
@@ -197,8 +156,8 @@ int searchCommand(const GlobalOptions &options, const QStringList &args)
 int importFromDb(const GlobalOptions &options, const QString &databaseDir, const QStringList &sessionIDs)
 {
     for (const QString &id : sessionIDs) {
-        if (const QString why = Identifier::whyInvalid(id, Identifier::Kind::Session); !why.isEmpty())
-            return fail(u"invalid session ID: "_s + why, 2);
+        if (const auto bad = invalidId(id, Identifier::Kind::Session))
+            return *bad;
     }
     QString databaseFile;
     const QFileInfo info(databaseDir);
@@ -216,10 +175,10 @@ int importFromDb(const GlobalOptions &options, const QString &databaseDir, const
     if (!source)
         return fail(u"cannot read OpenCode's database: "_s + source.error().toString());
 
-    const QString path = options.dataDir.isEmpty() ? DataDir::defaultPath() : options.dataDir;
+    const QString path = dataDirPath(options);
     if (QDir::cleanPath(QFileInfo(path).absoluteFilePath()) == QFileInfo(databaseFile).absolutePath())
         return fail(u"--data-dir is the OpenCode data dir itself; import copies into Weft's own data dir"_s, 2);
-    Result<DataDir::Opened> opened = DataDir::open(path, true);
+    Result<DataDir::Opened> opened = OpencodeDataDir::open(path, true);
     if (!opened)
         return fail(u"cannot open the data dir: "_s + opened.error().toString());
     if (!opened->database.isEmpty() || opened->store->isReadOnly())

@@ -5,6 +5,7 @@
 #include "core/logging.h"
 #include "i18n.h"
 #include "mainwindow.h"
+#include "opencodedb/opencodedatadir.h"
 #include "processor/setup.h"
 #include "session/datadir.h"
 #include "session/sampledata.h"
@@ -58,7 +59,7 @@ int main(int argc, char **argv)
     QApplication::setWindowIcon(weft::Appearance::applicationIcon());
 
     const QString path = options.dataDir.isEmpty() ? weft::DataDir::defaultPath() : options.dataDir;
-    weft::Result<weft::DataDir::Opened> opened = weft::DataDir::open(path, true);
+    weft::Result<weft::DataDir::Opened> opened = weft::OpencodeDataDir::open(path, true);
     if (!opened) {
         QMessageBox::critical(nullptr, QObject::tr("Weft"),
                               QObject::tr("Weft cannot open its data folder:\n%1").arg(opened.error().toString()));

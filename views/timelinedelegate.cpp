@@ -347,6 +347,52 @@ std::shared_ptr<QTextDocument> TimelineDelegate::document(const QString &key, co
     return doc;
 }
 
+/// What the layout functions of one row share: the fonts, the column and the running y.
+struct TimelineDelegate::LayoutState
+{
+    LayoutState(Layout &layout, const QFont &viewFont)
+        : l(layout)
+        , font(viewFont)
+        , fm(viewFont)
+        , sfm(smallFont(viewFont))
+        , ffm(fixedFont(viewFont))
+        , lh(fm.height())
+    {
+    }
+
+    /// Appends @p b and moves y past @p height (what of the block is still below y) and the gap.
+    void append(const Block &b, qreal height)
+    {
+        y += height + BlockGap;
+        l.blocks.append(b);
+    }
+
+    /// A one-line notice in the small font.
+    void addLine(const QString &partID, const QString &text, Block::Tone tone)
+    {
+        Block b;
+        b.kind = Block::Kind::Line;
+        b.partID = partID;
+        b.text = text;
+        b.tone = tone;
+        b.rect = QRectF(innerX, y, innerW, sfm.height() + 2);
+        append(b, b.rect.height());
+    }
+
+    Layout &l;
+    const QFont font;
+    const QFontMetricsF fm;
+    const QFontMetricsF sfm;
+    const QFontMetricsF ffm;
+    const qreal lh;
+    qreal columnX = 0;
+    qreal columnWidth = 0;
+    qreal innerX = 0;
+    qreal innerW = 0;
+    qreal y = 0;
+    QString root; // the project folder, for tool subjects
+};
+
 std::shared_ptr<const TimelineDelegate::Layout> TimelineDelegate::layout(const QModelIndex &index) const
 {
     const QString id = index.data(TimelineModel::IdRole).toString();
@@ -357,292 +403,336 @@ std::shared_ptr<const TimelineDelegate::Layout> TimelineDelegate::layout(const Q
         if (cached->revision == revision && cached->width == width)
             return cached->layout;
     }
-    const auto parts = index.data(TimelineModel::PartsRole).value<QList<Part>>();
+    auto l = std::make_shared<Layout>();
+    LayoutState s(*l, m_view->font());
+    layoutColumn(index, width, s);
+    if (!layoutCompactionMarker(index, s)) {
+        layoutHeader(index, s);
+        const auto parts = index.data(TimelineModel::PartsRole).value<QList<Part>>();
+        for (const Part &part : parts)
+            layoutPart(part, s);
+        layoutChanges(index, s);
+        layoutError(index, id, s);
+        layoutWorking(s);
+        layoutEnd(s);
+    }
+    auto entry = new CachedLayout{revision, width, l};
+    m_layouts.insert(id, entry, 1);
+    return l;
+}
+
+void TimelineDelegate::layoutColumn(const QModelIndex &index, int width, LayoutState &s) const
+{
+    Layout &l = s.l;
     const bool isUser = index.data(TimelineModel::AuthorRole).value<Message::Role>() == Message::Role::User;
     const bool isSummary = index.data(TimelineModel::IsSummaryRole).toBool();
-    const QString agent = index.data(TimelineModel::AgentRole).toString();
-
     bool continuation = false;
     if (!isUser && !isSummary && index.row() > 0) {
         const QModelIndex prev = index.siblingAtRow(index.row() - 1);
         continuation = prev.data(TimelineModel::AuthorRole).value<Message::Role>() == Message::Role::Assistant
             && !prev.data(TimelineModel::IsSummaryRole).toBool()
-            && prev.data(TimelineModel::AgentRole).toString() == agent
+            && prev.data(TimelineModel::AgentRole).toString() == index.data(TimelineModel::AgentRole).toString()
             && prev.data(TimelineModel::InContextRole).toBool() == index.data(TimelineModel::InContextRole).toBool();
     }
+    const qreal maxColumn = std::max(560.0, s.fm.averageCharWidth() * 112);
+    s.columnWidth = std::min<qreal>(width - 32, maxColumn);
+    s.columnX = std::max<qreal>(16, (width - s.columnWidth) / 2);
+    s.innerX = s.columnX + CardPadding;
+    s.innerW = s.columnWidth - 2 * CardPadding;
 
-    auto l = std::make_shared<Layout>();
-    const QFont font = m_view->font();
-    const QFontMetricsF fm(font);
-    const QFontMetricsF sfm(smallFont(font));
-    const QFont fixed = fixedFont(font);
-    const QFontMetricsF ffm(fixed);
-    const qreal lh = fm.height();
-    const qreal maxColumn = std::max(560.0, fm.averageCharWidth() * 112);
-    const qreal columnWidth = std::min<qreal>(width - 32, maxColumn);
-    const qreal columnX = std::max<qreal>(16, (width - columnWidth) / 2);
+    l.width = width;
+    l.user = isUser;
+    l.summary = isSummary;
+    l.card = isUser || isSummary;
+    l.continuation = continuation;
+    l.inContext = index.data(TimelineModel::InContextRole).toBool();
+    l.running = index.data(TimelineModel::RunningRole).toBool();
+    l.column = QRectF(s.columnX, continuation ? 0 : RowGap, s.columnWidth, 0);
+}
 
-    l->width = width;
-    l->user = isUser;
-    l->summary = isSummary;
-    l->card = isUser || isSummary;
-    l->continuation = continuation;
-    l->inContext = index.data(TimelineModel::InContextRole).toBool();
-    l->running = index.data(TimelineModel::RunningRole).toBool();
-    l->column = QRectF(columnX, continuation ? 0 : RowGap, columnWidth, 0);
-
+bool TimelineDelegate::layoutCompactionMarker(const QModelIndex &index, LayoutState &s) const
+{
+    Layout &l = s.l;
     const auto compaction = index.data(TimelineModel::CompactionRole).value<TimelineModel::CompactionKind>();
-    const QString visible = index.data(TimelineModel::TextRole).toString();
     if (compaction != TimelineModel::CompactionKind::None) {
         // The point where the context starts again: a divider above the request (or alone when
         // the request has no text of its own).
-        l->markerTitle = compaction == TimelineModel::CompactionKind::Auto ? tr("Conversation compacted automatically")
-                                                                           : tr("Conversation compacted");
-        l->markerText = tr("Earlier messages are summarised below and no longer sent to the model");
-        l->markerRect = QRectF(columnX, RowGap * 2, columnWidth, lh + sfm.height() + 4);
-        if (visible.trimmed().isEmpty()) {
-            l->marker = true;
-            l->column = l->markerRect;
-            l->height = int(std::ceil(l->markerRect.bottom() + RowGap * 2));
-            auto entry = new CachedLayout{revision, width, l};
-            m_layouts.insert(id, entry, 1);
-            return l;
+        l.markerTitle = compaction == TimelineModel::CompactionKind::Auto ? tr("Conversation compacted automatically")
+                                                                          : tr("Conversation compacted");
+        l.markerText = tr("Earlier messages are summarised below and no longer sent to the model");
+        l.markerRect = QRectF(s.columnX, RowGap * 2, s.columnWidth, s.lh + s.sfm.height() + 4);
+        if (index.data(TimelineModel::TextRole).toString().trimmed().isEmpty()) {
+            l.marker = true;
+            l.column = l.markerRect;
+            l.height = int(std::ceil(l.markerRect.bottom() + RowGap * 2));
+            return true;
         }
-        l->column.moveTop(l->markerRect.bottom() + RowGap * 2);
+        l.column.moveTop(l.markerRect.bottom() + RowGap * 2);
     }
+    return false;
+}
 
-    const qreal innerX = columnX + CardPadding;
-    const qreal innerW = columnWidth - 2 * CardPadding;
-    qreal y = l->column.top() + (l->card ? CardPadding : 0);
-
-    if (!continuation) {
-        if (isUser) {
-            l->author = tr("You");
-            l->meta = timeText(index.data(TimelineModel::CreatedRole).toLongLong());
+void TimelineDelegate::layoutHeader(const QModelIndex &index, LayoutState &s) const
+{
+    Layout &l = s.l;
+    s.y = l.column.top() + (l.card ? CardPadding : 0);
+    if (!l.continuation) {
+        if (l.user) {
+            l.author = tr("You");
+            l.meta = timeText(index.data(TimelineModel::CreatedRole).toLongLong());
         } else {
-            l->author = isSummary ? tr("Summary") : capitalized(agent.isEmpty() ? tr("assistant") : agent);
+            const QString agent = index.data(TimelineModel::AgentRole).toString();
+            l.author = l.summary ? tr("Summary") : capitalized(agent.isEmpty() ? tr("assistant") : agent);
             QStringList meta;
             const QString model = index.data(TimelineModel::ModelRole).toString().section(u'/', 1);
             if (!model.isEmpty())
                 meta.append(model);
             meta.append(timeText(index.data(TimelineModel::CreatedRole).toLongLong()));
             meta.removeAll(QString());
-            l->meta = meta.join(u"  ·  "_s);
+            l.meta = meta.join(u"  ·  "_s);
         }
-        l->header = QRectF(innerX, y, innerW, lh);
-        y += lh + BlockGap;
+        l.header = QRectF(s.innerX, s.y, s.innerW, s.lh);
+        s.y += s.lh + BlockGap;
     }
-    if (!isUser) {
+    if (!l.user) {
         const auto tokens = index.data(TimelineModel::TokensRole).value<Tokens>();
         if (tokens.total() > 0)
-            l->tokens = tr("%1 tokens").arg(Style::compactNumber(tokens.total()));
+            l.tokens = tr("%1 tokens").arg(Style::compactNumber(tokens.total()));
     }
-    if (!l->inContext)
-        l->tag = tr("Not in context");
-    else if (isSummary)
-        l->tag = tr("Compaction summary");
+    if (!l.inContext)
+        l.tag = tr("Not in context");
+    else if (l.summary)
+        l.tag = tr("Compaction summary");
+    s.root = index.data(TimelineModel::MessageRole).value<Message>().json().object(u"path").string(u"root");
+}
 
-    const QString root = index.data(TimelineModel::MessageRole).value<Message>().json().object(u"path").string(u"root");
-    const auto addLine = [&](const QString &partID, const QString &text, Block::Tone tone) {
-        Block b;
-        b.kind = Block::Kind::Line;
-        b.partID = partID;
-        b.text = text;
-        b.tone = tone;
-        b.rect = QRectF(innerX, y, innerW, sfm.height() + 2);
-        y += b.rect.height() + BlockGap;
-        l->blocks.append(b);
-    };
-
-    for (const Part &part : parts) {
-        switch (part.type()) {
-        case PartType::Text: {
-            if (part.isIgnored() || part.text().trimmed().isEmpty())
-                break;
-            Block b;
-            b.kind = Block::Kind::Text;
-            b.partID = part.id();
-            b.doc = document(part.id(), part.text(), true, font, innerW);
-            b.docPos = QPointF(innerX, y);
-            b.rect = QRectF(innerX, y, innerW, b.doc->size().height());
-            y += b.rect.height() + BlockGap;
-            l->blocks.append(b);
-            break;
-        }
-        case PartType::Reasoning: {
-            if (part.text().trimmed().isEmpty())
-                break;
-            Block b;
-            b.kind = Block::Kind::Reasoning;
-            b.partID = part.id();
-            b.expanded = m_expanded.contains(part.id());
-            const qint64 ms = part.timeField(u"end") - part.timeField(u"start");
-            b.title = ms > 0 ? tr("Thought for %1").arg(durationText(ms)) : tr("Thinking");
-            b.toggle = QRectF(innerX, y, std::min(innerW, fm.horizontalAdvance(b.title) + 28), lh + 2);
-            y += b.toggle.height();
-            if (b.expanded) {
-                QFont italic = font;
-                italic.setItalic(true);
-                b.doc = document(u"r:"_s + part.id(), part.text(), true, italic, innerW - 14);
-                b.docPos = QPointF(innerX + 14, y + 4);
-                y += b.doc->size().height() + 4;
-            }
-            b.rect = QRectF(innerX, b.toggle.top(), innerW, y - b.toggle.top());
-            y += BlockGap;
-            l->blocks.append(b);
-            break;
-        }
-        case PartType::Tool: {
-            const ToolState state = part.state();
-            Block b;
-            b.kind = Block::Kind::Tool;
-            b.partID = part.id();
-            b.status = state.status();
-            b.expanded = m_expanded.contains(part.id());
-            b.title = capitalized(part.tool());
-            b.subject = toolSubject(part, root);
-            if (state.isCompacted())
-                b.note = tr("cleared from context");
-            const qreal headerH = lh + 12;
-            const QRectF card(innerX, y, innerW, headerH);
-            b.toggle = card;
-            b.asking = l->running && !part.callID().isEmpty() && m_awaiting.contains(part.callID())
-                && (b.status == ToolStatus::Running || b.status == ToolStatus::Pending);
-            const QString badge = b.asking ? tr("Needs approval") : badgeText(b.status, l->running);
-            const bool spinner = l->running && b.status == ToolStatus::Running && !b.asking;
-            const qreal badgeW = sfm.horizontalAdvance(badge) + 18 + (spinner ? 16 : 0);
-            const qreal badgeH = sfm.height() + 4;
-            b.badge = QRectF(card.right() - 8 - badgeW, card.top() + (headerH - badgeH) / 2, badgeW, badgeH);
-            qreal cy = y + headerH;
-            if (b.status == ToolStatus::Error && !b.expanded) {
-                b.errorLine = state.errorText().section(u'\n', 0, 0).trimmed();
-                if (!b.errorLine.isEmpty())
-                    cy += sfm.height() + 6;
-            }
-            if (b.expanded) {
-                cy += 4;
-                QString input;
-                if (!state.input().isEmpty())
-                    input = QString::fromUtf8(toJson(state.input(), 2));
-                else
-                    input = state.raw();
-                b.inputLines = firstLines(input, InputLines, &b.inputMore);
-                const qreal lineH = ffm.height();
-                if (!b.inputLines.isEmpty()) {
-                    b.inputRect = QRectF(innerX + 12, cy, innerW - 24,
-                                         sfm.height() + 2 + lineH * (b.inputLines.size() + (b.inputMore ? 1 : 0)));
-                    cy += b.inputRect.height() + 8;
-                }
-                QString output;
-                if (state.isCompacted()) {
-                    b.outputCaption = tr("Output — cleared from context");
-                    output = state.output();
-                } else if (b.status == ToolStatus::Error) {
-                    b.outputCaption = tr("Error");
-                    output = state.errorText();
-                    b.outputIsError = true;
-                } else if (b.status == ToolStatus::Completed) {
-                    b.outputCaption = tr("Output");
-                    output = state.output();
-                }
-                if (!b.outputCaption.isEmpty()) {
-                    b.outputLines = firstLines(output, OutputLines, &b.outputMore);
-                    if (b.outputLines.isEmpty())
-                        b.outputLines.append(tr("(no output)"));
-                    b.outputRect = QRectF(innerX + 12, cy, innerW - 24,
-                                          sfm.height() + 2 + lineH * (b.outputLines.size() + (b.outputMore ? 1 : 0)));
-                    cy += b.outputRect.height() + 8;
-                }
-            }
-            b.rect = QRectF(innerX, y, innerW, cy - y);
-            y = cy + BlockGap;
-            l->blocks.append(b);
-            break;
-        }
-        case PartType::File:
-            addLine(part.id(), tr("Attached: %1").arg(part.filename().isEmpty() ? part.url() : part.filename()),
-                    Block::Tone::Dim);
-            break;
-        case PartType::Patch: {
-            const QStringList files = part.files();
-            if (files.isEmpty())
-                break;
-            QStringList names;
-            for (const QString &f : files)
-                names.append(f.section(u'/', -1));
-            addLine(part.id(),
-                    Style::plural(tr("Changed %n file(s): %1", nullptr, int(files.size())).arg(names.join(u", "_s)),
-                                  files.size()),
-                    Block::Tone::Dim);
-            break;
-        }
-        case PartType::Retry: {
-            const QString message = part.retryError().message();
-            addLine(part.id(),
-                    tr("Retried after an error (attempt %1): %2")
-                        .arg(part.attempt())
-                        .arg(message.isEmpty() ? part.retryError().name() : message),
-                    Block::Tone::Neutral);
-            break;
-        }
-        case PartType::Agent:
-            addLine(part.id(), tr("Agent: @%1").arg(part.name()), Block::Tone::Dim);
-            break;
-        case PartType::Subtask:
-            addLine(part.id(), tr("Subtask for @%1: %2").arg(part.agent(), part.description()), Block::Tone::Dim);
-            break;
-        case PartType::Unknown:
-            addLine(part.id(), tr("A part of type “%1” (from a newer OpenCode)").arg(part.typeName()),
-                    Block::Tone::Dim);
-            break;
-        case PartType::Compaction: // the divider above the message says it
-        case PartType::StepStart:
-        case PartType::StepFinish:
-        case PartType::Snapshot:
-            break;
-        }
+void TimelineDelegate::layoutPart(const Part &part, LayoutState &s) const
+{
+    switch (part.type()) {
+    case PartType::Text:
+        layoutText(part, s);
+        break;
+    case PartType::Reasoning:
+        layoutReasoning(part, s);
+        break;
+    case PartType::Tool:
+        layoutTool(part, s);
+        break;
+    case PartType::File:
+    case PartType::Patch:
+    case PartType::Retry:
+    case PartType::Agent:
+    case PartType::Subtask:
+    case PartType::Unknown:
+        layoutNotice(part, s);
+        break;
+    case PartType::Compaction: // the divider above the message says it
+    case PartType::StepStart:
+    case PartType::StepFinish:
+    case PartType::Snapshot:
+        break;
     }
+}
 
+void TimelineDelegate::layoutText(const Part &part, LayoutState &s) const
+{
+    if (part.isIgnored() || part.text().trimmed().isEmpty())
+        return;
+    Block b;
+    b.kind = Block::Kind::Text;
+    b.partID = part.id();
+    b.doc = document(part.id(), part.text(), true, s.font, s.innerW);
+    b.docPos = QPointF(s.innerX, s.y);
+    b.rect = QRectF(s.innerX, s.y, s.innerW, b.doc->size().height());
+    s.append(b, b.rect.height());
+}
+
+void TimelineDelegate::layoutReasoning(const Part &part, LayoutState &s) const
+{
+    if (part.text().trimmed().isEmpty())
+        return;
+    Block b;
+    b.kind = Block::Kind::Reasoning;
+    b.partID = part.id();
+    b.expanded = m_expanded.contains(part.id());
+    const qint64 ms = part.timeField(u"end") - part.timeField(u"start");
+    b.title = ms > 0 ? tr("Thought for %1").arg(durationText(ms)) : tr("Thinking");
+    b.toggle = QRectF(s.innerX, s.y, std::min(s.innerW, s.fm.horizontalAdvance(b.title) + 28), s.lh + 2);
+    s.y += b.toggle.height();
+    if (b.expanded) {
+        QFont italic = s.font;
+        italic.setItalic(true);
+        b.doc = document(u"r:"_s + part.id(), part.text(), true, italic, s.innerW - 14);
+        b.docPos = QPointF(s.innerX + 14, s.y + 4);
+        s.y += b.doc->size().height() + 4;
+    }
+    b.rect = QRectF(s.innerX, b.toggle.top(), s.innerW, s.y - b.toggle.top());
+    s.append(b, 0);
+}
+
+void TimelineDelegate::layoutTool(const Part &part, LayoutState &s) const
+{
+    const ToolState state = part.state();
+    Block b;
+    b.kind = Block::Kind::Tool;
+    b.partID = part.id();
+    b.status = state.status();
+    b.expanded = m_expanded.contains(part.id());
+    b.title = capitalized(part.tool());
+    b.subject = toolSubject(part, s.root);
+    if (state.isCompacted())
+        b.note = tr("cleared from context");
+    const qreal headerH = s.lh + 12;
+    const QRectF card(s.innerX, s.y, s.innerW, headerH);
+    b.toggle = card;
+    b.asking = s.l.running && !part.callID().isEmpty() && m_awaiting.contains(part.callID())
+        && (b.status == ToolStatus::Running || b.status == ToolStatus::Pending);
+    const QString badge = b.asking ? tr("Needs approval") : badgeText(b.status, s.l.running);
+    const bool spinner = s.l.running && b.status == ToolStatus::Running && !b.asking;
+    const qreal badgeW = s.sfm.horizontalAdvance(badge) + 18 + (spinner ? 16 : 0);
+    const qreal badgeH = s.sfm.height() + 4;
+    b.badge = QRectF(card.right() - 8 - badgeW, card.top() + (headerH - badgeH) / 2, badgeW, badgeH);
+    qreal cy = s.y + headerH;
+    if (b.status == ToolStatus::Error && !b.expanded) {
+        b.errorLine = state.errorText().section(u'\n', 0, 0).trimmed();
+        if (!b.errorLine.isEmpty())
+            cy += s.sfm.height() + 6;
+    }
+    if (b.expanded)
+        cy = layoutToolDetails(state, b, cy, s);
+    b.rect = QRectF(s.innerX, s.y, s.innerW, cy - s.y);
+    s.y = cy;
+    s.append(b, 0);
+}
+
+qreal TimelineDelegate::layoutToolDetails(const ToolState &state, Block &b, qreal cy, LayoutState &s) const
+{
+    cy += 4;
+    QString input;
+    if (!state.input().isEmpty())
+        input = QString::fromUtf8(toJson(state.input(), 2));
+    else
+        input = state.raw();
+    b.inputLines = firstLines(input, InputLines, &b.inputMore);
+    const qreal lineH = s.ffm.height();
+    if (!b.inputLines.isEmpty()) {
+        b.inputRect = QRectF(s.innerX + 12, cy, s.innerW - 24,
+                             s.sfm.height() + 2 + lineH * (b.inputLines.size() + (b.inputMore ? 1 : 0)));
+        cy += b.inputRect.height() + 8;
+    }
+    QString output;
+    if (state.isCompacted()) {
+        b.outputCaption = tr("Output — cleared from context");
+        output = state.output();
+    } else if (b.status == ToolStatus::Error) {
+        b.outputCaption = tr("Error");
+        output = state.errorText();
+        b.outputIsError = true;
+    } else if (b.status == ToolStatus::Completed) {
+        b.outputCaption = tr("Output");
+        output = state.output();
+    }
+    if (!b.outputCaption.isEmpty()) {
+        b.outputLines = firstLines(output, OutputLines, &b.outputMore);
+        if (b.outputLines.isEmpty())
+            b.outputLines.append(tr("(no output)"));
+        b.outputRect = QRectF(s.innerX + 12, cy, s.innerW - 24,
+                              s.sfm.height() + 2 + lineH * (b.outputLines.size() + (b.outputMore ? 1 : 0)));
+        cy += b.outputRect.height() + 8;
+    }
+    return cy;
+}
+
+void TimelineDelegate::layoutNotice(const Part &part, LayoutState &s) const
+{
+    switch (part.type()) {
+    case PartType::File:
+        s.addLine(part.id(), tr("Attached: %1").arg(part.filename().isEmpty() ? part.url() : part.filename()),
+                  Block::Tone::Dim);
+        break;
+    case PartType::Patch: {
+        const QStringList files = part.files();
+        if (files.isEmpty())
+            break;
+        QStringList names;
+        for (const QString &f : files)
+            names.append(f.section(u'/', -1));
+        s.addLine(part.id(),
+                  Style::plural(tr("Changed %n file(s): %1", nullptr, int(files.size())).arg(names.join(u", "_s)),
+                                files.size()),
+                  Block::Tone::Dim);
+        break;
+    }
+    case PartType::Retry: {
+        const QString message = part.retryError().message();
+        s.addLine(part.id(),
+                  tr("Retried after an error (attempt %1): %2")
+                      .arg(part.attempt())
+                      .arg(message.isEmpty() ? part.retryError().name() : message),
+                  Block::Tone::Neutral);
+        break;
+    }
+    case PartType::Agent:
+        s.addLine(part.id(), tr("Agent: @%1").arg(part.name()), Block::Tone::Dim);
+        break;
+    case PartType::Subtask:
+        s.addLine(part.id(), tr("Subtask for @%1: %2").arg(part.agent(), part.description()), Block::Tone::Dim);
+        break;
+    case PartType::Unknown:
+        s.addLine(part.id(), tr("A part of type “%1” (from a newer OpenCode)").arg(part.typeName()), Block::Tone::Dim);
+        break;
+    default:
+        break;
+    }
+}
+
+void TimelineDelegate::layoutChanges(const QModelIndex &index, LayoutState &s) const
+{
     const int changedFiles = index.data(TimelineModel::ChangedFilesRole).toInt();
     if (changedFiles > 0)
-        addLine(u"#changes"_s, Style::plural(tr("%n file(s) changed in this turn", nullptr, changedFiles), changedFiles),
-                Block::Tone::Active);
+        s.addLine(u"#changes"_s,
+                  Style::plural(tr("%n file(s) changed in this turn", nullptr, changedFiles), changedFiles),
+                  Block::Tone::Active);
+}
 
+void TimelineDelegate::layoutError(const QModelIndex &index, const QString &messageID, LayoutState &s) const
+{
     const auto error = index.data(TimelineModel::ErrorRole).value<MessageError>();
-    if (!error.isNull()) {
-        Block b;
-        b.kind = Block::Kind::Error;
-        b.tone = error.kind() == MessageError::Kind::Aborted ? Block::Tone::Neutral : Block::Tone::Negative;
-        const QString title = error.kind() == MessageError::Kind::Aborted ? tr("Interrupted") : error.name();
-        const QString message = error.message();
-        b.text = message.isEmpty() ? title : title + u": "_s + message;
-        b.doc = document(u"e:"_s + id, b.text, false, font, innerW - 20);
-        b.docPos = QPointF(innerX + 10, y + 7);
-        b.rect = QRectF(innerX, y, innerW, b.doc->size().height() + 14);
-        y += b.rect.height() + BlockGap;
-        l->blocks.append(b);
-    }
+    if (error.isNull())
+        return;
+    Block b;
+    b.kind = Block::Kind::Error;
+    b.tone = error.kind() == MessageError::Kind::Aborted ? Block::Tone::Neutral : Block::Tone::Negative;
+    const QString title = error.kind() == MessageError::Kind::Aborted ? tr("Interrupted") : error.name();
+    const QString message = error.message();
+    b.text = message.isEmpty() ? title : title + u": "_s + message;
+    b.doc = document(u"e:"_s + messageID, b.text, false, s.font, s.innerW - 20);
+    b.docPos = QPointF(s.innerX + 10, s.y + 7);
+    b.rect = QRectF(s.innerX, s.y, s.innerW, b.doc->size().height() + 14);
+    s.append(b, b.rect.height());
+}
 
-    if (l->running) {
-        Block b;
-        b.kind = Block::Kind::Working;
-        b.text = tr("Working…");
-        b.rect = QRectF(innerX, y, innerW, lh);
-        y += lh + BlockGap;
-        l->blocks.append(b);
-    }
+void TimelineDelegate::layoutWorking(LayoutState &s) const
+{
+    if (!s.l.running)
+        return;
+    Block b;
+    b.kind = Block::Kind::Working;
+    b.text = tr("Working…");
+    b.rect = QRectF(s.innerX, s.y, s.innerW, s.lh);
+    s.append(b, s.lh);
+}
 
-    y -= BlockGap;
-    if (l->card) {
+void TimelineDelegate::layoutEnd(LayoutState &s) const
+{
+    Layout &l = s.l;
+    qreal y = s.y - BlockGap;
+    if (l.card) {
         y += CardPadding;
-        l->cardRect = QRectF(columnX, l->column.top(), columnWidth, y - l->column.top());
+        l.cardRect = QRectF(s.columnX, l.column.top(), s.columnWidth, y - l.column.top());
     }
-    l->column.setHeight(y - l->column.top());
-    l->height = int(std::ceil(y + RowGap));
-
-    auto entry = new CachedLayout{revision, width, l};
-    m_layouts.insert(id, entry, 1);
-    return l;
+    l.column.setHeight(y - l.column.top());
+    l.height = int(std::ceil(y + RowGap));
 }
 
 QSize TimelineDelegate::sizeHint(const QStyleOptionViewItem &, const QModelIndex &index) const

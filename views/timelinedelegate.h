@@ -19,10 +19,10 @@ namespace weft
 /// Paints one message of the timeline (no widget per message): the header, Markdown text with
 /// highlighted code, collapsible reasoning, tool cards with a state badge, notices and errors.
 ///
-/// One layout function, layout(), gives every rectangle; paint(), sizeHint(), editorEvent() and
-/// helpEvent() all use it. Layouts are cached by message ID (with the row's revision and the
-/// width) and text documents by part ID, so that scrolling and a streaming row cost no Markdown
-/// parsing except for the part that changed.
+/// One layout function, layout(), gives every rectangle (it dispatches to one function per kind
+/// of block); paint(), sizeHint(), editorEvent() and helpEvent() all use it. Layouts are cached
+/// by message ID (with the row's revision and the width) and text documents by part ID, so that
+/// scrolling and a streaming row cost no Markdown parsing except for the part that changed.
 class TimelineDelegate : public QAbstractItemDelegate
 {
     Q_OBJECT
@@ -85,7 +85,37 @@ private:
     struct CachedLayout;
     struct CachedDocument;
 
+    struct LayoutState;
+
+    /// The layout of the row @p index (cached): a dispatcher over the functions below, which lay
+    /// out one kind of block each and move LayoutState::y past it.
     [[nodiscard]] std::shared_ptr<const Layout> layout(const QModelIndex &index) const;
+    /// The column, the card and continuation flags.
+    void layoutColumn(const QModelIndex &index, int width, LayoutState &state) const;
+    /// The divider of a compaction; true when it is all the row shows.
+    bool layoutCompactionMarker(const QModelIndex &index, LayoutState &state) const;
+    /// The author, time, model, tokens and context tag.
+    void layoutHeader(const QModelIndex &index, LayoutState &state) const;
+    /// One part: dispatches on its type.
+    void layoutPart(const Part &part, LayoutState &state) const;
+    /// Markdown text.
+    void layoutText(const Part &part, LayoutState &state) const;
+    /// Collapsible reasoning.
+    void layoutReasoning(const Part &part, LayoutState &state) const;
+    /// A tool card with its badge (and its first error line when collapsed).
+    void layoutTool(const Part &part, LayoutState &state) const;
+    /// The input and output boxes of an expanded tool card from @p top; returns their bottom.
+    qreal layoutToolDetails(const ToolState &toolState, Block &block, qreal top, LayoutState &state) const;
+    /// The one-line notices: attachments, patches, retries, agents, subtasks, unknown parts.
+    void layoutNotice(const Part &part, LayoutState &state) const;
+    /// The "N files changed in this turn" line.
+    void layoutChanges(const QModelIndex &index, LayoutState &state) const;
+    /// The message's error.
+    void layoutError(const QModelIndex &index, const QString &messageID, LayoutState &state) const;
+    /// "Working…" while the message runs.
+    void layoutWorking(LayoutState &state) const;
+    /// The card and the column's height, the row's height.
+    void layoutEnd(LayoutState &state) const;
     [[nodiscard]] std::shared_ptr<QTextDocument> document(const QString &key, const QString &text, bool markdown,
                                                           const QFont &font, qreal width) const;
     [[nodiscard]] int viewWidth() const;

@@ -82,6 +82,25 @@ QVariant column(const QSqlQuery &query, const QSqlRecord &record, const QString 
     return i < 0 ? QVariant() : query.value(i);
 }
 
+/// Runs @p sql on @p query (forward only) with @p bindings for its placeholders and calls @p row
+/// on every result row. False when the statement or a step failed: query.lastError() says why.
+bool runRows(QSqlQuery &query, const QString &sql, const QVariantList &bindings,
+             const std::function<void(const QSqlQuery &)> &row)
+{
+    query.setForwardOnly(true);
+    if (!query.prepare(sql))
+        return false;
+    for (const QVariant &value : bindings)
+        query.addBindValue(value);
+    if (!query.exec())
+        return false;
+    while (query.next()) {
+        if (row)
+            row(query);
+    }
+    return !query.lastError().isValid();
+}
+
 bool present(const QVariant &v)
 {
     return v.isValid() && !v.isNull();
@@ -149,7 +168,7 @@ OpencodeDbStore::OpencodeDbStore(const QString &file, const Options &options)
           file, u"QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=%1"_s.arg(options.busyTimeoutMs), [](QSqlDatabase &db) -> Result<void> {
               // Belt and braces: the connection refuses writes even if a statement tried one.
               QSqlQuery pragma(db);
-              pragma.exec(u"PRAGMA query_only = 1"_s);
+              runRows(pragma, u"PRAGMA query_only = 1"_s, {}, {});
               return {};
           }))
 {
@@ -200,6 +219,15 @@ Error OpencodeDbStore::failed(const QSqlQuery &query) const
     else
         t_lastFailure = Failure::Other;
     return Error{describe(error), m_file};
+}
+
+Result<void> OpencodeDbStore::forEachRow(QSqlDatabase &db, const QString &sql, const QVariantList &bindings,
+                                         const std::function<void(const QSqlQuery &row)> &row) const
+{
+    QSqlQuery query(db);
+    if (!runRows(query, sql, bindings, row))
+        return failed(query);
+    return {};
 }
 
 Result<void> OpencodeDbStore::read(const std::function<Result<void>(QSqlDatabase &db)> &reader)
@@ -290,11 +318,11 @@ Result<void> OpencodeDbStore::inspect()
 {
     OpencodeDbSchema schema;
     Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
-        QSqlQuery q(db);
-        if (!q.exec(u"SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"_s))
-            return failed(q);
-        while (q.next())
-            schema.tables.append(q.value(0).toString());
+        const Result<void> tables
+            = forEachRow(db, u"SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"_s, {},
+                         [&](const QSqlQuery &q) { schema.tables.append(q.value(0).toString()); });
+        if (!tables)
+            return tables;
         if (!schema.tables.contains(u"session"_s)) {
             if (schema.tables.isEmpty())
                 return Error{u"an empty SQLite database: no OpenCode tables in it"_s, m_file};
@@ -303,10 +331,11 @@ Result<void> OpencodeDbStore::inspect()
         for (const QString &table : {u"session"_s, u"message"_s, u"part"_s, u"project"_s}) {
             QSet<QString> columns;
             if (schema.tables.contains(table)) {
-                if (!q.exec(u"PRAGMA table_info(\"%1\")"_s.arg(table)))
-                    return failed(q);
-                while (q.next())
-                    columns.insert(q.value(1).toString());
+                const Result<void> info
+                    = forEachRow(db, u"PRAGMA table_info(\"%1\")"_s.arg(table), {},
+                                 [&](const QSqlQuery &q) { columns.insert(q.value(1).toString()); });
+                if (!info)
+                    return info;
             }
             if (table == u"session")
                 schema.session = columns;
@@ -317,14 +346,15 @@ Result<void> OpencodeDbStore::inspect()
             else
                 schema.project = columns;
         }
-        // OpenCode's own migration table (1.3 and later), or drizzle's before it (1.2).
-        if (schema.tables.contains(u"migration"_s)) {
-            if (q.exec(u"SELECT id FROM migration ORDER BY id DESC LIMIT 1"_s) && q.next())
-                schema.latestMigration = q.value(0).toString();
-        } else if (schema.tables.contains(u"__drizzle_migrations"_s)) {
-            if (q.exec(u"SELECT name FROM __drizzle_migrations ORDER BY created_at DESC, id DESC LIMIT 1"_s) && q.next())
-                schema.latestMigration = q.value(0).toString();
-        }
+        // OpenCode's own migration table (1.3 and later), or drizzle's before it (1.2). Optional:
+        // a failure here leaves the migration unknown (and is no failed() error).
+        const auto latest = [&](const QSqlQuery &q) { schema.latestMigration = q.value(0).toString(); };
+        QSqlQuery migration(db);
+        if (schema.tables.contains(u"migration"_s))
+            runRows(migration, u"SELECT id FROM migration ORDER BY id DESC LIMIT 1"_s, {}, latest);
+        else if (schema.tables.contains(u"__drizzle_migrations"_s))
+            runRows(migration, u"SELECT name FROM __drizzle_migrations ORDER BY created_at DESC, id DESC LIMIT 1"_s, {},
+                    latest);
         QStringList missing;
         for (const Required &required : requiredColumns()) {
             if (!schema.tables.contains(required.table)) {
@@ -348,11 +378,8 @@ Result<void> OpencodeDbStore::inspect()
                                    u"SELECT id, data FROM message ORDER BY rowid DESC LIMIT 1"_s,
                                    u"SELECT id, data FROM part ORDER BY rowid DESC LIMIT 1"_s,
                                    u"SELECT id FROM part ORDER BY rowid LIMIT 1"_s}) {
-            if (!q.exec(sql))
-                return failed(q);
-            while (q.next()) { }
-            if (q.lastError().isValid())
-                return failed(q);
+            if (const Result<void> touched = forEachRow(db, sql, {}, {}); !touched)
+                return touched;
         }
         return {};
     });
@@ -540,11 +567,7 @@ QList<Project> OpencodeDbStore::projects()
     if (!m_schema.tables.contains(u"project"_s))
         return result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
-        QSqlQuery q(db);
-        q.setForwardOnly(true);
-        if (!q.exec(u"SELECT * FROM project"_s))
-            return failed(q);
-        while (q.next()) {
+        return forEachRow(db, u"SELECT * FROM project"_s, {}, [&](const QSqlQuery &q) {
             const QSqlRecord record = q.record();
             auto value = [&](const QString &name) { return column(q, record, name); };
             const QString id = value(u"id"_s).toString();
@@ -579,13 +602,10 @@ QList<Project> OpencodeDbStore::projects()
             }
             if (const QList<ValidationIssue> issues = Project::validate(o); !issues.isEmpty()) {
                 reportProblem(location, u"unexpected shape: "_s + issues.first().toString());
-                continue;
+                return;
             }
             result.append(Project(o));
-        }
-        if (q.lastError().isValid())
-            return failed(q);
-        return {};
+        });
     });
     if (!r)
         reportProblem(m_file, r.error().message);
@@ -597,17 +617,10 @@ QList<Session> OpencodeDbStore::sessions()
     QList<Session> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
-        QSqlQuery q(db);
-        q.setForwardOnly(true);
-        if (!q.exec(u"SELECT %1 FROM session"_s.arg(m_sessionColumns)))
-            return failed(q);
-        while (q.next()) {
+        return forEachRow(db, u"SELECT %1 FROM session"_s.arg(m_sessionColumns), {}, [&](const QSqlQuery &q) {
             if (std::optional<Session> s = sessionFromRow(q))
                 result.append(*s);
-        }
-        if (q.lastError().isValid())
-            return failed(q);
-        return {};
+        });
     });
     if (!r)
         reportProblem(m_file, r.error().message);
@@ -618,15 +631,9 @@ std::optional<Session> OpencodeDbStore::session(const QString &sessionID)
 {
     std::optional<Session> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
-        QSqlQuery q(db);
-        q.setForwardOnly(true);
-        q.prepare(u"SELECT %1 FROM session WHERE id = ?"_s.arg(m_sessionColumns));
-        q.addBindValue(sessionID);
-        if (!q.exec())
-            return failed(q);
-        if (q.next())
-            result = sessionFromRow(q);
-        return {};
+        // id is the primary key: one row at most.
+        return forEachRow(db, u"SELECT %1 FROM session WHERE id = ?"_s.arg(m_sessionColumns), {sessionID},
+                          [&](const QSqlQuery &q) { result = sessionFromRow(q); });
     });
     if (!r)
         reportProblem(m_file, r.error().message);
@@ -638,19 +645,12 @@ QList<Message> OpencodeDbStore::messages(const QString &sessionID)
     QList<Message> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
-        QSqlQuery q(db);
-        q.setForwardOnly(true);
-        q.prepare(u"SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s);
-        q.addBindValue(sessionID);
-        if (!q.exec())
-            return failed(q);
-        while (q.next()) {
-            if (std::optional<Message> m = messageFromRow(q))
-                result.append(*m);
-        }
-        if (q.lastError().isValid())
-            return failed(q);
-        return {};
+        return forEachRow(db,
+                          u"SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s,
+                          {sessionID}, [&](const QSqlQuery &q) {
+                              if (std::optional<Message> m = messageFromRow(q))
+                                  result.append(*m);
+                          });
     });
     if (!r)
         reportProblem(m_file, r.error().message);
@@ -662,16 +662,9 @@ std::optional<Message> OpencodeDbStore::message(const QString &sessionID, const 
 {
     std::optional<Message> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
-        QSqlQuery q(db);
-        q.setForwardOnly(true);
-        q.prepare(u"SELECT id, session_id, data FROM message WHERE id = ? AND session_id = ?"_s);
-        q.addBindValue(messageID);
-        q.addBindValue(sessionID);
-        if (!q.exec())
-            return failed(q);
-        if (q.next())
-            result = messageFromRow(q);
-        return {};
+        // id is the primary key: one row at most.
+        return forEachRow(db, u"SELECT id, session_id, data FROM message WHERE id = ? AND session_id = ?"_s,
+                          {messageID, sessionID}, [&](const QSqlQuery &q) { result = messageFromRow(q); });
     });
     if (!r)
         reportProblem(m_file, r.error().message);
@@ -684,19 +677,11 @@ QList<Part> OpencodeDbStore::parts(const QString &sessionID, const QString &mess
     QList<Part> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
-        QSqlQuery q(db);
-        q.setForwardOnly(true);
-        q.prepare(u"SELECT id, message_id, session_id, data FROM part WHERE message_id = ? ORDER BY id"_s);
-        q.addBindValue(messageID);
-        if (!q.exec())
-            return failed(q);
-        while (q.next()) {
-            if (std::optional<Part> p = partFromRow(q))
-                result.append(*p);
-        }
-        if (q.lastError().isValid())
-            return failed(q);
-        return {};
+        return forEachRow(db, u"SELECT id, message_id, session_id, data FROM part WHERE message_id = ? ORDER BY id"_s,
+                          {messageID}, [&](const QSqlQuery &q) {
+                              if (std::optional<Part> p = partFromRow(q))
+                                  result.append(*p);
+                          });
     });
     if (!r)
         reportProblem(m_file, r.error().message);
@@ -710,38 +695,27 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
         QHash<QString, qsizetype> index;
-        QSqlQuery q(db);
-        q.setForwardOnly(true);
-        q.prepare(u"SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s);
-        q.addBindValue(sessionID);
-        if (!q.exec())
-            return failed(q);
-        while (q.next()) {
-            if (std::optional<Message> m = messageFromRow(q))
-                result.append({*m, {}});
-        }
-        if (q.lastError().isValid())
-            return failed(q);
+        const Result<void> messages = forEachRow(
+            db, u"SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s,
+            {sessionID}, [&](const QSqlQuery &q) {
+                if (std::optional<Message> m = messageFromRow(q))
+                    result.append({*m, {}});
+            });
+        if (!messages)
+            return messages;
         std::stable_sort(result.begin(), result.end(),
                          [](const MessageWithParts &a, const MessageWithParts &b) { return messageLessThan(a.info, b.info); });
         for (qsizetype i = 0; i < result.size(); ++i)
             index.insert(result.at(i).info.id(), i);
-        QSqlQuery p(db);
-        p.setForwardOnly(true);
-        p.prepare(u"SELECT id, message_id, session_id, data FROM part WHERE session_id = ? ORDER BY message_id, id"_s);
-        p.addBindValue(sessionID);
-        if (!p.exec())
-            return failed(p);
-        while (p.next()) {
-            const auto it = index.constFind(p.value(1).toString());
-            if (it == index.constEnd())
-                continue; // a part of a message that is not (or no longer) there
-            if (std::optional<Part> part = partFromRow(p))
-                result[it.value()].parts.append(*part);
-        }
-        if (p.lastError().isValid())
-            return failed(p);
-        return {};
+        return forEachRow(
+            db, u"SELECT id, message_id, session_id, data FROM part WHERE session_id = ? ORDER BY message_id, id"_s,
+            {sessionID}, [&](const QSqlQuery &p) {
+                const auto it = index.constFind(p.value(1).toString());
+                if (it == index.constEnd())
+                    return; // a part of a message that is not (or no longer) there
+                if (std::optional<Part> part = partFromRow(p))
+                    result[it.value()].parts.append(*part);
+            });
     });
     if (!r)
         reportProblem(m_file, r.error().message);
@@ -781,26 +755,23 @@ Result<QHash<QString, qint64>> OpencodeDbStore::changeStamps(const QList<Session
     QHash<QString, qint64> stamps;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         stamps.clear();
-        QSqlQuery q(db);
-        q.setForwardOnly(true);
         // NOT INDEXED: a plain table scan is far cheaper than walking the session index and
         // looking every row up for its time_updated.
-        for (const QString &sql : {u"SELECT id, time_updated FROM session"_s,
-                                   u"SELECT session_id, max(time_updated) FROM message NOT INDEXED GROUP BY session_id"_s,
-                                   u"SELECT session_id, max(time_updated) FROM part NOT INDEXED GROUP BY session_id"_s}) {
-            if (!q.exec(sql))
-                return failed(q);
+        for (const QString &sql :
+             {u"SELECT id, time_updated FROM session"_s,
+              u"SELECT session_id, max(time_updated) FROM message NOT INDEXED GROUP BY session_id"_s,
+              u"SELECT session_id, max(time_updated) FROM part NOT INDEXED GROUP BY session_id"_s}) {
             const bool sessionRows = sql.contains(u"FROM session"_s);
-            while (q.next()) {
+            const Result<void> rows = forEachRow(db, sql, {}, [&](const QSqlQuery &q) {
                 const QString id = q.value(0).toString();
                 const qint64 t = q.value(1).toLongLong();
                 if (sessionRows)
                     stamps.insert(id, t);
                 else if (auto it = stamps.find(id); it != stamps.end())
                     it.value() = qMax(it.value(), t);
-            }
-            if (q.lastError().isValid())
-                return failed(q);
+            });
+            if (!rows)
+                return rows;
         }
         return {};
     });

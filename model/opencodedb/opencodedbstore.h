@@ -7,6 +7,7 @@
 #include <QSqlDatabase>
 #include <QString>
 #include <QStringList>
+#include <QVariantList>
 
 #include <functional>
 #include <memory>
@@ -124,6 +125,10 @@ public:
     /// The error of a failed query inside read(), for the reader to return: read() retries a
     /// busy database and reconnects when the files changed under the connection.
     [[nodiscard]] Error failed(const QSqlQuery &query) const;
+    /// Inside read(): runs @p sql with @p bindings (in order, for its `?` placeholders) and calls
+    /// @p row on every result row. A statement or a step that fails is failed()'s error.
+    Result<void> forEachRow(QSqlDatabase &db, const QString &sql, const QVariantList &bindings,
+                            const std::function<void(const QSqlQuery &row)> &row) const;
     /// Closes the connection of the calling thread (it is reopened on the next read).
     void closeThreadConnection();
 

@@ -2,6 +2,7 @@
 #include "opencodesource.h"
 
 #include "core/logging.h"
+#include "opencodedb/opencodedatadir.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "sessionsmodel.h"
@@ -46,7 +47,7 @@ Result<void> OpencodeSource::open(const QString &dataDir)
     close();
     if (!looksLikeDataDir(dataDir))
         return Error{tr("This folder holds no OpenCode sessions (no opencode.db and no storage folder)."), dataDir};
-    Result<DataDir::Opened> opened = DataDir::open(dataDir, false);
+    Result<DataDir::Opened> opened = OpencodeDataDir::open(dataDir, false);
     if (!opened)
         return opened.error();
     m_dataDir = opened->path;

@@ -17,10 +17,9 @@ class Store;
 /// A data dir: an OpenCode-style folder holding `storage/` (JSON, read-write), or the data dir
 /// of OpenCode 1.2 and later holding `opencode.db` (SQLite, read-only).
 ///
-/// When a folder holds an OpenCode database, the database is what is opened: it holds the
-/// current sessions, and a `storage/` beside it is what OpenCode left of the JSON era (OpenCode
-/// imported it into the database once). Only when the database cannot be read (locked,
-/// damaged, an unknown schema) is `storage/` used instead, with Opened::warning saying why.
+/// This namespace finds the layout of a data dir (detect()) and opens its JSON store
+/// (openJson()); it does not read databases. OpencodeDataDir::open() (model/opencodedb) opens a
+/// data dir whatever it holds: the OpenCode database when there is one, else the JSON store.
 namespace DataDir
 {
 
@@ -39,16 +38,26 @@ struct Opened {
     QString warning;      ///< why a database in the folder was not used (the JSON store was)
 };
 
-/// Opens the data dir at @p path, creating it when @p create is true. A folder that holds an
-/// OpenCode database is opened read-only and never written to (nothing is created in it).
-[[nodiscard]] Result<Opened> open(const QString &path, bool create = true);
+/// What a data dir holds, found without opening anything.
+struct Layout
+{
+    QString path; ///< the folder, absolute
+    QString database; ///< the OpenCode database to read; empty when there is none
+    bool databaseFile = false; ///< the path given was the database file itself, not a folder
+};
+
+/// The layout of the data dir at @p path: a `.db` file is the database of its folder; a folder
+/// has the first of databasesIn(), if any. Fails when @p path is no folder, or is missing and
+/// @p create is false.
+[[nodiscard]] Result<Layout> detect(const QString &path, bool create = true);
+
+/// Opens (creating when needed) the JSON store of the folder @p path (absolute); @p warning is
+/// passed on to Opened::warning.
+[[nodiscard]] Result<Opened> openJson(const QString &path, const QString &warning = {});
 
 /// The OpenCode databases in @p dir: `opencode.db` first, then `opencode-<channel>.db` (the
 /// databases of other release channels) by name. Empty when there is none.
 [[nodiscard]] QStringList databasesIn(const QString &dir);
-
-/// Opens the OpenCode database @p file (read-only; see OpencodeDbStore::open for the errors).
-[[nodiscard]] Result<std::shared_ptr<Store>> openDatabase(const QString &file);
 
 } // namespace DataDir
 } // namespace weft

@@ -17,6 +17,7 @@
 #include "timelinedelegate.h"
 #include "timelineview.h"
 
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QDir>
 #include <QFile>
@@ -43,6 +44,7 @@ private Q_SLOTS:
     void initTestCase();
     void init();
     void cleanup();
+    void resultsModelIsConsistent();
     void searchPanelFindsAndOpens();
     void findNextPrevious();
     void findInOlderPages();
@@ -145,6 +147,33 @@ QList<SearchHit> TestGuiSearch::searchFor(SearchPanel *panel, const QString &que
     return hits;
 }
 
+void TestGuiSearch::resultsModelIsConsistent()
+{
+    // The model on its own, through empty, filled, refilled and emptied again.
+    SearchResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0);
+    SearchResult a;
+    a.hit.sessionID = MainID;
+    a.hit.sessionTitle = u"全文検索"_s;
+    a.hit.snippet = u"the snippet"_s;
+    a.hit.kind = u"text"_s;
+    a.role = Message::Role::User;
+    a.sourceLabel = u"Weft"_s;
+    SearchResult b = a;
+    b.hit.kind = u"title"_s;
+    b.role.reset();
+    model.setResults({a, b});
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.index(0).data(SearchResultsModel::TitleRole).toString(), a.hit.sessionTitle);
+    QCOMPARE(model.index(1).data(SearchResultsModel::SourceLabelRole).toString(), u"Weft"_s);
+    QCOMPARE(model.rowCount(model.index(0)), 0); // a list: no children
+    model.setResults({b});
+    QCOMPARE(model.rowCount(), 1);
+    model.setResults({});
+    QCOMPARE(model.rowCount(), 0);
+}
+
 void TestGuiSearch::searchPanelFindsAndOpens()
 {
     MainWindow *w = makeWindow();
@@ -158,6 +187,8 @@ void TestGuiSearch::searchPanelFindsAndOpens()
     w->activateWindow();
     QTest::keySequence(w, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     SearchPanel *panel = w->searchPanel();
+    // Every reset and row the searches below cause is checked for consistency.
+    QAbstractItemModelTester tester(panel->resultsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QTRY_VERIFY(panel->isVisible());
     QTRY_VERIFY(panel->queryEdit()->hasFocus());
 

@@ -3,6 +3,7 @@
 // forked, compacted and continued.
 
 #include "opencodedb/dbimport.h"
+#include "opencodedb/opencodedatadir.h"
 #include "opencodedb/opencodedbstore.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
@@ -43,7 +44,7 @@ struct Fixture {
         if (!opened)
             return false;
         source = opened.value();
-        auto weft = DataDir::open(dir.filePath(u"weft"_s), true);
+        auto weft = OpencodeDataDir::open(dir.filePath(u"weft"_s), true);
         if (!weft)
             return false;
         target = weft->store;

@@ -3,6 +3,7 @@
 // real OpenCode 1.18.34 data and from the OpenCode 1.1.53 JSON fixture stored the way the
 // database era stores it; damaged and foreign files; read-only; one connection per thread.
 
+#include "opencodedb/opencodedatadir.h"
 #include "opencodedb/opencodedbstore.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
@@ -716,7 +717,7 @@ void TestOpencodeDbStore::dataDirDetection()
         QVERIFY(weft::test::copyTree(weft::test::fixtureDir() + u"/storage"_s, dataDir + u"/storage"_s));
     const QStringList before = weft::test::entriesUnder(dataDir);
     const QString target = openFile ? dataDir + u"/opencode.db"_s : dataDir;
-    const Result<DataDir::Opened> opened = DataDir::open(target, false);
+    const Result<DataDir::Opened> opened = OpencodeDataDir::open(target, false);
     if (expectedDatabase == u"error") {
         QVERIFY(!opened);
         QVERIFY2(opened.error().toString().contains(u"not an SQLite database"), qPrintable(opened.error().toString()));

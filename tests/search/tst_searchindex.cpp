@@ -3,6 +3,7 @@
 // index up to date with JSON stores and OpenCode databases, and following live changes.
 
 #include "core/identifier.h"
+#include "opencodedb/opencodedatadir.h"
 #include "opencodedb/opencodedbstore.h"
 #include "search/searchindex.h"
 #include "session/datadir.h"
@@ -312,7 +313,7 @@ void TestSearchIndex::syncJsonStore()
 {
     QTemporaryDir dir;
     weft::test::FixtureDataDir data;
-    auto opened = DataDir::open(data.path(), false);
+    auto opened = OpencodeDataDir::open(data.path(), false);
     QVERIFY(opened);
     SearchIndex index;
     QVERIFY(index.open(dir.filePath(u"search.db"_s)));
@@ -409,7 +410,7 @@ void TestSearchIndex::timelineOrderInOneSession()
 void TestSearchIndex::followsSessionService()
 {
     QTemporaryDir dir;
-    auto opened = DataDir::open(dir.filePath(u"weft"_s), true);
+    auto opened = OpencodeDataDir::open(dir.filePath(u"weft"_s), true);
     QVERIFY(opened);
     SessionService service(opened->store);
     SearchIndex index;
@@ -498,7 +499,7 @@ void TestSearchIndex::rebuild()
 {
     QTemporaryDir dir;
     weft::test::FixtureDataDir data;
-    auto opened = DataDir::open(data.path(), false);
+    auto opened = OpencodeDataDir::open(data.path(), false);
     QVERIFY(opened);
     SessionService service(opened->store);
     SearchIndex index;
@@ -521,8 +522,8 @@ void TestSearchIndex::sourcesAreKeptApart()
 {
     QTemporaryDir dir;
     weft::test::FixtureDataDir a, b;
-    auto storeA = DataDir::open(a.path(), false);
-    auto storeB = DataDir::open(b.path(), false);
+    auto storeA = OpencodeDataDir::open(a.path(), false);
+    auto storeB = OpencodeDataDir::open(b.path(), false);
     QVERIFY(storeA && storeB);
     SearchIndex index;
     QVERIFY(index.open(dir.filePath(u"search.db"_s)));
