@@ -20,6 +20,33 @@ QString idOf(const QString &fileName)
 {
     return fileName.chopped(5); // ".json"
 }
+
+// Whether the file of @p key is as the store itself last wrote it (or removed it).
+bool isOwn(const JsonStorage &storage, const JsonStorage::Key &key)
+{
+    const Result<QString> path = storage.path(key);
+    return !path || storage.isOwnVersion(*path, JsonStorage::stampOf(*path));
+}
+
+// The files of @p keys that another process wrote, read as T values that belong where they lie,
+// ordered by @p lessThan. A file caught half-written fails to parse and is skipped: its next write
+// brings another change.
+template<typename T, typename Belongs, typename LessThan>
+QList<T> readForeign(const JsonStorage &storage, const QList<JsonStorage::Key> &keys, Belongs belongs, LessThan lessThan)
+{
+    QList<T> values;
+    for (const JsonStorage::Key &key : keys) {
+        if (isOwn(storage, key))
+            continue;
+        const Result<JsonValue> value = storage.read(key);
+        if (!value)
+            continue;
+        if (Result<T> v = T::fromJson(value.value()); v && belongs(v.value(), key))
+            values.append(v.value());
+    }
+    std::sort(values.begin(), values.end(), lessThan);
+    return values;
+}
 } // namespace
 
 JsonStoreWatcher::JsonStoreWatcher(std::shared_ptr<JsonStore> store, QObject *parent)
@@ -332,51 +359,33 @@ void JsonStoreWatcher::read(const QStringList &messageIDs, const QList<std::pair
     const QString sessionID = m_sessionID;
     const QString sessionFile = m_sessionFile;
     whenFinished(QtConcurrent::run([store, sessionID, sessionFile, messageIDs, parts, sessionInfo, removed] {
-                     // A file caught half-written by another process fails to parse and is
-                     // skipped: its next write brings another change. A file whose stamp is the
-                     // one the store gave it (or a removal the store made) is Weft's own: not news.
-                     JsonStorage &storage = store->storage();
-                     const auto ours = [&](const JsonStorage::Key &key) {
-                         const Result<QString> path = storage.path(key);
-                         return !path || storage.isOwnVersion(*path, JsonStorage::stampOf(*path));
-                     };
+                     // A file whose stamp is the one the store gave it (or a removal the store
+                     // made) is Weft's own: not news.
+                     const JsonStorage &storage = store->storage();
                      QList<StoreChange> changes;
                      if (sessionInfo && !storage.isOwnVersion(sessionFile, JsonStorage::stampOf(sessionFile))) {
                          if (std::optional<Session> s = store->session(sessionID))
                              changes.append({.kind = StoreChange::Kind::SessionUpdated, .session = *s});
                      }
-                     QList<Message> messages;
-                     for (const QString &id : messageIDs) {
-                         const JsonStorage::Key key{u"message"_s, sessionID, id};
-                         if (ours(key))
-                             continue;
-                         const Result<JsonValue> value = storage.read(key);
-                         if (!value)
-                             continue;
-                         if (Result<Message> m = Message::fromJson(value.value()); m && m->sessionID() == sessionID)
-                             messages.append(m.value());
-                     }
-                     std::sort(messages.begin(), messages.end(), messageLessThan);
-                     for (const Message &m : std::as_const(messages))
+                     QList<JsonStorage::Key> messageKeys, partKeys;
+                     for (const QString &id : messageIDs)
+                         messageKeys.append({u"message"_s, sessionID, id});
+                     for (const auto &[messageID, partID] : parts)
+                         partKeys.append({u"part"_s, messageID, partID});
+                     const QList<Message> messages = readForeign<Message>(
+                         storage, messageKeys, [&](const Message &m, const JsonStorage::Key &) { return m.sessionID() == sessionID; },
+                         messageLessThan);
+                     for (const Message &m : messages)
                          changes.append({.kind = StoreChange::Kind::MessageUpdated, .message = m});
-                     QList<Part> changedParts;
-                     for (const auto &[messageID, partID] : parts) {
-                         const JsonStorage::Key key{u"part"_s, messageID, partID};
-                         if (ours(key))
-                             continue;
-                         const Result<JsonValue> value = storage.read(key);
-                         if (!value)
-                             continue;
-                         if (Result<Part> p = Part::fromJson(value.value()); p && p->messageID() == messageID)
-                             changedParts.append(p.value());
-                     }
-                     std::sort(changedParts.begin(), changedParts.end(), partLessThan);
-                     for (const Part &p : std::as_const(changedParts))
+                     const QList<Part> changedParts = readForeign<Part>(
+                         storage, partKeys, [](const Part &p, const JsonStorage::Key &key) { return p.messageID() == key.at(1); },
+                         partLessThan);
+                     for (const Part &p : changedParts)
                          changes.append({.kind = StoreChange::Kind::PartUpdated, .part = p});
                      for (const auto &[messageID, partID] : removed) {
                          const bool message = partID.isEmpty();
-                         if (ours(message ? JsonStorage::Key{u"message"_s, sessionID, messageID}
-                                          : JsonStorage::Key{u"part"_s, messageID, partID}))
+                         if (isOwn(storage, message ? JsonStorage::Key{u"message"_s, sessionID, messageID}
+                                                    : JsonStorage::Key{u"part"_s, messageID, partID}))
                              continue;
                          StoreChange change;
                          change.kind = message ? StoreChange::Kind::MessageRemoved : StoreChange::Kind::PartRemoved;
