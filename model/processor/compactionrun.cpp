@@ -22,11 +22,13 @@ void SessionRun::pruneAfterRun()
     if (!pruned)
         qCWarning(lcProcessor).noquote() << "prune failed:" << pruned.error().toString();
     else if (pruned->applied)
-        qCInfo(lcProcessor).noquote() << "pruned" << pruned->parts.size() << "tool outputs," << pruned->pruned << "tokens";
+        qCInfo(lcProcessor).noquote() << "pruned" << pruned->parts.size() << "tool outputs," << pruned->pruned
+                                      << "tokens";
 }
 
 Result<ResolvedModel> resolveCompactionModel(const ProcessorConfig &config, const Compaction::Settings &settings,
-                                             SessionService &service, const QString &sessionID, const QString &requested)
+                                             SessionService &service, const QString &sessionID,
+                                             const QString &requested)
 {
     if (!requested.isEmpty())
         return config.resolveModel(requested);
@@ -69,16 +71,18 @@ Result<std::optional<Message>> SessionRun::compactNow(const CompactOptions &opti
     const Compaction::SummaryPlan plan = Compaction::planSummary(history, strategy);
     if (plan.summarized().isEmpty()) {
         unprune(pruned);
-        return failCompaction(MessageError::unknown(history.isEmpty() ? u"Nothing to compact: the session has no messages"_s
-                                                                      : u"Nothing to summarise: the history is too short to keep a "
-                                                                        u"tail (no user message to split at)"_s),
+        return failCompaction(MessageError::unknown(history.isEmpty()
+                                                        ? u"Nothing to compact: the session has no messages"_s
+                                                        : u"Nothing to summarise: the history is too short to keep a "
+                                                          u"tail (no user message to split at)"_s),
                               true);
     }
     const qint64 before = Compaction::contextEstimate(history, m_settings.estimator);
 
     const MessageWithParts marker = writeCompactionMarker(history, model.value(), options.automatic, plan.tailStartID);
-    Message summary = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), sid, now(), marker.info.id(),
-                                             model->providerID, model->modelID, u"compaction"_s, m_session.directory(), m_worktree);
+    Message summary
+        = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), sid, now(), marker.info.id(),
+                                 model->providerID, model->modelID, u"compaction"_s, m_session.directory(), m_worktree);
     summary.json().insertAfter(u"path", u"summary"_s, true);
     (void)m_service->updateMessage(summary);
 
@@ -89,9 +93,7 @@ Result<std::optional<Message>> SessionRun::compactNow(const CompactOptions &opti
     const StepResult result = runStep(summary, summaryStep(model.value(), strategy, summarised));
 
     // A compaction that did not complete leaves the session as it was.
-    auto rollback = [&] {
-        rollbackCompaction(summary.id(), marker.info.id(), pruned);
-    };
+    auto rollback = [&] { rollbackCompaction(summary.id(), marker.info.id(), pruned); };
     if (aborted()) {
         rollback();
         return failCompaction(MessageError::aborted(u"The operation was aborted."_s), false);
@@ -106,11 +108,12 @@ Result<std::optional<Message>> SessionRun::compactNow(const CompactOptions &opti
         const qint64 after = Compaction::contextEstimate(m_service->messages(sid), m_settings.estimator);
         if (after >= before) {
             rollback();
-            return failCompaction(MessageError::unknown(u"Compaction refused: the summary and the kept messages (~%1 tokens) are "
-                                                        u"not smaller than the history they would replace (~%2 tokens); the "
-                                                        u"history was kept as it was"_s.arg(after)
-                                                            .arg(before)),
-                                  true);
+            return failCompaction(
+                MessageError::unknown(u"Compaction refused: the summary and the kept messages (~%1 tokens) are "
+                                      u"not smaller than the history they would replace (~%2 tokens); the "
+                                      u"history was kept as it was"_s.arg(after)
+                                          .arg(before)),
+                true);
         }
     }
     return completeCompaction(marker.info, options.automatic);
@@ -157,14 +160,16 @@ MessageWithParts SessionRun::writeCompactionMarker(const QList<MessageWithParts>
             break;
         }
     }
-    const Message marker = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), sid, now(), agent, providerID, modelID);
+    const Message marker
+        = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), sid, now(), agent, providerID, modelID);
     (void)m_service->updateMessage(marker);
     Part part = Part::make(Identifier::ascending(Identifier::Kind::Part), sid, marker.id(), PartType::Compaction);
     part.json().insert(u"auto"_s, automatic);
     if (!tailStartID.isEmpty())
         part.json().insert(u"tail_start_id"_s, tailStartID);
     writePart(part);
-    (void)m_service->update(sid, [&](Session &s) { s.setTimeField(u"compacting"_s, now()); }, false);
+    (void)m_service->update(
+        sid, [&](Session &s) { s.setTimeField(u"compacting"_s, now()); }, false);
     return MessageWithParts{marker, {part}};
 }
 
@@ -198,10 +203,12 @@ SessionRun::StepSpec SessionRun::summaryStep(const ResolvedModel &model, Compact
 
 void SessionRun::clearCompacting()
 {
-    (void)m_service->update(m_session.id(), [](Session &s) { s.removeTimeField(u"compacting"); }, false);
+    (void)m_service->update(
+        m_session.id(), [](Session &s) { s.removeTimeField(u"compacting"); }, false);
 }
 
-void SessionRun::rollbackCompaction(const QString &summaryID, const QString &markerID, const QList<Compaction::PruneCandidate> &pruned)
+void SessionRun::rollbackCompaction(const QString &summaryID, const QString &markerID,
+                                    const QList<Compaction::PruneCandidate> &pruned)
 {
     if (auto r = m_service->removeMessage(m_session.id(), summaryID); !r)
         qCWarning(lcProcessor).noquote() << "cannot remove the summary:" << r.error().toString();

@@ -363,8 +363,8 @@ PermissionGate::PermissionGate(AskPolicy policy)
 {
 }
 
-PermissionDecision PermissionGate::ask(PermissionRequest request, const PermissionRuleset &rules, const Announce &announce,
-                                       const std::function<bool()> &aborted)
+PermissionDecision PermissionGate::ask(PermissionRequest request, const PermissionRuleset &rules,
+                                       const Announce &announce, const std::function<bool()> &aborted)
 {
     const PermissionRuleset all = Permission::merge({rules, approved(request.sessionID)});
     const Action action = Permission::decide(request.permission, request.patterns, all);
@@ -399,7 +399,8 @@ PermissionDecision PermissionGate::ask(PermissionRequest request, const Permissi
     return PermissionDecision::Allow;
 }
 
-std::optional<PermissionReply> PermissionGate::waitForAnswer(const QString &requestID, const std::function<bool()> &aborted)
+std::optional<PermissionReply> PermissionGate::waitForAnswer(const QString &requestID,
+                                                             const std::function<bool()> &aborted)
 {
     std::optional<PermissionReply> reply;
     QMutexLocker locker(&m_mutex);

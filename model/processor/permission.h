@@ -105,7 +105,8 @@ struct Paths {
 } // namespace Permission
 
 /// One question of a tool to the user: may it do this?
-struct PermissionRequest {
+struct PermissionRequest
+{
     QString id;
     QString sessionID;
     QString messageID;
@@ -157,7 +158,7 @@ private:
     mutable QMutex m_mutex;
     QWaitCondition m_changed;
     QHash<QString, std::optional<PermissionReply>> m_answers; ///< request ID -> answer, while asked
-    QHash<QString, PermissionRuleset> m_approved;              ///< session ID -> "always" rules
+    QHash<QString, PermissionRuleset> m_approved; ///< session ID -> "always" rules
 };
 
 } // namespace weft

@@ -295,4 +295,3 @@ bool Processor::waitForIdle(int timeoutMs)
 }
 
 } // namespace weft
-

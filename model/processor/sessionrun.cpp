@@ -75,8 +75,8 @@ Result<void> SessionRun::prepare()
     QStringList names;
     for (const std::shared_ptr<Tool> &tool : tools)
         names.append(tool->name());
-    PermissionRuleset rules = Permission::agentRuleset(m_agent.name, {m_config.dataDir, m_worktree}, m_config.permission,
-                                                       m_agent.permission);
+    PermissionRuleset rules = Permission::agentRuleset(m_agent.name, {m_config.dataDir, m_worktree},
+                                                       m_config.permission, m_agent.permission);
     rules += m_session.permission();
     const QSet<QString> disabled = Permission::disabledTools(names, rules);
     for (const std::shared_ptr<Tool> &tool : tools) {
@@ -96,7 +96,8 @@ Result<void> SessionRun::prepareWorkspace()
     if (!identity.worktree.isEmpty() && identity.worktree != u"/")
         m_worktree = identity.worktree;
     if (m_config.snapshots && !m_snapshot)
-        m_snapshot = std::make_unique<Snapshot>(m_config.dataDir, m_session.projectID(), m_worktree, m_session.directory());
+        m_snapshot
+            = std::make_unique<Snapshot>(m_config.dataDir, m_session.projectID(), m_worktree, m_session.directory());
     return {};
 }
 
@@ -114,10 +115,11 @@ QString SessionRun::systemPrompt() const
 {
     QString prompt = m_agent.prompt;
     const QString date = QDateTime::currentDateTime().toString(u"ddd MMM dd yyyy"_s);
-    prompt += u"\n\nHere is some useful information about the environment you are running in:\n<env>\n"
-              u"  Working directory: %1\n  Is directory a git repo: %2\n  Platform: %3\n  Today's date: %4\n</env>"_s
-                  .arg(m_session.directory(), m_session.projectID() == u"global" ? u"no"_s : u"yes"_s,
-                       QSysInfo::kernelType(), date);
+    prompt
+        += u"\n\nHere is some useful information about the environment you are running in:\n<env>\n"
+           u"  Working directory: %1\n  Is directory a git repo: %2\n  Platform: %3\n  Today's date: %4\n</env>"_s.arg(
+               m_session.directory(), m_session.projectID() == u"global" ? u"no"_s : u"yes"_s, QSysInfo::kernelType(),
+               date);
     // Project instructions, as OpenCode reads them.
     for (const QString &name : {u"AGENTS.md"_s, u"CLAUDE.md"_s}) {
         QFile file(m_worktree + u'/' + name);
@@ -147,8 +149,8 @@ QList<LlmMessage> SessionRun::buildMessages(const QList<MessageWithParts> &histo
 PermissionDecision SessionRun::ask(const QString &permission, const QStringList &patterns, const JsonObject &metadata,
                                    const QString &messageID, const QString &callID)
 {
-    PermissionRuleset rules = Permission::agentRuleset(m_agent.name, {m_config.dataDir, m_worktree}, m_config.permission,
-                                                       m_agent.permission);
+    PermissionRuleset rules = Permission::agentRuleset(m_agent.name, {m_config.dataDir, m_worktree},
+                                                       m_config.permission, m_agent.permission);
     rules += m_session.permission();
     const PermissionRequest request{{}, m_session.id(), messageID, callID, permission, patterns, metadata};
     auto announce = [this](const PermissionRequest &question) {
@@ -219,7 +221,8 @@ StreamAssembler SessionRun::assembler(const Message &assistant)
     return StreamAssembler(m_session.id(), assistant.id(), std::move(sink));
 }
 
-SessionRun::StreamOutcome SessionRun::streamOnce(const ResolvedModel &model, const LlmRequest &request, StreamAssembler &parts)
+SessionRun::StreamOutcome SessionRun::streamOnce(const ResolvedModel &model, const LlmRequest &request,
+                                                 StreamAssembler &parts)
 {
     Provider *provider = makeProvider(model);
     m_provider = provider;
@@ -300,7 +303,8 @@ bool SessionRun::waitToRetry(const Message &assistant, int attempt, const Stream
 {
     const MessageError &error = outcome.error;
     const qint64 delay = retryDelay(attempt, outcome.retryAfter, m_config.retryInitialMs, m_config.retryMaxMs);
-    Part retry = Part::make(Identifier::ascending(Identifier::Kind::Part), m_session.id(), assistant.id(), PartType::Retry);
+    Part retry
+        = Part::make(Identifier::ascending(Identifier::Kind::Part), m_session.id(), assistant.id(), PartType::Retry);
     retry.json().insert(u"attempt"_s, attempt);
     retry.json().insert(u"error"_s, error.json());
     retry.json().insert(u"time"_s, JsonObject{{u"created"_s, now()}});
@@ -352,7 +356,8 @@ SessionRun::StepResult SessionRun::finishStep(Message &assistant, const StepSpec
     (void)m_service->updateMessage(assistant);
     if (m_stopAfterStep)
         return StepResult::Failed;
-    return wantsTools && spec.tools && parts.finishReason() == FinishReason::ToolCalls ? StepResult::Continue : StepResult::Stop;
+    return wantsTools && spec.tools && parts.finishReason() == FinishReason::ToolCalls ? StepResult::Continue
+                                                                                       : StepResult::Stop;
 }
 
 void SessionRun::writePatch(const Message &assistant, const QString &startSnapshot)
@@ -364,7 +369,8 @@ void SessionRun::writePatch(const Message &assistant, const QString &startSnapsh
         qCWarning(lcProcessor).noquote() << "snapshot patch failed:" << patched.error().toString();
     if (!patched || patched->files.isEmpty())
         return;
-    Part part = Part::make(Identifier::ascending(Identifier::Kind::Part), m_session.id(), assistant.id(), PartType::Patch);
+    Part part
+        = Part::make(Identifier::ascending(Identifier::Kind::Part), m_session.id(), assistant.id(), PartType::Patch);
     part.json().insert(u"hash"_s, patched->hash);
     JsonArray files;
     for (const QString &file : patched->files)
@@ -414,10 +420,12 @@ bool SessionRun::executeTool(Message &assistant, Part part)
         return true;
     }
     if (isDoomLoop(part.tool(), input)
-        && ask(u"doom_loop"_s, {part.tool()}, JsonObject{{u"tool"_s, part.tool()}, {u"input"_s, input}}, assistant.id(), part.callID())
+        && ask(u"doom_loop"_s, {part.tool()}, JsonObject{{u"tool"_s, part.tool()}, {u"input"_s, input}}, assistant.id(),
+               part.callID())
             == PermissionDecision::Deny) {
-        const QString message = u"Doom loop detected: the tool \"%1\" was called three times in a row with the same input. "
-                                u"The run was stopped."_s.arg(part.tool());
+        const QString message
+            = u"Doom loop detected: the tool \"%1\" was called three times in a row with the same input. "
+              u"The run was stopped."_s.arg(part.tool());
         fail(message);
         m_stopAfterStep = true;
         m_lastError = MessageError::unknown(message);
@@ -428,7 +436,8 @@ bool SessionRun::executeTool(Message &assistant, Part part)
 
     part.setState(ToolState::running(input, start));
     writePart(part);
-    const ToolResult result = tool->execute(toolContext(assistant, part, input, start), input);
+    ToolContext context = toolContext(assistant, part, input, start);
+    const ToolResult result = tool->execute(context, input);
     flushDeltas();
     if (aborted() && !result.ok) {
         fail(u"Tool execution aborted"_s);
@@ -464,7 +473,7 @@ ToolContext SessionRun::toolContext(Message &assistant, Part &part, const JsonOb
     context.dataDir = m_config.dataDir;
     context.abortFlag = m_abort;
     context.ask = [this, &assistant, callID = part.callID()](const QString &permission, const QStringList &patterns,
-                                                            const JsonObject &metadata) {
+                                                             const JsonObject &metadata) {
         return ask(permission, patterns, metadata, assistant.id(), callID);
     };
     context.runSubagent = [this](const QString &agent, const QString &description, const QString &prompt) {
@@ -512,7 +521,8 @@ void SessionRun::finishAborted(Message &assistant, StreamAssembler &parts)
         }
         const ToolState state = part.state();
         if (state.status() == ToolStatus::Pending || state.status() == ToolStatus::Running) {
-            part.setState(ToolState::error(state.input(), u"Tool execution aborted"_s, state.started() > 0 ? state.started() : now(), now()));
+            part.setState(ToolState::error(state.input(), u"Tool execution aborted"_s,
+                                           state.started() > 0 ? state.started() : now(), now()));
             writePart(part);
         }
     }
@@ -635,7 +645,8 @@ void SessionRun::generateTitle()
                                      LlmMessage::user(m_request.text.left(4000))};
     const Result<QString> answer = collectText(model, messages, 100);
     if (!answer) {
-        qCInfo(lcProcessor).noquote() << "title generation failed, keeping the default title:" << answer.error().message;
+        qCInfo(lcProcessor).noquote() << "title generation failed, keeping the default title:"
+                                      << answer.error().message;
         return;
     }
     const QString title = cleanTitle(answer.value());
@@ -686,13 +697,14 @@ void SessionRun::run()
     const bool firstPrompt = previous.isEmpty();
 
     const qint64 created = now();
-    Message user = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), m_session.id(), created, m_agent.name,
-                                     m_model.providerID, m_model.modelID);
+    Message user = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), m_session.id(), created,
+                                     m_agent.name, m_model.providerID, m_model.modelID);
     (void)m_service->updateMessage(user);
     m_userMessageID = user.id();
     writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_session.id(), user.id(), m_request.text));
     if (m_agent.name == u"plan") {
-        const QString planFile = (m_session.projectID() == u"global" ? m_config.dataDir + u"/plans"_s : m_worktree + u"/.opencode/plans"_s)
+        const QString planFile
+            = (m_session.projectID() == u"global" ? m_config.dataDir + u"/plans"_s : m_worktree + u"/.opencode/plans"_s)
             + u'/' + QString::number(m_session.created()) + u'-' + m_session.slug() + u".md"_s;
         writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_session.id(), user.id(),
                                  AgentRegistry::promptResource(u"plan-reminder"_s).arg(planFile), true));
@@ -726,8 +738,8 @@ bool SessionRun::runLoop(Message user)
             break;
         if (m_agent.maxSteps > 0 && step >= m_agent.maxSteps)
             break;
-        Message assistant = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), m_session.id(), now(),
-                                                   user.id(), m_model.providerID, m_model.modelID, m_agent.name,
+        Message assistant = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), m_session.id(),
+                                                   now(), user.id(), m_model.providerID, m_model.modelID, m_agent.name,
                                                    m_session.directory(), m_worktree);
         (void)m_service->updateMessage(assistant);
         const StepResult result = runStep(assistant, promptStep());

@@ -34,7 +34,8 @@ class SessionRun : public QObject
     Q_OBJECT
 
 public:
-    SessionRun(Processor *processor, PromptRequest request, Session session, std::shared_ptr<std::atomic_bool> abortFlag)
+    SessionRun(Processor *processor, PromptRequest request, Session session,
+               std::shared_ptr<std::atomic_bool> abortFlag)
         : m_processor(processor)
         , m_service(processor->m_service)
         , m_config(processor->m_config)
@@ -45,7 +46,8 @@ public:
     {
         Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(m_config.compaction);
         if (!settings) {
-            qCWarning(lcProcessor).noquote() << "invalid compaction settings, using the defaults:" << settings.error().toString();
+            qCWarning(lcProcessor).noquote()
+                << "invalid compaction settings, using the defaults:" << settings.error().toString();
             settings = Compaction::Settings::fromConfig({});
         }
         m_settings = settings.value();
@@ -76,7 +78,8 @@ private:
     enum class StepResult { Continue, Stop, Failed };
     /// What one step sends: the model, fixed messages (empty: the session's context, rebuilt
     /// for each attempt) and whether the agent's tools are offered.
-    struct StepSpec {
+    struct StepSpec
+    {
         ResolvedModel model;
         QList<LlmMessage> messages;
         bool tools = true;
@@ -100,16 +103,18 @@ private:
     QList<Compaction::PruneCandidate> pruneBeforeSummary();
     void unprune(const QList<Compaction::PruneCandidate> &pruned);
     /// The user message with the `compaction` part; sets `time.compacting` on the session.
-    MessageWithParts writeCompactionMarker(const QList<MessageWithParts> &history, const ResolvedModel &model, bool automatic,
-                                           const QString &tailStartID);
+    MessageWithParts writeCompactionMarker(const QList<MessageWithParts> &history, const ResolvedModel &model,
+                                           bool automatic, const QString &tailStartID);
     [[nodiscard]] StepSpec summaryStep(const ResolvedModel &model, Compaction::Strategy strategy,
                                        const QList<MessageWithParts> &summarised) const;
     void clearCompacting();
-    void rollbackCompaction(const QString &summaryID, const QString &markerID, const QList<Compaction::PruneCandidate> &pruned);
+    void rollbackCompaction(const QString &summaryID, const QString &markerID,
+                            const QList<Compaction::PruneCandidate> &pruned);
     /// Ends a compaction that succeeded; returns the synthetic continue message of an automatic one.
     std::optional<Message> completeCompaction(const Message &marker, bool automatic);
     /// How one stream ended.
-    struct StreamOutcome {
+    struct StreamOutcome
+    {
         bool ok = false;
         MessageError error;
         std::optional<qint64> retryAfter;
@@ -122,7 +127,8 @@ private:
     /// Records the retry and waits for it; false when aborted meanwhile.
     bool waitToRetry(const Message &assistant, int attempt, const StreamOutcome &outcome);
     void failStep(Message &assistant, const StreamAssembler &parts, const MessageError &error);
-    StepResult finishStep(Message &assistant, const StepSpec &spec, StreamAssembler &parts, const QString &startSnapshot);
+    StepResult finishStep(Message &assistant, const StepSpec &spec, StreamAssembler &parts,
+                          const QString &startSnapshot);
     /// The `patch` part of the files changed since @p startSnapshot.
     void writePatch(const Message &assistant, const QString &startSnapshot);
     /// Runs @p calls in order; false when the run must stop (aborted, doom loop refused).
@@ -193,7 +199,7 @@ private:
     QList<QByteArray> m_recentCalls; // tool + input of the last calls, for doom-loop detection
 
     // Deltas coalesced before they are announced.
-    QHash<QString, QString> m_pendingDelta;  // part id -> delta not announced yet
+    QHash<QString, QString> m_pendingDelta; // part id -> delta not announced yet
     QHash<QString, Part> m_pendingPart;
     QTimer *m_flushTimer = nullptr;
     QElapsedTimer m_sinceFlush;
@@ -201,8 +207,9 @@ private:
 
 /// The model a compaction of @p sessionID uses: @p requested, else `compaction.model`, else the
 /// compaction agent's model, else the model of the session's last user message, else the default.
-[[nodiscard]] Result<ResolvedModel> resolveCompactionModel(const ProcessorConfig &config, const Compaction::Settings &settings,
-                                                         SessionService &service, const QString &sessionID,
-                                                         const QString &requested);
+[[nodiscard]] Result<ResolvedModel> resolveCompactionModel(const ProcessorConfig &config,
+                                                           const Compaction::Settings &settings,
+                                                           SessionService &service, const QString &sessionID,
+                                                           const QString &requested);
 
 } // namespace weft

@@ -29,7 +29,8 @@ class StreamAssembler
 {
 public:
     /// Where the parts go.
-    struct Sink {
+    struct Sink
+    {
         /// A part in full (new, or changed in more than its text).
         std::function<void(const Part &part)> write;
         /// A part that grew by @p delta (empty for a tool's streamed input or progress).
@@ -82,7 +83,7 @@ private:
 
     QHash<QString, Part> m_streamParts; ///< "text:<id>" / "reasoning:<id>" -> part
     QStringList m_streamOrder;
-    QHash<QString, Part> m_toolParts;   ///< call ID -> part
+    QHash<QString, Part> m_toolParts; ///< call ID -> part
     QStringList m_toolOrder;
     QString m_finishReason;
     LlmUsage m_usage;

@@ -313,7 +313,8 @@ private Q_SLOTS:
 
     void gatePolicies()
     {
-        const PermissionRuleset rules{R(u"*"_s, u"*"_s, Action::Allow), R(u"bash"_s, u"*"_s, Action::Ask), R(u"bash"_s, u"rm *"_s, Action::Deny)};
+        const PermissionRuleset rules{R(u"*"_s, u"*"_s, Action::Allow), R(u"bash"_s, u"*"_s, Action::Ask),
+                                      R(u"bash"_s, u"rm *"_s, Action::Deny)};
         auto request = [](const QString &permission, const QStringList &patterns) {
             return PermissionRequest{{}, u"ses_a"_s, u"msg_a"_s, u"call_a"_s, permission, patterns, {}};
         };
@@ -326,7 +327,8 @@ private Q_SLOTS:
         // Auto-approve answers `ask`, but deny rules win over it.
         PermissionGate approving(PermissionGate::AskPolicy::Allow);
         QCOMPARE(approving.ask(request(u"bash"_s, {u"make"_s}), rules, announce, {}), PermissionDecision::Allow);
-        QCOMPARE(approving.ask(request(u"bash"_s, {u"make"_s, u"rm -rf build"_s}), rules, announce, {}), PermissionDecision::Deny);
+        QCOMPARE(approving.ask(request(u"bash"_s, {u"make"_s, u"rm -rf build"_s}), rules, announce, {}),
+                 PermissionDecision::Deny);
         // Later rules (the session's) win over earlier ones (the config's and the agent's).
         const PermissionRuleset session = Permission::merge({rules, {R(u"bash"_s, u"make*"_s, Action::Allow)}});
         QCOMPARE(headless.ask(request(u"bash"_s, {u"make all"_s}), session, announce, {}), PermissionDecision::Allow);
@@ -346,13 +348,16 @@ private Q_SLOTS:
             asked.append(r);
             gate.answer(r.id, reply); // answered at once, as a receiver on another thread would
         };
-        auto request = [](const QString &session, const QString &permission, const QStringList &patterns, const JsonObject &metadata = {}) {
+        auto request = [](const QString &session, const QString &permission, const QStringList &patterns,
+                          const JsonObject &metadata = {}) {
             return PermissionRequest{{}, session, u"msg_a"_s, u"call_a"_s, permission, patterns, metadata};
         };
-        QCOMPARE(gate.ask(request(u"ses_a"_s, u"read"_s, {u"a.txt"_s}), rules, announce, {}), PermissionDecision::Allow);
+        QCOMPARE(gate.ask(request(u"ses_a"_s, u"read"_s, {u"a.txt"_s}), rules, announce, {}),
+                 PermissionDecision::Allow);
         QVERIFY(asked.isEmpty()); // allowed by a rule: not asked
 
-        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"a.txt"_s}, JsonObject{{u"diff"_s, u"..."_s}}), rules, announce, {}),
+        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"a.txt"_s}, JsonObject{{u"diff"_s, u"..."_s}}), rules,
+                          announce, {}),
                  PermissionDecision::Allow);
         QCOMPARE(asked.size(), 1);
         QVERIFY(!asked.first().id.isEmpty());
@@ -360,14 +365,17 @@ private Q_SLOTS:
         QCOMPARE(asked.first().callID, u"call_a"_s);
         QCOMPARE(asked.first().permission, u"edit"_s);
         QCOMPARE(asked.first().metadata.string(u"diff"), u"..."_s);
-        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"a.txt"_s}), rules, announce, {}), PermissionDecision::Allow);
+        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"a.txt"_s}), rules, announce, {}),
+                 PermissionDecision::Allow);
         QCOMPARE(asked.size(), 2); // "once" is not remembered
         QVERIFY(asked.at(0).id != asked.at(1).id);
 
         reply = PermissionReply::Always;
-        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"b.txt"_s}), rules, announce, {}), PermissionDecision::Allow);
+        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"b.txt"_s}), rules, announce, {}),
+                 PermissionDecision::Allow);
         QCOMPARE(describe(gate.approved(u"ses_a"_s)), u"edit b.txt allow"_s);
-        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"b.txt"_s}), rules, announce, {}), PermissionDecision::Allow);
+        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"b.txt"_s}), rules, announce, {}),
+                 PermissionDecision::Allow);
         QCOMPARE(asked.size(), 3); // remembered: not asked again
         // ... for that session only.
         QVERIFY(gate.approved(u"ses_b"_s).isEmpty());
@@ -377,7 +385,8 @@ private Q_SLOTS:
         QCOMPARE(gate.ask(request(u"ses_a"_s, u"bash"_s, {u"ls"_s}), rules, announce, {}), PermissionDecision::Deny);
         // An explicit deny in the rules is not asked, even after "always".
         const PermissionRuleset denying = Permission::merge({rules, {R(u"edit"_s, u"c.txt"_s, Action::Deny)}});
-        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"c.txt"_s}), denying, announce, {}), PermissionDecision::Deny);
+        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"c.txt"_s}), denying, announce, {}),
+                 PermissionDecision::Deny);
         QCOMPARE(asked.size(), 5);
         // An answer to a question no one waits for changes nothing.
         gate.answer(u"per_unknown"_s, PermissionReply::Always);
@@ -420,7 +429,8 @@ private Q_SLOTS:
         };
         QElapsedTimer timer;
         timer.start();
-        QCOMPARE(gate.ask(PermissionRequest{{}, u"ses_a"_s, {}, {}, u"bash"_s, {u"make"_s}, {}}, rules, announce, [&] { return aborted.load(); }),
+        QCOMPARE(gate.ask(PermissionRequest{{}, u"ses_a"_s, {}, {}, u"bash"_s, {u"make"_s}, {}}, rules, announce,
+                          [&] { return aborted.load(); }),
                  PermissionDecision::Deny);
         QVERIFY(timer.elapsed() < 5000);
         aborter->wait();

@@ -10,8 +10,10 @@ using namespace weft;
 namespace
 {
 /// What the assembler sent to its sink, in order.
-struct Recorder {
-    struct Write {
+struct Recorder
+{
+    struct Write
+    {
         Part part;
         bool streamed = false;
         QString delta;
@@ -30,7 +32,7 @@ struct Recorder {
     }
 };
 
-LlmEvent event(LlmEvent::Type type, const QString &id = {}, const QString &text = {})
+LlmEvent llmEvent(LlmEvent::Type type, const QString &id = {}, const QString &text = {})
 {
     return LlmEvent::make(type, id, text);
 }
@@ -45,20 +47,20 @@ private Q_SLOTS:
     {
         Recorder recorder;
         StreamAssembler parts = recorder.assembler();
-        parts.handle(event(LlmEvent::Type::Start));
-        parts.handle(event(LlmEvent::Type::ReasoningStart, u"r1"_s));
-        parts.handle(event(LlmEvent::Type::ReasoningDelta, u"r1"_s, u"Think"_s));
-        LlmEvent reasoningEnd = event(LlmEvent::Type::ReasoningEnd, u"r1"_s);
+        parts.handle(llmEvent(LlmEvent::Type::Start));
+        parts.handle(llmEvent(LlmEvent::Type::ReasoningStart, u"r1"_s));
+        parts.handle(llmEvent(LlmEvent::Type::ReasoningDelta, u"r1"_s, u"Think"_s));
+        LlmEvent reasoningEnd = llmEvent(LlmEvent::Type::ReasoningEnd, u"r1"_s);
         reasoningEnd.providerMetadata = JsonObject{{u"anthropic"_s, JsonObject{{u"signature"_s, u"sig"_s}}}};
         recorder.clock = 1500;
         parts.handle(reasoningEnd);
-        parts.handle(event(LlmEvent::Type::TextStart, u"t1"_s));
-        parts.handle(event(LlmEvent::Type::TextDelta, u"t1"_s, u"Hello"_s));
-        parts.handle(event(LlmEvent::Type::TextDelta, u"t1"_s, u", world  \n"_s));
+        parts.handle(llmEvent(LlmEvent::Type::TextStart, u"t1"_s));
+        parts.handle(llmEvent(LlmEvent::Type::TextDelta, u"t1"_s, u"Hello"_s));
+        parts.handle(llmEvent(LlmEvent::Type::TextDelta, u"t1"_s, u", world  \n"_s));
         recorder.clock = 2000;
-        parts.handle(event(LlmEvent::Type::TextEnd, u"t1"_s));
+        parts.handle(llmEvent(LlmEvent::Type::TextEnd, u"t1"_s));
 
-        QCOMPARE(recorder.writes.size(), 6);
+        QCOMPARE(recorder.writes.size(), 7);
         const Part reasoning = recorder.writes.at(2).part;
         QCOMPARE(reasoning.type(), PartType::Reasoning);
         QCOMPARE(reasoning.sessionID(), u"ses_test"_s);
@@ -69,10 +71,10 @@ private Q_SLOTS:
         QCOMPARE(reasoning.json().object(u"metadata").object(u"anthropic").string(u"signature"), u"sig"_s);
 
         // The deltas stream; the part keeps its ID from start to end.
-        QVERIFY(recorder.writes.at(4).streamed);
-        QCOMPARE(recorder.writes.at(4).delta, u", world  \n"_s);
-        QCOMPARE(recorder.writes.at(4).part.text(), u"Hello, world  \n"_s);
-        const Part text = recorder.writes.at(5).part;
+        QVERIFY(recorder.writes.at(5).streamed);
+        QCOMPARE(recorder.writes.at(5).delta, u", world  \n"_s);
+        QCOMPARE(recorder.writes.at(5).part.text(), u"Hello, world  \n"_s);
+        const Part text = recorder.writes.at(6).part;
         QCOMPARE(text.id(), recorder.writes.at(3).part.id());
         QCOMPARE(text.type(), PartType::Text);
         QCOMPARE(text.text(), u"Hello, world"_s); // the end is trimmed
@@ -87,25 +89,25 @@ private Q_SLOTS:
     {
         Recorder recorder;
         StreamAssembler parts = recorder.assembler();
-        LlmEvent start = event(LlmEvent::Type::ToolInputStart, u"call_1"_s);
+        LlmEvent start = llmEvent(LlmEvent::Type::ToolInputStart, u"call_1"_s);
         start.toolName = u"read"_s;
         parts.handle(start);
-        parts.handle(event(LlmEvent::Type::ToolInputDelta, u"call_1"_s, u"{\"path\":"_s));
-        parts.handle(event(LlmEvent::Type::ToolInputDelta, u"call_1"_s, u"\"a.txt\"}"_s));
-        parts.handle(event(LlmEvent::Type::ToolInputEnd, u"call_1"_s));
-        LlmEvent call = event(LlmEvent::Type::ToolCall, u"call_1"_s);
+        parts.handle(llmEvent(LlmEvent::Type::ToolInputDelta, u"call_1"_s, u"{\"path\":"_s));
+        parts.handle(llmEvent(LlmEvent::Type::ToolInputDelta, u"call_1"_s, u"\"a.txt\"}"_s));
+        parts.handle(llmEvent(LlmEvent::Type::ToolInputEnd, u"call_1"_s));
+        LlmEvent call = llmEvent(LlmEvent::Type::ToolCall, u"call_1"_s);
         call.toolName = u"read"_s;
         call.input = JsonObject{{u"path"_s, u"a.txt"_s}};
         call.rawInput = u"{\"path\":\"a.txt\"}"_s;
         parts.handle(call);
         // A call without streamed input, with input the provider could not parse.
-        LlmEvent bad = event(LlmEvent::Type::ToolCall, u"call_2"_s);
+        LlmEvent bad = llmEvent(LlmEvent::Type::ToolCall, u"call_2"_s);
         bad.toolName = u"bash"_s;
         bad.rawInput = u"{oops"_s;
         bad.inputError = u"not JSON"_s;
         parts.handle(bad);
         // Input for an unknown call is ignored.
-        parts.handle(event(LlmEvent::Type::ToolInputDelta, u"call_9"_s, u"x"_s));
+        parts.handle(llmEvent(LlmEvent::Type::ToolInputDelta, u"call_9"_s, u"x"_s));
 
         QCOMPARE(recorder.writes.size(), 5);
         QCOMPARE(recorder.writes.at(0).part.state().status(), ToolStatus::Pending);
@@ -133,7 +135,7 @@ private Q_SLOTS:
         QCOMPARE(start.snapshot(), u"snap1"_s);
         QCOMPARE(parts.finishReason(), u"unknown"_s);
 
-        LlmEvent finish = event(LlmEvent::Type::FinishStep);
+        LlmEvent finish = llmEvent(LlmEvent::Type::FinishStep);
         finish.finishReason = u"tool-calls"_s;
         finish.usage.inputTokens = 1000;
         finish.usage.cachedInputTokens = 200;
@@ -163,10 +165,10 @@ private Q_SLOTS:
     {
         Recorder recorder;
         StreamAssembler parts = recorder.assembler();
-        parts.handle(event(LlmEvent::Type::TextStart, u"t1"_s));
-        parts.handle(event(LlmEvent::Type::TextDelta, u"t1"_s, u"partial"_s));
-        parts.handle(event(LlmEvent::Type::ReasoningStart, u"r1"_s));
-        LlmEvent error = event(LlmEvent::Type::Error);
+        parts.handle(llmEvent(LlmEvent::Type::TextStart, u"t1"_s));
+        parts.handle(llmEvent(LlmEvent::Type::TextDelta, u"t1"_s, u"partial"_s));
+        parts.handle(llmEvent(LlmEvent::Type::ReasoningStart, u"r1"_s));
+        LlmEvent error = llmEvent(LlmEvent::Type::Error);
         error.error = MessageError::unknown(u"boom"_s);
         parts.handle(error);
         QCOMPARE(parts.error().message(), u"boom"_s);
