@@ -92,6 +92,8 @@ private:
     StepSpec promptStep() const;
     /// The agent loop from @p user on; false when it ended with an error or was aborted.
     bool runLoop(Message user);
+
+    // ---- compaction (compactionrun.cpp)
     void runCompactionOnly();
     /// Prunes, then streams a summary (see Processor::compact). Returns the synthetic continue
     /// message of an automatic compaction (nullopt for a manual one), or the error after the
@@ -112,6 +114,8 @@ private:
                             const QList<Compaction::PruneCandidate> &pruned);
     /// Ends a compaction that succeeded; returns the synthetic continue message of an automatic one.
     std::optional<Message> completeCompaction(const Message &marker, bool automatic);
+
+    // ---- one step (sessionrun.cpp)
     /// How one stream ended.
     struct StreamOutcome
     {
