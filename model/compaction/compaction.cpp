@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compaction.h"
 
-#include "processor/modelmessages.h"
+#include "session/modelmessages.h"
 #include "session/sessionservice.h"
 
 #include <QDateTime>

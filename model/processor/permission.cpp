@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "permission.h"
 
+#include "core/identifier.h"
 #include "core/logging.h"
 
 #include <QDir>
@@ -357,108 +358,80 @@ QString deniedMessage(const QString &permission, const QStringList &patterns)
 
 // -------------------------------------------------------------------------------------------------
 
-PermissionGate::PermissionGate(PermissionRuleset rules, bool autoApprove) : m_rules(std::move(rules)), m_autoApprove(autoApprove) { }
-
-void PermissionGate::setRules(const PermissionRuleset &rules)
+PermissionGate::PermissionGate(AskPolicy policy)
+    : m_policy(policy)
 {
-    QMutexLocker lock(&m_mutex);
-    m_rules = rules;
 }
 
-PermissionRuleset PermissionGate::rules() const
+PermissionDecision PermissionGate::ask(PermissionRequest request, const PermissionRuleset &rules,
+                                       const Announce &announce, const std::function<bool()> &aborted)
 {
-    QMutexLocker lock(&m_mutex);
-    return m_rules;
-}
-
-void PermissionGate::setSessionRules(const PermissionRuleset &rules)
-{
-    QMutexLocker lock(&m_mutex);
-    m_sessionRules = rules;
-}
-
-void PermissionGate::setAutoApprove(bool autoApprove)
-{
-    QMutexLocker lock(&m_mutex);
-    m_autoApprove = autoApprove;
-}
-
-bool PermissionGate::autoApprove() const
-{
-    QMutexLocker lock(&m_mutex);
-    return m_autoApprove;
-}
-
-void PermissionGate::setAsker(Asker asker)
-{
-    QMutexLocker lock(&m_mutex);
-    m_asker = std::move(asker);
-}
-
-PermissionRuleset PermissionGate::approved() const
-{
-    QMutexLocker lock(&m_mutex);
-    return m_approved;
-}
-
-QString PermissionGate::lastDenial() const
-{
-    QMutexLocker lock(&m_mutex);
-    return m_lastDenial;
-}
-
-PermissionDecision PermissionGate::ask(const QString &permission, const QStringList &patterns, const JsonObject &metadata)
-{
-    PermissionRuleset rules;
-    Asker asker;
-    bool autoApprove = false;
+    const PermissionRuleset all = Permission::merge({rules, approved(request.sessionID)});
+    const Action action = Permission::decide(request.permission, request.patterns, all);
+    if (action == Action::Deny)
+        return PermissionDecision::Deny;
+    if (action == Action::Allow)
+        return PermissionDecision::Allow;
+    switch (m_policy) {
+    case AskPolicy::Allow:
+        return PermissionDecision::Allow;
+    case AskPolicy::Deny:
+        qCInfo(lcProcessor) << "permission" << request.permission << "needs approval; denied (no one to ask)";
+        return PermissionDecision::Deny;
+    case AskPolicy::Interactive:
+        break;
+    }
+    request.id = Identifier::ascending(Identifier::Kind::Permission);
     {
-        QMutexLocker lock(&m_mutex);
-        rules = Permission::merge({m_rules, m_sessionRules, m_approved});
-        asker = m_asker;
-        autoApprove = m_autoApprove;
+        QMutexLocker locker(&m_mutex);
+        m_answers.insert(request.id, std::nullopt);
     }
-    const QStringList list = patterns.isEmpty() ? QStringList{u"*"_s} : patterns;
-    QStringList asking;
-    for (const QString &pattern : list) {
-        const PermissionRule r = Permission::evaluate(permission, pattern, rules);
-        if (r.action == Action::Deny) {
-            QMutexLocker lock(&m_mutex);
-            m_lastDenial = u"rule: %1 %2 -> deny (for %3)"_s.arg(r.permission, r.pattern, pattern);
-            qCInfo(lcProcessor).noquote() << "permission denied by rule" << permission << pattern;
-            return PermissionDecision::Deny;
-        }
-        if (r.action == Action::Ask)
-            asking.append(pattern);
+    if (announce)
+        announce(request);
+    const std::optional<PermissionReply> reply = waitForAnswer(request.id, aborted);
+    if (!reply || *reply == PermissionReply::Reject)
+        return PermissionDecision::Deny;
+    if (*reply == PermissionReply::Always) {
+        QMutexLocker locker(&m_mutex);
+        for (const QString &pattern : std::as_const(request.patterns))
+            m_approved[request.sessionID].append({request.permission, pattern, Action::Allow});
     }
-    if (asking.isEmpty())
-        return PermissionDecision::Allow;
-    if (asker) {
-        const Reply reply = asker(Request{permission, patterns, metadata});
-        QMutexLocker lock(&m_mutex);
-        if (reply == Reply::Reject) {
-            m_lastDenial = u"user: rejected %1 for %2"_s.arg(permission, asking.join(u", "_s));
-            return PermissionDecision::Deny;
-        }
-        if (reply == Reply::Always) {
-            for (const QString &pattern : asking)
-                m_approved.append(PermissionRule{permission, pattern, Action::Allow});
-        }
-        return PermissionDecision::Allow;
-    }
-    if (autoApprove)
-        return PermissionDecision::Allow;
-    QMutexLocker lock(&m_mutex);
-    m_lastDenial = u"ask: %1 for %2 needs approval (not given in a headless run)"_s.arg(permission, asking.join(u", "_s));
-    qCInfo(lcProcessor).noquote() << "permission refused (ask without approval)" << permission << asking.join(u", "_s);
-    return PermissionDecision::Deny;
+    return PermissionDecision::Allow;
 }
 
-std::function<PermissionDecision(const QString &, const QStringList &, const JsonObject &)> PermissionGate::askFunction()
+std::optional<PermissionReply> PermissionGate::waitForAnswer(const QString &requestID,
+                                                             const std::function<bool()> &aborted)
 {
-    return [this](const QString &permission, const QStringList &patterns, const JsonObject &metadata) {
-        return ask(permission, patterns, metadata);
-    };
+    std::optional<PermissionReply> reply;
+    QMutexLocker locker(&m_mutex);
+    while (!(aborted && aborted())) {
+        reply = m_answers.value(requestID);
+        if (reply)
+            break;
+        m_changed.wait(&m_mutex, 200);
+    }
+    m_answers.remove(requestID);
+    return reply;
+}
+
+void PermissionGate::answer(const QString &requestID, PermissionReply reply)
+{
+    QMutexLocker locker(&m_mutex);
+    if (m_answers.contains(requestID))
+        m_answers.insert(requestID, reply);
+    m_changed.wakeAll();
+}
+
+void PermissionGate::wake()
+{
+    QMutexLocker locker(&m_mutex);
+    m_changed.wakeAll();
+}
+
+PermissionRuleset PermissionGate::approved(const QString &sessionID) const
+{
+    QMutexLocker locker(&m_mutex);
+    return m_approved.value(sessionID);
 }
 
 } // namespace weft

@@ -9,14 +9,17 @@
 #include "core/types.h"
 #include "processor/tool.h"
 
+#include <QHash>
 #include <QList>
 #include <QMutex>
 #include <QSet>
 #include <QString>
 #include <QStringList>
+#include <QWaitCondition>
 
 #include <functional>
 #include <initializer_list>
+#include <optional>
 
 namespace weft
 {
@@ -101,50 +104,63 @@ struct Paths {
 
 } // namespace Permission
 
-/// Answers the permission questions of tools without a user interface: rules decide; `ask` is
-/// refused unless auto-approve is on or an asker callback (a GUI prompt) says yes. Explicit
-/// `deny` rules always win. Thread-safe.
+/// One question of a tool to the user: may it do this?
+struct PermissionRequest
+{
+    QString id;
+    QString sessionID;
+    QString messageID;
+    QString callID;
+    QString permission; ///< "edit", "bash", "external_directory", "doom_loop", ...
+    QStringList patterns;
+    JsonObject metadata;
+};
+
+enum class PermissionReply { Once, Always, Reject };
+
+/// The processor's answers to the permission questions of tools (OpenCode's PermissionNext.ask):
+/// the rules decide, explicit `deny` rules always win, and an `ask` is answered by the policy:
+/// at once (Allow, Deny), or by the user (Interactive: the question is announced and the asking
+/// tool waits for answer()). "Always" answers are remembered per session for the processor's
+/// lifetime, as allow rules evaluated after all others. Thread-safe: tools ask from their
+/// runs' worker threads, the answers come from the GUI thread.
 class PermissionGate
 {
 public:
-    struct Request {
-        QString permission;
-        QStringList patterns;
-        JsonObject metadata;
-    };
-    /// What the asker callback answers for an `ask` rule.
-    enum class Reply { Once, Always, Reject };
-    using Asker = std::function<Reply(const Request &)>;
+    /// How `ask` rules are answered.
+    enum class AskPolicy { Interactive, Deny, Allow };
+    /// Announces a question to whoever answers it; must not block.
+    using Announce = std::function<void(const PermissionRequest &request)>;
 
-    explicit PermissionGate(PermissionRuleset rules = {}, bool autoApprove = false);
+    explicit PermissionGate(AskPolicy policy = AskPolicy::Deny);
 
-    void setRules(const PermissionRuleset &rules);
-    [[nodiscard]] PermissionRuleset rules() const;
-    /// Session rules, evaluated after (so over) the rules given to the constructor.
-    void setSessionRules(const PermissionRuleset &rules);
-    void setAutoApprove(bool autoApprove);
-    [[nodiscard]] bool autoApprove() const;
-    /// Called for `ask` results when set (instead of the auto-approve flag).
-    void setAsker(Asker asker);
-    /// Rules added by "always" replies (allow rules for the asked patterns), evaluated last.
-    [[nodiscard]] PermissionRuleset approved() const;
+    [[nodiscard]] AskPolicy policy() const { return m_policy; }
 
-    /// Decides a request. A refusal is remembered in lastDenial().
-    PermissionDecision ask(const QString &permission, const QStringList &patterns, const JsonObject &metadata = {});
-    /// Why the last request was refused ("rule" or "user"), with the rules that matched.
-    [[nodiscard]] QString lastDenial() const;
-
-    /// A function to put in ToolContext::ask. The gate must outlive it.
-    [[nodiscard]] std::function<PermissionDecision(const QString &, const QStringList &, const JsonObject &)> askFunction();
+    /// Decides @p request (its permission and patterns in its session) against @p rules followed
+    /// by the session's "always" approvals: Deny when any pattern is denied, Allow when all are
+    /// allowed. Otherwise the policy answers; Interactive gives the request an ID, announces it
+    /// through @p announce and blocks until answer() (Once and Always allow; Always also
+    /// approves the patterns for the session) or until @p aborted returns true (Deny). @p aborted
+    /// is checked at least every 200 ms and after wake().
+    PermissionDecision ask(PermissionRequest request, const PermissionRuleset &rules, const Announce &announce,
+                           const std::function<bool()> &aborted);
+    /// Answers the question with ID @p requestID (nothing when no one waits for it).
+    void answer(const QString &requestID, PermissionReply reply);
+    /// Wakes the waiting questions so that they check their abort condition.
+    void wake();
+    /// The allow rules "always" answers added for @p sessionID.
+    [[nodiscard]] PermissionRuleset approved(const QString &sessionID) const;
 
 private:
+    std::optional<PermissionReply> waitForAnswer(const QString &requestID, const std::function<bool()> &aborted);
+
+    const AskPolicy m_policy;
     mutable QMutex m_mutex;
-    PermissionRuleset m_rules;
-    PermissionRuleset m_sessionRules;
-    PermissionRuleset m_approved;
-    bool m_autoApprove = false;
-    Asker m_asker;
-    QString m_lastDenial;
+    QWaitCondition m_changed;
+    QHash<QString, std::optional<PermissionReply>> m_answers; ///< request ID -> answer, while asked
+    QHash<QString, PermissionRuleset> m_approved; ///< session ID -> "always" rules
 };
 
 } // namespace weft
+
+Q_DECLARE_METATYPE(weft::PermissionRequest)

@@ -5,6 +5,7 @@
 #include "compaction/compaction.h"
 #include "core/result.h"
 #include "core/types.h"
+#include "permission.h"
 #include "provider/provider.h"
 #include "provider/usage.h"
 
@@ -51,7 +52,7 @@ struct ProcessorConfig {
     AgentRegistry agents;
     /// How `ask` permissions are answered: Interactive emits permissionRequested() and waits for
     /// answerPermission(); Deny and Allow answer at once (headless runs, --auto-approve).
-    enum class AskPolicy { Interactive, Deny, Allow };
+    using AskPolicy = PermissionGate::AskPolicy;
     AskPolicy askPolicy = AskPolicy::Deny;
     /// Attempts after the first failed one before giving up with session.error.
     int maxRetries = 5;
@@ -65,19 +66,6 @@ struct ProcessorConfig {
     /// starts, see Compaction::Settings.
     JsonObject compaction;
 };
-
-/// One question of a tool to the user: may it do this?
-struct PermissionRequest {
-    QString id;
-    QString sessionID;
-    QString messageID;
-    QString callID;
-    QString permission; ///< "edit", "bash", "external_directory", "doom_loop", ...
-    QStringList patterns;
-    JsonObject metadata;
-};
-
-enum class PermissionReply { Once, Always, Reject };
 
 /// A prompt to run.
 struct PromptRequest {
@@ -186,10 +174,9 @@ private:
     ProcessorConfig m_config;
     mutable QMutex m_mutex;
     QHash<QString, Running> m_running;
-    /// Permissions a user allowed "always", per session (OpenCode keeps them for the session).
-    QHash<QString, QList<PermissionRule>> m_approved;
-    friend struct PermissionWaiter;
-    std::shared_ptr<struct PermissionWaiter> m_waiter;
+    /// The rules' and the user's answers; remembers "always" per session (OpenCode keeps them
+    /// for the session). Shared with the runs.
+    std::shared_ptr<PermissionGate> m_permissions;
 };
 
 /// OpenCode's retry delay: retry-after(-ms) when the server sent it, else initial * 2^(attempt-1)
@@ -201,5 +188,3 @@ private:
 [[nodiscard]] QString cleanTitle(const QString &answer);
 
 } // namespace weft
-
-Q_DECLARE_METATYPE(weft::PermissionRequest)

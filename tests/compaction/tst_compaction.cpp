@@ -7,7 +7,7 @@
 #include "testdata.h"
 
 #include "compaction/compaction.h"
-#include "processor/modelmessages.h"
+#include "session/modelmessages.h"
 #include "session/sessionservice.h"
 #include "store/jsonstore.h"
 

@@ -8,8 +8,8 @@
 #include "testdata.h"
 
 #include "processor/agent.h"
-#include "processor/modelmessages.h"
 #include "processor/processor.h"
+#include "session/modelmessages.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
 #include "store/jsonstore.h"

@@ -3,7 +3,12 @@
 #include "processor/permission.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QTest>
+#include <QThread>
+
+#include <atomic>
+#include <memory>
 
 using namespace Qt::StringLiterals;
 using namespace weft;
@@ -306,52 +311,130 @@ private Q_SLOTS:
         QCOMPARE(Permission::evaluate(u"external_directory"_s, u"/data/weft/tool-output/*"_s, denied).action, Action::Deny);
     }
 
-    void gateHeadless()
+    void gatePolicies()
     {
-        PermissionGate gate({R(u"*"_s, u"*"_s, Action::Allow), R(u"bash"_s, u"*"_s, Action::Ask), R(u"bash"_s, u"rm *"_s, Action::Deny)});
-        QCOMPARE(gate.ask(u"edit"_s, {u"a.txt"_s}), PermissionDecision::Allow);
-        QCOMPARE(gate.ask(u"bash"_s, {u"make"_s}), PermissionDecision::Deny);
-        QVERIFY(gate.lastDenial().startsWith(u"ask:"_s));
-        gate.setAutoApprove(true);
-        QVERIFY(gate.autoApprove());
-        QCOMPARE(gate.ask(u"bash"_s, {u"make"_s}), PermissionDecision::Allow);
-        // Deny rules win over auto-approve.
-        QCOMPARE(gate.ask(u"bash"_s, {u"make"_s, u"rm -rf build"_s}), PermissionDecision::Deny);
-        QVERIFY(gate.lastDenial().startsWith(u"rule:"_s));
-        // Session rules come after the base rules.
-        gate.setAutoApprove(false);
-        gate.setSessionRules({R(u"bash"_s, u"make*"_s, Action::Allow)});
-        QCOMPARE(gate.ask(u"bash"_s, {u"make all"_s}), PermissionDecision::Allow);
-        QCOMPARE(gate.ask(u"bash"_s, {u"cmake ."_s}), PermissionDecision::Deny);
-        // Through the ToolContext function.
-        auto ask = gate.askFunction();
-        QCOMPARE(ask(u"edit"_s, {u"x"_s}, {}), PermissionDecision::Allow);
-        QCOMPARE(ask(u"bash"_s, {u"rm x"_s}, {}), PermissionDecision::Deny);
+        const PermissionRuleset rules{R(u"*"_s, u"*"_s, Action::Allow), R(u"bash"_s, u"*"_s, Action::Ask),
+                                      R(u"bash"_s, u"rm *"_s, Action::Deny)};
+        auto request = [](const QString &permission, const QStringList &patterns) {
+            return PermissionRequest{{}, u"ses_a"_s, u"msg_a"_s, u"call_a"_s, permission, patterns, {}};
+        };
+        int announced = 0;
+        auto announce = [&](const PermissionRequest &) { ++announced; };
+        // Headless: rules decide, `ask` is refused.
+        PermissionGate headless(PermissionGate::AskPolicy::Deny);
+        QCOMPARE(headless.ask(request(u"edit"_s, {u"a.txt"_s}), rules, announce, {}), PermissionDecision::Allow);
+        QCOMPARE(headless.ask(request(u"bash"_s, {u"make"_s}), rules, announce, {}), PermissionDecision::Deny);
+        // Auto-approve answers `ask`, but deny rules win over it.
+        PermissionGate approving(PermissionGate::AskPolicy::Allow);
+        QCOMPARE(approving.ask(request(u"bash"_s, {u"make"_s}), rules, announce, {}), PermissionDecision::Allow);
+        QCOMPARE(approving.ask(request(u"bash"_s, {u"make"_s, u"rm -rf build"_s}), rules, announce, {}),
+                 PermissionDecision::Deny);
+        // Later rules (the session's) win over earlier ones (the config's and the agent's).
+        const PermissionRuleset session = Permission::merge({rules, {R(u"bash"_s, u"make*"_s, Action::Allow)}});
+        QCOMPARE(headless.ask(request(u"bash"_s, {u"make all"_s}), session, announce, {}), PermissionDecision::Allow);
+        QCOMPARE(headless.ask(request(u"bash"_s, {u"cmake ."_s}), session, announce, {}), PermissionDecision::Deny);
+        // No one was asked: only the interactive policy announces.
+        QCOMPARE(announced, 0);
     }
 
-    void gateAsker()
+    void gateInteractive()
     {
-        PermissionGate gate({R(u"*"_s, u"*"_s, Action::Ask)});
-        QList<PermissionGate::Request> asked;
-        PermissionGate::Reply reply = PermissionGate::Reply::Once;
-        gate.setAsker([&](const PermissionGate::Request &r) {
+        PermissionGate gate(PermissionGate::AskPolicy::Interactive);
+        QCOMPARE(gate.policy(), PermissionGate::AskPolicy::Interactive);
+        const PermissionRuleset rules{R(u"*"_s, u"*"_s, Action::Ask), R(u"read"_s, u"*"_s, Action::Allow)};
+        QList<PermissionRequest> asked;
+        PermissionReply reply = PermissionReply::Once;
+        auto announce = [&](const PermissionRequest &r) {
             asked.append(r);
-            return reply;
-        });
-        QCOMPARE(gate.ask(u"edit"_s, {u"a.txt"_s}, JsonObject{{u"diff"_s, u"..."_s}}), PermissionDecision::Allow);
+            gate.answer(r.id, reply); // answered at once, as a receiver on another thread would
+        };
+        auto request = [](const QString &session, const QString &permission, const QStringList &patterns,
+                          const JsonObject &metadata = {}) {
+            return PermissionRequest{{}, session, u"msg_a"_s, u"call_a"_s, permission, patterns, metadata};
+        };
+        QCOMPARE(gate.ask(request(u"ses_a"_s, u"read"_s, {u"a.txt"_s}), rules, announce, {}),
+                 PermissionDecision::Allow);
+        QVERIFY(asked.isEmpty()); // allowed by a rule: not asked
+
+        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"a.txt"_s}, JsonObject{{u"diff"_s, u"..."_s}}), rules,
+                          announce, {}),
+                 PermissionDecision::Allow);
         QCOMPARE(asked.size(), 1);
+        QVERIFY(!asked.first().id.isEmpty());
+        QCOMPARE(asked.first().sessionID, u"ses_a"_s);
+        QCOMPARE(asked.first().callID, u"call_a"_s);
         QCOMPARE(asked.first().permission, u"edit"_s);
         QCOMPARE(asked.first().metadata.string(u"diff"), u"..."_s);
-        QCOMPARE(gate.ask(u"edit"_s, {u"a.txt"_s}), PermissionDecision::Allow);
+        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"a.txt"_s}), rules, announce, {}),
+                 PermissionDecision::Allow);
         QCOMPARE(asked.size(), 2); // "once" is not remembered
-        reply = PermissionGate::Reply::Always;
-        QCOMPARE(gate.ask(u"edit"_s, {u"b.txt"_s}), PermissionDecision::Allow);
-        QCOMPARE(describe(gate.approved()), u"edit b.txt allow"_s);
-        QCOMPARE(gate.ask(u"edit"_s, {u"b.txt"_s}), PermissionDecision::Allow);
+        QVERIFY(asked.at(0).id != asked.at(1).id);
+
+        reply = PermissionReply::Always;
+        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"b.txt"_s}), rules, announce, {}),
+                 PermissionDecision::Allow);
+        QCOMPARE(describe(gate.approved(u"ses_a"_s)), u"edit b.txt allow"_s);
+        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"b.txt"_s}), rules, announce, {}),
+                 PermissionDecision::Allow);
         QCOMPARE(asked.size(), 3); // remembered: not asked again
-        reply = PermissionGate::Reply::Reject;
-        QCOMPARE(gate.ask(u"bash"_s, {u"ls"_s}), PermissionDecision::Deny);
-        QVERIFY(gate.lastDenial().startsWith(u"user:"_s));
+        // ... for that session only.
+        QVERIFY(gate.approved(u"ses_b"_s).isEmpty());
+        reply = PermissionReply::Reject;
+        QCOMPARE(gate.ask(request(u"ses_b"_s, u"edit"_s, {u"b.txt"_s}), rules, announce, {}), PermissionDecision::Deny);
+        QCOMPARE(asked.size(), 4);
+        QCOMPARE(gate.ask(request(u"ses_a"_s, u"bash"_s, {u"ls"_s}), rules, announce, {}), PermissionDecision::Deny);
+        // An explicit deny in the rules is not asked, even after "always".
+        const PermissionRuleset denying = Permission::merge({rules, {R(u"edit"_s, u"c.txt"_s, Action::Deny)}});
+        QCOMPARE(gate.ask(request(u"ses_a"_s, u"edit"_s, {u"c.txt"_s}), denying, announce, {}),
+                 PermissionDecision::Deny);
+        QCOMPARE(asked.size(), 5);
+        // An answer to a question no one waits for changes nothing.
+        gate.answer(u"per_unknown"_s, PermissionReply::Always);
+        QCOMPARE(describe(gate.approved(u"ses_a"_s)), u"edit b.txt allow"_s);
+    }
+
+    void gateAnswerFromAnotherThread()
+    {
+        PermissionGate gate(PermissionGate::AskPolicy::Interactive);
+        const PermissionRuleset rules{R(u"*"_s, u"*"_s, Action::Ask)};
+        const PermissionRequest request{{}, u"ses_a"_s, {}, {}, u"bash"_s, {u"make"_s}, {}};
+        QString id;
+        std::unique_ptr<QThread> answerer;
+        auto announce = [&](const PermissionRequest &r) {
+            id = r.id;
+            answerer.reset(QThread::create([&gate, r] {
+                QThread::msleep(50);
+                gate.answer(r.id, PermissionReply::Once);
+            }));
+            answerer->start();
+        };
+        QCOMPARE(gate.ask(request, rules, announce, {}), PermissionDecision::Allow);
+        QVERIFY(!id.isEmpty());
+        answerer->wait();
+    }
+
+    void gateAbortedWhileWaiting()
+    {
+        PermissionGate gate(PermissionGate::AskPolicy::Interactive);
+        const PermissionRuleset rules{R(u"*"_s, u"*"_s, Action::Ask)};
+        std::atomic_bool aborted = false;
+        std::unique_ptr<QThread> aborter;
+        auto announce = [&](const PermissionRequest &) {
+            aborter.reset(QThread::create([&] {
+                QThread::msleep(50);
+                aborted = true;
+                gate.wake();
+            }));
+            aborter->start();
+        };
+        QElapsedTimer timer;
+        timer.start();
+        QCOMPARE(gate.ask(PermissionRequest{{}, u"ses_a"_s, {}, {}, u"bash"_s, {u"make"_s}, {}}, rules, announce,
+                          [&] { return aborted.load(); }),
+                 PermissionDecision::Deny);
+        QVERIFY(timer.elapsed() < 5000);
+        aborter->wait();
+        QVERIFY(gate.approved(u"ses_a"_s).isEmpty());
     }
 
     void deniedMessageIsReadable()

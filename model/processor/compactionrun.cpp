@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The compaction run of a SessionRun: prune, the summary streamed like a step, the rollback of a
+// compaction that did not complete (see Processor::compact).
+#include "sessionrun.h"
+
+#include "core/identifier.h"
+#include "core/logging.h"
+#include "session/modelmessages.h"
+#include "session/sessionservice.h"
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+void SessionRun::pruneAfterRun()
+{
+    // OpenCode prunes at the end of every loop (SessionCompaction.prune), unless disabled.
+    if (!m_settings.prune)
+        return;
+    Result<Compaction::PrunePlan> pruned = Compaction::prune(*m_service, m_session.id(), m_settings);
+    if (!pruned)
+        qCWarning(lcProcessor).noquote() << "prune failed:" << pruned.error().toString();
+    else if (pruned->applied)
+        qCInfo(lcProcessor).noquote() << "pruned" << pruned->parts.size() << "tool outputs," << pruned->pruned
+                                      << "tokens";
+}
+
+Result<ResolvedModel> resolveCompactionModel(const ProcessorConfig &config, const Compaction::Settings &settings,
+                                             SessionService &service, const QString &sessionID,
+                                             const QString &requested)
+{
+    if (!requested.isEmpty())
+        return config.resolveModel(requested);
+    if (!settings.model.isEmpty())
+        return config.resolveModel(settings.model);
+    if (const std::optional<Agent> agent = config.agents.find(u"compaction"_s); agent && !agent->model.isEmpty())
+        return config.resolveModel(agent->model);
+    // OpenCode: the model of the last user message.
+    const QList<Message> messages = service.store()->messages(sessionID);
+    for (auto it = messages.crbegin(); it != messages.crend(); ++it) {
+        if (it->isUser() && !it->modelProviderID().isEmpty()) {
+            if (Result<ResolvedModel> model = config.resolveModel(it->modelProviderID() + u'/' + it->modelModelID()))
+                return model;
+            break;
+        }
+    }
+    return config.resolveModel({});
+}
+
+Result<std::optional<Message>> SessionRun::compactNow(const CompactOptions &options)
+{
+    const QString sid = m_session.id();
+    flushDeltas();
+    Q_EMIT compactionStarted(sid, options.automatic);
+    qCInfo(lcProcessor).noquote() << (options.automatic ? "automatic" : "manual") << "compaction of" << sid;
+
+    const Result<ResolvedModel> model = resolveCompactionModel(m_config, m_settings, *m_service, sid, options.model);
+    if (!model)
+        return failCompaction(MessageError::unknown(u"cannot compact: "_s + model.error().toString()), true);
+    const Compaction::Strategy strategy = options.strategy.value_or(m_settings.strategy);
+
+    // Prune first, so that the summary request itself fits.
+    const QList<Compaction::PruneCandidate> pruned = pruneBeforeSummary();
+    if (aborted()) {
+        unprune(pruned);
+        return failCompaction(MessageError::aborted(u"The operation was aborted."_s), false);
+    }
+
+    const QList<MessageWithParts> history = m_service->messages(sid);
+    const Compaction::SummaryPlan plan = Compaction::planSummary(history, strategy);
+    if (plan.summarized().isEmpty()) {
+        unprune(pruned);
+        return failCompaction(MessageError::unknown(history.isEmpty()
+                                                        ? u"Nothing to compact: the session has no messages"_s
+                                                        : u"Nothing to summarise: the history is too short to keep a "
+                                                          u"tail (no user message to split at)"_s),
+                              true);
+    }
+    const qint64 before = Compaction::contextEstimate(history, m_settings.estimator);
+
+    const MessageWithParts marker = writeCompactionMarker(history, model.value(), options.automatic, plan.tailStartID);
+    Message summary
+        = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), sid, now(), marker.info.id(),
+                                 model->providerID, model->modelID, u"compaction"_s, m_session.directory(), m_worktree);
+    summary.json().insertAfter(u"path", u"summary"_s, true);
+    (void)m_service->updateMessage(summary);
+
+    QList<MessageWithParts> summarised;
+    for (const qsizetype i : plan.summarized())
+        summarised.append(history.at(i));
+    summarised.append(marker);
+    const StepResult result = runStep(summary, summaryStep(model.value(), strategy, summarised));
+
+    // A compaction that did not complete leaves the session as it was.
+    auto rollback = [&] { rollbackCompaction(summary.id(), marker.info.id(), pruned); };
+    if (aborted()) {
+        rollback();
+        return failCompaction(MessageError::aborted(u"The operation was aborted."_s), false);
+    }
+    if (result == StepResult::Failed || summary.hasError()) {
+        const MessageError error = m_lastError.isNull() ? summary.error() : m_lastError;
+        rollback();
+        return failCompaction(error, false); // runStep announced the error
+    }
+    if (strategy == Compaction::Strategy::SummaryTail) {
+        // Gemini CLI refuses a compression that inflates the history.
+        const qint64 after = Compaction::contextEstimate(m_service->messages(sid), m_settings.estimator);
+        if (after >= before) {
+            rollback();
+            return failCompaction(
+                MessageError::unknown(u"Compaction refused: the summary and the kept messages (~%1 tokens) are "
+                                      u"not smaller than the history they would replace (~%2 tokens); the "
+                                      u"history was kept as it was"_s.arg(after)
+                                          .arg(before)),
+                true);
+        }
+    }
+    return completeCompaction(marker.info, options.automatic);
+}
+
+Result<std::optional<Message>> SessionRun::failCompaction(const MessageError &error, bool report)
+{
+    if (report)
+        m_service->reportError(m_session.id(), error);
+    m_lastError = error;
+    Q_EMIT compactionFinished(m_session.id(), false, error);
+    return Error{error.message(), {}};
+}
+
+QList<Compaction::PruneCandidate> SessionRun::pruneBeforeSummary()
+{
+    if (!m_settings.prune)
+        return {};
+    const Result<Compaction::PrunePlan> plan = Compaction::prune(*m_service, m_session.id(), m_settings);
+    if (!plan) {
+        qCWarning(lcProcessor).noquote() << "prune failed:" << plan.error().toString();
+        return {};
+    }
+    return plan->applied ? plan->parts : QList<Compaction::PruneCandidate>();
+}
+
+void SessionRun::unprune(const QList<Compaction::PruneCandidate> &pruned)
+{
+    if (auto r = Compaction::unprune(*m_service, m_session.id(), pruned); !r)
+        qCWarning(lcProcessor).noquote() << "cannot undo the prune:" << r.error().toString();
+}
+
+MessageWithParts SessionRun::writeCompactionMarker(const QList<MessageWithParts> &history, const ResolvedModel &model,
+                                                   bool automatic, const QString &tailStartID)
+{
+    const QString sid = m_session.id();
+    // The marker carries the agent and model of the last prompt, as OpenCode's create() does.
+    QString agent = u"build"_s, providerID = model.providerID, modelID = model.modelID;
+    for (auto it = history.crbegin(); it != history.crend(); ++it) {
+        if (it->info.isUser() && !it->info.modelProviderID().isEmpty()) {
+            agent = it->info.agent().isEmpty() ? agent : it->info.agent();
+            providerID = it->info.modelProviderID();
+            modelID = it->info.modelModelID();
+            break;
+        }
+    }
+    const Message marker
+        = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), sid, now(), agent, providerID, modelID);
+    (void)m_service->updateMessage(marker);
+    Part part = Part::make(Identifier::ascending(Identifier::Kind::Part), sid, marker.id(), PartType::Compaction);
+    part.json().insert(u"auto"_s, automatic);
+    if (!tailStartID.isEmpty())
+        part.json().insert(u"tail_start_id"_s, tailStartID);
+    writePart(part);
+    (void)m_service->update(
+        sid, [&](Session &s) { s.setTimeField(u"compacting"_s, now()); }, false);
+    return MessageWithParts{marker, {part}};
+}
+
+SessionRun::StepSpec SessionRun::summaryStep(const ResolvedModel &model, Compaction::Strategy strategy,
+                                             const QList<MessageWithParts> &summarised) const
+{
+    // The request: the summary prompt, the history to summarise with the marker's question, and
+    // the request to summarise; no tools.
+    const std::optional<Agent> compactionAgent = m_config.agents.find(u"compaction"_s);
+    QString system = m_settings.prompt;
+    if (system.isEmpty()) {
+        if (strategy == Compaction::Strategy::SummaryTail)
+            system = AgentRegistry::promptResource(u"summary-tail"_s);
+        else
+            system = compactionAgent ? compactionAgent->prompt : AgentRegistry::promptResource(u"compaction"_s);
+    }
+    StepSpec spec;
+    spec.model = model;
+    spec.tools = false;
+    if (compactionAgent) {
+        spec.temperature = compactionAgent->temperature;
+        spec.topP = compactionAgent->topP;
+    }
+    spec.messages.append(LlmMessage::system(system));
+    spec.messages += ModelMessages::toModelMessages(summarised);
+    spec.messages.append(LlmMessage::user(strategy == Compaction::Strategy::SummaryTail
+                                              ? Compaction::SnapshotRequest.toString()
+                                              : AgentRegistry::promptResource(u"compaction-request"_s).trimmed()));
+    return spec;
+}
+
+void SessionRun::clearCompacting()
+{
+    (void)m_service->update(
+        m_session.id(), [](Session &s) { s.removeTimeField(u"compacting"); }, false);
+}
+
+void SessionRun::rollbackCompaction(const QString &summaryID, const QString &markerID,
+                                    const QList<Compaction::PruneCandidate> &pruned)
+{
+    if (auto r = m_service->removeMessage(m_session.id(), summaryID); !r)
+        qCWarning(lcProcessor).noquote() << "cannot remove the summary:" << r.error().toString();
+    if (auto r = m_service->removeMessage(m_session.id(), markerID); !r)
+        qCWarning(lcProcessor).noquote() << "cannot remove the compaction message:" << r.error().toString();
+    unprune(pruned);
+    clearCompacting();
+}
+
+std::optional<Message> SessionRun::completeCompaction(const Message &marker, bool automatic)
+{
+    const QString sid = m_session.id();
+    summarize(marker.id(), false);
+    clearCompacting();
+    std::optional<Message> continued;
+    if (automatic) {
+        Message next = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), sid, now(), marker.agent(),
+                                         marker.modelProviderID(), marker.modelModelID());
+        (void)m_service->updateMessage(next);
+        writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), sid, next.id(),
+                                 Compaction::ContinueText.toString(), true));
+        continued = next;
+    }
+    m_service->announceCompacted(sid);
+    Q_EMIT compactionFinished(sid, true, MessageError());
+    return continued;
+}
+
+void SessionRun::runCompactionOnly()
+{
+    const QString sid = m_session.id();
+    bool ok = true;
+    (void)prepareWorkspace();
+    Result<std::optional<Message>> compacted = compactNow(m_compactOptions);
+    if (!compacted) {
+        ok = false;
+    } else if (compacted.value()) {
+        // An automatic compaction lets the agent continue from the synthetic message.
+        const Message next = *compacted.value();
+        m_request.agent = next.agent();
+        m_request.model = next.modelProviderID() + u'/' + next.modelModelID();
+        if (Result<void> prepared = prepare(); !prepared) {
+            m_lastError = MessageError::unknown(prepared.error().toString());
+            m_service->reportError(sid, m_lastError);
+            ok = false;
+        } else {
+            m_userMessageID = next.id();
+            ok = runLoop(next);
+            pruneAfterRun();
+        }
+    }
+    if (ok)
+        summarize(QString(), true);
+    for (const QString &turn : std::as_const(m_turns))
+        summarize(turn, false);
+    if (!m_userMessageID.isEmpty())
+        summarize(m_userMessageID, false);
+    if (ok)
+        (void)m_service->touch(sid);
+    Q_EMIT done(sid, ok, ok ? MessageError() : m_lastError);
+}
+
+} // namespace weft

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The agent loop's worker (internal to the processor): sessionrun.cpp runs prompts,
+// compactionrun.cpp runs compactions.
+
+#include "core/logging.h"
+#include "permission.h"
+#include "processor.h"
+#include "snapshot.h"
+#include "streamassembler.h"
+#include "tool.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QPointer>
+#include <QSet>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+
+class QNetworkAccessManager;
+
+namespace weft
+{
+
+/// One prompt's run, on its own worker thread. The loop is written linearly: waits for the
+/// network and for retry delays run a local event loop on the worker thread, which keeps the
+/// steps, retries and tool calls readable top to bottom, as in OpenCode's SessionPrompt.loop.
+class SessionRun : public QObject
+{
+    Q_OBJECT
+
+public:
+    SessionRun(Processor *processor, PromptRequest request, Session session,
+               std::shared_ptr<std::atomic_bool> abortFlag)
+        : m_processor(processor)
+        , m_service(processor->m_service)
+        , m_config(processor->m_config)
+        , m_permissions(processor->m_permissions)
+        , m_request(std::move(request))
+        , m_session(std::move(session))
+        , m_abort(std::move(abortFlag))
+    {
+        Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(m_config.compaction);
+        if (!settings) {
+            qCWarning(lcProcessor).noquote()
+                << "invalid compaction settings, using the defaults:" << settings.error().toString();
+            settings = Compaction::Settings::fromConfig({});
+        }
+        m_settings = settings.value();
+    }
+
+    void run();
+    [[nodiscard]] std::shared_ptr<std::atomic_bool> abortFlag() const { return m_abort; }
+    /// Runs as a nested sub-agent on the current thread (the task tool); returns its last text.
+    Result<QString> runNested();
+    /// Makes run() compact the session instead of sending a prompt.
+    void setCompaction(const CompactOptions &options)
+    {
+        m_compactOnly = true;
+        m_compactOptions = options;
+    }
+
+Q_SIGNALS:
+    void done(const QString &sessionID, bool ok, const weft::MessageError &error);
+    void retrying(const QString &sessionID, int attempt, qint64 delayMs, const weft::MessageError &error);
+    void permissionRequested(const weft::PermissionRequest &request);
+    void compactionStarted(const QString &sessionID, bool automatic);
+    void compactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
+
+public Q_SLOTS:
+    void abortNow();
+
+private:
+    enum class StepResult { Continue, Stop, Failed };
+    /// What one step sends: the model, fixed messages (empty: the session's context, rebuilt
+    /// for each attempt) and whether the agent's tools are offered.
+    struct StepSpec
+    {
+        ResolvedModel model;
+        QList<LlmMessage> messages;
+        bool tools = true;
+        std::optional<double> temperature;
+        std::optional<double> topP;
+    };
+
+    Result<void> prepare();
+    Result<void> prepareWorkspace();
+    StepSpec promptStep() const;
+    /// The agent loop from @p user on; false when it ended with an error or was aborted.
+    bool runLoop(Message user);
+
+    // ---- compaction (compactionrun.cpp)
+    void runCompactionOnly();
+    /// Prunes, then streams a summary (see Processor::compact). Returns the synthetic continue
+    /// message of an automatic compaction (nullopt for a manual one), or the error after the
+    /// session was restored.
+    Result<std::optional<Message>> compactNow(const CompactOptions &options);
+    void pruneAfterRun();
+    Result<std::optional<Message>> failCompaction(const MessageError &error, bool report);
+    /// Prune before a summary; returns what it cleared (to restore on failure).
+    QList<Compaction::PruneCandidate> pruneBeforeSummary();
+    void unprune(const QList<Compaction::PruneCandidate> &pruned);
+    /// The user message with the `compaction` part; sets `time.compacting` on the session.
+    MessageWithParts writeCompactionMarker(const QList<MessageWithParts> &history, const ResolvedModel &model,
+                                           bool automatic, const QString &tailStartID);
+    [[nodiscard]] StepSpec summaryStep(const ResolvedModel &model, Compaction::Strategy strategy,
+                                       const QList<MessageWithParts> &summarised) const;
+    void clearCompacting();
+    void rollbackCompaction(const QString &summaryID, const QString &markerID,
+                            const QList<Compaction::PruneCandidate> &pruned);
+    /// Ends a compaction that succeeded; returns the synthetic continue message of an automatic one.
+    std::optional<Message> completeCompaction(const Message &marker, bool automatic);
+
+    // ---- one step (sessionrun.cpp)
+    /// How one stream ended.
+    struct StreamOutcome
+    {
+        bool ok = false;
+        MessageError error;
+        std::optional<qint64> retryAfter;
+    };
+    /// One step: streams, retries, runs the tools the model called, records the step's usage.
+    StepResult runStep(Message &assistant, const StepSpec &spec);
+    [[nodiscard]] StreamAssembler assembler(const Message &assistant);
+    [[nodiscard]] LlmRequest makeRequest(const StepSpec &spec) const;
+    StreamOutcome streamOnce(const ResolvedModel &model, const LlmRequest &request, StreamAssembler &parts);
+    /// Records the retry and waits for it; false when aborted meanwhile.
+    bool waitToRetry(const Message &assistant, int attempt, const StreamOutcome &outcome);
+    void failStep(Message &assistant, const StreamAssembler &parts, const MessageError &error);
+    StepResult finishStep(Message &assistant, const StepSpec &spec, StreamAssembler &parts,
+                          const QString &startSnapshot);
+    /// The `patch` part of the files changed since @p startSnapshot.
+    void writePatch(const Message &assistant, const QString &startSnapshot);
+    /// Runs @p calls in order; false when the run must stop (aborted, doom loop refused).
+    bool executeTools(Message &assistant, const QList<Part> &calls);
+    bool executeTool(Message &assistant, Part part);
+    [[nodiscard]] std::shared_ptr<Tool> findTool(const QString &name) const;
+    /// Records the call; true when it is the third identical call in a row.
+    bool isDoomLoop(const QString &tool, const JsonObject &input);
+    ToolContext toolContext(Message &assistant, Part &part, const JsonObject &input, qint64 start);
+    Result<QString> runSubagent(const QString &agent, const QString &description, const QString &prompt);
+    void finishAborted(Message &assistant, StreamAssembler &parts);
+    /// The diffs of the turn of @p userMessageID (summary.diffs of that message) and, with
+    /// @p session, of the whole session (session_diff and the session's summary).
+    void summarize(const QString &userMessageID, bool session);
+    void generateTitle();
+    Result<QString> collectText(const ResolvedModel &model, const QList<LlmMessage> &messages, qint64 maxTokens);
+    QList<LlmMessage> buildMessages(const QList<MessageWithParts> &history) const;
+    QString systemPrompt() const;
+    QList<LlmToolDefinition> toolDefinitions() const;
+    PermissionDecision ask(const QString &permission, const QStringList &patterns, const JsonObject &metadata,
+                           const QString &messageID, const QString &callID);
+    bool sleepAbortable(qint64 ms);
+    Provider *makeProvider(const ResolvedModel &model);
+    bool aborted() const { return m_abort->load(); }
+    QString trackSnapshot()
+    {
+        if (!m_snapshot)
+            return {};
+        Result<QString> hash = m_snapshot->track();
+        if (!hash) {
+            // Snapshots are a convenience (diffs, revert); a failure must not stop the agent.
+            qCWarning(lcProcessor).noquote() << "snapshot failed:" << hash.error().toString();
+            return {};
+        }
+        return hash.value();
+    }
+    void writeStreaming(const Part &part, const QString &delta);
+    void flushDeltas();
+    void writePart(const Part &part);
+    qint64 now() const { return QDateTime::currentMSecsSinceEpoch(); }
+
+    Processor *m_processor;
+    std::shared_ptr<SessionService> m_service;
+    ProcessorConfig m_config;
+    std::shared_ptr<PermissionGate> m_permissions;
+    PromptRequest m_request;
+    Session m_session;
+    std::shared_ptr<std::atomic_bool> m_abort;
+
+    Agent m_agent;
+    ResolvedModel m_model;
+    QString m_userMessageID;
+    QString m_worktree;
+    QList<std::shared_ptr<Tool>> m_tools;
+    std::unique_ptr<Snapshot> m_snapshot;
+    QNetworkAccessManager *m_network = nullptr;
+    QPointer<Provider> m_provider;
+    QEventLoop *m_loop = nullptr;
+    QSet<QString> m_readFiles;
+    QString m_lastText;
+    MessageError m_lastError;
+    bool m_nested = false;
+    bool m_stopAfterStep = false;
+    Compaction::Settings m_settings;
+    QStringList m_turns; // synthetic continue messages of automatic compactions in this run
+    bool m_compactOnly = false;
+    CompactOptions m_compactOptions;
+    QList<QByteArray> m_recentCalls; // tool + input of the last calls, for doom-loop detection
+
+    // Deltas coalesced before they are announced.
+    QHash<QString, QString> m_pendingDelta; // part id -> delta not announced yet
+    QHash<QString, Part> m_pendingPart;
+    QTimer *m_flushTimer = nullptr;
+    QElapsedTimer m_sinceFlush;
+};
+
+/// The model a compaction of @p sessionID uses: @p requested, else `compaction.model`, else the
+/// compaction agent's model, else the model of the session's last user message, else the default.
+[[nodiscard]] Result<ResolvedModel> resolveCompactionModel(const ProcessorConfig &config,
+                                                           const Compaction::Settings &settings,
+                                                           SessionService &service, const QString &sessionID,
+                                                           const QString &requested);
+
+} // namespace weft
