@@ -8,7 +8,7 @@
 #include "core/logging.h"
 #include "findbar.h"
 #include "noticebar.h"
-#include "qt/opencodesource.h"
+#include "app/opencodesource.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
 #include "qt/timelinemodel.h"

@@ -5,7 +5,7 @@
 #include "opencodedb/dbimport.h"
 #include "processor/revert.h"
 #include "core/async.h"
-#include "qt/opencodesource.h"
+#include "app/opencodesource.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"

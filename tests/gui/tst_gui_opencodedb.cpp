@@ -7,7 +7,7 @@
 #include "guitest.h"
 #include "mainwindow.h"
 #include "noticebar.h"
-#include "qt/opencodesource.h"
+#include "app/opencodesource.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
 #include "qt/timelinemodel.h"

@@ -5,7 +5,7 @@
 #include "findbar.h"
 #include "guitest.h"
 #include "mainwindow.h"
-#include "qt/opencodesource.h"
+#include "app/opencodesource.h"
 #include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
 #include "search/searchindex.h"

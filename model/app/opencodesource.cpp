@@ -5,7 +5,7 @@
 #include "opencodedb/opencodedatadir.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
-#include "sessionsmodel.h"
+#include "qt/sessionsmodel.h"
 
 #include <QDir>
 #include <QFileInfo>
