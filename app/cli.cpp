@@ -110,16 +110,14 @@ int exportCommand(const GlobalOptions &options, const QStringList &args)
     cmd.addPositional(u"SESSION_ID"_s, u"The session to export."_s);
     if (const auto done = cmd.parse(args))
         return *done;
-    if (const auto bad = cmd.expectOne(u"SESSION_ID"_s))
-        return *bad;
-    const QStringList positional = cmd.positional();
-    if (const auto bad = invalidId(positional.first(), Identifier::Kind::Session))
+    QString sessionID;
+    if (const auto bad = cmd.expectId(u"SESSION_ID"_s, Identifier::Kind::Session, sessionID))
         return *bad;
     int code = 0;
     auto context = openData(options, code, false);
     if (!context)
         return code;
-    const Result<JsonObject> document = Transfer::exportSession(*context->service, positional.first());
+    const Result<JsonObject> document = Transfer::exportSession(*context->service, sessionID);
     reportProblems(*context->store);
     if (!document)
         return fail(document.error().toString());
@@ -166,10 +164,8 @@ int sessionFork(const GlobalOptions &options, const QStringList &args)
     cmd.addOption({u"message"_s, u"Copy only the messages before MESSAGE_ID."_s, u"MESSAGE_ID"_s});
     if (const auto done = cmd.parse(args))
         return *done;
-    if (const auto bad = cmd.expectOne(u"SESSION_ID"_s))
-        return *bad;
-    const QStringList positional = cmd.positional();
-    if (const auto bad = invalidId(positional.first(), Identifier::Kind::Session))
+    QString sessionID;
+    if (const auto bad = cmd.expectId(u"SESSION_ID"_s, Identifier::Kind::Session, sessionID))
         return *bad;
     const QString messageID = cmd.value(u"message"_s);
     if (cmd.isSet(u"message"_s)) {
@@ -180,7 +176,7 @@ int sessionFork(const GlobalOptions &options, const QStringList &args)
     auto context = openData(options, code, false);
     if (!context)
         return code;
-    const Result<Session> forked = context->service->fork(positional.first(), messageID);
+    const Result<Session> forked = context->service->fork(sessionID, messageID);
     reportProblems(*context->store);
     if (!forked)
         return fail(forked.error().toString());
@@ -195,21 +191,27 @@ int sessionDelete(const GlobalOptions &options, const QStringList &args)
     cmd.addPositional(u"SESSION_ID"_s, u"The session to delete."_s);
     if (const auto done = cmd.parse(args))
         return *done;
-    if (const auto bad = cmd.expectOne(u"SESSION_ID"_s))
-        return *bad;
-    const QStringList positional = cmd.positional();
-    if (const auto bad = invalidId(positional.first(), Identifier::Kind::Session))
+    QString sessionID;
+    if (const auto bad = cmd.expectId(u"SESSION_ID"_s, Identifier::Kind::Session, sessionID))
         return *bad;
     int code = 0;
     auto context = openData(options, code, false);
     if (!context)
         return code;
-    const Result<void> removed = context->service->remove(positional.first());
+    const Result<void> removed = context->service->remove(sessionID);
     if (!removed)
         return fail(removed.error().toString());
     return 0;
 }
 
+
+// A retry of the provider, on stderr: "weft: retry 2 in 1500 ms: Overloaded".
+void printRetry(const QString &, int attempt, qint64 delayMs, const MessageError &error)
+{
+    const QByteArray line = "weft: retry " + QByteArray::number(attempt) + " in " + QByteArray::number(delayMs)
+        + " ms: " + error.message().toUtf8() + '\n';
+    std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+}
 
 int runCommand(const GlobalOptions &options, const QStringList &args)
 {
@@ -273,12 +275,7 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     });
     bool ok = false;
     MessageError lastError;
-    QObject::connect(&processor, &Processor::retrying, &receiver,
-                     [](const QString &, int attempt, qint64 delayMs, const MessageError &error) {
-                         const QByteArray line = "weft: retry " + QByteArray::number(attempt) + " in "
-                             + QByteArray::number(delayMs) + " ms: " + error.message().toUtf8() + '\n';
-                         std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
-                     });
+    QObject::connect(&processor, &Processor::retrying, &receiver, printRetry);
     QObject::connect(&processor, &Processor::finished, &receiver, [&](const QString &, bool success, const MessageError &error) {
         ok = success;
         lastError = error;
@@ -376,10 +373,8 @@ int sessionCompact(const GlobalOptions &options, const QStringList &args)
                    u"STRATEGY"_s});
     if (const auto done = cmd.parse(args))
         return *done;
-    if (const auto bad = cmd.expectOne(u"SESSION_ID"_s))
-        return *bad;
-    const QStringList positional = cmd.positional();
-    if (const auto bad = invalidId(positional.first(), Identifier::Kind::Session))
+    QString sessionID;
+    if (const auto bad = cmd.expectId(u"SESSION_ID"_s, Identifier::Kind::Session, sessionID))
         return *bad;
     CompactOptions compact;
     compact.model = cmd.value(u"model"_s);
@@ -395,7 +390,6 @@ int sessionCompact(const GlobalOptions &options, const QStringList &args)
     const std::unique_ptr<Processor> processor = compactionProcessor(options, *context, code);
     if (!processor)
         return code;
-    const QString sessionID = positional.first();
     if (cmd.isSet(u"preview"_s)) {
         const Result<Compaction::Preview> preview = processor->previewCompaction(sessionID, compact);
         reportProblems(*context->store);
@@ -413,12 +407,7 @@ int sessionCompact(const GlobalOptions &options, const QStringList &args)
             lineOpen = !delta.endsWith(u'\n');
         }
     });
-    QObject::connect(processor.get(), &Processor::retrying, &receiver,
-                     [](const QString &, int attempt, qint64 delayMs, const MessageError &error) {
-                         const QByteArray line = "weft: retry " + QByteArray::number(attempt) + " in "
-                             + QByteArray::number(delayMs) + " ms: " + error.message().toUtf8() + '\n';
-                         std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
-                     });
+    QObject::connect(processor.get(), &Processor::retrying, &receiver, printRetry);
     bool ok = false;
     MessageError lastError;
     QObject::connect(processor.get(), &Processor::finished, &receiver, [&](const QString &, bool success, const MessageError &error) {
@@ -448,10 +437,8 @@ int sessionPrune(const GlobalOptions &options, const QStringList &args)
     cmd.addOption({u"preview"_s, u"Print the tool outputs that would be cleared as JSON; change nothing."_s});
     if (const auto done = cmd.parse(args))
         return *done;
-    if (const auto bad = cmd.expectOne(u"SESSION_ID"_s))
-        return *bad;
-    const QStringList positional = cmd.positional();
-    if (const auto bad = invalidId(positional.first(), Identifier::Kind::Session))
+    QString sessionID;
+    if (const auto bad = cmd.expectId(u"SESSION_ID"_s, Identifier::Kind::Session, sessionID))
         return *bad;
     int code = 0;
     auto context = openData(options, code, false);
@@ -461,7 +448,7 @@ int sessionPrune(const GlobalOptions &options, const QStringList &args)
     if (!processor)
         return code;
     const bool preview = cmd.isSet(u"preview"_s);
-    const Result<Compaction::PrunePlan> plan = processor->prune(positional.first(), preview);
+    const Result<Compaction::PrunePlan> plan = processor->prune(sessionID, preview);
     reportProblems(*context->store);
     if (!plan)
         return fail(plan.error().toString());
@@ -472,7 +459,7 @@ int sessionPrune(const GlobalOptions &options, const QStringList &args)
     if (!plan->enabled)
         return fail(u"pruning is disabled by %1"_s.arg(plan->disabledBy));
     if (plan->applied)
-        outLine(u"Pruned %1 tool outputs (~%2 tokens) of %3."_s.arg(plan->parts.size()).arg(plan->pruned).arg(positional.first()));
+        outLine(u"Pruned %1 tool outputs (~%2 tokens) of %3."_s.arg(plan->parts.size()).arg(plan->pruned).arg(sessionID));
     else
         outLine(u"Nothing to prune: ~%1 tokens of old tool output beyond the newest %2 (more than %3 needed)."_s.arg(plan->pruned)
                     .arg(Compaction::PruneProtect)

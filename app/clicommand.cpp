@@ -116,4 +116,12 @@ std::optional<int> Command::expectOne(const QString &what) const
     return usageError(m_name + u" takes one "_s + what);
 }
 
+std::optional<int> Command::expectId(const QString &what, Identifier::Kind kind, QString &id) const
+{
+    if (const auto bad = expectOne(what))
+        return bad;
+    id = positional().first();
+    return invalidId(id, kind);
+}
+
 } // namespace weft::Cli

@@ -72,6 +72,9 @@ public:
     int usageError(const QString &message) const;
     /// A usage error "NAME takes one WHAT" unless there is exactly one positional argument.
     [[nodiscard]] std::optional<int> expectOne(const QString &what) const;
+    /// expectOne(), and the argument a valid ID of @p kind (invalidId()): stored in @p id, or the
+    /// usage error's exit code.
+    [[nodiscard]] std::optional<int> expectId(const QString &what, Identifier::Kind kind, QString &id) const;
 
 private:
     QString m_name;

@@ -4,6 +4,7 @@
 
 #include "app/sessioncontroller.h"
 #include "fakellmserver.h"
+#include "runfixture.h"
 #include "processor/processor.h"
 #include "processor/setup.h"
 #include "session/sessionservice.h"
@@ -74,79 +75,30 @@ private Q_SLOTS:
 private:
     std::unique_ptr<SessionController> makeController(bool configured = true);
     bool waitIdle(SessionController *controller, int timeoutMs = 20000);
-    QString writeConfig();
 
-    std::unique_ptr<QTemporaryDir> m_data;
-    std::unique_ptr<QTemporaryDir> m_project;
-    std::unique_ptr<FakeLlmServer> m_server;
-    std::shared_ptr<SessionService> m_service;
-    QString m_sessionID;
+    test::RunFixture m_run;
 };
 
 void TestSessionController::initTestCase()
 {
-    // The environment must not configure a provider behind the test's back.
-    for (const char *key :
-         {"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GEMINI_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY",
-          "XAI_API_KEY", "GROQ_API_KEY", "DEEPSEEK_API_KEY", "MISTRAL_API_KEY"})
-        qunsetenv(key);
+    clearProviderKeys();
 }
 
 void TestSessionController::init()
 {
-    m_data = std::make_unique<QTemporaryDir>();
-    m_project = std::make_unique<QTemporaryDir>();
-    QVERIFY(m_data->isValid() && m_project->isValid());
-    auto store = std::make_shared<JsonStore>(m_data->path());
-    QVERIFY(store->initialize().ok());
-    m_service = std::make_shared<SessionService>(store);
-    m_server = std::make_unique<FakeLlmServer>();
-    QVERIFY(m_server->listen());
-    SessionService::CreateOptions options;
-    options.directory = m_project->path();
-    options.title = u"A test session"_s;
-    const Result<Session> created = m_service->create(options);
-    QVERIFY(created);
-    m_sessionID = created->id();
+    QVERIFY(m_run.setUp());
 }
 
 void TestSessionController::cleanup()
 {
-    m_service.reset();
-    m_server.reset();
-    m_project.reset();
-    m_data.reset();
+    m_run.tearDown();
 }
 
-QString TestSessionController::writeConfig()
-{
-    const JsonObject config{
-        {u"model"_s, u"fake/gpt-test"_s},
-        {u"small_model"_s, u"fake/gpt-test"_s},
-        {u"provider"_s,
-         JsonObject{
-             {u"fake"_s,
-              JsonObject{
-                  {u"npm"_s, u"@ai-sdk/openai-compatible"_s},
-                  {u"options"_s,
-                   JsonObject{{u"baseURL"_s, m_server->baseUrl().toString()}, {u"apiKey"_s, u"sk-test-key"_s}}},
-                  {u"models"_s,
-                   JsonObject{{u"gpt-test"_s,
-                               JsonObject{{u"limit"_s, JsonObject{{u"context"_s, 100000}, {u"output"_s, 4000}}}}}}}}}}},
-        {u"permission"_s, JsonObject{{u"bash"_s, u"ask"_s}}},
-    };
-    const QString path = m_data->filePath(u"weft.json"_s);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return {};
-    f.write(toJson(config, 2));
-    return path;
-}
 
 std::unique_ptr<SessionController> TestSessionController::makeController(bool configured)
 {
     Result<ProcessorSetup> setup
-        = configured ? loadProcessorSetup(writeConfig(), m_data->path()) : makeProcessorSetup(Config(), m_data->path());
+        = configured ? loadProcessorSetup(m_run.writeConfig(), m_run.data->path()) : makeProcessorSetup(Config(), m_run.data->path());
     if (!setup) {
         qWarning() << setup.error().toString();
         return {};
@@ -157,59 +109,59 @@ std::unique_ptr<SessionController> TestSessionController::makeController(bool co
     s.config.retryInitialMs = 5;
     s.config.retryMaxMs = 20;
     s.config.maxRetries = 1;
-    return std::make_unique<SessionController>(m_service, m_data->path(), s);
+    return std::make_unique<SessionController>(m_run.service, m_run.data->path(), s);
 }
 
 bool TestSessionController::waitIdle(SessionController *controller, int timeoutMs)
 {
     QElapsedTimer timer;
     timer.start();
-    while (controller->isBusy(m_sessionID) && timer.elapsed() < timeoutMs)
+    while (controller->isBusy(m_run.sessionID) && timer.elapsed() < timeoutMs)
         QTest::qWait(10);
     QTest::qWait(20);
-    return !controller->isBusy(m_sessionID);
+    return !controller->isBusy(m_run.sessionID);
 }
 
 void TestSessionController::promptRuns()
 {
     std::unique_ptr<SessionController> controller = makeController();
     QVERIFY(controller);
-    QVERIFY(controller->isRunnable(m_sessionID));
+    QVERIFY(controller->isRunnable(m_run.sessionID));
     QVERIFY(controller->availableModels().contains(u"fake/gpt-test"_s));
     QVERIFY(controller->agents().contains(u"build"_s));
     QSignalSpy busy(controller.get(), &SessionController::busyChanged);
     QSignalSpy finished(controller.get(), &SessionController::runFinished);
-    m_server->enqueue(FakeReply::sse(textReply({u"Hello "_s, u"there."_s})));
-    const SessionController::PromptResult sent = controller->prompt(m_sessionID, u"Say hello"_s, {}, {});
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Hello "_s, u"there."_s})));
+    const SessionController::PromptResult sent = controller->prompt(m_run.sessionID, u"Say hello"_s, {}, {});
     QVERIFY2(sent.ok(), qPrintable(sent.error));
-    QCOMPARE(sent.sessionID, m_sessionID);
-    QVERIFY(controller->isBusy(m_sessionID));
-    QVERIFY(controller->busySessions().contains(m_sessionID));
+    QCOMPARE(sent.sessionID, m_run.sessionID);
+    QVERIFY(controller->isBusy(m_run.sessionID));
+    QVERIFY(controller->busySessions().contains(m_run.sessionID));
     QVERIFY(waitIdle(controller.get()));
     QTRY_COMPARE(finished.size(), 1);
-    QCOMPARE(finished.at(0).at(0).toString(), m_sessionID);
+    QCOMPARE(finished.at(0).at(0).toString(), m_run.sessionID);
     QVERIFY(finished.at(0).at(1).toBool());
     QVERIFY(busy.size() >= 2);
     QCOMPARE(busy.first().at(1).toBool(), true);
     QCOMPARE(busy.last().at(1).toBool(), false);
-    const QList<MessageWithParts> messages = m_service->messages(m_sessionID);
+    const QList<MessageWithParts> messages = m_run.service->messages(m_run.sessionID);
     QCOMPARE(messages.size(), 2);
     QVERIFY(messages.at(0).info.isUser());
     QVERIFY(messages.at(1).info.isAssistant());
-    QCOMPARE(m_server->requests().size(), 1);
+    QCOMPARE(m_run.server->requests().size(), 1);
 }
 
 void TestSessionController::noModelIsRefused()
 {
     std::unique_ptr<SessionController> controller = makeController(false);
     QVERIFY(controller);
-    const SessionController::PromptResult sent = controller->prompt(m_sessionID, u"hello"_s, {}, {});
+    const SessionController::PromptResult sent = controller->prompt(m_run.sessionID, u"hello"_s, {}, {});
     QCOMPARE(sent.status, SessionController::PromptResult::Status::NoModel);
-    const SessionController::PromptResult unknown = controller->prompt(m_sessionID, u"hello"_s, {}, u"nowhere/model"_s);
+    const SessionController::PromptResult unknown = controller->prompt(m_run.sessionID, u"hello"_s, {}, u"nowhere/model"_s);
     QCOMPARE(unknown.status, SessionController::PromptResult::Status::UnknownModel);
     QVERIFY(!unknown.error.isEmpty());
-    QVERIFY(m_service->messages(m_sessionID).isEmpty());
-    QCOMPARE(m_server->requests().size(), 0);
+    QVERIFY(m_run.service->messages(m_run.sessionID).isEmpty());
+    QCOMPARE(m_run.server->requests().size(), 0);
     QCOMPARE(controller->prompt(QString(), u"hello"_s, {}, {}).status,
              SessionController::PromptResult::Status::NotRunnable);
 }
@@ -220,17 +172,17 @@ void TestSessionController::permissionAnswered()
     QVERIFY(controller);
     QSignalSpy requested(controller.get(), &SessionController::permissionRequested);
     QSignalSpy closed(controller.get(), &SessionController::permissionClosed);
-    m_server->enqueue(FakeReply::sse(bashCall(u"call_allow"_s, u"echo allowed-output"_s)));
-    m_server->enqueue(FakeReply::sse(textReply({u"It printed the text."_s})));
-    QVERIFY(controller->prompt(m_sessionID, u"Run echo"_s, {}, {}).ok());
+    m_run.server->enqueue(FakeReply::sse(bashCall(u"call_allow"_s, u"echo allowed-output"_s)));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"It printed the text."_s})));
+    QVERIFY(controller->prompt(m_run.sessionID, u"Run echo"_s, {}, {}).ok());
     QTRY_COMPARE_WITH_TIMEOUT(requested.size(), 1, 10000);
     const PermissionRequest request = requested.at(0).at(0).value<PermissionRequest>();
-    QCOMPARE(request.sessionID, m_sessionID);
+    QCOMPARE(request.sessionID, m_run.sessionID);
     QCOMPARE(request.permission, u"bash"_s);
     QCOMPARE(controller->pendingPermissions().size(), 1);
     QVERIFY(controller->pendingPermission(request.id));
-    QVERIFY(controller->isWithin(request.sessionID, m_sessionID));
-    QVERIFY(controller->isBusy(m_sessionID));
+    QVERIFY(controller->isWithin(request.sessionID, m_run.sessionID));
+    QVERIFY(controller->isBusy(m_run.sessionID));
     QVERIFY(!controller->answerPermission(u"no-such-request"_s, PermissionReply::Once));
     QVERIFY(controller->answerPermission(request.id, PermissionReply::Once));
     QCOMPARE(closed.size(), 1);
@@ -238,10 +190,10 @@ void TestSessionController::permissionAnswered()
     QVERIFY(controller->pendingPermissions().isEmpty());
     QVERIFY(!controller->answerPermission(request.id, PermissionReply::Once));
     QVERIFY(waitIdle(controller.get()));
-    const Part tool = toolPart(m_service->messages(m_sessionID));
+    const Part tool = toolPart(m_run.service->messages(m_run.sessionID));
     QCOMPARE(tool.state().status(), ToolStatus::Completed);
     QVERIFY(tool.state().output().contains(u"allowed-output"_s));
-    QCOMPARE(m_server->requests().size(), 2);
+    QCOMPARE(m_run.server->requests().size(), 2);
 }
 
 void TestSessionController::permissionDroppedWhenStopped()
@@ -250,46 +202,46 @@ void TestSessionController::permissionDroppedWhenStopped()
     QVERIFY(controller);
     QSignalSpy requested(controller.get(), &SessionController::permissionRequested);
     QSignalSpy closed(controller.get(), &SessionController::permissionClosed);
-    m_server->enqueue(FakeReply::sse(bashCall(u"call_stop"_s, u"echo never"_s)));
-    QVERIFY(controller->prompt(m_sessionID, u"Run echo"_s, {}, {}).ok());
+    m_run.server->enqueue(FakeReply::sse(bashCall(u"call_stop"_s, u"echo never"_s)));
+    QVERIFY(controller->prompt(m_run.sessionID, u"Run echo"_s, {}, {}).ok());
     QTRY_COMPARE_WITH_TIMEOUT(requested.size(), 1, 10000);
-    controller->stop(m_sessionID);
+    controller->stop(m_run.sessionID);
     QVERIFY(waitIdle(controller.get()));
     // The run ended: its question cannot be answered any more.
     QTRY_COMPARE(closed.size(), 1);
     QVERIFY(controller->pendingPermissions().isEmpty());
-    QCOMPARE(toolPart(m_service->messages(m_sessionID)).state().status(), ToolStatus::Error);
+    QCOMPARE(toolPart(m_run.service->messages(m_run.sessionID)).state().status(), ToolStatus::Error);
 }
 
 void TestSessionController::forkOffTheGuiThread()
 {
     std::unique_ptr<SessionController> controller = makeController();
     QVERIFY(controller);
-    m_server->enqueue(FakeReply::sse(textReply({u"First answer."_s})));
-    QVERIFY(controller->prompt(m_sessionID, u"First"_s, {}, {}).ok());
+    m_run.server->enqueue(FakeReply::sse(textReply({u"First answer."_s})));
+    QVERIFY(controller->prompt(m_run.sessionID, u"First"_s, {}, {}).ok());
     QVERIFY(waitIdle(controller.get()));
-    QCOMPARE(m_service->messages(m_sessionID).size(), 2);
+    QCOMPARE(m_run.service->messages(m_run.sessionID).size(), 2);
 
     QSignalSpy forked(controller.get(), &SessionController::forked);
     QSignalSpy failed(controller.get(), &SessionController::failed);
-    controller->fork(m_sessionID);
+    controller->fork(m_run.sessionID);
     QVERIFY(forked.isEmpty()); // never inside the call
     QVERIFY(forked.wait(10000));
     QVERIFY(failed.isEmpty());
-    QCOMPARE(forked.at(0).at(0).toString(), m_sessionID);
+    QCOMPARE(forked.at(0).at(0).toString(), m_run.sessionID);
     const Session copy = forked.at(0).at(1).value<Session>();
-    QVERIFY(!copy.id().isEmpty() && copy.id() != m_sessionID);
+    QVERIFY(!copy.id().isEmpty() && copy.id() != m_run.sessionID);
     QVERIFY(copy.title().contains(u"fork"_s));
-    QCOMPARE(m_service->messages(copy.id()).size(), 2);
+    QCOMPARE(m_run.service->messages(copy.id()).size(), 2);
     // The copy runs as the original does.
-    m_server->enqueue(FakeReply::sse(textReply({u"Second answer."_s})));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Second answer."_s})));
     QVERIFY(controller->prompt(copy.id(), u"Second"_s, {}, {}).ok());
     QElapsedTimer timer;
     timer.start();
     while (controller->isBusy(copy.id()) && timer.elapsed() < 20000)
         QTest::qWait(10);
-    QCOMPARE(m_service->messages(copy.id()).size(), 4);
-    QCOMPARE(m_service->messages(m_sessionID).size(), 2);
+    QCOMPARE(m_run.service->messages(copy.id()).size(), 4);
+    QCOMPARE(m_run.service->messages(m_run.sessionID).size(), 2);
 }
 
 void TestSessionController::forkOfUnknownSessionFails()
@@ -311,41 +263,41 @@ void TestSessionController::compactThenUndo()
     std::unique_ptr<SessionController> controller = makeController();
     QVERIFY(controller);
     for (const QString &question : {u"Question"_s, u"Another question"_s}) {
-        m_server->enqueue(FakeReply::sse(textReply({u"An answer."_s}, 3000, 2800)));
-        QVERIFY(controller->prompt(m_sessionID, question, {}, {}).ok());
+        m_run.server->enqueue(FakeReply::sse(textReply({u"An answer."_s}, 3000, 2800)));
+        QVERIFY(controller->prompt(m_run.sessionID, question, {}, {}).ok());
         QVERIFY(waitIdle(controller.get()));
     }
-    QCOMPARE(m_service->messages(m_sessionID).size(), 4);
-    QVERIFY(!controller->canUndoCompaction(m_sessionID));
+    QCOMPARE(m_run.service->messages(m_run.sessionID).size(), 4);
+    QVERIFY(!controller->canUndoCompaction(m_run.sessionID));
 
-    const QFuture<Result<Compaction::Preview>> future = controller->previewCompaction(m_sessionID);
+    const QFuture<Result<Compaction::Preview>> future = controller->previewCompaction(m_run.sessionID);
     const Result<Compaction::Preview> preview = future.result();
     QVERIFY2(preview, qPrintable(preview ? QString() : preview.error().toString()));
 
     QSignalSpy summary(controller.get(), &SessionController::compactionSummaryChanged);
     QSignalSpy finished(controller.get(), &SessionController::compactionFinished);
-    m_server->enqueue(FakeReply::sse(textReply({u"The summary "_s, u"of it all."_s})));
-    const Result<QString> started = controller->compact(m_sessionID, preview.value());
+    m_run.server->enqueue(FakeReply::sse(textReply({u"The summary "_s, u"of it all."_s})));
+    const Result<QString> started = controller->compact(m_run.sessionID, preview.value());
     QVERIFY2(started, qPrintable(started ? QString() : started.error().toString()));
     QVERIFY(waitIdle(controller.get()));
     QTRY_COMPARE(finished.size(), 1);
     QVERIFY(finished.at(0).at(1).toBool());
     QVERIFY(!summary.isEmpty());
-    QCOMPARE(summary.last().at(0).toString(), m_sessionID);
+    QCOMPARE(summary.last().at(0).toString(), m_run.sessionID);
     QVERIFY(summary.last().at(1).toString().contains(u"of it all."_s));
-    const std::optional<SessionController::CompactionTokens> result = controller->compactionResult(m_sessionID);
+    const std::optional<SessionController::CompactionTokens> result = controller->compactionResult(m_run.sessionID);
     QVERIFY(result);
     QCOMPARE(result->before, preview->tokensBefore);
     QCOMPARE(result->after, preview->tokensAfter);
-    QVERIFY(controller->canUndoCompaction(m_sessionID));
-    QVERIFY(controller->canUndoCompaction(m_sessionID, m_service->messages(m_sessionID)));
+    QVERIFY(controller->canUndoCompaction(m_run.sessionID));
+    QVERIFY(controller->canUndoCompaction(m_run.sessionID, m_run.service->messages(m_run.sessionID)));
 
     QSignalSpy undone(controller.get(), &SessionController::compactionUndone);
-    controller->undoCompaction(m_sessionID);
+    controller->undoCompaction(m_run.sessionID);
     QVERIFY(undone.wait(10000));
-    QVERIFY(!controller->compactionResult(m_sessionID));
-    QVERIFY(!controller->canUndoCompaction(m_sessionID));
-    QCOMPARE(m_service->messages(m_sessionID).size(), 4);
+    QVERIFY(!controller->compactionResult(m_run.sessionID));
+    QVERIFY(!controller->canUndoCompaction(m_run.sessionID));
+    QCOMPARE(m_run.service->messages(m_run.sessionID).size(), 4);
 }
 
 void TestSessionController::readOnlyIsNotRunnable()
@@ -355,12 +307,12 @@ void TestSessionController::readOnlyIsNotRunnable()
     QVERIFY(!controller->isRunnable(QString()));
     QVERIFY(!controller->unrevert(QString()));
     // Without an OpenCode source there is nothing to copy from.
-    QVERIFY(!controller->importSession(m_sessionID));
-    QVERIFY(controller->serviceFor(u"elsewhere"_s) == m_service.get());
+    QVERIFY(!controller->importSession(m_run.sessionID));
+    QVERIFY(controller->serviceFor(u"elsewhere"_s) == m_run.service.get());
     QVERIFY(!controller->primarySourceKey().isEmpty());
     // A new processor only while nothing runs.
     QSignalSpy changed(controller.get(), &SessionController::processorChanged);
-    Result<ProcessorSetup> setup = loadProcessorSetup(writeConfig(), m_data->path());
+    Result<ProcessorSetup> setup = loadProcessorSetup(m_run.writeConfig(), m_run.data->path());
     QVERIFY(setup);
     QVERIFY(controller->setProcessorSetup(setup.value()));
     QCOMPARE(changed.size(), 1);

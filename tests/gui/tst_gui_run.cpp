@@ -10,6 +10,7 @@
 #include "contextmeter.h"
 #include "core/identifier.h"
 #include "fakellmserver.h"
+#include "runfixture.h"
 #include "guitest.h"
 #include "mainwindow.h"
 #include "noticebar.h"
@@ -111,15 +112,10 @@ private:
     bool makeConfiguredWindow();
     bool sendAndWait(const QString &text);
     bool waitIdle(int timeoutMs = 20000);
-    QString writeConfig(const JsonObject &extra = {});
 
     QTemporaryDir m_settings;
-    std::unique_ptr<QTemporaryDir> m_data;
-    std::unique_ptr<QTemporaryDir> m_project;
-    std::unique_ptr<FakeLlmServer> m_server;
-    std::shared_ptr<SessionService> m_service;
+    test::RunFixture m_run;
     std::unique_ptr<MainWindow> m_window;
-    QString m_sessionID;
 };
 
 void TestGuiRun::initTestCase()
@@ -127,70 +123,24 @@ void TestGuiRun::initTestCase()
     QVERIFY(m_settings.isValid());
     test::isolateSettings(m_settings);
     test::useStyle(test::lightPalette());
-    // The environment must not configure a provider behind the test's back.
-    for (const char *key : {"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GEMINI_API_KEY",
-                            "GOOGLE_GENERATIVE_AI_API_KEY", "XAI_API_KEY", "GROQ_API_KEY", "DEEPSEEK_API_KEY",
-                            "MISTRAL_API_KEY"})
-        qunsetenv(key);
+    clearProviderKeys();
 }
 
 void TestGuiRun::init()
 {
-    m_data = std::make_unique<QTemporaryDir>();
-    m_project = std::make_unique<QTemporaryDir>();
-    QVERIFY(m_data->isValid() && m_project->isValid());
-    auto store = std::make_shared<JsonStore>(m_data->path());
-    QVERIFY(store->initialize().ok());
-    m_service = std::make_shared<SessionService>(store);
-    m_server = std::make_unique<FakeLlmServer>();
-    QVERIFY(m_server->listen());
-    SessionService::CreateOptions options;
-    options.directory = m_project->path();
-    options.title = u"A test session"_s;
-    const Result<Session> created = m_service->create(options);
-    QVERIFY(created);
-    m_sessionID = created->id();
+    QVERIFY(m_run.setUp());
 }
 
 void TestGuiRun::cleanup()
 {
     m_window.reset();
-    m_service.reset();
-    m_server.reset();
-    m_project.reset();
-    m_data.reset();
+    m_run.tearDown();
 }
 
-QString TestGuiRun::writeConfig(const JsonObject &extra)
-{
-    JsonObject config{
-        {u"$schema"_s, u"https://opencode.ai/config.json"_s},
-        {u"model"_s, u"fake/gpt-test"_s},
-        {u"small_model"_s, u"fake/gpt-test"_s},
-        {u"provider"_s,
-         JsonObject{{u"fake"_s,
-                     JsonObject{{u"npm"_s, u"@ai-sdk/openai-compatible"_s},
-                                {u"options"_s, JsonObject{{u"baseURL"_s, m_server->baseUrl().toString()},
-                                                          {u"apiKey"_s, u"sk-test-key"_s}}},
-                                {u"models"_s,
-                                 JsonObject{{u"gpt-test"_s,
-                                             JsonObject{{u"limit"_s, JsonObject{{u"context"_s, 100000}, {u"output"_s, 4000}}},
-                                                        {u"cost"_s, JsonObject{{u"input"_s, 3}, {u"output"_s, 15}}}}}}}}}}},
-        {u"permission"_s, JsonObject{{u"bash"_s, u"ask"_s}}},
-    };
-    for (const QString &key : extra.keys())
-        config.insert(key, extra.value(key));
-    const QString path = m_data->filePath(u"weft.json"_s);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return {};
-    f.write("// the test's config\n" + toJson(config, 2));
-    return path;
-}
 
 bool TestGuiRun::makeWindow(std::optional<ProcessorSetup> setup)
 {
-    m_window = std::make_unique<MainWindow>(m_service, m_data->path(), std::move(setup));
+    m_window = std::make_unique<MainWindow>(m_run.service, m_run.data->path(), std::move(setup));
     m_window->resize(1200, 800);
     m_window->show();
     if (!QTest::qWaitForWindowExposed(m_window.get()))
@@ -201,15 +151,15 @@ bool TestGuiRun::makeWindow(std::optional<ProcessorSetup> setup)
             return false;
     }
     QSignalSpy loaded(m_window->timelineModel(), &TimelineModel::loaded);
-    if (m_window->currentSessionID() != m_sessionID && !m_window->openSession(m_sessionID))
+    if (m_window->currentSessionID() != m_run.sessionID && !m_window->openSession(m_run.sessionID))
         return false;
     return !m_window->timelineModel()->isLoading() || loaded.wait(5000);
 }
 
 bool TestGuiRun::makeConfiguredWindow()
 {
-    const QString config = writeConfig();
-    Result<ProcessorSetup> setup = loadProcessorSetup(config, m_data->path());
+    const QString config = m_run.writeConfig();
+    Result<ProcessorSetup> setup = loadProcessorSetup(config, m_run.data->path());
     if (!setup) {
         qWarning() << setup.error().toString();
         return false;
@@ -227,10 +177,10 @@ bool TestGuiRun::waitIdle(int timeoutMs)
 {
     QElapsedTimer timer;
     timer.start();
-    while (m_window->processor()->isBusy(m_sessionID) && timer.elapsed() < timeoutMs)
+    while (m_window->processor()->isBusy(m_run.sessionID) && timer.elapsed() < timeoutMs)
         QTest::qWait(10);
     QTest::qWait(50); // the queued model updates after the run
-    return !m_window->processor()->isBusy(m_sessionID);
+    return !m_window->processor()->isBusy(m_run.sessionID);
 }
 
 bool TestGuiRun::sendAndWait(const QString &text)
@@ -257,9 +207,9 @@ void TestGuiRun::noModelSaysHowToConfigure()
     const QString text = notices->noticeText(u"sendError"_s);
     QVERIFY2(text.contains(u"weft.json"_s) && text.contains(u"--config"_s), qPrintable(text));
     QVERIFY(notices->isVisibleTo(m_window.get()));
-    QCOMPARE(m_server->requests().size(), 0);
-    QVERIFY(m_service->messages(m_sessionID).isEmpty());
-    QVERIFY(!m_window->processor()->isBusy(m_sessionID));
+    QCOMPARE(m_run.server->requests().size(), 0);
+    QVERIFY(m_run.service->messages(m_run.sessionID).isEmpty());
+    QVERIFY(!m_window->processor()->isBusy(m_run.sessionID));
     // The window's processor asks about `ask` rules.
     QCOMPARE(m_window->processor()->config().askPolicy, ProcessorConfig::AskPolicy::Interactive);
 }
@@ -275,14 +225,14 @@ void TestGuiRun::providerWithoutKeySaysWhichKey()
     QCOMPARE(composer->text(), u"hello"_s);
     const QString text = m_window->noticeBar()->noticeText(u"sendError"_s);
     QVERIFY2(text.contains(u"ANTHROPIC_API_KEY"_s), qPrintable(text));
-    QVERIFY(m_service->messages(m_sessionID).isEmpty());
+    QVERIFY(m_run.service->messages(m_run.sessionID).isEmpty());
     // Back to a configured model: the error goes with the next prompt.
-    m_server->enqueue(FakeReply::sse(textReply({u"Hi."_s})));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Hi."_s})));
     composer->setCurrentModel(u"fake/gpt-test"_s);
     composer->send();
     QVERIFY(!m_window->noticeBar()->hasNotice(u"sendError"_s));
     QVERIFY(waitIdle());
-    QCOMPARE(m_service->messages(m_sessionID).size(), 2);
+    QCOMPARE(m_run.service->messages(m_run.sessionID).size(), 2);
 }
 
 void TestGuiRun::promptStreamsIntoOneRow()
@@ -300,7 +250,7 @@ void TestGuiRun::promptStreamsIntoOneRow()
     QCOMPARE(composer->currentModel(), u"fake/gpt-test"_s);
 
     const QStringList pieces = words(60);
-    m_server->enqueue(FakeReply::sse(textReply(pieces)).chunked(40, 8));
+    m_run.server->enqueue(FakeReply::sse(textReply(pieces)).chunked(40, 8));
 
     QSignalSpy reset(timeline, &QAbstractItemModel::modelReset);
     QSignalSpy viewReset(m_window->timelineView()->model(), &QAbstractItemModel::modelReset);
@@ -332,16 +282,16 @@ void TestGuiRun::promptStreamsIntoOneRow()
     QTRY_VERIFY(composer->isRunning());
     QVERIFY(composer->stopButton()->isVisibleTo(composer));
     QVERIFY(!composer->sendButton()->isVisibleTo(composer));
-    QVERIFY(m_window->sessionsModel()->isRunning(m_sessionID));
-    QVERIFY(m_window->sessionsModel()->indexForId(m_sessionID).data(SessionsModel::RunningRole).toBool());
+    QVERIFY(m_window->sessionsModel()->isRunning(m_run.sessionID));
+    QVERIFY(m_window->sessionsModel()->indexForId(m_run.sessionID).data(SessionsModel::RunningRole).toBool());
     QVERIFY(m_window->action(u"stop"_s)->isEnabled());
     QVERIFY(!m_window->action(u"compact"_s)->isEnabled());
 
     QVERIFY(waitIdle());
     QVERIFY(!composer->isRunning());
     QVERIFY(composer->sendButton()->isVisibleTo(composer));
-    QVERIFY(!m_window->sessionsModel()->isRunning(m_sessionID));
-    QVERIFY(!m_window->sessionsModel()->indexForId(m_sessionID).data(SessionsModel::RunningRole).toBool());
+    QVERIFY(!m_window->sessionsModel()->isRunning(m_run.sessionID));
+    QVERIFY(!m_window->sessionsModel()->indexForId(m_run.sessionID).data(SessionsModel::RunningRole).toBool());
     bool runningRoleChanged = false;
     for (const QList<QVariant> &args : std::as_const(sessionChanges))
         runningRoleChanged = runningRoleChanged || args.at(2).value<QList<int>>().contains(SessionsModel::RunningRole);
@@ -362,8 +312,8 @@ void TestGuiRun::promptStreamsIntoOneRow()
     QCOMPARE(timeline->index(0).data(TimelineModel::TextRole).toString(), u"Tell me\na story"_s);
     QCOMPARE(timeline->index(1).data(TimelineModel::TextRole).toString(), pieces.join(QString()).trimmed());
     // The request carried the composer's choices.
-    QCOMPARE(m_server->requests().size(), 1);
-    QCOMPARE(m_server->requests().first().json.string(u"model"), u"gpt-test"_s);
+    QCOMPARE(m_run.server->requests().size(), 1);
+    QCOMPARE(m_run.server->requests().first().json.string(u"model"), u"gpt-test"_s);
     const Message user = timeline->index(0).data(TimelineModel::MessageRole).value<Message>();
     QCOMPARE(user.agent(), u"build"_s);
     // The view followed the stream to its end.
@@ -381,13 +331,13 @@ void TestGuiRun::staysWhereTheUserScrolled()
     QStringList lines;
     for (int i = 0; i < 80; ++i)
         lines.append(u"Line %1 of a long answer.\n\n"_s.arg(i));
-    m_server->enqueue(FakeReply::sse(textReply(lines)));
+    m_run.server->enqueue(FakeReply::sse(textReply(lines)));
     QVERIFY(sendAndWait(u"A long answer, please"_s));
     QTRY_VERIFY(bar->maximum() > 0);
     QTRY_COMPARE(bar->value(), bar->maximum());
 
     // Streaming while the user sits at the bottom keeps the end in view...
-    m_server->enqueue(FakeReply::sse(textReply(lines)).chunked(200, 15));
+    m_run.server->enqueue(FakeReply::sse(textReply(lines)).chunked(200, 15));
     m_window->composer()->setText(u"Once more"_s);
     m_window->composer()->send();
     QTRY_VERIFY(m_window->timelineModel()->rowCount() == 4
@@ -412,7 +362,7 @@ void TestGuiRun::stopMidStream()
     partial.role().text(u"I will write "_s).text(u"a very long answer"_s);
     FakeReply reply = FakeReply::sse(partial.bytes());
     reply.hang = true;
-    m_server->enqueue(reply);
+    m_run.server->enqueue(reply);
     Composer *composer = m_window->composer();
     composer->setText(u"Go on forever"_s);
     composer->send();
@@ -421,7 +371,7 @@ void TestGuiRun::stopMidStream()
                      && timeline->index(1).data(TimelineModel::TextRole).toString().contains(u"long answer"_s),
                  qPrintable(u"%1 rows, last: %2, requests: %3"_s.arg(timeline->rowCount())
                                 .arg(timeline->index(timeline->rowCount() - 1).data(TimelineModel::TextRole).toString())
-                                .arg(m_server->requests().size())
+                                .arg(m_run.server->requests().size())
                                 + u" loading %1 pool %2/%3"_s.arg(timeline->isLoading()).arg(QThreadPool::globalInstance()->activeThreadCount()).arg(QThreadPool::globalInstance()->maxThreadCount())));
     QVERIFY(composer->isRunning());
     QVERIFY(timeline->index(1).data(TimelineModel::RunningRole).toBool());
@@ -432,7 +382,7 @@ void TestGuiRun::stopMidStream()
     const MessageError error = timeline->index(1).data(TimelineModel::ErrorRole).value<MessageError>();
     QCOMPARE(error.kind(), MessageError::Kind::Aborted);
     QVERIFY(!composer->isRunning());
-    QVERIFY(!m_window->sessionsModel()->isRunning(m_sessionID));
+    QVERIFY(!m_window->sessionsModel()->isRunning(m_run.sessionID));
     // Stopping is not an error worth a notice.
     QVERIFY(!m_window->noticeBar()->hasNotice(u"runError"_s));
     QVERIFY(!m_window->timelineView()->isAnimating());
@@ -445,15 +395,15 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QStringList answer;
     for (int i = 0; i < 200; ++i)
         answer.append(u"The parser reads token %1 and builds a node for it. "_s.arg(i));
-    m_server->enqueue(FakeReply::sse(textReply(answer, 3000, 2800)));
+    m_run.server->enqueue(FakeReply::sse(textReply(answer, 3000, 2800)));
     QVERIFY(sendAndWait(u"First question about the parser"_s));
-    m_server->enqueue(FakeReply::sse(textReply(answer, 6200, 2800)));
+    m_run.server->enqueue(FakeReply::sse(textReply(answer, 6200, 2800)));
     QVERIFY(sendAndWait(u"Second question about the lexer"_s));
     TimelineModel *timeline = m_window->timelineModel();
     QCOMPARE(timeline->rowCount(), 4);
     QVERIFY(!m_window->canUndoCompaction());
     QVERIFY(!m_window->action(u"undoCompaction"_s)->isEnabled());
-    const qsizetype requestsBefore = m_server->requests().size();
+    const qsizetype requestsBefore = m_run.server->requests().size();
 
     // The button opens the preview; nothing is sent yet.
     Composer *composer = m_window->composer();
@@ -463,8 +413,8 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QPointer<CompactionDialog> dialog = m_window->compactionDialog();
     QVERIFY(dialog->isVisible());
     QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Preview);
-    QCOMPARE(m_server->requests().size(), requestsBefore);
-    const Result<Compaction::Preview> expected = m_window->processor()->previewCompaction(m_sessionID);
+    QCOMPARE(m_run.server->requests().size(), requestsBefore);
+    const Result<Compaction::Preview> expected = m_window->processor()->previewCompaction(m_run.sessionID);
     QVERIFY(expected);
     QVERIFY(expected->canCompact());
     const QLocale locale;
@@ -488,7 +438,7 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QStringList summary{u"## Goal\n"_s, u"Understand the parser "_s, u"and the lexer.\n"_s};
     for (int i = 0; i < 30; ++i)
         summary.append(u"Detail %1. "_s.arg(i));
-    m_server->enqueue(FakeReply::sse(textReply(summary, 5000, 300)).chunked(30, 10));
+    m_run.server->enqueue(FakeReply::sse(textReply(summary, 5000, 300)).chunked(30, 10));
     QSignalSpy reset(timeline, &QAbstractItemModel::modelReset);
     dialog->compactButton()->click();
     QCOMPARE(dialog->stage(), CompactionDialog::Stage::Running);
@@ -511,7 +461,7 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QCOMPARE(m_window->contextMeter()->tokens(), 300);
 
     // Undo: in the menu and in the notice strip, while the processor agrees.
-    QVERIFY(m_window->processor()->canUndoCompaction(m_sessionID).ok());
+    QVERIFY(m_window->processor()->canUndoCompaction(m_run.sessionID).ok());
     QTRY_VERIFY(m_window->canUndoCompaction());
     QVERIFY(m_window->action(u"undoCompaction"_s)->isEnabled());
     NoticeBar *notices = m_window->noticeBar();
@@ -523,10 +473,10 @@ void TestGuiRun::compactWithPreviewThenUndo()
     undo->click();
     QTRY_COMPARE(timeline->rowCount(), 4);
     QVERIFY(timeline->index(0).data(TimelineModel::InContextRole).toBool());
-    QCOMPARE(m_service->messages(m_sessionID).size(), 4);
+    QCOMPARE(m_run.service->messages(m_run.sessionID).size(), 4);
     QTRY_VERIFY(!notices->hasNotice(u"compactionUndo"_s));
     QVERIFY(!m_window->action(u"undoCompaction"_s)->isEnabled());
-    QVERIFY(!m_window->processor()->canUndoCompaction(m_sessionID).ok());
+    QVERIFY(!m_window->processor()->canUndoCompaction(m_run.sessionID).ok());
     QCOMPARE(reset.size(), 0);
 
     // The menu action opens the same dialog; Cancel in the preview closes it.
@@ -536,13 +486,13 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Preview);
     dialog->cancelButton()->click();
     QTRY_VERIFY(!dialog);
-    QCOMPARE(m_service->messages(m_sessionID).size(), 4);
+    QCOMPARE(m_run.service->messages(m_run.sessionID).size(), 4);
 }
 
 void TestGuiRun::cancelCompaction()
 {
     QVERIFY(makeConfiguredWindow());
-    m_server->enqueue(FakeReply::sse(textReply({u"An answer."_s})));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"An answer."_s})));
     QVERIFY(sendAndWait(u"A question"_s));
     m_window->composer()->compactButton()->click();
     QTRY_VERIFY(m_window->compactionDialog());
@@ -552,10 +502,10 @@ void TestGuiRun::cancelCompaction()
     partial.role().text(u"## Goal\nSomething"_s);
     FakeReply hanging = FakeReply::sse(partial.bytes());
     hanging.hang = true;
-    m_server->enqueue(hanging);
+    m_run.server->enqueue(hanging);
     dialog->compactButton()->click();
     QTRY_VERIFY(dialog->summaryText().contains(u"Something"_s));
-    QVERIFY(m_window->processor()->isBusy(m_sessionID));
+    QVERIFY(m_window->processor()->isBusy(m_run.sessionID));
     QVERIFY(m_window->composer()->isRunning());
     // Escape (or Cancel) stops the compaction; the session stays as it was.
     QTest::keyClick(dialog, Qt::Key_Escape);
@@ -563,7 +513,7 @@ void TestGuiRun::cancelCompaction()
     QVERIFY(waitIdle(10000));
     QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Failed);
     QVERIFY2(dialog->fieldText(u"status"_s).contains(u"cancelled"_s), qPrintable(dialog->fieldText(u"status"_s)));
-    QTRY_COMPARE(m_service->messages(m_sessionID).size(), 2);
+    QTRY_COMPARE(m_run.service->messages(m_run.sessionID).size(), 2);
     QTRY_COMPARE(m_window->timelineModel()->rowCount(), 2);
     QVERIFY(!m_window->canUndoCompaction());
     dialog->cancelButton()->click(); // "Close"
@@ -573,8 +523,8 @@ void TestGuiRun::cancelCompaction()
 void TestGuiRun::permissionAllowOnce()
 {
     QVERIFY(makeConfiguredWindow());
-    m_server->enqueue(FakeReply::sse(bashCall(u"call_allow"_s, u"echo allowed-output"_s)));
-    m_server->enqueue(FakeReply::sse(textReply({u"It printed the text."_s})));
+    m_run.server->enqueue(FakeReply::sse(bashCall(u"call_allow"_s, u"echo allowed-output"_s)));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"It printed the text."_s})));
     m_window->composer()->setText(u"Run echo"_s);
     m_window->composer()->send();
     NoticeBar *notices = m_window->noticeBar();
@@ -584,7 +534,7 @@ void TestGuiRun::permissionAllowOnce()
              qPrintable(notices->noticeText(key)));
     // The tool call waits, marked in the timeline.
     QVERIFY(m_window->timelineView()->timelineDelegate()->isAwaitingPermission(u"call_allow"_s));
-    QVERIFY(m_window->processor()->isBusy(m_sessionID));
+    QVERIFY(m_window->processor()->isBusy(m_run.sessionID));
     QPushButton *allow = notices->button(key, u"allowOnce"_s);
     QVERIFY(allow);
     QVERIFY(notices->button(key, u"allowAlways"_s));
@@ -593,18 +543,18 @@ void TestGuiRun::permissionAllowOnce()
     QVERIFY(!notices->hasNotice(key));
     QVERIFY(!m_window->timelineView()->timelineDelegate()->isAwaitingPermission(u"call_allow"_s));
     QVERIFY(waitIdle());
-    const Part tool = toolPart(m_service->messages(m_sessionID));
+    const Part tool = toolPart(m_run.service->messages(m_run.sessionID));
     QCOMPARE(tool.state().status(), ToolStatus::Completed);
     QVERIFY(tool.state().output().contains(u"allowed-output"_s));
-    QCOMPARE(m_server->requests().size(), 2);
-    QVERIFY(m_server->requests().at(1).body.contains("allowed-output"));
+    QCOMPARE(m_run.server->requests().size(), 2);
+    QVERIFY(m_run.server->requests().at(1).body.contains("allowed-output"));
 }
 
 void TestGuiRun::permissionDeny()
 {
     QVERIFY(makeConfiguredWindow());
-    m_server->enqueue(FakeReply::sse(bashCall(u"call_deny"_s, u"echo denied-output"_s)));
-    m_server->enqueue(FakeReply::sse(textReply({u"I was not allowed."_s})));
+    m_run.server->enqueue(FakeReply::sse(bashCall(u"call_deny"_s, u"echo denied-output"_s)));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"I was not allowed."_s})));
     m_window->composer()->setText(u"Run echo"_s);
     m_window->composer()->send();
     NoticeBar *notices = m_window->noticeBar();
@@ -612,13 +562,13 @@ void TestGuiRun::permissionDeny()
     const QString key = notices->keys().filter(u"permission-"_s).first();
     notices->button(key, u"deny"_s)->click();
     QVERIFY(waitIdle());
-    const Part tool = toolPart(m_service->messages(m_sessionID));
+    const Part tool = toolPart(m_run.service->messages(m_run.sessionID));
     QCOMPARE(tool.state().status(), ToolStatus::Error);
     QVERIFY(!tool.state().errorText().isEmpty());
-    QVERIFY(!m_service->messages(m_sessionID).last().parts.isEmpty());
+    QVERIFY(!m_run.service->messages(m_run.sessionID).last().parts.isEmpty());
     // The command never ran: its output is nowhere in what the model was sent.
-    QCOMPARE(m_server->requests().size(), 2);
-    QVERIFY(!m_server->requests().at(1).body.contains("denied-output\\n"));
+    QCOMPARE(m_run.server->requests().size(), 2);
+    QVERIFY(!m_run.server->requests().at(1).body.contains("denied-output\\n"));
     QVERIFY(!notices->hasNotice(key));
     // The badge in the timeline shows the error.
     TimelineModel *timeline = m_window->timelineModel();
@@ -631,7 +581,7 @@ void TestGuiRun::contextMeter()
     QVERIFY(makeConfiguredWindow());
     ContextMeter *meter = m_window->contextMeter();
     QCOMPARE(meter->limit(), 100000);
-    m_server->enqueue(FakeReply::sse(textReply({u"Counted."_s}, 20000, 1000)));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Counted."_s}, 20000, 1000)));
     QVERIFY(sendAndWait(u"Count me"_s));
     QTRY_COMPARE(meter->tokens(), 21000);
     // 20000 input at $3/M + 1000 output at $15/M
@@ -644,9 +594,9 @@ void TestGuiRun::contextMeter()
 void TestGuiRun::revertHidesMessages()
 {
     QVERIFY(makeConfiguredWindow());
-    m_server->enqueue(FakeReply::sse(textReply({u"First."_s})));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"First."_s})));
     QVERIFY(sendAndWait(u"one"_s));
-    m_server->enqueue(FakeReply::sse(textReply({u"Second."_s})));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Second."_s})));
     QVERIFY(sendAndWait(u"two"_s));
     TimelineModel *timeline = m_window->timelineModel();
     QCOMPARE(timeline->rowCount(), 4);
@@ -655,8 +605,8 @@ void TestGuiRun::revertHidesMessages()
     QAbstractItemModelTester viewTester(view->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 
     // Another process (`weft session revert`) records a revert in the session's file.
-    JsonStore other(m_data->path());
-    Session session = *m_service->get(m_sessionID);
+    JsonStore other(m_run.data->path());
+    Session session = *m_run.service->get(m_run.sessionID);
     session.setRevert(JsonObject{{u"messageID"_s, secondUser}});
     QVERIFY(other.writeSession(session));
     QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 2, 5000);
@@ -670,30 +620,30 @@ void TestGuiRun::revertHidesMessages()
     notices->button(u"revert"_s, u"unrevert"_s)->click();
     QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 4, 5000);
     QTRY_VERIFY(!notices->hasNotice(u"revert"_s));
-    QVERIFY(!m_service->get(m_sessionID)->hasRevert());
+    QVERIFY(!m_run.service->get(m_run.sessionID)->hasRevert());
 }
 
 void TestGuiRun::otherProcessChangesAppear()
 {
     QVERIFY(makeConfiguredWindow());
-    m_server->enqueue(FakeReply::sse(textReply({u"Here."_s})));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Here."_s})));
     QVERIFY(sendAndWait(u"hello"_s));
     TimelineModel *timeline = m_window->timelineModel();
     QSignalSpy reset(timeline, &QAbstractItemModel::modelReset);
     QSignalSpy inserted(timeline, &QAbstractItemModel::rowsInserted);
     // "Another process" (a running OpenCode) appends a turn and renames the session.
-    JsonStore other(m_data->path());
-    const Message user = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), m_sessionID,
+    JsonStore other(m_run.data->path());
+    const Message user = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), m_run.sessionID,
                                            QDateTime::currentMSecsSinceEpoch(), u"build"_s, u"fake"_s, u"gpt-test"_s);
     QVERIFY(other.writeMessage(user));
-    QVERIFY(other.writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_sessionID, user.id(),
+    QVERIFY(other.writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_run.sessionID, user.id(),
                                            u"Written by OpenCode"_s)));
-    Session session = *m_service->get(m_sessionID);
+    Session session = *m_run.service->get(m_run.sessionID);
     session.setTitle(u"Renamed elsewhere"_s);
     QVERIFY(other.writeSession(session));
     QTRY_COMPARE_WITH_TIMEOUT(timeline->rowCount(), 3, 5000);
     QTRY_COMPARE_WITH_TIMEOUT(timeline->index(2).data(TimelineModel::TextRole).toString(), u"Written by OpenCode"_s, 5000);
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->sessionsModel()->session(m_sessionID)->title(), u"Renamed elsewhere"_s, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->sessionsModel()->session(m_run.sessionID)->title(), u"Renamed elsewhere"_s, 5000);
     QTRY_COMPARE(m_window->windowTitle(), u"Renamed elsewhere"_s);
     QCOMPARE(reset.size(), 0);
     QCOMPARE(inserted.size(), 1);

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "runfixture.h"
+
+#include "session/sessionservice.h"
+#include "store/jsonstore.h"
+
+#include <QFile>
+
+using namespace Qt::StringLiterals;
+
+namespace weft::test
+{
+
+bool RunFixture::setUp()
+{
+    data = std::make_unique<QTemporaryDir>();
+    project = std::make_unique<QTemporaryDir>();
+    if (!data->isValid() || !project->isValid()) {
+        qWarning("cannot make the temporary folders");
+        return false;
+    }
+    auto store = std::make_shared<JsonStore>(data->path());
+    if (const Result<void> initialized = store->initialize(); !initialized) {
+        qWarning("%s", qPrintable(initialized.error().toString()));
+        return false;
+    }
+    service = std::make_shared<SessionService>(store);
+    server = std::make_unique<FakeLlmServer>();
+    if (!server->listen()) {
+        qWarning("the fake LLM server cannot listen");
+        return false;
+    }
+    SessionService::CreateOptions options;
+    options.directory = project->path();
+    options.title = u"A test session"_s;
+    const Result<Session> created = service->create(options);
+    if (!created) {
+        qWarning("%s", qPrintable(created.error().toString()));
+        return false;
+    }
+    sessionID = created->id();
+    return true;
+}
+
+void RunFixture::tearDown()
+{
+    service.reset();
+    server.reset();
+    project.reset();
+    data.reset();
+    sessionID.clear();
+}
+
+QString RunFixture::writeConfig(const JsonObject &extra) const
+{
+    const JsonObject limit{{u"context"_s, 100000}, {u"output"_s, 4000}};
+    const JsonObject cost{{u"input"_s, 3}, {u"output"_s, 15}};
+    const JsonObject fake{
+        {u"npm"_s, u"@ai-sdk/openai-compatible"_s},
+        {u"options"_s, JsonObject{{u"baseURL"_s, server->baseUrl().toString()}, {u"apiKey"_s, u"sk-test-key"_s}}},
+        {u"models"_s, JsonObject{{u"gpt-test"_s, JsonObject{{u"limit"_s, limit}, {u"cost"_s, cost}}}}},
+    };
+    JsonObject config{
+        {u"$schema"_s, u"https://opencode.ai/config.json"_s},
+        {u"model"_s, u"fake/gpt-test"_s},
+        {u"small_model"_s, u"fake/gpt-test"_s},
+        {u"provider"_s, JsonObject{{u"fake"_s, fake}}},
+        {u"permission"_s, JsonObject{{u"bash"_s, u"ask"_s}}},
+    };
+    for (const QString &key : extra.keys())
+        config.insert(key, extra.value(key));
+    const QString path = data->filePath(u"weft.json"_s);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write("// the test's config\n" + toJson(config, 2));
+    return path;
+}
+
+void clearProviderKeys()
+{
+    for (const char *key : {"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GEMINI_API_KEY",
+                            "GOOGLE_GENERATIVE_AI_API_KEY", "XAI_API_KEY", "GROQ_API_KEY", "DEEPSEEK_API_KEY",
+                            "MISTRAL_API_KEY"})
+        qunsetenv(key);
+}
+
+} // namespace weft::test

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/json.h"
+#include "fakellmserver.h"
+
+#include <QString>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace weft
+{
+class SessionService;
+}
+
+namespace weft::test
+{
+
+/// What a test of runs starts from: Weft's own store in a temporary data dir, a project folder
+/// with one session in it, and a fake LLM server on loopback.
+struct RunFixture {
+    std::unique_ptr<QTemporaryDir> data;
+    std::unique_ptr<QTemporaryDir> project;
+    std::unique_ptr<FakeLlmServer> server;
+    std::shared_ptr<SessionService> service;
+    QString sessionID;
+
+    /// Makes everything anew (call from init()); false with a warning when something failed.
+    [[nodiscard]] bool setUp();
+    /// Drops everything, the service before the folders (call from cleanup()).
+    void tearDown();
+    /// Writes `weft.json` into the data dir: the fake provider's `fake/gpt-test` model (context
+    /// 100,000, output 4,000, $3/$15 per million tokens) as model and small model, `bash` asking
+    /// for permission, and @p extra's keys over these. Returns the file, empty on failure.
+    [[nodiscard]] QString writeConfig(const JsonObject &extra = {}) const;
+};
+
+/// Unsets the API keys of the well-known providers, so that the environment does not configure
+/// a provider behind a test's back.
+void clearProviderKeys();
+
+} // namespace weft::test
