@@ -235,24 +235,6 @@ namespace
 {
 constexpr qint64 FileTokenCap = 1600;
 
-bool hasModelContent(const MessageWithParts &m)
-{
-    for (const Part &p : m.parts) {
-        switch (p.type()) {
-        case PartType::Text:
-        case PartType::Reasoning:
-            if (!p.text().isEmpty())
-                return true;
-            break;
-        case PartType::Tool:
-            return true;
-        default:
-            break;
-        }
-    }
-    return false;
-}
-
 /// Calls @p visit(text, isFile, prunedByPlan) for each piece of text toModelMessages() sends of
 /// @p m; prunedByPlan marks a completed output whose part is in @p pruned (still visited with its
 /// text: the caller decides).
@@ -286,7 +268,7 @@ void forEachModelText(const MessageWithParts &m, const QSet<QString> *pruned, Vi
         }
         return;
     }
-    if (m.info.hasError() && !(m.info.error().kind() == MessageError::Kind::Aborted && hasModelContent(m)))
+    if (m.info.hasError() && !(m.info.error().kind() == MessageError::Kind::Aborted && ModelMessages::hasContent(m)))
         return;
     for (const Part &p : m.parts) {
         switch (p.type()) {

@@ -221,39 +221,50 @@ StreamAssembler SessionRun::assembler(const Message &assistant)
     return StreamAssembler(m_session.id(), assistant.id(), std::move(sink));
 }
 
-SessionRun::StreamOutcome SessionRun::streamOnce(const ResolvedModel &model, const LlmRequest &request,
-                                                 StreamAssembler &parts)
+SessionRun::RequestOutcome SessionRun::send(const ResolvedModel &model, const LlmRequest &request,
+                                            const std::function<void(const LlmEvent &)> &onEvent)
 {
     Provider *provider = makeProvider(model);
     m_provider = provider;
-    StreamOutcome outcome;
-    bool ended = false;
+    RequestOutcome outcome;
     QEventLoop loop;
     m_loop = &loop;
-    connect(provider, &Provider::event, &loop, [&](const LlmEvent &event) { parts.handle(event); });
+    connect(provider, &Provider::event, &loop, onEvent);
     connect(provider, &Provider::finished, &loop, [&] {
-        outcome.error = parts.error();
-        outcome.ok = outcome.error.isNull();
-        ended = true;
+        outcome.ended = true;
         loop.quit();
     });
     connect(provider, &Provider::failed, &loop, [&](const MessageError &error, std::optional<qint64> after) {
         outcome.error = error;
         outcome.retryAfter = after;
-        ended = true;
+        outcome.ended = true;
         loop.quit();
     });
     provider->start(request);
-    if (!ended && !aborted())
+    if (!outcome.ended && !aborted())
         loop.exec();
     m_loop = nullptr;
-    if (!ended) {
+    if (!outcome.ended)
         provider->abort();
-        outcome.error = MessageError::aborted(u"The operation was aborted."_s);
-    }
-    flushDeltas();
     m_provider = nullptr;
     provider->deleteLater();
+    return outcome;
+}
+
+SessionRun::StreamOutcome SessionRun::streamOnce(const ResolvedModel &model, const LlmRequest &request,
+                                                 StreamAssembler &parts)
+{
+    const RequestOutcome sent = send(model, request, [&](const LlmEvent &event) { parts.handle(event); });
+    StreamOutcome outcome;
+    if (!sent.ended)
+        outcome.error = MessageError::aborted(u"The operation was aborted."_s);
+    else if (!sent.error.isNull())
+        outcome.error = sent.error;
+    else
+        outcome.error = parts.error();
+    outcome.ok = outcome.error.isNull();
+    outcome.retryAfter = sent.retryAfter;
+    flushDeltas();
     return outcome;
 }
 
@@ -597,35 +608,14 @@ Result<QString> SessionRun::collectText(const ResolvedModel &model, const QList<
     request.modelID = model.apiModelID.isEmpty() ? model.modelID : model.apiModelID;
     request.messages = messages;
     request.maxOutputTokens = maxTokens;
-    Provider *provider = makeProvider(model);
-    m_provider = provider;
     QString text;
-    MessageError error;
-    bool ended = false;
-    QEventLoop loop;
-    m_loop = &loop;
-    connect(provider, &Provider::event, &loop, [&](const LlmEvent &e) {
+    const RequestOutcome sent = send(model, request, [&](const LlmEvent &e) {
         if (e.type == LlmEvent::Type::TextDelta)
             text += e.text;
     });
-    connect(provider, &Provider::finished, &loop, [&] {
-        ended = true;
-        loop.quit();
-    });
-    connect(provider, &Provider::failed, &loop, [&](const MessageError &e) {
-        error = e;
-        ended = true;
-        loop.quit();
-    });
-    provider->start(request);
-    if (!ended && !aborted())
-        loop.exec();
-    m_loop = nullptr;
-    m_provider = nullptr;
-    provider->deleteLater();
-    if (!error.isNull())
-        return Error{error.message(), {}};
-    if (!ended)
+    if (!sent.error.isNull())
+        return Error{sent.error.message(), {}};
+    if (!sent.ended)
         return Error{u"aborted"_s, {}};
     return text;
 }

@@ -19,6 +19,7 @@
 #include <QTimer>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 class QNetworkAccessManager;
@@ -128,6 +129,18 @@ private:
     [[nodiscard]] StreamAssembler assembler(const Message &assistant);
     [[nodiscard]] LlmRequest makeRequest(const StepSpec &spec) const;
     StreamOutcome streamOnce(const ResolvedModel &model, const LlmRequest &request, StreamAssembler &parts);
+    /// How one request to a provider ended.
+    struct RequestOutcome
+    {
+        bool ended = false; ///< finished or failed; false: aborted while it ran
+        MessageError error; ///< failed
+        std::optional<qint64> retryAfter;
+    };
+    /// Sends @p request to @p model's provider and waits in a local event loop (which abort()
+    /// leaves) until the provider finished or failed, or the run was aborted (the request is
+    /// then aborted too). @p onEvent sees each event of the stream.
+    RequestOutcome send(const ResolvedModel &model, const LlmRequest &request,
+                        const std::function<void(const LlmEvent &)> &onEvent);
     /// Records the retry and waits for it; false when aborted meanwhile.
     bool waitToRetry(const Message &assistant, int attempt, const StreamOutcome &outcome);
     void failStep(Message &assistant, const StreamAssembler &parts, const MessageError &error);

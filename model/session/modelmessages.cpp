@@ -89,8 +89,6 @@ QList<MessageWithParts> filterCompacted(const QList<MessageWithParts> &messages)
     return result;
 }
 
-namespace
-{
 bool hasContent(const MessageWithParts &m)
 {
     for (const Part &p : m.parts) {
@@ -108,7 +106,6 @@ bool hasContent(const MessageWithParts &m)
     }
     return false;
 }
-} // namespace
 
 QList<LlmMessage> toModelMessages(const QList<MessageWithParts> &messages)
 {

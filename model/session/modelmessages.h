@@ -51,6 +51,10 @@ struct CompactionPoint {
 /// compaction). With a kept tail, the tail's messages before it are in the context too.
 [[nodiscard]] qsizetype compactionStart(const QList<MessageWithParts> &messages);
 
+/// Whether @p message has what a model reads: text or reasoning that is not empty, or a tool call.
+/// An aborted assistant message with content still goes to the model.
+[[nodiscard]] bool hasContent(const MessageWithParts &message);
+
 /// OpenCode's MessageV2.toModelMessage: stored messages as model input.
 /// - user text (not ignored) and files (except text/plain and directories); a compaction part
 ///   asks "What did we do so far?"; a subtask part notes that the user ran a tool;
