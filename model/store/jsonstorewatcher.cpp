@@ -117,9 +117,15 @@ void JsonStoreWatcher::setSession(const QString &sessionID)
     m_scanning = false;
     m_sessionID = sessionID;
     m_sessionFile.clear();
+    m_sessionDir.clear();
+    m_sessionStamp = {};
     if (sessionID.isEmpty())
         return;
     m_sessionFile = m_store->sessionFile(sessionID);
+    if (!m_sessionFile.isEmpty()) {
+        m_sessionDir = QFileInfo(m_sessionFile).absolutePath();
+        m_sessionStamp = JsonStorage::stampOf(m_sessionFile);
+    }
     // The folder is watched first and then listed, off the GUI thread (a session of 20,000
     // messages takes a stat per file): a change from now on is seen, and compared with the
     // listing once it is in.
@@ -191,8 +197,13 @@ void JsonStoreWatcher::rewatch()
     QStringList wanted;
     const QString messageDir = m_root + u"/message/"_s + m_sessionID;
     wanted.append(QFileInfo::exists(messageDir) ? messageDir : m_root + u"/message"_s);
+    // The session's file itself for writers that rewrite it in place (OpenCode), and its folder
+    // for those that replace it by a rename (Weft): a watch on a replaced file is lost, and
+    // re-adding it races with the rename.
     if (!m_sessionFile.isEmpty() && QFileInfo::exists(m_sessionFile))
         wanted.append(m_sessionFile);
+    if (!m_sessionDir.isEmpty() && QFileInfo::exists(m_sessionDir))
+        wanted.append(m_sessionDir);
     bool partRootNeeded = false;
     for (const QString &id : std::as_const(m_watchedMessages)) {
         const QString file = messageDir + u'/' + id + u".json"_s;
@@ -257,8 +268,14 @@ void JsonStoreWatcher::flush()
     QSet<QString> changedMessageFiles;
     QSet<QString> changedPartFiles;
     for (const QString &path : dirty) {
-        if (path == m_sessionFile) {
-            read({}, {}, true, {});
+        if (path == m_sessionFile || path == m_sessionDir) {
+            // The folder holds the project's other sessions too: only a new version of this
+            // session's file is news.
+            const JsonStorage::FileStamp now = JsonStorage::stampOf(m_sessionFile);
+            if (now != m_sessionStamp || path == m_sessionFile) {
+                m_sessionStamp = now;
+                read({}, {}, true, {});
+            }
         } else if (path == m_root + u"/message"_s || path == messageDir) {
             dirs.insert(messageDir);
         } else if (path == m_root + u"/part"_s) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "jsonstorage.h"
 #include "storewatcher.h"
 
 #include <QFileSystemWatcher>
@@ -16,7 +17,7 @@ namespace weft
 class JsonStore;
 
 /// Follows the JSON files of one session that another process (a running OpenCode) writes: the
-/// session's file, its `message/<sessionID>/` folder, and the message files and `part/<messageID>/`
+/// session's file (and its folder), its `message/<sessionID>/` folder, and the message files and `part/<messageID>/`
 /// folders of its newest messages (the only ones a running session changes). On a change it
 /// re-reads just the files that changed, off the GUI thread, and reports them.
 ///
@@ -70,6 +71,8 @@ private:
     QString m_root;
     QString m_sessionID;
     QString m_sessionFile;
+    QString m_sessionDir; // the folder of the session's file
+    JsonStorage::FileStamp m_sessionStamp; // the version of the session's file seen last
     QFileSystemWatcher m_fs;
     QTimer m_timer;
     QHash<QString, Snapshot> m_snapshots; // folder -> its files
