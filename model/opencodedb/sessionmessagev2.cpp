@@ -112,7 +112,7 @@ JsonObject toolStateV1(const JsonObject &item, qint64 messageCreated)
 class PartList
 {
 public:
-    PartList(const Row &row)
+    explicit PartList(const Row &row)
         : m_row(row)
     {
     }
