@@ -2,6 +2,7 @@
 #include "opencodedbstore.h"
 
 #include "opencodedbwatcher.h"
+#include "sessionmessagev2.h"
 
 #include "core/identifier.h"
 #include "core/logging.h"
@@ -317,6 +318,7 @@ Result<std::shared_ptr<OpencodeDbStore>> OpencodeDbStore::open(const QString &da
 Result<void> OpencodeDbStore::inspect()
 {
     OpencodeDbSchema schema;
+    bool hasV2 = false;
     Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         const Result<void> tables
             = forEachRow(db, u"SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"_s, {},
@@ -345,6 +347,18 @@ Result<void> OpencodeDbStore::inspect()
                 schema.part = columns;
             else
                 schema.project = columns;
+        }
+        // OpenCode's V2 conversation rows (1.18 and later): read when the columns are there.
+        hasV2 = false;
+        if (schema.tables.contains(u"session_message"_s)) {
+            QSet<QString> columns;
+            const Result<void> info = forEachRow(db, u"PRAGMA table_info(\"session_message\")"_s, {},
+                                                 [&](const QSqlQuery &q) { columns.insert(q.value(1).toString()); });
+            if (!info)
+                return info;
+            hasV2 = true;
+            for (const QString &c : {u"id"_s, u"session_id"_s, u"type"_s, u"seq"_s, u"time_created"_s, u"time_updated"_s, u"data"_s})
+                hasV2 = hasV2 && columns.contains(c);
         }
         // OpenCode's own migration table (1.3 and later), or drizzle's before it (1.2). Optional:
         // a failure here leaves the migration unknown (and is no failed() error).
@@ -386,6 +400,7 @@ Result<void> OpencodeDbStore::inspect()
     if (!r)
         return r;
     m_schema = schema;
+    m_hasV2 = hasV2;
     QStringList select;
     for (const QString &c : knownSessionColumns()) {
         if (m_schema.session.contains(c))
@@ -561,6 +576,110 @@ std::optional<Part> OpencodeDbStore::partFromRow(const QSqlQuery &query)
 
 // ---------------------------------------------------------------------------------------------
 
+namespace
+{
+const QString V2Columns = u"id, session_id, type, seq, time_created, data"_s;
+// The V2 kinds that V1 keeps as user turns (the parent of the assistant messages after them).
+const QString V2UserTypes = u"type NOT IN ('assistant', 'agent-switched', 'model-switched')"_s;
+
+SessionMessageV2::Row v2Row(const QSqlQuery &q)
+{
+    return {q.value(0).toString(),   q.value(1).toString(),   q.value(2).toString(),
+            q.value(3).toLongLong(), q.value(4).toLongLong(), q.value(5).toString()};
+}
+
+bool isV2User(const QString &type)
+{
+    return type != u"assistant" && SessionMessageV2::becomesMessage(type);
+}
+
+/// The agent and model of an assistant row's data, for the user message it answers.
+JsonObject answerOf(const QString &data)
+{
+    const std::optional<JsonObject> o = SessionMessageV2::parseData(data);
+    if (!o)
+        return {};
+    JsonObject answer;
+    if (o->contains(u"agent"))
+        answer.insert(u"agent"_s, o->value(u"agent"));
+    if (o->value(u"model").isObject())
+        answer.insert(u"model"_s, o->value(u"model"));
+    return answer;
+}
+} // namespace
+
+Result<void> OpencodeDbStore::readV2Session(QSqlDatabase &db, const QString &sessionID, QList<MessageWithParts> &out)
+{
+    if (!m_hasV2)
+        return {};
+    QList<SessionMessageV2::Row> rows;
+    const Result<void> rowsRead
+        = forEachRow(db, u"SELECT %1 FROM session_message WHERE session_id = ? ORDER BY seq"_s.arg(V2Columns),
+                     {sessionID}, [&](const QSqlQuery &q) { rows.append(v2Row(q)); });
+    if (!rowsRead)
+        return rowsRead;
+    // Each user row answered by the next assistant row: its agent and model.
+    QList<SessionMessageV2::Context> contexts(rows.size());
+    qsizetype nextAssistant = -1;
+    for (qsizetype i = rows.size() - 1; i >= 0; --i) {
+        if (rows.at(i).type == u"assistant")
+            nextAssistant = i;
+        else if (isV2User(rows.at(i).type) && nextAssistant >= 0)
+            contexts[i].answer = answerOf(rows.at(nextAssistant).data);
+    }
+    QString lastUser;
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const SessionMessageV2::Row &row = rows.at(i);
+        contexts[i].parentID = lastUser;
+        QString why;
+        if (std::optional<MessageWithParts> m = SessionMessageV2::toV1(row, contexts.at(i), &why)) {
+            if (isV2User(row.type))
+                lastUser = row.id;
+            out.append(std::move(*m));
+        } else if (!why.isEmpty()) {
+            reportProblem(m_file + u"#session_message/"_s + row.id, why);
+        }
+    }
+    return {};
+}
+
+Result<void> OpencodeDbStore::readV2Message(QSqlDatabase &db, const QString &sessionID, const QString &messageID,
+                                            std::optional<MessageWithParts> &out)
+{
+    out.reset();
+    if (!m_hasV2)
+        return {};
+    std::optional<SessionMessageV2::Row> row;
+    const QString where = sessionID.isEmpty() ? u"id = ?"_s : u"id = ? AND session_id = ?"_s;
+    const QVariantList bindings = sessionID.isEmpty() ? QVariantList{messageID} : QVariantList{messageID, sessionID};
+    Result<void> r = forEachRow(db, u"SELECT %1 FROM session_message WHERE %2"_s.arg(V2Columns, where), bindings,
+                                [&](const QSqlQuery &q) { row = v2Row(q); });
+    if (!r || !row)
+        return r;
+    SessionMessageV2::Context context;
+    if (row->type == u"assistant") {
+        r = forEachRow(
+            db,
+            u"SELECT id FROM session_message WHERE session_id = ? AND seq < ? AND %1 ORDER BY seq DESC LIMIT 1"_s.arg(
+                V2UserTypes),
+            {row->sessionID, row->seq}, [&](const QSqlQuery &q) { context.parentID = q.value(0).toString(); });
+    } else if (isV2User(row->type)) {
+        r = forEachRow(
+            db,
+            u"SELECT data FROM session_message WHERE session_id = ? AND seq > ? AND type = 'assistant' ORDER BY seq LIMIT 1"_s,
+            {row->sessionID, row->seq}, [&](const QSqlQuery &q) { context.answer = answerOf(q.value(0).toString()); });
+    }
+    if (!r)
+        return r;
+    QString why;
+    out = SessionMessageV2::toV1(*row, context, &why);
+    if (!out && !why.isEmpty())
+        reportProblem(m_file + u"#session_message/"_s + row->id, why);
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+
 QList<Project> OpencodeDbStore::projects()
 {
     QList<Project> result;
@@ -645,12 +764,19 @@ QList<Message> OpencodeDbStore::messages(const QString &sessionID)
     QList<Message> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
-        return forEachRow(db,
-                          u"SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s,
-                          {sessionID}, [&](const QSqlQuery &q) {
-                              if (std::optional<Message> m = messageFromRow(q))
-                                  result.append(*m);
-                          });
+        const Result<void> v1 = forEachRow(
+            db, u"SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s, {sessionID},
+            [&](const QSqlQuery &q) {
+                if (std::optional<Message> m = messageFromRow(q))
+                    result.append(*m);
+            });
+        if (!v1)
+            return v1;
+        QList<MessageWithParts> v2;
+        const Result<void> r2 = readV2Session(db, sessionID, v2);
+        for (MessageWithParts &m : v2)
+            result.append(std::move(m.info));
+        return r2;
     });
     if (!r)
         reportProblem(m_file, r.error().message);
@@ -663,8 +789,15 @@ std::optional<Message> OpencodeDbStore::message(const QString &sessionID, const 
     std::optional<Message> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         // id is the primary key: one row at most.
-        return forEachRow(db, u"SELECT id, session_id, data FROM message WHERE id = ? AND session_id = ?"_s,
-                          {messageID, sessionID}, [&](const QSqlQuery &q) { result = messageFromRow(q); });
+        const Result<void> v1 = forEachRow(db, u"SELECT id, session_id, data FROM message WHERE id = ? AND session_id = ?"_s,
+                                           {messageID, sessionID}, [&](const QSqlQuery &q) { result = messageFromRow(q); });
+        if (!v1 || result)
+            return v1;
+        std::optional<MessageWithParts> v2;
+        const Result<void> r2 = readV2Message(db, sessionID, messageID, v2);
+        if (v2)
+            result = std::move(v2->info);
+        return r2;
     });
     if (!r)
         reportProblem(m_file, r.error().message);
@@ -673,15 +806,22 @@ std::optional<Message> OpencodeDbStore::message(const QString &sessionID, const 
 
 QList<Part> OpencodeDbStore::parts(const QString &sessionID, const QString &messageID)
 {
-    Q_UNUSED(sessionID)
     QList<Part> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
-        return forEachRow(db, u"SELECT id, message_id, session_id, data FROM part WHERE message_id = ? ORDER BY id"_s,
-                          {messageID}, [&](const QSqlQuery &q) {
-                              if (std::optional<Part> p = partFromRow(q))
-                                  result.append(*p);
-                          });
+        const Result<void> v1
+            = forEachRow(db, u"SELECT id, message_id, session_id, data FROM part WHERE message_id = ? ORDER BY id"_s,
+                         {messageID}, [&](const QSqlQuery &q) {
+                             if (std::optional<Part> p = partFromRow(q))
+                                 result.append(*p);
+                         });
+        if (!v1 || !result.isEmpty())
+            return v1;
+        std::optional<MessageWithParts> v2;
+        const Result<void> r2 = readV2Message(db, sessionID, messageID, v2);
+        if (v2)
+            result = std::move(v2->parts);
+        return r2;
     });
     if (!r)
         reportProblem(m_file, r.error().message);
@@ -703,8 +843,15 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
             });
         if (!messages)
             return messages;
+        QList<MessageWithParts> v2;
+        if (const Result<void> r2 = readV2Session(db, sessionID, v2); !r2)
+            return r2;
+        const qsizetype v1Count = result.size();
+        result.append(v2);
         std::stable_sort(result.begin(), result.end(),
                          [](const MessageWithParts &a, const MessageWithParts &b) { return messageLessThan(a.info, b.info); });
+        if (v1Count == 0)
+            return {}; // only V2 rows: no part rows to read
         for (qsizetype i = 0; i < result.size(); ++i)
             index.insert(result.at(i).info.id(), i);
         return forEachRow(
@@ -772,6 +919,13 @@ Result<QHash<QString, qint64>> OpencodeDbStore::changeStamps(const QList<Session
             });
             if (!rows)
                 return rows;
+        }
+        if (m_hasV2) {
+            return forEachRow(db, u"SELECT session_id, max(time_updated) FROM session_message NOT INDEXED GROUP BY session_id"_s, {},
+                              [&](const QSqlQuery &q) {
+                                  if (auto it = stamps.find(q.value(0).toString()); it != stamps.end())
+                                      it.value() = qMax(it.value(), q.value(1).toLongLong());
+                              });
         }
         return {};
     });

@@ -54,6 +54,10 @@ struct OpencodeDbSchema {
 /// `message.data` and `part.data` plus the ID columns give the message and part JSON of the file
 /// era (`id`, `sessionID`, `messageID` first, then the stored keys in their order). A row that
 /// cannot be read is reported as a problem (location `<db>#<table>/<id>`) and skipped.
+///
+/// Sessions prompted through OpenCode's V2 API (1.18 and later) keep their conversation as
+/// `session_message` rows instead: every message read covers those rows too, each mapped to the
+/// V1 message and parts OpenCode writes for a V1 prompt (SessionMessageV2::toV1).
 class OpencodeDbStore : public Store
 {
 public:
@@ -141,11 +145,20 @@ private:
     Result<void> inspect();
     Result<void> notWritable() const;
     std::optional<JsonValue> jsonColumn(const QSqlQuery &query, int column, const QString &location);
+    /// Inside read(): the session_message rows of @p sessionID as V1 messages with parts, in
+    /// `seq` order (appended to @p out). Does nothing without that table.
+    Result<void> readV2Session(QSqlDatabase &db, const QString &sessionID, QList<MessageWithParts> &out);
+    /// Inside read(): the session_message row @p messageID (of @p sessionID when not empty) as a
+    /// V1 message with parts, or null.
+    Result<void> readV2Message(QSqlDatabase &db, const QString &sessionID, const QString &messageID,
+                               std::optional<MessageWithParts> &out);
 
     QString m_file;
     Options m_options;
     OpencodeDbSchema m_schema;
     QString m_sessionColumns;
+    /// The database has OpenCode's V2 `session_message` table (with the columns Weft reads).
+    bool m_hasV2 = false;
     std::unique_ptr<ThreadConnections> m_connections;
 };
 

@@ -15,6 +15,7 @@
 
 using namespace Qt::StringLiterals;
 using weft::JsonArray;
+using weft::JsonObject;
 using weft::JsonValue;
 using weft::test::WeftRun;
 
@@ -53,6 +54,7 @@ private Q_SLOTS:
     void initTestCase();
     void exportMatchesOpenCode_data();
     void exportMatchesOpenCode();
+    void exportOfV2Session();
     void sessionListMatchesOpenCode_data();
     void sessionListMatchesOpenCode();
     void importFromDbThenFork();
@@ -95,6 +97,52 @@ void TestOpencodeDbCli::exportMatchesOpenCode()
     const JsonValue expected = parse(weft::test::readFile(weft::test::realFixtureDir(version) + u"/export/"_s + sessionID + u".json"_s));
     const QString difference = weft::test::firstDifference(parse(r.out), expected);
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
+}
+
+void TestOpencodeDbCli::exportOfV2Session()
+{
+    // A session prompted through OpenCode's V2 API (session_message rows) exports its messages
+    // with parts in the V1 shape (OpenCode 1.18.34's own export prints "messages": []).
+    QTemporaryDir dir;
+    const QString data = copyRealFixture(dir, u"1.18.34-v2"_s);
+    const QString sessionID = u"ses_df0431b42ffeZqQaYkbOt5XlpE"_s;
+    const WeftRun r = m_weft.run({u"--data-dir"_s, data, u"export"_s, sessionID});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.err.isEmpty(), r.err.constData());
+    const JsonObject exported = parse(r.out).toObject();
+    QCOMPARE(exported.object(u"info").string(u"id"), sessionID);
+    const JsonArray messages = exported.array(u"messages");
+    QCOMPARE(messages.size(), 9);
+    QStringList roles;
+    QStringList partTypes;
+    for (const JsonValue &m : messages) {
+        const JsonObject info = m.toObject().object(u"info");
+        QCOMPARE(info.keys().mid(0, 3), (QStringList{u"id"_s, u"sessionID"_s, u"role"_s}));
+        QCOMPARE(info.string(u"sessionID"), sessionID);
+        roles.append(info.string(u"role"));
+        QStringList types;
+        for (const JsonValue &p : m.toObject().array(u"parts")) {
+            const JsonObject part = p.toObject();
+            QCOMPARE(part.keys().mid(0, 4), (QStringList{u"id"_s, u"sessionID"_s, u"messageID"_s, u"type"_s}));
+            QCOMPARE(part.string(u"messageID"), info.string(u"id"));
+            QVERIFY(part.string(u"id").startsWith(u"prt_"_s));
+            types.append(part.string(u"type"));
+        }
+        partTypes.append(types.join(u','));
+    }
+    QCOMPARE(roles, (QStringList{u"user"_s, u"assistant"_s, u"assistant"_s, u"user"_s, u"assistant"_s, u"assistant"_s,
+                                 u"user"_s, u"assistant"_s, u"assistant"_s}));
+    QCOMPARE(partTypes.at(0), u"text"_s);
+    QCOMPARE(partTypes.at(1), u"step-start,tool,tool,step-finish"_s);
+    QCOMPARE(partTypes.at(2), u"step-start,text,step-finish"_s);
+    const JsonObject bash = messages.at(7).toObject().array(u"parts").at(1).toObject();
+    QCOMPARE(bash.string(u"tool"), u"bash"_s);
+    QCOMPARE(bash.string(u"callID"), u"call_0011"_s);
+    QCOMPARE(bash.object(u"state").string(u"status"), u"completed"_s);
+    QVERIFY(bash.object(u"state").string(u"output").contains(u"Command exited with code 2."_s));
+    const JsonObject assistant = messages.at(1).toObject().object(u"info");
+    QCOMPARE(assistant.string(u"parentID"), messages.at(0).toObject().object(u"info").string(u"id"));
+    QCOMPARE(assistant.object(u"tokens").integer(u"input"), qint64(1500));
 }
 
 void TestOpencodeDbCli::sessionListMatchesOpenCode_data()

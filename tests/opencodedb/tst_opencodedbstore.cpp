@@ -3,6 +3,7 @@
 // real OpenCode 1.18.34 data and from the OpenCode 1.1.53 JSON fixture stored the way the
 // database era stores it; damaged and foreign files; read-only; one connection per thread.
 
+#include "core/identifier.h"
 #include "opencodedb/opencodedatadir.h"
 #include "opencodedb/opencodedbstore.h"
 #include "session/datadir.h"
@@ -36,6 +37,34 @@ const QString RealChild = u"ses_dfe96a43cffe7HThRjtKf69Ueb"_s;
 const QString RealNamed = u"ses_dfe96a380ffecLH5wa8iKO3NO1"_s;
 const QString RealReverted = u"ses_dfe96a293ffeZQHb2ZSZ3Box6A"_s;
 const QString RealArchived = u"ses_dfe969983ffeN7w175CppvGh5P"_s;
+
+// tests/data/opencode-1.18.34-v2: two sessions prompted through OpenCode's V2 API (session_message
+// rows) and one through the V1 API (message and part rows).
+const QString V2Version = u"1.18.34-v2"_s;
+const QString V2First = u"ses_df0431b42ffeZqQaYkbOt5XlpE"_s;
+const QString V2Second = u"ses_df04312d7ffeIe2H1b3Bdy1vNA"_s;
+const QString V2Plain = u"ses_df0430dc6ffeL2v2skaHNaGpFk"_s;
+const QString DoneText = u"Done. The tool finished; here is what happened in short."_s;
+
+/// A message and its parts in one line: `user: text=...` or
+/// `assistant tool-calls: step-start | tool write error | step-finish tool-calls`.
+QString summary(const MessageWithParts &m)
+{
+    QStringList parts;
+    for (const Part &p : m.parts) {
+        const JsonObject o = p.json();
+        if (p.typeName() == u"text")
+            parts.append(u"text="_s + p.text());
+        else if (p.typeName() == u"tool")
+            parts.append(u"tool %1 %2"_s.arg(p.tool(), o.object(u"state").string(u"status")));
+        else if (p.typeName() == u"step-finish")
+            parts.append(u"step-finish "_s + p.reason());
+        else
+            parts.append(p.typeName());
+    }
+    const QString role = m.info.isUser() ? u"user"_s : u"assistant "_s + m.info.finish();
+    return role + u": "_s + parts.join(u" | "_s);
+}
 
 JsonValue readJsonFile(const QString &path)
 {
@@ -114,6 +143,12 @@ private Q_SLOTS:
     void sessionDiffFromStorage();
     void dataDirDetection_data();
     void dataDirDetection();
+    void v2SessionsRead_data();
+    void v2SessionsRead();
+    void v2DetailsMapped();
+    void v2BesideV1Rows();
+    void v2UnknownContentKept();
+    void v2DamagedDataReported();
 };
 
 void TestOpencodeDbStore::initTestCase()
@@ -742,6 +777,295 @@ void TestOpencodeDbStore::dataDirDetection()
     QStringList after = weft::test::entriesUnder(dataDir);
     after.removeIf([](const QString &e) { return e.endsWith(u"-shm") || e.endsWith(u"-wal"); });
     QCOMPARE(after, before);
+}
+
+void TestOpencodeDbStore::v2SessionsRead_data()
+{
+    QTest::addColumn<QString>("sessionID");
+    QTest::addColumn<QStringList>("expected");
+    const QString toolStep = u"assistant tool-calls: step-start | tool %1 | step-finish tool-calls"_s;
+    const QString done = u"assistant stop: step-start | text=%1 | step-finish stop"_s.arg(DoneText);
+    QTest::addRow("first") << V2First
+                           << QStringList{u"user: text=please create the files"_s,
+                                          u"assistant tool-calls: step-start | tool write error | tool write error | step-finish tool-calls"_s,
+                                          done,
+                                          u"user: text=please edit hello"_s,
+                                          toolStep.arg(u"edit error"_s),
+                                          done,
+                                          u"user: text=please run it"_s,
+                                          toolStep.arg(u"bash completed"_s),
+                                          done};
+    QTest::addRow("second") << V2Second
+                            << QStringList{u"user: text=read the file hello.py"_s,
+                                           toolStep.arg(u"read error"_s),
+                                           done,
+                                           u"user: text=fail to read"_s,
+                                           toolStep.arg(u"read error"_s),
+                                           done,
+                                           u"user: text=日本語のメッセージ: 要約してください? no, just answer"_s,
+                                           u"assistant stop: step-start | text=%1 | step-finish stop"_s.arg(
+                                               u"Sure. "_s + u"Here is a reply in plain text. "_s.repeated(5))};
+}
+
+void TestOpencodeDbStore::v2SessionsRead()
+{
+    // Every read covers the session_message rows, in seq order, as the V1 messages and parts
+    // OpenCode writes for a V1 prompt; the single reads give what the session read gives.
+    QFETCH(QString, sessionID);
+    QFETCH(QStringList, expected);
+    QTemporaryDir dir;
+    const auto opened = OpencodeDbStore::open(copyRealFixture(dir, V2Version) + u"/opencode.db"_s);
+    QVERIFY2(opened, qPrintable(opened ? QString() : opened.error().message));
+    OpencodeDbStore &store = *opened.value();
+
+    const QList<MessageWithParts> all = store.messagesWithParts(sessionID);
+    QStringList got;
+    for (const MessageWithParts &m : all)
+        got.append(summary(m));
+    QCOMPARE(got, expected);
+
+    // seq order is the order of the rows' IDs here (and of time.created).
+    QStringList ids;
+    for (const MessageWithParts &m : all)
+        ids.append(m.info.id());
+    QStringList sorted = ids;
+    sorted.sort();
+    QCOMPARE(ids, sorted);
+
+    QList<Message> infos;
+    for (const MessageWithParts &m : all)
+        infos.append(m.info);
+    QCOMPARE(store.messages(sessionID), infos);
+    QStringList listed = store.messageIDs(sessionID);
+    listed.sort();
+    QCOMPARE(listed, sorted);
+    QCOMPARE(store.messagesByID(sessionID, ids.mid(1, 2)), infos.mid(1, 2));
+    const QList<MessageWithParts> withParts = store.withParts(sessionID, infos);
+    QCOMPARE(withParts.size(), all.size());
+    for (qsizetype i = 0; i < all.size(); ++i)
+        QCOMPARE(withParts.at(i).toJson(), all.at(i).toJson());
+
+    QString lastUser;
+    for (const MessageWithParts &m : all) {
+        const std::optional<Message> single = store.message(sessionID, m.info.id());
+        QVERIFY(single);
+        QCOMPARE(single->json(), m.info.json());
+        QCOMPARE(store.parts(sessionID, m.info.id()), m.parts);
+        QVERIFY(Message::validate(m.info.json()).isEmpty());
+        if (m.info.isUser()) {
+            lastUser = m.info.id();
+            QCOMPARE(m.info.agent(), u"build"_s);
+            QCOMPARE(m.info.modelProviderID(), u"fake"_s);
+            QCOMPARE(m.info.modelModelID(), u"m1"_s);
+        } else {
+            QCOMPARE(m.info.parentID(), lastUser);
+            QCOMPARE(m.info.modelID(), u"m1"_s);
+            QCOMPARE(m.info.providerID(), u"fake"_s);
+            QCOMPARE(m.info.agent(), u"build"_s);
+            QCOMPARE(m.info.mode(), u"build"_s);
+            QVERIFY(m.info.isCompleted());
+            const bool tools = m.info.finish() == u"tool-calls";
+            QCOMPARE(m.info.tokens().input, qint64(tools ? 1500 : 1200));
+            QCOMPARE(m.parts.last().tokens().input, m.info.tokens().input);
+            QCOMPARE(m.parts.last().tokens().output, m.info.tokens().output);
+            QCOMPARE(m.parts.first().snapshot(), u"5f4f5ac08e68c7009ac8eb195e11960f32897404"_s);
+            QCOMPARE(m.parts.last().snapshot(), u"5f4f5ac08e68c7009ac8eb195e11960f32897404"_s);
+        }
+        // Part IDs: valid OpenCode part IDs, ascending in content order, derived from the
+        // message ID (the same on every read).
+        for (qsizetype i = 0; i < m.parts.size(); ++i) {
+            const Part &p = m.parts.at(i);
+            QVERIFY2(Identifier::isValid(p.id(), Identifier::Kind::Part), qPrintable(p.id()));
+            QCOMPARE(p.id().size(), 30);
+            QCOMPARE(p.id().mid(4, 12), m.info.id().mid(4, 12));
+            QCOMPARE(p.messageID(), m.info.id());
+            QCOMPARE(p.sessionID(), sessionID);
+            QVERIFY(Part::validate(p.json()).isEmpty());
+            if (i > 0)
+                QVERIFY(m.parts.at(i - 1).id() < p.id());
+        }
+    }
+    QVERIFY(store.problems().isEmpty());
+}
+
+void TestOpencodeDbStore::v2DetailsMapped()
+{
+    QTemporaryDir dir;
+    const auto opened = OpencodeDbStore::open(copyRealFixture(dir, V2Version) + u"/opencode.db"_s);
+    QVERIFY(opened);
+    OpencodeDbStore &store = *opened.value();
+
+    // A failed tool call: its input, the error's message, the times it ran and completed.
+    const QList<Part> write = store.parts(V2First, u"msg_20fbce8d4001CC3Bu1w4vGWv9P"_s);
+    QCOMPARE(write.size(), 4);
+    QCOMPARE(write.at(1).callID(), u"call_0008"_s);
+    const JsonObject failed = write.at(1).json().object(u"state");
+    QCOMPARE(failed.string(u"status"), u"error"_s);
+    QCOMPARE(failed.object(u"input").string(u"filePath"), u"hello.py"_s);
+    QCOMPARE(failed.object(u"input").string(u"content"), u"print('hello')\n"_s);
+    QCOMPARE(failed.string(u"error"), u"Invalid tool input: Missing key\n  at [\"path\"]"_s);
+    QCOMPARE(failed.object(u"time").integer(u"start"), qint64(1795560368359));
+    QCOMPARE(failed.object(u"time").integer(u"end"), qint64(1795560368364));
+    QCOMPARE(write.at(2).callID(), u"call_0009"_s);
+
+    // A completed call: the content's texts as output, the structured result as metadata.
+    const QList<Part> bash = store.parts(V2First, u"msg_20fbcebc2001zCHcJ1A96qzDZW"_s);
+    QCOMPARE(bash.size(), 3);
+    QCOMPARE(bash.at(1).tool(), u"bash"_s);
+    QCOMPARE(bash.at(1).callID(), u"call_0011"_s);
+    const JsonObject completed = bash.at(1).json().object(u"state");
+    QCOMPARE(completed.string(u"status"), u"completed"_s);
+    QCOMPARE(completed.object(u"input").string(u"command"), u"python3 hello.py && ls -la"_s);
+    QCOMPARE(completed.string(u"output"),
+             u"/usr/bin/python3: can't open file '/home/dev/src/demo/hello.py': [Errno 2] No such file or directory\n\nCommand exited with code 2."_s);
+    QCOMPARE(completed.string(u"title"), u"Run the script and list files"_s);
+    QCOMPARE(completed.object(u"metadata").integer(u"exit"), qint64(2));
+    QCOMPARE(completed.object(u"time").integer(u"start"), qint64(1795560369107));
+    QCOMPARE(completed.object(u"time").integer(u"end"), qint64(1795560369226));
+
+    const std::optional<Message> assistant = store.message(V2First, u"msg_20fbcebc2001zCHcJ1A96qzDZW"_s);
+    QVERIFY(assistant);
+    QCOMPARE(assistant->created(), qint64(1795560369090));
+    QCOMPARE(assistant->completed(), qint64(1795560369271));
+    QCOMPARE(assistant->parentID(), u"msg_20fbceb88001Kamyyo2xgiXjar"_s);
+    QCOMPARE(assistant->tokens().output, qint64(40));
+    QCOMPARE(assistant->cost(), 0.0);
+    QVERIFY(!assistant->hasError());
+
+    // Unknown IDs and a message of another session are not found.
+    QVERIFY(!store.message(V2Second, u"msg_20fbcebc2001zCHcJ1A96qzDZW"_s));
+    QVERIFY(!store.message(V2First, u"msg_unknown"_s));
+    QVERIFY(store.parts(V2First, u"msg_unknown"_s).isEmpty());
+
+    // The V1 session reads as before: its message and part rows, nothing else.
+    const QList<MessageWithParts> plain = store.messagesWithParts(V2Plain);
+    QStringList got;
+    for (const MessageWithParts &m : plain)
+        got.append(summary(m));
+    QCOMPARE(got, (QStringList{u"user: text=please read the file hello.py"_s,
+                               u"assistant tool-calls: step-start | tool read error | step-finish tool-calls"_s,
+                               u"assistant stop: step-start | text=%1 | step-finish stop"_s.arg(DoneText)}));
+    QCOMPARE(plain.at(1).parts.at(1).id(), u"prt_20fbcf62f001VgcQGnTh71QhgF"_s);
+    QCOMPARE(plain.at(1).info.json().object(u"path").string(u"cwd"), u"/home/dev/src/demo"_s);
+    QCOMPARE(plain.at(0).info.json().value(u"summary").toObject().array(u"diffs").size(), 0);
+    QCOMPARE(store.parts(V2Plain, plain.at(2).info.id()), plain.at(2).parts);
+
+    // The session's change stamp covers its session_message rows.
+    const auto stamps = store.changeStamps(store.sessions());
+    QVERIFY(stamps);
+    QVERIFY(stamps->value(V2First) >= 1795560369351);
+    QVERIFY(store.problems().isEmpty());
+}
+
+void TestOpencodeDbStore::v2BesideV1Rows()
+{
+    // A session with both kinds of rows lists both, by time.created then ID.
+    QTemporaryDir dir;
+    const QString dataDir = copyRealFixture(dir, V2Version);
+    {
+        TestDb db(dataDir + u"/opencode.db"_s, SchemaAge::V1_15_13, false);
+        QVERIFY(db.exec(u"INSERT INTO session_message (id, session_id, type, seq, time_created, time_updated, data) "
+                        u"VALUES ('msg_20fbcf60000100000000000000', ?, 'user', 1, 1795560371500, 1795560371500, ?)"_s,
+                        {V2Plain, u"{\"time\":{\"created\":1795560371500},\"text\":\"a V2 prompt in between\"}"_s}));
+    }
+    const auto opened = OpencodeDbStore::open(dataDir + u"/opencode.db"_s);
+    QVERIFY(opened);
+    const QList<MessageWithParts> all = opened.value()->messagesWithParts(V2Plain);
+    QCOMPARE(all.size(), 4);
+    QCOMPARE(all.at(2).info.id(), u"msg_20fbcf60000100000000000000"_s);
+    QCOMPARE(all.at(2).parts.size(), 1);
+    QCOMPARE(all.at(2).parts.first().text(), u"a V2 prompt in between"_s);
+    QCOMPARE(all.at(1).parts.size(), 3); // the V1 rows keep their parts
+    QList<Message> infos;
+    for (const MessageWithParts &m : all)
+        infos.append(m.info);
+    QCOMPARE(opened.value()->messages(V2Plain), infos);
+    QVERIFY(opened.value()->problems().isEmpty());
+}
+
+void TestOpencodeDbStore::v2UnknownContentKept()
+{
+    // Content of a newer OpenCode: an unknown item type is kept as a part of its own type, a
+    // reasoning item becomes a reasoning part, an unknown tool state shows as a failed call, a
+    // pending call keeps its raw input; an agent switch is no message.
+    QTemporaryDir dir;
+    const QString dataDir = copyRealFixture(dir, V2Version);
+    const QString id = u"msg_20fbce952001KML6P48WLR3n9E"_s;
+    {
+        TestDb db(dataDir + u"/opencode.db"_s, SchemaAge::V1_15_13, false);
+        const QString data = uR"({"time":{"created":1795560368466},"agent":"plan","model":{"id":"m2","providerID":"other"},
+            "content":[{"type":"reasoning","id":"r0","text":"thinking","time":{"created":1795560368470,"completed":1795560368480}},
+                       {"type":"hologram","id":"h0","shape":"cube"},
+                       {"type":"tool","id":"c1","name":"grep","state":{"status":"teleporting","input":{}},"time":{"created":1795560368490}},
+                       {"type":"tool","id":"c2","name":"glob","state":{"status":"pending","input":"{\"pat"},"time":{"created":1795560368491}},
+                       {"type":"text","id":"t0","text":"partial"}],
+            "error":{"type":"unknown","message":"the provider went away"}})"_s;
+        QVERIFY(db.exec(u"UPDATE session_message SET data = ? WHERE id = ?"_s, {data, id}));
+        QVERIFY(db.exec(u"INSERT INTO session_message (id, session_id, type, seq, time_created, time_updated, data) "
+                        u"VALUES ('msg_20fbce96000100000000000000', ?, 'agent-switched', 14, 1795560368500, 1795560368500, ?)"_s,
+                        {V2First, u"{\"time\":{\"created\":1795560368500},\"agent\":\"plan\"}"_s}));
+    }
+    const auto opened = OpencodeDbStore::open(dataDir + u"/opencode.db"_s);
+    QVERIFY(opened);
+    OpencodeDbStore &store = *opened.value();
+    QCOMPARE(store.messages(V2First).size(), 9);
+    const std::optional<Message> m = store.message(V2First, id);
+    QVERIFY(m);
+    QVERIFY(!m->isCompleted());
+    QCOMPARE(m->agent(), u"plan"_s);
+    QCOMPARE(m->modelID(), u"m2"_s);
+    QVERIFY(m->hasError());
+    QCOMPARE(m->json().object(u"error").string(u"name"), u"UnknownError"_s);
+    QCOMPARE(m->json().object(u"error").object(u"data").string(u"message"), u"the provider went away"_s);
+    const QList<Part> parts = store.parts(V2First, id);
+    QStringList types;
+    for (const Part &p : parts)
+        types.append(p.typeName());
+    // No step-finish: the message did not finish.
+    QCOMPARE(types, (QStringList{u"step-start"_s, u"reasoning"_s, u"hologram"_s, u"tool"_s, u"tool"_s, u"text"_s}));
+    QCOMPARE(parts.at(1).text(), u"thinking"_s);
+    QCOMPARE(parts.at(1).timeField(u"start"), qint64(1795560368470));
+    QCOMPARE(parts.at(1).timeField(u"end"), qint64(1795560368480));
+    QCOMPARE(parts.at(2).json().string(u"shape"), u"cube"_s);
+    QCOMPARE(parts.at(3).json().object(u"state").string(u"status"), u"error"_s);
+    QVERIFY(parts.at(3).json().object(u"state").string(u"error").contains(u"teleporting"_s));
+    QCOMPARE(parts.at(4).json().object(u"state").string(u"status"), u"pending"_s);
+    QCOMPARE(parts.at(4).json().object(u"state").string(u"raw"), u"{\"pat"_s);
+    QVERIFY(store.problems().isEmpty());
+}
+
+void TestOpencodeDbStore::v2DamagedDataReported()
+{
+    // A damaged data column is reported (as the V1 rows are) and that message skipped; the
+    // others are read.
+    QTemporaryDir dir;
+    const QString dataDir = copyRealFixture(dir, V2Version);
+    const QString file = dataDir + u"/opencode.db"_s;
+    const QString broken = u"msg_20fbcea18001Td4HgzIU0Jk2j1"_s;
+    const QString notObject = u"msg_20fbce9e4001U6rZZIcdnjjbVd"_s;
+    {
+        TestDb db(file, SchemaAge::V1_15_13, false);
+        QVERIFY(db.exec(u"UPDATE session_message SET data = '{\"time\": ' WHERE id = ?"_s, {broken}));
+        QVERIFY(db.exec(u"UPDATE session_message SET data = '[1, 2]' WHERE id = ?"_s, {notObject}));
+    }
+    const auto opened = OpencodeDbStore::open(file);
+    QVERIFY(opened);
+    OpencodeDbStore &store = *opened.value();
+    const QList<MessageWithParts> all = store.messagesWithParts(V2First);
+    QCOMPARE(all.size(), 7);
+    for (const MessageWithParts &m : all) {
+        QVERIFY(m.info.id() != broken && m.info.id() != notObject);
+        // The assistant messages after the skipped prompt answer the prompt before it.
+        QVERIFY(m.info.parentID() != notObject);
+    }
+    QVERIFY(!store.message(V2First, broken));
+    QVERIFY(store.parts(V2First, broken).isEmpty());
+    QCOMPARE(store.messages(V2First).size(), 7);
+    QStringList locations;
+    for (const StoreProblem &p : store.problems())
+        locations.append(p.location);
+    QVERIFY2(locations.contains(file + u"#session_message/"_s + broken), qPrintable(locations.join(u", ")));
+    QVERIFY(locations.contains(file + u"#session_message/"_s + notObject));
 }
 
 QTEST_GUILESS_MAIN(TestOpencodeDbStore)

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sessionmessagev2.h"
+
+#include <QCryptographicHash>
+
+using namespace Qt::StringLiterals;
+
+namespace weft::SessionMessageV2
+{
+
+namespace
+{
+
+constexpr char Base62[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+bool isHex(QStringView s)
+{
+    for (const QChar c : s) {
+        if (!((c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f')))
+            return false;
+    }
+    return true;
+}
+
+/// The error of a V2 message or tool (`{type, message}`) in the V1 shape (`{name, data}`).
+JsonObject errorV1(const JsonValue &error)
+{
+    const JsonObject e = error.toObject();
+    const QString type = e.string(u"type");
+    QString name = e.string(u"name");
+    if (name.isEmpty())
+        name = (type.isEmpty() || type == u"unknown") ? u"UnknownError"_s : type;
+    JsonObject data;
+    if (error.isString())
+        data.insert(u"message"_s, error.toString());
+    for (qsizetype i = 0; i < e.size(); ++i) {
+        if (e.keyAt(i) != u"type" && e.keyAt(i) != u"name")
+            data.insert(e.keyAt(i), e.valueAt(i));
+    }
+    return JsonObject{{u"name"_s, name}, {u"data"_s, data}};
+}
+
+/// The text of a tool's result content (`[{type: "text", text}, {type: "file", ...}]`).
+QString contentText(const JsonArray &content)
+{
+    QStringList texts;
+    for (const JsonValue &item : content) {
+        const JsonObject o = item.toObject();
+        if (o.string(u"type") == u"text")
+            texts.append(o.string(u"text"));
+        else if (o.string(u"type") == u"file")
+            texts.append(u"[file %1]"_s.arg(o.string(u"name", o.string(u"uri"))));
+    }
+    return texts.join(u'\n');
+}
+
+JsonObject toolStateV1(const JsonObject &item, qint64 messageCreated)
+{
+    const JsonObject state = item.object(u"state");
+    const JsonObject time = item.object(u"time");
+    const qint64 start = time.integer(u"ran", time.integer(u"created", messageCreated));
+    const qint64 end = time.integer(u"completed", start);
+    const QString status = state.string(u"status");
+    JsonObject input = state.object(u"input");
+    const JsonObject structured = state.object(u"structured");
+    JsonObject s{{u"status"_s, status}};
+    if (status == u"pending") {
+        // V2 keeps the raw, not yet parsed arguments as a string.
+        s.insert(u"input"_s, JsonObject());
+        if (state.value(u"input").isString())
+            s.insert(u"raw"_s, state.string(u"input"));
+        return s;
+    }
+    s.insert(u"input"_s, input);
+    const QString title = structured.string(u"title", input.string(u"description"));
+    if (status == u"running") {
+        if (!title.isEmpty())
+            s.insert(u"title"_s, title);
+        if (!structured.isEmpty())
+            s.insert(u"metadata"_s, structured);
+        s.insert(u"time"_s, JsonObject{{u"start"_s, start}});
+        return s;
+    }
+    if (status == u"completed") {
+        s.insert(u"output"_s, contentText(state.array(u"content")));
+        s.insert(u"title"_s, title);
+        s.insert(u"metadata"_s, structured);
+        JsonObject t{{u"start"_s, start}, {u"end"_s, end}};
+        if (time.contains(u"pruned"))
+            t.insert(u"compacted"_s, time.integer(u"pruned"));
+        s.insert(u"time"_s, t);
+        return s;
+    }
+    // "error", and any state this OpenCode did not have: shown as a failed call.
+    QString error = state.object(u"error").string(u"message");
+    if (error.isEmpty() && state.value(u"error").isString())
+        error = state.string(u"error");
+    if (error.isEmpty())
+        error = state.object(u"result").string(u"value");
+    if (status != u"error") {
+        s.insert(u"status"_s, u"error"_s);
+        if (error.isEmpty())
+            error = u"unknown tool state \"%1\""_s.arg(status);
+    }
+    s.insert(u"error"_s, error);
+    if (!structured.isEmpty())
+        s.insert(u"metadata"_s, structured);
+    s.insert(u"time"_s, JsonObject{{u"start"_s, start}, {u"end"_s, end}});
+    return s;
+}
+
+class PartList
+{
+public:
+    explicit PartList(const Row &row)
+        : m_row(row)
+    {
+    }
+    /// Appends a part of @p type with the IDs first, then @p fields.
+    void add(const QString &type, const JsonObject &fields)
+    {
+        JsonObject o{{u"id"_s, partID(m_row.id, int(m_parts.size()))},
+                     {u"sessionID"_s, m_row.sessionID},
+                     {u"messageID"_s, m_row.id},
+                     {u"type"_s, type}};
+        for (qsizetype i = 0; i < fields.size(); ++i) {
+            if (!o.contains(fields.keyAt(i)))
+                o.insert(fields.keyAt(i), fields.valueAt(i));
+        }
+        m_parts.append(o);
+    }
+    QList<JsonObject> m_parts;
+
+private:
+    const Row &m_row;
+};
+
+void addAssistantContent(PartList &parts, const JsonArray &content, qint64 created, qint64 completed)
+{
+    for (const JsonValue &value : content) {
+        const JsonObject item = value.toObject();
+        const QString type = item.string(u"type");
+        if (type == u"text") {
+            parts.add(u"text"_s, JsonObject{{u"text"_s, item.string(u"text")}});
+        } else if (type == u"reasoning") {
+            const JsonObject time = item.object(u"time");
+            JsonObject fields{{u"text"_s, item.string(u"text")}};
+            if (item.contains(u"providerMetadata"))
+                fields.insert(u"metadata"_s, item.value(u"providerMetadata"));
+            JsonObject t{{u"start"_s, time.integer(u"created", created)}};
+            if (time.contains(u"completed") || completed > 0)
+                t.insert(u"end"_s, time.integer(u"completed", completed));
+            fields.insert(u"time"_s, t);
+            parts.add(u"reasoning"_s, fields);
+        } else if (type == u"tool") {
+            JsonObject fields{{u"callID"_s, item.string(u"id")},
+                              {u"tool"_s, item.string(u"name")},
+                              {u"state"_s, toolStateV1(item, created)}};
+            const JsonObject provider = item.object(u"provider");
+            if (provider.contains(u"metadata"))
+                fields.insert(u"metadata"_s, provider.value(u"metadata"));
+            parts.add(u"tool"_s, fields);
+        } else {
+            // A content type of a newer OpenCode: kept as a part of its own type (Weft keeps
+            // unknown part types as they are).
+            JsonObject fields;
+            for (qsizetype i = 0; i < item.size(); ++i) {
+                if (item.keyAt(i) != u"id" && item.keyAt(i) != u"type")
+                    fields.insert(item.keyAt(i), item.valueAt(i));
+            }
+            if (item.contains(u"id"))
+                fields.insert(u"v2ID"_s, item.value(u"id"));
+            parts.add(type.isEmpty() ? u"unknown"_s : type, fields);
+        }
+    }
+}
+
+JsonObject tokensV1(const JsonObject &tokens)
+{
+    const JsonObject cache = tokens.object(u"cache");
+    return JsonObject{
+        {u"input"_s, tokens.number(u"input")},
+        {u"output"_s, tokens.number(u"output")},
+        {u"reasoning"_s, tokens.number(u"reasoning")},
+        {u"cache"_s, JsonObject{{u"read"_s, cache.number(u"read")}, {u"write"_s, cache.number(u"write")}}}};
+}
+
+} // namespace
+
+QString partID(const QString &messageID, int index)
+{
+    QString body;
+    if (messageID.size() >= 30 && messageID.startsWith(u"msg_") && isHex(QStringView(messageID).mid(4, 12))) {
+        body = messageID.mid(4, 22);
+    } else {
+        // Not an ID of OpenCode's own form: a stable stand-in of the same length.
+        body = QString::fromLatin1(
+            QCryptographicHash::hash(messageID.toUtf8(), QCryptographicHash::Sha1).toHex().left(22));
+    }
+    QString digits(4, u'0');
+    int n = qBound(0, index, 62 * 62 * 62 * 62 - 1);
+    for (int i = 3; i >= 0; --i) {
+        digits[i] = QLatin1Char(Base62[n % 62]);
+        n /= 62;
+    }
+    return u"prt_"_s + body + digits;
+}
+
+bool becomesMessage(QStringView type)
+{
+    return type != u"agent-switched" && type != u"model-switched";
+}
+
+std::optional<JsonObject> parseData(const QString &data)
+{
+    std::optional<JsonValue> parsed = parseJson(data.toUtf8());
+    if (!parsed || !parsed->isObject())
+        return std::nullopt;
+    return parsed->toObject();
+}
+
+std::optional<MessageWithParts> toV1(const Row &row, const Context &context, QString *why)
+{
+    why->clear();
+    if (!becomesMessage(row.type))
+        return std::nullopt;
+    JsonParseError error;
+    std::optional<JsonValue> parsed = parseJson(row.data.toUtf8(), &error);
+    if (!parsed) {
+        *why = u"not valid JSON in column data: "_s + error.toString();
+        return std::nullopt;
+    }
+    if (!parsed->isObject()) {
+        *why = u"column data does not hold a JSON object"_s;
+        return std::nullopt;
+    }
+    const JsonObject data = parsed->toObject();
+    const JsonObject time = data.object(u"time");
+    const qint64 created = time.integer(u"created", row.timeCreated);
+    PartList parts(row);
+    JsonObject m{{u"id"_s, row.id}, {u"sessionID"_s, row.sessionID}};
+
+    if (row.type == u"assistant") {
+        const qint64 completed = time.integer(u"completed", 0);
+        const JsonObject model = data.object(u"model");
+        const QString agent = data.string(u"agent");
+        const JsonObject snapshot = data.object(u"snapshot");
+        m.insert(u"role"_s, u"assistant"_s);
+        JsonObject t{{u"created"_s, created}};
+        if (completed > 0)
+            t.insert(u"completed"_s, completed);
+        m.insert(u"time"_s, t);
+        m.insert(u"parentID"_s, context.parentID.isEmpty() ? row.id : context.parentID);
+        m.insert(u"modelID"_s, model.string(u"id", model.string(u"modelID")));
+        m.insert(u"providerID"_s, model.string(u"providerID"));
+        if (!agent.isEmpty()) {
+            m.insert(u"mode"_s, agent);
+            m.insert(u"agent"_s, agent);
+        }
+        m.insert(u"cost"_s, data.number(u"cost"));
+        m.insert(u"tokens"_s, tokensV1(data.object(u"tokens")));
+        if (data.contains(u"finish"))
+            m.insert(u"finish"_s, data.string(u"finish"));
+        if (data.value(u"error").isObject() || data.value(u"error").isString())
+            m.insert(u"error"_s, errorV1(data.value(u"error")));
+
+        JsonObject start;
+        if (snapshot.contains(u"start"))
+            start.insert(u"snapshot"_s, snapshot.string(u"start"));
+        parts.add(u"step-start"_s, start);
+        addAssistantContent(parts, data.array(u"content"), created, completed);
+        if (data.contains(u"finish") || completed > 0) {
+            JsonObject finish{{u"reason"_s, data.string(u"finish", u"stop"_s)}};
+            if (snapshot.contains(u"end"))
+                finish.insert(u"snapshot"_s, snapshot.string(u"end"));
+            finish.insert(u"cost"_s, data.number(u"cost"));
+            finish.insert(u"tokens"_s, tokensV1(data.object(u"tokens")));
+            parts.add(u"step-finish"_s, finish);
+        }
+        if (const JsonArray files = snapshot.array(u"files"); !files.isEmpty() && snapshot.contains(u"start"))
+            parts.add(u"patch"_s, JsonObject{{u"hash"_s, snapshot.string(u"start")}, {u"files"_s, files}});
+    } else {
+        // user, and the V2 kinds that V1 kept as user turns: synthetic and system texts, shell
+        // commands, compactions.
+        m.insert(u"role"_s, u"user"_s);
+        m.insert(u"time"_s, JsonObject{{u"created"_s, created}});
+        const QString agent = context.answer.string(u"agent");
+        const JsonObject model = context.answer.object(u"model");
+        if (!agent.isEmpty())
+            m.insert(u"agent"_s, agent);
+        if (!model.isEmpty())
+            m.insert(u"model"_s,
+                     JsonObject{{u"providerID"_s, model.string(u"providerID")},
+                                {u"modelID"_s, model.string(u"id", model.string(u"modelID"))}});
+        if (row.type == u"user") {
+            parts.add(u"text"_s, JsonObject{{u"text"_s, data.string(u"text")}});
+            for (const JsonValue &f : data.array(u"files")) {
+                const JsonObject file = f.toObject();
+                JsonObject fields{{u"mime"_s, file.string(u"mime", u"application/octet-stream"_s)},
+                                  {u"url"_s, file.string(u"uri", file.string(u"url"))}};
+                if (const QString name = file.string(u"name", file.string(u"filename")); !name.isEmpty())
+                    fields.insert(u"filename"_s, name);
+                parts.add(u"file"_s, fields);
+            }
+            for (const JsonValue &a : data.array(u"agents")) {
+                const QString name = a.toObject().string(u"name");
+                if (!name.isEmpty())
+                    parts.add(u"agent"_s, JsonObject{{u"name"_s, name}});
+            }
+        } else if (row.type == u"compaction") {
+            parts.add(u"compaction"_s, JsonObject{{u"auto"_s, data.string(u"reason") == u"auto"}});
+            if (const QString summary = data.string(u"summary"); !summary.isEmpty())
+                parts.add(u"text"_s, JsonObject{{u"text"_s, summary}, {u"synthetic"_s, true}});
+        } else if (row.type == u"shell") {
+            const QString text = u"$ %1\n%2"_s.arg(data.string(u"command"), data.string(u"output"));
+            parts.add(u"text"_s, JsonObject{{u"text"_s, text}, {u"synthetic"_s, true}});
+        } else {
+            // synthetic, system, or a kind of a newer OpenCode: its text, marked synthetic.
+            parts.add(u"text"_s, JsonObject{{u"text"_s, data.string(u"text")}, {u"synthetic"_s, true}});
+        }
+    }
+
+    const QList<ValidationIssue> issues = Message::validate(m);
+    if (!issues.isEmpty()) {
+        *why = u"unexpected shape: "_s + issues.first().toString();
+        return std::nullopt;
+    }
+    MessageWithParts result{Message(m), {}};
+    for (const JsonObject &p : parts.m_parts) {
+        if (Part::validate(p).isEmpty())
+            result.parts.append(Part(p));
+    }
+    return result;
+}
+
+} // namespace weft::SessionMessageV2

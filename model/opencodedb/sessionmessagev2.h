@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/json.h"
+#include "core/types.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace weft::SessionMessageV2
+{
+
+/// One row of OpenCode's `session_message` table (sessions prompted through the V2 API, OpenCode
+/// 1.18 and later): `type` is "user", "assistant" or another kind of V2 message.
+struct Row
+{
+    QString id;
+    QString sessionID;
+    QString type;
+    qint64 seq = 0;
+    qint64 timeCreated = 0;
+    QString data;
+};
+
+/// What a row needs from its neighbours to become a V1 message.
+struct Context
+{
+    /// The user message an assistant message answers (its `parentID`): the nearest preceding
+    /// user row. Empty when there is none; the message's own ID is used then.
+    QString parentID;
+    /// For a user row: the agent and model of the assistant row that follows it (V2 user rows
+    /// store neither), as `{agent, model: {id, providerID}}` of that row's data; empty when none.
+    JsonObject answer;
+};
+
+/// The deterministic ID of the @p index-th part of message @p messageID: `prt_` and 26
+/// characters (the message ID's 12 hex digits and 10 of its random characters, then the index
+/// in 4 base-62 digits), so that a message's parts ascend in content order.
+[[nodiscard]] QString partID(const QString &messageID, int index);
+
+/// True for the row types that become a message (user, assistant, synthetic, system, shell,
+/// compaction); agent and model switches do not.
+[[nodiscard]] bool becomesMessage(QStringView type);
+
+/// Maps @p row to the V1 message and parts OpenCode writes for a V1 prompt. Null (with @p why
+/// set) when the data column is not a JSON object or the result is not a valid message; null
+/// with @p why empty for a row that is no message.
+[[nodiscard]] std::optional<MessageWithParts> toV1(const Row &row, const Context &context, QString *why);
+
+/// The parsed data of @p row, or null when it is not a JSON object.
+[[nodiscard]] std::optional<JsonObject> parseData(const QString &data);
+
+} // namespace weft::SessionMessageV2
