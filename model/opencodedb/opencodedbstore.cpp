@@ -608,6 +608,22 @@ JsonObject answerOf(const QString &data)
 }
 } // namespace
 
+Result<void> OpencodeDbStore::readV2Path(QSqlDatabase &db, const QString &sessionID, JsonObject &path)
+{
+    // What a V1 assistant message records as `path`: where it ran and the project's root.
+    path = {};
+    const bool withProject = m_schema.tables.contains(u"project"_s) && m_schema.has(u"session", u"project_id"_s);
+    const QString sql = withProject ? u"SELECT s.directory, p.worktree FROM session s LEFT JOIN project p "
+                                      u"ON p.id = s.project_id WHERE s.id = ?"_s
+                                    : u"SELECT directory, directory FROM session WHERE id = ?"_s;
+    return forEachRow(db, sql, {sessionID}, [&](const QSqlQuery &q) {
+        const QString cwd = q.value(0).toString();
+        const QString root = q.value(1).isNull() ? cwd : q.value(1).toString();
+        if (!cwd.isEmpty())
+            path = JsonObject{{u"cwd"_s, cwd}, {u"root"_s, root}};
+    });
+}
+
 Result<void> OpencodeDbStore::readV2Session(QSqlDatabase &db, const QString &sessionID, QList<MessageWithParts> &out)
 {
     if (!m_hasV2)
@@ -618,8 +634,13 @@ Result<void> OpencodeDbStore::readV2Session(QSqlDatabase &db, const QString &ses
                      {sessionID}, [&](const QSqlQuery &q) { rows.append(v2Row(q)); });
     if (!rowsRead)
         return rowsRead;
+    JsonObject path;
+    if (const Result<void> r = readV2Path(db, sessionID, path); !r)
+        return r;
     // Each user row answered by the next assistant row: its agent and model.
     QList<SessionMessageV2::Context> contexts(rows.size());
+    for (SessionMessageV2::Context &context : contexts)
+        context.path = path;
     qsizetype nextAssistant = -1;
     for (qsizetype i = rows.size() - 1; i >= 0; --i) {
         if (rows.at(i).type == u"assistant")
@@ -658,6 +679,8 @@ Result<void> OpencodeDbStore::readV2Message(QSqlDatabase &db, const QString &ses
         return r;
     SessionMessageV2::Context context;
     if (row->type == u"assistant") {
+        if (r = readV2Path(db, row->sessionID, context.path); !r)
+            return r;
         r = forEachRow(
             db,
             u"SELECT id FROM session_message WHERE session_id = ? AND seq < ? AND %1 ORDER BY seq DESC LIMIT 1"_s.arg(

@@ -147,6 +147,8 @@ private:
     std::optional<JsonValue> jsonColumn(const QSqlQuery &query, int column, const QString &location);
     /// Inside read(): the session_message rows of @p sessionID as V1 messages with parts, in
     /// `seq` order (appended to @p out). Does nothing without that table.
+    /// The `path` (`{cwd, root}`) of a V2 session's assistant messages.
+    Result<void> readV2Path(QSqlDatabase &db, const QString &sessionID, JsonObject &path);
     Result<void> readV2Session(QSqlDatabase &db, const QString &sessionID, QList<MessageWithParts> &out);
     /// Inside read(): the session_message row @p messageID (of @p sessionID when not empty) as a
     /// V1 message with parts, or null.

@@ -257,6 +257,8 @@ std::optional<MessageWithParts> toV1(const Row &row, const Context &context, QSt
             m.insert(u"mode"_s, agent);
             m.insert(u"agent"_s, agent);
         }
+        if (!context.path.isEmpty())
+            m.insert(u"path"_s, context.path);
         m.insert(u"cost"_s, data.number(u"cost"));
         m.insert(u"tokens"_s, tokensV1(data.object(u"tokens")));
         if (data.contains(u"finish"))

@@ -32,6 +32,9 @@ struct Context
     /// For a user row: the agent and model of the assistant row that follows it (V2 user rows
     /// store neither), as `{agent, model: {id, providerID}}` of that row's data; empty when none.
     JsonObject answer;
+    /// For an assistant row: its `path` (`{cwd, root}`, which V1 requires): the session's
+    /// directory and its project's worktree; empty when unknown.
+    JsonObject path;
 };
 
 /// The deterministic ID of the @p index-th part of message @p messageID: `prt_` and 26

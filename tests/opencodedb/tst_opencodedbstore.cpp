@@ -907,6 +907,13 @@ void TestOpencodeDbStore::v2DetailsMapped()
     QCOMPARE(failed.object(u"time").integer(u"start"), qint64(1795560368359));
     QCOMPARE(failed.object(u"time").integer(u"end"), qint64(1795560368364));
     QCOMPARE(write.at(2).callID(), u"call_0009"_s);
+    // OpenCode's V1 schema requires an assistant's path (`opencode import` refuses one without):
+    // the session's directory and its project's worktree.
+    const std::optional<Message> writer = store.message(V2First, u"msg_20fbce8d4001CC3Bu1w4vGWv9P"_s);
+    QVERIFY(writer);
+    QCOMPARE(writer->json().object(u"path").string(u"cwd"), u"/home/dev/src/demo"_s);
+    QCOMPARE(writer->json().object(u"path").string(u"root"), u"/home/dev/src/demo"_s);
+    QCOMPARE(store.messages(V2First).at(1).json().object(u"path"), writer->json().object(u"path"));
 
     // A completed call: the content's texts as output, the structured result as metadata.
     const QList<Part> bash = store.parts(V2First, u"msg_20fbcebc2001zCHcJ1A96qzDZW"_s);
