@@ -33,11 +33,12 @@ struct Fixture {
     std::shared_ptr<Store> target;
     std::unique_ptr<SessionService> service;
 
-    bool setUp()
+    /// @p version: the real fixture to copy ("1.18.34", or "1.18.34-v2" with V2 sessions).
+    bool setUp(const QString &version = u"1.18.34"_s)
     {
         const QString db = dir.filePath(u"opencode/opencode.db"_s);
         QDir().mkpath(dir.filePath(u"opencode"_s));
-        if (!QFile::copy(weft::test::realFixtureDir() + u"/opencode.db"_s, db))
+        if (!QFile::copy(weft::test::realFixtureDir(version) + u"/opencode.db"_s, db))
             return false;
         QFile(db).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
         auto opened = OpencodeDbStore::open(db);
@@ -73,6 +74,7 @@ private Q_SLOTS:
     void forkAndContinueAnImportedSession();
     void unknownSessionIsRefused();
     void readOnlyTargetIsRefused();
+    void importV2Sessions();
 };
 
 void TestDbImport::importEverything()
@@ -193,6 +195,31 @@ void TestDbImport::readOnlyTargetIsRefused()
     const auto imported = DbImport::importSessions(*f.source, readOnly, {Main});
     QVERIFY(!imported);
     QVERIFY(imported.error().message.contains(u"read-only"));
+}
+
+void TestDbImport::importV2Sessions()
+{
+    // OpenCode 1.18's V2 sessions (session_message rows) are copied as the V1 messages and parts
+    // they map to, beside the V1 session of the same database.
+    Fixture f;
+    QVERIFY(f.setUp(u"1.18.34-v2"_s));
+    const auto imported = DbImport::importSessions(*f.source, *f.service, {});
+    QVERIFY(imported);
+    QCOMPARE(imported->size(), 3);
+    SessionService source(f.source);
+    int messages = 0;
+    for (const DbImport::Imported &i : imported.value()) {
+        QVERIFY2(i.error.isEmpty(), qPrintable(i.error));
+        const auto original = Transfer::exportSession(source, i.sourceID);
+        const auto copy = Transfer::exportSession(*f.service, i.session.id());
+        QVERIFY(original && copy);
+        QCOMPARE(copy.value(), original.value());
+        messages += int(f.service->messages(i.session.id()).size());
+    }
+    for (const QString &v2 : {u"ses_df0431b42ffeZqQaYkbOt5XlpE"_s, u"ses_df04312d7ffeIe2H1b3Bdy1vNA"_s})
+        QVERIFY(!f.service->messages(v2).isEmpty());
+    QVERIFY(messages > 17);
+    QVERIFY(f.target->problems().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestDbImport)
