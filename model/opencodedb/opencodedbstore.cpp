@@ -701,6 +701,18 @@ Result<void> OpencodeDbStore::readV2Message(QSqlDatabase &db, const QString &ses
     return {};
 }
 
+Result<void> OpencodeDbStore::readV2Rows(QSqlDatabase &db, const QStringList &ids, QList<MessageWithParts> &out)
+{
+    for (const QString &id : ids) {
+        std::optional<MessageWithParts> m;
+        if (const Result<void> r = readV2Message(db, QString(), id, m); !r)
+            return r;
+        if (m)
+            out.append(std::move(*m));
+    }
+    return {};
+}
+
 // ---------------------------------------------------------------------------------------------
 
 QList<Project> OpencodeDbStore::projects()

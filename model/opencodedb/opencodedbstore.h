@@ -133,6 +133,13 @@ public:
     /// @p row on every result row. A statement or a step that fails is failed()'s error.
     Result<void> forEachRow(QSqlDatabase &db, const QString &sql, const QVariantList &bindings,
                             const std::function<void(const QSqlQuery &row)> &row) const;
+    /// True when the database has OpenCode's V2 `session_message` table (with the columns Weft
+    /// reads).
+    [[nodiscard]] bool hasV2() const { return m_hasV2; }
+    /// Inside read(): the `session_message` rows @p ids as V1 messages with parts, each mapped
+    /// with its context from the neighbouring rows of its session (as every read maps them), in
+    /// the order of @p ids. Rows that are gone or become no message are left out.
+    Result<void> readV2Rows(QSqlDatabase &db, const QStringList &ids, QList<MessageWithParts> &out);
     /// Closes the connection of the calling thread (it is reopened on the next read).
     void closeThreadConnection();
 

@@ -66,6 +66,10 @@ private:
     Result<void> readChanges(QSqlDatabase &db, bool full, QList<StoreChange> &changes);
     Result<void> readRows(QSqlDatabase &db, Table &table, bool full, QList<StoreChange> &changes);
     Result<void> readCounts(QSqlDatabase &db, QList<StoreChange> &changes);
+    Result<void> readV2Rows(QSqlDatabase &db, bool full, QList<StoreChange> &changes);
+    /// Reports what changed in the mapped @p message since it was last reported (all of it for a
+    /// message not known), and remembers it.
+    void reportV2(const MessageWithParts &message, QList<StoreChange> &changes);
     void prune();
     void send(const QList<StoreChange> &changes);
     [[nodiscard]] qint64 fullInterval() const;
@@ -76,7 +80,18 @@ private:
     Table m_sessionTable{u"session"_s, 0, 0, {}};
     Table m_messageTable{u"message"_s, MessageTail, 0, {}};
     Table m_partTable{u"part"_s, PartTail, 0, {}};
+    /// OpenCode's V2 conversation rows (`session_message`), when the database has them: each row
+    /// is one V1 message with its parts, remembered by what was last reported of them.
+    Table m_v2Table{u"session_message"_s, MessageTail, 0, {}};
+    struct V2State
+    {
+        size_t message = 0;
+        QHash<QString, Seen> parts;
+    };
+    QHash<QString, V2State> m_v2States;
+    QHash<QString, qint64> m_v2Counts;
     QHash<QString, Session> m_sessions;
+    QList<Table *> m_tables; // the tables of this database that the watcher reads
     QHash<QString, qint64> m_messageCounts; // per session, for deletions (full scans)
     QHash<QString, qint64> m_partCounts;
     bool m_haveCounts = false;
@@ -111,6 +126,9 @@ void OpencodeDbWatcher::Worker::prime()
         m_fullTimer->setSingleShot(true);
         QObject::connect(m_fullTimer, &QTimer::timeout, this, [this] { poll(true); });
     }
+    m_tables = {&m_sessionTable, &m_messageTable, &m_partTable};
+    if (m_store->hasV2())
+        m_tables.append(&m_v2Table);
     if (Result<qint64> v = dataVersion())
         m_dataVersion = v.value();
     const QList<Session> sessions = m_store->sessions();
@@ -125,12 +143,14 @@ void OpencodeDbWatcher::Worker::prime()
     Result<void> r = m_store->read([&](QSqlDatabase &db) -> Result<void> {
         QSqlQuery q(db);
         q.setForwardOnly(true);
-        for (Table *table : {&m_sessionTable, &m_messageTable, &m_partTable}) {
+        for (Table *table : std::as_const(m_tables)) {
             if (!q.exec(u"SELECT max(rowid) FROM %1"_s.arg(table->name)) || !q.next())
                 return m_store->failed(q);
             table->maxRowid = q.value(0).toLongLong();
         }
-        for (Table *table : {&m_messageTable, &m_partTable}) {
+        for (Table *table : std::as_const(m_tables)) {
+            if (table == &m_sessionTable)
+                continue;
             if (!q.exec(u"SELECT max(time_updated) FROM (SELECT time_updated FROM %1 ORDER BY rowid DESC LIMIT %2)"_s.arg(table->name).arg(table->tail)) || !q.next())
                 return m_store->failed(q);
             m_watermark = qMax(m_watermark, q.value(0).toLongLong());
@@ -156,6 +176,28 @@ void OpencodeDbWatcher::Worker::prime()
             }
             if (q.lastError().isValid())
                 return m_store->failed(q);
+        }
+        if (m_store->hasV2()) {
+            q.prepare(u"SELECT id, time_updated, data FROM session_message WHERE time_updated >= ?"_s);
+            q.addBindValue(guess - OverlapMs);
+            if (!q.exec())
+                return m_store->failed(q);
+            QStringList ids;
+            while (q.next()) {
+                const qint64 updated = q.value(1).toLongLong();
+                ids.append(q.value(0).toString());
+                m_v2Table.seen.insert(ids.last(), Seen{updated, qHash(q.value(2).toString()), {}});
+                m_watermark = qMax(m_watermark, updated);
+            }
+            if (q.lastError().isValid())
+                return m_store->failed(q);
+            // Their V1 form as known, so that a later change reports only the parts it changed.
+            QList<MessageWithParts> mapped;
+            if (Result<void> mr = m_store->readV2Rows(db, ids, mapped); !mr)
+                return mr;
+            QList<StoreChange> ignored;
+            for (const MessageWithParts &m : std::as_const(mapped))
+                reportV2(m, ignored);
         }
         return {};
     });
@@ -206,7 +248,9 @@ void OpencodeDbWatcher::Worker::poll(bool forceFull)
     QList<StoreChange> changes;
     // Work on copies: a read that fails half-way (busy, damaged) leaves the state as it was, so
     // the next read finds the same rows again.
-    const Table sessionTable = m_sessionTable, messageTable = m_messageTable, partTable = m_partTable;
+    const Table sessionTable = m_sessionTable, messageTable = m_messageTable, partTable = m_partTable,
+                v2Table = m_v2Table;
+    const QHash<QString, V2State> v2States = m_v2States;
     const QHash<QString, Session> sessions = m_sessions;
     const qint64 watermark = m_watermark;
     Result<void> r = m_store->read([&](QSqlDatabase &db) { return readChanges(db, full, changes); });
@@ -214,6 +258,8 @@ void OpencodeDbWatcher::Worker::poll(bool forceFull)
         m_sessionTable = sessionTable;
         m_messageTable = messageTable;
         m_partTable = partTable;
+        m_v2Table = v2Table;
+        m_v2States = v2States;
         m_sessions = sessions;
         m_watermark = watermark;
         send({StoreChange{.kind = StoreChange::Kind::Problem, .text = r.error().message, .location = m_store->databaseFile()}});
@@ -302,6 +348,7 @@ Result<void> OpencodeDbWatcher::Worker::readChanges(QSqlDatabase &db, bool full,
             m_sessionTable.seen.remove(it.key());
             m_messageCounts.remove(it.key());
             m_partCounts.remove(it.key());
+            m_v2Counts.remove(it.key());
             it = m_sessions.erase(it);
         } else {
             ++it;
@@ -312,6 +359,10 @@ Result<void> OpencodeDbWatcher::Worker::readChanges(QSqlDatabase &db, bool full,
         return r;
     if (Result<void> r = readRows(db, m_partTable, full, changes); !r)
         return r;
+    if (m_store->hasV2()) {
+        if (Result<void> r = readV2Rows(db, full, changes); !r)
+            return r;
+    }
     if (full) {
         if (Result<void> r = readCounts(db, changes); !r)
             return r;
@@ -399,7 +450,11 @@ Result<void> OpencodeDbWatcher::Worker::readCounts(QSqlDatabase &db, QList<Store
     // Deleted messages and parts leave no stamp behind: a session whose count went down is
     // reported for a reload. The counts come from the session indexes (no table scan).
     QSet<QString> shrunk;
-    for (auto [table, counts] : {std::pair{u"message"_s, &m_messageCounts}, std::pair{u"part"_s, &m_partCounts}}) {
+    QList<std::pair<QString, QHash<QString, qint64> *>> tables{{u"message"_s, &m_messageCounts},
+                                                               {u"part"_s, &m_partCounts}};
+    if (m_store->hasV2())
+        tables.append({u"session_message"_s, &m_v2Counts});
+    for (auto [table, counts] : std::as_const(tables)) {
         QSqlQuery q(db);
         q.setForwardOnly(true);
         if (!q.exec(u"SELECT session_id, count(*) FROM %1 GROUP BY session_id"_s.arg(table)))
@@ -423,11 +478,141 @@ Result<void> OpencodeDbWatcher::Worker::readCounts(QSqlDatabase &db, QList<Store
     return {};
 }
 
+Result<void> OpencodeDbWatcher::Worker::readV2Rows(QSqlDatabase &db, bool full, QList<StoreChange> &changes)
+{
+    Table &table = m_v2Table;
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    // The same reads as for the V1 tables: the newest rows by rowid on a quick read, every row
+    // with a recent stamp on a full one.
+    if (full) {
+        q.prepare(u"SELECT rowid, id, time_updated, data FROM session_message WHERE rowid > ? OR time_updated >= ?"_s);
+        q.addBindValue(table.maxRowid);
+        q.addBindValue(m_watermark - OverlapMs);
+    } else {
+        q.prepare(
+            u"SELECT rowid, id, time_updated, data FROM session_message WHERE rowid > ? AND (rowid > ? OR time_updated >= ?)"_s);
+        q.addBindValue(table.maxRowid - table.tail);
+        q.addBindValue(table.maxRowid);
+        q.addBindValue(m_watermark - OverlapMs);
+    }
+    if (!q.exec())
+        return m_store->failed(q);
+    struct Row
+    {
+        qint64 rowid;
+        qint64 updated;
+        QString id;
+        size_t hash;
+    };
+    QList<Row> rows;
+    qint64 maxRowid = table.maxRowid;
+    while (q.next()) {
+        Row row{q.value(0).toLongLong(), q.value(2).toLongLong(), q.value(1).toString(), qHash(q.value(3).toString())};
+        maxRowid = qMax(maxRowid, row.rowid);
+        const auto seen = table.seen.constFind(row.id);
+        if (seen != table.seen.constEnd() && seen->updated == row.updated && seen->hash == row.hash)
+            continue;
+        rows.append(std::move(row));
+    }
+    if (q.lastError().isValid())
+        return m_store->failed(q);
+    if (rows.isEmpty()) {
+        table.maxRowid = maxRowid;
+        return {};
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+        return a.updated != b.updated ? a.updated < b.updated : a.rowid < b.rowid;
+    });
+    // The store maps them (a row's V1 form depends on its neighbours), in this read transaction.
+    QStringList ids;
+    for (const Row &row : std::as_const(rows))
+        ids.append(row.id);
+    QList<MessageWithParts> mapped;
+    if (Result<void> r = m_store->readV2Rows(db, ids, mapped); !r)
+        return r;
+    QHash<QString, qsizetype> index;
+    for (qsizetype i = 0; i < mapped.size(); ++i)
+        index.insert(mapped.at(i).info.id(), i);
+    // A user row takes the agent and model of the assistant row that answers it: when that row
+    // arrives, the user message it answers changes too.
+    QStringList parents;
+    for (const Row &row : std::as_const(rows)) {
+        table.seen.insert(row.id, Seen{row.updated, row.hash, {}});
+        m_watermark = qMax(m_watermark, row.updated);
+        const auto i = index.constFind(row.id);
+        if (i == index.constEnd())
+            continue; // no message (an agent switch), or reported by the store
+        const MessageWithParts &m = mapped.at(*i);
+        const QString parent = m.info.parentID();
+        if (m.info.isAssistant() && !m_v2States.contains(row.id) && !parent.isEmpty() && parent != row.id
+            && m_v2States.contains(parent) && !ids.contains(parent) && !parents.contains(parent))
+            parents.append(parent);
+        reportV2(m, changes);
+    }
+    if (!parents.isEmpty()) {
+        QList<MessageWithParts> users;
+        if (Result<void> r = m_store->readV2Rows(db, parents, users); !r)
+            return r;
+        for (const MessageWithParts &m : std::as_const(users))
+            reportV2(m, changes);
+    }
+    table.maxRowid = maxRowid;
+    return {};
+}
+
+void OpencodeDbWatcher::Worker::reportV2(const MessageWithParts &message, QList<StoreChange> &changes)
+{
+    const QString id = message.info.id();
+    const auto known = m_v2States.constFind(id);
+    V2State next;
+    next.message = qHash(toJson(message.info.json(), 0));
+    if (known == m_v2States.constEnd() || known->message != next.message)
+        changes.append(StoreChange{.kind = StoreChange::Kind::MessageUpdated, .message = message.info});
+    for (const Part &part : message.parts) {
+        Seen seen{0, qHash(toJson(part.json(), 0)), {}};
+        const bool isText = part.type() == PartType::Text || part.type() == PartType::Reasoning;
+        if (isText)
+            seen.text = part.text();
+        std::optional<Seen> before;
+        if (known != m_v2States.constEnd()) {
+            if (const auto it = known->parts.constFind(part.id()); it != known->parts.constEnd())
+                before = *it;
+        }
+        next.parts.insert(part.id(), seen);
+        if (before && before->hash == seen.hash)
+            continue;
+        QString delta;
+        if (isText && before && seen.text.size() > before->text.size() && seen.text.startsWith(before->text))
+            delta = seen.text.mid(before->text.size());
+        changes.append(StoreChange{.kind = StoreChange::Kind::PartUpdated, .part = part, .text = delta});
+    }
+    // Parts that the row no longer has (V2 content replaced).
+    if (known != m_v2States.constEnd()) {
+        QStringList gone;
+        for (auto it = known->parts.constBegin(); it != known->parts.constEnd(); ++it) {
+            if (!next.parts.contains(it.key()))
+                gone.append(it.key());
+        }
+        gone.sort();
+        for (const QString &partID : std::as_const(gone))
+            changes.append(StoreChange{.kind = StoreChange::Kind::PartRemoved,
+                                       .sessionID = message.info.sessionID(),
+                                       .messageID = id,
+                                       .partID = partID});
+    }
+    m_v2States.insert(id, next);
+}
+
 void OpencodeDbWatcher::Worker::prune()
 {
     const qint64 limit = m_watermark - OverlapMs;
-    for (Table *table : {&m_sessionTable, &m_messageTable, &m_partTable})
+    for (Table *table : std::as_const(m_tables))
         table->seen.removeIf([limit](const QHash<QString, Seen>::iterator &it) { return it->updated < limit; });
+    // A V2 row that left the time window is reported in full when it changes again, as the
+    // rows of the other tables are.
+    m_v2States.removeIf(
+        [this](const QHash<QString, V2State>::iterator &it) { return !m_v2Table.seen.contains(it.key()); });
 }
 
 void OpencodeDbWatcher::Worker::send(const QList<StoreChange> &changes)

@@ -33,6 +33,13 @@ class OpencodeDbStore;
 /// changed, never twice for the same state; rows that OpenCode committed late with an older
 /// timestamp are caught by a 5-second overlap of the time window.
 ///
+/// OpenCode 1.18's V2 conversation rows (`session_message`, when the database has the table) are
+/// followed the same way: a row inserted or changed is mapped by the store (with its neighbouring
+/// rows, OpencodeDbStore::readV2Rows()) and reported as its V1 message when that changed, and
+/// the parts whose value changed (a grown text with its delta). A new assistant row also
+/// re-reports the user message it answers, whose agent and model come from it. A deleted row
+/// reloads its session.
+///
 /// Changes are reported on the thread the watcher lives in (normally the GUI thread), in commit
 /// order: sessions, then messages, then parts. The SessionService over the database owns the
 /// watcher (OpencodeDbStore::createWatcher()) and announces them with its signals, so that the

@@ -272,6 +272,16 @@ bool TestDb::insertPart(const JsonObject &p, qint64 updated)
                  dataWithout(p, {u"id"_s, u"sessionID"_s, u"messageID"_s})});
 }
 
+bool TestDb::insertSessionMessage(const QString &id, const QString &sessionID, const QString &type, qint64 seq,
+                                  const JsonObject &data, qint64 created, qint64 updated)
+{
+    return exec(
+        u"INSERT INTO session_message(id, session_id, type, seq, time_created, time_updated, data) VALUES(?, ?, ?, ?, "
+        u"?, ?, ?) "
+        u"ON CONFLICT(id) DO UPDATE SET type = excluded.type, data = excluded.data, time_updated = excluded.time_updated"_s,
+        {id, sessionID, type, seq, created, updated > 0 ? updated : created, QString::fromUtf8(toJson(data, 0))});
+}
+
 bool TestDb::loadStorage(const QString &storageDir)
 {
     if (!begin())

@@ -57,6 +57,11 @@ public:
     bool insertSession(const JsonObject &session);
     bool insertMessage(const JsonObject &message, qint64 updated = 0);
     bool insertPart(const JsonObject &part, qint64 updated = 0);
+    /// A row of OpenCode's V2 `session_message` table (1.18 and later): @p data is the row's
+    /// JSON (`time`, `text`, `content`, `agent`, `model`, ...). Inserted, or its type, data and
+    /// time_updated updated when the row exists, as OpenCode does while an answer streams.
+    bool insertSessionMessage(const QString &id, const QString &sessionID, const QString &type, qint64 seq,
+                              const JsonObject &data, qint64 created, qint64 updated = 0);
     /// Every project, session, message and part of a JSON `storage/` folder.
     bool loadStorage(const QString &storageDir);
 

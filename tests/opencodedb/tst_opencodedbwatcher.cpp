@@ -64,6 +64,26 @@ QString messageId(int i)
     return u"msg_20%1AAAAAAAAAAAAAA"_s.arg(i, 10, 16, QChar(u'0'));
 }
 
+/// The ID of a V2 row (`session_message`), in OpenCode's format.
+QString v2MessageId(int i)
+{
+    return u"msg_30fbce8%1001ULyKl3c0vZPkc1"_s.arg(i, 2, 16, QChar(u'0'));
+}
+
+JsonObject v2UserData(const QString &text, qint64 now)
+{
+    return JsonObject{{u"time"_s, JsonObject{{u"created"_s, now}}}, {u"text"_s, text}};
+}
+
+JsonObject v2AssistantData(const QString &text, qint64 now)
+{
+    return JsonObject{
+        {u"time"_s, JsonObject{{u"created"_s, now}}},
+        {u"agent"_s, u"build"_s},
+        {u"model"_s, JsonObject{{u"id"_s, u"m1"_s}, {u"providerID"_s, u"fake"_s}}},
+        {u"content"_s, JsonArray{JsonObject{{u"type"_s, u"text"_s}, {u"id"_s, u"text-0"_s}, {u"text"_s, text}}}}};
+}
+
 QString partId(int m, int p)
 {
     return u"prt_20%1%2AAAAAAAAAAAAAA"_s.arg(m, 6, 16, QChar(u'0')).arg(p, 4, 16, QChar(u'0'));
@@ -181,6 +201,9 @@ private Q_SLOTS:
     void deletedMessageReloadsSession();
     void followsAcrossWalRecreation();
     void storeMakesTheWatcher();
+    void followsV2Rows();
+    void nothingReportedForExistingV2Rows();
+    void deletedV2RowReloadsSession();
 };
 
 void TestOpencodeDbWatcher::followsAWriterThread()
@@ -481,6 +504,124 @@ void TestOpencodeDbWatcher::storeMakesTheWatcher()
     QVERIFY(f.db->insertPart(textPart(partId(1, 2), SessionID, messageId(1), u"unseen"_s, now), now + 2));
     QTest::qWait(300);
     QCOMPARE(parts.count(), 2);
+}
+
+void TestOpencodeDbWatcher::followsV2Rows()
+{
+    // A session prompted through OpenCode's V2 API: a user row, then an assistant row whose
+    // text grows in three commits, arrive as the V1 message and parts every read maps them to.
+    Fixture f;
+    QVERIFY(f.setUp());
+    QVERIFY(f.store->hasV2());
+    SessionService service(f.store);
+    QSignalSpy started(&service, &SessionService::watchingStarted);
+    QList<Message> messages;
+    struct Arrival
+    {
+        QString text;
+        QString delta;
+    };
+    QList<Arrival> texts;
+    QStringList problems;
+    connect(&service, &SessionService::messageUpdated, this, [&](const Message &m) { messages.append(m); });
+    connect(&service, &SessionService::partUpdated, this, [&](const Part &p, const QString &delta) {
+        if (p.type() == PartType::Text && p.messageID() == v2MessageId(2))
+            texts.append({p.text(), delta});
+    });
+    connect(&service, &SessionService::problemFound, this,
+            [&](const QString &where, const QString &why) { problems.append(where + u": "_s + why); });
+    service.startWatching();
+    QVERIFY(started.wait(5000));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    QVERIFY(f.db->insertSession(sessionJson(SessionID, u"v2"_s, now)));
+    QVERIFY(f.db->insertSessionMessage(v2MessageId(1), SessionID, u"user"_s, 1, v2UserData(u"say hello"_s, now), now));
+    QTRY_COMPARE_WITH_TIMEOUT(messages.size(), 1, 5000);
+    QCOMPARE(messages.at(0).id(), v2MessageId(1));
+    QVERIFY(messages.at(0).isUser());
+
+    const QStringList states{u"Hello"_s, u"Hello, world"_s, u"Hello, world!"_s};
+    for (qsizetype i = 0; i < states.size(); ++i) {
+        QVERIFY(f.db->insertSessionMessage(v2MessageId(2), SessionID, u"assistant"_s, 2,
+                                           v2AssistantData(states.at(i), now + 1), now + 1, now + 2 + i));
+        QTRY_COMPARE_WITH_TIMEOUT(texts.size(), i + 1, 5000);
+    }
+    QTest::qWait(300); // anything late would show up as a duplicate now
+    QCOMPARE(texts.size(), 3);
+    QCOMPARE(texts.at(0).text, u"Hello"_s);
+    QCOMPARE(texts.at(1).text, u"Hello, world"_s);
+    QCOMPARE(texts.at(1).delta, u", world"_s);
+    QCOMPARE(texts.at(2).text, u"Hello, world!"_s);
+    QCOMPARE(texts.at(2).delta, u"!"_s);
+    // The assistant message once (its V1 form does not change while the text grows), and the
+    // user message again with the agent of the answer.
+    const auto count = [&](const QString &id) {
+        return std::count_if(messages.cbegin(), messages.cend(), [&](const Message &m) { return m.id() == id; });
+    };
+    QCOMPARE(count(v2MessageId(2)), 1);
+    QCOMPARE(count(v2MessageId(1)), 2);
+    QCOMPARE(messages.last().id(), v2MessageId(1));
+    QCOMPARE(messages.last().json().string(u"agent"), u"build"_s);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; ")));
+
+    // What the service lists is what the watcher announced.
+    const QList<MessageWithParts> listed = service.messages(SessionID);
+    QCOMPARE(listed.size(), 2);
+    const auto text = std::find_if(listed.last().parts.cbegin(), listed.last().parts.cend(),
+                                   [](const Part &p) { return p.type() == PartType::Text; });
+    QVERIFY(text != listed.last().parts.cend());
+    QCOMPARE(text->text(), u"Hello, world!"_s);
+}
+
+void TestOpencodeDbWatcher::nothingReportedForExistingV2Rows()
+{
+    Fixture f;
+    QVERIFY(f.setUp());
+    // V2 rows written just before the start are inside the overlap window: still not reported.
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    QVERIFY(f.db->insertSession(sessionJson(SessionID, u"fresh"_s, now)));
+    QVERIFY(f.db->insertSessionMessage(v2MessageId(1), SessionID, u"user"_s, 1, v2UserData(u"hi"_s, now), now));
+    QVERIFY(f.db->insertSessionMessage(v2MessageId(2), SessionID, u"assistant"_s, 2, v2AssistantData(u"hello"_s, now),
+                                       now));
+    SessionService service(f.store);
+    OpencodeDbWatcher &watcher = *new OpencodeDbWatcher(f.store); // the service takes it over at start
+    watcher.setFullScanInterval(50);
+    QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
+    QSignalSpy changes(&watcher, &OpencodeDbWatcher::changesRead);
+    service.startWatching(&watcher);
+    QVERIFY(started.wait(5000));
+    watcher.rescan();
+    QTest::qWait(400);
+    QCOMPARE(changes.count(), 0);
+    QVERIFY(watcher.stats().fullScans >= 1);
+}
+
+void TestOpencodeDbWatcher::deletedV2RowReloadsSession()
+{
+    Fixture f;
+    QVERIFY(f.setUp());
+    const qint64 now = QDateTime::currentMSecsSinceEpoch() - 30000;
+    QVERIFY(f.db->insertSession(sessionJson(SessionID, u"s"_s, now)));
+    for (int m = 1; m <= 4; ++m) {
+        const bool user = m % 2 == 1;
+        QVERIFY(f.db->insertSessionMessage(v2MessageId(m), SessionID, user ? u"user"_s : u"assistant"_s, m,
+                                           user ? v2UserData(u"q"_s, now + m) : v2AssistantData(u"a"_s, now + m),
+                                           now + m));
+    }
+    SessionService service(f.store);
+    OpencodeDbWatcher &watcher = *new OpencodeDbWatcher(f.store); // the service takes it over at start
+    watcher.setFullScanInterval(100);
+    QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
+    QSignalSpy changed(&service, &SessionService::sessionChangedExternally);
+    QSignalSpy messages(&service, &SessionService::messageUpdated);
+    service.startWatching(&watcher);
+    QVERIFY(started.wait(5000));
+    watcher.rescan(); // takes the per-session counts
+    QTest::qWait(200);
+    // A revert's cleanup: the rows after the cut are deleted.
+    QVERIFY(f.db->exec(u"DELETE FROM session_message WHERE id = ?"_s, {v2MessageId(4)}));
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 5000);
+    QCOMPARE(changed.at(0).at(0).toString(), SessionID);
+    QCOMPARE(messages.count(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestOpencodeDbWatcher)
