@@ -186,6 +186,23 @@ struct Fixture {
     }
 };
 
+/// Starts following @p f's database and rescans it: nothing of what it held at the start may
+/// be reported, and a full scan must have run.
+void expectNothingReported(const Fixture &f)
+{
+    SessionService service(f.store);
+    OpencodeDbWatcher &watcher = *new OpencodeDbWatcher(f.store); // the service takes it over at start
+    watcher.setFullScanInterval(50);
+    QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
+    QSignalSpy changes(&watcher, &OpencodeDbWatcher::changesRead);
+    service.startWatching(&watcher);
+    QVERIFY(started.wait(5000));
+    watcher.rescan();
+    QTest::qWait(400);
+    QCOMPARE(changes.count(), 0);
+    QVERIFY(watcher.stats().fullScans >= 1);
+}
+
 } // namespace
 
 class TestOpencodeDbWatcher : public QObject
@@ -317,17 +334,7 @@ void TestOpencodeDbWatcher::nothingReportedForExistingRows()
     QVERIFY(f.db->insertSession(sessionJson(SessionID, u"fresh"_s, now)));
     QVERIFY(f.db->insertMessage(messageJson(messageId(1), SessionID, now), now));
     QVERIFY(f.db->insertPart(textPart(partId(1, 1), SessionID, messageId(1), u"hello"_s, now), now));
-    SessionService service(f.store);
-    OpencodeDbWatcher &watcher = *new OpencodeDbWatcher(f.store); // the service takes it over at start
-    watcher.setFullScanInterval(50);
-    QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
-    QSignalSpy changes(&watcher, &OpencodeDbWatcher::changesRead);
-    service.startWatching(&watcher);
-    QVERIFY(started.wait(5000));
-    watcher.rescan();
-    QTest::qWait(400);
-    QCOMPARE(changes.count(), 0);
-    QVERIFY(watcher.stats().fullScans >= 1);
+    expectNothingReported(f);
 }
 
 void TestOpencodeDbWatcher::sessionLifecycle()
@@ -582,17 +589,7 @@ void TestOpencodeDbWatcher::nothingReportedForExistingV2Rows()
     QVERIFY(f.db->insertSessionMessage(v2MessageId(1), SessionID, u"user"_s, 1, v2UserData(u"hi"_s, now), now));
     QVERIFY(f.db->insertSessionMessage(v2MessageId(2), SessionID, u"assistant"_s, 2, v2AssistantData(u"hello"_s, now),
                                        now));
-    SessionService service(f.store);
-    OpencodeDbWatcher &watcher = *new OpencodeDbWatcher(f.store); // the service takes it over at start
-    watcher.setFullScanInterval(50);
-    QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
-    QSignalSpy changes(&watcher, &OpencodeDbWatcher::changesRead);
-    service.startWatching(&watcher);
-    QVERIFY(started.wait(5000));
-    watcher.rescan();
-    QTest::qWait(400);
-    QCOMPARE(changes.count(), 0);
-    QVERIFY(watcher.stats().fullScans >= 1);
+    expectNothingReported(f);
 }
 
 void TestOpencodeDbWatcher::deletedV2RowReloadsSession()
