@@ -4,6 +4,7 @@
 #include "core/async.h"
 #include "qt/timelinemodel.h"
 #include "search/searchindex.h"
+#include "session/sessionservice.h"
 #include "style.h"
 #include "timelineview.h"
 
@@ -13,7 +14,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QToolButton>
+#include <QSet>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -132,13 +136,11 @@ FindBar::FindBar(TimelineView *view, QWidget *parent)
                 m_refresh.start();
         };
         connect(model, &QAbstractItemModel::rowsInserted, this, changed);
-        // The rows a search waits for (it finds in every message of the session) are in.
-        const auto rowsIn = [this] {
+        // The first page a search waits for is in.
+        connect(model, &TimelineModel::loaded, this, [this] {
             if (std::exchange(m_waitingForRows, false))
                 search(false);
-        };
-        connect(model, &TimelineModel::loaded, this, rowsIn);
-        connect(model, &TimelineModel::olderLoaded, this, rowsIn);
+        });
         connect(model, &QAbstractItemModel::rowsRemoved, this, changed);
         connect(model, &QAbstractItemModel::dataChanged, this,
                 [changed](const QModelIndex &, const QModelIndex &, const QList<int> &roles) {
@@ -223,60 +225,76 @@ void FindBar::search(bool navigate)
     m_navigateWhenDone = m_navigateWhenDone || navigate;
     m_waitingForRows = false;
     updateStatus();
-    // Matches are found in every message of the session: the older pages the model has not
-    // loaded yet are loaded first (the search goes on when they are in).
-    if (model->isLoading() || model->canFetchMore({})) {
-        if (!model->isLoading())
-            model->fetchMore({});
-        m_waitingForRows = true;
+    // Matches are found in every message of the session: the rows the timeline holds are taken
+    // from it (a streaming reply is ahead of its file), the others are read through the service,
+    // and all of them are searched off the GUI thread. Nothing is loaded into the timeline.
+    if (model->isLoading()) {
+        m_waitingForRows = true; // the first page: the search goes on when it is in
         return;
     }
-    // The rows' messages and parts (shared copies), searched off the GUI thread.
-    QList<MessageWithParts> messages;
-    messages.reserve(model->rowCount());
+    QList<MessageWithParts> held;
+    QSet<QString> heldIDs;
+    held.reserve(model->rowCount());
     for (int row = 0; row < model->rowCount(); ++row) {
         const QModelIndex index = model->index(row);
-        messages.append({index.data(TimelineModel::MessageRole).value<Message>(),
-                         index.data(TimelineModel::PartsRole).value<QList<Part>>()});
+        held.append({index.data(TimelineModel::MessageRole).value<Message>(),
+                     index.data(TimelineModel::PartsRole).value<QList<Part>>()});
+        heldIDs.insert(held.last().info.id());
     }
     const QString sessionID = model->sessionID();
-    whenFinished(QtConcurrent::run([messages = std::move(messages), text] { return findIn(messages, text); }), this,
-                 [this, generation, text, sessionID](const QList<Match> &matches) {
+    whenFinished(model->service()->messagesLater(sessionID, heldIDs), this,
+                 [this, generation, text, sessionID, held](QList<MessageWithParts> messages) {
                      if (generation != m_generation)
                          return;
-                     m_searching = false;
-                     const bool sameSearch = text == m_searchedText && sessionID == m_searchedSession;
-                     const Match previous
-                         = m_index >= 0 && m_index < m_matches.size() ? m_matches.at(m_index) : Match();
-                     m_matches = matches;
-                     m_searchedText = text;
-                     m_searchedSession = sessionID;
-                     m_index = -1;
-                     if (sameSearch && !previous.messageID.isEmpty())
-                         m_index = int(m_matches.indexOf(previous));
-                     const bool navigate = std::exchange(m_navigateWhenDone, false);
-                     const int pending = std::exchange(m_pendingStep, 0);
-                     m_view->setFindHighlight(text, m_index >= 0 ? m_matches.at(m_index).partID : QString());
-                     updateStatus();
-                     Q_EMIT searched(int(m_matches.size()));
-                     if (m_matches.isEmpty())
-                         return;
-                     if (pending != 0) {
-                         step(pending);
-                     } else if (navigate && m_index < 0) {
-                         // As you type: the first match from the top of what is on screen on.
-                         const QModelIndex top = m_view->indexAt(QPoint(m_view->viewport()->width() / 2, 1));
-                         const qint64 from = top.isValid() ? top.data(TimelineModel::CreatedRole).toLongLong() : 0;
-                         int first = 0;
-                         for (int i = 0; i < m_matches.size(); ++i) {
-                             if (m_matches.at(i).time >= from) {
-                                 first = i;
-                                 break;
-                             }
-                         }
-                         goTo(first);
-                     }
+                     messages += held;
+                     whenFinished(QtConcurrent::run([messages = std::move(messages), text]() mutable {
+                                      std::sort(messages.begin(), messages.end(),
+                                                [](const MessageWithParts &a, const MessageWithParts &b) {
+                                                    return messageLessThan(a.info, b.info);
+                                                });
+                                      return findIn(messages, text);
+                                  }),
+                                  this, [this, generation, text, sessionID](const QList<Match> &matches) {
+                                      if (generation == m_generation)
+                                          showMatches(text, sessionID, matches);
+                                  });
                  });
+}
+
+void FindBar::showMatches(const QString &text, const QString &sessionID, const QList<Match> &matches)
+{
+    m_searching = false;
+    const bool sameSearch = text == m_searchedText && sessionID == m_searchedSession;
+    const Match previous
+        = m_index >= 0 && m_index < m_matches.size() ? m_matches.at(m_index) : Match();
+    m_matches = matches;
+    m_searchedText = text;
+    m_searchedSession = sessionID;
+    m_index = -1;
+    if (sameSearch && !previous.messageID.isEmpty())
+        m_index = int(m_matches.indexOf(previous));
+    const bool navigate = std::exchange(m_navigateWhenDone, false);
+    const int pending = std::exchange(m_pendingStep, 0);
+    m_view->setFindHighlight(text, m_index >= 0 ? m_matches.at(m_index).partID : QString());
+    updateStatus();
+    Q_EMIT searched(int(m_matches.size()));
+    if (m_matches.isEmpty())
+        return;
+    if (pending != 0) {
+        step(pending);
+    } else if (navigate && m_index < 0) {
+        // As you type: the first match from the top of what is on screen on.
+        const QModelIndex top = m_view->indexAt(QPoint(m_view->viewport()->width() / 2, 1));
+        const qint64 from = top.isValid() ? top.data(TimelineModel::CreatedRole).toLongLong() : 0;
+        int first = 0;
+        for (int i = 0; i < m_matches.size(); ++i) {
+            if (m_matches.at(i).time >= from) {
+                first = i;
+                break;
+            }
+        }
+        goTo(first);
+    }
 }
 
 void FindBar::findNext()

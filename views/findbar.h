@@ -73,6 +73,8 @@ protected:
 
 private:
     void search(bool navigate);
+    /// Shows the matches a search for @p text in @p sessionID found.
+    void showMatches(const QString &text, const QString &sessionID, const QList<Match> &matches);
     void step(int delta);
     void goTo(int index);
     void updateStatus();
@@ -93,7 +95,7 @@ private:
     int m_index = -1;
     int m_generation = 0;
     bool m_searching = false;
-    bool m_waitingForRows = false; // a search waits for the model's older pages
+    bool m_waitingForRows = false; // a search waits for the model's first page
     bool m_navigateWhenDone = false;
     int m_pendingStep = 0;
 };

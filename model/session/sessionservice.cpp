@@ -68,6 +68,17 @@ QFuture<SessionService::Changes> SessionService::changes(const QString &sessionI
     });
 }
 
+QFuture<QList<MessageWithParts>> SessionService::messagesLater(const QString &sessionID, const QSet<QString> &skip) const
+{
+    return QtConcurrent::run([store = m_store, sessionID, skip] {
+        if (skip.isEmpty())
+            return store->messagesWithParts(sessionID);
+        QStringList ids = store->messageIDs(sessionID);
+        ids.removeIf([&](const QString &id) { return skip.contains(id); });
+        return store->withParts(sessionID, store->messagesByID(sessionID, ids));
+    });
+}
+
 QString SessionService::promptOf(const QList<Part> &parts)
 {
     for (const Part &part : parts) {

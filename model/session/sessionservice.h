@@ -9,6 +9,7 @@
 #include <QFuture>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 
 #include <functional>
 #include <memory>
@@ -62,6 +63,10 @@ public:
     /// Reads the changes of @p sessionID (of the turn of user message @p turnID when set) off
     /// the calling thread, on Qt's global pool: a diff holds whole file contents.
     [[nodiscard]] QFuture<Changes> changes(const QString &sessionID, const QString &turnID = {}) const;
+    /// The messages of @p sessionID with their parts, in order, except those in @p skip (what a
+    /// view holds already and need not be read again), read off the calling thread.
+    [[nodiscard]] QFuture<QList<MessageWithParts>> messagesLater(const QString &sessionID,
+                                                                 const QSet<QString> &skip = {}) const;
     /// The prompt of a user message: its first text part that is not synthetic, simplified.
     [[nodiscard]] static QString promptOf(const QList<Part> &parts);
     /// The file that holds the session's info (StoreCapability::SessionFiles), else empty.

@@ -24,8 +24,12 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QSettings>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <algorithm>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 using namespace weft;
@@ -343,24 +347,38 @@ void TestGuiSearch::findNextPrevious()
 
 void TestGuiSearch::findInOlderPages()
 {
-    // The timeline holds one message of the session: the find bar has the model load the older
-    // pages, and finds in all of them.
+    // The timeline holds the newest messages of a 30-message session: the find bar takes those
+    // from it, reads the others through the service, and finds in all of them without loading
+    // them as rows.
     MainWindow *w = makeWindow();
     QVERIFY(w);
     QVERIFY(waitForIndex(w));
+    const QString longSession = u"ses_dff058141ffeXJnTNzT8vnXcKt"_s;
     w->timelineModel()->setPageSize(1);
-    QVERIFY(openAndLoad(w, MainID, w->opencodeSource()->key()));
-    QCOMPARE(w->timelineModel()->rowCount(), 1);
-    QVERIFY(w->timelineModel()->totalMessageCount() > 1);
+    QVERIFY(openAndLoad(w, longSession, {}));
+    QCOMPARE(w->timelineModel()->totalMessageCount(), 30);
     FindBar *bar = w->findBar();
     QSignalSpy searched(bar, &FindBar::searched);
+    // The rows the timeline held when the matches came in (the view loads a few pages itself, to
+    // fill its height).
+    QSet<QString> heldWhenFound;
+    bool found = false;
+    connect(bar, &FindBar::searched, this, [&] {
+        if (std::exchange(found, true))
+            return;
+        for (int row = 0; row < w->timelineModel()->rowCount(); ++row)
+            heldWhenFound.insert(w->timelineModel()->index(row).data(TimelineModel::IdRole).toString());
+    });
     bar->activate();
-    bar->edit()->setText(u"tool said"_s);
+    bar->edit()->setText(u"please create the files"_s); // the first prompt, the oldest message
     QVERIFY(searched.wait(10000));
-    QCOMPARE(searched.size(), 1);
-    QCOMPARE(bar->matchCount(), 3);
-    QCOMPARE(w->timelineModel()->rowCount(), w->timelineModel()->totalMessageCount());
-    QTRY_VERIFY(bar->currentIndex() >= 0);
+    QCOMPARE(bar->matchCount(), 1);
+    QVERIFY2(heldWhenFound.size() < 30, qPrintable(QString::number(heldWhenFound.size())));
+    const QString matched = bar->matches().first().messageID;
+    QVERIFY(!heldWhenFound.contains(matched));
+    // Going to the match loads the timeline through its message.
+    QTRY_VERIFY(bar->currentIndex() == 0);
+    QTRY_VERIFY(w->timelineModel()->indexForId(matched).isValid());
     w->timelineModel()->setPageSize(60);
 }
 
