@@ -22,16 +22,6 @@ using namespace weft::test;
 
 namespace
 {
-QByteArray textReply(const QStringList &pieces, qint64 prompt = 3000, qint64 completion = 400)
-{
-    OpenAiStream s;
-    s.role();
-    for (const QString &p : pieces)
-        s.text(p);
-    s.finish(u"stop"_s).usage(prompt, completion).done();
-    return s.bytes();
-}
-
 QByteArray bashCall(const QString &callID, const QString &command)
 {
     OpenAiStream s;
@@ -41,17 +31,6 @@ QByteArray bashCall(const QString &callID, const QString &command)
     s.toolCallStart(0, callID, u"bash"_s, args);
     s.finish(u"tool_calls"_s).usage(3200, 40).done();
     return s.bytes();
-}
-
-Part toolPart(const QList<MessageWithParts> &messages)
-{
-    for (const MessageWithParts &m : messages) {
-        for (const Part &p : m.parts) {
-            if (p.type() == PartType::Tool)
-                return p;
-        }
-    }
-    return {};
 }
 } // namespace
 
@@ -190,7 +169,7 @@ void TestSessionController::permissionAnswered()
     QVERIFY(controller->pendingPermissions().isEmpty());
     QVERIFY(!controller->answerPermission(request.id, PermissionReply::Once));
     QVERIFY(waitIdle(controller.get()));
-    const Part tool = toolPart(m_run.service->messages(m_run.sessionID));
+    const Part tool = firstToolPart(m_run.service->messages(m_run.sessionID));
     QCOMPARE(tool.state().status(), ToolStatus::Completed);
     QVERIFY(tool.state().output().contains(u"allowed-output"_s));
     QCOMPARE(m_run.server->requests().size(), 2);
@@ -210,7 +189,7 @@ void TestSessionController::permissionDroppedWhenStopped()
     // The run ended: its question cannot be answered any more.
     QTRY_COMPARE(closed.size(), 1);
     QVERIFY(controller->pendingPermissions().isEmpty());
-    QCOMPARE(toolPart(m_run.service->messages(m_run.sessionID)).state().status(), ToolStatus::Error);
+    QCOMPARE(firstToolPart(m_run.service->messages(m_run.sessionID)).state().status(), ToolStatus::Error);
 }
 
 void TestSessionController::forkOffTheGuiThread()

@@ -45,16 +45,6 @@ using namespace weft::test;
 
 namespace
 {
-QByteArray textReply(const QStringList &pieces, qint64 prompt = 3000, qint64 completion = 400)
-{
-    OpenAiStream s;
-    s.role();
-    for (const QString &p : pieces)
-        s.text(p);
-    s.finish(u"stop"_s).usage(prompt, completion).done();
-    return s.bytes();
-}
-
 QByteArray bashCall(const QString &callID, const QString &command)
 {
     OpenAiStream s;
@@ -72,17 +62,6 @@ QStringList words(int n)
     for (int i = 0; i < n; ++i)
         pieces.append(u"word%1 "_s.arg(i));
     return pieces;
-}
-
-Part toolPart(const QList<MessageWithParts> &messages)
-{
-    for (const MessageWithParts &m : messages) {
-        for (const Part &p : m.parts) {
-            if (p.type() == PartType::Tool)
-                return p;
-        }
-    }
-    return {};
 }
 } // namespace
 
@@ -543,7 +522,7 @@ void TestGuiRun::permissionAllowOnce()
     QVERIFY(!notices->hasNotice(key));
     QVERIFY(!m_window->timelineView()->timelineDelegate()->isAwaitingPermission(u"call_allow"_s));
     QVERIFY(waitIdle());
-    const Part tool = toolPart(m_run.service->messages(m_run.sessionID));
+    const Part tool = firstToolPart(m_run.service->messages(m_run.sessionID));
     QCOMPARE(tool.state().status(), ToolStatus::Completed);
     QVERIFY(tool.state().output().contains(u"allowed-output"_s));
     QCOMPARE(m_run.server->requests().size(), 2);
@@ -562,7 +541,7 @@ void TestGuiRun::permissionDeny()
     const QString key = notices->keys().filter(u"permission-"_s).first();
     notices->button(key, u"deny"_s)->click();
     QVERIFY(waitIdle());
-    const Part tool = toolPart(m_run.service->messages(m_run.sessionID));
+    const Part tool = firstToolPart(m_run.service->messages(m_run.sessionID));
     QCOMPARE(tool.state().status(), ToolStatus::Error);
     QVERIFY(!tool.state().errorText().isEmpty());
     QVERIFY(!m_run.service->messages(m_run.sessionID).last().parts.isEmpty());

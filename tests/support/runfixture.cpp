@@ -77,6 +77,27 @@ QString RunFixture::writeConfig(const JsonObject &extra) const
     return path;
 }
 
+QByteArray textReply(const QStringList &pieces, qint64 prompt, qint64 completion)
+{
+    OpenAiStream s;
+    s.role();
+    for (const QString &p : pieces)
+        s.text(p);
+    s.finish(u"stop"_s).usage(prompt, completion).done();
+    return s.bytes();
+}
+
+Part firstToolPart(const QList<MessageWithParts> &messages)
+{
+    for (const MessageWithParts &m : messages) {
+        for (const Part &p : m.parts) {
+            if (p.type() == PartType::Tool)
+                return p;
+        }
+    }
+    return {};
+}
+
 void clearProviderKeys()
 {
     for (const char *key : {"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GEMINI_API_KEY",

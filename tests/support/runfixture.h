@@ -2,9 +2,11 @@
 #pragma once
 
 #include "core/json.h"
+#include "core/types.h"
 #include "fakellmserver.h"
 
 #include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
 
 #include <memory>
@@ -35,6 +37,11 @@ struct RunFixture {
     /// for permission, and @p extra's keys over these. Returns the file, empty on failure.
     [[nodiscard]] QString writeConfig(const JsonObject &extra = {}) const;
 };
+
+/// An OpenAI-compatible streamed reply: @p pieces of text, then `stop` with that usage.
+[[nodiscard]] QByteArray textReply(const QStringList &pieces, qint64 prompt = 3000, qint64 completion = 400);
+/// The first tool part of @p messages, null when none.
+[[nodiscard]] Part firstToolPart(const QList<MessageWithParts> &messages);
 
 /// Unsets the API keys of the well-known providers, so that the environment does not configure
 /// a provider behind a test's back.
