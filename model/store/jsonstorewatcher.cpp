@@ -84,21 +84,13 @@ void JsonStoreWatcher::follow(const QString &sessionID, const QStringList &recen
     setWatchedMessages(recentMessageIDs);
 }
 
-JsonStoreWatcher::Stamp JsonStoreWatcher::stamp(const QString &file)
-{
-    const QFileInfo info(file);
-    if (!info.exists())
-        return {};
-    return {info.lastModified(QTimeZone::UTC).toMSecsSinceEpoch(), info.size()};
-}
-
 JsonStoreWatcher::Snapshot JsonStoreWatcher::scan(const QString &dir)
 {
     Snapshot snapshot;
-    const QFileInfoList entries = QDir(dir).entryInfoList({u"*.json"_s}, QDir::Files);
-    snapshot.reserve(entries.size());
-    for (const QFileInfo &info : entries)
-        snapshot.insert(info.fileName(), {info.lastModified(QTimeZone::UTC).toMSecsSinceEpoch(), info.size()});
+    const QStringList names = QDir(dir).entryList({u"*.json"_s}, QDir::Files);
+    snapshot.reserve(names.size());
+    for (const QString &name : names)
+        snapshot.insert(name, JsonStorage::stampOf(dir + u'/' + name));
     return snapshot;
 }
 
@@ -349,7 +341,7 @@ void JsonStoreWatcher::apply(const QHash<QString, Snapshot> &scanned, const QSet
         const QString name = QFileInfo(file).fileName();
         if (!name.endsWith(u".json"_s))
             continue;
-        m_snapshots[messageDir].insert(name, stamp(file));
+        m_snapshots[messageDir].insert(name, JsonStorage::stampOf(file));
         if (!readMessages.contains(idOf(name)) && QFileInfo::exists(file))
             readMessages.append(idOf(name));
     }
@@ -358,7 +350,7 @@ void JsonStoreWatcher::apply(const QHash<QString, Snapshot> &scanned, const QSet
         if (!info.fileName().endsWith(u".json"_s))
             continue;
         const QString messageID = info.dir().dirName();
-        m_snapshots[info.path()].insert(info.fileName(), stamp(file));
+        m_snapshots[info.path()].insert(info.fileName(), JsonStorage::stampOf(file));
         const std::pair<QString, QString> key{messageID, idOf(info.fileName())};
         if (!readParts.contains(key) && info.exists())
             readParts.append(key);

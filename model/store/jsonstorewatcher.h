@@ -42,16 +42,8 @@ public:
     void setDelay(int ms) { m_timer.setInterval(ms); }
 
 private:
-    struct Stamp
-    {
-        qint64 modified = 0;
-        qint64 size = -1;
-        bool operator==(const Stamp &) const = default;
-    };
-    using Snapshot = QHash<QString, Stamp>; // file name -> stamp
-
+    using Snapshot = QHash<QString, JsonStorage::FileStamp>; // file name -> its version
     [[nodiscard]] static Snapshot scan(const QString &dir);
-    [[nodiscard]] static Stamp stamp(const QString &file);
     void setSession(const QString &sessionID);
     void setWatchedMessages(const QStringList &messageIDs);
     void watchMessage(const QString &messageID, bool reportExisting);
