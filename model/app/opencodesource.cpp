@@ -57,17 +57,14 @@ Result<void> OpencodeSource::open(const QString &dataDir)
     const int generation = ++m_generation;
     // The sessions model is made once the watcher knows the state it starts from, so that no
     // change falls between the first load and the live changes.
-    connect(m_service.get(), &SessionService::watchingStarted, this, [this, generation] {
+    const auto makeOnce = [this, generation] {
         if (generation == m_generation && !m_sessions)
             makeModel();
-    });
+    };
+    connect(m_service.get(), &SessionService::watchingStarted, this, makeOnce);
     m_service->startWatching();
-    if (!m_service->watcher()) {
-        QTimer::singleShot(0, this, [this, generation] {
-            if (generation == m_generation && !m_sessions)
-                makeModel();
-        });
-    }
+    if (!m_service->watcher())
+        QTimer::singleShot(0, this, makeOnce); // a store nobody else writes: nothing to wait for
     qCInfo(lcSession) << "showing OpenCode's sessions of" << m_key;
     return {};
 }

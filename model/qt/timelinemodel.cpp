@@ -115,10 +115,9 @@ void TimelineModel::setSession(SessionService *service, const QString &sessionID
         setSessionID(sessionID);
         return;
     }
-    // Another source: nothing of the shown session stays, and no event of the old service may
-    // reach the new session's rows.
+    // Another source: nothing of the shown session stays (the old service follows none), and no
+    // event of the old service may reach the new session's rows.
     setSessionID(QString());
-    m_service->followSession({});
     m_service = service;
     connectService();
     setSessionID(sessionID);
