@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "clicommand.h"
 #include "clidb.h"
+#include "cliserver.h"
 
 #include "core/identifier.h"
 #include "core/json.h"
@@ -10,6 +11,7 @@
 #include "processor/processor.h"
 #include "processor/revert.h"
 #include "processor/setup.h"
+#include "server/serverstore.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
@@ -35,10 +37,24 @@ namespace
 struct Context {
     std::shared_ptr<Store> store;
     std::unique_ptr<SessionService> service;
+    /// With --server: the server, which runs fork, compaction, revert and prompts itself.
+    std::shared_ptr<ServerStore> server;
 };
 
 std::optional<Context> openData(const GlobalOptions &options, int &exitCode, bool create = true)
 {
+    if (!options.server.isEmpty()) {
+        Result<std::shared_ptr<ServerStore>> server = connectServer(options);
+        if (!server) {
+            exitCode = fail(server.error().toString());
+            return std::nullopt;
+        }
+        Context context;
+        context.server = server.value();
+        context.store = context.server;
+        context.service = std::make_unique<SessionService>(context.store);
+        return context;
+    }
     Result<DataDir::Opened> opened = OpencodeDataDir::open(dataDirPath(options), create || options.dataDir.isEmpty());
     if (!opened) {
         exitCode = fail(u"cannot open the data dir: "_s + opened.error().toString());
@@ -48,6 +64,20 @@ std::optional<Context> openData(const GlobalOptions &options, int &exitCode, boo
     context.store = opened->store;
     context.service = std::make_unique<SessionService>(context.store);
     return context;
+}
+
+/// With --server, what the server failed to answer is an error, not a warning about a damaged
+/// file: its exit code after printing it. Otherwise the store's problems are warnings.
+std::optional<int> reportReadProblems(const Context &context)
+{
+    if (!context.server) {
+        reportProblems(*context.store);
+        return std::nullopt;
+    }
+    const QList<StoreProblem> problems = context.store->problems();
+    if (problems.isEmpty())
+        return std::nullopt;
+    return fail(problems.first().location + u": "_s + problems.first().reason);
 }
 
 QString relativeTime(qint64 ms)
@@ -71,7 +101,8 @@ int sessionList(const GlobalOptions &options, const QStringList &args)
     if (!context)
         return code;
     const QList<Session> sessions = context->service->listRoots();
-    reportProblems(*context->store);
+    if (const auto failed = reportReadProblems(*context))
+        return *failed;
     if (format == u"json") {
         JsonArray array;
         for (const Session &s : sessions) {
@@ -118,9 +149,10 @@ int exportCommand(const GlobalOptions &options, const QStringList &args)
     if (!context)
         return code;
     const Result<JsonObject> document = Transfer::exportSession(*context->service, sessionID);
-    reportProblems(*context->store);
     if (!document)
         return fail(document.error().toString());
+    if (const auto failed = reportReadProblems(*context))
+        return *failed;
     Transfer::writeExport(document.value(), [](QByteArrayView bytes) { std::fwrite(bytes.data(), 1, size_t(bytes.size()), stdout); });
     std::fflush(stdout);
     return 0;
@@ -176,7 +208,8 @@ int sessionFork(const GlobalOptions &options, const QStringList &args)
     auto context = openData(options, code, false);
     if (!context)
         return code;
-    const Result<Session> forked = context->service->fork(sessionID, messageID);
+    const Result<Session> forked
+        = context->server ? context->server->fork(sessionID, messageID) : context->service->fork(sessionID, messageID);
     reportProblems(*context->store);
     if (!forked)
         return fail(forked.error().toString());
@@ -198,7 +231,7 @@ int sessionDelete(const GlobalOptions &options, const QStringList &args)
     auto context = openData(options, code, false);
     if (!context)
         return code;
-    const Result<void> removed = context->service->remove(sessionID);
+    const Result<void> removed = context->server ? context->server->remove(sessionID) : context->service->remove(sessionID);
     if (!removed)
         return fail(removed.error().toString());
     return 0;
@@ -222,6 +255,8 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     cmd.addOption({u"model"_s, u"The model to use."_s, u"PROVIDER/MODEL"_s});
     cmd.addOption({u"agent"_s, u"The agent: build (default), plan, or one from the config."_s, u"NAME"_s});
     cmd.addOption({u"auto-approve"_s, u"Allow what permission rules would ask about (otherwise refused)."_s});
+    cmd.addOption({u"dir"_s, u"With --server: the project folder on the server for a new session (default: the server's)."_s,
+                   u"DIRECTORY"_s});
     if (const auto done = cmd.parse(args))
         return *done;
     const QString message = cmd.positional().join(u' ');
@@ -236,6 +271,18 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     auto context = openData(options, code);
     if (!context)
         return code;
+    if (context->server) {
+        ServerRunRequest request;
+        request.sessionID = sessionID;
+        request.directory = cmd.value(u"dir"_s);
+        request.text = message;
+        request.agent = cmd.value(u"agent"_s);
+        request.model = cmd.value(u"model"_s);
+        request.autoApprove = cmd.isSet(u"auto-approve"_s);
+        return serverRun(context->server, std::shared_ptr<SessionService>(context->service.release()), request);
+    }
+    if (cmd.isSet(u"dir"_s))
+        return fail(u"--dir goes with --server (a local run works in the current directory)"_s, 2);
     const QString dataDir = absoluteDataDir(options);
     Result<ProcessorSetup> loaded = loadProcessorSetup(options.configFile, dataDir);
     if (!loaded)
@@ -251,28 +298,10 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     Logging::start(dataDir);
     qCInfo(lcProcessor).noquote() << "weft run in" << QDir::currentPath();
     Processor processor(service, setup.config);
-    QString running;
-    bool lineOpen = false;
-    QSet<QString> reportedTools;
+    RunOutput output;
     QObject receiver;
-    QObject::connect(service.get(), &SessionService::partUpdated, &receiver, [&](const Part &part, const QString &delta) {
-        if (part.sessionID() != running)
-            return;
-        if (part.type() == PartType::Text && !delta.isEmpty()) {
-            out(delta.toUtf8());
-            lineOpen = !delta.endsWith(u'\n');
-        } else if (part.type() == PartType::Tool) {
-            const ToolState state = part.state();
-            if ((state.status() != ToolStatus::Completed && state.status() != ToolStatus::Error) || reportedTools.contains(part.id()))
-                return;
-            reportedTools.insert(part.id());
-            if (lineOpen)
-                out("\n");
-            lineOpen = false;
-            const QString detail = state.status() == ToolStatus::Completed ? state.title() : state.errorText().section(u'\n', 0, 0);
-            outLine(u"%1 %2: %3"_s.arg(state.status() == ToolStatus::Completed ? u"✓"_s : u"✗"_s, part.tool(), detail));
-        }
-    });
+    QObject::connect(service.get(), &SessionService::partUpdated, &receiver,
+                     [&output](const Part &part, const QString &delta) { output.partUpdated(part, delta); });
     bool ok = false;
     MessageError lastError;
     QObject::connect(&processor, &Processor::retrying, &receiver, printRetry);
@@ -290,10 +319,9 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     Result<QString> started = processor.prompt(request);
     if (!started)
         return fail(started.error().toString());
-    running = started.value();
+    output.setSession(started.value());
     QCoreApplication::exec();
-    if (lineOpen)
-        out("\n");
+    output.finish();
     if (!ok)
         return fail(lastError.isNull() ? u"the run failed"_s : lastError.name() + u": "_s + lastError.message());
     return 0;
@@ -333,9 +361,11 @@ int sessionRevert(const GlobalOptions &options, const QStringList &args, bool un
     if (!context)
         return code;
     const QString dataDir = absoluteDataDir(options);
-    const Result<Session> result = undo
-        ? Revert::unrevert(*context->service, dataDir, positional.first())
-        : Revert::revert(*context->service, dataDir, positional.first(), positional.at(1), cmd.value(u"part"_s));
+    const Result<Session> result = context->server
+        ? (undo ? context->server->unrevert(positional.first())
+                : context->server->revert(positional.first(), positional.at(1), cmd.value(u"part"_s)))
+        : (undo ? Revert::unrevert(*context->service, dataDir, positional.first())
+                : Revert::revert(*context->service, dataDir, positional.first(), positional.at(1), cmd.value(u"part"_s)));
     if (!result)
         return fail(result.error().toString());
     if (!undo)
@@ -387,6 +417,15 @@ int sessionCompact(const GlobalOptions &options, const QStringList &args)
     auto context = openData(options, code, false);
     if (!context)
         return code;
+    if (context->server) {
+        // The server compacts with its own agent loop, as OpenCode's `/compact` does.
+        if (cmd.isSet(u"preview"_s) || cmd.isSet(u"strategy"_s))
+            return fail(u"--preview and --strategy are Weft's own compaction's, not an OpenCode server's"_s, 2);
+        if (const Result<void> compacted = context->server->compact(sessionID, compact.model); !compacted)
+            return fail(compacted.error().toString());
+        outLine(u"Compacted %1."_s.arg(sessionID));
+        return 0;
+    }
     const std::unique_ptr<Processor> processor = compactionProcessor(options, *context, code);
     if (!processor)
         return code;
@@ -517,13 +556,16 @@ int sessionCommand(const GlobalOptions &options, const QStringList &args)
 
 QString usage()
 {
-    return u"Usage: weft [--data-dir DIR] [COMMAND ...]\n\n"
+    return u"Usage: weft [--data-dir DIR | --server URL [--password-file FILE]] [COMMAND ...]\n\n"
            u"Weft: a desktop home for coding-agent sessions, compatible with OpenCode's data.\n"
            u"Without a command, Weft opens its window.\n\n"
            u"Options:\n"
            u"  --data-dir DIR   the data dir to use (default: $XDG_DATA_HOME/weft);\n"
            u"                   an OpenCode data dir such as ~/.local/share/opencode works too\n"
            u"  --config FILE    the configuration file (default: $XDG_CONFIG_HOME/weft/weft.json)\n"
+           u"  --server URL     an OpenCode server (`opencode serve`, http://HOST:PORT) instead of a data dir:\n"
+           u"                   session list/fork/delete/revert/unrevert/compact, export and run act there\n"
+           u"  --password-file FILE  the server's password (default: $OPENCODE_SERVER_PASSWORD)\n"
            u"  -h, --help       this help\n"
            u"  -v, --version    the version\n\n"
            u"Commands:\n"
@@ -538,7 +580,7 @@ QString usage()
            u"  import FILE\n"
            u"  import --from-db OPENCODE_DATA_DIR [SESSION_ID...]\n"
            u"  search QUERY... [--format json|text] [--session ID] [--limit N] [--rebuild]\n"
-           u"  run [--session ID] [--model PROVIDER/MODEL] [--agent NAME] [--auto-approve] MESSAGE...\n\n"
+           u"  run [--session ID] [--model PROVIDER/MODEL] [--agent NAME] [--auto-approve] [--dir DIR] MESSAGE...\n\n"
            u"Run `weft COMMAND --help` for a command's options.\n"_s;
 }
 
@@ -560,6 +602,10 @@ GlobalOptions parseGlobal(const QStringList &arguments)
             takeValue(u"--data-dir"_s, options.dataDir);
         } else if (arg == u"--config" || arg.startsWith(u"--config=")) {
             takeValue(u"--config"_s, options.configFile);
+        } else if (arg == u"--server" || arg.startsWith(u"--server=")) {
+            takeValue(u"--server"_s, options.server);
+        } else if (arg == u"--password-file" || arg.startsWith(u"--password-file=")) {
+            takeValue(u"--password-file"_s, options.passwordFile);
         } else if (arg == u"-h" || arg == u"--help" || arg == u"help") {
             options.help = true;
         } else if (arg == u"-v" || arg == u"--version") {
@@ -579,6 +625,10 @@ GlobalOptions parseGlobal(const QStringList &arguments)
     }
     if (!options.dataDir.isEmpty() && options.dataDir.contains(QChar(0)))
         options.error = u"--data-dir contains a NUL byte"_s;
+    else if (!options.server.isEmpty() && !options.dataDir.isEmpty())
+        options.error = u"--server and --data-dir exclude each other"_s;
+    else if (!options.passwordFile.isEmpty() && options.server.isEmpty())
+        options.error = u"--password-file goes with --server"_s;
     return options;
 }
 
@@ -603,6 +653,16 @@ int run(const GlobalOptions &options)
     QStringList args = options.rest.mid(1);
     if (options.help)
         args.append(u"--help"_s);
+    if (!options.server.isEmpty() && !options.help) {
+        // What an OpenCode server offers; the rest works on Weft's own data.
+        const QString sub = command == u"session" && !args.isEmpty() ? args.first() : QString();
+        const bool offered = command == u"export" || command == u"run"
+            || (command == u"session" && (args.isEmpty() || QStringList{u"list"_s, u"fork"_s, u"delete"_s, u"remove"_s, u"rm"_s,
+                                                                     u"revert"_s, u"unrevert"_s, u"compact"_s, u"--help"_s, u"-h"_s, u"help"_s}
+                                                              .contains(sub)));
+        if (!offered)
+            return fail(u"\"%1\" works on Weft's own data, not with --server"_s.arg(QString(command + u' ' + sub).trimmed()), 2);
+    }
     if (command == u"session")
         return sessionCommand(options, args);
     if (command == u"export")

@@ -10,6 +10,10 @@ namespace weft::Cli
 struct GlobalOptions {
     QString dataDir;
     QString configFile;
+    /// --server URL: an OpenCode server instead of a data dir.
+    QString server;
+    /// --password-file FILE: the server's password (else $OPENCODE_SERVER_PASSWORD).
+    QString passwordFile;
     QStringList rest; ///< the subcommand and its arguments
     bool help = false;
     bool version = false;

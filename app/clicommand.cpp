@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "clicommand.h"
 
+#include "core/types.h"
 #include "session/datadir.h"
 #include "store/store.h"
 
@@ -41,6 +42,46 @@ void reportProblems(const Store &store)
     const QList<StoreProblem> problems = store.problems();
     for (const StoreProblem &p : problems)
         err(u"weft: warning: skipped "_s + p.location + u": "_s + p.reason);
+}
+
+void RunOutput::partUpdated(const Part &part, const QString &delta)
+{
+    if (part.sessionID() != m_sessionID)
+        return;
+    if (part.type() == PartType::Text && !delta.isEmpty()) {
+        out(delta.toUtf8());
+        m_lineOpen = !delta.endsWith(u'\n');
+        m_printed[part.id()] += delta.size();
+    } else if (part.type() == PartType::Tool) {
+        const ToolState state = part.state();
+        if ((state.status() != ToolStatus::Completed && state.status() != ToolStatus::Error) || m_reportedTools.contains(part.id()))
+            return;
+        m_reportedTools.insert(part.id());
+        if (m_lineOpen)
+            out("\n");
+        m_lineOpen = false;
+        const QString detail = state.status() == ToolStatus::Completed ? state.title() : state.errorText().section(u'\n', 0, 0);
+        outLine(u"%1 %2: %3"_s.arg(state.status() == ToolStatus::Completed ? u"✓"_s : u"✗"_s, part.tool(), detail));
+    }
+}
+
+void RunOutput::catchUp(const Part &part)
+{
+    if (part.type() != PartType::Text) {
+        partUpdated(part, {});
+        return;
+    }
+    const QString text = part.text();
+    const qsizetype printed = m_printed.value(part.id());
+    if (printed < text.size() && part.sessionID() == m_sessionID)
+        partUpdated(part, text.mid(printed));
+}
+
+void RunOutput::finish()
+{
+    if (m_lineOpen)
+        out("\n");
+    m_lineOpen = false;
 }
 
 QString dataDirPath(const GlobalOptions &options)

@@ -9,12 +9,15 @@
 
 #include <QByteArray>
 #include <QCommandLineParser>
+#include <QHash>
+#include <QSet>
 #include <QString>
 
 #include <optional>
 
 namespace weft
 {
+class Part;
 class Store;
 }
 
@@ -39,6 +42,28 @@ void reportProblems(const Store &store);
 
 /// A usage error (exit code 2) when @p id is no valid ID of @p kind: "invalid session ID: why".
 [[nodiscard]] std::optional<int> invalidId(const QString &id, Identifier::Kind kind);
+
+/// What `weft run` prints of a run as it streams: the text of the session's answer, and a line
+/// for each tool call when it ends ("✓ write: hello.txt", "✗ bash: exit 1").
+class RunOutput
+{
+public:
+    /// The session whose parts are printed (others are ignored).
+    void setSession(const QString &sessionID) { m_sessionID = sessionID; }
+    void partUpdated(const Part &part, const QString &delta);
+    /// Prints what the stream did not bring of @p part in its final state: text the stream
+    /// lost (a server's events can start late), a tool call's line.
+    void catchUp(const Part &part);
+    /// Ends an open line.
+    void finish();
+
+private:
+    QString m_sessionID;
+    bool m_lineOpen = false;
+    QSet<QString> m_reportedTools;
+    /// Characters of each text part printed so far.
+    QHash<QString, qsizetype> m_printed;
+};
 
 /// One command ("session list", "search"): declares its options and arguments, parses them,
 /// prints --help, and reports usage errors with exit code 2 and a pointer to --help.

@@ -43,9 +43,11 @@ int main(int argc, char **argv)
         QCoreApplication app(argc, argv);
         setIdentity();
         // The terminal shows results, warnings and errors; WEFT_DEBUG=1 shows what Weft does.
+        // With --server, what the server fails to answer is the command's error, printed once.
         if (!qEnvironmentVariableIsSet("QT_LOGGING_RULES"))
-            QLoggingCategory::setFilterRules(qEnvironmentVariableIntValue("WEFT_DEBUG") > 0 ? u"weft.*.debug=true"_s
-                                                                                           : u"weft.*.info=false"_s);
+            QLoggingCategory::setFilterRules((qEnvironmentVariableIntValue("WEFT_DEBUG") > 0 ? u"weft.*.debug=true"_s
+                                                                                            : u"weft.*.info=false"_s)
+                                             + (options.server.isEmpty() ? QString() : u"\nweft.store.warning=false"_s));
         return weft::Cli::run(options);
     }
 

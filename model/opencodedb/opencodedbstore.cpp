@@ -588,24 +588,6 @@ SessionMessageV2::Row v2Row(const QSqlQuery &q)
             q.value(3).toLongLong(), q.value(4).toLongLong(), q.value(5).toString()};
 }
 
-bool isV2User(const QString &type)
-{
-    return type != u"assistant" && SessionMessageV2::becomesMessage(type);
-}
-
-/// The agent and model of an assistant row's data, for the user message it answers.
-JsonObject answerOf(const QString &data)
-{
-    const std::optional<JsonObject> o = SessionMessageV2::parseData(data);
-    if (!o)
-        return {};
-    JsonObject answer;
-    if (o->contains(u"agent"))
-        answer.insert(u"agent"_s, o->value(u"agent"));
-    if (o->value(u"model").isObject())
-        answer.insert(u"model"_s, o->value(u"model"));
-    return answer;
-}
 } // namespace
 
 Result<void> OpencodeDbStore::readV2Path(QSqlDatabase &db, const QString &sessionID, JsonObject &path)
@@ -637,30 +619,9 @@ Result<void> OpencodeDbStore::readV2Session(QSqlDatabase &db, const QString &ses
     JsonObject path;
     if (const Result<void> r = readV2Path(db, sessionID, path); !r)
         return r;
-    // Each user row answered by the next assistant row: its agent and model.
-    QList<SessionMessageV2::Context> contexts(rows.size());
-    for (SessionMessageV2::Context &context : contexts)
-        context.path = path;
-    qsizetype nextAssistant = -1;
-    for (qsizetype i = rows.size() - 1; i >= 0; --i) {
-        if (rows.at(i).type == u"assistant")
-            nextAssistant = i;
-        else if (isV2User(rows.at(i).type) && nextAssistant >= 0)
-            contexts[i].answer = answerOf(rows.at(nextAssistant).data);
-    }
-    QString lastUser;
-    for (qsizetype i = 0; i < rows.size(); ++i) {
-        const SessionMessageV2::Row &row = rows.at(i);
-        contexts[i].parentID = lastUser;
-        QString why;
-        if (std::optional<MessageWithParts> m = SessionMessageV2::toV1(row, contexts.at(i), &why)) {
-            if (isV2User(row.type))
-                lastUser = row.id;
-            out.append(std::move(*m));
-        } else if (!why.isEmpty()) {
-            reportProblem(m_file + u"#session_message/"_s + row.id, why);
-        }
-    }
+    out.append(SessionMessageV2::sessionToV1(rows, path, [&](const SessionMessageV2::Row &row, const QString &why) {
+        reportProblem(m_file + u"#session_message/"_s + row.id, why);
+    }));
     return {};
 }
 
@@ -686,11 +647,11 @@ Result<void> OpencodeDbStore::readV2Message(QSqlDatabase &db, const QString &ses
             u"SELECT id FROM session_message WHERE session_id = ? AND seq < ? AND %1 ORDER BY seq DESC LIMIT 1"_s.arg(
                 V2UserTypes),
             {row->sessionID, row->seq}, [&](const QSqlQuery &q) { context.parentID = q.value(0).toString(); });
-    } else if (isV2User(row->type)) {
+    } else if (SessionMessageV2::isUser(row->type)) {
         r = forEachRow(
             db,
             u"SELECT data FROM session_message WHERE session_id = ? AND seq > ? AND type = 'assistant' ORDER BY seq LIMIT 1"_s,
-            {row->sessionID, row->seq}, [&](const QSqlQuery &q) { context.answer = answerOf(q.value(0).toString()); });
+            {row->sessionID, row->seq}, [&](const QSqlQuery &q) { context.answer = SessionMessageV2::answerOf(q.value(0).toString()); });
     }
     if (!r)
         return r;

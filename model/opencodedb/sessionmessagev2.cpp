@@ -335,4 +335,54 @@ std::optional<MessageWithParts> toV1(const Row &row, const Context &context, QSt
     return result;
 }
 
+bool isUser(QStringView type)
+{
+    return type != u"assistant" && becomesMessage(type);
+}
+
+JsonObject answerOf(const QString &data)
+{
+    const std::optional<JsonObject> o = parseData(data);
+    if (!o)
+        return {};
+    JsonObject answer;
+    if (o->contains(u"agent"))
+        answer.insert(u"agent"_s, o->value(u"agent"));
+    if (o->value(u"model").isObject())
+        answer.insert(u"model"_s, o->value(u"model"));
+    return answer;
+}
+
+QList<MessageWithParts> sessionToV1(const QList<Row> &rows, const JsonObject &path,
+                                    const std::function<void(const Row &, const QString &)> &problem)
+{
+    // Each user row answered by the next assistant row: its agent and model.
+    QList<Context> contexts(rows.size());
+    for (Context &context : contexts)
+        context.path = path;
+    qsizetype nextAssistant = -1;
+    for (qsizetype i = rows.size() - 1; i >= 0; --i) {
+        if (rows.at(i).type == u"assistant")
+            nextAssistant = i;
+        else if (isUser(rows.at(i).type) && nextAssistant >= 0)
+            contexts[i].answer = answerOf(rows.at(nextAssistant).data);
+    }
+    QList<MessageWithParts> out;
+    out.reserve(rows.size());
+    QString lastUser;
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const Row &row = rows.at(i);
+        contexts[i].parentID = lastUser;
+        QString why;
+        if (std::optional<MessageWithParts> m = toV1(row, contexts.at(i), &why)) {
+            if (isUser(row.type))
+                lastUser = row.id;
+            out.append(std::move(*m));
+        } else if (!why.isEmpty() && problem) {
+            problem(row, why);
+        }
+    }
+    return out;
+}
+
 } // namespace weft::SessionMessageV2

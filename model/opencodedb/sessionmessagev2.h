@@ -6,6 +6,7 @@
 
 #include <QString>
 
+#include <functional>
 #include <optional>
 
 namespace weft::SessionMessageV2
@@ -50,6 +51,20 @@ struct Context
 /// set) when the data column is not a JSON object or the result is not a valid message; null
 /// with @p why empty for a row that is no message.
 [[nodiscard]] std::optional<MessageWithParts> toV1(const Row &row, const Context &context, QString *why);
+
+/// True for the row types that become a user message (every message type but "assistant").
+[[nodiscard]] bool isUser(QStringView type);
+
+/// The agent and model of an assistant row's data, for the user message it answers
+/// (Context::answer).
+[[nodiscard]] JsonObject answerOf(const QString &data);
+
+/// Maps the rows of one session, in `seq` order, to its V1 messages: each user row takes the
+/// agent and model of the assistant row that follows it, each assistant row answers the nearest
+/// preceding user row, and every assistant message gets @p path. A row that cannot be mapped is
+/// passed to @p problem with the reason and left out.
+[[nodiscard]] QList<MessageWithParts> sessionToV1(const QList<Row> &rows, const JsonObject &path,
+                                                  const std::function<void(const Row &, const QString &)> &problem);
 
 /// The parsed data of @p row, or null when it is not a JSON object.
 [[nodiscard]] std::optional<JsonObject> parseData(const QString &data);

@@ -34,6 +34,10 @@ enum class StoreCapability {
     /// Sessions can be copied into a writable store (DbImport) to be forked, compacted and
     /// continued there.
     Importable = 0x8,
+    /// The sessions are run by the server that holds them (an OpenCode server, ServerStore):
+    /// prompts, Stop, fork, compaction, revert and permission answers are requests to it, and
+    /// what it records arrives through the watcher. Weft's own agent loop does not run them.
+    RunsOnServer = 0x10,
 };
 Q_DECLARE_FLAGS(StoreCapabilities, StoreCapability)
 Q_DECLARE_OPERATORS_FOR_FLAGS(StoreCapabilities)

@@ -267,6 +267,65 @@ AnthropicStream &AnthropicStream::append(const QByteArray &raw)
 // ---------------------------------------------------------------------------------------------
 
 /// One client connection: reads a request, then plays one scripted reply and closes.
+QByteArray httpReason(int status)
+{
+    switch (status) {
+    case 200:
+        return "OK";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 429:
+        return "Too Many Requests";
+    case 500:
+        return "Internal Server Error";
+    case 503:
+        return "Service Unavailable";
+    case 529:
+        return "Overloaded";
+    default:
+        return "Status";
+    }
+}
+
+bool takeHttpRequest(QByteArray &buffer, FakeRequest &request)
+{
+    const qsizetype headerEnd = buffer.indexOf("\r\n\r\n");
+    if (headerEnd < 0)
+        return false;
+    FakeRequest parsed;
+    qsizetype contentLength = 0;
+    const QList<QByteArray> lines = buffer.first(headerEnd).split('\n');
+    const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
+    parsed.method = requestLine.value(0);
+    parsed.path = requestLine.value(1);
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const QByteArray line = lines.at(i).trimmed();
+        const qsizetype colon = line.indexOf(':');
+        if (colon <= 0)
+            continue;
+        const QByteArray name = line.first(colon).trimmed().toLower();
+        const QByteArray value = line.sliced(colon + 1).trimmed();
+        parsed.headers.append({name, value});
+        if (name == "content-length")
+            contentLength = value.toLongLong();
+    }
+    const qsizetype bodyStart = headerEnd + 4;
+    if (buffer.size() - bodyStart < contentLength)
+        return false;
+    parsed.body = buffer.sliced(bodyStart, contentLength);
+    if (const std::optional<JsonValue> json = parseJson(parsed.body); json && json->isObject())
+        parsed.json = json->toObject();
+    buffer.remove(0, bodyStart + contentLength);
+    request = std::move(parsed);
+    return true;
+}
+
 class FakeConnection : public QObject
 {
 public:
@@ -290,34 +349,8 @@ private:
     void onReadyRead()
     {
         m_buffer += m_socket->readAll();
-        if (m_replying)
+        if (m_replying || !takeHttpRequest(m_buffer, m_request))
             return;
-        const qsizetype headerEnd = m_buffer.indexOf("\r\n\r\n");
-        if (headerEnd < 0)
-            return;
-        if (m_request.method.isEmpty()) {
-            const QList<QByteArray> lines = m_buffer.first(headerEnd).split('\n');
-            const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
-            m_request.method = requestLine.value(0);
-            m_request.path = requestLine.value(1);
-            for (qsizetype i = 1; i < lines.size(); ++i) {
-                const QByteArray line = lines.at(i).trimmed();
-                const qsizetype colon = line.indexOf(':');
-                if (colon <= 0)
-                    continue;
-                const QByteArray name = line.first(colon).trimmed().toLower();
-                const QByteArray value = line.sliced(colon + 1).trimmed();
-                m_request.headers.append({name, value});
-                if (name == "content-length")
-                    m_contentLength = value.toLongLong();
-            }
-        }
-        const qsizetype bodyStart = headerEnd + 4;
-        if (m_buffer.size() - bodyStart < m_contentLength)
-            return;
-        m_request.body = m_buffer.sliced(bodyStart, m_contentLength);
-        if (const std::optional<JsonValue> json = parseJson(m_request.body); json && json->isObject())
-            m_request.json = json->toObject();
         m_replying = true;
         m_reply = m_server->takeReply();
         m_server->recordRequest(m_request);
@@ -326,7 +359,7 @@ private:
 
     void startReply()
     {
-        QByteArray head = "HTTP/1.1 " + QByteArray::number(m_reply.status) + ' ' + reason(m_reply.status) + "\r\n";
+        QByteArray head = "HTTP/1.1 " + QByteArray::number(m_reply.status) + ' ' + httpReason(m_reply.status) + "\r\n";
         for (const auto &[name, value] : std::as_const(m_reply.headers))
             head += name + ": " + value + "\r\n";
         if (m_reply.framing == FakeReply::Framing::Chunked)
@@ -390,37 +423,10 @@ private:
         QTimer::singleShot(m_reply.delayMs, this, [this] { writeNext(); });
     }
 
-    static QByteArray reason(int status)
-    {
-        switch (status) {
-        case 200:
-            return "OK";
-        case 400:
-            return "Bad Request";
-        case 401:
-            return "Unauthorized";
-        case 403:
-            return "Forbidden";
-        case 404:
-            return "Not Found";
-        case 429:
-            return "Too Many Requests";
-        case 500:
-            return "Internal Server Error";
-        case 503:
-            return "Service Unavailable";
-        case 529:
-            return "Overloaded";
-        default:
-            return "Status";
-        }
-    }
-
     QPointer<FakeLlmServer> m_server;
     QTcpSocket *m_socket;
     QByteArray m_buffer;
     FakeRequest m_request;
-    qint64 m_contentLength = 0;
     bool m_replying = false;
     bool m_ended = false;
     FakeReply m_reply;

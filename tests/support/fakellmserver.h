@@ -34,6 +34,12 @@ struct FakeRequest
     [[nodiscard]] bool hasHeader(QByteArrayView name) const;
 };
 
+/// Takes one complete HTTP/1.1 request (headers, and a body of Content-Length bytes) off the
+/// front of @p buffer into @p request; false (and nothing taken) while it is incomplete.
+bool takeHttpRequest(QByteArray &buffer, FakeRequest &request);
+/// The reason phrase of an HTTP status ("Not Found").
+[[nodiscard]] QByteArray httpReason(int status);
+
 /// One scripted reply.
 struct FakeReply
 {

@@ -5,10 +5,12 @@
 
 #include <QByteArray>
 #include <QDir>
+#include <QEventLoop>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <QTimer>
 
 namespace weft::test
 {
@@ -33,7 +35,9 @@ public:
     /// Weft's default data dir for the runs (XDG_DATA_HOME/weft).
     [[nodiscard]] QString defaultDataDir() const { return m_home.path() + QStringLiteral("/data/weft"); }
 
-    WeftRun run(const QStringList &args) const
+    /// Runs weft with @p args and waits for it, serving this thread's events meanwhile (a
+    /// loopback server of the test answers it); extra environment in @p env.
+    WeftRun run(const QStringList &args, const QProcessEnvironment &extra = {}) const
     {
         QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -46,11 +50,20 @@ public:
         env.remove(QStringLiteral("WEFT_DATA_DIR"));
         env.remove(QStringLiteral("DISPLAY"));
         env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.remove(QStringLiteral("OPENCODE_SERVER_PASSWORD"));
+        for (const QString &name : extra.keys())
+            env.insert(name, extra.value(name));
         process.setProcessEnvironment(env);
         process.setWorkingDirectory(m_home.path());
+        QEventLoop loop;
+        QObject::connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
+        QObject::connect(&process, &QProcess::errorOccurred, &loop, &QEventLoop::quit);
+        QTimer::singleShot(120000, &loop, &QEventLoop::quit);
         process.start(binary(), args);
         WeftRun result;
-        if (!process.waitForFinished(120000)) {
+        if (process.state() != QProcess::NotRunning)
+            loop.exec();
+        if (process.state() != QProcess::NotRunning) {
             process.kill();
             process.waitForFinished();
             return result;

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cliserver.h"
+#include "clicommand.h"
+
+#include "core/identifier.h"
+#include "server/servereventwatcher.h"
+#include "server/serverstore.h"
+#include "session/sessionservice.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace weft::Cli
+{
+
+namespace
+{
+
+Result<QString> readPassword(const GlobalOptions &options)
+{
+    if (options.passwordFile.isEmpty())
+        return qEnvironmentVariable("OPENCODE_SERVER_PASSWORD");
+    QFile file(options.passwordFile);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error{u"cannot read the password file: "_s + file.errorString(), options.passwordFile};
+    // The first line, as `echo secret > file` writes it.
+    QByteArray bytes = file.read(4096);
+    const qsizetype newline = bytes.indexOf('\n');
+    if (newline >= 0)
+        bytes.truncate(newline);
+    if (bytes.endsWith('\r'))
+        bytes.chop(1);
+    if (bytes.isEmpty())
+        return Error{u"the password file is empty"_s, options.passwordFile};
+    return QString::fromUtf8(bytes);
+}
+
+} // namespace
+
+Result<std::shared_ptr<ServerStore>> connectServer(const GlobalOptions &options)
+{
+    const Result<QUrl> url = ServerClient::parseUrl(options.server);
+    if (!url)
+        return url.error();
+    const Result<QString> password = readPassword(options);
+    if (!password)
+        return password.error();
+    return ServerStore::connect(ServerClient(url.value(), password.value()));
+}
+
+int serverRun(const std::shared_ptr<ServerStore> &server, const std::shared_ptr<SessionService> &service,
+              const ServerRunRequest &request)
+{
+    QString sessionID = request.sessionID;
+    if (sessionID.isEmpty()) {
+        const Result<Session> created = server->create(request.directory);
+        if (!created)
+            return fail(created.error().toString());
+        sessionID = created->id();
+    } else if (const Result<Session> existing = server->readSession(sessionID); !existing) {
+        return fail(existing.error().toString());
+    }
+
+    // The prompt's ID is Weft's, so that the answer's messages are known by their parentID.
+    const QString userMessageID = Identifier::ascending(Identifier::Kind::Message);
+    // Follow the server's events before prompting, so that nothing of the answer is missed.
+    auto *watcher = new ServerEventWatcher(server, service.get());
+    RunOutput output;
+    output.setSession(sessionID);
+    QObject receiver;
+    QObject::connect(service.get(), &SessionService::partUpdated, &receiver,
+                     [&output](const Part &part, const QString &delta) { output.partUpdated(part, delta); });
+    enum class Phase { Connecting, Prompting, Running, Done } phase = Phase::Connecting;
+    QString failure;
+    MessageError runError;
+    QTimer connectTimeout;
+    connectTimeout.setSingleShot(true);
+    auto finish = [&](const QString &why = {}) {
+        if (phase == Phase::Done)
+            return;
+        phase = Phase::Done;
+        failure = why;
+        QCoreApplication::quit();
+    };
+    QObject::connect(&connectTimeout, &QTimer::timeout, &receiver,
+                     [&] { finish(u"the event stream of the server did not open within 15 s"_s); });
+    QObject::connect(watcher, &ServerEventWatcher::stateChanged, &receiver,
+                     [&](ServerEventWatcher::State state, const QString &detail) {
+                         if (state == ServerEventWatcher::State::Reconnecting && !detail.isEmpty())
+                             err(u"weft: the event stream dropped (%1); reconnecting"_s.arg(detail));
+                     });
+    // OpenCode 1.18 says "connected" a moment before its stream carries events: the prompt
+    // waits that moment (and must not be sent inside the stream's handler, as it waits for its
+    // answer). What is lost anyway is printed from the final messages (RunOutput::catchUp()).
+    const int subscribeMs = qEnvironmentVariableIsSet("WEFT_SERVER_SUBSCRIBE_MS")
+        ? qEnvironmentVariableIntValue("WEFT_SERVER_SUBSCRIBE_MS")
+        : 300;
+    QObject::connect(watcher, &StoreWatcher::started, &receiver, [&] {
+        connectTimeout.stop();
+        QTimer::singleShot(subscribeMs, &receiver, [&] {
+            phase = Phase::Prompting;
+            const Result<void> sent
+                = server->prompt(sessionID, request.text, request.agent, request.model, userMessageID);
+            if (!sent)
+                return finish(sent.error().toString());
+            phase = Phase::Running;
+        });
+    });
+    QObject::connect(watcher, &ServerEventWatcher::sessionStatus, &receiver,
+                     [&](const QString &id, const QString &status) {
+                         if (id == sessionID && status == u"idle" && phase == Phase::Running)
+                             finish();
+                     });
+    QObject::connect(watcher, &ServerEventWatcher::sessionError, &receiver,
+                     [&](const QString &id, const MessageError &error) {
+                         if (id == sessionID)
+                             runError = error;
+                     });
+    QObject::connect(watcher, &ServerEventWatcher::permissionAsked, &receiver, [&](const JsonObject &asked) {
+        if (asked.string(u"sessionID") != sessionID)
+            return;
+        const QString what = asked.string(u"permission");
+        const QStringList patterns = [&] {
+            QStringList list;
+            for (const JsonValue &v : asked.value(u"patterns").toArray())
+                list.append(v.toString());
+            return list;
+        }();
+        const QString reply = request.autoApprove ? u"once"_s : u"reject"_s;
+        if (!request.autoApprove)
+            err(u"weft: refused permission \"%1\" for %2 (--auto-approve allows it)"_s.arg(what, patterns.join(u", "_s)));
+        if (const Result<void> r = server->replyPermission(sessionID, asked.string(u"id"), reply); !r)
+            err(u"weft: warning: "_s + r.error().toString());
+    });
+    service->startWatching(watcher);
+    connectTimeout.start(15000);
+    QCoreApplication::exec();
+    service->stopWatching();
+    output.finish();
+    if (!failure.isEmpty())
+        return fail(failure);
+
+    // The outcome is the answer's: the last assistant message, with its error if it failed.
+    server->forget(sessionID);
+    const Result<QList<MessageWithParts>> messages = server->readMessages(sessionID);
+    if (!messages)
+        return fail(messages.error().toString());
+    // The answer to the prompt; a server that made its own ID for it: the newest answer.
+    const bool ours = std::any_of(messages->cbegin(), messages->cend(),
+                                  [&](const MessageWithParts &m) { return m.info.id() == userMessageID; });
+    std::optional<Message> answer;
+    for (const MessageWithParts &m : *messages) {
+        if (!m.info.isAssistant() || (ours && m.info.parentID() != userMessageID))
+            continue;
+        for (const Part &part : m.parts)
+            output.catchUp(part);
+        answer = m.info;
+    }
+    output.finish();
+    if (answer && answer->hasError()) {
+        const MessageError error = answer->error();
+        return fail(error.name() + u": "_s + error.message());
+    }
+    if (!runError.isNull())
+        return fail(runError.name() + u": "_s + runError.message());
+    return 0;
+}
+
+} // namespace weft::Cli

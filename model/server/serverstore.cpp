@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "serverstore.h"
+#include "servereventwatcher.h"
+
+#include "core/logging.h"
+#include "opencodedb/sessionmessagev2.h"
+
+#include <QMutexLocker>
+#include <QSet>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+
+/// How long a session's messages, once read, answer the next reads.
+constexpr qint64 CacheMs = 3000;
+
+QString pathOf(const QString &sessionID, const QString &tail = {})
+{
+    return u"/session/"_s + QString::fromLatin1(QUrl::toPercentEncoding(sessionID)) + tail;
+}
+
+/// "provider/model" as the `{providerID, modelID}` of OpenCode's routes; null when malformed.
+std::optional<JsonObject> modelRef(const QString &model)
+{
+    const qsizetype slash = model.indexOf(u'/');
+    if (slash <= 0 || slash == model.size() - 1)
+        return std::nullopt;
+    return JsonObject{{u"providerID"_s, model.left(slash)}, {u"modelID"_s, model.mid(slash + 1)}};
+}
+
+bool byTime(const MessageWithParts &a, const MessageWithParts &b)
+{
+    if (a.info.created() != b.info.created())
+        return a.info.created() < b.info.created();
+    return a.info.id() < b.info.id();
+}
+
+} // namespace
+
+Result<std::shared_ptr<ServerStore>> ServerStore::connect(const ServerClient &client)
+{
+    Result<ServerInfo> info = client.probe();
+    if (!info)
+        return info.error();
+    return std::make_shared<ServerStore>(client, info.value());
+}
+
+ServerStore::ServerStore(const ServerClient &client, const ServerInfo &info)
+    : m_client(client)
+    , m_info(info)
+{
+}
+
+ServerStore::~ServerStore() = default;
+
+QString ServerStore::location() const
+{
+    return u"OpenCode %1 at %2"_s.arg(m_info.version, m_client.displayName());
+}
+
+StoreCapabilities ServerStore::capabilities() const
+{
+    return StoreCapability::Live | StoreCapability::RunsOnServer | StoreCapability::Importable;
+}
+
+StoreWatcher *ServerStore::createWatcher(QObject *parent)
+{
+    return new ServerEventWatcher(std::static_pointer_cast<ServerStore>(shared_from_this()), parent);
+}
+
+QList<Project> ServerStore::projects()
+{
+    const Result<JsonValue> answer = m_client.get(u"/project"_s);
+    if (!answer) {
+        reportProblem(m_client.displayName(), answer.error().message);
+        return {};
+    }
+    QList<Project> result;
+    for (const JsonValue &v : answer->toArray()) {
+        if (v.isObject())
+            result.append(Project(v.toObject()));
+    }
+    return result;
+}
+
+Result<QList<Session>> ServerStore::readSessions()
+{
+    // Every project's sessions; archived ones are left out unless asked for, so both.
+    QList<Session> result;
+    QSet<QString> seen;
+    for (const bool archived : {false, true}) {
+        QUrlQuery query;
+        if (archived)
+            query.addQueryItem(u"archived"_s, u"true"_s);
+        Result<JsonValue> answer = m_client.get(u"/experimental/session"_s, query);
+        if (!answer && !archived) {
+            // A server without the cross-project list: the sessions of its own project.
+            answer = m_client.get(u"/session"_s);
+        }
+        if (!answer) {
+            if (archived)
+                break;
+            return answer.error();
+        }
+        for (const JsonValue &v : answer->toArray()) {
+            Result<Session> s = Session::fromJson(v);
+            if (!s) {
+                reportProblem(m_client.displayName() + u"/session"_s, s.error().toString());
+                continue;
+            }
+            if (seen.contains(s->id()))
+                continue;
+            seen.insert(s->id());
+            result.append(std::move(s.value()));
+        }
+    }
+    QMutexLocker locker(&m_mutex);
+    for (const Session &s : result)
+        m_directories.insert(s.id(), s.directory());
+    return result;
+}
+
+QList<Session> ServerStore::sessions()
+{
+    Result<QList<Session>> result = readSessions();
+    if (!result) {
+        reportProblem(m_client.displayName(), result.error().message);
+        return {};
+    }
+    return std::move(result.value());
+}
+
+Result<Session> ServerStore::readSession(const QString &sessionID)
+{
+    const Result<JsonValue> answer = m_client.get(pathOf(sessionID));
+    if (!answer)
+        return answer.error();
+    Result<Session> session = Session::fromJson(answer.value());
+    if (session) {
+        QMutexLocker locker(&m_mutex);
+        m_directories.insert(session->id(), session->directory());
+    }
+    return session;
+}
+
+std::optional<Session> ServerStore::session(const QString &sessionID)
+{
+    Result<Session> result = readSession(sessionID);
+    if (!result)
+        return std::nullopt;
+    return std::move(result.value());
+}
+
+Result<QList<MessageWithParts>> ServerStore::readV2Messages(const QString &sessionID)
+{
+    // `{data: [...], cursor: {previous, next}}`, a page at a time, newest first. Each item is the
+    // `data` of a `session_message` row with the row's `id` and `type`.
+    const QString route = u"/api/session/"_s + QString::fromLatin1(QUrl::toPercentEncoding(sessionID)) + u"/message"_s;
+    JsonArray items;
+    QSet<QString> seen;
+    QString cursor;
+    for (int page = 0; page < 10000; ++page) {
+        QUrlQuery query;
+        if (!cursor.isEmpty())
+            query.addQueryItem(u"cursor"_s, cursor);
+        const Result<JsonValue> answer = m_client.get(route, query);
+        if (!answer)
+            return answer.error();
+        const JsonObject o = answer->toObject();
+        bool added = false;
+        for (const JsonValue &item : o.value(u"data").toArray()) {
+            const QString id = item.toObject().string(u"id");
+            if (id.isEmpty() || seen.contains(id))
+                continue;
+            seen.insert(id);
+            items.append(item);
+            added = true;
+        }
+        const QString next = o.object(u"cursor").string(u"next");
+        if (!added || next.isEmpty() || next == cursor)
+            break;
+        cursor = next;
+    }
+    QList<SessionMessageV2::Row> rows;
+    rows.reserve(items.size());
+    for (const JsonValue &item : items) {
+        JsonObject data = item.toObject();
+        SessionMessageV2::Row row;
+        row.id = data.string(u"id");
+        row.sessionID = sessionID;
+        row.type = data.string(u"type");
+        row.timeCreated = data.object(u"time").integer(u"created");
+        data.remove(u"id");
+        data.remove(u"type");
+        row.data = QString::fromUtf8(toJson(data, 0));
+        rows.append(std::move(row));
+    }
+    // `seq` order: the IDs ascend with time, as the rows were written.
+    std::stable_sort(rows.begin(), rows.end(), [](const SessionMessageV2::Row &a, const SessionMessageV2::Row &b) {
+        return a.timeCreated != b.timeCreated ? a.timeCreated < b.timeCreated : a.id < b.id;
+    });
+    for (qsizetype i = 0; i < rows.size(); ++i)
+        rows[i].seq = i;
+    JsonObject path;
+    if (const std::optional<Session> s = session(sessionID))
+        path = JsonObject{{u"cwd"_s, s->directory()}, {u"root"_s, s->directory()}};
+    return SessionMessageV2::sessionToV1(rows, path, [&](const SessionMessageV2::Row &row, const QString &why) {
+        reportProblem(m_client.displayName() + u"/api/session/"_s + sessionID + u"/message/"_s + row.id, why);
+    });
+}
+
+Result<QList<MessageWithParts>> ServerStore::readMessages(const QString &sessionID)
+{
+    {
+        QMutexLocker locker(&m_mutex);
+        const auto it = m_cache.constFind(sessionID);
+        if (it != m_cache.cend() && it->age.isValid() && it->age.elapsed() < CacheMs)
+            return it->messages;
+    }
+    const Result<JsonValue> answer = m_client.get(pathOf(sessionID, u"/message"_s));
+    if (!answer)
+        return answer.error();
+    QList<MessageWithParts> result;
+    for (const JsonValue &v : answer->toArray()) {
+        const JsonObject o = v.toObject();
+        Result<Message> info = Message::fromJson(o.value(u"info"));
+        if (!info) {
+            reportProblem(m_client.displayName() + pathOf(sessionID, u"/message"_s), info.error().toString());
+            continue;
+        }
+        MessageWithParts m{std::move(info.value()), {}};
+        for (const JsonValue &pv : o.value(u"parts").toArray()) {
+            if (Result<Part> part = Part::fromJson(pv))
+                m.parts.append(std::move(part.value()));
+            else
+                reportProblem(m_client.displayName() + pathOf(sessionID, u"/message/"_s + m.info.id()),
+                              part.error().toString());
+        }
+        std::sort(m.parts.begin(), m.parts.end(), [](const Part &a, const Part &b) { return a.id() < b.id(); });
+        result.append(std::move(m));
+    }
+    // A session prompted through the V2 routes keeps its conversation elsewhere; one that used
+    // both kinds of routes has both, shown in time order.
+    if (m_info.hasV2) {
+        Result<QList<MessageWithParts>> v2 = readV2Messages(sessionID);
+        if (v2)
+            result.append(std::move(v2.value()));
+        else
+            qCDebug(lcStore) << "no V2 messages for" << sessionID << v2.error().toString();
+    }
+    std::stable_sort(result.begin(), result.end(), byTime);
+    QMutexLocker locker(&m_mutex);
+    Cached &cached = m_cache[sessionID];
+    cached.messages = result;
+    cached.age.start();
+    return result;
+}
+
+void ServerStore::forget(const QString &sessionID)
+{
+    QMutexLocker locker(&m_mutex);
+    m_cache.remove(sessionID);
+}
+
+QList<MessageWithParts> ServerStore::messagesWithParts(const QString &sessionID)
+{
+    Result<QList<MessageWithParts>> result = readMessages(sessionID);
+    if (!result) {
+        reportProblem(m_client.displayName() + pathOf(sessionID), result.error().message);
+        return {};
+    }
+    return std::move(result.value());
+}
+
+QList<Message> ServerStore::messages(const QString &sessionID)
+{
+    QList<Message> result;
+    for (MessageWithParts &m : messagesWithParts(sessionID))
+        result.append(std::move(m.info));
+    return result;
+}
+
+QList<Part> ServerStore::parts(const QString &sessionID, const QString &messageID)
+{
+    for (MessageWithParts &m : messagesWithParts(sessionID)) {
+        if (m.info.id() == messageID)
+            return std::move(m.parts);
+    }
+    return {};
+}
+
+std::optional<Message> ServerStore::message(const QString &sessionID, const QString &messageID)
+{
+    for (MessageWithParts &m : messagesWithParts(sessionID)) {
+        if (m.info.id() == messageID)
+            return std::move(m.info);
+    }
+    return std::nullopt;
+}
+
+QList<MessageWithParts> ServerStore::withParts(const QString &sessionID, const QList<Message> &infos)
+{
+    QHash<QString, QList<Part>> parts;
+    for (MessageWithParts &m : messagesWithParts(sessionID))
+        parts.insert(m.info.id(), std::move(m.parts));
+    QList<MessageWithParts> result;
+    result.reserve(infos.size());
+    for (const Message &info : infos)
+        result.append({info, parts.value(info.id())});
+    return result;
+}
+
+QList<FileDiff> ServerStore::sessionDiff(const QString &sessionID)
+{
+    const Result<JsonValue> answer = m_client.get(pathOf(sessionID, u"/diff"_s));
+    if (!answer)
+        return {};
+    QList<FileDiff> result;
+    for (const JsonValue &v : answer->toArray()) {
+        if (v.isObject())
+            result.append(FileDiff(v.toObject()));
+    }
+    return result;
+}
+
+Result<void> ServerStore::readOnly()
+{
+    return Error{u"the sessions of an OpenCode server are changed by the server (through its API), not written by Weft"_s, {}};
+}
+
+Result<void> ServerStore::writeProject(const Project &) { return readOnly(); }
+Result<void> ServerStore::writeSession(const Session &) { return readOnly(); }
+Result<void> ServerStore::writeMessage(const Message &) { return readOnly(); }
+Result<void> ServerStore::writePart(const Part &) { return readOnly(); }
+Result<void> ServerStore::writeSessionDiff(const QString &, const QList<FileDiff> &) { return readOnly(); }
+Result<void> ServerStore::removeMessage(const QString &, const QString &) { return readOnly(); }
+Result<void> ServerStore::removePart(const QString &, const QString &, const QString &) { return readOnly(); }
+
+Result<void> ServerStore::removeSession(const Session &session)
+{
+    // SessionService::remove() removes children first, then the session: the server does both.
+    return remove(session.id());
+}
+
+QUrlQuery ServerStore::instanceOf(const QString &sessionID)
+{
+    QString directory;
+    {
+        QMutexLocker locker(&m_mutex);
+        directory = m_directories.value(sessionID);
+    }
+    if (directory.isEmpty()) {
+        if (const Result<Session> s = readSession(sessionID))
+            directory = s->directory();
+    }
+    QUrlQuery query;
+    if (!directory.isEmpty())
+        query.addQueryItem(u"directory"_s, QString::fromUtf8(QUrl::toPercentEncoding(directory)));
+    return query;
+}
+
+Result<QString> ServerStore::defaultDirectory()
+{
+    const Result<JsonValue> answer = m_client.get(u"/path"_s);
+    if (!answer)
+        return answer.error();
+    return answer->toObject().string(u"directory");
+}
+
+Result<Session> ServerStore::create(const QString &directory, const QString &title)
+{
+    JsonObject body;
+    if (!title.isEmpty())
+        body.insert(u"title"_s, title);
+    QUrlQuery query;
+    if (!directory.isEmpty())
+        query.addQueryItem(u"directory"_s, QString::fromUtf8(QUrl::toPercentEncoding(directory)));
+    const Result<JsonValue> answer = m_client.post(u"/session"_s, body, query);
+    if (!answer)
+        return answer.error();
+    Result<Session> session = Session::fromJson(answer.value());
+    if (session) {
+        QMutexLocker locker(&m_mutex);
+        m_directories.insert(session->id(), session->directory());
+    }
+    return session;
+}
+
+Result<void> ServerStore::prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
+                                 const QString &messageID)
+{
+    JsonObject body;
+    if (!messageID.isEmpty())
+        body.insert(u"messageID"_s, messageID);
+    body.insert(u"parts"_s, JsonArray{JsonObject{{u"type"_s, u"text"_s}, {u"text"_s, text}}});
+    if (!agent.isEmpty())
+        body.insert(u"agent"_s, agent);
+    if (!model.isEmpty()) {
+        const std::optional<JsonObject> ref = modelRef(model);
+        if (!ref)
+            return Error{u"a model is named PROVIDER/MODEL, not \"%1\""_s.arg(model), {}};
+        body.insert(u"model"_s, *ref);
+    }
+    const Result<JsonValue> answer = m_client.post(pathOf(sessionID, u"/prompt_async"_s), body, instanceOf(sessionID));
+    if (!answer)
+        return answer.error();
+    return {};
+}
+
+Result<void> ServerStore::abort(const QString &sessionID)
+{
+    const Result<JsonValue> answer = m_client.post(pathOf(sessionID, u"/abort"_s), JsonObject(), instanceOf(sessionID));
+    if (!answer)
+        return answer.error();
+    return {};
+}
+
+Result<Session> ServerStore::fork(const QString &sessionID, const QString &messageID)
+{
+    JsonObject body;
+    if (!messageID.isEmpty())
+        body.insert(u"messageID"_s, messageID);
+    const Result<JsonValue> answer = m_client.post(pathOf(sessionID, u"/fork"_s), body, instanceOf(sessionID));
+    if (!answer)
+        return answer.error();
+    return Session::fromJson(answer.value());
+}
+
+Result<void> ServerStore::compact(const QString &sessionID, const QString &model)
+{
+    std::optional<JsonObject> ref;
+    if (!model.isEmpty()) {
+        ref = modelRef(model);
+        if (!ref)
+            return Error{u"a model is named PROVIDER/MODEL, not \"%1\""_s.arg(model), {}};
+    } else {
+        // The model the session last used, as OpenCode's TUI does.
+        const Result<QList<MessageWithParts>> messages = readMessages(sessionID);
+        if (!messages)
+            return messages.error();
+        for (auto it = messages->crbegin(); it != messages->crend() && !ref; ++it) {
+            const Message &m = it->info;
+            if (m.isAssistant() && !m.providerID().isEmpty())
+                ref = JsonObject{{u"providerID"_s, m.providerID()}, {u"modelID"_s, m.modelID()}};
+            else if (m.isUser() && !m.modelProviderID().isEmpty())
+                ref = JsonObject{{u"providerID"_s, m.modelProviderID()}, {u"modelID"_s, m.modelModelID()}};
+        }
+        if (!ref)
+            return Error{u"the session has used no model yet: name one with --model PROVIDER/MODEL"_s, {}};
+    }
+    const Result<JsonValue> answer
+        = m_client.post(pathOf(sessionID, u"/summarize"_s), *ref, instanceOf(sessionID), 10 * 60 * 1000);
+    forget(sessionID);
+    if (!answer)
+        return answer.error();
+    return {};
+}
+
+Result<Session> ServerStore::revert(const QString &sessionID, const QString &messageID, const QString &partID)
+{
+    JsonObject body{{u"messageID"_s, messageID}};
+    if (!partID.isEmpty())
+        body.insert(u"partID"_s, partID);
+    const Result<JsonValue> answer = m_client.post(pathOf(sessionID, u"/revert"_s), body, instanceOf(sessionID));
+    forget(sessionID);
+    if (!answer)
+        return answer.error();
+    return Session::fromJson(answer.value());
+}
+
+Result<Session> ServerStore::unrevert(const QString &sessionID)
+{
+    const Result<JsonValue> answer = m_client.post(pathOf(sessionID, u"/unrevert"_s), JsonObject(), instanceOf(sessionID));
+    forget(sessionID);
+    if (!answer)
+        return answer.error();
+    return Session::fromJson(answer.value());
+}
+
+Result<void> ServerStore::remove(const QString &sessionID)
+{
+    const QUrlQuery query = instanceOf(sessionID);
+    const Result<JsonValue> answer = m_client.remove(pathOf(sessionID), query);
+    forget(sessionID);
+    if (!answer)
+        return answer.error();
+    return {};
+}
+
+Result<void> ServerStore::replyPermission(const QString &sessionID, const QString &requestID, const QString &reply)
+{
+    const Result<JsonValue> answer
+        = m_client.post(u"/permission/"_s + QString::fromLatin1(QUrl::toPercentEncoding(requestID)) + u"/reply"_s,
+                        JsonObject{{u"reply"_s, reply}}, instanceOf(sessionID));
+    if (!answer)
+        return answer.error();
+    return {};
+}
+
+} // namespace weft

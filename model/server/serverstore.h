@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "serverclient.h"
+#include "store/store.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QMutex>
+
+#include <memory>
+
+namespace weft
+{
+
+/// The sessions of an OpenCode server (`opencode serve`, 1.x), read through its routes.
+///
+/// Reads use the V1 routes (`/experimental/session`, `/session/{id}`, `/session/{id}/message`),
+/// which answer in the shapes of OpenCode's JSON files; a session prompted through the V2 routes
+/// has no V1 messages and is read from `/api/session/{id}/message` instead, mapped to V1 messages
+/// as the database backend maps `session_message` rows (SessionMessageV2). Unknown fields are
+/// kept.
+///
+/// The server runs its sessions itself (StoreCapability::RunsOnServer): Weft never writes them
+/// through the Store write methods, which fail; prompts, abort, fork, compaction, revert, delete
+/// and permission answers are requests to the server (the methods below), and what the server
+/// then records comes back through its event stream (createWatcher(): a ServerEventWatcher).
+///
+/// A session's messages are read once per 3 seconds at most: a view that asks for a session's
+/// message IDs, then some messages, then their parts, reads it once. The event stream's watcher
+/// forgets the copy when the session changes (forget()).
+class ServerStore : public Store
+{
+public:
+    /// Probes the server (ServerClient::probe()) and makes its store.
+    [[nodiscard]] static Result<std::shared_ptr<ServerStore>> connect(const ServerClient &client);
+
+    ServerStore(const ServerClient &client, const ServerInfo &info);
+    ~ServerStore() override;
+
+    [[nodiscard]] const ServerClient &client() const { return m_client; }
+    [[nodiscard]] const ServerInfo &info() const { return m_info; }
+
+    [[nodiscard]] QString location() const override;
+    [[nodiscard]] StoreCapabilities capabilities() const override;
+    [[nodiscard]] StoreWatcher *createWatcher(QObject *parent) override;
+
+    [[nodiscard]] QList<Project> projects() override;
+    [[nodiscard]] QList<Session> sessions() override;
+    [[nodiscard]] std::optional<Session> session(const QString &sessionID) override;
+    [[nodiscard]] QList<Message> messages(const QString &sessionID) override;
+    [[nodiscard]] QList<Part> parts(const QString &sessionID, const QString &messageID) override;
+    [[nodiscard]] std::optional<Message> message(const QString &sessionID, const QString &messageID) override;
+    [[nodiscard]] QList<FileDiff> sessionDiff(const QString &sessionID) override;
+    [[nodiscard]] QList<MessageWithParts> messagesWithParts(const QString &sessionID) override;
+    [[nodiscard]] QList<MessageWithParts> withParts(const QString &sessionID, const QList<Message> &infos) override;
+
+    Result<void> writeProject(const Project &project) override;
+    Result<void> writeSession(const Session &session) override;
+    Result<void> writeMessage(const Message &message) override;
+    Result<void> writePart(const Part &part) override;
+    Result<void> writeSessionDiff(const QString &sessionID, const QList<FileDiff> &diffs) override;
+    Result<void> removeSession(const Session &session) override;
+    Result<void> removeMessage(const QString &sessionID, const QString &messageID) override;
+    Result<void> removePart(const QString &sessionID, const QString &messageID, const QString &partID) override;
+
+    /// The session's messages as read, with an error instead of an empty list when the server
+    /// could not be read (what `weft export` must not confuse with an empty session).
+    [[nodiscard]] Result<QList<MessageWithParts>> readMessages(const QString &sessionID);
+    /// The session, or the server's error ("not found" included).
+    [[nodiscard]] Result<Session> readSession(const QString &sessionID);
+    /// Every session, or the server's error.
+    [[nodiscard]] Result<QList<Session>> readSessions();
+
+    // What the server does with its sessions.
+
+    /// The folder the server runs in when no session says otherwise (`GET /path`).
+    [[nodiscard]] Result<QString> defaultDirectory();
+    /// A new session in @p directory (the server's own when empty).
+    Result<Session> create(const QString &directory, const QString &title = {});
+    /// Sends @p text as a prompt; the server answers asynchronously (follow the event stream).
+    /// @p model is "provider/model" or empty for the session's or server's default;
+    /// @p messageID the user message's ID (the server makes one when empty).
+    Result<void> prompt(const QString &sessionID, const QString &text, const QString &agent = {},
+                        const QString &model = {}, const QString &messageID = {});
+    /// Stops the session's run.
+    Result<void> abort(const QString &sessionID);
+    Result<Session> fork(const QString &sessionID, const QString &messageID = {});
+    /// Compacts the session with @p model ("provider/model"; the last used one when empty).
+    /// Blocks until the summary is written (up to 10 minutes).
+    Result<void> compact(const QString &sessionID, const QString &model = {});
+    Result<Session> revert(const QString &sessionID, const QString &messageID, const QString &partID = {});
+    Result<Session> unrevert(const QString &sessionID);
+    Result<void> remove(const QString &sessionID);
+    /// Answers a permission question: "once", "always" or "reject".
+    Result<void> replyPermission(const QString &sessionID, const QString &requestID, const QString &reply);
+
+    /// Forgets the copy of @p sessionID's messages (it changed on the server).
+    void forget(const QString &sessionID);
+
+private:
+    [[nodiscard]] Result<QList<MessageWithParts>> readV2Messages(const QString &sessionID);
+    /// `directory=` of @p sessionID, so that the server's instance of the session's project runs it.
+    [[nodiscard]] QUrlQuery instanceOf(const QString &sessionID);
+    [[nodiscard]] static Result<void> readOnly();
+
+    ServerClient m_client;
+    ServerInfo m_info;
+
+    struct Cached {
+        QList<MessageWithParts> messages;
+        QElapsedTimer age;
+    };
+    QMutex m_mutex;
+    QHash<QString, Cached> m_cache;
+    QHash<QString, QString> m_directories;
+};
+
+} // namespace weft

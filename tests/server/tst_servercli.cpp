@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `weft --server URL ...` against a loopback server that answers with what the real OpenCode
+// 1.18.34 answered (tests/data/opencode-1.18.34-server).
+
+#include "fakeopencodeserver.h"
+#include "weftrun.h"
+
+#include "core/json.h"
+
+#include <QTcpServer>
+#include <QTemporaryFile>
+#include <QTest>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+using namespace weft;
+using weft::test::FakeOpencodeServer;
+using weft::test::recordedEvents;
+using weft::test::RecordedExchange;
+using weft::test::recordedExchange;
+using weft::test::WeftRun;
+
+namespace
+{
+
+QString v1Session()
+{
+    return recordedExchange(u"create V1 session"_s).responseBody.toObject().string(u"id");
+}
+
+JsonValue parse(const QByteArray &bytes)
+{
+    const std::optional<JsonValue> v = parseJson(bytes);
+    return v ? *v : JsonValue();
+}
+
+QProcessEnvironment password(const QString &value = u"secret"_s)
+{
+    QProcessEnvironment env;
+    env.insert(u"OPENCODE_SERVER_PASSWORD"_s, value);
+    env.insert(u"WEFT_SERVER_SUBSCRIBE_MS"_s, u"0"_s);
+    return env;
+}
+
+/// stderr is one line "weft: error: ..." containing @p what.
+bool oneErrorLine(const WeftRun &run, const QString &what)
+{
+    const QString err = QString::fromUtf8(run.err);
+    return run.exitCode != 0 && err.startsWith(u"weft: error: "_s) && err.count(u'\n') == 1 && err.contains(what);
+}
+
+} // namespace
+
+class TestServerCli : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void listAndExport();
+    void connectionErrors();
+    void passwordFile();
+    void forkRevertUnrevertDelete();
+    void compact();
+    void runStreamsTheAnswer();
+    void runFails();
+    void localOnlyCommandsRefused();
+
+private:
+    std::unique_ptr<FakeOpencodeServer> m_server;
+    test::WeftRunner m_weft;
+
+    WeftRun weft(const QStringList &args, const QProcessEnvironment &env = password())
+    {
+        return m_weft.run(QStringList{u"--server"_s, m_server->url().toString()} + args, env);
+    }
+};
+
+void TestServerCli::init()
+{
+    m_server = std::make_unique<FakeOpencodeServer>();
+    QVERIFY(m_server->listen());
+    m_server->routeAllRecorded();
+    m_server->route("GET", u"/experimental/session"_s, 200, recordedExchange(u"session list"_s).responseBody);
+}
+
+void TestServerCli::cleanup()
+{
+    m_server.reset();
+}
+
+void TestServerCli::listAndExport()
+{
+    const WeftRun list = weft({u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+    QVERIFY2(list.exitCode == 0, list.err.constData());
+    const JsonArray sessions = parse(list.out).toArray();
+    QCOMPARE(sessions.size(), 1);
+    QCOMPARE(sessions.at(0).toObject().string(u"id"), v1Session());
+    QCOMPARE(sessions.at(0).toObject().string(u"title"), u"Recorded V1"_s);
+
+    const WeftRun exported = weft({u"export"_s, v1Session()});
+    QVERIFY2(exported.exitCode == 0, exported.err.constData());
+    const JsonObject document = parse(exported.out).toObject();
+    QCOMPARE(document.object(u"info").string(u"id"), v1Session());
+    // The messages and parts exactly as the server has them: OpenCode's export shape.
+    QCOMPARE(document.value(u"messages"), recordedExchange(u"messages"_s).responseBody);
+
+    // A session the server does not know.
+    m_server->route("GET", u"/session/ses_0000000000000000000000unkn"_s, 404, recordedExchange(u"unknown session"_s).responseBody);
+    const WeftRun missing = weft({u"export"_s, u"ses_0000000000000000000000unkn"_s});
+    QVERIFY2(oneErrorLine(missing, u"ses_0000000000000000000000unkn"_s), missing.err.constData());
+    QVERIFY(missing.out.isEmpty());
+    // A server that fails while the messages are read: an error, not an empty export.
+    m_server->route("GET", u"/session/"_s + v1Session() + u"/message"_s, 500, JsonObject{{u"error"_s, u"disk gone"_s}});
+    const WeftRun broken = weft({u"export"_s, v1Session()});
+    QVERIFY2(oneErrorLine(broken, u"disk gone"_s), broken.err.constData());
+}
+
+void TestServerCli::connectionErrors()
+{
+    const WeftRun wrong = weft({u"session"_s, u"list"_s}, password(u"nope"_s));
+    QVERIFY2(oneErrorLine(wrong, u"refused the password"_s), wrong.err.constData());
+    QVERIFY(wrong.out.isEmpty());
+    const WeftRun none = weft({u"session"_s, u"list"_s}, QProcessEnvironment());
+    QVERIFY2(oneErrorLine(none, u"OPENCODE_SERVER_PASSWORD"_s), none.err.constData());
+
+    QTcpServer closed;
+    QVERIFY(closed.listen(QHostAddress::LocalHost));
+    const QString closedUrl = u"http://127.0.0.1:%1"_s.arg(closed.serverPort());
+    closed.close();
+    const WeftRun unreachable = m_weft.run({u"--server"_s, closedUrl, u"session"_s, u"list"_s}, password());
+    QVERIFY2(oneErrorLine(unreachable, u"cannot reach the OpenCode server"_s), unreachable.err.constData());
+
+    FakeOpencodeServer future(QString{});
+    QVERIFY(future.listen());
+    future.route("GET", u"/global/health"_s, 200, JsonObject{{u"healthy"_s, true}, {u"version"_s, u"7.0.0"_s}});
+    const WeftRun unknown = m_weft.run({u"--server"_s, future.url().toString(), u"session"_s, u"list"_s}, password());
+    QVERIFY2(oneErrorLine(unknown, u"7.0.0"_s), unknown.err.constData());
+
+    const WeftRun badUrl = m_weft.run({u"--server"_s, u"ftp://x"_s, u"session"_s, u"list"_s}, password());
+    QVERIFY2(oneErrorLine(badUrl, u"ftp://x"_s), badUrl.err.constData());
+    const WeftRun both = m_weft.run({u"--server"_s, closedUrl, u"--data-dir"_s, u"/tmp"_s, u"session"_s, u"list"_s});
+    QCOMPARE(both.exitCode, 2);
+}
+
+void TestServerCli::passwordFile()
+{
+    QTemporaryFile file;
+    QVERIFY(file.open());
+    file.write("secret\n");
+    file.close();
+    const WeftRun list = weft({u"--password-file"_s, file.fileName(), u"session"_s, u"list"_s}, password(u"wrong"_s));
+    QVERIFY2(list.exitCode == 0, list.err.constData());
+    QVERIFY(list.out.contains("Recorded V1"));
+    const WeftRun missing = weft({u"--password-file"_s, file.fileName() + u".none"_s, u"session"_s, u"list"_s});
+    QVERIFY2(oneErrorLine(missing, u"password file"_s), missing.err.constData());
+}
+
+void TestServerCli::forkRevertUnrevertDelete()
+{
+    for (const QString &name : {u"fork before the 2nd user message"_s, u"revert to the 2nd user message"_s, u"unrevert"_s,
+                                u"delete the fork"_s})
+        m_server->routeRecorded(name);
+    const RecordedExchange forkExchange = recordedExchange(u"fork before the 2nd user message"_s);
+    const QString messageID = forkExchange.requestBody.toObject().string(u"messageID");
+
+    const WeftRun forked = weft({u"session"_s, u"fork"_s, v1Session(), u"--message"_s, messageID});
+    QVERIFY2(forked.exitCode == 0, forked.err.constData());
+    QCOMPARE(forked.out.trimmed(), forkExchange.responseBody.toObject().string(u"id").toUtf8());
+    QCOMPARE(m_server->requests().last().json, forkExchange.requestBody.toObject());
+
+    const WeftRun reverted = weft({u"session"_s, u"revert"_s, v1Session(), messageID});
+    QVERIFY2(reverted.exitCode == 0, reverted.err.constData());
+    QVERIFY(reverted.out.contains(messageID.toUtf8()));
+    const WeftRun unreverted = weft({u"session"_s, u"unrevert"_s, v1Session()});
+    QVERIFY2(unreverted.exitCode == 0, unreverted.err.constData());
+    QCOMPARE(m_server->count("POST", u"/session/"_s + v1Session() + u"/unrevert"_s), 1);
+
+    const QString forkID = recordedExchange(u"delete the fork"_s).path.section(u'/', 2, 2);
+    const WeftRun deleted = weft({u"session"_s, u"delete"_s, forkID});
+    QVERIFY2(deleted.exitCode == 0, deleted.err.constData());
+    QCOMPARE(m_server->count("DELETE", u"/session/"_s + forkID), 1);
+    m_server->route("DELETE", u"/session/"_s + forkID, 404, recordedExchange(u"get the deleted fork"_s).responseBody);
+    const WeftRun again = weft({u"session"_s, u"delete"_s, forkID});
+    QVERIFY2(oneErrorLine(again, u"HTTP 404"_s), again.err.constData());
+}
+
+void TestServerCli::compact()
+{
+    m_server->routeRecorded(u"summarize"_s);
+    const WeftRun compacted = weft({u"session"_s, u"compact"_s, v1Session()});
+    QVERIFY2(compacted.exitCode == 0, compacted.err.constData());
+    QCOMPARE(m_server->requests().last().json, recordedExchange(u"summarize"_s).requestBody.toObject());
+    const WeftRun preview = weft({u"session"_s, u"compact"_s, v1Session(), u"--preview"_s});
+    QCOMPARE(preview.exitCode, 2);
+}
+
+void TestServerCli::runStreamsTheAnswer()
+{
+    // The server answers the prompt as the real one did: its recorded event stream.
+    const QList<QByteArray> frames = recordedEvents(u"events-global-v1-prompt.sse"_s).mid(1);
+    QVERIFY(frames.size() > 50);
+    m_server->route("POST", u"/session/"_s + v1Session() + u"/prompt_async"_s, [this, frames](const test::FakeRequest &) {
+        QTimer::singleShot(10, m_server.get(), [this, frames] {
+            for (const QByteArray &frame : frames)
+                m_server->pushFrame(frame);
+        });
+        return FakeOpencodeServer::Reply{204, {}};
+    });
+    const WeftRun run = weft({u"run"_s, u"--session"_s, v1Session(), u"WRITE_HELLO:"_s, u"please"_s});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QString out = QString::fromUtf8(run.out);
+    QVERIFY2(out.contains(u"Writing the file."_s), run.out.constData());
+    QVERIFY2(out.contains(u"✓ write: "_s), run.out.constData());
+    QVERIFY2(out.contains(u"Done: the file exists."_s), run.out.constData());
+    QCOMPARE(out.count(u"Done: the file exists."_s), 1);
+    const test::FakeRequest prompt = [&] {
+        for (const test::FakeRequest &r : m_server->requests()) {
+            if (r.path.contains("/prompt_async"))
+                return r;
+        }
+        return test::FakeRequest();
+    }();
+    QCOMPARE(prompt.json.value(u"parts"_s).toArray().at(0).toObject().string(u"text"), u"WRITE_HELLO: please"_s);
+    QVERIFY(prompt.json.string(u"messageID"_s).startsWith(u"msg_"_s));
+}
+
+void TestServerCli::runFails()
+{
+    // The model fails: the server records the error on the answer and goes idle.
+    JsonArray messages = recordedExchange(u"messages"_s).responseBody.toArray();
+    JsonObject last = messages.at(messages.size() - 1).toObject();
+    JsonObject info = last.object(u"info");
+    info.insert(u"error"_s, JsonObject{{u"name"_s, u"APIError"_s}, {u"data"_s, JsonObject{{u"message"_s, u"Overloaded"_s}}}});
+    last.insert(u"info"_s, info);
+    messages[messages.size() - 1] = last;
+    m_server->route("GET", u"/session/"_s + v1Session() + u"/message"_s, 200, messages);
+    m_server->route("POST", u"/session/"_s + v1Session() + u"/prompt_async"_s, [this](const test::FakeRequest &) {
+        QTimer::singleShot(10, m_server.get(), [this] {
+            m_server->pushEvent(u"session.status"_s, JsonObject{{u"sessionID"_s, v1Session()}, {u"status"_s, JsonObject{{u"type"_s, u"busy"_s}}}});
+            m_server->pushEvent(u"session.error"_s, JsonObject{{u"sessionID"_s, v1Session()},
+                                                             {u"error"_s, JsonObject{{u"name"_s, u"APIError"_s}, {u"data"_s, JsonObject{{u"message"_s, u"Overloaded"_s}}}}}});
+            m_server->pushEvent(u"session.idle"_s, JsonObject{{u"sessionID"_s, v1Session()}});
+        });
+        return FakeOpencodeServer::Reply{204, {}};
+    });
+    const WeftRun run = weft({u"run"_s, u"--session"_s, v1Session(), u"hello"_s});
+    QVERIFY2(oneErrorLine(run, u"Overloaded"_s), run.err.constData());
+
+    // A session that does not exist.
+    m_server->route("GET", u"/session/ses_0000000000000000000000unkn"_s, 404, recordedExchange(u"unknown session"_s).responseBody);
+    const WeftRun unknown = weft({u"run"_s, u"--session"_s, u"ses_0000000000000000000000unkn"_s, u"hello"_s});
+    QVERIFY2(oneErrorLine(unknown, u"HTTP 404"_s), unknown.err.constData());
+}
+
+void TestServerCli::localOnlyCommandsRefused()
+{
+    for (const QStringList &args : {QStringList{u"import"_s, u"x.json"_s}, QStringList{u"search"_s, u"x"_s},
+                                    QStringList{u"session"_s, u"prune"_s, v1Session()}}) {
+        const WeftRun run = weft(args);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("not with --server"), run.err.constData());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestServerCli)
+#include "tst_servercli.moc"

@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The OpenCode server backend (model/server) against a loopback server that answers with what
+// the real OpenCode 1.18.34 answered (tests/data/opencode-1.18.34-server).
+
+#include "fakeopencodeserver.h"
+#include "testdata.h"
+
+#include "opencodedb/sessionmessagev2.h"
+#include "server/servereventwatcher.h"
+#include "server/serverstore.h"
+#include "session/sessionservice.h"
+
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace weft;
+using weft::test::FakeOpencodeServer;
+using weft::test::recordedEvents;
+using weft::test::RecordedExchange;
+using weft::test::recordedExchange;
+
+namespace
+{
+
+QString v1Session()
+{
+    return recordedExchange(u"create V1 session"_s).responseBody.toObject().string(u"id");
+}
+
+QString v2Session()
+{
+    return recordedExchange(u"create V2 session"_s).responseBody.toObject().object(u"data").string(u"id");
+}
+
+/// The recorded V1 messages (`[{info, parts}]`) of exchange @p name, as Weft's types.
+QList<MessageWithParts> recordedMessages(const QString &name)
+{
+    QList<MessageWithParts> result;
+    for (const JsonValue &v : recordedExchange(name).responseBody.toArray()) {
+        MessageWithParts m{Message(v.toObject().object(u"info")), {}};
+        for (const JsonValue &p : v.toObject().value(u"parts").toArray())
+            m.parts.append(Part(p.toObject()));
+        result.append(m);
+    }
+    return result;
+}
+
+std::shared_ptr<ServerStore> connectTo(const FakeOpencodeServer &server, const QString &password = u"secret"_s)
+{
+    Result<std::shared_ptr<ServerStore>> store = ServerStore::connect(ServerClient(server.url(), password));
+    if (!store)
+        qWarning("%s", qPrintable(store.error().toString()));
+    return store ? store.value() : nullptr;
+}
+
+} // namespace
+
+class TestServerStore : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void probe();
+    void probeErrors();
+    void parseUrl();
+    void readsV1Sessions();
+    void readsV2Sessions();
+    void readErrorsAreReported();
+    void operationsSendWhatOpencodeExpects();
+    void compactTakesTheSessionsModel();
+    void writesAreRefused();
+    void watcherFollowsRecordedStream();
+    void watcherReconnectsAndCatchesUp();
+    void watcherReportsPermissions();
+};
+
+void TestServerStore::initTestCase()
+{
+    registerMetaTypes();
+    QVERIFY2(!v1Session().isEmpty() && !v2Session().isEmpty(), "the recorded exchanges are missing");
+}
+
+void TestServerStore::probe()
+{
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    const std::shared_ptr<ServerStore> store = connectTo(server);
+    QVERIFY(store);
+    QCOMPARE(store->info().version, u"1.18.34"_s);
+    QVERIFY(store->info().hasV2);
+    QVERIFY(store->location().contains(u"1.18.34"_s));
+    QVERIFY(store->has(StoreCapability::RunsOnServer));
+    QVERIFY(store->has(StoreCapability::Live));
+    QVERIFY(store->isReadOnly());
+    // Every request carried the credentials of user "opencode".
+    for (const test::FakeRequest &r : server.requests())
+        QCOMPARE(r.header("authorization"), ServerClient::basicAuth(u"secret"_s));
+}
+
+void TestServerStore::probeErrors()
+{
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+
+    Result<ServerInfo> wrong = ServerClient(server.url(), u"wrong"_s).probe();
+    QVERIFY(!wrong);
+    QVERIFY2(wrong.error().message.contains(u"refused the password"_s), qPrintable(wrong.error().toString()));
+    Result<ServerInfo> none = ServerClient(server.url(), QString()).probe();
+    QVERIFY(!none);
+    QVERIFY2(none.error().message.contains(u"OPENCODE_SERVER_PASSWORD"_s), qPrintable(none.error().toString()));
+
+    // A closed port.
+    QTcpServer closed;
+    QVERIFY(closed.listen(QHostAddress::LocalHost));
+    const QUrl closedUrl(u"http://127.0.0.1:%1"_s.arg(closed.serverPort()));
+    closed.close();
+    Result<ServerInfo> unreachable = ServerClient(closedUrl, u"secret"_s).probe();
+    QVERIFY(!unreachable);
+    QVERIFY2(unreachable.error().message.startsWith(u"cannot reach the OpenCode server"_s), qPrintable(unreachable.error().toString()));
+    QCOMPARE(unreachable.error().where, closedUrl.toString());
+
+    // An HTTP server that is no OpenCode server, and an OpenCode of an unknown version.
+    FakeOpencodeServer other(QString{});
+    QVERIFY(other.listen());
+    Result<ServerInfo> notOpencode = ServerClient(other.url(), QString()).probe();
+    QVERIFY(!notOpencode);
+    QVERIFY2(notOpencode.error().message.contains(u"not an OpenCode server"_s), qPrintable(notOpencode.error().toString()));
+    other.route("GET", u"/global/health"_s, 200, JsonObject{{u"healthy"_s, true}, {u"version"_s, u"2.0.1"_s}});
+    Result<ServerInfo> future = ServerClient(other.url(), QString()).probe();
+    QVERIFY(!future);
+    QVERIFY2(future.error().message.contains(u"2.0.1"_s), qPrintable(future.error().toString()));
+    other.route("GET", u"/global/health"_s, 200, JsonValue(u"<html>"_s));
+    QVERIFY(!ServerClient(other.url(), QString()).probe());
+}
+
+void TestServerStore::parseUrl()
+{
+    QCOMPARE(ServerClient::parseUrl(u"127.0.0.1:4096"_s).value(), QUrl(u"http://127.0.0.1:4096"_s));
+    QCOMPARE(ServerClient::parseUrl(u" https://dev.example:8443/ "_s).value(), QUrl(u"https://dev.example:8443/"_s));
+    QVERIFY(!ServerClient::parseUrl(QString()));
+    QVERIFY(!ServerClient::parseUrl(u"ftp://host"_s));
+    QVERIFY(!ServerClient::parseUrl(u"http://host:1/?x=1"_s));
+    QVERIFY(!ServerClient::parseUrl(u"http://"_s));
+    // The root path is the server's, with or without a slash.
+    QCOMPARE(ServerClient(QUrl(u"http://h:1/"_s), {}).request(u"/session"_s).url(), QUrl(u"http://h:1/session"_s));
+    QCOMPARE(ServerClient(QUrl(u"http://h:1/oc/"_s), {}).request(u"/session"_s).url(), QUrl(u"http://h:1/oc/session"_s));
+}
+
+void TestServerStore::readsV1Sessions()
+{
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    server.route("GET", u"/experimental/session"_s, 200, recordedExchange(u"session list"_s).responseBody);
+    const std::shared_ptr<ServerStore> store = connectTo(server);
+    QVERIFY(store);
+
+    const QList<Session> sessions = store->sessions();
+    QCOMPARE(sessions.size(), 1);
+    QCOMPARE(sessions.first().id(), v1Session());
+    QCOMPARE(sessions.first().title(), u"Recorded V1"_s);
+    QVERIFY(store->problems().isEmpty());
+
+    // The messages as the server sent them, every field kept.
+    const QList<MessageWithParts> expected = recordedMessages(u"messages"_s);
+    QVERIFY(expected.size() >= 3);
+    const QList<MessageWithParts> messages = store->messagesWithParts(v1Session());
+    QCOMPARE(messages.size(), expected.size());
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        QCOMPARE(messages.at(i).info.json(), expected.at(i).info.json());
+        QCOMPARE(messages.at(i).parts.size(), expected.at(i).parts.size());
+        for (qsizetype j = 0; j < messages.at(i).parts.size(); ++j)
+            QCOMPARE(messages.at(i).parts.at(j).json(), expected.at(i).parts.at(j).json());
+    }
+    bool toolCompleted = false;
+    for (const MessageWithParts &m : messages) {
+        for (const Part &p : m.parts)
+            toolCompleted |= p.type() == PartType::Tool && p.tool() == u"write" && p.state().status() == ToolStatus::Completed;
+    }
+    QVERIFY(toolCompleted);
+
+    // A view's reads of one session (IDs, some messages, their parts) cost one request.
+    const int before = server.count("GET", u"/session/"_s + v1Session() + u"/message"_s);
+    const QStringList ids = store->messageIDs(v1Session());
+    const QList<Message> infos = store->messagesByID(v1Session(), ids.mid(0, 2));
+    const QList<MessageWithParts> withParts = store->withParts(v1Session(), infos);
+    QCOMPARE(withParts.size(), 2);
+    QCOMPARE(server.count("GET", u"/session/"_s + v1Session() + u"/message"_s), before);
+    // Until the session changes.
+    store->forget(v1Session());
+    QCOMPARE(store->messages(v1Session()).size(), expected.size());
+    QCOMPARE(server.count("GET", u"/session/"_s + v1Session() + u"/message"_s), before + 1);
+}
+
+void TestServerStore::readsV2Sessions()
+{
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    server.routeRecorded(u"V2 messages after bash"_s);
+    const std::shared_ptr<ServerStore> store = connectTo(server);
+    QVERIFY(store);
+
+    // V1's route has nothing for a V2 session; V2's has it all, mapped as the database's rows are.
+    const QList<MessageWithParts> messages = store->messagesWithParts(v2Session());
+    QVERIFY(store->problems().isEmpty());
+    const std::optional<JsonValue> rows = parseJson(test::readFile(QStringLiteral(WEFT_TEST_DATA) + u"/opencode-1.18.34-server/session_message.json"_s));
+    QVERIFY(rows);
+    QList<SessionMessageV2::Row> dbRows;
+    for (const JsonValue &v : rows->toArray()) {
+        const JsonObject o = v.toObject();
+        if (o.string(u"session_id") != v2Session())
+            continue;
+        dbRows.append({o.string(u"id"), o.string(u"session_id"), o.string(u"type"), o.integer(u"seq"),
+                       o.integer(u"time_created"), QString::fromUtf8(toJson(o.value(u"data"), 0))});
+    }
+    QVERIFY(dbRows.size() >= 4);
+    const Session session = store->session(v2Session()).value();
+    const JsonObject path{{u"cwd"_s, session.directory()}, {u"root"_s, session.directory()}};
+    const QList<MessageWithParts> fromRows = SessionMessageV2::sessionToV1(dbRows, path, {});
+    QCOMPARE(messages.size(), fromRows.size());
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        QCOMPARE(messages.at(i).info.json(), fromRows.at(i).info.json());
+        QCOMPARE(messages.at(i).parts.size(), fromRows.at(i).parts.size());
+    }
+    QCOMPARE(messages.first().info.role(), Message::Role::User);
+    QCOMPARE(messages.last().info.role(), Message::Role::Assistant);
+}
+
+void TestServerStore::readErrorsAreReported()
+{
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    const std::shared_ptr<ServerStore> store = connectTo(server);
+    QVERIFY(store);
+    const QString unknown = u"ses_0000000000000000000000unkn"_s;
+    server.route("GET", u"/session/"_s + unknown, 404, recordedExchange(u"unknown session"_s).responseBody);
+    const Result<Session> missing = store->readSession(unknown);
+    QVERIFY(!missing);
+    QVERIFY2(missing.error().message.contains(u"HTTP 404"_s) && missing.error().message.contains(unknown),
+             qPrintable(missing.error().toString()));
+    // A damaged message is left out and reported; the rest is read.
+    JsonArray messages = recordedExchange(u"messages"_s).responseBody.toArray();
+    messages.append(JsonObject{{u"info"_s, JsonObject{{u"id"_s, u"../../etc"_s}}}, {u"parts"_s, JsonArray()}});
+    server.route("GET", u"/session/"_s + v1Session() + u"/message"_s, 200, messages);
+    QCOMPARE(store->messages(v1Session()).size(), messages.size() - 1);
+    QCOMPARE(store->problems().size(), 1);
+    // A server that went away: an error, not an empty session.
+    store->forget(v1Session());
+    server.route("GET", u"/session/"_s + v1Session() + u"/message"_s, 500, JsonObject{{u"error"_s, u"boom"_s}});
+    const Result<QList<MessageWithParts>> failed = store->readMessages(v1Session());
+    QVERIFY(!failed);
+    QVERIFY2(failed.error().message.contains(u"HTTP 500"_s) && failed.error().message.contains(u"boom"_s),
+             qPrintable(failed.error().toString()));
+}
+
+void TestServerStore::operationsSendWhatOpencodeExpects()
+{
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    for (const QString &name : {u"fork before the 2nd user message"_s, u"revert to the 2nd user message"_s, u"unrevert"_s,
+                                u"delete the fork"_s, u"V1 prompt_async (bash tool asks)"_s, u"abort an idle session"_s,
+                                u"reply to permission"_s})
+        server.routeRecorded(name);
+    const std::shared_ptr<ServerStore> store = connectTo(server);
+    QVERIFY(store);
+    const QString id = v1Session();
+    const QString directory = u"directory=/home/dev/src/demo"_s;
+    auto last = [&] { return server.requests().last(); };
+    auto lastQuery = [&] { return QString::fromUtf8(QByteArray::fromPercentEncoding(last().path)).section(u'?', 1); };
+
+    const RecordedExchange forkExchange = recordedExchange(u"fork before the 2nd user message"_s);
+    const QString messageID = forkExchange.requestBody.toObject().string(u"messageID");
+    const Result<Session> forked = store->fork(id, messageID);
+    QVERIFY2(forked, qPrintable(forked ? QString() : forked.error().toString()));
+    QCOMPARE(forked->id(), forkExchange.responseBody.toObject().string(u"id"));
+    QCOMPARE(last().json, forkExchange.requestBody.toObject());
+    QCOMPARE(lastQuery(), directory);
+
+    const Result<Session> reverted = store->revert(id, messageID);
+    QVERIFY(reverted);
+    QVERIFY(reverted->hasRevert());
+    QCOMPARE(last().json, (JsonObject{{u"messageID"_s, messageID}}));
+    const Result<Session> unreverted = store->unrevert(id);
+    QVERIFY(unreverted);
+    QVERIFY(!unreverted->hasRevert());
+
+    QVERIFY(store->prompt(id, u"RUN_BASH please"_s, u"build"_s, u"fake/m1"_s));
+    QCOMPARE(last().json.value(u"parts"_s).toArray().at(0).toObject().string(u"text"), u"RUN_BASH please"_s);
+    QCOMPARE(last().json.object(u"model"_s), (JsonObject{{u"providerID"_s, u"fake"_s}, {u"modelID"_s, u"m1"_s}}));
+    QCOMPARE(last().json.string(u"agent"_s), u"build"_s);
+    QCOMPARE(lastQuery(), directory);
+    QVERIFY(!store->prompt(id, u"x"_s, {}, u"no-slash"_s));
+
+    QVERIFY(store->abort(id));
+    const RecordedExchange reply = recordedExchange(u"reply to permission"_s);
+    QVERIFY(store->replyPermission(id, reply.path.section(u'/', 2, 2), u"once"_s));
+    QCOMPARE(last().json, reply.requestBody.toObject());
+
+    const QString forkID = recordedExchange(u"delete the fork"_s).path.section(u'/', 2, 2);
+    QVERIFY(store->remove(forkID));
+    QCOMPARE(last().method, QByteArray("DELETE"));
+    // Removing through the Store interface (SessionService::remove) is the same request.
+    server.route("GET", u"/session/"_s + forkID, 404, recordedExchange(u"get the deleted fork"_s).responseBody);
+    const Result<Session> gone = store->readSession(forkID);
+    QVERIFY(!gone);
+}
+
+void TestServerStore::compactTakesTheSessionsModel()
+{
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    server.routeRecorded(u"summarize"_s);
+    const std::shared_ptr<ServerStore> store = connectTo(server);
+    QVERIFY(store);
+    QVERIFY(store->compact(v1Session()));
+    QCOMPARE(server.requests().last().json, recordedExchange(u"summarize"_s).requestBody.toObject());
+    QVERIFY(store->compact(v1Session(), u"other/big"_s));
+    QCOMPARE(server.requests().last().json.string(u"modelID"_s), u"big"_s);
+    server.route("POST", u"/session/"_s + v1Session() + u"/summarize"_s, 400,
+                 JsonObject{{u"name"_s, u"BadRequest"_s}, {u"data"_s, JsonObject{{u"message"_s, u"no such model"_s}}}});
+    const Result<void> failed = store->compact(v1Session(), u"x/y"_s);
+    QVERIFY(!failed);
+    QVERIFY2(failed.error().message.contains(u"no such model"_s), qPrintable(failed.error().toString()));
+}
+
+void TestServerStore::writesAreRefused()
+{
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    const std::shared_ptr<ServerStore> store = connectTo(server);
+    QVERIFY(store);
+    const int requests = int(server.requests().size());
+    QVERIFY(!store->writeSession(Session()));
+    QVERIFY(!store->writeMessage(Message()));
+    QVERIFY(!store->writePart(Part()));
+    QVERIFY(!store->removeMessage(v1Session(), u"msg_x"_s));
+    QCOMPARE(server.requests().size(), requests);
+    // SessionService refuses its own writes before asking the store.
+    SessionService service(store);
+    QVERIFY(!service.rename(v1Session(), u"x"_s));
+}
+
+void TestServerStore::watcherFollowsRecordedStream()
+{
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    const std::shared_ptr<ServerStore> store = connectTo(server);
+    QVERIFY(store);
+    SessionService service(store);
+    auto *watcher = new ServerEventWatcher(store);
+    QSignalSpy started(&service, &SessionService::watchingStarted);
+    QSignalSpy status(watcher, &ServerEventWatcher::sessionStatus);
+    QHash<QString, QString> texts; // part ID -> text grown from deltas
+    QHash<QString, Part> parts;
+    QStringList messages;
+    connect(&service, &SessionService::partUpdated, this, [&](const Part &part, const QString &delta) {
+        parts.insert(part.id(), part);
+        if (!delta.isEmpty())
+            texts[part.id()] += delta;
+    });
+    connect(&service, &SessionService::messageUpdated, this, [&](const Message &m) { messages.append(m.id()); });
+    service.startWatching(watcher);
+    QTRY_COMPARE(started.size(), 1);
+    QCOMPARE(watcher->state(), ServerEventWatcher::State::Connected);
+
+    const QList<QByteArray> frames = recordedEvents(u"events-global-v1-prompt.sse"_s);
+    QVERIFY(frames.size() > 50);
+    for (const QByteArray &frame : frames.mid(1)) // the recorded server.connected is the fake's own
+        server.pushFrame(frame);
+    QTRY_VERIFY(!status.isEmpty() && status.last().at(1).toString() == u"idle");
+
+    // Every part and message the server recorded, in its final state, as V1 data.
+    const QList<MessageWithParts> expected = recordedMessages(u"messages"_s);
+    for (const MessageWithParts &m : expected) {
+        QVERIFY2(messages.contains(m.info.id()), qPrintable(m.info.id()));
+        for (const Part &p : m.parts) {
+            QVERIFY2(parts.contains(p.id()), qPrintable(p.id()));
+            QCOMPARE(parts.value(p.id()).json(), p.json());
+        }
+    }
+    // The streamed text arrived as deltas that add up to it.
+    bool sawDeltas = false;
+    for (auto it = texts.cbegin(); it != texts.cend(); ++it) {
+        QCOMPARE(it.value(), parts.value(it.key()).text());
+        sawDeltas = true;
+    }
+    QVERIFY(sawDeltas);
+    // Sync duplicates, plugins and heartbeats are not changes.
+    QVERIFY(watcher->eventCount() >= frames.size() - 1);
+}
+
+void TestServerStore::watcherReconnectsAndCatchesUp()
+{
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    const std::shared_ptr<ServerStore> store = connectTo(server);
+    QVERIFY(store);
+    SessionService service(store);
+    auto *watcher = new ServerEventWatcher(store);
+    QSignalSpy opened(&server, &FakeOpencodeServer::eventStreamOpened);
+    QSignalSpy external(&service, &SessionService::sessionChangedExternally);
+    QSignalSpy states(watcher, &ServerEventWatcher::stateChanged);
+    service.startWatching(watcher);
+    service.followSession(v1Session());
+    QTRY_COMPARE(opened.size(), 1);
+    QTRY_COMPARE(watcher->state(), ServerEventWatcher::State::Connected);
+
+    server.dropEventStreams();
+    QTRY_COMPARE(watcher->state(), ServerEventWatcher::State::Reconnecting);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 2, 5000);
+    QTRY_COMPARE(watcher->state(), ServerEventWatcher::State::Connected);
+    // The open session is read again: what streamed while the connection was down is not lost.
+    QTRY_VERIFY(!external.isEmpty());
+    QCOMPARE(external.last().at(0).toString(), v1Session());
+
+    // Stopped: no more connections.
+    service.stopWatching();
+    server.dropEventStreams();
+    QTest::qWait(800);
+    QCOMPARE(opened.size(), 2);
+}
+
+void TestServerStore::watcherReportsPermissions()
+{
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    const std::shared_ptr<ServerStore> store = connectTo(server);
+    QVERIFY(store);
+    ServerEventWatcher watcher(store);
+    QSignalSpy started(&watcher, &StoreWatcher::started);
+    QSignalSpy asked(&watcher, &ServerEventWatcher::permissionAsked);
+    QSignalSpy replied(&watcher, &ServerEventWatcher::permissionReplied);
+    watcher.start();
+    QTRY_COMPARE(started.size(), 1);
+    for (const QByteArray &frame : recordedEvents(u"events-global-permission.sse"_s).mid(1))
+        server.pushFrame(frame);
+    QTRY_COMPARE(asked.size(), 1);
+    const JsonObject request = asked.first().at(0).value<JsonObject>();
+    QCOMPARE(request.string(u"permission"_s), u"bash"_s);
+    QCOMPARE(request.string(u"sessionID"_s), v1Session());
+    QTRY_COMPARE(replied.size(), 1);
+}
+
+QTEST_GUILESS_MAIN(TestServerStore)
+#include "tst_serverstore.moc"
