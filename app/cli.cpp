@@ -238,14 +238,6 @@ int sessionDelete(const GlobalOptions &options, const QStringList &args)
 }
 
 
-// A retry of the provider, on stderr: "weft: retry 2 in 1500 ms: Overloaded".
-void printRetry(const QString &, int attempt, qint64 delayMs, const MessageError &error)
-{
-    const QByteArray line = "weft: retry " + QByteArray::number(attempt) + " in " + QByteArray::number(delayMs)
-        + " ms: " + error.message().toUtf8() + '\n';
-    std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
-}
-
 int runCommand(const GlobalOptions &options, const QStringList &args)
 {
     Command cmd(u"run"_s, u"Send a message to the agent in the current directory and print the answer as it streams."_s,

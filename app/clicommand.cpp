@@ -44,6 +44,13 @@ void reportProblems(const Store &store)
         err(u"weft: warning: skipped "_s + p.location + u": "_s + p.reason);
 }
 
+void printRetry(const QString &, int attempt, qint64 delayMs, const MessageError &error)
+{
+    const QByteArray line = "weft: retry " + QByteArray::number(attempt) + " in " + QByteArray::number(delayMs)
+        + " ms: " + error.message().toUtf8() + '\n';
+    std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+}
+
 void RunOutput::partUpdated(const Part &part, const QString &delta)
 {
     if (part.sessionID() != m_sessionID)

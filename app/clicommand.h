@@ -17,6 +17,7 @@
 
 namespace weft
 {
+class MessageError;
 class Part;
 class Store;
 }
@@ -42,6 +43,9 @@ void reportProblems(const Store &store);
 
 /// A usage error (exit code 2) when @p id is no valid ID of @p kind: "invalid session ID: why".
 [[nodiscard]] std::optional<int> invalidId(const QString &id, Identifier::Kind kind);
+
+/// A retry of the provider, on stderr: "weft: retry 2 in 1500 ms: Overloaded".
+void printRetry(const QString &sessionID, int attempt, qint64 delayMs, const MessageError &error);
 
 /// What `weft run` prints of a run as it streams: the text of the session's answer, and a line
 /// for each tool call when it ends ("✓ write: hello.txt", "✗ bash: exit 1").

@@ -114,6 +114,11 @@ int serverRun(const std::shared_ptr<ServerStore> &server, const std::shared_ptr<
                          if (id == sessionID && status == u"idle" && phase == Phase::Running)
                              finish();
                      });
+    QObject::connect(watcher, &ServerEventWatcher::sessionRetry, &receiver,
+                     [&](const QString &id, int attempt, qint64 delayMs, const MessageError &error) {
+                         if (id == sessionID)
+                             printRetry(id, attempt, delayMs, error);
+                     });
     QObject::connect(watcher, &ServerEventWatcher::sessionError, &receiver,
                      [&](const QString &id, const MessageError &error) {
                          if (id == sessionID)

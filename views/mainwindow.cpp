@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
+#include "app/serversource.h"
 
 #include "appearance.h"
 #include "changespane.h"
@@ -323,6 +324,9 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(action(u"newSession"_s));
     file->addSeparator();
+    file->addAction(action(u"connectServer"_s));
+    file->addAction(action(u"disconnectServer"_s));
+    file->addSeparator();
     file->addAction(action(u"exportSession"_s));
     file->addAction(action(u"revealDataFile"_s));
     file->addSeparator();
@@ -442,18 +446,22 @@ void MainWindow::updateActions()
 {
     const std::optional<Session> s = currentSessionInfo();
     const bool have = s.has_value();
-    // OpenCode's sessions are read-only here: fork and compact offer to copy them into Weft.
+    // OpenCode's folder is read-only here: fork and compact offer to copy its sessions into
+    // Weft. A server's sessions are forked, compacted, stopped and deleted there.
+    const ServerSource *server = currentServer();
     const bool writable = !m_service->isReadOnly() && m_currentSource.isEmpty();
-    const bool importable = !m_service->isReadOnly() && !m_currentSource.isEmpty();
-    action(u"forkSession"_s)->setEnabled(have && (writable || importable));
+    const bool importable = !m_service->isReadOnly() && !m_currentSource.isEmpty() && !server;
+    const bool runsHere = writable || (server && server->state() == ServerSource::State::Connected);
+    action(u"forkSession"_s)->setEnabled(have && (runsHere || importable));
     action(u"renameSession"_s)->setEnabled(have && writable);
     action(u"archiveSession"_s)->setEnabled(have && writable);
-    action(u"deleteSession"_s)->setEnabled(have && writable);
+    action(u"deleteSession"_s)->setEnabled(have && runsHere);
     action(u"exportSession"_s)->setEnabled(have);
     action(u"revealDataFile"_s)->setEnabled(have && writable && m_service->has(StoreCapability::SessionFiles));
     action(u"newSession"_s)->setEnabled(!m_service->isReadOnly());
-    const bool busy = have && writable && m_controller && m_controller->isBusy(m_current);
-    action(u"compact"_s)->setEnabled(have && ((writable && !busy && isRunnable(m_current)) || importable));
+    action(u"disconnectServer"_s)->setEnabled(server != nullptr);
+    const bool busy = have && runsHere && m_controller && m_controller->isBusy(m_current);
+    action(u"compact"_s)->setEnabled(have && ((runsHere && !busy && isRunnable(m_current)) || importable));
     action(u"stop"_s)->setEnabled(busy);
     QAction *archive = action(u"archiveSession"_s);
     const bool archived = have && s->isArchived();
@@ -504,8 +512,11 @@ void MainWindow::forkSession(const QString &sessionID, const QString &messageID)
 
 void MainWindow::onForked(const Session &session)
 {
-    m_sessions->refreshSession(session.id());
-    openSession(session.id());
+    // A server's fork is the server's session.
+    const QString source = m_controller->sourceOf(session.id());
+    if (source.isEmpty())
+        m_sessions->refreshSession(session.id());
+    openSession(session.id(), source);
     statusBar()->showMessage(tr("Forked into “%1”").arg(session.title()), 5000);
     Q_EMIT forked(session.id());
 }
@@ -529,6 +540,18 @@ void MainWindow::onFailed(SessionController::Operation operation, const QString 
     case SessionController::Operation::Unrevert:
         QMessageBox::warning(this, tr("Unrevert"),
                              tr("The reverted messages could not be brought back:\n%1").arg(error));
+        break;
+    case SessionController::Operation::Connect:
+        statusBar()->clearMessage();
+        m_notices->showNotice(u"serverConnect"_s, NoticeBar::Kind::Error,
+                              tr("Weft cannot connect to the OpenCode server: %1").arg(error),
+                              {{tr("&Connect…"), u"network-connect"_s, u"connect"_s, [this] { showConnectServer(); }}},
+                              true);
+        break;
+    case SessionController::Operation::ServerRequest:
+        statusBar()->clearMessage();
+        showSendError(tr("The OpenCode server refused: %1").arg(error));
+        updateActions();
         break;
     }
 }
@@ -576,6 +599,15 @@ void MainWindow::setConfirmationHandler(std::function<bool(const QString &, cons
 
 void MainWindow::deleteSession()
 {
+    if (ServerSource *server = currentServer()) {
+        const std::optional<Session> s = currentSessionInfo();
+        if (s && confirm(tr("Delete Session"),
+                         tr("Delete the session “%1” on the OpenCode server %2, with its messages and subagent "
+                            "sessions?\n\nThis cannot be undone.")
+                             .arg(s->title(), server->url().toString())))
+            m_controller->removeServerSession(s->id());
+        return;
+    }
     if (!m_sidebar->currentSource().isEmpty() || !m_currentSource.isEmpty())
         return; // OpenCode's sessions are OpenCode's to delete
     const QString id = m_sidebar->currentSessionID().isEmpty() ? m_current : m_sidebar->currentSessionID();
@@ -769,8 +801,9 @@ bool MainWindow::setProcessorSetup(ProcessorSetup setup)
 
 bool MainWindow::isRunnable(const QString &sessionID) const
 {
-    // Sessions of another source (an OpenCode database) are shown, not run.
-    return m_controller && m_controller->isRunnable(sessionID) && m_timeline->service() == m_service.get();
+    // Sessions of OpenCode's folder are shown, not run; a server's run there.
+    return m_controller && m_controller->isRunnable(sessionID)
+        && m_timeline->service() == m_controller->serviceFor(m_controller->sourceOf(sessionID));
 }
 
 void MainWindow::showSendError(const QString &text)
@@ -858,6 +891,17 @@ void MainWindow::showCompaction(const QString &sessionID)
 {
     if (!isRunnable(sessionID) || m_controller->isBusy(sessionID))
         return;
+    if (const ServerSource *server = currentServer()) {
+        // The server compacts with its own model and settings: no preview to show.
+        if (!confirm(tr("Compact Session"),
+                     tr("Ask the OpenCode server %1 to summarise this session's context with the model the session "
+                        "uses? Later prompts continue from the summary; the older messages stay.")
+                         .arg(server->url().toString())))
+            return;
+        (void)m_controller->compact(sessionID);
+        statusBar()->showMessage(tr("Compacting on the server…"));
+        return;
+    }
     if (m_compactionDialog) {
         m_compactionDialog->raise();
         m_compactionDialog->activateWindow();

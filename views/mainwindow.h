@@ -31,6 +31,7 @@ class TimelineModel;
 class TimelineView;
 class FindBar;
 class OpencodeSource;
+class ServerSource;
 class SearchIndex;
 class SearchPanel;
 struct SearchHit;
@@ -119,6 +120,11 @@ public:
     /// Forks @p sessionID before @p messageID (see SessionService::fork) off the GUI thread, then
     /// opens the new session.
     void forkSession(const QString &sessionID, const QString &messageID);
+    /// Connects to the OpenCode server at @p address (File › Connect to OpenCode Server…) and
+    /// remembers it for the next start (its password only when @p rememberPassword).
+    ServerSource *connectServer(const QString &address, const QString &password, bool rememberPassword);
+    /// Closes server source @p key and forgets to connect it at the next start.
+    void disconnectServer(const QString &key);
     /// Writes the export document of @p sessionID (`opencode export`) to @p path.
     bool exportSession(const QString &sessionID, const QString &path, QString *error = nullptr);
     /// The number of problems shown in the status bar.
@@ -147,6 +153,14 @@ private:
     void offerOpencode(const QString &dir);
     void onOpencodeReady();
     void onOpencodeClosing();
+    /// The header and actions follow changes of the open session in @p model (source @p key).
+    void followSourceModel(const QString &key, SessionsModel *model);
+    void createServerActions();
+    void setupServers();
+    void showConnectServer();
+    void onServerAdded(weft::ServerSource *server);
+    /// The server source of the open session, or null.
+    [[nodiscard]] ServerSource *currentServer() const;
     [[nodiscard]] SessionsModel *sessionsFor(const QString &source) const;
     [[nodiscard]] std::optional<Session> currentSessionInfo() const;
     /// On a session of OpenCode's source: offers to copy it into Weft instead of @p what

@@ -70,6 +70,7 @@ void MainWindow::createSourceActions()
     });
 
     connect(m_composer, &Composer::importRequested, this, &MainWindow::importSession);
+    createServerActions();
 }
 
 void MainWindow::setupSources()
@@ -80,6 +81,7 @@ void MainWindow::setupSources()
     // The search index (beside Weft's own data) and OpenCode's source are the controller's; the
     // sidebar shows the source.
     m_controller->openSources();
+    setupServers();
     connect(opencodeSource(), &OpencodeSource::ready, this, &MainWindow::onOpencodeReady);
     connect(opencodeSource(), &OpencodeSource::aboutToClose, this, &MainWindow::onOpencodeClosing);
 
@@ -175,9 +177,18 @@ void MainWindow::onOpencodeReady()
     SessionsModel *model = opencodeSource()->sessions();
     const QString key = opencodeSource()->key();
     m_tree->addSource(key, model, opencodeSource()->label());
-    // The open session's header follows OpenCode's changes (a title, a summary).
-    connect(model, &QAbstractItemModel::dataChanged, this, [this, model](const QModelIndex &tl, const QModelIndex &br) {
-        if (m_currentSource != opencodeSource()->key())
+    followSourceModel(key, model);
+    connect(opencodeSource()->service(), &SessionService::problemFound, this,
+            [this](const QString &location, const QString &reason) {
+                statusBar()->showMessage(tr("OpenCode's data: %1 (%2)").arg(reason, location), 8000);
+            });
+}
+
+void MainWindow::followSourceModel(const QString &key, SessionsModel *model)
+{
+    // The open session's header follows the source's changes (a title, a summary, a revert).
+    connect(model, &QAbstractItemModel::dataChanged, this, [this, key, model](const QModelIndex &tl, const QModelIndex &br) {
+        if (m_currentSource != key)
             return;
         const QModelIndex current = model->indexForId(m_current);
         if (current.isValid() && current.row() >= tl.row() && current.row() <= br.row()) {
@@ -185,10 +196,6 @@ void MainWindow::onOpencodeReady()
             updateActions();
         }
     });
-    connect(opencodeSource()->service(), &SessionService::problemFound, this,
-            [this](const QString &location, const QString &reason) {
-                statusBar()->showMessage(tr("OpenCode's data: %1 (%2)").arg(reason, location), 8000);
-            });
 }
 
 void MainWindow::onOpencodeClosing()
@@ -218,9 +225,16 @@ std::optional<Session> MainWindow::currentSessionInfo() const
 
 void MainWindow::updateSourceState()
 {
-    const bool foreign = !m_currentSource.isEmpty();
-    m_composer->setReadOnly(m_service->isReadOnly() || foreign);
+    // A server's sessions run there; OpenCode's folder is read-only (copy into Weft to go on).
+    const bool server = currentServer() != nullptr;
+    const bool foreign = !m_currentSource.isEmpty() && !server;
+    m_composer->setReadOnly(server ? false : (m_service->isReadOnly() || foreign));
     m_composer->setImportAvailable(foreign && !m_service->isReadOnly());
+}
+
+ServerSource *MainWindow::currentServer() const
+{
+    return m_currentSource.isEmpty() ? nullptr : m_controller->server(m_currentSource);
 }
 
 bool MainWindow::offerImportInstead(const QString &sessionID, const QString &what)

@@ -6,6 +6,8 @@
 #include "processor/revert.h"
 #include "core/async.h"
 #include "app/opencodesource.h"
+#include "app/serversource.h"
+#include "server/serverclient.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
@@ -138,17 +140,24 @@ QStringList SessionController::agents() const
 
 bool SessionController::isRunnable(const QString &sessionID) const
 {
+    if (const ServerSource *server = serverOf(sessionID))
+        return server->state() != ServerSource::State::Failed;
     return m_processor && !sessionID.isEmpty() && !m_service->isReadOnly();
 }
 
 bool SessionController::isBusy(const QString &sessionID) const
 {
+    if (const ServerSource *server = serverOf(sessionID))
+        return server->isBusy(sessionID);
     return m_processor && !sessionID.isEmpty() && m_processor->isBusy(sessionID);
 }
 
 QStringList SessionController::busySessions() const
 {
-    return m_processor ? m_processor->busySessions() : QStringList();
+    QStringList busy = m_processor ? m_processor->busySessions() : QStringList();
+    for (const ServerSource *server : m_servers)
+        busy += server->busySessions();
+    return busy;
 }
 
 SessionController::PromptResult SessionController::prompt(const QString &sessionID, const QString &text,
@@ -158,6 +167,12 @@ SessionController::PromptResult SessionController::prompt(const QString &session
     PromptResult result;
     if (!isRunnable(sessionID)) {
         result.status = Status::NotRunnable;
+        return result;
+    }
+    if (ServerSource *server = serverOf(sessionID)) {
+        // The server runs it with its own config; a failure to send comes as failed().
+        server->prompt(sessionID, text, agent, model);
+        result.sessionID = sessionID;
         return result;
     }
     // A model that cannot be reached is said before anything is written.
@@ -196,7 +211,9 @@ SessionController::PromptResult SessionController::prompt(const QString &session
 
 void SessionController::stop(const QString &sessionID)
 {
-    if (m_processor)
+    if (ServerSource *server = serverOf(sessionID))
+        server->stop(sessionID);
+    else if (m_processor)
         m_processor->abort(sessionID);
 }
 
@@ -218,6 +235,12 @@ QFuture<Result<Compaction::Preview>> SessionController::previewCompaction(const 
 
 Result<QString> SessionController::compact(const QString &sessionID, const std::optional<Compaction::Preview> &preview)
 {
+    if (ServerSource *server = serverOf(sessionID)) {
+        // The server summarises with its own agent loop and model (OpenCode's /compact).
+        server->compact(sessionID);
+        Q_EMIT compactionStarted(sessionID, false);
+        return sessionID;
+    }
     if (!m_processor)
         return Error{u"no processor"_s, {}};
     m_summaries.remove(sessionID);
@@ -276,12 +299,15 @@ void SessionController::undoCompaction(const QString &sessionID)
 
 QList<PermissionRequest> SessionController::pendingPermissions() const
 {
-    return m_permissions;
+    QList<PermissionRequest> pending = m_permissions;
+    for (const ServerSource *server : m_servers)
+        pending += server->pendingPermissions();
+    return pending;
 }
 
 std::optional<PermissionRequest> SessionController::pendingPermission(const QString &requestID) const
 {
-    for (const PermissionRequest &request : m_permissions) {
+    for (const PermissionRequest &request : pendingPermissions()) {
         if (request.id == requestID)
             return request;
     }
@@ -290,6 +316,10 @@ std::optional<PermissionRequest> SessionController::pendingPermission(const QStr
 
 bool SessionController::answerPermission(const QString &requestID, PermissionReply reply)
 {
+    for (ServerSource *server : std::as_const(m_servers)) {
+        if (server->hasPermission(requestID))
+            return server->answerPermission(requestID, reply);
+    }
     for (qsizetype i = 0; i < m_permissions.size(); ++i) {
         if (m_permissions.at(i).id != requestID)
             continue;
@@ -332,6 +362,10 @@ bool SessionController::isWithin(const QString &sessionID, const QString &rootID
 
 void SessionController::fork(const QString &sessionID, const QString &messageID)
 {
+    if (ServerSource *server = serverOf(sessionID)) {
+        server->fork(sessionID, messageID);
+        return;
+    }
     std::shared_ptr<SessionService> service = m_service;
     // Copying a long session is many small writes: off the GUI thread. The new session's signals
     // reach the models queued, before the continuation below runs.
@@ -378,6 +412,10 @@ bool SessionController::unrevert(const QString &sessionID)
 {
     if (!isRunnable(sessionID) || isBusy(sessionID))
         return false;
+    if (ServerSource *server = serverOf(sessionID)) {
+        server->unrevert(sessionID);
+        return true;
+    }
     std::shared_ptr<SessionService> service = m_service;
     const QString dataDir = m_dataDir;
     // Puts files back from the snapshots (git): off the GUI thread.
@@ -433,6 +471,10 @@ void SessionController::openSources()
 
 void SessionController::closeSources()
 {
+    for (ServerSource *server : std::as_const(m_servers)) {
+        disconnect(server, nullptr, this, nullptr);
+        server->close();
+    }
     // The index's worker uses the services: it ends first.
     if (m_searchIndex && m_opencode && m_opencode->service())
         m_searchIndex->removeSource(m_opencode->service());
@@ -448,7 +490,101 @@ SessionService *SessionController::serviceFor(const QString &source) const
 {
     if (!source.isEmpty() && m_opencode && m_opencode->key() == source && m_opencode->service())
         return m_opencode->service();
+    if (const ServerSource *s = server(source); s && s->service())
+        return s->service();
     return m_service.get();
+}
+
+// ---- OpenCode servers
+
+ServerSource *SessionController::addServer(const ServerClient &client)
+{
+    ServerSource *existing = server(ServerSource::keyFor(client.baseUrl()));
+    if (existing) {
+        existing->connectTo(client);
+        return existing;
+    }
+    auto *source = new ServerSource(this);
+    m_servers.append(source);
+    connect(source, &ServerSource::busyChanged, this, &SessionController::busyChanged);
+    connect(source, &ServerSource::runFinished, this, &SessionController::runFinished);
+    connect(source, &ServerSource::permissionRequested, this, &SessionController::permissionRequested);
+    connect(source, &ServerSource::permissionClosed, this, &SessionController::permissionClosed);
+    connect(source, &ServerSource::forked, this, &SessionController::forked);
+    connect(source, &ServerSource::compactionFinished, this, &SessionController::compactionFinished);
+    connect(source, &ServerSource::reverted, this, &SessionController::unreverted);
+    connect(source, &ServerSource::failed, this,
+            [this](ServerSource::Operation operation, const QString &sessionID, const QString &error) {
+                switch (operation) {
+                case ServerSource::Operation::Connect:
+                    Q_EMIT failed(Operation::Connect, sessionID, error);
+                    break;
+                case ServerSource::Operation::Fork:
+                    Q_EMIT failed(Operation::Fork, sessionID, error);
+                    break;
+                case ServerSource::Operation::Unrevert:
+                    Q_EMIT failed(Operation::Unrevert, sessionID, error);
+                    break;
+                default:
+                    Q_EMIT failed(Operation::ServerRequest, sessionID, error);
+                    break;
+                }
+            });
+    Q_EMIT serverAdded(source);
+    source->connectTo(client);
+    return source;
+}
+
+void SessionController::removeServer(const QString &key)
+{
+    ServerSource *source = server(key);
+    if (!source)
+        return;
+    m_servers.removeAll(source);
+    source->close();
+    source->deleteLater();
+}
+
+ServerSource *SessionController::server(const QString &key) const
+{
+    for (ServerSource *s : m_servers) {
+        if (s->key() == key)
+            return s;
+    }
+    return nullptr;
+}
+
+ServerSource *SessionController::serverOf(const QString &sessionID) const
+{
+    for (ServerSource *s : m_servers) {
+        if (s->holds(sessionID))
+            return s;
+    }
+    return nullptr;
+}
+
+QString SessionController::sourceOf(const QString &sessionID) const
+{
+    const ServerSource *s = serverOf(sessionID);
+    return s ? s->key() : QString();
+}
+
+bool SessionController::removeServerSession(const QString &sessionID)
+{
+    ServerSource *s = serverOf(sessionID);
+    if (!s)
+        return false;
+    s->remove(sessionID);
+    return true;
+}
+
+bool SessionController::revertServerSession(const QString &sessionID, const QString &messageID, const QString &partID)
+{
+    ServerSource *s = serverOf(sessionID);
+    if (!s)
+        return false;
+    s->revert(sessionID, messageID, partID);
+    return true;
 }
 
 QString SessionController::primarySourceKey() const

@@ -20,6 +20,8 @@ namespace weft
 {
 
 class OpencodeSource;
+class ServerClient;
+class ServerSource;
 class SessionService;
 
 /// What Weft does with sessions, without widgets: the window, the command line and the tests
@@ -39,7 +41,14 @@ class SessionController : public QObject
 
 public:
     /// The work off the GUI thread that can fail (failed()).
-    enum class Operation { Fork, Import, UndoCompaction, Unrevert };
+    enum class Operation {
+        Fork,
+        Import,
+        UndoCompaction,
+        Unrevert,
+        Connect, ///< connecting to an OpenCode server (the sessionID is empty)
+        ServerRequest, ///< a prompt, Stop, compaction, revert, delete or answer sent to a server
+    };
     Q_ENUM(Operation)
 
     /// The outcome of prompt(): sent, or why not, with what the window needs to say it.
@@ -150,6 +159,24 @@ public:
     /// Writes the export document of @p sessionID of @p source (see serviceFor()) to @p path.
     Result<void> exportSession(const QString &sessionID, const QString &path, const QString &source = {}) const;
 
+    // ---- OpenCode servers
+    /// Connects to the OpenCode server of @p client (again, when it is a source already) and
+    /// shows its sessions as a source: serverAdded(), then the source's ready().
+    ServerSource *addServer(const ServerClient &client);
+    /// Closes and forgets the server source @p key.
+    void removeServer(const QString &key);
+    [[nodiscard]] QList<ServerSource *> servers() const { return m_servers; }
+    [[nodiscard]] ServerSource *server(const QString &key) const;
+    /// The server whose session @p sessionID is, or null (Weft's own, OpenCode's folder). Runs,
+    /// Stop, fork, compaction, revert and permission answers of its sessions go to it.
+    [[nodiscard]] ServerSource *serverOf(const QString &sessionID) const;
+    /// The source key of @p sessionID: a server's, or empty for Weft's own store.
+    [[nodiscard]] QString sourceOf(const QString &sessionID) const;
+    /// Deletes @p sessionID of a server there (false for other sessions).
+    bool removeServerSession(const QString &sessionID);
+    /// Reverts @p sessionID of a server to before @p messageID there (false for other sessions).
+    bool revertServerSession(const QString &sessionID, const QString &messageID, const QString &partID = {});
+
     // ---- sources and search
     /// Opens the search index beside Weft's data (never in OpenCode's folder) and makes the
     /// source of OpenCode's sessions (closed until opened).
@@ -158,7 +185,7 @@ public:
     void closeSources();
     [[nodiscard]] SearchIndex *searchIndex() const { return m_searchIndex; }
     [[nodiscard]] OpencodeSource *opencodeSource() const { return m_opencode; }
-    /// The service of @p source: OpenCode's when @p source is its key, else Weft's.
+    /// The service of @p source: OpenCode's or a server's when @p source is its key, else Weft's.
     [[nodiscard]] SessionService *serviceFor(const QString &source) const;
     /// The search index's key of Weft's own store.
     [[nodiscard]] QString primarySourceKey() const;
@@ -186,6 +213,8 @@ Q_SIGNALS:
     /// @p sessionID of OpenCode's source was copied into Weft as @p session.
     void imported(const QString &sessionID, const weft::Session &session);
     void unreverted(const weft::Session &session);
+    /// A server source was made (addServer()).
+    void serverAdded(weft::ServerSource *server);
     /// @p operation on @p sessionID failed; @p error says why.
     void failed(weft::SessionController::Operation operation, const QString &sessionID, const QString &error);
 
@@ -209,6 +238,7 @@ private:
     std::function<std::optional<Session>(const QString &)> m_lookup;
     SearchIndex *m_searchIndex = nullptr;
     OpencodeSource *m_opencode = nullptr;
+    QList<ServerSource *> m_servers;
 };
 
 } // namespace weft

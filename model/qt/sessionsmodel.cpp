@@ -47,7 +47,7 @@ SessionsModel::SessionsModel(SessionService *service, QObject *parent)
     connect(m_service, &SessionService::sessionUpdated, this, &SessionsModel::applySession);
     connect(m_service, &SessionService::sessionDeleted, this, [this](const Session &s) { removeSession(s.id()); });
     connect(m_service, &SessionService::messageUpdated, this, &SessionsModel::onMessageUpdated);
-    connect(m_service, &SessionService::sessionChangedExternally, this, &SessionsModel::refreshSession);
+    connect(m_service, &SessionService::sessionChangedExternally, this, qOverload<const QString &>(&SessionsModel::refreshSession));
     reload();
 }
 
@@ -365,6 +365,12 @@ void SessionsModel::refreshSession(const QString &sessionID)
         applySession(*s);
     else
         removeSession(sessionID);
+}
+
+void SessionsModel::refreshSession(const Session &session)
+{
+    assertGuiThread();
+    applySession(session);
 }
 
 void SessionsModel::setRunning(const QString &sessionID, bool running)

@@ -70,6 +70,8 @@ public:
     void setRunning(const QString &sessionID, bool running);
     /// Re-reads one session from the store (after another process changed its file).
     void refreshSession(const QString &sessionID);
+    /// Takes @p session as it is now (a value read off the GUI thread, e.g. from a server).
+    void refreshSession(const Session &session);
 
     /// "(fork #n)" at the end of @p title: n, or 0 when the title is not a fork's.
     [[nodiscard]] static int forkNumber(const QString &title, QString *baseTitle = nullptr);

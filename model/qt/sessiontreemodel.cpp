@@ -128,6 +128,16 @@ void SessionTreeModel::removeSource(const QString &key)
     rebuild();
 }
 
+void SessionTreeModel::setSourceLabel(const QString &key, const QString &label)
+{
+    for (ExtraSource &s : m_sources) {
+        if (s.key == key && s.label != label) {
+            s.label = label;
+            rebuild();
+        }
+    }
+}
+
 bool SessionTreeModel::hasSource(const QString &key) const
 {
     return std::any_of(m_sources.begin(), m_sources.end(), [&](const ExtraSource &s) { return s.key == key; });

@@ -75,6 +75,8 @@ public:
     void addSource(const QString &key, SessionsModel *model, const QString &label);
     void removeSource(const QString &key);
     [[nodiscard]] bool hasSource(const QString &key) const;
+    /// Renames source @p key (a server's connection state changed).
+    void setSourceLabel(const QString &key, const QString &label);
     /// The keys of the added sources, in the order they were added.
     [[nodiscard]] QStringList sources() const;
     /// The sessions of @p key (the primary's for an empty key), null when there is no such source.

@@ -4,6 +4,7 @@
 
 #include "core/logging.h"
 
+#include <QDateTime>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 
@@ -256,6 +257,14 @@ void ServerEventWatcher::handle(const JsonObject &envelope)
         const JsonValue status = p.value(u"status");
         const QString name = status.isObject() ? status.toObject().string(u"type") : status.toString();
         Q_EMIT sessionStatus(p.string(u"sessionID"), name);
+        if (name == u"retry") {
+            // {type: "retry", attempt, message, next: the time of the next attempt}
+            const JsonObject retry = status.toObject();
+            const qint64 next = retry.integer(u"next");
+            const qint64 delay = next > 0 ? std::max<qint64>(0, next - QDateTime::currentMSecsSinceEpoch()) : 0;
+            Q_EMIT sessionRetry(p.string(u"sessionID"), int(retry.integer(u"attempt")), delay,
+                                MessageError::unknown(retry.string(u"message")));
+        }
         if (name == u"idle")
             m_parts.clear();
     } else if (type == u"session.idle") {

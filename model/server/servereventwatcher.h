@@ -52,6 +52,8 @@ Q_SIGNALS:
     void stateChanged(weft::ServerEventWatcher::State state, const QString &detail);
     /// `session.status`: "busy", "retry" or "idle" (`session.idle` too).
     void sessionStatus(const QString &sessionID, const QString &status);
+    /// `session.status` of type "retry": the server retries the model in @p delayMs.
+    void sessionRetry(const QString &sessionID, int attempt, qint64 delayMs, const weft::MessageError &error);
     /// `session.error`: a run failed (the assistant message carries the error too).
     void sessionError(const QString &sessionID, const weft::MessageError &error);
     /// `permission.asked`: the request (`id`, `sessionID`, `permission`, `patterns`, `metadata`, ...).

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "serversource.h"
+
+#include "core/async.h"
+#include "core/logging.h"
+#include "qt/sessionsmodel.h"
+#include "server/servereventwatcher.h"
+#include "server/serverstore.h"
+#include "session/sessionservice.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+QString replyName(PermissionReply reply)
+{
+    switch (reply) {
+    case PermissionReply::Once:
+        return u"once"_s;
+    case PermissionReply::Always:
+        return u"always"_s;
+    case PermissionReply::Reject:
+        break;
+    }
+    return u"reject"_s;
+}
+
+PermissionRequest permissionOf(const JsonObject &asked)
+{
+    PermissionRequest request;
+    request.id = asked.string(u"id");
+    request.sessionID = asked.string(u"sessionID");
+    request.messageID = asked.object(u"tool").string(u"messageID");
+    request.callID = asked.object(u"tool").string(u"callID");
+    request.permission = asked.string(u"permission");
+    for (const JsonValue &v : asked.value(u"patterns").toArray())
+        request.patterns.append(v.toString());
+    request.metadata = asked.object(u"metadata");
+    return request;
+}
+} // namespace
+
+ServerSource::ServerSource(QObject *parent)
+    : QObject(parent)
+{
+}
+
+ServerSource::~ServerSource()
+{
+    close();
+}
+
+QString ServerSource::keyFor(const QUrl &url)
+{
+    return u"opencode-server:"_s + url.toString(QUrl::RemoveUserInfo | QUrl::StripTrailingSlash);
+}
+
+QString ServerSource::version() const
+{
+    return m_store ? m_store->info().version : QString();
+}
+
+QString ServerSource::label() const
+{
+    const QUrl url = m_client.baseUrl();
+    const QString where = url.port() > 0 ? u"%1:%2"_s.arg(url.host()).arg(url.port()) : url.host();
+    // The sidebar adds the version of the newest session.
+    const QString name = tr("OpenCode server · %1").arg(where);
+    switch (m_state) {
+    case State::Connecting:
+        return tr("%1 (connecting…)").arg(name);
+    case State::Reconnecting:
+        return tr("%1 (reconnecting…)").arg(name);
+    case State::Failed:
+        return tr("%1 (not connected)").arg(name);
+    case State::Disconnected:
+    case State::Connected:
+        break;
+    }
+    return name;
+}
+
+bool ServerSource::holds(const QString &sessionID) const
+{
+    return m_sessions && !sessionID.isEmpty() && m_sessions->session(sessionID).has_value();
+}
+
+void ServerSource::setState(State state, const QString &detail)
+{
+    if (m_state == state && m_detail == detail)
+        return;
+    m_state = state;
+    m_detail = detail;
+    Q_EMIT stateChanged(state);
+}
+
+void ServerSource::connectTo(const ServerClient &client)
+{
+    close();
+    m_client = client;
+    setState(State::Connecting);
+    const int generation = m_generation;
+    whenFinished(QtConcurrent::run([client] { return ServerStore::connect(client); }), this,
+                 [this, generation](const Result<std::shared_ptr<ServerStore>> &store) {
+                     if (generation != m_generation)
+                         return;
+                     if (!store) {
+                         qCInfo(lcSession).noquote() << "cannot connect to" << m_client.displayName() << ":"
+                                                     << store.error().message;
+                         setState(State::Failed, store.error().message);
+                         Q_EMIT failed(Operation::Connect, {}, store.error().message);
+                         return;
+                     }
+                     onConnected(store.value());
+                 });
+}
+
+void ServerSource::onConnected(const std::shared_ptr<ServerStore> &store)
+{
+    m_store = store;
+    m_service = std::make_shared<SessionService>(store);
+    m_watcher = new ServerEventWatcher(store);
+    connect(m_watcher, &ServerEventWatcher::stateChanged, this,
+            [this](ServerEventWatcher::State state, const QString &detail) {
+                if (state == ServerEventWatcher::State::Connected)
+                    setState(State::Connected);
+                else if (state == ServerEventWatcher::State::Reconnecting)
+                    setState(State::Reconnecting, detail);
+            });
+    connect(m_watcher, &ServerEventWatcher::sessionStatus, this, &ServerSource::onStatus);
+    connect(m_watcher, &ServerEventWatcher::sessionError, this,
+            [this](const QString &sessionID, const MessageError &error) { m_errors.insert(sessionID, error); });
+    connect(m_watcher, &ServerEventWatcher::permissionAsked, this, [this](const JsonObject &asked) {
+        const PermissionRequest request = permissionOf(asked);
+        if (request.id.isEmpty() || m_permissions.contains(request.id))
+            return;
+        m_permissions.insert(request.id, request);
+        Q_EMIT permissionRequested(request);
+    });
+    connect(m_watcher, &ServerEventWatcher::permissionReplied, this, [this](const QString &, const QString &requestID) {
+        const auto it = m_permissions.find(requestID);
+        if (it == m_permissions.end())
+            return;
+        const PermissionRequest request = *it;
+        m_permissions.erase(it);
+        Q_EMIT permissionClosed(request);
+    });
+    const int generation = m_generation;
+    connect(m_service.get(), &SessionService::watchingStarted, this, [this, generation] {
+        if (generation != m_generation || m_sessions)
+            return;
+        m_sessions = new SessionsModel(m_service.get(), this);
+        setState(State::Connected);
+        qCInfo(lcSession).noquote() << "showing the sessions of OpenCode" << version() << "at" << m_client.displayName();
+        Q_EMIT ready();
+    });
+    m_service->startWatching(m_watcher);
+}
+
+void ServerSource::close()
+{
+    ++m_generation;
+    if (m_service) {
+        Q_EMIT aboutToClose();
+        m_service->stopWatching();
+    }
+    delete m_sessions.data();
+    const QList<PermissionRequest> pending = m_permissions.values();
+    m_permissions.clear();
+    for (const PermissionRequest &request : pending)
+        Q_EMIT permissionClosed(request);
+    const QSet<QString> busy = m_busy;
+    m_busy.clear();
+    for (const QString &sessionID : busy)
+        Q_EMIT busyChanged(sessionID, false);
+    m_service.reset();
+    m_store.reset();
+    if (m_state != State::Disconnected)
+        setState(State::Disconnected);
+}
+
+void ServerSource::onStatus(const QString &sessionID, const QString &status)
+{
+    const bool busy = status != u"idle";
+    if (busy == m_busy.contains(sessionID))
+        return;
+    if (busy) {
+        m_busy.insert(sessionID);
+        m_errors.remove(sessionID);
+        Q_EMIT busyChanged(sessionID, true);
+        return;
+    }
+    m_busy.remove(sessionID);
+    // The questions of a run that ended cannot be answered any more.
+    for (auto it = m_permissions.begin(); it != m_permissions.end();) {
+        if (it->sessionID == sessionID) {
+            const PermissionRequest request = *it;
+            it = m_permissions.erase(it);
+            Q_EMIT permissionClosed(request);
+        } else {
+            ++it;
+        }
+    }
+    const MessageError error = m_errors.take(sessionID);
+    Q_EMIT busyChanged(sessionID, false);
+    Q_EMIT runFinished(sessionID, error.isNull(), error);
+}
+
+template<typename T, typename Work, typename Done>
+void ServerSource::request(Work work, Done done)
+{
+    if (!m_store)
+        return;
+    const int generation = m_generation;
+    std::shared_ptr<ServerStore> store = m_store;
+    whenFinished(QtConcurrent::run([store, work]() -> T { return work(*store); }), this,
+                 [this, generation, done](const T &result) {
+                     if (generation == m_generation)
+                         done(result);
+                 });
+}
+
+void ServerSource::prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model)
+{
+    request<Result<void>>([=](ServerStore &s) { return s.prompt(sessionID, text, agent, model); },
+                          [this, sessionID](const Result<void> &r) {
+                              if (!r)
+                                  Q_EMIT failed(Operation::Prompt, sessionID, r.error().message);
+                          });
+}
+
+void ServerSource::stop(const QString &sessionID)
+{
+    request<Result<void>>([=](ServerStore &s) { return s.abort(sessionID); },
+                          [this, sessionID](const Result<void> &r) {
+                              if (!r)
+                                  Q_EMIT failed(Operation::Stop, sessionID, r.error().message);
+                          });
+}
+
+void ServerSource::fork(const QString &sessionID, const QString &messageID)
+{
+    request<Result<Session>>([=](ServerStore &s) { return s.fork(sessionID, messageID); },
+                             [this, sessionID](const Result<Session> &r) {
+                                 if (!r) {
+                                     Q_EMIT failed(Operation::Fork, sessionID, r.error().message);
+                                     return;
+                                 }
+                                 // The event of the new session may come later: the list has it now.
+                                 if (m_sessions)
+                                     m_sessions->refreshSession(r.value());
+                                 Q_EMIT forked(sessionID, r.value());
+                             });
+}
+
+void ServerSource::compact(const QString &sessionID, const QString &model)
+{
+    request<Result<void>>([=](ServerStore &s) { return s.compact(sessionID, model); },
+                          [this, sessionID](const Result<void> &r) {
+                              MessageError error;
+                              if (!r)
+                                  error = MessageError::unknown(r.error().message);
+                              Q_EMIT compactionFinished(sessionID, r.ok(), error);
+                          });
+}
+
+void ServerSource::revert(const QString &sessionID, const QString &messageID, const QString &partID)
+{
+    request<Result<Session>>([=](ServerStore &s) { return s.revert(sessionID, messageID, partID); },
+                             [this, sessionID](const Result<Session> &r) {
+                                 if (!r) {
+                                     Q_EMIT failed(Operation::Revert, sessionID, r.error().message);
+                                     return;
+                                 }
+                                 if (m_sessions)
+                                     m_sessions->refreshSession(r.value());
+                                 Q_EMIT reverted(r.value());
+                             });
+}
+
+void ServerSource::unrevert(const QString &sessionID)
+{
+    request<Result<Session>>([=](ServerStore &s) { return s.unrevert(sessionID); },
+                             [this, sessionID](const Result<Session> &r) {
+                                 if (!r) {
+                                     Q_EMIT failed(Operation::Unrevert, sessionID, r.error().message);
+                                     return;
+                                 }
+                                 if (m_sessions)
+                                     m_sessions->refreshSession(r.value());
+                                 Q_EMIT reverted(r.value());
+                             });
+}
+
+void ServerSource::remove(const QString &sessionID)
+{
+    request<Result<void>>([=](ServerStore &s) { return s.remove(sessionID); },
+                          [this, sessionID](const Result<void> &r) {
+                              if (!r)
+                                  Q_EMIT failed(Operation::Delete, sessionID, r.error().message);
+                          });
+}
+
+bool ServerSource::answerPermission(const QString &requestID, PermissionReply reply)
+{
+    const auto it = m_permissions.constFind(requestID);
+    if (it == m_permissions.cend())
+        return false;
+    const PermissionRequest request = *it;
+    this->request<Result<void>>(
+        [request, reply](ServerStore &s) { return s.replyPermission(request.sessionID, request.id, replyName(reply)); },
+        [this, request](const Result<void> &r) {
+            if (!r)
+                Q_EMIT failed(Operation::Permission, request.sessionID, r.error().message);
+            // permission.replied closes it; a question the server forgot closes too.
+            if (!r && m_permissions.remove(request.id) > 0)
+                Q_EMIT permissionClosed(request);
+        });
+    return true;
+}
+
+} // namespace weft

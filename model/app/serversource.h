@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/types.h"
+#include "processor/permission.h"
+#include "server/serverclient.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+#include <QString>
+
+#include <memory>
+
+namespace weft
+{
+
+class ServerEventWatcher;
+class ServerStore;
+class SessionService;
+class SessionsModel;
+
+/// An OpenCode server (`opencode serve`) shown beside Weft's store: its sessions, live from its
+/// event stream, and run there. Prompts, Stop, fork, compaction, revert and the answers to its
+/// permission questions are requests to the server, sent off the GUI thread; what the server then
+/// records arrives through the event stream like any change of a store.
+///
+/// connectTo() probes the server off the GUI thread, then follows its event stream; ready() says
+/// when the sessions model is there. The connection's state (connecting, connected, reconnecting,
+/// failed) is stateChanged(). Lives on the GUI thread.
+class ServerSource : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class State { Disconnected, Connecting, Connected, Reconnecting, Failed };
+    Q_ENUM(State)
+
+    explicit ServerSource(QObject *parent = nullptr);
+    ~ServerSource() override;
+
+    /// Connects to @p client's server (closing what was open).
+    void connectTo(const ServerClient &client);
+    void close();
+
+    [[nodiscard]] State state() const { return m_state; }
+    /// Why the source failed or reconnects, or empty.
+    [[nodiscard]] QString stateDetail() const { return m_detail; }
+    /// The source's key: "opencode-server:" and the server's address.
+    [[nodiscard]] QString key() const { return keyFor(m_client.baseUrl()); }
+    [[nodiscard]] static QString keyFor(const QUrl &url);
+    [[nodiscard]] QUrl url() const { return m_client.baseUrl(); }
+    /// The server's OpenCode version, once connected.
+    [[nodiscard]] QString version() const;
+    /// "OpenCode server · 127.0.0.1:4096", with the state when not connected.
+    [[nodiscard]] QString label() const;
+    [[nodiscard]] bool isReady() const { return m_sessions != nullptr; }
+
+    [[nodiscard]] SessionService *service() const { return m_service.get(); }
+    [[nodiscard]] std::shared_ptr<SessionService> sharedService() const { return m_service; }
+    [[nodiscard]] SessionsModel *sessions() const { return m_sessions; }
+    /// Whether @p sessionID is one of this server's sessions.
+    [[nodiscard]] bool holds(const QString &sessionID) const;
+
+    // What the server does; each answer comes as a signal.
+    [[nodiscard]] bool isBusy(const QString &sessionID) const { return m_busy.contains(sessionID); }
+    [[nodiscard]] QStringList busySessions() const { return QStringList(m_busy.cbegin(), m_busy.cend()); }
+    void prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model);
+    void stop(const QString &sessionID);
+    void fork(const QString &sessionID, const QString &messageID);
+    void compact(const QString &sessionID, const QString &model = {});
+    void revert(const QString &sessionID, const QString &messageID, const QString &partID = {});
+    void unrevert(const QString &sessionID);
+    void remove(const QString &sessionID);
+    [[nodiscard]] QList<PermissionRequest> pendingPermissions() const { return m_permissions.values(); }
+    [[nodiscard]] bool hasPermission(const QString &requestID) const { return m_permissions.contains(requestID); }
+    bool answerPermission(const QString &requestID, PermissionReply reply);
+
+    /// The operations that can fail (failed()).
+    enum class Operation { Connect, Prompt, Stop, Fork, Compact, Revert, Unrevert, Delete, Permission };
+    Q_ENUM(Operation)
+
+Q_SIGNALS:
+    void stateChanged(weft::ServerSource::State state);
+    /// The sessions model exists and the event stream is followed.
+    void ready();
+    void aboutToClose();
+    void busyChanged(const QString &sessionID, bool busy);
+    /// A run ended on the server (busy, then idle); @p error is the one it reported, if any.
+    void runFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
+    void permissionRequested(const weft::PermissionRequest &request);
+    void permissionClosed(const weft::PermissionRequest &request);
+    void forked(const QString &sessionID, const weft::Session &session);
+    void compactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
+    void reverted(const weft::Session &session);
+    void failed(weft::ServerSource::Operation operation, const QString &sessionID, const QString &error);
+
+private:
+    void setState(State state, const QString &detail = {});
+    void onConnected(const std::shared_ptr<ServerStore> &store);
+    void onStatus(const QString &sessionID, const QString &status);
+    /// Runs @p work (a request to the server) off the GUI thread; @p done gets its result here.
+    template<typename T, typename Work, typename Done>
+    void request(Work work, Done done);
+
+    ServerClient m_client;
+    State m_state = State::Disconnected;
+    QString m_detail;
+    std::shared_ptr<ServerStore> m_store;
+    std::shared_ptr<SessionService> m_service;
+    QPointer<ServerEventWatcher> m_watcher;
+    QPointer<SessionsModel> m_sessions;
+    QSet<QString> m_busy;
+    QHash<QString, MessageError> m_errors;
+    QHash<QString, PermissionRequest> m_permissions;
+    int m_generation = 0;
+};
+
+} // namespace weft

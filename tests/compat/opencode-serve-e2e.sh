@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# End-to-end check of `weft --server` against the real `opencode serve` 1.18.34 with a scripted
+# model (tests/compat/opencode-serve-e2e.py does the work). Not part of CTest (it needs the real
+# OpenCode, 60 MB from the npm registry once); run it by hand after `packaging/dev.sh build`:
+#
+#   tests/compat/opencode-serve-e2e.sh [path/to/opencode]
+#
+# Without an argument OpenCode comes from ${WEFT_OPENCODE_CACHE:-/var/cache/weft/opencode}/1.18.34,
+# filled once by `npm pack opencode-linux-<arch>@1.18.34`. Exits 77 (skipped) when it is not
+# there and npm is missing or the registry cannot be reached. Prints one ok/FAIL line per check
+# and exits non-zero when one failed. WEFT_E2E_KEEP=1 keeps the temp dirs.
+set -euo pipefail
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+VERSION=1.18.34
+WEFT=${WEFT:-"$SRC/build/weft"}  # the launcher: runs the build's weft (in the build root if there is one)
+
+skip() { printf 'SKIP: %s\n' "$*"; exit 77; }
+die() { printf 'opencode-serve-e2e: error: %s\n' "$*" >&2; exit 2; }
+
+[ -x "$WEFT" ] || die "no weft at $WEFT: build it first (packaging/dev.sh build)"
+command -v python3 >/dev/null || die "python3 is needed"
+
+OPENCODE=${1:-}
+if [ -z "$OPENCODE" ]; then
+    case "$(uname -m)" in
+    x86_64) arch=x64;;
+    aarch64|arm64) arch=arm64;;
+    *) skip "OpenCode $VERSION has no npm package for $(uname -m)";;
+    esac
+    CACHE="${WEFT_OPENCODE_CACHE:-/var/cache/weft/opencode}/$VERSION"
+    OPENCODE="$CACHE/package/bin/opencode"
+    if [ ! -x "$OPENCODE" ]; then
+        command -v npm >/dev/null || skip "OpenCode $VERSION is not in $CACHE and there is no npm to download it (give its path as the argument)"
+        registry=$(npm config get registry 2>/dev/null || echo "the npm registry")
+        # One quick question first (npm itself retries a dead registry for a minute).
+        if ! out=$(timeout 60 npm view --fetch-retries=0 --fetch-timeout=30000 "opencode-linux-$arch@$VERSION" version 2>&1) ||
+            [ "$out" != "$VERSION" ]; then
+            why=$(printf '%s\n' "$out" | grep -m1 -E 'request to .* failed' ||
+                  printf '%s\n' "$out" | grep -m1 -E 'code E|404') || true
+            why=${why#npm error }
+            skip "OpenCode $VERSION is not in $CACHE and npm cannot get it from $registry: ${why:-no answer within 60 s}"
+        fi
+        if ! mkdir -p "$(dirname "$CACHE")" 2>/dev/null || [ ! -w "$(dirname "$CACHE")" ]; then
+            die "cannot write $(dirname "$CACHE"); set WEFT_OPENCODE_CACHE to a writable folder"
+        fi
+        printf 'downloading OpenCode %s (npm pack opencode-linux-%s@%s, about 60 MB, once) into %s\n' \
+            "$VERSION" "$arch" "$VERSION" "$CACHE"
+        tmp=$(mktemp -d "$(dirname "$CACHE")/.download.XXXXXX")
+        trap 'rm -rf "$tmp"' EXIT
+        (cd "$tmp" && npm pack --silent "opencode-linux-$arch@$VERSION" >/dev/null &&
+            tar xzf "opencode-linux-$arch-$VERSION.tgz" && rm "opencode-linux-$arch-$VERSION.tgz") ||
+            die "downloading OpenCode $VERSION with npm failed"
+        [ -x "$tmp/package/bin/opencode" ] || die "the npm package has no package/bin/opencode"
+        rm -rf "$CACHE"
+        mv "$tmp" "$CACHE"
+        trap - EXIT
+    fi
+fi
+[ -x "$OPENCODE" ] || die "$OPENCODE is not an executable"
+
+exec python3 "$SRC/tests/compat/opencode-serve-e2e.py" "$WEFT" "$OPENCODE"

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow: OpenCode servers (`opencode serve`, local or remote) as sources in the sidebar:
+// File › Connect to OpenCode Server…, the servers remembered for the next start, their
+// connection state, and their sessions run there.
+
+#include "mainwindow.h"
+
+#include "app/serversource.h"
+#include "connectserverdialog.h"
+#include "qt/sessionsmodel.h"
+#include "qt/sessiontreemodel.h"
+#include "server/serverclient.h"
+#include "sessionsidebar.h"
+
+#include <QAction>
+#include <QFile>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+const QString ServersGroup = u"OpenCodeServers"_s;
+constexpr int MaxRecentServers = 10;
+
+struct StoredServer {
+    QString url;
+    QString password;
+    bool connected = false;
+};
+
+QList<StoredServer> storedServers()
+{
+    QSettings settings;
+    QList<StoredServer> servers;
+    const int count = settings.beginReadArray(ServersGroup);
+    for (int i = 0; i < count; ++i) {
+        settings.setArrayIndex(i);
+        servers.append({settings.value(u"url"_s).toString(), settings.value(u"password"_s).toString(),
+                        settings.value(u"connected"_s).toBool()});
+    }
+    settings.endArray();
+    return servers;
+}
+
+void storeServers(const QList<StoredServer> &servers)
+{
+    QSettings settings;
+    settings.beginWriteArray(ServersGroup, int(servers.size()));
+    for (int i = 0; i < servers.size(); ++i) {
+        settings.setArrayIndex(i);
+        settings.setValue(u"url"_s, servers.at(i).url);
+        if (servers.at(i).password.isEmpty())
+            settings.remove(u"password"_s);
+        else
+            settings.setValue(u"password"_s, servers.at(i).password);
+        settings.setValue(u"connected"_s, servers.at(i).connected);
+    }
+    settings.endArray();
+    settings.sync();
+    // Remembered passwords: the settings file is the user's alone.
+    QFile::setPermissions(settings.fileName(), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+}
+
+/// Updates (or adds, first) the stored entry of @p url.
+void updateStored(const QString &url, const std::function<void(StoredServer &)> &edit)
+{
+    QList<StoredServer> servers = storedServers();
+    auto it = std::find_if(servers.begin(), servers.end(), [&](const StoredServer &s) { return s.url == url; });
+    StoredServer entry = it != servers.end() ? *it : StoredServer{url, {}, false};
+    if (it != servers.end())
+        servers.erase(it);
+    edit(entry);
+    servers.prepend(entry);
+    while (servers.size() > MaxRecentServers)
+        servers.removeLast();
+    storeServers(servers);
+}
+} // namespace
+
+void MainWindow::createServerActions()
+{
+    QAction *a = makeAction(u"connectServer"_s, tr("Connect to OpenCode &Server…"), u"network-connect"_s);
+    a->setToolTip(tr("Show the sessions of a running `opencode serve` and run them there"));
+    connect(a, &QAction::triggered, this, &MainWindow::showConnectServer);
+
+    a = makeAction(u"disconnectServer"_s, tr("&Disconnect from Server"), u"network-disconnect"_s);
+    a->setToolTip(tr("Stop showing the OpenCode server of the selected session"));
+    connect(a, &QAction::triggered, this, [this] {
+        const QString key = !m_sidebar->currentSource().isEmpty() ? m_sidebar->currentSource() : m_currentSource;
+        if (ServerSource *server = m_controller->server(key))
+            disconnectServer(server->key());
+    });
+}
+
+void MainWindow::setupServers()
+{
+    connect(m_controller.get(), &SessionController::serverAdded, this, &MainWindow::onServerAdded);
+    // The servers shown when Weft last quit, with their remembered passwords.
+    for (const StoredServer &s : storedServers()) {
+        if (!s.connected)
+            continue;
+        if (const Result<QUrl> url = ServerClient::parseUrl(s.url))
+            m_controller->addServer(ServerClient(url.value(), s.password));
+    }
+}
+
+void MainWindow::showConnectServer()
+{
+    QList<ConnectServerDialog::Recent> recent;
+    for (const StoredServer &s : storedServers())
+        recent.append({s.url, s.password});
+    ConnectServerDialog dialog(recent, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    connectServer(dialog.url(), dialog.password(), dialog.rememberPassword());
+}
+
+ServerSource *MainWindow::connectServer(const QString &address, const QString &password, bool rememberPassword)
+{
+    const Result<QUrl> url = ServerClient::parseUrl(address);
+    if (!url) {
+        QMessageBox::warning(this, tr("Connect to OpenCode Server"), url.error().message);
+        return nullptr;
+    }
+    const QString key = url->toString();
+    updateStored(key, [&](StoredServer &s) {
+        s.password = rememberPassword ? password : QString();
+        s.connected = true;
+    });
+    statusBar()->showMessage(tr("Connecting to %1…").arg(key));
+    return m_controller->addServer(ServerClient(url.value(), password));
+}
+
+void MainWindow::disconnectServer(const QString &key)
+{
+    ServerSource *server = m_controller->server(key);
+    if (!server)
+        return;
+    updateStored(server->url().toString(), [](StoredServer &s) { s.connected = false; });
+    m_controller->removeServer(key);
+}
+
+void MainWindow::onServerAdded(ServerSource *server)
+{
+    const QString key = server->key();
+    connect(server, &ServerSource::ready, this, [this, server] {
+        m_tree->addSource(server->key(), server->sessions(), server->label());
+        followSourceModel(server->key(), server->sessions());
+        statusBar()->showMessage(tr("Connected to OpenCode %1 at %2").arg(server->version(), server->url().toString()), 5000);
+    });
+    connect(server, &ServerSource::stateChanged, this, [this, server](ServerSource::State state) {
+        if (m_tree->hasSource(server->key()))
+            m_tree->setSourceLabel(server->key(), server->label());
+        if (state == ServerSource::State::Reconnecting)
+            statusBar()->showMessage(tr("The connection to %1 dropped (%2); reconnecting…")
+                                         .arg(server->url().toString(), server->stateDetail()),
+                                     8000);
+        if (server->key() == m_currentSource)
+            updateActions();
+    });
+    connect(server, &ServerSource::aboutToClose, this, [this, key] {
+        if (m_currentSource == key)
+            showSession(QString());
+        m_tree->removeSource(key);
+    });
+}
+
+} // namespace weft
