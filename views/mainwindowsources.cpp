@@ -239,7 +239,8 @@ ServerSource *MainWindow::currentServer() const
 
 bool MainWindow::offerImportInstead(const QString &sessionID, const QString &what)
 {
-    if (m_currentSource.isEmpty() || sessionID.isEmpty() || sessionID != m_current)
+    // Weft's own sessions and a server's are acted on where they are.
+    if (m_currentSource.isEmpty() || sessionID.isEmpty() || sessionID != m_current || currentServer())
         return false;
     if (m_service->isReadOnly())
         return true;

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// An OpenCode server as a source of the main window, against a loopback server that answers
+// with what the real OpenCode 1.18.34 answered (tests/data/opencode-1.18.34-server): the
+// sidebar's source with its state, a session's timeline, a prompt sent there, its permission
+// question answered there, Stop, fork from the timeline and Compact there, and a refused
+// connection.
+
+#include "app/serversource.h"
+#include "composer.h"
+#include "fakeopencodeserver.h"
+#include "guitest.h"
+#include "mainwindow.h"
+#include "noticebar.h"
+#include "qt/sessionsmodel.h"
+#include "qt/sessiontreemodel.h"
+#include "qt/timelinemodel.h"
+#include "session/sessionservice.h"
+#include "store/jsonstore.h"
+#include "testdata.h"
+#include "timelineview.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace weft;
+using weft::test::FakeOpencodeServer;
+using weft::test::recordedEvents;
+using weft::test::recordedExchange;
+
+namespace
+{
+QString v1Session()
+{
+    return recordedExchange(u"create V1 session"_s).responseBody.toObject().string(u"id");
+}
+
+/// The requests to @p path (no query) the server received.
+QList<test::FakeRequest> requestsTo(const FakeOpencodeServer &server, const QByteArray &method, const QString &path)
+{
+    QList<test::FakeRequest> found;
+    for (const test::FakeRequest &r : server.requests()) {
+        if (r.method == method && QString::fromUtf8(QByteArray::fromPercentEncoding(r.path)).section(u'?', 0, 0) == path)
+            found.append(r);
+    }
+    return found;
+}
+} // namespace
+
+class TestGuiServer : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void showsTheServerAsASource();
+    void promptPermissionAndStopGoToTheServer();
+    void forkAndCompactThere();
+    void refusedAndDroppedConnections();
+
+private:
+    MainWindow *makeWindow();
+    /// Connects the window to the fake server and waits for its sessions.
+    ServerSource *connect(MainWindow *w);
+    bool openAndLoad(MainWindow *w, const QString &sessionID, const QString &source);
+
+    QTemporaryDir m_settings;
+    std::unique_ptr<test::FixtureDataDir> m_data;
+    std::unique_ptr<FakeOpencodeServer> m_server;
+    std::shared_ptr<SessionService> m_service;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestGuiServer::initTestCase()
+{
+    QVERIFY(m_settings.isValid());
+    test::isolateSettings(m_settings);
+    test::useStyle(test::lightPalette());
+    QVERIFY(!v1Session().isEmpty());
+}
+
+void TestGuiServer::init()
+{
+    QSettings().clear();
+    QSettings().setValue(u"OpenCodeSource/show"_s, false);
+    m_data = std::make_unique<test::FixtureDataDir>();
+    m_service = std::make_shared<SessionService>(std::make_shared<JsonStore>(m_data->path()));
+    m_server = std::make_unique<FakeOpencodeServer>();
+    QVERIFY(m_server->listen());
+    m_server->routeAllRecorded();
+    m_server->route("GET", u"/experimental/session"_s, 200, recordedExchange(u"session list"_s).responseBody);
+}
+
+void TestGuiServer::cleanup()
+{
+    m_window.reset();
+    m_service.reset();
+    m_server.reset();
+    m_data.reset();
+}
+
+MainWindow *TestGuiServer::makeWindow()
+{
+    m_window = std::make_unique<MainWindow>(m_service, m_data->path());
+    m_window->resize(1300, 820);
+    m_window->setConfirmationHandler([](const QString &, const QString &) { return true; });
+    m_window->show();
+    if (!QTest::qWaitForWindowExposed(m_window.get()))
+        return nullptr;
+    return m_window.get();
+}
+
+ServerSource *TestGuiServer::connect(MainWindow *w)
+{
+    ServerSource *source = w->connectServer(m_server->url().toString(), u"secret"_s, true);
+    if (!source)
+        return nullptr;
+    if (!source->isReady()) {
+        QSignalSpy ready(source, &ServerSource::ready);
+        if (!ready.wait(5000))
+            return nullptr;
+    }
+    if (!source->sessions()->isLoaded()) {
+        QSignalSpy loaded(source->sessions(), &SessionsModel::loaded);
+        if (!loaded.wait(5000))
+            return nullptr;
+    }
+    return source;
+}
+
+bool TestGuiServer::openAndLoad(MainWindow *w, const QString &sessionID, const QString &source)
+{
+    QSignalSpy loaded(w->timelineModel(), &TimelineModel::loaded);
+    if (!w->openSession(sessionID, source))
+        return false;
+    return !w->timelineModel()->isLoading() || loaded.wait(5000);
+}
+
+void TestGuiServer::showsTheServerAsASource()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    ServerSource *source = connect(w);
+    QVERIFY(source);
+    QCOMPARE(source->version(), u"1.18.34"_s);
+    QCOMPARE(source->state(), ServerSource::State::Connected);
+    SessionTreeModel *tree = w->sessionTreeModel();
+    const QModelIndex row = tree->indexForSource(source->key());
+    QVERIFY(row.isValid());
+    QVERIFY2(row.data().toString().startsWith(u"OpenCode server · 127.0.0.1:"_s), qPrintable(row.data().toString()));
+    QVERIFY2(row.data().toString().endsWith(u"1.18.34"_s), qPrintable(row.data().toString()));
+    QVERIFY(tree->indexForSession(v1Session(), source->key()).isValid());
+
+    // Remembered for the next start, the password in a settings file only the user can read.
+    QSettings settings;
+    QCOMPARE(settings.value(u"OpenCodeServers/1/password"_s).toString(), u"secret"_s);
+    QCOMPARE(QFileInfo(settings.fileName()).permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+             QFileDevice::Permissions());
+
+    // Its session opens in the timeline with every message the server has.
+    QVERIFY(openAndLoad(w, v1Session(), source->key()));
+    QCOMPARE(w->currentSource(), source->key());
+    QCOMPARE(w->timelineModel()->rowCount(), int(recordedExchange(u"messages"_s).responseBody.toArray().size()));
+    QVERIFY(!w->composer()->editor()->isReadOnly());
+    QVERIFY(w->action(u"forkSession"_s)->isEnabled());
+    QVERIFY(w->action(u"compact"_s)->isEnabled());
+    QVERIFY(w->action(u"deleteSession"_s)->isEnabled());
+    QVERIFY(!w->action(u"renameSession"_s)->isEnabled());
+    QVERIFY(w->action(u"disconnectServer"_s)->isEnabled());
+
+    // A new window connects it again.
+    const QString key = source->key();
+    m_window.reset();
+    MainWindow *again = makeWindow();
+    QVERIFY(again);
+    QTRY_VERIFY(again->sessionTreeModel()->indexForSession(v1Session(), key).isValid());
+    QCOMPARE(again->sessionTreeModel()->rowCount(), 2);
+
+    // Disconnected: gone from the sidebar and not connected at the next start.
+    again->disconnectServer(key);
+    QTRY_COMPARE(again->sessionTreeModel()->rowCount(), 1);
+    QCOMPARE(QSettings().value(u"OpenCodeServers/1/connected"_s).toBool(), false);
+}
+
+void TestGuiServer::promptPermissionAndStopGoToTheServer()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    ServerSource *source = connect(w);
+    QVERIFY(source);
+    QVERIFY(openAndLoad(w, v1Session(), source->key()));
+
+    // The server answers the prompt as the real one did: its recorded event stream, up to the
+    // permission question.
+    const QList<QByteArray> frames = recordedEvents(u"events-global-permission.sse"_s).mid(1);
+    qsizetype asked = -1;
+    for (qsizetype i = 0; i < frames.size() && asked < 0; ++i) {
+        if (frames.at(i).contains("\"type\":\"permission.asked\""))
+            asked = i;
+    }
+    QVERIFY(asked > 0);
+    m_server->route("POST", u"/session/"_s + v1Session() + u"/prompt_async"_s, [this, frames, asked](const test::FakeRequest &) {
+        QTimer::singleShot(10, m_server.get(), [this, frames, asked] {
+            for (const QByteArray &frame : frames.mid(0, asked + 1))
+                m_server->pushFrame(frame);
+        });
+        return FakeOpencodeServer::Reply{204, {}};
+    });
+    m_server->routeRecorded(u"reply to permission"_s);
+    m_server->routeRecorded(u"abort an idle session"_s);
+
+    w->composer()->editor()->setPlainText(u"RUN_BASH: say hi"_s);
+    QTest::mouseClick(w->composer()->sendButton(), Qt::LeftButton);
+    QTRY_COMPARE(requestsTo(*m_server, "POST", u"/session/"_s + v1Session() + u"/prompt_async"_s).size(), 1);
+    const test::FakeRequest prompt = requestsTo(*m_server, "POST", u"/session/"_s + v1Session() + u"/prompt_async"_s).first();
+    QCOMPARE(prompt.json.value(u"parts"_s).toArray().at(0).toObject().string(u"text"), u"RUN_BASH: say hi"_s);
+    QVERIFY(w->composer()->editor()->toPlainText().isEmpty());
+
+    // Running there: Stop is offered; the question shows with its buttons.
+    QTRY_VERIFY(w->action(u"stop"_s)->isEnabled());
+    QTRY_VERIFY(source->isBusy(v1Session()));
+    QTRY_VERIFY(!source->pendingPermissions().isEmpty());
+    const QString requestID = source->pendingPermissions().first().id;
+    QPushButton *allow = nullptr;
+    QTRY_VERIFY((allow = w->noticeBar()->button(u"permission-"_s + requestID, u"allowOnce"_s)) != nullptr);
+    QTest::mouseClick(allow, Qt::LeftButton);
+    QTRY_COMPARE(requestsTo(*m_server, "POST", u"/permission/"_s + requestID + u"/reply"_s).size(), 1);
+    QCOMPARE(requestsTo(*m_server, "POST", u"/permission/"_s + requestID + u"/reply"_s).first().json,
+             (JsonObject{{u"reply"_s, u"once"_s}}));
+
+    // Stop aborts there.
+    w->action(u"stop"_s)->trigger();
+    QTRY_COMPARE(requestsTo(*m_server, "POST", u"/session/"_s + v1Session() + u"/abort"_s).size(), 1);
+
+    // The rest of the recorded stream: the command ran, the run ended.
+    for (const QByteArray &frame : frames.mid(asked + 1))
+        m_server->pushFrame(frame);
+    QTRY_VERIFY(!source->isBusy(v1Session()));
+    QTRY_VERIFY(!w->action(u"stop"_s)->isEnabled());
+    QTRY_VERIFY(!w->noticeBar()->button(u"permission-"_s + requestID, u"allowOnce"_s));
+    // The answer's parts arrived live in the timeline.
+    QTRY_VERIFY(w->timelineModel()->rowCount() > int(recordedExchange(u"messages"_s).responseBody.toArray().size()));
+}
+
+void TestGuiServer::forkAndCompactThere()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    ServerSource *source = connect(w);
+    QVERIFY(source);
+    QVERIFY(openAndLoad(w, v1Session(), source->key()));
+    m_server->routeRecorded(u"fork whole session"_s);
+    m_server->routeRecorded(u"summarize"_s);
+    const QString forkID = recordedExchange(u"fork whole session"_s).responseBody.toObject().string(u"id");
+
+    // Fork from the timeline's context menu, at the last message: the server forks.
+    TimelineView *view = w->timelineView();
+    const int last = w->timelineModel()->rowCount() - 1;
+    std::unique_ptr<QMenu> menu(view->createContextMenu(view->model()->index(last, 0), w));
+    auto *fork = menu->findChild<QAction *>(u"forkFromHere"_s);
+    QVERIFY(fork);
+    QSignalSpy forked(w, &MainWindow::forked);
+    fork->trigger();
+    QVERIFY(forked.wait(5000));
+    const QList<test::FakeRequest> forks = requestsTo(*m_server, "POST", u"/session/"_s + v1Session() + u"/fork"_s);
+    QCOMPARE(forks.size(), 1);
+    // From the last message on: the whole session, as OpenCode forks without a messageID.
+    QVERIFY(!forks.first().json.contains(u"messageID"_s));
+    // The fork is the server's, open in the same source.
+    QCOMPARE(forked.first().at(0).toString(), forkID);
+    QCOMPARE(w->currentSessionID(), forkID);
+    QCOMPARE(w->currentSource(), source->key());
+
+    // Compact there (the confirmation says yes).
+    QVERIFY(openAndLoad(w, v1Session(), source->key()));
+    QTRY_VERIFY(w->action(u"compact"_s)->isEnabled());
+    w->action(u"compact"_s)->trigger();
+    QTRY_COMPARE(requestsTo(*m_server, "POST", u"/session/"_s + v1Session() + u"/summarize"_s).size(), 1);
+    QCOMPARE(requestsTo(*m_server, "POST", u"/session/"_s + v1Session() + u"/summarize"_s).first().json,
+             recordedExchange(u"summarize"_s).requestBody.toObject());
+}
+
+void TestGuiServer::refusedAndDroppedConnections()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    ServerSource *refused = w->connectServer(m_server->url().toString(), u"wrong"_s, false);
+    QVERIFY(refused);
+    QTRY_COMPARE(refused->state(), ServerSource::State::Failed);
+    QTRY_VERIFY(w->noticeBar()->noticeText(u"serverConnect"_s).contains(u"refused the password"_s));
+    // Not remembered: no password was to be.
+    QVERIFY(QSettings().value(u"OpenCodeServers/1/password"_s).toString().isEmpty());
+
+    ServerSource *source = connect(w);
+    QVERIFY(source);
+    QCOMPARE(source, refused); // the same server, connected again
+    const QString key = source->key();
+    m_server->dropEventStreams();
+    QTRY_VERIFY(w->sessionTreeModel()->indexForSource(key).data().toString().contains(u"reconnecting"_s));
+    QTRY_COMPARE(source->state(), ServerSource::State::Connected);
+    QTRY_VERIFY(!w->sessionTreeModel()->indexForSource(key).data().toString().contains(u"reconnecting"_s));
+}
+
+QTEST_MAIN(TestGuiServer)
+#include "tst_gui_server.moc"
