@@ -140,6 +140,8 @@ void ServerSource::onConnected(const std::shared_ptr<ServerStore> &store)
         if (request.id.isEmpty() || m_permissions.contains(request.id))
             return;
         m_permissions.insert(request.id, request);
+        if (asked.value(u"v2").toBool())
+            m_v2Permissions.insert(request.id);
         Q_EMIT permissionRequested(request);
     });
     connect(m_watcher, &ServerEventWatcher::permissionReplied, this, [this](const QString &, const QString &requestID) {
@@ -172,6 +174,7 @@ void ServerSource::close()
     delete m_sessions.data();
     const QList<PermissionRequest> pending = m_permissions.values();
     m_permissions.clear();
+    m_v2Permissions.clear();
     for (const PermissionRequest &request : pending)
         Q_EMIT permissionClosed(request);
     const QSet<QString> busy = m_busy;
@@ -312,8 +315,11 @@ bool ServerSource::answerPermission(const QString &requestID, PermissionReply re
     if (it == m_permissions.cend())
         return false;
     const PermissionRequest request = *it;
+    const bool v2 = m_v2Permissions.contains(requestID);
     this->request<Result<void>>(
-        [request, reply](ServerStore &s) { return s.replyPermission(request.sessionID, request.id, replyName(reply)); },
+        [request, reply, v2](ServerStore &s) {
+            return s.replyPermission(request.sessionID, request.id, replyName(reply), v2);
+        },
         [this, request](const Result<void> &r) {
             if (!r)
                 Q_EMIT failed(Operation::Permission, request.sessionID, r.error().message);

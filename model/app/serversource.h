@@ -114,6 +114,7 @@ private:
     QSet<QString> m_busy;
     QHash<QString, MessageError> m_errors;
     QHash<QString, PermissionRequest> m_permissions;
+    QSet<QString> m_v2Permissions; ///< questions of V2 sessions (answered through `/api`)
     int m_generation = 0;
 };
 

@@ -18,6 +18,8 @@ namespace
 /// OpenCode sends a heartbeat at least every 10 s; a stream silent for this long is dead.
 constexpr int IdleMs = 45000;
 constexpr int MaxBackoffMs = 5000;
+/// How often a streaming V2 session is read again.
+constexpr int V2RereadMs = 250;
 } // namespace
 
 ServerEventWatcher::ServerEventWatcher(std::shared_ptr<ServerStore> store, QObject *parent)
@@ -27,6 +29,21 @@ ServerEventWatcher::ServerEventWatcher(std::shared_ptr<ServerStore> store, QObje
 {
     m_reconnect.setSingleShot(true);
     connect(&m_reconnect, &QTimer::timeout, this, &ServerEventWatcher::connectStream);
+    m_v2Reread.setSingleShot(true);
+    m_v2Reread.setInterval(V2RereadMs);
+    connect(&m_v2Reread, &QTimer::timeout, this, [this] {
+        QList<StoreChange> changes;
+        for (const QString &sessionID : std::as_const(m_v2Changed)) {
+            m_store->forget(sessionID);
+            StoreChange change;
+            change.kind = StoreChange::Kind::SessionChanged;
+            change.sessionID = sessionID;
+            changes.append(change);
+        }
+        m_v2Changed.clear();
+        if (!changes.isEmpty())
+            Q_EMIT changed(changes);
+    });
     m_idle.setSingleShot(true);
     m_idle.setInterval(IdleMs);
     connect(&m_idle, &QTimer::timeout, this, [this] {
@@ -277,9 +294,42 @@ void ServerEventWatcher::handle(const JsonObject &envelope)
         Q_EMIT permissionReplied(p.string(u"sessionID"), p.string(u"requestID"));
     } else if (type == u"question.asked") {
         Q_EMIT questionAsked(p);
+    } else if (type == u"permission.v2.asked") {
+        // {id, sessionID, action, resources, save, source: {messageID, callID}}: V1's shape.
+        JsonObject request = p;
+        request.insert(u"permission"_s, p.value(u"action"));
+        request.insert(u"patterns"_s, p.value(u"resources"));
+        request.insert(u"tool"_s, p.object(u"source"));
+        request.insert(u"v2"_s, true);
+        Q_EMIT permissionAsked(request);
+    } else if (type == u"permission.v2.replied") {
+        Q_EMIT permissionReplied(p.string(u"sessionID"), p.string(u"requestID"));
+    } else if (type.startsWith(u"session.next.")) {
+        handleV2(type, p);
     }
     if (!changes.isEmpty())
         Q_EMIT changed(changes);
+}
+
+void ServerEventWatcher::handleV2(const QString &type, const JsonObject &p)
+{
+    const QString sessionID = p.string(u"sessionID");
+    if (sessionID.isEmpty())
+        return;
+    m_store->markV2(sessionID);
+    // V2 has no idle event: a step that ends without asking for tools ends the run.
+    if (type == u"session.next.step.started" || type == u"session.next.prompted") {
+        Q_EMIT sessionStatus(sessionID, u"busy"_s);
+    } else if (type == u"session.next.step.failed") {
+        const JsonObject error = p.object(u"error");
+        Q_EMIT sessionError(sessionID, MessageError::unknown(error.string(u"message", error.string(u"type"))));
+        Q_EMIT sessionStatus(sessionID, u"idle"_s);
+    } else if (type == u"session.next.step.ended" && p.string(u"finish") != u"tool-calls") {
+        Q_EMIT sessionStatus(sessionID, u"idle"_s);
+    }
+    m_v2Changed.insert(sessionID);
+    if (!m_v2Reread.isActive())
+        m_v2Reread.start();
 }
 
 } // namespace weft

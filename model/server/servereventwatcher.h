@@ -8,6 +8,7 @@
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QSet>
 #include <QPointer>
 #include <QTimer>
 
@@ -56,7 +57,9 @@ Q_SIGNALS:
     void sessionRetry(const QString &sessionID, int attempt, qint64 delayMs, const weft::MessageError &error);
     /// `session.error`: a run failed (the assistant message carries the error too).
     void sessionError(const QString &sessionID, const weft::MessageError &error);
-    /// `permission.asked`: the request (`id`, `sessionID`, `permission`, `patterns`, `metadata`, ...).
+    /// `permission.asked`: the request (`id`, `sessionID`, `permission`, `patterns`, `metadata`,
+    /// `tool: {messageID, callID}`). A V2 session's `permission.v2.asked` comes in the same shape,
+    /// with `v2: true`.
     void permissionAsked(const weft::JsonObject &request);
     void permissionReplied(const QString &sessionID, const QString &requestID);
     /// `question.asked`: the request (`id`, `sessionID`, `questions`).
@@ -70,6 +73,9 @@ private:
     void onFinished();
     void setState(State state, const QString &detail = {});
     void handle(const JsonObject &event);
+    /// A V2 session's conversation event (`session.next.*`): its status, and a re-read of the
+    /// session soon (V2 events carry pieces of content items, not V1 parts).
+    void handleV2(const QString &type, const JsonObject &properties);
 
     std::shared_ptr<ServerStore> m_store;
     QNetworkAccessManager *m_manager = nullptr;
@@ -85,6 +91,9 @@ private:
     QString m_followed;
     /// The parts streamed so far, by ID: what `message.part.delta` appends to.
     QHash<QString, Part> m_parts;
+    /// V2 sessions that changed since the last re-read, read again when m_v2Reread fires.
+    QSet<QString> m_v2Changed;
+    QTimer m_v2Reread;
 };
 
 } // namespace weft

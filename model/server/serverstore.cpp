@@ -26,6 +26,11 @@ QString pathOf(const QString &sessionID, const QString &tail = {})
     return u"/session/"_s + QString::fromLatin1(QUrl::toPercentEncoding(sessionID)) + tail;
 }
 
+QString v2PathOf(const QString &sessionID, const QString &tail)
+{
+    return u"/api/session/"_s + QString::fromLatin1(QUrl::toPercentEncoding(sessionID)) + tail;
+}
+
 /// "provider/model" as the `{providerID, modelID}` of OpenCode's routes; null when malformed.
 std::optional<JsonObject> modelRef(const QString &model)
 {
@@ -162,7 +167,7 @@ Result<QList<MessageWithParts>> ServerStore::readV2Messages(const QString &sessi
 {
     // `{data: [...], cursor: {previous, next}}`, a page at a time, newest first. Each item is the
     // `data` of a `session_message` row with the row's `id` and `type`.
-    const QString route = u"/api/session/"_s + QString::fromLatin1(QUrl::toPercentEncoding(sessionID)) + u"/message"_s;
+    const QString route = v2PathOf(sessionID, u"/message"_s);
     JsonArray items;
     QSet<QString> seen;
     QString cursor;
@@ -250,10 +255,12 @@ Result<QList<MessageWithParts>> ServerStore::readMessages(const QString &session
     // both kinds of routes has both, shown in time order.
     if (m_info.hasV2) {
         Result<QList<MessageWithParts>> v2 = readV2Messages(sessionID);
-        if (v2)
+        if (v2 && !v2->isEmpty()) {
             result.append(std::move(v2.value()));
-        else
+            markV2(sessionID);
+        } else if (!v2) {
             qCDebug(lcStore) << "no V2 messages for" << sessionID << v2.error().toString();
+        }
     }
     std::stable_sort(result.begin(), result.end(), byTime);
     QMutexLocker locker(&m_mutex);
@@ -267,6 +274,27 @@ void ServerStore::forget(const QString &sessionID)
 {
     QMutexLocker locker(&m_mutex);
     m_cache.remove(sessionID);
+}
+
+void ServerStore::markV2(const QString &sessionID)
+{
+    QMutexLocker locker(&m_mutex);
+    m_v2Sessions.insert(sessionID);
+}
+
+bool ServerStore::isV2(const QString &sessionID)
+{
+    {
+        QMutexLocker locker(&m_mutex);
+        if (m_v2Sessions.contains(sessionID))
+            return true;
+    }
+    if (!m_info.hasV2)
+        return false;
+    // A session never read: its messages say which it is.
+    (void)readMessages(sessionID);
+    QMutexLocker locker(&m_mutex);
+    return m_v2Sessions.contains(sessionID);
 }
 
 QList<MessageWithParts> ServerStore::messagesWithParts(const QString &sessionID)
@@ -396,6 +424,16 @@ Result<Session> ServerStore::create(const QString &directory, const QString &tit
 Result<void> ServerStore::prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
                                  const QString &messageID)
 {
+    if (isV2(sessionID)) {
+        // V2: the prompt is admitted and runs; agent and model are the session's.
+        JsonObject body{{u"prompt"_s, JsonObject{{u"text"_s, text}}}};
+        if (!messageID.isEmpty())
+            body.insert(u"id"_s, messageID);
+        const Result<JsonValue> answer = m_client.post(v2PathOf(sessionID, u"/prompt"_s), body);
+        if (!answer)
+            return answer.error();
+        return {};
+    }
     JsonObject body;
     if (!messageID.isEmpty())
         body.insert(u"messageID"_s, messageID);
@@ -416,6 +454,12 @@ Result<void> ServerStore::prompt(const QString &sessionID, const QString &text, 
 
 Result<void> ServerStore::abort(const QString &sessionID)
 {
+    if (isV2(sessionID)) {
+        const Result<JsonValue> answer = m_client.post(v2PathOf(sessionID, u"/interrupt"_s), JsonObject());
+        if (!answer)
+            return answer.error();
+        return {};
+    }
     const Result<JsonValue> answer = m_client.post(pathOf(sessionID, u"/abort"_s), JsonObject(), instanceOf(sessionID));
     if (!answer)
         return answer.error();
@@ -494,8 +538,17 @@ Result<void> ServerStore::remove(const QString &sessionID)
     return {};
 }
 
-Result<void> ServerStore::replyPermission(const QString &sessionID, const QString &requestID, const QString &reply)
+Result<void> ServerStore::replyPermission(const QString &sessionID, const QString &requestID, const QString &reply,
+                                          bool v2)
 {
+    if (v2) {
+        const Result<JsonValue> answer = m_client.post(
+            v2PathOf(sessionID, u"/permission/"_s + QString::fromLatin1(QUrl::toPercentEncoding(requestID)) + u"/reply"_s),
+            JsonObject{{u"reply"_s, reply}});
+        if (!answer)
+            return answer.error();
+        return {};
+    }
     const Result<JsonValue> answer
         = m_client.post(u"/permission/"_s + QString::fromLatin1(QUrl::toPercentEncoding(requestID)) + u"/reply"_s,
                         JsonObject{{u"reply"_s, reply}}, instanceOf(sessionID));

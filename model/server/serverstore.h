@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QMutex>
+#include <QSet>
 
 #include <memory>
 
@@ -92,11 +93,17 @@ public:
     Result<Session> revert(const QString &sessionID, const QString &messageID, const QString &partID = {});
     Result<Session> unrevert(const QString &sessionID);
     Result<void> remove(const QString &sessionID);
-    /// Answers a permission question: "once", "always" or "reject".
-    Result<void> replyPermission(const QString &sessionID, const QString &requestID, const QString &reply);
+    /// Answers a permission question: "once", "always" or "reject"; @p v2 for a question of a
+    /// V2 session (`permission.v2.asked`).
+    Result<void> replyPermission(const QString &sessionID, const QString &requestID, const QString &reply,
+                                 bool v2 = false);
 
     /// Forgets the copy of @p sessionID's messages (it changed on the server).
     void forget(const QString &sessionID);
+    /// Notes that @p sessionID is a V2 session (prompted through `/api`): its prompts, Stop and
+    /// permission answers take the V2 routes. Learnt from its messages and from V2 events.
+    void markV2(const QString &sessionID);
+    [[nodiscard]] bool isV2(const QString &sessionID);
 
 private:
     [[nodiscard]] Result<QList<MessageWithParts>> readV2Messages(const QString &sessionID);
@@ -114,6 +121,7 @@ private:
     QMutex m_mutex;
     QHash<QString, Cached> m_cache;
     QHash<QString, QString> m_directories;
+    QSet<QString> m_v2Sessions;
 };
 
 } // namespace weft

@@ -75,6 +75,8 @@ private Q_SLOTS:
     void watcherFollowsRecordedStream();
     void watcherReconnectsAndCatchesUp();
     void watcherReportsPermissions();
+    void v2SessionsTakeV2Routes();
+    void watcherFollowsV2Sessions();
 };
 
 void TestServerStore::initTestCase()
@@ -452,6 +454,63 @@ void TestServerStore::watcherReportsPermissions()
     QCOMPARE(request.string(u"permission"_s), u"bash"_s);
     QCOMPARE(request.string(u"sessionID"_s), v1Session());
     QTRY_COMPARE(replied.size(), 1);
+}
+
+void TestServerStore::v2SessionsTakeV2Routes()
+{
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    server.routeRecorded(u"V2 messages after bash"_s);
+    server.routeRecorded(u"V2 prompt (write tool, then text)"_s);
+    server.routeRecorded(u"V2 reply to permission"_s);
+    server.route("POST", u"/api/session/"_s + v2Session() + u"/interrupt"_s, 200, JsonObject{{u"data"_s, true}});
+    const std::shared_ptr<ServerStore> store = connectTo(server);
+    QVERIFY(store);
+    // Learnt from its messages: V1's route has none, V2's has them.
+    QVERIFY(store->isV2(v2Session()));
+    QVERIFY(!store->isV2(v1Session()));
+
+    QVERIFY(store->prompt(v2Session(), u"WRITE_V2 again"_s, {}, {}, u"msg_21317943c0010HpxpdXP74vXvb"_s));
+    const test::FakeRequest prompt = server.requests().last();
+    QCOMPARE(QString::fromUtf8(prompt.path), u"/api/session/"_s + v2Session() + u"/prompt"_s);
+    QCOMPARE(prompt.json, (JsonObject{{u"prompt"_s, JsonObject{{u"text"_s, u"WRITE_V2 again"_s}}},
+                                      {u"id"_s, u"msg_21317943c0010HpxpdXP74vXvb"_s}}));
+    QVERIFY(store->abort(v2Session()));
+    QCOMPARE(QString::fromUtf8(server.requests().last().path), u"/api/session/"_s + v2Session() + u"/interrupt"_s);
+    const RecordedExchange reply = recordedExchange(u"V2 reply to permission"_s);
+    const QString requestID = reply.path.section(u'/', 5, 5);
+    QVERIFY(requestID.startsWith(u"per_"_s));
+    QVERIFY(store->replyPermission(v2Session(), requestID, u"once"_s, true));
+    QCOMPARE(QString::fromUtf8(server.requests().last().path), reply.path);
+    QCOMPARE(server.requests().last().json, reply.requestBody.toObject());
+}
+
+void TestServerStore::watcherFollowsV2Sessions()
+{
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    const std::shared_ptr<ServerStore> store = connectTo(server);
+    QVERIFY(store);
+    SessionService service(store);
+    auto *watcher = new ServerEventWatcher(store);
+    QSignalSpy started(&service, &SessionService::watchingStarted);
+    QSignalSpy status(watcher, &ServerEventWatcher::sessionStatus);
+    QSignalSpy external(&service, &SessionService::sessionChangedExternally);
+    service.startWatching(watcher);
+    QTRY_COMPARE(started.size(), 1);
+    for (const QByteArray &frame : recordedEvents(u"events-global-v2-prompt.sse"_s).mid(1))
+        server.pushFrame(frame);
+    // Busy while it steps, idle after the step that asked for no tool; the session is read again
+    // (a few times a second at most, not once per delta).
+    QTRY_VERIFY(!status.isEmpty() && status.last().at(1).toString() == u"idle");
+    QCOMPARE(status.first().at(0).toString(), v2Session());
+    QCOMPARE(status.first().at(1).toString(), u"busy"_s);
+    QTRY_VERIFY(!external.isEmpty());
+    QCOMPARE(external.last().at(0).toString(), v2Session());
+    QVERIFY(external.size() <= 3);
+    QVERIFY(store->isV2(v2Session()));
 }
 
 QTEST_GUILESS_MAIN(TestServerStore)
