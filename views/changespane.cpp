@@ -320,6 +320,23 @@ ChangesPane::ChangesPane(SessionService *service, QWidget *parent)
     layout->addWidget(m_splitter, 1);
     layout->addWidget(m_empty, 1);
 
+    connectService();
+    showDiffs({});
+}
+
+ChangesPane::~ChangesPane() = default;
+
+void ChangesPane::setService(SessionService *service)
+{
+    if (!service || service == m_service)
+        return;
+    disconnect(m_service, nullptr, this, nullptr);
+    m_service = service;
+    connectService();
+}
+
+void ChangesPane::connectService()
+{
     // Live: a run updates the session's diff, a turn's message, the revert state.
     connect(m_service, &SessionService::sessionDiffChanged, this, [this](const QString &sid, const QList<FileDiff> &diffs) {
         if (sid == m_sessionID && m_scope == Scope::Session)
@@ -336,10 +353,7 @@ ChangesPane::ChangesPane(SessionService *service, QWidget *parent)
         }
     });
 
-    showDiffs({});
 }
-
-ChangesPane::~ChangesPane() = default;
 
 QSize ChangesPane::sizeHint() const
 {

@@ -44,6 +44,8 @@ public:
     /// The timeline of the session shown: a turn that is one of its rows takes its diffs and
     /// prompt from there instead of reading them again.
     void setTimelineModel(TimelineModel *model) { m_timeline = model; }
+    /// The service of the sessions shown next (Weft's, or an OpenCode server's).
+    void setService(SessionService *service);
     /// Reads the session's diff off the GUI thread and lists it (the session scope).
     void setSessionID(const QString &sessionID);
     [[nodiscard]] QString sessionID() const { return m_sessionID; }
@@ -110,6 +112,8 @@ private:
     /// Files (relative to the session's directory) a revert from @p messageID on restores.
     [[nodiscard]] QStringList filesRevertedFrom(const QString &messageID) const;
     [[nodiscard]] QString relativePath(const QString &path) const;
+
+    void connectService();
 
     SessionService *m_service;
     TimelineModel *m_timeline = nullptr; // owned by the window, which outlives the pane

@@ -405,8 +405,11 @@ void MainWindow::showSession(const QString &sessionID, const QString &source)
     m_composer->setSessionID(sessionID);
     updateSourceState();
     m_composer->setRunning(m_controller && m_controller->isBusy(sessionID));
-    // The changes pane reads Weft's store; OpenCode's sessions show their diff once copied.
-    m_changes->setSessionID(m_currentSource.isEmpty() ? sessionID : QString());
+    // The changes pane reads Weft's store or a server's; OpenCode's folder's sessions show their
+    // diff once copied.
+    const bool withChanges = m_currentSource.isEmpty() || currentServer();
+    m_changes->setService(m_controller->serviceFor(m_currentSource));
+    m_changes->setSessionID(withChanges ? sessionID : QString());
     updateHeader();
     updateActions();
     Q_EMIT currentSessionChanged(sessionID);

@@ -6,7 +6,9 @@
 // connection.
 
 #include "app/serversource.h"
+#include "changespane.h"
 #include "composer.h"
+#include "qt/diffmodel.h"
 #include "fakeopencodeserver.h"
 #include "guitest.h"
 #include "mainwindow.h"
@@ -175,6 +177,12 @@ void TestGuiServer::showsTheServerAsASource()
     QVERIFY(w->action(u"deleteSession"_s)->isEnabled());
     QVERIFY(!w->action(u"renameSession"_s)->isEnabled());
     QVERIFY(w->action(u"disconnectServer"_s)->isEnabled());
+    // A turn's changes, as the server recorded them on its user message, in the changes pane.
+    const JsonObject firstUser = recordedExchange(u"messages"_s).responseBody.toArray().at(0).toObject().object(u"info"_s);
+    QCOMPARE(firstUser.string(u"role"_s), u"user"_s);
+    w->changesPane()->showTurn(firstUser.string(u"id"_s));
+    QTRY_COMPARE(w->changesPane()->model()->rowCount(), 1);
+    QCOMPARE(w->changesPane()->model()->index(0).data().toString(), u"hello.txt"_s);
 
     // A new window connects it again.
     const QString key = source->key();
