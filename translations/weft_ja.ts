@@ -475,6 +475,57 @@ Changes made to the file since are lost.</source>
     </message>
 </context>
 <context>
+    <name>weft::ConnectServerDialog</name>
+    <message>
+        <source>&amp;Remember the password</source>
+        <translation>パスワードを記憶する(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Connect to OpenCode Server</source>
+        <translation>OpenCode サーバーに接続</translation>
+    </message>
+    <message>
+        <source>Weft shows the sessions of a running &lt;code&gt;opencode serve&lt;/code&gt;, live, and sends your prompts to it: the agent runs there, with that server&apos;s configuration and files.</source>
+        <translation>Weft は実行中の &lt;code&gt;opencode serve&lt;/code&gt; のセッションをライブで表示し、プロンプトをそこへ送ります。エージェントはそのサーバー上で、サーバーの設定とファイルで動きます。</translation>
+    </message>
+    <message>
+        <source>Server address</source>
+        <translation>サーバーのアドレス</translation>
+    </message>
+    <message>
+        <source>OPENCODE_SERVER_PASSWORD, if the server has one</source>
+        <translation>サーバーに設定されていれば OPENCODE_SERVER_PASSWORD</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>パスワード</translation>
+    </message>
+    <message>
+        <source>Kept in Weft&apos;s settings file, readable only by you</source>
+        <translation>Weft の設定ファイルに保存され、あなただけが読めます</translation>
+    </message>
+    <message>
+        <source>&amp;Address:</source>
+        <translation>アドレス(&amp;A):</translation>
+    </message>
+    <message>
+        <source>&amp;Password:</source>
+        <translation>パスワード(&amp;P):</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>接続(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Start a server with &lt;code&gt;OPENCODE_SERVER_PASSWORD=… opencode serve --port 4096&lt;/code&gt;.</source>
+        <translation>サーバーは &lt;code&gt;OPENCODE_SERVER_PASSWORD=… opencode serve --port 4096&lt;/code&gt; で起動します。</translation>
+    </message>
+    <message>
+        <source>The address of the server, e.g. http://127.0.0.1:4096.</source>
+        <translation>サーバーのアドレス（例: http://127.0.0.1:4096）。</translation>
+    </message>
+</context>
+<context>
     <name>weft::ContextMeter</name>
     <message>
         <source>%1 tokens</source>
@@ -1184,6 +1235,70 @@ Changes made to the file since are lost.</source>
         <source>Copied “%1” into Weft</source>
         <translation>「%1」を Weft にコピーしました</translation>
     </message>
+    <message>
+        <source>Weft cannot connect to the OpenCode server: %1</source>
+        <translation>Weft は OpenCode サーバーに接続できません: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Connect…</source>
+        <translation>接続(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>The OpenCode server refused: %1</source>
+        <translation>OpenCode サーバーが拒否しました: %1</translation>
+    </message>
+    <message>
+        <source>Delete the session “%1” on the OpenCode server %2, with its messages and subagent sessions?
+
+This cannot be undone.</source>
+        <translation>OpenCode サーバー %2 のセッション「%1」を、メッセージとサブエージェントのセッションごと削除しますか？
+
+この操作は元に戻せません。</translation>
+    </message>
+    <message>
+        <source>Compact Session</source>
+        <translation>セッションを圧縮</translation>
+    </message>
+    <message>
+        <source>Ask the OpenCode server %1 to summarise this session&apos;s context with the model the session uses? Later prompts continue from the summary; the older messages stay.</source>
+        <translation>OpenCode サーバー %1 に、このセッションのモデルでコンテキストを要約させますか？以降のプロンプトは要約から続き、古いメッセージは残ります。</translation>
+    </message>
+    <message>
+        <source>Compacting on the server…</source>
+        <translation>サーバーで圧縮しています…</translation>
+    </message>
+    <message>
+        <source>Connect to OpenCode &amp;Server…</source>
+        <translation>OpenCode サーバーに接続(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Show the sessions of a running `opencode serve` and run them there</source>
+        <translation>実行中の `opencode serve` のセッションを表示し、そこで実行します</translation>
+    </message>
+    <message>
+        <source>&amp;Disconnect from Server</source>
+        <translation>サーバーから切断(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Stop showing the OpenCode server of the selected session</source>
+        <translation>選択したセッションの OpenCode サーバーを表示しないようにします</translation>
+    </message>
+    <message>
+        <source>Connect to OpenCode Server</source>
+        <translation>OpenCode サーバーに接続</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>%1 に接続しています…</translation>
+    </message>
+    <message>
+        <source>Connected to OpenCode %1 at %2</source>
+        <translation>%2 の OpenCode %1 に接続しました</translation>
+    </message>
+    <message>
+        <source>The connection to %1 dropped (%2); reconnecting…</source>
+        <translation>%1 への接続が切れました（%2）。再接続しています…</translation>
+    </message>
 </context>
 <context>
     <name>weft::NoticeBar</name>
@@ -1328,6 +1443,25 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Untitled session</source>
         <translation>無題のセッション</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ServerSource</name>
+    <message>
+        <source>OpenCode server · %1</source>
+        <translation>OpenCode サーバー · %1</translation>
+    </message>
+    <message>
+        <source>%1 (connecting…)</source>
+        <translation>%1（接続中…）</translation>
+    </message>
+    <message>
+        <source>%1 (reconnecting…)</source>
+        <translation>%1（再接続中…）</translation>
+    </message>
+    <message>
+        <source>%1 (not connected)</source>
+        <translation>%1（未接続）</translation>
     </message>
 </context>
 <context>

@@ -475,6 +475,57 @@ Changes made to the file since are lost.</source>
     </message>
 </context>
 <context>
+    <name>weft::ConnectServerDialog</name>
+    <message>
+        <source>&amp;Remember the password</source>
+        <translation>记住密码(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Connect to OpenCode Server</source>
+        <translation>连接到 OpenCode 服务器</translation>
+    </message>
+    <message>
+        <source>Weft shows the sessions of a running &lt;code&gt;opencode serve&lt;/code&gt;, live, and sends your prompts to it: the agent runs there, with that server&apos;s configuration and files.</source>
+        <translation>Weft 实时显示正在运行的 &lt;code&gt;opencode serve&lt;/code&gt; 的会话，并把您的提示发送给它：智能体在那台服务器上运行，使用该服务器的配置和文件。</translation>
+    </message>
+    <message>
+        <source>Server address</source>
+        <translation>服务器地址</translation>
+    </message>
+    <message>
+        <source>OPENCODE_SERVER_PASSWORD, if the server has one</source>
+        <translation>服务器设置了的话，即 OPENCODE_SERVER_PASSWORD</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <source>Kept in Weft&apos;s settings file, readable only by you</source>
+        <translation>保存在 Weft 的设置文件中，只有您可以读取</translation>
+    </message>
+    <message>
+        <source>&amp;Address:</source>
+        <translation>地址(&amp;A):</translation>
+    </message>
+    <message>
+        <source>&amp;Password:</source>
+        <translation>密码(&amp;P):</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Start a server with &lt;code&gt;OPENCODE_SERVER_PASSWORD=… opencode serve --port 4096&lt;/code&gt;.</source>
+        <translation>用 &lt;code&gt;OPENCODE_SERVER_PASSWORD=… opencode serve --port 4096&lt;/code&gt; 启动服务器。</translation>
+    </message>
+    <message>
+        <source>The address of the server, e.g. http://127.0.0.1:4096.</source>
+        <translation>服务器的地址，例如 http://127.0.0.1:4096。</translation>
+    </message>
+</context>
+<context>
     <name>weft::ContextMeter</name>
     <message>
         <source>%1 tokens</source>
@@ -1184,6 +1235,70 @@ Changes made to the file since are lost.</source>
         <source>Copied “%1” into Weft</source>
         <translation>已将“%1”复制到 Weft</translation>
     </message>
+    <message>
+        <source>Weft cannot connect to the OpenCode server: %1</source>
+        <translation>Weft 无法连接到 OpenCode 服务器：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Connect…</source>
+        <translation>连接(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>The OpenCode server refused: %1</source>
+        <translation>OpenCode 服务器拒绝了：%1</translation>
+    </message>
+    <message>
+        <source>Delete the session “%1” on the OpenCode server %2, with its messages and subagent sessions?
+
+This cannot be undone.</source>
+        <translation>删除 OpenCode 服务器 %2 上的会话“%1”及其消息和子智能体会话？
+
+此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Compact Session</source>
+        <translation>压缩会话</translation>
+    </message>
+    <message>
+        <source>Ask the OpenCode server %1 to summarise this session&apos;s context with the model the session uses? Later prompts continue from the summary; the older messages stay.</source>
+        <translation>让 OpenCode 服务器 %1 用本会话所用的模型总结上下文？之后的提示将从总结继续，较早的消息会保留。</translation>
+    </message>
+    <message>
+        <source>Compacting on the server…</source>
+        <translation>正在服务器上压缩…</translation>
+    </message>
+    <message>
+        <source>Connect to OpenCode &amp;Server…</source>
+        <translation>连接到 OpenCode 服务器(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Show the sessions of a running `opencode serve` and run them there</source>
+        <translation>显示正在运行的 `opencode serve` 的会话并在那里运行它们</translation>
+    </message>
+    <message>
+        <source>&amp;Disconnect from Server</source>
+        <translation>断开服务器(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Stop showing the OpenCode server of the selected session</source>
+        <translation>不再显示所选会话的 OpenCode 服务器</translation>
+    </message>
+    <message>
+        <source>Connect to OpenCode Server</source>
+        <translation>连接到 OpenCode 服务器</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>Connected to OpenCode %1 at %2</source>
+        <translation>已连接到 %2 上的 OpenCode %1</translation>
+    </message>
+    <message>
+        <source>The connection to %1 dropped (%2); reconnecting…</source>
+        <translation>与 %1 的连接已断开（%2）；正在重新连接…</translation>
+    </message>
 </context>
 <context>
     <name>weft::NoticeBar</name>
@@ -1328,6 +1443,25 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Untitled session</source>
         <translation>无标题会话</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ServerSource</name>
+    <message>
+        <source>OpenCode server · %1</source>
+        <translation>OpenCode 服务器 · %1</translation>
+    </message>
+    <message>
+        <source>%1 (connecting…)</source>
+        <translation>%1（连接中…）</translation>
+    </message>
+    <message>
+        <source>%1 (reconnecting…)</source>
+        <translation>%1（重新连接中…）</translation>
+    </message>
+    <message>
+        <source>%1 (not connected)</source>
+        <translation>%1（未连接）</translation>
     </message>
 </context>
 <context>
