@@ -1272,8 +1272,8 @@ This cannot be undone.</source>
         <translation>OpenCode サーバーに接続(&amp;S)…</translation>
     </message>
     <message>
-        <source>Show the sessions of a running `opencode serve` and run them there</source>
-        <translation>実行中の `opencode serve` のセッションを表示し、そこで実行します</translation>
+        <source>Show the sessions of a running OpenCode server and run them there</source>
+        <translation>実行中の OpenCode サーバーのセッションを表示し、そこで実行します</translation>
     </message>
     <message>
         <source>&amp;Disconnect from Server</source>

@@ -1272,8 +1272,8 @@ This cannot be undone.</source>
         <translation>连接到 OpenCode 服务器(&amp;S)…</translation>
     </message>
     <message>
-        <source>Show the sessions of a running `opencode serve` and run them there</source>
-        <translation>显示正在运行的 `opencode serve` 的会话并在那里运行它们</translation>
+        <source>Show the sessions of a running OpenCode server and run them there</source>
+        <translation>显示正在运行的 OpenCode 服务器的会话并在那里运行它们</translation>
     </message>
     <message>
         <source>&amp;Disconnect from Server</source>

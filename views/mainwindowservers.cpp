@@ -86,7 +86,7 @@ void updateStored(const QString &url, const std::function<void(StoredServer &)> 
 void MainWindow::createServerActions()
 {
     QAction *a = makeAction(u"connectServer"_s, tr("Connect to OpenCode &Server…"), u"network-connect"_s);
-    a->setToolTip(tr("Show the sessions of a running `opencode serve` and run them there"));
+    a->setToolTip(tr("Show the sessions of a running OpenCode server and run them there"));
     connect(a, &QAction::triggered, this, &MainWindow::showConnectServer);
 
     a = makeAction(u"disconnectServer"_s, tr("&Disconnect from Server"), u"network-disconnect"_s);
