@@ -111,7 +111,7 @@ QNetworkRequest ServerClient::request(const QString &path, const QUrlQuery &quer
 }
 
 Result<JsonValue> ServerClient::send(const QByteArray &verb, const QString &path, const QUrlQuery &query,
-                                     const QByteArray &body, int timeoutMs) const
+                                     const QByteArray &body, int timeoutMs, QByteArray *nextCursor) const
 {
     if (!m_baseUrl.isValid() || m_baseUrl.host().isEmpty())
         return Error{u"no OpenCode server given"_s, {}};
@@ -130,6 +130,8 @@ Result<JsonValue> ServerClient::send(const QByteArray &verb, const QString &path
     const QString where = displayName();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QByteArray bytes = reply->readAll();
+    if (nextCursor)
+        *nextCursor = reply->rawHeader("x-next-cursor");
     if (status == 0) {
         switch (reply->error()) {
         case QNetworkReply::OperationCanceledError:
@@ -163,9 +165,9 @@ Result<JsonValue> ServerClient::send(const QByteArray &verb, const QString &path
     return std::move(*parsed);
 }
 
-Result<JsonValue> ServerClient::get(const QString &path, const QUrlQuery &query) const
+Result<JsonValue> ServerClient::get(const QString &path, const QUrlQuery &query, QByteArray *nextCursor) const
 {
-    return send("GET", path, query, QByteArray(), -1);
+    return send("GET", path, query, QByteArray(), -1, nextCursor);
 }
 
 Result<JsonValue> ServerClient::post(const QString &path, const JsonValue &body, const QUrlQuery &query, int timeoutMs) const

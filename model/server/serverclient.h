@@ -46,7 +46,10 @@ public:
     /// one clear error otherwise.
     [[nodiscard]] Result<ServerInfo> probe() const;
 
-    [[nodiscard]] Result<JsonValue> get(const QString &path, const QUrlQuery &query = {}) const;
+    /// GET @p path. A paged answer's next cursor (OpenCode's `x-next-cursor` header) goes to
+    /// @p nextCursor when given (empty on the last page).
+    [[nodiscard]] Result<JsonValue> get(const QString &path, const QUrlQuery &query = {},
+                                        QByteArray *nextCursor = nullptr) const;
     [[nodiscard]] Result<JsonValue> post(const QString &path, const JsonValue &body, const QUrlQuery &query = {},
                                          int timeoutMs = -1) const;
     [[nodiscard]] Result<JsonValue> patch(const QString &path, const JsonValue &body, const QUrlQuery &query = {}) const;
@@ -66,7 +69,7 @@ public:
 
 private:
     [[nodiscard]] Result<JsonValue> send(const QByteArray &verb, const QString &path, const QUrlQuery &query,
-                                         const QByteArray &body, int timeoutMs) const;
+                                         const QByteArray &body, int timeoutMs, QByteArray *nextCursor = nullptr) const;
 
     QUrl m_baseUrl;
     QByteArray m_authorization;

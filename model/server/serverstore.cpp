@@ -97,33 +97,46 @@ QList<Project> ServerStore::projects()
 
 Result<QList<Session>> ServerStore::readSessions()
 {
-    // Every project's sessions; archived ones are left out unless asked for, so both.
+    // Every project's sessions, a page at a time (`x-next-cursor`); archived ones are left out
+    // unless asked for, so both.
     QList<Session> result;
     QSet<QString> seen;
     for (const bool archived : {false, true}) {
-        QUrlQuery query;
-        if (archived)
-            query.addQueryItem(u"archived"_s, u"true"_s);
-        Result<JsonValue> answer = m_client.get(u"/experimental/session"_s, query);
-        if (!answer && !archived) {
-            // A server without the cross-project list: the sessions of its own project.
-            answer = m_client.get(u"/session"_s);
-        }
-        if (!answer) {
+        QByteArray cursor;
+        for (int page = 0; page < 10000; ++page) {
+            QUrlQuery query{{u"limit"_s, u"1000"_s}};
             if (archived)
-                break;
-            return answer.error();
-        }
-        for (const JsonValue &v : answer->toArray()) {
-            Result<Session> s = Session::fromJson(v);
-            if (!s) {
-                reportProblem(m_client.displayName() + u"/session"_s, s.error().toString());
-                continue;
+                query.addQueryItem(u"archived"_s, u"true"_s);
+            if (!cursor.isEmpty())
+                query.addQueryItem(u"cursor"_s, QString::fromLatin1(cursor));
+            QByteArray next;
+            Result<JsonValue> answer = m_client.get(u"/experimental/session"_s, query, &next);
+            if (!answer && !archived && page == 0) {
+                // A server without the cross-project list: the sessions of its own project.
+                answer = m_client.get(u"/session"_s);
+                next.clear();
             }
-            if (seen.contains(s->id()))
-                continue;
-            seen.insert(s->id());
-            result.append(std::move(s.value()));
+            if (!answer) {
+                if (archived)
+                    break;
+                return answer.error();
+            }
+            bool added = false;
+            for (const JsonValue &v : answer->toArray()) {
+                Result<Session> s = Session::fromJson(v);
+                if (!s) {
+                    reportProblem(m_client.displayName() + u"/session"_s, s.error().toString());
+                    continue;
+                }
+                if (seen.contains(s->id()))
+                    continue;
+                seen.insert(s->id());
+                result.append(std::move(s.value()));
+                added = true;
+            }
+            if (next.isEmpty() || next == cursor || !added)
+                break;
+            cursor = next;
         }
     }
     QMutexLocker locker(&m_mutex);

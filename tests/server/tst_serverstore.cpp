@@ -13,6 +13,7 @@
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTest>
+#include <QUrlQuery>
 
 using namespace Qt::StringLiterals;
 using namespace weft;
@@ -68,6 +69,7 @@ private Q_SLOTS:
     void parseUrl();
     void readsV1Sessions();
     void readsV2Sessions();
+    void readsEveryPageOfSessions();
     void readErrorsAreReported();
     void operationsSendWhatOpencodeExpects();
     void compactTakesTheSessionsModel();
@@ -232,6 +234,36 @@ void TestServerStore::readsV2Sessions()
     }
     QCOMPARE(messages.first().info.role(), Message::Role::User);
     QCOMPARE(messages.last().info.role(), Message::Role::Assistant);
+}
+
+void TestServerStore::readsEveryPageOfSessions()
+{
+    // OpenCode pages the session list (100 a page, `x-next-cursor`); 250 sessions in 3 pages.
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    const JsonObject recorded = recordedExchange(u"session list"_s).responseBody.toArray().at(0).toObject();
+    server.route("GET", u"/experimental/session"_s, [recorded](const test::FakeRequest &request) {
+        const QUrlQuery query(QString::fromUtf8(request.path).section(u'?', 1));
+        const int page = query.queryItemValue(u"cursor"_s).toInt();
+        const bool archived = query.queryItemValue(u"archived"_s) == u"true";
+        JsonArray sessions;
+        for (int i = page * 100; i < std::min(250, (page + 1) * 100); ++i) {
+            JsonObject s = recorded;
+            s.insert(u"id"_s, u"ses_%1ffe0000000000000000000"_s.arg(i, 3, 10, QChar(u'0')));
+            sessions.append(s);
+        }
+        FakeOpencodeServer::Reply reply{200, toJson(archived ? JsonArray() : sessions, 0)};
+        if (!archived && page < 2)
+            reply.headers.append({"x-next-cursor", QByteArray::number(page + 1)});
+        return reply;
+    });
+    const std::shared_ptr<ServerStore> store = connectTo(server);
+    QVERIFY(store);
+    const Result<QList<Session>> sessions = store->readSessions();
+    QVERIFY(sessions);
+    QCOMPARE(sessions->size(), 250);
+    QCOMPARE(server.count("GET", u"/experimental/session"_s), 4); // 3 pages, then the archived ones
 }
 
 void TestServerStore::readErrorsAreReported()

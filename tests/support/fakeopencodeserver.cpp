@@ -173,7 +173,10 @@ void FakeOpencodeServer::onReadyRead(QTcpSocket *socket)
             continue;
         }
         const Reply reply = (*it)(request);
-        respond(reply.body.isEmpty() && reply.status == 200 ? 204 : reply.status, reply.body);
+        QByteArray extra;
+        for (const auto &[name, value] : reply.headers)
+            extra += name + ": " + value + "\r\n";
+        respond(reply.body.isEmpty() && reply.status == 200 ? 204 : reply.status, reply.body, extra);
     }
 }
 

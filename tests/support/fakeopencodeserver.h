@@ -48,6 +48,8 @@ public:
     struct Reply {
         int status = 200;
         QByteArray body; ///< JSON (an empty body is sent with status 204 unless a status is set)
+        /// Extra headers ("x-next-cursor" of a paged answer).
+        QList<std::pair<QByteArray, QByteArray>> headers = {};
     };
     using Handler = std::function<Reply(const FakeRequest &request)>;
 
