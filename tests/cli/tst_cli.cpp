@@ -449,7 +449,7 @@ void TestCli::help_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("usage");
-    const QString top = u"Usage: weft [--data-dir DIR] [COMMAND ...]"_s;
+    const QString top = u"Usage: weft [--data-dir DIR | --server URL [--password-file FILE]] [COMMAND ...]"_s;
     QTest::addRow("--help") << QStringList{u"--help"_s} << top;
     QTest::addRow("-h") << QStringList{u"-h"_s} << top;
     QTest::addRow("help") << QStringList{u"help"_s} << top;
