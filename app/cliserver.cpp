@@ -140,6 +140,16 @@ int serverRun(const std::shared_ptr<ServerStore> &server, const std::shared_ptr<
         if (const Result<void> r = server->replyPermission(sessionID, asked.string(u"id"), reply); !r)
             err(u"weft: warning: "_s + r.error().toString());
     });
+    QObject::connect(watcher, &ServerEventWatcher::questionAsked, &receiver, [&](const JsonObject &asked) {
+        if (asked.string(u"sessionID") != sessionID)
+            return;
+        // The command line has no one to ask: declined, as a permission question is refused.
+        const JsonArray questions = asked.value(u"questions").toArray();
+        err(u"weft: declined the agent's question \"%1\" (answer it in the window)"_s.arg(
+            questions.isEmpty() ? QString() : questions.at(0).toObject().string(u"question")));
+        if (const Result<void> r = server->rejectQuestion(sessionID, asked.string(u"id"), asked.value(u"v2").toBool()); !r)
+            err(u"weft: warning: "_s + r.error().toString());
+    });
     service->startWatching(watcher);
     connectTimeout.start(15000);
     QCoreApplication::exec();

@@ -123,6 +123,11 @@ public:
     /// Connects to the OpenCode server at @p address (File › Connect to OpenCode Server…) and
     /// remembers it for the next start (its password only when @p rememberPassword).
     ServerSource *connectServer(const QString &address, const QString &password, bool rememberPassword);
+    /// How the questions of a server's agent are answered when they need a dialog (tests).
+    void setQuestionHandler(std::function<std::optional<QList<QStringList>>(const weft::JsonObject &request)> handler)
+    {
+        m_questionHandler = std::move(handler);
+    }
     /// Closes server source @p key and forgets to connect it at the next start.
     void disconnectServer(const QString &key);
     /// Writes the export document of @p sessionID (`opencode export`) to @p path.
@@ -159,6 +164,9 @@ private:
     void setupServers();
     void showConnectServer();
     void onServerAdded(weft::ServerSource *server);
+    /// A server's agent asks the user (OpenCode's `question` tool): a notice with the options,
+    /// or a dialog for several questions.
+    void onQuestionAsked(const weft::JsonObject &request);
     /// The server source of the open session, or null.
     [[nodiscard]] ServerSource *currentServer() const;
     [[nodiscard]] SessionsModel *sessionsFor(const QString &source) const;
@@ -213,6 +221,7 @@ private:
     QString m_dataDir;
     std::unique_ptr<SessionController> m_controller;
     NoticeBar *m_notices = nullptr;
+    std::function<std::optional<QList<QStringList>>(const weft::JsonObject &)> m_questionHandler;
     QPointer<CompactionDialog> m_compactionDialog;
     QString m_current;
     QString m_currentSource;

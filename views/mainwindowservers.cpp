@@ -7,12 +7,16 @@
 
 #include "app/serversource.h"
 #include "connectserverdialog.h"
+#include "noticebar.h"
+#include "questiondialog.h"
+#include "style.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
 #include "server/serverclient.h"
 #include "sessionsidebar.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QFile>
 #include <QMessageBox>
 #include <QSettings>
@@ -101,6 +105,9 @@ void MainWindow::createServerActions()
 void MainWindow::setupServers()
 {
     connect(m_controller.get(), &SessionController::serverAdded, this, &MainWindow::onServerAdded);
+    connect(m_controller.get(), &SessionController::questionAsked, this, &MainWindow::onQuestionAsked);
+    connect(m_controller.get(), &SessionController::questionClosed, this,
+            [this](const QString &, const QString &requestID) { m_notices->removeNotice(u"question-"_s + requestID); });
     // The servers shown when Weft last quit, with their remembered passwords.
     for (const StoredServer &s : storedServers()) {
         if (!s.connected)
@@ -169,6 +176,50 @@ void MainWindow::onServerAdded(ServerSource *server)
             showSession(QString());
         m_tree->removeSource(key);
     });
+}
+
+void MainWindow::onQuestionAsked(const JsonObject &request)
+{
+    const QString id = request.string(u"id");
+    const JsonArray questions = request.value(u"questions").toArray();
+    if (id.isEmpty() || questions.isEmpty())
+        return;
+    const JsonObject first = questions.at(0).toObject();
+    QString text = questions.size() == 1
+        ? tr("The agent asks: %1").arg(first.string(u"question"))
+        : Style::plural(tr("The agent asks %n question(s).", nullptr, int(questions.size())), questions.size());
+    if (request.string(u"sessionID") != m_current) {
+        const SessionsModel *model = m_tree->sessionsModel(m_controller->sourceOf(request.string(u"sessionID")));
+        const std::optional<Session> s = model ? model->session(request.string(u"sessionID")) : std::nullopt;
+        text = tr("In “%1”: %2").arg(s ? s->title() : request.string(u"sessionID"), text);
+    }
+    SessionController *c = m_controller.get();
+    QList<NoticeBar::Button> actions;
+    const JsonArray options = first.value(u"options").toArray();
+    if (questions.size() == 1 && !first.value(u"multiple").toBool() && options.size() <= 4
+        && first.value(u"custom").isBool() && !first.value(u"custom").toBool()) {
+        // One question, a few choices: a button each.
+        for (qsizetype i = 0; i < options.size(); ++i) {
+            const QString label = options.at(i).toObject().string(u"label");
+            actions.append({label, QString(), u"option%1"_s.arg(i), [c, id, label] { c->answerQuestion(id, {{label}}); }});
+        }
+    } else {
+        actions.append({tr("&Answer…"), u"dialog-question"_s, u"answer"_s, [this, c, id, request] {
+                            std::optional<QList<QStringList>> answers;
+                            if (m_questionHandler) {
+                                answers = m_questionHandler(request);
+                            } else {
+                                QuestionDialog dialog(request, this);
+                                if (dialog.exec() == QDialog::Accepted)
+                                    answers = dialog.answers();
+                            }
+                            if (answers)
+                                c->answerQuestion(id, *answers);
+                        }});
+    }
+    actions.append({tr("&Decline"), u"dialog-cancel"_s, u"decline"_s, [c, id] { c->rejectQuestion(id); }});
+    m_notices->showNotice(u"question-"_s + id, NoticeBar::Kind::Question, text, actions);
+    QApplication::alert(this);
 }
 
 } // namespace weft

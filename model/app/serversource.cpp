@@ -152,6 +152,17 @@ void ServerSource::onConnected(const std::shared_ptr<ServerStore> &store)
         m_permissions.erase(it);
         Q_EMIT permissionClosed(request);
     });
+    connect(m_watcher, &ServerEventWatcher::questionAsked, this, [this](const JsonObject &request) {
+        const QString id = request.string(u"id");
+        if (id.isEmpty() || m_questions.contains(id))
+            return;
+        m_questions.insert(id, request);
+        Q_EMIT questionAsked(request);
+    });
+    connect(m_watcher, &ServerEventWatcher::questionClosed, this, [this](const QString &sessionID, const QString &requestID) {
+        if (m_questions.remove(requestID) > 0)
+            Q_EMIT questionClosed(sessionID, requestID);
+    });
     const int generation = m_generation;
     connect(m_service.get(), &SessionService::watchingStarted, this, [this, generation] {
         if (generation != m_generation || m_sessions)
@@ -175,6 +186,10 @@ void ServerSource::close()
     const QList<PermissionRequest> pending = m_permissions.values();
     m_permissions.clear();
     m_v2Permissions.clear();
+    const QList<JsonObject> questions = m_questions.values();
+    m_questions.clear();
+    for (const JsonObject &q : questions)
+        Q_EMIT questionClosed(q.string(u"sessionID"), q.string(u"id"));
     for (const PermissionRequest &request : pending)
         Q_EMIT permissionClosed(request);
     const QSet<QString> busy = m_busy;
@@ -200,6 +215,15 @@ void ServerSource::onStatus(const QString &sessionID, const QString &status)
     }
     m_busy.remove(sessionID);
     // The questions of a run that ended cannot be answered any more.
+    for (auto it = m_questions.begin(); it != m_questions.end();) {
+        if (it->string(u"sessionID") == sessionID) {
+            const QString id = it.key();
+            it = m_questions.erase(it);
+            Q_EMIT questionClosed(sessionID, id);
+        } else {
+            ++it;
+        }
+    }
     for (auto it = m_permissions.begin(); it != m_permissions.end();) {
         if (it->sessionID == sessionID) {
             const PermissionRequest request = *it;
@@ -327,6 +351,41 @@ bool ServerSource::answerPermission(const QString &requestID, PermissionReply re
             if (!r && m_permissions.remove(request.id) > 0)
                 Q_EMIT permissionClosed(request);
         });
+    return true;
+}
+
+bool ServerSource::answerQuestion(const QString &requestID, const QList<QStringList> &answers)
+{
+    const auto it = m_questions.constFind(requestID);
+    if (it == m_questions.cend())
+        return false;
+    const QString sessionID = it->string(u"sessionID");
+    const bool v2 = it->value(u"v2").toBool();
+    request<Result<void>>([=](ServerStore &s) { return s.replyQuestion(sessionID, requestID, answers, v2); },
+                          [this, sessionID, requestID](const Result<void> &r) {
+                              if (r)
+                                  return; // question.replied closes it
+                              Q_EMIT failed(Operation::Question, sessionID, r.error().message);
+                              if (m_questions.remove(requestID) > 0)
+                                  Q_EMIT questionClosed(sessionID, requestID);
+                          });
+    return true;
+}
+
+bool ServerSource::rejectQuestion(const QString &requestID)
+{
+    const auto it = m_questions.constFind(requestID);
+    if (it == m_questions.cend())
+        return false;
+    const QString sessionID = it->string(u"sessionID");
+    const bool v2 = it->value(u"v2").toBool();
+    request<Result<void>>([=](ServerStore &s) { return s.rejectQuestion(sessionID, requestID, v2); },
+                          [this, sessionID, requestID](const Result<void> &r) {
+                              if (!r)
+                                  Q_EMIT failed(Operation::Question, sessionID, r.error().message);
+                              if (m_questions.remove(requestID) > 0)
+                                  Q_EMIT questionClosed(sessionID, requestID);
+                          });
     return true;
 }
 

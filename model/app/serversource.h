@@ -76,9 +76,17 @@ public:
     [[nodiscard]] QList<PermissionRequest> pendingPermissions() const { return m_permissions.values(); }
     [[nodiscard]] bool hasPermission(const QString &requestID) const { return m_permissions.contains(requestID); }
     bool answerPermission(const QString &requestID, PermissionReply reply);
+    /// The questions of OpenCode's `question` tool waiting for an answer (the server's shape,
+    /// see ServerEventWatcher::questionAsked()).
+    [[nodiscard]] QList<JsonObject> pendingQuestions() const { return m_questions.values(); }
+    [[nodiscard]] bool hasQuestion(const QString &requestID) const { return m_questions.contains(requestID); }
+    /// Answers question @p requestID: for each of its questions, the labels chosen.
+    bool answerQuestion(const QString &requestID, const QList<QStringList> &answers);
+    /// Declines to answer question @p requestID.
+    bool rejectQuestion(const QString &requestID);
 
     /// The operations that can fail (failed()).
-    enum class Operation { Connect, Prompt, Stop, Fork, Compact, Revert, Unrevert, Delete, Permission };
+    enum class Operation { Connect, Prompt, Stop, Fork, Compact, Revert, Unrevert, Delete, Permission, Question };
     Q_ENUM(Operation)
 
 Q_SIGNALS:
@@ -91,6 +99,9 @@ Q_SIGNALS:
     void runFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
     void permissionRequested(const weft::PermissionRequest &request);
     void permissionClosed(const weft::PermissionRequest &request);
+    void questionAsked(const weft::JsonObject &request);
+    /// Answered (here or elsewhere), declined, or its run ended.
+    void questionClosed(const QString &sessionID, const QString &requestID);
     void forked(const QString &sessionID, const weft::Session &session);
     void compactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
     void reverted(const weft::Session &session);
@@ -115,6 +126,7 @@ private:
     QHash<QString, MessageError> m_errors;
     QHash<QString, PermissionRequest> m_permissions;
     QSet<QString> m_v2Permissions; ///< questions of V2 sessions (answered through `/api`)
+    QHash<QString, JsonObject> m_questions;
     int m_generation = 0;
 };
 

@@ -510,6 +510,8 @@ ServerSource *SessionController::addServer(const ServerClient &client)
     connect(source, &ServerSource::runFinished, this, &SessionController::runFinished);
     connect(source, &ServerSource::permissionRequested, this, &SessionController::permissionRequested);
     connect(source, &ServerSource::permissionClosed, this, &SessionController::permissionClosed);
+    connect(source, &ServerSource::questionAsked, this, &SessionController::questionAsked);
+    connect(source, &ServerSource::questionClosed, this, &SessionController::questionClosed);
     connect(source, &ServerSource::forked, this, &SessionController::forked);
     connect(source, &ServerSource::compactionFinished, this, &SessionController::compactionFinished);
     connect(source, &ServerSource::reverted, this, &SessionController::unreverted);
@@ -567,6 +569,24 @@ QString SessionController::sourceOf(const QString &sessionID) const
 {
     const ServerSource *s = serverOf(sessionID);
     return s ? s->key() : QString();
+}
+
+bool SessionController::answerQuestion(const QString &requestID, const QList<QStringList> &answers)
+{
+    for (ServerSource *server : std::as_const(m_servers)) {
+        if (server->hasQuestion(requestID))
+            return server->answerQuestion(requestID, answers);
+    }
+    return false;
+}
+
+bool SessionController::rejectQuestion(const QString &requestID)
+{
+    for (ServerSource *server : std::as_const(m_servers)) {
+        if (server->hasQuestion(requestID))
+            return server->rejectQuestion(requestID);
+    }
+    return false;
 }
 
 bool SessionController::removeServerSession(const QString &sessionID)

@@ -174,6 +174,10 @@ public:
     [[nodiscard]] QString sourceOf(const QString &sessionID) const;
     /// Deletes @p sessionID of a server there (false for other sessions).
     bool removeServerSession(const QString &sessionID);
+    /// Answers question @p requestID of OpenCode's `question` tool on the server that asked it:
+    /// for each of its questions, the labels chosen. False when no server has it.
+    bool answerQuestion(const QString &requestID, const QList<QStringList> &answers);
+    bool rejectQuestion(const QString &requestID);
     /// Reverts @p sessionID of a server to before @p messageID there (false for other sessions).
     bool revertServerSession(const QString &sessionID, const QString &messageID, const QString &partID = {});
 
@@ -213,6 +217,9 @@ Q_SIGNALS:
     /// @p sessionID of OpenCode's source was copied into Weft as @p session.
     void imported(const QString &sessionID, const weft::Session &session);
     void unreverted(const weft::Session &session);
+    /// A server's agent asks the user (OpenCode's `question` tool; see ServerSource).
+    void questionAsked(const weft::JsonObject &request);
+    void questionClosed(const QString &sessionID, const QString &requestID);
     /// A server source was made (addServer()).
     void serverAdded(weft::ServerSource *server);
     /// @p operation on @p sessionID failed; @p error says why.

@@ -292,8 +292,14 @@ void ServerEventWatcher::handle(const JsonObject &envelope)
         Q_EMIT permissionAsked(p);
     } else if (type == u"permission.replied") {
         Q_EMIT permissionReplied(p.string(u"sessionID"), p.string(u"requestID"));
-    } else if (type == u"question.asked") {
-        Q_EMIT questionAsked(p);
+    } else if (type == u"question.asked" || type == u"question.v2.asked") {
+        JsonObject request = p;
+        if (type == u"question.v2.asked")
+            request.insert(u"v2"_s, true);
+        Q_EMIT questionAsked(request);
+    } else if (type == u"question.replied" || type == u"question.rejected" || type == u"question.v2.replied"
+               || type == u"question.v2.rejected") {
+        Q_EMIT questionClosed(p.string(u"sessionID"), p.string(u"requestID"));
     } else if (type == u"permission.v2.asked") {
         // {id, sessionID, action, resources, save, source: {messageID, callID}}: V1's shape.
         JsonObject request = p;

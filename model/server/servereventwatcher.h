@@ -62,8 +62,12 @@ Q_SIGNALS:
     /// with `v2: true`.
     void permissionAsked(const weft::JsonObject &request);
     void permissionReplied(const QString &sessionID, const QString &requestID);
-    /// `question.asked`: the request (`id`, `sessionID`, `questions`).
+    /// `question.asked` (or `question.v2.asked`): the request of OpenCode's `question` tool,
+    /// `{id, sessionID, questions: [{question, header, options: [{label, description}],
+    /// multiple, custom}], tool: {messageID, callID}}`.
     void questionAsked(const weft::JsonObject &request);
+    /// `question.replied` or `question.rejected`.
+    void questionClosed(const QString &sessionID, const QString &requestID);
     /// Any event, as sent: `type`, `properties` (and `directory` from the global stream).
     void eventReceived(const QString &type, const weft::JsonObject &properties);
 

@@ -570,4 +570,33 @@ Result<void> ServerStore::replyPermission(const QString &sessionID, const QStrin
     return {};
 }
 
+Result<void> ServerStore::replyQuestion(const QString &sessionID, const QString &requestID,
+                                        const QList<QStringList> &answers, bool v2)
+{
+    JsonArray list;
+    for (const QStringList &answer : answers) {
+        JsonArray labels;
+        for (const QString &label : answer)
+            labels.append(label);
+        list.append(labels);
+    }
+    const QString id = QString::fromLatin1(QUrl::toPercentEncoding(requestID));
+    const Result<JsonValue> answer
+        = v2 ? m_client.post(v2PathOf(sessionID, u"/question/"_s + id + u"/reply"_s), JsonObject{{u"answers"_s, list}})
+             : m_client.post(u"/question/"_s + id + u"/reply"_s, JsonObject{{u"answers"_s, list}}, instanceOf(sessionID));
+    if (!answer)
+        return answer.error();
+    return {};
+}
+
+Result<void> ServerStore::rejectQuestion(const QString &sessionID, const QString &requestID, bool v2)
+{
+    const QString id = QString::fromLatin1(QUrl::toPercentEncoding(requestID));
+    const Result<JsonValue> answer = v2 ? m_client.post(v2PathOf(sessionID, u"/question/"_s + id + u"/reject"_s), JsonObject())
+                                        : m_client.post(u"/question/"_s + id + u"/reject"_s, JsonObject(), instanceOf(sessionID));
+    if (!answer)
+        return answer.error();
+    return {};
+}
+
 } // namespace weft

@@ -98,6 +98,13 @@ public:
     Result<void> replyPermission(const QString &sessionID, const QString &requestID, const QString &reply,
                                  bool v2 = false);
 
+    /// Answers a question of OpenCode's `question` tool: for each question, the labels chosen
+    /// (or the user's own text); @p v2 for a question of a V2 session.
+    Result<void> replyQuestion(const QString &sessionID, const QString &requestID, const QList<QStringList> &answers,
+                               bool v2 = false);
+    /// Declines to answer it (the tool call fails and the agent goes on).
+    Result<void> rejectQuestion(const QString &sessionID, const QString &requestID, bool v2 = false);
+
     /// Forgets the copy of @p sessionID's messages (it changed on the server).
     void forget(const QString &sessionID);
     /// Notes that @p sessionID is a V2 session (prompted through `/api`): its prompts, Stop and

@@ -9,6 +9,7 @@
 #include "changespane.h"
 #include "composer.h"
 #include "qt/diffmodel.h"
+#include "questiondialog.h"
 #include "fakeopencodeserver.h"
 #include "guitest.h"
 #include "mainwindow.h"
@@ -22,6 +23,10 @@
 #include "timelineview.h"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QGroupBox>
+#include <QLineEdit>
 #include <QFileInfo>
 #include <QMenu>
 #include <QPlainTextEdit>
@@ -67,6 +72,8 @@ private Q_SLOTS:
     void promptPermissionAndStopGoToTheServer();
     void forkAndCompactThere();
     void refusedAndDroppedConnections();
+    void questionsAreAnsweredThere();
+    void questionDialog();
 
 private:
     MainWindow *makeWindow();
@@ -315,6 +322,84 @@ void TestGuiServer::refusedAndDroppedConnections()
     QTRY_VERIFY(w->sessionTreeModel()->indexForSource(key).data().toString().contains(u"reconnecting"_s));
     QTRY_COMPARE(source->state(), ServerSource::State::Connected);
     QTRY_VERIFY(!w->sessionTreeModel()->indexForSource(key).data().toString().contains(u"reconnecting"_s));
+}
+
+void TestGuiServer::questionsAreAnsweredThere()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    ServerSource *source = connect(w);
+    QVERIFY(source);
+    QVERIFY(openAndLoad(w, v1Session(), source->key()));
+    for (const QString &id : {u"que_1"_s, u"que_2"_s})
+        m_server->route("POST", u"/question/"_s + id + u"/reply"_s, 200, true);
+    m_server->route("POST", u"/question/que_3/reject"_s, 200, true);
+    auto option = [](const QString &label) { return JsonObject{{u"label"_s, label}, {u"description"_s, u"the file "_s + label}}; };
+    auto ask = [&](const QString &id, const JsonArray &questions) {
+        m_server->pushEvent(u"question.asked"_s,
+                            JsonObject{{u"id"_s, id}, {u"sessionID"_s, v1Session()}, {u"questions"_s, questions}},
+                            u"/home/dev/src/demo"_s);
+    };
+    const JsonObject which{{u"question"_s, u"Which file?"_s}, {u"header"_s, u"File"_s},
+                           {u"options"_s, JsonArray{option(u"a.txt"_s), option(u"b.txt"_s)}}, {u"custom"_s, false}};
+
+    // One question with a few choices: a button each, answered there.
+    ask(u"que_1"_s, JsonArray{which});
+    QPushButton *b = nullptr;
+    QTRY_VERIFY((b = w->noticeBar()->button(u"question-que_1"_s, u"option1"_s)) != nullptr);
+    QCOMPARE(b->text(), u"b.txt"_s);
+    QVERIFY(w->noticeBar()->noticeText(u"question-que_1"_s).contains(u"Which file?"_s));
+    QTest::mouseClick(b, Qt::LeftButton);
+    QTRY_COMPARE(requestsTo(*m_server, "POST", u"/question/que_1/reply"_s).size(), 1);
+    QCOMPARE(requestsTo(*m_server, "POST", u"/question/que_1/reply"_s).first().json,
+             (JsonObject{{u"answers"_s, JsonArray{JsonArray{u"b.txt"_s}}}}));
+    m_server->pushEvent(u"question.replied"_s, JsonObject{{u"sessionID"_s, v1Session()}, {u"requestID"_s, u"que_1"_s}});
+    QTRY_VERIFY(w->noticeBar()->noticeText(u"question-que_1"_s).isEmpty());
+
+    // Several questions: the dialog (here its stand-in) answers each.
+    JsonObject several = which;
+    several.insert(u"multiple"_s, true);
+    ask(u"que_2"_s, JsonArray{which, several});
+    w->setQuestionHandler([](const JsonObject &request) -> std::optional<QList<QStringList>> {
+        if (request.value(u"questions"_s).toArray().size() != 2)
+            return std::nullopt;
+        return QList<QStringList>{{u"a.txt"_s}, {u"a.txt"_s, u"b.txt"_s}};
+    });
+    QTRY_VERIFY((b = w->noticeBar()->button(u"question-que_2"_s, u"answer"_s)) != nullptr);
+    QTest::mouseClick(b, Qt::LeftButton);
+    QTRY_COMPARE(requestsTo(*m_server, "POST", u"/question/que_2/reply"_s).size(), 1);
+    QCOMPARE(requestsTo(*m_server, "POST", u"/question/que_2/reply"_s).first().json,
+             (JsonObject{{u"answers"_s, JsonArray{JsonArray{u"a.txt"_s}, JsonArray{u"a.txt"_s, u"b.txt"_s}}}}));
+
+    // Declined: the server is told, the notice goes.
+    ask(u"que_3"_s, JsonArray{which});
+    QTRY_VERIFY((b = w->noticeBar()->button(u"question-que_3"_s, u"decline"_s)) != nullptr);
+    QTest::mouseClick(b, Qt::LeftButton);
+    QTRY_COMPARE(requestsTo(*m_server, "POST", u"/question/que_3/reject"_s).size(), 1);
+    QTRY_VERIFY(w->noticeBar()->noticeText(u"question-que_3"_s).isEmpty());
+}
+
+void TestGuiServer::questionDialog()
+{
+    const JsonObject request{
+        {u"questions"_s,
+         JsonArray{JsonObject{{u"question"_s, u"Which?"_s}, {u"header"_s, u"One"_s},
+                              {u"options"_s, JsonArray{JsonObject{{u"label"_s, u"x"_s}, {u"description"_s, u"ex"_s}},
+                                                       JsonObject{{u"label"_s, u"y"_s}, {u"description"_s, u"why"_s}}}}},
+                   JsonObject{{u"question"_s, u"Which ones?"_s}, {u"header"_s, u"Many"_s}, {u"multiple"_s, true},
+                              {u"options"_s, JsonArray{JsonObject{{u"label"_s, u"p"_s}, {u"description"_s, QString()}},
+                                                       JsonObject{{u"label"_s, u"q"_s}, {u"description"_s, QString()}}}}}}}};
+    QuestionDialog dialog(request);
+    auto *ok = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+    QVERIFY(!ok->isEnabled()); // nothing chosen yet
+    dialog.findChild<QGroupBox *>(u"question0"_s)->findChild<QAbstractButton *>(u"option1"_s)->setChecked(true);
+    QVERIFY(!ok->isEnabled());
+    auto *many = dialog.findChild<QGroupBox *>(u"question1"_s);
+    QVERIFY(qobject_cast<QCheckBox *>(many->findChild<QAbstractButton *>(u"option0"_s)));
+    many->findChild<QAbstractButton *>(u"option0"_s)->setChecked(true);
+    many->findChild<QLineEdit *>(u"custom"_s)->setText(u"  mine  "_s);
+    QVERIFY(ok->isEnabled());
+    QCOMPARE(dialog.answers(), (QList<QStringList>{{u"y"_s}, {u"p"_s, u"mine"_s}}));
 }
 
 QTEST_MAIN(TestGuiServer)
