@@ -1299,6 +1299,24 @@ This cannot be undone.</source>
         <source>The connection to %1 dropped (%2); reconnecting…</source>
         <translation>%1 への接続が切れました（%2）。再接続しています…</translation>
     </message>
+    <message>
+        <source>The agent asks: %1</source>
+        <translation>エージェントの質問: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>The agent asks %n question(s).</source>
+        <translation>
+            <numerusform>エージェントから %n 件の質問があります。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Answer…</source>
+        <translation>回答(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Decline</source>
+        <translation>断る(&amp;D)</translation>
+    </message>
 </context>
 <context>
     <name>weft::NoticeBar</name>
@@ -1343,6 +1361,29 @@ This cannot be undone.</source>
     <message>
         <source>&amp;Open Containing Folder</source>
         <translation>このファイルがあるフォルダーを開く(&amp;O)</translation>
+    </message>
+</context>
+<context>
+    <name>weft::QuestionDialog</name>
+    <message>
+        <source>The Agent Asks</source>
+        <translation>エージェントからの質問</translation>
+    </message>
+    <message>
+        <source>Or type your own answer</source>
+        <translation>または自分で回答を入力</translation>
+    </message>
+    <message>
+        <source>Your own answer</source>
+        <translation>自分の回答</translation>
+    </message>
+    <message>
+        <source>&amp;Answer</source>
+        <translation>回答(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Decline</source>
+        <translation>断る(&amp;D)</translation>
     </message>
 </context>
 <context>

@@ -1299,6 +1299,24 @@ This cannot be undone.</source>
         <source>The connection to %1 dropped (%2); reconnecting…</source>
         <translation>与 %1 的连接已断开（%2）；正在重新连接…</translation>
     </message>
+    <message>
+        <source>The agent asks: %1</source>
+        <translation>智能体提问：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>The agent asks %n question(s).</source>
+        <translation>
+            <numerusform>智能体提出了 %n 个问题。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Answer…</source>
+        <translation>回答(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Decline</source>
+        <translation>拒绝(&amp;D)</translation>
+    </message>
 </context>
 <context>
     <name>weft::NoticeBar</name>
@@ -1343,6 +1361,29 @@ This cannot be undone.</source>
     <message>
         <source>&amp;Open Containing Folder</source>
         <translation>打开所在文件夹(&amp;O)</translation>
+    </message>
+</context>
+<context>
+    <name>weft::QuestionDialog</name>
+    <message>
+        <source>The Agent Asks</source>
+        <translation>智能体的提问</translation>
+    </message>
+    <message>
+        <source>Or type your own answer</source>
+        <translation>或输入您自己的回答</translation>
+    </message>
+    <message>
+        <source>Your own answer</source>
+        <translation>您自己的回答</translation>
+    </message>
+    <message>
+        <source>&amp;Answer</source>
+        <translation>回答(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Decline</source>
+        <translation>拒绝(&amp;D)</translation>
     </message>
 </context>
 <context>
