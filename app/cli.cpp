@@ -35,6 +35,8 @@ namespace
 {
 
 struct Context {
+    /// With an ssh:// server: the tunnel to it, which stops the remote server when it goes (last).
+    std::unique_ptr<SshTunnel> tunnel;
     std::shared_ptr<Store> store;
     std::unique_ptr<SessionService> service;
     /// With --server: the server, which runs fork, compaction, revert and prompts itself.
@@ -44,13 +46,14 @@ struct Context {
 std::optional<Context> openData(const GlobalOptions &options, int &exitCode, bool create = true)
 {
     if (!options.server.isEmpty()) {
-        Result<std::shared_ptr<ServerStore>> server = connectServer(options);
+        Result<ServerConnection> server = connectServer(options);
         if (!server) {
             exitCode = fail(server.error().toString());
             return std::nullopt;
         }
         Context context;
-        context.server = server.value();
+        context.tunnel = std::move(server.value().tunnel);
+        context.server = server.value().store;
         context.store = context.server;
         context.service = std::make_unique<SessionService>(context.store);
         return context;
@@ -556,7 +559,9 @@ QString usage()
            u"                   an OpenCode data dir such as ~/.local/share/opencode works too\n"
            u"  --config FILE    the configuration file (default: $XDG_CONFIG_HOME/weft/weft.json)\n"
            u"  --server URL     an OpenCode server (`opencode serve`, http://HOST:PORT) instead of a data dir:\n"
-           u"                   session list/fork/delete/revert/unrevert/compact, export and run act there\n"
+           u"                   session list/fork/delete/revert/unrevert/compact, export and run act there;\n"
+           u"                   ssh://[USER@]HOST[:PORT][/PROJECT] starts one on HOST through your ssh (keys,\n"
+           u"                   agent, ~/.ssh/config) and stops it when the command ends\n"
            u"  --password-file FILE  the server's password (default: $OPENCODE_SERVER_PASSWORD)\n"
            u"  -h, --help       this help\n"
            u"  -v, --version    the version\n\n"

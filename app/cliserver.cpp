@@ -40,15 +40,37 @@ Result<QString> readPassword(const GlobalOptions &options)
 
 } // namespace
 
-Result<std::shared_ptr<ServerStore>> connectServer(const GlobalOptions &options)
+Result<ServerConnection> connectServer(const GlobalOptions &options)
 {
+    if (SshTarget::isSshAddress(options.server)) {
+        const Result<SshTarget> target = SshTarget::parse(options.server);
+        if (!target)
+            return target.error();
+        if (!options.passwordFile.isEmpty())
+            return Error{u"--password-file goes with an http:// server; an ssh:// one gets a new password each time"_s, {}};
+        ServerConnection connection;
+        connection.tunnel = std::make_unique<SshTunnel>();
+        if (const Result<void> up = connection.tunnel->startAndWait(target.value()); !up)
+            return up.error();
+        Result<std::shared_ptr<ServerStore>> store
+            = ServerStore::connect(ServerClient(connection.tunnel->localUrl(), connection.tunnel->password()));
+        if (!store)
+            return store.error();
+        connection.store = store.value();
+        return connection;
+    }
     const Result<QUrl> url = ServerClient::parseUrl(options.server);
     if (!url)
         return url.error();
     const Result<QString> password = readPassword(options);
     if (!password)
         return password.error();
-    return ServerStore::connect(ServerClient(url.value(), password.value()));
+    Result<std::shared_ptr<ServerStore>> store = ServerStore::connect(ServerClient(url.value(), password.value()));
+    if (!store)
+        return store.error();
+    ServerConnection connection;
+    connection.store = store.value();
+    return connection;
 }
 
 int serverRun(const std::shared_ptr<ServerStore> &server, const std::shared_ptr<SessionService> &service,

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "core/result.h"
+#include "server/sshtunnel.h"
 
 #include <QStringList>
 
@@ -14,13 +15,23 @@ namespace weft
 {
 class ServerStore;
 class SessionService;
+class SshTunnel;
 }
 
 namespace weft::Cli
 {
 
-/// Connects to --server, with the password of --password-file or $OPENCODE_SERVER_PASSWORD.
-[[nodiscard]] Result<std::shared_ptr<ServerStore>> connectServer(const GlobalOptions &options);
+/// A connected --server: the store, and for an ssh:// server the tunnel that must outlive it.
+struct ServerConnection {
+    /// Declared first, so that it goes last: it stops the remote server.
+    std::unique_ptr<SshTunnel> tunnel;
+    std::shared_ptr<ServerStore> store;
+};
+
+/// Connects to --server: an http(s):// server with the password of --password-file or
+/// $OPENCODE_SERVER_PASSWORD, or an ssh:// target, where `opencode serve` is started for the
+/// command (and stopped when the connection goes).
+[[nodiscard]] Result<ServerConnection> connectServer(const GlobalOptions &options);
 
 /// What `weft --server URL run` sends.
 struct ServerRunRequest {

@@ -2,6 +2,7 @@
 #include "connectserverdialog.h"
 
 #include "server/serverclient.h"
+#include "server/sshtunnel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -39,7 +40,7 @@ ConnectServerDialog::ConnectServerDialog(const QList<Recent> &recent, QWidget *p
     m_url->setInsertPolicy(QComboBox::NoInsert);
     for (const Recent &r : recent)
         m_url->addItem(r.url);
-    m_url->lineEdit()->setPlaceholderText(u"http://127.0.0.1:4096"_s);
+    m_url->lineEdit()->setPlaceholderText(u"http://127.0.0.1:4096 · ssh://user@host/path"_s);
     m_url->setAccessibleName(tr("Server address"));
     m_url->setMinimumContentsLength(32);
 
@@ -102,6 +103,19 @@ void ConnectServerDialog::onUrlChanged()
 
 void ConnectServerDialog::validate()
 {
+    // ssh://[user@]host[:port][/project]: Weft starts the server there; no password.
+    const bool ssh = SshTarget::isSshAddress(url());
+    m_password->setEnabled(!ssh);
+    m_remember->setEnabled(!ssh);
+    if (ssh) {
+        const Result<SshTarget> target = SshTarget::parse(url());
+        m_buttons->button(QDialogButtonBox::Ok)->setEnabled(target.ok());
+        m_hint->setText(target ? tr("Weft runs <code>ssh %1</code> with your keys and ssh config, starts <code>opencode "
+                                    "serve</code> there with a new password, and stops it when you disconnect or quit.")
+                                     .arg(target->displayHost().toHtmlEscaped())
+                               : target.error().message);
+        return;
+    }
     const Result<QUrl> parsed = ServerClient::parseUrl(url());
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(parsed.ok());
     m_hint->setText(parsed ? tr("Start a server with <code>OPENCODE_SERVER_PASSWORD=… opencode serve --port 4096</code>.")

@@ -13,6 +13,7 @@
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
 #include "server/serverclient.h"
+#include "server/sshtunnel.h"
 #include "sessionsidebar.h"
 
 #include <QAction>
@@ -112,8 +113,12 @@ void MainWindow::setupServers()
     for (const StoredServer &s : storedServers()) {
         if (!s.connected)
             continue;
-        if (const Result<QUrl> url = ServerClient::parseUrl(s.url))
+        if (SshTarget::isSshAddress(s.url)) {
+            if (const Result<SshTarget> target = SshTarget::parse(s.url))
+                m_controller->addServer(ServerClient(target->url(), {}));
+        } else if (const Result<QUrl> url = ServerClient::parseUrl(s.url)) {
             m_controller->addServer(ServerClient(url.value(), s.password));
+        }
     }
 }
 
@@ -130,6 +135,22 @@ void MainWindow::showConnectServer()
 
 ServerSource *MainWindow::connectServer(const QString &address, const QString &password, bool rememberPassword)
 {
+    // An ssh:// target: the source starts `opencode serve` there through ssh and forwards a
+    // local port to it; no password is asked for or stored (each start makes its own).
+    if (SshTarget::isSshAddress(address)) {
+        const Result<SshTarget> target = SshTarget::parse(address);
+        if (!target) {
+            QMessageBox::warning(this, tr("Connect to OpenCode Server"), target.error().message);
+            return nullptr;
+        }
+        const QString key = target->url().toString();
+        updateStored(key, [](StoredServer &s) {
+            s.password.clear();
+            s.connected = true;
+        });
+        statusBar()->showMessage(tr("Connecting to %1…").arg(key));
+        return m_controller->addServer(ServerClient(target->url(), {}));
+    }
     const Result<QUrl> url = ServerClient::parseUrl(address);
     if (!url) {
         QMessageBox::warning(this, tr("Connect to OpenCode Server"), url.error().message);

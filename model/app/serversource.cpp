@@ -8,6 +8,7 @@
 #include "server/serverstore.h"
 #include "session/sessionservice.h"
 
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
@@ -57,6 +58,9 @@ ServerSource::~ServerSource()
 
 QString ServerSource::keyFor(const QUrl &url)
 {
+    // An ssh:// target keeps its user: another user on the same host is another server.
+    if (url.scheme() == u"ssh")
+        return u"opencode-server:"_s + url.toString(QUrl::RemovePassword | QUrl::StripTrailingSlash);
     return u"opencode-server:"_s + url.toString(QUrl::RemoveUserInfo | QUrl::StripTrailingSlash);
 }
 
@@ -68,7 +72,10 @@ QString ServerSource::version() const
 QString ServerSource::label() const
 {
     const QUrl url = m_client.baseUrl();
-    const QString where = url.port() > 0 ? u"%1:%2"_s.arg(url.host()).arg(url.port()) : url.host();
+    QString where = url.port() > 0 ? u"%1:%2"_s.arg(url.host()).arg(url.port()) : url.host();
+    // "me@devbox:~/app", as scp would write it.
+    if (url.scheme() == u"ssh")
+        where = m_target.displayHost() + (m_target.path.isEmpty() ? QString() : u':' + m_target.path);
     // The sidebar adds the version of the newest session.
     const QString name = tr("OpenCode server · %1").arg(where);
     switch (m_state) {
@@ -101,8 +108,70 @@ void ServerSource::setState(State state, const QString &detail)
 
 void ServerSource::connectTo(const ServerClient &client)
 {
+    if (client.baseUrl().scheme() == u"ssh") {
+        const Result<SshTarget> target = SshTarget::parse(client.baseUrl().toString());
+        if (target) {
+            connectTo(target.value());
+            return;
+        }
+        close();
+        m_client = client;
+        setState(State::Failed, target.error().message);
+        Q_EMIT failed(Operation::Connect, {}, target.error().message);
+        return;
+    }
     close();
     m_client = client;
+    connectStore(client);
+}
+
+void ServerSource::connectTo(const SshTarget &target)
+{
+    close();
+    m_target = target;
+    m_client = ServerClient(target.url(), {});
+    m_tunnelUp.invalidate();
+    setState(State::Connecting);
+    m_tunnel = new SshTunnel(this);
+    const int generation = m_generation;
+    connect(m_tunnel, &SshTunnel::ready, this, [this, generation](const QUrl &url, const QString &password) {
+        if (generation != m_generation)
+            return;
+        m_tunnelUp.start();
+        connectStore(ServerClient(url, password));
+    });
+    connect(m_tunnel, &SshTunnel::failed, this, [this, generation](const QString &error) {
+        if (generation != m_generation)
+            return;
+        setState(State::Failed, error);
+        Q_EMIT failed(Operation::Connect, {}, error);
+    });
+    connect(m_tunnel, &SshTunnel::dropped, this, &ServerSource::onTunnelDropped);
+    m_tunnel->start(target);
+}
+
+void ServerSource::onTunnelDropped(const QString &error)
+{
+    // The remote server stopped with the connection (its script saw the session end). A tunnel
+    // that had been up for a while is set up again; one that drops at once is a failure.
+    const bool again = m_tunnelUp.isValid() && m_tunnelUp.elapsed() > 30000;
+    const SshTarget target = m_target;
+    close();
+    if (!again) {
+        setState(State::Failed, error);
+        Q_EMIT failed(Operation::Connect, {}, error);
+        return;
+    }
+    setState(State::Reconnecting, error);
+    const int generation = m_generation;
+    QTimer::singleShot(2000, this, [this, generation, target] {
+        if (generation == m_generation)
+            connectTo(target);
+    });
+}
+
+void ServerSource::connectStore(const ServerClient &client)
+{
     setState(State::Connecting);
     const int generation = m_generation;
     whenFinished(QtConcurrent::run([client] { return ServerStore::connect(client); }), this,
@@ -112,6 +181,7 @@ void ServerSource::connectTo(const ServerClient &client)
                      if (!store) {
                          qCInfo(lcSession).noquote() << "cannot connect to" << m_client.displayName() << ":"
                                                      << store.error().message;
+                         stopTunnel();
                          setState(State::Failed, store.error().message);
                          Q_EMIT failed(Operation::Connect, {}, store.error().message);
                          return;
@@ -198,8 +268,21 @@ void ServerSource::close()
         Q_EMIT busyChanged(sessionID, false);
     m_service.reset();
     m_store.reset();
+    stopTunnel();
     if (m_state != State::Disconnected)
         setState(State::Disconnected);
+}
+
+void ServerSource::stopTunnel()
+{
+    // The remote server it started stops with it (a few seconds at most, mostly far less).
+    // Not deleted at once: this may run inside one of its signals.
+    if (SshTunnel *tunnel = m_tunnel) {
+        m_tunnel = nullptr;
+        tunnel->disconnect(this);
+        tunnel->stop();
+        tunnel->deleteLater();
+    }
 }
 
 void ServerSource::onStatus(const QString &sessionID, const QString &status)

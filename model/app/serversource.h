@@ -4,7 +4,9 @@
 #include "core/types.h"
 #include "processor/permission.h"
 #include "server/serverclient.h"
+#include "server/sshtunnel.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
@@ -40,8 +42,14 @@ public:
     explicit ServerSource(QObject *parent = nullptr);
     ~ServerSource() override;
 
-    /// Connects to @p client's server (closing what was open).
+    /// Connects to @p client's server (closing what was open). A client whose address is an
+    /// ssh:// target (ServerClient(SshTarget::url(), {})) connects as connectTo(SshTarget).
     void connectTo(const ServerClient &client);
+    /// Starts `opencode serve` on @p target over ssh (SshTunnel), then connects to it through
+    /// the forwarded port. The source's key and address stay the ssh:// address (no password
+    /// is kept: each start makes its own); the tunnel lives as long as the connection. A tunnel
+    /// that drops after 30 s or more is set up again (a new server there), else the source fails.
+    void connectTo(const SshTarget &target);
     void close();
 
     [[nodiscard]] State state() const { return m_state; }
@@ -50,7 +58,10 @@ public:
     /// The source's key: "opencode-server:" and the server's address.
     [[nodiscard]] QString key() const { return keyFor(m_client.baseUrl()); }
     [[nodiscard]] static QString keyFor(const QUrl &url);
+    /// The server's address: http://HOST:PORT, or the ssh:// target.
     [[nodiscard]] QUrl url() const { return m_client.baseUrl(); }
+    /// For an ssh:// target: the tunnel (null otherwise, and until connectTo()).
+    [[nodiscard]] SshTunnel *tunnel() const { return m_tunnel.data(); }
     /// The server's OpenCode version, once connected.
     [[nodiscard]] QString version() const;
     /// "OpenCode server · 127.0.0.1:4096", with the state when not connected.
@@ -109,13 +120,20 @@ Q_SIGNALS:
 
 private:
     void setState(State state, const QString &detail = {});
+    /// Probes @p client off the GUI thread, then follows its event stream.
+    void connectStore(const ServerClient &client);
     void onConnected(const std::shared_ptr<ServerStore> &store);
+    void onTunnelDropped(const QString &error);
+    void stopTunnel();
     void onStatus(const QString &sessionID, const QString &status);
     /// Runs @p work (a request to the server) off the GUI thread; @p done gets its result here.
     template<typename T, typename Work, typename Done>
     void request(Work work, Done done);
 
-    ServerClient m_client;
+    ServerClient m_client; ///< the address as the user gave it (for an ssh:// target: that)
+    QPointer<SshTunnel> m_tunnel; ///< a child; stopped by close()
+    SshTarget m_target;
+    QElapsedTimer m_tunnelUp; ///< since the tunnel was last ready
     State m_state = State::Disconnected;
     QString m_detail;
     std::shared_ptr<ServerStore> m_store;
