@@ -524,6 +524,10 @@ Changes made to the file since are lost.</source>
         <source>The address of the server, e.g. http://127.0.0.1:4096.</source>
         <translation>サーバーのアドレス（例: http://127.0.0.1:4096）。</translation>
     </message>
+    <message>
+        <source>Weft runs &lt;code&gt;ssh %1&lt;/code&gt; with your keys and ssh config, starts &lt;code&gt;opencode serve&lt;/code&gt; there with a new password, and stops it when you disconnect or quit.</source>
+        <translation>Weft はお使いの鍵と ssh の設定で &lt;code&gt;ssh %1&lt;/code&gt; を実行し、そこで新しいパスワードの &lt;code&gt;opencode serve&lt;/code&gt; を起動し、切断または終了したときに停止します。</translation>
+    </message>
 </context>
 <context>
     <name>weft::ContextMeter</name>

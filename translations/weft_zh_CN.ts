@@ -524,6 +524,10 @@ Changes made to the file since are lost.</source>
         <source>The address of the server, e.g. http://127.0.0.1:4096.</source>
         <translation>服务器的地址，例如 http://127.0.0.1:4096。</translation>
     </message>
+    <message>
+        <source>Weft runs &lt;code&gt;ssh %1&lt;/code&gt; with your keys and ssh config, starts &lt;code&gt;opencode serve&lt;/code&gt; there with a new password, and stops it when you disconnect or quit.</source>
+        <translation>Weft 使用你的密钥和 ssh 配置运行 &lt;code&gt;ssh %1&lt;/code&gt;，在那里以新密码启动 &lt;code&gt;opencode serve&lt;/code&gt;，并在你断开连接或退出时停止它。</translation>
+    </message>
 </context>
 <context>
     <name>weft::ContextMeter</name>
