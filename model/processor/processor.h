@@ -3,6 +3,7 @@
 
 #include "agent.h"
 #include "compaction/compaction.h"
+#include "filetime.h"
 #include "core/result.h"
 #include "core/types.h"
 #include "permission.h"
@@ -177,6 +178,8 @@ private:
     /// The rules' and the user's answers; remembers "always" per session (OpenCode keeps them
     /// for the session). Shared with the runs.
     std::shared_ptr<PermissionGate> m_permissions;
+    /// What each session has read, for the edit tools; kept across runs (turns).
+    std::shared_ptr<FileTimes> m_fileTimes = std::make_shared<FileTimes>();
 };
 
 /// OpenCode's retry delay: retry-after(-ms) when the server sent it, else initial * 2^(attempt-1)

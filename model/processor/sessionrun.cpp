@@ -494,9 +494,22 @@ ToolContext SessionRun::toolContext(Message &assistant, Part &part, const JsonOb
         part.setState(ToolState::running(input, start, title, metadata));
         writeStreaming(part, {});
     };
-    context.wasRead = [this](const QString &path) { return m_readFiles.contains(QDir::cleanPath(path)); };
-    context.markRead = [this](const QString &path) { m_readFiles.insert(QDir::cleanPath(path)); };
+    context.lastRead = [this](const QString &path) {
+        takeReadsFromHistory();
+        return m_fileTimes->lastRead(m_session.id(), QDir::cleanPath(path));
+    };
+    context.markRead = [this](const QString &path) { m_fileTimes->markRead(m_session.id(), QDir::cleanPath(path)); };
     return context;
+}
+
+void SessionRun::takeReadsFromHistory()
+{
+    std::call_once(m_readsFromHistory, [this] {
+        const QHash<QString, QDateTime> reads =
+            FileTimes::readsInHistory(m_service->messages(m_session.id()), m_session.directory());
+        for (auto it = reads.cbegin(); it != reads.cend(); ++it)
+            m_fileTimes->seed(m_session.id(), it.key(), it.value());
+    });
 }
 
 Result<QString> SessionRun::runSubagent(const QString &agent, const QString &description, const QString &prompt)

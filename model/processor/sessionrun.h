@@ -21,6 +21,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 
 class QNetworkAccessManager;
 
@@ -41,6 +42,7 @@ public:
         , m_service(processor->m_service)
         , m_config(processor->m_config)
         , m_permissions(processor->m_permissions)
+        , m_fileTimes(processor->m_fileTimes)
         , m_request(std::move(request))
         , m_session(std::move(session))
         , m_abort(std::move(abortFlag))
@@ -191,6 +193,7 @@ private:
     std::shared_ptr<SessionService> m_service;
     ProcessorConfig m_config;
     std::shared_ptr<PermissionGate> m_permissions;
+    std::shared_ptr<FileTimes> m_fileTimes;
     PromptRequest m_request;
     Session m_session;
     std::shared_ptr<std::atomic_bool> m_abort;
@@ -204,7 +207,9 @@ private:
     QNetworkAccessManager *m_network = nullptr;
     QPointer<Provider> m_provider;
     QEventLoop *m_loop = nullptr;
-    QSet<QString> m_readFiles;
+    /// The reads the session's history shows are added to m_fileTimes once per run.
+    std::once_flag m_readsFromHistory;
+    void takeReadsFromHistory();
     QString m_lastText;
     MessageError m_lastError;
     bool m_nested = false;

@@ -4,6 +4,7 @@
 #include "core/json.h"
 #include "core/types.h"
 
+#include <QDateTime>
 #include <QString>
 
 #include <atomic>
@@ -36,8 +37,10 @@ struct ToolContext {
     std::function<Result<QString>(const QString &agent, const QString &description, const QString &prompt)> runSubagent;
     /// Live metadata while running (e.g. bash output so far) for the part's running state.
     std::function<void(const QString &title, const JsonObject &metadata)> progress;
-    /// Files that this session has read (OpenCode refuses edits of files not read first).
-    std::function<bool(const QString &path)> wasRead;
+    /// When this session last read (or wrote) a file, null when never (OpenCode's FileTime: the
+    /// edit tools refuse files not read first, or changed on disk since). Paths are cleaned
+    /// absolute paths.
+    std::function<QDateTime(const QString &path)> lastRead;
     std::function<void(const QString &path)> markRead;
 
     [[nodiscard]] bool isAborted() const { return abortFlag && abortFlag->load(); }
@@ -74,7 +77,7 @@ public:
     virtual ToolResult execute(ToolContext &context, const JsonObject &input) = 0;
 };
 
-/// The built-in tools: read, write, edit, list, glob, grep, bash, task.
+/// The built-in tools: read, write, edit, multiedit, list, glob, grep, bash, task.
 [[nodiscard]] QList<std::shared_ptr<Tool>> builtinTools();
 
 } // namespace weft

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/json.h"
+#include "processor/filetime.h"
 #include "processor/tool.h"
 #include "processor/tools/bashtool.h"
 #include "processor/tools/readtool.h"
@@ -12,6 +13,7 @@
 #include <QFile>
 #include <QSet>
 #include <QTemporaryDir>
+#include <QTimeZone>
 #include <QTest>
 
 #include <atomic>
@@ -62,7 +64,8 @@ struct Harness {
     QString project;
     QString outside;
     QString data;
-    QSet<QString> readFiles;
+    /// What the session has read, and when (ToolContext::lastRead).
+    QHash<QString, QDateTime> readFiles;
     QList<AskCall> asks;
     std::function<PermissionDecision(const QString &, const QStringList &)> policy = [](const QString &, const QStringList &) {
         return PermissionDecision::Allow;
@@ -101,8 +104,8 @@ struct Harness {
         }
         c.runSubagent = subagent;
         c.progress = [this](const QString &title, const JsonObject &metadata) { progress.append({title, metadata}); };
-        c.wasRead = [this](const QString &path) { return readFiles.contains(path); };
-        c.markRead = [this](const QString &path) { readFiles.insert(path); };
+        c.lastRead = [this](const QString &path) { return readFiles.value(path); };
+        c.markRead = [this](const QString &path) { readFiles.insert(path, QDateTime::currentDateTimeUtc()); };
         return c;
     }
 
@@ -178,7 +181,7 @@ private Q_SLOTS:
                 QVERIFY2(properties.contains(required.toStringRef()), qPrintable(t->name() + u' ' + required.toStringRef()));
         }
         names.sort();
-        QCOMPARE(names, (QStringList{u"bash"_s, u"edit"_s, u"glob"_s, u"grep"_s, u"list"_s, u"read"_s, u"task"_s, u"write"_s}));
+        QCOMPARE(names, (QStringList{u"bash"_s, u"edit"_s, u"glob"_s, u"grep"_s, u"list"_s, u"multiedit"_s, u"read"_s, u"task"_s, u"write"_s}));
     }
 
     // ---------------------------------------------------------------------------------------
@@ -483,9 +486,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("newString");
         QTest::addColumn<bool>("read");
         QTest::addColumn<QString>("message");
-        QTest::newRow("not-found") << u"abc\n"_s << u"xyz"_s << u"q"_s << true << u"oldString not found"_s;
+        QTest::newRow("not-found") << u"abc\n"_s << u"xyz"_s << u"q"_s << true << u"Could not find oldString in the file"_s;
         QTest::newRow("ambiguous") << u"x = 1\nx = 1\n"_s << u"x = 1"_s << u"x = 2"_s << true << u"multiple matches"_s;
-        QTest::newRow("same") << u"abc\n"_s << u"abc"_s << u"abc"_s << true << u"must be different"_s;
+        QTest::newRow("same") << u"abc\n"_s << u"abc"_s << u"abc"_s << true << u"identical"_s;
         QTest::newRow("not-read-first") << u"abc\n"_s << u"abc"_s << u"abd"_s << false << u"You must read the file"_s;
         QTest::newRow("overwrite-unread-with-empty-old") << u"abc\n"_s << QString() << u"new"_s << false << u"You must read the file"_s;
     }
@@ -550,6 +553,328 @@ private Q_SLOTS:
         const ToolResult dir = h.run(u"edit"_s, input({{u"filePath"_s, h.project}, {u"oldString"_s, u"a"_s}, {u"newString"_s, u"b"_s}}));
         QVERIFY(!dir.ok);
         QVERIFY(dir.error.contains(u"directory"_s));
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // edit: OpenCode's matching, refusals, diffs (the replacers themselves: tst_textreplace)
+
+    void editFindsFuzzyMatch()
+    {
+        Harness h;
+        QVERIFY(writeFile(h.p(u"code.js"_s), "function f() {\n    if (ready) {\n        go();\n    }\n}\n"));
+        QVERIFY(h.run(u"read"_s, input({{u"filePath"_s, h.p(u"code.js"_s)}})).ok);
+        // The model quotes the block without its indentation: LineTrimmedReplacer finds it.
+        const ToolResult r = h.run(u"edit"_s, input({{u"filePath"_s, h.p(u"code.js"_s)},
+                                                     {u"oldString"_s, u"if (ready) {\ngo();\n}"_s},
+                                                     {u"newString"_s, u"    if (ready) {\n        go(1);\n    }"_s}}));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(readFile(h.p(u"code.js"_s)), QByteArray("function f() {\n    if (ready) {\n        go(1);\n    }\n}\n"));
+        const QString diff = r.metadata.string(u"diff");
+        QVERIFY2(diff.contains(u"-        go();\n+        go(1);\n"_s), qPrintable(diff));
+        const JsonObject filediff = r.metadata.object(u"filediff");
+        QCOMPARE(filediff.string(u"file"), h.p(u"code.js"_s));
+        QCOMPARE(filediff.integer(u"additions"), 1);
+        QCOMPARE(filediff.integer(u"deletions"), 1);
+        // The permission was asked with the same diff.
+        QCOMPARE(h.findAsk(u"edit"_s)->metadata.string(u"diff"), diff);
+    }
+
+    void editTrimsCommonIndentationInDiff()
+    {
+        Harness h;
+        QVERIFY(writeFile(h.p(u"deep.py"_s), "        a = 1\n        b = 2\n        c = 3\n"));
+        QVERIFY(h.run(u"read"_s, input({{u"filePath"_s, h.p(u"deep.py"_s)}})).ok);
+        const ToolResult r = h.run(u"edit"_s, input({{u"filePath"_s, h.p(u"deep.py"_s)}, {u"oldString"_s, u"b = 2"_s},
+                                                     {u"newString"_s, u"b = 20"_s}}));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        const QString diff = r.metadata.string(u"diff");
+        QVERIFY2(diff.contains(u" a = 1\n-b = 2\n+b = 20\n c = 3"_s), qPrintable(diff)); // OpenCode's trimDiff
+        QCOMPARE(readFile(h.p(u"deep.py"_s)), QByteArray("        a = 1\n        b = 20\n        c = 3\n"));
+    }
+
+    void editRefusesAmbiguousMatch()
+    {
+        Harness h;
+        QVERIFY(writeFile(h.p(u"f.txt"_s), "  x = 1\ny\n  x = 1\n"));
+        QVERIFY(h.run(u"read"_s, input({{u"filePath"_s, h.p(u"f.txt"_s)}})).ok);
+        // Found (trimmed) on two lines: refused with OpenCode's message, the file untouched.
+        const ToolResult r = h.run(u"edit"_s, input({{u"filePath"_s, h.p(u"f.txt"_s)}, {u"oldString"_s, u"x = 1 "_s},
+                                                     {u"newString"_s, u"x = 2"_s}}));
+        QVERIFY(!r.ok);
+        QCOMPARE(r.error, u"Found multiple matches for oldString. Provide more surrounding context to make the match unique."_s);
+        QCOMPARE(readFile(h.p(u"f.txt"_s)), QByteArray("  x = 1\ny\n  x = 1\n"));
+        QVERIFY(h.findAsk(u"edit"_s) == nullptr);
+    }
+
+    void editRefusesFileChangedSinceRead()
+    {
+        Harness h;
+        const QString file = h.p(u"f.txt"_s);
+        QVERIFY(writeFile(file, "one\n"));
+        setMTime(file, 60);
+        QVERIFY(h.run(u"read"_s, input({{u"filePath"_s, file}})).ok);
+        // Another program changes the file after the read.
+        QVERIFY(writeFile(file, "one\ntwo\n"));
+        setMTime(file, -5);
+        for (const QString &tool : {u"edit"_s, u"write"_s}) {
+            JsonObject in{{u"filePath"_s, file}};
+            if (tool == u"edit") {
+                in.insert(u"oldString"_s, u"one"_s);
+                in.insert(u"newString"_s, u"1"_s);
+            } else {
+                in.insert(u"content"_s, u"1\n"_s);
+            }
+            const ToolResult r = h.run(tool, in);
+            QVERIFY2(!r.ok, qPrintable(tool));
+            QVERIFY2(r.error.startsWith(u"File %1 has been modified since it was last read.\nLast modification: "_s.arg(file)),
+                     qPrintable(r.error));
+            QVERIFY(r.error.contains(u"\nLast read: "_s));
+            QVERIFY(r.error.endsWith(u"\n\nPlease read the file again before modifying it."_s));
+            QCOMPARE(readFile(file), QByteArray("one\ntwo\n"));
+        }
+        // Read again: the edit goes through.
+        setMTime(file, 60);
+        QVERIFY(h.run(u"read"_s, input({{u"filePath"_s, file}})).ok);
+        const ToolResult r = h.run(u"edit"_s, input({{u"filePath"_s, file}, {u"oldString"_s, u"two"_s}, {u"newString"_s, u"2"_s}}));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(readFile(file), QByteArray("one\n2\n"));
+        // The tool's own write counts as a read: a second edit needs no new read.
+        const ToolResult again = h.run(u"edit"_s, input({{u"filePath"_s, file}, {u"oldString"_s, u"one"_s}, {u"newString"_s, u"1"_s}}));
+        QVERIFY2(again.ok, qPrintable(again.error));
+        QCOMPARE(readFile(file), QByteArray("1\n2\n"));
+    }
+
+    void editFileReadInEarlierTurn()
+    {
+        // The read times live with the session (FileTimes), not with one run: two contexts of
+        // the same session, as two turns make them, share them.
+        FileTimes times;
+        Harness h;
+        const QString file = h.p(u"f.txt"_s);
+        QVERIFY(writeFile(file, "old\n"));
+        setMTime(file, 60);
+        auto contextFor = [&](const QString &session) {
+            ToolContext c = h.context();
+            c.sessionID = session;
+            c.lastRead = [&times, session](const QString &path) { return times.lastRead(session, path); };
+            c.markRead = [&times, session](const QString &path) { times.markRead(session, path); };
+            return c;
+        };
+        {
+            ToolContext turn1 = contextFor(u"ses_a"_s);
+            QVERIFY(h.tool(u"read"_s)->execute(turn1, input({{u"filePath"_s, file}})).ok);
+        }
+        ToolContext turn2 = contextFor(u"ses_a"_s);
+        const ToolResult r = h.tool(u"edit"_s)->execute(turn2, input({{u"filePath"_s, file}, {u"oldString"_s, u"old"_s}, {u"newString"_s, u"new"_s}}));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        // Another session has not read it.
+        ToolContext other = contextFor(u"ses_b"_s);
+        const ToolResult refused = h.tool(u"edit"_s)->execute(other, input({{u"filePath"_s, file}, {u"oldString"_s, u"new"_s}, {u"newString"_s, u"x"_s}}));
+        QVERIFY(!refused.ok);
+        QVERIFY2(refused.error.contains(u"You must read the file"_s), qPrintable(refused.error));
+    }
+
+    void fileTimesFromHistory()
+    {
+        // Completed read/edit/write/multiedit calls count as reads at the time they ended;
+        // pending or failed calls and other tools do not.
+        auto toolPart = [](const QString &tool, const ToolState &state) {
+            Part p = Part::make(u"prt_1"_s, u"ses_1"_s, u"msg_1"_s, PartType::Tool);
+            JsonObject json = p.json();
+            json.insert(u"tool"_s, tool);
+            json.insert(u"callID"_s, u"call_1"_s);
+            p = Part(json);
+            p.setState(state);
+            return p;
+        };
+        MessageWithParts m;
+        const JsonObject readRel{{u"filePath"_s, u"src/a.txt"_s}};
+        m.parts.append(toolPart(u"read"_s, ToolState::completed(readRel, u"..."_s, u"a"_s, {}, 1000, 2000)));
+        m.parts.append(toolPart(u"read"_s, ToolState::completed(readRel, u"..."_s, u"a"_s, {}, 5000, 6000)));
+        const JsonObject editAbs{{u"filePath"_s, u"/elsewhere/b.txt"_s}};
+        m.parts.append(toolPart(u"edit"_s, ToolState::completed(editAbs, u"ok"_s, u"b"_s, {}, 3000, 4000)));
+        const JsonObject failed{{u"filePath"_s, u"/p/c.txt"_s}};
+        m.parts.append(toolPart(u"edit"_s, ToolState::error(failed, u"nope"_s, 3000, 4000)));
+        const JsonObject grep{{u"filePath"_s, u"/p/d.txt"_s}};
+        m.parts.append(toolPart(u"grep"_s, ToolState::completed(grep, u"ok"_s, u"d"_s, {}, 3000, 4000)));
+        const QHash<QString, QDateTime> reads = FileTimes::readsInHistory({m}, u"/p"_s);
+        QCOMPARE(reads.size(), 2);
+        QCOMPARE(reads.value(u"/p/src/a.txt"_s).toMSecsSinceEpoch(), 6000);
+        QCOMPARE(reads.value(u"/elsewhere/b.txt"_s).toMSecsSinceEpoch(), 4000);
+
+        FileTimes times;
+        times.markRead(u"s"_s, u"/p/x"_s, QDateTime::fromMSecsSinceEpoch(9000, QTimeZone::UTC));
+        times.seed(u"s"_s, u"/p/x"_s, QDateTime::fromMSecsSinceEpoch(7000, QTimeZone::UTC)); // older: ignored
+        QCOMPARE(times.lastRead(u"s"_s, u"/p/x"_s).toMSecsSinceEpoch(), 9000);
+        times.seed(u"s"_s, u"/p/y"_s, QDateTime::fromMSecsSinceEpoch(7000, QTimeZone::UTC));
+        QCOMPARE(times.lastRead(u"s"_s, u"/p/y"_s).toMSecsSinceEpoch(), 7000);
+        QVERIFY(!times.lastRead(u"other"_s, u"/p/x"_s).isValid());
+        times.clearSession(u"s"_s);
+        QVERIFY(!times.lastRead(u"s"_s, u"/p/x"_s).isValid());
+    }
+
+    // OpenCode's test/tool/edit.test.ts, "line endings": the file's line endings win over the
+    // model's, for every mix.
+    void editLineEndings_data()
+    {
+        QTest::addColumn<bool>("crlfFile");
+        QTest::addColumn<QString>("oldString");
+        QTest::addColumn<QString>("newString");
+        QTest::addColumn<bool>("all");
+        QTest::addColumn<QString>("content"); // with LF; converted to the file's endings
+        QTest::addColumn<QString>("expected");
+        const QString old = u"alpha\nbeta\ngamma"_s;
+        const QString next = u"alpha\nbeta-updated\ngamma"_s;
+        const QString alt = u"alpha\nbeta\nomega"_s;
+        auto crlf = [](QString s) { return s.replace(u"\n"_s, u"\r\n"_s); };
+        QTest::newRow("LF with LF multi-line strings") << false << old << next << false << old + u"\n" << next + u"\n";
+        QTest::newRow("CRLF with CRLF multi-line strings") << true << crlf(old) << crlf(next) << false << old + u"\n" << next + u"\n";
+        QTest::newRow("LF when old/new use CRLF") << false << crlf(old) << crlf(next) << false << old + u"\n" << next + u"\n";
+        QTest::newRow("CRLF when old/new use LF") << true << old << next << false << old + u"\n" << next + u"\n";
+        QTest::newRow("LF when newString uses CRLF") << false << old << crlf(next) << false << old + u"\n" << next + u"\n";
+        QTest::newRow("CRLF when newString uses LF") << true << crlf(old) << next << false << old + u"\n" << next + u"\n";
+        QTest::newRow("LF with mixed old/new line endings") << false << u"alpha\nbeta\r\ngamma"_s << u"alpha\r\nbeta\nomega"_s
+                                                            << false << old + u"\n" << alt + u"\n";
+        QTest::newRow("CRLF with mixed old/new line endings") << true << u"alpha\r\nbeta\ngamma"_s << u"alpha\nbeta\r\nomega"_s
+                                                              << false << old + u"\n" << alt + u"\n";
+        QTest::newRow("replaceAll preserves LF for multi-line blocks")
+            << false << u"alpha\nbeta"_s << u"alpha\nbeta-updated"_s << true << u"alpha\nbeta\nalpha\nbeta\n"_s
+            << u"alpha\nbeta-updated\nalpha\nbeta-updated\n"_s;
+        QTest::newRow("replaceAll preserves CRLF for multi-line blocks")
+            << true << crlf(u"alpha\nbeta"_s) << crlf(u"alpha\nbeta-updated"_s) << true << u"alpha\nbeta\nalpha\nbeta\n"_s
+            << u"alpha\nbeta-updated\nalpha\nbeta-updated\n"_s;
+    }
+    void editLineEndings()
+    {
+        QFETCH(bool, crlfFile);
+        QFETCH(QString, oldString);
+        QFETCH(QString, newString);
+        QFETCH(bool, all);
+        QFETCH(QString, content);
+        QFETCH(QString, expected);
+        auto ending = [crlfFile](QString s) { return crlfFile ? s.replace(u"\n"_s, u"\r\n"_s) : s; };
+        Harness h;
+        QVERIFY(writeFile(h.p(u"test.txt"_s), ending(content).toUtf8()));
+        QVERIFY(h.run(u"read"_s, input({{u"filePath"_s, h.p(u"test.txt"_s)}})).ok);
+        const ToolResult r = h.run(u"edit"_s, input({{u"filePath"_s, h.p(u"test.txt"_s)}, {u"oldString"_s, oldString},
+                                                     {u"newString"_s, newString}, {u"replaceAll"_s, all}}));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(QString::fromUtf8(readFile(h.p(u"test.txt"_s))), ending(expected));
+        QVERIFY(!r.metadata.string(u"diff").contains(u'\r')); // the diff is of LF texts
+    }
+
+    // OpenCode's test/tool/edit.test.ts: "replaces the first visible line in BOM files",
+    // "preserves BOM when oldString is empty on existing files", "tracks file diff statistics",
+    // "handles multiline replacements", "throws error when file does not exist".
+    void editByteOrderMarkAndStatistics()
+    {
+        Harness h;
+        const QByteArray bom("\xEF\xBB\xBF");
+        QVERIFY(writeFile(h.p(u"existing.cs"_s), bom + "using System;\nclass Test {}\n"));
+        QVERIFY(h.run(u"read"_s, input({{u"filePath"_s, h.p(u"existing.cs"_s)}})).ok);
+        ToolResult r = h.run(u"edit"_s, input({{u"filePath"_s, h.p(u"existing.cs"_s)}, {u"oldString"_s, u"using System;"_s},
+                                               {u"newString"_s, u"using Up;"_s}}));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QString diff = r.metadata.string(u"diff");
+        QVERIFY2(diff.contains(u"-using System;"_s) && diff.contains(u"+using Up;"_s), qPrintable(diff));
+        QVERIFY(!diff.contains(QChar(0xFEFF)));
+        QCOMPARE(readFile(h.p(u"existing.cs"_s)), bom + "using Up;\nclass Test {}\n");
+
+        QVERIFY(writeFile(h.p(u"other.cs"_s), bom + "using System;\n"));
+        QVERIFY(h.run(u"read"_s, input({{u"filePath"_s, h.p(u"other.cs"_s)}})).ok);
+        r = h.run(u"edit"_s, input({{u"filePath"_s, h.p(u"other.cs"_s)}, {u"oldString"_s, QString()}, {u"newString"_s, u"using Up;\n"_s}}));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        diff = r.metadata.string(u"diff");
+        QVERIFY2(diff.contains(u"-using System;"_s) && diff.contains(u"+using Up;"_s), qPrintable(diff));
+        QCOMPARE(readFile(h.p(u"other.cs"_s)), bom + "using Up;\n");
+
+        QVERIFY(writeFile(h.p(u"file.txt"_s), "line1\nline2\nline3"));
+        QVERIFY(h.run(u"read"_s, input({{u"filePath"_s, h.p(u"file.txt"_s)}})).ok);
+        r = h.run(u"edit"_s, input({{u"filePath"_s, h.p(u"file.txt"_s)}, {u"oldString"_s, u"line2"_s}, {u"newString"_s, u"new line a\nnew line b"_s}}));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(readFile(h.p(u"file.txt"_s)), QByteArray("line1\nnew line a\nnew line b\nline3"));
+        QCOMPARE(r.metadata.object(u"filediff").string(u"file"), h.p(u"file.txt"_s));
+        QVERIFY(r.metadata.object(u"filediff").integer(u"additions") > 0);
+
+        r = h.run(u"edit"_s, input({{u"filePath"_s, h.p(u"nonexistent.txt"_s)}, {u"oldString"_s, u"old"_s}, {u"newString"_s, u"new"_s}}));
+        QVERIFY(!r.ok);
+        QVERIFY(r.error.contains(u"not found"_s));
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // multiedit
+
+    void multiEditAppliesInOrder()
+    {
+        Harness h;
+        const QString file = h.p(u"m.txt"_s);
+        QVERIFY(writeFile(file, "alpha\nbeta\ngamma\n"));
+        QVERIFY(h.run(u"read"_s, input({{u"filePath"_s, file}})).ok);
+        const JsonArray edits{JsonObject{{u"filePath"_s, file}, {u"oldString"_s, u"alpha"_s}, {u"newString"_s, u"ALPHA"_s}},
+                              // the second edit sees the first one's result
+                              JsonObject{{u"oldString"_s, u"ALPHA\nbeta"_s}, {u"newString"_s, u"A\nB"_s}},
+                              JsonObject{{u"oldString"_s, u"a"_s}, {u"newString"_s, u"4"_s}, {u"replaceAll"_s, true}}};
+        const ToolResult r = h.run(u"multiedit"_s, input({{u"filePath"_s, file}, {u"edits"_s, edits}}));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.output, u"Edit applied successfully."_s);
+        QCOMPARE(r.title, u"m.txt"_s);
+        QCOMPARE(readFile(file), QByteArray("A\nB\ng4mm4\n"));
+        QCOMPARE(r.metadata.array(u"results").size(), 3);
+        QVERIFY(r.metadata.string(u"diff").contains(u"+g4mm4"_s));
+        QCOMPARE(r.metadata.object(u"filediff").string(u"after"), u"A\nB\ng4mm4\n"_s);
+        // One question for the whole change.
+        QCOMPARE(h.askedPermissions().count(u"edit"_s), 1);
+    }
+
+    void multiEditIsAllOrNothing_data()
+    {
+        QTest::addColumn<QString>("second");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("not-found") << u"zeta"_s << u"Edit 2 of 3 failed: Could not find oldString in the file."_s;
+        QTest::newRow("ambiguous") << u"a"_s << u"Edit 2 of 3 failed: Found multiple matches for oldString."_s;
+    }
+    void multiEditIsAllOrNothing()
+    {
+        QFETCH(QString, second);
+        QFETCH(QString, message);
+        Harness h;
+        const QString file = h.p(u"m.txt"_s);
+        QVERIFY(writeFile(file, "alpha\nbeta\ngamma\n"));
+        QVERIFY(h.run(u"read"_s, input({{u"filePath"_s, file}})).ok);
+        const JsonArray edits{JsonObject{{u"oldString"_s, u"alpha"_s}, {u"newString"_s, u"ALPHA"_s}},
+                              JsonObject{{u"oldString"_s, second}, {u"newString"_s, u"x"_s}},
+                              JsonObject{{u"oldString"_s, u"gamma"_s}, {u"newString"_s, u"GAMMA"_s}}};
+        const ToolResult r = h.run(u"multiedit"_s, input({{u"filePath"_s, file}, {u"edits"_s, edits}}));
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.startsWith(message), qPrintable(r.error));
+        QVERIFY(r.error.endsWith(u"No edit was applied; the file is unchanged."_s));
+        QCOMPARE(readFile(file), QByteArray("alpha\nbeta\ngamma\n"));
+        QVERIFY(h.asks.isEmpty() || h.findAsk(u"edit"_s) == nullptr);
+    }
+
+    void multiEditInputAndNewFile()
+    {
+        Harness h;
+        ToolResult r = h.run(u"multiedit"_s, input({{u"filePath"_s, h.p(u"n.txt"_s)}}));
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.contains(u"\"edits\" is required"_s), qPrintable(r.error));
+        r = h.run(u"multiedit"_s, input({{u"filePath"_s, h.p(u"n.txt"_s)}, {u"edits"_s, JsonArray{JsonObject{{u"oldString"_s, u"a"_s}}}}}));
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.contains(u"edits[0]"_s) && r.error.contains(u"newString"_s), qPrintable(r.error));
+        r = h.run(u"multiedit"_s, input({{u"filePath"_s, h.p(u"n.txt"_s)}, {u"edits"_s, JsonArray{}}}));
+        QVERIFY(!r.ok);
+        // An empty oldString first creates the file; later edits apply to its content.
+        const JsonArray edits{JsonObject{{u"oldString"_s, QString()}, {u"newString"_s, u"one\ntwo\n"_s}},
+                              JsonObject{{u"oldString"_s, u"two"_s}, {u"newString"_s, u"2"_s}}};
+        r = h.run(u"multiedit"_s, input({{u"filePath"_s, h.p(u"new/n.txt"_s)}, {u"edits"_s, edits}}));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(readFile(h.p(u"new/n.txt"_s)), QByteArray("one\n2\n"));
+        // A file not read first is refused, as by edit.
+        QVERIFY(writeFile(h.p(u"unread.txt"_s), "abc\n"));
+        r = h.run(u"multiedit"_s, input({{u"filePath"_s, h.p(u"unread.txt"_s)},
+                                         {u"edits"_s, JsonArray{JsonObject{{u"oldString"_s, u"abc"_s}, {u"newString"_s, u"x"_s}}}}}));
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.contains(u"You must read the file"_s), qPrintable(r.error));
     }
 
     // ---------------------------------------------------------------------------------------
@@ -1029,8 +1354,8 @@ private Q_SLOTS:
             QVERIFY(writeFile(h.outside + u"/secret.txt"_s, "secret text\n"));
             QVERIFY(QFile::link(h.outside, h.p(u"link"_s)));
             const QString absolute = QDir::cleanPath(h.project + u'/' + target);
-            h.readFiles.insert(h.outside + u"/secret.txt"_s);
-            h.readFiles.insert(absolute);
+            h.readFiles.insert(h.outside + u"/secret.txt"_s, QDateTime::currentDateTimeUtc());
+            h.readFiles.insert(absolute, QDateTime::currentDateTimeUtc());
             h.policy = [allow](const QString &permission, const QStringList &) {
                 return permission == u"external_directory" && !allow ? PermissionDecision::Deny : PermissionDecision::Allow;
             };

@@ -262,6 +262,81 @@ private Q_SLOTS:
         QVERIFY(!m_service->get(id)->hasRevert());
     }
 
+    void editsFileReadInEarlierTurn()
+    {
+        const QString file = m_project->path() + u"/code.txt"_s;
+        auto put = [&](const QByteArray &bytes) {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(bytes);
+            f.close();
+        };
+        auto content = [&] {
+            QFile f(file);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        auto toolPart = [&](const QString &id, const QString &callID) {
+            for (const MessageWithParts &m : m_service->messages(id)) {
+                for (const Part &p : m.parts) {
+                    if (p.type() == PartType::Tool && p.callID() == callID)
+                        return p;
+                }
+            }
+            return Part();
+        };
+        put("alpha\n    beta\ngamma\n");
+        QFile stamp(file);
+        QVERIFY(stamp.open(QIODevice::ReadWrite));
+        QVERIFY(stamp.setFileTime(QDateTime::currentDateTime().addSecs(-60), QFileDevice::FileModificationTime));
+        stamp.close();
+
+        // Turn 1 reads the file.
+        m_server->enqueue(FakeReply::sse(toolReply(u"call_r"_s, u"read"_s, JsonObject{{u"filePath"_s, file}})));
+        m_server->enqueue(FakeReply::sse(textReply({u"Read it."_s})));
+        auto processor = makeProcessor();
+        const QString id = runPrompt(*processor, u"read code.txt"_s);
+        QVERIFY(!id.isEmpty());
+
+        // Turn 2 edits it, quoting the lines without their indentation.
+        m_server->enqueue(FakeReply::sse(toolReply(u"call_e1"_s, u"edit"_s,
+                                                   JsonObject{{u"filePath"_s, file}, {u"oldString"_s, u"alpha\nbeta\ngamma"_s},
+                                                              {u"newString"_s, u"alpha\n    BETA\ngamma"_s}})));
+        m_server->enqueue(FakeReply::sse(textReply({u"Edited."_s})));
+        QCOMPARE(runPrompt(*processor, u"uppercase beta"_s, id), id);
+        const Part edit1 = toolPart(id, u"call_e1"_s);
+        QCOMPARE(edit1.state().status(), ToolStatus::Completed);
+        QCOMPARE(content(), QByteArray("alpha\n    BETA\ngamma\n"));
+
+        // Turn 3 from another processor (another `weft run --continue`): the reads in the
+        // session's history count.
+        auto second = makeProcessor();
+        m_server->enqueue(FakeReply::sse(toolReply(u"call_e2"_s, u"multiedit"_s,
+                                                   JsonObject{{u"filePath"_s, file},
+                                                              {u"edits"_s, JsonArray{JsonObject{{u"oldString"_s, u"alpha"_s}, {u"newString"_s, u"ALPHA"_s}},
+                                                                                    JsonObject{{u"oldString"_s, u"gamma"_s}, {u"newString"_s, u"GAMMA"_s}}}}})));
+        m_server->enqueue(FakeReply::sse(textReply({u"Edited again."_s})));
+        QCOMPARE(runPrompt(*second, u"uppercase the rest"_s, id), id);
+        const Part edit2 = toolPart(id, u"call_e2"_s);
+        QVERIFY2(edit2.state().status() == ToolStatus::Completed, qPrintable(edit2.state().json().string(u"error")));
+        QCOMPARE(content(), QByteArray("ALPHA\n    BETA\nGAMMA\n"));
+
+        // Someone changes the file on disk: the next edit is refused until it is read again.
+        put("ALPHA\n    BETA\nGAMMA\nDELTA\n");
+        QVERIFY(stamp.open(QIODevice::ReadWrite));
+        QVERIFY(stamp.setFileTime(QDateTime::currentDateTime().addSecs(5), QFileDevice::FileModificationTime));
+        stamp.close();
+        m_server->enqueue(FakeReply::sse(toolReply(u"call_e3"_s, u"edit"_s,
+                                                   JsonObject{{u"filePath"_s, file}, {u"oldString"_s, u"DELTA"_s}, {u"newString"_s, u"delta"_s}})));
+        m_server->enqueue(FakeReply::sse(textReply({u"It changed."_s})));
+        QCOMPARE(runPrompt(*second, u"lowercase delta"_s, id), id);
+        const Part edit3 = toolPart(id, u"call_e3"_s);
+        QCOMPARE(edit3.state().status(), ToolStatus::Error);
+        const QString error = edit3.state().json().string(u"error");
+        QVERIFY2(error.contains(u"has been modified since it was last read"_s), qPrintable(error));
+        QVERIFY(error.contains(u"Please read the file again before modifying it."_s));
+        QCOMPARE(content(), QByteArray("ALPHA\n    BETA\nGAMMA\nDELTA\n"));
+    }
+
     void retriesHonourRetryAfter()
     {
         m_server->enqueue(FakeReply::json(429, "{\"error\":{\"message\":\"Rate limited\"}}").withHeader("retry-after-ms", "20"));

@@ -6,6 +6,7 @@
 #include "globtool.h"
 #include "greptool.h"
 #include "listtool.h"
+#include "multiedittool.h"
 #include "readtool.h"
 #include "tasktool.h"
 #include "writetool.h"
@@ -17,7 +18,8 @@ QList<std::shared_ptr<Tool>> builtinTools()
 {
     return {
         std::make_shared<BashTool>(), std::make_shared<ReadTool>(), std::make_shared<GlobTool>(), std::make_shared<GrepTool>(),
-        std::make_shared<ListTool>(), std::make_shared<EditTool>(), std::make_shared<WriteTool>(), std::make_shared<TaskTool>(),
+        std::make_shared<ListTool>(), std::make_shared<EditTool>(), std::make_shared<MultiEditTool>(),
+        std::make_shared<WriteTool>(), std::make_shared<TaskTool>(),
     };
 }
 

@@ -2,6 +2,7 @@
 #include "edittool.h"
 
 #include "diff/textdiff.h"
+#include "textreplace.h"
 #include "toolutil.h"
 
 #include <QDir>
@@ -25,9 +26,10 @@ QString EditTool::description() const
            u"- You must use the read tool at least once in the conversation before editing; this tool fails otherwise.\n"
            u"- When editing text from the read tool's output, preserve the exact indentation as it appears AFTER the "
            u"line number prefix (\"00001| \"); never include any part of the prefix in oldString or newString.\n"
-           u"- The edit FAILS if oldString is not found in the file.\n"
-           u"- The edit FAILS if oldString is found several times; give more surrounding context to make it unique, or "
-           u"use replaceAll to change every instance.\n"
+           u"- The edit will FAIL if oldString is not found in the file (small differences of whitespace, indentation or escaping are forgiven).\n"
+           u"- The edit will FAIL if oldString is found multiple times in the file with an error \"Found multiple matches for "
+           u"oldString. Provide more surrounding context to make the match unique.\" Either provide a larger string with more "
+           u"surrounding context to make it unique or use replaceAll to change every instance of oldString.\n"
            u"- Use replaceAll for replacing and renaming strings across the file.\n"
            u"- An empty oldString creates a new file with newString as its content."_s;
 }
@@ -44,30 +46,49 @@ JsonObject EditTool::parameters() const
 
 namespace
 {
-qsizetype countOccurrences(const QString &haystack, const QString &needle)
+
+QString normalizeLineEndings(const QString &text)
 {
-    qsizetype count = 0;
-    qsizetype from = 0;
-    while ((from = haystack.indexOf(needle, from)) >= 0) {
-        ++count;
-        from += needle.size();
-    }
-    return count;
+    QString out = text;
+    out.replace(u"\r\n"_s, u"\n"_s);
+    return out;
 }
+
+/// The text in the file's line ending (OpenCode: CRLF when the file has any CRLF).
+QString toLineEnding(const QString &text, bool crlf)
+{
+    QString out = normalizeLineEndings(text);
+    if (crlf)
+        out.replace(u"\n"_s, u"\r\n"_s);
+    return out;
+}
+
+const QByteArray Utf8ByteOrderMark("\xEF\xBB\xBF");
+
+/// The diff the tools report: of the texts with LF line endings, common indentation trimmed.
+QString reportedDiff(const QString &file, const QString &before, const QString &after)
+{
+    return TextReplace::trimDiff(TextDiff::unified(file, normalizeLineEndings(before), normalizeLineEndings(after)));
+}
+
 } // namespace
 
-ToolResult EditTool::execute(ToolContext &context, const JsonObject &input)
+ToolResult applyFileEdits(ToolContext &context, const QString &filePath, const QList<TextEdit> &edits, bool multi)
 {
     using namespace ToolUtil;
-    InputReader in(name(), input);
-    const QString filePath = in.requiredString(u"filePath"_s);
-    const QString oldString = in.requiredString(u"oldString"_s, true);
-    const QString newString = in.requiredString(u"newString"_s, true);
-    const bool replaceAll = in.optionalBool(u"replaceAll"_s, false);
-    if (!in.ok())
-        return in.failure();
-    if (oldString == newString)
-        return ToolResult::failure(u"oldString and newString must be different"_s);
+    auto failed = [&](qsizetype index, const QString &message) {
+        if (!multi)
+            return ToolResult::failure(message);
+        return ToolResult::failure(u"Edit %1 of %2 failed: %3\nNo edit was applied; the file is unchanged."_s.arg(index + 1)
+                                       .arg(edits.size())
+                                       .arg(message));
+    };
+    if (edits.isEmpty())
+        return ToolResult::failure(u"No edits to apply."_s);
+    for (qsizetype i = 0; i < edits.size(); ++i) {
+        if (edits.at(i).oldString == edits.at(i).newString)
+            return failed(i, TextReplace::identicalMessage());
+    }
 
     const ResolvedPath path = resolvePath(context, filePath);
     if (auto refused = checkExternal(context, path, false))
@@ -79,77 +100,96 @@ ToolResult EditTool::execute(ToolContext &context, const JsonObject &input)
         return ToolResult::failure(u"Path is a directory, not a file: %1"_s.arg(path.absolute));
     if (exists && !info.isFile())
         return ToolResult::failure(u"Not a regular file: %1"_s.arg(path.absolute));
+    if (!exists && !edits.first().oldString.isEmpty())
+        return ToolResult::failure(u"File %1 not found"_s.arg(path.absolute));
 
     QString before;
+    bool bom = false; // the byte-order mark stays where it is and out of the matching and the diff
     if (exists) {
         QFile old(path.absolute);
         if (!old.open(QIODevice::ReadOnly))
             return ToolResult::failure(u"Cannot read %1: %2"_s.arg(path.absolute, old.errorString()));
-        before = QString::fromUtf8(old.readAll());
+        const QByteArray bytes = old.readAll();
+        bom = bytes.startsWith(Utf8ByteOrderMark);
+        before = QString::fromUtf8(bom ? bytes.mid(Utf8ByteOrderMark.size()) : bytes);
+        // Replacing the whole content of an empty file needs no read; anything else does.
+        if (!(before.isEmpty() && edits.first().oldString.isEmpty())) {
+            if (auto refused = checkReadAndUnchanged(context, path.absolute))
+                return *refused;
+        }
     }
 
-    QString after;
-    if (oldString.isEmpty()) {
-        // Create the file (or fill an empty one); overwriting content needs a read first.
-        if (exists && !before.isEmpty() && !wasRead(context, path.absolute))
-            return ToolResult::failure(
-                u"You must read the file %1 before overwriting it. Use the Read tool first"_s.arg(path.absolute));
-        after = newString;
-    } else {
-        if (!exists)
-            return ToolResult::failure(u"File %1 not found"_s.arg(path.absolute));
-        if (!wasRead(context, path.absolute))
-            return ToolResult::failure(
-                u"You must read the file %1 before overwriting it. Use the Read tool first"_s.arg(path.absolute));
-        QString from = oldString;
-        QString to = newString;
-        qsizetype count = countOccurrences(before, from);
-        // Files with CRLF line endings: the model sends LF.
-        if (count == 0 && before.contains(u"\r\n"_s) && from.contains(u'\n') && !from.contains(u"\r\n"_s)) {
-            from.replace(u"\n"_s, u"\r\n"_s);
-            to.replace(u"\n"_s, u"\r\n"_s);
-            count = countOccurrences(before, from);
-        }
-        if (count == 0)
-            return ToolResult::failure(u"oldString not found in content"_s);
-        if (count > 1 && !replaceAll)
-            return ToolResult::failure(
-                u"Found multiple matches for oldString. Provide more surrounding lines in oldString to identify the "
-                u"correct match, or set replaceAll to replace every occurrence."_s);
-        after = before;
-        if (replaceAll) {
-            after.replace(from, to);
+    const QString original = before;
+    QString text = original;
+    JsonArray results;
+    for (qsizetype i = 0; i < edits.size(); ++i) {
+        const TextEdit &edit = edits.at(i);
+        const QString previous = text;
+        if (edit.oldString.isEmpty()) {
+            text = edit.newString;
         } else {
-            const qsizetype at = before.indexOf(from);
-            after.replace(at, from.size(), to);
+            const bool crlf = text.contains(u"\r\n"_s);
+            const TextReplace::Outcome outcome = TextReplace::replace(text, toLineEnding(edit.oldString, crlf),
+                                                                      toLineEnding(edit.newString, crlf), edit.replaceAll);
+            if (!outcome.ok())
+                return failed(i, outcome.error);
+            text = outcome.content;
+        }
+        if (multi) {
+            const TextDiff::Counts counts = TextDiff::count(normalizeLineEndings(previous), normalizeLineEndings(text));
+            results.append(JsonObject{{u"diff"_s, reportedDiff(path.absolute, previous, text)},
+                                      {u"filediff"_s, JsonObject{{u"file"_s, path.absolute},
+                                                                 {u"additions"_s, counts.additions},
+                                                                 {u"deletions"_s, counts.deletions}}}});
         }
     }
 
-    const QString diff = TextDiff::unified(path.absolute, before, after);
+    const QString diff = reportedDiff(path.absolute, original, text);
     if (auto refused = requirePermission(context, u"edit"_s, {path.relative},
                                          JsonObject{{u"filepath"_s, path.absolute}, {u"diff"_s, diff}}))
         return *refused;
+    // The answer may have taken a while: the file must still be as it was read.
+    if (exists && QFileInfo(path.absolute).exists() && !(before.isEmpty() && edits.first().oldString.isEmpty())) {
+        if (auto refused = checkReadAndUnchanged(context, path.absolute))
+            return *refused;
+    }
 
+    const QString after = text;
     if (!QDir().mkpath(info.absolutePath()))
         return ToolResult::failure(u"Cannot create the folder %1"_s.arg(info.absolutePath()));
     QFile file(path.absolute);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return ToolResult::failure(u"Cannot write %1: %2"_s.arg(path.absolute, file.errorString()));
-    const QByteArray data = after.toUtf8();
+    const QByteArray data = bom ? Utf8ByteOrderMark + after.toUtf8() : after.toUtf8();
     if (file.write(data) != data.size() || !file.flush())
         return ToolResult::failure(u"Cannot write %1: %2"_s.arg(path.absolute, file.errorString()));
     file.close();
     markRead(context, path.absolute);
 
-    const TextDiff::Counts counts = TextDiff::count(before, after);
-    return ToolResult::success(path.relative, u"Edit applied successfully."_s,
-                               JsonObject{{u"diagnostics"_s, JsonObject{}},
-                                          {u"diff"_s, diff},
-                                          {u"filediff"_s, JsonObject{{u"file"_s, path.absolute},
-                                                                     {u"before"_s, before},
-                                                                     {u"after"_s, after},
-                                                                     {u"additions"_s, counts.additions},
-                                                                     {u"deletions"_s, counts.deletions}}}});
+    const TextDiff::Counts counts = TextDiff::count(normalizeLineEndings(original), normalizeLineEndings(text));
+    JsonObject metadata{{u"diagnostics"_s, JsonObject{}},
+                        {u"diff"_s, diff},
+                        {u"filediff"_s, JsonObject{{u"file"_s, path.absolute},
+                                                   {u"before"_s, before},
+                                                   {u"after"_s, after},
+                                                   {u"additions"_s, counts.additions},
+                                                   {u"deletions"_s, counts.deletions}}}};
+    if (multi)
+        metadata.insert(u"results"_s, results);
+    return ToolResult::success(path.relative, u"Edit applied successfully."_s, metadata);
+}
+
+ToolResult EditTool::execute(ToolContext &context, const JsonObject &input)
+{
+    using namespace ToolUtil;
+    InputReader in(name(), input);
+    const QString filePath = in.requiredString(u"filePath"_s);
+    const QString oldString = in.requiredString(u"oldString"_s, true);
+    const QString newString = in.requiredString(u"newString"_s, true);
+    const bool replaceAll = in.optionalBool(u"replaceAll"_s, false);
+    if (!in.ok())
+        return in.failure();
+    return applyFileEdits(context, filePath, {TextEdit{oldString, newString, replaceAll}}, false);
 }
 
 } // namespace weft

@@ -6,10 +6,28 @@
 namespace weft
 {
 
-/// The `edit` tool: exact string replacement in a file the session has read. Refuses when
-/// oldString is missing from the file, found several times without replaceAll, or equal to
-/// newString. An empty oldString creates the file (or fills an empty one) with newString.
-/// Metadata: `diff` (unified) and `filediff` {file, before, after, additions, deletions}.
+/// One replacement of the edit tools.
+struct TextEdit {
+    QString oldString; ///< empty: newString becomes the whole file
+    QString newString;
+    bool replaceAll = false;
+};
+
+/// The work of the edit and multiedit tools, as OpenCode's edit tool does it: the session must
+/// have read the file and it must not have changed on disk since; @p edits are applied in order
+/// to the file's text (oldString found by TextReplace's chain of replacers, with the file's line
+/// endings and byte-order mark kept), the "edit" permission is asked once with the whole diff,
+/// and the file is written only when every edit succeeded. @p multi names the failing edit in
+/// errors and adds per-edit `results` to the metadata.
+[[nodiscard]] ToolResult applyFileEdits(ToolContext &context, const QString &filePath, const QList<TextEdit> &edits,
+                                        bool multi);
+
+/// The `edit` tool: replaces oldString by newString in a file the session has read. oldString
+/// is found as OpenCode finds it (exactly, else with trimmed lines, block anchors, normalised
+/// whitespace or indentation, unescaped, ...: see textreplace.h); refused when it is found
+/// nowhere, only at several places without replaceAll, or equals newString. An empty oldString
+/// creates the file (or replaces its whole content) with newString. Metadata: `diff` (unified,
+/// common indentation trimmed) and `filediff` {file, before, after, additions, deletions}.
 class EditTool : public Tool
 {
 public:

@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QTimeZone>
 
 #include <cmath>
 
@@ -288,9 +289,29 @@ bool isBinaryFile(const QString &path)
     return looksBinary(file.read(4096));
 }
 
+QDateTime lastRead(const ToolContext &context, const QString &absolutePath)
+{
+    return context.lastRead ? context.lastRead(absolutePath) : QDateTime();
+}
+
 bool wasRead(const ToolContext &context, const QString &absolutePath)
 {
-    return context.wasRead && context.wasRead(absolutePath);
+    return lastRead(context, absolutePath).isValid();
+}
+
+std::optional<ToolResult> checkReadAndUnchanged(const ToolContext &context, const QString &absolutePath)
+{
+    const QDateTime read = lastRead(context, absolutePath);
+    if (!read.isValid())
+        return ToolResult::failure(
+            u"You must read the file %1 before overwriting it. Use the Read tool first"_s.arg(absolutePath));
+    const QDateTime modified = QFileInfo(absolutePath).lastModified(QTimeZone::UTC);
+    if (modified.isValid() && modified.toMSecsSinceEpoch() > read.toMSecsSinceEpoch()) {
+        return ToolResult::failure(u"File %1 has been modified since it was last read.\nLast modification: %2\nLast read: "
+                                   u"%3\n\nPlease read the file again before modifying it."_s.arg(
+                                       absolutePath, modified.toString(Qt::ISODateWithMs), read.toUTC().toString(Qt::ISODateWithMs)));
+    }
+    return std::nullopt;
 }
 
 void markRead(const ToolContext &context, const QString &absolutePath)

@@ -74,7 +74,13 @@ struct ResolvedPath {
 [[nodiscard]] bool looksBinary(QByteArrayView sample);
 
 [[nodiscard]] bool wasRead(const ToolContext &context, const QString &absolutePath);
+[[nodiscard]] QDateTime lastRead(const ToolContext &context, const QString &absolutePath);
 void markRead(const ToolContext &context, const QString &absolutePath);
+/// OpenCode's FileTime.assert: a failure when the session has not read @p absolutePath ("You
+/// must read the file ... before overwriting it"), or when the file was modified after that read
+/// ("File ... has been modified since it was last read. ... Please read the file again before
+/// modifying it.").
+[[nodiscard]] std::optional<ToolResult> checkReadAndUnchanged(const ToolContext &context, const QString &absolutePath);
 
 /// Caps of tool output (OpenCode's Truncate): lines and characters.
 inline constexpr int MaxOutputLines = 2000;

@@ -56,9 +56,10 @@ ToolResult WriteTool::execute(ToolContext &context, const JsonObject &input)
         return ToolResult::failure(u"Path is a directory, not a file: %1"_s.arg(path.absolute));
     if (exists && !info.isFile())
         return ToolResult::failure(u"Not a regular file: %1"_s.arg(path.absolute));
-    if (exists && !wasRead(context, path.absolute))
-        return ToolResult::failure(
-            u"You must read the file %1 before overwriting it. Use the Read tool first"_s.arg(path.absolute));
+    if (exists) {
+        if (auto refused = checkReadAndUnchanged(context, path.absolute))
+            return *refused;
+    }
 
     QString before;
     if (exists) {
