@@ -4,7 +4,6 @@
 #include <QEventLoop>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-#include <QThreadStorage>
 #include <QVersionNumber>
 
 using namespace Qt::StringLiterals;
@@ -14,20 +13,6 @@ namespace weft
 
 namespace
 {
-
-/// One manager per thread: QNetworkAccessManager must be used on its own thread, and keeping it
-/// keeps the connections to the server open between requests.
-QNetworkAccessManager *threadManager()
-{
-    static QThreadStorage<QNetworkAccessManager *> managers;
-    if (!managers.hasLocalData()) {
-        auto *manager = new QNetworkAccessManager;
-        // Weft sets the Authorization header itself; nothing is cached or asked interactively.
-        manager->setRedirectPolicy(QNetworkRequest::NoLessSafeRedirectPolicy);
-        managers.setLocalData(manager);
-    }
-    return managers.localData();
-}
 
 /// The message OpenCode's error bodies carry: `{"name": ..., "data": {"message": ...}}`,
 /// `{"error": ...}` or `{"message": ...}`.
@@ -120,12 +105,15 @@ Result<JsonValue> ServerClient::send(const QByteArray &verb, const QString &path
         req.setTransferTimeout(timeoutMs);
     if (!body.isNull())
         req.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
-    QNetworkReply *reply = threadManager()->sendCustomRequest(req, verb, body);
+    // A manager per request, gone with it: nothing of it outlives the call (a manager kept per
+    // thread would be destroyed after the application, leaving its HTTP thread's work undone).
+    QNetworkAccessManager manager;
+    manager.setRedirectPolicy(QNetworkRequest::NoLessSafeRedirectPolicy);
+    const std::unique_ptr<QNetworkReply> reply(manager.sendCustomRequest(req, verb, body));
     QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    QObject::connect(reply.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
     if (!reply->isFinished())
         loop.exec(QEventLoop::ExcludeUserInputEvents);
-    const std::unique_ptr<QNetworkReply, void (*)(QNetworkReply *)> owner(reply, [](QNetworkReply *r) { r->deleteLater(); });
 
     const QString where = displayName();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();

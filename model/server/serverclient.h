@@ -24,9 +24,8 @@ struct ServerInfo {
 /// The HTTP side of an OpenCode server (`opencode serve`): JSON requests with HTTP basic auth
 /// (user `opencode`, the server's OPENCODE_SERVER_PASSWORD), and the errors a user can act on.
 ///
-/// Requests block the calling thread until the answer is in (each thread has its own
-/// QNetworkAccessManager, so connections are reused per thread): call them from worker threads,
-/// or from the command line. Thread-safe; cheap to copy.
+/// Requests block the calling thread until the answer is in (running a local event loop): call
+/// them from worker threads, or from the command line. Thread-safe; cheap to copy.
 class ServerClient
 {
 public:
