@@ -225,6 +225,30 @@ QList<ValidationIssue> FileDiff::validate(const JsonValue &value, const QString 
 
 // ---------------------------------------------------------------------------------------------
 
+Todo Todo::make(const QString &content, const QString &status, const QString &priority, const QString &id)
+{
+    JsonObject o{{u"content"_s, content}, {u"status"_s, status}, {u"priority"_s, priority}};
+    if (!id.isEmpty())
+        o.insert(u"id"_s, id);
+    return Todo(std::move(o));
+}
+
+QList<ValidationIssue> Todo::validate(const JsonValue &value, const QString &path)
+{
+    QList<ValidationIssue> issues;
+    Validator v(issues);
+    if (v.expect(value, JsonValue::Type::Object, path)) {
+        const JsonObject o = value.toObject();
+        v.string(o, path, u"content"_s);
+        v.string(o, path, u"status"_s);
+        v.string(o, path, u"priority"_s);
+        v.string(o, path, u"id"_s, true);
+    }
+    return issues;
+}
+
+// ---------------------------------------------------------------------------------------------
+
 MessageError::Kind MessageError::kind() const
 {
     const QString n = name();

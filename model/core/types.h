@@ -87,6 +87,25 @@ public:
     [[nodiscard]] static QList<ValidationIssue> validate(const JsonValue &value, const QString &path = QStringLiteral("$"));
 };
 
+/// One item of a session's todo list (OpenCode's `todo/<sessionID>`, written by the todowrite
+/// tool): `{content, status, priority, id}`. Status is pending, in_progress, completed or
+/// cancelled and priority high, medium or low by convention; OpenCode accepts any string, and
+/// so does Weft. Items of OpenCode 1.2+'s database have no id.
+class Todo : public JsonBacked
+{
+public:
+    using JsonBacked::JsonBacked;
+    [[nodiscard]] QString content() const { return m_json.string(u"content"); }
+    [[nodiscard]] QString status() const { return m_json.string(u"status"); }
+    [[nodiscard]] QString priority() const { return m_json.string(u"priority"); }
+    [[nodiscard]] QString id() const { return m_json.string(u"id"); }
+    /// An item with OpenCode 1.1's keys in its order; no id when @p id is empty.
+    [[nodiscard]] static Todo make(const QString &content, const QString &status, const QString &priority,
+                                   const QString &id);
+    /// Checks the shape: an object with string content, status and priority (and id when present).
+    [[nodiscard]] static QList<ValidationIssue> validate(const JsonValue &value, const QString &path = QStringLiteral("$"));
+};
+
 /// A typed error of an assistant message or a session.error event: `{name, data}`.
 class MessageError : public JsonBacked
 {
@@ -384,5 +403,6 @@ Q_DECLARE_METATYPE(weft::Session)
 Q_DECLARE_METATYPE(weft::Message)
 Q_DECLARE_METATYPE(weft::Part)
 Q_DECLARE_METATYPE(weft::FileDiff)
+Q_DECLARE_METATYPE(weft::Todo)
 Q_DECLARE_METATYPE(weft::MessageError)
 Q_DECLARE_METATYPE(weft::MessageWithParts)

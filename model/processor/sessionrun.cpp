@@ -499,6 +499,8 @@ ToolContext SessionRun::toolContext(Message &assistant, Part &part, const JsonOb
         return m_fileTimes->lastRead(m_session.id(), QDir::cleanPath(path));
     };
     context.markRead = [this](const QString &path) { m_fileTimes->markRead(m_session.id(), QDir::cleanPath(path)); };
+    context.todos = [this] { return m_service->todos(m_session.id()); };
+    context.setTodos = [this](const QList<Todo> &todos) { return m_service->setTodos(m_session.id(), todos); };
     return context;
 }
 
@@ -519,6 +521,9 @@ Result<QString> SessionRun::runSubagent(const QString &agent, const QString &des
     options.projectID = m_session.projectID();
     options.parentID = m_session.id();
     options.title = description + u" (@"_s + agent + u" subagent)"_s;
+    // As OpenCode: a sub-agent keeps no todo list of its own.
+    options.permission = {{u"todowrite"_s, u"*"_s, PermissionRule::Action::Deny},
+                          {u"todoread"_s, u"*"_s, PermissionRule::Action::Deny}};
     Result<Session> child = m_service->create(options);
     if (!child)
         return child.error();

@@ -42,6 +42,9 @@ struct ToolContext {
     /// absolute paths.
     std::function<QDateTime(const QString &path)> lastRead;
     std::function<void(const QString &path)> markRead;
+    /// The session's todo list, and its replacement (the todoread and todowrite tools).
+    std::function<QList<Todo>()> todos;
+    std::function<Result<void>(const QList<Todo> &todos)> setTodos;
 
     [[nodiscard]] bool isAborted() const { return abortFlag && abortFlag->load(); }
 };
@@ -77,7 +80,8 @@ public:
     virtual ToolResult execute(ToolContext &context, const JsonObject &input) = 0;
 };
 
-/// The built-in tools: read, write, edit, multiedit, list, glob, grep, bash, task.
+/// The built-in tools: read, write, edit, multiedit, list, glob, grep, bash, task, webfetch,
+/// todowrite, todoread.
 [[nodiscard]] QList<std::shared_ptr<Tool>> builtinTools();
 
 } // namespace weft

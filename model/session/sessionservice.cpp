@@ -27,6 +27,8 @@ void registerMetaTypes()
         qRegisterMetaType<weft::MessageError>();
         qRegisterMetaType<weft::MessageWithParts>();
         qRegisterMetaType<QList<weft::FileDiff>>();
+        qRegisterMetaType<weft::Todo>();
+        qRegisterMetaType<QList<weft::Todo>>();
         qRegisterMetaType<QList<weft::StoreChange>>();
         return true;
     }();
@@ -203,6 +205,13 @@ QList<FileDiff> SessionService::diff(const QString &sessionID) const
     if (!Identifier::isSafeKeyComponent(sessionID))
         return {};
     return m_store->sessionDiff(sessionID);
+}
+
+QList<Todo> SessionService::todos(const QString &sessionID) const
+{
+    if (!Identifier::isSafeKeyComponent(sessionID))
+        return {};
+    return m_store->todos(sessionID);
 }
 
 Result<void> SessionService::ensureWritable() const
@@ -452,6 +461,16 @@ Result<void> SessionService::setDiff(const QString &sessionID, const QList<FileD
     if (auto r = m_store->writeSessionDiff(sessionID, diffs); !r)
         return r;
     Q_EMIT sessionDiffChanged(sessionID, diffs);
+    return {};
+}
+
+Result<void> SessionService::setTodos(const QString &sessionID, const QList<Todo> &todos)
+{
+    if (auto r = ensureWritable(); !r)
+        return r;
+    if (auto r = m_store->writeTodos(sessionID, todos); !r)
+        return r;
+    Q_EMIT todosChanged(sessionID, todos);
     return {};
 }
 

@@ -53,6 +53,8 @@ public:
     [[nodiscard]] QList<Session> children(const QString &parentID) const;
     [[nodiscard]] QList<MessageWithParts> messages(const QString &sessionID) const;
     [[nodiscard]] QList<FileDiff> diff(const QString &sessionID) const;
+    /// The session's todo list (what the todowrite tool wrote), in order.
+    [[nodiscard]] QList<Todo> todos(const QString &sessionID) const;
     /// What a changes view shows: the session's info with its `session_diff`, or with the
     /// `summary.diffs` and the prompt of one turn.
     struct Changes {
@@ -93,6 +95,8 @@ public:
     /// Removes a session with its children (recursively), messages, parts, diff and share.
     Result<void> remove(const QString &sessionID);
     Result<void> setDiff(const QString &sessionID, const QList<FileDiff> &diffs);
+    /// Replaces the session's todo list and announces it (todosChanged).
+    Result<void> setTodos(const QString &sessionID, const QList<Todo> &todos);
 
     // ---- message and part changes
     Result<Message> updateMessage(const Message &message);
@@ -138,6 +142,8 @@ Q_SIGNALS:
     void sessionUpdated(const weft::Session &session);
     void sessionDeleted(const weft::Session &session);
     void sessionDiffChanged(const QString &sessionID, const QList<weft::FileDiff> &diffs);
+    /// The todo list of @p sessionID was replaced (OpenCode's todo.updated).
+    void todosChanged(const QString &sessionID, const QList<weft::Todo> &todos);
     void sessionError(const QString &sessionID, const weft::MessageError &error);
     void sessionCompacted(const QString &sessionID);
     /// Another process changed @p sessionID in ways that cannot be announced one by one (rows

@@ -566,6 +566,45 @@ Result<void> JsonStore::writeSessionDiff(const QString &sessionID, const QList<F
     return m_storage.write({u"session_diff"_s, sessionID}, array);
 }
 
+QList<Todo> JsonStore::todos(const QString &sessionID)
+{
+    // OpenCode reads a missing or unreadable list as empty; a damaged one is reported too.
+    QList<Todo> result;
+    if (!Identifier::isSafeKeyComponent(sessionID))
+        return result;
+    const Result<JsonValue> value = m_storage.read({u"todo"_s, sessionID});
+    if (!value) {
+        if (value.error().message != u"not found")
+            reportProblem(value.error().where, value.error().message);
+        return result;
+    }
+    const QString path = m_storage.path({u"todo"_s, sessionID}).value();
+    if (!value->isArray()) {
+        reportProblem(path, u"expected an array of todo items"_s);
+        return result;
+    }
+    const JsonArray array = value->toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QList<ValidationIssue> issues = Todo::validate(array.at(i), u"$[%1]"_s.arg(i));
+        if (!issues.isEmpty()) {
+            reportProblem(path, issues.first().toString());
+            continue;
+        }
+        result.append(Todo(array.at(i).toObject()));
+    }
+    return result;
+}
+
+Result<void> JsonStore::writeTodos(const QString &sessionID, const QList<Todo> &todos)
+{
+    if (auto r = checkIds({{sessionID, Identifier::Kind::Session}}); !r)
+        return r;
+    JsonArray array;
+    for (const Todo &todo : todos)
+        array.append(todo.json());
+    return m_storage.write({u"todo"_s, sessionID}, array);
+}
+
 Result<void> JsonStore::removeSession(const Session &session)
 {
     const QString sessionID = session.id();

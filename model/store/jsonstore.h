@@ -52,6 +52,7 @@ public:
     QList<Part> parts(const QString &sessionID, const QString &messageID) override;
     std::optional<Message> message(const QString &sessionID, const QString &messageID) override;
     QList<FileDiff> sessionDiff(const QString &sessionID) override;
+    QList<Todo> todos(const QString &sessionID) override;
     QList<MessageWithParts> messagesWithParts(const QString &sessionID) override;
     QStringList messageIDs(const QString &sessionID) override;
     QList<Message> messagesByID(const QString &sessionID, const QStringList &messageIDs) override;
@@ -71,6 +72,7 @@ public:
     /// The number of streamed parts initialize() completed from their journals.
     [[nodiscard]] int recoveredStreams() const { return m_recoveredStreams; }
     Result<void> writeSessionDiff(const QString &sessionID, const QList<FileDiff> &diffs) override;
+    Result<void> writeTodos(const QString &sessionID, const QList<Todo> &todos) override;
     Result<void> removeSession(const Session &session) override;
     Result<void> removeMessage(const QString &sessionID, const QString &messageID) override;
     Result<void> removePart(const QString &sessionID, const QString &messageID, const QString &partID) override;

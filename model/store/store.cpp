@@ -77,6 +77,13 @@ Result<void> Store::writeMessages(const QList<MessageWithParts> &messages)
     return {};
 }
 
+Result<void> Store::writeTodos(const QString &sessionID, const QList<Todo> &todos)
+{
+    Q_UNUSED(sessionID)
+    Q_UNUSED(todos)
+    return Error{QStringLiteral("this store keeps no todo lists"), location()};
+}
+
 QList<StoreProblem> Store::problems() const
 {
     QMutexLocker locker(&m_problemsMutex);

@@ -83,6 +83,13 @@ public:
     [[nodiscard]] virtual QList<Part> parts(const QString &sessionID, const QString &messageID) = 0;
     [[nodiscard]] virtual std::optional<Message> message(const QString &sessionID, const QString &messageID) = 0;
     [[nodiscard]] virtual QList<FileDiff> sessionDiff(const QString &sessionID) = 0;
+    /// The session's todo list (OpenCode's `todo/<sessionID>`), in order; empty when it has none
+    /// or the backend keeps none (the default).
+    [[nodiscard]] virtual QList<Todo> todos(const QString &sessionID)
+    {
+        Q_UNUSED(sessionID)
+        return {};
+    }
     /// Messages with their parts, in order.
     [[nodiscard]] virtual QList<MessageWithParts> messagesWithParts(const QString &sessionID);
     /// The IDs of a session's messages, in no particular order, as cheaply as the backend can tell
@@ -111,6 +118,9 @@ public:
         return writePart(part);
     }
     virtual Result<void> writeSessionDiff(const QString &sessionID, const QList<FileDiff> &diffs) = 0;
+    /// Replaces the session's todo list (the todowrite tool). The default refuses: only a
+    /// backend that keeps todo lists overrides it.
+    virtual Result<void> writeTodos(const QString &sessionID, const QList<Todo> &todos);
     /// Removes the session's own files: session info, messages, parts, diff, share. Children are
     /// the caller's business (SessionService::remove cascades).
     virtual Result<void> removeSession(const Session &session) = 0;

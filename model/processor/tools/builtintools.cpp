@@ -9,6 +9,8 @@
 #include "multiedittool.h"
 #include "readtool.h"
 #include "tasktool.h"
+#include "todotool.h"
+#include "webfetchtool.h"
 #include "writetool.h"
 
 namespace weft
@@ -20,6 +22,7 @@ QList<std::shared_ptr<Tool>> builtinTools()
         std::make_shared<BashTool>(), std::make_shared<ReadTool>(), std::make_shared<GlobTool>(), std::make_shared<GrepTool>(),
         std::make_shared<ListTool>(), std::make_shared<EditTool>(), std::make_shared<MultiEditTool>(),
         std::make_shared<WriteTool>(), std::make_shared<TaskTool>(),
+        std::make_shared<WebFetchTool>(), std::make_shared<TodoWriteTool>(), std::make_shared<TodoReadTool>(),
     };
 }
 

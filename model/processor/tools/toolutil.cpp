@@ -106,6 +106,33 @@ bool InputReader::optionalBool(const QString &key, bool fallback)
     return fallback;
 }
 
+std::optional<QList<JsonObject>> InputReader::requiredObjectArray(const QString &key)
+{
+    JsonValue v = m_input.value(key);
+    if (v.isUndefined() || v.isNull()) {
+        fail(u"\"%1\" is required (an array)"_s.arg(key));
+        return std::nullopt;
+    }
+    if (v.isString()) {
+        if (std::optional<JsonValue> parsed = parseJson(v.toStringRef().toUtf8()); parsed && parsed->isArray())
+            v = *parsed;
+    }
+    if (!v.isArray()) {
+        fail(u"\"%1\" must be an array, not %2"_s.arg(key, JsonValue::typeName(v.type())));
+        return std::nullopt;
+    }
+    QList<JsonObject> list;
+    const JsonArray array = v.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        if (!array.at(i).isObject()) {
+            fail(u"\"%1[%2]\" must be an object, not %3"_s.arg(key).arg(i).arg(JsonValue::typeName(array.at(i).type())));
+            return std::nullopt;
+        }
+        list.append(array.at(i).toObject());
+    }
+    return list;
+}
+
 std::optional<QStringList> InputReader::optionalStringList(const QString &key)
 {
     const JsonValue &v = m_input.value(key);

@@ -32,6 +32,11 @@ public:
     std::optional<qint64> optionalInteger(const QString &key, qint64 min, qint64 max);
     bool optionalBool(const QString &key, bool fallback);
     std::optional<QStringList> optionalStringList(const QString &key);
+    /// A required array of objects; a string holding the JSON of one is accepted too (some models
+    /// send arrays that way).
+    std::optional<QList<JsonObject>> requiredObjectArray(const QString &key);
+    /// Records a problem found by the tool's own checks (the first one wins).
+    void reject(const QString &message) { fail(message); }
 
     [[nodiscard]] bool ok() const { return m_error.isEmpty(); }
     [[nodiscard]] QString error() const { return m_error; }

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "webfetchtool.h"
+
+#include "htmlconvert.h"
+#include "toolutil.h"
+
+#include "core/logging.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QStringDecoder>
+#include <QTimer>
+#include <QUrl>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+
+/// What the Accept header asks for, by format (OpenCode's preferences).
+QByteArray acceptFor(const QString &format)
+{
+    if (format == u"markdown")
+        return "text/markdown;q=1.0, text/x-markdown;q=0.9, text/plain;q=0.8, text/html;q=0.7, */*;q=0.1";
+    if (format == u"text")
+        return "text/plain;q=1.0, text/markdown;q=0.9, text/html;q=0.8, */*;q=0.1";
+    return "text/html;q=1.0, application/xhtml+xml;q=0.9, text/plain;q=0.8, text/markdown;q=0.7, */*;q=0.1";
+}
+
+/// A browser's User-Agent: many sites refuse or degrade answers to unknown clients.
+constexpr auto BrowserAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/143.0.0.0 Safari/537.36";
+
+struct Fetched {
+    enum class Outcome { Done, TooLarge, TimedOut, Aborted, NetworkError };
+    Outcome outcome = Outcome::Done;
+    int status = 0;
+    QNetworkReply::NetworkError error = QNetworkReply::NoError;
+    QString errorString;
+    QByteArray contentType;
+    QByteArray body;
+    QByteArray cfMitigated;
+    QUrl finalUrl;
+};
+
+/// One GET on this thread, with a local event loop: the size cap, the overall timeout and the
+/// session's abort all stop it.
+Fetched fetch(const QUrl &url, const QByteArray &accept, const QByteArray &userAgent, int timeoutMs,
+              const ToolContext &context)
+{
+    QNetworkAccessManager manager;
+    QNetworkRequest request(url);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
+    request.setMaximumRedirectsAllowed(WebFetchTool::MaxRedirects);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    request.setRawHeader("User-Agent", userAgent);
+    request.setRawHeader("Accept", accept);
+    request.setRawHeader("Accept-Language", "en-US,en;q=0.9");
+
+    Fetched result;
+    QNetworkReply *reply = manager.get(request);
+    QEventLoop loop;
+    const auto stop = [&](Fetched::Outcome outcome) {
+        if (result.outcome == Fetched::Outcome::Done)
+            result.outcome = outcome;
+        reply->abort();
+    };
+    QObject::connect(reply, &QNetworkReply::metaDataChanged, &loop, [&] {
+        const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const bool redirect = status >= 300 && status < 400;
+        if (!redirect && length.isValid() && length.toLongLong() > WebFetchTool::MaxResponseBytes)
+            stop(Fetched::Outcome::TooLarge);
+    });
+    QObject::connect(reply, &QNetworkReply::readyRead, &loop, [&] {
+        result.body += reply->readAll();
+        if (result.body.size() > WebFetchTool::MaxResponseBytes)
+            stop(Fetched::Outcome::TooLarge);
+    });
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    QTimer timeout;
+    timeout.setSingleShot(true);
+    QObject::connect(&timeout, &QTimer::timeout, &loop, [&] { stop(Fetched::Outcome::TimedOut); });
+    timeout.start(timeoutMs);
+    QTimer abortPoll;
+    QObject::connect(&abortPoll, &QTimer::timeout, &loop, [&] {
+        if (context.isAborted())
+            stop(Fetched::Outcome::Aborted);
+    });
+    abortPoll.start(50);
+    if (context.isAborted())
+        stop(Fetched::Outcome::Aborted);
+    if (!reply->isFinished())
+        loop.exec(QEventLoop::ExcludeUserInputEvents);
+    timeout.stop();
+    abortPoll.stop();
+
+    if (result.outcome == Fetched::Outcome::Done) {
+        result.body += reply->readAll();
+        if (result.body.size() > WebFetchTool::MaxResponseBytes)
+            result.outcome = Fetched::Outcome::TooLarge;
+    }
+    result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    result.error = reply->error();
+    result.errorString = reply->errorString();
+    result.contentType = reply->rawHeader("Content-Type");
+    result.cfMitigated = reply->rawHeader("cf-mitigated");
+    result.finalUrl = reply->url();
+    // A redirect past the limit (or from https to http) ends with the redirect's own status.
+    const bool redirectRefused
+        = result.error == QNetworkReply::TooManyRedirectsError || result.error == QNetworkReply::InsecureRedirectError;
+    if (result.outcome == Fetched::Outcome::Done && (redirectRefused || (result.status == 0 && result.error != QNetworkReply::NoError)))
+        result.outcome = Fetched::Outcome::NetworkError;
+    delete reply;
+    return result;
+}
+
+/// The body as text, in the charset the Content-Type names (UTF-8 when none or unknown).
+QString decodeBody(const QByteArray &body, const QByteArray &contentType)
+{
+    QByteArray charset;
+    for (const QByteArray &param : contentType.split(';')) {
+        const QByteArray p = param.trimmed();
+        if (p.toLower().startsWith("charset="))
+            charset = p.mid(8).trimmed().replace('"', "").replace('\'', "");
+    }
+    if (!charset.isEmpty()) {
+        QStringDecoder decoder(charset.constData());
+        if (decoder.isValid())
+            return decoder.decode(body);
+    }
+    QStringDecoder utf8(QStringDecoder::Utf8);
+    return utf8.decode(body);
+}
+
+} // namespace
+
+QString WebFetchTool::name() const
+{
+    return u"webfetch"_s;
+}
+
+QString WebFetchTool::description() const
+{
+    return u"Fetches the content of a URL and returns it as Markdown (the default), plain text or HTML.\n\n"
+           u"Usage:\n"
+           u"- The URL must be a complete http:// or https:// URL.\n"
+           u"- format: \"markdown\" (HTML pages are converted to Markdown), \"text\" (HTML without markup) or \"html\" "
+           u"(the page as it is). Other content (plain text, JSON, ...) is returned as it is.\n"
+           u"- Responses larger than 5 MB are refused. timeout is in seconds: 30 by default, at most 120.\n"
+           u"- Long content is truncated; the full content is saved to a file whose path is given.\n"
+           u"- The tool is read-only. If another tool offers better web access for the task, prefer it."_s;
+}
+
+JsonObject WebFetchTool::parameters() const
+{
+    using namespace ToolUtil;
+    JsonObject format = schemaString(u"The format to return the content in (text, markdown, or html). Defaults to markdown."_s);
+    format.insert(u"enum"_s, JsonArray{u"text"_s, u"markdown"_s, u"html"_s});
+    format.insert(u"default"_s, u"markdown"_s);
+    return schemaObject(JsonObject{{u"url"_s, schemaString(u"The URL to fetch content from"_s)},
+                                   {u"format"_s, format},
+                                   {u"timeout"_s, schemaNumber(u"Optional timeout in seconds (max 120)"_s)}},
+                        {u"url"_s});
+}
+
+ToolResult WebFetchTool::execute(ToolContext &context, const JsonObject &input)
+{
+    using namespace ToolUtil;
+    InputReader in(name(), input);
+    const QString urlText = in.requiredString(u"url"_s).trimmed();
+    const QString format = in.optionalString(u"format"_s).value_or(u"markdown"_s);
+    if (in.ok() && format != u"markdown" && format != u"text" && format != u"html")
+        in.reject(u"\"format\" must be one of \"text\", \"markdown\", \"html\", not \"%1\""_s.arg(format.left(40)));
+    std::optional<double> timeoutSeconds;
+    if (const JsonValue &t = input.value(u"timeout"); in.ok() && !t.isUndefined() && !t.isNull()) {
+        bool ok = t.isNumber();
+        double seconds = t.toDouble();
+        if (t.isString())
+            seconds = t.toStringRef().trimmed().toDouble(&ok);
+        if (!ok || !std::isfinite(seconds) || seconds <= 0)
+            in.reject(u"\"timeout\" must be a positive number of seconds"_s);
+        else
+            timeoutSeconds = seconds;
+    }
+    if (!in.ok())
+        return in.failure();
+
+    const QUrl url(urlText, QUrl::StrictMode);
+    const QString scheme = url.scheme().toLower();
+    if (scheme != u"http" && scheme != u"https")
+        return ToolResult::failure(u"URL must start with http:// or https://"_s);
+    if (!url.isValid() || url.host().isEmpty())
+        return ToolResult::failure(u"Invalid URL: %1"_s.arg(urlText));
+
+    JsonObject askMetadata{{u"url"_s, urlText}, {u"format"_s, format}};
+    if (timeoutSeconds)
+        askMetadata.insert(u"timeout"_s, *timeoutSeconds);
+    if (auto refused = requirePermission(context, u"webfetch"_s, {urlText}, askMetadata))
+        return *refused;
+
+    const double seconds = std::min<double>(timeoutSeconds.value_or(DefaultTimeoutSeconds), MaxTimeoutSeconds);
+    const int timeoutMs = int(std::lround(seconds * 1000));
+    QElapsedTimer clock;
+    clock.start();
+    Fetched fetched = fetch(url, acceptFor(format), BrowserAgent, timeoutMs, context);
+    // Cloudflare's bot check answers a browser's User-Agent from another TLS stack with a
+    // challenge; an honest User-Agent often passes (OpenCode retries the same way).
+    if (fetched.outcome == Fetched::Outcome::Done && fetched.status == 403 && fetched.cfMitigated == "challenge")
+        fetched = fetch(url, acceptFor(format), "weft", std::max<int>(1, timeoutMs - int(clock.elapsed())), context);
+    qCDebug(lcProcessor) << "webfetch" << url.toString() << "status" << fetched.status << "bytes" << fetched.body.size()
+                         << "outcome" << int(fetched.outcome);
+
+    switch (fetched.outcome) {
+    case Fetched::Outcome::TooLarge:
+        return ToolResult::failure(u"Response too large (exceeds 5MB limit)"_s);
+    case Fetched::Outcome::TimedOut:
+        return ToolResult::failure(u"Request timed out after %1 seconds"_s.arg(seconds));
+    case Fetched::Outcome::Aborted:
+        return ToolResult::failure(u"Aborted"_s);
+    case Fetched::Outcome::NetworkError:
+        switch (fetched.error) {
+        case QNetworkReply::TooManyRedirectsError:
+            return ToolResult::failure(u"Too many redirects (more than %1)"_s.arg(MaxRedirects));
+        case QNetworkReply::InsecureRedirectError:
+            return ToolResult::failure(u"Redirect from https to http refused"_s);
+        default:
+            return ToolResult::failure(u"Request failed: %1"_s.arg(fetched.errorString));
+        }
+    case Fetched::Outcome::Done:
+        break;
+    }
+    if (fetched.status < 200 || fetched.status >= 300)
+        return ToolResult::failure(u"Request failed with status code: %1"_s.arg(fetched.status));
+
+    const QString contentType = QString::fromLatin1(fetched.contentType);
+    const QString mime = contentType.section(u';', 0, 0).trimmed().toLower();
+    const QString title = u"%1 (%2)"_s.arg(urlText, contentType);
+    if (mime.startsWith(u"image/") && mime != u"image/svg+xml" && mime != u"image/vnd.fastbidsheet")
+        return ToolResult::success(title,
+                                   u"The URL is an image (%1, %2 bytes). Images fetched from the web cannot be shown "
+                                   u"to the model yet."_s.arg(mime).arg(fetched.body.size()));
+
+    const QString content = decodeBody(fetched.body, fetched.contentType);
+    const bool html = contentType.contains(u"text/html", Qt::CaseInsensitive);
+    QString output = content;
+    if (html && format == u"markdown")
+        output = Html::toMarkdown(content, fetched.finalUrl.isValid() ? fetched.finalUrl : url);
+    else if (html && format == u"text")
+        output = Html::toText(content);
+
+    const Truncated truncated = truncateOutput(output, context.dataDir);
+    JsonObject metadata;
+    if (truncated.truncated) {
+        metadata.insert(u"truncated"_s, true);
+        metadata.insert(u"outputPath"_s, truncated.outputPath);
+    }
+    return ToolResult::success(title, truncated.text, metadata);
+}
+
+} // namespace weft

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The webfetch tool against a loopback HTTP server (formats, size cap, timeout, redirects, HTTP
+// errors, bad URLs, abort), and the HTML to Markdown and text conversion it uses.
+
+#include "fakellmserver.h"
+#include "processor/tool.h"
+#include "processor/tools/htmlconvert.h"
+#include "processor/tools/webfetchtool.h"
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+using namespace weft;
+using namespace weft::test;
+
+class TestWebFetch : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QList<std::pair<QString, QStringList>> m_asked;
+    bool m_deny = false;
+    std::shared_ptr<std::atomic_bool> m_abort;
+
+    ToolResult run(const JsonObject &input)
+    {
+        ToolContext c;
+        c.sessionID = u"ses_test"_s;
+        c.directory = m_dir.path();
+        c.worktree = m_dir.path();
+        c.dataDir = m_dir.path();
+        c.abortFlag = m_abort;
+        c.ask = [this](const QString &permission, const QStringList &patterns, const JsonObject &) {
+            m_asked.append({permission, patterns});
+            return m_deny ? PermissionDecision::Deny : PermissionDecision::Allow;
+        };
+        WebFetchTool tool;
+        return tool.execute(c, input);
+    }
+
+    static FakeReply page(const QByteArray &body, const QByteArray &type = "text/html; charset=utf-8")
+    {
+        FakeReply r;
+        r.body = body;
+        r.framing = FakeReply::Framing::ContentLength;
+        r.withHeader("Content-Type", type);
+        return r;
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_asked.clear();
+        m_deny = false;
+        m_abort = std::make_shared<std::atomic_bool>(false);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Conversion
+
+    void markdown_data()
+    {
+        QTest::addColumn<QString>("html");
+        QTest::addColumn<QString>("markdown");
+        QTest::newRow("headings") << u"<h1>Title</h1><h2> Sub  title </h2><h6>six</h6>"_s
+                                  << u"# Title\n\n## Sub title\n\n###### six"_s;
+        QTest::newRow("paragraphs") << u"<p>One\n  two</p><p>Three</p>"_s << u"One two\n\nThree"_s;
+        QTest::newRow("unclosed-p") << u"<p>One<p>Two<div>Three</div>"_s << u"One\n\nTwo\n\nThree"_s;
+        QTest::newRow("emphasis") << u"<p>a <b>bold</b> and <em> it </em>, <strong></strong>end</p>"_s
+                                  << u"a **bold** and *it* , end"_s;
+        QTest::newRow("link") << u"<p>See <a href=\"/docs/x\" title=\"T\">the docs</a>.</p>"_s
+                              << u"See [the docs](https://example.com/docs/x \"T\")."_s;
+        QTest::newRow("link-no-href") << u"<a>plain</a>"_s << u"plain"_s;
+        QTest::newRow("image") << u"<img src=\"a.png\" alt=\"An image\">"_s << u"![An image](https://example.com/base/a.png)"_s;
+        QTest::newRow("data-image") << u"<img src=\"data:image/png;base64,AAAA\" alt=\"pic\">"_s << u"pic"_s;
+        QTest::newRow("list") << u"<ul><li>one<li>two</li></ul>"_s << u"- one\n- two"_s;
+        QTest::newRow("ordered") << u"<ol start=\"3\"><li>c</li><li>d</li></ol>"_s << u"3. c\n4. d"_s;
+        QTest::newRow("nested-list") << u"<ul><li>a<ul><li>b</li><li>c</li></ul></li><li>d</li></ul>"_s
+                                     << u"- a\n  - b\n  - c\n- d"_s;
+        QTest::newRow("list-paragraphs") << u"<ol><li><p>x</p><p>y</p></li></ol>"_s << u"1. x\n\n   y"_s;
+        QTest::newRow("inline-code") << u"<p>Call <code>f(a_b)</code> or <code>x`y</code></p>"_s
+                                     << u"Call `f(a_b)` or ``x`y``"_s;
+        QTest::newRow("pre") << u"<pre><code class=\"language-cpp\">int a;\n\n\n  return &lt;b&gt;;\n</code></pre>"_s
+                             << u"```cpp\nint a;\n\n\n  return <b>;\n```"_s;
+        QTest::newRow("pre-with-fence") << u"<pre>```\nx\n```</pre>"_s << u"````\n```\nx\n```\n````"_s;
+        QTest::newRow("blockquote") << u"<blockquote><p>a</p><p>b</p></blockquote>"_s << u"> a\n>\n> b"_s;
+        QTest::newRow("hr-br") << u"<p>a<br>b</p><hr><p>c</p>"_s << u"a  \nb\n\n---\n\nc"_s;
+        QTest::newRow("table") << u"<table><thead><tr><th>Name</th><th>Value</th></tr></thead>"
+                                  u"<tbody><tr><td>a|b</td><td><b>1</b></td></tr><tr><td colspan=2>wide</td></tr></tbody></table>"_s
+                               << u"| Name | Value |\n| --- | --- |\n| a\\|b | **1** |\n| wide |  |"_s;
+        QTest::newRow("layout-table") << u"<table><tr><td><p>Only</p></td></tr></table>"_s << u"Only"_s;
+        QTest::newRow("dropped") << u"<html><head><title>T</title><style>p{}</style><script>var a = '<p>x</p>';</script>"
+                                    u"</head><body><p>Body</p><noscript>js</noscript><svg><text>s</text></svg></body></html>"_s
+                                 << u"Body"_s;
+        QTest::newRow("implicit-head") << u"<head><meta charset=utf-8><title>T</title><p>Text"_s << u"Text"_s;
+        QTest::newRow("entities") << u"<p>a &amp; b &lt;c&gt; &#169; &#x2014; &nbsp;x &unknown; &amp</p>"_s
+                                  << u"a & b <c> © —  x &unknown; &"_s; // a no-break space is not collapsed
+        QTest::newRow("escapes") << u"<p>snake_case *star* [x]</p><p>1. not a list</p><p># not a heading</p>"_s
+                                 << u"snake\\_case \\*star\\* \\[x\\]\n\n1\\. not a list\n\n\\# not a heading"_s;
+        QTest::newRow("comments") << u"<p>a<!-- <p>hidden</p> -->b</p><!DOCTYPE html>"_s << u"ab"_s;
+        QTest::newRow("stray-end-tags") << u"</div><p>a</span></p></li>b"_s << u"a\n\nb"_s;
+        QTest::newRow("base-href") << u"<base href=\"https://other.org/dir/\"><a href=\"x\">x</a>"_s
+                                   << u"[x](https://other.org/dir/x)"_s;
+    }
+
+    void markdown()
+    {
+        QFETCH(QString, html);
+        QFETCH(QString, markdown);
+        QCOMPARE(Html::toMarkdown(html, QUrl(u"https://example.com/base/page.html"_s)), markdown);
+    }
+
+    void text()
+    {
+        QCOMPARE(Html::toText(u"<html><head><title>T</title><script>x()</script></head><body><h1>Head</h1>"
+                              u"<p>One <b>two</b></p><ul><li>a</li><li>b</li></ul><style>p{}</style></body></html>"_s),
+                 u"Head\n\nOne two\n\na\nb"_s);
+    }
+
+    void largeDocumentIsQuick()
+    {
+        QString html;
+        for (int i = 0; i < 20000; ++i)
+            html += u"<div><p>Paragraph %1 with <a href=\"/l%1\">a link</a> and <b>bold</b><li>item</div>"_s.arg(i);
+        QElapsedTimer clock;
+        clock.start();
+        const QString md = Html::toMarkdown(html, QUrl(u"https://example.com/"_s));
+        QVERIFY(md.contains(u"Paragraph 19999"_s));
+        QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Fetching
+
+    void fetchesHtmlAsMarkdown()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        server.enqueue(page("<html><body><h1>Hello</h1><p>World <a href=\"/x\">link</a></p></body></html>"));
+        const QString url = server.baseUrl(u"/page"_s).toString();
+        const ToolResult r = run(JsonObject{{u"url"_s, url}});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.output, u"# Hello\n\nWorld [link](%1)"_s.arg(server.baseUrl(u"/x"_s).toString()));
+        QCOMPARE(r.title, url + u" (text/html; charset=utf-8)"_s);
+        QCOMPARE(m_asked.size(), 1);
+        QCOMPARE(m_asked.at(0).first, u"webfetch"_s);
+        QCOMPARE(m_asked.at(0).second, QStringList{url});
+        QCOMPARE(server.requests().size(), 1);
+        QVERIFY(server.requests().at(0).header("accept").startsWith("text/markdown"));
+        QVERIFY(server.requests().at(0).header("user-agent").startsWith("Mozilla/5.0"));
+    }
+
+    void formats()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        const QByteArray html = "<p>Some <b>text</b></p><script>x()</script>";
+        server.enqueue(page(html));
+        server.enqueue(page(html));
+        server.enqueue(page("{\"a\": \"<b>\"}", "application/json"));
+        const QString url = server.baseUrl(u"/"_s).toString();
+        ToolResult r = run(JsonObject{{u"url"_s, url}, {u"format"_s, u"html"_s}});
+        QVERIFY(r.ok);
+        QCOMPARE(r.output, QString::fromUtf8(html));
+        QVERIFY(server.requests().at(0).header("accept").startsWith("text/html"));
+        r = run(JsonObject{{u"url"_s, url}, {u"format"_s, u"text"_s}});
+        QVERIFY(r.ok);
+        QCOMPARE(r.output, u"Some text"_s);
+        QVERIFY(server.requests().at(1).header("accept").startsWith("text/plain"));
+        // Not HTML: as it is, whatever the format.
+        r = run(JsonObject{{u"url"_s, url}, {u"format"_s, u"markdown"_s}});
+        QVERIFY(r.ok);
+        QCOMPARE(r.output, u"{\"a\": \"<b>\"}"_s);
+        QVERIFY(r.title.endsWith(u"(application/json)"_s));
+    }
+
+    void charset()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        server.enqueue(page(QByteArray("caf\xe9"), "text/plain; charset=ISO-8859-1"));
+        const ToolResult r = run(JsonObject{{u"url"_s, server.baseUrl(u"/"_s).toString()}});
+        QVERIFY(r.ok);
+        QCOMPARE(r.output, u"café"_s);
+    }
+
+    void tooLarge_data()
+    {
+        QTest::addColumn<int>("framing");
+        QTest::newRow("content-length") << int(FakeReply::Framing::ContentLength);
+        QTest::newRow("chunked") << int(FakeReply::Framing::Chunked);
+    }
+
+    void tooLarge()
+    {
+        QFETCH(int, framing);
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        FakeReply reply = page(QByteArray(WebFetchTool::MaxResponseBytes + 1, 'a'), "text/plain");
+        reply.framing = FakeReply::Framing(framing);
+        reply.chunkSize = 256 * 1024;
+        server.enqueue(reply);
+        const ToolResult r = run(JsonObject{{u"url"_s, server.baseUrl(u"/big"_s).toString()}});
+        QVERIFY(!r.ok);
+        QCOMPARE(r.error, u"Response too large (exceeds 5MB limit)"_s);
+    }
+
+    void exactlyTheLimitIsFine()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        server.enqueue(page(QByteArray(WebFetchTool::MaxResponseBytes, 'a'), "text/plain"));
+        const ToolResult r = run(JsonObject{{u"url"_s, server.baseUrl(u"/big"_s).toString()}});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY(r.metadata.boolean(u"truncated"));
+    }
+
+    void timeout()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        FakeReply reply = page("<p>never ends", "text/html");
+        reply.framing = FakeReply::Framing::Chunked;
+        reply.hang = true;
+        server.enqueue(reply);
+        QElapsedTimer clock;
+        clock.start();
+        const ToolResult r = run(JsonObject{{u"url"_s, server.baseUrl(u"/slow"_s).toString()}, {u"timeout"_s, 1}});
+        QVERIFY(!r.ok);
+        QCOMPARE(r.error, u"Request timed out after 1 seconds"_s);
+        QVERIFY(clock.elapsed() >= 900);
+        QVERIFY(clock.elapsed() < 10000);
+    }
+
+    void abort()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        FakeReply reply = page("", "text/html");
+        reply.framing = FakeReply::Framing::Chunked;
+        reply.hang = true;
+        server.enqueue(reply);
+        QTimer::singleShot(300, this, [this] { m_abort->store(true); });
+        QElapsedTimer clock;
+        clock.start();
+        const ToolResult r = run(JsonObject{{u"url"_s, server.baseUrl(u"/slow"_s).toString()}});
+        QVERIFY(!r.ok);
+        QCOMPARE(r.error, u"Aborted"_s);
+        QVERIFY(clock.elapsed() < 5000);
+    }
+
+    void redirect()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        FakeReply moved;
+        moved.status = 302;
+        moved.framing = FakeReply::Framing::ContentLength;
+        moved.withHeader("Location", server.baseUrl(u"/new/place"_s).toEncoded());
+        server.enqueue(moved);
+        server.enqueue(page("<a href=\"rel\">r</a>"));
+        const ToolResult r = run(JsonObject{{u"url"_s, server.baseUrl(u"/old"_s).toString()}});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(server.requests().size(), 2);
+        QCOMPARE(server.requests().at(1).path, QByteArray("/new/place"));
+        // Relative links resolve against where the page really is.
+        QCOMPARE(r.output, u"[r](%1)"_s.arg(server.baseUrl(u"/new/rel"_s).toString()));
+    }
+
+    void tooManyRedirects()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        for (int i = 0; i <= WebFetchTool::MaxRedirects + 1; ++i) {
+            FakeReply moved;
+            moved.status = 301;
+            moved.framing = FakeReply::Framing::ContentLength;
+            moved.withHeader("Location", server.baseUrl(u"/r%1"_s.arg(i)).toEncoded());
+            server.enqueue(moved);
+        }
+        const ToolResult r = run(JsonObject{{u"url"_s, server.baseUrl(u"/start"_s).toString()}});
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.contains(u"Too many redirects"_s), qPrintable(r.error));
+    }
+
+    void httpError()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        server.enqueue(FakeReply::json(404, "{\"error\": \"nope\"}"));
+        const ToolResult r = run(JsonObject{{u"url"_s, server.baseUrl(u"/missing"_s).toString()}});
+        QVERIFY(!r.ok);
+        QCOMPARE(r.error, u"Request failed with status code: 404"_s);
+    }
+
+    void connectionRefused()
+    {
+        quint16 port = 0;
+        {
+            FakeLlmServer server;
+            QVERIFY(server.listen());
+            port = server.port();
+        }
+        const ToolResult r = run(JsonObject{{u"url"_s, u"http://127.0.0.1:%1/"_s.arg(port)}});
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.startsWith(u"Request failed: "_s), qPrintable(r.error));
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("ftp") << u"{\"url\": \"ftp://example.com/x\"}"_s << u"URL must start with http:// or https://"_s;
+        QTest::newRow("file") << u"{\"url\": \"file:///etc/passwd\"}"_s << u"URL must start with http:// or https://"_s;
+        QTest::newRow("words") << u"{\"url\": \"not a url\"}"_s << u"URL must start with http:// or https://"_s;
+        QTest::newRow("no-host") << u"{\"url\": \"http://\"}"_s << u"Invalid URL"_s;
+        QTest::newRow("missing") << u"{}"_s << u"\"url\" is required"_s;
+        QTest::newRow("format") << u"{\"url\": \"https://a.b\", \"format\": \"pdf\"}"_s << u"\"format\" must be one of"_s;
+        QTest::newRow("timeout") << u"{\"url\": \"https://a.b\", \"timeout\": -3}"_s << u"\"timeout\" must be a positive"_s;
+    }
+
+    void badInput()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, error);
+        const ToolResult r = run(parseJson(json.toUtf8())->toObject());
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.contains(error), qPrintable(r.error));
+        QVERIFY(m_asked.isEmpty());
+    }
+
+    void permissionDenied()
+    {
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        m_deny = true;
+        const ToolResult r = run(JsonObject{{u"url"_s, server.baseUrl(u"/"_s).toString()}});
+        QVERIFY(!r.ok);
+        QCOMPARE(server.requests().size(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWebFetch)
+#include "tst_webfetch.moc"
