@@ -2185,4 +2185,15 @@ Sessions written by version %2</source>
         <translation>最新へ移動(&amp;J)</translation>
     </message>
 </context>
+<context>
+    <name>weft::TodoPanel</name>
+    <message>
+        <source>Show or hide the todo list</source>
+        <translation>やることリストの表示を切り替える</translation>
+    </message>
+    <message>
+        <source>Todo · %1 of %2 done</source>
+        <translation>やること · %2 件中 %1 件完了</translation>
+    </message>
+</context>
 </TS>

@@ -2185,4 +2185,15 @@ Sessions written by version %2</source>
         <translation>跳到最新(&amp;J)</translation>
     </message>
 </context>
+<context>
+    <name>weft::TodoPanel</name>
+    <message>
+        <source>Show or hide the todo list</source>
+        <translation>显示或隐藏待办列表</translation>
+    </message>
+    <message>
+        <source>Todo · %1 of %2 done</source>
+        <translation>待办 · 已完成 %1/%2</translation>
+    </message>
+</context>
 </TS>

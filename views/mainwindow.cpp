@@ -20,6 +20,7 @@
 #include "settingsdialog.h"
 #include "style.h"
 #include "timelineview.h"
+#include "todopanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -85,6 +86,8 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
     timelineLayout->setSpacing(0);
     timelineLayout->addWidget(m_header);
     timelineLayout->addWidget(m_timelineView, 1);
+    m_todos = new TodoPanel(this);
+    timelineLayout->addWidget(m_todos);
     timelineLayout->addWidget(m_notices);
 
     m_centerSplitter = new QSplitter(Qt::Vertical, this);
@@ -402,6 +405,7 @@ void MainWindow::showSession(const QString &sessionID, const QString &source)
     m_notices->removeNotice(u"sendError"_s);
     m_notices->removeNotice(u"runError"_s);
     m_timeline->setSession(m_controller->serviceFor(m_currentSource), sessionID);
+    m_todos->setSession(m_controller->serviceFor(m_currentSource), sessionID);
     m_composer->setSessionID(sessionID);
     updateSourceState();
     m_composer->setRunning(m_controller && m_controller->isBusy(sessionID));

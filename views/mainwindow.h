@@ -29,6 +29,7 @@ class SessionTreeModel;
 class SessionsModel;
 class TimelineModel;
 class TimelineView;
+class TodoPanel;
 class FindBar;
 class OpencodeSource;
 class ServerSource;
@@ -221,6 +222,7 @@ private:
     QString m_dataDir;
     std::unique_ptr<SessionController> m_controller;
     NoticeBar *m_notices = nullptr;
+    TodoPanel *m_todos = nullptr;
     std::function<std::optional<QList<QStringList>>(const weft::JsonObject &)> m_questionHandler;
     QPointer<CompactionDialog> m_compactionDialog;
     QString m_current;
