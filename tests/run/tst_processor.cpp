@@ -335,6 +335,52 @@ private Q_SLOTS:
         QVERIFY2(error.contains(u"has been modified since it was last read"_s), qPrintable(error));
         QVERIFY(error.contains(u"Please read the file again before modifying it."_s));
         QCOMPARE(content(), QByteArray("ALPHA\n    BETA\nGAMMA\nDELTA\n"));
+
+    void todoAndWebfetchThroughTheLoop()
+    {
+        // The model plans with todowrite, fetches a page (from the same loopback server), reads
+        // its todos back, and answers.
+        const JsonArray todos{JsonObject{{u"content"_s, u"Fetch the page"_s}, {u"status"_s, u"in_progress"_s},
+                                         {u"priority"_s, u"high"_s}, {u"id"_s, u"1"_s}},
+                              JsonObject{{u"content"_s, u"Summarise"_s}, {u"status"_s, u"pending"_s},
+                                         {u"priority"_s, u"medium"_s}, {u"id"_s, u"2"_s}}};
+        m_server->enqueue(FakeReply::sse(toolReply(u"call_t"_s, u"todowrite"_s, JsonObject{{u"todos"_s, todos}})));
+        const QString page = m_server->baseUrl(u"/page.html"_s).toString();
+        m_server->enqueue(FakeReply::sse(toolReply(u"call_w"_s, u"webfetch"_s, JsonObject{{u"url"_s, page}})));
+        FakeReply html;
+        html.body = "<html><body><h1>Release notes</h1><ul><li>Faster</li></ul></body></html>";
+        html.framing = FakeReply::Framing::ContentLength;
+        html.withHeader("Content-Type", "text/html");
+        m_server->enqueue(html);
+        m_server->enqueue(FakeReply::sse(toolReply(u"call_r"_s, u"todoread"_s, JsonObject{})));
+        m_server->enqueue(FakeReply::sse(textReply({u"It is faster."_s})));
+        auto processor = makeProcessor();
+        const QString id = runPrompt(*processor, u"What changed?"_s);
+        QVERIFY(!id.isEmpty());
+
+        QStringList offered;
+        for (const JsonValue &t : m_server->requests().at(0).json.array(u"tools"))
+            offered.append(t.toObject().object(u"function").string(u"name"));
+        QVERIFY2(offered.contains(u"todowrite"_s) && offered.contains(u"todoread"_s) && offered.contains(u"webfetch"_s),
+                 qPrintable(offered.join(u',')));
+        QCOMPARE(m_server->requests().at(2).path, QByteArray("/page.html"));
+
+        QHash<QString, Part> tools;
+        for (const MessageWithParts &m : m_service->messages(id)) {
+            for (const Part &p : m.parts) {
+                if (p.type() == PartType::Tool)
+                    tools.insert(p.tool(), p);
+            }
+        }
+        QCOMPARE(tools.value(u"todowrite"_s).state().status(), ToolStatus::Completed);
+        QCOMPARE(tools.value(u"todowrite"_s).state().title(), u"2 todos"_s);
+        QCOMPARE(tools.value(u"webfetch"_s).state().status(), ToolStatus::Completed);
+        QCOMPARE(tools.value(u"webfetch"_s).state().output(), u"# Release notes\n\n- Faster"_s);
+        QCOMPARE(tools.value(u"todoread"_s).state().output(), tools.value(u"todowrite"_s).state().output());
+        const QList<Todo> stored = m_service->todos(id);
+        QCOMPARE(stored.size(), 2);
+        QCOMPARE(stored.at(0).status(), u"in_progress"_s);
+        QVERIFY(QFile::exists(m_data->path() + u"/storage/todo/"_s + id + u".json"_s));
     }
 
     void retriesHonourRetryAfter()
