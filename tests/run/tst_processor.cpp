@@ -335,6 +335,7 @@ private Q_SLOTS:
         QVERIFY2(error.contains(u"has been modified since it was last read"_s), qPrintable(error));
         QVERIFY(error.contains(u"Please read the file again before modifying it."_s));
         QCOMPARE(content(), QByteArray("ALPHA\n    BETA\nGAMMA\nDELTA\n"));
+    }
 
     void todoAndWebfetchThroughTheLoop()
     {
