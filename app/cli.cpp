@@ -3,6 +3,7 @@
 #include "clicommand.h"
 #include "clidb.h"
 #include "cliserver.h"
+#include "interrupt.h"
 
 #include "core/identifier.h"
 #include "core/json.h"
@@ -315,8 +316,16 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     if (!started)
         return fail(started.error().toString());
     output.setSession(started.value());
+    // Ctrl+C stops the run as Stop does (the answer is recorded as aborted), then exits 130.
+    Interrupt interrupt;
+    QObject::connect(&interrupt, &Interrupt::interrupted, &receiver,
+                     [&processor, id = started.value()] { processor.abort(id); });
     QCoreApplication::exec();
     output.finish();
+    if (interrupt.wasInterrupted()) {
+        err(u"weft: interrupted: the run was stopped"_s);
+        return Interrupt::ExitCode;
+    }
     if (!ok)
         return fail(lastError.isNull() ? u"the run failed"_s : lastError.name() + u": "_s + lastError.message());
     return 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cliserver.h"
 #include "clicommand.h"
+#include "interrupt.h"
 
 #include "core/identifier.h"
 #include "server/servereventwatcher.h"
@@ -172,11 +173,25 @@ int serverRun(const std::shared_ptr<ServerStore> &server, const std::shared_ptr<
         if (const Result<void> r = server->rejectQuestion(sessionID, asked.string(u"id"), asked.value(u"v2").toBool()); !r)
             err(u"weft: warning: "_s + r.error().toString());
     });
+    // Ctrl+C stops the run there (abort), then exits 130.
+    Interrupt interrupt;
+    QObject::connect(&interrupt, &Interrupt::interrupted, &receiver, [&] {
+        // The prompt may be accepted already while its request is under way.
+        if (phase == Phase::Prompting || phase == Phase::Running) {
+            if (const Result<void> stopped = server->abort(sessionID); !stopped)
+                err(u"weft: warning: "_s + stopped.error().toString());
+        }
+        finish();
+    });
     service->startWatching(watcher);
     connectTimeout.start(15000);
     QCoreApplication::exec();
     service->stopWatching();
     output.finish();
+    if (interrupt.wasInterrupted()) {
+        err(u"weft: interrupted: the run was stopped on the server"_s);
+        return Interrupt::ExitCode;
+    }
     if (!failure.isEmpty())
         return fail(failure);
 

@@ -11,6 +11,10 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+
+#include <csignal>
+#include <functional>
 
 using namespace weft;
 using namespace weft::test;
@@ -32,7 +36,9 @@ private:
         QByteArray err;
     };
 
-    Output weft(const QStringList &args)
+    /// Runs weft with @p args; @p whileRunning is called once the loopback server has its
+    /// first request (with the process), e.g. to interrupt it.
+    Output weft(const QStringList &args, const std::function<void(QProcess &)> &whileRunning = {})
     {
         QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -45,6 +51,12 @@ private:
         process.setProcessEnvironment(env);
         process.setWorkingDirectory(m_project.path());
         QSignalSpy finished(&process, &QProcess::finished);
+        QMetaObject::Connection hook;
+        if (whileRunning)
+            hook = connect(&m_server, &FakeLlmServer::requestReceived, &process, [&process, &whileRunning, &hook] {
+                disconnect(hook);
+                whileRunning(process);
+            });
         process.start(QStringLiteral(WEFT_BINARY_DIR "/bin/weft"), QStringList{u"--config"_s, m_config} + args);
         // The loopback server lives on this thread: keep its event loop running while we wait.
         if (!finished.wait(60000))
@@ -155,6 +167,46 @@ private Q_SLOTS:
         QVERIFY(run.code != 0);
         QVERIFY2(run.err.contains("ProviderAuthError"), run.err.constData());
         QVERIFY2(run.err.contains("invalid api key"), run.err.constData());
+    }
+
+    void ctrlCStopsTheRun()
+    {
+        // The model starts to answer, then stalls; Ctrl+C stops the run as Stop does.
+        OpenAiStream stalled;
+        stalled.role().text(u"Thinking about it"_s);
+        FakeReply reply = FakeReply::sse(stalled.bytes());
+        reply.hang = true;
+        m_server.enqueue(reply);
+        // Once the first words are out.
+        const Output run = weft({u"run"_s, u"take"_s, u"your"_s, u"time"_s}, [](QProcess &process) {
+            connect(&process, &QProcess::readyReadStandardOutput, &process, [&process] {
+                if (process.property("interrupted").toBool() || !process.peek(1 << 16).contains("Thinking about it"))
+                    return;
+                process.setProperty("interrupted", true);
+                ::kill(pid_t(process.processId()), SIGINT);
+            });
+        });
+        QCOMPARE(run.code, 130);
+        QVERIFY2(run.err.contains("weft: interrupted"), run.err.constData());
+        QVERIFY2(run.out.contains("Thinking about it"), QByteArray(run.out + "\n--\n" + run.err).constData());
+
+        // What streamed is kept, and the answer is closed as OpenCode closes an aborted one.
+        const Output list = weft({u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+        QCOMPARE(list.code, 0);
+        const QString id = parseJson(list.out).value_or(JsonValue()).toArray().at(0).toObject().string(u"id"_s);
+        const Output exported = weft({u"export"_s, id});
+        QCOMPARE(exported.code, 0);
+        const JsonArray messages = parseJson(exported.out).value_or(JsonValue()).toObject().value(u"messages"_s).toArray();
+        QVERIFY(messages.size() >= 2);
+        const JsonObject last = messages.at(messages.size() - 1).toObject();
+        const JsonObject info = last.object(u"info"_s);
+        QCOMPARE(info.string(u"role"_s), u"assistant"_s);
+        QCOMPARE(info.object(u"error"_s).string(u"name"_s), u"MessageAbortedError"_s);
+        QVERIFY(info.object(u"time"_s).contains(u"completed"_s));
+        bool kept = false;
+        for (const JsonValue &part : last.value(u"parts"_s).toArray())
+            kept |= part.toObject().string(u"text"_s).contains(u"Thinking about it"_s);
+        QVERIFY(kept);
     }
 
     void usageErrors_data()

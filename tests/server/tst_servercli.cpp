@@ -10,6 +10,8 @@
 #include <QTcpServer>
 #include <QTemporaryFile>
 #include <QTest>
+
+#include <csignal>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -65,6 +67,7 @@ private Q_SLOTS:
     void compact();
     void runStreamsTheAnswer();
     void runFails();
+    void runInterrupted();
     void localOnlyCommandsRefused();
 
 private:
@@ -252,6 +255,28 @@ void TestServerCli::runFails()
     m_server->route("GET", u"/session/ses_0000000000000000000000unkn"_s, 404, recordedExchange(u"unknown session"_s).responseBody);
     const WeftRun unknown = weft({u"run"_s, u"--session"_s, u"ses_0000000000000000000000unkn"_s, u"hello"_s});
     QVERIFY2(oneErrorLine(unknown, u"HTTP 404"_s), unknown.err.constData());
+}
+
+void TestServerCli::runInterrupted()
+{
+    // The server starts the run and keeps it going; Ctrl+C aborts it there and exits 130.
+    m_server->routeRecorded(u"abort an idle session"_s);
+    QProcess *running = nullptr;
+    m_server->route("POST", u"/session/"_s + v1Session() + u"/prompt_async"_s, [this, &running](const test::FakeRequest &) {
+        QTimer::singleShot(10, m_server.get(), [this, &running] {
+            m_server->pushEvent(u"session.status"_s, JsonObject{{u"sessionID"_s, v1Session()}, {u"status"_s, JsonObject{{u"type"_s, u"busy"_s}}}});
+            QTimer::singleShot(300, m_server.get(), [&running] {
+                if (running)
+                    ::kill(pid_t(running->processId()), SIGINT);
+            });
+        });
+        return FakeOpencodeServer::Reply{204, {}};
+    });
+    const WeftRun run = m_weft.run({u"--server"_s, m_server->url().toString(), u"run"_s, u"--session"_s, v1Session(), u"go"_s},
+                                   password(), [&running](QProcess &process) { running = &process; });
+    QCOMPARE(run.exitCode, 130);
+    QVERIFY2(run.err.contains("weft: interrupted"), run.err.constData());
+    QCOMPARE(m_server->count("POST", u"/session/"_s + v1Session() + u"/abort"_s), 1);
 }
 
 void TestServerCli::localOnlyCommandsRefused()

@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
+#include <functional>
+
 namespace weft::test
 {
 
@@ -37,7 +39,9 @@ public:
 
     /// Runs weft with @p args and waits for it, serving this thread's events meanwhile (a
     /// loopback server of the test answers it); extra environment in @p env.
-    WeftRun run(const QStringList &args, const QProcessEnvironment &extra = {}) const
+    /// @p started, when given, gets the process once it runs (to signal it, say).
+    WeftRun run(const QStringList &args, const QProcessEnvironment &extra = {},
+                const std::function<void(QProcess &)> &started = {}) const
     {
         QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -60,6 +64,8 @@ public:
         QObject::connect(&process, &QProcess::errorOccurred, &loop, &QEventLoop::quit);
         QTimer::singleShot(120000, &loop, &QEventLoop::quit);
         process.start(binary(), args);
+        if (started && process.waitForStarted())
+            started(process);
         WeftRun result;
         if (process.state() != QProcess::NotRunning)
             loop.exec();
