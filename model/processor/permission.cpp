@@ -374,6 +374,12 @@ PermissionDecision PermissionGate::ask(PermissionRequest request, const Permissi
         return PermissionDecision::Allow;
     switch (m_policy) {
     case AskPolicy::Allow:
+        // Approving what would be asked is for tools, not for a model that repeats itself: a
+        // doom loop stops the run unless a rule allows it explicitly.
+        if (request.permission == u"doom_loop") {
+            qCInfo(lcProcessor) << "doom loop: denied although asks are approved";
+            return PermissionDecision::Deny;
+        }
         return PermissionDecision::Allow;
     case AskPolicy::Deny:
         qCInfo(lcProcessor) << "permission" << request.permission << "needs approval; denied (no one to ask)";

@@ -329,6 +329,11 @@ private Q_SLOTS:
         QCOMPARE(approving.ask(request(u"bash"_s, {u"make"_s}), rules, announce, {}), PermissionDecision::Allow);
         QCOMPARE(approving.ask(request(u"bash"_s, {u"make"_s, u"rm -rf build"_s}), rules, announce, {}),
                  PermissionDecision::Deny);
+        // ... but not a doom loop: a model repeating itself stops, unless a rule allows it.
+        const PermissionRuleset withDoom = Permission::merge({rules, {R(u"doom_loop"_s, u"*"_s, Action::Ask)}});
+        QCOMPARE(approving.ask(request(u"doom_loop"_s, {u"read"_s}), withDoom, announce, {}), PermissionDecision::Deny);
+        const PermissionRuleset doomAllowed = Permission::merge({withDoom, {R(u"doom_loop"_s, u"*"_s, Action::Allow)}});
+        QCOMPARE(approving.ask(request(u"doom_loop"_s, {u"read"_s}), doomAllowed, announce, {}), PermissionDecision::Allow);
         // Later rules (the session's) win over earlier ones (the config's and the agent's).
         const PermissionRuleset session = Permission::merge({rules, {R(u"bash"_s, u"make*"_s, Action::Allow)}});
         QCOMPARE(headless.ask(request(u"bash"_s, {u"make all"_s}), session, announce, {}), PermissionDecision::Allow);

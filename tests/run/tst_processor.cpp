@@ -503,8 +503,18 @@ private Q_SLOTS:
         }
     }
 
+    void doomLoopStops_data()
+    {
+        QTest::addColumn<int>("policy");
+        QTest::addRow("headless") << int(ProcessorConfig::AskPolicy::Deny);
+        // --auto-approve approves what tools ask, not a model that repeats itself.
+        QTest::addRow("auto-approve") << int(ProcessorConfig::AskPolicy::Allow);
+    }
+
     void doomLoopStops()
     {
+        QFETCH(int, policy);
+        m_config.askPolicy = ProcessorConfig::AskPolicy(policy);
         const QString file = m_project->path() + u"/a.txt"_s;
         QFile f(file);
         QVERIFY(f.open(QIODevice::WriteOnly));
