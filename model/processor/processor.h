@@ -60,8 +60,11 @@ struct ProcessorConfig {
     qint64 retryInitialMs = 2000; ///< OpenCode: 2 s, doubling
     qint64 retryMaxMs = 30000;    ///< cap when the server sends no retry-after
     bool generateTitles = true;
-    /// Snapshots of the project in a shadow git repository (needs the git program).
-    bool snapshots = true;
+    /// When the project is snapshot in a shadow git repository (needs the git program): always,
+    /// never (the config's `snapshot: false`), or only in a git repository (no `snapshot` key:
+    /// staging a home folder at every step is not acceptable).
+    enum class Snapshots { Always, Never, InGitRepositories };
+    Snapshots snapshots = Snapshots::Always;
     /// The config's `compaction` object ({auto, prune, strategy, estimator, prompt, model,
     /// reserved}); read with the environment (OPENCODE_DISABLE_AUTOCOMPACT/_PRUNE) when a run
     /// starts, see Compaction::Settings.

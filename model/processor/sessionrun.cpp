@@ -95,7 +95,10 @@ Result<void> SessionRun::prepareWorkspace()
     const ProjectIdentity identity = identifyProject(m_session.directory());
     if (!identity.worktree.isEmpty() && identity.worktree != u"/")
         m_worktree = identity.worktree;
-    if (m_config.snapshots && !m_snapshot)
+    using Snapshots = ProcessorConfig::Snapshots;
+    const bool wanted = m_config.snapshots == Snapshots::Always
+        || (m_config.snapshots == Snapshots::InGitRepositories && identity.vcs == u"git");
+    if (wanted && !m_snapshot)
         m_snapshot
             = std::make_unique<Snapshot>(m_config.dataDir, m_session.projectID(), m_worktree, m_session.directory());
     return {};

@@ -27,6 +27,12 @@ Result<ProcessorSetup> makeProcessorSetup(const Config &config, const QString &d
         return Error{agents.error().message, config.path() + u": "_s + agents.error().where};
 
     pc.compaction = config.compaction();
+    // OpenCode's `snapshot`: false turns snapshots off; true asks for them outside git too.
+    const JsonValue snapshot = config.json().value(u"snapshot");
+    if (!snapshot.isBool())
+        pc.snapshots = ProcessorConfig::Snapshots::InGitRepositories;
+    else
+        pc.snapshots = snapshot.toBool() ? ProcessorConfig::Snapshots::Always : ProcessorConfig::Snapshots::Never;
     pc.resolveModel = [factory](const QString &ref) -> Result<ResolvedModel> {
         QString wanted = ref;
         if (wanted.isEmpty())

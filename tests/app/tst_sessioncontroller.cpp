@@ -84,7 +84,7 @@ std::unique_ptr<SessionController> TestSessionController::makeController(bool co
     }
     ProcessorSetup s = setup.value();
     s.config.generateTitles = false;
-    s.config.snapshots = false;
+    s.config.snapshots = ProcessorConfig::Snapshots::Never;
     s.config.retryInitialMs = 5;
     s.config.retryMaxMs = 20;
     s.config.maxRetries = 1;

@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     ProcessorConfig config;
     config.dataDir = data.path();
     config.generateTitles = false;
-    config.snapshots = false;
+    config.snapshots = ProcessorConfig::Snapshots::Never;
     const QUrl base = server.baseUrl();
     config.resolveModel = [base](const QString &) -> Result<ResolvedModel> {
         ResolvedModel m;

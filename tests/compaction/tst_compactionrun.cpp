@@ -197,7 +197,7 @@ private Q_SLOTS:
         m_server = std::make_unique<FakeLlmServer>();
         QVERIFY(m_server->listen());
         m_config.generateTitles = false;
-        m_config.snapshots = false;
+        m_config.snapshots = ProcessorConfig::Snapshots::Never;
         m_config.retryInitialMs = 5;
         m_config.retryMaxMs = 50;
         m_config.maxRetries = 2;

@@ -1098,7 +1098,7 @@ QString TestDiffPane::runAgentSession()
     ProcessorConfig config;
     config.dataDir = m_data->path();
     config.generateTitles = false;
-    config.snapshots = true;
+    config.snapshots = ProcessorConfig::Snapshots::Always;
     config.askPolicy = ProcessorConfig::AskPolicy::Allow;
     config.maxRetries = 0;
     const QUrl base = server.baseUrl();

@@ -145,7 +145,7 @@ bool TestGuiRun::makeConfiguredWindow()
     }
     ProcessorSetup s = setup.value();
     s.config.generateTitles = false;
-    s.config.snapshots = false;
+    s.config.snapshots = ProcessorConfig::Snapshots::Never;
     s.config.retryInitialMs = 5;
     s.config.retryMaxMs = 20;
     s.config.maxRetries = 1;

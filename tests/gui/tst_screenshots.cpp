@@ -213,7 +213,7 @@ void TestScreenshots::liveRun()
     QVERIFY(setup);
     ProcessorSetup s = setup.value();
     s.config.generateTitles = false;
-    s.config.snapshots = false;
+    s.config.snapshots = ProcessorConfig::Snapshots::Never;
 
     MainWindow window(service, dataDir.path(), s);
     window.resize(1440, 900);

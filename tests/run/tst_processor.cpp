@@ -3,6 +3,8 @@
 
 #include "processor/processor.h"
 #include "processor/revert.h"
+#include "processor/setup.h"
+#include "provider/config.h"
 #include "session/sessionservice.h"
 #include "store/jsonstore.h"
 
@@ -501,6 +503,52 @@ private Q_SLOTS:
             if (p.type() == PartType::Tool)
                 QCOMPARE(p.state().status(), ToolStatus::Error);
         }
+    }
+
+    void snapshotPolicy_data()
+    {
+        QTest::addColumn<QByteArray>("config");
+        QTest::addColumn<bool>("git");
+        QTest::addColumn<bool>("snapshot");
+        // No `snapshot` key: only a git repository is snapshot (never a home folder).
+        QTest::addRow("default, no git") << QByteArray("{}") << false << false;
+        QTest::addRow("default, git") << QByteArray("{}") << true << true;
+        QTest::addRow("snapshot: false") << QByteArray(R"({"snapshot": false})") << true << false;
+        QTest::addRow("snapshot: true, no git") << QByteArray(R"({"snapshot": true})") << false << true;
+    }
+
+    void snapshotPolicy()
+    {
+        QFETCH(QByteArray, config);
+        QFETCH(bool, git);
+        QFETCH(bool, snapshot);
+        // What the config says, as the window and `weft run` read it.
+        const Result<Config> parsed = Config::parse(config, u"weft.json"_s);
+        QVERIFY(parsed);
+        const Result<ProcessorSetup> setup = makeProcessorSetup(parsed.value(), m_data->path());
+        QVERIFY(setup);
+        m_config.snapshots = setup->config.snapshots;
+        if (git) {
+            QProcess g;
+            g.setWorkingDirectory(m_project->path());
+            g.start(u"sh"_s, {u"-c"_s, u"git init -q && git -c user.email=t@e -c user.name=t commit -q --allow-empty -m root"_s});
+            QVERIFY(g.waitForFinished(20000));
+            QCOMPARE(g.exitCode(), 0);
+        }
+        const QString file = m_project->path() + u"/s.txt"_s;
+        m_server->enqueue(FakeReply::sse(toolReply(u"call_s"_s, u"write"_s, JsonObject{{u"filePath"_s, file}, {u"content"_s, u"x\n"_s}})));
+        m_server->enqueue(FakeReply::sse(textReply({u"Written."_s})));
+        auto processor = makeProcessor();
+        const QString id = runPrompt(*processor, u"write s.txt"_s);
+        QVERIFY(QFile::exists(file));
+        // A snapshot shows as the steps' `snapshot` and a shadow repository in the data dir.
+        bool stepSnapshot = false;
+        for (const MessageWithParts &m : m_service->messages(id)) {
+            for (const Part &p : m.parts)
+                stepSnapshot |= p.type() == PartType::StepStart && !p.json().string(u"snapshot"_s).isEmpty();
+        }
+        QCOMPARE(stepSnapshot, snapshot);
+        QCOMPARE(QDir(m_data->path() + u"/snapshot"_s).exists(), snapshot);
     }
 
     void doomLoopStops_data()
