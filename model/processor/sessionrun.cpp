@@ -22,6 +22,8 @@ namespace weft
 void SessionRun::abortNow()
 {
     m_abort->store(true);
+    if (m_subagent)
+        m_subagent->abortNow();
     if (m_provider)
         m_provider->abort();
     if (m_loop)
@@ -537,7 +539,11 @@ Result<QString> SessionRun::runSubagent(const QString &agent, const QString &des
     connect(&nested, &SessionRun::permissionRequested, this, &SessionRun::permissionRequested);
     connect(&nested, &SessionRun::compactionStarted, this, &SessionRun::compactionStarted);
     connect(&nested, &SessionRun::compactionFinished, this, &SessionRun::compactionFinished);
-    return nested.runNested();
+    // Stop reaches the sub-agent at once: abortNow() stops its stream too while it runs.
+    m_subagent = &nested;
+    const auto result = nested.runNested();
+    m_subagent = nullptr;
+    return result;
 }
 
 void SessionRun::finishAborted(Message &assistant, StreamAssembler &parts)

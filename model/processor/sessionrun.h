@@ -207,6 +207,8 @@ private:
     QNetworkAccessManager *m_network = nullptr;
     QPointer<Provider> m_provider;
     QEventLoop *m_loop = nullptr;
+    /// The sub-agent run of a `task` call while it runs (on this thread, inside a tool call).
+    SessionRun *m_subagent = nullptr;
     /// The reads the session's history shows are added to m_fileTimes once per run.
     std::once_flag m_readsFromHistory;
     void takeReadsFromHistory();

@@ -471,6 +471,50 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_server->clientAborts() >= 1, 5000);
     }
 
+    void abortReachesSubagent()
+    {
+        // The parent calls the task tool; the sub-agent's model starts to answer and stalls.
+        m_server->enqueue(FakeReply::sse(toolReply(u"call_task"_s, u"task"_s,
+                                                   JsonObject{{u"description"_s, u"Look around"_s},
+                                                              {u"prompt"_s, u"look around"_s},
+                                                              {u"subagent_type"_s, u"general"_s}})));
+        FakeReply stalled = FakeReply::sse(OpenAiStream().role().text(u"Looking"_s).bytes());
+        stalled.hang = true;
+        m_server->enqueue(stalled);
+        auto processor = makeProcessor();
+        QSignalSpy finished(processor.get(), &Processor::finished);
+        PromptRequest request;
+        request.directory = m_project->path();
+        request.text = u"delegate"_s;
+        const Result<QString> id = processor->prompt(request);
+        QVERIFY(id.ok());
+        // The child session exists and streams.
+        auto child = [&]() -> QString {
+            for (const Session &s : m_service->children(id.value()))
+                return s.id();
+            return {};
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!child().isEmpty() && m_service->messages(child()).size() == 2
+                                     && m_service->messages(child()).at(1).parts.size() >= 2,
+                                 10000);
+        QElapsedTimer timer;
+        timer.start();
+        processor->abort(id.value());
+        QVERIFY(finished.wait(10000));
+        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+        // Both the sub-agent's answer and the parent's are closed as aborted.
+        const MessageWithParts sub = m_service->messages(child()).at(1);
+        QCOMPARE(sub.info.error().name(), u"MessageAbortedError"_s);
+        QVERIFY(sub.info.isCompleted());
+        const MessageWithParts parent = m_service->messages(id.value()).at(1);
+        QVERIFY(parent.info.isCompleted());
+        for (const Part &p : parent.parts) {
+            if (p.type() == PartType::Tool)
+                QCOMPARE(p.state().status(), ToolStatus::Error);
+        }
+        QVERIFY(!processor->isBusy(id.value()));
+    }
+
     void abortRunningTool()
     {
         m_server->enqueue(FakeReply::sse(toolReply(u"call_sleep"_s, u"bash"_s, JsonObject{{u"command"_s, u"sleep 30"_s}, {u"description"_s, u"Wait"_s}})));
