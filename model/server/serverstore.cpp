@@ -21,14 +21,29 @@ namespace
 /// How long a session's messages, once read, answer the next reads.
 constexpr qint64 CacheMs = 3000;
 
+/// @p id as one path segment of a route.
+QString segment(const QString &id)
+{
+    return QString::fromLatin1(QUrl::toPercentEncoding(id));
+}
+
+/// `directory=` @p directory: the server's instance of that folder handles the request.
+QUrlQuery directoryQuery(const QString &directory)
+{
+    QUrlQuery query;
+    if (!directory.isEmpty())
+        query.addQueryItem(u"directory"_s, segment(directory));
+    return query;
+}
+
 QString pathOf(const QString &sessionID, const QString &tail = {})
 {
-    return u"/session/"_s + QString::fromLatin1(QUrl::toPercentEncoding(sessionID)) + tail;
+    return u"/session/"_s + segment(sessionID) + tail;
 }
 
 QString v2PathOf(const QString &sessionID, const QString &tail)
 {
-    return u"/api/session/"_s + QString::fromLatin1(QUrl::toPercentEncoding(sessionID)) + tail;
+    return u"/api/session/"_s + segment(sessionID) + tail;
 }
 
 /// "provider/model" as the `{providerID, modelID}` of OpenCode's routes; null when malformed.
@@ -401,10 +416,7 @@ QUrlQuery ServerStore::instanceOf(const QString &sessionID)
         if (const Result<Session> s = readSession(sessionID))
             directory = s->directory();
     }
-    QUrlQuery query;
-    if (!directory.isEmpty())
-        query.addQueryItem(u"directory"_s, QString::fromUtf8(QUrl::toPercentEncoding(directory)));
-    return query;
+    return directoryQuery(directory);
 }
 
 Result<QString> ServerStore::defaultDirectory()
@@ -420,10 +432,7 @@ Result<Session> ServerStore::create(const QString &directory, const QString &tit
     JsonObject body;
     if (!title.isEmpty())
         body.insert(u"title"_s, title);
-    QUrlQuery query;
-    if (!directory.isEmpty())
-        query.addQueryItem(u"directory"_s, QString::fromUtf8(QUrl::toPercentEncoding(directory)));
-    const Result<JsonValue> answer = m_client.post(u"/session"_s, body, query);
+    const Result<JsonValue> answer = m_client.post(u"/session"_s, body, directoryQuery(directory));
     if (!answer)
         return answer.error();
     Result<Session> session = Session::fromJson(answer.value());
@@ -556,14 +565,14 @@ Result<void> ServerStore::replyPermission(const QString &sessionID, const QStrin
 {
     if (v2) {
         const Result<JsonValue> answer = m_client.post(
-            v2PathOf(sessionID, u"/permission/"_s + QString::fromLatin1(QUrl::toPercentEncoding(requestID)) + u"/reply"_s),
+            v2PathOf(sessionID, u"/permission/"_s + segment(requestID) + u"/reply"_s),
             JsonObject{{u"reply"_s, reply}});
         if (!answer)
             return answer.error();
         return {};
     }
     const Result<JsonValue> answer
-        = m_client.post(u"/permission/"_s + QString::fromLatin1(QUrl::toPercentEncoding(requestID)) + u"/reply"_s,
+        = m_client.post(u"/permission/"_s + segment(requestID) + u"/reply"_s,
                         JsonObject{{u"reply"_s, reply}}, instanceOf(sessionID));
     if (!answer)
         return answer.error();
@@ -580,7 +589,7 @@ Result<void> ServerStore::replyQuestion(const QString &sessionID, const QString 
             labels.append(label);
         list.append(labels);
     }
-    const QString id = QString::fromLatin1(QUrl::toPercentEncoding(requestID));
+    const QString id = segment(requestID);
     const Result<JsonValue> answer
         = v2 ? m_client.post(v2PathOf(sessionID, u"/question/"_s + id + u"/reply"_s), JsonObject{{u"answers"_s, list}})
              : m_client.post(u"/question/"_s + id + u"/reply"_s, JsonObject{{u"answers"_s, list}}, instanceOf(sessionID));
@@ -591,7 +600,7 @@ Result<void> ServerStore::replyQuestion(const QString &sessionID, const QString 
 
 Result<void> ServerStore::rejectQuestion(const QString &sessionID, const QString &requestID, bool v2)
 {
-    const QString id = QString::fromLatin1(QUrl::toPercentEncoding(requestID));
+    const QString id = segment(requestID);
     const Result<JsonValue> answer = v2 ? m_client.post(v2PathOf(sessionID, u"/question/"_s + id + u"/reject"_s), JsonObject())
                                         : m_client.post(u"/question/"_s + id + u"/reject"_s, JsonObject(), instanceOf(sessionID));
     if (!answer)
