@@ -251,12 +251,18 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     cmd.addOption({u"model"_s, u"The model to use."_s, u"PROVIDER/MODEL"_s});
     cmd.addOption({u"agent"_s, u"The agent: build (default), plan, or one from the config."_s, u"NAME"_s});
     cmd.addOption({u"auto-approve"_s, u"Allow what permission rules would ask about (otherwise refused)."_s});
+    cmd.addOption({u"command"_s,
+                   u"Run a command of the config (`command` key, .opencode/command/*.md) with MESSAGE as its arguments."_s,
+                   u"NAME"_s});
     cmd.addOption({u"dir"_s, u"With --server: the project folder on the server for a new session (default: the server's)."_s,
                    u"DIRECTORY"_s});
     if (const auto done = cmd.parse(args))
         return *done;
     const QString message = cmd.positional().join(u' ');
-    if (message.trimmed().isEmpty())
+    QString commandName = cmd.value(u"command"_s);
+    if (commandName.startsWith(u'/'))
+        commandName.remove(0, 1);
+    if (message.trimmed().isEmpty() && commandName.isEmpty())
         return cmd.usageError(u"run needs a MESSAGE"_s);
     const QString sessionID = cmd.value(u"session"_s);
     if (!sessionID.isEmpty()) {
@@ -268,6 +274,8 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     if (!context)
         return code;
     if (context->server) {
+        if (!commandName.isEmpty())
+            return fail(u"--command does not work with --server yet; send the command's text as the message"_s, 2);
         ServerRunRequest request;
         request.sessionID = sessionID;
         request.directory = cmd.value(u"dir"_s);
@@ -312,6 +320,7 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     request.text = message;
     request.agent = cmd.value(u"agent"_s);
     request.model = cmd.value(u"model"_s);
+    request.command = commandName;
     Result<QString> started = processor.prompt(request);
     if (!started)
         return fail(started.error().toString());

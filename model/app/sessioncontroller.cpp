@@ -13,6 +13,7 @@
 #include "session/transfer.h"
 
 #include <QDir>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
@@ -199,6 +200,18 @@ SessionController::PromptResult SessionController::prompt(const QString &session
     request.text = text;
     request.agent = agent;
     request.model = model;
+    // "/name arguments" runs a command of the session's project, as OpenCode's prompt does; other
+    // text starting with '/' (a path, say) is sent as written.
+    if (text.startsWith(u'/')) {
+        const qsizetype end = text.indexOf(QRegularExpression(u"\\s"_s));
+        const QString name = text.mid(1, end < 0 ? -1 : end - 1);
+        const std::optional<Session> session = sessionID.isEmpty() ? std::nullopt : m_service->get(sessionID);
+        const Result<ProcessorConfig> config = m_processor->configFor(session ? session->directory() : QDir::currentPath());
+        if (config && PromptCommand::find(config->commands, name)) {
+            request.command = name;
+            request.text = end < 0 ? QString() : text.mid(end + 1).trimmed();
+        }
+    }
     const Result<QString> started = m_processor->prompt(request);
     if (!started) {
         result.status = Status::Failed;

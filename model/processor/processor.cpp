@@ -82,26 +82,22 @@ Processor::~Processor()
     }
 }
 
+Result<ProcessorConfig> Processor::configFor(const QString &directory) const
+{
+    if (!m_config.loadProject)
+        return m_config;
+    ProcessorConfig config = m_config;
+    if (Result<void> loaded = m_config.loadProject(config, directory); !loaded)
+        return loaded.error();
+    return config;
+}
+
 Result<QString> Processor::prompt(const PromptRequest &request)
 {
-    if (request.text.trimmed().isEmpty())
+    if (request.text.trimmed().isEmpty() && request.command.isEmpty())
         return Error{u"the message is empty"_s, {}};
-    if (!request.model.isEmpty()) {
-        // A model that cannot be used fails before anything is written.
-        if (Result<ResolvedModel> model = m_config.resolveModel(request.model); !model)
-            return model.error();
-    }
-    if (!request.agent.isEmpty() && !m_config.agents.find(request.agent))
-        return Error{u"unknown agent \"%1\""_s.arg(request.agent), {}};
     std::optional<Session> session;
-    if (request.sessionID.isEmpty()) {
-        SessionService::CreateOptions options;
-        options.directory = request.directory.isEmpty() ? QDir::currentPath() : request.directory;
-        Result<Session> created = m_service->create(options);
-        if (!created)
-            return created.error();
-        session = created.value();
-    } else {
+    if (!request.sessionID.isEmpty()) {
         if (const QString why = Identifier::whyInvalid(request.sessionID, Identifier::Kind::Session); !why.isEmpty())
             return Error{why, {}};
         session = m_service->get(request.sessionID);
@@ -110,8 +106,48 @@ Result<QString> Processor::prompt(const PromptRequest &request)
     }
     if (m_service->isReadOnly())
         return Error{u"this session is in a read-only store; import it into Weft first"_s, {}};
+    const QString directory = session ? session->directory()
+                                      : (request.directory.isEmpty() ? QDir::currentPath() : request.directory);
+    // The project's configuration (its agents, commands, models) decides; nothing is written
+    // before the request is known to be usable.
+    Result<ProcessorConfig> config = configFor(directory);
+    if (!config)
+        return config.error();
+    QString model = request.model;
+    QString agent = request.agent;
+    if (!request.command.isEmpty()) {
+        const std::optional<PromptCommand> command = PromptCommand::find(config->commands, request.command);
+        if (!command) {
+            QStringList names;
+            for (const PromptCommand &c : std::as_const(config->commands))
+                names.append(c.name);
+            return Error{u"no command \"%1\"%2"_s.arg(request.command,
+                                                       names.isEmpty() ? u"; no commands are configured"_s
+                                                                       : u"; available: "_s + names.join(u", "_s)),
+                         {}};
+        }
+        if (!command->model.isEmpty())
+            model = command->model;
+        if (!command->agent.isEmpty())
+            agent = command->agent;
+    }
+    if (!model.isEmpty()) {
+        // A model that cannot be used fails before anything is written.
+        if (Result<ResolvedModel> resolved = config->resolveModel(model); !resolved)
+            return resolved.error();
+    }
+    if (!agent.isEmpty() && !config->agents.find(agent))
+        return Error{u"unknown agent \"%1\""_s.arg(agent), {}};
+    if (!session) {
+        SessionService::CreateOptions options;
+        options.directory = directory;
+        Result<Session> created = m_service->create(options);
+        if (!created)
+            return created.error();
+        session = created.value();
+    }
     auto abortFlag = std::make_shared<std::atomic_bool>(false);
-    return start(new SessionRun(this, request, *session, abortFlag), session->id());
+    return start(new SessionRun(this, std::move(config).value(), request, *session, abortFlag), session->id());
 }
 
 Result<QString> Processor::start(SessionRun *run, const QString &id)
@@ -176,8 +212,14 @@ Result<QString> Processor::compact(const QString &sessionID, const CompactOption
         return settings.error();
     if (isBusy(sessionID))
         return Error{u"session %1 is busy"_s.arg(sessionID), {}};
+    Result<ProcessorConfig> config = configFor(session->directory());
+    if (!config)
+        return config.error();
     auto abortFlag = std::make_shared<std::atomic_bool>(false);
-    auto *run = new SessionRun(this, PromptRequest{sessionID, session->directory(), {}, {}, {}}, session.value(), abortFlag);
+    PromptRequest request;
+    request.sessionID = sessionID;
+    request.directory = session->directory();
+    auto *run = new SessionRun(this, std::move(config).value(), request, session.value(), abortFlag);
     run->setCompaction(options);
     return start(run, sessionID);
 }

@@ -4,6 +4,8 @@
 #include "agent.h"
 #include "compaction/compaction.h"
 #include "filetime.h"
+#include "instructions.h"
+#include "promptcommand.h"
 #include "core/result.h"
 #include "core/types.h"
 #include "permission.h"
@@ -69,6 +71,17 @@ struct ProcessorConfig {
     /// reserved}); read with the environment (OPENCODE_DISABLE_AUTOCOMPACT/_PRUNE) when a run
     /// starts, see Compaction::Settings.
     JsonObject compaction;
+    /// The instruction files for the system prompt (AGENTS.md, the config's `instructions`...)
+    /// and the `instructions` URLs, fetched when a run starts.
+    QList<Instruction> instructions;
+    QStringList instructionUrls;
+    /// The config's commands (`command` and markdown command files).
+    QList<PromptCommand> commands;
+    /// Applies the configuration OpenCode finds for a session's directory (the project's
+    /// opencode.json(c) and .opencode folders, its instructions) to this one's configured parts;
+    /// empty: this configuration everywhere. Called for each prompt (Processor::configFor), so
+    /// edits apply to the next one.
+    std::function<Result<void>(ProcessorConfig &config, const QString &directory)> loadProject;
 };
 
 /// A prompt to run.
@@ -78,6 +91,9 @@ struct PromptRequest {
     QString text;
     QString agent;      ///< empty: "build"
     QString model;      ///< "provider/model"; empty: the agent's, else the last one used, else the default
+    /// A command to run (ProcessorConfig::commands, without the '/'); `text` is then its
+    /// arguments. Its `agent` and `model` win over the request's, as in OpenCode.
+    QString command;
 };
 
 /// A compaction to run (Processor::compact).
@@ -107,6 +123,9 @@ public:
     ~Processor() override;
 
     [[nodiscard]] const ProcessorConfig &config() const { return m_config; }
+    /// The configuration for sessions in @p directory: config() with the project's files applied
+    /// (ProcessorConfig::loadProject), read now.
+    [[nodiscard]] Result<ProcessorConfig> configFor(const QString &directory) const;
     [[nodiscard]] SessionService *service() const { return m_service.get(); }
 
     /// Starts @p request on a worker thread. Returns the session ID (a new session when the

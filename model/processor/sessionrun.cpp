@@ -41,6 +41,22 @@ Provider *SessionRun::makeProvider(const ResolvedModel &model)
 
 Result<void> SessionRun::prepare()
 {
+    if (!m_request.command.isEmpty()) {
+        // Processor::prompt checked that the command exists in this configuration.
+        const std::optional<PromptCommand> command = PromptCommand::find(m_config.commands, m_request.command);
+        if (!command)
+            return Error{u"no command \"%1\""_s.arg(m_request.command), {}};
+        if (!command->agent.isEmpty())
+            m_request.agent = command->agent;
+        if (!command->model.isEmpty())
+            m_request.model = command->model;
+        m_request.text = PromptCommand::runShellSubstitutions(command->fill(m_request.text), m_session.directory(), m_abort);
+        if (m_request.text.trimmed().isEmpty())
+            return Error{u"the command /%1 gave an empty prompt"_s.arg(command->name), {}};
+    }
+    // `instructions` URLs, fetched here on the run's thread (OpenCode: 5 s each).
+    if (!m_config.instructionUrls.isEmpty() && !m_nested)
+        m_config.instructions += Instructions::fetch(m_config.instructionUrls);
     const QString agentName = m_request.agent.isEmpty() ? u"build"_s : m_request.agent;
     const std::optional<Agent> agent = m_config.agents.find(agentName);
     if (!agent)
@@ -125,14 +141,9 @@ QString SessionRun::systemPrompt() const
            u"  Working directory: %1\n  Is directory a git repo: %2\n  Platform: %3\n  Today's date: %4\n</env>"_s.arg(
                m_session.directory(), m_session.projectID() == u"global" ? u"no"_s : u"yes"_s, QSysInfo::kernelType(),
                date);
-    // Project instructions, as OpenCode reads them.
-    for (const QString &name : {u"AGENTS.md"_s, u"CLAUDE.md"_s}) {
-        QFile file(m_worktree + u'/' + name);
-        if (file.size() > 0 && file.size() < 200000 && file.open(QIODevice::ReadOnly)) {
-            prompt += u"\n\nInstructions from: "_s + file.fileName() + u'\n' + QString::fromUtf8(file.readAll());
-            break;
-        }
-    }
+    // The instruction files (AGENTS.md, the config's `instructions`), as OpenCode adds them.
+    for (const Instruction &instruction : m_config.instructions)
+        prompt += u"\n\n"_s + instruction.render();
     return prompt;
 }
 
@@ -533,7 +544,7 @@ Result<QString> SessionRun::runSubagent(const QString &agent, const QString &des
     if (!child)
         return child.error();
     PromptRequest request{child->id(), m_session.directory(), prompt, agent, m_model.ref()};
-    SessionRun nested(m_processor, request, child.value(), m_abort);
+    SessionRun nested(m_processor, m_config, request, child.value(), m_abort);
     nested.m_nested = true;
     connect(&nested, &SessionRun::retrying, this, &SessionRun::retrying);
     connect(&nested, &SessionRun::permissionRequested, this, &SessionRun::permissionRequested);

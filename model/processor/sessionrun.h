@@ -36,11 +36,11 @@ class SessionRun : public QObject
     Q_OBJECT
 
 public:
-    SessionRun(Processor *processor, PromptRequest request, Session session,
+    SessionRun(Processor *processor, ProcessorConfig config, PromptRequest request, Session session,
                std::shared_ptr<std::atomic_bool> abortFlag)
         : m_processor(processor)
         , m_service(processor->m_service)
-        , m_config(processor->m_config)
+        , m_config(std::move(config))
         , m_permissions(processor->m_permissions)
         , m_fileTimes(processor->m_fileTimes)
         , m_request(std::move(request))

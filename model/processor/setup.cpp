@@ -3,18 +3,20 @@
 
 #include "permission.h"
 
+#include "core/project.h"
+#include "provider/configdiscovery.h"
+
+#include <QDir>
+
 using namespace Qt::StringLiterals;
 
 namespace weft
 {
 
-Result<ProcessorSetup> makeProcessorSetup(const Config &config, const QString &dataDir)
+Result<std::shared_ptr<const ProviderFactory>> applyConfig(ProcessorConfig &pc, const Config &config,
+                                                           const QString &directory, const QString &worktree)
 {
-    ProcessorSetup setup;
     auto factory = std::make_shared<const ProviderFactory>(config);
-    setup.factory = factory;
-    ProcessorConfig &pc = setup.config;
-    pc.dataDir = dataDir;
 
     Result<PermissionRuleset> permission = config.permission().isUndefined() ? Result<PermissionRuleset>(PermissionRuleset())
                                                                               : Permission::parseConfig(config.permission());
@@ -22,9 +24,15 @@ Result<ProcessorSetup> makeProcessorSetup(const Config &config, const QString &d
         return Error{permission.error().message, config.path() + u": permission"_s};
     pc.permission = permission.value();
 
+    pc.agents = AgentRegistry();
     Result<void> agents = pc.agents.applyConfig(config.agent(), [](const JsonValue &v) { return Permission::fromConfig(v); });
     if (!agents)
         return Error{agents.error().message, config.path() + u": "_s + agents.error().where};
+
+    Result<QList<PromptCommand>> commands = PromptCommand::fromConfig(config);
+    if (!commands)
+        return Error{commands.error().message, config.path() + u": "_s + commands.error().where};
+    pc.commands = commands.value();
 
     pc.compaction = config.compaction();
     // OpenCode's `snapshot`: false turns snapshots off; true asks for them outside git too.
@@ -33,6 +41,10 @@ Result<ProcessorSetup> makeProcessorSetup(const Config &config, const QString &d
         pc.snapshots = ProcessorConfig::Snapshots::InGitRepositories;
     else
         pc.snapshots = snapshot.toBool() ? ProcessorConfig::Snapshots::Always : ProcessorConfig::Snapshots::Never;
+
+    pc.instructions = directory.isEmpty() ? QList<Instruction>() : Instructions::load(config, directory, worktree);
+    pc.instructionUrls = Instructions::urls(config);
+
     pc.resolveModel = [factory](const QString &ref) -> Result<ResolvedModel> {
         QString wanted = ref;
         if (wanted.isEmpty())
@@ -60,15 +72,48 @@ Result<ProcessorSetup> makeProcessorSetup(const Config &config, const QString &d
     };
     const QString main = factory->defaultModel();
     pc.smallModel = config.smallModel().isEmpty() && !main.isEmpty() ? factory->smallModel(main) : config.smallModel();
+    return std::shared_ptr<const ProviderFactory>(factory);
+}
+
+Result<ProcessorSetup> makeProcessorSetup(const Config &config, const QString &dataDir)
+{
+    ProcessorSetup setup;
+    setup.config.dataDir = dataDir;
+    Result<std::shared_ptr<const ProviderFactory>> factory = applyConfig(setup.config, config, {}, {});
+    if (!factory)
+        return factory.error();
+    setup.factory = factory.value();
     return setup;
 }
 
-Result<ProcessorSetup> loadProcessorSetup(const QString &configFile, const QString &dataDir)
+Result<ProcessorSetup> loadProcessorSetup(const QString &configFile, const QString &dataDir, const QString &directory)
 {
-    Result<Config> config = Config::load(configFile);
+    const QString dir = directory.isEmpty() ? QDir::currentPath() : directory;
+    const auto discover = [configFile](const QString &dir) {
+        ConfigDiscovery::Search search;
+        search.directory = dir;
+        search.worktree = identifyProject(dir).worktree;
+        search.weftFile = configFile;
+        return std::pair{ConfigDiscovery::load(search), search.worktree};
+    };
+    auto [config, worktree] = discover(dir);
     if (!config)
         return config.error();
-    return makeProcessorSetup(config.value(), dataDir);
+    ProcessorSetup setup;
+    setup.config.dataDir = dataDir;
+    Result<std::shared_ptr<const ProviderFactory>> factory = applyConfig(setup.config, config.value(), dir, worktree);
+    if (!factory)
+        return factory.error();
+    setup.factory = factory.value();
+    setup.config.loadProject = [discover](ProcessorConfig &pc, const QString &directory) -> Result<void> {
+        auto [config, worktree] = discover(directory);
+        if (!config)
+            return config.error();
+        if (Result<std::shared_ptr<const ProviderFactory>> r = applyConfig(pc, config.value(), directory, worktree); !r)
+            return r.error();
+        return {};
+    };
+    return setup;
 }
 
 } // namespace weft

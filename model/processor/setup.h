@@ -9,18 +9,31 @@
 namespace weft
 {
 
-/// The processor's configuration made from Weft's config file (OpenCode's format) and the
-/// built-in model catalogue.
+/// The processor's configuration made from OpenCode's configuration files and Weft's own, and
+/// the built-in model catalogue.
 struct ProcessorSetup {
     std::shared_ptr<const ProviderFactory> factory;
     ProcessorConfig config;
 };
 
-/// Loads @p configFile (empty: $XDG_CONFIG_HOME/weft/weft.json; a missing default file is an
-/// empty config) and prepares the processor for @p dataDir.
-[[nodiscard]] Result<ProcessorSetup> loadProcessorSetup(const QString &configFile, const QString &dataDir);
+/// Discovers the configuration of @p directory as OpenCode finds it (ConfigDiscovery: the global
+/// and project opencode.json(c) files, .opencode folders, markdown agents and commands), with
+/// @p configFile (empty: $XDG_CONFIG_HOME/weft/weft.json; a missing default file is no layer) last,
+/// and prepares the processor for @p dataDir. The processor discovers it again for the directory
+/// of each run (ProcessorConfig::loadProject), so a project's files apply to its sessions and
+/// edits apply from the next prompt.
+[[nodiscard]] Result<ProcessorSetup> loadProcessorSetup(const QString &configFile, const QString &dataDir,
+                                                        const QString &directory = {});
 
-/// The same from an already loaded config.
+/// The same from an already loaded config, without discovery (the config applies everywhere).
 [[nodiscard]] Result<ProcessorSetup> makeProcessorSetup(const Config &config, const QString &dataDir);
+
+/// Sets what @p config decides in @p processorConfig for sessions in @p directory (in the project
+/// at @p worktree): models, permission rules, agents, compaction, snapshots, instructions and
+/// commands. The run-time settings (data dir, ask policy, retries, titles) stay as they are.
+[[nodiscard]] Result<std::shared_ptr<const ProviderFactory>> applyConfig(ProcessorConfig &processorConfig,
+                                                                        const Config &config,
+                                                                        const QString &directory,
+                                                                        const QString &worktree);
 
 } // namespace weft

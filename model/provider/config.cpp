@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSet>
 
 using namespace Qt::StringLiterals;
 
@@ -301,6 +302,11 @@ ModelCatalogue ModelCatalogue::builtin()
 
 // ---------------------------------------------------------------------------------------------
 
+QString Config::homeDir(const QProcessEnvironment &env)
+{
+    return weft::homeDir(env);
+}
+
 QString Config::defaultPath(const QProcessEnvironment &env)
 {
     QString base = env.value(u"XDG_CONFIG_HOME"_s);
@@ -398,6 +404,7 @@ Result<Config> Config::parse(const QByteArray &text, const QString &path, const 
 
     Config config;
     config.m_path = path;
+    config.m_sources = {path};
     if (json.trimmed().isEmpty())
         return config;
 
@@ -429,6 +436,53 @@ QStringList Config::disabledProviders() const
     return out;
 }
 
+QStringList Config::instructions() const
+{
+    QStringList out;
+    for (const JsonValue &v : m_json.array(u"instructions")) {
+        if (v.isString() && !v.toStringRef().isEmpty())
+            out.append(v.toString());
+    }
+    return out;
+}
+
+JsonObject Config::mergeLayers(const JsonObject &base, const JsonObject &over)
+{
+    // remeda's mergeDeep: plain objects merge recursively, everything else is replaced.
+    const auto merge = [](const auto &self, const JsonObject &a, const JsonObject &b) -> JsonObject {
+        JsonObject out = a;
+        for (qsizetype i = 0; i < b.size(); ++i) {
+            const QString key = b.keyAt(i);
+            const JsonValue &value = b.valueAt(i);
+            const JsonValue existing = out.value(key);
+            if (existing.isObject() && value.isObject())
+                out.insert(key, self(self, existing.toObject(), value.toObject()));
+            else
+                out.insert(key, value);
+        }
+        return out;
+    };
+    JsonObject out = merge(merge, base, over);
+    // OpenCode's mergeConfigConcatArrays: these lists add up across layers.
+    for (const QString &key : {u"plugin"_s, u"instructions"_s}) {
+        if (!base.value(key).isArray() || !over.value(key).isArray())
+            continue;
+        JsonArray joined;
+        QSet<QString> seen;
+        for (const JsonArray &list : {base.array(key), over.array(key)}) {
+            for (const JsonValue &v : list) {
+                const QString id = QString::fromUtf8(toJson(v, 0));
+                if (!seen.contains(id)) {
+                    seen.insert(id);
+                    joined.append(v);
+                }
+            }
+        }
+        out.insert(key, joined);
+    }
+    return out;
+}
+
 std::optional<std::pair<QString, QString>> parseModelRef(QStringView ref)
 {
     const qsizetype slash = ref.indexOf(u'/');
@@ -443,7 +497,41 @@ ProviderFactory::ProviderFactory(Config config, ModelCatalogue catalogue, QProce
     : m_config(std::move(config))
     , m_catalogue(std::move(catalogue))
     , m_env(std::move(env))
+    , m_authKeys(authKeys(m_env))
 {
+}
+
+QString ProviderFactory::authPath(const QProcessEnvironment &env)
+{
+    QString base = env.value(u"XDG_DATA_HOME"_s);
+    if (base.isEmpty())
+        base = homeDir(env) + u"/.local/share"_s;
+    return base + u"/opencode/auth.json"_s;
+}
+
+QHash<QString, QString> ProviderFactory::authKeys(const QProcessEnvironment &env)
+{
+    QHash<QString, QString> keys;
+    QFile file(authPath(env));
+    if (!file.exists())
+        return keys;
+    if (file.size() > 1024 * 1024 || !file.open(QIODevice::ReadOnly)) {
+        qCWarning(lcProvider).noquote() << "cannot read" << file.fileName();
+        return keys;
+    }
+    JsonParseError error;
+    const std::optional<JsonValue> json = parseJson(file.readAll(), &error);
+    if (!json || !json->isObject()) {
+        qCWarning(lcProvider).noquote() << file.fileName() << "is not a JSON object:" << error.message;
+        return keys;
+    }
+    const JsonObject root = json->toObject();
+    for (qsizetype i = 0; i < root.size(); ++i) {
+        const JsonObject entry = root.valueAt(i).toObject();
+        if (entry.string(u"type") == u"api" && !entry.string(u"key").isEmpty())
+            keys.insert(root.keyAt(i), entry.string(u"key"));
+    }
+    return keys;
 }
 
 ProviderProtocol ProviderFactory::protocolForNpm(QStringView npm)
@@ -536,9 +624,13 @@ Result<ProviderInfo> ProviderFactory::providerInfo(const QString &providerID) co
             info.env.append(var);
     }
 
+    // OpenCode's precedence: the config's key, then auth.json's, then the environment's.
     info.apiKey = info.options.string(u"apiKey");
     if (!info.apiKey.isEmpty()) {
         info.apiKeySource = u"config"_s;
+    } else if (const QString stored = m_authKeys.value(providerID); !stored.isEmpty()) {
+        info.apiKey = stored;
+        info.apiKeySource = u"auth.json"_s;
     } else {
         for (const QString &var : std::as_const(info.env)) {
             const QString value = m_env.value(var);

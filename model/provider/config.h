@@ -10,6 +10,7 @@
 #include "core/json.h"
 #include "core/result.h"
 
+#include <QHash>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
@@ -67,7 +68,7 @@ struct ProviderInfo
     ProviderProtocol protocol = ProviderProtocol::OpenAiCompatible;
     QString baseURL;
     QString apiKey;
-    /// Where the key came from: "config", "env:<VAR>" or "" (none).
+    /// Where the key came from: "config", "auth.json", "env:<VAR>" or "" (none).
     QString apiKeySource;
     QStringList env;
     JsonObject options;
@@ -114,6 +115,8 @@ class Config
 public:
     Config() = default;
 
+    /// $HOME, else the user's home folder.
+    [[nodiscard]] static QString homeDir(const QProcessEnvironment &env);
     /// $XDG_CONFIG_HOME/weft/weft.json (default ~/.config/weft/weft.json).
     [[nodiscard]] static QString defaultPath(const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
     /// Loads @p path, or defaultPath() when empty (a missing default file is an empty config; a
@@ -139,10 +142,28 @@ public:
     [[nodiscard]] JsonObject providers() const { return m_json.object(u"provider"); }
     [[nodiscard]] JsonObject provider(QStringView providerID) const { return providers().object(providerID); }
     [[nodiscard]] QStringList disabledProviders() const;
+    /// `command`: the commands of the config and of the markdown files in command/ folders.
+    [[nodiscard]] JsonObject commands() const { return m_json.object(u"command"); }
+    /// `instructions`: instruction files, globs and URLs.
+    [[nodiscard]] QStringList instructions() const;
+
+    /// The files this config was merged from, lowest precedence first (one file for load()).
+    [[nodiscard]] QStringList sources() const { return m_sources; }
+    /// The configuration folders searched for markdown agents and commands (OpenCode's
+    /// `~/.config/opencode` and `.opencode` folders), as discoverConfig() found them.
+    [[nodiscard]] QStringList directories() const { return m_directories; }
+
+    /// OpenCode's merge of two config layers: objects merged key by key, @p over winning; other
+    /// values replaced, except `plugin` and `instructions`, whose lists are joined without
+    /// duplicates.
+    [[nodiscard]] static JsonObject mergeLayers(const JsonObject &base, const JsonObject &over);
 
 private:
+    friend class ConfigDiscovery;
     JsonObject m_json;
     QString m_path;
+    QStringList m_sources;
+    QStringList m_directories;
 };
 
 /// Splits "provider/model" at the first '/' (model IDs may contain more slashes).
@@ -184,10 +205,19 @@ public:
     [[nodiscard]] Result<Provider *> create(const QString &ref, QNetworkAccessManager *network = nullptr,
                                             QObject *parent = nullptr) const;
 
+    /// OpenCode's stored credentials: `$XDG_DATA_HOME/opencode/auth.json` (default
+    /// ~/.local/share/opencode/auth.json), written by `opencode auth login`.
+    [[nodiscard]] static QString authPath(const QProcessEnvironment &env);
+    /// The API keys of auth.json (`{"<provider>": {"type": "api", "key": "..."}}`), read only.
+    /// OAuth and well-known entries need OpenCode's login flows and are left out. A missing or
+    /// damaged file gives no keys (damage is logged).
+    [[nodiscard]] static QHash<QString, QString> authKeys(const QProcessEnvironment &env);
+
 private:
     Config m_config;
     ModelCatalogue m_catalogue;
     QProcessEnvironment m_env;
+    QHash<QString, QString> m_authKeys;
 };
 
 } // namespace weft
