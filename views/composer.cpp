@@ -3,12 +3,17 @@
 
 #include "style.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QCompleter>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QStandardItemModel>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -17,14 +22,51 @@ using namespace Qt::StringLiterals;
 namespace weft
 {
 
+namespace
+{
+/// The role the command completer matches on: the bare name (the popup shows name and description).
+constexpr int CommandNameRole = Qt::UserRole + 1;
+
+/// The prompt editor. While a completer's popup is open, QCompleter forwards the keys it gets to
+/// the editor's event() (past event filters) and completes on Enter or Tab only when the editor
+/// ignores them, as Qt's custom completer example shows.
+class PromptEdit : public QPlainTextEdit
+{
+public:
+    using QPlainTextEdit::QPlainTextEdit;
+    QCompleter *completer = nullptr;
+
+protected:
+    void keyPressEvent(QKeyEvent *event) override
+    {
+        if (completer && completer->popup()->isVisible()) {
+            switch (event->key()) {
+            case Qt::Key_Return:
+            case Qt::Key_Enter:
+            case Qt::Key_Tab:
+            case Qt::Key_Backtab:
+            case Qt::Key_Escape:
+                event->ignore();
+                return;
+            default:
+                break;
+            }
+        }
+        QPlainTextEdit::keyPressEvent(event);
+    }
+};
+}
+
 Composer::Composer(QWidget *parent)
     : QWidget(parent)
-    , m_editor(new QPlainTextEdit(this))
+    , m_editor(new PromptEdit(this))
     , m_agent(new QComboBox(this))
     , m_model(new QComboBox(this))
     , m_compact(new QToolButton(this))
     , m_send(new QPushButton(this))
     , m_stop(new QPushButton(this))
+    , m_commandModel(new QStandardItemModel(this))
+    , m_commands(new QCompleter(this))
 {
     setObjectName(u"composer"_s);
     m_editor->setObjectName(u"composerEditor"_s);
@@ -35,6 +77,23 @@ Composer::Composer(QWidget *parent)
     const QFontMetrics fm(m_editor->font());
     m_editor->setMinimumHeight(fm.lineSpacing() * 2 + 16);
     connect(m_editor, &QPlainTextEdit::textChanged, this, &Composer::updateButtons);
+    connect(m_editor, &QPlainTextEdit::textChanged, this, &Composer::updateCommandCompletion);
+
+    m_commands->setModel(m_commandModel);
+    m_commands->setCompletionRole(CommandNameRole);
+    m_commands->setCaseSensitivity(Qt::CaseInsensitive);
+    m_commands->setFilterMode(Qt::MatchStartsWith);
+    m_commands->setCompletionMode(QCompleter::PopupCompletion);
+    m_commands->setWidget(m_editor);
+    static_cast<PromptEdit *>(m_editor)->completer = m_commands;
+    m_commands->popup()->setObjectName(u"commandPopup"_s);
+    connect(m_commands, qOverload<const QModelIndex &>(&QCompleter::activated), this, [this](const QModelIndex &index) {
+        // "/name " replaces what was typed of the name; the arguments follow.
+        setText(u'/' + index.data(CommandNameRole).toString() + u' ');
+        QTextCursor cursor = m_editor->textCursor();
+        cursor.movePosition(QTextCursor::End);
+        m_editor->setTextCursor(cursor);
+    });
 
     m_agent->setObjectName(u"agentCombo"_s);
     m_agent->setToolTip(tr("The agent that answers: build works on files, plan only reads and plans"));
@@ -223,10 +282,59 @@ void Composer::compact()
         Q_EMIT compactRequested(m_sessionID);
 }
 
+void Composer::setCommands(const QList<CommandChoice> &commands)
+{
+    m_commandModel->clear();
+    for (const CommandChoice &c : commands) {
+        auto *item = new QStandardItem(c.description.isEmpty() ? u'/' + c.name : tr("/%1 — %2").arg(c.name, c.description));
+        item->setData(c.name, CommandNameRole);
+        item->setToolTip(c.description);
+        item->setEditable(false);
+        m_commandModel->appendRow(item);
+    }
+    updateCommandCompletion();
+}
+
+void Composer::updateCommandCompletion()
+{
+    // Offered while the text is '/' and the start of a name: nothing else typed yet.
+    const QString text = m_editor->toPlainText();
+    static const QRegularExpression partialName(uR"(^/[^\s/]*$)"_s);
+    if (m_commandModel->rowCount() == 0 || !m_editor->hasFocus() || !partialName.match(text).hasMatch()) {
+        m_commands->popup()->hide();
+        return;
+    }
+    m_commands->setCompletionPrefix(text.mid(1));
+    if (m_commands->completionCount() == 0) {
+        m_commands->popup()->hide();
+        return;
+    }
+    QRect rect = m_editor->cursorRect();
+    rect.setWidth(std::max(320, m_commands->popup()->sizeHintForColumn(0) + 24));
+    m_commands->complete(rect);
+    m_commands->popup()->setCurrentIndex(m_commands->completionModel()->index(0, 0));
+}
+
 bool Composer::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_editor && event->type() == QEvent::KeyPress) {
         auto *ke = static_cast<QKeyEvent *>(event);
+        if (m_commands->popup()->isVisible()) {
+            // A key that reached the editor itself while the popup is open goes to the popup,
+            // whose completer handles Enter, Tab and Escape (and passes the rest back).
+            switch (ke->key()) {
+            case Qt::Key_Return:
+            case Qt::Key_Enter:
+            case Qt::Key_Tab:
+            case Qt::Key_Escape:
+            case Qt::Key_Up:
+            case Qt::Key_Down:
+                QCoreApplication::sendEvent(m_commands->popup(), event);
+                return true;
+            default:
+                break;
+            }
+        }
         const bool enter = ke->key() == Qt::Key_Return || ke->key() == Qt::Key_Enter;
         if (enter && !(ke->modifiers() & Qt::ShiftModifier)) {
             send();

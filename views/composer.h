@@ -4,7 +4,9 @@
 #include <QWidget>
 
 class QComboBox;
+class QCompleter;
 class QPlainTextEdit;
+class QStandardItemModel;
 class QToolButton;
 class QPushButton;
 
@@ -43,6 +45,15 @@ public:
     void setCurrentModel(const QString &model);
     [[nodiscard]] QString currentModel() const;
 
+    /// The commands `/name` runs (the project's `command` config and .opencode/command files):
+    /// typing '/' at the start offers them, with their descriptions.
+    struct CommandChoice {
+        QString name;
+        QString description;
+    };
+    void setCommands(const QList<CommandChoice> &commands);
+    [[nodiscard]] QCompleter *commandCompleter() const { return m_commands; }
+
     [[nodiscard]] QString text() const;
     void setText(const QString &text);
     void clearText();
@@ -71,6 +82,7 @@ protected:
 
 private:
     void updateButtons();
+    void updateCommandCompletion();
 
     QString m_sessionID;
     bool m_running = false;
@@ -83,6 +95,8 @@ private:
     QPushButton *m_send;
     QPushButton *m_stop;
     QPushButton *m_import = nullptr;
+    QStandardItemModel *m_commandModel;
+    QCompleter *m_commands;
 };
 
 } // namespace weft

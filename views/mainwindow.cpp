@@ -407,6 +407,7 @@ void MainWindow::showSession(const QString &sessionID, const QString &source)
     m_timeline->setSession(m_controller->serviceFor(m_currentSource), sessionID);
     m_todos->setSession(m_controller->serviceFor(m_currentSource), sessionID);
     m_composer->setSessionID(sessionID);
+    updateProjectChoices();
     updateSourceState();
     m_composer->setRunning(m_controller && m_controller->isBusy(sessionID));
     // The changes pane reads Weft's store or a server's; OpenCode's folder's sessions show their
@@ -795,6 +796,27 @@ void MainWindow::applyProcessor()
     m_composer->setModels(m_controller->availableModels());
     if (m_controller->factory())
         m_composer->setCurrentModel(m_controller->factory()->defaultModel());
+    updateProjectChoices();
+}
+
+void MainWindow::updateProjectChoices()
+{
+    const SessionController::ProjectChoices choices
+        = m_controller && m_currentSource.isEmpty() ? m_controller->projectChoices(m_current) : SessionController::ProjectChoices();
+    if (!choices.agents.isEmpty())
+        m_composer->setAgents(choices.agents);
+    QList<Composer::CommandChoice> commands;
+    for (const PromptCommand &c : choices.commands)
+        commands.append({c.name, c.description});
+    m_composer->setCommands(commands);
+    if (choices.error.isEmpty())
+        m_notices->removeNotice(u"projectConfig"_s);
+    else
+        m_notices->showNotice(u"projectConfig"_s, NoticeBar::Kind::Error,
+                              tr("This project's configuration cannot be used, so prompts cannot be sent here until it "
+                                 "is fixed: %1")
+                                  .arg(choices.error),
+                              {}, true);
 }
 
 bool MainWindow::setProcessorSetup(ProcessorSetup setup)

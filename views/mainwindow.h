@@ -194,6 +194,8 @@ private:
     // running sessions
     void connectController();
     void applyProcessor();
+    /// The agents and commands of the current session's project in the composer.
+    void updateProjectChoices();
     [[nodiscard]] bool isRunnable(const QString &sessionID) const;
     void sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model);
     void showSendError(const QString &text);

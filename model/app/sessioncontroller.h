@@ -106,6 +106,15 @@ public:
     [[nodiscard]] QStringList availableModels() const;
     /// The primary agents that are not hidden.
     [[nodiscard]] QStringList agents() const;
+    /// What the composer offers for a session of Weft's store: the primary agents and the
+    /// commands of its directory's configuration (the project's .opencode folder adds its own),
+    /// or the error that keeps that configuration from being used.
+    struct ProjectChoices {
+        QStringList agents;
+        QList<PromptCommand> commands;
+        QString error;
+    };
+    [[nodiscard]] ProjectChoices projectChoices(const QString &sessionID) const;
 
     // ---- runs
     /// Whether @p sessionID of Weft's store can be run (a processor, a writable store).

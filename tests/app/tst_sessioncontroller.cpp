@@ -77,7 +77,8 @@ void TestSessionController::cleanup()
 std::unique_ptr<SessionController> TestSessionController::makeController(bool configured)
 {
     Result<ProcessorSetup> setup
-        = configured ? loadProcessorSetup(m_run.writeConfig(), m_run.data->path()) : makeProcessorSetup(Config(), m_run.data->path());
+        = configured ? loadProcessorSetup(m_run.writeConfig(JsonObject{{u"snapshot"_s, false}}), m_run.data->path())
+                     : makeProcessorSetup(Config(), m_run.data->path());
     if (!setup) {
         qWarning() << setup.error().toString();
         return {};

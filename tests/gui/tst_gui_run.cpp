@@ -25,6 +25,8 @@
 #include "timelineview.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractItemView>
+#include <QCompleter>
 #include <QAction>
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -85,6 +87,7 @@ private Q_SLOTS:
     void contextMeter();
     void revertHidesMessages();
     void otherProcessChangesAppear();
+    void commandFromTheComposer();
 
 private:
     bool makeWindow(std::optional<ProcessorSetup> setup);
@@ -137,7 +140,8 @@ bool TestGuiRun::makeWindow(std::optional<ProcessorSetup> setup)
 
 bool TestGuiRun::makeConfiguredWindow()
 {
-    const QString config = m_run.writeConfig();
+    // "snapshot": false as a user writes it: the configuration is read again for each run.
+    const QString config = m_run.writeConfig(JsonObject{{u"snapshot"_s, false}});
     Result<ProcessorSetup> setup = loadProcessorSetup(config, m_run.data->path());
     if (!setup) {
         qWarning() << setup.error().toString();
@@ -145,7 +149,6 @@ bool TestGuiRun::makeConfiguredWindow()
     }
     ProcessorSetup s = setup.value();
     s.config.generateTitles = false;
-    s.config.snapshots = ProcessorConfig::Snapshots::Never;
     s.config.retryInitialMs = 5;
     s.config.retryMaxMs = 20;
     s.config.maxRetries = 1;
@@ -626,6 +629,50 @@ void TestGuiRun::otherProcessChangesAppear()
     QTRY_COMPARE(m_window->windowTitle(), u"Renamed elsewhere"_s);
     QCOMPARE(reset.size(), 0);
     QCOMPARE(inserted.size(), 1);
+}
+
+void TestGuiRun::commandFromTheComposer()
+{
+    // A command of the project's .opencode folder: offered after '/', completed with Enter, run
+    // with its template and arguments.
+    const QString file = m_run.project->path() + u"/.opencode/command/greet.md"_s;
+    QVERIFY(QDir().mkpath(QFileInfo(file).path()));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("---\ndescription: Greets someone\n---\nSay hello to $ARGUMENTS!\n");
+    f.close();
+    QVERIFY(makeConfiguredWindow());
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    Composer *composer = m_window->composer();
+    composer->editor()->setFocus();
+    QTRY_VERIFY(composer->editor()->hasFocus());
+
+    QTest::keyClicks(composer->editor(), u"/gr"_s);
+    QAbstractItemView *popup = composer->commandCompleter()->popup();
+    QTRY_VERIFY(popup->isVisible());
+    QCOMPARE(composer->commandCompleter()->completionCount(), 1);
+    QVERIFY(popup->currentIndex().data().toString().contains(u"Greets someone"_s));
+    QTest::keyClick(composer->editor(), Qt::Key_Return);
+    QCOMPARE(composer->text(), u"/greet "_s);
+    QVERIFY(!popup->isVisible());
+    // Text that is not a command's start offers nothing.
+    QTest::keyClicks(composer->editor(), u"Bob"_s);
+    QVERIFY(!popup->isVisible());
+
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Hello, Bob."_s})));
+    QTest::keyClick(composer->editor(), Qt::Key_Return);
+    QVERIFY(waitIdle());
+    QCOMPARE(m_run.server->requests().size(), 1);
+    const JsonArray messages = m_run.server->requests().first().json.array(u"messages");
+    QCOMPARE(messages.last().toObject().value(u"content").isString()
+                 ? messages.last().toObject().string(u"content")
+                 : messages.last().toObject().array(u"content").at(0).toObject().string(u"text"),
+             u"Say hello to Bob!"_s);
+    // The user message holds the filled-in template, as OpenCode records a command.
+    const QList<MessageWithParts> stored = m_run.service->messages(m_run.sessionID);
+    QCOMPARE(stored.size(), 2);
+    QCOMPARE(stored.first().parts.first().text(), u"Say hello to Bob!"_s);
 }
 
 QTEST_MAIN(TestGuiRun)
