@@ -257,7 +257,7 @@ PermissionRuleset fromJson(const JsonArray &rules)
 
 QSet<QString> disabledTools(const QStringList &tools, const PermissionRuleset &rules)
 {
-    static const QStringList editTools{u"edit"_s, u"write"_s, u"patch"_s, u"multiedit"_s};
+    static const QStringList editTools{u"edit"_s, u"write"_s, u"patch"_s, u"multiedit"_s, u"apply_patch"_s};
     QSet<QString> result;
     for (const QString &tool : tools) {
         const QString permission = editTools.contains(tool) ? u"edit"_s : tool;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessionrun.h"
 
+#include "tools/applypatchtool.h"
+
 #include "core/identifier.h"
 #include "core/logging.h"
 #include "core/project.h"
@@ -97,8 +99,12 @@ Result<void> SessionRun::prepare()
                                                        m_config.permission, m_agent.permission);
     rules += m_session.permission();
     const QSet<QString> disabled = Permission::disabledTools(names, rules);
+    // As OpenCode: GPT models (but GPT-4) edit with apply_patch, the others with edit and write.
+    const bool patch = ApplyPatchTool::preferredFor(m_model.apiModelID.isEmpty() ? m_model.modelID : m_model.apiModelID);
     for (const std::shared_ptr<Tool> &tool : tools) {
         if (!m_agent.toolEnabled(tool->name()) || disabled.contains(tool->name()))
+            continue;
+        if (tool->name() == u"apply_patch" ? !patch : (patch && (tool->name() == u"edit" || tool->name() == u"write")))
             continue;
         if (tool->name() == u"task" && m_nested)
             continue;

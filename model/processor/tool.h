@@ -81,7 +81,7 @@ public:
 };
 
 /// The built-in tools: read, write, edit, multiedit, list, glob, grep, bash, task, webfetch,
-/// todowrite, todoread.
+/// todowrite, todoread, apply_patch.
 [[nodiscard]] QList<std::shared_ptr<Tool>> builtinTools();
 
 } // namespace weft

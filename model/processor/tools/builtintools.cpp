@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "processor/tool.h"
 
+#include "applypatchtool.h"
 #include "bashtool.h"
 #include "edittool.h"
 #include "globtool.h"
@@ -23,6 +24,7 @@ QList<std::shared_ptr<Tool>> builtinTools()
         std::make_shared<ListTool>(), std::make_shared<EditTool>(), std::make_shared<MultiEditTool>(),
         std::make_shared<WriteTool>(), std::make_shared<TaskTool>(),
         std::make_shared<WebFetchTool>(), std::make_shared<TodoWriteTool>(), std::make_shared<TodoReadTool>(),
+        std::make_shared<ApplyPatchTool>(),
     };
 }
 

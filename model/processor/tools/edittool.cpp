@@ -65,13 +65,13 @@ QString toLineEnding(const QString &text, bool crlf)
 
 const QByteArray Utf8ByteOrderMark("\xEF\xBB\xBF");
 
-/// The diff the tools report: of the texts with LF line endings, common indentation trimmed.
-QString reportedDiff(const QString &file, const QString &before, const QString &after)
+
+} // namespace
+
+QString reportedEditDiff(const QString &file, const QString &before, const QString &after)
 {
     return TextReplace::trimDiff(TextDiff::unified(file, normalizeLineEndings(before), normalizeLineEndings(after)));
 }
-
-} // namespace
 
 ToolResult applyFileEdits(ToolContext &context, const QString &filePath, const QList<TextEdit> &edits, bool multi)
 {
@@ -137,14 +137,14 @@ ToolResult applyFileEdits(ToolContext &context, const QString &filePath, const Q
         }
         if (multi) {
             const TextDiff::Counts counts = TextDiff::count(normalizeLineEndings(previous), normalizeLineEndings(text));
-            results.append(JsonObject{{u"diff"_s, reportedDiff(path.absolute, previous, text)},
+            results.append(JsonObject{{u"diff"_s, reportedEditDiff(path.absolute, previous, text)},
                                       {u"filediff"_s, JsonObject{{u"file"_s, path.absolute},
                                                                  {u"additions"_s, counts.additions},
                                                                  {u"deletions"_s, counts.deletions}}}});
         }
     }
 
-    const QString diff = reportedDiff(path.absolute, original, text);
+    const QString diff = reportedEditDiff(path.absolute, original, text);
     if (auto refused = requirePermission(context, u"edit"_s, {path.relative},
                                          JsonObject{{u"filepath"_s, path.absolute}, {u"diff"_s, diff}}))
         return *refused;

@@ -22,6 +22,9 @@ struct TextEdit {
 [[nodiscard]] ToolResult applyFileEdits(ToolContext &context, const QString &filePath, const QList<TextEdit> &edits,
                                         bool multi);
 
+/// The diff the edit tools report: of the texts with LF line endings, common indentation trimmed.
+[[nodiscard]] QString reportedEditDiff(const QString &file, const QString &before, const QString &after);
+
 /// The `edit` tool: replaces oldString by newString in a file the session has read. oldString
 /// is found as OpenCode finds it (exactly, else with trimmed lines, block anchors, normalised
 /// whitespace or indentation, unescaped, ...: see textreplace.h); refused when it is found
