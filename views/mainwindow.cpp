@@ -801,22 +801,28 @@ void MainWindow::applyProcessor()
 
 void MainWindow::updateProjectChoices()
 {
-    const SessionController::ProjectChoices choices
-        = m_controller && m_currentSource.isEmpty() ? m_controller->projectChoices(m_current) : SessionController::ProjectChoices();
-    if (!choices.agents.isEmpty())
-        m_composer->setAgents(choices.agents);
-    QList<Composer::CommandChoice> commands;
-    for (const PromptCommand &c : choices.commands)
-        commands.append({c.name, c.description});
-    m_composer->setCommands(commands);
-    if (choices.error.isEmpty())
-        m_notices->removeNotice(u"projectConfig"_s);
-    else
-        m_notices->showNotice(u"projectConfig"_s, NoticeBar::Kind::Error,
-                              tr("This project's configuration cannot be used, so prompts cannot be sent here until it "
-                                 "is fixed: %1")
-                                  .arg(choices.error),
-                              {}, true);
+    const QString sessionID = m_current;
+    const QFuture<SessionController::ProjectChoices> choices
+        = m_controller && m_currentSource.isEmpty() ? m_controller->projectChoices(sessionID)
+                                                    : QtFuture::makeReadyValueFuture(SessionController::ProjectChoices());
+    whenFinished(choices, this, [this, sessionID](const SessionController::ProjectChoices &choices) {
+        if (sessionID != m_current)
+            return; // another session was opened meanwhile
+        if (!choices.agents.isEmpty())
+            m_composer->setAgents(choices.agents);
+        QList<Composer::CommandChoice> commands;
+        for (const PromptCommand &c : choices.commands)
+            commands.append({c.name, c.description});
+        m_composer->setCommands(commands);
+        if (choices.error.isEmpty())
+            m_notices->removeNotice(u"projectConfig"_s);
+        else
+            m_notices->showNotice(u"projectConfig"_s, NoticeBar::Kind::Error,
+                                  tr("This project's configuration cannot be used, so prompts cannot be sent here until "
+                                     "it is fixed: %1")
+                                      .arg(choices.error),
+                                  {}, true);
+    });
 }
 
 bool MainWindow::setProcessorSetup(ProcessorSetup setup)

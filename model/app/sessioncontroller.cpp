@@ -137,23 +137,26 @@ QStringList SessionController::agents() const
     return agents;
 }
 
-SessionController::ProjectChoices SessionController::projectChoices(const QString &sessionID) const
+QFuture<SessionController::ProjectChoices> SessionController::projectChoices(const QString &sessionID) const
 {
-    ProjectChoices choices;
     if (!m_processor || serverOf(sessionID))
-        return choices;
+        return QtFuture::makeReadyValueFuture(ProjectChoices());
     const std::optional<Session> session = sessionID.isEmpty() ? std::nullopt : m_service->get(sessionID);
-    const Result<ProcessorConfig> config = m_processor->configFor(session ? session->directory() : QDir::currentPath());
-    if (!config) {
-        choices.error = config.error().toString();
+    const QString directory = session ? session->directory() : QDir::currentPath();
+    return QtConcurrent::run([base = m_processor->config(), directory] {
+        ProjectChoices choices;
+        const Result<ProcessorConfig> config = configForDirectory(base, directory);
+        if (!config) {
+            choices.error = config.error().toString();
+            return choices;
+        }
+        for (const Agent &agent : config->agents.primary()) {
+            if (!agent.hidden)
+                choices.agents.append(agent.name);
+        }
+        choices.commands = config->commands;
         return choices;
-    }
-    for (const Agent &agent : config->agents.primary()) {
-        if (!agent.hidden)
-            choices.agents.append(agent.name);
-    }
-    choices.commands = config->commands;
-    return choices;
+    });
 }
 
 // ---- runs

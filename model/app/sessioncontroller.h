@@ -114,7 +114,8 @@ public:
         QList<PromptCommand> commands;
         QString error;
     };
-    [[nodiscard]] ProjectChoices projectChoices(const QString &sessionID) const;
+    /// Read off the GUI thread (it reads the project's files and asks git for its root).
+    [[nodiscard]] QFuture<ProjectChoices> projectChoices(const QString &sessionID) const;
 
     // ---- runs
     /// Whether @p sessionID of Weft's store can be run (a processor, a writable store).

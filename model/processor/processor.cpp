@@ -82,14 +82,19 @@ Processor::~Processor()
     }
 }
 
-Result<ProcessorConfig> Processor::configFor(const QString &directory) const
+Result<ProcessorConfig> configForDirectory(const ProcessorConfig &base, const QString &directory)
 {
-    if (!m_config.loadProject)
-        return m_config;
-    ProcessorConfig config = m_config;
-    if (Result<void> loaded = m_config.loadProject(config, directory); !loaded)
+    if (!base.loadProject)
+        return base;
+    ProcessorConfig config = base;
+    if (Result<void> loaded = base.loadProject(config, directory); !loaded)
         return loaded.error();
     return config;
+}
+
+Result<ProcessorConfig> Processor::configFor(const QString &directory) const
+{
+    return configForDirectory(m_config, directory);
 }
 
 Result<QString> Processor::prompt(const PromptRequest &request)

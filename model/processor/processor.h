@@ -84,6 +84,10 @@ struct ProcessorConfig {
     std::function<Result<void>(ProcessorConfig &config, const QString &directory)> loadProject;
 };
 
+/// @p base with the configuration of @p directory applied (ProcessorConfig::loadProject), read
+/// now; @p base itself when it has no loadProject. Safe on any thread.
+[[nodiscard]] Result<ProcessorConfig> configForDirectory(const ProcessorConfig &base, const QString &directory);
+
 /// A prompt to run.
 struct PromptRequest {
     QString sessionID;  ///< empty: a new session in `directory`
