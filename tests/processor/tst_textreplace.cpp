@@ -206,6 +206,10 @@ private Q_SLOTS:
         row("w03-blockanchor-single-any-similarity", lines({u"start"_s, u"  alpha one"_s, u"end"_s}),
             lines({u"start"_s, u"  zzzzzzzz"_s, u"end"_s}), u"REPLACED"_s, false, false, u"BlockAnchorReplacer"_s,
             u"REPLACED"_s);
+        // Weft's own: a whole line found with normalised whitespace keeps its indentation.
+        row("w04a-whitespace-line-keeps-indentation", lines({u"def f():"_s, u"    result  +=   x"_s, u"    return result"_s}),
+            u"result += x"_s, u"result += 2 * x"_s, false, false, u"WhitespaceNormalizedReplacer"_s,
+            lines({u"def f():"_s, u"    result += 2 * x"_s, u"    return result"_s}));
         row("w04-whitespace-substring", u"  let total = price  *  qty; // cost"_s, u"price * qty"_s,
             u"price * quantity"_s, false, false, u"WhitespaceNormalizedReplacer"_s,
             u"  let total = price * quantity; // cost"_s);
@@ -275,7 +279,9 @@ private Q_SLOTS:
         row("linetrimmed", Replacer::LineTrimmed, u"  hello\n  world  \n"_s, u"hello\nworld"_s, {u"  hello\n  world  "_s});
         row("linetrimmed-trailing-newline-dropped", Replacer::LineTrimmed, u"a\n b\nc"_s, u"b\n"_s, {u" b"_s});
         row("blockanchor-too-short", Replacer::BlockAnchor, u"a\nb\nc"_s, u"a\nc"_s, {});
-        row("whitespace-line", Replacer::WhitespaceNormalized, u"x\n  a   b  \ny"_s, u"a b"_s, {u"  a   b  "_s});
+        // Weft keeps the line's indentation out of the match (OpenCode's yields "  a   b  ").
+        row("whitespace-line", Replacer::WhitespaceNormalized, u"x\n  a   b  \ny"_s, u"a b"_s, {u"a   b"_s});
+        row("whitespace-line-with-indent", Replacer::WhitespaceNormalized, u"x\n  a   b  \ny"_s, u"  a b"_s, {u"  a   b"_s});
         row("whitespace-multiline", Replacer::WhitespaceNormalized, u"a  b\nc   d"_s, u"a b\nc d"_s, {u"a  b\nc   d"_s});
         row("indentation", Replacer::IndentationFlexible, u"    if (x) {\n      y();\n    }"_s, u"if (x) {\n  y();\n}"_s,
             {u"    if (x) {\n      y();\n    }"_s});

@@ -236,7 +236,20 @@ bool whitespaceNormalized(const QString &content, const QString &find, const Yie
     for (const QString &line : lines) {
         const QString normalizedLine = normalizeWhitespace(line);
         if (normalizedLine == normalizedFind) {
-            if (!yield(line))
+            // Weft's own: the line's indentation (and trailing blanks) stay out of the match when
+            // oldString has none, so that a newString without them does not unindent the line.
+            // OpenCode's matches the whole line and drops the indentation.
+            qsizetype start = 0;
+            qsizetype end = line.size();
+            if (find.isEmpty() || !isJsSpace(find.front())) {
+                while (start < end && isJsSpace(line.at(start)))
+                    ++start;
+            }
+            if (find.isEmpty() || !isJsSpace(find.back())) {
+                while (end > start && isJsSpace(line.at(end - 1)))
+                    --end;
+            }
+            if (!yield(line.mid(start, end - start)))
                 return false;
         } else if (normalizedLine.contains(normalizedFind)) {
             if (const std::optional<QString> match = matchWords(line, find)) {
