@@ -665,9 +665,9 @@ void TestGuiRun::commandFromTheComposer()
     QVERIFY(waitIdle());
     QCOMPARE(m_run.server->requests().size(), 1);
     const JsonArray messages = m_run.server->requests().first().json.array(u"messages");
-    QCOMPARE(messages.last().toObject().value(u"content").isString()
-                 ? messages.last().toObject().string(u"content")
-                 : messages.last().toObject().array(u"content").at(0).toObject().string(u"text"),
+    const JsonObject last = messages.at(messages.size() - 1).toObject();
+    QCOMPARE(last.value(u"content").isString() ? last.string(u"content")
+                                               : last.array(u"content").at(0).toObject().string(u"text"),
              u"Say hello to Bob!"_s);
     // The user message holds the filled-in template, as OpenCode records a command.
     const QList<MessageWithParts> stored = m_run.service->messages(m_run.sessionID);

@@ -71,22 +71,22 @@ private Q_SLOTS:
         QTest::addColumn<QString>("content");
         QTest::newRow("none") << u"Just text\n"_s << QByteArray("{}") << u"Just text\n"_s;
         QTest::newRow("scalars") << u"---\ndescription: Reviews code\nmode: subagent\ntemperature: 0.1\nsteps: 5\nhidden: true\nmodel: anthropic/claude-sonnet-4\n---\nBody\n"_s
-                                 << QByteArray(R"({"description":"Reviews code","mode":"subagent","temperature":0.1,"steps":5,"hidden":true,"model":"anthropic/claude-sonnet-4"})")
+                                 << QByteArray("{\"description\":\"Reviews code\",\"mode\":\"subagent\",\"temperature\":0.1,\"steps\":5,\"hidden\":true,\"model\":\"anthropic/claude-sonnet-4\"}")
                                  << u"Body\n"_s;
         QTest::newRow("nested maps") << u"---\ntools:\n  write: false\n  bash: false\npermission:\n  bash:\n    \"git *\": allow\n    \"*\": ask\n  edit: deny\n---\n"_s
-                                     << QByteArray(R"({"tools":{"write":false,"bash":false},"permission":{"bash":{"git *":"allow","*":"ask"},"edit":"deny"}})")
+                                     << QByteArray("{\"tools\":{\"write\":false,\"bash\":false},\"permission\":{\"bash\":{\"git *\":\"allow\",\"*\":\"ask\"},\"edit\":\"deny\"}}")
                                      << QString();
         QTest::newRow("colon in a plain value") << u"---\ndescription: Fix: the build, then test\n---\nx"_s
-                                                << QByteArray(R"({"description":"Fix: the build, then test"})") << u"x"_s;
+                                                << QByteArray("{\"description\":\"Fix: the build, then test\"}") << u"x"_s;
         QTest::newRow("quotes and comments") << u"---\n# a comment\na: \"x: y # not a comment\"\nb: 'it''s' # a comment\nc: plain # trailing\n---\n"_s
-                                             << QByteArray(R"({"a":"x: y # not a comment","b":"it's","c":"plain"})") << QString();
+                                             << QByteArray("{\"a\":\"x: y # not a comment\",\"b\":\"it's\",\"c\":\"plain\"}") << QString();
         QTest::newRow("sequences") << u"---\nlist:\n  - one\n  - 2\nflow: [a, \"b c\", 3]\nmap: {x: 1, y: two}\nitems:\n- name: a\n  v: 1\n- name: b\n---\n"_s
-                                   << QByteArray(R"({"list":["one",2],"flow":["a","b c",3],"map":{"x":1,"y":"two"},"items":[{"name":"a","v":1},{"name":"b"}]})")
+                                   << QByteArray("{\"list\":[\"one\",2],\"flow\":[\"a\",\"b c\",3],\"map\":{\"x\":1,\"y\":\"two\"},\"items\":[{\"name\":\"a\",\"v\":1},{\"name\":\"b\"}]}")
                                    << QString();
         QTest::newRow("block scalars") << u"---\nlit: |\n  line one\n  line two\nfold: >-\n  folded\n  text\nnext: null\n---\n"_s
-                                       << QByteArray(R"({"lit":"line one\nline two\n","fold":"folded text","next":null})") << QString();
+                                       << QByteArray("{\"lit\":\"line one\\nline two\\n\",\"fold\":\"folded text\",\"next\":null}") << QString();
         QTest::newRow("crlf") << u"---\r\ndescription: Windows\r\n---\r\nBody\r\n"_s
-                              << QByteArray(R"({"description":"Windows"})") << u"Body\r\n"_s;
+                              << QByteArray("{\"description\":\"Windows\"}") << u"Body\r\n"_s;
     }
 
     void frontMatter()
@@ -134,14 +134,14 @@ private Q_SLOTS:
     void precedence()
     {
         const QString global = m_home + u"/.config/opencode"_s;
-        write(global + u"/config.json"_s, R"({"model":"a/from-config-json","username":"g"})");
-        write(global + u"/opencode.json"_s, R"({"model":"a/from-global","instructions":["global.md"],"share":"manual"})");
+        write(global + u"/config.json"_s, "{\"model\":\"a/from-config-json\",\"username\":\"g\"}");
+        write(global + u"/opencode.json"_s, "{\"model\":\"a/from-global\",\"instructions\":[\"global.md\"],\"share\":\"manual\"}");
         write(m_project + u"/opencode.jsonc"_s, "// project root\n{\"model\":\"a/root-jsonc\",\"small_model\":\"a/small\",}\n");
-        write(m_project + u"/opencode.json"_s, R"({"model":"a/root-json","instructions":["root.md","global.md"]})");
-        write(m_sub + u"/opencode.json"_s, R"({"model":"a/sub-json","agent":{"build":{"temperature":0.3}}})");
-        write(m_project + u"/.opencode/opencode.json"_s, R"({"agent":{"build":{"top_p":0.9}},"share":"disabled"})");
+        write(m_project + u"/opencode.json"_s, "{\"model\":\"a/root-json\",\"instructions\":[\"root.md\",\"global.md\"]}");
+        write(m_sub + u"/opencode.json"_s, "{\"model\":\"a/sub-json\",\"agent\":{\"build\":{\"temperature\":0.3}}}");
+        write(m_project + u"/.opencode/opencode.json"_s, "{\"agent\":{\"build\":{\"top_p\":0.9}},\"share\":\"disabled\"}");
         const QString weft = m_home + u"/.config/weft/weft.json"_s;
-        write(weft, R"({"model":"a/weft","provider":{"a":{"options":{"baseURL":"http://127.0.0.1:9"}}}})");
+        write(weft, "{\"model\":\"a/weft\",\"provider\":{\"a\":{\"options\":{\"baseURL\":\"http://127.0.0.1:9\"}}}}");
 
         Result<Config> config = ConfigDiscovery::load(search(m_sub));
         QVERIFY2(config, config ? "" : qPrintable(config.error().toString()));
@@ -150,7 +150,7 @@ private Q_SLOTS:
         QCOMPARE(config->json().string(u"username"), u"g"_s);
         QCOMPARE(config->json().string(u"share"), u"disabled"_s); // .opencode/ after project files
         // Objects merge key by key; `instructions` lists add up without duplicates.
-        QCOMPARE(toJson(config->agent().object(u"build"), 0), QByteArray(R"({"temperature":0.3,"top_p":0.9})"));
+        QCOMPARE(toJson(config->agent().object(u"build"), 0), QByteArray("{\"temperature\":0.3,\"top_p\":0.9}"));
         QCOMPARE(config->instructions(), (QStringList{u"global.md"_s, u"root.md"_s}));
         QCOMPARE(config->sources(),
                  (QStringList{global + u"/config.json"_s, global + u"/opencode.json"_s, m_project + u"/opencode.jsonc"_s,
@@ -171,15 +171,15 @@ private Q_SLOTS:
 
     void environment()
     {
-        write(m_project + u"/opencode.json"_s, R"({"model":"a/project"})");
-        write(m_tmp.path() + u"/custom.json"_s, R"({"model":"a/custom","small_model":"a/custom-small"})");
+        write(m_project + u"/opencode.json"_s, "{\"model\":\"a/project\"}");
+        write(m_tmp.path() + u"/custom.json"_s, "{\"model\":\"a/custom\",\"small_model\":\"a/custom-small\"}");
         m_env.insert(u"OPENCODE_CONFIG"_s, m_tmp.path() + u"/custom.json"_s);
         Result<Config> config = ConfigDiscovery::load(search(m_project));
         QVERIFY(config);
         QCOMPARE(config->model(), u"a/project"_s); // the project overrides OPENCODE_CONFIG
         QCOMPARE(config->smallModel(), u"a/custom-small"_s);
 
-        m_env.insert(u"OPENCODE_CONFIG_CONTENT"_s, uR"({"model":"a/content"})"_s);
+        m_env.insert(u"OPENCODE_CONFIG_CONTENT"_s, u"{\"model\":\"a/content\"}"_s);
         config = ConfigDiscovery::load(search(m_project));
         QCOMPARE(config->model(), u"a/content"_s);
 
@@ -188,9 +188,9 @@ private Q_SLOTS:
         config = ConfigDiscovery::load(search(m_project));
         QCOMPARE(config->model(), u"a/custom"_s);
 
-        m_env.insert(u"OPENCODE_PERMISSION"_s, uR"({"bash":"deny"})"_s);
+        m_env.insert(u"OPENCODE_PERMISSION"_s, u"{\"bash\":\"deny\"}"_s);
         config = ConfigDiscovery::load(search(m_project));
-        QCOMPARE(toJson(config->permission(), 0), QByteArray(R"({"bash":"deny"})"));
+        QCOMPARE(toJson(config->permission(), 0), QByteArray("{\"bash\":\"deny\"}"));
         m_env.insert(u"OPENCODE_PERMISSION"_s, u"not json"_s);
         QVERIFY(!ConfigDiscovery::load(search(m_project)));
     }
@@ -198,11 +198,11 @@ private Q_SLOTS:
     void legacyKeys()
     {
         write(m_project + u"/opencode.json"_s,
-              R"({"tools":{"bash":false,"write":false,"webfetch":true},"permission":{"bash":"ask"},"mode":{"review":{"prompt":"Review."}}})");
+              "{\"tools\":{\"bash\":false,\"write\":false,\"webfetch\":true},\"permission\":{\"bash\":\"ask\"},\"mode\":{\"review\":{\"prompt\":\"Review.\"}}}");
         Result<Config> config = ConfigDiscovery::load(search(m_project));
         QVERIFY(config);
         // The explicit permission wins over the legacy tools map.
-        QCOMPARE(toJson(config->permission(), 0), QByteArray(R"({"bash":"ask","edit":"deny","webfetch":"allow"})"));
+        QCOMPARE(toJson(config->permission(), 0), QByteArray("{\"bash\":\"ask\",\"edit\":\"deny\",\"webfetch\":\"allow\"}"));
         QCOMPARE(config->agent().object(u"review").string(u"mode"), u"primary"_s);
         QCOMPARE(config->agent().object(u"review").string(u"prompt"), u"Review."_s);
     }
@@ -287,7 +287,7 @@ private Q_SLOTS:
         write(m_home + u"/rules/home.md"_s, "home rules");
         write(m_project + u"/empty.md"_s, "");
         write(m_project + u"/opencode.json"_s,
-              R"({"instructions":["docs/*.md","~/rules/*.md","empty.md","AGENTS.md","https://example.invalid/rules.md"]})");
+              "{\"instructions\":[\"docs/*.md\",\"~/rules/*.md\",\"empty.md\",\"AGENTS.md\",\"https://example.invalid/rules.md\"]}");
         Result<Config> config = ConfigDiscovery::load(search(m_sub));
         QVERIFY(config);
         const QList<Instruction> list = Instructions::load(config.value(), m_sub, m_project, m_env);
@@ -364,7 +364,7 @@ private Q_SLOTS:
 
     void commandErrors()
     {
-        Result<Config> config = Config::parse(R"({"command":{"x":{"description":"no template"}}})", u"t.json"_s, m_env);
+        Result<Config> config = Config::parse("{\"command\":{\"x\":{\"description\":\"no template\"}}}", u"t.json"_s, m_env);
         QVERIFY(config);
         const Result<QList<PromptCommand>> commands = PromptCommand::fromConfig(config.value());
         QVERIFY(!commands);
@@ -376,7 +376,7 @@ private Q_SLOTS:
     void authJson()
     {
         write(m_home + u"/.local/share/opencode/auth.json"_s,
-              R"({"anthropic":{"type":"api","key":"sk-ant-stored"},"openai":{"type":"oauth","refresh":"r","access":"a","expires":1}})");
+              "{\"anthropic\":{\"type\":\"api\",\"key\":\"sk-ant-stored\"},\"openai\":{\"type\":\"oauth\",\"refresh\":\"r\",\"access\":\"a\",\"expires\":1}}");
         QCOMPARE(ProviderFactory::authKeys(m_env), (QHash<QString, QString>{{u"anthropic"_s, u"sk-ant-stored"_s}}));
         m_env.insert(u"ANTHROPIC_API_KEY"_s, u"sk-ant-env"_s);
         ProviderFactory factory(Config(), ModelCatalogue::builtin(), m_env);
@@ -385,7 +385,7 @@ private Q_SLOTS:
         QCOMPARE(info->apiKey, u"sk-ant-stored"_s); // auth.json before the environment
         QCOMPARE(info->apiKeySource, u"auth.json"_s);
         // The config's key comes first.
-        Result<Config> config = Config::parse(R"({"provider":{"anthropic":{"options":{"apiKey":"sk-ant-config"}}}})", u"t.json"_s, m_env);
+        Result<Config> config = Config::parse("{\"provider\":{\"anthropic\":{\"options\":{\"apiKey\":\"sk-ant-config\"}}}}", u"t.json"_s, m_env);
         QVERIFY(config);
         info = ProviderFactory(config.value(), ModelCatalogue::builtin(), m_env).providerInfo(u"anthropic"_s);
         QCOMPARE(info->apiKeySource, u"config"_s);

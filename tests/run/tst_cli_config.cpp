@@ -111,7 +111,7 @@ private Q_SLOTS:
                                                {u"models"_s, JsonObject{{u"gpt-test"_s, JsonObject{}}}}}}}},
         };
         write(m_home.path() + u"/config/opencode/opencode.json"_s, toJson(global, 2));
-        write(m_home.path() + u"/data/opencode/auth.json"_s, R"({"fake":{"type":"api","key":"sk-from-auth-json"}})");
+        write(m_home.path() + u"/data/opencode/auth.json"_s, "{\"fake\":{\"type\":\"api\",\"key\":\"sk-from-auth-json\"}}");
         write(m_home.path() + u"/config/opencode/AGENTS.md"_s, "Global rule: be brief.");
         // The project's files.
         write(m_project.path() + u"/opencode.jsonc"_s, "// project\n{ \"instructions\": [\"docs/*.md\"], }\n");
