@@ -205,6 +205,8 @@ private Q_SLOTS:
     {
         QVERIFY(ApplyPatchTool::preferredFor(u"gpt-5"_s));
         QVERIFY(ApplyPatchTool::preferredFor(u"gpt-5.1-codex"_s));
+        QVERIFY(ApplyPatchTool::preferredFor(u"openai/gpt-5-mini"_s));
+        QVERIFY(!ApplyPatchTool::preferredFor(u"gpt-test"_s));
         QVERIFY(!ApplyPatchTool::preferredFor(u"gpt-4.1"_s));
         QVERIFY(!ApplyPatchTool::preferredFor(u"gpt-oss-120b"_s));
         QVERIFY(!ApplyPatchTool::preferredFor(u"claude-sonnet-4-5"_s));

@@ -288,7 +288,11 @@ JsonObject ApplyPatchTool::parameters() const
 
 bool ApplyPatchTool::preferredFor(const QString &modelID)
 {
-    return modelID.contains(u"gpt-") && !modelID.contains(u"gpt-4") && !modelID.contains(u"oss");
+    // OpenCode tests for "gpt-" and excludes "gpt-4" and "oss"; a version number after "gpt-"
+    // picks the same real models (gpt-5, gpt-5.1-codex, openai/gpt-5) and leaves other names
+    // that merely contain "gpt-" alone.
+    static const QRegularExpression gpt(uR"((^|[/:])gpt-\d)"_s);
+    return gpt.match(modelID).hasMatch() && !modelID.contains(u"gpt-4") && !modelID.contains(u"oss");
 }
 
 ToolResult ApplyPatchTool::execute(ToolContext &context, const JsonObject &input)

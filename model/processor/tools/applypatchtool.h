@@ -69,7 +69,8 @@ public:
     [[nodiscard]] JsonObject parameters() const override;
     ToolResult execute(ToolContext &context, const JsonObject &input) override;
 
-    /// OpenCode's choice: apply_patch for model IDs with "gpt-" but not "gpt-4" or "oss".
+    /// OpenCode's choice: apply_patch for GPT models ("gpt-" and a version) but not GPT-4 or
+    /// gpt-oss.
     [[nodiscard]] static bool preferredFor(const QString &modelID);
 };
 
