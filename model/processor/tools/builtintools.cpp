@@ -7,6 +7,7 @@
 #include "greptool.h"
 #include "listtool.h"
 #include "multiedittool.h"
+#include "questiontool.h"
 #include "readtool.h"
 #include "tasktool.h"
 #include "todotool.h"
@@ -23,6 +24,7 @@ QList<std::shared_ptr<Tool>> builtinTools()
         std::make_shared<ListTool>(), std::make_shared<EditTool>(), std::make_shared<MultiEditTool>(),
         std::make_shared<WriteTool>(), std::make_shared<TaskTool>(),
         std::make_shared<WebFetchTool>(), std::make_shared<TodoWriteTool>(), std::make_shared<TodoReadTool>(),
+        std::make_shared<QuestionTool>(),
     };
 }
 
