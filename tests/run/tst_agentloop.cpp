@@ -15,7 +15,6 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -87,15 +86,6 @@ QStringList toolNames(const FakeRequest &request)
     for (const JsonValue &t : request.json.array(u"tools"))
         names.append(t.toObject().object(u"function").string(u"name"));
     return names;
-}
-
-void git(const QString &dir, const QStringList &args)
-{
-    QProcess p;
-    p.setWorkingDirectory(dir);
-    p.start(u"git"_s, args);
-    QVERIFY(p.waitForFinished(20000));
-    QCOMPARE(p.exitCode(), 0);
 }
 
 } // namespace
@@ -453,9 +443,7 @@ private Q_SLOTS:
 
     void diffAfterEachStep()
     {
-        git(m_project, {u"init"_s, u"-q"_s});
-        git(m_project, {u"-c"_s, u"user.email=t@e"_s, u"-c"_s, u"user.name=t"_s, u"commit"_s, u"-q"_s,
-                        u"--allow-empty"_s, u"-m"_s, u"root"_s});
+        QVERIFY(makeGitRepository(m_project));
         const QString file = m_project + u"/notes.txt"_s;
         m_run.server->enqueue(FakeReply::sse(toolCalls(
             {{u"call_write"_s, u"write"_s, JsonObject{{u"filePath"_s, file}, {u"content"_s, u"one\ntwo\nthree\n"_s}}}})));
@@ -491,17 +479,7 @@ private Q_SLOTS:
 
     void questionAnswered()
     {
-        const JsonArray questions{
-            JsonObject{{u"question"_s, u"Which database?"_s},
-                       {u"header"_s, u"Database"_s},
-                       {u"options"_s, JsonArray{JsonObject{{u"label"_s, u"Postgres"_s}, {u"description"_s, u"The usual"_s}},
-                                                JsonObject{{u"label"_s, u"SQLite"_s}, {u"description"_s, u"Simple"_s}}}}},
-            JsonObject{{u"question"_s, u"Which features?"_s},
-                       {u"header"_s, u"Features"_s},
-                       {u"multiple"_s, true},
-                       {u"options"_s, JsonArray{JsonObject{{u"label"_s, u"Search"_s}, {u"description"_s, u"FTS"_s}},
-                                                JsonObject{{u"label"_s, u"Export"_s}, {u"description"_s, u"JSON"_s}}}}},
-            JsonObject{{u"question"_s, u"Anything else?"_s}, {u"header"_s, u"Else"_s}, {u"options"_s, JsonArray{}}}};
+        const JsonArray questions = storageQuestions();
         m_run.server->enqueue(
             FakeReply::sse(toolCalls({{u"call_q"_s, u"question"_s, JsonObject{{u"questions"_s, questions}}}})));
         m_run.server->enqueue(FakeReply::sse(textReply({u"Postgres it is."_s})));

@@ -2,6 +2,7 @@
 // `weft run`, `session revert` and `session unrevert` as a user runs them: the real binary,
 // a config in OpenCode's format pointing at the loopback LLM server, a git project as cwd.
 #include "fakellmserver.h"
+#include "runfixture.h"
 
 #include "core/json.h"
 
@@ -228,18 +229,7 @@ private Q_SLOTS:
         QVERIFY(::grantpt(master) == 0 && ::unlockpt(master) == 0);
         const QString terminal = QString::fromLocal8Bit(::ptsname(master));
 
-        const JsonArray questions{
-            JsonObject{{u"question"_s, u"Which database?"_s},
-                       {u"header"_s, u"Database"_s},
-                       {u"options"_s, JsonArray{JsonObject{{u"label"_s, u"Postgres"_s}, {u"description"_s, u"The usual"_s}},
-                                                JsonObject{{u"label"_s, u"SQLite"_s}, {u"description"_s, u"Simple"_s}}}}},
-            JsonObject{{u"question"_s, u"Which features?"_s},
-                       {u"header"_s, u"Features"_s},
-                       {u"multiple"_s, true},
-                       {u"options"_s, JsonArray{JsonObject{{u"label"_s, u"Search"_s}, {u"description"_s, u"FTS"_s}},
-                                                JsonObject{{u"label"_s, u"Export"_s}, {u"description"_s, u"JSON"_s}},
-                                                JsonObject{{u"label"_s, u"Sync"_s}, {u"description"_s, u"Later"_s}}}}},
-            JsonObject{{u"question"_s, u"Anything else?"_s}, {u"header"_s, u"Else"_s}, {u"options"_s, JsonArray{}}}};
+        const JsonArray questions = storageQuestions();
         OpenAiStream ask;
         const QByteArray args = toJson(JsonObject{{u"questions"_s, questions}}, 0);
         ask.role().toolCallStart(0, u"call_q"_s, u"question"_s, QString::fromUtf8(args.left(10)));
@@ -258,7 +248,7 @@ private Q_SLOTS:
             [&typed, master](QProcess &process) {
                 connect(&process, &QProcess::readyReadStandardError, &process, [&typed, &process, master] {
                     const QByteArray err = process.readAllStandardError();
-                    process.setProperty("stderr", process.property("stderr").toByteArray() + err);
+                    process.setProperty("stderr", QByteArray(process.property("stderr").toByteArray() + err));
                     const QByteArray all = process.property("stderr").toByteArray();
                     auto answer = [&](const char *prompt, const QByteArray &line) {
                         if (all.contains(prompt) && !typed.contains(QString::fromLatin1(prompt))) {
