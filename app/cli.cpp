@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "clicommand.h"
 #include "clidb.h"
+#include "cliquestion.h"
 #include "cliserver.h"
 #include "interrupt.h"
 
@@ -26,6 +27,8 @@
 #include <QTextStream>
 
 #include <cstdio>
+#include <memory>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -294,6 +297,9 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     ProcessorSetup setup = loaded.value();
     setup.config.askPolicy
         = cmd.isSet(u"auto-approve"_s) ? ProcessorConfig::AskPolicy::Allow : ProcessorConfig::AskPolicy::Deny;
+    // The agent may ask the user (the question tool) only when someone is at a terminal.
+    const bool terminal = isatty(STDIN_FILENO) != 0;
+    setup.config.questions = terminal;
     if (qEnvironmentVariableIsSet("WEFT_RETRY_INITIAL_MS"))
         setup.config.retryInitialMs = qEnvironmentVariableIntValue("WEFT_RETRY_INITIAL_MS");
 
@@ -314,6 +320,19 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
         lastError = error;
         QCoreApplication::quit();
     });
+    std::unique_ptr<TerminalQuestions> questions;
+    if (terminal) {
+        questions = std::make_unique<TerminalQuestions>(STDIN_FILENO);
+        TerminalQuestions *asker = questions.get();
+        QObject::connect(&processor, &Processor::questionAsked, asker, [&output, asker](const JsonObject &asked) {
+            output.finish();
+            asker->ask(asked);
+        });
+        QObject::connect(&processor, &Processor::questionClosed, asker,
+                         [asker](const QString &, const QString &id) { asker->close(id); });
+        QObject::connect(asker, &TerminalQuestions::answered, &processor, &Processor::answerQuestion);
+        QObject::connect(asker, &TerminalQuestions::dismissed, &processor, &Processor::rejectQuestion);
+    }
     PromptRequest request;
     request.sessionID = sessionID;
     request.directory = QDir::currentPath();

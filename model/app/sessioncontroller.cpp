@@ -62,6 +62,8 @@ void SessionController::setupProcessor(ProcessorSetup setup)
 {
     // The controller can ask: `ask` rules become questions (permissionRequested()).
     setup.config.askPolicy = ProcessorConfig::AskPolicy::Interactive;
+    // ...and the agent's questions (the question tool), as OpenCode's own servers' are.
+    setup.config.questions = true;
     if (setup.config.dataDir.isEmpty())
         setup.config.dataDir = m_dataDir;
     m_factory = setup.factory;
@@ -86,6 +88,8 @@ void SessionController::setupProcessor(ProcessorSetup setup)
     connect(processor, &Processor::compactionStarted, this, &SessionController::compactionStarted);
     connect(processor, &Processor::compactionFinished, this, &SessionController::onCompactionFinished);
     connect(processor, &Processor::retrying, this, &SessionController::retrying);
+    connect(processor, &Processor::questionAsked, this, &SessionController::questionAsked);
+    connect(processor, &Processor::questionClosed, this, &SessionController::questionClosed);
 }
 
 bool SessionController::setProcessorSetup(ProcessorSetup setup)
@@ -612,7 +616,7 @@ bool SessionController::answerQuestion(const QString &requestID, const QList<QSt
         if (server->hasQuestion(requestID))
             return server->answerQuestion(requestID, answers);
     }
-    return false;
+    return m_processor && m_processor->answerQuestion(requestID, answers);
 }
 
 bool SessionController::rejectQuestion(const QString &requestID)
@@ -621,7 +625,7 @@ bool SessionController::rejectQuestion(const QString &requestID)
         if (server->hasQuestion(requestID))
             return server->rejectQuestion(requestID);
     }
-    return false;
+    return m_processor && m_processor->rejectQuestion(requestID);
 }
 
 bool SessionController::removeServerSession(const QString &sessionID)

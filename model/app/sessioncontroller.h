@@ -184,8 +184,8 @@ public:
     [[nodiscard]] QString sourceOf(const QString &sessionID) const;
     /// Deletes @p sessionID of a server there (false for other sessions).
     bool removeServerSession(const QString &sessionID);
-    /// Answers question @p requestID of OpenCode's `question` tool on the server that asked it:
-    /// for each of its questions, the labels chosen. False when no server has it.
+    /// Answers question @p requestID of the `question` tool, on the server that asked it or to
+    /// Weft's own run: for each of its questions, the labels chosen. False when no one waits for it.
     bool answerQuestion(const QString &requestID, const QList<QStringList> &answers);
     bool rejectQuestion(const QString &requestID);
     /// Reverts @p sessionID of a server to before @p messageID there (false for other sessions).
@@ -227,7 +227,8 @@ Q_SIGNALS:
     /// @p sessionID of OpenCode's source was copied into Weft as @p session.
     void imported(const QString &sessionID, const weft::Session &session);
     void unreverted(const weft::Session &session);
-    /// A server's agent asks the user (OpenCode's `question` tool; see ServerSource).
+    /// An agent asks the user (the `question` tool): a server's (see ServerSource) or Weft's own
+    /// (Processor::questionAsked), in the same shape.
     void questionAsked(const weft::JsonObject &request);
     void questionClosed(const QString &sessionID, const QString &requestID);
     /// A server source was made (addServer()).

@@ -3,6 +3,8 @@
 
 #include <QFile>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace weft
@@ -115,8 +117,13 @@ Result<void> AgentRegistry::applyConfig(const JsonObject &agentConfig,
             agent.temperature = o.number(u"temperature");
         if (o.value(u"top_p").isNumber())
             agent.topP = o.number(u"top_p");
-        if (o.value(u"steps").isNumber())
-            agent.maxSteps = int(o.integer(u"steps"));
+        // `steps`, or the older `maxSteps` OpenCode still reads (`steps ?? maxSteps`).
+        for (const QString &key : {u"steps"_s, u"maxSteps"_s}) {
+            if (o.value(key).isNumber()) {
+                agent.maxSteps = int(std::clamp(o.integer(key), qint64(0), qint64(1000000)));
+                break;
+            }
+        }
         if (o.contains(u"mode")) {
             const QString mode = o.string(u"mode");
             if (mode == u"primary")

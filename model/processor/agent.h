@@ -30,7 +30,9 @@ struct Agent {
     std::optional<double> topP;
     QList<PermissionRule> permission; ///< evaluated after the config's rules, before the session's
     JsonObject tools;     ///< {"toolname": false} disables a tool
-    int maxSteps = 0;     ///< 0 = no limit
+    /// The config's `steps` (or `maxSteps`): the last of them has no tools and must sum up in
+    /// text (OpenCode's max-steps reminder). 0 = no limit.
+    int maxSteps = 0;
 
     [[nodiscard]] bool toolEnabled(const QString &tool) const;
     [[nodiscard]] bool isPrimary() const { return mode != Mode::Subagent; }
@@ -39,7 +41,7 @@ struct Agent {
 
 /// The agents of a configuration: the built-in ones changed and extended by `agent.<name>`
 /// entries of the config (`prompt`, `model`, `temperature`, `top_p`, `permission`, `tools`,
-/// `mode`, `description`, `disable`, `steps`).
+/// `mode`, `description`, `disable`, `steps` or `maxSteps`).
 class AgentRegistry
 {
 public:

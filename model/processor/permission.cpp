@@ -388,13 +388,10 @@ PermissionDecision PermissionGate::ask(PermissionRequest request, const Permissi
         break;
     }
     request.id = Identifier::ascending(Identifier::Kind::Permission);
-    {
-        QMutexLocker locker(&m_mutex);
-        m_answers.insert(request.id, std::nullopt);
-    }
+    m_pending.open(request.id);
     if (announce)
         announce(request);
-    const std::optional<PermissionReply> reply = waitForAnswer(request.id, aborted);
+    const std::optional<PermissionReply> reply = m_pending.wait(request.id, aborted);
     if (!reply || *reply == PermissionReply::Reject)
         return PermissionDecision::Deny;
     if (*reply == PermissionReply::Always) {
@@ -405,33 +402,21 @@ PermissionDecision PermissionGate::ask(PermissionRequest request, const Permissi
     return PermissionDecision::Allow;
 }
 
-std::optional<PermissionReply> PermissionGate::waitForAnswer(const QString &requestID,
-                                                             const std::function<bool()> &aborted)
+bool PermissionGate::wouldAsk(const PermissionRequest &request, const PermissionRuleset &rules) const
 {
-    std::optional<PermissionReply> reply;
-    QMutexLocker locker(&m_mutex);
-    while (!(aborted && aborted())) {
-        reply = m_answers.value(requestID);
-        if (reply)
-            break;
-        m_changed.wait(&m_mutex, 200);
-    }
-    m_answers.remove(requestID);
-    return reply;
+    return m_policy == AskPolicy::Interactive
+        && Permission::decide(request.permission, request.patterns, Permission::merge({rules, approved(request.sessionID)}))
+        == Action::Ask;
 }
 
 void PermissionGate::answer(const QString &requestID, PermissionReply reply)
 {
-    QMutexLocker locker(&m_mutex);
-    if (m_answers.contains(requestID))
-        m_answers.insert(requestID, reply);
-    m_changed.wakeAll();
+    m_pending.answer(requestID, reply);
 }
 
 void PermissionGate::wake()
 {
-    QMutexLocker locker(&m_mutex);
-    m_changed.wakeAll();
+    m_pending.wake();
 }
 
 PermissionRuleset PermissionGate::approved(const QString &sessionID) const

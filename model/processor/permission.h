@@ -7,6 +7,7 @@
 #include "core/json.h"
 #include "core/result.h"
 #include "core/types.h"
+#include "pendingreplies.h"
 #include "processor/tool.h"
 
 #include <QHash>
@@ -15,7 +16,6 @@
 #include <QSet>
 #include <QString>
 #include <QStringList>
-#include <QWaitCondition>
 
 #include <functional>
 #include <initializer_list>
@@ -144,6 +144,9 @@ public:
     /// is checked at least every 200 ms and after wake().
     PermissionDecision ask(PermissionRequest request, const PermissionRuleset &rules, const Announce &announce,
                            const std::function<bool()> &aborted);
+    /// Whether ask() would wait for a user's answer to @p request (Interactive, and neither the
+    /// rules nor the session's approvals decide it).
+    [[nodiscard]] bool wouldAsk(const PermissionRequest &request, const PermissionRuleset &rules) const;
     /// Answers the question with ID @p requestID (nothing when no one waits for it).
     void answer(const QString &requestID, PermissionReply reply);
     /// Wakes the waiting questions so that they check their abort condition.
@@ -152,12 +155,9 @@ public:
     [[nodiscard]] PermissionRuleset approved(const QString &sessionID) const;
 
 private:
-    std::optional<PermissionReply> waitForAnswer(const QString &requestID, const std::function<bool()> &aborted);
-
     const AskPolicy m_policy;
+    PendingReplies<PermissionReply> m_pending;
     mutable QMutex m_mutex;
-    QWaitCondition m_changed;
-    QHash<QString, std::optional<PermissionReply>> m_answers; ///< request ID -> answer, while asked
     QHash<QString, PermissionRuleset> m_approved; ///< session ID -> "always" rules
 };
 

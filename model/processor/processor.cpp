@@ -175,6 +175,8 @@ Result<QString> Processor::start(SessionRun *run, const QString &id)
     connect(run, &SessionRun::permissionRequested, this, &Processor::permissionRequested, Qt::QueuedConnection);
     connect(run, &SessionRun::compactionStarted, this, &Processor::compactionStarted, Qt::QueuedConnection);
     connect(run, &SessionRun::compactionFinished, this, &Processor::compactionFinished, Qt::QueuedConnection);
+    connect(run, &SessionRun::questionAsked, this, &Processor::questionAsked, Qt::QueuedConnection);
+    connect(run, &SessionRun::questionClosed, this, &Processor::questionClosed, Qt::QueuedConnection);
     Q_EMIT busyChanged(id, true);
     thread->start();
     return id;
@@ -303,6 +305,7 @@ void Processor::abort(const QString &sessionID)
     if (it->run)
         QMetaObject::invokeMethod(it->run, &SessionRun::abortNow, Qt::QueuedConnection);
     m_permissions->wake();
+    m_questions->wake();
 }
 
 void Processor::abortAll()
@@ -326,6 +329,16 @@ QStringList Processor::busySessions() const
 void Processor::answerPermission(const QString &requestID, PermissionReply reply)
 {
     m_permissions->answer(requestID, reply);
+}
+
+bool Processor::answerQuestion(const QString &requestID, const QList<QStringList> &answers)
+{
+    return m_questions->answer(requestID, QuestionReply{false, answers});
+}
+
+bool Processor::rejectQuestion(const QString &requestID)
+{
+    return m_questions->answer(requestID, QuestionReply{true, {}});
 }
 
 bool Processor::waitForIdle(int timeoutMs)

@@ -57,6 +57,10 @@ struct ProcessorConfig {
     /// answerPermission(); Deny and Allow answer at once (headless runs, --auto-approve).
     using AskPolicy = PermissionGate::AskPolicy;
     AskPolicy askPolicy = AskPolicy::Deny;
+    /// Whether someone answers the question tool (the window; `weft run` on a terminal): only
+    /// then is it offered, as OpenCode offers it only to interactive clients. The questions are
+    /// announced with Processor::questionAsked() and answered with answerQuestion().
+    bool questions = false;
     /// Attempts after the first failed one before giving up with session.error.
     int maxRetries = 5;
     qint64 retryInitialMs = 2000; ///< OpenCode: 2 s, doubling
@@ -87,6 +91,12 @@ struct ProcessorConfig {
 /// @p base with the configuration of @p directory applied (ProcessorConfig::loadProject), read
 /// now; @p base itself when it has no loadProject. Safe on any thread.
 [[nodiscard]] Result<ProcessorConfig> configForDirectory(const ProcessorConfig &base, const QString &directory);
+/// The user's reply to the question tool: for each question the labels chosen (or text of
+/// one's own); or dismissed.
+struct QuestionReply {
+    bool dismissed = false;
+    QList<QStringList> answers;
+};
 
 /// A prompt to run.
 struct PromptRequest {
@@ -170,6 +180,12 @@ public:
     [[nodiscard]] bool isBusy(const QString &sessionID) const;
     [[nodiscard]] QStringList busySessions() const;
     void answerPermission(const QString &requestID, PermissionReply reply);
+    /// Answers question @p requestID of the question tool (questionAsked()): for each of its
+    /// questions the labels chosen or the user's own text. False when it is not waiting.
+    bool answerQuestion(const QString &requestID, const QList<QStringList> &answers);
+    /// Dismisses question @p requestID: the tool fails with "The user dismissed this question"
+    /// and the run ends after the step, as in OpenCode. False when it is not waiting.
+    bool rejectQuestion(const QString &requestID);
     /// Waits (processing events) until no session runs, at most @p timeoutMs; true when idle.
     bool waitForIdle(int timeoutMs = 30000);
 
@@ -186,6 +202,13 @@ Q_SIGNALS:
     /// A compaction ended. On success SessionService::sessionCompacted was emitted before; on
     /// failure the session was left as it was and @p error says why.
     void compactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
+    /// The question tool asks the user (ProcessorConfig::questions), in the shape of an OpenCode
+    /// server's `question.asked`: `{id, sessionID, questions: [{question, header, options:
+    /// [{label, description}], multiple}], tool: {messageID, callID}}`. The run waits for
+    /// answerQuestion() or rejectQuestion(). One question at a time per run.
+    void questionAsked(const weft::JsonObject &request);
+    /// Question @p requestID is not waiting any more: answered, dismissed, or its run stopped.
+    void questionClosed(const QString &sessionID, const QString &requestID);
 
 private:
     friend class SessionRun;
@@ -206,6 +229,8 @@ private:
     std::shared_ptr<PermissionGate> m_permissions;
     /// What each session has read, for the edit tools; kept across runs (turns).
     std::shared_ptr<FileTimes> m_fileTimes = std::make_shared<FileTimes>();
+    /// The question tool's questions waiting for the user. Shared with the runs.
+    std::shared_ptr<PendingReplies<QuestionReply>> m_questions = std::make_shared<PendingReplies<QuestionReply>>();
 };
 
 /// OpenCode's retry delay: retry-after(-ms) when the server sent it, else initial * 2^(attempt-1)

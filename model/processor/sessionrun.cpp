@@ -9,12 +9,14 @@
 #include "revert.h"
 #include "session/modelmessages.h"
 #include "session/sessionservice.h"
+#include "tools/questiontool.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QNetworkAccessManager>
 #include <QSysInfo>
+#include <QThread>
 
 using namespace Qt::StringLiterals;
 
@@ -24,8 +26,12 @@ namespace weft
 void SessionRun::abortNow()
 {
     m_abort->store(true);
-    if (m_subagent)
-        m_subagent->abortNow();
+    {
+        // Each sub-agent stops its stream on its own thread.
+        QMutexLocker locker(&m_subagentsMutex);
+        for (SessionRun *subagent : std::as_const(m_subagents))
+            QMetaObject::invokeMethod(subagent, &SessionRun::abortNow, Qt::QueuedConnection);
+    }
     if (m_provider)
         m_provider->abort();
     if (m_loop)
@@ -108,6 +114,9 @@ Result<void> SessionRun::prepare()
             continue;
         if (tool->name() == u"task" && m_nested)
             continue;
+        // As OpenCode offers it only to interactive clients: not where no one can answer.
+        if (tool->name() == u"question" && !m_config.questions)
+            continue;
         m_tools.append(tool);
     }
     return {};
@@ -128,13 +137,18 @@ Result<void> SessionRun::prepareWorkspace()
     return {};
 }
 
-SessionRun::StepSpec SessionRun::promptStep() const
+SessionRun::StepSpec SessionRun::promptStep(int step) const
 {
     StepSpec spec;
     spec.model = m_model;
     spec.tools = true;
     spec.temperature = m_agent.temperature;
     spec.topP = m_agent.topP;
+    if (m_agent.maxSteps > 0 && step + 1 >= m_agent.maxSteps) {
+        // OpenCode's last step: the model sums up in text instead of calling tools.
+        spec.tools = false;
+        spec.reminder = AgentRegistry::promptResource(u"max-steps"_s);
+    }
     return spec;
 }
 
@@ -179,7 +193,44 @@ PermissionDecision SessionRun::ask(const QString &permission, const QStringList 
         flushDeltas();
         Q_EMIT permissionRequested(question);
     };
-    return m_permissions->ask(request, rules, announce, [this] { return aborted(); });
+    // Tools run in parallel, but the user is asked one thing at a time.
+    const bool interactive = m_permissions->wouldAsk(request, rules);
+    if (interactive && !lockInteraction())
+        return PermissionDecision::Deny;
+    const PermissionDecision decision = m_permissions->ask(request, rules, announce, [this] { return aborted(); });
+    if (interactive)
+        m_interaction->unlock();
+    return decision;
+}
+
+bool SessionRun::lockInteraction()
+{
+    while (!m_interaction->tryLock(100)) {
+        if (aborted())
+            return false;
+    }
+    return true;
+}
+
+std::optional<QList<QStringList>> SessionRun::askQuestions(const JsonArray &questions, const QString &messageID,
+                                                           const QString &callID)
+{
+    if (!lockInteraction())
+        return std::nullopt;
+    const QString id = Identifier::ascending(Identifier::Kind::Question);
+    const JsonObject request{{u"id"_s, id},
+                             {u"sessionID"_s, m_session.id()},
+                             {u"questions"_s, questions},
+                             {u"tool"_s, JsonObject{{u"messageID"_s, messageID}, {u"callID"_s, callID}}}};
+    m_questions->open(id);
+    flushDeltas();
+    Q_EMIT questionAsked(request);
+    const std::optional<QuestionReply> reply = m_questions->wait(id, [this] { return aborted(); });
+    Q_EMIT questionClosed(m_session.id(), id);
+    m_interaction->unlock();
+    if (!reply || reply->dismissed)
+        return std::nullopt;
+    return reply->answers;
 }
 
 bool SessionRun::sleepAbortable(qint64 ms)
@@ -196,9 +247,12 @@ bool SessionRun::sleepAbortable(qint64 ms)
 
 void SessionRun::writePart(const Part &part)
 {
-    // A part announced in full supersedes any delta still waiting for it.
-    m_pendingDelta.remove(part.id());
-    m_pendingPart.remove(part.id());
+    {
+        // A part announced in full supersedes any delta still waiting for it.
+        QMutexLocker locker(&m_pendingMutex);
+        m_pendingDelta.remove(part.id());
+        m_pendingPart.remove(part.id());
+    }
     if (auto r = m_service->updatePart(part); !r)
         qCWarning(lcProcessor).noquote() << "cannot write part:" << r.error().toString();
 }
@@ -207,8 +261,21 @@ void SessionRun::writeStreaming(const Part &part, const QString &delta)
 {
     if (auto r = m_service->storeStreamingPart(part, delta); !r)
         qCWarning(lcProcessor).noquote() << "cannot write part:" << r.error().toString();
-    m_pendingDelta[part.id()] += delta;
-    m_pendingPart.insert(part.id(), part);
+    {
+        QMutexLocker locker(&m_pendingMutex);
+        m_pendingDelta[part.id()] += delta;
+        m_pendingPart.insert(part.id(), part);
+    }
+    if (QThread::currentThread() != thread()) {
+        // A tool's progress, from the tool's thread: the run's thread announces it.
+        QMetaObject::invokeMethod(this, &SessionRun::scheduleFlush, Qt::QueuedConnection);
+        return;
+    }
+    scheduleFlush();
+}
+
+void SessionRun::scheduleFlush()
+{
     if (!m_flushTimer) {
         m_flushTimer = new QTimer(this);
         m_flushTimer->setSingleShot(true);
@@ -226,8 +293,11 @@ void SessionRun::writeStreaming(const Part &part, const QString &delta)
 
 void SessionRun::flushDeltas()
 {
-    if (m_flushTimer)
+    if (m_flushTimer && QThread::currentThread() == thread())
         m_flushTimer->stop();
+    // Announced under the lock, so that a tool thread's final write of a part cannot be
+    // overtaken by an older state of it.
+    QMutexLocker locker(&m_pendingMutex);
     for (auto it = m_pendingPart.cbegin(); it != m_pendingPart.cend(); ++it)
         m_service->announcePart(it.value(), m_pendingDelta.value(it.key()));
     m_pendingPart.clear();
@@ -269,7 +339,9 @@ SessionRun::RequestOutcome SessionRun::send(const ResolvedModel &model, const Ll
     if (!outcome.ended)
         provider->abort();
     m_provider = nullptr;
-    provider->deleteLater();
+    // At once, not later: a sub-agent's run ends on its tool's thread without another turn of
+    // an event loop, and its network manager must outlive the provider's reply.
+    delete provider;
     return outcome;
 }
 
@@ -297,6 +369,8 @@ LlmRequest SessionRun::makeRequest(const StepSpec &spec) const
     request.providerID = model.providerID;
     request.modelID = model.apiModelID.isEmpty() ? model.modelID : model.apiModelID;
     request.messages = spec.messages.isEmpty() ? buildMessages(m_service->messages(m_session.id())) : spec.messages;
+    if (!spec.reminder.isEmpty())
+        request.messages.append(LlmMessage::assistant(spec.reminder));
     if (spec.tools)
         request.tools = toolDefinitions();
     request.maxOutputTokens = model.outputLimit > 0 ? qMin<qint64>(model.outputLimit, 32000) : 0;
@@ -381,27 +455,33 @@ SessionRun::StepResult SessionRun::finishStep(Message &assistant, const StepSpec
     }
 
     const StepUsage stepUsage = parts.finishStep(spec.model.cost, trackSnapshot());
-    writePatch(assistant, startSnapshot);
+    const bool changed = writePatch(assistant, startSnapshot);
     assistant.setCost(stepUsage.costValue());
     assistant.setTokens(stepUsage.tokens);
     assistant.setFinish(parts.finishReason());
     assistant.setCompleted(now());
     (void)m_service->updateMessage(assistant);
+    // The session's diff and the turn's follow each step that changed files, not only the end
+    // of the run, so that the changes pane follows the agent.
+    if (changed && !m_compactOnly)
+        summarize(assistant.parentID(), true);
     if (m_stopAfterStep)
         return StepResult::Failed;
+    if (m_dismissed)
+        return StepResult::Stop;
     return wantsTools && spec.tools && parts.finishReason() == FinishReason::ToolCalls ? StepResult::Continue
                                                                                        : StepResult::Stop;
 }
 
-void SessionRun::writePatch(const Message &assistant, const QString &startSnapshot)
+bool SessionRun::writePatch(const Message &assistant, const QString &startSnapshot)
 {
     if (!m_snapshot || startSnapshot.isEmpty())
-        return;
+        return false;
     const Result<Snapshot::Patch> patched = m_snapshot->patch(startSnapshot);
     if (!patched)
         qCWarning(lcProcessor).noquote() << "snapshot patch failed:" << patched.error().toString();
     if (!patched || patched->files.isEmpty())
-        return;
+        return false;
     Part part
         = Part::make(Identifier::ascending(Identifier::Kind::Part), m_session.id(), assistant.id(), PartType::Patch);
     part.json().insert(u"hash"_s, patched->hash);
@@ -410,15 +490,53 @@ void SessionRun::writePatch(const Message &assistant, const QString &startSnapsh
         files.append(file);
     part.json().insert(u"files"_s, files);
     writePart(part);
+    return true;
 }
 
 bool SessionRun::executeTools(Message &assistant, const QList<Part> &calls)
 {
-    for (const Part &call : calls) {
-        if (aborted() || !executeTool(assistant, call))
-            return false;
+    if (calls.isEmpty() || aborted())
+        return !aborted();
+    // The doom loop is judged in the order the model issued the calls.
+    QList<bool> repeated;
+    for (const Part &call : calls)
+        repeated.append(isDoomLoop(call.tool(), call.state().input()));
+    if (!m_toolPool) {
+        m_toolPool = std::make_unique<QThreadPool>();
+        m_toolPool->setObjectName(u"weft-tools-"_s + m_session.id().right(8));
+        // Enough for the calls of one step; a `task` call holds its thread for the sub-agent.
+        m_toolPool->setMaxThreadCount(16);
     }
-    return !aborted();
+    // Each call on a thread of its own; this thread keeps handling its events (abortNow(), the
+    // deltas' timer, the sub-agents' signals) until the last call has ended.
+    std::vector<ToolOutcome> outcomes(size_t(calls.size()));
+    QEventLoop loop;
+    qsizetype remaining = calls.size();
+    const QString assistantID = assistant.id();
+    for (qsizetype i = 0; i < calls.size(); ++i) {
+        m_toolPool->start([this, &outcomes, &loop, &remaining, &calls, &repeated, assistantID, i] {
+            outcomes[size_t(i)] = executeTool(assistantID, calls.at(i), repeated.at(i));
+            QMetaObject::invokeMethod(&loop, [&loop, &remaining] {
+                if (--remaining == 0)
+                    loop.quit();
+            }, Qt::QueuedConnection);
+        });
+    }
+    loop.exec();
+    m_toolPool->waitForDone();
+    flushDeltas();
+
+    // The results stay in the order of the calls (the model reads them so).
+    for (const ToolOutcome &outcome : outcomes) {
+        m_dismissed = m_dismissed || outcome.dismissed;
+        if (!outcome.doomLoop.isEmpty() && !m_stopAfterStep) {
+            m_stopAfterStep = true;
+            m_lastError = MessageError::unknown(outcome.doomLoop);
+            assistant.setError(m_lastError);
+            m_service->reportError(m_session.id(), m_lastError);
+        }
+    }
+    return !aborted() && !m_stopAfterStep;
 }
 
 std::shared_ptr<Tool> SessionRun::findTool(const QString &name) const
@@ -431,8 +549,9 @@ std::shared_ptr<Tool> SessionRun::findTool(const QString &name) const
     return found;
 }
 
-bool SessionRun::executeTool(Message &assistant, Part part)
+SessionRun::ToolOutcome SessionRun::executeTool(const QString &assistantID, Part part, bool repeated)
 {
+    ToolOutcome outcome;
     const ToolState state = part.state();
     const JsonObject input = state.input();
     const qint64 start = now();
@@ -440,48 +559,49 @@ bool SessionRun::executeTool(Message &assistant, Part part)
         part.setState(ToolState::error(input, message, start, now()));
         writePart(part);
     };
+    if (aborted()) {
+        fail(u"Tool execution aborted"_s);
+        return outcome;
+    }
     const std::shared_ptr<Tool> tool = findTool(part.tool());
     if (!tool) {
         QStringList names;
         for (const std::shared_ptr<Tool> &t : std::as_const(m_tools))
             names.append(t->name());
         fail(u"Unknown tool \"%1\". Available tools: %2"_s.arg(part.tool(), names.join(u", "_s)));
-        return true;
+        return outcome;
     }
     if (!state.json().string(u"inputError").isEmpty()) {
         fail(u"Invalid input for tool %1: %2"_s.arg(part.tool(), state.json().string(u"inputError")));
-        return true;
+        return outcome;
     }
-    if (isDoomLoop(part.tool(), input)
-        && ask(u"doom_loop"_s, {part.tool()}, JsonObject{{u"tool"_s, part.tool()}, {u"input"_s, input}}, assistant.id(),
+    if (repeated
+        && ask(u"doom_loop"_s, {part.tool()}, JsonObject{{u"tool"_s, part.tool()}, {u"input"_s, input}}, assistantID,
                part.callID())
             == PermissionDecision::Deny) {
-        const QString message
+        outcome.doomLoop
             = u"Doom loop detected: the tool \"%1\" was called three times in a row with the same input. "
               u"The run was stopped."_s.arg(part.tool());
-        fail(message);
-        m_stopAfterStep = true;
-        m_lastError = MessageError::unknown(message);
-        assistant.setError(m_lastError);
-        m_service->reportError(m_session.id(), m_lastError);
-        return false;
+        fail(outcome.doomLoop);
+        return outcome;
     }
 
     part.setState(ToolState::running(input, start));
     writePart(part);
-    ToolContext context = toolContext(assistant, part, input, start);
+    ToolContext context = toolContext(assistantID, part, input, start);
     const ToolResult result = tool->execute(context, input);
     flushDeltas();
     if (aborted() && !result.ok) {
         fail(u"Tool execution aborted"_s);
-        return false;
+        return outcome;
     }
     if (result.ok)
         part.setState(ToolState::completed(input, result.output, result.title, result.metadata, start, now()));
     else
         part.setState(ToolState::error(input, result.error, start, now(), result.metadata));
     writePart(part);
-    return true;
+    outcome.dismissed = !result.ok && tool->name() == u"question" && result.error == QuestionTool::DismissedError;
+    return outcome;
 }
 
 bool SessionRun::isDoomLoop(const QString &tool, const JsonObject &input)
@@ -494,21 +614,26 @@ bool SessionRun::isDoomLoop(const QString &tool, const JsonObject &input)
     return m_recentCalls.size() == 3 && m_recentCalls.at(0) == signature && m_recentCalls.at(1) == signature;
 }
 
-ToolContext SessionRun::toolContext(Message &assistant, Part &part, const JsonObject &input, qint64 start)
+ToolContext SessionRun::toolContext(const QString &assistantID, Part &part, const JsonObject &input, qint64 start)
 {
     ToolContext context;
     context.sessionID = m_session.id();
-    context.messageID = assistant.id();
+    context.messageID = assistantID;
     context.callID = part.callID();
     context.agent = m_agent.name;
     context.directory = m_session.directory();
     context.worktree = m_worktree;
     context.dataDir = m_config.dataDir;
     context.abortFlag = m_abort;
-    context.ask = [this, &assistant, callID = part.callID()](const QString &permission, const QStringList &patterns,
-                                                             const JsonObject &metadata) {
-        return ask(permission, patterns, metadata, assistant.id(), callID);
+    context.ask = [this, assistantID, callID = part.callID()](const QString &permission, const QStringList &patterns,
+                                                              const JsonObject &metadata) {
+        return ask(permission, patterns, metadata, assistantID, callID);
     };
+    if (m_config.questions) {
+        context.askQuestions = [this, assistantID, callID = part.callID()](const JsonArray &questions) {
+            return askQuestions(questions, assistantID, callID);
+        };
+    }
     context.runSubagent = [this](const QString &agent, const QString &description, const QString &prompt) {
         return runSubagent(agent, description, prompt);
     };
@@ -550,16 +675,26 @@ Result<QString> SessionRun::runSubagent(const QString &agent, const QString &des
     if (!child)
         return child.error();
     PromptRequest request{child->id(), m_session.directory(), prompt, agent, m_model.ref()};
+    // On this tool's thread: its signals reach the run's thread queued, and on from there.
     SessionRun nested(m_processor, m_config, request, child.value(), m_abort);
     nested.m_nested = true;
+    nested.m_interaction = m_interaction;
     connect(&nested, &SessionRun::retrying, this, &SessionRun::retrying);
     connect(&nested, &SessionRun::permissionRequested, this, &SessionRun::permissionRequested);
     connect(&nested, &SessionRun::compactionStarted, this, &SessionRun::compactionStarted);
     connect(&nested, &SessionRun::compactionFinished, this, &SessionRun::compactionFinished);
+    connect(&nested, &SessionRun::questionAsked, this, &SessionRun::questionAsked);
+    connect(&nested, &SessionRun::questionClosed, this, &SessionRun::questionClosed);
     // Stop reaches the sub-agent at once: abortNow() stops its stream too while it runs.
-    m_subagent = &nested;
+    {
+        QMutexLocker locker(&m_subagentsMutex);
+        m_subagents.append(&nested);
+    }
     const auto result = nested.runNested();
-    m_subagent = nullptr;
+    {
+        QMutexLocker locker(&m_subagentsMutex);
+        m_subagents.removeOne(&nested);
+    }
     return result;
 }
 
@@ -770,13 +905,11 @@ bool SessionRun::runLoop(Message user)
     for (int step = 0;; ++step) {
         if (aborted())
             break;
-        if (m_agent.maxSteps > 0 && step >= m_agent.maxSteps)
-            break;
         Message assistant = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), m_session.id(),
                                                    now(), user.id(), m_model.providerID, m_model.modelID, m_agent.name,
                                                    m_session.directory(), m_worktree);
         (void)m_service->updateMessage(assistant);
-        const StepResult result = runStep(assistant, promptStep());
+        const StepResult result = runStep(assistant, promptStep(step));
         if (aborted())
             break;
         if (result == StepResult::Failed) {

@@ -15,7 +15,9 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QPointer>
+#include <QMutex>
 #include <QSet>
+#include <QThreadPool>
 #include <QTimer>
 
 #include <atomic>
@@ -46,6 +48,7 @@ public:
         , m_request(std::move(request))
         , m_session(std::move(session))
         , m_abort(std::move(abortFlag))
+        , m_questions(processor->m_questions)
     {
         Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(m_config.compaction);
         if (!settings) {
@@ -73,6 +76,9 @@ Q_SIGNALS:
     void permissionRequested(const weft::PermissionRequest &request);
     void compactionStarted(const QString &sessionID, bool automatic);
     void compactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
+    /// The question tool asks (see Processor::questionAsked).
+    void questionAsked(const weft::JsonObject &request);
+    void questionClosed(const QString &sessionID, const QString &requestID);
 
 public Q_SLOTS:
     void abortNow();
@@ -86,13 +92,17 @@ private:
         ResolvedModel model;
         QList<LlmMessage> messages;
         bool tools = true;
+        /// Appended to the messages as the assistant's (OpenCode's max-steps reminder).
+        QString reminder;
         std::optional<double> temperature;
         std::optional<double> topP;
     };
 
     Result<void> prepare();
     Result<void> prepareWorkspace();
-    StepSpec promptStep() const;
+    /// The step @p step (from 0) of the agent loop: the agent's model and tools, except the
+    /// last step the agent's `steps` allow, which has no tools and the max-steps reminder.
+    StepSpec promptStep(int step) const;
     /// The agent loop from @p user on; false when it ended with an error or was aborted.
     bool runLoop(Message user);
 
@@ -148,15 +158,24 @@ private:
     void failStep(Message &assistant, const StreamAssembler &parts, const MessageError &error);
     StepResult finishStep(Message &assistant, const StepSpec &spec, StreamAssembler &parts,
                           const QString &startSnapshot);
-    /// The `patch` part of the files changed since @p startSnapshot.
-    void writePatch(const Message &assistant, const QString &startSnapshot);
-    /// Runs @p calls in order; false when the run must stop (aborted, doom loop refused).
+    /// The `patch` part of the files changed since @p startSnapshot; false when none changed.
+    bool writePatch(const Message &assistant, const QString &startSnapshot);
+    /// How one tool call ended, for the step (applied on the run's thread, in the calls' order).
+    struct ToolOutcome
+    {
+        QString doomLoop;       ///< the error when a doom loop was refused
+        bool dismissed = false; ///< the user dismissed the question tool's questions
+    };
+    /// Runs @p calls in parallel, each on a thread of the run's tool pool, and waits for all of
+    /// them (the run's thread keeps handling its events meanwhile); false when the run must stop
+    /// (aborted, doom loop refused).
     bool executeTools(Message &assistant, const QList<Part> &calls);
-    bool executeTool(Message &assistant, Part part);
+    /// One call, on its tool thread; @p repeated: the third identical call in a row.
+    ToolOutcome executeTool(const QString &assistantID, Part part, bool repeated);
     [[nodiscard]] std::shared_ptr<Tool> findTool(const QString &name) const;
     /// Records the call; true when it is the third identical call in a row.
     bool isDoomLoop(const QString &tool, const JsonObject &input);
-    ToolContext toolContext(Message &assistant, Part &part, const JsonObject &input, qint64 start);
+    ToolContext toolContext(const QString &assistantID, Part &part, const JsonObject &input, qint64 start);
     Result<QString> runSubagent(const QString &agent, const QString &description, const QString &prompt);
     void finishAborted(Message &assistant, StreamAssembler &parts);
     /// The diffs of the turn of @p userMessageID (summary.diffs of that message) and, with
@@ -169,6 +188,12 @@ private:
     QList<LlmToolDefinition> toolDefinitions() const;
     PermissionDecision ask(const QString &permission, const QStringList &patterns, const JsonObject &metadata,
                            const QString &messageID, const QString &callID);
+    /// The question tool's questions to the user (see ToolContext::askQuestions).
+    std::optional<QList<QStringList>> askQuestions(const JsonArray &questions, const QString &messageID,
+                                                   const QString &callID);
+    /// Waits for the turn to talk to the user (one question at a time in a run and its
+    /// sub-agents); false when the run was aborted meanwhile. Unlock m_interaction after.
+    bool lockInteraction();
     bool sleepAbortable(qint64 ms);
     Provider *makeProvider(const ResolvedModel &model);
     bool aborted() const { return m_abort->load(); }
@@ -184,7 +209,10 @@ private:
         }
         return hash.value();
     }
+    // Part writes: from the run's thread and from tool threads alike.
     void writeStreaming(const Part &part, const QString &delta);
+    /// Starts the coalescing timer (on the run's thread).
+    void scheduleFlush();
     void flushDeltas();
     void writePart(const Part &part);
     qint64 now() const { return QDateTime::currentMSecsSinceEpoch(); }
@@ -207,8 +235,14 @@ private:
     QNetworkAccessManager *m_network = nullptr;
     QPointer<Provider> m_provider;
     QEventLoop *m_loop = nullptr;
-    /// The sub-agent run of a `task` call while it runs (on this thread, inside a tool call).
-    SessionRun *m_subagent = nullptr;
+    /// The sub-agent runs of `task` calls while they run (each on its tool's thread).
+    QMutex m_subagentsMutex;
+    QList<SessionRun *> m_subagents;
+    /// The threads of tool calls (made for the first step that calls tools).
+    std::unique_ptr<QThreadPool> m_toolPool;
+    /// Held while a question waits for the user: one at a time in the run and its sub-agents.
+    std::shared_ptr<QMutex> m_interaction = std::make_shared<QMutex>();
+    std::shared_ptr<PendingReplies<QuestionReply>> m_questions;
     /// The reads the session's history shows are added to m_fileTimes once per run.
     std::once_flag m_readsFromHistory;
     void takeReadsFromHistory();
@@ -216,13 +250,16 @@ private:
     MessageError m_lastError;
     bool m_nested = false;
     bool m_stopAfterStep = false;
+    bool m_dismissed = false; // the user dismissed a question: the run ends after this step
     Compaction::Settings m_settings;
     QStringList m_turns; // synthetic continue messages of automatic compactions in this run
     bool m_compactOnly = false;
     CompactOptions m_compactOptions;
     QList<QByteArray> m_recentCalls; // tool + input of the last calls, for doom-loop detection
 
-    // Deltas coalesced before they are announced.
+    // Deltas coalesced before they are announced (under m_pendingMutex: tools write from their
+    // own threads).
+    QMutex m_pendingMutex;
     QHash<QString, QString> m_pendingDelta; // part id -> delta not announced yet
     QHash<QString, Part> m_pendingPart;
     QTimer *m_flushTimer = nullptr;

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace weft
 {
@@ -17,8 +18,9 @@ namespace weft
 /// What a permission check decided.
 enum class PermissionDecision { Allow, Deny };
 
-/// The environment a tool runs in. Tools run on the processor's worker thread, synchronously;
-/// long-running tools poll isAborted() (or use waitAborted-style loops) so that abort stops them.
+/// The environment a tool runs in. Tools run synchronously on a thread of their own (the calls
+/// of one step run in parallel), so the functions here are thread-safe; long-running tools poll
+/// isAborted() (or use waitAborted-style loops) so that abort stops them.
 struct ToolContext {
     QString sessionID;
     QString messageID;
@@ -45,6 +47,10 @@ struct ToolContext {
     /// The session's todo list, and its replacement (the todoread and todowrite tools).
     std::function<QList<Todo>()> todos;
     std::function<Result<void>(const QList<Todo> &todos)> setTodos;
+    /// Asks the user the question tool's questions (OpenCode's Question.Info objects) and waits:
+    /// for each question the labels chosen or the user's own text; nullopt when the user dismissed
+    /// them or the run was stopped. Unset where no one can answer.
+    std::function<std::optional<QList<QStringList>>(const JsonArray &questions)> askQuestions;
 
     [[nodiscard]] bool isAborted() const { return abortFlag && abortFlag->load(); }
 };
@@ -81,7 +87,7 @@ public:
 };
 
 /// The built-in tools: read, write, edit, multiedit, list, glob, grep, bash, task, webfetch,
-/// todowrite, todoread, apply_patch.
+/// todowrite, todoread, question, apply_patch.
 [[nodiscard]] QList<std::shared_ptr<Tool>> builtinTools();
 
 } // namespace weft

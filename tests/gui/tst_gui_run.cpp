@@ -84,6 +84,7 @@ private Q_SLOTS:
     void cancelCompaction();
     void permissionAllowOnce();
     void permissionDeny();
+    void agentQuestionAnsweredInWindow();
     void contextMeter();
     void revertHidesMessages();
     void otherProcessChangesAppear();
@@ -556,6 +557,69 @@ void TestGuiRun::permissionDeny()
     TimelineModel *timeline = m_window->timelineModel();
     QTRY_VERIFY(timeline->index(1).data(TimelineModel::ToolStatusesRole).value<QList<ToolStatus>>()
                 == QList<ToolStatus>{ToolStatus::Error});
+}
+
+void TestGuiRun::agentQuestionAnsweredInWindow()
+{
+    // Weft's own agent asks (the question tool): the notice and dialog of an OpenCode server's
+    // questions, answered to the run; a second question declined ends the turn.
+    QVERIFY(makeConfiguredWindow());
+    QCOMPARE(m_window->processor()->config().questions, true);
+    auto questionCall = [](const QString &callID, const QString &question) {
+        const JsonArray questions{JsonObject{
+            {u"question"_s, question},
+            {u"header"_s, u"Choice"_s},
+            {u"options"_s, JsonArray{JsonObject{{u"label"_s, u"Red"_s}, {u"description"_s, u"Warm"_s}},
+                                     JsonObject{{u"label"_s, u"Blue"_s}, {u"description"_s, u"Cool"_s}}}}}};
+        OpenAiStream s;
+        const QString args = QString::fromUtf8(toJson(JsonObject{{u"questions"_s, questions}}, 0));
+        s.role().toolCallStart(0, callID, u"question"_s, args.left(8));
+        s.toolCallArguments(0, args.mid(8));
+        s.finish(u"tool_calls"_s).usage(3000, 20).done();
+        return s.bytes();
+    };
+    m_run.server->enqueue(FakeReply::sse(questionCall(u"call_q1"_s, u"Which colour?"_s)));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Blue it is."_s})));
+    JsonObject shown;
+    m_window->setQuestionHandler([&shown](const JsonObject &request) -> std::optional<QList<QStringList>> {
+        shown = request;
+        return QList<QStringList>{{u"Blue"_s}};
+    });
+    m_window->composer()->setText(u"Paint it"_s);
+    m_window->composer()->send();
+    NoticeBar *notices = m_window->noticeBar();
+    QTRY_VERIFY_WITH_TIMEOUT(!notices->keys().filter(u"question-"_s).isEmpty(), 10000);
+    QString key = notices->keys().filter(u"question-"_s).first();
+    QVERIFY2(notices->noticeText(key).contains(u"Which colour?"_s), qPrintable(notices->noticeText(key)));
+    QPushButton *answer = notices->button(key, u"answer"_s);
+    QVERIFY(answer);
+    answer->click();
+    QCOMPARE(shown.value(u"questions").toArray().at(0).toObject().string(u"question"), u"Which colour?"_s);
+    QCOMPARE(shown.object(u"tool").string(u"callID"), u"call_q1"_s);
+    QTRY_VERIFY(!notices->hasNotice(key));
+    QVERIFY(waitIdle());
+    Part tool = firstToolPart(m_run.service->messages(m_run.sessionID));
+    QCOMPARE(tool.state().status(), ToolStatus::Completed);
+    QVERIFY2(tool.state().output().contains(u"\"Which colour?\"=\"Blue\""_s), qPrintable(tool.state().output()));
+    QCOMPARE(m_run.server->requests().size(), 2);
+
+    // Declined: the call fails as dismissed and the turn ends there (no further request).
+    m_run.server->enqueue(FakeReply::sse(questionCall(u"call_q2"_s, u"Which shade?"_s)));
+    m_window->composer()->setText(u"And the shade?"_s);
+    m_window->composer()->send();
+    QTRY_VERIFY_WITH_TIMEOUT(!notices->keys().filter(u"question-"_s).isEmpty(), 10000);
+    key = notices->keys().filter(u"question-"_s).first();
+    QPushButton *decline = notices->button(key, u"decline"_s);
+    QVERIFY(decline);
+    decline->click();
+    QTRY_VERIFY(!notices->hasNotice(key));
+    QVERIFY(waitIdle());
+    QCOMPARE(m_run.server->requests().size(), 3);
+    const QList<MessageWithParts> messages = m_run.service->messages(m_run.sessionID);
+    tool = firstToolPart({messages.last()});
+    QCOMPARE(tool.callID(), u"call_q2"_s);
+    QCOMPARE(tool.state().status(), ToolStatus::Error);
+    QCOMPARE(tool.state().errorText(), u"The user dismissed this question"_s);
 }
 
 void TestGuiRun::contextMeter()

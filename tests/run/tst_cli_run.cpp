@@ -2,6 +2,7 @@
 // `weft run`, `session revert` and `session unrevert` as a user runs them: the real binary,
 // a config in OpenCode's format pointing at the loopback LLM server, a git project as cwd.
 #include "fakellmserver.h"
+#include "runfixture.h"
 
 #include "core/json.h"
 
@@ -13,7 +14,12 @@
 #include <QTest>
 #include <QTimer>
 
+#include <QScopeGuard>
+
 #include <csignal>
+#include <cstdlib>
+#include <fcntl.h>
+#include <unistd.h>
 #include <functional>
 
 using namespace weft;
@@ -37,8 +43,9 @@ private:
     };
 
     /// Runs weft with @p args; @p whileRunning is called once the loopback server has its
-    /// first request (with the process), e.g. to interrupt it.
-    Output weft(const QStringList &args, const std::function<void(QProcess &)> &whileRunning = {})
+    /// first request (with the process), e.g. to interrupt it; @p beforeStart before it starts.
+    Output weft(const QStringList &args, const std::function<void(QProcess &)> &whileRunning = {},
+                const std::function<void(QProcess &)> &beforeStart = {})
     {
         QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -57,6 +64,8 @@ private:
                 disconnect(hook);
                 whileRunning(process);
             });
+        if (beforeStart)
+            beforeStart(process);
         process.start(QStringLiteral(WEFT_BINARY_DIR "/bin/weft"), QStringList{u"--config"_s, m_config} + args);
         // The loopback server lives on this thread: keep its event loop running while we wait.
         if (!finished.wait(60000))
@@ -126,6 +135,8 @@ private Q_SLOTS:
         QVERIFY(!run.out.contains("sk-fake-secret") && !run.err.contains("sk-fake-secret"));
         const QByteArray sentBody = m_server.requests().first().body;
         QVERIFY(QString::fromUtf8(sentBody).contains(u"please create hello.txt"_s));
+        // No one at a terminal (stdin is a pipe): the question tool is not offered.
+        QVERIFY(sentBody.contains("\"write\"") && !sentBody.contains("\"question\""));
 
         // The session is the project's, with the generated title.
         const Output list = weft({u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
@@ -207,6 +218,59 @@ private Q_SLOTS:
         for (const JsonValue &part : last.value(u"parts"_s).toArray())
             kept |= part.toObject().string(u"text"_s).contains(u"Thinking about it"_s);
         QVERIFY(kept);
+    }
+
+    void questionOnTerminal()
+    {
+        // stdin is a terminal: the agent's questions are asked there, options numbered.
+        const int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+        QVERIFY(master >= 0);
+        const auto closeMaster = qScopeGuard([master] { ::close(master); });
+        QVERIFY(::grantpt(master) == 0 && ::unlockpt(master) == 0);
+        const QString terminal = QString::fromLocal8Bit(::ptsname(master));
+
+        const JsonArray questions = storageQuestions();
+        OpenAiStream ask;
+        const QByteArray args = toJson(JsonObject{{u"questions"_s, questions}}, 0);
+        ask.role().toolCallStart(0, u"call_q"_s, u"question"_s, QString::fromUtf8(args.left(10)));
+        ask.toolCallArguments(0, QString::fromUtf8(args.mid(10)));
+        ask.finish(u"tool_calls"_s).usage(800, 30).done();
+        m_server.enqueue(FakeReply::sse(ask.bytes()));
+        m_server.enqueue(FakeReply::sse(text({u"SQLite with search and sync."_s})));
+        m_server.enqueue(FakeReply::sse(text({u"Storage"_s})));
+        const qsizetype before = m_server.requests().size();
+
+        // Answers typed as the questions appear: a number that is no option (asked again),
+        // then an option; two of the several; words of one's own.
+        QStringList typed;
+        const Output run = weft(
+            {u"run"_s, u"set"_s, u"up"_s, u"storage"_s},
+            [&typed, master](QProcess &process) {
+                connect(&process, &QProcess::readyReadStandardError, &process, [&typed, &process, master] {
+                    const QByteArray err = process.readAllStandardError();
+                    process.setProperty("stderr", QByteArray(process.property("stderr").toByteArray() + err));
+                    const QByteArray all = process.property("stderr").toByteArray();
+                    auto answer = [&](const char *prompt, const QByteArray &line) {
+                        if (all.contains(prompt) && !typed.contains(QString::fromLatin1(prompt))) {
+                            typed.append(QString::fromLatin1(prompt));
+                            QVERIFY(::write(master, line.constData(), size_t(line.size())) == line.size());
+                        }
+                    };
+                    answer("Which database?", "9\n2\n");
+                    answer("Which features?", "1, 3\n");
+                    answer("Anything else?", "keep it small\n");
+                });
+            },
+            [&terminal](QProcess &process) { process.setStandardInputFile(terminal); });
+        QVERIFY2(run.code == 0, run.err.constData());
+        QCOMPARE(typed.size(), 3);
+        QVERIFY(m_server.requests().at(before).body.contains("\"question\""));
+        const QString shown = QString::fromUtf8(run.out);
+        QVERIFY2(shown.contains(u"question"_s) && shown.contains(u"SQLite with search and sync."_s), qPrintable(shown));
+        const QByteArray results = m_server.requests().at(before + 1).body;
+        QVERIFY2(results.contains(R"(\"Which database?\"=\"SQLite\", \"Which features?\"=\"Search, Sync\", )"
+                                  R"(\"Anything else?\"=\"keep it small\")"),
+                 results.constData());
     }
 
     void usageErrors_data()

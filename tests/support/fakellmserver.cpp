@@ -353,10 +353,14 @@ private:
             return;
         m_replying = true;
         m_reply = m_server->takeReply();
+        if (m_reply.held)
+            m_server->m_held.append(this);
         m_server->recordRequest(m_request);
-        startReply();
+        if (!m_reply.held)
+            startReply();
     }
 
+public:
     void startReply()
     {
         QByteArray head = "HTTP/1.1 " + QByteArray::number(m_reply.status) + ' ' + httpReason(m_reply.status) + "\r\n";
@@ -388,6 +392,7 @@ private:
         writeNext();
     }
 
+private:
     void writeNext()
     {
         if (m_ended)
@@ -480,6 +485,15 @@ void FakeLlmServer::recordRequest(const FakeRequest &request)
 {
     m_requests.append(request);
     Q_EMIT requestReceived(int(m_requests.size() - 1));
+}
+
+void FakeLlmServer::release()
+{
+    const QList<QPointer<FakeConnection>> held = std::exchange(m_held, {});
+    for (const QPointer<FakeConnection> &connection : held) {
+        if (connection)
+            connection->startReply();
+    }
 }
 
 void FakeLlmServer::noteClientAbort()

@@ -64,6 +64,9 @@ struct FakeReply
     qsizetype dropAfter = -1;
     /// Keep the connection open after the body, never ending it (for abort tests).
     bool hang = false;
+    /// Send nothing until FakeLlmServer::release(): the client waits for this reply while the
+    /// test looks at what happened before it (the steps before, say).
+    bool held = false;
 
     /// Sets a header, replacing one of the same name.
     FakeReply &withHeader(const QByteArray &name, const QByteArray &value);
@@ -156,6 +159,10 @@ public:
     [[nodiscard]] const QList<FakeRequest> &requests() const { return m_requests; }
     /// Connections the client closed before the server ended its reply.
     [[nodiscard]] int clientAborts() const { return m_clientAborts; }
+    /// Requests whose reply is held (FakeReply::held) and not released yet.
+    [[nodiscard]] qsizetype heldReplies() const { return m_held.size(); }
+    /// Starts the held replies.
+    void release();
 
 Q_SIGNALS:
     void requestReceived(int index);
@@ -169,6 +176,7 @@ private:
     void noteClientAbort();
 
     QTcpServer m_server;
+    QList<QPointer<FakeConnection>> m_held;
     QList<FakeReply> m_replies;
     QList<FakeRequest> m_requests;
     int m_clientAborts = 0;

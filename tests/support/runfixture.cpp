@@ -5,6 +5,7 @@
 #include "store/jsonstore.h"
 
 #include <QFile>
+#include <QProcess>
 
 using namespace Qt::StringLiterals;
 
@@ -96,6 +97,42 @@ Part firstToolPart(const QList<MessageWithParts> &messages)
         }
     }
     return {};
+}
+
+bool git(const QString &dir, const QStringList &args)
+{
+    QProcess process;
+    process.setWorkingDirectory(dir);
+    process.start(u"git"_s, args);
+    if (!process.waitForFinished(20000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        qWarning() << "git" << args << "failed:" << process.readAllStandardError();
+        return false;
+    }
+    return true;
+}
+
+bool makeGitRepository(const QString &dir)
+{
+    return git(dir, {u"init"_s, u"-q"_s})
+        && git(dir, {u"-c"_s, u"user.email=t@e"_s, u"-c"_s, u"user.name=t"_s, u"commit"_s, u"-q"_s,
+                     u"--allow-empty"_s, u"-m"_s, u"root"_s});
+}
+
+JsonArray storageQuestions()
+{
+    auto option = [](const QString &label, const QString &description) {
+        return JsonObject{{u"label"_s, label}, {u"description"_s, description}};
+    };
+    return JsonArray{
+        JsonObject{{u"question"_s, u"Which database?"_s},
+                   {u"header"_s, u"Database"_s},
+                   {u"options"_s, JsonArray{option(u"Postgres"_s, u"The usual"_s), option(u"SQLite"_s, u"Simple"_s)}}},
+        JsonObject{{u"question"_s, u"Which features?"_s},
+                   {u"header"_s, u"Features"_s},
+                   {u"multiple"_s, true},
+                   {u"options"_s, JsonArray{option(u"Search"_s, u"FTS"_s), option(u"Export"_s, u"JSON"_s),
+                                            option(u"Sync"_s, u"Later"_s)}}},
+        JsonObject{{u"question"_s, u"Anything else?"_s}, {u"header"_s, u"Else"_s}, {u"options"_s, JsonArray{}}}};
 }
 
 void clearProviderKeys()

@@ -43,6 +43,16 @@ struct RunFixture {
 /// The first tool part of @p messages, null when none.
 [[nodiscard]] Part firstToolPart(const QList<MessageWithParts> &messages);
 
+/// Runs git with @p args in @p dir; false (with a warning) when it fails.
+[[nodiscard]] bool git(const QString &dir, const QStringList &args);
+/// Makes @p dir a git repository with one empty root commit.
+[[nodiscard]] bool makeGitRepository(const QString &dir);
+
+/// Three questions of the question tool's input: one choice of two, several of three
+/// (`multiple`), and one without options. Their answers read "Which database?", "Which
+/// features?" and "Anything else?".
+[[nodiscard]] JsonArray storageQuestions();
+
 /// Unsets the API keys of the well-known providers, so that the environment does not configure
 /// a provider behind a test's back.
 void clearProviderKeys();

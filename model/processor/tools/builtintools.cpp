@@ -8,6 +8,7 @@
 #include "greptool.h"
 #include "listtool.h"
 #include "multiedittool.h"
+#include "questiontool.h"
 #include "readtool.h"
 #include "tasktool.h"
 #include "todotool.h"
@@ -25,6 +26,7 @@ QList<std::shared_ptr<Tool>> builtinTools()
         std::make_shared<WriteTool>(), std::make_shared<TaskTool>(),
         std::make_shared<WebFetchTool>(), std::make_shared<TodoWriteTool>(), std::make_shared<TodoReadTool>(),
         std::make_shared<ApplyPatchTool>(),
+        std::make_shared<QuestionTool>(),
     };
 }
 
