@@ -9,6 +9,7 @@
 #include "permission.h"
 #include "provider/provider.h"
 #include "provider/usage.h"
+#include "tool.h"
 
 #include <QHash>
 #include <QMutex>
@@ -69,6 +70,9 @@ struct ProcessorConfig {
     /// reserved}); read with the environment (OPENCODE_DISABLE_AUTOCOMPACT/_PRUNE) when a run
     /// starts, see Compaction::Settings.
     JsonObject compaction;
+    /// Tools offered besides the built-in ones (the MCP servers' tools), asked for when a run
+    /// starts, on its worker thread; they pass the same agent and permission filters.
+    std::function<QList<std::shared_ptr<Tool>>()> extraTools;
 };
 
 /// A prompt to run.

@@ -3,6 +3,8 @@
 
 #include "permission.h"
 
+#include "mcp/mcpmanager.h"
+
 using namespace Qt::StringLiterals;
 
 namespace weft
@@ -58,6 +60,12 @@ Result<ProcessorSetup> makeProcessorSetup(const Config &config, const QString &d
         model.providerOptions = info->options;
         return model;
     };
+    // MCP servers run once per process, not per run: this config says which (see McpManager).
+    if (!config.json().object(u"mcp").isEmpty() || McpManager::exists()) {
+        McpManager *mcp = McpManager::instance();
+        mcp->configure(config.json().object(u"mcp"));
+        pc.extraTools = mcp->toolSupplier();
+    }
     const QString main = factory->defaultModel();
     pc.smallModel = config.smallModel().isEmpty() && !main.isEmpty() ? factory->smallModel(main) : config.smallModel();
     return setup;
