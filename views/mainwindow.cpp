@@ -198,9 +198,9 @@ void MainWindow::setupMcpNotices()
     McpManager *mcp = McpManager::instance();
     const auto showFailure = [this, mcp](const QString &name, const QString &error) {
         m_notices->showNotice(
-            u"mcp-"_s + name, NoticeBar::Kind::Warning, tr("The MCP server \u201c%1\u201d is not available: %2").arg(name, error),
+            u"mcp-"_s + name, NoticeBar::Kind::Warning, tr("The MCP server “%1” is not available: %2").arg(name, error),
             {{tr("&Reconnect"), u"view-refresh"_s, u"mcpReconnect"_s, [mcp, name] { mcp->reconnect(name); }},
-             {tr("MCP &Settings\u2026"), u"configure"_s, u"mcpSettings"_s,
+             {tr("MCP &Settings…"), u"configure"_s, u"mcpSettings"_s,
               [this] {
                   auto *dialog = new SettingsDialog(m_controller->configPath(), this);
                   dialog->setAttribute(Qt::WA_DeleteOnClose);

@@ -7,9 +7,12 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QNetworkAccessManager>
 #include <QPointer>
 #include <QThread>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -386,6 +389,7 @@ McpManager::McpManager(QObject *parent)
     m_worker->moveToThread(m_thread);
     connect(m_worker, &McpWorker::serverChanged, this, &McpManager::serverChanged);
     connect(m_worker, &McpWorker::serverFailed, this, &McpManager::serverFailed);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_registry->m_worker = m_worker;
     m_thread->start();
 }
@@ -398,9 +402,9 @@ McpManager::~McpManager()
         m_registry->m_worker = nullptr;
         m_registry->m_changed.wakeAll();
     }
-    // The clients end on their own thread (a child process is asked to exit), then the thread.
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker] { worker->stopAll(); delete worker; },
-                              Qt::BlockingQueuedConnection);
+    // The clients end on their own thread (a child process is asked to exit), then the thread,
+    // which deletes the worker as it finishes.
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker] { worker->stopAll(); }, Qt::BlockingQueuedConnection);
     m_thread->quit();
     m_thread->wait();
 }

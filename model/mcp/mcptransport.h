@@ -40,10 +40,10 @@ public:
     virtual void send(const JsonObject &message) = 0;
     /// Gives up on the answer to request @p id (a timeout or an abort): an HTTP transport ends
     /// the request's stream. The default does nothing.
-    virtual void cancel(const JsonValue &id) { Q_UNUSED(id) }
+    virtual void cancel(const JsonValue &id) { (void)id; }
     /// The handshake is done: the transport may start what it does after it (the HTTP GET stream
     /// for server notifications) and send the negotiated protocol version.
-    virtual void initialized(const QString &protocolVersion) { Q_UNUSED(protocolVersion) }
+    virtual void initialized(const QString &protocolVersion) { (void)protocolVersion; }
     /// Ends the connection (a child process is asked to exit, then ended).
     virtual void close() = 0;
     /// "stdio", "streamable HTTP" or "SSE".

@@ -29,7 +29,7 @@ struct Agent {
     std::optional<double> temperature;
     std::optional<double> topP;
     QList<PermissionRule> permission; ///< evaluated after the config's rules, before the session's
-    JsonObject tools;     ///< {"toolname": false} disables a tool
+    JsonObject tools;     ///< {"toolname": false} disables a tool; keys may be wildcards ("server_*")
     int maxSteps = 0;     ///< 0 = no limit
 
     [[nodiscard]] bool toolEnabled(const QString &tool) const;

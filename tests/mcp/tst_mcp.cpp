@@ -143,14 +143,14 @@ void TestMcp::config()
     QVERIFY(servers.at(0).error.isEmpty());
     QCOMPARE(servers.at(0).command, (QStringList{u"npx"_s, u"-y"_s, u"server"_s}));
     QCOMPARE(servers.at(0).environment.size(), 1);
-    QCOMPARE(servers.at(0).listTimeoutMs(), 1500);
-    QCOMPARE(servers.at(0).requestTimeoutMs(), 1500);
+    QCOMPARE(servers.at(0).listTimeoutMs(), qint64(1500));
+    QCOMPARE(servers.at(0).requestTimeoutMs(), qint64(1500));
     QVERIFY(servers.at(1).error.isEmpty());
     QCOMPARE(servers.at(1).type, McpServerConfig::Type::Remote);
     QVERIFY(!servers.at(1).enabled);
     QCOMPARE(servers.at(1).headers.constFirst().second, QByteArray("Bearer t"));
-    QCOMPARE(servers.at(1).listTimeoutMs(), 5000);
-    QCOMPARE(servers.at(1).requestTimeoutMs(), 60000);
+    QCOMPARE(servers.at(1).listTimeoutMs(), qint64(5000));
+    QCOMPARE(servers.at(1).requestTimeoutMs(), qint64(60000));
     for (int i = 2; i < 8; ++i)
         QVERIFY2(servers.at(i).error.startsWith(u"invalid configuration: "_s), qPrintable(servers.at(i).name));
     QVERIFY(servers.at(2).error.contains(u"type"_s));
@@ -314,15 +314,15 @@ void TestMcp::stdioServerDiesMidCall()
 void TestMcp::stdioCallTimesOut()
 {
     McpManager manager;
-    manager.configure({{u"fake"_s, local({}, {{u"timeout"_s, 400}})}});
+    manager.configure({{u"fake"_s, local({}, {{u"timeout"_s, 1500}})}});
     QVERIFY(manager.waitForStartup(20000));
     Context ctx;
     QElapsedTimer clock;
     clock.start();
     const ToolResult r = call(manager, u"fake_hang"_s, {}, ctx);
     QVERIFY(!r.ok);
-    QVERIFY2(r.error.contains(u"did not answer tools/call within 400 ms"_s), qPrintable(r.error));
-    QVERIFY(clock.elapsed() >= 400);
+    QVERIFY2(r.error.contains(u"did not answer tools/call within 1500 ms"_s), qPrintable(r.error));
+    QVERIFY(clock.elapsed() >= 1500);
     // The server was told, and one slow call does not end the session.
     QTRY_VERIFY(manager.server(u"fake"_s)->log.join(u'\n').contains(u"cancelled request"_s));
     QCOMPARE(manager.server(u"fake"_s)->state, McpServerStatus::State::Connected);
@@ -473,7 +473,7 @@ void TestMcp::httpHandshakeAndCalls()
     QVERIFY(server.listen());
     McpManager manager;
     manager.configure({{u"web"_s, remote(server.url(), {{u"headers"_s, JsonObject{{u"Authorization"_s, u"Bearer abc"_s}}},
-                                                        {u"timeout"_s, 500}})}});
+                                                        {u"timeout"_s, 1500}})}});
     QVERIFY(manager.waitForStartup(20000));
     const auto status = manager.server(u"web"_s);
     QCOMPARE(status->state, McpServerStatus::State::Connected);
@@ -489,7 +489,7 @@ void TestMcp::httpHandshakeAndCalls()
     r = call(manager, u"web_fail"_s, {}, ctx);
     QCOMPARE(r.error, u"something broke"_s);
     r = call(manager, u"web_hang"_s, {}, ctx);
-    QVERIFY2(r.error.contains(u"within 500 ms"_s), qPrintable(r.error));
+    QVERIFY2(r.error.contains(u"within 1500 ms"_s), qPrintable(r.error));
     if (sse) {
         r = call(manager, u"web_hostile"_s, {}, ctx);
         QCOMPARE(r.output, u"survived"_s);
@@ -576,8 +576,8 @@ void TestMcp::runCallsMcpTool()
     clearProviderKeys();
     RunFixture fixture;
     QVERIFY(fixture.setUp());
-    const QString config = fixture.writeConfig({{u"mcp"_s, JsonObject{{u"fake"_s, local()}}}});
-    Result<ProcessorSetup> setup = loadProcessorSetup(config, fixture.data->path());
+    const QString file = fixture.writeConfig({{u"mcp"_s, JsonObject{{u"fake"_s, local()}}}});
+    Result<ProcessorSetup> setup = loadProcessorSetup(file, fixture.data->path());
     QVERIFY2(setup, qPrintable(setup ? QString() : setup.error().toString()));
     QVERIFY(setup->config.extraTools);
     QVERIFY(McpManager::exists());
@@ -587,7 +587,9 @@ void TestMcp::runCallsMcpTool()
     call.finish(u"tool_calls"_s).usage(100, 10).done();
     fixture.server->enqueue(FakeReply::sse(call.bytes()));
     fixture.server->enqueue(FakeReply::sse(textReply({u"Done."_s})));
-    Processor processor(fixture.service, setup->config);
+    ProcessorConfig config = setup->config;
+    config.generateTitles = false; // one request per step, in order
+    Processor processor(fixture.service, config);
     QSignalSpy finished(&processor, &Processor::finished);
     QVERIFY(processor.prompt({fixture.sessionID, {}, u"Use the echo tool"_s, {}, {}}));
     QVERIFY(finished.wait(30000));
@@ -616,7 +618,9 @@ void TestMcp::runCallsMcpTool()
     Result<ProcessorSetup> denied = loadProcessorSetup(denying, fixture.data->path());
     QVERIFY(denied);
     fixture.server->enqueue(FakeReply::sse(textReply({u"Nothing to call."_s})));
-    Processor second(fixture.service, denied->config);
+    ProcessorConfig deniedConfig = denied->config;
+    deniedConfig.generateTitles = false;
+    Processor second(fixture.service, deniedConfig);
     QSignalSpy secondFinished(&second, &Processor::finished);
     QVERIFY(second.prompt({fixture.sessionID, {}, u"Again"_s, {}, {}}));
     QVERIFY(secondFinished.wait(30000));
