@@ -154,6 +154,7 @@ qint64 McpClient::request(const QString &method, const JsonObject &params, qint6
     pending.method = method;
     pending.timer = new QTimer(this);
     pending.timer->setSingleShot(true);
+    pending.timer->setTimerType(Qt::PreciseTimer); // a timeout never comes early
     connect(pending.timer, &QTimer::timeout, this, [this, id, method, timeoutMs] {
         cancel(id, u"the server did not answer %1 within %2 ms"_s.arg(method).arg(timeoutMs));
     });
@@ -170,11 +171,13 @@ void McpClient::cancel(qint64 id, const QString &reason)
 {
     if (!m_pending.contains(id))
         return;
-    if (m_pending.value(id).method != u"initialize")
+    const bool initialize = m_pending.value(id).method == u"initialize";
+    finishRequest(id, Error{reason});
+    // The spec: initialize is never cancelled.
+    if (!initialize)
         notify(u"notifications/cancelled"_s, JsonObject{{u"requestId"_s, id}, {u"reason"_s, reason}});
     if (m_transport)
         m_transport->cancel(JsonValue(id));
-    finishRequest(id, Error{reason});
 }
 
 void McpClient::notify(const QString &method, const JsonObject &params)

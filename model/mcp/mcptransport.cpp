@@ -308,10 +308,11 @@ void McpHttpTransport::watch(QNetworkReply *reply, const JsonValue &id, bool lis
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (status == 200 && m_sessionId.isEmpty() && !reply->rawHeader("Mcp-Session-Id").isEmpty())
             m_sessionId = reply->rawHeader("Mcp-Session-Id");
-        stream->body += reply->readAll();
+        if (reply->isOpen())
+            stream->body += reply->readAll();
         QString error;
         if (reply->error() == QNetworkReply::OperationCanceledError) {
-            error = u"cancelled"_s;
+            return; // the client gave up on it (cancel()) or the transport closed
         } else if (status >= 400 || (status == 0 && reply->error() != QNetworkReply::NoError)) {
             error = status ? u"HTTP %1"_s.arg(status) : reply->errorString();
             const QString body = snippet(stream->body, 200);
@@ -329,7 +330,7 @@ void McpHttpTransport::watch(QNetworkReply *reply, const JsonValue &id, bool lis
         }
         if (stream->listening) {
             // 405: the server offers no stream of its own; anything else only costs notifications.
-            if (!error.isEmpty() && status != 405 && error != u"cancelled")
+            if (!error.isEmpty() && status != 405)
                 Q_EMIT notice(u"the notification stream ended: "_s + error);
             return;
         }
@@ -422,7 +423,7 @@ void McpSseTransport::onStreamFinished()
     m_closed = true;
     const int status = m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status && status != 200)
-        Q_EMIT failed(u"HTTP %1: %2"_s.arg(status).arg(snippet(m_stream->readAll(), 200)));
+        Q_EMIT failed(u"HTTP %1: %2"_s.arg(status).arg(snippet(m_stream->isOpen() ? m_stream->readAll() : QByteArray(), 200)));
     else if (m_stream->error() != QNetworkReply::NoError)
         Q_EMIT failed(m_stream->errorString());
     else
@@ -444,7 +445,7 @@ void McpSseTransport::send(const JsonObject &message)
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (m_closed || id.isUndefined() || (status >= 200 && status < 300))
             return;
-        Q_EMIT requestFailed(id, status ? u"HTTP %1: %2"_s.arg(status).arg(snippet(reply->readAll(), 200))
+        Q_EMIT requestFailed(id, status ? u"HTTP %1: %2"_s.arg(status).arg(snippet(reply->isOpen() ? reply->readAll() : QByteArray(), 200))
                                         : reply->errorString());
     });
 }

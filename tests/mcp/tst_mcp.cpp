@@ -612,20 +612,27 @@ void TestMcp::runCallsMcpTool()
     QCOMPARE(part.state().status(), ToolStatus::Completed);
     QCOMPARE(part.state().output(), u"echo: from the model"_s);
 
-    // A config that denies the server's tools by wildcard keeps them from the model.
-    const QString denying = fixture.writeConfig(
-        {{u"mcp"_s, JsonObject{{u"fake"_s, local()}}}, {u"permission"_s, JsonObject{{u"fake_*"_s, u"deny"_s}}}});
-    Result<ProcessorSetup> denied = loadProcessorSetup(denying, fixture.data->path());
-    QVERIFY(denied);
-    fixture.server->enqueue(FakeReply::sse(textReply({u"Nothing to call."_s})));
-    ProcessorConfig deniedConfig = denied->config;
-    deniedConfig.generateTitles = false;
-    Processor second(fixture.service, deniedConfig);
-    QSignalSpy secondFinished(&second, &Processor::finished);
-    QVERIFY(second.prompt({fixture.sessionID, {}, u"Again"_s, {}, {}}));
-    QVERIFY(secondFinished.wait(30000));
-    for (const JsonValue &t : fixture.server->requests().constLast().json.array(u"tools"_s))
-        QVERIFY(!t.toObject().object(u"function"_s).string(u"name"_s).startsWith(u"fake_"_s));
+    // A config that turns the server's tools off by wildcard keeps them from the model: in
+    // `permission` and in an agent's `tools`.
+    const QList<JsonObject> offs{
+        {{u"permission"_s, JsonObject{{u"fake_*"_s, u"deny"_s}}}},
+        {{u"agent"_s, JsonObject{{u"build"_s, JsonObject{{u"tools"_s, JsonObject{{u"fake_*"_s, false}}}}}}}}};
+    for (JsonObject off : offs) {
+        off.insert(u"mcp"_s, JsonObject{{u"fake"_s, local()}});
+        Result<ProcessorSetup> denied = loadProcessorSetup(fixture.writeConfig(off), fixture.data->path());
+        QVERIFY(denied);
+        fixture.server->enqueue(FakeReply::sse(textReply({u"Nothing to call."_s})));
+        ProcessorConfig deniedConfig = denied->config;
+        deniedConfig.generateTitles = false;
+        Processor second(fixture.service, deniedConfig);
+        QSignalSpy secondFinished(&second, &Processor::finished);
+        QVERIFY(second.prompt({fixture.sessionID, {}, u"Again"_s, {}, {}}));
+        QVERIFY(secondFinished.wait(30000));
+        const JsonArray tools = fixture.server->requests().constLast().json.array(u"tools"_s);
+        QVERIFY(!tools.isEmpty()); // the built-in ones are still there
+        for (const JsonValue &t : tools)
+            QVERIFY(!t.toObject().object(u"function"_s).string(u"name"_s).startsWith(u"fake_"_s));
+    }
     fixture.tearDown();
 }
 

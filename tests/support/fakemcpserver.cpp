@@ -152,9 +152,49 @@ FakeMcpLogic::Output FakeMcpLogic::handle(const JsonObject &message)
 
 // ---- HTTP
 
-FakeMcpHttpServer::FakeMcpHttpServer(Options options, QObject *parent)
-    : QObject(parent)
-    , m_options(options)
+FakeMcpHttpServer::FakeMcpHttpServer()
+    : FakeMcpHttpServer(Options())
+{
+}
+
+FakeMcpHttpServer::FakeMcpHttpServer(Options options)
+    : m_worker(new Worker(options))
+    , m_legacy(options.legacySse)
+{
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+}
+
+FakeMcpHttpServer::~FakeMcpHttpServer()
+{
+    m_thread.quit();
+    m_thread.wait();
+}
+
+bool FakeMcpHttpServer::listen()
+{
+    m_thread.start();
+    QMetaObject::invokeMethod(m_worker, &Worker::listen, Qt::BlockingQueuedConnection, qReturnArg(m_port));
+    return m_port != 0;
+}
+
+QString FakeMcpHttpServer::url() const
+{
+    return u"http://127.0.0.1:%1/%2"_s.arg(m_port).arg(m_legacy ? u"sse"_s : u"mcp"_s);
+}
+
+QList<FakeRequest> FakeMcpHttpServer::requests() const
+{
+    return m_worker->requests();
+}
+
+QStringList FakeMcpHttpServer::methods() const
+{
+    return m_worker->methods();
+}
+
+FakeMcpHttpServer::Worker::Worker(Options options)
+    : m_options(options)
     , m_logic(options.logic)
 {
     connect(&m_server, &QTcpServer::newConnection, this, [this] {
@@ -169,31 +209,40 @@ FakeMcpHttpServer::FakeMcpHttpServer(Options options, QObject *parent)
     });
 }
 
-bool FakeMcpHttpServer::listen()
+quint16 FakeMcpHttpServer::Worker::listen()
 {
-    return m_server.listen(QHostAddress::LocalHost, 0);
+    return m_server.listen(QHostAddress::LocalHost, 0) ? m_server.serverPort() : 0;
 }
 
-QString FakeMcpHttpServer::url() const
+QList<FakeRequest> FakeMcpHttpServer::Worker::requests() const
 {
-    return u"http://127.0.0.1:%1/%2"_s.arg(m_server.serverPort()).arg(m_options.legacySse ? u"sse"_s : u"mcp"_s);
+    QMutexLocker lock(&m_mutex);
+    return m_requests;
 }
 
-void FakeMcpHttpServer::onReadyRead(QTcpSocket *socket)
+QStringList FakeMcpHttpServer::Worker::methods() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_logic.methods();
+}
+
+void FakeMcpHttpServer::Worker::onReadyRead(QTcpSocket *socket)
 {
     QByteArray &buffer = m_buffers[socket];
     buffer += socket->readAll();
     FakeRequest request;
     while (takeHttpRequest(buffer, request)) {
-        m_requests.append(request);
+        {
+            QMutexLocker lock(&m_mutex);
+            m_requests.append(request);
+        }
         handle(socket, request);
-        Q_EMIT requestReceived();
         if (!m_buffers.contains(socket))
             return;
     }
 }
 
-void FakeMcpHttpServer::writeReply(QTcpSocket *socket, int status, const QByteArray &type, const QByteArray &body,
+void FakeMcpHttpServer::Worker::writeReply(QTcpSocket *socket, int status, const QByteArray &type, const QByteArray &body,
                                    const QList<std::pair<QByteArray, QByteArray>> &headers)
 {
     QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + httpReason(status) + "\r\n";
@@ -205,12 +254,18 @@ void FakeMcpHttpServer::writeReply(QTcpSocket *socket, int status, const QByteAr
     socket->write(head + body);
 }
 
+FakeMcpLogic::Output FakeMcpHttpServer::Worker::handleLocked(const JsonObject &message)
+{
+    QMutexLocker lock(&m_mutex);
+    return m_logic.handle(message);
+}
+
 static QByteArray sseEvent(const JsonObject &message)
 {
     return "event: message\ndata: " + toJson(message, 0) + "\n\n";
 }
 
-void FakeMcpHttpServer::handle(QTcpSocket *socket, const FakeRequest &request)
+void FakeMcpHttpServer::Worker::handle(QTcpSocket *socket, const FakeRequest &request)
 {
     const QUrl url(QString::fromUtf8(request.path));
     if (m_options.legacySse) {
@@ -221,7 +276,7 @@ void FakeMcpHttpServer::handle(QTcpSocket *socket, const FakeRequest &request)
             return;
         }
         if (request.method == "POST" && url.path() == u"/messages") {
-            const FakeMcpLogic::Output out = m_logic.handle(request.json);
+            const FakeMcpLogic::Output out = handleLocked(request.json);
             writeReply(socket, 202, "text/plain", "Accepted");
             if (m_legacyStream) {
                 for (const JsonObject &message : out.messages)
@@ -251,7 +306,7 @@ void FakeMcpHttpServer::handle(QTcpSocket *socket, const FakeRequest &request)
         writeReply(socket, 400, "text/plain", "Bad Request: No valid session ID provided");
         return;
     }
-    const FakeMcpLogic::Output out = m_logic.handle(request.json);
+    const FakeMcpLogic::Output out = handleLocked(request.json);
     if (out.die) {
         socket->abort();
         m_buffers.remove(socket);

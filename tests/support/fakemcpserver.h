@@ -12,7 +12,9 @@
 #include "fakellmserver.h"
 
 #include <QList>
+#include <QMutex>
 #include <QObject>
+#include <QThread>
 #include <QPointer>
 #include <QStringList>
 #include <QTcpServer>
@@ -36,7 +38,8 @@ public:
         bool die = false; ///< go away without answering
     };
 
-    explicit FakeMcpLogic(Options options = {}) : m_options(options) { }
+    FakeMcpLogic() = default;
+    explicit FakeMcpLogic(Options options) : m_options(options) { }
     Output handle(const JsonObject &message);
     [[nodiscard]] QStringList methods() const { return m_methods; }
 
@@ -47,7 +50,8 @@ private:
     bool m_late = false;
 };
 
-/// A streamable-HTTP MCP server on 127.0.0.1 (POST /mcp; answers as JSON or as an SSE stream;
+/// A streamable-HTTP MCP server on 127.0.0.1, on a thread of its own (a test blocks its thread
+/// while it waits for an MCP call, as a run's worker thread does) (POST /mcp; answers as JSON or as an SSE stream;
 /// Mcp-Session-Id; GET /mcp is 405). With legacySse, only the older HTTP+SSE transport: GET /sse
 /// gives the event stream with its `endpoint`, POST /messages?session=1 answers on the stream.
 class FakeMcpHttpServer : public QObject
@@ -60,24 +64,46 @@ public:
         bool legacySse = false;
         FakeMcpLogic::Options logic;
     };
-    explicit FakeMcpHttpServer(Options options = {}, QObject *parent = nullptr);
+    FakeMcpHttpServer();
+    explicit FakeMcpHttpServer(Options options);
+    ~FakeMcpHttpServer() override;
+    /// Starts the thread and listens there; false when it could not listen.
     bool listen();
     [[nodiscard]] QString url() const;
-    [[nodiscard]] const QList<FakeRequest> &requests() const { return m_requests; }
-    [[nodiscard]] QStringList methods() const { return m_logic.methods(); }
+    /// What was received so far (copies: the server thread keeps adding).
+    [[nodiscard]] QList<FakeRequest> requests() const;
+    [[nodiscard]] QStringList methods() const;
 
-Q_SIGNALS:
-    void requestReceived();
+private:
+    /// Lives on the thread.
+    class Worker;
+    QThread m_thread;
+    Worker *m_worker = nullptr;
+    quint16 m_port = 0;
+    bool m_legacy = false;
+};
+
+class FakeMcpHttpServer::Worker : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit Worker(Options options);
+    quint16 listen();
+    QList<FakeRequest> requests() const;
+    QStringList methods() const;
 
 private:
     void onReadyRead(QTcpSocket *socket);
     void handle(QTcpSocket *socket, const FakeRequest &request);
+    FakeMcpLogic::Output handleLocked(const JsonObject &message);
     void writeReply(QTcpSocket *socket, int status, const QByteArray &type, const QByteArray &body,
                     const QList<std::pair<QByteArray, QByteArray>> &headers = {});
 
     Options m_options;
     FakeMcpLogic m_logic;
-    QTcpServer m_server;
+    QTcpServer m_server{this};
+    mutable QMutex m_mutex;
     QList<FakeRequest> m_requests;
     QHash<QTcpSocket *, QByteArray> m_buffers;
     QPointer<QTcpSocket> m_legacyStream;
