@@ -11,6 +11,7 @@
 #include "session/sessionservice.h"
 #include "store/jsonstore.h"
 
+#include <QLabel>
 #include <QPushButton>
 #include <QTest>
 #include <QTreeWidget>
