@@ -16,23 +16,15 @@ BUILD=${WEFT_BUILD_DIR:-"$SRC/build"}
 CACHE="${WEFT_MCP_CACHE:-/var/cache/weft/mcp-everything}/$VERSION"
 SERVER="$CACHE/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 
-skip() { printf 'SKIP: %s\n' "$*"; exit 77; }
+# shellcheck source=tests/compat/npm-cache.sh
+. "$SRC/tests/compat/npm-cache.sh"
 die() { printf 'mcp-everything: error: %s\n' "$*" >&2; exit 2; }
 
 [ -x "$BUILD/tests/tst_mcp_everything" ] ||
     die "no $BUILD/tests/tst_mcp_everything: build it first (WEFT_TARGETS=tst_mcp_everything packaging/dev.sh build)"
 
 if [ ! -f "$SERVER" ]; then
-    command -v npm >/dev/null || skip "server-everything $VERSION is not in $CACHE and there is no npm to install it"
-    registry=$(npm config get registry 2>/dev/null || echo "the npm registry")
-    # One quick question first (npm itself retries a dead registry for a minute).
-    if ! out=$(timeout 60 npm view --fetch-retries=0 --fetch-timeout=30000 \
-            "@modelcontextprotocol/server-everything@$VERSION" version 2>&1) || [ "$out" != "$VERSION" ]; then
-        why=$(printf '%s\n' "$out" | grep -m1 -E 'request to .* failed' ||
-              printf '%s\n' "$out" | grep -m1 -E 'code E|404') || true
-        why=${why#npm error }
-        skip "server-everything $VERSION is not in $CACHE and npm cannot get it from $registry: ${why:-no answer within 60 s}"
-    fi
+    npm_available_or_skip "@modelcontextprotocol/server-everything@$VERSION" "$VERSION" "server-everything $VERSION" "$CACHE"
     if ! mkdir -p "$(dirname "$CACHE")" 2>/dev/null || [ ! -w "$(dirname "$CACHE")" ]; then
         die "cannot write $(dirname "$CACHE"); set WEFT_MCP_CACHE to a writable folder"
     fi
