@@ -1338,7 +1338,7 @@ This cannot be undone.</source>
     <name>weft::McpServersPage</name>
     <message>
         <source>MCP servers from the &quot;mcp&quot; key of the configuration. Their tools are offered to the agent as &lt;i&gt;server_tool&lt;/i&gt;.</source>
-        <translation>設定の &quot;mcp&quot; キーにある MCP サーバーです。それらのツールは &lt;i&gt;server_tool&lt;/i&gt; としてエージェントに提供されます。</translation>
+        <translation>設定ファイルにある MCP サーバーです。それらのツールは「サーバー名_ツール名」という名前でエージェントに提供されます。</translation>
     </message>
     <message>
         <source>Server</source>

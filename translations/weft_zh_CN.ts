@@ -1338,7 +1338,7 @@ This cannot be undone.</source>
     <name>weft::McpServersPage</name>
     <message>
         <source>MCP servers from the &quot;mcp&quot; key of the configuration. Their tools are offered to the agent as &lt;i&gt;server_tool&lt;/i&gt;.</source>
-        <translation>来自配置中 &quot;mcp&quot; 键的 MCP 服务器。它们的工具以 &lt;i&gt;server_tool&lt;/i&gt; 的名称提供给代理。</translation>
+        <translation>来自配置文件的 MCP 服务器。它们的工具以“服务器名_工具名”的名称提供给代理。</translation>
     </message>
     <message>
         <source>Server</source>
