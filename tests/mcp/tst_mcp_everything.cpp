@@ -31,6 +31,8 @@ private:
     /// Starts `node index.js MODE` with PORT set; returns the port once it listens.
     quint16 startHttp(QProcess &process, const QString &mode);
     void exercise(McpManager &manager, const QString &name, bool checkEnvironment);
+    /// server-everything started in @p mode ("streamableHttp", "sse") at @p path, over @p transport.
+    void overHttp(const QString &mode, const QString &path, const QString &transport);
 
     QString m_node;
     QString m_script;
@@ -149,30 +151,28 @@ void TestMcpEverything::stdio()
     exercise(manager, u"everything"_s, true);
 }
 
-void TestMcpEverything::streamableHttp()
+void TestMcpEverything::overHttp(const QString &mode, const QString &path, const QString &transport)
 {
     QProcess server;
-    const quint16 port = startHttp(server, u"streamableHttp"_s);
+    const quint16 port = startHttp(server, mode);
     QVERIFY(port);
     McpManager manager;
-    manager.configure({{u"web"_s, JsonObject{{u"type"_s, u"remote"_s}, {u"url"_s, u"http://127.0.0.1:%1/mcp"_s.arg(port)}}}});
-    exercise(manager, u"web"_s, false);
-    QCOMPARE(manager.server(u"web"_s)->transport, u"streamable HTTP"_s);
+    manager.configure({{mode, JsonObject{{u"type"_s, u"remote"_s}, {u"url"_s, u"http://127.0.0.1:%1%2"_s.arg(port).arg(path)}}}});
+    exercise(manager, mode, false);
+    QCOMPARE(manager.server(mode)->transport, transport);
     server.terminate();
     server.waitForFinished(5000);
 }
 
+void TestMcpEverything::streamableHttp()
+{
+    overHttp(u"streamableHttp"_s, u"/mcp"_s, u"streamable HTTP"_s);
+}
+
 void TestMcpEverything::legacySse()
 {
-    QProcess server;
-    const quint16 port = startHttp(server, u"sse"_s);
-    QVERIFY(port);
-    McpManager manager;
-    manager.configure({{u"old"_s, JsonObject{{u"type"_s, u"remote"_s}, {u"url"_s, u"http://127.0.0.1:%1/sse"_s.arg(port)}}}});
-    exercise(manager, u"old"_s, false);
-    QCOMPARE(manager.server(u"old"_s)->transport, u"SSE"_s);
-    server.terminate();
-    server.waitForFinished(5000);
+    // Streamable HTTP is tried first and refused; OpenCode's fallback finds the older transport.
+    overHttp(u"sse"_s, u"/sse"_s, u"SSE"_s);
 }
 
 QTEST_GUILESS_MAIN(TestMcpEverything)
