@@ -389,7 +389,6 @@ McpManager::McpManager(QObject *parent)
     m_worker->moveToThread(m_thread);
     connect(m_worker, &McpWorker::serverChanged, this, &McpManager::serverChanged);
     connect(m_worker, &McpWorker::serverFailed, this, &McpManager::serverFailed);
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_registry->m_worker = m_worker;
     m_thread->start();
 }
@@ -402,11 +401,19 @@ McpManager::~McpManager()
         m_registry->m_worker = nullptr;
         m_registry->m_changed.wakeAll();
     }
-    // The clients end on their own thread (a child process is asked to exit), then the thread,
-    // which deletes the worker as it finishes.
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker] { worker->stopAll(); }, Qt::BlockingQueuedConnection);
+    // The clients end on their own thread (a child process is asked to exit); then the worker
+    // comes back to this thread and goes once its thread has ended.
+    QThread *here = QThread::currentThread();
+    QMetaObject::invokeMethod(
+        m_worker,
+        [worker = m_worker, here] {
+            worker->stopAll();
+            worker->moveToThread(here);
+        },
+        Qt::BlockingQueuedConnection);
     m_thread->quit();
     m_thread->wait();
+    delete m_worker;
 }
 
 static QMutex s_instanceMutex;

@@ -14,7 +14,6 @@
 #include "session/sessionservice.h"
 
 #include <QElapsedTimer>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -30,15 +29,9 @@ using namespace Qt::StringLiterals;
 namespace
 {
 
-JsonObject local(const QStringList &extraArgs = {}, const JsonObject &more = {})
+JsonObject local(const QStringList &args = {}, const JsonObject &more = {})
 {
-    JsonArray command{QString::fromUtf8(FAKE_MCP_STDIO)};
-    for (const QString &arg : extraArgs)
-        command.append(arg);
-    JsonObject o{{u"type"_s, u"local"_s}, {u"command"_s, command}};
-    for (qsizetype i = 0; i < more.size(); ++i)
-        o.insert(more.keyAt(i), more.valueAt(i));
-    return o;
+    return fakeMcpLocal(QString::fromUtf8(FAKE_MCP_STDIO), args, more);
 }
 
 JsonObject remote(const QString &url, const JsonObject &more = {})
@@ -116,7 +109,6 @@ private Q_SLOTS:
     void httpLegacySseFallback();
     void httpUnreachable();
     void runCallsMcpTool();
-    void cliList();
 };
 
 void TestMcp::config()
@@ -636,41 +628,6 @@ void TestMcp::runCallsMcpTool()
             QVERIFY(!t.toObject().object(u"function"_s).string(u"name"_s).startsWith(u"fake_"_s));
     }
     fixture.tearDown();
-}
-
-void TestMcp::cliList()
-{
-    QTemporaryDir dir;
-    const QString config = dir.filePath(u"weft.json"_s);
-    const auto write = [&config](const JsonObject &mcp) {
-        QFile file(config);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(toJson(JsonObject{{u"mcp"_s, mcp}}));
-    };
-    const auto weft = [&config](const QStringList &args, QByteArray &out) {
-        QProcess process;
-        process.start(QStringLiteral(WEFT_BINARY_DIR "/bin/weft"), QStringList{u"--config"_s, config, u"mcp"_s} + args);
-        process.waitForFinished(60000);
-        out = process.readAllStandardOutput();
-        return process.exitCode();
-    };
-    write({{u"fake"_s, local()}, {u"off"_s, local({}, {{u"enabled"_s, false}})}});
-    QByteArray out;
-    QCOMPARE(weft({u"list"_s}, out), 0);
-    QVERIFY2(out.contains("✓ fake  connected  11 tools, stdio"), out.constData());
-    QVERIFY2(out.contains("○ off   disabled"), out.constData());
-    QCOMPARE(weft({u"list"_s, u"--format"_s, u"json"_s}, out), 0);
-    const std::optional<JsonValue> list = parseJson(out);
-    QVERIFY(list && list->isArray());
-    QCOMPARE(list->toArray().at(0).toObject().string(u"status"_s), u"connected"_s);
-    QCOMPARE(list->toArray().at(0).toObject().integer(u"tools"_s), 11);
-    QCOMPARE(list->toArray().at(1).toObject().string(u"status"_s), u"disabled"_s);
-
-    // A failing server: its reason, and exit code 1.
-    write({{u"broken"_s, local({u"--exit-at-start"_s})}});
-    QCOMPARE(weft({u"list"_s}, out), 1);
-    QVERIFY2(out.contains("✗ broken  failed") && out.contains("FAKE_TOKEN is not set"), out.constData());
-    QCOMPARE(weft({u"nope"_s}, out), 2);
 }
 
 QTEST_GUILESS_MAIN(TestMcp)

@@ -2,6 +2,7 @@
 // The MCP servers in the window: the settings page (state, tools, error, Connect) and the notice
 // of a server that fails.
 
+#include "fakemcpserver.h"
 #include "testdata.h"
 
 #include "mainwindow.h"
@@ -23,10 +24,7 @@ namespace
 {
 JsonObject fake(const QStringList &args = {})
 {
-    JsonArray command{QString::fromUtf8(FAKE_MCP_STDIO)};
-    for (const QString &arg : args)
-        command.append(arg);
-    return JsonObject{{u"type"_s, u"local"_s}, {u"command"_s, command}};
+    return test::fakeMcpLocal(QString::fromUtf8(FAKE_MCP_STDIO), args);
 }
 
 QTreeWidgetItem *row(QTreeWidget *tree, const QString &name)

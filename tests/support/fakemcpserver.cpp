@@ -8,6 +8,17 @@ using namespace Qt::StringLiterals;
 namespace weft::test
 {
 
+JsonObject fakeMcpLocal(const QString &program, const QStringList &args, const JsonObject &more)
+{
+    JsonArray command{program};
+    for (const QString &arg : args)
+        command.append(arg);
+    JsonObject o{{u"type"_s, u"local"_s}, {u"command"_s, command}};
+    for (qsizetype i = 0; i < more.size(); ++i)
+        o.insert(more.keyAt(i), more.valueAt(i));
+    return o;
+}
+
 static JsonObject tool(const QString &name, const QString &description, const JsonObject &properties = {})
 {
     return JsonObject{{u"name"_s, name},

@@ -23,6 +23,10 @@
 namespace weft::test
 {
 
+/// A `mcp` config entry that starts the stdio fake @p program with @p args, plus @p more keys
+/// (timeout, enabled, environment).
+[[nodiscard]] JsonObject fakeMcpLocal(const QString &program, const QStringList &args = {}, const JsonObject &more = {});
+
 class FakeMcpLogic
 {
 public:
