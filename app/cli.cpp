@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "clicommand.h"
 #include "clidb.h"
+#include "climcp.h"
 #include "cliquestion.h"
 #include "cliserver.h"
 #include "interrupt.h"
@@ -614,7 +615,8 @@ QString usage()
            u"  import FILE\n"
            u"  import --from-db OPENCODE_DATA_DIR [SESSION_ID...]\n"
            u"  search QUERY... [--format json|text] [--session ID] [--limit N] [--rebuild]\n"
-           u"  run [--session ID] [--model PROVIDER/MODEL] [--agent NAME] [--auto-approve] [--dir DIR] MESSAGE...\n\n"
+           u"  run [--session ID] [--model PROVIDER/MODEL] [--agent NAME] [--auto-approve] [--dir DIR] MESSAGE...\n"
+           u"  mcp list [--format json|text]\n\n"
            u"Run `weft COMMAND --help` for a command's options.\n"_s;
 }
 
@@ -707,6 +709,8 @@ int run(const GlobalOptions &options)
         return searchCommand(options, args);
     if (command == u"run")
         return runCommand(options, args);
+    if (command == u"mcp")
+        return mcpCommand(options, args);
     return fail(u"unknown command \"%1\"\n\n"_s.arg(command) + usage(), 2);
 }
 

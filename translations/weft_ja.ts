@@ -1321,6 +1321,89 @@ This cannot be undone.</source>
         <source>&amp;Decline</source>
         <translation>断る(&amp;D)</translation>
     </message>
+    <message>
+        <source>The MCP server “%1” is not available: %2</source>
+        <translation>MCP サーバー「%1」を利用できません: %2</translation>
+    </message>
+    <message>
+        <source>&amp;Reconnect</source>
+        <translation>再接続(&amp;R)</translation>
+    </message>
+    <message>
+        <source>MCP &amp;Settings…</source>
+        <translation>MCP の設定(&amp;S)…</translation>
+    </message>
+</context>
+<context>
+    <name>weft::McpServersPage</name>
+    <message>
+        <source>MCP servers from the &quot;mcp&quot; key of the configuration. Their tools are offered to the agent as &lt;i&gt;server_tool&lt;/i&gt;.</source>
+        <translation>設定ファイルにある MCP サーバーです。それらのツールは「サーバー名_ツール名」という名前でエージェントに提供されます。</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>ツール</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>詳細</translation>
+    </message>
+    <message>
+        <source>No MCP servers are configured.</source>
+        <translation>MCP サーバーは設定されていません。</translation>
+    </message>
+    <message>
+        <source>local</source>
+        <translation>ローカル</translation>
+    </message>
+    <message>
+        <source>remote</source>
+        <translation>リモート</translation>
+    </message>
+    <message>
+        <source>connected</source>
+        <translation>接続済み</translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation>接続中</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>無効</translation>
+    </message>
+    <message>
+        <source>%1 over %2, connected in %3 ms</source>
+        <translation>%1 (%2 経由、%3 ms で接続)</translation>
+    </message>
+    <message>
+        <source>Reconnect</source>
+        <translation>再接続</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>接続</translation>
+    </message>
+    <message>
+        <source>Start a new session with this server (a test of its configuration)</source>
+        <translation>このサーバーとの新しいセッションを開始します (設定のテスト)</translation>
+    </message>
 </context>
 <context>
     <name>weft::NoticeBar</name>
@@ -1928,6 +2011,10 @@ Sessions written by version %2</source>
     <message>
         <source>The settings were not saved: %1</source>
         <translation>設定は保存されませんでした: %1</translation>
+    </message>
+    <message>
+        <source>MCP Servers</source>
+        <translation>MCP サーバー</translation>
     </message>
 </context>
 <context>

@@ -1321,6 +1321,89 @@ This cannot be undone.</source>
         <source>&amp;Decline</source>
         <translation>拒绝(&amp;D)</translation>
     </message>
+    <message>
+        <source>The MCP server “%1” is not available: %2</source>
+        <translation>MCP 服务器“%1”不可用：%2</translation>
+    </message>
+    <message>
+        <source>&amp;Reconnect</source>
+        <translation>重新连接(&amp;R)</translation>
+    </message>
+    <message>
+        <source>MCP &amp;Settings…</source>
+        <translation>MCP 设置(&amp;S)…</translation>
+    </message>
+</context>
+<context>
+    <name>weft::McpServersPage</name>
+    <message>
+        <source>MCP servers from the &quot;mcp&quot; key of the configuration. Their tools are offered to the agent as &lt;i&gt;server_tool&lt;/i&gt;.</source>
+        <translation>来自配置文件的 MCP 服务器。它们的工具以“服务器名_工具名”的名称提供给代理。</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <source>No MCP servers are configured.</source>
+        <translation>未配置 MCP 服务器。</translation>
+    </message>
+    <message>
+        <source>local</source>
+        <translation>本地</translation>
+    </message>
+    <message>
+        <source>remote</source>
+        <translation>远程</translation>
+    </message>
+    <message>
+        <source>connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation>正在连接</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>已禁用</translation>
+    </message>
+    <message>
+        <source>%1 over %2, connected in %3 ms</source>
+        <translation>%1（通过 %2，%3 毫秒内连接）</translation>
+    </message>
+    <message>
+        <source>Reconnect</source>
+        <translation>重新连接</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Start a new session with this server (a test of its configuration)</source>
+        <translation>与此服务器开始新的会话（测试其配置）</translation>
+    </message>
 </context>
 <context>
     <name>weft::NoticeBar</name>
@@ -1928,6 +2011,10 @@ Sessions written by version %2</source>
     <message>
         <source>The settings were not saved: %1</source>
         <translation>设置未保存：%1</translation>
+    </message>
+    <message>
+        <source>MCP Servers</source>
+        <translation>MCP 服务器</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
+
+#include "mcp/mcpmanager.h"
 #include "app/serversource.h"
 
 #include "appearance.h"
@@ -170,6 +172,7 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
 
     readSettings();
     setupSources();
+    setupMcpNotices();
     updateHeader();
     updateActions();
 
@@ -187,6 +190,36 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
             }
         },
         Qt::SingleShotConnection);
+}
+
+void MainWindow::setupMcpNotices()
+{
+    // An MCP server that fails is a notice with a way to try again; it goes once the server works.
+    McpManager *mcp = McpManager::instance();
+    const auto showFailure = [this, mcp](const QString &name, const QString &error) {
+        m_notices->showNotice(
+            u"mcp-"_s + name, NoticeBar::Kind::Warning, tr("The MCP server “%1” is not available: %2").arg(name, error),
+            {{tr("&Reconnect"), u"view-refresh"_s, u"mcpReconnect"_s, [mcp, name] { mcp->reconnect(name); }},
+             {tr("MCP &Settings…"), u"configure"_s, u"mcpSettings"_s,
+              [this] {
+                  auto *dialog = new SettingsDialog(m_controller->configPath(), this);
+                  dialog->setAttribute(Qt::WA_DeleteOnClose);
+                  dialog->setCurrentPage(SettingsDialog::Page::McpServers);
+                  dialog->open();
+              }}},
+            true);
+    };
+    connect(mcp, &McpManager::serverFailed, this, showFailure);
+    connect(mcp, &McpManager::serverChanged, this, [this, mcp](const QString &name) {
+        const auto status = mcp->server(name);
+        if (!status || status->state != McpServerStatus::State::Failed)
+            m_notices->removeNotice(u"mcp-"_s + name);
+    });
+    // Servers that failed before the window was there.
+    for (const McpServerStatus &status : mcp->servers()) {
+        if (status.state == McpServerStatus::State::Failed)
+            showFailure(status.name, status.error);
+    }
 }
 
 MainWindow::~MainWindow()

@@ -190,6 +190,8 @@ private:
     void revealDataFile();
     void about();
     void showSettings();
+    /// Notices of MCP servers that fail (McpManager::serverFailed), with Reconnect.
+    void setupMcpNotices();
     void notAvailableYet(const QString &what);
     // running sessions
     void connectController();

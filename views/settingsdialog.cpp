@@ -2,6 +2,8 @@
 #include "settingsdialog.h"
 
 #include "appearance.h"
+#include "mcpserverspage.h"
+#include "mcp/mcpmanager.h"
 #include "compaction/compaction.h"
 #include "provider/config.h"
 #include "style.h"
@@ -133,6 +135,7 @@ SettingsDialog::SettingsDialog(const QString &configPath, QWidget *parent)
     addPage(createProvidersPage(), tr("Providers"), u"network-server"_s);
     addPage(createCompactionPage(), tr("Compaction"), u"weft-compact"_s);
     addPage(createAppearancePage(), tr("Appearance"), u"preferences-desktop-color"_s);
+    addPage(new McpServersPage(McpManager::instance(), this), tr("MCP Servers"), u"network-connect"_s);
 
     auto *body = new QHBoxLayout;
     body->addWidget(m_pageList);

@@ -36,7 +36,7 @@ class SettingsDialog : public QDialog
     Q_OBJECT
 
 public:
-    enum class Page { Providers, Compaction, Appearance };
+    enum class Page { Providers, Compaction, Appearance, McpServers };
     /// How a provider's API key is given.
     enum class KeySource {
         Environment, ///< not in the config: the provider's variables (OPENAI_API_KEY, ...)

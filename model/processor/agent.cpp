@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "agent.h"
 
+#include "permission.h"
+
 #include <QFile>
 
 #include <algorithm>
@@ -15,8 +17,13 @@ bool Agent::toolEnabled(const QString &tool) const
     const JsonValue v = tools.value(tool);
     if (v.isBool())
         return v.toBool();
-    const JsonValue all = tools.value(u"*");
-    return all.isBool() ? all.toBool() : true;
+    // Wildcards, as OpenCode turns `tools` into permission rules: the last matching key wins
+    // ("github_*": false turns off an MCP server's tools).
+    for (qsizetype i = tools.size() - 1; i >= 0; --i) {
+        if (tools.valueAt(i).isBool() && Permission::wildcardMatch(tool, tools.keyAt(i)))
+            return tools.valueAt(i).toBool();
+    }
+    return true;
 }
 
 QString AgentRegistry::promptResource(const QString &name)

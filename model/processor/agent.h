@@ -29,7 +29,7 @@ struct Agent {
     std::optional<double> temperature;
     std::optional<double> topP;
     QList<PermissionRule> permission; ///< evaluated after the config's rules, before the session's
-    JsonObject tools;     ///< {"toolname": false} disables a tool
+    JsonObject tools;     ///< {"toolname": false} disables a tool; keys may be wildcards ("server_*")
     /// The config's `steps` (or `maxSteps`): the last of them has no tools and must sum up in
     /// text (OpenCode's max-steps reminder). 0 = no limit.
     int maxSteps = 0;

@@ -11,6 +11,7 @@
 #include "permission.h"
 #include "provider/provider.h"
 #include "provider/usage.h"
+#include "tool.h"
 
 #include <QHash>
 #include <QMutex>
@@ -86,6 +87,9 @@ struct ProcessorConfig {
     /// empty: this configuration everywhere. Called for each prompt (Processor::configFor), so
     /// edits apply to the next one.
     std::function<Result<void>(ProcessorConfig &config, const QString &directory)> loadProject;
+    /// Tools offered besides the built-in ones (the MCP servers' tools), asked for when a run
+    /// starts, on its worker thread; they pass the same agent and permission filters.
+    std::function<QList<std::shared_ptr<Tool>>()> extraTools;
 };
 
 /// @p base with the configuration of @p directory applied (ProcessorConfig::loadProject), read

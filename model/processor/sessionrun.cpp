@@ -23,6 +23,22 @@ using namespace Qt::StringLiterals;
 namespace weft
 {
 
+/// A tool's attachments as OpenCode stores them in the tool state: file parts with their own IDs.
+static JsonArray toolAttachments(const JsonArray &files, const Message &assistant)
+{
+    JsonArray parts;
+    for (const JsonValue &file : files) {
+        JsonObject part{{u"id"_s, Identifier::ascending(Identifier::Kind::Part)},
+                        {u"sessionID"_s, assistant.sessionID()},
+                        {u"messageID"_s, assistant.id()}};
+        const JsonObject fields = file.toObject();
+        for (qsizetype i = 0; i < fields.size(); ++i)
+            part.insert(fields.keyAt(i), fields.valueAt(i));
+        parts.append(part);
+    }
+    return parts;
+}
+
 void SessionRun::abortNow()
 {
     m_abort->store(true);
@@ -97,7 +113,9 @@ Result<void> SessionRun::prepare()
         return r;
 
     m_tools.clear();
-    const QList<std::shared_ptr<Tool>> tools = builtinTools();
+    QList<std::shared_ptr<Tool>> tools = builtinTools();
+    if (m_config.extraTools)
+        tools += m_config.extraTools();
     QStringList names;
     for (const std::shared_ptr<Tool> &tool : tools)
         names.append(tool->name());
@@ -595,9 +613,12 @@ SessionRun::ToolOutcome SessionRun::executeTool(const QString &assistantID, Part
         fail(u"Tool execution aborted"_s);
         return outcome;
     }
-    if (result.ok)
-        part.setState(ToolState::completed(input, result.output, result.title, result.metadata, start, now()));
-    else
+    if (result.ok) {
+        ToolState state = ToolState::completed(input, result.output, result.title, result.metadata, start, now());
+        if (!result.attachments.isEmpty())
+            state.json().insert(u"attachments"_s, toolAttachments(result.attachments, assistant));
+        part.setState(state);
+    } else
         part.setState(ToolState::error(input, result.error, start, now(), result.metadata));
     writePart(part);
     outcome.dismissed = !result.ok && tool->name() == u"question" && result.error == QuestionTool::DismissedError;

@@ -4,6 +4,7 @@
 #include "permission.h"
 
 #include "core/project.h"
+#include "mcp/mcpmanager.h"
 #include "provider/configdiscovery.h"
 
 #include <QDir>
@@ -70,6 +71,12 @@ Result<std::shared_ptr<const ProviderFactory>> applyConfig(ProcessorConfig &pc, 
         model.providerOptions = info->options;
         return model;
     };
+    // MCP servers run once per process, not per run: this config says which (see McpManager).
+    if (!config.json().object(u"mcp").isEmpty() || McpManager::exists()) {
+        McpManager *mcp = McpManager::instance();
+        mcp->configure(config.json().object(u"mcp"));
+        pc.extraTools = mcp->toolSupplier();
+    }
     const QString main = factory->defaultModel();
     pc.smallModel = config.smallModel().isEmpty() && !main.isEmpty() ? factory->smallModel(main) : config.smallModel();
     return std::shared_ptr<const ProviderFactory>(factory);

@@ -62,6 +62,9 @@ struct ToolResult {
     QString output;   ///< on success
     QString error;    ///< on failure: what the model sees as the tool error
     JsonObject metadata;
+    /// Files the tool hands back besides its text (OpenCode's tool attachments: `{type: "file",
+    /// mime, url, filename?}`, e.g. an MCP tool's images); the run adds their IDs.
+    JsonArray attachments;
 
     [[nodiscard]] static ToolResult success(const QString &title, const QString &output, const JsonObject &metadata = {})
     {

@@ -14,7 +14,8 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 VERSION=1.18.34
 WEFT=${WEFT:-"$SRC/build/weft"}  # the launcher: runs the build's weft (in the build root if there is one)
 
-skip() { printf 'SKIP: %s\n' "$*"; exit 77; }
+# shellcheck source=tests/compat/npm-cache.sh
+. "$SRC/tests/compat/npm-cache.sh"
 die() { printf 'opencode-serve-e2e: error: %s\n' "$*" >&2; exit 2; }
 
 [ -x "$WEFT" ] || die "no weft at $WEFT: build it first (packaging/dev.sh build)"
@@ -30,16 +31,8 @@ if [ -z "$OPENCODE" ]; then
     CACHE="${WEFT_OPENCODE_CACHE:-/var/cache/weft/opencode}/$VERSION"
     OPENCODE="$CACHE/package/bin/opencode"
     if [ ! -x "$OPENCODE" ]; then
-        command -v npm >/dev/null || skip "OpenCode $VERSION is not in $CACHE and there is no npm to download it (give its path as the argument)"
-        registry=$(npm config get registry 2>/dev/null || echo "the npm registry")
-        # One quick question first (npm itself retries a dead registry for a minute).
-        if ! out=$(timeout 60 npm view --fetch-retries=0 --fetch-timeout=30000 "opencode-linux-$arch@$VERSION" version 2>&1) ||
-            [ "$out" != "$VERSION" ]; then
-            why=$(printf '%s\n' "$out" | grep -m1 -E 'request to .* failed' ||
-                  printf '%s\n' "$out" | grep -m1 -E 'code E|404') || true
-            why=${why#npm error }
-            skip "OpenCode $VERSION is not in $CACHE and npm cannot get it from $registry: ${why:-no answer within 60 s}"
-        fi
+        npm_available_or_skip "opencode-linux-$arch@$VERSION" "$VERSION" "OpenCode $VERSION" "$CACHE" \
+            " (give its path as the argument)"
         if ! mkdir -p "$(dirname "$CACHE")" 2>/dev/null || [ ! -w "$(dirname "$CACHE")" ]; then
             die "cannot write $(dirname "$CACHE"); set WEFT_OPENCODE_CACHE to a writable folder"
         fi

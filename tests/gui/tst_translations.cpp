@@ -162,7 +162,7 @@ QString trailingSpace(const QString &text)
 }
 
 /// What a visible string may keep in Latin letters, in either language:
-/// - product and protocol names, which are not translated: Weft, OpenCode, Qt, Gemini CLI, Markdown;
+/// - product and protocol names, which are not translated: Weft, OpenCode, Qt, Gemini CLI, Markdown, MCP;
 /// - technical abbreviations written in Latin letters in Japanese and Chinese software: API, URL, ID;
 /// - "token", the usual word in Chinese AI tools (Japanese writes トークン);
 /// - "OK", which Japanese keeps on buttons (Qt's own qtbase_ja translates it so);
@@ -171,7 +171,7 @@ const QStringList &exemptWords()
 {
     static const QStringList words{u"Weft"_s,  u"OpenCode"_s, u"Qt"_s,  u"Gemini"_s, u"CLI"_s,    u"Markdown"_s,
                                    u"API"_s,   u"URL"_s,      u"ID"_s,  u"token"_s,  u"Enter"_s,  u"Escape"_s,
-                                   u"pt"_s,    u"OK"_s};
+                                   u"pt"_s,    u"OK"_s,       u"MCP"_s};
     return words;
 }
 
