@@ -195,7 +195,8 @@ private:
     void connectController();
     void applyProcessor();
     [[nodiscard]] bool isRunnable(const QString &sessionID) const;
-    void sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model);
+    void sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
+                    const QList<weft::PromptAttachment> &attachments);
     void showSendError(const QString &text);
     void onBusyChanged(const QString &sessionID, bool busy);
     void onRunFinished(const QString &sessionID, bool ok, const weft::MessageError &error);

@@ -161,7 +161,8 @@ QStringList SessionController::busySessions() const
 }
 
 SessionController::PromptResult SessionController::prompt(const QString &sessionID, const QString &text,
-                                                          const QString &agent, const QString &model)
+                                                          const QString &agent, const QString &model,
+                                                          const QList<PromptAttachment> &attachments)
 {
     using Status = PromptResult::Status;
     PromptResult result;
@@ -170,6 +171,11 @@ SessionController::PromptResult SessionController::prompt(const QString &session
         return result;
     }
     if (ServerSource *server = serverOf(sessionID)) {
+        if (!attachments.isEmpty()) {
+            result.status = Status::Failed;
+            result.error = u"files are not sent to an OpenCode server yet"_s;
+            return result;
+        }
         // The server runs it with its own config; a failure to send comes as failed().
         server->prompt(sessionID, text, agent, model);
         result.sessionID = sessionID;
@@ -199,6 +205,7 @@ SessionController::PromptResult SessionController::prompt(const QString &session
     request.text = text;
     request.agent = agent;
     request.model = model;
+    request.attachments = attachments;
     const Result<QString> started = m_processor->prompt(request);
     if (!started) {
         result.status = Status::Failed;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "agent.h"
+#include "attachments.h"
 #include "compaction/compaction.h"
 #include "filetime.h"
 #include "core/result.h"
@@ -37,6 +38,9 @@ struct ResolvedModel {
     qint64 outputLimit = 0;      ///< 0 = unknown
     ModelCost cost;
     JsonObject providerOptions;  ///< merged into every request body
+    /// What the model reads besides text ("image", "pdf", ...; ModelInfo::inputModalities()):
+    /// files of other kinds reach it as OpenCode's "cannot read" text.
+    QStringList inputModalities{QStringLiteral("text")};
 
     [[nodiscard]] QString ref() const { return providerID + u'/' + modelID; }
 };
@@ -78,6 +82,9 @@ struct PromptRequest {
     QString text;
     QString agent;      ///< empty: "build"
     QString model;      ///< "provider/model"; empty: the agent's, else the last one used, else the default
+    /// Files, folders and images sent along: they become file parts (and the synthetic text
+    /// of their reading) of the user message, after its text (Attachments::toParts).
+    QList<PromptAttachment> attachments;
 };
 
 /// A compaction to run (Processor::compact).

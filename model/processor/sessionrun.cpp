@@ -4,6 +4,7 @@
 #include "core/identifier.h"
 #include "core/logging.h"
 #include "core/project.h"
+#include "provider/attachmentencoding.h"
 #include "revert.h"
 #include "session/modelmessages.h"
 #include "session/sessionservice.h"
@@ -279,7 +280,9 @@ LlmRequest SessionRun::makeRequest(const StepSpec &spec) const
     LlmRequest request;
     request.providerID = model.providerID;
     request.modelID = model.apiModelID.isEmpty() ? model.modelID : model.apiModelID;
-    request.messages = spec.messages.isEmpty() ? buildMessages(m_service->messages(m_session.id())) : spec.messages;
+    request.messages = AttachmentEncoding::replaceUnsupported(
+        spec.messages.isEmpty() ? buildMessages(m_service->messages(m_session.id())) : spec.messages,
+        model.inputModalities);
     if (spec.tools)
         request.tools = toolDefinitions();
     request.maxOutputTokens = model.outputLimit > 0 ? qMin<qint64>(model.outputLimit, 32000) : 0;
@@ -477,17 +480,23 @@ bool SessionRun::isDoomLoop(const QString &tool, const JsonObject &input)
     return m_recentCalls.size() == 3 && m_recentCalls.at(0) == signature && m_recentCalls.at(1) == signature;
 }
 
-ToolContext SessionRun::toolContext(Message &assistant, Part &part, const JsonObject &input, qint64 start)
+ToolContext SessionRun::baseToolContext(const QString &messageID) const
 {
     ToolContext context;
     context.sessionID = m_session.id();
-    context.messageID = assistant.id();
-    context.callID = part.callID();
+    context.messageID = messageID;
     context.agent = m_agent.name;
     context.directory = m_session.directory();
     context.worktree = m_worktree;
     context.dataDir = m_config.dataDir;
     context.abortFlag = m_abort;
+    return context;
+}
+
+ToolContext SessionRun::toolContext(Message &assistant, Part &part, const JsonObject &input, qint64 start)
+{
+    ToolContext context = baseToolContext(assistant.id());
+    context.callID = part.callID();
     context.ask = [this, &assistant, callID = part.callID()](const QString &permission, const QStringList &patterns,
                                                              const JsonObject &metadata) {
         return ask(permission, patterns, metadata, assistant.id(), callID);
@@ -507,6 +516,19 @@ ToolContext SessionRun::toolContext(Message &assistant, Part &part, const JsonOb
     context.todos = [this] { return m_service->todos(m_session.id()); };
     context.setTodos = [this](const QList<Todo> &todos) { return m_service->setTodos(m_session.id(), todos); };
     return context;
+}
+
+void SessionRun::writeAttachments(const Message &user)
+{
+    if (m_request.attachments.isEmpty())
+        return;
+    ToolContext context = baseToolContext(user.id());
+    context.lastRead = [this](const QString &path) { return m_fileTimes->lastRead(m_session.id(), QDir::cleanPath(path)); };
+    context.markRead = [this](const QString &path) { m_fileTimes->markRead(m_session.id(), QDir::cleanPath(path)); };
+    for (const PromptAttachment &attachment : std::as_const(m_request.attachments)) {
+        for (const Part &part : Attachments::toParts(attachment, context, m_session.id(), user.id()))
+            writePart(part);
+    }
 }
 
 void SessionRun::takeReadsFromHistory()
@@ -719,6 +741,7 @@ void SessionRun::run()
     (void)m_service->updateMessage(user);
     m_userMessageID = user.id();
     writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_session.id(), user.id(), m_request.text));
+    writeAttachments(user);
     if (m_agent.name == u"plan") {
         const QString planFile
             = (m_session.projectID() == u"global" ? m_config.dataDir + u"/plans"_s : m_worktree + u"/.opencode/plans"_s)

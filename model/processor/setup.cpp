@@ -56,6 +56,7 @@ Result<ProcessorSetup> makeProcessorSetup(const Config &config, const QString &d
         model.outputLimit = info->limit.output;
         model.cost = info->cost;
         model.providerOptions = info->options;
+        model.inputModalities = info->inputModalities();
         return model;
     };
     const QString main = factory->defaultModel();
