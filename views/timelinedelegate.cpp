@@ -732,7 +732,7 @@ void TimelineDelegate::layoutFile(const Part &part, LayoutState &s) const
     // decoding; the picture is decoded once, when the row is first painted.
     if (mime.startsWith(u"image/") && part.url().startsWith(u"data:")) {
         const qreal side = std::min<qreal>(ThumbnailHeight, s.innerW);
-        b.thumbnail = QRectF(s.innerX, s.y + lineH + 4, std::min(s.innerW, side * 4 / 3), side);
+        b.thumbnail = QRectF(s.innerX, s.y + lineH + 4, std::min(s.innerW, side * 2), side);
         b.url = part.url();
         b.rect.setWidth(std::max(b.rect.width(), b.thumbnail.width()));
         b.rect.setBottom(b.thumbnail.bottom());
@@ -1001,7 +1001,11 @@ void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &p
                 p->setPen(dim);
                 p->drawText(b.thumbnail, Qt::AlignLeft | Qt::AlignVCenter, tr("(the image cannot be shown)"));
             } else {
-                const QSizeF shown = (QSizeF(image.size()) / image.devicePixelRatio()).scaled(b.thumbnail.size(), Qt::KeepAspectRatio);
+                // Small pictures keep their size; larger ones fit the box.
+                const QSizeF natural = QSizeF(image.size()) / image.devicePixelRatio();
+                const QSizeF shown = natural.width() > b.thumbnail.width() || natural.height() > b.thumbnail.height()
+                    ? natural.scaled(b.thumbnail.size(), Qt::KeepAspectRatio)
+                    : natural;
                 const QRectF target(b.thumbnail.topLeft(), shown);
                 QPainterPath clip;
                 clip.addRoundedRect(target, 4, 4);

@@ -288,7 +288,8 @@ private Q_SLOTS:
         QTRY_VERIFY(view->visualRect(viewIndex).isValid());
         const QImage grab = view->viewport()->grab().toImage();
         const QRect row = view->visualRect(viewIndex);
-        const QPoint inThumbnail = row.topLeft() + fileRect.topLeft() + QPoint(20, fileRect.height() - 20);
+        // The thumbnail box is the lowest 120 pixels of the part; the 64x48 picture at its top left.
+        const QPoint inThumbnail = row.topLeft() + fileRect.topLeft() + QPoint(20, fileRect.height() - 120 + 20);
         const QColor pixel = grab.pixelColor(inThumbnail * grab.devicePixelRatio());
         QVERIFY2(pixel.red() > 200 && pixel.green() < 60 && pixel.blue() < 60, qPrintable(pixel.name()));
         if (const QByteArray dir = qgetenv("WEFT_SCREENSHOT_DIR"); !dir.isEmpty())
