@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QSet>
+#include <QVarLengthArray>
 
 #include <algorithm>
 
@@ -39,6 +40,15 @@ std::optional<QStringList> gitFiles(const QString &root, qsizetype max)
             break;
     }
     return files;
+}
+
+/// Case folding, fast for ASCII (almost every path).
+char16_t fold(QChar c)
+{
+    const char16_t u = c.unicode();
+    if (u < 128)
+        return u >= u'A' && u <= u'Z' ? char16_t(u + 32) : u;
+    return c.toCaseFolded().unicode();
 }
 
 bool isWordStart(QStringView path, qsizetype i)
@@ -91,13 +101,22 @@ int score(QStringView path, QStringView query)
 {
     if (query.isEmpty())
         return 0;
+    QVarLengthArray<char16_t, 64> folded;
+    for (const QChar c : query)
+        folded.append(fold(c));
+    // Most paths do not match at all: a plain subsequence test first.
+    qsizetype q = 0;
+    for (qsizetype i = 0; i < path.size() && q < folded.size(); ++i)
+        q += fold(path.at(i)) == folded.at(q) ? 1 : 0;
+    if (q < folded.size())
+        return -1;
     const qsizetype nameStart = path.endsWith(u'/') ? path.left(path.size() - 1).lastIndexOf(u'/') + 1
                                                    : path.lastIndexOf(u'/') + 1;
     int total = 0;
-    qsizetype q = 0;
+    q = 0;
     qsizetype previous = -2;
-    for (qsizetype i = 0; i < path.size() && q < query.size(); ++i) {
-        if (path.at(i).toCaseFolded() != query.at(q).toCaseFolded())
+    for (qsizetype i = 0; i < path.size() && q < folded.size(); ++i) {
+        if (fold(path.at(i)) != folded.at(q))
             continue;
         int points = 1;
         if (previous == i - 1)
@@ -110,8 +129,6 @@ int score(QStringView path, QStringView query)
         previous = i;
         ++q;
     }
-    if (q < query.size())
-        return -1;
     // A name that starts with the query wins.
     if (path.mid(nameStart).startsWith(query, Qt::CaseInsensitive))
         total += 20;
