@@ -260,6 +260,9 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
                    u"NAME"_s});
     cmd.addOption({u"dir"_s, u"With --server: the project folder on the server for a new session (default: the server's)."_s,
                    u"DIRECTORY"_s});
+    cmd.addOption({{u"f"_s, u"file"_s},
+                   u"Attach a file or folder (text, PNG, JPEG, GIF or WebP image, PDF); may be given several times."_s,
+                   u"PATH"_s});
     if (const auto done = cmd.parse(args))
         return *done;
     const QString message = cmd.positional().join(u' ');
@@ -268,6 +271,14 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
         commandName.remove(0, 1);
     if (message.trimmed().isEmpty() && commandName.isEmpty())
         return cmd.usageError(u"run needs a MESSAGE"_s);
+    // Every file is checked before anything is written or sent.
+    QList<PromptAttachment> attachments;
+    for (const QString &path : cmd.values(u"file"_s)) {
+        Result<PromptAttachment> attachment = Attachments::fromPath(path, QDir::currentPath());
+        if (!attachment)
+            return fail(u"cannot attach %1: %2"_s.arg(path, attachment.error().message));
+        attachments.append(attachment.value());
+    }
     const QString sessionID = cmd.value(u"session"_s);
     if (!sessionID.isEmpty()) {
         if (const auto bad = invalidId(sessionID, Identifier::Kind::Session))
@@ -280,6 +291,8 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     if (context->server) {
         if (!commandName.isEmpty())
             return fail(u"--command does not work with --server yet; send the command's text as the message"_s, 2);
+        if (!attachments.isEmpty())
+            return fail(u"--file is not sent to an OpenCode server yet; attach files in a local run"_s, 2);
         ServerRunRequest request;
         request.sessionID = sessionID;
         request.directory = cmd.value(u"dir"_s);
@@ -341,6 +354,7 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     request.agent = cmd.value(u"agent"_s);
     request.model = cmd.value(u"model"_s);
     request.command = commandName;
+    request.attachments = attachments;
     Result<QString> started = processor.prompt(request);
     if (!started)
         return fail(started.error().toString());

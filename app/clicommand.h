@@ -95,6 +95,8 @@ public:
     [[nodiscard]] QString name() const { return m_name; }
     [[nodiscard]] bool isSet(const QString &option) const { return m_parser.isSet(option); }
     [[nodiscard]] QString value(const QString &option) const { return m_parser.value(option); }
+    /// Every value of a repeatable option, in the order given.
+    [[nodiscard]] QStringList values(const QString &option) const { return m_parser.values(option); }
     [[nodiscard]] QStringList positional() const { return m_parser.positionalArguments(); }
 
     /// Prints "weft: error: MESSAGE (see: weft NAME --help)"; returns 2.

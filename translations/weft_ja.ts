@@ -473,6 +473,58 @@ Changes made to the file since are lost.</source>
         <source>This session is OpenCode&apos;s and read-only here. Copy it into Weft to continue it.</source>
         <translation>このセッションは OpenCode のもので、ここでは読み取り専用です。続けるには Weft にコピーしてください。</translation>
     </message>
+    <message>
+        <source>Attach…</source>
+        <translation>添付…</translation>
+    </message>
+    <message>
+        <source>Attach files, folders or images to the prompt. You can also drop files on the editor, paste an image, or type @ to mention a file of the project.</source>
+        <translation>プロンプトにファイル、フォルダー、画像を添付します。エディターにファイルをドロップしたり、画像を貼り付けたり、@ を入力してプロジェクトのファイルを指定することもできます。</translation>
+    </message>
+    <message>
+        <source>Cannot attach “%1”: %2</source>
+        <translation>「%1」を添付できません: %2</translation>
+    </message>
+    <message>
+        <source>“%1” is attached already.</source>
+        <translation>「%1」はすでに添付されています。</translation>
+    </message>
+    <message>
+        <source>At most %1 files can be attached to one prompt.</source>
+        <translation>1 つのプロンプトに添付できるファイルは最大 %1 個です。</translation>
+    </message>
+    <message>
+        <source>Cannot attach “%1”: the images and PDFs of one prompt can be %2 in all.</source>
+        <translation>「%1」を添付できません: 1 つのプロンプトの画像と PDF は合計 %2 までです。</translation>
+    </message>
+    <message>
+        <source>Files can only be attached to Weft&apos;s own sessions.</source>
+        <translation>ファイルを添付できるのは Weft 自身のセッションだけです。</translation>
+    </message>
+    <message>
+        <source>pasted-image.png</source>
+        <translation>貼り付け画像.png</translation>
+    </message>
+    <message>
+        <source>pasted-image-%1.png</source>
+        <translation>貼り付け画像-%1.png</translation>
+    </message>
+    <message>
+        <source>The pasted image cannot be read.</source>
+        <translation>貼り付けた画像を読み込めません。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>%1 を削除</translation>
+    </message>
+    <message>
+        <source>Attach Files</source>
+        <translation>ファイルを添付</translation>
+    </message>
 </context>
 <context>
     <name>weft::ConnectServerDialog</name>
@@ -2142,10 +2194,6 @@ Sessions written by version %2</source>
         <source>(no output)</source>
         <translation>(出力なし)</translation>
     </message>
-    <message>
-        <source>Attached: %1</source>
-        <translation>添付: %1</translation>
-    </message>
     <message numerus="yes">
         <source>Changed %n file(s): %1</source>
         <translation>
@@ -2227,6 +2275,30 @@ Sessions written by version %2</source>
     <message>
         <source>Click to show or hide the reasoning</source>
         <translation>クリックすると推論の表示を切り替えます</translation>
+    </message>
+    <message>
+        <source>pasted data</source>
+        <translation>貼り付けたデータ</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>フォルダー</translation>
+    </message>
+    <message>
+        <source>Image (%1)</source>
+        <translation>画像 (%1)</translation>
+    </message>
+    <message>
+        <source>PDF</source>
+        <translation>PDF</translation>
+    </message>
+    <message>
+        <source>Text file</source>
+        <translation>テキストファイル</translation>
+    </message>
+    <message>
+        <source>(the image cannot be shown)</source>
+        <translation>(画像を表示できません)</translation>
     </message>
 </context>
 <context>

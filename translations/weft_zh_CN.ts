@@ -473,6 +473,58 @@ Changes made to the file since are lost.</source>
         <source>This session is OpenCode&apos;s and read-only here. Copy it into Weft to continue it.</source>
         <translation>此会话属于 OpenCode，在此处为只读。将其复制到 Weft 即可继续。</translation>
     </message>
+    <message>
+        <source>Attach…</source>
+        <translation>附加…</translation>
+    </message>
+    <message>
+        <source>Attach files, folders or images to the prompt. You can also drop files on the editor, paste an image, or type @ to mention a file of the project.</source>
+        <translation>为提示附加文件、文件夹或图像。也可以把文件拖放到编辑器中、粘贴图像，或输入 @ 引用项目中的文件。</translation>
+    </message>
+    <message>
+        <source>Cannot attach “%1”: %2</source>
+        <translation>无法附加“%1”：%2</translation>
+    </message>
+    <message>
+        <source>“%1” is attached already.</source>
+        <translation>“%1”已经附加。</translation>
+    </message>
+    <message>
+        <source>At most %1 files can be attached to one prompt.</source>
+        <translation>一个提示最多可附加 %1 个文件。</translation>
+    </message>
+    <message>
+        <source>Cannot attach “%1”: the images and PDFs of one prompt can be %2 in all.</source>
+        <translation>无法附加“%1”：一个提示中的图像和 PDF 合计最多 %2。</translation>
+    </message>
+    <message>
+        <source>Files can only be attached to Weft&apos;s own sessions.</source>
+        <translation>只能向 Weft 自己的会话附加文件。</translation>
+    </message>
+    <message>
+        <source>pasted-image.png</source>
+        <translation>粘贴的图像.png</translation>
+    </message>
+    <message>
+        <source>pasted-image-%1.png</source>
+        <translation>粘贴的图像-%1.png</translation>
+    </message>
+    <message>
+        <source>The pasted image cannot be read.</source>
+        <translation>无法读取粘贴的图像。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>移除 %1</translation>
+    </message>
+    <message>
+        <source>Attach Files</source>
+        <translation>附加文件</translation>
+    </message>
 </context>
 <context>
     <name>weft::ConnectServerDialog</name>
@@ -2142,10 +2194,6 @@ Sessions written by version %2</source>
         <source>(no output)</source>
         <translation>（无输出）</translation>
     </message>
-    <message>
-        <source>Attached: %1</source>
-        <translation>附件：%1</translation>
-    </message>
     <message numerus="yes">
         <source>Changed %n file(s): %1</source>
         <translation>
@@ -2227,6 +2275,30 @@ Sessions written by version %2</source>
     <message>
         <source>Click to show or hide the reasoning</source>
         <translation>点击以显示或隐藏推理</translation>
+    </message>
+    <message>
+        <source>pasted data</source>
+        <translation>粘贴的数据</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>Image (%1)</source>
+        <translation>图像（%1）</translation>
+    </message>
+    <message>
+        <source>PDF</source>
+        <translation>PDF</translation>
+    </message>
+    <message>
+        <source>Text file</source>
+        <translation>文本文件</translation>
+    </message>
+    <message>
+        <source>(the image cannot be shown)</source>
+        <translation>（无法显示图像）</translation>
     </message>
 </context>
 <context>

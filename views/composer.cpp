@@ -1,21 +1,36 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "composer.h"
 
+#include "app/projectfiles.h"
 #include "style.h"
 
 #include <QAbstractItemView>
+#include <QBuffer>
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QCompleter>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFrame>
 #include <QHBoxLayout>
+#include <QImage>
+#include <QImageReader>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLocale>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStandardItemModel>
+#include <QStringListModel>
 #include <QToolButton>
+#include <QUrl>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
 
@@ -26,19 +41,36 @@ namespace
 {
 /// The role the command completer matches on: the bare name (the popup shows name and description).
 constexpr int CommandNameRole = Qt::UserRole + 1;
+}
 
-/// The prompt editor. While a completer's popup is open, QCompleter forwards the keys it gets to
-/// the editor's event() (past event filters) and completes on Enter or Tab only when the editor
-/// ignores them, as Qt's custom completer example shows.
-class PromptEdit : public QPlainTextEdit
+/// The prompt editor: pasted and dropped files and images become attachments, and the keys the
+/// @mention popup needs reach it.
+class PromptEditor : public QPlainTextEdit
 {
 public:
-    using QPlainTextEdit::QPlainTextEdit;
-    QCompleter *completer = nullptr;
+    explicit PromptEditor(Composer *composer)
+        : QPlainTextEdit(composer)
+        , m_composer(composer)
+    {
+    }
 
 protected:
+    bool canInsertFromMimeData(const QMimeData *source) const override
+    {
+        return Composer::offersAttachments(source) || QPlainTextEdit::canInsertFromMimeData(source);
+    }
+    void insertFromMimeData(const QMimeData *source) override
+    {
+        if (!m_composer->takeMimeData(source))
+            QPlainTextEdit::insertFromMimeData(source);
+    }
     void keyPressEvent(QKeyEvent *event) override
     {
+        // While a completion list (@ files or / commands) is open, these keys are its own:
+        // QCompleter forwards them to the editor's event(), past event filters, and acts on them
+        // only when the editor ignores them.
+        const QCompleter *completer
+            = m_composer->m_completer->popup()->isVisible() ? m_composer->m_completer : m_composer->m_commands;
         if (completer && completer->popup()->isVisible()) {
             switch (event->key()) {
             case Qt::Key_Return:
@@ -54,17 +86,70 @@ protected:
         }
         QPlainTextEdit::keyPressEvent(event);
     }
+
+private:
+    Composer *m_composer;
 };
+
+namespace
+{
+
+QString sizeText(qint64 bytes)
+{
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
 }
+
+/// A small picture of an attached image (from its file or its data: URL), null when unreadable.
+QPixmap thumbnail(const PromptAttachment &a, int size)
+{
+    QImage image;
+    if (!a.path.isEmpty()) {
+        QImageReader reader(a.path);
+        const QSize full = reader.size();
+        if (full.isValid())
+            reader.setScaledSize(full.scaled(size, size, Qt::KeepAspectRatio));
+        image = reader.read();
+    } else {
+        const qsizetype comma = a.dataUrl.indexOf(u',');
+        image.loadFromData(QByteArray::fromBase64(QStringView(a.dataUrl).mid(comma + 1).toLatin1()));
+    }
+    if (image.isNull())
+        return {};
+    return QPixmap::fromImage(image.scaled(size, size, Qt::KeepAspectRatio, Qt::SmoothTransformation));
+}
+
+QString iconName(const PromptAttachment &a)
+{
+    switch (a.kind) {
+    case PromptAttachment::Kind::Directory:
+        return u"folder"_s;
+    case PromptAttachment::Kind::Image:
+        return u"image-x-generic"_s;
+    case PromptAttachment::Kind::Pdf:
+        return u"application-pdf"_s;
+    case PromptAttachment::Kind::Text:
+        break;
+    }
+    return u"text-x-generic"_s;
+}
+
+} // namespace
 
 Composer::Composer(QWidget *parent)
     : QWidget(parent)
-    , m_editor(new PromptEdit(this))
+    , m_editor(new PromptEditor(this))
     , m_agent(new QComboBox(this))
     , m_model(new QComboBox(this))
     , m_compact(new QToolButton(this))
+    , m_attach(new QToolButton(this))
     , m_send(new QPushButton(this))
     , m_stop(new QPushButton(this))
+    , m_chipArea(new QScrollArea(this))
+    , m_chips(new QWidget)
+    , m_chipLayout(new QHBoxLayout(m_chips))
+    , m_notice(new QLabel(this))
+    , m_completer(new QCompleter(this))
+    , m_completions(new QStringListModel(this))
     , m_commandModel(new QStandardItemModel(this))
     , m_commands(new QCompleter(this))
 {
@@ -85,7 +170,6 @@ Composer::Composer(QWidget *parent)
     m_commands->setFilterMode(Qt::MatchStartsWith);
     m_commands->setCompletionMode(QCompleter::PopupCompletion);
     m_commands->setWidget(m_editor);
-    static_cast<PromptEdit *>(m_editor)->completer = m_commands;
     m_commands->popup()->setObjectName(u"commandPopup"_s);
     connect(m_commands, qOverload<const QModelIndex &>(&QCompleter::activated), this, [this](const QModelIndex &index) {
         // "/name " replaces what was typed of the name; the arguments follow.
@@ -93,6 +177,39 @@ Composer::Composer(QWidget *parent)
         QTextCursor cursor = m_editor->textCursor();
         cursor.movePosition(QTextCursor::End);
         m_editor->setTextCursor(cursor);
+    });
+
+    // Attachments: chips above the editor, a message under it when one is refused.
+    m_chipArea->setObjectName(u"attachmentChips"_s);
+    m_chipArea->setWidget(m_chips);
+    m_chipArea->setWidgetResizable(true);
+    m_chipArea->setFrameShape(QFrame::NoFrame);
+    m_chipArea->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_chipArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_chipLayout->setContentsMargins(0, 0, 0, 0);
+    m_chipLayout->setSpacing(6);
+    m_chipLayout->addStretch(1);
+    m_chipArea->setVisible(false);
+    m_notice->setObjectName(u"attachmentNotice"_s);
+    m_notice->setWordWrap(true);
+    m_notice->setVisible(false);
+    QPalette noticePalette = m_notice->palette();
+    noticePalette.setColor(QPalette::WindowText, Style::negative(palette()));
+    m_notice->setPalette(noticePalette);
+
+    // @mentions: the project's files, matched fuzzily as the word after "@" grows.
+    m_completer->setObjectName(u"mentionCompleter"_s);
+    m_completer->setModel(m_completions);
+    m_completer->setWidget(m_editor);
+    m_completer->setCompletionMode(QCompleter::UnfilteredPopupCompletion);
+    m_completer->setMaxVisibleItems(10);
+    m_completer->popup()->setObjectName(u"mentionPopup"_s);
+    connect(m_completer, qOverload<const QString &>(&QCompleter::activated), this, &Composer::complete);
+    connect(m_editor, &QPlainTextEdit::textChanged, this, &Composer::updateCompletion);
+    connect(&m_filesWatcher, &QFutureWatcher<QStringList>::finished, this, [this] {
+        m_files = m_filesWatcher.result();
+        m_filesReady = true;
+        Q_EMIT projectFilesLoaded();
     });
 
     m_agent->setObjectName(u"agentCombo"_s);
@@ -113,6 +230,15 @@ Composer::Composer(QWidget *parent)
     m_compact->setAutoRaise(true);
     m_compact->setToolTip(tr("Summarise the conversation so far to free context (shows a preview first)"));
     connect(m_compact, &QToolButton::clicked, this, &Composer::compact);
+
+    m_attach->setObjectName(u"attachButton"_s);
+    m_attach->setText(tr("Attach…"));
+    m_attach->setIcon(Style::icon(u"mail-attachment"_s));
+    m_attach->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_attach->setAutoRaise(true);
+    m_attach->setToolTip(tr("Attach files, folders or images to the prompt. You can also drop files on the editor, "
+                            "paste an image, or type @ to mention a file of the project."));
+    connect(m_attach, &QToolButton::clicked, this, &Composer::chooseAttachments);
 
     m_send->setObjectName(u"sendButton"_s);
     m_send->setText(tr("Send"));
@@ -148,6 +274,7 @@ Composer::Composer(QWidget *parent)
     controls->addWidget(modelLabel);
     controls->addWidget(m_model);
     controls->addStretch(1);
+    controls->addWidget(m_attach);
     controls->addWidget(m_compact);
     controls->addWidget(m_stop);
     controls->addWidget(m_send);
@@ -156,12 +283,17 @@ Composer::Composer(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(10, 6, 10, 8);
     layout->setSpacing(6);
+    layout->addWidget(m_chipArea);
     layout->addWidget(m_editor, 1);
+    layout->addWidget(m_notice);
     layout->addLayout(controls);
     updateButtons();
 }
 
-Composer::~Composer() = default;
+Composer::~Composer()
+{
+    m_filesWatcher.waitForFinished();
+}
 
 void Composer::setSessionID(const QString &sessionID)
 {
@@ -248,6 +380,240 @@ void Composer::setText(const QString &text)
 void Composer::clearText()
 {
     m_editor->clear();
+    m_attachments.clear();
+    rebuildChips();
+    showNotice({});
+}
+
+void Composer::setProjectDirectory(const QString &directory)
+{
+    if (directory == m_projectDir)
+        return;
+    m_projectDir = directory;
+    m_files.clear();
+    m_filesReady = false;
+    m_attachments.clear();
+    rebuildChips();
+    showNotice({});
+    updateButtons();
+    if (!directory.isEmpty())
+        m_filesWatcher.setFuture(QtConcurrent::run([directory] { return ProjectFiles::list(directory); }));
+}
+
+bool Composer::accept(const Result<PromptAttachment> &attachment, const QString &what)
+{
+    if (!attachment) {
+        showNotice(tr("Cannot attach “%1”: %2").arg(what, attachment.error().message));
+        return false;
+    }
+    for (const PromptAttachment &a : std::as_const(m_attachments)) {
+        if (!a.path.isEmpty() && a.path == attachment->path) {
+            showNotice(tr("“%1” is attached already.").arg(what));
+            return false;
+        }
+    }
+    if (m_attachments.size() >= MaxAttachments) {
+        showNotice(tr("At most %1 files can be attached to one prompt.").arg(MaxAttachments));
+        return false;
+    }
+    qint64 total = attachment->size;
+    for (const PromptAttachment &a : std::as_const(m_attachments))
+        total += a.kind == PromptAttachment::Kind::Image || a.kind == PromptAttachment::Kind::Pdf ? a.size : 0;
+    if (attachment->kind != PromptAttachment::Kind::Text && attachment->kind != PromptAttachment::Kind::Directory
+        && total > MaxTotalBytes) {
+        showNotice(tr("Cannot attach “%1”: the images and PDFs of one prompt can be %2 in all.")
+                       .arg(what, sizeText(MaxTotalBytes)));
+        return false;
+    }
+    m_attachments.append(attachment.value());
+    showNotice({});
+    rebuildChips();
+    updateButtons();
+    return true;
+}
+
+bool Composer::addAttachment(const QString &path)
+{
+    if (m_projectDir.isEmpty() || m_readOnly) {
+        showNotice(tr("Files can only be attached to Weft's own sessions."));
+        return false;
+    }
+    return accept(Attachments::fromPath(path, m_projectDir), QFileInfo(path).fileName().isEmpty() ? path : QFileInfo(path).fileName());
+}
+
+bool Composer::addPastedImage(const QString &dataUrl)
+{
+    if (m_projectDir.isEmpty() || m_readOnly) {
+        showNotice(tr("Files can only be attached to Weft's own sessions."));
+        return false;
+    }
+    int n = 1;
+    for (const PromptAttachment &a : std::as_const(m_attachments))
+        n += a.path.isEmpty() ? 1 : 0;
+    const QString name = n == 1 ? tr("pasted-image.png") : tr("pasted-image-%1.png").arg(n);
+    return accept(Attachments::fromDataUrl(dataUrl, name), name);
+}
+
+void Composer::removeAttachment(int index)
+{
+    if (index < 0 || index >= m_attachments.size())
+        return;
+    m_attachments.removeAt(index);
+    rebuildChips();
+    updateButtons();
+}
+
+QList<PromptAttachment> Composer::attachmentsToSend() const
+{
+    QList<PromptAttachment> all = Attachments::mentions(text(), m_projectDir);
+    for (const PromptAttachment &a : m_attachments) {
+        bool mentioned = false;
+        for (const PromptAttachment &m : std::as_const(all))
+            mentioned = mentioned || (!a.path.isEmpty() && m.path == a.path);
+        if (!mentioned)
+            all.append(a);
+    }
+    return all;
+}
+
+QString Composer::attachmentNotice() const
+{
+    return m_notice->isVisible() ? m_notice->text() : QString();
+}
+
+void Composer::showNotice(const QString &text)
+{
+    m_notice->setText(text);
+    m_notice->setVisible(!text.isEmpty());
+}
+
+bool Composer::offersAttachments(const QMimeData *data)
+{
+    if (data->hasImage())
+        return true;
+    if (!data->hasUrls())
+        return false;
+    for (const QUrl &url : data->urls()) {
+        if (!url.isLocalFile())
+            return false;
+    }
+    return !data->urls().isEmpty();
+}
+
+bool Composer::takeMimeData(const QMimeData *data)
+{
+    if (!offersAttachments(data))
+        return false;
+    if (data->hasUrls()) {
+        for (const QUrl &url : data->urls())
+            addAttachment(url.toLocalFile());
+        return true;
+    }
+    // An image from the clipboard (a screenshot): sent as PNG.
+    const QImage image = qvariant_cast<QImage>(data->imageData());
+    if (image.isNull()) {
+        showNotice(tr("The pasted image cannot be read."));
+        return true;
+    }
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    addPastedImage(u"data:image/png;base64,"_s + QString::fromLatin1(png.toBase64()));
+    return true;
+}
+
+void Composer::rebuildChips()
+{
+    while (m_chipLayout->count() > 1) {
+        QLayoutItem *item = m_chipLayout->takeAt(0);
+        delete item->widget();
+        delete item;
+    }
+    for (int i = 0; i < m_attachments.size(); ++i) {
+        const PromptAttachment &a = m_attachments.at(i);
+        auto *chip = new QFrame(m_chips);
+        chip->setObjectName(u"attachmentChip"_s);
+        chip->setFrameShape(QFrame::StyledPanel);
+        chip->setToolTip(a.path.isEmpty() ? a.filename : QDir::toNativeSeparators(a.path));
+        auto *row = new QHBoxLayout(chip);
+        row->setContentsMargins(6, 2, 2, 2);
+        row->setSpacing(4);
+        auto *icon = new QLabel(chip);
+        const int side = fontMetrics().height();
+        QPixmap picture = a.isImage() ? thumbnail(a, side * 2) : QPixmap();
+        if (picture.isNull())
+            picture = Style::icon(iconName(a)).pixmap(side, side);
+        icon->setPixmap(picture);
+        auto *name = new QLabel(chip);
+        const QString label = a.kind == PromptAttachment::Kind::Directory ? a.filename + u'/'
+                                                                         : tr("%1 (%2)").arg(a.filename, sizeText(a.size));
+        name->setText(fontMetrics().elidedText(label, Qt::ElideMiddle, side * 16));
+        auto *remove = new QToolButton(chip);
+        remove->setObjectName(u"removeAttachment"_s);
+        remove->setAutoRaise(true);
+        remove->setIcon(Style::icon(u"dialog-close"_s));
+        remove->setToolTip(tr("Remove %1").arg(a.filename));
+        remove->setAccessibleName(tr("Remove %1").arg(a.filename));
+        connect(remove, &QToolButton::clicked, this, [this, i] { removeAttachment(i); });
+        row->addWidget(icon);
+        row->addWidget(name);
+        row->addWidget(remove);
+        m_chipLayout->insertWidget(i, chip);
+    }
+    m_chipArea->setVisible(!m_attachments.isEmpty());
+    if (!m_attachments.isEmpty())
+        m_chipArea->setFixedHeight(m_chips->sizeHint().height() + m_chipArea->horizontalScrollBar()->sizeHint().height());
+}
+
+qsizetype Composer::mentionStart(QString *query) const
+{
+    const QTextCursor cursor = m_editor->textCursor();
+    const QString text = m_editor->toPlainText();
+    const qsizetype position = cursor.position();
+    qsizetype start = position;
+    while (start > 0 && !text.at(start - 1).isSpace() && text.at(start - 1) != u'@')
+        --start;
+    if (start == 0 || text.at(start - 1) != u'@')
+        return -1;
+    const qsizetype at = start - 1;
+    if (at > 0 && !text.at(at - 1).isSpace())
+        return -1; // mail@example.com
+    *query = text.mid(start, position - start);
+    return at;
+}
+
+void Composer::updateCompletion()
+{
+    QString query;
+    if (!m_filesReady || !m_editor->hasFocus() || mentionStart(&query) < 0) {
+        m_completer->popup()->hide();
+        return;
+    }
+    const QStringList matches = ProjectFiles::match(m_files, query, 50);
+    if (matches.isEmpty()) {
+        m_completer->popup()->hide();
+        return;
+    }
+    m_completions->setStringList(matches);
+    QRect rect = m_editor->cursorRect();
+    rect.setWidth(std::min(m_editor->viewport()->width(), fontMetrics().averageCharWidth() * 60));
+    m_completer->complete(rect);
+    m_completer->popup()->setCurrentIndex(m_completer->completionModel()->index(0, 0));
+}
+
+void Composer::complete(const QString &path)
+{
+    QString query;
+    const qsizetype at = mentionStart(&query);
+    if (at < 0)
+        return;
+    QTextCursor cursor = m_editor->textCursor();
+    cursor.setPosition(int(at));
+    cursor.setPosition(int(at + 1 + query.size()), QTextCursor::KeepAnchor);
+    // A folder stays open for more typing; a file ends the mention.
+    cursor.insertText(u'@' + path + (path.endsWith(u'/') ? QString() : u" "_s));
+    m_editor->setTextCursor(cursor);
 }
 
 void Composer::updateButtons()
@@ -260,6 +626,7 @@ void Composer::updateButtons()
     m_send->setEnabled(haveSession && !text().trimmed().isEmpty());
     m_stop->setEnabled(haveSession);
     m_compact->setEnabled(haveSession && !m_running);
+    m_attach->setEnabled(haveSession && !m_projectDir.isEmpty());
     m_editor->setEnabled(!m_sessionID.isEmpty());
 }
 
@@ -267,7 +634,14 @@ void Composer::send()
 {
     if (m_sessionID.isEmpty() || m_running || m_readOnly || text().trimmed().isEmpty())
         return;
-    Q_EMIT sendRequested(m_sessionID, text(), currentAgent(), currentModel());
+    Q_EMIT sendRequested(m_sessionID, text(), currentAgent(), currentModel(), attachmentsToSend());
+}
+
+void Composer::chooseAttachments()
+{
+    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Attach Files"), m_projectDir);
+    for (const QString &file : files)
+        addAttachment(file);
 }
 
 void Composer::stop()
@@ -319,6 +693,8 @@ bool Composer::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_editor && event->type() == QEvent::KeyPress) {
         auto *ke = static_cast<QKeyEvent *>(event);
+        if (m_completer->popup()->isVisible())
+            return QWidget::eventFilter(watched, event);
         if (m_commands->popup()->isVisible()) {
             // A key that reached the editor itself while the popup is open goes to the popup,
             // whose completer handles Enter, Tab and Escape (and passes the rest back).

@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "processor/attachments.h"
+
+#include <QFutureWatcher>
+#include <QStringList>
 #include <QWidget>
 
 class QComboBox;
 class QCompleter;
+class QHBoxLayout;
+class QLabel;
+class QMimeData;
 class QPlainTextEdit;
+class QScrollArea;
 class QStandardItemModel;
+class QStringListModel;
 class QToolButton;
 class QPushButton;
 
@@ -15,6 +24,12 @@ namespace weft
 
 /// Where the user writes the next prompt: a multi-line editor (Enter sends, Shift+Enter starts a
 /// new line), the agent and model choices, Send / Stop and "Compact…".
+///
+/// Attachments: files and folders dropped on the editor or pasted, images pasted from the
+/// clipboard (as PNG), and `@path` mentions of the project's files, completed fuzzily as they are
+/// typed. Each file dropped or pasted shows as a chip (icon or thumbnail, name, size, a remove
+/// button); a file that cannot go (missing, unreadable, a device, binary, too large) is refused
+/// at once with a message under the editor, so nothing fails later.
 ///
 /// The composer only asks: it emits sendRequested(), stopRequested() and compactRequested(). The
 /// receiver of sendRequested() calls clearText() once it has taken the prompt, so that a prompt
@@ -56,32 +71,75 @@ public:
 
     [[nodiscard]] QString text() const;
     void setText(const QString &text);
+    /// Clears the text and the attachments.
     void clearText();
+
+    /// The project folder of the session: where @mentions are looked up and completed (its file
+    /// list is read off the GUI thread). Empty: no mentions, and no attachments at all (a
+    /// session of an OpenCode server, whose files are elsewhere).
+    void setProjectDirectory(const QString &directory);
+    [[nodiscard]] QString projectDirectory() const { return m_projectDir; }
+    /// Attaches a file or folder (a path relative to the project); false, with the reason shown
+    /// under the editor, when it cannot go.
+    bool addAttachment(const QString &path);
+    /// Attaches a pasted image given as a data: URL; false with the reason shown when refused.
+    bool addPastedImage(const QString &dataUrl);
+    void removeAttachment(int index);
+    /// The files, folders and images attached (not counting mentions).
+    [[nodiscard]] const QList<PromptAttachment> &attachments() const { return m_attachments; }
+    /// What the prompt sends: the attachments and the text's mentions, each file once.
+    [[nodiscard]] QList<PromptAttachment> attachmentsToSend() const;
+    /// The message under the editor (why the last attachment was refused), empty when none.
+    [[nodiscard]] QString attachmentNotice() const;
+    /// The @mention completion, for tests.
+    [[nodiscard]] QCompleter *completer() const { return m_completer; }
+    /// True once the project's file list is read.
+    [[nodiscard]] bool projectFilesReady() const { return m_filesReady; }
+    /// At most this many attachments, and this many bytes of them in all (providers refuse more).
+    static constexpr int MaxAttachments = 20;
+    static constexpr qint64 MaxTotalBytes = 32 * 1024 * 1024;
     [[nodiscard]] QPlainTextEdit *editor() const { return m_editor; }
     [[nodiscard]] QPushButton *sendButton() const { return m_send; }
     [[nodiscard]] QPushButton *stopButton() const { return m_stop; }
     [[nodiscard]] QToolButton *compactButton() const { return m_compact; }
     [[nodiscard]] QPushButton *importButton() const { return m_import; }
+    [[nodiscard]] QToolButton *attachButton() const { return m_attach; }
 
 public Q_SLOTS:
     void send();
     void stop();
     void compact();
+    /// Asks for files to attach (a file dialog in the project folder).
+    void chooseAttachments();
 
 Q_SIGNALS:
-    void sendRequested(const QString &sessionID, const QString &text, const QString &agent, const QString &model);
+    void sendRequested(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
+                       const QList<weft::PromptAttachment> &attachments);
     void stopRequested(const QString &sessionID);
     void compactRequested(const QString &sessionID);
     /// The read-only session should be copied into Weft's store to be continued there.
     void importRequested(const QString &sessionID);
     /// The model choice changed ("provider/model").
     void modelChanged(const QString &model);
+    /// The project's file list was read (setProjectDirectory()).
+    void projectFilesLoaded();
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    friend class PromptEditor;
     void updateButtons();
+    /// Pasted or dropped data: local files and folders, or an image. False: plain text.
+    bool takeMimeData(const QMimeData *data);
+    [[nodiscard]] static bool offersAttachments(const QMimeData *data);
+    bool accept(const Result<PromptAttachment> &attachment, const QString &what);
+    void showNotice(const QString &text);
+    void rebuildChips();
+    /// The "@query" before the cursor: its start, or -1 when the cursor is not in a mention.
+    [[nodiscard]] qsizetype mentionStart(QString *query) const;
+    void updateCompletion();
+    void complete(const QString &path);
     void updateCommandCompletion();
 
     QString m_sessionID;
@@ -92,9 +150,21 @@ private:
     QComboBox *m_agent;
     QComboBox *m_model;
     QToolButton *m_compact;
+    QToolButton *m_attach;
     QPushButton *m_send;
     QPushButton *m_stop;
     QPushButton *m_import = nullptr;
+    QScrollArea *m_chipArea;
+    QWidget *m_chips;
+    QHBoxLayout *m_chipLayout;
+    QLabel *m_notice;
+    QCompleter *m_completer;
+    QStringListModel *m_completions;
+    QString m_projectDir;
+    QList<PromptAttachment> m_attachments;
+    QStringList m_files;
+    bool m_filesReady = false;
+    QFutureWatcher<QStringList> m_filesWatcher;
     QStandardItemModel *m_commandModel;
     QCompleter *m_commands;
 };

@@ -440,6 +440,11 @@ void MainWindow::showSession(const QString &sessionID, const QString &source)
     m_timeline->setSession(m_controller->serviceFor(m_currentSource), sessionID);
     m_todos->setSession(m_controller->serviceFor(m_currentSource), sessionID);
     m_composer->setSessionID(sessionID);
+    // Files are attached from the project of a session of Weft's own store.
+    const std::optional<Session> shown = sessionID.isEmpty() || !m_currentSource.isEmpty()
+        ? std::nullopt
+        : m_controller->service()->get(sessionID);
+    m_composer->setProjectDirectory(shown ? shown->directory() : QString());
     updateProjectChoices();
     updateSourceState();
     m_composer->setRunning(m_controller && m_controller->isBusy(sessionID));
@@ -879,7 +884,8 @@ void MainWindow::showSendError(const QString &text)
     m_notices->showNotice(u"sendError"_s, NoticeBar::Kind::Error, text, {}, true);
 }
 
-void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model)
+void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
+                            const QList<PromptAttachment> &attachments)
 {
     m_notices->removeNotice(u"sendError"_s);
     m_notices->removeNotice(u"runError"_s);
@@ -889,7 +895,7 @@ void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const
     }
     // A model that cannot be reached is said here, with what to do, before anything is written.
     const QString where = QDir::toNativeSeparators(m_controller->configPath());
-    const SessionController::PromptResult sent = m_controller->prompt(sessionID, text, agent, model);
+    const SessionController::PromptResult sent = m_controller->prompt(sessionID, text, agent, model, attachments);
     using Status = SessionController::PromptResult::Status;
     switch (sent.status) {
     case Status::Sent:

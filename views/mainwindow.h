@@ -199,7 +199,8 @@ private:
     /// The agents and commands of the current session's project in the composer.
     void updateProjectChoices();
     [[nodiscard]] bool isRunnable(const QString &sessionID) const;
-    void sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model);
+    void sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
+                    const QList<weft::PromptAttachment> &attachments);
     void showSendError(const QString &text);
     void onBusyChanged(const QString &sessionID, bool busy);
     void onRunFinished(const QString &sessionID, bool ok, const weft::MessageError &error);

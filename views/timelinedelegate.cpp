@@ -8,6 +8,9 @@
 #include <QAbstractItemView>
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
+#include <QBuffer>
+#include <QImageReader>
+#include <QUrl>
 #include <QDateTime>
 #include <QFontDatabase>
 #include <QHelpEvent>
@@ -17,6 +20,8 @@
 #include <QPainterPath>
 #include <QTextCursor>
 #include <QToolTip>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -31,6 +36,7 @@ constexpr qreal RowGap = 6;
 constexpr qreal Radius = 6;
 constexpr int InputLines = 12;
 constexpr int OutputLines = 16;
+constexpr qreal ThumbnailHeight = 120;
 
 QFont smallFont(const QFont &font)
 {
@@ -188,7 +194,7 @@ void drawPill(QPainter *p, const QRectF &rect, const QString &text, const QColor
 
 struct TimelineDelegate::Block
 {
-    enum class Kind { Text, Reasoning, Tool, Line, Error, Working };
+    enum class Kind { Text, Reasoning, Tool, Line, Error, Working, File };
     enum class Tone { Dim, Neutral, Negative, Active };
     Kind kind = Kind::Text;
     QString partID;
@@ -216,6 +222,10 @@ struct TimelineDelegate::Block
     // line
     QString text;
     Tone tone = Tone::Dim;
+    // file: the type's icon, the name (text) and the kind (subject); an image's thumbnail box
+    QString icon;
+    QRectF thumbnail;
+    QString url; // an image's data: URL (shared, not copied)
 };
 
 struct TimelineDelegate::Layout
@@ -263,6 +273,7 @@ TimelineDelegate::TimelineDelegate(QAbstractItemView *view)
     , m_view(view)
     , m_layouts(2000)
     , m_documents(1500)
+    , m_thumbnails(200)
 {
 }
 
@@ -302,6 +313,7 @@ void TimelineDelegate::clearCaches()
 {
     m_layouts.clear();
     m_documents.clear();
+    m_thumbnails.clear();
 }
 
 void TimelineDelegate::setExpanded(const QModelIndex &index, const QString &partID, bool expanded)
@@ -391,6 +403,9 @@ struct TimelineDelegate::LayoutState
     qreal innerW = 0;
     qreal y = 0;
     QString root; // the project folder, for tool subjects
+    // A user message with attachments: the synthetic text of their reading is not shown (the
+    // file is, as a chip).
+    bool hideSynthetic = false;
 };
 
 std::shared_ptr<const TimelineDelegate::Layout> TimelineDelegate::layout(const QModelIndex &index) const
@@ -409,6 +424,9 @@ std::shared_ptr<const TimelineDelegate::Layout> TimelineDelegate::layout(const Q
     if (!layoutCompactionMarker(index, s)) {
         layoutHeader(index, s);
         const auto parts = index.data(TimelineModel::PartsRole).value<QList<Part>>();
+        s.hideSynthetic = l->user && std::any_of(parts.cbegin(), parts.cend(), [](const Part &p) {
+            return p.type() == PartType::File;
+        });
         for (const Part &part : parts)
             layoutPart(part, s);
         layoutChanges(index, s);
@@ -519,6 +537,8 @@ void TimelineDelegate::layoutPart(const Part &part, LayoutState &s) const
         layoutTool(part, s);
         break;
     case PartType::File:
+        layoutFile(part, s);
+        break;
     case PartType::Patch:
     case PartType::Retry:
     case PartType::Agent:
@@ -536,7 +556,7 @@ void TimelineDelegate::layoutPart(const Part &part, LayoutState &s) const
 
 void TimelineDelegate::layoutText(const Part &part, LayoutState &s) const
 {
-    if (part.isIgnored() || part.text().trimmed().isEmpty())
+    if (part.isIgnored() || part.text().trimmed().isEmpty() || (s.hideSynthetic && part.isSynthetic()))
         return;
     Block b;
     b.kind = Block::Kind::Text;
@@ -646,10 +666,6 @@ qreal TimelineDelegate::layoutToolDetails(const ToolState &state, Block &b, qrea
 void TimelineDelegate::layoutNotice(const Part &part, LayoutState &s) const
 {
     switch (part.type()) {
-    case PartType::File:
-        s.addLine(part.id(), tr("Attached: %1").arg(part.filename().isEmpty() ? part.url() : part.filename()),
-                  Block::Tone::Dim);
-        break;
     case PartType::Patch: {
         const QStringList files = part.files();
         if (files.isEmpty())
@@ -684,6 +700,66 @@ void TimelineDelegate::layoutNotice(const Part &part, LayoutState &s) const
     default:
         break;
     }
+}
+
+void TimelineDelegate::layoutFile(const Part &part, LayoutState &s) const
+{
+    Block b;
+    b.kind = Block::Kind::File;
+    b.partID = part.id();
+    const QString mime = part.mime();
+    QString name = part.filename();
+    if (name.isEmpty())
+        name = part.url().startsWith(u"data:") ? tr("pasted data") : QUrl(part.url()).fileName();
+    b.text = name;
+    if (mime == u"application/x-directory") {
+        b.icon = u"folder"_s;
+        b.subject = tr("Folder");
+    } else if (mime.startsWith(u"image/")) {
+        b.icon = u"image-x-generic"_s;
+        b.subject = tr("Image (%1)").arg(mime.mid(6).toUpper());
+    } else if (mime == u"application/pdf") {
+        b.icon = u"application-pdf"_s;
+        b.subject = tr("PDF");
+    } else {
+        b.icon = u"text-x-generic"_s;
+        b.subject = mime == u"text/plain" ? tr("Text file") : mime;
+    }
+    const qreal lineH = s.lh + 8;
+    b.rect = QRectF(s.innerX, s.y, std::min(s.innerW, s.fm.horizontalAdvance(name) + s.sfm.horizontalAdvance(b.subject) + 60),
+                    lineH);
+    // An image shows a thumbnail under its name, in a box of fixed height: the layout needs no
+    // decoding; the picture is decoded once, when the row is first painted.
+    if (mime.startsWith(u"image/") && part.url().startsWith(u"data:")) {
+        const qreal side = std::min<qreal>(ThumbnailHeight, s.innerW);
+        b.thumbnail = QRectF(s.innerX, s.y + lineH + 4, std::min(s.innerW, side * 2), side);
+        b.url = part.url();
+        b.rect.setWidth(std::max(b.rect.width(), b.thumbnail.width()));
+        b.rect.setBottom(b.thumbnail.bottom());
+    }
+    s.append(b, b.rect.height());
+}
+
+QImage TimelineDelegate::thumbnail(const QString &partID, const QString &url, const QSize &box) const
+{
+    if (QImage *cached = m_thumbnails.object(partID))
+        return *cached;
+    QImage image;
+    const qsizetype comma = url.indexOf(u',');
+    if (comma > 0) {
+        QByteArray bytes = QByteArray::fromBase64(QStringView(url).mid(comma + 1).toLatin1());
+        QBuffer buffer(&bytes);
+        QImageReader reader(&buffer);
+        const QSize full = reader.size();
+        const QSize device = box * m_view->devicePixelRatioF();
+        if (full.isValid() && (full.width() > device.width() || full.height() > device.height()))
+            reader.setScaledSize(full.scaled(device, Qt::KeepAspectRatio));
+        image = reader.read();
+        image.setDevicePixelRatio(m_view->devicePixelRatioF());
+    }
+    // A picture that cannot be decoded is remembered too, as null: it is not tried again.
+    m_thumbnails.insert(partID, new QImage(image), 1);
+    return image;
 }
 
 void TimelineDelegate::layoutChanges(const QModelIndex &index, LayoutState &s) const
@@ -895,6 +971,53 @@ void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &p
             }
             p->restore();
         }
+        break;
+    }
+    case Block::Kind::File: {
+        p->save();
+        p->setRenderHint(QPainter::Antialiasing);
+        const QColor base = palette.color(QPalette::Base);
+        const QRectF chip(b.rect.left(), b.rect.top(), b.rect.width(), fm.height() + 8);
+        p->setPen(QPen(Style::mix(base, text, 0.16), 1));
+        p->setBrush(Style::mix(base, text, 0.035));
+        p->drawRoundedRect(chip.adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
+        const qreal side = fm.height() - 2;
+        const QRectF iconRect(chip.left() + 8, chip.center().y() - side / 2, side, side);
+        Style::icon(b.icon).paint(p, iconRect.toRect());
+        p->setFont(font);
+        p->setPen(text);
+        const qreal nameX = iconRect.right() + 6;
+        const QFontMetricsF sfm(small);
+        const qreal subjectW = sfm.horizontalAdvance(b.subject);
+        const QString name = fm.elidedText(b.text, Qt::ElideMiddle, std::max<qreal>(20, chip.right() - nameX - subjectW - 18));
+        p->drawText(QRectF(nameX, chip.top(), chip.right() - nameX, chip.height()), Qt::AlignVCenter | Qt::AlignLeft, name);
+        p->setFont(small);
+        p->setPen(dim);
+        p->drawText(QRectF(nameX + fm.horizontalAdvance(name) + 10, chip.top(), subjectW + 2, chip.height()),
+                    Qt::AlignVCenter | Qt::AlignLeft, b.subject);
+        if (!b.thumbnail.isEmpty()) {
+            const QImage image = thumbnail(b.partID, b.url, b.thumbnail.size().toSize());
+            if (image.isNull()) {
+                p->setPen(dim);
+                p->drawText(b.thumbnail, Qt::AlignLeft | Qt::AlignVCenter, tr("(the image cannot be shown)"));
+            } else {
+                // Small pictures keep their size; larger ones fit the box.
+                const QSizeF natural = QSizeF(image.size()) / image.devicePixelRatio();
+                const QSizeF shown = natural.width() > b.thumbnail.width() || natural.height() > b.thumbnail.height()
+                    ? natural.scaled(b.thumbnail.size(), Qt::KeepAspectRatio)
+                    : natural;
+                const QRectF target(b.thumbnail.topLeft(), shown);
+                QPainterPath clip;
+                clip.addRoundedRect(target, 4, 4);
+                p->setClipPath(clip);
+                p->drawImage(target, image);
+                p->setClipping(false);
+                p->setPen(QPen(Style::mix(base, text, 0.16), 1));
+                p->setBrush(Qt::NoBrush);
+                p->drawRoundedRect(target.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
+            }
+        }
+        p->restore();
         break;
     }
     case Block::Kind::Line: {

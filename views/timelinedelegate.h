@@ -6,6 +6,7 @@
 #include <QAbstractItemDelegate>
 #include <QAbstractTextDocumentLayout>
 #include <QCache>
+#include <QImage>
 #include <QSet>
 #include <QTextDocument>
 
@@ -106,7 +107,12 @@ private:
     void layoutTool(const Part &part, LayoutState &state) const;
     /// The input and output boxes of an expanded tool card from @p top; returns their bottom.
     qreal layoutToolDetails(const ToolState &toolState, Block &block, qreal top, LayoutState &state) const;
-    /// The one-line notices: attachments, patches, retries, agents, subtasks, unknown parts.
+    /// An attached file: its type's icon, name and kind; an image's thumbnail below.
+    void layoutFile(const Part &part, LayoutState &state) const;
+    /// The picture of an image attachment (its data: URL) scaled into @p box, decoded once and
+    /// cached by part ID; null when it cannot be decoded.
+    [[nodiscard]] QImage thumbnail(const QString &partID, const QString &url, const QSize &box) const;
+    /// The one-line notices: patches, retries, agents, subtasks, unknown parts.
     void layoutNotice(const Part &part, LayoutState &state) const;
     /// The "N files changed in this turn" line.
     void layoutChanges(const QModelIndex &index, LayoutState &state) const;
@@ -136,6 +142,7 @@ private:
     int m_spinnerPhase = 0;
     mutable QCache<QString, CachedLayout> m_layouts;
     mutable QCache<QString, CachedDocument> m_documents;
+    mutable QCache<QString, QImage> m_thumbnails;
 };
 
 } // namespace weft

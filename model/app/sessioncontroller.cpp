@@ -188,7 +188,8 @@ QStringList SessionController::busySessions() const
 }
 
 SessionController::PromptResult SessionController::prompt(const QString &sessionID, const QString &text,
-                                                          const QString &agent, const QString &model)
+                                                          const QString &agent, const QString &model,
+                                                          const QList<PromptAttachment> &attachments)
 {
     using Status = PromptResult::Status;
     PromptResult result;
@@ -197,6 +198,11 @@ SessionController::PromptResult SessionController::prompt(const QString &session
         return result;
     }
     if (ServerSource *server = serverOf(sessionID)) {
+        if (!attachments.isEmpty()) {
+            result.status = Status::Failed;
+            result.error = u"files are not sent to an OpenCode server yet"_s;
+            return result;
+        }
         // The server runs it with its own config; a failure to send comes as failed().
         server->prompt(sessionID, text, agent, model);
         result.sessionID = sessionID;
@@ -238,6 +244,7 @@ SessionController::PromptResult SessionController::prompt(const QString &session
             request.text = end < 0 ? QString() : text.mid(end + 1).trimmed();
         }
     }
+    request.attachments = attachments;
     const Result<QString> started = m_processor->prompt(request);
     if (!started) {
         result.status = Status::Failed;

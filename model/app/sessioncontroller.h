@@ -122,8 +122,10 @@ public:
     [[nodiscard]] bool isRunnable(const QString &sessionID) const;
     [[nodiscard]] bool isBusy(const QString &sessionID) const;
     [[nodiscard]] QStringList busySessions() const;
-    /// Checks that @p model (empty: the configured one) can be reached, then starts the run.
-    PromptResult prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model);
+    /// Checks that @p model (empty: the configured one) can be reached, then starts the run with
+    /// @p attachments (refused for a server's session: its files are on the server).
+    PromptResult prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
+                        const QList<PromptAttachment> &attachments = {});
     /// Stops the run of @p sessionID (a prompt or a compaction).
     void stop(const QString &sessionID);
 

@@ -795,10 +795,24 @@ Part Part::make(const QString &id, const QString &sessionID, const QString &mess
 Part Part::makeText(const QString &id, const QString &sessionID, const QString &messageID, const QString &text,
                     bool synthetic)
 {
+    // OpenCode stores parts in its schema's key order: text, then synthetic.
     Part p = make(id, sessionID, messageID, PartType::Text);
+    p.json().insert(u"text"_s, text);
     if (synthetic)
         p.json().insert(u"synthetic"_s, true);
-    p.json().insert(u"text"_s, text);
+    return p;
+}
+
+Part Part::makeFile(const QString &id, const QString &sessionID, const QString &messageID, const QString &mime,
+                    const QString &filename, const QString &url, const JsonObject &source)
+{
+    Part p = make(id, sessionID, messageID, PartType::File);
+    p.json().insert(u"mime"_s, mime);
+    if (!filename.isEmpty())
+        p.json().insert(u"filename"_s, filename);
+    p.json().insert(u"url"_s, url);
+    if (!source.isEmpty())
+        p.json().insert(u"source"_s, source);
     return p;
 }
 
@@ -833,6 +847,7 @@ QList<ValidationIssue> Part::validate(const JsonValue &value, const QString &pat
         v.string(o, path, u"mime"_s);
         v.string(o, path, u"url"_s);
         v.string(o, path, u"filename"_s, true);
+        v.object(o, path, u"source"_s, true);
         break;
     case PartType::Tool: {
         v.string(o, path, u"callID"_s);

@@ -341,6 +341,8 @@ public:
     [[nodiscard]] QString mime() const { return m_json.string(u"mime"); }
     [[nodiscard]] QString filename() const { return m_json.string(u"filename"); }
     [[nodiscard]] QString url() const { return m_json.string(u"url"); }
+    /// The file's path from `source` (an @mention's file or symbol), empty without one.
+    [[nodiscard]] QString sourcePath() const { return m_json.object(u"source").string(u"path"); }
 
     // step-start, step-finish, snapshot
     [[nodiscard]] QString snapshot() const { return m_json.string(u"snapshot"); }
@@ -369,6 +371,12 @@ public:
     [[nodiscard]] static Part make(const QString &id, const QString &sessionID, const QString &messageID, PartType type);
     [[nodiscard]] static Part makeText(const QString &id, const QString &sessionID, const QString &messageID,
                                        const QString &text, bool synthetic = false);
+    /// A file part (MessageV2.FilePart): mime, filename (left out when empty), url (a file:// or
+    /// data: URL) and @p source as given (`{text: {value, start, end}, type, path}`; left out
+    /// when empty).
+    [[nodiscard]] static Part makeFile(const QString &id, const QString &sessionID, const QString &messageID,
+                                       const QString &mime, const QString &filename, const QString &url,
+                                       const JsonObject &source = {});
 
     [[nodiscard]] static QList<ValidationIssue> validate(const JsonValue &value, const QString &path = QStringLiteral("$"));
     [[nodiscard]] static Result<Part> fromJson(const JsonValue &value);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "agent.h"
+#include "attachments.h"
 #include "compaction/compaction.h"
 #include "filetime.h"
 #include "instructions.h"
@@ -40,6 +41,9 @@ struct ResolvedModel {
     qint64 outputLimit = 0;      ///< 0 = unknown
     ModelCost cost;
     JsonObject providerOptions;  ///< merged into every request body
+    /// What the model reads besides text ("image", "pdf", ...; ModelInfo::inputModalities()):
+    /// files of other kinds reach it as OpenCode's "cannot read" text.
+    QStringList inputModalities{QStringLiteral("text")};
 
     [[nodiscard]] QString ref() const { return providerID + u'/' + modelID; }
 };
@@ -112,6 +116,9 @@ struct PromptRequest {
     /// A command to run (ProcessorConfig::commands, without the '/'); `text` is then its
     /// arguments. Its `agent` and `model` win over the request's, as in OpenCode.
     QString command;
+    /// Files, folders and images sent along: they become file parts (and the synthetic text
+    /// of their reading) of the user message, after its text (Attachments::toParts).
+    QList<PromptAttachment> attachments;
 };
 
 /// A compaction to run (Processor::compact).

@@ -6,6 +6,7 @@
 #include "core/identifier.h"
 #include "core/logging.h"
 #include "core/project.h"
+#include "provider/attachmentencoding.h"
 #include "revert.h"
 #include "session/modelmessages.h"
 #include "session/sessionservice.h"
@@ -386,7 +387,9 @@ LlmRequest SessionRun::makeRequest(const StepSpec &spec) const
     LlmRequest request;
     request.providerID = model.providerID;
     request.modelID = model.apiModelID.isEmpty() ? model.modelID : model.apiModelID;
-    request.messages = spec.messages.isEmpty() ? buildMessages(m_service->messages(m_session.id())) : spec.messages;
+    request.messages = AttachmentEncoding::replaceUnsupported(
+        spec.messages.isEmpty() ? buildMessages(m_service->messages(m_session.id())) : spec.messages,
+        model.inputModalities);
     if (!spec.reminder.isEmpty())
         request.messages.append(LlmMessage::assistant(spec.reminder));
     if (spec.tools)
@@ -635,17 +638,23 @@ bool SessionRun::isDoomLoop(const QString &tool, const JsonObject &input)
     return m_recentCalls.size() == 3 && m_recentCalls.at(0) == signature && m_recentCalls.at(1) == signature;
 }
 
-ToolContext SessionRun::toolContext(const QString &assistantID, Part &part, const JsonObject &input, qint64 start)
+ToolContext SessionRun::baseToolContext(const QString &messageID) const
 {
     ToolContext context;
     context.sessionID = m_session.id();
-    context.messageID = assistantID;
-    context.callID = part.callID();
+    context.messageID = messageID;
     context.agent = m_agent.name;
     context.directory = m_session.directory();
     context.worktree = m_worktree;
     context.dataDir = m_config.dataDir;
     context.abortFlag = m_abort;
+    return context;
+}
+
+ToolContext SessionRun::toolContext(const QString &assistantID, Part &part, const JsonObject &input, qint64 start)
+{
+    ToolContext context = baseToolContext(assistantID);
+    context.callID = part.callID();
     context.ask = [this, assistantID, callID = part.callID()](const QString &permission, const QStringList &patterns,
                                                               const JsonObject &metadata) {
         return ask(permission, patterns, metadata, assistantID, callID);
@@ -670,6 +679,19 @@ ToolContext SessionRun::toolContext(const QString &assistantID, Part &part, cons
     context.todos = [this] { return m_service->todos(m_session.id()); };
     context.setTodos = [this](const QList<Todo> &todos) { return m_service->setTodos(m_session.id(), todos); };
     return context;
+}
+
+void SessionRun::writeAttachments(const Message &user)
+{
+    if (m_request.attachments.isEmpty())
+        return;
+    ToolContext context = baseToolContext(user.id());
+    context.lastRead = [this](const QString &path) { return m_fileTimes->lastRead(m_session.id(), QDir::cleanPath(path)); };
+    context.markRead = [this](const QString &path) { m_fileTimes->markRead(m_session.id(), QDir::cleanPath(path)); };
+    for (const PromptAttachment &attachment : std::as_const(m_request.attachments)) {
+        for (const Part &part : Attachments::toParts(attachment, context, m_session.id(), user.id()))
+            writePart(part);
+    }
 }
 
 void SessionRun::takeReadsFromHistory()
@@ -892,6 +914,7 @@ void SessionRun::run()
     (void)m_service->updateMessage(user);
     m_userMessageID = user.id();
     writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_session.id(), user.id(), m_request.text));
+    writeAttachments(user);
     if (m_agent.name == u"plan") {
         const QString planFile
             = (m_session.projectID() == u"global" ? m_config.dataDir + u"/plans"_s : m_worktree + u"/.opencode/plans"_s)

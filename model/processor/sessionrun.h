@@ -245,6 +245,10 @@ private:
     std::shared_ptr<PendingReplies<QuestionReply>> m_questions;
     /// The reads the session's history shows are added to m_fileTimes once per run.
     std::once_flag m_readsFromHistory;
+    /// What every tool context of this run holds: session, message, agent, folders, abort flag.
+    [[nodiscard]] ToolContext baseToolContext(const QString &messageID) const;
+    /// The parts of the request's attachments in the user message (Attachments::toParts).
+    void writeAttachments(const Message &user);
     void takeReadsFromHistory();
     QString m_lastText;
     MessageError m_lastError;

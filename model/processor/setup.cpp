@@ -69,6 +69,7 @@ Result<std::shared_ptr<const ProviderFactory>> applyConfig(ProcessorConfig &pc, 
         model.outputLimit = info->limit.output;
         model.cost = info->cost;
         model.providerOptions = info->options;
+        model.inputModalities = info->inputModalities();
         return model;
     };
     // MCP servers run once per process, not per run: this config says which (see McpManager).

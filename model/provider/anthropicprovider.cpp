@@ -2,6 +2,7 @@
 // Anthropic Messages with streaming: POST {baseURL}/messages.
 #include "provider.h"
 
+#include "attachmentencoding.h"
 #include "core/logging.h"
 
 #include <QNetworkRequest>
@@ -13,23 +14,6 @@ namespace weft
 
 namespace
 {
-
-/// {"type": "base64", "media_type", "data"} for a data: URL, {"type": "url", "url"} otherwise.
-JsonObject fileSource(const LlmPart &part)
-{
-    if (part.url.startsWith(u"data:")) {
-        const qsizetype comma = part.url.indexOf(u',');
-        const QString header = part.url.mid(5, comma - 5);
-        QString mediaType = header.section(u';', 0, 0);
-        if (mediaType.isEmpty())
-            mediaType = part.mime;
-        if (comma > 0 && header.endsWith(u";base64"))
-            return JsonObject{
-                {u"type"_s, u"base64"_s}, {u"media_type"_s, mediaType}, {u"data"_s, part.url.mid(comma + 1)}};
-        return {};
-    }
-    return JsonObject{{u"type"_s, u"url"_s}, {u"url"_s, part.url}};
-}
 
 JsonObject contentBlock(const LlmPart &part)
 {
@@ -48,16 +32,8 @@ JsonObject contentBlock(const LlmPart &part)
         return JsonObject{
             {u"type"_s, u"thinking"_s}, {u"thinking"_s, part.text}, {u"signature"_s, meta.string(u"signature")}};
     }
-    case LlmPart::Type::File: {
-        const JsonObject source = fileSource(part);
-        if (source.isEmpty())
-            return {};
-        if (part.mime.startsWith(u"image/"))
-            return JsonObject{{u"type"_s, u"image"_s}, {u"source"_s, source}};
-        if (part.mime == u"application/pdf")
-            return JsonObject{{u"type"_s, u"document"_s}, {u"source"_s, source}};
-        return {};
-    }
+    case LlmPart::Type::File:
+        return AttachmentEncoding::anthropicBlock(part);
     case LlmPart::Type::ToolCall:
         return JsonObject{{u"type"_s, u"tool_use"_s},
                           {u"id"_s, part.toolCallID},

@@ -177,6 +177,11 @@ ModelInfo readModel(const QString &providerID, const QString &modelID, const Jso
     info.toolCall = m.boolean(u"tool_call", true);
     info.temperature = m.boolean(u"temperature", true);
     info.attachment = m.boolean(u"attachment", false);
+    const JsonArray modalities = m.object(u"modalities").array(u"input");
+    for (const JsonValue &v : modalities) {
+        if (v.isString())
+            info.modalities.append(v.toString());
+    }
     info.options = m.object(u"options");
     info.headers = m.object(u"headers");
     return info;
@@ -245,6 +250,13 @@ Result<QByteArray> substitute(QByteArray text, const QString &path, const QProce
 }
 
 } // namespace
+
+QStringList ModelInfo::inputModalities() const
+{
+    if (!modalities.isEmpty())
+        return modalities;
+    return attachment ? QStringList{u"text"_s, u"image"_s, u"pdf"_s} : QStringList{u"text"_s};
+}
 
 qint64 ModelInfo::maxOutputTokens() const
 {

@@ -47,6 +47,8 @@ struct ModelInfo
     bool toolCall = true;
     bool temperature = true;
     bool attachment = false;
+    /// `modalities.input` as written ("text", "image", "pdf", "audio", "video"); empty when absent.
+    QStringList modalities;
     /// `models.<id>.options` (AI SDK provider options) and `headers`, as written.
     JsonObject options;
     JsonObject headers;
@@ -54,6 +56,9 @@ struct ModelInfo
 
     /// "provider/model".
     [[nodiscard]] QString ref() const { return providerID + u'/' + modelID; }
+    /// The kinds of input the model reads (OpenCode's capabilities.input): `modalities.input`
+    /// when given, else "text", plus "image" and "pdf" when `attachment` is true.
+    [[nodiscard]] QStringList inputModalities() const;
     /// OpenCode's ProviderTransform.maxOutputTokens: min(limit.output, 32000), or 32000 when unknown.
     [[nodiscard]] qint64 maxOutputTokens() const;
     static constexpr qint64 OutputTokenMax = 32000;

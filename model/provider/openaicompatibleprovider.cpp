@@ -2,6 +2,7 @@
 // OpenAI chat completions with streaming: POST {baseURL}/chat/completions.
 #include "provider.h"
 
+#include "attachmentencoding.h"
 #include "core/logging.h"
 
 #include <QNetworkRequest>
@@ -20,15 +21,8 @@ JsonObject userContentPart(const LlmPart &part)
 {
     if (part.type == LlmPart::Type::Text)
         return JsonObject{{u"type"_s, u"text"_s}, {u"text"_s, part.text}};
-    if (part.type == LlmPart::Type::File) {
-        if (part.mime.startsWith(u"image/"))
-            return JsonObject{{u"type"_s, u"image_url"_s}, {u"image_url"_s, JsonObject{{u"url"_s, part.url}}}};
-        if (part.mime == u"application/pdf") {
-            JsonObject file{{u"filename"_s, part.filename.isEmpty() ? u"file.pdf"_s : part.filename},
-                            {u"file_data"_s, part.url}};
-            return JsonObject{{u"type"_s, u"file"_s}, {u"file"_s, file}};
-        }
-    }
+    if (part.type == LlmPart::Type::File)
+        return AttachmentEncoding::openAiChatPart(part);
     return {};
 }
 

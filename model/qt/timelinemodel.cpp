@@ -229,7 +229,11 @@ QString TimelineModel::markdown(const Message &info, const QList<Part> &parts)
             break;
         }
         case PartType::File:
-            blocks.append(u"[%1](%2)"_s.arg(p.filename().isEmpty() ? p.url() : p.filename(), p.url()));
+            // A data: URL (an image, megabytes of base64) is no link to copy: the name stands alone.
+            if (p.url().startsWith(u"data:"))
+                blocks.append(u"[%1]"_s.arg(p.filename().isEmpty() ? p.mime() : p.filename()));
+            else
+                blocks.append(u"[%1](%2)"_s.arg(p.filename().isEmpty() ? p.url() : p.filename(), p.url()));
             break;
         default:
             break;

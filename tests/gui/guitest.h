@@ -3,13 +3,19 @@
 
 // Shared set-up of the GUI tests: settings in a temporary folder, a fixed style and palette.
 
+#include "mainwindow.h"
+#include "qt/sessionsmodel.h"
+#include "qt/timelinemodel.h"
+
 #include <QApplication>
 #include <QFont>
 #include <QPalette>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStyleFactory>
+#include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTest>
 
 namespace weft::test
 {
@@ -85,6 +91,25 @@ inline void useStyle(const QPalette &palette)
     QFont font(QStringLiteral("DejaVu Sans"));
     font.setPointSize(10);
     QApplication::setFont(font);
+}
+
+/// Shows @p window, waits for its session list, opens @p sessionID and waits for its timeline;
+/// false when any of it fails or times out.
+inline bool showAndOpen(MainWindow &window, const QString &sessionID, QSize size = QSize(1200, 800))
+{
+    window.resize(size);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    if (!window.sessionsModel()->isLoaded()) {
+        QSignalSpy loaded(window.sessionsModel(), &SessionsModel::loaded);
+        if (!loaded.wait(5000))
+            return false;
+    }
+    QSignalSpy loaded(window.timelineModel(), &TimelineModel::loaded);
+    if (window.currentSessionID() != sessionID && !window.openSession(sessionID))
+        return false;
+    return !window.timelineModel()->isLoading() || loaded.wait(5000);
 }
 
 } // namespace weft::test

@@ -124,19 +124,7 @@ void TestGuiRun::cleanup()
 bool TestGuiRun::makeWindow(std::optional<ProcessorSetup> setup)
 {
     m_window = std::make_unique<MainWindow>(m_run.service, m_run.data->path(), std::move(setup));
-    m_window->resize(1200, 800);
-    m_window->show();
-    if (!QTest::qWaitForWindowExposed(m_window.get()))
-        return false;
-    if (!m_window->sessionsModel()->isLoaded()) {
-        QSignalSpy loaded(m_window->sessionsModel(), &SessionsModel::loaded);
-        if (!loaded.wait(5000))
-            return false;
-    }
-    QSignalSpy loaded(m_window->timelineModel(), &TimelineModel::loaded);
-    if (m_window->currentSessionID() != m_run.sessionID && !m_window->openSession(m_run.sessionID))
-        return false;
-    return !m_window->timelineModel()->isLoading() || loaded.wait(5000);
+    return test::showAndOpen(*m_window, m_run.sessionID);
 }
 
 bool TestGuiRun::makeConfiguredWindow()

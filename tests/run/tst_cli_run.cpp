@@ -102,7 +102,9 @@ private Q_SLOTS:
                                     {u"options"_s, JsonObject{{u"baseURL"_s, m_server.baseUrl().toString()},
                                                               {u"apiKey"_s, u"{env:FAKE_API_KEY}"_s}}},
                                     {u"models"_s, JsonObject{{u"gpt-test"_s, JsonObject{{u"limit"_s, JsonObject{{u"context"_s, 100000}, {u"output"_s, 4000}}},
-                                                                                       {u"cost"_s, JsonObject{{u"input"_s, 3}, {u"output"_s, 15}}}}}}}}}}},
+                                                                                       {u"cost"_s, JsonObject{{u"input"_s, 3}, {u"output"_s, 15}}}}},
+                                                             // reads images (OpenCode's `modalities`)
+                                                             {u"gpt-vision"_s, JsonObject{{u"modalities"_s, JsonObject{{u"input"_s, JsonArray{u"text"_s, u"image"_s}}}}}}}}}}}},
         };
         QFile f(m_config);
         QVERIFY(f.open(QIODevice::WriteOnly));
@@ -169,6 +171,80 @@ private Q_SLOTS:
         const Output unreverted = weft({u"session"_s, u"unrevert"_s, id});
         QVERIFY2(unreverted.code == 0, unreverted.err.constData());
         QVERIFY(QFile::exists(file));
+    }
+
+    void runWithFiles()
+    {
+        QFile notes(m_project.path() + u"/notes.txt"_s);
+        QVERIFY(notes.open(QIODevice::WriteOnly));
+        notes.write("alpha\nbeta\n");
+        notes.close();
+        const QByteArray png = QByteArray::fromBase64(
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==");
+        QFile pic(m_project.path() + u"/pic.png"_s);
+        QVERIFY(pic.open(QIODevice::WriteOnly));
+        pic.write(png);
+        pic.close();
+
+        // A model that reads images: the text file as the read tool's output, the image as a data: URL.
+        const qsizetype before = m_server.requests().size();
+        m_server.enqueue(FakeReply::sse(text({u"A note and a dot."_s})));
+        m_server.enqueue(FakeReply::sse(text({u"Files"_s})));
+        const Output run = weft({u"run"_s, u"--model"_s, u"fake/gpt-vision"_s, u"-f"_s, u"notes.txt"_s, u"--file"_s,
+                                 u"pic.png"_s, u"what"_s, u"are"_s, u"these?"_s});
+        QVERIFY2(run.code == 0, run.err.constData());
+        QVERIFY(run.out.contains("A note and a dot."));
+        QVERIFY(!run.out.contains("alpha")); // the file's text is not printed
+        const JsonObject body = m_server.requests().at(before).json;
+        const QByteArray raw = m_server.requests().at(before).body;
+        QVERIFY(raw.contains("00001| alpha"));
+        QVERIFY(raw.contains("Called the Read tool with the following input"));
+        const QString dataUrl = u"data:image/png;base64,"_s + QString::fromLatin1(png.toBase64());
+        bool sawImage = false;
+        for (const JsonValue &m : body.array(u"messages")) {
+            for (const JsonValue &c : m.toObject().array(u"content"))
+                sawImage = sawImage || c.toObject().object(u"image_url").string(u"url") == dataUrl;
+        }
+        QVERIFY2(sawImage, raw.left(2000).constData());
+
+        // Stored as OpenCode stores them.
+        const Output list = weft({u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+        const QString id = parseJson(list.out).value_or(JsonValue()).toArray().at(0).toObject().string(u"id"_s);
+        const Output exported = weft({u"export"_s, id});
+        QCOMPARE(exported.code, 0);
+        const JsonArray parts = parseJson(exported.out)->toObject().array(u"messages").at(0).toObject().array(u"parts");
+        QStringList types;
+        for (const JsonValue &p : parts)
+            types.append(p.toObject().string(u"type") + (p.toObject().boolean(u"synthetic") ? u"*"_s : QString()));
+        QCOMPARE(types, (QStringList{u"text"_s, u"text*"_s, u"text*"_s, u"file"_s, u"text*"_s, u"file"_s}));
+        QCOMPARE(parts.at(3).toObject().string(u"mime"), u"text/plain"_s);
+        QCOMPARE(parts.at(3).toObject().string(u"filename"), u"notes.txt"_s);
+        QCOMPARE(parts.at(5).toObject().string(u"url"), dataUrl);
+
+        // The configured model reads no images: OpenCode's text goes instead of the picture.
+        const qsizetype second = m_server.requests().size();
+        m_server.enqueue(FakeReply::sse(text({u"I cannot see it."_s})));
+        const Output blind = weft({u"run"_s, u"--session"_s, id, u"--model"_s, u"fake/gpt-test"_s, u"-f"_s, u"pic.png"_s, u"and"_s, u"now?"_s});
+        QVERIFY2(blind.code == 0, blind.err.constData());
+        const QByteArray blindBody = m_server.requests().at(second).body;
+        QVERIFY(blindBody.contains("ERROR: Cannot read \\\"pic.png\\\" (this model does not support image input). Inform the user."));
+        QVERIFY(!blindBody.contains("image_url"));
+
+        // What cannot be attached stops the run before anything is sent or written.
+        const qsizetype third = m_server.requests().size();
+        const Output listed = weft({u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+        const qsizetype sessions = parseJson(listed.out).value_or(JsonValue()).toArray().size();
+        for (const auto &[path, why] : {std::pair{u"missing.txt"_s, "no such file or folder"},
+                                        std::pair{u"../../../../../no/such/dir/x"_s, "no such file or folder"},
+                                        std::pair{u"/dev/zero"_s, "device, pipe or socket"}}) {
+            const Output refused = weft({u"run"_s, u"--file"_s, path, u"hello"_s});
+            QCOMPARE(refused.code, 1);
+            QVERIFY2(refused.err.contains(QByteArray("cannot attach " + path.toUtf8())) && refused.err.contains(why), refused.err.constData());
+        }
+        QCOMPARE(m_server.requests().size(), third);
+        const Output after = weft({u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+        QCOMPARE(parseJson(after.out).value_or(JsonValue()).toArray().size(), sessions);
+        QVERIFY(QFile::remove(notes.fileName()) && QFile::remove(pic.fileName()));
     }
 
     void runFailsClearly()
