@@ -7,12 +7,12 @@
 #include "revert.h"
 #include "session/modelmessages.h"
 #include "session/sessionservice.h"
+#include "systemprompt.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QNetworkAccessManager>
-#include <QSysInfo>
 
 using namespace Qt::StringLiterals;
 
@@ -34,9 +34,7 @@ Provider *SessionRun::makeProvider(const ResolvedModel &model)
 {
     if (!m_network)
         m_network = new QNetworkAccessManager(this);
-    if (model.settings.protocol == ProviderProtocol::Anthropic)
-        return new AnthropicProvider(model.settings, m_network, this);
-    return new OpenAiCompatibleProvider(model.settings, m_network, this);
+    return Provider::create(model.settings, m_network, this);
 }
 
 Result<void> SessionRun::prepare()
@@ -116,24 +114,33 @@ SessionRun::StepSpec SessionRun::promptStep() const
     return spec;
 }
 
+namespace
+{
+
+/// The project's instruction file: the first of AGENTS.md and CLAUDE.md at the top of the
+/// project. (Full discovery, as OpenCode's InstructionPrompt does it, replaces this.)
+QList<SystemPrompt::Instruction> projectInstructions(const QString &worktree)
+{
+    for (const QString &name : {u"AGENTS.md"_s, u"CLAUDE.md"_s}) {
+        QFile file(worktree + u'/' + name);
+        if (file.size() > 0 && file.size() < 200000 && file.open(QIODevice::ReadOnly))
+            return {{file.fileName(), QString::fromUtf8(file.readAll())}};
+    }
+    return {};
+}
+
+} // namespace
+
 QString SessionRun::systemPrompt() const
 {
-    QString prompt = m_agent.prompt;
-    const QString date = QDateTime::currentDateTime().toString(u"ddd MMM dd yyyy"_s);
-    prompt
-        += u"\n\nHere is some useful information about the environment you are running in:\n<env>\n"
-           u"  Working directory: %1\n  Is directory a git repo: %2\n  Platform: %3\n  Today's date: %4\n</env>"_s.arg(
-               m_session.directory(), m_session.projectID() == u"global" ? u"no"_s : u"yes"_s, QSysInfo::kernelType(),
-               date);
-    // Project instructions, as OpenCode reads them.
-    for (const QString &name : {u"AGENTS.md"_s, u"CLAUDE.md"_s}) {
-        QFile file(m_worktree + u'/' + name);
-        if (file.size() > 0 && file.size() < 200000 && file.open(QIODevice::ReadOnly)) {
-            prompt += u"\n\nInstructions from: "_s + file.fileName() + u'\n' + QString::fromUtf8(file.readAll());
-            break;
-        }
-    }
-    return prompt;
+    const QString apiModelID = m_model.apiModelID.isEmpty() ? m_model.modelID : m_model.apiModelID;
+    SystemPrompt::Input input;
+    input.model = {m_model.providerID, apiModelID, m_model.settings.npm};
+    input.agentPrompt = m_agent.prompt;
+    input.environment = SystemPrompt::Environment::current(m_model.providerID, apiModelID, m_session.directory(),
+                                                           m_worktree, m_session.projectID() != u"global");
+    input.instructions = projectInstructions(m_worktree);
+    return SystemPrompt::compose(input);
 }
 
 QList<LlmToolDefinition> SessionRun::toolDefinitions() const
@@ -282,7 +289,7 @@ LlmRequest SessionRun::makeRequest(const StepSpec &spec) const
     request.messages = spec.messages.isEmpty() ? buildMessages(m_service->messages(m_session.id())) : spec.messages;
     if (spec.tools)
         request.tools = toolDefinitions();
-    request.maxOutputTokens = model.outputLimit > 0 ? qMin<qint64>(model.outputLimit, 32000) : 0;
+    request.maxOutputTokens = Provider::outputTokenLimit(model.settings, model.providerOptions, model.outputLimit);
     request.temperature = spec.temperature;
     request.topP = spec.topP;
     request.providerOptions = model.providerOptions;

@@ -448,6 +448,35 @@ MessageError Provider::errorFromStreamError(const QString &providerID, const Jso
     return MessageError::api(message, status, status != 0 && isRetryableStatus(status), {}, rawText);
 }
 
+qint64 Provider::outputTokenLimit(const ProviderSettings &settings, const JsonObject &modelOptions, qint64 modelLimit)
+{
+    if (modelLimit <= 0)
+        return 0;
+    const qint64 standard = std::min(modelLimit, OutputTokenMax);
+    if (settings.protocol != ProviderProtocol::Anthropic)
+        return standard;
+    const JsonObject thinking = AnthropicProvider::thinkingParameter(modelOptions);
+    const qint64 budget = thinking.string(u"type") == u"enabled" ? thinking.integer(u"budget_tokens") : 0;
+    if (budget <= 0 || budget + standard <= modelLimit)
+        return standard;
+    // The text gets what the budget leaves of the model's limit (at least a token: a budget as
+    // large as the limit is the config's mistake, which the API then names).
+    return std::max<qint64>(1, modelLimit - budget);
+}
+
+Provider *Provider::create(const ProviderSettings &settings, QNetworkAccessManager *network, QObject *parent)
+{
+    switch (settings.protocol) {
+    case ProviderProtocol::Anthropic:
+        return new AnthropicProvider(settings, network, parent);
+    case ProviderProtocol::OpenAiResponses:
+        return new OpenAiResponsesProvider(settings, network, parent);
+    case ProviderProtocol::OpenAiCompatible:
+        break;
+    }
+    return new OpenAiCompatibleProvider(settings, network, parent);
+}
+
 std::optional<qint64> Provider::retryAfterMs(const JsonObject &headers, const QDateTime &now)
 {
     const QString ms = headers.string(u"retry-after-ms").trimmed();
