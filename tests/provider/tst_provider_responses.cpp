@@ -378,7 +378,7 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("retryAfter");
         QTest::addRow("429")
             << 429 << "retry-after"_ba << "7"_ba
-            << R"({"error":{"message":"Rate limit reached for gpt-5 on tokens per min (TPM)","type":"tokens","param":null,"code":"rate_limit_exceeded"}})"_ba
+            << R"({"error":{"message":"Rate limit reached for gpt-5 on tokens per min","type":"tokens","param":null,"code":"rate_limit_exceeded"}})"_ba
             << u"APIError"_s << true << qint64(7000);
         QTest::addRow("500") << 500 << "retry-after-ms"_ba << "250"_ba
                              << R"({"error":{"message":"The server had an error","type":"server_error"}})"_ba
@@ -567,8 +567,9 @@ private Q_SLOTS:
         QCOMPARE(ProviderFactory::protocolFor(u"my-proxy", u"@ai-sdk/openai"), ProviderProtocol::OpenAiCompatible);
         QCOMPARE(ProviderFactory::protocolFor(u"anthropic", u"@ai-sdk/anthropic"), ProviderProtocol::Anthropic);
 
-        const QByteArray text = R"({"provider": {"openai": {"options": {"apiKey": "sk-x", "baseURL": ")"
-            + m_server->baseUrl().toString().toUtf8() + R"("}}}})";
+        const JsonObject options{{u"apiKey"_s, u"sk-x"_s}, {u"baseURL"_s, m_server->baseUrl().toString()}};
+        const QByteArray text = toJson(
+            JsonObject{{u"provider"_s, JsonObject{{u"openai"_s, JsonObject{{u"options"_s, options}}}}}}, 0);
         const Result<Config> config = Config::parse(text, u"/tmp/weft.json"_s, QProcessEnvironment());
         QVERIFY(config);
         const ProviderFactory factory(config.value(), ModelCatalogue(), QProcessEnvironment());
