@@ -90,12 +90,7 @@ AnthropicProvider::~AnthropicProvider() = default;
 
 QUrl AnthropicProvider::endpoint() const
 {
-    QString base = settings().baseURL.toString();
-    if (base.isEmpty())
-        base = u"https://api.anthropic.com/v1"_s;
-    while (base.endsWith(u'/'))
-        base.chop(1);
-    return QUrl(base + u"/messages"_s);
+    return endpointUnder(u"https://api.anthropic.com/v1", u"/messages");
 }
 
 void AnthropicProvider::prepareRequest(QNetworkRequest &request) const
@@ -391,14 +386,7 @@ bool AnthropicProvider::handleMessage(const QByteArray &type, const JsonObject &
                 return false;
             LlmEvent e = LlmEvent::make(LlmEvent::Type::ToolCall, block.id);
             e.toolName = block.name;
-            e.rawInput = block.json.isEmpty() ? QString::fromUtf8(toJson(block.metadata, 0)) : block.json;
-            JsonParseError error;
-            const std::optional<JsonValue> input = parseJson(e.rawInput.toUtf8(), &error);
-            if (input && input->isObject())
-                e.input = input->toObject();
-            else
-                e.inputError = input ? u"The tool input is not a JSON object"_s
-                                     : u"The tool input is not valid JSON: %1"_s.arg(error.toString());
+            setToolInput(e, block.json.isEmpty() ? QString::fromUtf8(toJson(block.metadata, 0)) : block.json);
             return emitEvent(e);
         }
         case Block::Kind::Other:

@@ -188,18 +188,12 @@ bool OpenAiResponsesProvider::isReasoningModel(QStringView modelID)
 
 QUrl OpenAiResponsesProvider::endpoint() const
 {
-    QString base = settings().baseURL.toString();
-    if (base.isEmpty())
-        base = u"https://api.openai.com/v1"_s;
-    while (base.endsWith(u'/'))
-        base.chop(1);
-    return QUrl(base + u"/responses"_s);
+    return endpointUnder(u"https://api.openai.com/v1", u"/responses");
 }
 
 void OpenAiResponsesProvider::prepareRequest(QNetworkRequest &request) const
 {
-    if (!settings().apiKey.isEmpty())
-        request.setRawHeader(QByteArrayLiteral("Authorization"), "Bearer " + settings().apiKey.toUtf8());
+    setBearerAuthorization(request);
 }
 
 QByteArray OpenAiResponsesProvider::requestBody(const LlmRequest &request) const
@@ -459,19 +453,7 @@ bool OpenAiResponsesProvider::itemDone(const JsonObject &item)
             return false;
         LlmEvent e = LlmEvent::make(LlmEvent::Type::ToolCall, state.callID);
         e.toolName = item.string(u"name").isEmpty() ? state.name : item.string(u"name");
-        e.rawInput = item.value(u"arguments").isString() ? item.string(u"arguments") : state.arguments;
-        const QByteArray raw = e.rawInput.trimmed().toUtf8();
-        if (raw.isEmpty()) {
-            e.input = JsonObject{};
-        } else {
-            JsonParseError error;
-            const std::optional<JsonValue> input = parseJson(raw, &error);
-            if (input && input->isObject())
-                e.input = input->toObject();
-            else
-                e.inputError = input ? u"The tool input is not a JSON object"_s
-                                     : u"The tool input is not valid JSON: %1"_s.arg(error.toString());
-        }
+        setToolInput(e, item.value(u"arguments").isString() ? item.string(u"arguments") : state.arguments);
         return emitEvent(e);
     }
     }

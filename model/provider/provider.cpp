@@ -202,6 +202,39 @@ void Provider::fail(const MessageError &error, std::optional<qint64> retryAfterM
     Q_EMIT failed(error, retryAfterMs);
 }
 
+QUrl Provider::endpointUnder(QStringView defaultBase, QStringView path) const
+{
+    QString base = m_settings.baseURL.toString();
+    if (base.isEmpty())
+        base = defaultBase.toString();
+    while (base.endsWith(u'/'))
+        base.chop(1);
+    return QUrl(base + path);
+}
+
+void Provider::setBearerAuthorization(QNetworkRequest &request) const
+{
+    if (!m_settings.apiKey.isEmpty())
+        request.setRawHeader(QByteArrayLiteral("Authorization"), "Bearer " + m_settings.apiKey.toUtf8());
+}
+
+void Provider::setToolInput(LlmEvent &call, const QString &raw)
+{
+    call.rawInput = raw;
+    const QByteArray json = raw.trimmed().toUtf8();
+    if (json.isEmpty()) {
+        call.input = JsonObject{};
+        return;
+    }
+    JsonParseError error;
+    const std::optional<JsonValue> input = parseJson(json, &error);
+    if (input && input->isObject())
+        call.input = input->toObject();
+    else
+        call.inputError = input ? u"The tool input is not a JSON object"_s
+                                : u"The tool input is not valid JSON: %1"_s.arg(error.toString());
+}
+
 QString Provider::snippet(QByteArrayView data, qsizetype max)
 {
     QString s = QString::fromUtf8(data.first(std::min(data.size(), max))).simplified();

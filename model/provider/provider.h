@@ -128,6 +128,13 @@ protected:
     void fail(const MessageError &error, std::optional<qint64> retryAfterMs = std::nullopt);
     /// True while the call being handled is still running.
     [[nodiscard]] bool active() const { return m_state == State::Running && m_dispatchGeneration == m_generation; }
+    /// {baseURL}/@p path, with @p defaultBase when the settings give no base URL.
+    [[nodiscard]] QUrl endpointUnder(QStringView defaultBase, QStringView path) const;
+    /// Sets `Authorization: Bearer <key>` when there is a key (OpenAI's APIs).
+    void setBearerAuthorization(QNetworkRequest &request) const;
+    /// Sets @p call's rawInput to @p raw and its input from it: the JSON object, {} for nothing,
+    /// or an inputError saying why @p raw is not a JSON object (the model then hears of it).
+    static void setToolInput(LlmEvent &call, const QString &raw);
     /// A readable snippet of @p data for error messages.
     [[nodiscard]] static QString snippet(QByteArrayView data, qsizetype max = 200);
 
