@@ -642,6 +642,7 @@ Result<QString> SessionRun::collectText(const ResolvedModel &model, const QList<
     request.modelID = model.apiModelID.isEmpty() ? model.modelID : model.apiModelID;
     request.messages = messages;
     request.maxOutputTokens = maxTokens;
+    request.small = true;
     QString text;
     const RequestOutcome sent = send(model, request, [&](const LlmEvent &e) {
         if (e.type == LlmEvent::Type::TextDelta)

@@ -220,7 +220,10 @@ QByteArray OpenAiResponsesProvider::requestBody(const LlmRequest &request) const
     body.insert(u"store"_s, false);
     JsonObject reasoning;
     const QString &id = request.modelID;
-    if (id.contains(u"gpt-5") && !id.contains(u"gpt-5-chat") && !id.contains(u"codex") && !id.contains(u"gpt-5-pro"))
+    if (request.small && id.contains(u"gpt-5"))
+        reasoning.insert(u"effort"_s, id.contains(u"5.") ? u"low"_s : u"minimal"_s); // smallOptions
+    else if (id.contains(u"gpt-5") && !id.contains(u"gpt-5-chat") && !id.contains(u"codex")
+             && !id.contains(u"gpt-5-pro"))
         reasoning.insert(u"effort"_s, u"medium"_s);
     // The options as written win: the API's `reasoning` and `text` objects, then the AI SDK's keys.
     const JsonObject apiReasoning = options.object(u"reasoning");

@@ -316,6 +316,13 @@ private Q_SLOTS:
         QVERIFY(!body.contains(u"include"));
         QCOMPARE(body.array(u"input").at(0).toObject().string(u"role"), u"developer"_s);
 
+        // Small calls (titles) reason as little as OpenCode's smallOptions ask.
+        r = simpleRequest(u"gpt-5-nano"_s);
+        r.small = true;
+        QCOMPARE(bodyOf(*provider, r).object(u"reasoning"), (JsonObject{{u"effort"_s, u"minimal"_s}}));
+        r.modelID = u"gpt-5.1"_s;
+        QCOMPARE(bodyOf(*provider, r).object(u"reasoning"), (JsonObject{{u"effort"_s, u"low"_s}}));
+
         // No limit known: no max_output_tokens; tool choice of one tool.
         r = simpleRequest(u"gpt-5-mini"_s);
         r.maxOutputTokens = 0;
