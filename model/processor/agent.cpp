@@ -37,27 +37,26 @@ QString AgentRegistry::promptResource(const QString &name)
 AgentRegistry::AgentRegistry()
 {
     // Permissions: the built-in rules of each agent live in Permission::builtinAgentRules();
-    // Agent::permission holds only what the config adds.
+    // Agent::permission holds only what the config adds. As in OpenCode, build, plan and general
+    // have no prompt of their own: the model family's prompt (SystemPrompt) serves them, and plan
+    // mode's rules arrive as a reminder with the user's message.
     Agent build;
     build.name = u"build"_s;
     build.description = u"The default agent: all tools, for doing the work."_s;
     build.mode = Agent::Mode::Primary;
     build.builtIn = true;
-    build.prompt = promptResource(u"build"_s);
 
     Agent plan;
     plan.name = u"plan"_s;
     plan.description = u"Investigates and writes a plan; makes no changes."_s;
     plan.mode = Agent::Mode::Primary;
     plan.builtIn = true;
-    plan.prompt = promptResource(u"plan"_s);
 
     Agent general;
     general.name = u"general"_s;
     general.description = u"General-purpose agent for researching questions and running multi-step tasks."_s;
     general.mode = Agent::Mode::Subagent;
     general.builtIn = true;
-    general.prompt = promptResource(u"general"_s);
     general.tools = JsonObject{{u"task"_s, false}};
 
     Agent compaction;

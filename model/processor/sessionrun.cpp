@@ -11,12 +11,12 @@
 #include "session/modelmessages.h"
 #include "session/sessionservice.h"
 #include "tools/questiontool.h"
+#include "systemprompt.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QNetworkAccessManager>
-#include <QSysInfo>
 #include <QThread>
 
 using namespace Qt::StringLiterals;
@@ -59,9 +59,7 @@ Provider *SessionRun::makeProvider(const ResolvedModel &model)
 {
     if (!m_network)
         m_network = new QNetworkAccessManager(this);
-    if (model.settings.protocol == ProviderProtocol::Anthropic)
-        return new AnthropicProvider(model.settings, m_network, this);
-    return new OpenAiCompatibleProvider(model.settings, m_network, this);
+    return Provider::create(model.settings, m_network, this);
 }
 
 Result<void> SessionRun::prepare()
@@ -173,17 +171,15 @@ SessionRun::StepSpec SessionRun::promptStep(int step) const
 
 QString SessionRun::systemPrompt() const
 {
-    QString prompt = m_agent.prompt;
-    const QString date = QDateTime::currentDateTime().toString(u"ddd MMM dd yyyy"_s);
-    prompt
-        += u"\n\nHere is some useful information about the environment you are running in:\n<env>\n"
-           u"  Working directory: %1\n  Is directory a git repo: %2\n  Platform: %3\n  Today's date: %4\n</env>"_s.arg(
-               m_session.directory(), m_session.projectID() == u"global" ? u"no"_s : u"yes"_s, QSysInfo::kernelType(),
-               date);
-    // The instruction files (AGENTS.md, the config's `instructions`), as OpenCode adds them.
-    for (const Instruction &instruction : m_config.instructions)
-        prompt += u"\n\n"_s + instruction.render();
-    return prompt;
+    const QString apiModelID = m_model.apiModelID.isEmpty() ? m_model.modelID : m_model.apiModelID;
+    SystemPrompt::Input input;
+    input.model = {m_model.providerID, apiModelID, m_model.settings.npm};
+    input.agentPrompt = m_agent.prompt;
+    input.environment = SystemPrompt::Environment::current(m_model.providerID, apiModelID, m_session.directory(),
+                                                           m_worktree, m_session.projectID() != u"global");
+    // The instruction files (AGENTS.md, the config's `instructions`), found as OpenCode finds them.
+    input.instructions = m_config.instructions;
+    return SystemPrompt::compose(input);
 }
 
 QList<LlmToolDefinition> SessionRun::toolDefinitions() const
@@ -394,7 +390,7 @@ LlmRequest SessionRun::makeRequest(const StepSpec &spec) const
         request.messages.append(LlmMessage::assistant(spec.reminder));
     if (spec.tools)
         request.tools = toolDefinitions();
-    request.maxOutputTokens = model.outputLimit > 0 ? qMin<qint64>(model.outputLimit, 32000) : 0;
+    request.maxOutputTokens = Provider::outputTokenLimit(model.settings, model.providerOptions, model.outputLimit);
     request.temperature = spec.temperature;
     request.topP = spec.topP;
     request.providerOptions = model.providerOptions;
@@ -830,6 +826,7 @@ Result<QString> SessionRun::collectText(const ResolvedModel &model, const QList<
     request.modelID = model.apiModelID.isEmpty() ? model.modelID : model.apiModelID;
     request.messages = messages;
     request.maxOutputTokens = maxTokens;
+    request.small = true;
     QString text;
     const RequestOutcome sent = send(model, request, [&](const LlmEvent &e) {
         if (e.type == LlmEvent::Type::TextDelta)

@@ -66,12 +66,7 @@ AnthropicProvider::~AnthropicProvider() = default;
 
 QUrl AnthropicProvider::endpoint() const
 {
-    QString base = settings().baseURL.toString();
-    if (base.isEmpty())
-        base = u"https://api.anthropic.com/v1"_s;
-    while (base.endsWith(u'/'))
-        base.chop(1);
-    return QUrl(base + u"/messages"_s);
+    return endpointUnder(u"https://api.anthropic.com/v1", u"/messages");
 }
 
 void AnthropicProvider::prepareRequest(QNetworkRequest &request) const
@@ -79,6 +74,31 @@ void AnthropicProvider::prepareRequest(QNetworkRequest &request) const
     if (!settings().apiKey.isEmpty())
         request.setRawHeader(QByteArrayLiteral("x-api-key"), settings().apiKey.toUtf8());
     request.setRawHeader(QByteArrayLiteral("anthropic-version"), QByteArray(ApiVersion.data(), ApiVersion.size()));
+    // OpenCode's loader for the "anthropic" provider asks for these betas (config headers win).
+    if (settings().providerID == u"anthropic")
+        request.setRawHeader(QByteArrayLiteral("anthropic-beta"), QByteArray(Betas.data(), Betas.size()));
+}
+
+JsonObject AnthropicProvider::thinkingParameter(const JsonObject &modelOptions)
+{
+    const JsonValue value = modelOptions.value(u"thinking");
+    if (!value.isObject())
+        return {};
+    const JsonObject thinking = value.toObject();
+    JsonObject out;
+    for (qsizetype i = 0; i < thinking.size(); ++i) {
+        const QString key = thinking.keyAt(i);
+        if (key == u"budgetTokens" || key == u"budget_tokens")
+            continue;
+        out.insert(key, thinking.valueAt(i));
+    }
+    if (out.string(u"type") == u"enabled") {
+        const JsonValue budget = thinking.value(u"budgetTokens").isNumber() ? thinking.value(u"budgetTokens")
+                                                                           : thinking.value(u"budget_tokens");
+        out.insert(u"budget_tokens"_s, budget.isNumber() && budget.toInteger() > 0 ? budget.toInteger()
+                                                                                   : MinThinkingBudget);
+    }
+    return out;
 }
 
 QByteArray AnthropicProvider::requestBody(const LlmRequest &request) const
@@ -140,8 +160,16 @@ QByteArray AnthropicProvider::requestBody(const LlmRequest &request) const
     for (const Turn &t : std::as_const(turns))
         messages.append(JsonObject{{u"role"_s, t.role}, {u"content"_s, t.content}});
 
-    JsonObject body{{u"model"_s, request.modelID},
-                    {u"max_tokens"_s, request.maxOutputTokens > 0 ? request.maxOutputTokens : DefaultMaxTokens}};
+    // Extended thinking, as the AI SDK sends it: the budget comes on top of the text's tokens,
+    // and the sampling parameters go (the API refuses them with thinking).
+    const JsonObject thinking = thinkingParameter(request.providerOptions);
+    const bool thinkingEnabled = thinking.string(u"type") == u"enabled";
+    qint64 maxTokens = request.maxOutputTokens > 0 ? request.maxOutputTokens : DefaultMaxTokens;
+    if (thinkingEnabled)
+        maxTokens += thinking.integer(u"budget_tokens");
+    JsonObject body{{u"model"_s, request.modelID}, {u"max_tokens"_s, maxTokens}};
+    if (!thinking.isEmpty())
+        body.insert(u"thinking"_s, thinking);
     if (!system.isEmpty())
         body.insert(u"system"_s, system);
     body.insert(u"messages"_s, messages);
@@ -163,13 +191,15 @@ QByteArray AnthropicProvider::requestBody(const LlmRequest &request) const
         else if (!request.toolChoice.isEmpty())
             body.insert(u"tool_choice"_s, JsonObject{{u"type"_s, u"tool"_s}, {u"name"_s, request.toolChoice}});
     }
-    if (request.temperature)
+    if (request.temperature && !thinkingEnabled)
         body.insert(u"temperature"_s, *request.temperature);
-    if (request.topP)
+    if (request.topP && !thinkingEnabled)
         body.insert(u"top_p"_s, *request.topP);
     body.insert(u"stream"_s, true);
-    for (qsizetype i = 0; i < request.providerOptions.size(); ++i)
-        body.insert(request.providerOptions.keyAt(i), request.providerOptions.valueAt(i));
+    for (qsizetype i = 0; i < request.providerOptions.size(); ++i) {
+        if (request.providerOptions.keyAt(i) != u"thinking")
+            body.insert(request.providerOptions.keyAt(i), request.providerOptions.valueAt(i));
+    }
     return toJson(body, 0);
 }
 
@@ -332,14 +362,7 @@ bool AnthropicProvider::handleMessage(const QByteArray &type, const JsonObject &
                 return false;
             LlmEvent e = LlmEvent::make(LlmEvent::Type::ToolCall, block.id);
             e.toolName = block.name;
-            e.rawInput = block.json.isEmpty() ? QString::fromUtf8(toJson(block.metadata, 0)) : block.json;
-            JsonParseError error;
-            const std::optional<JsonValue> input = parseJson(e.rawInput.toUtf8(), &error);
-            if (input && input->isObject())
-                e.input = input->toObject();
-            else
-                e.inputError = input ? u"The tool input is not a JSON object"_s
-                                     : u"The tool input is not valid JSON: %1"_s.arg(error.toString());
+            setToolInput(e, block.json.isEmpty() ? QString::fromUtf8(toJson(block.metadata, 0)) : block.json);
             return emitEvent(e);
         }
         case Block::Kind::Other:

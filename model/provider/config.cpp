@@ -551,6 +551,13 @@ ProviderProtocol ProviderFactory::protocolForNpm(QStringView npm)
     return npm == u"@ai-sdk/anthropic" ? ProviderProtocol::Anthropic : ProviderProtocol::OpenAiCompatible;
 }
 
+ProviderProtocol ProviderFactory::protocolFor(QStringView providerID, QStringView npm)
+{
+    if (providerID == u"openai" && npm == u"@ai-sdk/openai")
+        return ProviderProtocol::OpenAiResponses;
+    return protocolForNpm(npm);
+}
+
 QStringList ProviderFactory::knownEnvVars(QStringView providerID)
 {
     static const QList<std::pair<QStringView, QStringList>> table = {
@@ -610,7 +617,7 @@ Result<ProviderInfo> ProviderFactory::providerInfo(const QString &providerID) co
         else
             info.npm = u"@ai-sdk/openai-compatible"_s;
     }
-    info.protocol = protocolForNpm(info.npm);
+    info.protocol = protocolFor(providerID, info.npm);
     info.options = deepMerge(cat.object(u"options"), cfg.object(u"options"));
 
     info.baseURL = info.options.string(u"baseURL");
@@ -739,12 +746,7 @@ Result<Provider *> ProviderFactory::createProvider(const QString &providerID, QN
         return info.error();
     qCDebug(lcProvider) << "provider" << providerID << info->npm << info->baseURL << "key from"
                         << (info->apiKeySource.isEmpty() ? u"nowhere"_s : info->apiKeySource);
-    Provider *provider = nullptr;
-    if (info->protocol == ProviderProtocol::Anthropic)
-        provider = new AnthropicProvider(info->settings(), network, parent);
-    else
-        provider = new OpenAiCompatibleProvider(info->settings(), network, parent);
-    return provider;
+    return Provider::create(info->settings(), network, parent);
 }
 
 Result<Provider *> ProviderFactory::create(const QString &ref, QNetworkAccessManager *network, QObject *parent) const

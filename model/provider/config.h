@@ -187,6 +187,9 @@ public:
     /// The protocol an AI SDK package speaks: "@ai-sdk/anthropic" is Anthropic, anything else
     /// OpenAI-compatible.
     [[nodiscard]] static ProviderProtocol protocolForNpm(QStringView npm);
+    /// The protocol of a provider: protocolForNpm(), except that the "openai" provider with
+    /// "@ai-sdk/openai" speaks the Responses API, as OpenCode's loader for it does.
+    [[nodiscard]] static ProviderProtocol protocolFor(QStringView providerID, QStringView npm);
     /// API key variables for well-known providers, used when neither config nor catalogue name any.
     [[nodiscard]] static QStringList knownEnvVars(QStringView providerID);
 

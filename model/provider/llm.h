@@ -97,6 +97,9 @@ struct LlmRequest
     JsonObject providerOptions;
     /// Extra HTTP headers for this call, over the provider's own.
     JsonObject headers;
+    /// A small call (a title): providers use OpenCode's ProviderTransform.smallOptions, e.g. the
+    /// least reasoning effort for GPT-5 models.
+    bool small = false;
     /// OpenAI-compatible only: send assistant reasoning back in this field of the assistant message
     /// ("reasoning_content" for DeepSeek-style interleaved thinking); empty = reasoning is not sent.
     QString interleavedReasoningField;

@@ -38,18 +38,12 @@ OpenAiCompatibleProvider::~OpenAiCompatibleProvider() = default;
 
 QUrl OpenAiCompatibleProvider::endpoint() const
 {
-    QString base = settings().baseURL.toString();
-    if (base.isEmpty())
-        base = u"https://api.openai.com/v1"_s;
-    while (base.endsWith(u'/'))
-        base.chop(1);
-    return QUrl(base + u"/chat/completions"_s);
+    return endpointUnder(u"https://api.openai.com/v1", u"/chat/completions");
 }
 
 void OpenAiCompatibleProvider::prepareRequest(QNetworkRequest &request) const
 {
-    if (!settings().apiKey.isEmpty())
-        request.setRawHeader(QByteArrayLiteral("Authorization"), "Bearer " + settings().apiKey.toUtf8());
+    setBearerAuthorization(request);
 }
 
 QByteArray OpenAiCompatibleProvider::requestBody(const LlmRequest &request) const
@@ -344,19 +338,7 @@ bool OpenAiCompatibleProvider::flushToolCalls()
 
         LlmEvent e = LlmEvent::make(LlmEvent::Type::ToolCall, call.id);
         e.toolName = call.name;
-        e.rawInput = call.arguments;
-        const QByteArray raw = call.arguments.trimmed().toUtf8();
-        if (raw.isEmpty()) {
-            e.input = JsonObject{};
-        } else {
-            JsonParseError error;
-            const std::optional<JsonValue> input = parseJson(raw, &error);
-            if (input && input->isObject())
-                e.input = input->toObject();
-            else
-                e.inputError = input ? u"The tool input is not a JSON object"_s
-                                     : u"The tool input is not valid JSON: %1"_s.arg(error.toString());
-        }
+        setToolInput(e, call.arguments);
         if (!emitEvent(e))
             return false;
     }

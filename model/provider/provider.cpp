@@ -202,6 +202,39 @@ void Provider::fail(const MessageError &error, std::optional<qint64> retryAfterM
     Q_EMIT failed(error, retryAfterMs);
 }
 
+QUrl Provider::endpointUnder(QStringView defaultBase, QStringView path) const
+{
+    QString base = m_settings.baseURL.toString();
+    if (base.isEmpty())
+        base = defaultBase.toString();
+    while (base.endsWith(u'/'))
+        base.chop(1);
+    return QUrl(base + path);
+}
+
+void Provider::setBearerAuthorization(QNetworkRequest &request) const
+{
+    if (!m_settings.apiKey.isEmpty())
+        request.setRawHeader(QByteArrayLiteral("Authorization"), "Bearer " + m_settings.apiKey.toUtf8());
+}
+
+void Provider::setToolInput(LlmEvent &call, const QString &raw)
+{
+    call.rawInput = raw;
+    const QByteArray json = raw.trimmed().toUtf8();
+    if (json.isEmpty()) {
+        call.input = JsonObject{};
+        return;
+    }
+    JsonParseError error;
+    const std::optional<JsonValue> input = parseJson(json, &error);
+    if (input && input->isObject())
+        call.input = input->toObject();
+    else
+        call.inputError = input ? u"The tool input is not a JSON object"_s
+                                : u"The tool input is not valid JSON: %1"_s.arg(error.toString());
+}
+
 QString Provider::snippet(QByteArrayView data, qsizetype max)
 {
     QString s = QString::fromUtf8(data.first(std::min(data.size(), max))).simplified();
@@ -446,6 +479,35 @@ MessageError Provider::errorFromStreamError(const QString &providerID, const Jso
         return e;
     }
     return MessageError::api(message, status, status != 0 && isRetryableStatus(status), {}, rawText);
+}
+
+qint64 Provider::outputTokenLimit(const ProviderSettings &settings, const JsonObject &modelOptions, qint64 modelLimit)
+{
+    if (modelLimit <= 0)
+        return 0;
+    const qint64 standard = std::min(modelLimit, OutputTokenMax);
+    if (settings.protocol != ProviderProtocol::Anthropic)
+        return standard;
+    const JsonObject thinking = AnthropicProvider::thinkingParameter(modelOptions);
+    const qint64 budget = thinking.string(u"type") == u"enabled" ? thinking.integer(u"budget_tokens") : 0;
+    if (budget <= 0 || budget + standard <= modelLimit)
+        return standard;
+    // The text gets what the budget leaves of the model's limit (at least a token: a budget as
+    // large as the limit is the config's mistake, which the API then names).
+    return std::max<qint64>(1, modelLimit - budget);
+}
+
+Provider *Provider::create(const ProviderSettings &settings, QNetworkAccessManager *network, QObject *parent)
+{
+    switch (settings.protocol) {
+    case ProviderProtocol::Anthropic:
+        return new AnthropicProvider(settings, network, parent);
+    case ProviderProtocol::OpenAiResponses:
+        return new OpenAiResponsesProvider(settings, network, parent);
+    case ProviderProtocol::OpenAiCompatible:
+        break;
+    }
+    return new OpenAiCompatibleProvider(settings, network, parent);
 }
 
 std::optional<qint64> Provider::retryAfterMs(const JsonObject &headers, const QDateTime &now)

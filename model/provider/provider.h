@@ -25,6 +25,7 @@ namespace weft
 enum class ProviderProtocol {
     OpenAiCompatible, ///< POST {baseURL}/chat/completions
     Anthropic, ///< POST {baseURL}/messages
+    OpenAiResponses, ///< POST {baseURL}/responses (OpenAI's own API, as OpenCode calls it)
 };
 
 /// Where and how to reach one provider (made by ProviderFactory from the config).
@@ -88,6 +89,19 @@ public:
     [[nodiscard]] static MessageError errorFromStreamError(const QString &providerID, const JsonObject &error,
                                                            const QByteArray &raw);
 
+    /// OpenCode's cap on the output tokens of a call (ProviderTransform.OUTPUT_TOKEN_MAX).
+    static constexpr qint64 OutputTokenMax = 32000;
+    /// The output tokens to ask for, as OpenCode's ProviderTransform.maxOutputTokens computes them:
+    /// min(@p modelLimit, 32000); with Anthropic extended thinking (model options
+    /// `thinking: {type: "enabled", budgetTokens: N}`) the text's share, so that text and thinking
+    /// together stay within @p modelLimit (the provider then adds the budget, as the AI SDK does).
+    /// 0 when @p modelLimit is unknown (0): the provider's default applies.
+    [[nodiscard]] static qint64 outputTokenLimit(const ProviderSettings &settings, const JsonObject &modelOptions,
+                                                 qint64 modelLimit);
+    /// A new provider of @p settings' protocol (owned by @p parent).
+    [[nodiscard]] static Provider *create(const ProviderSettings &settings, QNetworkAccessManager *network = nullptr,
+                                          QObject *parent = nullptr);
+
 Q_SIGNALS:
     void event(const weft::LlmEvent &event);
     void finished();
@@ -114,6 +128,13 @@ protected:
     void fail(const MessageError &error, std::optional<qint64> retryAfterMs = std::nullopt);
     /// True while the call being handled is still running.
     [[nodiscard]] bool active() const { return m_state == State::Running && m_dispatchGeneration == m_generation; }
+    /// {baseURL}/@p path, with @p defaultBase when the settings give no base URL.
+    [[nodiscard]] QUrl endpointUnder(QStringView defaultBase, QStringView path) const;
+    /// Sets `Authorization: Bearer <key>` when there is a key (OpenAI's APIs).
+    void setBearerAuthorization(QNetworkRequest &request) const;
+    /// Sets @p call's rawInput to @p raw and its input from it: the JSON object, {} for nothing,
+    /// or an inputError saying why @p raw is not a JSON object (the model then hears of it).
+    static void setToolInput(LlmEvent &call, const QString &raw);
     /// A readable snippet of @p data for error messages.
     [[nodiscard]] static QString snippet(QByteArrayView data, qsizetype max = 200);
 
@@ -187,6 +208,56 @@ private:
     bool m_done = false;
 };
 
+/// OpenAI's Responses API with streaming, which OpenCode uses for the "openai" provider (the AI
+/// SDK's `sdk.responses(model)`): the conversation as `input` items (messages, function calls and
+/// their outputs, encrypted reasoning), tools as functions, the model options in the AI SDK's
+/// spelling (`reasoningEffort`, `reasoningSummary`, `textVerbosity`, `store`, `include`,
+/// `promptCacheKey`...) or the API's own. Stateless, as OpenCode runs it: `store: false`, with
+/// the reasoning of reasoning models carried from step to step as encrypted content.
+class OpenAiResponsesProvider : public Provider
+{
+    Q_OBJECT
+
+public:
+    explicit OpenAiResponsesProvider(ProviderSettings settings, QNetworkAccessManager *network = nullptr,
+                                     QObject *parent = nullptr);
+    ~OpenAiResponsesProvider() override;
+
+    [[nodiscard]] QUrl endpoint() const override;
+    [[nodiscard]] QByteArray requestBody(const LlmRequest &request) const override;
+
+    /// The models the AI SDK treats as reasoning models (o-series, gpt-5, codex): system text as
+    /// the developer role, no temperature or top_p, `reasoning` options and encrypted reasoning.
+    [[nodiscard]] static bool isReasoningModel(QStringView modelID);
+
+protected:
+    void beginStream() override;
+    void prepareRequest(QNetworkRequest &request) const override;
+    void handleEvent(const SseEvent &event) override;
+    void handleEndOfStream() override;
+
+private:
+    struct Item
+    {
+        enum class Kind { Message, FunctionCall, Reasoning };
+        Kind kind = Kind::Message;
+        QString id;
+        QString callID;
+        QString name;
+        QString arguments;
+        QList<qint64> summaryParts; ///< reasoning: the summary parts started
+    };
+    bool handleData(const QString &type, const JsonObject &data, const QByteArray &raw);
+    bool itemAdded(const JsonObject &item);
+    bool itemDone(const JsonObject &item);
+    bool finish(const JsonObject &response);
+
+    QMap<QString, Item> m_items;
+    QString m_responseID;
+    bool m_hasFunctionCall = false;
+    bool m_done = false;
+};
+
 /// Anthropic Messages with streaming.
 class AnthropicProvider : public Provider
 {
@@ -202,8 +273,18 @@ public:
 
     /// The anthropic-version header value.
     static constexpr QLatin1StringView ApiVersion{"2023-06-01"};
+    /// The anthropic-beta header OpenCode sends to the "anthropic" provider: thinking between
+    /// tool calls, and tool input streamed without buffering.
+    static constexpr QLatin1StringView Betas{"interleaved-thinking-2025-05-14,fine-grained-tool-streaming-2025-05-14"};
     /// max_tokens when the request gives none (the AI SDK's default).
     static constexpr qint64 DefaultMaxTokens = 4096;
+    /// The budget when `thinking` is enabled without one (the API's minimum).
+    static constexpr qint64 MinThinkingBudget = 1024;
+
+    /// The API's `thinking` parameter for the model options' `thinking` (the AI SDK's spelling,
+    /// `{type: "enabled", budgetTokens: N}`, or the API's own, `budget_tokens`); empty when the
+    /// options have none.
+    [[nodiscard]] static JsonObject thinkingParameter(const JsonObject &modelOptions);
 
 protected:
     void beginStream() override;

@@ -155,7 +155,9 @@ QList<LlmMessage> toModelMessages(const QList<MessageWithParts> &messages)
                     assistantParts.append(LlmPart::makeText(p.text()));
                 break;
             case PartType::Reasoning:
-                if (!p.text().isEmpty())
+                // Reasoning without text still matters when it carries provider data: Anthropic's
+                // redacted thinking, OpenAI's encrypted reasoning.
+                if (!p.text().isEmpty() || !p.json().object(u"metadata").isEmpty())
                     assistantParts.append(LlmPart::makeReasoning(p.text(), p.json().object(u"metadata")));
                 break;
             case PartType::Tool: {

@@ -199,7 +199,8 @@ private Q_SLOTS:
         const std::optional<JsonValue> parsed = parseJson(provider->requestBody(r));
         QVERIFY(parsed && parsed->isObject());
         const JsonObject body = parsed->toObject();
-        QCOMPARE(body.integer(u"max_tokens"), AnthropicProvider::DefaultMaxTokens);
+        // The thinking budget comes on top of the text's tokens, as the AI SDK counts it.
+        QCOMPARE(body.integer(u"max_tokens"), AnthropicProvider::DefaultMaxTokens + 4000);
         QCOMPARE(body.object(u"thinking").integer(u"budget_tokens"), 4000);
         QVERIFY(!body.contains(u"tools"));
 
@@ -236,6 +237,146 @@ private Q_SLOTS:
         QVERIFY(last.contains(u"cache_control"));
         QVERIFY(!messages.at(0).toObject().array(u"content").at(0).toObject().contains(u"cache_control"));
         QCOMPARE(provider->endpoint(), m_server->baseUrl(u"/v1/messages"_s));
+    }
+
+    /// OpenCode's model option `thinking` in the AI SDK's spelling becomes the API's parameter;
+    /// max_tokens and the sampling parameters follow the AI SDK's rules.
+    void thinkingRequest_data()
+    {
+        QTest::addColumn<JsonObject>("options");
+        QTest::addColumn<JsonObject>("thinking");
+        QTest::addColumn<qint64>("maxTokens");
+        QTest::addColumn<bool>("sampling");
+        QTest::addRow("AI SDK spelling")
+            << JsonObject{{u"thinking"_s, JsonObject{{u"type"_s, u"enabled"_s}, {u"budgetTokens"_s, 16000}}}}
+            << JsonObject{{u"type"_s, u"enabled"_s}, {u"budget_tokens"_s, 16000}} << qint64(32000 + 16000) << false;
+        QTest::addRow("API spelling")
+            << JsonObject{{u"thinking"_s, JsonObject{{u"type"_s, u"enabled"_s}, {u"budget_tokens"_s, 3000}}}}
+            << JsonObject{{u"type"_s, u"enabled"_s}, {u"budget_tokens"_s, 3000}} << qint64(32000 + 3000) << false;
+        QTest::addRow("enabled without a budget")
+            << JsonObject{{u"thinking"_s, JsonObject{{u"type"_s, u"enabled"_s}}}}
+            << JsonObject{{u"type"_s, u"enabled"_s}, {u"budget_tokens"_s, AnthropicProvider::MinThinkingBudget}}
+            << qint64(32000 + AnthropicProvider::MinThinkingBudget) << false;
+        QTest::addRow("disabled") << JsonObject{{u"thinking"_s, JsonObject{{u"type"_s, u"disabled"_s}}}}
+                                  << JsonObject{{u"type"_s, u"disabled"_s}} << qint64(32000) << true;
+        QTest::addRow("none") << JsonObject{} << JsonObject{} << qint64(32000) << true;
+        QTest::addRow("not an object") << JsonObject{{u"thinking"_s, true}} << JsonObject{} << qint64(32000) << true;
+    }
+
+    void thinkingRequest()
+    {
+        QFETCH(JsonObject, options);
+        QFETCH(JsonObject, thinking);
+        QFETCH(qint64, maxTokens);
+        QFETCH(bool, sampling);
+        auto provider = makeProvider();
+        LlmRequest r = simpleRequest();
+        r.maxOutputTokens = 32000;
+        r.temperature = 0.7;
+        r.topP = 0.9;
+        r.providerOptions = options;
+        const JsonObject body = parseJson(provider->requestBody(r))->toObject();
+        QCOMPARE(body.object(u"thinking"), thinking);
+        QCOMPARE(body.contains(u"thinking"), !thinking.isEmpty());
+        QCOMPARE(body.integer(u"max_tokens"), maxTokens);
+        QCOMPARE(body.contains(u"temperature"), sampling);
+        QCOMPARE(body.contains(u"top_p"), sampling);
+        QVERIFY(!toJson(body, 0).contains("budgetTokens"));
+        QCOMPARE(AnthropicProvider::thinkingParameter(options), thinking);
+    }
+
+    /// OpenCode's ProviderTransform.maxOutputTokens: text and thinking within the model's limit.
+    void outputTokenLimit_data()
+    {
+        QTest::addColumn<ProviderProtocol>("protocol");
+        QTest::addColumn<qint64>("budget");
+        QTest::addColumn<qint64>("modelLimit");
+        QTest::addColumn<qint64>("expected");
+        QTest::addRow("no thinking, 64k model") << ProviderProtocol::Anthropic << qint64(0) << qint64(64000)
+                                                << qint64(32000);
+        QTest::addRow("no thinking, 8k model") << ProviderProtocol::Anthropic << qint64(0) << qint64(8192)
+                                               << qint64(8192);
+        QTest::addRow("max budget fits beside 32k") << ProviderProtocol::Anthropic << qint64(31999) << qint64(64000)
+                                                    << qint64(32000);
+        QTest::addRow("budget takes from the text") << ProviderProtocol::Anthropic << qint64(16000) << qint64(32000)
+                                                    << qint64(16000);
+        QTest::addRow("budget beyond the limit") << ProviderProtocol::Anthropic << qint64(40000) << qint64(32000)
+                                                 << qint64(1);
+        QTest::addRow("unknown limit") << ProviderProtocol::Anthropic << qint64(16000) << qint64(0) << qint64(0);
+        QTest::addRow("not Anthropic") << ProviderProtocol::OpenAiCompatible << qint64(16000) << qint64(32000)
+                                       << qint64(32000);
+    }
+
+    void outputTokenLimit()
+    {
+        QFETCH(ProviderProtocol, protocol);
+        QFETCH(qint64, budget);
+        QFETCH(qint64, modelLimit);
+        QFETCH(qint64, expected);
+        ProviderSettings settings;
+        settings.protocol = protocol;
+        JsonObject options;
+        if (budget > 0)
+            options.insert(u"thinking"_s, JsonObject{{u"type"_s, u"enabled"_s}, {u"budgetTokens"_s, budget}});
+        QCOMPARE(Provider::outputTokenLimit(settings, options, modelLimit), expected);
+    }
+
+    void redactedThinkingStream()
+    {
+        const QByteArray redacted
+            = sse::event(JsonObject{{u"type"_s, u"content_block_start"_s},
+                                    {u"index"_s, 0},
+                                    {u"content_block"_s,
+                                     JsonObject{{u"type"_s, u"redacted_thinking"_s}, {u"data"_s, u"EncRypted=="_s}}}},
+                         "content_block_start")
+            + sse::event(JsonObject{{u"type"_s, u"content_block_stop"_s}, {u"index"_s, 0}}, "content_block_stop");
+        m_server->enqueue(FakeReply::sse(AnthropicStream()
+                                             .messageStart(5)
+                                             .append(redacted)
+                                             .text(1, {u"Done."_s})
+                                             .messageDelta(u"end_turn"_s, 3)
+                                             .messageStop()
+                                             .bytes())
+                              .chunked(7));
+        auto provider = makeProvider();
+        EventRecorder rec(provider.get());
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait());
+        QVERIFY(rec.finished);
+        const JsonObject expected{{u"anthropic"_s, JsonObject{{u"redactedData"_s, u"EncRypted=="_s}}}};
+        QCOMPARE(rec.ofType(Type::ReasoningStart).front().providerMetadata, expected);
+        QCOMPARE(rec.ofType(Type::ReasoningEnd).front().providerMetadata, expected);
+        QCOMPARE(rec.joined(Type::ReasoningDelta), QString());
+
+        // Sent back as it came.
+        LlmRequest r = simpleRequest();
+        r.messages.append(LlmMessage::make(LlmMessage::Role::Assistant,
+                                           {LlmPart::makeReasoning(QString(), expected), LlmPart::makeText(u"Done."_s)}));
+        r.messages.append(LlmMessage::user(u"more"_s));
+        const JsonArray messages = parseJson(provider->requestBody(r))->toObject().array(u"messages");
+        QCOMPARE(messages.at(1).toObject().array(u"content").at(0).toObject(),
+                 (JsonObject{{u"type"_s, u"redacted_thinking"_s}, {u"data"_s, u"EncRypted=="_s}}));
+    }
+
+    void betaHeaders()
+    {
+        m_server->enqueue(FakeReply::sse(AnthropicStream().messageStart(1).messageDelta(u"end_turn"_s, 1).messageStop().bytes()));
+        auto provider = makeProvider(); // the "anthropic" provider
+        EventRecorder rec(provider.get());
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait());
+        QCOMPARE(m_server->requests().last().header("anthropic-beta"),
+                 "interleaved-thinking-2025-05-14,fine-grained-tool-streaming-2025-05-14"_ba);
+
+        // Another provider speaking the protocol (a proxy, a gateway) gets none.
+        ProviderSettings s = provider->settings();
+        s.providerID = u"gateway"_s;
+        AnthropicProvider other(s);
+        EventRecorder rec2(&other);
+        m_server->enqueue(FakeReply::sse(AnthropicStream().messageStart(1).messageDelta(u"end_turn"_s, 1).messageStop().bytes()));
+        other.start(simpleRequest());
+        QVERIFY(rec2.wait());
+        QVERIFY(!m_server->requests().last().hasHeader("anthropic-beta"));
     }
 
     void stopReasons_data()

@@ -264,6 +264,149 @@ AnthropicStream &AnthropicStream::append(const QByteArray &raw)
     return *this;
 }
 
+ResponsesStream::ResponsesStream(const QString &model)
+    : m_model(model)
+{
+}
+
+ResponsesStream &ResponsesStream::add(const QString &type, const JsonObject &data)
+{
+    JsonObject withType{{u"type"_s, type}, {u"sequence_number"_s, m_sequence++}};
+    for (qsizetype i = 0; i < data.size(); ++i)
+        withType.insert(data.keyAt(i), data.valueAt(i));
+    m_bytes += sse::event(withType, type.toUtf8());
+    return *this;
+}
+
+JsonObject ResponsesStream::response(const QString &status) const
+{
+    return JsonObject{{u"id"_s, m_responseID},        {u"object"_s, u"response"_s}, {u"created_at"_s, 1700000000},
+                      {u"status"_s, status},          {u"model"_s, m_model},        {u"output"_s, JsonArray{}},
+                      {u"incomplete_details"_s, nullptr}, {u"usage"_s, nullptr}};
+}
+
+ResponsesStream &ResponsesStream::created(const QString &responseID)
+{
+    m_responseID = responseID;
+    add(u"response.created"_s, JsonObject{{u"response"_s, response(u"in_progress"_s)}});
+    return add(u"response.in_progress"_s, JsonObject{{u"response"_s, response(u"in_progress"_s)}});
+}
+
+ResponsesStream &ResponsesStream::message(int outputIndex, const QString &itemID, const QStringList &pieces)
+{
+    const JsonObject empty{{u"type"_s, u"output_text"_s}, {u"annotations"_s, JsonArray{}}, {u"text"_s, u""_s}};
+    JsonObject item{{u"id"_s, itemID},           {u"type"_s, u"message"_s},     {u"status"_s, u"in_progress"_s},
+                    {u"content"_s, JsonArray{}}, {u"role"_s, u"assistant"_s}};
+    add(u"response.output_item.added"_s, JsonObject{{u"output_index"_s, outputIndex}, {u"item"_s, item}});
+    const JsonObject where{{u"item_id"_s, itemID}, {u"output_index"_s, outputIndex}, {u"content_index"_s, 0}};
+    JsonObject partAdded = where;
+    partAdded.insert(u"part"_s, empty);
+    add(u"response.content_part.added"_s, partAdded);
+    QString text;
+    for (const QString &piece : pieces) {
+        JsonObject delta = where;
+        delta.insert(u"delta"_s, piece);
+        add(u"response.output_text.delta"_s, delta);
+        text += piece;
+    }
+    JsonObject textDone = where;
+    textDone.insert(u"text"_s, text);
+    add(u"response.output_text.done"_s, textDone);
+    JsonObject full = empty;
+    full.insert(u"text"_s, text);
+    JsonObject partDone = where;
+    partDone.insert(u"part"_s, full);
+    add(u"response.content_part.done"_s, partDone);
+    item.insert(u"status"_s, u"completed"_s);
+    item.insert(u"content"_s, JsonArray{full});
+    return add(u"response.output_item.done"_s, JsonObject{{u"output_index"_s, outputIndex}, {u"item"_s, item}});
+}
+
+ResponsesStream &ResponsesStream::reasoning(int outputIndex, const QString &itemID,
+                                            const QList<QStringList> &summaryParts, const QString &encrypted)
+{
+    JsonObject item{{u"id"_s, itemID}, {u"type"_s, u"reasoning"_s}, {u"summary"_s, JsonArray{}}};
+    if (!encrypted.isEmpty())
+        item.insert(u"encrypted_content"_s, encrypted);
+    add(u"response.output_item.added"_s, JsonObject{{u"output_index"_s, outputIndex}, {u"item"_s, item}});
+    JsonArray summary;
+    for (qsizetype index = 0; index < summaryParts.size(); ++index) {
+        const JsonObject where{{u"item_id"_s, itemID}, {u"output_index"_s, outputIndex}, {u"summary_index"_s, qint64(index)}};
+        JsonObject added = where;
+        added.insert(u"part"_s, JsonObject{{u"type"_s, u"summary_text"_s}, {u"text"_s, u""_s}});
+        add(u"response.reasoning_summary_part.added"_s, added);
+        QString text;
+        for (const QString &piece : summaryParts.at(index)) {
+            JsonObject delta = where;
+            delta.insert(u"delta"_s, piece);
+            add(u"response.reasoning_summary_text.delta"_s, delta);
+            text += piece;
+        }
+        JsonObject done = where;
+        done.insert(u"text"_s, text);
+        add(u"response.reasoning_summary_text.done"_s, done);
+        const JsonObject part{{u"type"_s, u"summary_text"_s}, {u"text"_s, text}};
+        JsonObject partDone = where;
+        partDone.insert(u"part"_s, part);
+        add(u"response.reasoning_summary_part.done"_s, partDone);
+        summary.append(part);
+    }
+    item.insert(u"summary"_s, summary);
+    return add(u"response.output_item.done"_s, JsonObject{{u"output_index"_s, outputIndex}, {u"item"_s, item}});
+}
+
+ResponsesStream &ResponsesStream::functionCall(int outputIndex, const QString &itemID, const QString &callID,
+                                               const QString &name, const QStringList &argumentPieces)
+{
+    JsonObject item{{u"id"_s, itemID},        {u"type"_s, u"function_call"_s}, {u"status"_s, u"in_progress"_s},
+                    {u"arguments"_s, u""_s}, {u"call_id"_s, callID},          {u"name"_s, name}};
+    add(u"response.output_item.added"_s, JsonObject{{u"output_index"_s, outputIndex}, {u"item"_s, item}});
+    QString arguments;
+    for (const QString &piece : argumentPieces) {
+        add(u"response.function_call_arguments.delta"_s,
+            JsonObject{{u"item_id"_s, itemID}, {u"output_index"_s, outputIndex}, {u"delta"_s, piece}});
+        arguments += piece;
+    }
+    add(u"response.function_call_arguments.done"_s,
+        JsonObject{{u"item_id"_s, itemID}, {u"output_index"_s, outputIndex}, {u"arguments"_s, arguments}});
+    item.insert(u"status"_s, u"completed"_s);
+    item.insert(u"arguments"_s, arguments);
+    return add(u"response.output_item.done"_s, JsonObject{{u"output_index"_s, outputIndex}, {u"item"_s, item}});
+}
+
+ResponsesStream &ResponsesStream::completed(qint64 input, qint64 output, qint64 cached, qint64 reasoning,
+                                            const QString &incompleteReason)
+{
+    JsonObject r = response(incompleteReason.isEmpty() ? u"completed"_s : u"incomplete"_s);
+    r.insert(u"usage"_s, JsonObject{{u"input_tokens"_s, input},
+                                    {u"input_tokens_details"_s, JsonObject{{u"cached_tokens"_s, cached}}},
+                                    {u"output_tokens"_s, output},
+                                    {u"output_tokens_details"_s, JsonObject{{u"reasoning_tokens"_s, reasoning}}},
+                                    {u"total_tokens"_s, input + output}});
+    if (!incompleteReason.isEmpty())
+        r.insert(u"incomplete_details"_s, JsonObject{{u"reason"_s, incompleteReason}});
+    return add(incompleteReason.isEmpty() ? u"response.completed"_s : u"response.incomplete"_s,
+               JsonObject{{u"response"_s, r}});
+}
+
+ResponsesStream &ResponsesStream::failed(const QString &code, const QString &message)
+{
+    JsonObject r = response(u"failed"_s);
+    r.insert(u"error"_s, JsonObject{{u"code"_s, code}, {u"message"_s, message}});
+    return add(u"response.failed"_s, JsonObject{{u"response"_s, r}});
+}
+
+ResponsesStream &ResponsesStream::error(const QString &code, const QString &message)
+{
+    return add(u"error"_s, JsonObject{{u"code"_s, code}, {u"message"_s, message}, {u"param"_s, nullptr}});
+}
+
+ResponsesStream &ResponsesStream::append(const QByteArray &raw)
+{
+    m_bytes += raw;
+    return *this;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 /// One client connection: reads a request, then plays one scripted reply and closes.

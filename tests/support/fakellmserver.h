@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// A loopback HTTP/1.1 server that plays scripted LLM replies (OpenAI chat completions and
-// Anthropic Messages streams, errors, dropped connections) and records what it was sent.
+// A loopback HTTP/1.1 server that plays scripted LLM replies (OpenAI chat completions, OpenAI
+// Responses and Anthropic Messages streams, errors, dropped connections) and records what it was
+// sent.
 
 #include "core/json.h"
 
@@ -133,6 +134,43 @@ public:
 private:
     AnthropicStream &add(const QByteArray &type, const JsonObject &data);
     QString m_model;
+    QByteArray m_bytes;
+};
+
+/// An OpenAI Responses stream, event by event, as api.openai.com sends it (each event named by
+/// an `event:` line and its `type`, with a growing `sequence_number`).
+class ResponsesStream
+{
+public:
+    explicit ResponsesStream(const QString &model = QStringLiteral("gpt-5-test"));
+    /// response.created and response.in_progress.
+    ResponsesStream &created(const QString &responseID = QStringLiteral("resp_test"));
+    /// A message item: output_item.added, content_part.added, output_text.delta per piece,
+    /// output_text.done, content_part.done, output_item.done.
+    ResponsesStream &message(int outputIndex, const QString &itemID, const QStringList &pieces);
+    /// A reasoning item with @p encrypted content (none when empty) and one summary part per
+    /// entry of @p summaryParts, streamed piece by piece.
+    ResponsesStream &reasoning(int outputIndex, const QString &itemID, const QList<QStringList> &summaryParts,
+                               const QString &encrypted);
+    /// A function_call item whose arguments stream in @p argumentPieces.
+    ResponsesStream &functionCall(int outputIndex, const QString &itemID, const QString &callID, const QString &name,
+                                  const QStringList &argumentPieces);
+    /// response.completed with this usage, or response.incomplete when @p incompleteReason is given.
+    ResponsesStream &completed(qint64 input, qint64 output, qint64 cached = 0, qint64 reasoning = 0,
+                               const QString &incompleteReason = {});
+    /// response.failed with an error.
+    ResponsesStream &failed(const QString &code, const QString &message);
+    /// An `error` event.
+    ResponsesStream &error(const QString &code, const QString &message);
+    ResponsesStream &append(const QByteArray &raw);
+    [[nodiscard]] QByteArray bytes() const { return m_bytes; }
+
+private:
+    ResponsesStream &add(const QString &type, const JsonObject &data);
+    [[nodiscard]] JsonObject response(const QString &status) const;
+    QString m_model;
+    QString m_responseID = QStringLiteral("resp_test");
+    qint64 m_sequence = 0;
     QByteArray m_bytes;
 };
 
