@@ -181,7 +181,7 @@ private Q_SLOTS:
                 QVERIFY2(properties.contains(required.toStringRef()), qPrintable(t->name() + u' ' + required.toStringRef()));
         }
         names.sort();
-        QCOMPARE(names, (QStringList{u"bash"_s, u"edit"_s, u"glob"_s, u"grep"_s, u"list"_s, u"multiedit"_s,
+        QCOMPARE(names, (QStringList{u"apply_patch"_s, u"bash"_s, u"edit"_s, u"glob"_s, u"grep"_s, u"list"_s, u"multiedit"_s,
                                      u"question"_s, u"read"_s, u"task"_s, u"todoread"_s, u"todowrite"_s,
                                      u"webfetch"_s, u"write"_s}));
     }
