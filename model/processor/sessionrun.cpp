@@ -25,13 +25,13 @@ namespace weft
 {
 
 /// A tool's attachments as OpenCode stores them in the tool state: file parts with their own IDs.
-static JsonArray toolAttachments(const JsonArray &files, const Message &assistant)
+static JsonArray toolAttachments(const JsonArray &files, const QString &sessionID, const QString &messageID)
 {
     JsonArray parts;
     for (const JsonValue &file : files) {
         JsonObject part{{u"id"_s, Identifier::ascending(Identifier::Kind::Part)},
-                        {u"sessionID"_s, assistant.sessionID()},
-                        {u"messageID"_s, assistant.id()}};
+                        {u"sessionID"_s, sessionID},
+                        {u"messageID"_s, messageID}};
         const JsonObject fields = file.toObject();
         for (qsizetype i = 0; i < fields.size(); ++i)
             part.insert(fields.keyAt(i), fields.valueAt(i));
@@ -615,7 +615,7 @@ SessionRun::ToolOutcome SessionRun::executeTool(const QString &assistantID, Part
     if (result.ok) {
         ToolState state = ToolState::completed(input, result.output, result.title, result.metadata, start, now());
         if (!result.attachments.isEmpty())
-            state.json().insert(u"attachments"_s, toolAttachments(result.attachments, assistant));
+            state.json().insert(u"attachments"_s, toolAttachments(result.attachments, m_session.id(), assistantID));
         part.setState(state);
     } else
         part.setState(ToolState::error(input, result.error, start, now(), result.metadata));

@@ -164,9 +164,9 @@ private Q_SLOTS:
 
     void instructionsRendering()
     {
-        QCOMPARE(Instruction{u"/p/AGENTS.md"_s, u"Use tabs.\nRun make check."_s}.render(),
+        QCOMPARE((Instruction{u"/p/AGENTS.md"_s, u"Use tabs.\nRun make check."_s}.render()),
                  u"Instructions from: /p/AGENTS.md\nUse tabs.\nRun make check."_s);
-        QCOMPARE(Instruction{u"https://example.com/rules.md"_s, u"Be kind."_s}.render(),
+        QCOMPARE((Instruction{u"https://example.com/rules.md"_s, u"Be kind."_s}.render()),
                  u"Instructions from: https://example.com/rules.md\nBe kind."_s);
     }
 
