@@ -525,6 +525,10 @@ Changes made to the file since are lost.</source>
         <source>Attach Files</source>
         <translation>ファイルを添付</translation>
     </message>
+    <message>
+        <source>/%1 — %2</source>
+        <translation>/%1 — %2</translation>
+    </message>
 </context>
 <context>
     <name>weft::ConnectServerDialog</name>
@@ -1384,6 +1388,10 @@ This cannot be undone.</source>
     <message>
         <source>MCP &amp;Settings…</source>
         <translation>MCP の設定(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>This project&apos;s configuration cannot be used, so prompts cannot be sent here until it is fixed: %1</source>
+        <translation>このプロジェクトの設定を使えないため、修正されるまでここからプロンプトを送れません: %1</translation>
     </message>
 </context>
 <context>

@@ -525,6 +525,10 @@ Changes made to the file since are lost.</source>
         <source>Attach Files</source>
         <translation>附加文件</translation>
     </message>
+    <message>
+        <source>/%1 — %2</source>
+        <translation>/%1 — %2</translation>
+    </message>
 </context>
 <context>
     <name>weft::ConnectServerDialog</name>
@@ -1384,6 +1388,10 @@ This cannot be undone.</source>
     <message>
         <source>MCP &amp;Settings…</source>
         <translation>MCP 设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>This project&apos;s configuration cannot be used, so prompts cannot be sent here until it is fixed: %1</source>
+        <translation>无法使用此项目的配置，修复之前无法在此发送提示：%1</translation>
     </message>
 </context>
 <context>
