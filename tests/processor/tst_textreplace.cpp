@@ -210,6 +210,10 @@ private Q_SLOTS:
         row("w04a-whitespace-line-keeps-indentation", lines({u"def f():"_s, u"    result  +=   x"_s, u"    return result"_s}),
             u"result += x"_s, u"result += 2 * x"_s, false, false, u"WhitespaceNormalizedReplacer"_s,
             lines({u"def f():"_s, u"    result += 2 * x"_s, u"    return result"_s}));
+        // Weft's own: blank first and last lines are no block anchors; the line itself is found.
+        row("w04b-blank-lines-are-no-anchors", lines({u"x = 1"_s, u""_s, u""_s, u"def f():"_s, u"    return 1"_s, u""_s}),
+            lines({u""_s, u""_s, u"def f():"_s, u""_s, u""_s}), u"def g():"_s, false, false, u"WhitespaceNormalizedReplacer"_s,
+            lines({u"x = 1"_s, u""_s, u""_s, u"def g():"_s, u"    return 1"_s, u""_s}));
         row("w04-whitespace-substring", u"  let total = price  *  qty; // cost"_s, u"price * qty"_s,
             u"price * quantity"_s, false, false, u"WhitespaceNormalizedReplacer"_s,
             u"  let total = price * quantity; // cost"_s);

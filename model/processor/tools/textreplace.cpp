@@ -146,6 +146,10 @@ bool blockAnchor(const QString &content, const QString &find, const Yield &yield
 
     const QString firstLine = jsTrim(search.first());
     const QString lastLine = jsTrim(search.last());
+    // Weft's own: blank lines anchor nothing (they would tie any two blank lines of the file
+    // together); OpenCode 1.18 leaves such an oldString to the trimmed-boundary replacer too.
+    if (firstLine.isEmpty() || lastLine.isEmpty())
+        return true;
     struct Candidate {
         qsizetype start;
         qsizetype end;
