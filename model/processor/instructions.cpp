@@ -23,12 +23,6 @@ namespace weft
 namespace
 {
 
-bool isSet(const QProcessEnvironment &env, const QString &name)
-{
-    const QString v = env.value(name).toLower();
-    return v == u"1" || v == u"true";
-}
-
 bool isUrl(const QString &s)
 {
     return s.startsWith(u"https://") || s.startsWith(u"http://");
@@ -103,8 +97,8 @@ QStringList Instructions::paths(const Config &config, const QString &directory, 
         if (!paths.contains(clean))
             paths.append(clean);
     };
-    const bool claude = !isSet(env, u"OPENCODE_DISABLE_CLAUDE_CODE"_s) && !isSet(env, u"OPENCODE_DISABLE_CLAUDE_CODE_PROMPT"_s);
-    const bool projectConfig = !isSet(env, u"OPENCODE_DISABLE_PROJECT_CONFIG"_s);
+    const bool claude = !ConfigDiscovery::flag(env, u"OPENCODE_DISABLE_CLAUDE_CODE"_s) && !ConfigDiscovery::flag(env, u"OPENCODE_DISABLE_CLAUDE_CODE_PROMPT"_s);
+    const bool projectConfig = !ConfigDiscovery::flag(env, u"OPENCODE_DISABLE_PROJECT_CONFIG"_s);
 
     if (projectConfig) {
         QStringList files{u"AGENTS.md"_s};

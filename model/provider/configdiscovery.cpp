@@ -21,12 +21,6 @@ namespace
 /// A markdown agent, command or mode file larger than this is refused (they are prompts).
 constexpr qint64 MaxMarkdownBytes = 1024 * 1024;
 
-bool isSet(const QProcessEnvironment &env, const QString &name)
-{
-    const QString v = env.value(name).toLower();
-    return v == u"1" || v == u"true";
-}
-
 /// Merges the file at @p path into @p result when it exists.
 Result<void> mergeFile(JsonObject &result, QStringList &sources, const QString &path, const QProcessEnvironment &env)
 {
@@ -41,6 +35,12 @@ Result<void> mergeFile(JsonObject &result, QStringList &sources, const QString &
 }
 
 } // namespace
+
+bool ConfigDiscovery::flag(const QProcessEnvironment &env, const QString &name)
+{
+    const QString v = env.value(name).toLower();
+    return v == u"1" || v == u"true";
+}
 
 QString ConfigDiscovery::globalConfigDir(const QProcessEnvironment &env)
 {
@@ -110,7 +110,7 @@ Result<Config> ConfigDiscovery::load(const Search &search)
     const QString worktree = search.worktree.isEmpty() ? identifyProject(directory).worktree : search.worktree;
     const QString home = Config::homeDir(env);
     const QString globalDir = globalConfigDir(env);
-    const bool projectConfig = !isSet(env, u"OPENCODE_DISABLE_PROJECT_CONFIG"_s);
+    const bool projectConfig = !flag(env, u"OPENCODE_DISABLE_PROJECT_CONFIG"_s);
 
     JsonObject result;
     QStringList sources;

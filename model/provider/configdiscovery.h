@@ -45,6 +45,9 @@ public:
     /// reads; Weft leaves the user's files alone).
     [[nodiscard]] static Result<Config> load(const Search &search);
 
+    /// Whether the OpenCode flag variable @p name is on ("1" or "true", as OpenCode reads its
+    /// OPENCODE_* flags).
+    [[nodiscard]] static bool flag(const QProcessEnvironment &env, const QString &name);
     /// `$XDG_CONFIG_HOME/opencode` (default `~/.config/opencode`): OpenCode's global config folder.
     [[nodiscard]] static QString globalConfigDir(const QProcessEnvironment &env);
     /// The folders from @p start up to @p stop (both included; up to the file system root when

@@ -56,6 +56,12 @@ qsizetype keyColon(QStringView text)
     return -1;
 }
 
+void skipSpaces(const QString &text, qsizetype &pos)
+{
+    while (pos < text.size() && text[pos] == u' ')
+        ++pos;
+}
+
 bool isSequenceItem(QStringView text)
 {
     return text == u"-" || text.startsWith(u"- ");
@@ -280,8 +286,7 @@ private:
         JsonValue value = flowValue(text, pos, line, false);
         if (!m_error.isEmpty())
             return value;
-        while (pos < text.size() && text[pos] == u' ')
-            ++pos;
+        skipSpaces(text, pos);
         if (pos < text.size() && text[pos] != u'#')
             fail(u"unexpected text after the value: \"%1\""_s.arg(text.mid(pos)), line);
         return value;
@@ -289,8 +294,7 @@ private:
 
     JsonValue flowValue(const QString &text, qsizetype &pos, qsizetype line, bool inFlow)
     {
-        while (pos < text.size() && text[pos] == u' ')
-            ++pos;
+        skipSpaces(text, pos);
         if (pos >= text.size())
             return JsonValue(nullptr);
         const QChar c = text[pos];
@@ -302,8 +306,7 @@ private:
             JsonArray array;
             ++pos;
             while (true) {
-                while (pos < text.size() && text[pos] == u' ')
-                    ++pos;
+                skipSpaces(text, pos);
                 if (pos >= text.size()) {
                     fail(u"unterminated flow sequence"_s, line);
                     return array;
@@ -315,8 +318,7 @@ private:
                 array.append(flowValue(text, pos, line, true));
                 if (!m_error.isEmpty())
                     return array;
-                while (pos < text.size() && text[pos] == u' ')
-                    ++pos;
+                skipSpaces(text, pos);
                 if (pos < text.size() && text[pos] == u',')
                     ++pos;
             }
@@ -325,8 +327,7 @@ private:
             JsonObject object;
             ++pos;
             while (true) {
-                while (pos < text.size() && text[pos] == u' ')
-                    ++pos;
+                skipSpaces(text, pos);
                 if (pos >= text.size()) {
                     fail(u"unterminated flow mapping"_s, line);
                     return object;
@@ -338,16 +339,14 @@ private:
                 const JsonValue key = flowValue(text, pos, line, true);
                 if (!m_error.isEmpty())
                     return object;
-                while (pos < text.size() && text[pos] == u' ')
-                    ++pos;
+                skipSpaces(text, pos);
                 JsonValue value(nullptr);
                 if (pos < text.size() && text[pos] == u':') {
                     ++pos;
                     value = flowValue(text, pos, line, true);
                 }
                 object.insert(key.isString() ? key.toString() : QString::fromUtf8(toJson(key, 0)), value);
-                while (pos < text.size() && text[pos] == u' ')
-                    ++pos;
+                skipSpaces(text, pos);
                 if (pos < text.size() && text[pos] == u',')
                     ++pos;
             }
