@@ -1393,6 +1393,10 @@ This cannot be undone.</source>
         <source>This project&apos;s configuration cannot be used, so prompts cannot be sent here until it is fixed: %1</source>
         <translation>このプロジェクトの設定を使えないため、修正されるまでここからプロンプトを送れません: %1</translation>
     </message>
+    <message>
+        <source>%1 (arguments: %2)</source>
+        <translation>%1（引数: %2）</translation>
+    </message>
 </context>
 <context>
     <name>weft::McpServersPage</name>

@@ -1393,6 +1393,10 @@ This cannot be undone.</source>
         <source>This project&apos;s configuration cannot be used, so prompts cannot be sent here until it is fixed: %1</source>
         <translation>无法使用此项目的配置，修复之前无法在此发送提示：%1</translation>
     </message>
+    <message>
+        <source>%1 (arguments: %2)</source>
+        <translation>%1（参数：%2）</translation>
+    </message>
 </context>
 <context>
     <name>weft::McpServersPage</name>

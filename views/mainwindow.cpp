@@ -210,6 +210,8 @@ void MainWindow::setupMcpNotices()
             true);
     };
     connect(mcp, &McpManager::serverFailed, this, showFailure);
+    // A server that connects (or whose prompts change) brings commands for the composer.
+    connect(mcp, &McpManager::serverChanged, this, &MainWindow::updateProjectChoices);
     connect(mcp, &McpManager::serverChanged, this, [this, mcp](const QString &name) {
         const auto status = mcp->server(name);
         if (!status || status->state != McpServerStatus::State::Failed)
@@ -849,8 +851,13 @@ void MainWindow::updateProjectChoices()
         if (!choices.agents.isEmpty())
             m_composer->setAgents(choices.agents);
         QList<Composer::CommandChoice> commands;
-        for (const PromptCommand &c : choices.commands)
-            commands.append({c.name, c.description});
+        for (const PromptCommand &c : choices.commands) {
+            // An MCP prompt's arguments are given in its order: say which.
+            commands.append({c.name, c.mcpArguments.isEmpty()
+                                         ? c.description
+                                         : tr("%1 (arguments: %2)").arg(c.description, c.mcpArguments.join(u' '))
+                                               .trimmed()});
+        }
         m_composer->setCommands(commands);
         if (choices.error.isEmpty())
             m_notices->removeNotice(u"projectConfig"_s);

@@ -4,6 +4,7 @@
 #include "core/logging.h"
 #include "opencodedb/dbimport.h"
 #include "processor/revert.h"
+#include "processor/setup.h"
 #include "core/async.h"
 #include "app/opencodesource.h"
 #include "app/serversource.h"
@@ -13,7 +14,6 @@
 #include "session/transfer.h"
 
 #include <QDir>
-#include <QRegularExpression>
 #include <QSaveFile>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
@@ -141,26 +141,28 @@ QStringList SessionController::agents() const
     return agents;
 }
 
-QFuture<SessionController::ProjectChoices> SessionController::projectChoices(const QString &sessionID) const
+QFuture<SessionController::ProjectChoices> SessionController::projectChoices(const QString &sessionID)
 {
     if (!m_processor || serverOf(sessionID))
         return QtFuture::makeReadyValueFuture(ProjectChoices());
     const std::optional<Session> session = sessionID.isEmpty() ? std::nullopt : m_service->get(sessionID);
     const QString directory = session ? session->directory() : QDir::currentPath();
-    return QtConcurrent::run([base = m_processor->config(), directory] {
-        ProjectChoices choices;
-        const Result<ProcessorConfig> config = configForDirectory(base, directory);
-        if (!config) {
-            choices.error = config.error().toString();
+    return QtConcurrent::run([base = m_processor->config(), directory] { return configForDirectory(base, directory); })
+        .then(this, [](Result<ProcessorConfig> config) {
+            ProjectChoices choices;
+            if (!config) {
+                choices.error = config.error().toString();
+                return choices;
+            }
+            // The project's MCP servers start now (their prompts are commands too).
+            useMcpServers(config.value(), McpUse::Include);
+            for (const Agent &agent : config->agents.primary()) {
+                if (!agent.hidden)
+                    choices.agents.append(agent.name);
+            }
+            choices.commands = config->availableCommands();
             return choices;
-        }
-        for (const Agent &agent : config->agents.primary()) {
-            if (!agent.hidden)
-                choices.agents.append(agent.name);
-        }
-        choices.commands = config->commands;
-        return choices;
-    });
+        });
 }
 
 // ---- runs
@@ -232,18 +234,7 @@ SessionController::PromptResult SessionController::prompt(const QString &session
     request.text = text;
     request.agent = agent;
     request.model = model;
-    // "/name arguments" runs a command of the session's project, as OpenCode's prompt does; other
-    // text starting with '/' (a path, say) is sent as written.
-    if (text.startsWith(u'/')) {
-        const qsizetype end = text.indexOf(QRegularExpression(u"\\s"_s));
-        const QString name = text.mid(1, end < 0 ? -1 : end - 1);
-        const std::optional<Session> session = sessionID.isEmpty() ? std::nullopt : m_service->get(sessionID);
-        const Result<ProcessorConfig> config = m_processor->configFor(session ? session->directory() : QDir::currentPath());
-        if (config && PromptCommand::find(config->commands, name)) {
-            request.command = name;
-            request.text = end < 0 ? QString() : text.mid(end + 1).trimmed();
-        }
-    }
+    request.slashCommands = true;
     request.attachments = attachments;
     const Result<QString> started = m_processor->prompt(request);
     if (!started) {

@@ -114,8 +114,9 @@ public:
         QList<PromptCommand> commands;
         QString error;
     };
-    /// Read off the GUI thread (it reads the project's files and asks git for its root).
-    [[nodiscard]] QFuture<ProjectChoices> projectChoices(const QString &sessionID) const;
+    /// Read off the GUI thread (it reads the project's files and asks git for its root); the
+    /// project's MCP servers are started (the prompts of those connected are commands).
+    [[nodiscard]] QFuture<ProjectChoices> projectChoices(const QString &sessionID);
 
     // ---- runs
     /// Whether @p sessionID of Weft's store can be run (a processor, a writable store).

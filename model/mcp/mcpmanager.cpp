@@ -110,6 +110,29 @@ public:
         }
     }
 
+    /// configure() with the servers already configured kept, in their order, and @p servers
+    /// added or put in their place.
+    void include(const QList<McpServerConfig> &servers)
+    {
+        QList<McpServerConfig> merged;
+        QStringList names;
+        {
+            QMutexLocker lock(&m_registry->m_mutex);
+            for (const McpServerStatus &status : std::as_const(m_registry->m_servers))
+                names.append(status.name);
+        }
+        for (const QString &name : std::as_const(names)) {
+            const auto replacement = std::find_if(servers.cbegin(), servers.cend(),
+                                                  [&](const McpServerConfig &s) { return s.name == name; });
+            merged.append(replacement != servers.cend() ? *replacement : m_configs.value(name));
+        }
+        for (const McpServerConfig &server : servers) {
+            if (!names.contains(server.name))
+                merged.append(server);
+        }
+        configure(merged);
+    }
+
     bool start(const QString &name)
     {
         if (!m_configs.contains(name))
@@ -290,13 +313,13 @@ std::optional<McpServerStatus> McpRegistry::server(const QString &name) const
     return std::nullopt;
 }
 
-QList<McpToolInfo> McpRegistry::tools() const
+QList<McpToolInfo> McpRegistry::tools(const std::optional<QStringList> &only) const
 {
     QMutexLocker lock(&m_mutex);
     QList<McpToolInfo> list;
     QHash<QString, qsizetype> byKey;
     for (const McpServerStatus &s : m_servers) {
-        if (s.state != McpServerStatus::State::Connected)
+        if (s.state != McpServerStatus::State::Connected || (only && !only->contains(s.name)))
             continue;
         for (const McpToolInfo &tool : m_tools.value(s.name)) {
             const QString key = tool.key();
@@ -311,15 +334,33 @@ QList<McpToolInfo> McpRegistry::tools() const
     return list;
 }
 
-QList<McpPromptInfo> McpRegistry::prompts() const
+QList<McpPromptInfo> McpRegistry::prompts(const std::optional<QStringList> &only) const
 {
     QMutexLocker lock(&m_mutex);
     QList<McpPromptInfo> list;
     for (const McpServerStatus &s : m_servers) {
-        if (s.state == McpServerStatus::State::Connected)
+        if (s.state == McpServerStatus::State::Connected && (!only || only->contains(s.name)))
             list += m_prompts.value(s.name);
     }
     return list;
+}
+
+Result<QString> McpRegistry::promptText(const QString &server, const QString &prompt, const JsonObject &arguments,
+                                        const std::function<bool()> &aborted)
+{
+    JsonObject params;
+    params.insert(u"name"_s, prompt);
+    params.insert(u"arguments"_s, arguments);
+    const Result<JsonValue> answer = request(server, u"prompts/get"_s, params, 0, aborted);
+    if (!answer)
+        return Error{u"the MCP server \"%1\" could not give its prompt \"%2\": %3"_s.arg(server, prompt, answer.error().message)};
+    QStringList texts;
+    for (const JsonValue &message : answer->toObject().array(u"messages")) {
+        const JsonObject content = message.toObject().object(u"content");
+        // OpenCode keeps text contents and makes every other kind an empty line.
+        texts.append(content.string(u"type") == u"text" ? content.string(u"text") : QString());
+    }
+    return texts.join(u'\n');
 }
 
 bool McpRegistry::waitUntilSettled(int timeoutMs) const
@@ -444,6 +485,13 @@ void McpManager::configure(const JsonObject &mcp)
                               Qt::BlockingQueuedConnection);
 }
 
+void McpManager::include(const JsonObject &mcp)
+{
+    const QList<McpServerConfig> servers = parseMcpConfig(mcp);
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, servers] { worker->include(servers); },
+                              Qt::BlockingQueuedConnection);
+}
+
 bool McpManager::reconnect(const QString &name)
 {
     bool found = false;
@@ -452,18 +500,14 @@ bool McpManager::reconnect(const QString &name)
     return found;
 }
 
-QList<std::shared_ptr<Tool>> McpManager::agentTools(const std::shared_ptr<McpRegistry> &registry)
+QList<std::shared_ptr<Tool>> McpManager::agentTools(const std::shared_ptr<McpRegistry> &registry,
+                                                     const QStringList &servers)
 {
     registry->waitUntilSettled(120000);
     QList<std::shared_ptr<Tool>> tools;
-    for (const McpToolInfo &info : registry->tools())
+    for (const McpToolInfo &info : registry->tools(servers))
         tools.append(std::make_shared<McpTool>(registry, info));
     return tools;
-}
-
-std::function<QList<std::shared_ptr<Tool>>()> McpManager::toolSupplier() const
-{
-    return [registry = m_registry] { return agentTools(registry); };
 }
 
 } // namespace weft

@@ -61,10 +61,15 @@ class McpRegistry
 public:
     [[nodiscard]] QList<McpServerStatus> servers() const;
     [[nodiscard]] std::optional<McpServerStatus> server(const QString &name) const;
-    /// The tools of the connected servers, in config order. Keys are unique (a later tool whose
-    /// sanitised name repeats an earlier one replaces it, as in OpenCode).
-    [[nodiscard]] QList<McpToolInfo> tools() const;
-    [[nodiscard]] QList<McpPromptInfo> prompts() const;
+    /// The tools of the connected servers (of those named in @p only, when given), in config
+    /// order. Keys are unique (a later tool whose sanitised name repeats an earlier one replaces
+    /// it, as in OpenCode).
+    [[nodiscard]] QList<McpToolInfo> tools(const std::optional<QStringList> &only = std::nullopt) const;
+    [[nodiscard]] QList<McpPromptInfo> prompts(const std::optional<QStringList> &only = std::nullopt) const;
+    /// The text of prompt @p prompt of server @p server (prompts/get with @p arguments): the
+    /// text contents of its messages joined by newlines, as OpenCode makes a command's template.
+    [[nodiscard]] Result<QString> promptText(const QString &server, const QString &prompt, const JsonObject &arguments,
+                                             const std::function<bool()> &aborted = {});
     /// Waits until no server is connecting, at most @p timeoutMs; true when none is.
     bool waitUntilSettled(int timeoutMs) const;
 
@@ -106,6 +111,9 @@ public:
     /// Takes the config's `mcp` object: new servers start, removed ones stop, changed ones
     /// restart, unchanged ones keep running.
     void configure(const JsonObject &mcp);
+    /// Adds the servers of a project's `mcp` object: new ones start and changed ones restart;
+    /// servers it does not name keep running (another project's sessions may use them).
+    void include(const JsonObject &mcp);
     /// Stops server @p name (when running) and starts it again, even when the config disables it
     /// (OpenCode's connect). False when no such server is configured.
     bool reconnect(const QString &name);
@@ -117,11 +125,10 @@ public:
     /// @p timeoutMs.
     bool waitForStartup(int timeoutMs = 120000) const { return m_registry->waitUntilSettled(timeoutMs); }
 
-    /// The agent tools of the connected servers, one per MCP tool (see McpTool), after waiting for
-    /// the servers still connecting, as OpenCode's runs wait for them.
-    [[nodiscard]] static QList<std::shared_ptr<Tool>> agentTools(const std::shared_ptr<McpRegistry> &registry);
-    /// agentTools() for this manager's servers, as a function the processor calls at each run.
-    [[nodiscard]] std::function<QList<std::shared_ptr<Tool>>()> toolSupplier() const;
+    /// The agent tools of the connected servers named in @p servers, one per MCP tool (see
+    /// McpTool), after waiting for the servers still connecting, as OpenCode's runs wait for them.
+    [[nodiscard]] static QList<std::shared_ptr<Tool>> agentTools(const std::shared_ptr<McpRegistry> &registry,
+                                                                 const QStringList &servers);
 
 Q_SIGNALS:
     /// A server's state, tools or log changed.

@@ -4,6 +4,9 @@
 #include "core/identifier.h"
 #include "session/sessionservice.h"
 #include "sessionrun.h"
+#include "setup.h"
+
+#include "mcp/mcpmanager.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -82,6 +85,14 @@ Processor::~Processor()
     }
 }
 
+QList<PromptCommand> ProcessorConfig::availableCommands() const
+{
+    QList<PromptCommand> all = commands;
+    if (mcpServers)
+        all += PromptCommand::fromMcpPrompts(mcpServers->prompts(mcp.keys()));
+    return all;
+}
+
 Result<ProcessorConfig> configForDirectory(const ProcessorConfig &base, const QString &directory)
 {
     if (!base.loadProject)
@@ -118,15 +129,27 @@ Result<QString> Processor::prompt(const PromptRequest &request)
     Result<ProcessorConfig> config = configFor(directory);
     if (!config)
         return config.error();
-    QString model = request.model;
-    QString agent = request.agent;
-    if (!request.command.isEmpty()) {
-        const std::optional<PromptCommand> command = PromptCommand::find(config->commands, request.command);
+    useMcpServers(config.value(), McpUse::Include);
+    PromptRequest run = request;
+    const QList<PromptCommand> commands = config->availableCommands();
+    if (run.slashCommands && run.command.isEmpty() && run.text.startsWith(u'/')) {
+        static const QRegularExpression space(u"\\s"_s);
+        const qsizetype end = run.text.indexOf(space);
+        const QString name = run.text.mid(1, end < 0 ? -1 : end - 1);
+        if (PromptCommand::find(commands, name)) {
+            run.command = name;
+            run.text = end < 0 ? QString() : run.text.mid(end + 1).trimmed();
+        }
+    }
+    QString model = run.model;
+    QString agent = run.agent;
+    if (!run.command.isEmpty()) {
+        const std::optional<PromptCommand> command = PromptCommand::find(commands, run.command);
         if (!command) {
             QStringList names;
-            for (const PromptCommand &c : std::as_const(config->commands))
+            for (const PromptCommand &c : commands)
                 names.append(c.name);
-            return Error{u"no command \"%1\"%2"_s.arg(request.command,
+            return Error{u"no command \"%1\"%2"_s.arg(run.command,
                                                        names.isEmpty() ? u"; no commands are configured"_s
                                                                        : u"; available: "_s + names.join(u", "_s)),
                          {}};
@@ -152,7 +175,7 @@ Result<QString> Processor::prompt(const PromptRequest &request)
         session = created.value();
     }
     auto abortFlag = std::make_shared<std::atomic_bool>(false);
-    return start(new SessionRun(this, std::move(config).value(), request, *session, abortFlag), session->id());
+    return start(new SessionRun(this, std::move(config).value(), run, *session, abortFlag), session->id());
 }
 
 Result<QString> Processor::start(SessionRun *run, const QString &id)

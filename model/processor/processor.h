@@ -28,6 +28,7 @@ class QThread;
 namespace weft
 {
 
+class McpRegistry;
 class SessionService;
 class SessionRun;
 
@@ -84,16 +85,23 @@ struct ProcessorConfig {
     /// and the `instructions` URLs, fetched when a run starts.
     QList<Instruction> instructions;
     QStringList instructionUrls;
-    /// The config's commands (`command` and markdown command files).
+    /// The config's commands (`command` and markdown command files); see availableCommands().
     QList<PromptCommand> commands;
     /// Applies the configuration OpenCode finds for a session's directory (the project's
     /// opencode.json(c) and .opencode folders, its instructions) to this one's configured parts;
     /// empty: this configuration everywhere. Called for each prompt (Processor::configFor), so
     /// edits apply to the next one.
     std::function<Result<void>(ProcessorConfig &config, const QString &directory)> loadProject;
-    /// Tools offered besides the built-in ones (the MCP servers' tools), asked for when a run
-    /// starts, on its worker thread; they pass the same agent and permission filters.
-    std::function<QList<std::shared_ptr<Tool>>()> extraTools;
+    /// The MCP servers the configuration names (its `mcp` object).
+    JsonObject mcp;
+    /// The process's MCP servers (useMcpServers()): the runs offer the tools of those `mcp`
+    /// names, besides the built-in ones and through the same agent and permission filters, and
+    /// their prompts as commands. Null: no MCP.
+    std::shared_ptr<McpRegistry> mcpServers;
+
+    /// The commands a prompt can run: the config's, then the prompts of its connected MCP servers
+    /// (named "server:prompt", as OpenCode names them).
+    [[nodiscard]] QList<PromptCommand> availableCommands() const;
 };
 
 /// @p base with the configuration of @p directory applied (ProcessorConfig::loadProject), read
@@ -113,9 +121,13 @@ struct PromptRequest {
     QString text;
     QString agent;      ///< empty: "build"
     QString model;      ///< "provider/model"; empty: the agent's, else the last one used, else the default
-    /// A command to run (ProcessorConfig::commands, without the '/'); `text` is then its
-    /// arguments. Its `agent` and `model` win over the request's, as in OpenCode.
+    /// A command to run (ProcessorConfig::availableCommands(), without the '/'); `text` is then
+    /// its arguments. Its `agent` and `model` win over the request's, as in OpenCode.
     QString command;
+    /// Whether `text` of the form "/name arguments" runs command `name` when the session's
+    /// project has one by that name, as OpenCode's prompt box does (other text starting with '/',
+    /// a path say, is sent as written).
+    bool slashCommands = false;
     /// Files, folders and images sent along: they become file parts (and the synthetic text
     /// of their reading) of the user message, after its text (Attachments::toParts).
     QList<PromptAttachment> attachments;

@@ -41,6 +41,21 @@ Result<QList<PromptCommand>> PromptCommand::fromConfig(const Config &config)
     return out;
 }
 
+QList<PromptCommand> PromptCommand::fromMcpPrompts(const QList<McpPromptInfo> &prompts)
+{
+    QList<PromptCommand> out;
+    for (const McpPromptInfo &prompt : prompts) {
+        PromptCommand c;
+        c.name = mcpSanitize(prompt.server) + u':' + mcpSanitize(prompt.name);
+        c.description = prompt.description;
+        c.mcpServer = prompt.server;
+        c.mcpPrompt = prompt.name;
+        c.mcpArguments = prompt.arguments;
+        out.append(c);
+    }
+    return out;
+}
+
 std::optional<PromptCommand> PromptCommand::find(const QList<PromptCommand> &commands, const QString &name)
 {
     for (const PromptCommand &c : commands) {

@@ -6,6 +6,7 @@
 // in the composer and as `weft run --command name args`.
 
 #include "core/result.h"
+#include "mcp/mcpclient.h"
 #include "provider/config.h"
 
 #include <QList>
@@ -25,10 +26,19 @@ struct PromptCommand {
     QString model;  ///< "provider/model"; empty: the agent's or the prompt's
     QString body;   ///< the template: $ARGUMENTS, $1..$n, !`shell command`
     std::optional<bool> subtask;
+    /// For an MCP server's prompt: the server, the prompt's own name and its arguments. Its
+    /// template is asked for when it runs (McpRegistry::promptText), with the arguments as
+    /// `$1`..`$n` in their order, as OpenCode does.
+    QString mcpServer;
+    QString mcpPrompt;
+    QStringList mcpArguments;
 
     /// The commands of @p config, sorted by name. Entries that are not objects with a string
     /// `template` are errors naming the command.
     [[nodiscard]] static Result<QList<PromptCommand>> fromConfig(const Config &config);
+    /// The commands of MCP prompts: named "server:prompt" (each part sanitised as OpenCode does),
+    /// in the servers' order.
+    [[nodiscard]] static QList<PromptCommand> fromMcpPrompts(const QList<McpPromptInfo> &prompts);
     [[nodiscard]] static std::optional<PromptCommand> find(const QList<PromptCommand> &commands, const QString &name);
 
     /// The arguments as OpenCode splits them: words, "double" or 'single' quoted strings (quotes

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessionrun.h"
 
+#include "mcp/mcpmanager.h"
+
 #include "tools/applypatchtool.h"
 
 #include "core/identifier.h"
@@ -66,13 +68,23 @@ Result<void> SessionRun::prepare()
 {
     if (!m_request.command.isEmpty()) {
         // Processor::prompt checked that the command exists in this configuration.
-        const std::optional<PromptCommand> command = PromptCommand::find(m_config.commands, m_request.command);
+        std::optional<PromptCommand> command = PromptCommand::find(m_config.availableCommands(), m_request.command);
         if (!command)
             return Error{u"no command \"%1\""_s.arg(m_request.command), {}};
         if (!command->agent.isEmpty())
             m_request.agent = command->agent;
         if (!command->model.isEmpty())
             m_request.model = command->model;
+        if (!command->mcpServer.isEmpty()) {
+            JsonObject arguments;
+            for (qsizetype i = 0; i < command->mcpArguments.size(); ++i)
+                arguments.insert(command->mcpArguments.at(i), u"$%1"_s.arg(i + 1));
+            const Result<QString> text = m_config.mcpServers->promptText(command->mcpServer, command->mcpPrompt, arguments,
+                                                                         [abort = m_abort] { return abort->load(); });
+            if (!text)
+                return text.error();
+            command->body = text.value();
+        }
         m_request.text = PromptCommand::runShellSubstitutions(command->fill(m_request.text), m_session.directory(), m_abort);
         if (m_request.text.trimmed().isEmpty())
             return Error{u"the command /%1 gave an empty prompt"_s.arg(command->name), {}};
@@ -113,8 +125,8 @@ Result<void> SessionRun::prepare()
 
     m_tools.clear();
     QList<std::shared_ptr<Tool>> tools = builtinTools();
-    if (m_config.extraTools)
-        tools += m_config.extraTools();
+    if (m_config.mcpServers)
+        tools += McpManager::agentTools(m_config.mcpServers, m_config.mcp.keys());
     QStringList names;
     for (const std::shared_ptr<Tool> &tool : tools)
         names.append(tool->name());

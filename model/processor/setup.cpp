@@ -72,15 +72,23 @@ Result<std::shared_ptr<const ProviderFactory>> applyConfig(ProcessorConfig &pc, 
         model.inputModalities = info->inputModalities();
         return model;
     };
-    // MCP servers run once per process, not per run: this config says which (see McpManager).
-    if (!config.json().object(u"mcp").isEmpty() || McpManager::exists()) {
-        McpManager *mcp = McpManager::instance();
-        mcp->configure(config.json().object(u"mcp"));
-        pc.extraTools = mcp->toolSupplier();
-    }
+    pc.mcp = config.json().object(u"mcp");
+    pc.mcpServers.reset();
     const QString main = factory->defaultModel();
     pc.smallModel = config.smallModel().isEmpty() && !main.isEmpty() ? factory->smallModel(main) : config.smallModel();
     return std::shared_ptr<const ProviderFactory>(factory);
+}
+
+void useMcpServers(ProcessorConfig &processorConfig, McpUse use)
+{
+    if (processorConfig.mcp.isEmpty() && !McpManager::exists())
+        return;
+    McpManager *manager = McpManager::instance();
+    if (use == McpUse::Replace)
+        manager->configure(processorConfig.mcp);
+    else if (!processorConfig.mcp.isEmpty())
+        manager->include(processorConfig.mcp);
+    processorConfig.mcpServers = manager->registry();
 }
 
 Result<ProcessorSetup> makeProcessorSetup(const Config &config, const QString &dataDir)
@@ -91,6 +99,7 @@ Result<ProcessorSetup> makeProcessorSetup(const Config &config, const QString &d
     if (!factory)
         return factory.error();
     setup.factory = factory.value();
+    useMcpServers(setup.config, McpUse::Replace);
     return setup;
 }
 
@@ -113,6 +122,7 @@ Result<ProcessorSetup> loadProcessorSetup(const QString &configFile, const QStri
     if (!factory)
         return factory.error();
     setup.factory = factory.value();
+    useMcpServers(setup.config, McpUse::Replace);
     setup.config.loadProject = [discover](ProcessorConfig &pc, const QString &directory) -> Result<void> {
         auto [config, worktree] = discover(directory);
         if (!config)

@@ -28,9 +28,20 @@ struct ProcessorSetup {
 /// The same from an already loaded config, without discovery (the config applies everywhere).
 [[nodiscard]] Result<ProcessorSetup> makeProcessorSetup(const Config &config, const QString &dataDir);
 
+/// How useMcpServers() treats the servers already running.
+enum class McpUse {
+    Replace, ///< the process's configuration: servers it does not name stop
+    Include, ///< a project's: servers it does not name keep running for other sessions
+};
+/// Starts the MCP servers that @p processorConfig names (its `mcp` object) in the process's
+/// McpManager, unless they run, and gives its runs their tools and prompts (`mcpServers`). The
+/// servers live once per process, not per run. Call on the main thread.
+void useMcpServers(ProcessorConfig &processorConfig, McpUse use);
+
 /// Sets what @p config decides in @p processorConfig for sessions in @p directory (in the project
-/// at @p worktree): models, permission rules, agents, compaction, snapshots, instructions and
-/// commands. The run-time settings (data dir, ask policy, retries, titles) stay as they are.
+/// at @p worktree): models, permission rules, agents, compaction, snapshots, instructions,
+/// commands and the MCP servers it names (not started: see useMcpServers()). The run-time
+/// settings (data dir, ask policy, retries, titles) stay as they are.
 [[nodiscard]] Result<std::shared_ptr<const ProviderFactory>> applyConfig(ProcessorConfig &processorConfig,
                                                                         const Config &config,
                                                                         const QString &directory,

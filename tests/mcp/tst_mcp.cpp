@@ -109,6 +109,8 @@ private Q_SLOTS:
     void httpLegacySseFallback();
     void httpUnreachable();
     void runCallsMcpTool();
+    void projectServersAreAdded();
+    void promptRunsAsCommand();
 };
 
 void TestMcp::config()
@@ -173,7 +175,7 @@ void TestMcp::stdioHandshakeAndTools()
     QCOMPARE(status->serverVersion, u"1.2.3"_s);
     QCOMPARE(status->protocolVersion, McpProtocolVersion.toString());
     QCOMPARE(status->toolCount, 11);
-    QCOMPARE(status->promptCount, 1);
+    QCOMPARE(status->promptCount, 2);
     QVERIFY(status->handshakeMs >= 0 && status->connectMs >= status->handshakeMs);
     QVERIFY(status->log.join(u'\n').contains(u"fake-mcp: ready"_s)); // stderr is kept
     qInfo("stdio: handshake %lld ms, connected with tools in %lld ms", status->handshakeMs, status->connectMs);
@@ -195,9 +197,9 @@ void TestMcp::stdioHandshakeAndTools()
     QVERIFY(odd->parameters().value(u"properties"_s).isObject());
     QCOMPARE(manager.registry()->prompts().constFirst().requiredArguments, QStringList{u"name"_s});
 
-    // The processor's hook hands the same tools out.
-    const QList<std::shared_ptr<Tool>> agentTools = manager.toolSupplier()();
-    QCOMPARE(agentTools.size(), 11);
+    // The runs get the same tools, of the servers their config names.
+    QCOMPARE(McpManager::agentTools(manager.registry(), {u"fake"_s}).size(), 11);
+    QVERIFY(McpManager::agentTools(manager.registry(), {u"other"_s}).isEmpty());
 }
 
 void TestMcp::stdioPagination()
@@ -573,7 +575,7 @@ void TestMcp::runCallsMcpTool()
     const QString file = fixture.writeConfig({{u"mcp"_s, JsonObject{{u"fake"_s, local()}}}});
     Result<ProcessorSetup> setup = loadProcessorSetup(file, fixture.data->path());
     QVERIFY2(setup, qPrintable(setup ? QString() : setup.error().toString()));
-    QVERIFY(setup->config.extraTools);
+    QVERIFY(setup->config.mcpServers);
     QVERIFY(McpManager::exists());
 
     OpenAiStream call;
@@ -627,6 +629,97 @@ void TestMcp::runCallsMcpTool()
         for (const JsonValue &t : tools)
             QVERIFY(!t.toObject().object(u"function"_s).string(u"name"_s).startsWith(u"fake_"_s));
     }
+    fixture.tearDown();
+}
+
+void TestMcp::projectServersAreAdded()
+{
+    McpManager manager;
+    QSignalSpy changed(&manager, &McpManager::serverChanged);
+    const auto changes = [&changed] {
+        QStringList names;
+        for (const QList<QVariant> &signal : std::as_const(changed))
+            names.append(signal.at(0).toString());
+        return names;
+    };
+    manager.configure({{u"a"_s, local()}});
+    QVERIFY(manager.waitForStartup(20000));
+    // (The signals come queued from the MCP thread: connecting, then connected.)
+    QTRY_COMPARE(changes(), (QStringList{u"a"_s, u"a"_s}));
+    const qint64 connected = manager.server(u"a"_s)->connectMs;
+    // A project's servers join the running ones; those it does not name keep running, untouched
+    // (another project's session may be calling them).
+    manager.include({{u"b"_s, local()}});
+    QVERIFY(manager.waitForStartup(20000));
+    QTRY_COMPARE(changes(), (QStringList{u"a"_s, u"a"_s, u"b"_s, u"b"_s}));
+    QCOMPARE(manager.servers().size(), 2);
+    QCOMPARE(manager.server(u"b"_s)->state, McpServerStatus::State::Connected);
+    QCOMPARE(manager.server(u"a"_s)->connectMs, connected);
+    // Each run gets the tools of the servers its own config names.
+    QCOMPARE(McpManager::agentTools(manager.registry(), {u"b"_s}).size(), 11);
+    QCOMPARE(McpManager::agentTools(manager.registry(), {u"a"_s, u"b"_s}).size(), 22);
+    // The same servers again change nothing; a project that configures "a" differently restarts it.
+    manager.include({{u"b"_s, local()}});
+    manager.include({{u"a"_s, local({}, {{u"timeout"_s, 9000}})}});
+    QVERIFY(manager.waitForStartup(20000));
+    QTRY_COMPARE(changes(), (QStringList{u"a"_s, u"a"_s, u"b"_s, u"b"_s, u"a"_s, u"a"_s}));
+    QCOMPARE(manager.servers().size(), 2);
+    QCOMPARE(manager.server(u"a"_s)->state, McpServerStatus::State::Connected);
+    QCOMPARE(manager.server(u"b"_s)->state, McpServerStatus::State::Connected);
+}
+
+void TestMcp::promptRunsAsCommand()
+{
+    clearProviderKeys();
+    RunFixture fixture;
+    QVERIFY(fixture.setUp());
+    const QString file = fixture.writeConfig({{u"mcp"_s, JsonObject{{u"my server"_s, local()}}}});
+    Result<ProcessorSetup> setup = loadProcessorSetup(file, fixture.data->path());
+    QVERIFY2(setup, qPrintable(setup ? QString() : setup.error().toString()));
+    QVERIFY(McpManager::instance()->waitForStartup(20000));
+    // OpenCode's names: "server:prompt", each sanitised.
+    QStringList names;
+    for (const PromptCommand &c : setup->config.availableCommands())
+        names.append(c.name);
+    QCOMPARE(names, (QStringList{u"my_server:greet"_s, u"my_server:broken_one"_s}));
+    const PromptCommand greet = *PromptCommand::find(setup->config.availableCommands(), u"my_server:greet"_s);
+    QCOMPARE(greet.description, u"Greets someone"_s);
+    QCOMPARE(greet.mcpArguments, (QStringList{u"name"_s, u"mood"_s}));
+
+    // "/server:prompt args" in the composer: the server's prompt, with the arguments filled in
+    // as OpenCode fills them ($1, and the last one takes the rest), becomes the user's message.
+    fixture.server->enqueue(FakeReply::sse(textReply({u"Hello, Ada!"_s})));
+    ProcessorConfig config = setup->config;
+    config.generateTitles = false;
+    Processor processor(fixture.service, config);
+    QSignalSpy finished(&processor, &Processor::finished);
+    PromptRequest request{fixture.sessionID, {}, u"/my_server:greet Ada \"very glad\" indeed"_s, {}, {}};
+    request.slashCommands = true;
+    QVERIFY(processor.prompt(request));
+    QVERIFY(finished.wait(30000));
+    QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(finished.at(0).at(2).value<MessageError>().message()));
+    QCOMPARE(fixture.server->requests().size(), 1);
+    const QString sent = QString::fromUtf8(fixture.server->requests().constFirst().body);
+    QVERIFY2(sent.contains(u"Say hello to Ada, very glad indeed.\\n\\nGladly."_s), qPrintable(sent));
+    QVERIFY(!sent.contains(u"/my_server:greet"_s));
+
+    // A prompt the server cannot give fails the run with the server's reason; the model is not asked.
+    request.text = u"/my_server:broken_one"_s;
+    QVERIFY(processor.prompt(request));
+    QVERIFY(finished.wait(30000));
+    QVERIFY(!finished.at(1).at(1).toBool());
+    const QString why = finished.at(1).at(2).value<MessageError>().message();
+    QVERIFY2(why.contains(u"could not give its prompt \"broken one\""_s) && why.contains(u"Prompt not available"_s),
+             qPrintable(why));
+    QCOMPARE(fixture.server->requests().size(), 1);
+
+    // An unknown command is plain text when typed, and an error naming the commands when asked for.
+    request.text = u"/my_server:nothing"_s;
+    request.command = u"my_server:nothing"_s;
+    const Result<QString> refused = processor.prompt(request);
+    QVERIFY(!refused);
+    QVERIFY2(refused.error().message.contains(u"available: my_server:greet, my_server:broken_one"_s),
+             qPrintable(refused.error().message));
     fixture.tearDown();
 }
 

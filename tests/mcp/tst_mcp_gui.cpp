@@ -5,15 +5,20 @@
 #include "fakemcpserver.h"
 #include "testdata.h"
 
+#include "composer.h"
 #include "mainwindow.h"
 #include "mcp/mcpmanager.h"
 #include "mcpserverspage.h"
 #include "noticebar.h"
+#include "processor/setup.h"
 #include "session/sessionservice.h"
 #include "store/jsonstore.h"
 
+#include <QAbstractItemView>
+#include <QCompleter>
 #include <QLabel>
 #include <QPushButton>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -44,6 +49,7 @@ class TestMcpGui : public QObject
 private Q_SLOTS:
     void settingsPage();
     void noticeOfFailedServer();
+    void promptsInTheComposer();
 };
 
 void TestMcpGui::settingsPage()
@@ -99,6 +105,36 @@ void TestMcpGui::noticeOfFailedServer()
     QTRY_VERIFY(!notices->hasNotice(u"mcp-early"_s));
     QVERIFY(notices->hasNotice(u"mcp-late"_s));
     QVERIFY(notices->button(u"mcp-late"_s, u"mcpReconnect"_s));
+}
+
+void TestMcpGui::promptsInTheComposer()
+{
+    // The configured server starts with the window; once it is connected its prompts are offered
+    // after '/' as "server:prompt", with the arguments they take.
+    test::FixtureDataDir fixture;
+    auto store = std::make_shared<JsonStore>(fixture.path());
+    QVERIFY(store->initialize());
+    auto service = std::make_shared<SessionService>(store);
+    QTemporaryDir dir;
+    QFile file(dir.filePath(u"weft.json"_s));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(toJson(JsonObject{{u"mcp"_s, JsonObject{{u"srv"_s, fake()}}}}));
+    file.close();
+    Result<ProcessorSetup> setup = loadProcessorSetup(file.fileName(), fixture.path());
+    QVERIFY2(setup, qPrintable(setup ? QString() : setup.error().toString()));
+    MainWindow window(service, fixture.path(), setup.value());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QAbstractItemModel *commands = window.composer()->commandCompleter()->model();
+    const auto offered = [commands] {
+        QStringList rows;
+        for (int row = 0; row < commands->rowCount(); ++row)
+            rows.append(commands->index(row, 0).data().toString());
+        return rows;
+    };
+    QTRY_COMPARE(offered(), (QStringList{u"/srv:greet — Greets someone (arguments: name mood)"_s, u"/srv:broken_one"_s}));
+
+    // (Completing them in the composer is tested with the config's commands in tst_gui_run.)
 }
 
 QTEST_MAIN(TestMcpGui)

@@ -108,7 +108,25 @@ FakeMcpLogic::Output FakeMcpLogic::handle(const JsonObject &message)
             id, JsonObject{{u"prompts"_s, JsonArray{JsonObject{
                                               {u"name"_s, u"greet"_s},
                                               {u"description"_s, u"Greets someone"_s},
-                                              {u"arguments"_s, JsonArray{JsonObject{{u"name"_s, u"name"_s}, {u"required"_s, true}}}}}}}}));
+                                              {u"arguments"_s, JsonArray{JsonObject{{u"name"_s, u"name"_s}, {u"required"_s, true}},
+                                                                         JsonObject{{u"name"_s, u"mood"_s}}}}},
+                                              JsonObject{{u"name"_s, u"broken one"_s}}}}}));
+    } else if (method == u"prompts/get") {
+        // OpenCode asks with the arguments as "$1".."$n" and fills them in itself.
+        const JsonObject args = params.object(u"arguments");
+        if (params.string(u"name") == u"greet")
+            out.messages.append(answer(
+                id, JsonObject{{u"messages"_s,
+                                JsonArray{JsonObject{{u"role"_s, u"user"_s},
+                                                     {u"content"_s, text(u"Say hello to %1, %2."_s.arg(args.string(u"name"),
+                                                                                                       args.string(u"mood")))}},
+                                          JsonObject{{u"role"_s, u"user"_s},
+                                                     {u"content"_s, JsonObject{{u"type"_s, u"image"_s},
+                                                                               {u"data"_s, u"iVBORw0KGgo="_s},
+                                                                               {u"mimeType"_s, u"image/png"_s}}}},
+                                          JsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, text(u"Gladly."_s)}}}}}));
+        else
+            out.messages.append(error(id, -32602, u"Prompt not available: "_s + params.string(u"name")));
     } else if (method == u"tools/call") {
         const QString name = params.string(u"name");
         const JsonObject args = params.object(u"arguments");
