@@ -18,6 +18,7 @@
 #include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
+#include "store/jsonstore.h"
 #include "store/store.h"
 
 #include <QDir>
@@ -68,6 +69,11 @@ std::optional<Context> openData(const GlobalOptions &options, int &exitCode, boo
         exitCode = fail(u"cannot open the data dir: "_s + opened.error().toString());
         return std::nullopt;
     }
+    // Runs whose process died were closed as the store opened: say so once.
+    if (const auto *json = dynamic_cast<const JsonStore *>(opened->store.get()); json && json->recovery().runs > 0)
+        err(u"weft: note: closed %1 interrupted run(s) in session(s) %2: the process running them ended before they "
+            u"finished"_s.arg(json->recovery().runs)
+                .arg(json->recovery().sessions.join(u", "_s)));
     Context context;
     context.store = opened->store;
     context.service = std::make_unique<SessionService>(context.store);

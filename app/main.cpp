@@ -10,6 +10,7 @@
 #include "session/datadir.h"
 #include "session/sampledata.h"
 #include "session/sessionservice.h"
+#include "store/sessionlock.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -48,10 +49,13 @@ int main(int argc, char **argv)
             QLoggingCategory::setFilterRules((qEnvironmentVariableIntValue("WEFT_DEBUG") > 0 ? u"weft.*.debug=true"_s
                                                                                             : u"weft.*.info=false"_s)
                                              + (options.server.isEmpty() ? QString() : u"\nweft.store.warning=false"_s));
+        // How a session's lock names this process to another one ("… is being run by weft run").
+        weft::SessionLock::setProcessCommand(u"weft "_s + options.rest.value(0));
         return weft::Cli::run(options);
     }
 
     QApplication app(argc, argv);
+    weft::SessionLock::setProcessCommand(u"the Weft window"_s);
     setIdentity();
     // Weft's and Qt's translations for the system's languages (the command line stays English).
     weft::I18n::installTranslations(app, QLocale::system());

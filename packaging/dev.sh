@@ -38,16 +38,26 @@ have_native_kf6() {
     return 1
 }
 
+# The Debian mirror for the build root: $WEFT_DEBIAN_MIRROR, else the one the host's own apt uses
+# (deb822 .sources files and one-line .list files; security and backports mirrors are not the
+# main archive). Never a hard-coded mirror: a machine may only reach its own.
 host_mirror() {
-    local m=""
-    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-        m=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources | awk '{print $1}' | head -n1)
-    fi
-    if [ -z "$m" ] && [ -f /etc/apt/sources.list ]; then
-        m=$(awk '/^deb /{print $2; exit}' /etc/apt/sources.list)
-    fi
-    [ -n "$m" ] || m=http://deb.debian.org/debian
-    printf '%s\n' "$m"
+    if [ -n "${WEFT_DEBIAN_MIRROR:-}" ]; then printf '%s\n' "$WEFT_DEBIAN_MIRROR"; return 0; fi
+    local f uri
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$f" ] || continue
+        for uri in $(sed -n 's/^URIs:[[:space:]]*//p' "$f"); do
+            case "$uri" in *security*|*backports*|*-updates*) continue;; http://*|https://*|file:*) printf '%s\n' "$uri"; return 0;; esac
+        done
+    done
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -f "$f" ] || continue
+        # "deb [options] URI suite components": the URI is the first field after the options.
+        uri=$(sed -n 's/^[[:space:]]*deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\{0,1\}\([^[:space:]]\+\).*/\2/p' "$f" \
+              | grep -v -e security -e backports | head -n1)
+        [ -n "$uri" ] && { printf '%s\n' "$uri"; return 0; }
+    done
+    return 1
 }
 
 # The stamp records the package list so that a changed list refreshes the cached root.
@@ -99,7 +109,8 @@ ensure_buildroot() {
     fi
     [ "$(id -u)" = 0 ] || die "this host has no Qt 6 + KF6 packages; making the Debian 13 build root in $ROOT needs root once (sudo $0 $*)"
     command -v apt-get >/dev/null || die "no KF6 SyntaxHighlighting found and this host has no apt for a build root; install Qt 6 and KF6 SyntaxHighlighting development packages"
-    local mirror; mirror=$(host_mirror)
+    local mirror
+    mirror=$(host_mirror) || die "no Debian mirror found in this host's apt sources (/etc/apt/sources.list, /etc/apt/sources.list.d/); configure apt, or set WEFT_DEBIAN_MIRROR=URL (a Debian archive that has trixie)"
     if [ ! -x "$ROOT/usr/bin/apt-get" ]; then
         command -v debootstrap >/dev/null || { log "installing debootstrap"; apt-get install -y -q debootstrap >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q debootstrap >/dev/null; }; }
         log "creating the Debian 13 build root in $ROOT from $mirror (once, about a minute)"

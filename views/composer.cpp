@@ -307,13 +307,16 @@ void Composer::setRunning(bool running)
     updateButtons();
 }
 
-void Composer::setReadOnly(bool readOnly)
+void Composer::setReadOnly(bool readOnly, const QString &reason)
 {
     m_readOnly = readOnly;
     m_editor->setReadOnly(readOnly);
-    m_editor->setPlaceholderText(readOnly
-                                     ? tr("This session is OpenCode's and read-only here. Copy it into Weft to continue it.")
-                                     : tr("Ask the agent… (Enter to send, Shift+Enter for a new line)"));
+    if (!readOnly)
+        m_editor->setPlaceholderText(tr("Ask the agent… (Enter to send, Shift+Enter for a new line)"));
+    else if (!reason.isEmpty())
+        m_editor->setPlaceholderText(reason);
+    else
+        m_editor->setPlaceholderText(tr("This session is OpenCode's and read-only here. Copy it into Weft to continue it."));
     updateButtons();
 }
 

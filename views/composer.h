@@ -47,8 +47,9 @@ public:
     /// While a reply runs, Send becomes Stop.
     void setRunning(bool running);
     [[nodiscard]] bool isRunning() const { return m_running; }
-    /// A read-only store (an OpenCode database) cannot take prompts.
-    void setReadOnly(bool readOnly);
+    /// A read-only store (an OpenCode database) cannot take prompts; nor can a session another
+    /// process runs. @p reason replaces the placeholder text that says so.
+    void setReadOnly(bool readOnly, const QString &reason = {});
     /// While read-only, offer "Copy into Weft to Continue" (importRequested()).
     void setImportAvailable(bool available);
 

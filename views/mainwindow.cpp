@@ -17,6 +17,7 @@
 #include "qt/sessiontreemodel.h"
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
+#include "store/jsonstore.h"
 #include "sessionheader.h"
 #include "sessionsidebar.h"
 #include "settingsdialog.h"
@@ -794,6 +795,18 @@ void MainWindow::connectController()
     SessionController *c = m_controller.get();
     connect(c, &SessionController::processorChanged, this, &MainWindow::applyProcessor);
     connect(c, &SessionController::busyChanged, this, &MainWindow::onBusyChanged);
+    connect(c, &SessionController::runningElsewhereChanged, this, [this](const QString &sessionID, bool running) {
+        m_sessions->setRunning(sessionID, running || m_controller->isBusy(sessionID));
+        if (sessionID == m_current) {
+            updateSourceState();
+            updateActions();
+        }
+    });
+    connect(c, &SessionController::interruptedRunsClosed, this, &MainWindow::showInterruptedRuns);
+    for (const QString &sessionID : c->sessionsRunningElsewhere())
+        m_sessions->setRunning(sessionID, true);
+    if (const auto *store = dynamic_cast<const JsonStore *>(m_service->store()))
+        showInterruptedRuns(store->recovery().runs, store->recovery().sessions);
     connect(c, &SessionController::runFinished, this, &MainWindow::onRunFinished);
     connect(c, &SessionController::permissionRequested, this, &MainWindow::onPermissionRequested);
     connect(c, &SessionController::permissionClosed, this, &MainWindow::onPermissionClosed);
@@ -934,9 +947,24 @@ void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const
     }
 }
 
+void MainWindow::showInterruptedRuns(int runs, const QStringList &sessions)
+{
+    if (runs <= 0)
+        return;
+    // Closed as OpenCode closes an aborted reply: the timeline shows where each one stopped.
+    m_notices->showNotice(u"interruptedRuns"_s, NoticeBar::Kind::Information,
+                          Style::plural(tr("%n interrupted run(s) were closed: the process running them ended before "
+                                           "they finished. What they had written is kept.",
+                                           nullptr, runs),
+                                        runs),
+                          {}, true);
+    for (const QString &sessionID : sessions)
+        m_sessions->setRunning(sessionID, m_controller->isBusy(sessionID));
+}
+
 void MainWindow::onBusyChanged(const QString &sessionID, bool busy)
 {
-    m_sessions->setRunning(sessionID, busy);
+    m_sessions->setRunning(sessionID, busy || m_controller->runningElsewhere(sessionID));
     if (sessionID == m_current) {
         m_composer->setRunning(busy);
         updateActions();

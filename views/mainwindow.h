@@ -203,6 +203,7 @@ private:
                     const QList<weft::PromptAttachment> &attachments);
     void showSendError(const QString &text);
     void onBusyChanged(const QString &sessionID, bool busy);
+    void showInterruptedRuns(int runs, const QStringList &sessions);
     void onRunFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
     void showCompaction(const QString &sessionID);
     void startCompaction();

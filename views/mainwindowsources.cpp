@@ -228,7 +228,15 @@ void MainWindow::updateSourceState()
     // A server's sessions run there; OpenCode's folder is read-only (copy into Weft to go on).
     const bool server = currentServer() != nullptr;
     const bool foreign = !m_currentSource.isEmpty() && !server;
-    m_composer->setReadOnly(server ? false : (m_service->isReadOnly() || foreign));
+    // A session of Weft's store that another process runs is followed live, not prompted here.
+    const std::optional<SessionLock::Holder> elsewhere
+        = m_currentSource.isEmpty() && m_controller ? m_controller->runningElsewhere(m_current) : std::nullopt;
+    if (elsewhere)
+        m_composer->setReadOnly(true, tr("This session is being run by %1. It follows live here; fork it to work "
+                                         "on it meanwhile.")
+                                          .arg(elsewhere->describe()));
+    else
+        m_composer->setReadOnly(server ? false : (m_service->isReadOnly() || foreign));
     m_composer->setImportAvailable(foreign && !m_service->isReadOnly());
 }
 

@@ -12,10 +12,13 @@
 #include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
+#include "store/jsonstore.h"
 
 #include <QDir>
 #include <QSaveFile>
+#include <QFileSystemWatcher>
 #include <QThreadPool>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
@@ -41,6 +44,55 @@ SessionController::SessionController(std::shared_ptr<SessionService> service, co
         if (part.type() == PartType::Text && m_summaries.value(part.sessionID()) == part.messageID())
             Q_EMIT compactionSummaryChanged(part.sessionID(), part.text());
     });
+    // Sessions other processes run: their lock files appear and go (a watcher says at once); a
+    // process that dies leaves its file, which only a look at the lock tells (every second).
+    if (!m_dataDir.isEmpty() && !m_service->isReadOnly() && QDir().mkpath(SessionLock::folder(m_dataDir))) {
+        auto *watcher = new QFileSystemWatcher({SessionLock::folder(m_dataDir)}, this);
+        connect(watcher, &QFileSystemWatcher::directoryChanged, this, &SessionController::refreshElsewhere);
+        m_lockPoll = new QTimer(this);
+        m_lockPoll->setInterval(1000);
+        connect(m_lockPoll, &QTimer::timeout, this, &SessionController::refreshElsewhere);
+        m_lockPoll->start();
+        refreshElsewhere();
+    }
+}
+
+void SessionController::refreshElsewhere()
+{
+    QHash<QString, SessionLock::Holder> now;
+    for (const QString &sessionID : SessionLock::lockFiles(m_dataDir)) {
+        if (const std::optional<SessionLock::Holder> holder = SessionLock::holder(m_dataDir, sessionID);
+            holder && !holder->isThisProcess())
+            now.insert(sessionID, *holder);
+    }
+    if (now.keys() == m_elsewhere.keys())
+        return;
+    const QHash<QString, SessionLock::Holder> before = std::exchange(m_elsewhere, now);
+    bool ended = false;
+    for (auto it = before.cbegin(); it != before.cend(); ++it) {
+        if (!m_elsewhere.contains(it.key())) {
+            ended = true;
+            Q_EMIT runningElsewhereChanged(it.key(), false);
+        }
+    }
+    for (auto it = m_elsewhere.cbegin(); it != m_elsewhere.cend(); ++it) {
+        if (!before.contains(it.key()))
+            Q_EMIT runningElsewhereChanged(it.key(), true);
+    }
+    // A process that ended without finishing its run (killed, crashed) left it open: close it now.
+    if (ended) {
+        if (auto *store = dynamic_cast<JsonStore *>(m_service->store())) {
+            const JsonStore::Recovery recovery = store->closeInterruptedRuns();
+            if (recovery.runs > 0)
+                Q_EMIT interruptedRunsClosed(recovery.runs, recovery.sessions);
+        }
+    }
+}
+
+std::optional<SessionLock::Holder> SessionController::runningElsewhere(const QString &sessionID) const
+{
+    const auto it = m_elsewhere.constFind(sessionID);
+    return it == m_elsewhere.cend() ? std::nullopt : std::optional<SessionLock::Holder>(*it);
 }
 
 SessionController::~SessionController()
@@ -171,7 +223,7 @@ bool SessionController::isRunnable(const QString &sessionID) const
 {
     if (const ServerSource *server = serverOf(sessionID))
         return server->state() != ServerSource::State::Failed;
-    return m_processor && !sessionID.isEmpty() && !m_service->isReadOnly();
+    return m_processor && !sessionID.isEmpty() && !m_service->isReadOnly() && !m_elsewhere.contains(sessionID);
 }
 
 bool SessionController::isBusy(const QString &sessionID) const

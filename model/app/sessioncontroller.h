@@ -4,6 +4,7 @@
 #include "processor/setup.h"
 #include "search/searchindex.h"
 #include "core/types.h"
+#include "store/sessionlock.h"
 
 #include <QFuture>
 #include <QHash>
@@ -15,6 +16,7 @@
 #include <optional>
 
 class QThreadPool;
+class QTimer;
 
 namespace weft
 {
@@ -122,6 +124,10 @@ public:
     /// Whether @p sessionID of Weft's store can be run (a processor, a writable store).
     [[nodiscard]] bool isRunnable(const QString &sessionID) const;
     [[nodiscard]] bool isBusy(const QString &sessionID) const;
+    /// The process that runs @p sessionID of Weft's store when that is another one (a `weft run`,
+    /// another window): the session is followed live here, and not run until that ends.
+    [[nodiscard]] std::optional<SessionLock::Holder> runningElsewhere(const QString &sessionID) const;
+    [[nodiscard]] QStringList sessionsRunningElsewhere() const { return m_elsewhere.keys(); }
     [[nodiscard]] QStringList busySessions() const;
     /// Checks that @p model (empty: the configured one) can be reached, then starts the run with
     /// @p attachments (refused for a server's session: its files are on the server).
@@ -213,6 +219,11 @@ public:
 Q_SIGNALS:
     void processorChanged();
     void busyChanged(const QString &sessionID, bool busy);
+    /// Another process started or stopped running @p sessionID (runningElsewhere()).
+    void runningElsewhereChanged(const QString &sessionID, bool running);
+    /// Runs that died were closed: at the start (JsonStore::recovery()), or when a process that
+    /// was running a session ended without finishing it.
+    void interruptedRunsClosed(int runs, const QStringList &sessions);
     void retrying(const QString &sessionID, int attempt, qint64 delayMs, const weft::MessageError &error);
     /// A run ended (prompt or compaction); see Processor::finished.
     void runFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
@@ -244,6 +255,8 @@ private:
     void onBusyChanged(const QString &sessionID, bool busy);
     void onCompactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
     void dropPermissions(const QString &sessionID);
+    /// Reads which sessions other processes run (their lock files).
+    void refreshElsewhere();
 
     std::shared_ptr<SessionService> m_service;
     QString m_dataDir;
@@ -260,6 +273,8 @@ private:
     SearchIndex *m_searchIndex = nullptr;
     OpencodeSource *m_opencode = nullptr;
     QList<ServerSource *> m_servers;
+    QHash<QString, SessionLock::Holder> m_elsewhere; // sessions other processes run
+    QTimer *m_lockPoll = nullptr;
 };
 
 } // namespace weft

@@ -971,4 +971,30 @@ bool sessionNewerThan(const Session &a, const Session &b)
     return a.id() < b.id();
 }
 
+bool MessageWithParts::isUnfinished() const
+{
+    return info.isAssistant() && info.completed() <= 0 && !info.hasError();
+}
+
+QList<Part> MessageWithParts::closeUnfinished(const QString &why, const QString &toolWhy, qint64 now)
+{
+    QList<Part> changed;
+    for (Part &part : parts) {
+        if (part.type() == PartType::Tool) {
+            const ToolState state = part.state();
+            if (state.status() != ToolStatus::Pending && state.status() != ToolStatus::Running)
+                continue;
+            part.setState(ToolState::error(state.input(), toolWhy, state.started() > 0 ? state.started() : now, now));
+            changed.append(part);
+        } else if ((part.type() == PartType::Text || part.type() == PartType::Reasoning)
+                   && part.json().object(u"time").contains(u"start") && !part.json().object(u"time").contains(u"end")) {
+            part.setTimeField(QStringLiteral("end"), now);
+            changed.append(part);
+        }
+    }
+    info.setError(MessageError::aborted(why));
+    info.setCompleted(now);
+    return changed;
+}
+
 } // namespace weft

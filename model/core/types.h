@@ -387,6 +387,15 @@ struct MessageWithParts {
     Message info;
     QList<Part> parts;
     [[nodiscard]] JsonObject toJson() const;
+
+    /// An assistant reply whose run has not finished it: no `time.completed`, no error.
+    [[nodiscard]] bool isUnfinished() const;
+    /// Closes an unfinished reply whose run will never finish it (its process died; it was
+    /// copied while running), as OpenCode closes an aborted one: pending and running tool calls
+    /// become errors saying @p toolWhy, streaming text and reasoning end, and the message gets
+    /// `time.completed` and MessageAbortedError(@p why), all at @p now. Returns the parts it
+    /// changed (in `parts` too).
+    QList<Part> closeUnfinished(const QString &why, const QString &toolWhy, qint64 now);
 };
 
 /// Orders messages as Weft shows and exports them: by time.created, then by ID (IDs alone sort

@@ -84,7 +84,7 @@ Result<std::optional<Message>> SessionRun::compactNow(const CompactOptions &opti
         = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), sid, now(), marker.info.id(),
                                  model->providerID, model->modelID, u"compaction"_s, m_session.directory(), m_worktree);
     summary.json().insertAfter(u"path", u"summary"_s, true);
-    (void)m_service->updateMessage(summary);
+    (void)stored(m_service->updateMessage(summary));
 
     QList<MessageWithParts> summarised;
     for (const qsizetype i : plan.summarized())
@@ -162,7 +162,7 @@ MessageWithParts SessionRun::writeCompactionMarker(const QList<MessageWithParts>
     }
     const Message marker
         = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), sid, now(), agent, providerID, modelID);
-    (void)m_service->updateMessage(marker);
+    (void)stored(m_service->updateMessage(marker));
     Part part = Part::make(Identifier::ascending(Identifier::Kind::Part), sid, marker.id(), PartType::Compaction);
     part.json().insert(u"auto"_s, automatic);
     if (!tailStartID.isEmpty())
@@ -227,7 +227,7 @@ std::optional<Message> SessionRun::completeCompaction(const Message &marker, boo
     if (automatic) {
         Message next = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), sid, now(), marker.agent(),
                                          marker.modelProviderID(), marker.modelModelID());
-        (void)m_service->updateMessage(next);
+        (void)stored(m_service->updateMessage(next));
         writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), sid, next.id(),
                                  Compaction::ContinueText.toString(), true));
         continued = next;
@@ -266,6 +266,10 @@ void SessionRun::runCompactionOnly()
         summarize(turn, false);
     if (!m_userMessageID.isEmpty())
         summarize(m_userMessageID, false);
+    if (leftUnfinished()) {
+        ok = false;
+        m_lastError = storageFailure();
+    }
     if (ok)
         (void)m_service->touch(sid);
     Q_EMIT done(sid, ok, ok ? MessageError() : m_lastError);

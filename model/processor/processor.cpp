@@ -7,6 +7,7 @@
 #include "setup.h"
 
 #include "mcp/mcpmanager.h"
+#include "store/sessionlock.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -183,14 +184,26 @@ Result<QString> Processor::start(SessionRun *run, const QString &id)
     auto *thread = new QThread;
     thread->setObjectName(u"weft-run-"_s + id.right(8));
     run->moveToThread(thread);
+    const auto refuse = [&](Error error) {
+        delete run;
+        delete thread;
+        return error;
+    };
+    if (isBusy(id))
+        return refuse(Error{u"session %1 is busy"_s.arg(id), {}});
+    // Another process (a `weft run`, another window) may be running it.
+    std::shared_ptr<SessionLock> lock;
+    if (!m_config.dataDir.isEmpty()) {
+        Result<std::unique_ptr<SessionLock>> taken = SessionLock::acquire(m_config.dataDir, id, {});
+        if (!taken)
+            return refuse(taken.error());
+        lock = std::move(taken).value();
+    }
     {
         QMutexLocker locker(&m_mutex);
-        if (m_running.contains(id)) {
-            delete run;
-            delete thread;
-            return Error{u"session %1 is busy"_s.arg(id), {}};
-        }
-        m_running.insert(id, {thread, run, run->abortFlag()});
+        if (m_running.contains(id))
+            return refuse(Error{u"session %1 is busy"_s.arg(id), {}});
+        m_running.insert(id, {thread, run, run->abortFlag(), lock});
     }
     connect(thread, &QThread::started, run, &SessionRun::run);
     connect(run, &SessionRun::done, this, &Processor::onRunFinished, Qt::QueuedConnection);
@@ -310,6 +323,9 @@ void Processor::onRunFinished(const QString &sessionID, bool ok, const MessageEr
     if (running.thread) {
         running.thread->quit();
         running.thread->wait();
+        // Its last writes failed: the lock file stays, so that the next start closes the run.
+        if (running.lock && running.run && running.run->leftUnfinished())
+            running.lock->keepFile();
         // The worker's thread has ended: its objects can be deleted from here.
         delete running.run.data();
         delete running.thread;

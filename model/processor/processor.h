@@ -29,6 +29,7 @@ namespace weft
 {
 
 class McpRegistry;
+class SessionLock;
 class SessionService;
 class SessionRun;
 
@@ -239,6 +240,8 @@ private:
         QThread *thread = nullptr;
         QPointer<SessionRun> run;
         std::shared_ptr<std::atomic_bool> abortFlag;
+        /// This process's claim on the session (released when the run has ended).
+        std::shared_ptr<SessionLock> lock;
     };
     void onRunFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
     Result<QString> start(SessionRun *run, const QString &sessionID);

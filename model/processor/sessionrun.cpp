@@ -12,6 +12,7 @@
 #include "revert.h"
 #include "session/modelmessages.h"
 #include "session/sessionservice.h"
+#include "store/sessionlock.h"
 #include "tools/questiontool.h"
 #include "systemprompt.h"
 
@@ -272,6 +273,42 @@ bool SessionRun::sleepAbortable(qint64 ms)
     return !aborted();
 }
 
+void SessionRun::storageFailed(const Error &error)
+{
+    bool first = false;
+    {
+        QMutexLocker locker(&m_storageMutex);
+        if (!m_storageError) {
+            m_storageError = error;
+            first = true;
+        }
+    }
+    qCWarning(lcProcessor).noquote() << "cannot write the session:" << error.toString();
+    if (first) {
+        // Nothing more can be kept: stop at once, as Stop does (tools stop, the stream ends).
+        if (QThread::currentThread() == thread())
+            abortNow();
+        else
+            QMetaObject::invokeMethod(this, &SessionRun::abortNow, Qt::QueuedConnection);
+        m_abort->store(true);
+    }
+}
+
+bool SessionRun::leftUnfinished() const
+{
+    QMutexLocker locker(&m_storageMutex);
+    return m_storageError.has_value();
+}
+
+MessageError SessionRun::storageFailure() const
+{
+    QMutexLocker locker(&m_storageMutex);
+    if (!m_storageError)
+        return {};
+    return MessageError::unknown(u"Weft could not write this session to its data folder (%1), so the run was stopped; "
+                                 u"everything written before is kept"_s.arg(m_storageError->toString()));
+}
+
 void SessionRun::writePart(const Part &part)
 {
     {
@@ -280,14 +317,12 @@ void SessionRun::writePart(const Part &part)
         m_pendingDelta.remove(part.id());
         m_pendingPart.remove(part.id());
     }
-    if (auto r = m_service->updatePart(part); !r)
-        qCWarning(lcProcessor).noquote() << "cannot write part:" << r.error().toString();
+    (void)stored(m_service->updatePart(part));
 }
 
 void SessionRun::writeStreaming(const Part &part, const QString &delta)
 {
-    if (auto r = m_service->storeStreamingPart(part, delta); !r)
-        qCWarning(lcProcessor).noquote() << "cannot write part:" << r.error().toString();
+    (void)stored(m_service->storeStreamingPart(part, delta));
     {
         QMutexLocker locker(&m_pendingMutex);
         m_pendingDelta[part.id()] += delta;
@@ -463,7 +498,7 @@ void SessionRun::failStep(Message &assistant, const StreamAssembler &parts, cons
     assistant.setError(error);
     assistant.setFinish(u"error"_s);
     assistant.setCompleted(now());
-    (void)m_service->updateMessage(assistant);
+    (void)stored(m_service->updateMessage(assistant));
     m_service->reportError(m_session.id(), error);
     m_lastError = error;
 }
@@ -489,7 +524,7 @@ SessionRun::StepResult SessionRun::finishStep(Message &assistant, const StepSpec
     assistant.setTokens(stepUsage.tokens);
     assistant.setFinish(parts.finishReason());
     assistant.setCompleted(now());
-    (void)m_service->updateMessage(assistant);
+    (void)stored(m_service->updateMessage(assistant));
     // The session's diff and the turn's follow each step that changed files, not only the end
     // of the run, so that the changes pane follows the agent.
     if (changed && !m_compactOnly)
@@ -725,6 +760,14 @@ Result<QString> SessionRun::runSubagent(const QString &agent, const QString &des
     Result<Session> child = m_service->create(options);
     if (!child)
         return child.error();
+    // The child session is run by this process too: a run that dies leaves both to be closed.
+    std::unique_ptr<SessionLock> lock;
+    if (!m_config.dataDir.isEmpty()) {
+        Result<std::unique_ptr<SessionLock>> taken = SessionLock::acquire(m_config.dataDir, child->id(), {});
+        if (!taken)
+            return taken.error();
+        lock = std::move(taken).value();
+    }
     PromptRequest request{child->id(), m_session.directory(), prompt, agent, m_model.ref()};
     // On this tool's thread: its signals reach the run's thread queued, and on from there.
     SessionRun nested(m_processor, m_config, request, child.value(), m_abort);
@@ -769,7 +812,7 @@ void SessionRun::finishAborted(Message &assistant, StreamAssembler &parts)
     }
     assistant.setError(MessageError::aborted(u"The operation was aborted."_s));
     assistant.setCompleted(now());
-    (void)m_service->updateMessage(assistant);
+    (void)stored(m_service->updateMessage(assistant));
     m_lastError = assistant.error();
 }
 
@@ -826,7 +869,7 @@ void SessionRun::summarize(const QString &userMessageID, bool session)
             if (!user.json().contains(u"summary"))
                 user.json().insertAfter(u"time", u"summary"_s, JsonObject());
             user.setSummaryDiffs(*diffs);
-            (void)m_service->updateMessage(user);
+            (void)stored(m_service->updateMessage(user));
         }
     }
 }
@@ -920,7 +963,7 @@ void SessionRun::run()
     const qint64 created = now();
     Message user = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), m_session.id(), created,
                                      m_agent.name, m_model.providerID, m_model.modelID);
-    (void)m_service->updateMessage(user);
+    (void)stored(m_service->updateMessage(user));
     m_userMessageID = user.id();
     writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_session.id(), user.id(), m_request.text));
     writeAttachments(user);
@@ -936,7 +979,7 @@ void SessionRun::run()
     }
     (void)m_service->touch(m_session.id());
 
-    const bool ok = runLoop(user);
+    bool ok = !leftUnfinished() && runLoop(user);
     pruneAfterRun();
 
     summarize(m_userMessageID, true);
@@ -946,6 +989,10 @@ void SessionRun::run()
         generateTitle();
     (void)m_service->touch(m_session.id());
 
+    if (leftUnfinished()) {
+        ok = false;
+        m_lastError = storageFailure();
+    }
     if (!m_nested)
         Q_EMIT done(m_session.id(), ok, ok ? MessageError() : m_lastError);
 }
@@ -961,7 +1008,7 @@ bool SessionRun::runLoop(Message user)
         Message assistant = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), m_session.id(),
                                                    now(), user.id(), m_model.providerID, m_model.modelID, m_agent.name,
                                                    m_session.directory(), m_worktree);
-        (void)m_service->updateMessage(assistant);
+        (void)stored(m_service->updateMessage(assistant));
         const StepResult result = runStep(assistant, promptStep(step));
         if (aborted())
             break;

@@ -69,6 +69,10 @@ public:
         m_compactOnly = true;
         m_compactOptions = options;
     }
+    /// Whether a write of the session failed (a full disk, an I/O error): the run was stopped
+    /// and what it wrote last may be unfinished on disk (closed at the next start, see
+    /// JsonStore::closeInterruptedRuns()).
+    [[nodiscard]] bool leftUnfinished() const;
 
 Q_SIGNALS:
     void done(const QString &sessionID, bool ok, const weft::MessageError &error);
@@ -214,6 +218,18 @@ private:
     /// Starts the coalescing timer (on the run's thread).
     void scheduleFlush();
     void flushDeltas();
+    /// Whether @p written succeeded; the first failure stops the run (storageFailure()).
+    template<typename T>
+    bool stored(const Result<T> &written)
+    {
+        if (written)
+            return true;
+        storageFailed(written.error());
+        return false;
+    }
+    void storageFailed(const Error &error);
+    /// The run's error after a failed write; null when none failed.
+    [[nodiscard]] MessageError storageFailure() const;
     void writePart(const Part &part);
     qint64 now() const { return QDateTime::currentMSecsSinceEpoch(); }
 
@@ -264,6 +280,8 @@ private:
     // Deltas coalesced before they are announced (under m_pendingMutex: tools write from their
     // own threads).
     QMutex m_pendingMutex;
+    mutable QMutex m_storageMutex;
+    std::optional<Error> m_storageError; ///< the first write that failed
     QHash<QString, QString> m_pendingDelta; // part id -> delta not announced yet
     QHash<QString, Part> m_pendingPart;
     QTimer *m_flushTimer = nullptr;

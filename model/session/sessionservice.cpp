@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessionservice.h"
 
+#include "store/jsonstore.h"
+#include "store/sessionlock.h"
+
 #include "core/identifier.h"
 #include "core/logging.h"
 #include "core/project.h"
@@ -407,6 +410,13 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
             partCopy.setSessionID(session.id());
             messageCopy.parts.append(partCopy);
         }
+        // A reply still being written (the session runs, here or in another process) ends in
+        // the fork where it was: nothing will ever finish the copy.
+        if (messageCopy.isUnfinished())
+            messageCopy.closeUnfinished(u"The session was forked while this reply was being written; the fork has what "
+                                        u"was written then."_s,
+                                        u"The session was forked while this tool was running"_s,
+                                        QDateTime::currentMSecsSinceEpoch());
         copies.append(messageCopy);
     }
     // One batch: the store flushes once for all files rather than once per file.
@@ -431,6 +441,13 @@ Result<void> SessionService::removeRecursive(const Session &session, int depth)
 {
     if (depth > 64)
         return Error{u"sessions nested more than 64 levels deep (a parentID cycle?)"_s, session.id()};
+    // A session a process is running (another one, or a run of this one) is not pulled away from it.
+    if (const auto *json = dynamic_cast<const JsonStore *>(m_store.get())) {
+        if (const std::optional<SessionLock::Holder> holder = SessionLock::holder(json->dataDir(), session.id()))
+            return Error{u"session %1 is being run by %2; stop it before deleting it"_s.arg(
+                             session.id(), holder->isThisProcess() ? u"this process"_s : holder->describe()),
+                         {}};
+    }
     for (const Session &child : children(session.id())) {
         if (child.id() == session.id())
             continue;

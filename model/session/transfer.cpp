@@ -146,8 +146,8 @@ Result<ImportResult> importSession(SessionService &service, const JsonValue &doc
     if (!session.parentID().isEmpty() && !service.get(session.parentID()))
         qCInfo(lcSession) << "imported session" << session.id() << "keeps parentID" << session.parentID() << "which is not in this store";
 
-    if (auto r = store->writeSession(session); !r)
-        return r.error();
+    QList<MessageWithParts> copies;
+    copies.reserve(messages.size());
     for (const JsonValue &entry : messages) {
         const JsonObject m = entry.toObject();
         Message info(m.object(u"info"));
@@ -159,8 +159,7 @@ Result<ImportResult> importSession(SessionService &service, const JsonValue &doc
             if (info.isAssistant() && messageMap.contains(info.parentID()))
                 info.setParentID(messageMap.value(info.parentID()));
         }
-        if (auto r = store->writeMessage(info); !r)
-            return r.error();
+        MessageWithParts copy{info, {}};
         for (const JsonValue &pv : m.array(u"parts")) {
             Part part(pv.toObject());
             if (renew) {
@@ -168,9 +167,18 @@ Result<ImportResult> importSession(SessionService &service, const JsonValue &doc
                 part.setMessageID(info.id());
                 part.setSessionID(session.id());
             }
-            if (auto r = store->writePart(part); !r)
-                return r.error();
+            copy.parts.append(part);
         }
+        copies.append(copy);
+    }
+    // As a fork: the messages in one batch, the session's own file last; a write that fails (a
+    // full disk) takes back what was written, so no half-imported session is ever listed.
+    Result<void> written = store->writeMessages(copies);
+    if (written)
+        written = store->writeSession(session);
+    if (!written) {
+        (void)store->removeSession(session);
+        return written.error();
     }
     result.session = session;
     Q_EMIT service.sessionCreated(session);

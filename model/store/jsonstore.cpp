@@ -65,7 +65,7 @@ Result<void> JsonStore::initialize()
         if (!out.open(QIODevice::WriteOnly) || out.write(QByteArray::number(version)) < 0 || !out.commit())
             return Error{u"cannot write the migration file: %1"_s.arg(out.errorString()), migrationPath};
     }
-    recoverStreams();
+    m_recovery = closeInterruptedRuns();
     return {};
 }
 
@@ -512,50 +512,6 @@ void JsonStore::endStream(const QString &partID)
 {
     QMutexLocker locker(&m_streamMutex);
     m_streams.remove(partID);
-}
-
-void JsonStore::recoverStreams()
-{
-    const QDir dir(m_dataDir + u"/stream"_s);
-    const QStringList journals = dir.entryList({u"*.jsonl"_s}, QDir::Files);
-    for (const QString &name : journals) {
-        const QString path = dir.filePath(name);
-        const QStringList pieces = name.chopped(6).split(u'.');
-        if (pieces.size() != 2 || !Identifier::isSafeKeyComponent(pieces.at(0)) || !Identifier::isSafeKeyComponent(pieces.at(1))) {
-            reportProblem(path, u"not a stream journal of Weft"_s);
-            continue;
-        }
-        const JsonStorage::Key key{u"part"_s, pieces.at(0), pieces.at(1)};
-        Result<JsonValue> stored = m_storage.read(key);
-        QFile journal(path);
-        if (!stored || !stored->isObject() || !journal.open(QIODevice::ReadOnly)) {
-            QFile::remove(path);
-            continue;
-        }
-        Part part(stored->toObject());
-        QString text = part.text();
-        int applied = 0;
-        while (!journal.atEnd()) {
-            const QByteArray line = journal.readLine();
-            const std::optional<JsonValue> record = parseJson(line.trimmed());
-            if (!record)
-                break; // a record cut short by the crash: everything before it counts
-            const JsonObject o = record->toObject();
-            if (o.integer(u"at", -1) != text.size())
-                continue;
-            text += o.string(u"delta");
-            ++applied;
-        }
-        journal.close();
-        if (applied > 0) {
-            part.setText(text);
-            if (!m_storage.write(key, part.json()))
-                continue; // keep the journal for the next start
-            qCInfo(lcStore) << "completed streamed part" << part.id() << "from its journal:" << applied << "deltas";
-            ++m_recoveredStreams;
-        }
-        QFile::remove(path);
-    }
 }
 
 Result<void> JsonStore::writeSessionDiff(const QString &sessionID, const QList<FileDiff> &diffs)

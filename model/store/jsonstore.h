@@ -69,8 +69,25 @@ public:
     /// costs a few hundred file rewrites, not 5,000, and loses at most the last delta.
     Result<void> writePartStreaming(const Part &part, const QString &delta) override;
     static constexpr qint64 StreamRewriteMs = 50;
+    /// What initialize() found of runs that died (see closeInterruptedRuns()).
+    struct Recovery {
+        int streams = 0;  ///< streamed parts completed from their journals
+        int runs = 0;     ///< assistant messages closed as interrupted
+        int tools = 0;    ///< tool calls closed as interrupted
+        QStringList sessions; ///< the sessions they were in
+        int live = 0;     ///< sessions left alone: another process is running them
+    };
+    /// What initialize() closed.
+    [[nodiscard]] const Recovery &recovery() const { return m_recovery; }
+    /// Closes the runs that died (runrecovery.cpp): the sessions with a lock file or a stream
+    /// journal that no live process holds (SessionLock) get their journals applied, then their
+    /// unfinished assistant messages closed as OpenCode closes an aborted one
+    /// (MessageAbortedError, `time.completed`), with their pending and running tool calls as
+    /// errors. Sessions another process runs are not touched. initialize() calls it; a window
+    /// calls it again when a process it watched running a session ends.
+    Recovery closeInterruptedRuns();
     /// The number of streamed parts initialize() completed from their journals.
-    [[nodiscard]] int recoveredStreams() const { return m_recoveredStreams; }
+    [[nodiscard]] int recoveredStreams() const { return m_recovery.streams; }
     Result<void> writeSessionDiff(const QString &sessionID, const QList<FileDiff> &diffs) override;
     Result<void> writeTodos(const QString &sessionID, const QList<Todo> &todos) override;
     Result<void> removeSession(const Session &session) override;
@@ -95,13 +112,16 @@ private:
     Result<void> writeStreamFull(const Part &part, StreamState &state);
     void endStream(const QString &partID);
     [[nodiscard]] QString journalPath(const QString &messageID, const QString &partID) const;
-    void recoverStreams();
+    /// Applies the stream journals @p journals (file names in `<dataDir>/stream/`).
+    void replayJournals(const QStringList &journals, Recovery &recovery);
+    /// Closes the unfinished assistant messages of @p sessionID; false when a write failed.
+    bool closeUnfinishedMessages(const QString &sessionID, Recovery &recovery);
 
     QString m_dataDir;
     JsonStorage m_storage;
     QMutex m_streamMutex;
     QHash<QString, StreamState> m_streams; // part ID -> state
-    int m_recoveredStreams = 0;
+    Recovery m_recovery;
     QMutex m_indexMutex;
     QHash<QString, QString> m_sessionProject; // sessionID -> projectID
 };

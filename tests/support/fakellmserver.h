@@ -193,6 +193,8 @@ public:
     [[nodiscard]] QUrl baseUrl(const QString &path = QStringLiteral("/v1")) const;
 
     void enqueue(const FakeReply &reply);
+    /// Drops the replies not taken yet.
+    void clearReplies() { m_replies.clear(); }
     [[nodiscard]] qsizetype pendingReplies() const { return m_replies.size(); }
     [[nodiscard]] const QList<FakeRequest> &requests() const { return m_requests; }
     /// Connections the client closed before the server ended its reply.

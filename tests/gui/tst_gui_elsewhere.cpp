@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A session another process runs, in the window (issue 16): shown as running, followed live,
+// not prompted here; when that process dies without finishing, the window closes its run and
+// says so. The other process is real: flock(1) holding the session's lock file.
+#include "guitest.h"
+#include "testdata.h"
+
+#include "composer.h"
+#include "noticebar.h"
+#include "session/sessionservice.h"
+#include "store/jsonstore.h"
+#include "store/sessionlock.h"
+
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QSysInfo>
+#include <QTextEdit>
+
+using namespace weft;
+using namespace Qt::StringLiterals;
+
+namespace
+{
+const QString MainID = u"ses_dff058141ffeXJnTNzT8vnXcKt"_s;
+}
+
+class TestGuiElsewhere : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_settings.isValid());
+        test::isolateSettings(m_settings);
+        test::useStyle(test::lightPalette());
+    }
+
+    void followedThenClosedWhenItDies()
+    {
+        test::FixtureDataDir data;
+        // The session's last reply is unfinished, as a live run's is.
+        QString messageID;
+        {
+            JsonStore store(data.path());
+            QVERIFY(store.initialize());
+            const Message last = store.messages(MainID).constLast();
+            QVERIFY(last.isAssistant());
+            messageID = last.id();
+            JsonObject json = last.json();
+            JsonObject time = json.object(u"time"_s);
+            time.remove(u"completed"_s);
+            json.insert(u"time"_s, time);
+            json.remove(u"error"_s);
+            QVERIFY(store.writeMessage(Message(json)));
+        }
+        // Another process holds the session's lock, named in the file as Weft writes it.
+        const QString lockFile = SessionLock::folder(data.path()) + u'/' + MainID + u".lock"_s;
+        QVERIFY(QDir().mkpath(SessionLock::folder(data.path())));
+        QFile file(lockFile);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(toJson(JsonObject{{u"pid"_s, 4242}, {u"host"_s, QSysInfo::machineHostName()},
+                                     {u"command"_s, u"weft run"_s}, {u"since"_s, qint64(1764000000000)}},
+                          0));
+        file.close();
+        QProcess holder;
+        // --no-fork: flock(1) becomes `sleep`, so that killing it releases the lock.
+    holder.start(u"flock"_s, {u"--exclusive"_s, u"--no-fork"_s, lockFile, u"sleep"_s, u"120"_s});
+        QVERIFY2(holder.waitForStarted(), "flock(1) of util-linux is needed");
+        QTRY_VERIFY(SessionLock::holder(data.path(), MainID).has_value());
+
+        auto store = std::make_shared<JsonStore>(data.path());
+        QVERIFY(store->initialize());
+        QCOMPARE(store->recovery().runs, 0); // a live run is never touched
+        QCOMPARE(store->recovery().live, 1);
+        auto service = std::make_shared<SessionService>(store);
+        MainWindow window(service, data.path());
+        QVERIFY(test::showAndOpen(window, MainID));
+
+        // Shown as running; the composer says by whom and takes no prompt.
+        const QModelIndex row = window.sessionsModel()->indexForId(MainID);
+        QTRY_VERIFY(row.data(SessionsModel::RunningRole).toBool());
+        Composer *composer = window.composer();
+        QTRY_VERIFY(composer->editor()->isReadOnly());
+        QVERIFY2(composer->editor()->placeholderText().contains(u"weft run (process 4242"_s),
+                 qPrintable(composer->editor()->placeholderText()));
+        auto *notices = window.findChild<NoticeBar *>();
+        QVERIFY(!notices->hasNotice(u"interruptedRuns"_s));
+
+        // It dies without finishing: the window closes the run and says so.
+        holder.kill();
+        QVERIFY(holder.waitForFinished(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(notices->hasNotice(u"interruptedRuns"_s), 5000);
+        QVERIFY2(notices->noticeText(u"interruptedRuns"_s).contains(u"1 interrupted run"_s),
+                 qPrintable(notices->noticeText(u"interruptedRuns"_s)));
+        QTRY_VERIFY(!window.sessionsModel()->indexForId(MainID).data(SessionsModel::RunningRole).toBool());
+        QVERIFY(!composer->editor()->isReadOnly());
+        const std::optional<Message> closed = store->message(MainID, messageID);
+        QVERIFY(closed);
+        QCOMPARE(closed->error().name(), u"MessageAbortedError"_s);
+        QVERIFY(closed->completed() > 0);
+        QVERIFY(!QFile::exists(lockFile));
+    }
+
+private:
+    QTemporaryDir m_settings;
+};
+
+QTEST_MAIN(TestGuiElsewhere)
+#include "tst_gui_elsewhere.moc"
