@@ -953,8 +953,8 @@ void MainWindow::showInterruptedRuns(int runs, const QStringList &sessions)
         return;
     // Closed as OpenCode closes an aborted reply: the timeline shows where each one stopped.
     m_notices->showNotice(u"interruptedRuns"_s, NoticeBar::Kind::Information,
-                          Style::plural(tr("%n interrupted run(s) were closed: the process running them ended before "
-                                           "they finished. What they had written is kept.",
+                          Style::plural(tr("Closed %n interrupted run(s) whose process ended before finishing; what "
+                                           "was written is kept.",
                                            nullptr, runs),
                                         runs),
                           {}, true);
