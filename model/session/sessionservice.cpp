@@ -4,6 +4,7 @@
 #include "core/identifier.h"
 #include "core/logging.h"
 #include "core/project.h"
+#include "core/tr.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -217,7 +218,11 @@ QList<Todo> SessionService::todos(const QString &sessionID) const
 Result<void> SessionService::ensureWritable() const
 {
     if (m_store->isReadOnly())
-        return Error{u"%1 is read-only (an OpenCode database); import the session into Weft's own store to change it"_s.arg(m_store->location()), {}};
+        return Error{
+            SessionTr::tr(
+                "%1 is read-only (an OpenCode database); import the session into Weft's own store to change it")
+                .arg(m_store->location()),
+            {}};
     return {};
 }
 
@@ -281,7 +286,7 @@ Result<Session> SessionService::prepare(const CreateOptions &options)
             return r.error();
     }
     if (!Identifier::isSafeKeyComponent(projectID))
-        return Error{u"invalid project ID \"%1\""_s.arg(projectID), {}};
+        return Error{SessionTr::tr("invalid project ID \"%1\"").arg(projectID), {}};
 
     // OpenCode's createNext() key order: id, slug, version, projectID, directory, parentID?,
     // title, permission?, time.
@@ -309,7 +314,7 @@ Result<Session> SessionService::update(const QString &sessionID, const std::func
         return r.error();
     std::optional<Session> session = get(sessionID);
     if (!session)
-        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+        return Error{SessionTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
     editor(*session);
     if (touch)
         session->setUpdated(QDateTime::currentMSecsSinceEpoch());
@@ -328,7 +333,7 @@ Result<Session> SessionService::rename(const QString &sessionID, const QString &
 {
     const QString trimmed = title.trimmed();
     if (trimmed.isEmpty())
-        return Error{u"a session title cannot be empty"_s, {}};
+        return Error{SessionTr::tr("a session title cannot be empty"), {}};
     return update(sessionID, [&](Session &s) { s.setTitle(trimmed); });
 }
 
@@ -357,7 +362,7 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
         return r.error();
     const std::optional<Session> original = get(sessionID);
     if (!original)
-        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+        return Error{SessionTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
     const QList<MessageWithParts> messages = this->messages(sessionID);
     qsizetype cut = messages.size();
     if (!messageID.isEmpty()) {
@@ -369,7 +374,7 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
             }
         }
         if (cut < 0)
-            return Error{u"session \"%1\" has no message \"%2\""_s.arg(sessionID, messageID), {}};
+            return Error{SessionTr::tr("session \"%1\" has no message \"%2\"").arg(sessionID, messageID), {}};
     }
 
     CreateOptions options;
@@ -430,7 +435,7 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
 Result<void> SessionService::removeRecursive(const Session &session, int depth)
 {
     if (depth > 64)
-        return Error{u"sessions nested more than 64 levels deep (a parentID cycle?)"_s, session.id()};
+        return Error{SessionTr::tr("sessions nested more than 64 levels deep (a parentID cycle?)"), session.id()};
     for (const Session &child : children(session.id())) {
         if (child.id() == session.id())
             continue;
@@ -450,7 +455,7 @@ Result<void> SessionService::remove(const QString &sessionID)
         return r;
     const std::optional<Session> session = get(sessionID);
     if (!session)
-        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+        return Error{SessionTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
     return removeRecursive(*session, 0);
 }
 
