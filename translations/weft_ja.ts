@@ -265,6 +265,53 @@ Changes made to the file since are lost.</source>
     </message>
 </context>
 <context>
+    <name>weft::Compaction</name>
+    <message>
+        <source>must be true or false</source>
+        <translation>true または false である必要があります</translation>
+    </message>
+    <message>
+        <source>must be a string</source>
+        <translation>文字列である必要があります</translation>
+    </message>
+    <message>
+        <source>unknown strategy &quot;%1&quot; (summary or summary-tail)</source>
+        <translation>不明な戦略「%1」です (summary または summary-tail)</translation>
+    </message>
+    <message>
+        <source>unknown estimator &quot;%1&quot; (opencode, gemini or auto)</source>
+        <translation>不明な見積もり方式「%1」です (opencode、gemini または auto)</translation>
+    </message>
+    <message>
+        <source>must be a number of tokens</source>
+        <translation>トークン数である必要があります</translation>
+    </message>
+    <message>
+        <source>no session with ID &quot;%1&quot;</source>
+        <translation>ID「%1」のセッションはありません</translation>
+    </message>
+    <message>
+        <source>this session is in a read-only store; import it into Weft first</source>
+        <translation>このセッションは読み取り専用のストアにあります。先に Weft にインポートしてください</translation>
+    </message>
+    <message>
+        <source>the session has no compaction to undo</source>
+        <translation>このセッションには取り消せるコンパクト化がありません</translation>
+    </message>
+    <message>
+        <source>the compaction is still running; stop it instead</source>
+        <translation>コンパクト化はまだ実行中です。取り消す代わりに停止してください</translation>
+    </message>
+    <message>
+        <source>a prompt was sent after the compaction (message %1); a compaction can only be undone until the next prompt</source>
+        <translation>コンパクト化の後にプロンプトが送信されました (メッセージ %1)。コンパクト化を取り消せるのは次のプロンプトまでです</translation>
+    </message>
+    <message>
+        <source>the agent continued after the compaction (message %1); a compaction can only be undone until the next prompt</source>
+        <translation>コンパクト化の後にエージェントが続行しました (メッセージ %1)。コンパクト化を取り消せるのは次のプロンプトまでです</translation>
+    </message>
+</context>
+<context>
     <name>weft::CompactionDialog</name>
     <message>
         <source>~%1 tokens</source>
@@ -531,6 +578,133 @@ Changes made to the file since are lost.</source>
     </message>
 </context>
 <context>
+    <name>weft::Config</name>
+    <message>
+        <source>expected %1, found %2</source>
+        <translation>%1 が必要ですが、%2 です</translation>
+    </message>
+    <message>
+        <source>expected a number of 0 or more</source>
+        <translation>0 以上の数値が必要です</translation>
+    </message>
+    <message>
+        <source>expected object or string</source>
+        <translation>オブジェクトまたは文字列が必要です</translation>
+    </message>
+    <message>
+        <source>bad file reference: &quot;%1&quot; %2 does not exist</source>
+        <translation>不正なファイル参照です: 「%1」 %2 は存在しません</translation>
+    </message>
+    <message>
+        <source>bad file reference: &quot;%1&quot; %2: %3</source>
+        <translation>不正なファイル参照です: 「%1」 %2: %3</translation>
+    </message>
+    <message>
+        <source>cannot read the model catalogue: %1</source>
+        <translation>モデルカタログを読み取れません: %1</translation>
+    </message>
+    <message>
+        <source>the model catalogue must be a JSON object</source>
+        <translation>モデルカタログは JSON オブジェクトである必要があります</translation>
+    </message>
+    <message>
+        <source>the config file does not exist</source>
+        <translation>設定ファイルが存在しません</translation>
+    </message>
+    <message>
+        <source>cannot read the config file: %1</source>
+        <translation>設定ファイルを読み取れません: %1</translation>
+    </message>
+    <message>
+        <source>invalid JSON: %1</source>
+        <translation>不正な JSON です: %1</translation>
+    </message>
+    <message>
+        <source>the config must be a JSON object</source>
+        <translation>設定は JSON オブジェクトである必要があります</translation>
+    </message>
+    <message>
+        <source>unknown provider &quot;%1&quot;: add it under &quot;provider&quot; in the config</source>
+        <translation>不明なプロバイダ「%1」です。設定の &quot;provider&quot; に追加してください</translation>
+    </message>
+    <message>
+        <source>provider &quot;%1&quot; is disabled in the config</source>
+        <translation>プロバイダ「%1」は設定で無効になっています</translation>
+    </message>
+    <message>
+        <source>provider &quot;%1&quot; has no options.baseURL</source>
+        <translation>プロバイダ「%1」に options.baseURL がありません</translation>
+    </message>
+    <message>
+        <source>no model given for provider &quot;%1&quot;</source>
+        <translation>プロバイダ「%1」のモデルが指定されていません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a model: expected provider/model</source>
+        <translation>「%1」はモデルではありません。provider/model の形式で指定してください</translation>
+    </message>
+    <message>
+        <source>cannot create the config folder</source>
+        <translation>設定フォルダーを作成できません</translation>
+    </message>
+    <message>
+        <source>cannot write the config file: %1</source>
+        <translation>設定ファイルを書き込めません: %1</translation>
+    </message>
+    <message>
+        <source>cannot make the config file private: %1</source>
+        <translation>設定ファイルを非公開にできません: %1</translation>
+    </message>
+    <message>
+        <source>the file is larger than %1 MiB</source>
+        <translation>ファイルが %1 MiB を超えています</translation>
+    </message>
+    <message>
+        <source>cannot read: %1</source>
+        <translation>読み取れません: %1</translation>
+    </message>
+    <message>
+        <source>invalid front matter: %1</source>
+        <translation>不正なフロントマターです: %1</translation>
+    </message>
+    <message>
+        <source>OPENCODE_PERMISSION must be a JSON object</source>
+        <translation>OPENCODE_PERMISSION は JSON オブジェクトである必要があります</translation>
+    </message>
+    <message>
+        <source>unexpected indentation</source>
+        <translation>予期しないインデントです</translation>
+    </message>
+    <message>
+        <source>expected &quot;key: value&quot;</source>
+        <translation>&quot;key: value&quot; の形式が必要です</translation>
+    </message>
+    <message>
+        <source>unexpected text after the value: &quot;%1&quot;</source>
+        <translation>値の後に予期しないテキストがあります: 「%1」</translation>
+    </message>
+    <message>
+        <source>unterminated flow sequence</source>
+        <translation>フローシーケンスが閉じられていません</translation>
+    </message>
+    <message>
+        <source>unterminated flow mapping</source>
+        <translation>フローマッピングが閉じられていません</translation>
+    </message>
+    <message>
+        <source>bad escape in a quoted string</source>
+        <translation>引用符で囲まれた文字列に不正なエスケープがあります</translation>
+    </message>
+    <message>
+        <source>unterminated quoted string</source>
+        <translation>引用符で囲まれた文字列が閉じられていません</translation>
+    </message>
+    <message>
+        <source>the front matter is not closed with a &quot;---&quot; line</source>
+        <translation>フロントマターが &quot;---&quot; の行で閉じられていません</translation>
+    </message>
+</context>
+<context>
     <name>weft::ConnectServerDialog</name>
     <message>
         <source>&amp;Remember the password</source>
@@ -614,6 +788,64 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Context usage</source>
         <translation>コンテキストの使用量</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Core</name>
+    <message>
+        <source>the ID is empty</source>
+        <translation>ID が空です</translation>
+    </message>
+    <message>
+        <source>the ID contains a NUL byte</source>
+        <translation>ID に NUL バイトが含まれています</translation>
+    </message>
+    <message>
+        <source>the ID &quot;%1&quot; contains a path separator or is a relative path</source>
+        <translation>ID「%1」にパス区切り文字が含まれているか、相対パスになっています</translation>
+    </message>
+    <message>
+        <source>the ID contains control characters or is too long</source>
+        <translation>ID に制御文字が含まれているか、長すぎます</translation>
+    </message>
+    <message>
+        <source>the ID &quot;%1&quot; does not start with &quot;%2&quot;</source>
+        <translation>ID「%1」が「%2」で始まっていません</translation>
+    </message>
+    <message>
+        <source>missing (expected %1)</source>
+        <translation>ありません (%1 が必要です)</translation>
+    </message>
+    <message>
+        <source>expected %1, found %2</source>
+        <translation>%1 が必要ですが、%2 です</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; does not start with &quot;%2_&quot;</source>
+        <translation>「%1」が「%2_」で始まっていません</translation>
+    </message>
+    <message>
+        <source>expected allow, ask or deny, found &quot;%1&quot;</source>
+        <translation>allow、ask、deny のいずれかが必要ですが、「%1」です</translation>
+    </message>
+    <message>
+        <source>expected &quot;user&quot; or &quot;assistant&quot;, found &quot;%1&quot;</source>
+        <translation>&quot;user&quot; または &quot;assistant&quot; が必要ですが、「%1」です</translation>
+    </message>
+    <message>
+        <source>expected pending, running, completed or error, found &quot;%1&quot;</source>
+        <translation>pending、running、completed、error のいずれかが必要ですが、「%1」です</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Diff</name>
+    <message>
+        <source>the file no longer matches the change (it was edited since)</source>
+        <translation>ファイルが変更内容と一致しなくなっています (その後に編集されました)</translation>
+    </message>
+    <message>
+        <source>the file no longer matches the change at line %1 (it was edited since)</source>
+        <translation>ファイルが %1 行目で変更内容と一致しなくなっています (その後に編集されました)</translation>
     </message>
 </context>
 <context>
@@ -1399,6 +1631,133 @@ This cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>weft::Mcp</name>
+    <message>
+        <source>invalid configuration: %1</source>
+        <translation>不正な設定です: %1</translation>
+    </message>
+    <message>
+        <source>mcp.%1 must be an object</source>
+        <translation>mcp.%1 はオブジェクトである必要があります</translation>
+    </message>
+    <message>
+        <source>mcp.%1.enabled must be true or false</source>
+        <translation>mcp.%1.enabled は true または false である必要があります</translation>
+    </message>
+    <message>
+        <source>mcp.%1.timeout must be a positive whole number of milliseconds</source>
+        <translation>mcp.%1.timeout はミリ秒単位の正の整数である必要があります</translation>
+    </message>
+    <message>
+        <source>mcp.%1.command must be an array of strings</source>
+        <translation>mcp.%1.command は文字列の配列である必要があります</translation>
+    </message>
+    <message>
+        <source>mcp.%1.command must name the program to start</source>
+        <translation>mcp.%1.command には起動するプログラムを指定する必要があります</translation>
+    </message>
+    <message>
+        <source>mcp.%1.environment.%2 must be a string</source>
+        <translation>mcp.%1.environment.%2 は文字列である必要があります</translation>
+    </message>
+    <message>
+        <source>mcp.%1.url must be an http or https URL</source>
+        <translation>mcp.%1.url は http または https の URL である必要があります</translation>
+    </message>
+    <message>
+        <source>mcp.%1.headers.%2 must be a single-line string</source>
+        <translation>mcp.%1.headers.%2 は 1 行の文字列である必要があります</translation>
+    </message>
+    <message>
+        <source>mcp.%1.type must be &quot;local&quot; or &quot;remote&quot;</source>
+        <translation>mcp.%1.type は &quot;local&quot; または &quot;remote&quot; である必要があります</translation>
+    </message>
+    <message>
+        <source>could not start &quot;%1&quot;: %2</source>
+        <translation>「%1」を起動できませんでした: %2</translation>
+    </message>
+    <message>
+        <source>ignored a line on stdout that is not a JSON-RPC message (%1): %2</source>
+        <translation>標準出力の JSON-RPC メッセージではない行を無視しました (%1): %2</translation>
+    </message>
+    <message>
+        <source>the server wrote a line longer than %1 MiB on stdout</source>
+        <translation>サーバーが標準出力に %1 MiB を超える行を書き込みました</translation>
+    </message>
+    <message>
+        <source>the server process crashed</source>
+        <translation>サーバープロセスがクラッシュしました</translation>
+    </message>
+    <message>
+        <source>the server process exited with code %1</source>
+        <translation>サーバープロセスがコード %1 で終了しました</translation>
+    </message>
+    <message>
+        <source>ignored a reply that is not a JSON-RPC message (%1): %2</source>
+        <translation>JSON-RPC メッセージではない応答を無視しました (%1): %2</translation>
+    </message>
+    <message>
+        <source>the server ended the session (%1)</source>
+        <translation>サーバーがセッションを終了しました (%1)</translation>
+    </message>
+    <message>
+        <source>the notification stream ended: %1</source>
+        <translation>通知ストリームが終了しました: %1</translation>
+    </message>
+    <message>
+        <source>the server named an endpoint on another origin: %1</source>
+        <translation>サーバーが別のオリジンのエンドポイントを指定しました: %1</translation>
+    </message>
+    <message>
+        <source>ignored an event that is not a JSON-RPC message (%1): %2</source>
+        <translation>JSON-RPC メッセージではないイベントを無視しました (%1): %2</translation>
+    </message>
+    <message>
+        <source>HTTP %1: %2</source>
+        <translation>HTTP %1 が返されました: %2</translation>
+    </message>
+    <message>
+        <source>the server ended the event stream</source>
+        <translation>サーバーがイベントストリームを終了しました</translation>
+    </message>
+    <message>
+        <source>the server speaks MCP protocol version &quot;%1&quot;, which Weft does not support</source>
+        <translation>サーバーの MCP プロトコルのバージョン「%1」に Weft は対応していません</translation>
+    </message>
+    <message>
+        <source>failed to get tools: %1</source>
+        <translation>ツールを取得できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>streamable HTTP: %1; SSE: %2</source>
+        <translation>Streamable HTTP では %1。SSE では %2</translation>
+    </message>
+    <message>
+        <source>could not list the tools again: %1</source>
+        <translation>ツールを再度一覧できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>ignored an answer to a request Weft did not send (id %1)</source>
+        <translation>Weft が送っていない要求への応答を無視しました (id %1)</translation>
+    </message>
+    <message>
+        <source>ignored a message that is neither a request, a notification nor an answer</source>
+        <translation>要求、通知、応答のいずれでもないメッセージを無視しました</translation>
+    </message>
+    <message>
+        <source>ignored a tool without a name</source>
+        <translation>名前のないツールを無視しました</translation>
+    </message>
+    <message>
+        <source>could not list the prompts: %1</source>
+        <translation>プロンプトを一覧できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; could not give its prompt &quot;%2&quot;: %3</source>
+        <translation>MCP サーバー「%1」はプロンプト「%2」を返せませんでした: %3</translation>
+    </message>
+</context>
+<context>
     <name>weft::McpServersPage</name>
     <message>
         <source>MCP servers from the &quot;mcp&quot; key of the configuration. Their tools are offered to the agent as &lt;i&gt;server_tool&lt;/i&gt;.</source>
@@ -1477,6 +1836,93 @@ This cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>weft::OpencodeDb</name>
+    <message>
+        <source>cannot read OpenCode&apos;s database: %1</source>
+        <translation>OpenCode のデータベースを読み取れません: %1</translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation>ファイルがありません</translation>
+    </message>
+    <message>
+        <source>not a file</source>
+        <translation>ファイルではありません</translation>
+    </message>
+    <message>
+        <source>cannot read: %1</source>
+        <translation>読み取れません: %1</translation>
+    </message>
+    <message>
+        <source>the database file is empty (0 bytes)</source>
+        <translation>データベースファイルが空です (0 バイト)</translation>
+    </message>
+    <message>
+        <source>not an SQLite database</source>
+        <translation>SQLite データベースではありません</translation>
+    </message>
+    <message>
+        <source>the database file is truncated (%1 bytes, not even a header)</source>
+        <translation>データベースファイルが途中で切れています (%1 バイトで、ヘッダーすらありません)</translation>
+    </message>
+    <message>
+        <source>the database file is truncated (%1 of %2 bytes): it is damaged</source>
+        <translation>データベースファイルが途中で切れています (%2 バイト中 %1 バイト)。破損しています</translation>
+    </message>
+    <message>
+        <source>an empty SQLite database: no OpenCode tables in it</source>
+        <translation>空の SQLite データベースです。OpenCode のテーブルがありません</translation>
+    </message>
+    <message>
+        <source>not an OpenCode database: it has no session table</source>
+        <translation>OpenCode のデータベースではありません。session テーブルがありません</translation>
+    </message>
+    <message>
+        <source>; it was written by a newer OpenCode (migration %1) than Weft knows</source>
+        <translation>。Weft が対応しているより新しい OpenCode (マイグレーション %1) で書き込まれています</translation>
+    </message>
+    <message>
+        <source>unknown OpenCode database schema: no %1%2</source>
+        <translation>不明な OpenCode データベーススキーマです: %1 がありません%2</translation>
+    </message>
+    <message>
+        <source>not valid JSON in column %1: %2</source>
+        <translation>列 %1 の JSON が不正です: %2</translation>
+    </message>
+    <message>
+        <source>unexpected shape: %1</source>
+        <translation>想定外の構造です: %1</translation>
+    </message>
+    <message>
+        <source>not valid JSON in column data: %1</source>
+        <translation>列 data の JSON が不正です: %1</translation>
+    </message>
+    <message>
+        <source>column data does not hold a JSON object</source>
+        <translation>列 data に JSON オブジェクトがありません</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s database is read-only in Weft: copy the session into Weft&apos;s own store first (weft import --from-db %1 SESSION_ID)</source>
+        <translation>OpenCode のデータベースは Weft では読み取り専用です。先にセッションを Weft 自身のストアにコピーしてください (weft import --from-db %1 SESSION_ID)</translation>
+    </message>
+    <message>
+        <source>the target store is read-only</source>
+        <translation>インポート先のストアは読み取り専用です</translation>
+    </message>
+    <message>
+        <source>no session %1 in %2</source>
+        <translation>%2 にセッション %1 はありません</translation>
+    </message>
+    <message>
+        <source>the database was closed</source>
+        <translation>データベースは閉じられました</translation>
+    </message>
+    <message>
+        <source>the database connection was lost</source>
+        <translation>データベースへの接続が失われました</translation>
+    </message>
+</context>
+<context>
     <name>weft::OpencodeSource</name>
     <message>
         <source>OpenCode (%1)</source>
@@ -1515,6 +1961,301 @@ This cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>weft::Processor</name>
+    <message>
+        <source>the %1 is too large to attach (%2; at most %3)</source>
+        <translation>%1 が大きすぎて添付できません (%2、上限は %3)</translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation>画像</translation>
+    </message>
+    <message>
+        <source>cannot attach a binary file (%1): only text files, PNG, JPEG, GIF and WebP images, PDFs and folders can be attached</source>
+        <translation>バイナリファイルは添付できません (%1)。添付できるのはテキストファイル、PNG・JPEG・GIF・WebP 画像、PDF、フォルダーのみです</translation>
+    </message>
+    <message>
+        <source>an empty path cannot be attached</source>
+        <translation>空のパスは添付できません</translation>
+    </message>
+    <message>
+        <source>the path holds a NUL byte or a line break</source>
+        <translation>パスに NUL バイトまたは改行が含まれています</translation>
+    </message>
+    <message>
+        <source>no such file or folder</source>
+        <translation>そのようなファイルまたはフォルダーはありません</translation>
+    </message>
+    <message>
+        <source>cannot read the folder: permission denied</source>
+        <translation>フォルダーを読み取れません: アクセスが拒否されました</translation>
+    </message>
+    <message>
+        <source>not a regular file or folder (a device, pipe or socket cannot be attached)</source>
+        <translation>通常のファイルまたはフォルダーではありません (デバイス、パイプ、ソケットは添付できません)</translation>
+    </message>
+    <message>
+        <source>cannot read the file: %1</source>
+        <translation>ファイルを読み取れません: %1</translation>
+    </message>
+    <message>
+        <source>not a base64 data: URL</source>
+        <translation>base64 の data: URL ではありません</translation>
+    </message>
+    <message>
+        <source>only PNG, JPEG, GIF and WebP images can be pasted (this is %1)</source>
+        <translation>貼り付けられるのは PNG、JPEG、GIF、WebP の画像のみです (これは %1 です)</translation>
+    </message>
+    <message>
+        <source>of no type</source>
+        <translation>種類のないデータ</translation>
+    </message>
+    <message>
+        <source>the image is too large to attach (at most %1)</source>
+        <translation>画像が大きすぎて添付できません (上限は %1)</translation>
+    </message>
+    <message>
+        <source>the pasted image is empty or damaged</source>
+        <translation>貼り付けた画像は空か破損しています</translation>
+    </message>
+    <message>
+        <source>the pasted data is not a %1 image</source>
+        <translation>貼り付けたデータは %1 の画像ではありません</translation>
+    </message>
+    <message>
+        <source>unknown action &quot;%1&quot; (expected allow, ask or deny)</source>
+        <translation>不明なアクション「%1」です (allow、ask、deny のいずれかが必要です)</translation>
+    </message>
+    <message>
+        <source>expected a rule object {permission, pattern, action}</source>
+        <translation>ルールオブジェクト {permission, pattern, action} が必要です</translation>
+    </message>
+    <message>
+        <source>missing &quot;permission&quot; (a string)</source>
+        <translation>&quot;permission&quot; (文字列) がありません</translation>
+    </message>
+    <message>
+        <source>&quot;pattern&quot; must be a string</source>
+        <translation>&quot;pattern&quot; は文字列である必要があります</translation>
+    </message>
+    <message>
+        <source>&quot;action&quot; must be allow, ask or deny</source>
+        <translation>&quot;action&quot; は allow、ask、deny のいずれかである必要があります</translation>
+    </message>
+    <message>
+        <source>expected an object, an array of rules or an action, not %1</source>
+        <translation>オブジェクト、ルールの配列、アクションのいずれかが必要です (%1 ではなく)</translation>
+    </message>
+    <message>
+        <source>expected an action or an object of pattern: action</source>
+        <translation>アクション、または pattern: action のオブジェクトが必要です</translation>
+    </message>
+    <message>
+        <source>expected allow, ask or deny</source>
+        <translation>allow、ask、deny のいずれかが必要です</translation>
+    </message>
+    <message>
+        <source>the project folder does not exist</source>
+        <translation>プロジェクトフォルダーが存在しません</translation>
+    </message>
+    <message>
+        <source>cannot create the snapshot repository</source>
+        <translation>スナップショットのリポジトリを作成できません</translation>
+    </message>
+    <message>
+        <source>git init failed: %1</source>
+        <translation>git init に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>git write-tree failed: %1</source>
+        <translation>git write-tree に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>unknown snapshot</source>
+        <translation>不明なスナップショットです</translation>
+    </message>
+    <message>
+        <source>git diff failed: %1</source>
+        <translation>git diff に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>cannot list the snapshot&apos;s files: %1</source>
+        <translation>スナップショットのファイル一覧を取得できません: %1</translation>
+    </message>
+    <message>
+        <source>git read-tree failed: %1</source>
+        <translation>git read-tree に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>git checkout-index failed: %1</source>
+        <translation>git checkout-index に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>some files could not be reverted: %1</source>
+        <translation>一部のファイルを元に戻せませんでした: %1</translation>
+    </message>
+    <message>
+        <source>git gc failed: %1</source>
+        <translation>git gc に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>expected an object</source>
+        <translation>オブジェクトが必要です</translation>
+    </message>
+    <message>
+        <source>prompt must be a string</source>
+        <translation>prompt は文字列である必要があります</translation>
+    </message>
+    <message>
+        <source>model must be &quot;provider/model&quot;, found &quot;%1&quot;</source>
+        <translation>model は &quot;provider/model&quot; の形式である必要がありますが、「%1」です</translation>
+    </message>
+    <message>
+        <source>mode must be primary, subagent or all, found &quot;%1&quot;</source>
+        <translation>mode は primary、subagent、all のいずれかである必要がありますが、「%1」です</translation>
+    </message>
+    <message>
+        <source>the message is empty</source>
+        <translation>メッセージが空です</translation>
+    </message>
+    <message>
+        <source>no session with ID &quot;%1&quot;</source>
+        <translation>ID「%1」のセッションはありません</translation>
+    </message>
+    <message>
+        <source>this session is in a read-only store; import it into Weft first</source>
+        <translation>このセッションは読み取り専用のストアにあります。先に Weft にインポートしてください</translation>
+    </message>
+    <message>
+        <source>no command &quot;%1&quot;%2</source>
+        <translation>コマンド「%1」はありません%2</translation>
+    </message>
+    <message>
+        <source>; no commands are configured</source>
+        <translation>。コマンドは設定されていません</translation>
+    </message>
+    <message>
+        <source>; available: %1</source>
+        <translation>。使用できるコマンド: %1</translation>
+    </message>
+    <message>
+        <source>unknown agent &quot;%1&quot;</source>
+        <translation>不明なエージェント「%1」です</translation>
+    </message>
+    <message>
+        <source>session %1 is busy</source>
+        <translation>セッション %1 は実行中です</translation>
+    </message>
+    <message>
+        <source>no command &quot;%1&quot;</source>
+        <translation>コマンド「%1」はありません</translation>
+    </message>
+    <message>
+        <source>the command /%1 gave an empty prompt</source>
+        <translation>コマンド /%1 のプロンプトが空になりました</translation>
+    </message>
+    <message>
+        <source>The context is still over the limit after compaction (%1 tokens, %2 usable)</source>
+        <translation>コンパクト化の後もコンテキストが上限を超えています (%1 トークン、使用可能 %2)</translation>
+    </message>
+    <message>
+        <source>cannot compact: %1</source>
+        <translation>コンパクト化できません: %1</translation>
+    </message>
+    <message>
+        <source>Nothing to compact: the session has no messages</source>
+        <translation>コンパクト化するものがありません: セッションにメッセージがありません</translation>
+    </message>
+    <message>
+        <source>Nothing to summarise: the history is too short to keep a tail (no user message to split at)</source>
+        <translation>要約するものがありません: 履歴が短すぎて末尾を残せません (区切りにできるユーザーメッセージがありません)</translation>
+    </message>
+    <message>
+        <source>Compaction refused: the summary and the kept messages (~%1 tokens) are not smaller than the history they would replace (~%2 tokens); the history was kept as it was</source>
+        <translation>コンパクト化を中止しました: 要約と残すメッセージ (約 %1 トークン) が、置き換える履歴 (約 %2 トークン) より小さくなりません。履歴はそのまま残しました</translation>
+    </message>
+    <message>
+        <source>session &quot;%1&quot; has no message &quot;%2&quot;%3</source>
+        <translation>セッション「%1」にメッセージ「%2」%3はありません</translation>
+    </message>
+    <message>
+        <source> with part &quot;%1&quot;</source>
+        <translation> のパート「%1」</translation>
+    </message>
+    <message>
+        <source>cannot save the current files before reverting: %1</source>
+        <translation>元に戻す前に現在のファイルを保存できません: %1</translation>
+    </message>
+    <message>
+        <source>cannot restore the files: %1</source>
+        <translation>ファイルを復元できません: %1</translation>
+    </message>
+    <message>
+        <source>the diff names no file</source>
+        <translation>差分にファイル名がありません</translation>
+    </message>
+    <message>
+        <source>the path &quot;%1&quot; is not a valid file name</source>
+        <translation>パス「%1」は有効なファイル名ではありません</translation>
+    </message>
+    <message>
+        <source>the session&apos;s directory &quot;%1&quot; does not exist</source>
+        <translation>セッションのディレクトリ「%1」が存在しません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; goes through a broken symbolic link</source>
+        <translation>「%1」は壊れたシンボリックリンクを経由しています</translation>
+    </message>
+    <message>
+        <source>cannot resolve &quot;%1&quot;</source>
+        <translation>「%1」を解決できません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is outside the session&apos;s directory %2; not touching it</source>
+        <translation>「%1」はセッションのディレクトリ %2 の外にあるため、変更しません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is a folder now; not deleting it</source>
+        <translation>「%1」は現在フォルダーになっているため、削除しません</translation>
+    </message>
+    <message>
+        <source>cannot delete &quot;%1&quot;</source>
+        <translation>「%1」を削除できません</translation>
+    </message>
+    <message>
+        <source>the change of &quot;%1&quot; has no text to restore (a binary or very large file)</source>
+        <translation>「%1」の変更には復元するテキストがありません (バイナリファイルか、非常に大きなファイルです)</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is a folder now; not replacing it</source>
+        <translation>「%1」は現在フォルダーになっているため、置き換えません</translation>
+    </message>
+    <message>
+        <source>cannot read &quot;%1&quot;: %2</source>
+        <translation>「%1」を読み取れません: %2</translation>
+    </message>
+    <message>
+        <source>cannot create the folder of &quot;%1&quot;</source>
+        <translation>「%1」のフォルダーを作成できません</translation>
+    </message>
+    <message>
+        <source>cannot write &quot;%1&quot;: %2</source>
+        <translation>「%1」に書き込めません: %2</translation>
+    </message>
+    <message>
+        <source>no model configured: set &quot;model&quot; in %1, give --model PROVIDER/MODEL, or export an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY</source>
+        <translation>モデルが設定されていません: %1 で &quot;model&quot; を設定するか、--model PROVIDER/MODEL を指定するか、ANTHROPIC_API_KEY や OPENAI_API_KEY などの API キーを export してください</translation>
+    </message>
+    <message>
+        <source>template must be a string</source>
+        <translation>template は文字列である必要があります</translation>
+    </message>
+    <message>
+        <source>no processor</source>
+        <translation>プロセッサーがありません</translation>
+    </message>
+</context>
+<context>
     <name>weft::QuestionDialog</name>
     <message>
         <source>The Agent Asks</source>
@@ -1535,6 +2276,45 @@ This cannot be undone.</source>
     <message>
         <source>&amp;Decline</source>
         <translation>断る(&amp;D)</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Search</name>
+    <message>
+        <source>the search index is not open</source>
+        <translation>検索インデックスが開かれていません</translation>
+    </message>
+    <message>
+        <source>cannot create the folder of the search index</source>
+        <translation>検索インデックスのフォルダーを作成できません</translation>
+    </message>
+    <message>
+        <source>cannot open the search index: %1</source>
+        <translation>検索インデックスを開けません: %1</translation>
+    </message>
+    <message>
+        <source>cannot create the search index: %1</source>
+        <translation>検索インデックスを作成できません: %1</translation>
+    </message>
+    <message>
+        <source>cannot search for &quot;%1&quot;: %2</source>
+        <translation>「%1」を検索できません: %2</translation>
+    </message>
+    <message>
+        <source>not an open SQLite connection</source>
+        <translation>開いている SQLite 接続ではありません</translation>
+    </message>
+    <message>
+        <source>this SQLite has no FTS5</source>
+        <translation>この SQLite には FTS5 がありません</translation>
+    </message>
+    <message>
+        <source>cannot register the search tokenizer: %1</source>
+        <translation>検索用のトークナイザーを登録できません: %1</translation>
+    </message>
+    <message>
+        <source>this build of Weft has no SQLite C API for its search tokenizer</source>
+        <translation>この Weft のビルドには、検索用トークナイザーのための SQLite C API がありません</translation>
     </message>
 </context>
 <context>
@@ -1638,6 +2418,114 @@ This cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>weft::Server</name>
+    <message>
+        <source>no OpenCode server given</source>
+        <translation>OpenCode サーバーが指定されていません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a server address (http://HOST:PORT)</source>
+        <translation>「%1」はサーバーのアドレスではありません (http://HOST:PORT)</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: an OpenCode server is reached over http:// or https:// (or ssh://)</source>
+        <translation>「%1」: OpenCode サーバーには http:// または https:// (あるいは ssh://) で接続します</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: a server address has no query or fragment</source>
+        <translation>「%1」: サーバーのアドレスにクエリやフラグメントは付けられません</translation>
+    </message>
+    <message>
+        <source>the OpenCode server did not answer %1 %2 within %3 s</source>
+        <translation>OpenCode サーバーが %3 秒以内に %1 %2 に応答しませんでした</translation>
+    </message>
+    <message>
+        <source>cannot reach the OpenCode server: %1</source>
+        <translation>OpenCode サーバーに接続できません: %1</translation>
+    </message>
+    <message>
+        <source>the OpenCode server asks for a password (OPENCODE_SERVER_PASSWORD or --password-file)</source>
+        <translation>OpenCode サーバーがパスワードを求めています (OPENCODE_SERVER_PASSWORD または --password-file)</translation>
+    </message>
+    <message>
+        <source>the OpenCode server refused the password</source>
+        <translation>OpenCode サーバーがパスワードを拒否しました</translation>
+    </message>
+    <message>
+        <source>%1 %2 failed (HTTP %3)%4</source>
+        <extracomment>Keep &quot;(HTTP %3)&quot; as it is: health() looks for &quot;(HTTP 404)&quot; in this message.</extracomment>
+        <translation>%1 %2 に失敗しました (HTTP %3)%4</translation>
+    </message>
+    <message>
+        <source>%1 %2 answered something that is not JSON (is this an OpenCode server?)</source>
+        <translation>%1 %2 が JSON ではない応答を返しました (OpenCode サーバーですか?)</translation>
+    </message>
+    <message>
+        <source>this is not an OpenCode server (it has no /global/health)</source>
+        <translation>これは OpenCode サーバーではありません (/global/health がありません)</translation>
+    </message>
+    <message>
+        <source>this is not an OpenCode server (/global/health has no version)</source>
+        <translation>これは OpenCode サーバーではありません (/global/health にバージョンがありません)</translation>
+    </message>
+    <message>
+        <source>OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x servers)</source>
+        <translation>OpenCode %1 は Weft が知らないバージョンです (Weft が対応するのは OpenCode 1.x のサーバーです)</translation>
+    </message>
+    <message>
+        <source>the sessions of an OpenCode server are changed by the server (through its API), not written by Weft</source>
+        <translation>OpenCode サーバーのセッションはサーバーが (その API を通じて) 変更します。Weft は書き込みません</translation>
+    </message>
+    <message>
+        <source>a model is named PROVIDER/MODEL, not &quot;%1&quot;</source>
+        <translation>モデルは PROVIDER/MODEL の形式で指定します (「%1」ではありません)</translation>
+    </message>
+    <message>
+        <source>the session has used no model yet: name one with --model PROVIDER/MODEL</source>
+        <translation>このセッションはまだモデルを使っていません。--model PROVIDER/MODEL で指定してください</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an ssh:// address: %2</source>
+        <translation>「%1」は ssh:// のアドレスではありません: %2</translation>
+    </message>
+    <message>
+        <source>it does not start with ssh://</source>
+        <translation>ssh:// で始まっていません</translation>
+    </message>
+    <message>
+        <source>it has control characters</source>
+        <translation>制御文字が含まれています</translation>
+    </message>
+    <message>
+        <source>it has a space before the folder</source>
+        <translation>フォルダーの前に空白があります</translation>
+    </message>
+    <message>
+        <source>a password does not go in the address (ssh uses your keys and agent)</source>
+        <translation>パスワードはアドレスに含めません (ssh はあなたの鍵と ssh-agent を使います)</translation>
+    </message>
+    <message>
+        <source>an ssh:// address has no query or fragment</source>
+        <translation>ssh:// のアドレスにクエリやフラグメントは付けられません</translation>
+    </message>
+    <message>
+        <source>no host</source>
+        <translation>ホストがありません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a host name</source>
+        <translation>「%1」はホスト名ではありません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a user name</source>
+        <translation>「%1」はユーザー名ではありません</translation>
+    </message>
+    <message>
+        <source>ssh to %1 failed</source>
+        <translation>%1 への ssh に失敗しました</translation>
+    </message>
+</context>
+<context>
     <name>weft::ServerSource</name>
     <message>
         <source>OpenCode server · %1</source>
@@ -1654,6 +2542,75 @@ This cannot be undone.</source>
     <message>
         <source>%1 (not connected)</source>
         <translation>%1（未接続）</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Session</name>
+    <message>
+        <source>%1 is read-only (an OpenCode database); import the session into Weft&apos;s own store to change it</source>
+        <translation>%1 は読み取り専用です (OpenCode のデータベース)。変更するにはセッションを Weft 自身のストアにインポートしてください</translation>
+    </message>
+    <message>
+        <source>invalid project ID &quot;%1&quot;</source>
+        <translation>不正なプロジェクト ID「%1」です</translation>
+    </message>
+    <message>
+        <source>no session with ID &quot;%1&quot;</source>
+        <translation>ID「%1」のセッションはありません</translation>
+    </message>
+    <message>
+        <source>a session title cannot be empty</source>
+        <translation>セッションのタイトルは空にできません</translation>
+    </message>
+    <message>
+        <source>session &quot;%1&quot; has no message &quot;%2&quot;</source>
+        <translation>セッション「%1」にメッセージ「%2」はありません</translation>
+    </message>
+    <message>
+        <source>sessions nested more than 64 levels deep (a parentID cycle?)</source>
+        <translation>セッションの入れ子が 64 階層を超えています (parentID が循環していませんか?)</translation>
+    </message>
+    <message>
+        <source>Session not found: %1</source>
+        <translation>セッションが見つかりません: %1</translation>
+    </message>
+    <message>
+        <source>not a valid session export:
+  %1</source>
+        <translation>有効なセッションのエクスポートではありません:
+  %1</translation>
+    </message>
+    <message>
+        <source>the store is read-only</source>
+        <translation>ストアは読み取り専用です</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>開けません: %1</translation>
+    </message>
+    <message>
+        <source>the file is larger than 2 GB</source>
+        <translation>ファイルが 2 GB を超えています</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>ファイルが空です</translation>
+    </message>
+    <message>
+        <source>not valid JSON (%1)</source>
+        <translation>有効な JSON ではありません (%1)</translation>
+    </message>
+    <message>
+        <source>not a folder</source>
+        <translation>フォルダーではありません</translation>
+    </message>
+    <message>
+        <source>no such folder</source>
+        <translation>そのようなフォルダーはありません</translation>
+    </message>
+    <message>
+        <source>cannot create the data dir</source>
+        <translation>データフォルダーを作成できません</translation>
     </message>
 </context>
 <context>
@@ -2079,6 +3036,133 @@ Sessions written by version %2</source>
     <message>
         <source>MCP Servers</source>
         <translation>MCP サーバー</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Store</name>
+    <message>
+        <source>this store keeps no todo lists</source>
+        <translation>このストアには ToDo リストを保存できません</translation>
+    </message>
+    <message>
+        <source>empty storage key</source>
+        <translation>ストレージキーが空です</translation>
+    </message>
+    <message>
+        <source>refusing unsafe storage key component &quot;%1&quot; (empty, &quot;.&quot;, &quot;..&quot;, a path separator, NUL or control characters)</source>
+        <translation>安全でないストレージキーの要素「%1」は使用できません (空、&quot;.&quot;、&quot;..&quot;、パス区切り文字、NUL または制御文字)</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>開けません: %1</translation>
+    </message>
+    <message>
+        <source>file is %1 MB, larger than any OpenCode record; skipped</source>
+        <translation>ファイルが %1 MB あり、どの OpenCode のレコードよりも大きいため、スキップしました</translation>
+    </message>
+    <message>
+        <source>file is larger than any OpenCode record; skipped</source>
+        <translation>ファイルがどの OpenCode のレコードよりも大きいため、スキップしました</translation>
+    </message>
+    <message>
+        <source>read error: %1</source>
+        <translation>読み取りエラー: %1</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>ファイルが空です</translation>
+    </message>
+    <message>
+        <source>the file holds only NUL bytes (%1 bytes; typically left by a crash during a write)</source>
+        <translation>ファイルに NUL バイトしかありません (%1 バイト。通常は書き込み中のクラッシュで残ったものです)</translation>
+    </message>
+    <message>
+        <source>not valid JSON (%1)</source>
+        <translation>有効な JSON ではありません (%1)</translation>
+    </message>
+    <message>
+        <source>cannot write: %1</source>
+        <translation>書き込めません: %1</translation>
+    </message>
+    <message>
+        <source>write failed: %1</source>
+        <translation>書き込みに失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>cannot save: %1</source>
+        <translation>保存できません: %1</translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1</source>
+        <translation>フォルダー %1 を作成できません</translation>
+    </message>
+    <message>
+        <source>refusing unsafe storage key component &quot;%1&quot;</source>
+        <translation>安全でないストレージキーの要素「%1」は使用できません</translation>
+    </message>
+    <message>
+        <source>cannot create the folder: %1</source>
+        <translation>フォルダーを作成できません: %1</translation>
+    </message>
+    <message>
+        <source>cannot open the storage folder to flush it</source>
+        <translation>フラッシュのためにストレージフォルダーを開けません</translation>
+    </message>
+    <message>
+        <source>cannot flush the written files: %1</source>
+        <translation>書き込んだファイルをフラッシュできません: %1</translation>
+    </message>
+    <message>
+        <source>cannot remove: %1</source>
+        <translation>削除できません: %1</translation>
+    </message>
+    <message>
+        <source>cannot create the storage folder</source>
+        <translation>ストレージフォルダーを作成できません</translation>
+    </message>
+    <message>
+        <source>cannot read the migration file: %1</source>
+        <translation>マイグレーションファイルを読み取れません: %1</translation>
+    </message>
+    <message>
+        <source>the migration file does not hold a number</source>
+        <translation>マイグレーションファイルに数値が書かれていません</translation>
+    </message>
+    <message>
+        <source>this storage was migrated to version %1 by a newer OpenCode; Weft knows version %2</source>
+        <translation>このストレージは新しい OpenCode によってバージョン %1 に移行されています。Weft が対応しているのはバージョン %2 です</translation>
+    </message>
+    <message>
+        <source>cannot write the migration file: %1</source>
+        <translation>マイグレーションファイルを書き込めません: %1</translation>
+    </message>
+    <message>
+        <source>unexpected shape: %1</source>
+        <translation>想定外の構造です: %1</translation>
+    </message>
+    <message>
+        <source>the file name does not match the session ID &quot;%1&quot;</source>
+        <translation>ファイル名がセッション ID「%1」と一致しません</translation>
+    </message>
+    <message>
+        <source>the message&apos;s id or sessionID does not match its file</source>
+        <translation>メッセージの id または sessionID がファイルと一致しません</translation>
+    </message>
+    <message>
+        <source>the part&apos;s id or messageID does not match its file</source>
+        <translation>パートの id または messageID がファイルと一致しません</translation>
+    </message>
+    <message>
+        <source>expected an array of file diffs</source>
+        <translation>ファイル差分の配列が必要です</translation>
+    </message>
+    <message>
+        <source>not a stream journal of Weft</source>
+        <translation>Weft のストリームジャーナルではありません</translation>
+    </message>
+    <message>
+        <source>expected an array of todo items</source>
+        <translation>ToDo 項目の配列が必要です</translation>
     </message>
 </context>
 <context>

@@ -265,6 +265,53 @@ Changes made to the file since are lost.</source>
     </message>
 </context>
 <context>
+    <name>weft::Compaction</name>
+    <message>
+        <source>must be true or false</source>
+        <translation>必须为 true 或 false</translation>
+    </message>
+    <message>
+        <source>must be a string</source>
+        <translation>必须是字符串</translation>
+    </message>
+    <message>
+        <source>unknown strategy &quot;%1&quot; (summary or summary-tail)</source>
+        <translation>未知的策略“%1”（应为 summary 或 summary-tail）</translation>
+    </message>
+    <message>
+        <source>unknown estimator &quot;%1&quot; (opencode, gemini or auto)</source>
+        <translation>未知的估算方式“%1”（应为 opencode、gemini 或 auto）</translation>
+    </message>
+    <message>
+        <source>must be a number of tokens</source>
+        <translation>必须是 token 数</translation>
+    </message>
+    <message>
+        <source>no session with ID &quot;%1&quot;</source>
+        <translation>没有 ID 为“%1”的会话</translation>
+    </message>
+    <message>
+        <source>this session is in a read-only store; import it into Weft first</source>
+        <translation>此会话位于只读存储中；请先将其导入 Weft</translation>
+    </message>
+    <message>
+        <source>the session has no compaction to undo</source>
+        <translation>此会话没有可撤销的压缩</translation>
+    </message>
+    <message>
+        <source>the compaction is still running; stop it instead</source>
+        <translation>压缩仍在运行；请改为停止它</translation>
+    </message>
+    <message>
+        <source>a prompt was sent after the compaction (message %1); a compaction can only be undone until the next prompt</source>
+        <translation>压缩之后已发送了提示词（消息 %1）；压缩只能在下一次发送提示词之前撤销</translation>
+    </message>
+    <message>
+        <source>the agent continued after the compaction (message %1); a compaction can only be undone until the next prompt</source>
+        <translation>压缩之后智能体已继续运行（消息 %1）；压缩只能在下一次发送提示词之前撤销</translation>
+    </message>
+</context>
+<context>
     <name>weft::CompactionDialog</name>
     <message>
         <source>~%1 tokens</source>
@@ -531,6 +578,133 @@ Changes made to the file since are lost.</source>
     </message>
 </context>
 <context>
+    <name>weft::Config</name>
+    <message>
+        <source>expected %1, found %2</source>
+        <translation>应为 %1，实际为 %2</translation>
+    </message>
+    <message>
+        <source>expected a number of 0 or more</source>
+        <translation>应为 0 或更大的数字</translation>
+    </message>
+    <message>
+        <source>expected object or string</source>
+        <translation>应为对象或字符串</translation>
+    </message>
+    <message>
+        <source>bad file reference: &quot;%1&quot; %2 does not exist</source>
+        <translation>错误的文件引用：“%1” %2 不存在</translation>
+    </message>
+    <message>
+        <source>bad file reference: &quot;%1&quot; %2: %3</source>
+        <translation>错误的文件引用：“%1” %2：%3</translation>
+    </message>
+    <message>
+        <source>cannot read the model catalogue: %1</source>
+        <translation>无法读取模型目录：%1</translation>
+    </message>
+    <message>
+        <source>the model catalogue must be a JSON object</source>
+        <translation>模型目录必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>the config file does not exist</source>
+        <translation>配置文件不存在</translation>
+    </message>
+    <message>
+        <source>cannot read the config file: %1</source>
+        <translation>无法读取配置文件：%1</translation>
+    </message>
+    <message>
+        <source>invalid JSON: %1</source>
+        <translation>无效的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>the config must be a JSON object</source>
+        <translation>配置必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>unknown provider &quot;%1&quot;: add it under &quot;provider&quot; in the config</source>
+        <translation>未知的提供商“%1”：请在配置的 &quot;provider&quot; 下添加它</translation>
+    </message>
+    <message>
+        <source>provider &quot;%1&quot; is disabled in the config</source>
+        <translation>提供商“%1”已在配置中禁用</translation>
+    </message>
+    <message>
+        <source>provider &quot;%1&quot; has no options.baseURL</source>
+        <translation>提供商“%1”没有 options.baseURL</translation>
+    </message>
+    <message>
+        <source>no model given for provider &quot;%1&quot;</source>
+        <translation>未为提供商“%1”指定模型</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a model: expected provider/model</source>
+        <translation>“%1”不是模型：应为 provider/model 格式</translation>
+    </message>
+    <message>
+        <source>cannot create the config folder</source>
+        <translation>无法创建配置文件夹</translation>
+    </message>
+    <message>
+        <source>cannot write the config file: %1</source>
+        <translation>无法写入配置文件：%1</translation>
+    </message>
+    <message>
+        <source>cannot make the config file private: %1</source>
+        <translation>无法将配置文件设为私有：%1</translation>
+    </message>
+    <message>
+        <source>the file is larger than %1 MiB</source>
+        <translation>文件大于 %1 MiB</translation>
+    </message>
+    <message>
+        <source>cannot read: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>invalid front matter: %1</source>
+        <translation>无效的 front matter：%1</translation>
+    </message>
+    <message>
+        <source>OPENCODE_PERMISSION must be a JSON object</source>
+        <translation>OPENCODE_PERMISSION 必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>unexpected indentation</source>
+        <translation>意外的缩进</translation>
+    </message>
+    <message>
+        <source>expected &quot;key: value&quot;</source>
+        <translation>应为 &quot;key: value&quot; 格式</translation>
+    </message>
+    <message>
+        <source>unexpected text after the value: &quot;%1&quot;</source>
+        <translation>值后面有意外的文本：“%1”</translation>
+    </message>
+    <message>
+        <source>unterminated flow sequence</source>
+        <translation>流式序列未结束</translation>
+    </message>
+    <message>
+        <source>unterminated flow mapping</source>
+        <translation>流式映射未结束</translation>
+    </message>
+    <message>
+        <source>bad escape in a quoted string</source>
+        <translation>带引号的字符串中有错误的转义</translation>
+    </message>
+    <message>
+        <source>unterminated quoted string</source>
+        <translation>带引号的字符串未结束</translation>
+    </message>
+    <message>
+        <source>the front matter is not closed with a &quot;---&quot; line</source>
+        <translation>front matter 未以 &quot;---&quot; 行结束</translation>
+    </message>
+</context>
+<context>
     <name>weft::ConnectServerDialog</name>
     <message>
         <source>&amp;Remember the password</source>
@@ -614,6 +788,64 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Context usage</source>
         <translation>上下文用量</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Core</name>
+    <message>
+        <source>the ID is empty</source>
+        <translation>ID 为空</translation>
+    </message>
+    <message>
+        <source>the ID contains a NUL byte</source>
+        <translation>ID 包含 NUL 字节</translation>
+    </message>
+    <message>
+        <source>the ID &quot;%1&quot; contains a path separator or is a relative path</source>
+        <translation>ID“%1”包含路径分隔符或是相对路径</translation>
+    </message>
+    <message>
+        <source>the ID contains control characters or is too long</source>
+        <translation>ID 包含控制字符或过长</translation>
+    </message>
+    <message>
+        <source>the ID &quot;%1&quot; does not start with &quot;%2&quot;</source>
+        <translation>ID“%1”不以“%2”开头</translation>
+    </message>
+    <message>
+        <source>missing (expected %1)</source>
+        <translation>缺失（应为 %1）</translation>
+    </message>
+    <message>
+        <source>expected %1, found %2</source>
+        <translation>应为 %1，实际为 %2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; does not start with &quot;%2_&quot;</source>
+        <translation>“%1”不以“%2_”开头</translation>
+    </message>
+    <message>
+        <source>expected allow, ask or deny, found &quot;%1&quot;</source>
+        <translation>应为 allow、ask 或 deny，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>expected &quot;user&quot; or &quot;assistant&quot;, found &quot;%1&quot;</source>
+        <translation>应为 &quot;user&quot; 或 &quot;assistant&quot;，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>expected pending, running, completed or error, found &quot;%1&quot;</source>
+        <translation>应为 pending、running、completed 或 error，实际为“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Diff</name>
+    <message>
+        <source>the file no longer matches the change (it was edited since)</source>
+        <translation>文件已与该更改不再一致（之后被编辑过）</translation>
+    </message>
+    <message>
+        <source>the file no longer matches the change at line %1 (it was edited since)</source>
+        <translation>文件在第 %1 行已与该更改不再一致（之后被编辑过）</translation>
     </message>
 </context>
 <context>
@@ -1399,6 +1631,133 @@ This cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>weft::Mcp</name>
+    <message>
+        <source>invalid configuration: %1</source>
+        <translation>无效的配置：%1</translation>
+    </message>
+    <message>
+        <source>mcp.%1 must be an object</source>
+        <translation>mcp.%1 必须是对象</translation>
+    </message>
+    <message>
+        <source>mcp.%1.enabled must be true or false</source>
+        <translation>mcp.%1.enabled 必须为 true 或 false</translation>
+    </message>
+    <message>
+        <source>mcp.%1.timeout must be a positive whole number of milliseconds</source>
+        <translation>mcp.%1.timeout 必须是以毫秒为单位的正整数</translation>
+    </message>
+    <message>
+        <source>mcp.%1.command must be an array of strings</source>
+        <translation>mcp.%1.command 必须是字符串数组</translation>
+    </message>
+    <message>
+        <source>mcp.%1.command must name the program to start</source>
+        <translation>mcp.%1.command 必须指定要启动的程序</translation>
+    </message>
+    <message>
+        <source>mcp.%1.environment.%2 must be a string</source>
+        <translation>mcp.%1.environment.%2 必须是字符串</translation>
+    </message>
+    <message>
+        <source>mcp.%1.url must be an http or https URL</source>
+        <translation>mcp.%1.url 必须是 http 或 https URL</translation>
+    </message>
+    <message>
+        <source>mcp.%1.headers.%2 must be a single-line string</source>
+        <translation>mcp.%1.headers.%2 必须是单行字符串</translation>
+    </message>
+    <message>
+        <source>mcp.%1.type must be &quot;local&quot; or &quot;remote&quot;</source>
+        <translation>mcp.%1.type 必须为 &quot;local&quot; 或 &quot;remote&quot;</translation>
+    </message>
+    <message>
+        <source>could not start &quot;%1&quot;: %2</source>
+        <translation>无法启动“%1”：%2</translation>
+    </message>
+    <message>
+        <source>ignored a line on stdout that is not a JSON-RPC message (%1): %2</source>
+        <translation>已忽略标准输出中不是 JSON-RPC 消息的一行（%1）：%2</translation>
+    </message>
+    <message>
+        <source>the server wrote a line longer than %1 MiB on stdout</source>
+        <translation>服务器在标准输出中写入了超过 %1 MiB 的一行</translation>
+    </message>
+    <message>
+        <source>the server process crashed</source>
+        <translation>服务器进程崩溃了</translation>
+    </message>
+    <message>
+        <source>the server process exited with code %1</source>
+        <translation>服务器进程已退出，退出码为 %1</translation>
+    </message>
+    <message>
+        <source>ignored a reply that is not a JSON-RPC message (%1): %2</source>
+        <translation>已忽略不是 JSON-RPC 消息的应答（%1）：%2</translation>
+    </message>
+    <message>
+        <source>the server ended the session (%1)</source>
+        <translation>服务器结束了会话（%1）</translation>
+    </message>
+    <message>
+        <source>the notification stream ended: %1</source>
+        <translation>通知流已结束：%1</translation>
+    </message>
+    <message>
+        <source>the server named an endpoint on another origin: %1</source>
+        <translation>服务器指定了其他源上的端点：%1</translation>
+    </message>
+    <message>
+        <source>ignored an event that is not a JSON-RPC message (%1): %2</source>
+        <translation>已忽略不是 JSON-RPC 消息的事件（%1）：%2</translation>
+    </message>
+    <message>
+        <source>HTTP %1: %2</source>
+        <translation>返回了 HTTP %1：%2</translation>
+    </message>
+    <message>
+        <source>the server ended the event stream</source>
+        <translation>服务器结束了事件流</translation>
+    </message>
+    <message>
+        <source>the server speaks MCP protocol version &quot;%1&quot;, which Weft does not support</source>
+        <translation>服务器使用的 MCP 协议版本“%1”不受 Weft 支持</translation>
+    </message>
+    <message>
+        <source>failed to get tools: %1</source>
+        <translation>获取工具失败：%1</translation>
+    </message>
+    <message>
+        <source>streamable HTTP: %1; SSE: %2</source>
+        <translation>Streamable HTTP 出错：%1；SSE 出错：%2</translation>
+    </message>
+    <message>
+        <source>could not list the tools again: %1</source>
+        <translation>无法再次列出工具：%1</translation>
+    </message>
+    <message>
+        <source>ignored an answer to a request Weft did not send (id %1)</source>
+        <translation>已忽略对 Weft 未发送的请求的应答（id %1）</translation>
+    </message>
+    <message>
+        <source>ignored a message that is neither a request, a notification nor an answer</source>
+        <translation>已忽略一条既不是请求、通知也不是应答的消息</translation>
+    </message>
+    <message>
+        <source>ignored a tool without a name</source>
+        <translation>已忽略一个没有名称的工具</translation>
+    </message>
+    <message>
+        <source>could not list the prompts: %1</source>
+        <translation>无法列出提示词：%1</translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; could not give its prompt &quot;%2&quot;: %3</source>
+        <translation>MCP 服务器“%1”无法提供其提示词“%2”：%3</translation>
+    </message>
+</context>
+<context>
     <name>weft::McpServersPage</name>
     <message>
         <source>MCP servers from the &quot;mcp&quot; key of the configuration. Their tools are offered to the agent as &lt;i&gt;server_tool&lt;/i&gt;.</source>
@@ -1477,6 +1836,93 @@ This cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>weft::OpencodeDb</name>
+    <message>
+        <source>cannot read OpenCode&apos;s database: %1</source>
+        <translation>无法读取 OpenCode 的数据库：%1</translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation>没有此文件</translation>
+    </message>
+    <message>
+        <source>not a file</source>
+        <translation>不是文件</translation>
+    </message>
+    <message>
+        <source>cannot read: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>the database file is empty (0 bytes)</source>
+        <translation>数据库文件为空（0 字节）</translation>
+    </message>
+    <message>
+        <source>not an SQLite database</source>
+        <translation>不是 SQLite 数据库</translation>
+    </message>
+    <message>
+        <source>the database file is truncated (%1 bytes, not even a header)</source>
+        <translation>数据库文件被截断（%1 字节，连文件头都不完整）</translation>
+    </message>
+    <message>
+        <source>the database file is truncated (%1 of %2 bytes): it is damaged</source>
+        <translation>数据库文件被截断（%1 / %2 字节）：文件已损坏</translation>
+    </message>
+    <message>
+        <source>an empty SQLite database: no OpenCode tables in it</source>
+        <translation>空的 SQLite 数据库：其中没有 OpenCode 的表</translation>
+    </message>
+    <message>
+        <source>not an OpenCode database: it has no session table</source>
+        <translation>不是 OpenCode 数据库：没有 session 表</translation>
+    </message>
+    <message>
+        <source>; it was written by a newer OpenCode (migration %1) than Weft knows</source>
+        <translation>；它由比 Weft 所支持的更新的 OpenCode（迁移 %1）写入</translation>
+    </message>
+    <message>
+        <source>unknown OpenCode database schema: no %1%2</source>
+        <translation>未知的 OpenCode 数据库架构：缺少 %1%2</translation>
+    </message>
+    <message>
+        <source>not valid JSON in column %1: %2</source>
+        <translation>列 %1 中的 JSON 无效：%2</translation>
+    </message>
+    <message>
+        <source>unexpected shape: %1</source>
+        <translation>意外的结构：%1</translation>
+    </message>
+    <message>
+        <source>not valid JSON in column data: %1</source>
+        <translation>列 data 中的 JSON 无效：%1</translation>
+    </message>
+    <message>
+        <source>column data does not hold a JSON object</source>
+        <translation>列 data 中不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s database is read-only in Weft: copy the session into Weft&apos;s own store first (weft import --from-db %1 SESSION_ID)</source>
+        <translation>OpenCode 的数据库在 Weft 中为只读：请先将会话复制到 Weft 自己的存储中（weft import --from-db %1 SESSION_ID）</translation>
+    </message>
+    <message>
+        <source>the target store is read-only</source>
+        <translation>导入目标存储为只读</translation>
+    </message>
+    <message>
+        <source>no session %1 in %2</source>
+        <translation>%2 中没有会话 %1</translation>
+    </message>
+    <message>
+        <source>the database was closed</source>
+        <translation>数据库已关闭</translation>
+    </message>
+    <message>
+        <source>the database connection was lost</source>
+        <translation>与数据库的连接已断开</translation>
+    </message>
+</context>
+<context>
     <name>weft::OpencodeSource</name>
     <message>
         <source>OpenCode (%1)</source>
@@ -1515,6 +1961,301 @@ This cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>weft::Processor</name>
+    <message>
+        <source>the %1 is too large to attach (%2; at most %3)</source>
+        <translation>%1 太大，无法附加（%2；最大 %3）</translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>cannot attach a binary file (%1): only text files, PNG, JPEG, GIF and WebP images, PDFs and folders can be attached</source>
+        <translation>无法附加二进制文件（%1）：只能附加文本文件、PNG、JPEG、GIF 和 WebP 图像、PDF 以及文件夹</translation>
+    </message>
+    <message>
+        <source>an empty path cannot be attached</source>
+        <translation>无法附加空路径</translation>
+    </message>
+    <message>
+        <source>the path holds a NUL byte or a line break</source>
+        <translation>路径包含 NUL 字节或换行符</translation>
+    </message>
+    <message>
+        <source>no such file or folder</source>
+        <translation>没有此文件或文件夹</translation>
+    </message>
+    <message>
+        <source>cannot read the folder: permission denied</source>
+        <translation>无法读取文件夹：权限被拒绝</translation>
+    </message>
+    <message>
+        <source>not a regular file or folder (a device, pipe or socket cannot be attached)</source>
+        <translation>不是普通文件或文件夹（无法附加设备、管道或套接字）</translation>
+    </message>
+    <message>
+        <source>cannot read the file: %1</source>
+        <translation>无法读取文件：%1</translation>
+    </message>
+    <message>
+        <source>not a base64 data: URL</source>
+        <translation>不是 base64 的 data: URL</translation>
+    </message>
+    <message>
+        <source>only PNG, JPEG, GIF and WebP images can be pasted (this is %1)</source>
+        <translation>只能粘贴 PNG、JPEG、GIF 和 WebP 图像（这是 %1）</translation>
+    </message>
+    <message>
+        <source>of no type</source>
+        <translation>无类型数据</translation>
+    </message>
+    <message>
+        <source>the image is too large to attach (at most %1)</source>
+        <translation>图像太大，无法附加（最大 %1）</translation>
+    </message>
+    <message>
+        <source>the pasted image is empty or damaged</source>
+        <translation>粘贴的图像为空或已损坏</translation>
+    </message>
+    <message>
+        <source>the pasted data is not a %1 image</source>
+        <translation>粘贴的数据不是 %1 图像</translation>
+    </message>
+    <message>
+        <source>unknown action &quot;%1&quot; (expected allow, ask or deny)</source>
+        <translation>未知的操作“%1”（应为 allow、ask 或 deny）</translation>
+    </message>
+    <message>
+        <source>expected a rule object {permission, pattern, action}</source>
+        <translation>应为规则对象 {permission, pattern, action}</translation>
+    </message>
+    <message>
+        <source>missing &quot;permission&quot; (a string)</source>
+        <translation>缺少 &quot;permission&quot;（字符串）</translation>
+    </message>
+    <message>
+        <source>&quot;pattern&quot; must be a string</source>
+        <translation>&quot;pattern&quot; 必须是字符串</translation>
+    </message>
+    <message>
+        <source>&quot;action&quot; must be allow, ask or deny</source>
+        <translation>&quot;action&quot; 必须为 allow、ask 或 deny</translation>
+    </message>
+    <message>
+        <source>expected an object, an array of rules or an action, not %1</source>
+        <translation>应为对象、规则数组或操作，而不是 %1</translation>
+    </message>
+    <message>
+        <source>expected an action or an object of pattern: action</source>
+        <translation>应为操作或 pattern: action 形式的对象</translation>
+    </message>
+    <message>
+        <source>expected allow, ask or deny</source>
+        <translation>应为 allow、ask 或 deny</translation>
+    </message>
+    <message>
+        <source>the project folder does not exist</source>
+        <translation>项目文件夹不存在</translation>
+    </message>
+    <message>
+        <source>cannot create the snapshot repository</source>
+        <translation>无法创建快照仓库</translation>
+    </message>
+    <message>
+        <source>git init failed: %1</source>
+        <translation>git init 失败：%1</translation>
+    </message>
+    <message>
+        <source>git write-tree failed: %1</source>
+        <translation>git write-tree 失败：%1</translation>
+    </message>
+    <message>
+        <source>unknown snapshot</source>
+        <translation>未知的快照</translation>
+    </message>
+    <message>
+        <source>git diff failed: %1</source>
+        <translation>git diff 失败：%1</translation>
+    </message>
+    <message>
+        <source>cannot list the snapshot&apos;s files: %1</source>
+        <translation>无法列出快照中的文件：%1</translation>
+    </message>
+    <message>
+        <source>git read-tree failed: %1</source>
+        <translation>git read-tree 失败：%1</translation>
+    </message>
+    <message>
+        <source>git checkout-index failed: %1</source>
+        <translation>git checkout-index 失败：%1</translation>
+    </message>
+    <message>
+        <source>some files could not be reverted: %1</source>
+        <translation>部分文件无法还原：%1</translation>
+    </message>
+    <message>
+        <source>git gc failed: %1</source>
+        <translation>git gc 失败：%1</translation>
+    </message>
+    <message>
+        <source>expected an object</source>
+        <translation>应为对象</translation>
+    </message>
+    <message>
+        <source>prompt must be a string</source>
+        <translation>prompt 必须是字符串</translation>
+    </message>
+    <message>
+        <source>model must be &quot;provider/model&quot;, found &quot;%1&quot;</source>
+        <translation>model 必须为 &quot;provider/model&quot; 格式，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>mode must be primary, subagent or all, found &quot;%1&quot;</source>
+        <translation>mode 必须为 primary、subagent 或 all，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>the message is empty</source>
+        <translation>消息为空</translation>
+    </message>
+    <message>
+        <source>no session with ID &quot;%1&quot;</source>
+        <translation>没有 ID 为“%1”的会话</translation>
+    </message>
+    <message>
+        <source>this session is in a read-only store; import it into Weft first</source>
+        <translation>此会话位于只读存储中；请先将其导入 Weft</translation>
+    </message>
+    <message>
+        <source>no command &quot;%1&quot;%2</source>
+        <translation>没有命令“%1”%2</translation>
+    </message>
+    <message>
+        <source>; no commands are configured</source>
+        <translation>；未配置任何命令</translation>
+    </message>
+    <message>
+        <source>; available: %1</source>
+        <translation>；可用命令：%1</translation>
+    </message>
+    <message>
+        <source>unknown agent &quot;%1&quot;</source>
+        <translation>未知的智能体“%1”</translation>
+    </message>
+    <message>
+        <source>session %1 is busy</source>
+        <translation>会话 %1 正忙</translation>
+    </message>
+    <message>
+        <source>no command &quot;%1&quot;</source>
+        <translation>没有命令“%1”</translation>
+    </message>
+    <message>
+        <source>the command /%1 gave an empty prompt</source>
+        <translation>命令 /%1 生成了空的提示词</translation>
+    </message>
+    <message>
+        <source>The context is still over the limit after compaction (%1 tokens, %2 usable)</source>
+        <translation>压缩后上下文仍超出限制（%1 token，可用 %2）</translation>
+    </message>
+    <message>
+        <source>cannot compact: %1</source>
+        <translation>无法压缩：%1</translation>
+    </message>
+    <message>
+        <source>Nothing to compact: the session has no messages</source>
+        <translation>没有可压缩的内容：会话中没有消息</translation>
+    </message>
+    <message>
+        <source>Nothing to summarise: the history is too short to keep a tail (no user message to split at)</source>
+        <translation>没有可摘要的内容：历史太短，无法保留末尾部分（没有可用于分割的用户消息）</translation>
+    </message>
+    <message>
+        <source>Compaction refused: the summary and the kept messages (~%1 tokens) are not smaller than the history they would replace (~%2 tokens); the history was kept as it was</source>
+        <translation>已拒绝压缩：摘要和保留的消息（约 %1 token）并不比它们要替换的历史（约 %2 token）更小；历史保持原样</translation>
+    </message>
+    <message>
+        <source>session &quot;%1&quot; has no message &quot;%2&quot;%3</source>
+        <translation>会话“%1”中没有消息“%2”%3</translation>
+    </message>
+    <message>
+        <source> with part &quot;%1&quot;</source>
+        <translation> 的部分“%1”</translation>
+    </message>
+    <message>
+        <source>cannot save the current files before reverting: %1</source>
+        <translation>还原前无法保存当前文件：%1</translation>
+    </message>
+    <message>
+        <source>cannot restore the files: %1</source>
+        <translation>无法恢复文件：%1</translation>
+    </message>
+    <message>
+        <source>the diff names no file</source>
+        <translation>差异中没有指明文件</translation>
+    </message>
+    <message>
+        <source>the path &quot;%1&quot; is not a valid file name</source>
+        <translation>路径“%1”不是有效的文件名</translation>
+    </message>
+    <message>
+        <source>the session&apos;s directory &quot;%1&quot; does not exist</source>
+        <translation>会话的目录“%1”不存在</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; goes through a broken symbolic link</source>
+        <translation>“%1”经过了一个损坏的符号链接</translation>
+    </message>
+    <message>
+        <source>cannot resolve &quot;%1&quot;</source>
+        <translation>无法解析“%1”</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is outside the session&apos;s directory %2; not touching it</source>
+        <translation>“%1”位于会话目录 %2 之外；不会改动它</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is a folder now; not deleting it</source>
+        <translation>“%1”现在是文件夹；不会删除它</translation>
+    </message>
+    <message>
+        <source>cannot delete &quot;%1&quot;</source>
+        <translation>无法删除“%1”</translation>
+    </message>
+    <message>
+        <source>the change of &quot;%1&quot; has no text to restore (a binary or very large file)</source>
+        <translation>“%1”的更改中没有可恢复的文本（二进制文件或非常大的文件）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is a folder now; not replacing it</source>
+        <translation>“%1”现在是文件夹；不会替换它</translation>
+    </message>
+    <message>
+        <source>cannot read &quot;%1&quot;: %2</source>
+        <translation>无法读取“%1”：%2</translation>
+    </message>
+    <message>
+        <source>cannot create the folder of &quot;%1&quot;</source>
+        <translation>无法创建“%1”所在的文件夹</translation>
+    </message>
+    <message>
+        <source>cannot write &quot;%1&quot;: %2</source>
+        <translation>无法写入“%1”：%2</translation>
+    </message>
+    <message>
+        <source>no model configured: set &quot;model&quot; in %1, give --model PROVIDER/MODEL, or export an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY</source>
+        <translation>未配置模型：请在 %1 中设置 &quot;model&quot;、指定 --model PROVIDER/MODEL，或导出 API 密钥，例如 ANTHROPIC_API_KEY 或 OPENAI_API_KEY</translation>
+    </message>
+    <message>
+        <source>template must be a string</source>
+        <translation>template 必须是字符串</translation>
+    </message>
+    <message>
+        <source>no processor</source>
+        <translation>没有处理器</translation>
+    </message>
+</context>
+<context>
     <name>weft::QuestionDialog</name>
     <message>
         <source>The Agent Asks</source>
@@ -1535,6 +2276,45 @@ This cannot be undone.</source>
     <message>
         <source>&amp;Decline</source>
         <translation>拒绝(&amp;D)</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Search</name>
+    <message>
+        <source>the search index is not open</source>
+        <translation>搜索索引未打开</translation>
+    </message>
+    <message>
+        <source>cannot create the folder of the search index</source>
+        <translation>无法创建搜索索引的文件夹</translation>
+    </message>
+    <message>
+        <source>cannot open the search index: %1</source>
+        <translation>无法打开搜索索引：%1</translation>
+    </message>
+    <message>
+        <source>cannot create the search index: %1</source>
+        <translation>无法创建搜索索引：%1</translation>
+    </message>
+    <message>
+        <source>cannot search for &quot;%1&quot;: %2</source>
+        <translation>无法搜索“%1”：%2</translation>
+    </message>
+    <message>
+        <source>not an open SQLite connection</source>
+        <translation>不是已打开的 SQLite 连接</translation>
+    </message>
+    <message>
+        <source>this SQLite has no FTS5</source>
+        <translation>此 SQLite 不支持 FTS5</translation>
+    </message>
+    <message>
+        <source>cannot register the search tokenizer: %1</source>
+        <translation>无法注册搜索分词器：%1</translation>
+    </message>
+    <message>
+        <source>this build of Weft has no SQLite C API for its search tokenizer</source>
+        <translation>此 Weft 构建版本没有可供搜索分词器使用的 SQLite C API</translation>
     </message>
 </context>
 <context>
@@ -1638,6 +2418,114 @@ This cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>weft::Server</name>
+    <message>
+        <source>no OpenCode server given</source>
+        <translation>未指定 OpenCode 服务器</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a server address (http://HOST:PORT)</source>
+        <translation>“%1”不是服务器地址（http://HOST:PORT）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: an OpenCode server is reached over http:// or https:// (or ssh://)</source>
+        <translation>“%1”：OpenCode 服务器需通过 http:// 或 https://（或 ssh://）访问</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: a server address has no query or fragment</source>
+        <translation>“%1”：服务器地址不能包含查询或片段</translation>
+    </message>
+    <message>
+        <source>the OpenCode server did not answer %1 %2 within %3 s</source>
+        <translation>OpenCode 服务器未在 %3 秒内响应 %1 %2</translation>
+    </message>
+    <message>
+        <source>cannot reach the OpenCode server: %1</source>
+        <translation>无法连接到 OpenCode 服务器：%1</translation>
+    </message>
+    <message>
+        <source>the OpenCode server asks for a password (OPENCODE_SERVER_PASSWORD or --password-file)</source>
+        <translation>OpenCode 服务器要求输入密码（OPENCODE_SERVER_PASSWORD 或 --password-file）</translation>
+    </message>
+    <message>
+        <source>the OpenCode server refused the password</source>
+        <translation>OpenCode 服务器拒绝了该密码</translation>
+    </message>
+    <message>
+        <source>%1 %2 failed (HTTP %3)%4</source>
+        <extracomment>Keep &quot;(HTTP %3)&quot; as it is: health() looks for &quot;(HTTP 404)&quot; in this message.</extracomment>
+        <translation>%1 %2 失败 (HTTP %3)%4</translation>
+    </message>
+    <message>
+        <source>%1 %2 answered something that is not JSON (is this an OpenCode server?)</source>
+        <translation>%1 %2 返回的内容不是 JSON（这是 OpenCode 服务器吗？）</translation>
+    </message>
+    <message>
+        <source>this is not an OpenCode server (it has no /global/health)</source>
+        <translation>这不是 OpenCode 服务器（没有 /global/health）</translation>
+    </message>
+    <message>
+        <source>this is not an OpenCode server (/global/health has no version)</source>
+        <translation>这不是 OpenCode 服务器（/global/health 中没有版本）</translation>
+    </message>
+    <message>
+        <source>OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x servers)</source>
+        <translation>OpenCode %1 是 Weft 不认识的版本（Weft 支持 OpenCode 1.x 服务器）</translation>
+    </message>
+    <message>
+        <source>the sessions of an OpenCode server are changed by the server (through its API), not written by Weft</source>
+        <translation>OpenCode 服务器的会话由服务器（通过其 API）修改，而不是由 Weft 写入</translation>
+    </message>
+    <message>
+        <source>a model is named PROVIDER/MODEL, not &quot;%1&quot;</source>
+        <translation>模型应写为 PROVIDER/MODEL，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>the session has used no model yet: name one with --model PROVIDER/MODEL</source>
+        <translation>此会话尚未使用任何模型：请用 --model PROVIDER/MODEL 指定一个</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an ssh:// address: %2</source>
+        <translation>“%1”不是 ssh:// 地址：%2</translation>
+    </message>
+    <message>
+        <source>it does not start with ssh://</source>
+        <translation>它不以 ssh:// 开头</translation>
+    </message>
+    <message>
+        <source>it has control characters</source>
+        <translation>它包含控制字符</translation>
+    </message>
+    <message>
+        <source>it has a space before the folder</source>
+        <translation>文件夹前面有空格</translation>
+    </message>
+    <message>
+        <source>a password does not go in the address (ssh uses your keys and agent)</source>
+        <translation>密码不应写在地址中（ssh 会使用您的密钥和 ssh-agent）</translation>
+    </message>
+    <message>
+        <source>an ssh:// address has no query or fragment</source>
+        <translation>ssh:// 地址不能包含查询或片段</translation>
+    </message>
+    <message>
+        <source>no host</source>
+        <translation>没有主机</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a host name</source>
+        <translation>“%1”不是主机名</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a user name</source>
+        <translation>“%1”不是用户名</translation>
+    </message>
+    <message>
+        <source>ssh to %1 failed</source>
+        <translation>通过 ssh 连接到 %1 失败</translation>
+    </message>
+</context>
+<context>
     <name>weft::ServerSource</name>
     <message>
         <source>OpenCode server · %1</source>
@@ -1654,6 +2542,75 @@ This cannot be undone.</source>
     <message>
         <source>%1 (not connected)</source>
         <translation>%1（未连接）</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Session</name>
+    <message>
+        <source>%1 is read-only (an OpenCode database); import the session into Weft&apos;s own store to change it</source>
+        <translation>%1 为只读（OpenCode 数据库）；要修改，请将会话导入 Weft 自己的存储</translation>
+    </message>
+    <message>
+        <source>invalid project ID &quot;%1&quot;</source>
+        <translation>无效的项目 ID“%1”</translation>
+    </message>
+    <message>
+        <source>no session with ID &quot;%1&quot;</source>
+        <translation>没有 ID 为“%1”的会话</translation>
+    </message>
+    <message>
+        <source>a session title cannot be empty</source>
+        <translation>会话标题不能为空</translation>
+    </message>
+    <message>
+        <source>session &quot;%1&quot; has no message &quot;%2&quot;</source>
+        <translation>会话“%1”中没有消息“%2”</translation>
+    </message>
+    <message>
+        <source>sessions nested more than 64 levels deep (a parentID cycle?)</source>
+        <translation>会话嵌套超过 64 层（parentID 存在循环？）</translation>
+    </message>
+    <message>
+        <source>Session not found: %1</source>
+        <translation>未找到会话：%1</translation>
+    </message>
+    <message>
+        <source>not a valid session export:
+  %1</source>
+        <translation>不是有效的会话导出文件：
+  %1</translation>
+    </message>
+    <message>
+        <source>the store is read-only</source>
+        <translation>存储为只读</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <source>the file is larger than 2 GB</source>
+        <translation>文件大于 2 GB</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>文件为空</translation>
+    </message>
+    <message>
+        <source>not valid JSON (%1)</source>
+        <translation>不是有效的 JSON（%1）</translation>
+    </message>
+    <message>
+        <source>not a folder</source>
+        <translation>不是文件夹</translation>
+    </message>
+    <message>
+        <source>no such folder</source>
+        <translation>没有此文件夹</translation>
+    </message>
+    <message>
+        <source>cannot create the data dir</source>
+        <translation>无法创建数据文件夹</translation>
     </message>
 </context>
 <context>
@@ -2079,6 +3036,133 @@ Sessions written by version %2</source>
     <message>
         <source>MCP Servers</source>
         <translation>MCP 服务器</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Store</name>
+    <message>
+        <source>this store keeps no todo lists</source>
+        <translation>此存储不保存待办事项列表</translation>
+    </message>
+    <message>
+        <source>empty storage key</source>
+        <translation>存储键为空</translation>
+    </message>
+    <message>
+        <source>refusing unsafe storage key component &quot;%1&quot; (empty, &quot;.&quot;, &quot;..&quot;, a path separator, NUL or control characters)</source>
+        <translation>拒绝不安全的存储键组成部分“%1”（空、&quot;.&quot;、&quot;..&quot;、路径分隔符、NUL 或控制字符）</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <source>file is %1 MB, larger than any OpenCode record; skipped</source>
+        <translation>文件大小为 %1 MB，超过任何 OpenCode 记录；已跳过</translation>
+    </message>
+    <message>
+        <source>file is larger than any OpenCode record; skipped</source>
+        <translation>文件超过任何 OpenCode 记录的大小；已跳过</translation>
+    </message>
+    <message>
+        <source>read error: %1</source>
+        <translation>读取错误：%1</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>文件为空</translation>
+    </message>
+    <message>
+        <source>the file holds only NUL bytes (%1 bytes; typically left by a crash during a write)</source>
+        <translation>文件只包含 NUL 字节（%1 字节；通常是写入期间崩溃留下的）</translation>
+    </message>
+    <message>
+        <source>not valid JSON (%1)</source>
+        <translation>不是有效的 JSON（%1）</translation>
+    </message>
+    <message>
+        <source>cannot write: %1</source>
+        <translation>无法写入：%1</translation>
+    </message>
+    <message>
+        <source>write failed: %1</source>
+        <translation>写入失败：%1</translation>
+    </message>
+    <message>
+        <source>cannot save: %1</source>
+        <translation>无法保存：%1</translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>refusing unsafe storage key component &quot;%1&quot;</source>
+        <translation>拒绝不安全的存储键组成部分“%1”</translation>
+    </message>
+    <message>
+        <source>cannot create the folder: %1</source>
+        <translation>无法创建文件夹：%1</translation>
+    </message>
+    <message>
+        <source>cannot open the storage folder to flush it</source>
+        <translation>无法打开存储文件夹以刷新写入</translation>
+    </message>
+    <message>
+        <source>cannot flush the written files: %1</source>
+        <translation>无法刷新已写入的文件：%1</translation>
+    </message>
+    <message>
+        <source>cannot remove: %1</source>
+        <translation>无法删除：%1</translation>
+    </message>
+    <message>
+        <source>cannot create the storage folder</source>
+        <translation>无法创建存储文件夹</translation>
+    </message>
+    <message>
+        <source>cannot read the migration file: %1</source>
+        <translation>无法读取迁移文件：%1</translation>
+    </message>
+    <message>
+        <source>the migration file does not hold a number</source>
+        <translation>迁移文件中没有数字</translation>
+    </message>
+    <message>
+        <source>this storage was migrated to version %1 by a newer OpenCode; Weft knows version %2</source>
+        <translation>此存储已被更新的 OpenCode 迁移到版本 %1；Weft 支持的是版本 %2</translation>
+    </message>
+    <message>
+        <source>cannot write the migration file: %1</source>
+        <translation>无法写入迁移文件：%1</translation>
+    </message>
+    <message>
+        <source>unexpected shape: %1</source>
+        <translation>意外的结构：%1</translation>
+    </message>
+    <message>
+        <source>the file name does not match the session ID &quot;%1&quot;</source>
+        <translation>文件名与会话 ID“%1”不一致</translation>
+    </message>
+    <message>
+        <source>the message&apos;s id or sessionID does not match its file</source>
+        <translation>消息的 id 或 sessionID 与其文件不一致</translation>
+    </message>
+    <message>
+        <source>the part&apos;s id or messageID does not match its file</source>
+        <translation>部分的 id 或 messageID 与其文件不一致</translation>
+    </message>
+    <message>
+        <source>expected an array of file diffs</source>
+        <translation>应为文件差异数组</translation>
+    </message>
+    <message>
+        <source>not a stream journal of Weft</source>
+        <translation>不是 Weft 的流式日志</translation>
+    </message>
+    <message>
+        <source>expected an array of todo items</source>
+        <translation>应为待办事项数组</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 #include "sessioncontroller.h"
 
 #include "core/logging.h"
+#include "core/tr.h"
 #include "opencodedb/dbimport.h"
 #include "processor/revert.h"
 #include "processor/setup.h"
@@ -331,7 +332,7 @@ Result<QString> SessionController::compact(const QString &sessionID, const std::
         return sessionID;
     }
     if (!m_processor)
-        return Error{u"no processor"_s, {}};
+        return Error{ProcessorTr::tr("no processor"), {}};
     m_summaries.remove(sessionID);
     m_compacting.insert(sessionID);
     const Result<QString> started = m_processor->compact(sessionID);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compaction.h"
 
+#include "core/tr.h"
 #include "session/modelmessages.h"
 #include "session/sessionservice.h"
 
@@ -124,7 +125,7 @@ Result<Settings> Settings::fromConfig(const JsonObject &compaction, const std::f
         if (v.isUndefined() || v.isNull())
             return {};
         if (!v.isBool())
-            return Error{u"must be true or false"_s, where(key)};
+            return Error{CompactionTr::tr("must be true or false"), where(key)};
         target = v.toBool();
         return {};
     };
@@ -133,7 +134,7 @@ Result<Settings> Settings::fromConfig(const JsonObject &compaction, const std::f
         if (v.isUndefined() || v.isNull())
             return {};
         if (!v.isString())
-            return Error{u"must be a string"_s, where(key)};
+            return Error{CompactionTr::tr("must be a string"), where(key)};
         target = v.toString();
         return {};
     };
@@ -147,7 +148,8 @@ Result<Settings> Settings::fromConfig(const JsonObject &compaction, const std::f
     if (!strategy.isEmpty()) {
         const std::optional<Strategy> parsed = strategyFromName(strategy);
         if (!parsed)
-            return Error{u"unknown strategy \"%1\" (summary or summary-tail)"_s.arg(strategy), where(u"strategy"_s)};
+            return Error{CompactionTr::tr("unknown strategy \"%1\" (summary or summary-tail)").arg(strategy),
+                         where(u"strategy"_s)};
         s.strategy = *parsed;
     }
     if (auto r = string(u"estimator"_s, estimator); !r)
@@ -155,7 +157,8 @@ Result<Settings> Settings::fromConfig(const JsonObject &compaction, const std::f
     if (!estimator.isEmpty()) {
         const std::optional<Estimator> parsed = estimatorFromName(estimator);
         if (!parsed)
-            return Error{u"unknown estimator \"%1\" (opencode, gemini or auto)"_s.arg(estimator), where(u"estimator"_s)};
+            return Error{CompactionTr::tr("unknown estimator \"%1\" (opencode, gemini or auto)").arg(estimator),
+                         where(u"estimator"_s)};
         s.estimator = *parsed;
     }
     if (auto r = string(u"prompt"_s, s.prompt); !r)
@@ -165,7 +168,7 @@ Result<Settings> Settings::fromConfig(const JsonObject &compaction, const std::f
     const JsonValue &reserved = compaction.value(u"reserved");
     if (!reserved.isUndefined() && !reserved.isNull()) {
         if (!reserved.isNumber() || reserved.toDouble() < 0)
-            return Error{u"must be a number of tokens"_s, where(u"reserved"_s)};
+            return Error{CompactionTr::tr("must be a number of tokens"), where(u"reserved"_s)};
         s.reserved = reserved.toInteger();
     }
 
@@ -430,7 +433,7 @@ PrunePlan planPrune(const QList<MessageWithParts> &messages, Estimator estimator
 Result<PrunePlan> prune(SessionService &service, const QString &sessionID, const Settings &settings, bool dryRun, qint64 now)
 {
     if (!service.get(sessionID))
-        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+        return Error{CompactionTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
     const QList<MessageWithParts> messages = service.messages(sessionID);
     PrunePlan plan = planPrune(messages, settings.estimator);
     plan.sessionID = sessionID;
@@ -439,7 +442,7 @@ Result<PrunePlan> prune(SessionService &service, const QString &sessionID, const
     if (dryRun || !plan.willApply())
         return plan;
     if (service.isReadOnly())
-        return Error{u"this session is in a read-only store; import it into Weft first"_s, {}};
+        return Error{CompactionTr::tr("this session is in a read-only store; import it into Weft first"), {}};
     const qint64 stamp = now > 0 ? now : QDateTime::currentMSecsSinceEpoch();
     const QSet<QString> ids = plan.partIDs();
     for (const MessageWithParts &m : messages) {
@@ -775,7 +778,7 @@ Result<UndoPlan> planUndo(const QList<MessageWithParts> &messages)
         }
     }
     if (marker < 0)
-        return Error{u"the session has no compaction to undo"_s, {}};
+        return Error{CompactionTr::tr("the session has no compaction to undo"), {}};
     UndoPlan plan;
     plan.markerID = messages.at(marker).info.id();
     plan.removed.append(plan.markerID);
@@ -784,7 +787,7 @@ Result<UndoPlan> planUndo(const QList<MessageWithParts> &messages)
         const MessageWithParts &m = messages.at(i);
         if (m.info.isAssistant() && m.info.isSummary() && m.info.parentID() == plan.markerID) {
             if (!m.info.isCompleted() && !m.info.hasError())
-                return Error{u"the compaction is still running; stop it instead"_s, {}};
+                return Error{CompactionTr::tr("the compaction is still running; stop it instead"), {}};
             summary = true;
             plan.removed.append(m.info.id());
             continue;
@@ -794,12 +797,18 @@ Result<UndoPlan> planUndo(const QList<MessageWithParts> &messages)
             continue;
         }
         if (m.info.isUser())
-            return Error{u"a prompt was sent after the compaction (message %1); a compaction can only be undone until the "
-                         u"next prompt"_s.arg(m.info.id()),
-                         {}};
-        return Error{u"the agent continued after the compaction (message %1); a compaction can only be undone until the "
-                     u"next prompt"_s.arg(m.info.id()),
-                     {}};
+            return Error{
+                CompactionTr::tr(
+                    "a prompt was sent after the compaction (message %1); a compaction can only be undone until the "
+                    "next prompt")
+                    .arg(m.info.id()),
+                {}};
+        return Error{
+            CompactionTr::tr(
+                "the agent continued after the compaction (message %1); a compaction can only be undone until the "
+                "next prompt")
+                .arg(m.info.id()),
+            {}};
     }
     return plan;
 }
@@ -807,9 +816,9 @@ Result<UndoPlan> planUndo(const QList<MessageWithParts> &messages)
 Result<UndoPlan> undo(SessionService &service, const QString &sessionID)
 {
     if (!service.get(sessionID))
-        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+        return Error{CompactionTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
     if (service.isReadOnly())
-        return Error{u"this session is in a read-only store; import it into Weft first"_s, {}};
+        return Error{CompactionTr::tr("this session is in a read-only store; import it into Weft first"), {}};
     Result<UndoPlan> plan = planUndo(service.messages(sessionID));
     if (!plan)
         return plan;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "identifier.h"
 
+#include "tr.h"
+
 #include <QDateTime>
 #include <QMutex>
 #include <QRandomGenerator>
@@ -153,15 +155,15 @@ QString whyInvalid(QStringView id, Kind kind)
 {
     const QString expected = prefix(kind) + u'_';
     if (id.isEmpty())
-        return u"the ID is empty"_s;
+        return CoreTr::tr("the ID is empty");
     if (id.contains(QChar(0)))
-        return u"the ID contains a NUL byte"_s;
+        return CoreTr::tr("the ID contains a NUL byte");
     if (id == u"." || id == u".." || id.contains(u'/') || id.contains(u'\\'))
-        return u"the ID \"%1\" contains a path separator or is a relative path"_s.arg(id);
+        return CoreTr::tr("the ID \"%1\" contains a path separator or is a relative path").arg(id);
     if (!isSafeKeyComponent(id))
-        return u"the ID contains control characters or is too long"_s;
+        return CoreTr::tr("the ID contains control characters or is too long");
     if (!id.startsWith(expected))
-        return u"the ID \"%1\" does not start with \"%2\""_s.arg(id, expected);
+        return CoreTr::tr("the ID \"%1\" does not start with \"%2\"").arg(id, expected);
     return {};
 }
 

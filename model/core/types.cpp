@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "types.h"
 
+#include "tr.h"
+
 #include <QDateTime>
 #include <QRegularExpression>
 #include <QTimeZone>
@@ -25,11 +27,12 @@ public:
     {
         if (v.isUndefined()) {
             if (!optional)
-                add(path, u"missing (expected %1)"_s.arg(JsonValue::typeName(type)));
+                add(path, CoreTr::tr("missing (expected %1)").arg(JsonValue::typeName(type)));
             return false;
         }
         if (v.type() != type) {
-            add(path, u"expected %1, found %2"_s.arg(JsonValue::typeName(type), JsonValue::typeName(v.type())));
+            add(path,
+                CoreTr::tr("expected %1, found %2").arg(JsonValue::typeName(type), JsonValue::typeName(v.type())));
             return false;
         }
         return true;
@@ -62,7 +65,7 @@ public:
             return;
         const QString value = o.string(key);
         if (!value.startsWith(prefix + u'_'))
-            add(base + u'.' + key, u"\"%1\" does not start with \"%2_\""_s.arg(value.left(60), prefix));
+            add(base + u'.' + key, CoreTr::tr("\"%1\" does not start with \"%2_\"").arg(value.left(60), prefix));
     }
 
     void tokens(const JsonObject &o, const QString &base, const QString &key, bool optional = false)
@@ -484,7 +487,7 @@ QList<ValidationIssue> Session::validate(const JsonValue &value, const QString &
             if (v.string(r, rp, u"action"_s)) {
                 const QString a = r.string(u"action");
                 if (a != u"allow" && a != u"ask" && a != u"deny")
-                    v.add(rp + u".action"_s, u"expected allow, ask or deny, found \"%1\""_s.arg(a));
+                    v.add(rp + u".action"_s, CoreTr::tr("expected allow, ask or deny, found \"%1\"").arg(a));
             }
         }
     }
@@ -646,7 +649,7 @@ QList<ValidationIssue> Message::validate(const JsonValue &value, const QString &
             v.string(o.object(u"path"), path + u".path"_s, u"root"_s);
         }
     } else {
-        v.add(path + u".role"_s, u"expected \"user\" or \"assistant\", found \"%1\""_s.arg(role));
+        v.add(path + u".role"_s, CoreTr::tr("expected \"user\" or \"assistant\", found \"%1\"").arg(role));
     }
     return issues;
 }
@@ -887,7 +890,7 @@ QList<ValidationIssue> Part::validate(const JsonValue &value, const QString &pat
             break;
         case ToolStatus::Unknown:
             v.add(sp + u".status"_s,
-                  u"expected pending, running, completed or error, found \"%1\""_s.arg(s.string(u"status")));
+                  CoreTr::tr("expected pending, running, completed or error, found \"%1\"").arg(s.string(u"status")));
             break;
         }
         break;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "diffdocument.h"
 
+#include "core/tr.h"
+
 #include <QDeadlineTimer>
 #include <QRegularExpression>
 
@@ -361,11 +363,12 @@ Result<QString> DiffDocument::reverse(const QString &current) const
         // Where the hunk's new lines are in the current file (with no new lines: after newStart).
         const qsizetype pos = h.newCount == 0 ? h.newStart : h.newStart - 1;
         if (pos < cursor || pos + h.newCount > cur.size())
-            return Error{u"the file no longer matches the change (it was edited since)"_s, {}};
+            return Error{DiffTr::tr("the file no longer matches the change (it was edited since)"), {}};
         for (qsizetype k = 0; k < h.newCount; ++k) {
             if (cur.at(pos + k) != m_newLines.at(h.newFirst + k))
-                return Error{
-                    u"the file no longer matches the change at line %1 (it was edited since)"_s.arg(pos + k + 1), {}};
+                return Error{DiffTr::tr("the file no longer matches the change at line %1 (it was edited since)")
+                                 .arg(pos + k + 1),
+                             {}};
         }
         for (qsizetype k = cursor; k < pos; ++k)
             out.append(cur.at(k));

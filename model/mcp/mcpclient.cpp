@@ -2,6 +2,7 @@
 #include "mcpclient.h"
 
 #include "core/logging.h"
+#include "core/tr.h"
 
 #include <QCoreApplication>
 #include <QTimer>
@@ -93,7 +94,8 @@ void McpClient::onOpened()
         const JsonObject answer = result->toObject();
         m_protocolVersion = answer.string(u"protocolVersion");
         if (!mcpSupportedProtocolVersions().contains(m_protocolVersion)) {
-            fail(u"the server speaks MCP protocol version \"%1\", which Weft does not support"_s.arg(m_protocolVersion));
+            fail(McpTr::tr("the server speaks MCP protocol version \"%1\", which Weft does not support")
+                     .arg(m_protocolVersion));
             return;
         }
         m_serverInfo = answer.object(u"serverInfo");
@@ -106,7 +108,7 @@ void McpClient::onOpened()
             if (m_failed)
                 return;
             if (!listed) {
-                fail(u"failed to get tools: "_s + listed.error().message);
+                fail(McpTr::tr("failed to get tools: %1").arg(listed.error().message));
                 return;
             }
             refreshPrompts([this] {
@@ -136,7 +138,7 @@ void McpClient::onTransportFailed(const QString &error)
         return;
     }
     if (m_triedSse && handshaking)
-        fail(u"streamable HTTP: %1; SSE: %2"_s.arg(m_streamableError, error));
+        fail(McpTr::tr("streamable HTTP: %1; SSE: %2").arg(m_streamableError, error));
     else
         fail(error);
 }
@@ -233,7 +235,7 @@ void McpClient::onMessage(const JsonObject &message)
         if (method == u"notifications/tools/list_changed" && m_ready) {
             refreshTools([this](Result<void> listed) {
                 if (!listed)
-                    Q_EMIT notice(u"could not list the tools again: "_s + listed.error().message);
+                    Q_EMIT notice(McpTr::tr("could not list the tools again: %1").arg(listed.error().message));
                 else
                     Q_EMIT listsChanged();
             });
@@ -251,7 +253,8 @@ void McpClient::onMessage(const JsonObject &message)
         bool ok = id.isNumber();
         const qint64 key = id.isNumber() ? qint64(id.toDouble()) : id.toString().toLongLong(&ok);
         if (!ok || !m_pending.contains(key)) {
-            Q_EMIT notice(u"ignored an answer to a request Weft did not send (id %1)"_s.arg(QString::fromUtf8(toJson(id, 0))));
+            Q_EMIT notice(McpTr::tr("ignored an answer to a request Weft did not send (id %1)")
+                              .arg(QString::fromUtf8(toJson(id, 0))));
             return;
         }
         if (message.value(u"error").isObject())
@@ -262,7 +265,7 @@ void McpClient::onMessage(const JsonObject &message)
             finishRequest(key, Error{u"the server answered without a result or an error"_s});
         return;
     }
-    Q_EMIT notice(u"ignored a message that is neither a request, a notification nor an answer"_s);
+    Q_EMIT notice(McpTr::tr("ignored a message that is neither a request, a notification nor an answer"));
 }
 
 void McpClient::fail(const QString &error)
@@ -325,7 +328,7 @@ void McpClient::refreshTools(std::function<void(Result<void>)> done)
             tool.server = m_config.name;
             tool.name = o.string(u"name");
             if (tool.name.isEmpty()) {
-                Q_EMIT notice(u"ignored a tool without a name"_s);
+                Q_EMIT notice(McpTr::tr("ignored a tool without a name"));
                 continue;
             }
             tool.title = o.string(u"title", o.object(u"annotations").string(u"title"));
@@ -347,7 +350,7 @@ void McpClient::refreshPrompts(std::function<void()> done)
     listAll(u"prompts/list"_s, u"prompts"_s, m_config.listTimeoutMs(), [this, done](Result<JsonArray> listed) {
         if (!listed) {
             // As OpenCode: a server whose prompts cannot be listed still serves its tools.
-            Q_EMIT notice(u"could not list the prompts: "_s + listed.error().message);
+            Q_EMIT notice(McpTr::tr("could not list the prompts: %1").arg(listed.error().message));
             done();
             return;
         }

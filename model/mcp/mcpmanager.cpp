@@ -4,6 +4,7 @@
 #include "mcptool.h"
 
 #include "core/logging.h"
+#include "core/tr.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -353,7 +354,8 @@ Result<QString> McpRegistry::promptText(const QString &server, const QString &pr
     params.insert(u"arguments"_s, arguments);
     const Result<JsonValue> answer = request(server, u"prompts/get"_s, params, 0, aborted);
     if (!answer)
-        return Error{u"the MCP server \"%1\" could not give its prompt \"%2\": %3"_s.arg(server, prompt, answer.error().message)};
+        return Error{McpTr::tr("the MCP server \"%1\" could not give its prompt \"%2\": %3")
+                         .arg(server, prompt, answer.error().message)};
     QStringList texts;
     for (const JsonValue &message : answer->toObject().array(u"messages")) {
         const JsonObject content = message.toObject().object(u"content");

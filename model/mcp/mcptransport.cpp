@@ -2,6 +2,7 @@
 #include "mcptransport.h"
 
 #include "core/logging.h"
+#include "core/tr.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -71,7 +72,7 @@ void McpStdioTransport::open()
     connect(m_process, &QProcess::readyReadStandardError, this, &McpStdioTransport::readStderr);
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
-            fail(u"could not start \"%1\": %2"_s.arg(m_config.command.constFirst(), m_process->errorString()));
+            fail(McpTr::tr("could not start \"%1\": %2").arg(m_config.command.constFirst(), m_process->errorString()));
     });
     connect(m_process, &QProcess::finished, this, &McpStdioTransport::onFinished);
     m_process->start(QIODevice::ReadWrite);
@@ -104,12 +105,12 @@ void McpStdioTransport::readStdout()
         if (message)
             Q_EMIT received(message.value());
         else
-            Q_EMIT notice(u"ignored a line on stdout that is not a JSON-RPC message (%1): %2"_s.arg(
-                message.error().message, snippet(line, 120)));
+            Q_EMIT notice(McpTr::tr("ignored a line on stdout that is not a JSON-RPC message (%1): %2")
+                              .arg(message.error().message, snippet(line, 120)));
     }
     m_buffer.remove(0, start);
     if (m_buffer.size() > MaxMessageBytes)
-        fail(u"the server wrote a line longer than %1 MiB on stdout"_s.arg(MaxMessageBytes / (1024 * 1024)));
+        fail(McpTr::tr("the server wrote a line longer than %1 MiB on stdout").arg(MaxMessageBytes / (1024 * 1024)));
 }
 
 void McpStdioTransport::readStderr()
@@ -153,8 +154,8 @@ void McpStdioTransport::onFinished(int exitCode, QProcess::ExitStatus status)
     readStdout();
     readStderr();
     const QString what = status == QProcess::CrashExit
-        ? u"the server process crashed"_s
-        : u"the server process exited with code %1"_s.arg(exitCode);
+        ? McpTr::tr("the server process crashed")
+        : McpTr::tr("the server process exited with code %1").arg(exitCode);
     fail(withStderr(what));
 }
 
@@ -267,8 +268,8 @@ void McpHttpTransport::watch(QNetworkReply *reply, const JsonValue &id, bool lis
     const auto deliver = [this, stream](QByteArrayView bytes) {
         Result<JsonValue> message = parseMcpMessage(bytes);
         if (!message) {
-            Q_EMIT notice(u"ignored a reply that is not a JSON-RPC message (%1): %2"_s.arg(message.error().message,
-                                                                                              snippet(bytes, 120)));
+            Q_EMIT notice(McpTr::tr("ignored a reply that is not a JSON-RPC message (%1): %2")
+                              .arg(message.error().message, snippet(bytes, 120)));
             return;
         }
         if (message->isObject() && !stream->id.isUndefined() && message->toObject().value(u"id") == stream->id
@@ -320,7 +321,7 @@ void McpHttpTransport::watch(QNetworkReply *reply, const JsonValue &id, bool lis
                 error += u": "_s + body;
             if (status == 404 && !m_sessionId.isEmpty() && !stream->listening) {
                 // The server no longer knows the session (it restarted or expired it).
-                Q_EMIT failed(u"the server ended the session (%1)"_s.arg(error));
+                Q_EMIT failed(McpTr::tr("the server ended the session (%1)").arg(error));
                 return;
             }
         } else if (!stream->sse && !stream->body.trimmed().isEmpty()) {
@@ -331,7 +332,7 @@ void McpHttpTransport::watch(QNetworkReply *reply, const JsonValue &id, bool lis
         if (stream->listening) {
             // 405: the server offers no stream of its own; anything else only costs notifications.
             if (!error.isEmpty() && status != 405)
-                Q_EMIT notice(u"the notification stream ended: "_s + error);
+                Q_EMIT notice(McpTr::tr("the notification stream ended: %1").arg(error));
             return;
         }
         if (!stream->id.isUndefined() && !stream->answered)
@@ -397,7 +398,7 @@ void McpSseTransport::onStreamData()
             if (endpoint.scheme() != base.scheme() || endpoint.host() != base.host() || endpoint.port() != base.port()) {
                 m_closed = true;
                 m_stream->abort();
-                Q_EMIT failed(u"the server named an endpoint on another origin: %1"_s.arg(endpoint.toString()));
+                Q_EMIT failed(McpTr::tr("the server named an endpoint on another origin: %1").arg(endpoint.toString()));
                 return;
             }
             const bool first = m_endpoint.isEmpty();
@@ -409,8 +410,8 @@ void McpSseTransport::onStreamData()
             if (message)
                 Q_EMIT received(message.value());
             else
-                Q_EMIT notice(u"ignored an event that is not a JSON-RPC message (%1): %2"_s.arg(message.error().message,
-                                                                                                   snippet(event.data, 120)));
+                Q_EMIT notice(McpTr::tr("ignored an event that is not a JSON-RPC message (%1): %2")
+                                  .arg(message.error().message, snippet(event.data, 120)));
         }
     }
 }
@@ -423,11 +424,13 @@ void McpSseTransport::onStreamFinished()
     m_closed = true;
     const int status = m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status && status != 200)
-        Q_EMIT failed(u"HTTP %1: %2"_s.arg(status).arg(snippet(m_stream->isOpen() ? m_stream->readAll() : QByteArray(), 200)));
+        Q_EMIT failed(McpTr::tr("HTTP %1: %2")
+                          .arg(status)
+                          .arg(snippet(m_stream->isOpen() ? m_stream->readAll() : QByteArray(), 200)));
     else if (m_stream->error() != QNetworkReply::NoError)
         Q_EMIT failed(m_stream->errorString());
     else
-        Q_EMIT failed(u"the server ended the event stream"_s);
+        Q_EMIT failed(McpTr::tr("the server ended the event stream"));
 }
 
 void McpSseTransport::send(const JsonObject &message)

@@ -2,6 +2,7 @@
 #include "dbimport.h"
 
 #include "core/logging.h"
+#include "core/tr.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
 #include "store/store.h"
@@ -20,7 +21,7 @@ Result<QList<Imported>> importSessions(Store &source, SessionService &target, co
                                        const std::function<void(int, int)> &progress)
 {
     if (target.isReadOnly())
-        return Error{u"the target store is read-only"_s, target.store()->location()};
+        return Error{OpencodeDbTr::tr("the target store is read-only"), target.store()->location()};
     const QList<Session> all = source.sessions();
     QHash<QString, Session> byID;
     QHash<QString, QStringList> children;
@@ -36,7 +37,7 @@ Result<QList<Imported>> importSessions(Store &source, SessionService &target, co
     }
     for (const QString &id : std::as_const(wanted)) {
         if (!byID.contains(id))
-            return Error{u"no session %1 in %2"_s.arg(id, source.location()), {}};
+            return Error{OpencodeDbTr::tr("no session %1 in %2").arg(id, source.location()), {}};
     }
     // The sessions with their children, recursively (a cycle of parent IDs cannot loop).
     QSet<QString> selected;

@@ -2,6 +2,7 @@
 #include "opencodedatadir.h"
 
 #include "core/logging.h"
+#include "core/tr.h"
 #include "opencodedbstore.h"
 
 #include <QFileInfo>
@@ -24,7 +25,7 @@ Result<DataDir::Opened> open(const QString &path, bool create)
     // A database Weft cannot read does not hide the JSON sessions beside it (unless the
     // database file itself was asked for).
     if (layout->databaseFile || !QFileInfo::exists(layout->path + u"/storage"_s))
-        return Error{u"cannot read OpenCode's database: "_s + db.error().message, layout->database};
+        return Error{OpencodeDbTr::tr("cannot read OpenCode's database: %1").arg(db.error().message), layout->database};
     const QString warning
         = u"cannot read OpenCode's database %1 (%2); showing the JSON sessions of %3/storage instead"_s.arg(
             layout->database, db.error().message, layout->path);

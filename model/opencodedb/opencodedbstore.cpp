@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "opencodedbstore.h"
 
+#include "core/tr.h"
 #include "opencodedbwatcher.h"
 #include "sessionmessagev2.h"
 
@@ -282,20 +283,21 @@ Result<std::shared_ptr<OpencodeDbStore>> OpencodeDbStore::open(const QString &da
     const QString file = QDir::cleanPath(QDir::current().absoluteFilePath(databaseFile));
     const QFileInfo info(file);
     if (!info.exists())
-        return Error{u"no such file"_s, file};
+        return Error{OpencodeDbTr::tr("no such file"), file};
     if (!info.isFile())
-        return Error{u"not a file"_s, file};
+        return Error{OpencodeDbTr::tr("not a file"), file};
     QFile raw(file);
     if (!raw.open(QIODevice::ReadOnly))
-        return Error{u"cannot read: %1"_s.arg(raw.errorString()), file};
+        return Error{OpencodeDbTr::tr("cannot read: %1").arg(raw.errorString()), file};
     const QByteArray header = raw.read(100);
     raw.close();
     if (header.isEmpty())
-        return Error{u"the database file is empty (0 bytes)"_s, file};
+        return Error{OpencodeDbTr::tr("the database file is empty (0 bytes)"), file};
     if (!header.startsWith(QByteArrayView("SQLite format 3\0", 16)))
-        return Error{u"not an SQLite database"_s, file};
+        return Error{OpencodeDbTr::tr("not an SQLite database"), file};
     if (header.size() < 100)
-        return Error{u"the database file is truncated (%1 bytes, not even a header)"_s.arg(header.size()), file};
+        return Error{
+            OpencodeDbTr::tr("the database file is truncated (%1 bytes, not even a header)").arg(header.size()), file};
     // The header's page count is valid when its version-valid-for field equals the change
     // counter. With a non-empty -wal the main file may legitimately lag behind; SQLite's own
     // reads then tell damage apart.
@@ -307,7 +309,10 @@ Result<std::shared_ptr<OpencodeDbStore>> OpencodeDbStore::open(const QString &da
     const bool countValid = qFromBigEndian<quint32>(bytes + 24) == qFromBigEndian<quint32>(bytes + 92);
     const qint64 walSize = QFileInfo(file + u"-wal"_s).size();
     if (countValid && pageCount > 0 && walSize <= 0 && info.size() < pageSize * pageCount)
-        return Error{u"the database file is truncated (%1 of %2 bytes): it is damaged"_s.arg(info.size()).arg(pageSize * pageCount), file};
+        return Error{OpencodeDbTr::tr("the database file is truncated (%1 of %2 bytes): it is damaged")
+                         .arg(info.size())
+                         .arg(pageSize * pageCount),
+                     file};
 
     auto store = std::shared_ptr<OpencodeDbStore>(new OpencodeDbStore(file, options));
     if (Result<void> inspected = store->inspect(); !inspected)
@@ -327,8 +332,8 @@ Result<void> OpencodeDbStore::inspect()
             return tables;
         if (!schema.tables.contains(u"session"_s)) {
             if (schema.tables.isEmpty())
-                return Error{u"an empty SQLite database: no OpenCode tables in it"_s, m_file};
-            return Error{u"not an OpenCode database: it has no session table"_s, m_file};
+                return Error{OpencodeDbTr::tr("an empty SQLite database: no OpenCode tables in it"), m_file};
+            return Error{OpencodeDbTr::tr("not an OpenCode database: it has no session table"), m_file};
         }
         for (const QString &table : {u"session"_s, u"message"_s, u"part"_s, u"project"_s}) {
             QSet<QString> columns;
@@ -382,9 +387,12 @@ Result<void> OpencodeDbStore::inspect()
         }
         if (!missing.isEmpty()) {
             const QString newer = schema.isNewerThanKnown()
-                ? u"; it was written by a newer OpenCode (migration %1) than Weft knows"_s.arg(schema.latestMigration)
+                ? OpencodeDbTr::tr("; it was written by a newer OpenCode (migration %1) than Weft knows")
+                      .arg(schema.latestMigration)
                 : QString();
-            return Error{u"unknown OpenCode database schema: no %1%2"_s.arg(missing.join(u", "_s), newer), m_file};
+            return Error{
+                OpencodeDbTr::tr("unknown OpenCode database schema: no %1%2").arg(missing.join(u", "_s), newer),
+                m_file};
         }
         // Touch both ends of the big tables: a truncated or overwritten file fails here rather
         // than in the middle of a session list.
@@ -423,7 +431,9 @@ std::optional<JsonValue> OpencodeDbStore::jsonColumn(const QSqlQuery &query, int
     JsonParseError error;
     std::optional<JsonValue> parsed = parseJson(v.toString().toUtf8(), &error);
     if (!parsed)
-        reportProblem(location, u"not valid JSON in column %1: %2"_s.arg(query.record().fieldName(columnIndex), error.toString()));
+        reportProblem(location,
+                      OpencodeDbTr::tr("not valid JSON in column %1: %2")
+                          .arg(query.record().fieldName(columnIndex), error.toString()));
     return parsed;
 }
 
@@ -496,7 +506,7 @@ std::optional<Session> OpencodeDbStore::sessionFromRow(const QSqlQuery &query)
 
     const QList<ValidationIssue> issues = Session::validate(o);
     if (!issues.isEmpty()) {
-        reportProblem(location, u"unexpected shape: "_s + issues.first().toString());
+        reportProblem(location, OpencodeDbTr::tr("unexpected shape: %1").arg(issues.first().toString()));
         return std::nullopt;
     }
     return Session(o);
@@ -511,11 +521,11 @@ std::optional<JsonObject> withIds(const QList<std::pair<QString, QString>> &ids,
     JsonParseError error;
     std::optional<JsonValue> parsed = parseJson(data.toUtf8(), &error);
     if (!parsed) {
-        *why = u"not valid JSON in column data: "_s + error.toString();
+        *why = OpencodeDbTr::tr("not valid JSON in column data: %1").arg(error.toString());
         return std::nullopt;
     }
     if (!parsed->isObject()) {
-        *why = u"column data does not hold a JSON object"_s;
+        *why = OpencodeDbTr::tr("column data does not hold a JSON object");
         return std::nullopt;
     }
     JsonObject o;
@@ -546,7 +556,7 @@ std::optional<Message> OpencodeDbStore::messageFromRow(const QSqlQuery &query)
     }
     const QList<ValidationIssue> issues = Message::validate(*o);
     if (!issues.isEmpty()) {
-        reportProblem(location, u"unexpected shape: "_s + issues.first().toString());
+        reportProblem(location, OpencodeDbTr::tr("unexpected shape: %1").arg(issues.first().toString()));
         return std::nullopt;
     }
     return Message(*o);
@@ -568,7 +578,7 @@ std::optional<Part> OpencodeDbStore::partFromRow(const QSqlQuery &query)
     }
     const QList<ValidationIssue> issues = Part::validate(*o);
     if (!issues.isEmpty()) {
-        reportProblem(location, u"unexpected shape: "_s + issues.first().toString());
+        reportProblem(location, OpencodeDbTr::tr("unexpected shape: %1").arg(issues.first().toString()));
         return std::nullopt;
     }
     return Part(*o);
@@ -716,7 +726,7 @@ QList<Project> OpencodeDbStore::projects()
                     o.insert(u"commands"_s, *v);
             }
             if (const QList<ValidationIssue> issues = Project::validate(o); !issues.isEmpty()) {
-                reportProblem(location, u"unexpected shape: "_s + issues.first().toString());
+                reportProblem(location, OpencodeDbTr::tr("unexpected shape: %1").arg(issues.first().toString()));
                 return;
             }
             result.append(Project(o));
@@ -934,9 +944,11 @@ Result<QHash<QString, qint64>> OpencodeDbStore::changeStamps(const QList<Session
 
 Result<void> OpencodeDbStore::notWritable() const
 {
-    return Error{u"OpenCode's database is read-only in Weft: copy the session into Weft's own store first "
-                 u"(weft import --from-db %1 SESSION_ID)"_s.arg(dataDir()),
-                 m_file};
+    return Error{
+        OpencodeDbTr::tr("OpenCode's database is read-only in Weft: copy the session into Weft's own store first "
+                         "(weft import --from-db %1 SESSION_ID)")
+            .arg(dataDir()),
+        m_file};
 }
 
 Result<void> OpencodeDbStore::writeProject(const Project &)

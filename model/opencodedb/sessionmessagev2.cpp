@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessionmessagev2.h"
 
+#include "core/tr.h"
+
 #include <QCryptographicHash>
 
 using namespace Qt::StringLiterals;
@@ -227,11 +229,11 @@ std::optional<MessageWithParts> toV1(const Row &row, const Context &context, QSt
     JsonParseError error;
     std::optional<JsonValue> parsed = parseJson(row.data.toUtf8(), &error);
     if (!parsed) {
-        *why = u"not valid JSON in column data: "_s + error.toString();
+        *why = OpencodeDbTr::tr("not valid JSON in column data: %1").arg(error.toString());
         return std::nullopt;
     }
     if (!parsed->isObject()) {
-        *why = u"column data does not hold a JSON object"_s;
+        *why = OpencodeDbTr::tr("column data does not hold a JSON object");
         return std::nullopt;
     }
     const JsonObject data = parsed->toObject();
@@ -324,7 +326,7 @@ std::optional<MessageWithParts> toV1(const Row &row, const Context &context, QSt
 
     const QList<ValidationIssue> issues = Message::validate(m);
     if (!issues.isEmpty()) {
-        *why = u"unexpected shape: "_s + issues.first().toString();
+        *why = OpencodeDbTr::tr("unexpected shape: %1").arg(issues.first().toString());
         return std::nullopt;
     }
     MessageWithParts result{Message(m), {}};

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "threadconnections.h"
 
+#include "core/tr.h"
+
 #include <QAtomicInteger>
 #include <QHash>
 #include <QMutex>
@@ -88,7 +90,7 @@ Result<QSqlDatabase> ThreadConnections::get()
     {
         QMutexLocker locker(&m_state->mutex);
         if (m_state->closed)
-            return Error{u"the database was closed"_s, m_file};
+            return Error{OpencodeDbTr::tr("the database was closed"), m_file};
         auto it = m_state->byThread.find(thread);
         if (it != m_state->byThread.end()) {
             if (it->threadId == threadId) {
@@ -97,7 +99,7 @@ Result<QSqlDatabase> ThreadConnections::get()
                 QSqlDatabase db = QSqlDatabase::database(name, false);
                 if (db.isOpen())
                     return db;
-                return Error{u"the database connection was lost"_s, m_file};
+                return Error{OpencodeDbTr::tr("the database connection was lost"), m_file};
             }
             // A thread that ended without a finished() signal (an adopted thread) left its
             // connection behind, and a new thread got the same QThread address.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "agent.h"
 
+#include "core/tr.h"
 #include "permission.h"
 
 #include <QFile>
@@ -87,7 +88,7 @@ Result<void> AgentRegistry::applyConfig(const JsonObject &agentConfig,
         const JsonValue value = agentConfig.valueAt(i);
         const QString where = u"agent.%1"_s.arg(name);
         if (!value.isObject())
-            return Error{u"expected an object"_s, where};
+            return Error{ProcessorTr::tr("expected an object"), where};
         const JsonObject o = value.toObject();
         qsizetype index = -1;
         for (qsizetype j = 0; j < m_agents.size(); ++j) {
@@ -108,7 +109,7 @@ Result<void> AgentRegistry::applyConfig(const JsonObject &agentConfig,
         }
         if (o.contains(u"prompt")) {
             if (!o.value(u"prompt").isString())
-                return Error{u"prompt must be a string"_s, where};
+                return Error{ProcessorTr::tr("prompt must be a string"), where};
             agent.prompt = o.string(u"prompt");
         }
         if (o.contains(u"description"))
@@ -116,7 +117,7 @@ Result<void> AgentRegistry::applyConfig(const JsonObject &agentConfig,
         if (o.contains(u"model")) {
             const QString model = o.string(u"model");
             if (!model.contains(u'/'))
-                return Error{u"model must be \"provider/model\", found \"%1\""_s.arg(model), where};
+                return Error{ProcessorTr::tr("model must be \"provider/model\", found \"%1\"").arg(model), where};
             agent.model = model;
         }
         if (o.value(u"temperature").isNumber())
@@ -139,7 +140,7 @@ Result<void> AgentRegistry::applyConfig(const JsonObject &agentConfig,
             else if (mode == u"all")
                 agent.mode = Agent::Mode::All;
             else
-                return Error{u"mode must be primary, subagent or all, found \"%1\""_s.arg(mode), where};
+                return Error{ProcessorTr::tr("mode must be primary, subagent or all, found \"%1\"").arg(mode), where};
         }
         if (o.value(u"tools").isObject()) {
             const JsonObject tools = o.object(u"tools");

@@ -3,6 +3,7 @@
 
 #include "core/identifier.h"
 #include "core/json.h"
+#include "core/tr.h"
 #include "processor/tool.h"
 #include "provider/attachmentencoding.h"
 #include "tools/listtool.h"
@@ -43,16 +44,18 @@ Result<PromptAttachment> describeFile(const QString &absolute, const QFileInfo &
     if (image || name == u"application/pdf") {
         const qint64 limit = image ? MaxImageBytes : MaxPdfBytes;
         if (a.size > limit)
-            return Error{u"the %1 is too large to attach (%2; at most %3)"_s.arg(image ? u"image"_s : u"PDF"_s,
-                                                                                  sizeText(a.size), sizeText(limit)),
+            return Error{ProcessorTr::tr("the %1 is too large to attach (%2; at most %3)")
+                             .arg(image ? ProcessorTr::tr("image") : u"PDF"_s, sizeText(a.size), sizeText(limit)),
                          absolute};
         a.kind = image ? PromptAttachment::Kind::Image : PromptAttachment::Kind::Pdf;
         a.mime = name;
         return a;
     }
     if (ToolUtil::isBinaryFile(absolute))
-        return Error{u"cannot attach a binary file (%1): only text files, PNG, JPEG, GIF and WebP images, PDFs and "
-                     u"folders can be attached"_s.arg(type.comment().isEmpty() ? name : type.comment()),
+        return Error{ProcessorTr::tr(
+                         "cannot attach a binary file (%1): only text files, PNG, JPEG, GIF and WebP images, PDFs and "
+                         "folders can be attached")
+                         .arg(type.comment().isEmpty() ? name : type.comment()),
                      absolute};
     a.kind = PromptAttachment::Kind::Text;
     a.mime = u"text/plain"_s;
@@ -101,16 +104,16 @@ const QStringList &imageMimeTypes()
 Result<PromptAttachment> fromPath(const QString &path, const QString &baseDir)
 {
     if (path.isEmpty())
-        return Error{u"an empty path cannot be attached"_s, {}};
+        return Error{ProcessorTr::tr("an empty path cannot be attached"), {}};
     if (path.contains(QChar(0)) || path.contains(u'\n'))
-        return Error{u"the path holds a NUL byte or a line break"_s, path};
+        return Error{ProcessorTr::tr("the path holds a NUL byte or a line break"), path};
     const QString absolute = QDir::cleanPath(QDir(baseDir).absoluteFilePath(path));
     const QFileInfo info(absolute);
     if (!info.exists())
-        return Error{u"no such file or folder"_s, absolute};
+        return Error{ProcessorTr::tr("no such file or folder"), absolute};
     if (info.isDir()) {
         if (!info.isReadable() || !info.isExecutable())
-            return Error{u"cannot read the folder: permission denied"_s, absolute};
+            return Error{ProcessorTr::tr("cannot read the folder: permission denied"), absolute};
         PromptAttachment a;
         a.kind = PromptAttachment::Kind::Directory;
         a.path = absolute;
@@ -119,10 +122,11 @@ Result<PromptAttachment> fromPath(const QString &path, const QString &baseDir)
         return a;
     }
     if (!info.isFile())
-        return Error{u"not a regular file or folder (a device, pipe or socket cannot be attached)"_s, absolute};
+        return Error{ProcessorTr::tr("not a regular file or folder (a device, pipe or socket cannot be attached)"),
+                     absolute};
     QFile file(absolute);
     if (!file.open(QIODevice::ReadOnly))
-        return Error{u"cannot read the file: %1"_s.arg(file.errorString()), absolute};
+        return Error{ProcessorTr::tr("cannot read the file: %1").arg(file.errorString()), absolute};
     file.close();
     return describeFile(absolute, info);
 }
@@ -131,19 +135,20 @@ Result<PromptAttachment> fromDataUrl(const QString &dataUrl, const QString &file
 {
     const AttachmentEncoding::DataUrl data = AttachmentEncoding::parseDataUrl(dataUrl);
     if (!data.valid || !data.base64)
-        return Error{u"not a base64 data: URL"_s, filename};
+        return Error{ProcessorTr::tr("not a base64 data: URL"), filename};
     if (!imageMimeTypes().contains(data.mediaType))
-        return Error{u"only PNG, JPEG, GIF and WebP images can be pasted (this is %1)"_s.arg(
-                         data.mediaType.isEmpty() ? u"of no type"_s : data.mediaType),
+        return Error{ProcessorTr::tr("only PNG, JPEG, GIF and WebP images can be pasted (this is %1)")
+                         .arg(data.mediaType.isEmpty() ? ProcessorTr::tr("of no type") : data.mediaType),
                      filename};
     // Checked before decoding: base64 grows by a third.
     if (data.data.size() / 4 * 3 > MaxImageBytes + 3)
-        return Error{u"the image is too large to attach (at most %1)"_s.arg(sizeText(MaxImageBytes)), filename};
+        return Error{ProcessorTr::tr("the image is too large to attach (at most %1)").arg(sizeText(MaxImageBytes)),
+                     filename};
     const auto decoded = QByteArray::fromBase64Encoding(data.data.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
     if (!decoded || decoded.decoded.isEmpty())
-        return Error{u"the pasted image is empty or damaged"_s, filename};
+        return Error{ProcessorTr::tr("the pasted image is empty or damaged"), filename};
     if (imageTypeOf(decoded.decoded) != data.mediaType)
-        return Error{u"the pasted data is not a %1 image"_s.arg(data.mediaType), filename};
+        return Error{ProcessorTr::tr("the pasted data is not a %1 image").arg(data.mediaType), filename};
     PromptAttachment a;
     a.kind = PromptAttachment::Kind::Image;
     a.dataUrl = dataUrl;

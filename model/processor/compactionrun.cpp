@@ -5,6 +5,7 @@
 
 #include "core/identifier.h"
 #include "core/logging.h"
+#include "core/tr.h"
 #include "session/modelmessages.h"
 #include "session/sessionservice.h"
 
@@ -57,7 +58,8 @@ Result<std::optional<Message>> SessionRun::compactNow(const CompactOptions &opti
 
     const Result<ResolvedModel> model = resolveCompactionModel(m_config, m_settings, *m_service, sid, options.model);
     if (!model)
-        return failCompaction(MessageError::unknown(u"cannot compact: "_s + model.error().toString()), true);
+        return failCompaction(
+            MessageError::unknown(ProcessorTr::tr("cannot compact: %1").arg(model.error().toString())), true);
     const Compaction::Strategy strategy = options.strategy.value_or(m_settings.strategy);
 
     // Prune first, so that the summary request itself fits.
@@ -71,11 +73,12 @@ Result<std::optional<Message>> SessionRun::compactNow(const CompactOptions &opti
     const Compaction::SummaryPlan plan = Compaction::planSummary(history, strategy);
     if (plan.summarized().isEmpty()) {
         unprune(pruned);
-        return failCompaction(MessageError::unknown(history.isEmpty()
-                                                        ? u"Nothing to compact: the session has no messages"_s
-                                                        : u"Nothing to summarise: the history is too short to keep a "
-                                                          u"tail (no user message to split at)"_s),
-                              true);
+        return failCompaction(
+            MessageError::unknown(history.isEmpty()
+                                      ? ProcessorTr::tr("Nothing to compact: the session has no messages")
+                                      : ProcessorTr::tr("Nothing to summarise: the history is too short to keep a "
+                                                        "tail (no user message to split at)")),
+            true);
     }
     const qint64 before = Compaction::contextEstimate(history, m_settings.estimator);
 
@@ -109,10 +112,12 @@ Result<std::optional<Message>> SessionRun::compactNow(const CompactOptions &opti
         if (after >= before) {
             rollback();
             return failCompaction(
-                MessageError::unknown(u"Compaction refused: the summary and the kept messages (~%1 tokens) are "
-                                      u"not smaller than the history they would replace (~%2 tokens); the "
-                                      u"history was kept as it was"_s.arg(after)
-                                          .arg(before)),
+                MessageError::unknown(
+                    ProcessorTr::tr("Compaction refused: the summary and the kept messages (~%1 tokens) are "
+                                    "not smaller than the history they would replace (~%2 tokens); the "
+                                    "history was kept as it was")
+                        .arg(after)
+                        .arg(before)),
                 true);
         }
     }

@@ -3,6 +3,7 @@
 
 #include "core/identifier.h"
 #include "core/logging.h"
+#include "core/tr.h"
 
 #include <QDir>
 #include <QMutexLocker>
@@ -152,7 +153,9 @@ Result<PermissionRuleset> parseConfig(const JsonValue &permission)
     if (permission.isString()) {
         const auto action = parseAction(permission);
         if (!action)
-            return Error{u"unknown action \"%1\" (expected allow, ask or deny)"_s.arg(permission.toStringRef()), root};
+            return Error{
+                ProcessorTr::tr("unknown action \"%1\" (expected allow, ask or deny)").arg(permission.toStringRef()),
+                root};
         rules.append(rule(u"*"_s, u"*"_s, *action));
         return rules;
     }
@@ -162,22 +165,23 @@ Result<PermissionRuleset> parseConfig(const JsonValue &permission)
             const QString where = u"%1[%2]"_s.arg(root).arg(i);
             const JsonValue &item = array.at(i);
             if (!item.isObject())
-                return Error{u"expected a rule object {permission, pattern, action}"_s, where};
+                return Error{ProcessorTr::tr("expected a rule object {permission, pattern, action}"), where};
             const JsonObject o = item.toObject();
             if (!o.value(u"permission").isString() || o.string(u"permission").isEmpty())
-                return Error{u"missing \"permission\" (a string)"_s, where};
+                return Error{ProcessorTr::tr("missing \"permission\" (a string)"), where};
             const JsonValue pattern = o.value(u"pattern");
             if (!pattern.isUndefined() && !pattern.isString())
-                return Error{u"\"pattern\" must be a string"_s, where};
+                return Error{ProcessorTr::tr("\"pattern\" must be a string"), where};
             const auto action = parseAction(o.value(u"action"));
             if (!action)
-                return Error{u"\"action\" must be allow, ask or deny"_s, where};
+                return Error{ProcessorTr::tr("\"action\" must be allow, ask or deny"), where};
             rules.append(rule(o.string(u"permission"), expandHome(pattern.toString(u"*"_s)), *action));
         }
         return rules;
     }
     if (!permission.isObject())
-        return Error{u"expected an object, an array of rules or an action, not %1"_s.arg(JsonValue::typeName(permission.type())),
+        return Error{ProcessorTr::tr("expected an object, an array of rules or an action, not %1")
+                         .arg(JsonValue::typeName(permission.type())),
                      root};
     const JsonObject object = permission.toObject();
     for (qsizetype i = 0; i < object.size(); ++i) {
@@ -187,17 +191,19 @@ Result<PermissionRuleset> parseConfig(const JsonValue &permission)
         if (value.isString()) {
             const auto action = parseAction(value);
             if (!action)
-                return Error{u"unknown action \"%1\" (expected allow, ask or deny)"_s.arg(value.toStringRef()), where};
+                return Error{
+                    ProcessorTr::tr("unknown action \"%1\" (expected allow, ask or deny)").arg(value.toStringRef()),
+                    where};
             rules.append(rule(key, u"*"_s, *action));
             continue;
         }
         if (!value.isObject())
-            return Error{u"expected an action or an object of pattern: action"_s, where};
+            return Error{ProcessorTr::tr("expected an action or an object of pattern: action"), where};
         const JsonObject patterns = value.toObject();
         for (qsizetype j = 0; j < patterns.size(); ++j) {
             const auto action = parseAction(patterns.valueAt(j));
             if (!action)
-                return Error{u"expected allow, ask or deny"_s, where + u'.' + patterns.keyAt(j)};
+                return Error{ProcessorTr::tr("expected allow, ask or deny"), where + u'.' + patterns.keyAt(j)};
             rules.append(rule(key, expandHome(patterns.keyAt(j)), *action));
         }
     }

@@ -2,6 +2,7 @@
 #include "processor.h"
 
 #include "core/identifier.h"
+#include "core/tr.h"
 #include "session/sessionservice.h"
 #include "sessionrun.h"
 #include "setup.h"
@@ -112,17 +113,17 @@ Result<ProcessorConfig> Processor::configFor(const QString &directory) const
 Result<QString> Processor::prompt(const PromptRequest &request)
 {
     if (request.text.trimmed().isEmpty() && request.command.isEmpty())
-        return Error{u"the message is empty"_s, {}};
+        return Error{ProcessorTr::tr("the message is empty"), {}};
     std::optional<Session> session;
     if (!request.sessionID.isEmpty()) {
         if (const QString why = Identifier::whyInvalid(request.sessionID, Identifier::Kind::Session); !why.isEmpty())
             return Error{why, {}};
         session = m_service->get(request.sessionID);
         if (!session)
-            return Error{u"no session with ID \"%1\""_s.arg(request.sessionID), {}};
+            return Error{ProcessorTr::tr("no session with ID \"%1\"").arg(request.sessionID), {}};
     }
     if (m_service->isReadOnly())
-        return Error{u"this session is in a read-only store; import it into Weft first"_s, {}};
+        return Error{ProcessorTr::tr("this session is in a read-only store; import it into Weft first"), {}};
     const QString directory = session ? session->directory()
                                       : (request.directory.isEmpty() ? QDir::currentPath() : request.directory);
     // The project's configuration (its agents, commands, models) decides; nothing is written
@@ -150,9 +151,10 @@ Result<QString> Processor::prompt(const PromptRequest &request)
             QStringList names;
             for (const PromptCommand &c : commands)
                 names.append(c.name);
-            return Error{u"no command \"%1\"%2"_s.arg(run.command,
-                                                       names.isEmpty() ? u"; no commands are configured"_s
-                                                                       : u"; available: "_s + names.join(u", "_s)),
+            return Error{ProcessorTr::tr("no command \"%1\"%2")
+                             .arg(run.command,
+                                  names.isEmpty() ? ProcessorTr::tr("; no commands are configured")
+                                                  : ProcessorTr::tr("; available: %1").arg(names.join(u", "_s))),
                          {}};
         }
         if (!command->model.isEmpty())
@@ -166,7 +168,7 @@ Result<QString> Processor::prompt(const PromptRequest &request)
             return resolved.error();
     }
     if (!agent.isEmpty() && !config->agents.find(agent))
-        return Error{u"unknown agent \"%1\""_s.arg(agent), {}};
+        return Error{ProcessorTr::tr("unknown agent \"%1\"").arg(agent), {}};
     if (!session) {
         SessionService::CreateOptions options;
         options.directory = directory;
@@ -190,7 +192,7 @@ Result<QString> Processor::start(SessionRun *run, const QString &id)
         return error;
     };
     if (isBusy(id))
-        return refuse(Error{u"session %1 is busy"_s.arg(id), {}});
+        return refuse(Error{ProcessorTr::tr("session %1 is busy").arg(id), {}});
     // Another process (a `weft run`, another window) may be running it.
     std::shared_ptr<SessionLock> lock;
     if (!m_config.dataDir.isEmpty()) {
@@ -202,7 +204,7 @@ Result<QString> Processor::start(SessionRun *run, const QString &id)
     {
         QMutexLocker locker(&m_mutex);
         if (m_running.contains(id))
-            return refuse(Error{u"session %1 is busy"_s.arg(id), {}});
+            return refuse(Error{ProcessorTr::tr("session %1 is busy").arg(id), {}});
         m_running.insert(id, {thread, run, run->abortFlag(), lock});
     }
     connect(thread, &QThread::started, run, &SessionRun::run);
@@ -239,7 +241,7 @@ Result<Session> sessionFor(SessionService &service, const QString &sessionID)
         return Error{why, {}};
     const std::optional<Session> session = service.get(sessionID);
     if (!session)
-        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+        return Error{ProcessorTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
     return *session;
 }
 } // namespace
@@ -250,11 +252,11 @@ Result<QString> Processor::compact(const QString &sessionID, const CompactOption
     if (!session)
         return session.error();
     if (m_service->isReadOnly())
-        return Error{u"this session is in a read-only store; import it into Weft first"_s, {}};
+        return Error{ProcessorTr::tr("this session is in a read-only store; import it into Weft first"), {}};
     if (const Result<Compaction::Settings> settings = compactionSettings(); !settings)
         return settings.error();
     if (isBusy(sessionID))
-        return Error{u"session %1 is busy"_s.arg(sessionID), {}};
+        return Error{ProcessorTr::tr("session %1 is busy").arg(sessionID), {}};
     Result<ProcessorConfig> config = configFor(session->directory());
     if (!config)
         return config.error();
@@ -293,7 +295,7 @@ Result<Compaction::PrunePlan> Processor::prune(const QString &sessionID, bool dr
     if (!settings)
         return settings.error();
     if (!dryRun && isBusy(sessionID))
-        return Error{u"session %1 is busy"_s.arg(sessionID), {}};
+        return Error{ProcessorTr::tr("session %1 is busy").arg(sessionID), {}};
     return Compaction::prune(*m_service, sessionID, settings.value(), dryRun);
 }
 
@@ -302,7 +304,7 @@ Result<Compaction::UndoPlan> Processor::canUndoCompaction(const QString &session
     if (const Result<Session> session = sessionFor(*m_service, sessionID); !session)
         return session.error();
     if (isBusy(sessionID))
-        return Error{u"session %1 is busy"_s.arg(sessionID), {}};
+        return Error{ProcessorTr::tr("session %1 is busy").arg(sessionID), {}};
     return Compaction::planUndo(m_service->messages(sessionID));
 }
 

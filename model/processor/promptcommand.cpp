@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "promptcommand.h"
 
+#include "core/tr.h"
+
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -21,10 +23,10 @@ Result<QList<PromptCommand>> PromptCommand::fromConfig(const Config &config)
         const QString name = commands.keyAt(i);
         const QString where = u"command.%1"_s.arg(name);
         if (!commands.valueAt(i).isObject())
-            return Error{u"expected an object"_s, where};
+            return Error{ProcessorTr::tr("expected an object"), where};
         const JsonObject o = commands.valueAt(i).toObject();
         if (!o.value(u"template").isString())
-            return Error{u"template must be a string"_s, where};
+            return Error{ProcessorTr::tr("template must be a string"), where};
         PromptCommand c;
         c.name = name;
         c.body = o.string(u"template");
@@ -32,7 +34,7 @@ Result<QList<PromptCommand>> PromptCommand::fromConfig(const Config &config)
         c.agent = o.string(u"agent");
         c.model = o.string(u"model");
         if (!c.model.isEmpty() && !c.model.contains(u'/'))
-            return Error{u"model must be \"provider/model\", found \"%1\""_s.arg(c.model), where};
+            return Error{ProcessorTr::tr("model must be \"provider/model\", found \"%1\"").arg(c.model), where};
         if (o.value(u"subtask").isBool())
             c.subtask = o.boolean(u"subtask");
         out.append(c);

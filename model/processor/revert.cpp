@@ -3,6 +3,7 @@
 
 #include "core/logging.h"
 #include "core/project.h"
+#include "core/tr.h"
 #include "diff/diffdocument.h"
 #include "session/sessionservice.h"
 #include "snapshot.h"
@@ -32,7 +33,7 @@ Result<Session> revert(SessionService &service, const QString &dataDir, const QS
 {
     const std::optional<Session> session = service.get(sessionID);
     if (!session)
-        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+        return Error{ProcessorTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
     const QList<MessageWithParts> messages = service.messages(sessionID);
 
     QString lastUser;
@@ -66,8 +67,9 @@ Result<Session> revert(SessionService &service, const QString &dataDir, const QS
         }
     }
     if (!cut)
-        return Error{u"session \"%1\" has no message \"%2\"%3"_s.arg(sessionID, messageID,
-                                                                     partID.isEmpty() ? QString() : u" with part \""_s + partID + u'"'),
+        return Error{ProcessorTr::tr("session \"%1\" has no message \"%2\"%3")
+                         .arg(sessionID, messageID,
+                              partID.isEmpty() ? QString() : ProcessorTr::tr(" with part \"%1\"").arg(partID)),
                      {}};
 
     Snapshot snapshot = snapshotFor(dataDir, *session);
@@ -75,11 +77,13 @@ Result<Session> revert(SessionService &service, const QString &dataDir, const QS
     if (saved.isEmpty()) {
         Result<QString> tracked = snapshot.track();
         if (!tracked)
-            return Error{u"cannot save the current files before reverting: "_s + tracked.error().toString(), {}};
+            return Error{
+                ProcessorTr::tr("cannot save the current files before reverting: %1").arg(tracked.error().toString()),
+                {}};
         saved = tracked.value();
     }
     if (auto r = snapshot.revert(patches); !r)
-        return Error{u"cannot restore the files: "_s + r.error().toString(), {}};
+        return Error{ProcessorTr::tr("cannot restore the files: %1").arg(r.error().toString()), {}};
     JsonObject state = *cut;
     state.insert(u"snapshot"_s, saved);
     const Result<QString> diff = snapshot.diff(saved);
@@ -92,14 +96,14 @@ Result<Session> unrevert(SessionService &service, const QString &dataDir, const 
 {
     const std::optional<Session> session = service.get(sessionID);
     if (!session)
-        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+        return Error{ProcessorTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
     if (!session->hasRevert())
         return *session;
     const QString saved = session->revert().string(u"snapshot");
     if (!saved.isEmpty()) {
         Snapshot snapshot = snapshotFor(dataDir, *session);
         if (auto r = snapshot.restore(saved); !r)
-            return Error{u"cannot restore the files: "_s + r.error().toString(), {}};
+            return Error{ProcessorTr::tr("cannot restore the files: %1").arg(r.error().toString()), {}};
     }
     return service.update(sessionID, [](Session &s) { s.clearRevert(); });
 }
@@ -174,12 +178,12 @@ namespace weft::FileRevert
 Result<QString> resolve(const QString &base, const QString &directory, const QString &file)
 {
     if (file.isEmpty())
-        return Error{u"the diff names no file"_s, {}};
+        return Error{ProcessorTr::tr("the diff names no file"), {}};
     if (file.contains(QChar(0)))
-        return Error{u"the path \"%1\" is not a valid file name"_s.arg(file), {}};
+        return Error{ProcessorTr::tr("the path \"%1\" is not a valid file name").arg(file), {}};
     const QString root = QFileInfo(directory).canonicalFilePath();
     if (directory.isEmpty() || root.isEmpty())
-        return Error{u"the session's directory \"%1\" does not exist"_s.arg(directory), {}};
+        return Error{ProcessorTr::tr("the session's directory \"%1\" does not exist").arg(directory), {}};
     const QString from = base.isEmpty() ? directory : base;
     QString path = QDir::cleanPath(QDir::isAbsolutePath(file) ? file : QDir(from).filePath(file));
 
@@ -189,7 +193,7 @@ Result<QString> resolve(const QString &base, const QString &directory, const QSt
     while (true) {
         const QFileInfo info(probe);
         if (info.isSymLink() && !info.exists())
-            return Error{u"\"%1\" goes through a broken symbolic link"_s.arg(file), {}};
+            return Error{ProcessorTr::tr("\"%1\" goes through a broken symbolic link").arg(file), {}};
         if (info.exists())
             break;
         const QString parent = info.path();
@@ -200,11 +204,12 @@ Result<QString> resolve(const QString &base, const QString &directory, const QSt
     }
     const QString existing = QFileInfo(probe).canonicalFilePath();
     if (existing.isEmpty())
-        return Error{u"cannot resolve \"%1\""_s.arg(file), {}};
+        return Error{ProcessorTr::tr("cannot resolve \"%1\"").arg(file), {}};
     path = rest.isEmpty() ? existing : QDir::cleanPath(existing + u'/' + rest);
     const QString prefix = root.endsWith(u'/') ? root : root + u'/';
     if (!path.startsWith(prefix) || path.size() == prefix.size())
-        return Error{u"\"%1\" is outside the session's directory %2; not touching it"_s.arg(file, directory), {}};
+        return Error{
+            ProcessorTr::tr("\"%1\" is outside the session's directory %2; not touching it").arg(file, directory), {}};
     return path;
 }
 
@@ -225,32 +230,34 @@ Result<void> revert(const DiffDocument &document, const QString &absolutePath)
         if (!info.exists() && !info.isSymLink())
             return {};
         if (info.isDir())
-            return Error{u"\"%1\" is a folder now; not deleting it"_s.arg(absolutePath), {}};
+            return Error{ProcessorTr::tr("\"%1\" is a folder now; not deleting it").arg(absolutePath), {}};
         if (!QFile::remove(absolutePath))
-            return Error{u"cannot delete \"%1\""_s.arg(absolutePath), {}};
+            return Error{ProcessorTr::tr("cannot delete \"%1\"").arg(absolutePath), {}};
         return {};
     }
     if (document.isEmpty())
-        return Error{u"the change of \"%1\" has no text to restore (a binary or very large file)"_s.arg(document.path()), {}};
+        return Error{ProcessorTr::tr("the change of \"%1\" has no text to restore (a binary or very large file)")
+                         .arg(document.path()),
+                     {}};
     QString current;
     if (QFileInfo(absolutePath).isDir())
-        return Error{u"\"%1\" is a folder now; not replacing it"_s.arg(absolutePath), {}};
+        return Error{ProcessorTr::tr("\"%1\" is a folder now; not replacing it").arg(absolutePath), {}};
     if (QFile file(absolutePath); file.exists()) {
         if (!file.open(QIODevice::ReadOnly))
-            return Error{u"cannot read \"%1\": %2"_s.arg(absolutePath, file.errorString()), {}};
+            return Error{ProcessorTr::tr("cannot read \"%1\": %2").arg(absolutePath, file.errorString()), {}};
         current = QString::fromUtf8(file.readAll());
     }
     const Result<QString> before = document.reverse(current);
     if (!before)
         return before.error();
     if (!QDir().mkpath(QFileInfo(absolutePath).absolutePath()))
-        return Error{u"cannot create the folder of \"%1\""_s.arg(absolutePath), {}};
+        return Error{ProcessorTr::tr("cannot create the folder of \"%1\"").arg(absolutePath), {}};
     QSaveFile out(absolutePath);
     if (!out.open(QIODevice::WriteOnly))
-        return Error{u"cannot write \"%1\": %2"_s.arg(absolutePath, out.errorString()), {}};
+        return Error{ProcessorTr::tr("cannot write \"%1\": %2").arg(absolutePath, out.errorString()), {}};
     const QByteArray bytes = before.value().toUtf8();
     if (out.write(bytes) != bytes.size() || !out.commit())
-        return Error{u"cannot write \"%1\": %2"_s.arg(absolutePath, out.errorString()), {}};
+        return Error{ProcessorTr::tr("cannot write \"%1\": %2").arg(absolutePath, out.errorString()), {}};
     return {};
 }
 

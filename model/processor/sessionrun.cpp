@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessionrun.h"
 
+#include "core/tr.h"
 #include "mcp/mcpmanager.h"
 
 #include "tools/applypatchtool.h"
@@ -71,7 +72,7 @@ Result<void> SessionRun::prepare()
         // Processor::prompt checked that the command exists in this configuration.
         std::optional<PromptCommand> command = PromptCommand::find(m_config.availableCommands(), m_request.command);
         if (!command)
-            return Error{u"no command \"%1\""_s.arg(m_request.command), {}};
+            return Error{ProcessorTr::tr("no command \"%1\"").arg(m_request.command), {}};
         if (!command->agent.isEmpty())
             m_request.agent = command->agent;
         if (!command->model.isEmpty())
@@ -88,7 +89,7 @@ Result<void> SessionRun::prepare()
         }
         m_request.text = PromptCommand::runShellSubstitutions(command->fill(m_request.text), m_session.directory(), m_abort);
         if (m_request.text.trimmed().isEmpty())
-            return Error{u"the command /%1 gave an empty prompt"_s.arg(command->name), {}};
+            return Error{ProcessorTr::tr("the command /%1 gave an empty prompt").arg(command->name), {}};
     }
     // `instructions` URLs, fetched here on the run's thread (OpenCode: 5 s each).
     if (!m_config.instructionUrls.isEmpty() && !m_nested)
@@ -96,7 +97,7 @@ Result<void> SessionRun::prepare()
     const QString agentName = m_request.agent.isEmpty() ? u"build"_s : m_request.agent;
     const std::optional<Agent> agent = m_config.agents.find(agentName);
     if (!agent)
-        return Error{u"unknown agent \"%1\""_s.arg(agentName), {}};
+        return Error{ProcessorTr::tr("unknown agent \"%1\"").arg(agentName), {}};
     m_agent = *agent;
 
     QString modelRef = m_request.model;
@@ -305,8 +306,9 @@ MessageError SessionRun::storageFailure() const
     QMutexLocker locker(&m_storageMutex);
     if (!m_storageError)
         return {};
-    return MessageError::unknown(u"Weft could not write this session to its data folder (%1), so the run was stopped; "
-                                 u"everything written before is kept"_s.arg(m_storageError->toString()));
+    return MessageError::unknown(ProcessorTr::tr("Weft could not write this session to its data folder (%1), so the "
+                                                 "run was stopped; everything written before is kept")
+                                     .arg(m_storageError->toString()));
 }
 
 void SessionRun::writePart(const Part &part)
@@ -1038,7 +1040,7 @@ bool SessionRun::runLoop(Message user)
                 // The context is still too large right after a compaction: stop rather than
                 // summarise the summary again and again.
                 m_lastError = MessageError::contextOverflow(
-                    u"The context is still over the limit after compaction (%1 tokens, %2 usable)"_s
+                    ProcessorTr::tr("The context is still over the limit after compaction (%1 tokens, %2 usable)")
                         .arg(Compaction::overflowCount(assistant.tokens()))
                         .arg(Compaction::usableContext(m_model.contextLimit, m_model.outputLimit, m_settings)));
                 m_service->reportError(m_session.id(), m_lastError);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "setup.h"
 
+#include "core/tr.h"
 #include "permission.h"
 
 #include "core/project.h"
@@ -51,9 +52,12 @@ Result<std::shared_ptr<const ProviderFactory>> applyConfig(ProcessorConfig &pc, 
         if (wanted.isEmpty())
             wanted = factory->defaultModel();
         if (wanted.isEmpty())
-            return Error{u"no model configured: set \"model\" in %1, give --model PROVIDER/MODEL, or export an API key "
-                         u"such as ANTHROPIC_API_KEY or OPENAI_API_KEY"_s.arg(Config::defaultPath()),
-                         {}};
+            return Error{
+                ProcessorTr::tr(
+                    "no model configured: set \"model\" in %1, give --model PROVIDER/MODEL, or export an API key "
+                    "such as ANTHROPIC_API_KEY or OPENAI_API_KEY")
+                    .arg(Config::defaultPath()),
+                {}};
         Result<ModelInfo> info = factory->modelInfo(wanted);
         if (!info)
             return info.error();

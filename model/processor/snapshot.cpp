@@ -2,6 +2,7 @@
 #include "snapshot.h"
 
 #include "core/logging.h"
+#include "core/tr.h"
 #include "diff/textdiff.h"
 
 #include <QCryptographicHash>
@@ -187,13 +188,13 @@ Result<void> Snapshot::ensureInit()
     if (m_initialized)
         return {};
     if (m_workTree.isEmpty() || !QFileInfo(m_workTree).isDir())
-        return Error{u"the project folder does not exist"_s, m_workTree};
+        return Error{ProcessorTr::tr("the project folder does not exist"), m_workTree};
     if (!QFileInfo::exists(m_gitDir + u"/HEAD"_s)) {
         if (!QDir().mkpath(m_gitDir))
-            return Error{u"cannot create the snapshot repository"_s, m_gitDir};
+            return Error{ProcessorTr::tr("cannot create the snapshot repository"), m_gitDir};
         const GitResult init = git({u"init"_s, u"--quiet"_s, u"--template="_s});
         if (!init.ok())
-            return Error{u"git init failed: "_s + init.errorText(), m_gitDir};
+            return Error{ProcessorTr::tr("git init failed: %1").arg(init.errorText()), m_gitDir};
         for (const auto &[key, value] : {std::pair{u"core.autocrlf"_s, u"false"_s}, std::pair{u"core.longpaths"_s, u"true"_s},
                                          std::pair{u"core.symlinks"_s, u"true"_s}, std::pair{u"core.fsmonitor"_s, u"false"_s},
                                          std::pair{u"gc.auto"_s, u"0"_s}})
@@ -290,7 +291,7 @@ Result<QString> Snapshot::track()
     const GitResult tree = git({u"write-tree"_s});
     const QString hash = QString::fromUtf8(tree.out).trimmed();
     if (!tree.ok() || !isHash(hash))
-        return Error{u"git write-tree failed: "_s + tree.errorText(), m_gitDir};
+        return Error{ProcessorTr::tr("git write-tree failed: %1").arg(tree.errorText()), m_gitDir};
     qCDebug(lcProcessor) << "snapshot: tracked" << hash << m_directory;
     return hash;
 }
@@ -301,13 +302,13 @@ Result<Snapshot::Patch> Snapshot::patch(const QString &hash)
     if (auto init = ensureInit(); !init)
         return init.error();
     if (!isTree(hash))
-        return Error{u"unknown snapshot"_s, hash};
+        return Error{ProcessorTr::tr("unknown snapshot"), hash};
     if (auto staged = stage(); !staged)
         return staged.error();
     const GitResult r = git({u"diff"_s, u"--cached"_s, u"--no-ext-diff"_s, u"--no-renames"_s, u"--name-only"_s, u"-z"_s,
                              hash, u"--"_s, pathspec()});
     if (!r.ok())
-        return Error{u"git diff failed: "_s + r.errorText(), hash};
+        return Error{ProcessorTr::tr("git diff failed: %1").arg(r.errorText()), hash};
     Patch patch;
     patch.hash = hash;
     for (const QString &rel : toRelative(r.out))
@@ -324,12 +325,12 @@ Result<QString> Snapshot::diff(const QString &hash)
     if (auto init = ensureInit(); !init)
         return init.error();
     if (!isTree(hash))
-        return Error{u"unknown snapshot"_s, hash};
+        return Error{ProcessorTr::tr("unknown snapshot"), hash};
     if (auto staged = stage(); !staged)
         return staged.error();
     const GitResult r = git({u"diff"_s, u"--cached"_s, u"--no-ext-diff"_s, u"--no-renames"_s, hash, u"--"_s, pathspec()});
     if (!r.ok())
-        return Error{u"git diff failed: "_s + r.errorText(), hash};
+        return Error{ProcessorTr::tr("git diff failed: %1").arg(r.errorText()), hash};
     return QString::fromUtf8(r.out).trimmed();
 }
 
@@ -339,13 +340,13 @@ Result<QList<FileDiff>> Snapshot::diffFull(const QString &from, const QString &t
     if (auto init = ensureInit(); !init)
         return init.error();
     if (!isTree(from))
-        return Error{u"unknown snapshot"_s, from};
+        return Error{ProcessorTr::tr("unknown snapshot"), from};
     if (!isTree(to))
-        return Error{u"unknown snapshot"_s, to};
+        return Error{ProcessorTr::tr("unknown snapshot"), to};
     const GitResult numstat = git({u"diff"_s, u"--no-ext-diff"_s, u"--no-renames"_s, u"--numstat"_s, u"-z"_s, from, to,
                                    u"--"_s, pathspec()});
     if (!numstat.ok())
-        return Error{u"git diff failed: "_s + numstat.errorText(), from + u".."_s + to};
+        return Error{ProcessorTr::tr("git diff failed: %1").arg(numstat.errorText()), from + u".."_s + to};
 
     struct Entry {
         QString file;
@@ -423,19 +424,21 @@ Result<void> Snapshot::restore(const QString &hash)
     if (auto init = ensureInit(); !init)
         return init.error();
     if (!isTree(hash))
-        return Error{u"unknown snapshot"_s, hash};
+        return Error{ProcessorTr::tr("unknown snapshot"), hash};
     const QString ps = pathspec();
     const GitResult tracked = git({u"ls-files"_s, u"-z"_s, u"--"_s, ps});
     const GitResult target = git({u"ls-tree"_s, u"-r"_s, u"--name-only"_s, u"-z"_s, hash, u"--"_s, ps});
     if (!tracked.ok() || !target.ok())
-        return Error{u"cannot list the snapshot's files: "_s + (tracked.ok() ? target : tracked).errorText(), hash};
+        return Error{
+            ProcessorTr::tr("cannot list the snapshot's files: %1").arg((tracked.ok() ? target : tracked).errorText()),
+            hash};
 
     const GitResult read = git({u"read-tree"_s, hash});
     if (!read.ok())
-        return Error{u"git read-tree failed: "_s + read.errorText(), hash};
+        return Error{ProcessorTr::tr("git read-tree failed: %1").arg(read.errorText()), hash};
     const GitResult checkout = git({u"checkout-index"_s, u"-a"_s, u"-f"_s});
     if (!checkout.ok())
-        return Error{u"git checkout-index failed: "_s + checkout.errorText(), hash};
+        return Error{ProcessorTr::tr("git checkout-index failed: %1").arg(checkout.errorText()), hash};
 
     const QStringList targetFiles = toRelative(target.out);
     const QSet<QString> keep(targetFiles.cbegin(), targetFiles.cend());
@@ -544,7 +547,7 @@ Result<void> Snapshot::revert(const QList<Patch> &patches)
         }
     }
     if (!problems.isEmpty())
-        return Error{u"some files could not be reverted: "_s + problems.join(u"; "_s), m_workTree};
+        return Error{ProcessorTr::tr("some files could not be reverted: %1").arg(problems.join(u"; "_s)), m_workTree};
     return {};
 }
 
@@ -555,7 +558,7 @@ Result<void> Snapshot::cleanup()
         return {};
     const GitResult r = git({u"gc"_s, u"--quiet"_s, u"--prune=7.days"_s}, {}, false);
     if (!r.ok())
-        return Error{u"git gc failed: "_s + r.errorText(), m_gitDir};
+        return Error{ProcessorTr::tr("git gc failed: %1").arg(r.errorText()), m_gitDir};
     return {};
 }
 

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "core/logging.h"
+#include "core/tr.h"
 
 #include <QDir>
 #include <QFile>
@@ -72,7 +73,8 @@ struct Validator
     {
         if (!v.isUndefined() && v.type() != type)
             errors.append(
-                {keys, u"expected %1, found %2"_s.arg(JsonValue::typeName(type), JsonValue::typeName(v.type()))});
+                {keys,
+                 ConfigTr::tr("expected %1, found %2").arg(JsonValue::typeName(type), JsonValue::typeName(v.type()))});
     }
     void expectCount(const JsonObject &o, QStringView key, const QStringList &keys)
     {
@@ -80,7 +82,7 @@ struct Validator
         if (v.isUndefined())
             return;
         if (!v.isNumber() || v.toDouble() < 0)
-            errors.append({keys + QStringList{key.toString()}, u"expected a number of 0 or more"_s});
+            errors.append({keys + QStringList{key.toString()}, ConfigTr::tr("expected a number of 0 or more")});
     }
     void rates(const JsonObject &cost, const QStringList &keys)
     {
@@ -132,7 +134,7 @@ struct Validator
             expect(root.value(k), JsonValue::Type::Object, {k.toString()});
         const JsonValue permission = root.value(u"permission");
         if (!permission.isUndefined() && !permission.isObject() && !permission.isString())
-            errors.append({{u"permission"_s}, u"expected object or string"_s});
+            errors.append({{u"permission"_s}, ConfigTr::tr("expected object or string")});
         expect(root.value(u"provider"), JsonValue::Type::Object, {u"provider"_s});
         const JsonObject providers = root.object(u"provider");
         for (qsizetype i = 0; i < providers.size(); ++i)
@@ -235,9 +237,10 @@ Result<QByteArray> substitute(QByteArray text, const QString &path, const QProce
             QFile file(resolved);
             const QString where = u"%1:%2"_s.arg(path).arg(lineIndex + 1);
             if (!file.exists())
-                return Error{u"bad file reference: \"%1\" %2 does not exist"_s.arg(match, resolved), where};
+                return Error{ConfigTr::tr("bad file reference: \"%1\" %2 does not exist").arg(match, resolved), where};
             if (!file.open(QIODevice::ReadOnly))
-                return Error{u"bad file reference: \"%1\" %2: %3"_s.arg(match, resolved, file.errorString()), where};
+                return Error{ConfigTr::tr("bad file reference: \"%1\" %2: %3").arg(match, resolved, file.errorString()),
+                             where};
             const QString content = QString::fromUtf8(file.readAll()).trimmed();
             QByteArray escaped = toJson(JsonValue(content), 0);
             escaped = escaped.mid(1, escaped.size() - 2);
@@ -289,13 +292,13 @@ Result<ModelCatalogue> ModelCatalogue::load(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return Error{u"cannot read the model catalogue: %1"_s.arg(file.errorString()), path};
+        return Error{ConfigTr::tr("cannot read the model catalogue: %1").arg(file.errorString()), path};
     JsonParseError error;
     const std::optional<JsonValue> json = parseJson(file.readAll(), &error);
     if (!json)
         return Error{error.message, u"%1:%2:%3"_s.arg(path).arg(error.line).arg(error.column)};
     if (!json->isObject())
-        return Error{u"the model catalogue must be a JSON object"_s, path};
+        return Error{ConfigTr::tr("the model catalogue must be a JSON object"), path};
     return ModelCatalogue(json->toObject());
 }
 
@@ -337,10 +340,10 @@ Result<Config> Config::load(const QString &path, const QProcessEnvironment &env)
             empty.m_path = file;
             return empty;
         }
-        return Error{u"the config file does not exist"_s, file};
+        return Error{ConfigTr::tr("the config file does not exist"), file};
     }
     if (!f.open(QIODevice::ReadOnly))
-        return Error{u"cannot read the config file: %1"_s.arg(f.errorString()), file};
+        return Error{ConfigTr::tr("cannot read the config file: %1").arg(f.errorString()), file};
     return parse(f.readAll(), file, env);
 }
 
@@ -423,10 +426,10 @@ Result<Config> Config::parse(const QByteArray &text, const QString &path, const 
     JsonParseError error;
     const std::optional<JsonValue> value = parseJson(json, &error);
     if (!value)
-        return Error{u"invalid JSON: %1"_s.arg(error.message),
+        return Error{ConfigTr::tr("invalid JSON: %1").arg(error.message),
                      u"%1:%2:%3"_s.arg(path).arg(error.line).arg(error.column)};
     if (!value->isObject())
-        return Error{u"the config must be a JSON object"_s, u"%1:1"_s.arg(path)};
+        return Error{ConfigTr::tr("the config must be a JSON object"), u"%1:1"_s.arg(path)};
     config.m_json = value->toObject();
 
     Validator validator;
@@ -600,10 +603,10 @@ Result<ProviderInfo> ProviderFactory::providerInfo(const QString &providerID) co
     const JsonObject cat = m_catalogue.provider(providerID);
     const bool inConfig = m_config.providers().value(providerID).isObject();
     if (!inConfig && !m_catalogue.hasProvider(providerID))
-        return Error{u"unknown provider \"%1\": add it under \"provider\" in the config"_s.arg(providerID),
+        return Error{ConfigTr::tr("unknown provider \"%1\": add it under \"provider\" in the config").arg(providerID),
                      m_config.path()};
     if (m_config.disabledProviders().contains(providerID))
-        return Error{u"provider \"%1\" is disabled in the config"_s.arg(providerID), m_config.path()};
+        return Error{ConfigTr::tr("provider \"%1\" is disabled in the config").arg(providerID), m_config.path()};
 
     ProviderInfo info;
     info.id = providerID;
@@ -629,7 +632,7 @@ Result<ProviderInfo> ProviderFactory::providerInfo(const QString &providerID) co
         else if (info.npm == u"@ai-sdk/openai")
             info.baseURL = u"https://api.openai.com/v1"_s;
         else
-            return Error{u"provider \"%1\" has no options.baseURL"_s.arg(providerID), m_config.path()};
+            return Error{ConfigTr::tr("provider \"%1\" has no options.baseURL").arg(providerID), m_config.path()};
     }
 
     for (const JsonObject *source : {&cfg, &cat}) {
@@ -675,7 +678,7 @@ Result<ModelInfo> ProviderFactory::modelInfo(const QString &providerID, const QS
     if (!provider)
         return provider.error();
     if (modelID.isEmpty())
-        return Error{u"no model given for provider \"%1\""_s.arg(providerID), m_config.path()};
+        return Error{ConfigTr::tr("no model given for provider \"%1\"").arg(providerID), m_config.path()};
     const JsonValue configModel = m_config.provider(providerID).object(u"models").value(modelID);
     const JsonObject catalogueModel = m_catalogue.model(providerID, modelID);
     ModelInfo info = readModel(providerID, modelID, deepMerge(catalogueModel, configModel.toObject()));
@@ -692,7 +695,7 @@ Result<ModelInfo> ProviderFactory::modelInfo(const QString &ref) const
 {
     const auto parsed = parseModelRef(ref);
     if (!parsed)
-        return Error{u"\"%1\" is not a model: expected provider/model"_s.arg(ref), m_config.path()};
+        return Error{ConfigTr::tr("\"%1\" is not a model: expected provider/model").arg(ref), m_config.path()};
     return modelInfo(parsed->first, parsed->second);
 }
 
@@ -753,7 +756,7 @@ Result<Provider *> ProviderFactory::create(const QString &ref, QNetworkAccessMan
 {
     const auto parsed = parseModelRef(ref);
     if (!parsed)
-        return Error{u"\"%1\" is not a model: expected provider/model"_s.arg(ref), m_config.path()};
+        return Error{ConfigTr::tr("\"%1\" is not a model: expected provider/model").arg(ref), m_config.path()};
     return createProvider(parsed->first, network, parent);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "configdiscovery.h"
 
+#include "core/tr.h"
 #include "frontmatter.h"
 
 #include "core/project.h"
@@ -84,12 +85,14 @@ Result<JsonObject> ConfigDiscovery::loadMarkdown(const QString &folder, const QS
         for (const QString &path : std::as_const(files)) {
             QFile file(path);
             if (file.size() > MaxMarkdownBytes)
-                return Error{u"the file is larger than %1 MiB"_s.arg(MaxMarkdownBytes / (1024 * 1024)), path};
+                return Error{ConfigTr::tr("the file is larger than %1 MiB").arg(MaxMarkdownBytes / (1024 * 1024)),
+                             path};
             if (!file.open(QIODevice::ReadOnly))
-                return Error{u"cannot read: %1"_s.arg(file.errorString()), path};
+                return Error{ConfigTr::tr("cannot read: %1").arg(file.errorString()), path};
             Result<FrontMatterDocument> md = parseFrontMatter(QString::fromUtf8(file.readAll()));
             if (!md)
-                return Error{u"invalid front matter: "_s + md.error().message, path + u": "_s + md.error().where};
+                return Error{ConfigTr::tr("invalid front matter: %1").arg(md.error().message),
+                             path + u": "_s + md.error().where};
             // OpenCode skips a markdown file without front matter data.
             if (md->data.isEmpty())
                 continue;
@@ -193,7 +196,7 @@ Result<Config> ConfigDiscovery::load(const Search &search)
     // Weft's own file is the last layer.
     const QString weftFile = search.weftFile.isEmpty() ? Config::defaultPath(env) : search.weftFile;
     if (!search.weftFile.isEmpty() && !QFileInfo::exists(weftFile))
-        return Error{u"the config file does not exist"_s, weftFile};
+        return Error{ConfigTr::tr("the config file does not exist"), weftFile};
     if (Result<void> r = add(weftFile); !r)
         return r.error();
 
@@ -210,7 +213,7 @@ Result<Config> ConfigDiscovery::load(const Search &search)
         JsonParseError error;
         const std::optional<JsonValue> value = parseJson(permission.toUtf8(), &error);
         if (!value || !value->isObject())
-            return Error{u"OPENCODE_PERMISSION must be a JSON object"_s, u"OPENCODE_PERMISSION"_s};
+            return Error{ConfigTr::tr("OPENCODE_PERMISSION must be a JSON object"), u"OPENCODE_PERMISSION"_s};
         const JsonValue current = result.value(u"permission");
         result.insert(u"permission"_s,
                       current.isObject() ? Config::mergeLayers(current.toObject(), value->toObject()) : value->toObject());

@@ -3,6 +3,7 @@
 
 #include "config.h"
 #include "core/logging.h"
+#include "core/tr.h"
 
 #include <QDir>
 #include <QFile>
@@ -22,7 +23,7 @@ Result<ConfigFile> ConfigFile::read(const QString &path)
     if (!file.exists())
         return config;
     if (!file.open(QIODevice::ReadOnly))
-        return Error{u"cannot read the config file: %1"_s.arg(file.errorString()), config.m_path};
+        return Error{ConfigTr::tr("cannot read the config file: %1").arg(file.errorString()), config.m_path};
     config.m_exists = true;
     QByteArray text = file.readAll();
     if (text.startsWith("\xEF\xBB\xBF"))
@@ -34,10 +35,10 @@ Result<ConfigFile> ConfigFile::read(const QString &path)
     JsonParseError error;
     const std::optional<JsonValue> value = parseJson(json, &error);
     if (!value)
-        return Error{u"invalid JSON: %1"_s.arg(error.message),
+        return Error{ConfigTr::tr("invalid JSON: %1").arg(error.message),
                      u"%1:%2:%3"_s.arg(config.m_path).arg(error.line).arg(error.column)};
     if (!value->isObject())
-        return Error{u"the config must be a JSON object"_s, config.m_path};
+        return Error{ConfigTr::tr("the config must be a JSON object"), config.m_path};
     config.m_json = value->toObject();
     return config;
 }
@@ -56,18 +57,18 @@ Result<void> ConfigFile::write()
         return check.error();
 
     if (!QDir().mkpath(QFileInfo(m_path).absolutePath()))
-        return Error{u"cannot create the config folder"_s, QFileInfo(m_path).absolutePath()};
+        return Error{ConfigTr::tr("cannot create the config folder"), QFileInfo(m_path).absolutePath()};
     QSaveFile file(m_path);
     if (!file.open(QIODevice::WriteOnly))
-        return Error{u"cannot write the config file: %1"_s.arg(file.errorString()), m_path};
+        return Error{ConfigTr::tr("cannot write the config file: %1").arg(file.errorString()), m_path};
     // Owner-only before the first byte: the file may hold API keys, and QSaveFile would give the
     // new file the old one's mode (or the umask's) otherwise.
     if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
         file.cancelWriting();
-        return Error{u"cannot make the config file private: %1"_s.arg(file.errorString()), m_path};
+        return Error{ConfigTr::tr("cannot make the config file private: %1").arg(file.errorString()), m_path};
     }
     if (file.write(text) != text.size() || !file.commit())
-        return Error{u"cannot write the config file: %1"_s.arg(file.errorString()), m_path};
+        return Error{ConfigTr::tr("cannot write the config file: %1").arg(file.errorString()), m_path};
     m_exists = true;
     m_hasComments = false;
     qCInfo(lcProvider) << "saved the config" << m_path;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "frontmatter.h"
 
+#include "core/tr.h"
+
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -114,7 +116,7 @@ public:
             return Error{m_error, u"line %1"_s.arg(m_errorLine)};
         skipBlank();
         if (m_pos < m_lines.size())
-            return Error{u"unexpected indentation"_s, u"line %1"_s.arg(m_firstLine + m_pos)};
+            return Error{ConfigTr::tr("unexpected indentation"), u"line %1"_s.arg(m_firstLine + m_pos)};
         return root.toObject();
     }
 
@@ -170,7 +172,7 @@ private:
             if (here < indent)
                 break;
             if (here > indent) {
-                fail(u"unexpected indentation"_s, m_pos);
+                fail(ConfigTr::tr("unexpected indentation"), m_pos);
                 break;
             }
             const QStringView text = QStringView(line).mid(here);
@@ -178,7 +180,7 @@ private:
             if (colon < 0) {
                 if (isSequenceItem(text))
                     break; // a sequence at the key's own indentation belongs to the caller
-                fail(u"expected \"key: value\""_s, m_pos);
+                fail(ConfigTr::tr("expected \"key: value\""), m_pos);
                 break;
             }
             const qsizetype keyLine = m_pos;
@@ -288,7 +290,7 @@ private:
             return value;
         skipSpaces(text, pos);
         if (pos < text.size() && text[pos] != u'#')
-            fail(u"unexpected text after the value: \"%1\""_s.arg(text.mid(pos)), line);
+            fail(ConfigTr::tr("unexpected text after the value: \"%1\"").arg(text.mid(pos)), line);
         return value;
     }
 
@@ -308,7 +310,7 @@ private:
             while (true) {
                 skipSpaces(text, pos);
                 if (pos >= text.size()) {
-                    fail(u"unterminated flow sequence"_s, line);
+                    fail(ConfigTr::tr("unterminated flow sequence"), line);
                     return array;
                 }
                 if (text[pos] == u']') {
@@ -329,7 +331,7 @@ private:
             while (true) {
                 skipSpaces(text, pos);
                 if (pos >= text.size()) {
-                    fail(u"unterminated flow mapping"_s, line);
+                    fail(ConfigTr::tr("unterminated flow mapping"), line);
                     return object;
                 }
                 if (text[pos] == u'}') {
@@ -392,7 +394,7 @@ private:
                 bool ok = false;
                 const uint code = text.mid(pos, digits).toUInt(&ok, 16);
                 if (!ok || pos + digits > text.size()) {
-                    fail(u"bad escape in a quoted string"_s, line);
+                    fail(ConfigTr::tr("bad escape in a quoted string"), line);
                     return JsonValue(out);
                 }
                 out += QChar(char16_t(code));
@@ -402,7 +404,7 @@ private:
             default: out += e; break;
             }
         }
-        fail(u"unterminated quoted string"_s, line);
+        fail(ConfigTr::tr("unterminated quoted string"), line);
         return JsonValue(out);
     }
 
@@ -422,7 +424,7 @@ private:
             }
             out += c;
         }
-        fail(u"unterminated quoted string"_s, line);
+        fail(ConfigTr::tr("unterminated quoted string"), line);
         return JsonValue(out);
     }
 
@@ -468,7 +470,7 @@ Result<FrontMatterDocument> parseFrontMatter(const QString &input)
         pos = end + 1;
     }
     if (close < 0)
-        return Error{u"the front matter is not closed with a \"---\" line"_s, u"line 1"_s};
+        return Error{ConfigTr::tr("the front matter is not closed with a \"---\" line"), u"line 1"_s};
     Result<JsonObject> data = parseYamlMapping(text.mid(firstLineEnd + 1, close - firstLineEnd - 1), 2);
     if (!data)
         return data.error();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "searchindex.h"
 
+#include "core/tr.h"
 #include "opencodedb/threadconnections.h"
 #include "searchtokenizer.h"
 #include "session/sessionservice.h"
@@ -498,7 +499,7 @@ QString SearchIndex::sourceKey(const Store &store)
 Result<QSqlDatabase> SearchIndex::connection()
 {
     if (!m_connections)
-        return Error{u"the search index is not open"_s, m_file};
+        return Error{SearchTr::tr("the search index is not open"), m_file};
     return m_connections->get();
 }
 
@@ -506,7 +507,7 @@ Result<void> SearchIndex::open(const QString &file)
 {
     m_file = QDir::cleanPath(QDir::current().absoluteFilePath(file));
     if (!QDir().mkpath(QFileInfo(m_file).absolutePath()))
-        return Error{u"cannot create the folder of the search index"_s, m_file};
+        return Error{SearchTr::tr("cannot create the folder of the search index"), m_file};
     const bool ownTokenizer = SearchTokenizer::isAvailable();
     m_connections = std::make_unique<ThreadConnections>(m_file, u"QSQLITE_BUSY_TIMEOUT=10000"_s, [ownTokenizer](QSqlDatabase &db) -> Result<void> {
         if (ownTokenizer) {
@@ -521,7 +522,7 @@ Result<void> SearchIndex::open(const QString &file)
     Result<QSqlDatabase> db = connection();
     if (!db) {
         m_connections.reset();
-        return Error{u"cannot open the search index: "_s + db.error().message, m_file};
+        return Error{SearchTr::tr("cannot open the search index: %1").arg(db.error().message), m_file};
     }
     m_tokenizer = ownTokenizer ? QString::fromLatin1(SearchTokenizer::Name) : u"trigram"_s;
     if (Result<void> r = createSchema(db.value()); !r) {
@@ -576,7 +577,7 @@ Result<void> SearchIndex::createSchema(QSqlDatabase &db)
         if (!run(sql)) {
             const Error e = sqlError(q, m_file);
             db.rollback();
-            return Error{u"cannot create the search index: "_s + e.message, m_file};
+            return Error{SearchTr::tr("cannot create the search index: %1").arg(e.message), m_file};
         }
     }
     if (!current) {
@@ -1120,7 +1121,7 @@ Result<QList<SearchHit>> SearchIndex::search(const QString &query, const SearchO
     q.bindValue(u":limit"_s, options.limit <= 0 ? -1 : options.limit);
     q.bindValue(u":offset"_s, qMax(0, options.offset));
     if (!q.exec())
-        return Error{u"cannot search for \"%1\": %2"_s.arg(query, sqlError(q, m_file).message), m_file};
+        return Error{SearchTr::tr("cannot search for \"%1\": %2").arg(query, sqlError(q, m_file).message), m_file};
     const QStringList words = queryWords(query);
     while (q.next()) {
         SearchHit hit;

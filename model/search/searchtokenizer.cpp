@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "searchtokenizer.h"
 
+#include "core/tr.h"
+
 #include <QSqlDriver>
 #include <QVariant>
 
@@ -215,12 +217,14 @@ Result<void> registerOn(QSqlDatabase &db)
 {
     sqlite3 *handle = handleOf(db);
     if (!handle)
-        return Error{u"not an open SQLite connection"_s, {}};
+        return Error{SearchTr::tr("not an open SQLite connection"), {}};
     fts5_api *api = fts5Of(handle);
     if (!api)
-        return Error{u"this SQLite has no FTS5"_s, {}};
+        return Error{SearchTr::tr("this SQLite has no FTS5"), {}};
     if (api->xCreateTokenizer(api, Name, api, &s_methods, nullptr) != SQLITE_OK)
-        return Error{u"cannot register the search tokenizer: "_s + QString::fromUtf8(sqlite3_errmsg(handle)), {}};
+        return Error{
+            SearchTr::tr("cannot register the search tokenizer: %1").arg(QString::fromUtf8(sqlite3_errmsg(handle))),
+            {}};
     return {};
 }
 
@@ -249,7 +253,7 @@ bool isAvailable()
 
 Result<void> registerOn(QSqlDatabase &)
 {
-    return Error{u"this build of Weft has no SQLite C API for its search tokenizer"_s, {}};
+    return Error{SearchTr::tr("this build of Weft has no SQLite C API for its search tokenizer"), {}};
 }
 
 QStringList tokens(QSqlDatabase &, const QString &, bool)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "serverclient.h"
 
+#include "core/tr.h"
+
 #include <QEventLoop>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -64,14 +66,16 @@ Result<QUrl> ServerClient::parseUrl(const QString &text)
 {
     const QString trimmed = text.trimmed();
     if (trimmed.isEmpty())
-        return Error{u"no OpenCode server given"_s, {}};
+        return Error{ServerTr::tr("no OpenCode server given"), {}};
     QUrl url = QUrl::fromUserInput(trimmed.contains(u"://") ? trimmed : u"http://"_s + trimmed);
     if (!url.isValid() || url.host().isEmpty())
-        return Error{u"\"%1\" is not a server address (http://HOST:PORT)"_s.arg(trimmed), {}};
+        return Error{ServerTr::tr("\"%1\" is not a server address (http://HOST:PORT)").arg(trimmed), {}};
     if (url.scheme() != u"http" && url.scheme() != u"https")
-        return Error{u"\"%1\": an OpenCode server is reached over http:// or https:// (or ssh://)"_s.arg(trimmed), {}};
+        return Error{
+            ServerTr::tr("\"%1\": an OpenCode server is reached over http:// or https:// (or ssh://)").arg(trimmed),
+            {}};
     if (!url.query().isEmpty() || !url.fragment().isEmpty())
-        return Error{u"\"%1\": a server address has no query or fragment"_s.arg(trimmed), {}};
+        return Error{ServerTr::tr("\"%1\": a server address has no query or fragment").arg(trimmed), {}};
     return url;
 }
 
@@ -99,7 +103,7 @@ Result<JsonValue> ServerClient::send(const QByteArray &verb, const QString &path
                                      const QByteArray &body, int timeoutMs, QByteArray *nextCursor) const
 {
     if (!m_baseUrl.isValid() || m_baseUrl.host().isEmpty())
-        return Error{u"no OpenCode server given"_s, {}};
+        return Error{ServerTr::tr("no OpenCode server given"), {}};
     QNetworkRequest req = request(path, query);
     if (timeoutMs > 0)
         req.setTransferTimeout(timeoutMs);
@@ -124,21 +128,25 @@ Result<JsonValue> ServerClient::send(const QByteArray &verb, const QString &path
         switch (reply->error()) {
         case QNetworkReply::OperationCanceledError:
         case QNetworkReply::TimeoutError:
-            return Error{u"the OpenCode server did not answer %1 %2 within %3 s"_s.arg(QString::fromLatin1(verb), path)
+            return Error{ServerTr::tr("the OpenCode server did not answer %1 %2 within %3 s")
+                             .arg(QString::fromLatin1(verb), path)
                              .arg((timeoutMs > 0 ? timeoutMs : m_timeoutMs) / 1000),
                          where};
         default:
-            return Error{u"cannot reach the OpenCode server: "_s + reply->errorString(), where};
+            return Error{ServerTr::tr("cannot reach the OpenCode server: %1").arg(reply->errorString()), where};
         }
     }
     if (status == 401 || status == 403)
-        return Error{m_authorization.isEmpty()
-                         ? u"the OpenCode server asks for a password (OPENCODE_SERVER_PASSWORD or --password-file)"_s
-                         : u"the OpenCode server refused the password"_s,
+        return Error{m_authorization.isEmpty() ? ServerTr::tr(
+                         "the OpenCode server asks for a password (OPENCODE_SERVER_PASSWORD or --password-file)")
+                                               : ServerTr::tr("the OpenCode server refused the password"),
                      where};
     if (status >= 400) {
         const QString message = errorMessageOf(bytes);
-        return Error{u"%1 %2 failed (HTTP %3)%4"_s.arg(QString::fromLatin1(verb), path).arg(status)
+        //: Keep "(HTTP %3)" as it is: health() looks for "(HTTP 404)" in this message.
+        return Error{ServerTr::tr("%1 %2 failed (HTTP %3)%4")
+                         .arg(QString::fromLatin1(verb), path)
+                         .arg(status)
                          .arg(message.isEmpty() ? QString() : u": "_s + message),
                      where};
     }
@@ -147,7 +155,7 @@ Result<JsonValue> ServerClient::send(const QByteArray &verb, const QString &path
     JsonParseError error;
     std::optional<JsonValue> parsed = parseJson(bytes, &error);
     if (!parsed)
-        return Error{u"%1 %2 answered something that is not JSON (is this an OpenCode server?)"_s
+        return Error{ServerTr::tr("%1 %2 answered something that is not JSON (is this an OpenCode server?)")
                          .arg(QString::fromLatin1(verb), path),
                      where};
     return std::move(*parsed);
@@ -178,15 +186,16 @@ Result<ServerInfo> ServerClient::probe() const
     Result<JsonValue> health = get(u"/global/health"_s);
     if (!health) {
         if (health.error().message.contains(u"(HTTP 404)"))
-            return Error{u"this is not an OpenCode server (it has no /global/health)"_s, displayName()};
+            return Error{ServerTr::tr("this is not an OpenCode server (it has no /global/health)"), displayName()};
         return health.error();
     }
     const JsonObject o = health->toObject();
     const QString version = o.string(u"version");
     if (version.isEmpty())
-        return Error{u"this is not an OpenCode server (/global/health has no version)"_s, displayName()};
+        return Error{ServerTr::tr("this is not an OpenCode server (/global/health has no version)"), displayName()};
     if (!isKnownVersion(version))
-        return Error{u"OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x servers)"_s.arg(version),
+        return Error{ServerTr::tr("OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x servers)")
+                         .arg(version),
                      displayName()};
     ServerInfo info;
     info.version = version;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "serverstore.h"
+
+#include "core/tr.h"
 #include "servereventwatcher.h"
 
 #include "core/logging.h"
@@ -388,7 +390,10 @@ QList<FileDiff> ServerStore::sessionDiff(const QString &sessionID)
 
 Result<void> ServerStore::readOnly()
 {
-    return Error{u"the sessions of an OpenCode server are changed by the server (through its API), not written by Weft"_s, {}};
+    return Error{
+        ServerTr::tr(
+            "the sessions of an OpenCode server are changed by the server (through its API), not written by Weft"),
+        {}};
 }
 
 Result<void> ServerStore::writeProject(const Project &) { return readOnly(); }
@@ -465,7 +470,7 @@ Result<void> ServerStore::prompt(const QString &sessionID, const QString &text, 
     if (!model.isEmpty()) {
         const std::optional<JsonObject> ref = modelRef(model);
         if (!ref)
-            return Error{u"a model is named PROVIDER/MODEL, not \"%1\""_s.arg(model), {}};
+            return Error{ServerTr::tr("a model is named PROVIDER/MODEL, not \"%1\"").arg(model), {}};
         body.insert(u"model"_s, *ref);
     }
     const Result<JsonValue> answer = m_client.post(pathOf(sessionID, u"/prompt_async"_s), body, instanceOf(sessionID));
@@ -505,7 +510,7 @@ Result<void> ServerStore::compact(const QString &sessionID, const QString &model
     if (!model.isEmpty()) {
         ref = modelRef(model);
         if (!ref)
-            return Error{u"a model is named PROVIDER/MODEL, not \"%1\""_s.arg(model), {}};
+            return Error{ServerTr::tr("a model is named PROVIDER/MODEL, not \"%1\"").arg(model), {}};
     } else {
         // The model the session last used, as OpenCode's TUI does.
         const Result<QList<MessageWithParts>> messages = readMessages(sessionID);
@@ -519,7 +524,7 @@ Result<void> ServerStore::compact(const QString &sessionID, const QString &model
                 ref = JsonObject{{u"providerID"_s, m.modelProviderID()}, {u"modelID"_s, m.modelModelID()}};
         }
         if (!ref)
-            return Error{u"the session has used no model yet: name one with --model PROVIDER/MODEL"_s, {}};
+            return Error{ServerTr::tr("the session has used no model yet: name one with --model PROVIDER/MODEL"), {}};
     }
     const Result<JsonValue> answer
         = m_client.post(pathOf(sessionID, u"/summarize"_s), *ref, instanceOf(sessionID), 10 * 60 * 1000);

@@ -2,6 +2,7 @@
 #include "sshtunnel.h"
 
 #include "core/logging.h"
+#include "core/tr.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -68,33 +69,33 @@ Result<SshTarget> SshTarget::parse(const QString &text)
 {
     const QString trimmed = text.trimmed();
     const auto bad = [&](const QString &why) {
-        return Error{u"\"%1\" is not an ssh:// address: %2"_s.arg(trimmed, why), {}};
+        return Error{ServerTr::tr("\"%1\" is not an ssh:// address: %2").arg(trimmed, why), {}};
     };
     if (!isSshAddress(trimmed))
-        return bad(u"it does not start with ssh://"_s);
+        return bad(ServerTr::tr("it does not start with ssh://"));
     if (hasControl(trimmed))
-        return bad(u"it has control characters"_s);
+        return bad(ServerTr::tr("it has control characters"));
     // Spaces may be in the folder's name, not in [user@]host[:port].
     if (trimmed.mid(6).section(u'/', 0, 0).contains(u' '))
-        return bad(u"it has a space before the folder"_s);
+        return bad(ServerTr::tr("it has a space before the folder"));
     const QUrl url(trimmed, QUrl::TolerantMode);
     if (!url.isValid())
         return bad(url.errorString());
     if (!url.password().isEmpty())
-        return bad(u"a password does not go in the address (ssh uses your keys and agent)"_s);
+        return bad(ServerTr::tr("a password does not go in the address (ssh uses your keys and agent)"));
     if (url.hasQuery() || url.hasFragment())
-        return bad(u"an ssh:// address has no query or fragment"_s);
+        return bad(ServerTr::tr("an ssh:// address has no query or fragment"));
     SshTarget target;
     target.user = url.userName();
     target.host = url.host();
     if (target.host.isEmpty())
-        return bad(u"no host"_s);
+        return bad(ServerTr::tr("no host"));
     // An IPv6 address comes without its brackets; anything else must be a plain host name.
     const bool ipv6 = target.host.contains(u':');
     if (ipv6 ? QHostAddress(target.host).protocol() != QAbstractSocket::IPv6Protocol : !isHostName(target.host))
-        return bad(u"\"%1\" is not a host name"_s.arg(target.host));
+        return bad(ServerTr::tr("\"%1\" is not a host name").arg(target.host));
     if (!target.user.isEmpty() && !isUserName(target.user))
-        return bad(u"\"%1\" is not a user name"_s.arg(target.user));
+        return bad(ServerTr::tr("\"%1\" is not a user name").arg(target.user));
     target.port = url.port(0);
     if (target.port < 0 || target.port > 65535)
         return bad(u"the port is not a number from 1 to 65535"_s);
@@ -272,7 +273,7 @@ Result<void> SshTunnel::startAndWait(const SshTarget &target)
     disconnect(onFailed);
     if (m_state == State::Ready)
         return {};
-    return Error{error.isEmpty() ? u"ssh to %1 failed"_s.arg(m_target.displayHost()) : error, {}};
+    return Error{error.isEmpty() ? ServerTr::tr("ssh to %1 failed").arg(m_target.displayHost()) : error, {}};
 }
 
 void SshTunnel::readStderr(QProcess *process)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "datadir.h"
 
+#include "core/tr.h"
 #include "store/jsonstore.h"
 
 #include <QDir>
@@ -43,9 +44,9 @@ Result<Layout> detect(const QString &path, bool create)
     if (info.isFile() && absolute.endsWith(u".db"))
         return Layout{info.absolutePath(), absolute, true};
     if (info.exists() && !info.isDir())
-        return Error{u"not a folder"_s, absolute};
+        return Error{SessionTr::tr("not a folder"), absolute};
     if (!info.exists() && !create)
-        return Error{u"no such folder"_s, absolute};
+        return Error{SessionTr::tr("no such folder"), absolute};
     return Layout{absolute, databasesIn(absolute).value(0), false};
 }
 
@@ -53,7 +54,7 @@ Result<Opened> openJson(const QString &path, const QString &warning)
 {
     const bool existed = QFileInfo::exists(path + u"/storage"_s);
     if (!QDir().mkpath(path))
-        return Error{u"cannot create the data dir"_s, path};
+        return Error{SessionTr::tr("cannot create the data dir"), path};
     auto store = std::make_shared<JsonStore>(path);
     if (auto r = store->initialize(); !r)
         return r.error();

@@ -7,6 +7,7 @@
 #include "core/identifier.h"
 #include "core/logging.h"
 #include "core/project.h"
+#include "core/tr.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -220,7 +221,11 @@ QList<Todo> SessionService::todos(const QString &sessionID) const
 Result<void> SessionService::ensureWritable() const
 {
     if (m_store->isReadOnly())
-        return Error{u"%1 is read-only (an OpenCode database); import the session into Weft's own store to change it"_s.arg(m_store->location()), {}};
+        return Error{
+            SessionTr::tr(
+                "%1 is read-only (an OpenCode database); import the session into Weft's own store to change it")
+                .arg(m_store->location()),
+            {}};
     return {};
 }
 
@@ -284,7 +289,7 @@ Result<Session> SessionService::prepare(const CreateOptions &options)
             return r.error();
     }
     if (!Identifier::isSafeKeyComponent(projectID))
-        return Error{u"invalid project ID \"%1\""_s.arg(projectID), {}};
+        return Error{SessionTr::tr("invalid project ID \"%1\"").arg(projectID), {}};
 
     // OpenCode's createNext() key order: id, slug, version, projectID, directory, parentID?,
     // title, permission?, time.
@@ -312,7 +317,7 @@ Result<Session> SessionService::update(const QString &sessionID, const std::func
         return r.error();
     std::optional<Session> session = get(sessionID);
     if (!session)
-        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+        return Error{SessionTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
     editor(*session);
     if (touch)
         session->setUpdated(QDateTime::currentMSecsSinceEpoch());
@@ -331,7 +336,7 @@ Result<Session> SessionService::rename(const QString &sessionID, const QString &
 {
     const QString trimmed = title.trimmed();
     if (trimmed.isEmpty())
-        return Error{u"a session title cannot be empty"_s, {}};
+        return Error{SessionTr::tr("a session title cannot be empty"), {}};
     return update(sessionID, [&](Session &s) { s.setTitle(trimmed); });
 }
 
@@ -360,7 +365,7 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
         return r.error();
     const std::optional<Session> original = get(sessionID);
     if (!original)
-        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+        return Error{SessionTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
     const QList<MessageWithParts> messages = this->messages(sessionID);
     qsizetype cut = messages.size();
     if (!messageID.isEmpty()) {
@@ -372,7 +377,7 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
             }
         }
         if (cut < 0)
-            return Error{u"session \"%1\" has no message \"%2\""_s.arg(sessionID, messageID), {}};
+            return Error{SessionTr::tr("session \"%1\" has no message \"%2\"").arg(sessionID, messageID), {}};
     }
 
     CreateOptions options;
@@ -440,12 +445,12 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
 Result<void> SessionService::removeRecursive(const Session &session, int depth)
 {
     if (depth > 64)
-        return Error{u"sessions nested more than 64 levels deep (a parentID cycle?)"_s, session.id()};
+        return Error{SessionTr::tr("sessions nested more than 64 levels deep (a parentID cycle?)"), session.id()};
     // A session a process is running (another one, or a run of this one) is not pulled away from it.
     if (const auto *json = dynamic_cast<const JsonStore *>(m_store.get())) {
         if (const std::optional<SessionLock::Holder> holder = SessionLock::holder(json->dataDir(), session.id()))
-            return Error{u"session %1 is being run by %2; stop it before deleting it"_s.arg(
-                             session.id(), holder->isThisProcess() ? u"this process"_s : holder->describe()),
+            return Error{SessionTr::tr("session %1 is being run by %2; stop it before deleting it").arg(
+                             session.id(), holder->isThisProcess() ? SessionTr::tr("this process") : holder->describe()),
                          {}};
     }
     for (const Session &child : children(session.id())) {
@@ -467,7 +472,7 @@ Result<void> SessionService::remove(const QString &sessionID)
         return r;
     const std::optional<Session> session = get(sessionID);
     if (!session)
-        return Error{u"no session with ID \"%1\""_s.arg(sessionID), {}};
+        return Error{SessionTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
     return removeRecursive(*session, 0);
 }
 

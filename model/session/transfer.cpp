@@ -3,6 +3,7 @@
 
 #include "core/identifier.h"
 #include "core/logging.h"
+#include "core/tr.h"
 #include "sessionservice.h"
 
 #include <QFile>
@@ -21,7 +22,7 @@ Result<JsonObject> exportSession(const SessionService &service, const QString &s
         return Error{why, {}};
     const std::optional<Session> session = service.get(sessionID);
     if (!session)
-        return Error{u"Session not found: %1"_s.arg(sessionID), {}};
+        return Error{SessionTr::tr("Session not found: %1").arg(sessionID), {}};
     JsonArray messages;
     for (const MessageWithParts &m : service.messages(sessionID))
         messages.append(m.toJson());
@@ -116,10 +117,10 @@ Result<ImportResult> importSession(SessionService &service, const JsonValue &doc
             lines.append(issues.at(i).toString());
         if (issues.size() > 10)
             lines.append(u"... and %1 more"_s.arg(issues.size() - 10));
-        return Error{u"not a valid session export:\n  "_s + lines.join(u"\n  "_s), {}};
+        return Error{SessionTr::tr("not a valid session export:\n  %1").arg(lines.join(u"\n  "_s)), {}};
     }
     if (service.isReadOnly())
-        return Error{u"the store is read-only"_s, {}};
+        return Error{SessionTr::tr("the store is read-only"), {}};
     const JsonObject root = document.toObject();
     Session session(root.object(u"info"));
     const QString originalID = session.id();
@@ -191,16 +192,16 @@ Result<ImportResult> importFile(SessionService &service, const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return Error{u"cannot open: %1"_s.arg(file.errorString()), path};
+        return Error{SessionTr::tr("cannot open: %1").arg(file.errorString()), path};
     if (file.size() > (qint64(2) << 30))
-        return Error{u"the file is larger than 2 GB"_s, path};
+        return Error{SessionTr::tr("the file is larger than 2 GB"), path};
     const QByteArray bytes = file.readAll();
     if (bytes.trimmed().isEmpty())
-        return Error{u"the file is empty"_s, path};
+        return Error{SessionTr::tr("the file is empty"), path};
     JsonParseError error;
     const std::optional<JsonValue> document = parseJson(bytes, &error);
     if (!document)
-        return Error{u"not valid JSON (%1)"_s.arg(error.toString()), path};
+        return Error{SessionTr::tr("not valid JSON (%1)").arg(error.toString()), path};
     Result<ImportResult> result = importSession(service, *document);
     if (!result)
         return Error{result.error().message, path};

@@ -3,6 +3,7 @@
 
 #include "core/identifier.h"
 #include "core/logging.h"
+#include "core/tr.h"
 
 #include <QDir>
 #include <QFile>
@@ -42,14 +43,16 @@ JsonStorage::JsonStorage(const QString &root)
 Result<QString> JsonStorage::path(const Key &key) const
 {
     if (key.isEmpty())
-        return Error{u"empty storage key"_s, {}};
+        return Error{StoreTr::tr("empty storage key"), {}};
     for (const QString &component : key) {
         if (!Identifier::isSafeKeyComponent(component)) {
             QString shown = component;
             shown.replace(QChar(0), u"\\0"_s);
-            return Error{u"refusing unsafe storage key component \"%1\" (empty, \".\", \"..\", a path separator, "
-                         u"NUL or control characters)"_s.arg(shown.left(80)),
-                         {}};
+            return Error{
+                StoreTr::tr("refusing unsafe storage key component \"%1\" (empty, \".\", \"..\", a path separator, "
+                            "NUL or control characters)")
+                    .arg(shown.left(80)),
+                {}};
         }
     }
     return QString(m_root + u'/' + key.join(u'/') + u".json"_s);
@@ -95,18 +98,19 @@ Result<QByteArray> readFile(const QString &path)
     } while (fd < 0 && errno == EINTR);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR)
-            return Error{u"not found"_s, path};
-        return Error{u"cannot open: %1"_s.arg(QString::fromLocal8Bit(std::strerror(errno))), path};
+            return Error{u"not found"_s, path}; // not translated: the stores tell a missing record by this text
+        return Error{StoreTr::tr("cannot open: %1").arg(QString::fromLocal8Bit(std::strerror(errno))), path};
     }
     struct stat st;
     if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
         const int error = S_ISDIR(st.st_mode) ? EISDIR : errno;
         ::close(fd);
-        return Error{u"cannot open: %1"_s.arg(QString::fromLocal8Bit(std::strerror(error))), path};
+        return Error{StoreTr::tr("cannot open: %1").arg(QString::fromLocal8Bit(std::strerror(error))), path};
     }
     if (st.st_size > MaxFileSize) {
         ::close(fd);
-        return Error{u"file is %1 MB, larger than any OpenCode record; skipped"_s.arg(qint64(st.st_size) >> 20), path};
+        return Error{
+            StoreTr::tr("file is %1 MB, larger than any OpenCode record; skipped").arg(qint64(st.st_size) >> 20), path};
     }
     // One byte more than the size: a short read is the end of the file, without another call.
     // Room for the parser's padding (JsonPadding) is reserved behind it.
@@ -118,7 +122,7 @@ Result<QByteArray> readFile(const QString &path)
         if (total == bytes.size()) {
             if (total > MaxFileSize) {
                 ::close(fd);
-                return Error{u"file is larger than any OpenCode record; skipped"_s, path};
+                return Error{StoreTr::tr("file is larger than any OpenCode record; skipped"), path};
             }
             bytes.resize(total * 2 + 4096); // the file grew while read
         }
@@ -128,7 +132,7 @@ Result<QByteArray> readFile(const QString &path)
         if (n < 0) {
             const QString reason = QString::fromLocal8Bit(std::strerror(errno));
             ::close(fd);
-            return Error{u"read error: %1"_s.arg(reason), path};
+            return Error{StoreTr::tr("read error: %1").arg(reason), path};
         }
         if (n == 0)
             break;
@@ -147,7 +151,7 @@ Result<QByteArray> readFile(const QString &path)
 Result<JsonValue> parseFileBytes(const QByteArray &bytes, const QString &path)
 {
     if (bytes.isEmpty())
-        return Error{u"the file is empty"_s, path};
+        return Error{StoreTr::tr("the file is empty"), path};
     bool allNul = true;
     for (char c : bytes) {
         if (c != 0) {
@@ -156,11 +160,13 @@ Result<JsonValue> parseFileBytes(const QByteArray &bytes, const QString &path)
         }
     }
     if (allNul)
-        return Error{u"the file holds only NUL bytes (%1 bytes; typically left by a crash during a write)"_s.arg(bytes.size()), path};
+        return Error{StoreTr::tr("the file holds only NUL bytes (%1 bytes; typically left by a crash during a write)")
+                         .arg(bytes.size()),
+                     path};
     JsonParseError error;
     std::optional<JsonValue> value = hasParserPadding(bytes) ? parseJsonPadded(bytes, &error) : parseJson(bytes, &error);
     if (!value)
-        return Error{u"not valid JSON (%1)"_s.arg(error.toString()), path};
+        return Error{StoreTr::tr("not valid JSON (%1)").arg(error.toString()), path};
     return *value;
 }
 } // namespace
@@ -208,7 +214,7 @@ int openForWriting(const QByteArray &file, const QString &path, int flags)
 
 Error cannotWrite(int error, const QString &path)
 {
-    return Error{u"cannot write: %1"_s.arg(QString::fromLocal8Bit(std::strerror(error))), path};
+    return Error{StoreTr::tr("cannot write: %1").arg(QString::fromLocal8Bit(std::strerror(error))), path};
 }
 
 /// Writes all of @p bytes to @p fd and closes it. On failure @p file, which nobody else knows
@@ -224,14 +230,14 @@ Result<void> writeAllAndClose(int fd, const QByteArray &bytes, const QByteArray 
             const QString reason = QString::fromLocal8Bit(std::strerror(errno));
             ::close(fd);
             ::unlink(file.constData());
-            return Error{u"write failed: %1"_s.arg(reason), path};
+            return Error{StoreTr::tr("write failed: %1").arg(reason), path};
         }
         written += n;
     }
     if (::close(fd) != 0) {
         const QString reason = QString::fromLocal8Bit(std::strerror(errno));
         ::unlink(file.constData());
-        return Error{u"write failed: %1"_s.arg(reason), path};
+        return Error{StoreTr::tr("write failed: %1").arg(reason), path};
     }
     return {};
 }
@@ -251,7 +257,7 @@ Result<void> writeFileQuickly(const QString &path, const QByteArray &bytes)
     if (::rename(temp.constData(), target.constData()) != 0) {
         const QString reason = QString::fromLocal8Bit(std::strerror(errno));
         ::unlink(temp.constData());
-        return Error{u"cannot save: %1"_s.arg(reason), path};
+        return Error{StoreTr::tr("cannot save: %1").arg(reason), path};
     }
     return {};
 }
@@ -262,18 +268,18 @@ Result<void> writeFileAtomically(const QString &path, const QByteArray &bytes, J
         return writeFileQuickly(path, bytes);
     const QString dir = QFileInfo(path).path();
     if (!QFileInfo(dir).isDir() && !QDir().mkpath(dir))
-        return Error{u"cannot create the folder %1"_s.arg(dir), path};
+        return Error{StoreTr::tr("cannot create the folder %1").arg(dir), path};
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return Error{u"cannot write: %1"_s.arg(file.errorString()), path};
+        return Error{StoreTr::tr("cannot write: %1").arg(file.errorString()), path};
     if (file.write(bytes) != bytes.size()) {
         file.cancelWriting();
-        return Error{u"write failed: %1"_s.arg(file.errorString()), path};
+        return Error{StoreTr::tr("write failed: %1").arg(file.errorString()), path};
     }
     // QSaveFile writes a temporary file in the same folder, flushes it to disk and renames it
     // over the target, so a crash leaves either the old or the new file, never a mix.
     if (!file.commit())
-        return Error{u"cannot save: %1"_s.arg(file.errorString()), path};
+        return Error{StoreTr::tr("cannot save: %1").arg(file.errorString()), path};
     return {};
 }
 } // namespace
@@ -341,12 +347,13 @@ Result<void> JsonStorage::makeFolder(const Key &prefix)
     QString dir = m_root;
     for (const QString &component : prefix) {
         if (!Identifier::isSafeKeyComponent(component))
-            return Error{u"refusing unsafe storage key component \"%1\""_s.arg(component.left(80)), {}};
+            return Error{StoreTr::tr("refusing unsafe storage key component \"%1\"").arg(component.left(80)), {}};
         dir += u'/' + component;
     }
     const QByteArray name = QFile::encodeName(dir);
     if (::mkdir(name.constData(), 0755) != 0 && errno != EEXIST && !QDir().mkpath(dir))
-        return Error{u"cannot create the folder: %1"_s.arg(QString::fromLocal8Bit(std::strerror(errno))), dir};
+        return Error{StoreTr::tr("cannot create the folder: %1").arg(QString::fromLocal8Bit(std::strerror(errno))),
+                     dir};
     return {};
 }
 
@@ -355,12 +362,14 @@ Result<void> JsonStorage::syncAll() const
     const QByteArray root = QFile::encodeName(m_root);
     const int fd = ::open(root.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
-        return Error{u"cannot open the storage folder to flush it"_s, m_root};
+        return Error{StoreTr::tr("cannot open the storage folder to flush it"), m_root};
     const int synced = ::syncfs(fd);
     const int error = errno;
     ::close(fd);
     if (synced != 0)
-        return Error{u"cannot flush the written files: %1"_s.arg(QString::fromLocal8Bit(std::strerror(error))), m_root};
+        return Error{
+            StoreTr::tr("cannot flush the written files: %1").arg(QString::fromLocal8Bit(std::strerror(error))),
+            m_root};
     return {};
 }
 
@@ -395,7 +404,7 @@ Result<void> JsonStorage::remove(const Key &key)
     QWriteLocker locker(lock.get());
     QFile file(*p);
     if (file.exists() && !file.remove())
-        return Error{u"cannot remove: %1"_s.arg(file.errorString()), *p};
+        return Error{StoreTr::tr("cannot remove: %1").arg(file.errorString()), *p};
     rememberOwn(*p);
     return {};
 }

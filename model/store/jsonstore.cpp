@@ -4,6 +4,7 @@
 #include "core/identifier.h"
 #include "core/logging.h"
 #include "core/parallel.h"
+#include "core/tr.h"
 #include "jsonstorewatcher.h"
 #include "migrations.h"
 
@@ -38,22 +39,25 @@ QString JsonStore::location() const
 Result<void> JsonStore::initialize()
 {
     if (!QDir().mkpath(m_storage.root()))
-        return Error{u"cannot create the storage folder"_s, m_storage.root()};
+        return Error{StoreTr::tr("cannot create the storage folder"), m_storage.root()};
     // OpenCode keeps the migration file without an extension: `storage/migration`.
     const QString migrationPath = m_storage.root() + u"/migration"_s;
     QFile file(migrationPath);
     int version = 0;
     if (file.exists()) {
         if (!file.open(QIODevice::ReadOnly))
-            return Error{u"cannot read the migration file: %1"_s.arg(file.errorString()), migrationPath};
+            return Error{StoreTr::tr("cannot read the migration file: %1").arg(file.errorString()), migrationPath};
         bool ok = false;
         version = QString::fromUtf8(file.readAll()).trimmed().toInt(&ok);
         file.close();
         if (!ok)
-            return Error{u"the migration file does not hold a number"_s, migrationPath};
+            return Error{StoreTr::tr("the migration file does not hold a number"), migrationPath};
         if (version > MigrationVersion)
-            return Error{u"this storage was migrated to version %1 by a newer OpenCode; Weft knows version %2"_s.arg(version).arg(MigrationVersion),
-                         migrationPath};
+            return Error{
+                StoreTr::tr("this storage was migrated to version %1 by a newer OpenCode; Weft knows version %2")
+                    .arg(version)
+                    .arg(MigrationVersion),
+                migrationPath};
     }
     if (version < MigrationVersion) {
         // What OpenCode 1.1 does on its start: run the missing migrations, then record them.
@@ -63,7 +67,7 @@ Result<void> JsonStore::initialize()
         // The migration file has no extension, so it is not a storage key.
         QSaveFile out(migrationPath);
         if (!out.open(QIODevice::WriteOnly) || out.write(QByteArray::number(version)) < 0 || !out.commit())
-            return Error{u"cannot write the migration file: %1"_s.arg(out.errorString()), migrationPath};
+            return Error{StoreTr::tr("cannot write the migration file: %1").arg(out.errorString()), migrationPath};
     }
     m_recovery = closeInterruptedRuns();
     return {};
@@ -83,7 +87,7 @@ std::optional<T> JsonStore::readTyped(const JsonStorage::Key &key)
         QStringList lines;
         for (const ValidationIssue &issue : issues)
             lines.append(issue.toString());
-        reportProblem(m_storage.path(key).value(), u"unexpected shape: "_s + lines.join(u"; "_s));
+        reportProblem(m_storage.path(key).value(), StoreTr::tr("unexpected shape: %1").arg(lines.join(u"; "_s)));
         return std::nullopt;
     }
     return T(value.value().toObject());
@@ -114,7 +118,8 @@ QList<Session> JsonStore::sessions()
         const JsonStorage::Key &key = keys.at(i);
         std::optional<Session> s = readTyped<Session>(key);
         if (s && s->id() != key.at(2)) {
-            reportProblem(m_storage.path(key).value(), u"the file name does not match the session ID \"%1\""_s.arg(s->id()));
+            reportProblem(m_storage.path(key).value(),
+                          StoreTr::tr("the file name does not match the session ID \"%1\"").arg(s->id()));
             s.reset();
         }
         read[i] = std::move(s);
@@ -204,7 +209,8 @@ std::optional<Message> JsonStore::readMessage(const QString &sessionID, const QS
     const JsonStorage::Key key{u"message"_s, sessionID, messageID};
     std::optional<Message> m = readTyped<Message>(key);
     if (m && (m->id() != messageID || m->sessionID() != sessionID)) {
-        reportProblem(m_storage.path(key).value(), u"the message's id or sessionID does not match its file"_s);
+        reportProblem(m_storage.path(key).value(),
+                      StoreTr::tr("the message's id or sessionID does not match its file"));
         return std::nullopt;
     }
     return m;
@@ -261,7 +267,8 @@ QList<Part> JsonStore::parts(const QString &sessionID, const QString &messageID)
     for (const JsonStorage::Key &key : m_storage.list({u"part"_s, messageID})) {
         if (auto p = readTyped<Part>(key)) {
             if (p->id() != key.last() || p->messageID() != messageID) {
-                reportProblem(m_storage.path(key).value(), u"the part's id or messageID does not match its file"_s);
+                reportProblem(m_storage.path(key).value(),
+                              StoreTr::tr("the part's id or messageID does not match its file"));
                 continue;
             }
             result.append(*p);
@@ -318,7 +325,8 @@ QList<FileDiff> JsonStore::sessionDiff(const QString &sessionID)
         return result;
     }
     if (!value->isArray()) {
-        reportProblem(m_storage.path({u"session_diff"_s, sessionID}).value(), u"expected an array of file diffs"_s);
+        reportProblem(m_storage.path({u"session_diff"_s, sessionID}).value(),
+                      StoreTr::tr("expected an array of file diffs"));
         return result;
     }
     const JsonArray array = value->toArray();
@@ -536,7 +544,7 @@ QList<Todo> JsonStore::todos(const QString &sessionID)
     }
     const QString path = m_storage.path({u"todo"_s, sessionID}).value();
     if (!value->isArray()) {
-        reportProblem(path, u"expected an array of todo items"_s);
+        reportProblem(path, StoreTr::tr("expected an array of todo items"));
         return result;
     }
     const JsonArray array = value->toArray();

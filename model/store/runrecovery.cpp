@@ -7,6 +7,7 @@
 
 #include "core/identifier.h"
 #include "core/logging.h"
+#include "core/tr.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -28,7 +29,7 @@ JsonStore::Recovery JsonStore::closeInterruptedRuns()
     for (const QString &name : names) {
         const QStringList pieces = name.chopped(6).split(u'.');
         if (pieces.size() != 2 || !Identifier::isSafeKeyComponent(pieces.at(0)) || !Identifier::isSafeKeyComponent(pieces.at(1))) {
-            reportProblem(streams.filePath(name), u"not a stream journal of Weft"_s);
+            reportProblem(streams.filePath(name), StoreTr::tr("not a stream journal of Weft"));
             continue;
         }
         const Result<JsonValue> stored = m_storage.read({u"part"_s, pieces.at(0), pieces.at(1)});

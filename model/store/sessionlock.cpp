@@ -3,6 +3,7 @@
 
 #include "core/identifier.h"
 #include "core/json.h"
+#include "core/tr.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -71,13 +72,17 @@ bool SessionLock::Holder::isThisProcess() const
 
 QString SessionLock::Holder::describe() const
 {
-    const QString what = command.isEmpty() ? u"another Weft process"_s : command;
-    QString where = pid > 0 ? u"process %1"_s.arg(pid) : u"an unknown process"_s;
-    if (!host.isEmpty() && host != QSysInfo::machineHostName())
-        where += u" on "_s + host;
-    if (since > 0)
-        where += u", since "_s + QDateTime::fromMSecsSinceEpoch(since).toString(u"yyyy-MM-dd HH:mm:ss"_s);
-    return u"%1 (%2)"_s.arg(what, where);
+    const QString what = command.isEmpty() ? StoreTr::tr("another Weft process") : command;
+    const QString started = since > 0 ? QDateTime::fromMSecsSinceEpoch(since).toString(u"yyyy-MM-dd HH:mm:ss"_s) : QString();
+    const bool elsewhere = !host.isEmpty() && host != QSysInfo::machineHostName();
+    //: %1 what runs it ("weft run"), %2 its process ID, %3 its host, %4 since when
+    if (pid <= 0)
+        return StoreTr::tr("%1 (an unknown process)").arg(what);
+    if (elsewhere)
+        return started.isEmpty() ? StoreTr::tr("%1 (process %2 on %3)").arg(what).arg(pid).arg(host)
+                                 : StoreTr::tr("%1 (process %2 on %3, since %4)").arg(what).arg(pid).arg(host, started);
+    return started.isEmpty() ? StoreTr::tr("%1 (process %2)").arg(what).arg(pid)
+                             : StoreTr::tr("%1 (process %2, since %3)").arg(what).arg(pid).arg(started);
 }
 
 QString SessionLock::folder(const QString &dataDir)
@@ -114,19 +119,19 @@ Result<std::unique_ptr<SessionLock>> SessionLock::acquire(const QString &dataDir
         return Error{why, {}};
     const QString dir = folder(dataDir);
     if (!QDir().mkpath(dir))
-        return Error{u"cannot create the folder of the session locks"_s, dir};
+        return Error{StoreTr::tr("cannot create the folder of the session locks"), dir};
     const QString path = lockPath(dataDir, sessionID);
     const QByteArray native = QFile::encodeName(path);
     const QDeadlineTimer deadline(std::max(0, waitMs));
     for (;;) {
         const int fd = ::open(native.constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (fd < 0)
-            return Error{u"cannot open the session's lock file: %1"_s.arg(QString::fromLocal8Bit(std::strerror(errno))), path};
+            return Error{StoreTr::tr("cannot open the session's lock file: %1").arg(QString::fromLocal8Bit(std::strerror(errno))), path};
         if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
             const int error = errno;
             if (error != EWOULDBLOCK && error != EINTR) {
                 ::close(fd);
-                return Error{u"cannot lock the session: %1"_s.arg(QString::fromLocal8Bit(std::strerror(error))), path};
+                return Error{StoreTr::tr("cannot lock the session: %1").arg(QString::fromLocal8Bit(std::strerror(error))), path};
             }
             const std::optional<Holder> holder = readHolder(fd);
             ::close(fd);
@@ -136,9 +141,9 @@ Result<std::unique_ptr<SessionLock>> SessionLock::acquire(const QString &dataDir
                 continue;
             }
             if (holder && holder->isThisProcess())
-                return Error{u"session %1 is busy: this process is running it"_s.arg(sessionID), {}};
-            return Error{u"session %1 is being run by %2; wait for it to finish, or stop it there"_s.arg(
-                             sessionID, holder ? holder->describe() : u"another Weft process"_s),
+                return Error{StoreTr::tr("session %1 is busy: this process is running it").arg(sessionID), {}};
+            return Error{StoreTr::tr("session %1 is being run by %2; wait for it to finish, or stop it there").arg(
+                             sessionID, holder ? holder->describe() : StoreTr::tr("another Weft process")),
                          {}};
         }
         // The file may have been removed (and made again) by its previous holder while this

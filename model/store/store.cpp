@@ -2,6 +2,7 @@
 #include "store.h"
 
 #include "core/logging.h"
+#include "core/tr.h"
 #include "storewatcher.h"
 
 #include <QSet>
@@ -81,7 +82,7 @@ Result<void> Store::writeTodos(const QString &sessionID, const QList<Todo> &todo
 {
     Q_UNUSED(sessionID)
     Q_UNUSED(todos)
-    return Error{QStringLiteral("this store keeps no todo lists"), location()};
+    return Error{StoreTr::tr("this store keeps no todo lists"), location()};
 }
 
 QList<StoreProblem> Store::problems() const

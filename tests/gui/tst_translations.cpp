@@ -2,7 +2,8 @@
 // The Japanese and Simplified Chinese translations (issue 6): every message finished with the
 // placeholders and accelerators of its source, the .ts files current with the code, the window
 // without a visible English string in either language, and screenshots of both to
-// <build>/screenshots/{ja,zh_CN}.png.
+// <build>/screenshots/{ja,zh_CN}.png. The errors model/ makes (issue 16) are translated too: real
+// error paths give Japanese and Chinese messages, and English ones with no translator.
 
 #include "compactiondialog.h"
 #include "findbar.h"
@@ -14,7 +15,9 @@
 #include "qt/timelinemodel.h"
 #include "searchpanel.h"
 #include "session/sessionservice.h"
+#include "session/transfer.h"
 #include "settingsdialog.h"
+#include "store/jsonstorage.h"
 #include "store/jsonstore.h"
 #include "testdata.h"
 #include "timelineview.h"
@@ -24,9 +27,10 @@
 #include <QAction>
 #include <QDir>
 #include <QFile>
-#include <QFontComboBox>
 #include <QFileInfo>
+#include <QFontComboBox>
 #include <QGroupBox>
+#include <QHash>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -39,6 +43,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocumentFragment>
 #include <QToolBar>
@@ -114,6 +119,15 @@ TsFile readTs(const QString &path)
 QString tsPath(const QString &language)
 {
     return QStringLiteral(WEFT_SOURCE_DIR "/translations/weft_") + language + u".ts"_s;
+}
+
+/// The contexts of the messages model/ makes for people (model/core/tr.h).
+const QStringList &modelContextNames()
+{
+    static const QStringList contexts{u"weft::Core"_s,   u"weft::Store"_s,  u"weft::Session"_s,   u"weft::OpencodeDb"_s,
+                                      u"weft::Server"_s, u"weft::Config"_s, u"weft::Processor"_s, u"weft::Compaction"_s,
+                                      u"weft::Search"_s, u"weft::Mcp"_s,    u"weft::Diff"_s};
+    return contexts;
 }
 
 /// "%1", "%2", "%n" (and "%L1"), sorted, with repeats.
@@ -207,6 +221,9 @@ private Q_SLOTS:
     void tsFiles();
     void tsFilesMatchSources();
     void installTranslations();
+    void modelContexts();
+    void modelErrors_data();
+    void modelErrors();
     void checker_data();
     void checker();
     void noUntranslatedString_data();
@@ -340,6 +357,110 @@ void TestTranslations::installTranslations()
     QVERIFY(loaded.isEmpty());
     QCOMPARE(QCoreApplication::translate("weft::MainWindow", "&File"), u"&File"_s);
     QCOMPARE(app.findChildren<QTranslator *>().size(), 0);
+}
+
+void TestTranslations::modelContexts()
+{
+    // Every area of model/ has its messages in both files, each one translated into the language
+    // (not the English source copied): the errors the window shows from model/ are read there.
+    static const QRegularExpression cjk(u"[\\x{3040}-\\x{30ff}\\x{3400}-\\x{9fff}]"_s);
+    for (const QString &language : {u"ja"_s, u"zh_CN"_s}) {
+        const TsFile ts = readTs(tsPath(language));
+        QVERIFY2(ts.error.isEmpty(), qPrintable(ts.error));
+        QHash<QString, int> counts;
+        QStringList english;
+        for (const TsMessage &m : ts.messages) {
+            if (!modelContextNames().contains(m.context))
+                continue;
+            ++counts[m.context];
+            if (m.unfinished || m.translations.isEmpty() || !m.translations.first().contains(cjk))
+                english.append(m.context + u" \""_s + m.source + u'"');
+        }
+        for (const QString &context : modelContextNames())
+            QVERIFY2(counts.value(context) > 0, qPrintable(language + u": no messages of "_s + context));
+        QVERIFY2(english.isEmpty(), qPrintable(language + u": not translated:\n"_s + english.join(u'\n')));
+        int total = 0;
+        for (int n : std::as_const(counts))
+            total += n;
+        QVERIFY(total > 200);
+    }
+}
+
+void TestTranslations::modelErrors_data()
+{
+    QTest::addColumn<QLocale>("locale");
+    QTest::addColumn<QString>("hostileID");
+    QTest::addColumn<QString>("missingSession");
+    QTest::addColumn<QString>("unsafeKey");
+    QTest::addColumn<QString>("damagedJson");
+    QTest::addRow("en")
+        << QLocale(QLocale::English, QLocale::UnitedStates)
+        << u"the ID \"../../etc\" contains a path separator or is a relative path"_s
+        << u"Session not found: ses_dff058141ffeXJnTNzT8vnXcKz"_s
+        << u"refusing unsafe storage key component \"..\" (empty, \".\", \"..\", a path separator, NUL or "
+           u"control characters)"_s
+        << u"not valid JSON ("_s;
+    QTest::addRow("ja")
+        << QLocale(QLocale::Japanese, QLocale::Japan)
+        << u"ID「../../etc」にパス区切り文字が含まれているか、相対パスになっています"_s
+        << u"セッションが見つかりません: ses_dff058141ffeXJnTNzT8vnXcKz"_s
+        << u"安全でないストレージキーの要素「..」は使用できません (空、\".\"、\"..\"、パス区切り文字、NUL または制御文字)"_s
+        << u"有効な JSON ではありません ("_s;
+    QTest::addRow("zh_CN") << QLocale(QLocale::Chinese, QLocale::SimplifiedChineseScript, QLocale::China)
+                           << u"ID“../../etc”包含路径分隔符或是相对路径"_s
+                           << u"未找到会话：ses_dff058141ffeXJnTNzT8vnXcKz"_s
+                           << u"拒绝不安全的存储键组成部分“..”（空、\".\"、\"..\"、路径分隔符、NUL 或控制字符）"_s
+                           << u"不是有效的 JSON（"_s;
+}
+
+void TestTranslations::modelErrors()
+{
+    QFETCH(QLocale, locale);
+    QFETCH(QString, hostileID);
+    QFETCH(QString, missingSession);
+    QFETCH(QString, unsafeKey);
+    QFETCH(QString, damagedJson);
+    const QStringList loaded = I18n::installTranslations(*QCoreApplication::instance(), locale);
+    QCOMPARE(loaded.isEmpty(), locale.language() == QLocale::English);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto store = std::make_shared<JsonStore>(dir.path());
+    QVERIFY(store->initialize());
+    SessionService service(store);
+
+    // A hostile session ID, refused before it reaches a path (model/core).
+    const Result<JsonObject> hostile = Transfer::exportSession(service, u"../../etc"_s);
+    QVERIFY(!hostile);
+    QCOMPARE(hostile.error().message, hostileID);
+    QCOMPARE(hostile.error().toString(), hostileID); // no `where`, and nothing English around it
+
+    // A session that is not there (model/session).
+    const Result<JsonObject> missing = Transfer::exportSession(service, u"ses_dff058141ffeXJnTNzT8vnXcKz"_s);
+    QVERIFY(!missing);
+    QCOMPARE(missing.error().message, missingSession);
+
+    // The storage refuses a key that leaves its folder, and reports a damaged file (model/store).
+    JsonStorage storage(dir.filePath(u"storage"_s));
+    const Result<JsonValue> unsafe = storage.read({u"session"_s, u".."_s});
+    QVERIFY(!unsafe);
+    QCOMPARE(unsafe.error().message, unsafeKey);
+    QVERIFY(storage.writeRaw({u"session"_s, u"global"_s, u"ses_damaged"_s}, "{\"id\": \"ses_damaged\", \"title\":"));
+    const Result<JsonValue> damaged = storage.read({u"session"_s, u"global"_s, u"ses_damaged"_s});
+    QVERIFY(!damaged);
+    QVERIFY2(damaged.error().message.startsWith(damagedJson), qPrintable(damaged.error().message));
+    QVERIFY(damaged.error().where.endsWith(u"/storage/session/global/ses_damaged.json"_s)); // paths stay as they are
+
+    // An export file that is no JSON, as File > Import reads it (model/session).
+    const QString file = dir.filePath(u"damaged-export.json"_s);
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write("{\"info\": ");
+    out.close();
+    const Result<Transfer::ImportResult> imported = Transfer::importFile(service, file);
+    QVERIFY(!imported);
+    QVERIFY2(imported.error().message.startsWith(damagedJson), qPrintable(imported.error().message));
+    QCOMPARE(imported.error().where, file);
 }
 
 void TestTranslations::checker_data()
