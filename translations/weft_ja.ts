@@ -1629,6 +1629,16 @@ This cannot be undone.</source>
         <source>%1 (arguments: %2)</source>
         <translation>%1（引数: %2）</translation>
     </message>
+    <message numerus="yes">
+        <source>Closed %n interrupted run(s) whose process ended before finishing; what was written is kept.</source>
+        <translation>
+            <numerusform>処理中にプロセスが終了した実行 %n 件を閉じました。書き込まれた内容は残っています。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This session is being run by %1. It follows live here; fork it to work on it meanwhile.</source>
+        <translation>このセッションは %1 が実行中です。ここではその様子をリアルタイムで表示します。その間に作業するにはフォークしてください。</translation>
+    </message>
 </context>
 <context>
     <name>weft::Mcp</name>
@@ -2254,6 +2264,10 @@ This cannot be undone.</source>
         <source>no processor</source>
         <translation>プロセッサーがありません</translation>
     </message>
+    <message>
+        <source>Weft could not write this session to its data folder (%1), so the run was stopped; everything written before is kept</source>
+        <translation>Weft はこのセッションをデータフォルダーに書き込めなかったため (%1)、実行を停止しました。それまでに書き込まれた内容はすべて残っています</translation>
+    </message>
 </context>
 <context>
     <name>weft::QuestionDialog</name>
@@ -2611,6 +2625,14 @@ This cannot be undone.</source>
     <message>
         <source>cannot create the data dir</source>
         <translation>データフォルダーを作成できません</translation>
+    </message>
+    <message>
+        <source>session %1 is being run by %2; stop it before deleting it</source>
+        <translation>セッション %1 は %2 が実行中です。削除する前に停止してください</translation>
+    </message>
+    <message>
+        <source>this process</source>
+        <translation>このプロセス</translation>
     </message>
 </context>
 <context>
@@ -3163,6 +3185,51 @@ Sessions written by version %2</source>
     <message>
         <source>expected an array of todo items</source>
         <translation>ToDo 項目の配列が必要です</translation>
+    </message>
+    <message>
+        <source>another Weft process</source>
+        <translation>別の Weft プロセス</translation>
+    </message>
+    <message>
+        <source>%1 (an unknown process)</source>
+        <extracomment>%1 what runs it (&quot;weft run&quot;), %2 its process ID, %3 its host, %4 since when</extracomment>
+        <translation>%1 (不明なプロセス)</translation>
+    </message>
+    <message>
+        <source>%1 (process %2 on %3)</source>
+        <translation>%1 (%3 上のプロセス %2)</translation>
+    </message>
+    <message>
+        <source>%1 (process %2 on %3, since %4)</source>
+        <translation>%1 (%3 上のプロセス %2、%4 から)</translation>
+    </message>
+    <message>
+        <source>%1 (process %2)</source>
+        <translation>%1 (プロセス %2)</translation>
+    </message>
+    <message>
+        <source>%1 (process %2, since %3)</source>
+        <translation>%1 (プロセス %2、%3 から)</translation>
+    </message>
+    <message>
+        <source>cannot create the folder of the session locks</source>
+        <translation>セッションのロック用フォルダーを作成できません</translation>
+    </message>
+    <message>
+        <source>cannot open the session&apos;s lock file: %1</source>
+        <translation>セッションのロックファイルを開けません: %1</translation>
+    </message>
+    <message>
+        <source>cannot lock the session: %1</source>
+        <translation>セッションをロックできません: %1</translation>
+    </message>
+    <message>
+        <source>session %1 is busy: this process is running it</source>
+        <translation>セッション %1 は実行中です: このプロセスが実行しています</translation>
+    </message>
+    <message>
+        <source>session %1 is being run by %2; wait for it to finish, or stop it there</source>
+        <translation>セッション %1 は %2 が実行中です。終わるまで待つか、そちらで停止してください</translation>
     </message>
 </context>
 <context>

@@ -1629,6 +1629,16 @@ This cannot be undone.</source>
         <source>%1 (arguments: %2)</source>
         <translation>%1（参数：%2）</translation>
     </message>
+    <message numerus="yes">
+        <source>Closed %n interrupted run(s) whose process ended before finishing; what was written is kept.</source>
+        <translation>
+            <numerusform>已关闭 %n 个因进程在完成前结束而中断的运行；已写入的内容均已保留。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This session is being run by %1. It follows live here; fork it to work on it meanwhile.</source>
+        <translation>此会话正由 %1 运行。此处会实时跟随显示；如需同时继续工作，请派生此会话。</translation>
+    </message>
 </context>
 <context>
     <name>weft::Mcp</name>
@@ -2254,6 +2264,10 @@ This cannot be undone.</source>
         <source>no processor</source>
         <translation>没有处理器</translation>
     </message>
+    <message>
+        <source>Weft could not write this session to its data folder (%1), so the run was stopped; everything written before is kept</source>
+        <translation>Weft 无法将此会话写入其数据文件夹（%1），因此已停止运行；此前写入的内容均已保留</translation>
+    </message>
 </context>
 <context>
     <name>weft::QuestionDialog</name>
@@ -2611,6 +2625,14 @@ This cannot be undone.</source>
     <message>
         <source>cannot create the data dir</source>
         <translation>无法创建数据文件夹</translation>
+    </message>
+    <message>
+        <source>session %1 is being run by %2; stop it before deleting it</source>
+        <translation>会话 %1 正由 %2 运行；请先停止再删除</translation>
+    </message>
+    <message>
+        <source>this process</source>
+        <translation>本进程</translation>
     </message>
 </context>
 <context>
@@ -3163,6 +3185,51 @@ Sessions written by version %2</source>
     <message>
         <source>expected an array of todo items</source>
         <translation>应为待办事项数组</translation>
+    </message>
+    <message>
+        <source>another Weft process</source>
+        <translation>另一个 Weft 进程</translation>
+    </message>
+    <message>
+        <source>%1 (an unknown process)</source>
+        <extracomment>%1 what runs it (&quot;weft run&quot;), %2 its process ID, %3 its host, %4 since when</extracomment>
+        <translation>%1（未知进程）</translation>
+    </message>
+    <message>
+        <source>%1 (process %2 on %3)</source>
+        <translation>%1（%3 上的进程 %2）</translation>
+    </message>
+    <message>
+        <source>%1 (process %2 on %3, since %4)</source>
+        <translation>%1（%3 上的进程 %2，自 %4 起）</translation>
+    </message>
+    <message>
+        <source>%1 (process %2)</source>
+        <translation>%1（进程 %2）</translation>
+    </message>
+    <message>
+        <source>%1 (process %2, since %3)</source>
+        <translation>%1（进程 %2，自 %3 起）</translation>
+    </message>
+    <message>
+        <source>cannot create the folder of the session locks</source>
+        <translation>无法创建会话锁文件夹</translation>
+    </message>
+    <message>
+        <source>cannot open the session&apos;s lock file: %1</source>
+        <translation>无法打开会话的锁文件：%1</translation>
+    </message>
+    <message>
+        <source>cannot lock the session: %1</source>
+        <translation>无法锁定会话：%1</translation>
+    </message>
+    <message>
+        <source>session %1 is busy: this process is running it</source>
+        <translation>会话 %1 正忙：本进程正在运行它</translation>
+    </message>
+    <message>
+        <source>session %1 is being run by %2; wait for it to finish, or stop it there</source>
+        <translation>会话 %1 正由 %2 运行；请等待其完成，或在那里停止它</translation>
     </message>
 </context>
 <context>
