@@ -43,14 +43,14 @@ have_native_kf6() {
 # main archive). Never a hard-coded mirror: a machine may only reach its own.
 host_mirror() {
     if [ -n "${WEFT_DEBIAN_MIRROR:-}" ]; then printf '%s\n' "$WEFT_DEBIAN_MIRROR"; return 0; fi
-    local f uri
-    for f in /etc/apt/sources.list.d/*.sources; do
+    local f uri etc=${WEFT_APT_ETC:-/etc/apt}
+    for f in "$etc"/sources.list.d/*.sources; do
         [ -f "$f" ] || continue
         for uri in $(sed -n 's/^URIs:[[:space:]]*//p' "$f"); do
             case "$uri" in *security*|*backports*|*-updates*) continue;; http://*|https://*|file:*) printf '%s\n' "$uri"; return 0;; esac
         done
     done
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    for f in "$etc"/sources.list "$etc"/sources.list.d/*.list; do
         [ -f "$f" ] || continue
         # "deb [options] URI suite components": the URI is the first field after the options.
         uri=$(sed -n 's/^[[:space:]]*deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\{0,1\}\([^[:space:]]\+\).*/\2/p' "$f" \
