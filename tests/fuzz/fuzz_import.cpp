@@ -54,3 +54,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     QDir(dir).removeRecursively();
     return 0;
 }
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***)
+{
+    // The application and the temporary folder,
+    // once, before libFuzzer's per-input timeout applies.
+    static const char warm[] = "{}";
+    LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t *>(warm), sizeof warm - 1);
+    return 0;
+}

@@ -14,6 +14,8 @@
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+// Defined by the targets with a costly one-time setup, as libFuzzer allows.
+extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
 namespace
 {
@@ -36,6 +38,8 @@ bool runFile(const std::filesystem::path &path)
 
 int main(int argc, char **argv)
 {
+    if (LLVMFuzzerInitialize)
+        LLVMFuzzerInitialize(&argc, &argv);
     int count = 0;
     bool ok = true;
     for (int i = 1; i < argc; ++i) {
