@@ -315,12 +315,18 @@ private:
                     ++pos;
                     return array;
                 }
+                const qsizetype itemStart = pos;
                 array.append(flowValue(text, pos, line, true));
                 if (!m_error.isEmpty())
                     return array;
                 skipSpaces(text, pos);
                 if (pos < text.size() && text[pos] == u',')
                     ++pos;
+                // A character no item can start with (':' or '}') would be read again forever.
+                if (pos == itemStart) {
+                    fail(u"unexpected '%1' in a flow sequence"_s.arg(text[pos]), line);
+                    return array;
+                }
             }
         }
         if (c == u'{') {
@@ -336,6 +342,7 @@ private:
                     ++pos;
                     return object;
                 }
+                const qsizetype memberStart = pos;
                 const JsonValue key = flowValue(text, pos, line, true);
                 if (!m_error.isEmpty())
                     return object;
@@ -349,6 +356,11 @@ private:
                 skipSpaces(text, pos);
                 if (pos < text.size() && text[pos] == u',')
                     ++pos;
+                // A character no member can start with (']') would be read again forever.
+                if (pos == memberStart) {
+                    fail(u"unexpected '%1' in a flow mapping"_s.arg(text[pos]), line);
+                    return object;
+                }
             }
         }
         // A plain scalar: to a comment, or inside a flow to a ',', ']', '}' or a key's ':'.

@@ -15,6 +15,13 @@
 
 using namespace weft;
 
+// The application is never destroyed (fuzzcommon.h): what fontconfig and Qt's font database
+// keep until then is no leak of the renderer's.
+extern "C" const char *__lsan_default_suppressions()
+{
+    return "leak:libfontconfig.so\nleak:libQt6Gui.so\n";
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
