@@ -292,6 +292,27 @@ private:
         return value;
     }
 
+    /// A flow key that is no string, as js-yaml (OpenCode's reader) turns it into a property
+    /// name: JavaScript's String() of it, "[object Object]" for a mapping. Not its JSON: keys
+    /// nested in keys would escape each other's quotes, doubling the text at every level.
+    static QString keyString(const JsonValue &key)
+    {
+        switch (key.type()) {
+        case JsonValue::Type::String:
+            return key.toString();
+        case JsonValue::Type::Object:
+            return u"[object Object]"_s;
+        case JsonValue::Type::Array: {
+            QStringList items;
+            for (const JsonValue &item : key.toArray())
+                items.append(item.isNull() || item.isUndefined() ? QString() : keyString(item));
+            return items.join(u',');
+        }
+        default:
+            return QString::fromUtf8(toJson(key, 0));
+        }
+    }
+
     JsonValue flowValue(const QString &text, qsizetype &pos, qsizetype line, bool inFlow)
     {
         skipSpaces(text, pos);
@@ -352,7 +373,7 @@ private:
                     ++pos;
                     value = flowValue(text, pos, line, true);
                 }
-                object.insert(key.isString() ? key.toString() : QString::fromUtf8(toJson(key, 0)), value);
+                object.insert(keyString(key), value);
                 skipSpaces(text, pos);
                 if (pos < text.size() && text[pos] == u',')
                     ++pos;
