@@ -6,6 +6,9 @@
 #   packaging/dev.sh build           build only
 #   packaging/dev.sh bench [...]     release build, then the benchmark runner
 #   packaging/dev.sh shell [CMD...]  a shell (or CMD) in the build environment
+#   packaging/dev.sh fuzz [--minutes N] [TARGET...]
+#                                    libFuzzer on every parser of outside bytes (tests/fuzz), N
+#                                    minutes each (default 10), all targets or those named
 #
 # Where the distribution packages Qt 6 and KF6 SyntaxHighlighting (Debian 13, Ubuntu 24.10+,
 # Fedora 40+, Arch) everything runs natively. Where it does not (Debian 12), the script makes a
@@ -155,6 +158,87 @@ configure_and_build() {
     build_env cmake --build "$dir" --parallel "$(nproc)" "${targets[@]}"
 }
 
+# clang and libFuzzer's runtime, for `fuzz` only (not in BUILDROOT_PACKAGES: every other build
+# would install them for nothing). In the build root they are installed on demand.
+FUZZ_PACKAGES="clang libclang-rt-dev"
+ensure_fuzz_toolchain() {
+    local probe='command -v clang++ >/dev/null && f=$(clang++ -print-file-name=libclang_rt.fuzzer-x86_64.a) &&
+        { [ -f "$f" ] || [ -f "$(clang++ -print-runtime-dir)/libclang_rt.fuzzer.a" ] ||
+          [ -f "$(clang++ -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" ]; }'
+    if have_native_kf6; then
+        sh -c "$probe" || die "fuzzing needs clang with libFuzzer: install clang and libclang-rt-dev (Debian, Ubuntu), clang and compiler-rt (Fedora, Arch)"
+        return 0
+    fi
+    ensure_buildroot
+    in_root sh -c "$probe" && return 0
+    [ "$(id -u)" = 0 ] || die "installing clang into the build root $ROOT needs root once (sudo $0 fuzz)"
+    log "installing clang and libFuzzer into the build root (once)"
+    unshare --mount --fork sh -c "
+        mount -t proc proc '$ROOT/proc' && mount --rbind /dev '$ROOT/dev' &&
+        chroot '$ROOT' sh -c 'apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $FUZZ_PACKAGES >/dev/null && apt-get clean'" \
+        || die "installing $FUZZ_PACKAGES into the build root failed"
+}
+
+# fuzz [--minutes N] [TARGET...]: builds tests/fuzz with clang and libFuzzer in build-fuzz and runs
+# each target for N minutes on its corpus (build-fuzz/corpus/<target>, grown from the seeds in
+# tests/fuzz/corpus/<target>). A crasher is copied to tests/fuzz/regressions/<target>/.
+fuzz() {
+    local minutes=10 targets=() all=()
+    while [ $# -gt 0 ]; do
+        case "$1" in
+        --minutes) [ $# -ge 2 ] || die "--minutes needs a number"; minutes=$2; shift 2;;
+        --minutes=*) minutes=${1#--minutes=}; shift;;
+        -*) die "unknown fuzz option '$1'";;
+        *) targets+=("${1#fuzz_}"); shift;;
+        esac
+    done
+    case "$minutes" in ''|*[!0-9.]*) die "--minutes needs a number";; esac
+    local t
+    for t in "$SRC"/tests/fuzz/corpus/*/; do all+=("$(basename "$t")"); done
+    [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+    for t in "${targets[@]}"; do
+        [ -d "$SRC/tests/fuzz/corpus/$t" ] || die "no fuzz target '$t' (targets: ${all[*]})"
+    done
+    ensure_fuzz_toolchain
+    local dir=${WEFT_BUILD_DIR:-$SRC/build-fuzz} names=()
+    for t in "${targets[@]}"; do names+=("fuzz_$t"); done
+    # Coverage, ASan and UBSan on everything: -O1 keeps the build short and the fuzzing fast.
+    WEFT_TARGETS="${names[*]}" configure_and_build "$dir" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DWEFT_FUZZ=ON -DBUILD_TESTING=OFF \
+        -DCMAKE_BUILD_TYPE=Fuzz "-DCMAKE_CXX_FLAGS_FUZZ=-O1 -gline-tables-only"
+    local seconds summary="$dir/fuzz-summary.txt" failed=0
+    seconds=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 60 }')
+    printf '%-18s %12s %8s %8s\n' target executions minutes crashes >"$summary"
+    for t in "${targets[@]}"; do
+        local corpus="$dir/corpus/$t" artifacts="$dir/artifacts/$t" logfile="$dir/fuzz-$t.log"
+        mkdir -p "$corpus" "$artifacts"
+        rm -f "$artifacts"/*
+        log "fuzzing $t for $minutes min (log: $logfile)"
+        local start end execs crashes
+        start=$(date +%s)
+        # One target at a time, at low priority: the machine is shared. -timeout: an input that
+        # takes more than a second is a bug too. The first corpus folder is the one that grows.
+        build_env env UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \
+            nice -n 15 "$dir/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=4096 \
+            -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" "$SRC/tests/fuzz/corpus/$t" \
+            >"$logfile" 2>&1 || true
+        end=$(date +%s)
+        execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logfile" | tail -n1)
+        [ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$logfile" | tail -n1 | tr -d '#')
+        crashes=$(find "$artifacts" -type f | wc -l)
+        printf '%-18s %12s %8s %8s\n' "$t" "${execs:-?}" "$(awk -v s=$((end - start)) 'BEGIN { printf "%.1f", s / 60 }')" \
+            "$crashes" >>"$summary"
+        if [ "$crashes" -gt 0 ]; then
+            failed=1
+            mkdir -p "$SRC/tests/fuzz/regressions/$t"
+            cp "$artifacts"/* "$SRC/tests/fuzz/regressions/$t/"
+            log "$t: $crashes crasher(s) saved to tests/fuzz/regressions/$t/ (see $logfile): fix the parser, then" \
+                "commit them, the replay test (ctest -R fuzz_${t}_replay) keeps them fixed"
+        fi
+    done
+    cat "$summary"
+    return $failed
+}
+
 main() {
     local cmd=${1:-}
     [ $# -gt 0 ] && shift
@@ -199,14 +283,17 @@ main() {
     shell)
         if [ $# -eq 0 ]; then build_env bash; else build_env "$@"; fi
         ;;
+    fuzz)
+        fuzz "$@"
+        ;;
     exec-in-root)
         # Used by the build/weft launcher on hosts that need the build root.
         in_root "$@"
         ;;
     ""|-h|--help|help)
-        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
         ;;
-    *) die "unknown command '$cmd' (try: build, run, test, bench, shell)";;
+    *) die "unknown command '$cmd' (try: build, run, test, bench, shell, fuzz)";;
     esac
 }
 

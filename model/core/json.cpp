@@ -26,6 +26,18 @@ namespace
 {
 const JsonValue s_undefined;
 const QString s_emptyString;
+
+/// UTF-8 to a string that keeps a leading U+FEFF: QString::fromUtf8() drops it as a byte order
+/// mark, but inside a JSON string it is an ordinary character (JSON.parse keeps it).
+QString utf8String(QByteArrayView bytes)
+{
+    if (bytes.size() >= 3 && bytes[0] == '\xEF' && bytes[1] == '\xBB' && bytes[2] == '\xBF') {
+        QStringDecoder decoder(QStringDecoder::Utf8,
+                               QStringDecoder::Flag::Stateless | QStringDecoder::Flag::ConvertInitialBom);
+        return decoder.decode(bytes);
+    }
+    return QString::fromUtf8(bytes);
+}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -599,7 +611,7 @@ private:
         while (m_p < m_end) {
             const unsigned char c = static_cast<unsigned char>(*m_p);
             if (c == '"') {
-                out = QString::fromUtf8(start, m_p - start);
+                out = utf8String(QByteArrayView(start, m_p - start));
                 ++m_p;
                 return true;
             }
@@ -627,7 +639,10 @@ private:
             else
                 close += 2;
         }
-        QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+        // ConvertInitialBom: a stateless decoder takes every call for the start of a text and
+        // would drop a U+FEFF that begins a run (after an escape, or at the string's start).
+        QStringDecoder decoder(QStringDecoder::Utf8,
+                               QStringDecoder::Flag::Stateless | QStringDecoder::Flag::ConvertInitialBom);
         QString result(decoder.requiredSpace(close - start), Qt::Uninitialized);
         QChar *const begin = result.data();
         QChar *dst = decoder.appendToBuffer(begin, QByteArrayView(start, m_p - start));
@@ -777,7 +792,7 @@ private:
             h = (h ^ quint8(c)) * 16777619u;
         KeySlot &slot = table[h % Slots];
         if (slot.length != bytes.size() || std::memcmp(slot.bytes, bytes.data(), size_t(bytes.size())) != 0) {
-            slot.value = QString::fromUtf8(bytes);
+            slot.value = utf8String(bytes);
             slot.length = bytes.size();
             std::memcpy(slot.bytes, bytes.data(), size_t(bytes.size()));
         }
@@ -830,7 +845,7 @@ private:
                 values.reserve(qsizetype(members.size()));
                 for (const simdjson::dom::key_value_pair member : members) {
                     const QByteArrayView bytes(member.key.data(), qsizetype(member.key.size()));
-                    QString key = bytes.size() <= MaxInternedKey ? internedKey(bytes) : QString::fromUtf8(bytes);
+                    QString key = bytes.size() <= MaxInternedKey ? internedKey(bytes) : utf8String(bytes);
                     fromSimdjson(member.value, memberSlot(keys, values, std::move(key)));
                 }
             }
@@ -852,7 +867,7 @@ private:
         case simdjson::dom::element_type::STRING: {
             const std::string_view s(e);
             out.m_type = JsonValue::Type::String;
-            out.m_string = QString::fromUtf8(s.data(), qsizetype(s.size()));
+            out.m_string = utf8String(QByteArrayView(s.data(), qsizetype(s.size())));
             return;
         }
         case simdjson::dom::element_type::INT64:

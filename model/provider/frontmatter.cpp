@@ -294,6 +294,27 @@ private:
         return value;
     }
 
+    /// A flow key that is no string, as js-yaml (OpenCode's reader) turns it into a property
+    /// name: JavaScript's String() of it, "[object Object]" for a mapping. Not its JSON: keys
+    /// nested in keys would escape each other's quotes, doubling the text at every level.
+    static QString keyString(const JsonValue &key)
+    {
+        switch (key.type()) {
+        case JsonValue::Type::String:
+            return key.toString();
+        case JsonValue::Type::Object:
+            return u"[object Object]"_s;
+        case JsonValue::Type::Array: {
+            QStringList items;
+            for (const JsonValue &item : key.toArray())
+                items.append(item.isNull() || item.isUndefined() ? QString() : keyString(item));
+            return items.join(u',');
+        }
+        default:
+            return QString::fromUtf8(toJson(key, 0));
+        }
+    }
+
     JsonValue flowValue(const QString &text, qsizetype &pos, qsizetype line, bool inFlow)
     {
         skipSpaces(text, pos);
@@ -317,12 +338,18 @@ private:
                     ++pos;
                     return array;
                 }
+                const qsizetype itemStart = pos;
                 array.append(flowValue(text, pos, line, true));
                 if (!m_error.isEmpty())
                     return array;
                 skipSpaces(text, pos);
                 if (pos < text.size() && text[pos] == u',')
                     ++pos;
+                // A character no item can start with (':' or '}') would be read again forever.
+                if (pos == itemStart) {
+                    fail(u"unexpected '%1' in a flow sequence"_s.arg(text[pos]), line);
+                    return array;
+                }
             }
         }
         if (c == u'{') {
@@ -338,6 +365,7 @@ private:
                     ++pos;
                     return object;
                 }
+                const qsizetype memberStart = pos;
                 const JsonValue key = flowValue(text, pos, line, true);
                 if (!m_error.isEmpty())
                     return object;
@@ -347,10 +375,15 @@ private:
                     ++pos;
                     value = flowValue(text, pos, line, true);
                 }
-                object.insert(key.isString() ? key.toString() : QString::fromUtf8(toJson(key, 0)), value);
+                object.insert(keyString(key), value);
                 skipSpaces(text, pos);
                 if (pos < text.size() && text[pos] == u',')
                     ++pos;
+                // A character no member can start with (']') would be read again forever.
+                if (pos == memberStart) {
+                    fail(u"unexpected '%1' in a flow mapping"_s.arg(text[pos]), line);
+                    return object;
+                }
             }
         }
         // A plain scalar: to a comment, or inside a flow to a ',', ']', '}' or a key's ':'.
