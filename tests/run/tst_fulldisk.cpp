@@ -4,6 +4,7 @@
 // KB; then a streaming run, a fork, an import and a compaction each hit ENOSPC. Each must fail
 // with a clear error, stop cleanly, leave every file whole and lose nothing already written.
 #include "fakellmserver.h"
+#include "runfixture.h"
 
 #include "core/json.h"
 #include "store/jsonstore.h"
@@ -158,25 +159,9 @@ private Q_SLOTS:
         if (m_unshare.isEmpty())
             QSKIP("this machine cannot mount a tmpfs in a private mount namespace (neither as root nor in a user namespace)");
         QVERIFY(m_server.listen());
-        QProcess git;
-        git.setWorkingDirectory(m_project.path());
-        git.start(u"sh"_s, {u"-c"_s, u"git init -q && git -c user.email=t@e -c user.name=t commit -q --allow-empty -m root"_s});
-        QVERIFY(git.waitForFinished(20000));
+        QVERIFY(makeGitRepository(m_project.path()));
         m_config = m_home.path() + u"/weft.json"_s;
-        const JsonObject config{
-            {u"model"_s, u"fake/gpt-test"_s},
-            {u"small_model"_s, u"fake/gpt-test"_s},
-            {u"snapshot"_s, false},
-            {u"provider"_s,
-             JsonObject{{u"fake"_s,
-                         JsonObject{{u"npm"_s, u"@ai-sdk/openai-compatible"_s},
-                                    {u"options"_s, JsonObject{{u"baseURL"_s, m_server.baseUrl().toString()},
-                                                              {u"apiKey"_s, u"{env:FAKE_API_KEY}"_s}}},
-                                    {u"models"_s, JsonObject{{u"gpt-test"_s, JsonObject{}}}}}}}}};
-        QFile f(m_config);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(toJson(config, 2));
-        f.close();
+        QVERIFY(writeFakeProviderConfig(m_config, m_server.baseUrl(), {{u"snapshot"_s, false}}));
 
         // The seed: one finished session with a reply of about 60 KB.
         m_seed = m_home.path() + u"/seed"_s;

@@ -4,6 +4,7 @@
 // fork and export work; SIGKILL at any moment leaves files whole, and the next Weft process
 // closes the run as OpenCode closes an aborted one (stream journal applied first).
 #include "fakellmserver.h"
+#include "runfixture.h"
 
 #include "core/json.h"
 #include "store/jsonstore.h"
@@ -115,24 +116,9 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_server.listen());
-        QProcess git;
-        git.setWorkingDirectory(m_project.path());
-        git.start(u"sh"_s, {u"-c"_s, u"git init -q && git -c user.email=t@e -c user.name=t commit -q --allow-empty -m root"_s});
-        QVERIFY(git.waitForFinished(20000));
+        QVERIFY(makeGitRepository(m_project.path()));
         m_config = m_home.path() + u"/weft.json"_s;
-        const JsonObject config{
-            {u"model"_s, u"fake/gpt-test"_s},
-            {u"small_model"_s, u"fake/gpt-test"_s},
-            {u"snapshot"_s, false},
-            {u"provider"_s,
-             JsonObject{{u"fake"_s,
-                         JsonObject{{u"npm"_s, u"@ai-sdk/openai-compatible"_s},
-                                    {u"options"_s, JsonObject{{u"baseURL"_s, m_server.baseUrl().toString()},
-                                                              {u"apiKey"_s, u"{env:FAKE_API_KEY}"_s}}},
-                                    {u"models"_s, JsonObject{{u"gpt-test"_s, JsonObject{}}}}}}}}};
-        QFile f(m_config);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(toJson(config, 2));
+        QVERIFY(writeFakeProviderConfig(m_config, m_server.baseUrl(), {{u"snapshot"_s, false}}));
     }
 
     void init() { m_server.clearReplies(); }

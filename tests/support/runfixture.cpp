@@ -54,11 +54,17 @@ void RunFixture::tearDown()
 
 QString RunFixture::writeConfig(const JsonObject &extra) const
 {
+    const QString path = data->filePath(u"weft.json"_s);
+    return writeFakeProviderConfig(path, server->baseUrl(), extra) ? path : QString();
+}
+
+bool writeFakeProviderConfig(const QString &path, const QUrl &baseUrl, const JsonObject &extra)
+{
     const JsonObject limit{{u"context"_s, 100000}, {u"output"_s, 4000}};
     const JsonObject cost{{u"input"_s, 3}, {u"output"_s, 15}};
     const JsonObject fake{
         {u"npm"_s, u"@ai-sdk/openai-compatible"_s},
-        {u"options"_s, JsonObject{{u"baseURL"_s, server->baseUrl().toString()}, {u"apiKey"_s, u"sk-test-key"_s}}},
+        {u"options"_s, JsonObject{{u"baseURL"_s, baseUrl.toString()}, {u"apiKey"_s, u"sk-test-key"_s}}},
         {u"models"_s, JsonObject{{u"gpt-test"_s, JsonObject{{u"limit"_s, limit}, {u"cost"_s, cost}}}}},
     };
     JsonObject config{
@@ -70,12 +76,10 @@ QString RunFixture::writeConfig(const JsonObject &extra) const
     };
     for (const QString &key : extra.keys())
         config.insert(key, extra.value(key));
-    const QString path = data->filePath(u"weft.json"_s);
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly))
-        return {};
-    f.write("// the test's config\n" + toJson(config, 2));
-    return path;
+        return false;
+    return f.write("// the test's config\n" + toJson(config, 2)) > 0;
 }
 
 QByteArray textReply(const QStringList &pieces, qint64 prompt, qint64 completion)

@@ -38,6 +38,11 @@ struct RunFixture {
     [[nodiscard]] QString writeConfig(const JsonObject &extra = {}) const;
 };
 
+/// Writes a config to @p path as a user writes it: the fake provider at @p baseUrl with its
+/// `fake/gpt-test` model (context 100,000, output 4,000, $3/$15 per million tokens) as model and
+/// small model, `bash` asking for permission, and @p extra's keys over these. False on failure.
+[[nodiscard]] bool writeFakeProviderConfig(const QString &path, const QUrl &baseUrl, const JsonObject &extra = {});
+
 /// An OpenAI-compatible streamed reply: @p pieces of text, then `stop` with that usage.
 [[nodiscard]] QByteArray textReply(const QStringList &pieces, qint64 prompt = 3000, qint64 completion = 400);
 /// The first tool part of @p messages, null when none.
