@@ -25,6 +25,7 @@ static JsonObject statusJson(const McpServerStatus &s)
         o.insert(u"protocolVersion"_s, s.protocolVersion);
         o.insert(u"tools"_s, s.toolCount);
         o.insert(u"prompts"_s, s.promptCount);
+        o.insert(u"resources"_s, s.resourceCount);
         o.insert(u"connectMs"_s, s.connectMs);
     }
     return o;

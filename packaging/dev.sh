@@ -6,9 +6,10 @@
 #   packaging/dev.sh build           build only
 #   packaging/dev.sh bench [...]     release build, then the benchmark runner
 #   packaging/dev.sh shell [CMD...]  a shell (or CMD) in the build environment
-#   packaging/dev.sh fuzz [--minutes N] [TARGET...]
+#   packaging/dev.sh fuzz [--minutes N] [--jobs J] [TARGET...]
 #                                    libFuzzer on every parser of outside bytes (tests/fuzz), N
-#                                    minutes each (default 10), all targets or those named
+#                                    minutes each (default 10), J targets at a time (default 1),
+#                                    all targets or those named
 #
 # Where the distribution packages Qt 6 and KF6 SyntaxHighlighting (Debian 13, Ubuntu 24.10+,
 # Fedora 40+, Arch) everything runs natively. Where it does not (Debian 12), the script makes a
@@ -179,20 +180,24 @@ ensure_fuzz_toolchain() {
         || die "installing $FUZZ_PACKAGES into the build root failed"
 }
 
-# fuzz [--minutes N] [TARGET...]: builds tests/fuzz with clang and libFuzzer in build-fuzz and runs
-# each target for N minutes on its corpus (build-fuzz/corpus/<target>, grown from the seeds in
-# tests/fuzz/corpus/<target>). A crasher is copied to tests/fuzz/regressions/<target>/.
+# fuzz [--minutes N] [--jobs J] [TARGET...]: builds tests/fuzz with clang and libFuzzer in
+# build-fuzz and runs each target for N minutes on its corpus (build-fuzz/corpus/<target>, grown
+# from the seeds in tests/fuzz/corpus/<target>), J targets at a time. A crasher is copied to
+# tests/fuzz/regressions/<target>/.
 fuzz() {
-    local minutes=10 targets=() all=()
+    local minutes=10 jobs=1 targets=() all=()
     while [ $# -gt 0 ]; do
         case "$1" in
         --minutes) [ $# -ge 2 ] || die "--minutes needs a number"; minutes=$2; shift 2;;
         --minutes=*) minutes=${1#--minutes=}; shift;;
+        --jobs) [ $# -ge 2 ] || die "--jobs needs a number"; jobs=$2; shift 2;;
+        --jobs=*) jobs=${1#--jobs=}; shift;;
         -*) die "unknown fuzz option '$1'";;
         *) targets+=("${1#fuzz_}"); shift;;
         esac
     done
-    case "$minutes" in ''|*[!0-9.]*) die "--minutes needs a number";; esac
+    case "$minutes" in ''|*[!0-9.]*|0|0.0) die "--minutes needs a number above 0";; esac
+    case "$jobs" in ''|*[!0-9]*|0) die "--jobs needs a whole number above 0";; esac
     local t
     for t in "$SRC"/tests/fuzz/corpus/*/; do all+=("$(basename "$t")"); done
     [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
@@ -205,38 +210,56 @@ fuzz() {
     # Coverage, ASan and UBSan on everything: -O1 keeps the build short and the fuzzing fast.
     WEFT_TARGETS="${names[*]}" configure_and_build "$dir" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DWEFT_FUZZ=ON -DBUILD_TESTING=OFF \
         -DCMAKE_BUILD_TYPE=Fuzz "-DCMAKE_CXX_FLAGS_FUZZ=-O1 -gline-tables-only"
-    local seconds summary="$dir/fuzz-summary.txt" failed=0
+    local seconds summary="$dir/fuzz-summary.txt" failed=0 running=0
     seconds=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 60 }')
+    for t in "${targets[@]}"; do
+        if [ "$running" -ge "$jobs" ]; then
+            wait -n || true
+            running=$((running - 1))
+        fi
+        fuzz_target "$dir" "$t" "$minutes" "$seconds" &
+        running=$((running + 1))
+    done
+    wait || true
     printf '%-18s %12s %8s %8s\n' target executions minutes crashes >"$summary"
     for t in "${targets[@]}"; do
-        local corpus="$dir/corpus/$t" artifacts="$dir/artifacts/$t" logfile="$dir/fuzz-$t.log"
-        mkdir -p "$corpus" "$artifacts"
-        rm -f "$artifacts"/*
-        log "fuzzing $t for $minutes min (log: $logfile)"
-        local start end execs crashes
-        start=$(date +%s)
-        # One target at a time, at low priority: the machine is shared. -timeout: an input that
-        # takes more than a second is a bug too. The first corpus folder is the one that grows.
-        build_env env UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \
-            nice -n 15 "$dir/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=4096 \
-            -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" "$SRC/tests/fuzz/corpus/$t" \
-            >"$logfile" 2>&1 || true
-        end=$(date +%s)
-        execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logfile" | tail -n1)
-        [ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$logfile" | tail -n1 | tr -d '#')
-        crashes=$(find "$artifacts" -type f | wc -l)
-        printf '%-18s %12s %8s %8s\n' "$t" "${execs:-?}" "$(awk -v s=$((end - start)) 'BEGIN { printf "%.1f", s / 60 }')" \
-            "$crashes" >>"$summary"
+        cat "$dir/fuzz-$t.row" >>"$summary"
+        local crashes
+        crashes=$(find "$dir/artifacts/$t" -type f | wc -l)
         if [ "$crashes" -gt 0 ]; then
             failed=1
             mkdir -p "$SRC/tests/fuzz/regressions/$t"
-            cp "$artifacts"/* "$SRC/tests/fuzz/regressions/$t/"
-            log "$t: $crashes crasher(s) saved to tests/fuzz/regressions/$t/ (see $logfile): fix the parser, then" \
-                "commit them, the replay test (ctest -R fuzz_${t}_replay) keeps them fixed"
+            cp "$dir/artifacts/$t"/* "$SRC/tests/fuzz/regressions/$t/"
+            log "$t: $crashes crasher(s) saved to tests/fuzz/regressions/$t/ (see $dir/fuzz-$t.log): fix the" \
+                "parser, then commit them, the replay test (ctest -R fuzz_${t}_replay) keeps them fixed"
         fi
     done
     cat "$summary"
     return $failed
+}
+
+# fuzz_target DIR TARGET MINUTES SECONDS: one libFuzzer run; its summary row goes to
+# DIR/fuzz-TARGET.row.
+fuzz_target() {
+    local dir=$1 t=$2 minutes=$3 seconds=$4
+    local corpus="$dir/corpus/$t" artifacts="$dir/artifacts/$t" logfile="$dir/fuzz-$t.log"
+    mkdir -p "$corpus" "$artifacts"
+    rm -f "$artifacts"/* "$dir/fuzz-$t.row"
+    log "fuzzing $t for $minutes min (log: $logfile)"
+    local start end execs crashes
+    start=$(date +%s)
+    # At low priority: the machine is shared. -timeout: an input that takes more than a second is
+    # a bug too. The first corpus folder is the one that grows.
+    build_env env UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \
+        nice -n 15 "$dir/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=4096 \
+        -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" "$SRC/tests/fuzz/corpus/$t" \
+        >"$logfile" 2>&1 || true
+    end=$(date +%s)
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logfile" | tail -n1)
+    [ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$logfile" | tail -n1 | tr -d '#')
+    crashes=$(find "$artifacts" -type f | wc -l)
+    printf '%-18s %12s %8s %8s\n' "$t" "${execs:-?}" "$(awk -v s=$((end - start)) 'BEGIN { printf "%.1f", s / 60 }')" \
+        "$crashes" >"$dir/fuzz-$t.row"
 }
 
 main() {

@@ -127,6 +127,8 @@ QString iconName(const PromptAttachment &a)
         return u"image-x-generic"_s;
     case PromptAttachment::Kind::Pdf:
         return u"application-pdf"_s;
+    case PromptAttachment::Kind::McpResource:
+        return u"network-server"_s;
     case PromptAttachment::Kind::Text:
         break;
     }
@@ -384,6 +386,7 @@ void Composer::clearText()
 {
     m_editor->clear();
     m_attachments.clear();
+    m_resourceMentions.clear();
     rebuildChips();
     showNotice({});
 }
@@ -466,9 +469,32 @@ void Composer::removeAttachment(int index)
     updateButtons();
 }
 
+void Composer::setResources(const QList<McpResourceInfo> &resources)
+{
+    m_resources = resources;
+    m_resourceChoices.clear();
+    m_resourceChoiceTexts.clear();
+    for (const McpResourceInfo &r : resources) {
+        const QString choice = tr("%1 (%2)").arg(r.name, r.uri);
+        if (!m_resourceChoices.contains(choice))
+            m_resourceChoiceTexts.append(choice);
+        m_resourceChoices.insert(choice, r);
+    }
+}
+
 QList<PromptAttachment> Composer::attachmentsToSend() const
 {
     QList<PromptAttachment> all = Attachments::mentions(text(), m_projectDir);
+    const QString written = text();
+    QStringList sent;
+    for (const McpResourceInfo &r : m_resourceMentions) {
+        // A mention the user deleted is not sent; one chosen twice is sent once.
+        const qsizetype at = written.indexOf(u'@' + r.name);
+        if (at < 0 || sent.contains(r.server + u'\n' + r.uri))
+            continue;
+        sent.append(r.server + u'\n' + r.uri);
+        all.append(Attachments::fromMcpResource(r, at));
+    }
     for (const PromptAttachment &a : m_attachments) {
         bool mentioned = false;
         for (const PromptAttachment &m : std::as_const(all))
@@ -589,11 +615,14 @@ qsizetype Composer::mentionStart(QString *query) const
 void Composer::updateCompletion()
 {
     QString query;
-    if (!m_filesReady || !m_editor->hasFocus() || mentionStart(&query) < 0) {
+    if ((!m_filesReady && m_resources.isEmpty()) || m_projectDir.isEmpty() || !m_editor->hasFocus()
+        || mentionStart(&query) < 0) {
         m_completer->popup()->hide();
         return;
     }
-    const QStringList matches = ProjectFiles::match(m_files, query, 50);
+    // The project's files first, then the MCP resources, as OpenCode's prompt box lists them.
+    QStringList matches = ProjectFiles::match(m_files, query, 50);
+    matches += ProjectFiles::match(m_resourceChoiceTexts, query, 20);
     if (matches.isEmpty()) {
         m_completer->popup()->hide();
         return;
@@ -605,7 +634,7 @@ void Composer::updateCompletion()
     m_completer->popup()->setCurrentIndex(m_completer->completionModel()->index(0, 0));
 }
 
-void Composer::complete(const QString &path)
+void Composer::complete(const QString &choice)
 {
     QString query;
     const qsizetype at = mentionStart(&query);
@@ -614,8 +643,14 @@ void Composer::complete(const QString &path)
     QTextCursor cursor = m_editor->textCursor();
     cursor.setPosition(int(at));
     cursor.setPosition(int(at + 1 + query.size()), QTextCursor::KeepAnchor);
-    // A folder stays open for more typing; a file ends the mention.
-    cursor.insertText(u'@' + path + (path.endsWith(u'/') ? QString() : u" "_s));
+    if (const auto resource = m_resourceChoices.constFind(choice); resource != m_resourceChoices.cend()) {
+        // A resource is mentioned by its name; what it is goes with the prompt.
+        cursor.insertText(u'@' + resource->name + u' ');
+        m_resourceMentions.append(*resource);
+    } else {
+        // A folder stays open for more typing; a file ends the mention.
+        cursor.insertText(u'@' + choice + (choice.endsWith(u'/') ? QString() : u" "_s));
+    }
     m_editor->setTextCursor(cursor);
 }
 

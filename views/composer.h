@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "mcp/mcpclient.h"
 #include "processor/attachments.h"
 
 #include <QFutureWatcher>
+#include <QHash>
 #include <QStringList>
 #include <QWidget>
 
@@ -27,7 +29,7 @@ namespace weft
 ///
 /// Attachments: files and folders dropped on the editor or pasted, images pasted from the
 /// clipboard (as PNG), and `@path` mentions of the project's files, completed fuzzily as they are
-/// typed. Each file dropped or pasted shows as a chip (icon or thumbnail, name, size, a remove
+/// typed, with the resources of the project's MCP servers after the files (`@name`). Each file dropped or pasted shows as a chip (icon or thumbnail, name, size, a remove
 /// button); a file that cannot go (missing, unreadable, a device, binary, too large) is refused
 /// at once with a message under the editor, so nothing fails later.
 ///
@@ -80,6 +82,9 @@ public:
     /// session of an OpenCode server, whose files are elsewhere).
     void setProjectDirectory(const QString &directory);
     [[nodiscard]] QString projectDirectory() const { return m_projectDir; }
+    /// The resources of the session's MCP servers that "@" offers after the files.
+    void setResources(const QList<McpResourceInfo> &resources);
+    [[nodiscard]] const QList<McpResourceInfo> &resources() const { return m_resources; }
     /// Attaches a file or folder (a path relative to the project); false, with the reason shown
     /// under the editor, when it cannot go.
     bool addAttachment(const QString &path);
@@ -88,7 +93,8 @@ public:
     void removeAttachment(int index);
     /// The files, folders and images attached (not counting mentions).
     [[nodiscard]] const QList<PromptAttachment> &attachments() const { return m_attachments; }
-    /// What the prompt sends: the attachments and the text's mentions, each file once.
+    /// What the prompt sends: the attachments and the text's mentions, each file once, and the
+    /// MCP resources chosen from the completion whose "@name" is still in the text.
     [[nodiscard]] QList<PromptAttachment> attachmentsToSend() const;
     /// The message under the editor (why the last attachment was refused), empty when none.
     [[nodiscard]] QString attachmentNotice() const;
@@ -140,7 +146,7 @@ private:
     /// The "@query" before the cursor: its start, or -1 when the cursor is not in a mention.
     [[nodiscard]] qsizetype mentionStart(QString *query) const;
     void updateCompletion();
-    void complete(const QString &path);
+    void complete(const QString &choice);
     void updateCommandCompletion();
 
     QString m_sessionID;
@@ -164,6 +170,13 @@ private:
     QString m_projectDir;
     QList<PromptAttachment> m_attachments;
     QStringList m_files;
+    QList<McpResourceInfo> m_resources;
+    /// "name (uri)", as the completion shows each resource (in the servers' order), and the
+    /// resource each stands for.
+    QStringList m_resourceChoiceTexts;
+    QHash<QString, McpResourceInfo> m_resourceChoices;
+    /// The resources chosen from the completion (their mention is "@name").
+    QList<McpResourceInfo> m_resourceMentions;
     bool m_filesReady = false;
     QFutureWatcher<QStringList> m_filesWatcher;
     QStandardItemModel *m_commandModel;

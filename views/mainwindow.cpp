@@ -872,6 +872,7 @@ void MainWindow::updateProjectChoices()
                                                .trimmed()});
         }
         m_composer->setCommands(commands);
+        m_composer->setResources(choices.resources);
         if (choices.error.isEmpty())
             m_notices->removeNotice(u"projectConfig"_s);
         else

@@ -214,6 +214,7 @@ QFuture<SessionController::ProjectChoices> SessionController::projectChoices(con
                     choices.agents.append(agent.name);
             }
             choices.commands = config->availableCommands();
+            choices.resources = config->availableResources();
             return choices;
         });
 }

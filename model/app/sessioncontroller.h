@@ -110,10 +110,12 @@ public:
     [[nodiscard]] QStringList agents() const;
     /// What the composer offers for a session of Weft's store: the primary agents and the
     /// commands of its directory's configuration (the project's .opencode folder adds its own),
-    /// or the error that keeps that configuration from being used.
+    /// the resources of its MCP servers, or the error that keeps that configuration from being
+    /// used.
     struct ProjectChoices {
         QStringList agents;
         QList<PromptCommand> commands;
+        QList<McpResourceInfo> resources;
         QString error;
     };
     /// Read off the GUI thread (it reads the project's files and asks git for its root); the

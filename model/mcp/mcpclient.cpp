@@ -112,10 +112,12 @@ void McpClient::onOpened()
                 return;
             }
             refreshPrompts([this] {
-                if (m_failed)
-                    return;
-                m_ready = true;
-                Q_EMIT ready();
+                refreshResources([this] {
+                    if (m_failed)
+                        return;
+                    m_ready = true;
+                    Q_EMIT ready();
+                });
             });
         });
     });
@@ -241,6 +243,8 @@ void McpClient::onMessage(const JsonObject &message)
             });
         } else if (method == u"notifications/prompts/list_changed" && m_ready) {
             refreshPrompts([this] { Q_EMIT listsChanged(); });
+        } else if (method == u"notifications/resources/list_changed" && m_ready) {
+            refreshResources([this] { Q_EMIT listsChanged(); });
         } else if (method == u"notifications/message") {
             const JsonObject params = message.object(u"params");
             const JsonValue data = params.value(u"data");
@@ -336,7 +340,7 @@ void McpClient::refreshTools(std::function<void(Result<void>)> done)
             tool.inputSchema = o.object(u"inputSchema");
             tools.append(tool);
         }
-        m_tools = tools;
+        m_lists.tools = tools;
         done({});
     });
 }
@@ -370,7 +374,37 @@ void McpClient::refreshPrompts(std::function<void()> done)
             if (!prompt.name.isEmpty())
                 prompts.append(prompt);
         }
-        m_prompts = prompts;
+        m_lists.prompts = prompts;
+        done();
+    });
+}
+
+void McpClient::refreshResources(std::function<void()> done)
+{
+    if (!m_capabilities.contains(u"resources")) {
+        done();
+        return;
+    }
+    listAll(u"resources/list"_s, u"resources"_s, m_config.listTimeoutMs(), [this, done](Result<JsonArray> listed) {
+        if (!listed) {
+            // As with prompts: the tools still serve.
+            Q_EMIT notice(McpTr::tr("could not list the resources: %1").arg(listed.error().message));
+            done();
+            return;
+        }
+        QList<McpResourceInfo> resources;
+        for (const JsonValue &item : listed.value()) {
+            const JsonObject o = item.toObject();
+            McpResourceInfo resource;
+            resource.server = m_config.name;
+            resource.uri = o.string(u"uri");
+            resource.name = o.string(u"name", resource.uri);
+            resource.description = o.string(u"description");
+            resource.mimeType = o.string(u"mimeType");
+            if (!resource.uri.isEmpty())
+                resources.append(resource);
+        }
+        m_lists.resources = resources;
         done();
     });
 }

@@ -2,8 +2,8 @@
 #pragma once
 
 // One MCP session: JSON-RPC 2.0 over a transport, the handshake (initialize, then
-// notifications/initialized), the server's tools and prompts (paginated lists, refreshed on
-// list_changed), requests with timeouts, and the answers a client owes the server (ping).
+// notifications/initialized), the server's tools, prompts and resources (paginated lists,
+// refreshed on list_changed), requests with timeouts, and the answers a client owes the server (ping).
 
 #include "mcpconfig.h"
 #include "mcptransport.h"
@@ -46,6 +46,25 @@ struct McpPromptInfo
     QStringList requiredArguments;
 };
 
+/// A resource a server offers (resources/list): what an @mention in the composer attaches.
+struct McpResourceInfo
+{
+    QString server;
+    QString name;
+    QString uri;
+    QString description;
+    QString mimeType;
+    bool operator==(const McpResourceInfo &) const = default;
+};
+
+/// What a server offers, as last listed.
+struct McpLists
+{
+    QList<McpToolInfo> tools;
+    QList<McpPromptInfo> prompts;
+    QList<McpResourceInfo> resources;
+};
+
 /// The protocol version Weft asks for: the latest of the MCP SDK that OpenCode 1.18 uses (1.29).
 inline constexpr QStringView McpProtocolVersion = u"2025-11-25";
 /// The versions Weft accepts from a server, newest first.
@@ -79,8 +98,7 @@ public:
 
     [[nodiscard]] const McpServerConfig &config() const { return m_config; }
     [[nodiscard]] bool isReady() const { return m_ready; }
-    [[nodiscard]] QList<McpToolInfo> tools() const { return m_tools; }
-    [[nodiscard]] QList<McpPromptInfo> prompts() const { return m_prompts; }
+    [[nodiscard]] const McpLists &lists() const { return m_lists; }
     [[nodiscard]] QString transportKind() const { return m_transport ? m_transport->kind() : QString(); }
     [[nodiscard]] QString protocolVersion() const { return m_protocolVersion; }
     [[nodiscard]] JsonObject serverInfo() const { return m_serverInfo; }
@@ -94,7 +112,8 @@ Q_SIGNALS:
     /// The session is over (could not start, handshake failed, the server died); every pending
     /// request was answered with @p error.
     void failed(const QString &error);
-    /// tools/list or prompts/list gave a new list (after a list_changed notification).
+    /// tools/list, prompts/list or resources/list gave a new list (after a list_changed
+    /// notification).
     void listsChanged();
     /// A stderr line or a protocol oddity, for the log.
     void notice(const QString &text);
@@ -117,6 +136,7 @@ private:
                  int pages = 0);
     void refreshTools(std::function<void(Result<void>)> done);
     void refreshPrompts(std::function<void()> done);
+    void refreshResources(std::function<void()> done);
 
     McpServerConfig m_config;
     QNetworkAccessManager *m_network = nullptr;
@@ -133,8 +153,7 @@ private:
     JsonObject m_serverInfo;
     JsonObject m_capabilities;
     QString m_instructions;
-    QList<McpToolInfo> m_tools;
-    QList<McpPromptInfo> m_prompts;
+    McpLists m_lists;
 };
 
 } // namespace weft

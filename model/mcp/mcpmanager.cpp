@@ -151,8 +151,7 @@ public:
         m_registry->update(name, [](McpServerStatus &s) {
             s.state = McpServerStatus::State::Connecting;
             s.error.clear();
-            s.toolCount = 0;
-            s.promptCount = 0;
+            s.toolCount = s.promptCount = s.resourceCount = 0;
             s.handshakeMs = s.connectMs = -1;
         });
         Q_EMIT serverChanged(name);
@@ -203,8 +202,7 @@ public:
             delete client;
         }
         QMutexLocker lock(&m_registry->m_mutex);
-        m_registry->m_tools.remove(name);
-        m_registry->m_prompts.remove(name);
+        m_registry->m_lists.remove(name);
     }
 
     void stopAll()
@@ -251,14 +249,12 @@ private:
     {
         {
             QMutexLocker lock(&m_registry->m_mutex);
-            m_registry->m_tools.remove(name);
-            m_registry->m_prompts.remove(name);
+            m_registry->m_lists.remove(name);
         }
         m_registry->update(name, [&](McpServerStatus &s) {
             s.state = McpServerStatus::State::Failed;
             s.error = error;
-            s.toolCount = 0;
-            s.promptCount = 0;
+            s.toolCount = s.promptCount = s.resourceCount = 0;
         });
         qCWarning(lcProcessor).noquote() << "MCP server" << name << "failed:" << error;
         Q_EMIT serverChanged(name);
@@ -267,16 +263,15 @@ private:
 
     void publishLists(const QString &name, McpClient *client)
     {
-        const QList<McpToolInfo> tools = client->tools();
-        const QList<McpPromptInfo> prompts = client->prompts();
+        const McpLists lists = client->lists();
         {
             QMutexLocker lock(&m_registry->m_mutex);
-            m_registry->m_tools.insert(name, tools);
-            m_registry->m_prompts.insert(name, prompts);
+            m_registry->m_lists.insert(name, lists);
         }
         m_registry->update(name, [&](McpServerStatus &s) {
-            s.toolCount = int(tools.size());
-            s.promptCount = int(prompts.size());
+            s.toolCount = int(lists.tools.size());
+            s.promptCount = int(lists.prompts.size());
+            s.resourceCount = int(lists.resources.size());
         });
     }
 
@@ -322,7 +317,7 @@ QList<McpToolInfo> McpRegistry::tools(const std::optional<QStringList> &only) co
     for (const McpServerStatus &s : m_servers) {
         if (s.state != McpServerStatus::State::Connected || (only && !only->contains(s.name)))
             continue;
-        for (const McpToolInfo &tool : m_tools.value(s.name)) {
+        for (const McpToolInfo &tool : m_lists.value(s.name).tools) {
             const QString key = tool.key();
             if (const auto it = byKey.constFind(key); it != byKey.cend()) {
                 list[*it] = tool;
@@ -341,9 +336,35 @@ QList<McpPromptInfo> McpRegistry::prompts(const std::optional<QStringList> &only
     QList<McpPromptInfo> list;
     for (const McpServerStatus &s : m_servers) {
         if (s.state == McpServerStatus::State::Connected && (!only || only->contains(s.name)))
-            list += m_prompts.value(s.name);
+            list += m_lists.value(s.name).prompts;
     }
     return list;
+}
+
+QList<McpResourceInfo> McpRegistry::resources(const std::optional<QStringList> &only) const
+{
+    QMutexLocker lock(&m_mutex);
+    QList<McpResourceInfo> list;
+    for (const McpServerStatus &s : m_servers) {
+        if (s.state == McpServerStatus::State::Connected && (!only || only->contains(s.name)))
+            list += m_lists.value(s.name).resources;
+    }
+    return list;
+}
+
+Result<JsonArray> McpRegistry::readResource(const QString &server, const QString &uri, const std::function<bool()> &aborted)
+{
+    const Result<JsonValue> answer = request(server, u"resources/read"_s, JsonObject{{u"uri"_s, uri}}, 0, aborted);
+    if (!answer)
+        return Error{McpTr::tr("the MCP server \"%1\" could not give its resource %2: %3")
+                         .arg(server, uri, answer.error().message)};
+    const JsonValue contents = answer->toObject().value(u"contents");
+    // The SDK takes a single content as well as a list.
+    if (contents.isObject())
+        return JsonArray{contents};
+    if (!contents.isArray())
+        return Error{McpTr::tr("the MCP server \"%1\" answered without contents for its resource %2").arg(server, uri)};
+    return contents.toArray();
 }
 
 Result<QString> McpRegistry::promptText(const QString &server, const QString &prompt, const JsonObject &arguments,

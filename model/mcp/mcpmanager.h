@@ -45,6 +45,7 @@ struct McpServerStatus
     QString protocolVersion;
     int toolCount = 0;
     int promptCount = 0;
+    int resourceCount = 0;
     qint64 handshakeMs = -1; ///< start to initialize answered
     qint64 connectMs = -1; ///< start to tools listed
     QStringList log; ///< the last lines of stderr and notices (at most 50)
@@ -66,10 +67,15 @@ public:
     /// it, as in OpenCode).
     [[nodiscard]] QList<McpToolInfo> tools(const std::optional<QStringList> &only = std::nullopt) const;
     [[nodiscard]] QList<McpPromptInfo> prompts(const std::optional<QStringList> &only = std::nullopt) const;
+    [[nodiscard]] QList<McpResourceInfo> resources(const std::optional<QStringList> &only = std::nullopt) const;
     /// The text of prompt @p prompt of server @p server (prompts/get with @p arguments): the
     /// text contents of its messages joined by newlines, as OpenCode makes a command's template.
     [[nodiscard]] Result<QString> promptText(const QString &server, const QString &prompt, const JsonObject &arguments,
                                              const std::function<bool()> &aborted = {});
+    /// Reads resource @p uri of server @p server (resources/read): its `contents`, each with
+    /// `uri`, `mimeType` and `text` or `blob` (base64).
+    [[nodiscard]] Result<JsonArray> readResource(const QString &server, const QString &uri,
+                                                 const std::function<bool()> &aborted = {});
     /// Waits until no server is connecting, at most @p timeoutMs; true when none is.
     bool waitUntilSettled(int timeoutMs) const;
 
@@ -87,8 +93,7 @@ private:
     mutable QMutex m_mutex;
     mutable QWaitCondition m_changed;
     QList<McpServerStatus> m_servers;
-    QHash<QString, QList<McpToolInfo>> m_tools;
-    QHash<QString, QList<McpPromptInfo>> m_prompts;
+    QHash<QString, McpLists> m_lists; ///< of the connected servers
     McpWorker *m_worker = nullptr; ///< valid while !m_closed (guarded by m_mutex)
     bool m_closed = false;
 };
@@ -121,6 +126,10 @@ public:
     [[nodiscard]] QList<McpServerStatus> servers() const { return m_registry->servers(); }
     [[nodiscard]] std::optional<McpServerStatus> server(const QString &name) const { return m_registry->server(name); }
     [[nodiscard]] std::shared_ptr<McpRegistry> registry() const { return m_registry; }
+    /// Reads resource @p uri of server @p server (resources/read): its `contents`, each with
+    /// `uri`, `mimeType` and `text` or `blob` (base64).
+    [[nodiscard]] Result<JsonArray> readResource(const QString &server, const QString &uri,
+                                                 const std::function<bool()> &aborted = {});
     /// Waits until no server is connecting (each gives up after its own timeouts), at most
     /// @p timeoutMs.
     bool waitForStartup(int timeoutMs = 120000) const { return m_registry->waitUntilSettled(timeoutMs); }

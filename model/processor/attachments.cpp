@@ -4,6 +4,7 @@
 #include "core/identifier.h"
 #include "core/json.h"
 #include "core/tr.h"
+#include "mcp/mcpmanager.h"
 #include "processor/tool.h"
 #include "provider/attachmentencoding.h"
 #include "tools/listtool.h"
@@ -190,20 +191,70 @@ QList<PromptAttachment> mentions(const QString &text, const QString &projectDir)
     return found;
 }
 
+PromptAttachment fromMcpResource(const McpResourceInfo &resource, qsizetype mentionStart)
+{
+    PromptAttachment a;
+    a.kind = PromptAttachment::Kind::McpResource;
+    a.mcpServer = resource.server;
+    a.uri = resource.uri;
+    a.filename = resource.name;
+    // OpenCode's composer takes text for a resource that names no type.
+    a.mime = resource.mimeType.isEmpty() ? u"text/plain"_s : resource.mimeType;
+    a.mention = u'@' + resource.name;
+    a.mentionStart = mentionStart;
+    return a;
+}
+
 JsonObject source(const PromptAttachment &a)
 {
     if (a.mention.isEmpty() || a.mentionStart < 0)
         return {};
-    return JsonObject{{u"text"_s,
-                       JsonObject{{u"value"_s, a.mention},
-                                  {u"start"_s, qint64(a.mentionStart)},
-                                  {u"end"_s, qint64(a.mentionStart + a.mention.size())}}},
-                      {u"type"_s, u"file"_s},
-                      {u"path"_s, a.filename}};
+    const JsonObject text{{u"value"_s, a.mention},
+                          {u"start"_s, qint64(a.mentionStart)},
+                          {u"end"_s, qint64(a.mentionStart + a.mention.size())}};
+    if (a.kind == PromptAttachment::Kind::McpResource)
+        return JsonObject{{u"type"_s, u"resource"_s}, {u"text"_s, text}, {u"clientName"_s, a.mcpServer}, {u"uri"_s, a.uri}};
+    return JsonObject{{u"text"_s, text}, {u"type"_s, u"file"_s}, {u"path"_s, a.filename}};
 }
 
-QList<Part> toParts(const PromptAttachment &a, ToolContext &context, const QString &sessionID, const QString &messageID)
+namespace
 {
+
+/// OpenCode's parts for an MCP resource (SessionPrompt's resolveUserPart): what it is, its
+/// contents as synthetic text (a binary content named by its type), then the file part.
+QList<Part> resourceParts(const PromptAttachment &a, const ToolContext &context, const QString &sessionID,
+                          const QString &messageID, const std::shared_ptr<McpRegistry> &mcp)
+{
+    QList<Part> parts;
+    parts.append(syntheticText(sessionID, messageID, u"Reading MCP resource: %1 (%2)"_s.arg(a.filename, a.uri)));
+    const Result<JsonArray> contents
+        = mcp ? mcp->readResource(a.mcpServer, a.uri, [&context] { return context.isAborted(); })
+              : Result<JsonArray>(Error{McpTr::tr("the MCP server \"%1\" is not connected").arg(a.mcpServer)});
+    if (!contents) {
+        parts.append(syntheticText(sessionID, messageID,
+                                   u"Failed to read MCP resource %1: %2"_s.arg(a.filename, contents.error().message)));
+        return parts;
+    }
+    for (const JsonValue &item : contents.value()) {
+        const JsonObject c = item.toObject();
+        if (!c.string(u"text").isEmpty())
+            parts.append(syntheticText(sessionID, messageID, c.string(u"text")));
+        else if (!c.string(u"blob").isEmpty())
+            parts.append(syntheticText(sessionID, messageID,
+                                       u"[Binary content: %1]"_s.arg(c.string(u"mimeType", a.mime))));
+    }
+    parts.append(Part::makeFile(Identifier::ascending(Identifier::Kind::Part), sessionID, messageID, a.mime, a.filename,
+                                a.uri, source(a)));
+    return parts;
+}
+
+} // namespace
+
+QList<Part> toParts(const PromptAttachment &a, ToolContext &context, const QString &sessionID, const QString &messageID,
+                    const std::shared_ptr<McpRegistry> &mcp)
+{
+    if (a.kind == PromptAttachment::Kind::McpResource)
+        return resourceParts(a, context, sessionID, messageID, mcp);
     QList<Part> parts;
     auto filePart = [&](const QString &url) {
         return Part::makeFile(Identifier::ascending(Identifier::Kind::Part), sessionID, messageID, a.mime, a.filename,
@@ -259,6 +310,8 @@ QList<Part> toParts(const PromptAttachment &a, ToolContext &context, const QStri
         parts.append(filePart(u"data:"_s + a.mime + u";base64,"_s + QString::fromLatin1(bytes.toBase64())));
         return parts;
     }
+    case PromptAttachment::Kind::McpResource:
+        break;
     }
     return parts;
 }

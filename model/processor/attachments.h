@@ -5,12 +5,16 @@
 // message, as OpenCode's SessionPrompt makes them (createUserMessage): a text file is read with
 // the read tool (a synthetic "Called the Read tool with the following input: ..." text, the
 // tool's output as synthetic text, then the file part), a folder is listed with the list tool,
-// an image or a PDF is stored as a file part with a data: URL.
+// an image or a PDF is stored as a file part with a data: URL, an MCP server's resource is read
+// from the server (synthetic "Reading MCP resource: ..." text, its text contents, then the file
+// part with the resource's URI).
 
 #include "core/result.h"
 #include "core/types.h"
 
 #include <QList>
+
+#include <memory>
 #include <QMetaType>
 #include <QString>
 
@@ -18,17 +22,23 @@ namespace weft
 {
 
 struct ToolContext;
+struct McpResourceInfo;
+class McpRegistry;
 
 /// One file, folder or pasted image attached to a prompt.
 struct PromptAttachment
 {
-    enum class Kind { Text, Directory, Image, Pdf };
+    enum class Kind { Text, Directory, Image, Pdf, McpResource };
 
     Kind kind = Kind::Text;
     QString path;     ///< absolute path of the file or folder; empty for pasted data
     QString dataUrl;  ///< pasted data ("data:image/png;base64,..."), when there is no path
     QString mime;     ///< "text/plain", "application/x-directory", "image/png", "application/pdf"
     QString filename; ///< the name stored in the part: a mention's path, else the file's name
+                      ///< (a resource's name)
+    /// An MCP resource: the server that offers it and its URI.
+    QString mcpServer;
+    QString uri;
     qint64 size = 0;  ///< bytes on disk (or decoded), 0 for a folder
     /// An @mention: "@path" as written in the prompt and where it starts (OpenCode's
     /// `source.text`); empty and -1 for a file attached otherwise.
@@ -59,6 +69,10 @@ inline constexpr qint64 MaxPdfBytes = 32 * 1024 * 1024;
 /// MaxImageBytes once decoded, that decodes as that image.
 [[nodiscard]] Result<PromptAttachment> fromDataUrl(const QString &dataUrl, const QString &filename);
 
+/// An MCP server's resource, mentioned as "@name" at @p mentionStart (OpenCode's composer
+/// inserts the resource's name).
+[[nodiscard]] PromptAttachment fromMcpResource(const McpResourceInfo &resource, qsizetype mentionStart);
+
 /// The @mentions of @p text that name a file or folder inside @p projectDir ("@src/main.cpp",
 /// "@docs/"): each as an attachment with its mention and position. A mention that names nothing,
 /// or leads out of the project (`@../x`, `@/etc/passwd`, a symlink out), stays plain text: text
@@ -68,12 +82,14 @@ inline constexpr qint64 MaxPdfBytes = 32 * 1024 * 1024;
 /// The parts @p attachment becomes in user message @p messageID (IDs ascending, OpenCode's key
 /// order): reads and lists with the read and list tools through @p context (no permission is
 /// asked: the user chose the file). A file that cannot be read any more gives OpenCode's
-/// "Read tool failed to read ..." synthetic text instead.
+/// "Read tool failed to read ..." synthetic text instead. An MCP resource is read from @p mcp;
+/// one that cannot be read gives OpenCode's "Failed to read MCP resource ..." text.
 [[nodiscard]] QList<Part> toParts(const PromptAttachment &attachment, ToolContext &context, const QString &sessionID,
-                                  const QString &messageID);
+                                  const QString &messageID, const std::shared_ptr<McpRegistry> &mcp = {});
 
-/// OpenCode's `source` of a mention: `{text: {value, start, end}, type: "file", path}`; empty
-/// for an attachment without a mention.
+/// OpenCode's `source` of a mention: `{text: {value, start, end}, type: "file", path}`, for an
+/// MCP resource `{text, type: "resource", clientName, uri}`; empty for an attachment without a
+/// mention.
 [[nodiscard]] JsonObject source(const PromptAttachment &attachment);
 
 } // namespace Attachments

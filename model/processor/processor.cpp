@@ -95,6 +95,11 @@ QList<PromptCommand> ProcessorConfig::availableCommands() const
     return all;
 }
 
+QList<McpResourceInfo> ProcessorConfig::availableResources() const
+{
+    return mcpServers ? mcpServers->resources(mcp.keys()) : QList<McpResourceInfo>();
+}
+
 Result<ProcessorConfig> configForDirectory(const ProcessorConfig &base, const QString &directory)
 {
     if (!base.loadProject)

@@ -103,6 +103,8 @@ struct ProcessorConfig {
     /// The commands a prompt can run: the config's, then the prompts of its connected MCP servers
     /// (named "server:prompt", as OpenCode names them).
     [[nodiscard]] QList<PromptCommand> availableCommands() const;
+    /// The resources of the connected MCP servers this config names: what "@" mentions offer.
+    [[nodiscard]] QList<McpResourceInfo> availableResources() const;
 };
 
 /// @p base with the configuration of @p directory applied (ProcessorConfig::loadProject), read

@@ -5,6 +5,7 @@
 #include "mcp/mcpmanager.h"
 
 #include "tools/applypatchtool.h"
+#include "tools/tasktool.h"
 
 #include "core/identifier.h"
 #include "core/logging.h"
@@ -73,10 +74,24 @@ Result<void> SessionRun::prepare()
         std::optional<PromptCommand> command = PromptCommand::find(m_config.availableCommands(), m_request.command);
         if (!command)
             return Error{ProcessorTr::tr("no command \"%1\"").arg(m_request.command), {}};
-        if (!command->agent.isEmpty())
-            m_request.agent = command->agent;
-        if (!command->model.isEmpty())
-            m_request.model = command->model;
+        const QString commandAgent = !command->agent.isEmpty() ? command->agent
+            : !m_request.agent.isEmpty()                       ? m_request.agent
+                                                               : u"build"_s;
+        const std::optional<Agent> agent = m_config.agents.find(commandAgent);
+        if (!agent)
+            return Error{ProcessorTr::tr("unknown agent \"%1\"").arg(commandAgent), {}};
+        // As OpenCode: a command of a sub-agent runs as a subtask unless it says otherwise.
+        if (command->subtask.value_or(agent->mode == Agent::Mode::Subagent)) {
+            m_subtask = Subtask{commandAgent, command->description, command->name,
+                                !command->model.isEmpty() ? command->model
+                                    : !agent->model.isEmpty() ? agent->model
+                                                              : m_request.model,
+                                {}};
+        } else {
+            m_request.agent = commandAgent;
+            if (!command->model.isEmpty())
+                m_request.model = command->model;
+        }
         if (!command->mcpServer.isEmpty()) {
             JsonObject arguments;
             for (qsizetype i = 0; i < command->mcpArguments.size(); ++i)
@@ -90,6 +105,8 @@ Result<void> SessionRun::prepare()
         m_request.text = PromptCommand::runShellSubstitutions(command->fill(m_request.text), m_session.directory(), m_abort);
         if (m_request.text.trimmed().isEmpty())
             return Error{ProcessorTr::tr("the command /%1 gave an empty prompt").arg(command->name), {}};
+        if (m_subtask)
+            m_subtask->prompt = m_request.text.trimmed();
     }
     // `instructions` URLs, fetched here on the run's thread (OpenCode: 5 s each).
     if (!m_config.instructionUrls.isEmpty() && !m_nested)
@@ -734,7 +751,7 @@ void SessionRun::writeAttachments(const Message &user)
     context.lastRead = [this](const QString &path) { return m_fileTimes->lastRead(m_session.id(), QDir::cleanPath(path)); };
     context.markRead = [this](const QString &path) { m_fileTimes->markRead(m_session.id(), QDir::cleanPath(path)); };
     for (const PromptAttachment &attachment : std::as_const(m_request.attachments)) {
-        for (const Part &part : Attachments::toParts(attachment, context, m_session.id(), user.id()))
+        for (const Part &part : Attachments::toParts(attachment, context, m_session.id(), user.id(), m_config.mcpServers))
             writePart(part);
     }
 }
@@ -749,7 +766,86 @@ void SessionRun::takeReadsFromHistory()
     });
 }
 
-Result<QString> SessionRun::runSubagent(const QString &agent, const QString &description, const QString &prompt)
+Part SessionRun::subtaskPart(const Message &user) const
+{
+    // MessageV2.SubtaskPart, in its schema's key order.
+    Part part = Part::make(Identifier::ascending(Identifier::Kind::Part), m_session.id(), user.id(), PartType::Subtask);
+    part.json().insert(u"prompt"_s, m_subtask->prompt);
+    part.json().insert(u"description"_s, m_subtask->description);
+    part.json().insert(u"agent"_s, m_subtask->agent);
+    const Result<ResolvedModel> model = m_subtask->model.isEmpty() ? Result<ResolvedModel>(m_model)
+                                                                   : m_config.resolveModel(m_subtask->model);
+    const ResolvedModel &taskModel = model ? model.value() : m_model;
+    part.json().insert(u"model"_s,
+                       JsonObject{{u"providerID"_s, taskModel.providerID}, {u"modelID"_s, taskModel.modelID}});
+    part.json().insert(u"command"_s, m_subtask->command);
+    return part;
+}
+
+std::optional<Message> SessionRun::runSubtask(const Message &user)
+{
+    const Subtask &task = *m_subtask;
+    ResolvedModel model = m_model;
+    if (!task.model.isEmpty()) {
+        Result<ResolvedModel> resolved = m_config.resolveModel(task.model);
+        if (!resolved) {
+            m_lastError = MessageError::unknown(resolved.error().toString());
+            m_service->reportError(m_session.id(), m_lastError);
+            return std::nullopt;
+        }
+        model = resolved.value();
+    }
+    Message assistant = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), m_session.id(), now(),
+                                               user.id(), model.providerID, model.modelID, task.agent,
+                                               m_session.directory(), m_worktree);
+    (void)stored(m_service->updateMessage(assistant));
+    const JsonObject input{{u"prompt"_s, task.prompt},
+                           {u"description"_s, task.description},
+                           {u"subagent_type"_s, task.agent},
+                           {u"command"_s, task.command}};
+    Part part = Part::make(Identifier::ascending(Identifier::Kind::Part), m_session.id(), assistant.id(), PartType::Tool);
+    part.json().insert(u"callID"_s, Identifier::ascending(Identifier::Kind::Part));
+    part.json().insert(u"tool"_s, u"task"_s);
+    const qint64 start = now();
+    part.setState(ToolState::running(input, start));
+    writePart(part);
+
+    // The task tool itself, as OpenCode runs it: the user chose the agent, so no permission is
+    // asked for it, and it runs on the command's model.
+    ToolContext context = toolContext(assistant.id(), part, input, start);
+    context.ask = [](const QString &, const QStringList &, const JsonObject &) { return PermissionDecision::Allow; };
+    context.runSubagent = [this, model](const QString &agent, const QString &description, const QString &prompt) {
+        return runSubagent(agent, description, prompt, model);
+    };
+    const ToolResult result = TaskTool().execute(context, input);
+    flushDeltas();
+    if (aborted())
+        part.setState(ToolState::error(input, u"Cancelled"_s, start, now(), result.metadata));
+    else if (result.ok)
+        part.setState(ToolState::completed(input, result.output, result.title, result.metadata, start, now()));
+    else
+        part.setState(ToolState::error(input, u"Tool execution failed: "_s + result.error, start, now(), result.metadata));
+    writePart(part);
+    assistant.setFinish(u"tool-calls"_s);
+    assistant.setCompleted(now());
+    (void)stored(m_service->updateMessage(assistant));
+    if (aborted() || leftUnfinished())
+        return std::nullopt;
+
+    // The model of the prompt goes on from the sub-agent's answer.
+    Message summary = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), m_session.id(), now(),
+                                        m_agent.name, m_model.providerID, m_model.modelID);
+    (void)stored(m_service->updateMessage(summary));
+    writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_session.id(), summary.id(),
+                             u"Summarize the task tool output above and continue with your task."_s, true));
+    m_turns.append(summary.id());
+    if (leftUnfinished())
+        return std::nullopt;
+    return summary;
+}
+
+Result<QString> SessionRun::runSubagent(const QString &agent, const QString &description, const QString &prompt,
+                                        const std::optional<ResolvedModel> &model)
 {
     SessionService::CreateOptions options;
     options.directory = m_session.directory();
@@ -770,7 +866,7 @@ Result<QString> SessionRun::runSubagent(const QString &agent, const QString &des
             return taken.error();
         lock = std::move(taken).value();
     }
-    PromptRequest request{child->id(), m_session.directory(), prompt, agent, m_model.ref()};
+    PromptRequest request{child->id(), m_session.directory(), prompt, agent, model ? model->ref() : m_model.ref()};
     // On this tool's thread: its signals reach the run's thread queued, and on from there.
     SessionRun nested(m_processor, m_config, request, child.value(), m_abort);
     nested.m_nested = true;
@@ -967,8 +1063,12 @@ void SessionRun::run()
                                      m_agent.name, m_model.providerID, m_model.modelID);
     (void)stored(m_service->updateMessage(user));
     m_userMessageID = user.id();
-    writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_session.id(), user.id(), m_request.text));
-    writeAttachments(user);
+    if (m_subtask) {
+        writePart(subtaskPart(user));
+    } else {
+        writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_session.id(), user.id(), m_request.text));
+        writeAttachments(user);
+    }
     if (m_agent.name == u"plan") {
         const QString planFile
             = (m_session.projectID() == u"global" ? m_config.dataDir + u"/plans"_s : m_worktree + u"/.opencode/plans"_s)
@@ -981,7 +1081,14 @@ void SessionRun::run()
     }
     (void)m_service->touch(m_session.id());
 
-    bool ok = !leftUnfinished() && runLoop(user);
+    bool ok = !leftUnfinished();
+    if (ok && m_subtask) {
+        const std::optional<Message> next = runSubtask(user);
+        ok = next.has_value();
+        if (next)
+            user = *next;
+    }
+    ok = ok && runLoop(user);
     pruneAfterRun();
 
     summarize(m_userMessageID, true);

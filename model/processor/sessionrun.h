@@ -110,6 +110,23 @@ private:
     /// The agent loop from @p user on; false when it ended with an error or was aborted.
     bool runLoop(Message user);
 
+    /// A command that runs as a sub-agent (`subtask: true`, or a command of a sub-agent):
+    /// OpenCode's subtask part. The user message holds it; the task tool runs it in a child
+    /// session before the model goes on.
+    struct Subtask {
+        QString agent;
+        QString description;
+        QString command;
+        QString model; ///< "provider/model"; empty: the prompt's
+        QString prompt;
+    };
+    /// The subtask part of user message @p user.
+    [[nodiscard]] Part subtaskPart(const Message &user) const;
+    /// Runs m_subtask as OpenCode's loop does (handleSubtask): an assistant message of the
+    /// sub-agent with a task tool call that runs it, then a synthetic user message asking to sum
+    /// up, which the loop continues from. Nullopt when the run was stopped or cannot go on.
+    std::optional<Message> runSubtask(const Message &user);
+
     // ---- compaction (compactionrun.cpp)
     void runCompactionOnly();
     /// Prunes, then streams a summary (see Processor::compact). Returns the synthetic continue
@@ -180,7 +197,9 @@ private:
     /// Records the call; true when it is the third identical call in a row.
     bool isDoomLoop(const QString &tool, const JsonObject &input);
     ToolContext toolContext(const QString &assistantID, Part &part, const JsonObject &input, qint64 start);
-    Result<QString> runSubagent(const QString &agent, const QString &description, const QString &prompt);
+    /// Runs @p agent in a child session with @p prompt, on @p model (the run's model when unset).
+    Result<QString> runSubagent(const QString &agent, const QString &description, const QString &prompt,
+                                const std::optional<ResolvedModel> &model = std::nullopt);
     void finishAborted(Message &assistant, StreamAssembler &parts);
     /// The diffs of the turn of @p userMessageID (summary.diffs of that message) and, with
     /// @p session, of the whole session (session_diff and the session's summary).
@@ -245,6 +264,7 @@ private:
     Agent m_agent;
     ResolvedModel m_model;
     QString m_userMessageID;
+    std::optional<Subtask> m_subtask;
     QString m_worktree;
     QList<std::shared_ptr<Tool>> m_tools;
     std::unique_ptr<Snapshot> m_snapshot;
@@ -272,7 +292,7 @@ private:
     bool m_stopAfterStep = false;
     bool m_dismissed = false; // the user dismissed a question: the run ends after this step
     Compaction::Settings m_settings;
-    QStringList m_turns; // synthetic continue messages of automatic compactions in this run
+    QStringList m_turns; // synthetic user messages of this run: after automatic compactions, after a subtask
     bool m_compactOnly = false;
     CompactOptions m_compactOptions;
     QList<QByteArray> m_recentCalls; // tool + input of the last calls, for doom-loop detection

@@ -195,6 +195,9 @@ QString homeDir(const QProcessEnvironment &env)
     return home.isEmpty() ? QDir::homePath() : home;
 }
 
+/// What one {file:} reference may bring into a config: a key or a prompt, not a data set.
+constexpr qint64 FileReferenceMaxBytes = 8 * 1024 * 1024;
+
 /// OpenCode's text substitutions: {env:VAR} first, then {file:path} outside `//` comment lines.
 Result<QByteArray> substitute(QByteArray text, const QString &path, const QProcessEnvironment &env)
 {
@@ -238,10 +241,21 @@ Result<QByteArray> substitute(QByteArray text, const QString &path, const QProce
             const QString where = u"%1:%2"_s.arg(path).arg(lineIndex + 1);
             if (!file.exists())
                 return Error{ConfigTr::tr("bad file reference: \"%1\" %2 does not exist").arg(match, resolved), where};
+            // A device or a pipe (/dev/zero, /dev/stdin, a FIFO) would be read forever.
+            if (!QFileInfo(resolved).isFile())
+                return Error{ConfigTr::tr("bad file reference: \"%1\" %2 is not a regular file").arg(match, resolved),
+                             where};
             if (!file.open(QIODevice::ReadOnly))
                 return Error{ConfigTr::tr("bad file reference: \"%1\" %2: %3").arg(match, resolved, file.errorString()),
                              where};
-            const QString content = QString::fromUtf8(file.readAll()).trimmed();
+            // Sizes of files in /proc are 0 until read: the limit is on what is read.
+            const QByteArray bytes = file.read(FileReferenceMaxBytes + 1);
+            if (bytes.size() > FileReferenceMaxBytes)
+                return Error{ConfigTr::tr("bad file reference: \"%1\" %2 is larger than %3 MiB")
+                                 .arg(match, resolved)
+                                 .arg(FileReferenceMaxBytes / (1024 * 1024)),
+                             where};
+            const QString content = QString::fromUtf8(bytes).trimmed();
             QByteArray escaped = toJson(JsonValue(content), 0);
             escaped = escaped.mid(1, escaped.size() - 2);
             const qsizetype at = s.indexOf(match);

@@ -122,7 +122,10 @@ QList<LlmMessage> toModelMessages(const QList<MessageWithParts> &messages)
                         parts.append(LlmPart::makeText(p.text()));
                     break;
                 case PartType::File:
-                    if (p.mime() != u"text/plain" && p.mime() != u"application/x-directory")
+                    // An MCP resource's contents went in as synthetic text; its URI is the
+                    // server's, which no provider can fetch.
+                    if (p.mime() != u"text/plain" && p.mime() != u"application/x-directory"
+                        && p.json().object(u"source").string(u"type") != u"resource")
                         parts.append(LlmPart::makeFile(p.mime(), p.url(), p.filename()));
                     break;
                 case PartType::Compaction:

@@ -111,6 +111,7 @@ private Q_SLOTS:
     void runCallsMcpTool();
     void projectServersAreAdded();
     void promptRunsAsCommand();
+    void resourcesAreAttached();
 };
 
 void TestMcp::config()
@@ -720,6 +721,76 @@ void TestMcp::promptRunsAsCommand()
     QVERIFY(!refused);
     QVERIFY2(refused.error().message.contains(u"available: my_server:greet, my_server:broken_one"_s),
              qPrintable(refused.error().message));
+    fixture.tearDown();
+}
+
+void TestMcp::resourcesAreAttached()
+{
+    clearProviderKeys();
+    RunFixture fixture;
+    QVERIFY(fixture.setUp());
+    const QString file = fixture.writeConfig({{u"mcp"_s, JsonObject{{u"memo"_s, local()}}}});
+    Result<ProcessorSetup> setup = loadProcessorSetup(file, fixture.data->path());
+    QVERIFY2(setup, qPrintable(setup ? QString() : setup.error().toString()));
+    QVERIFY(McpManager::instance()->waitForStartup(20000));
+    const QList<McpResourceInfo> resources = setup->config.availableResources();
+    QCOMPARE(resources.size(), 3);
+    QCOMPARE(resources.at(0), (McpResourceInfo{u"memo"_s, u"notes"_s, u"memo://notes"_s, u"The team's notes"_s,
+                                               u"text/markdown"_s}));
+    QCOMPARE(McpManager::instance()->server(u"memo"_s)->resourceCount, 3);
+
+    // "@notes @logo @gone": each is read from the server as OpenCode reads it.
+    fixture.server->enqueue(FakeReply::sse(textReply({u"Read them."_s})));
+    ProcessorConfig config = setup->config;
+    config.generateTitles = false;
+    Processor processor(fixture.service, config);
+    QSignalSpy finished(&processor, &Processor::finished);
+    const QString text = u"Summarise @notes and @logo, and @gone"_s;
+    PromptRequest request{fixture.sessionID, {}, text, {}, {}};
+    for (const McpResourceInfo &r : resources)
+        request.attachments.append(Attachments::fromMcpResource(r, text.indexOf(u'@' + r.name)));
+    QVERIFY(processor.prompt(request));
+    QVERIFY(finished.wait(30000));
+    QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(finished.at(0).at(2).value<MessageError>().message()));
+
+    const QList<MessageWithParts> messages = fixture.service->messages(fixture.sessionID);
+    const MessageWithParts &user = messages.constFirst();
+    QStringList synthetic;
+    QList<Part> files;
+    for (const Part &p : user.parts) {
+        if (p.type() == PartType::Text && p.isSynthetic())
+            synthetic.append(p.text());
+        else if (p.type() == PartType::File)
+            files.append(p);
+    }
+    QCOMPARE(synthetic, (QStringList{u"Reading MCP resource: notes (memo://notes)"_s, u"# Notes\nShip on Friday."_s,
+                                     u"Reading MCP resource: logo (memo://logo.png)"_s, u"[Binary content: image/png]"_s,
+                                     u"Reading MCP resource: gone (memo://gone)"_s,
+                                     u"Failed to read MCP resource gone: the MCP server \"memo\" could not give its "
+                                     u"resource memo://gone: MCP error -32002: Resource not found: memo://gone"_s}));
+    // The file parts as OpenCode stores them; an unreadable resource has none.
+    QCOMPARE(files.size(), 2);
+    QCOMPARE(files.at(0).json(), (JsonObject{{u"id"_s, files.at(0).id()},
+                                             {u"sessionID"_s, fixture.sessionID},
+                                             {u"messageID"_s, user.info.id()},
+                                             {u"type"_s, u"file"_s},
+                                             {u"mime"_s, u"text/markdown"_s},
+                                             {u"filename"_s, u"notes"_s},
+                                             {u"url"_s, u"memo://notes"_s},
+                                             {u"source"_s, JsonObject{{u"type"_s, u"resource"_s},
+                                                                      {u"text"_s, JsonObject{{u"value"_s, u"@notes"_s},
+                                                                                             {u"start"_s, 10},
+                                                                                             {u"end"_s, 16}}},
+                                                                      {u"clientName"_s, u"memo"_s},
+                                                                      {u"uri"_s, u"memo://notes"_s}}}}));
+    QCOMPARE(files.at(1).mime(), u"image/png"_s);
+
+    // The model gets the contents as text, and no URI it could not fetch.
+    const QString sent = QString::fromUtf8(fixture.server->requests().constFirst().body);
+    QVERIFY2(sent.contains(u"# Notes\\nShip on Friday."_s), qPrintable(sent));
+    QVERIFY(sent.contains(u"[Binary content: image/png]"_s));
+    QVERIFY(!sent.contains(u"image_url"_s));
+    QVERIFY(!sent.contains(u"\"url\":\"memo:"_s));
     fixture.tearDown();
 }
 

@@ -19,6 +19,8 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QTemporaryDir>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -50,6 +52,7 @@ private Q_SLOTS:
     void settingsPage();
     void noticeOfFailedServer();
     void promptsInTheComposer();
+    void resourcesInTheComposer();
 };
 
 void TestMcpGui::settingsPage()
@@ -133,8 +136,64 @@ void TestMcpGui::promptsInTheComposer()
         return rows;
     };
     QTRY_COMPARE(offered(), (QStringList{u"/srv:greet — Greets someone (arguments: name mood)"_s, u"/srv:broken_one"_s}));
+    // Its resources are offered after '@'.
+    QTRY_COMPARE(window.composer()->resources().size(), 3);
+    QCOMPARE(window.composer()->resources().at(1).uri, u"memo://logo.png"_s);
 
     // (Completing them in the composer is tested with the config's commands in tst_gui_run.)
+}
+
+void TestMcpGui::resourcesInTheComposer()
+{
+    // "@" offers the project's files, then the MCP resources as "name (uri)"; choosing one
+    // writes "@name" and sends the resource along, read by the run (tst_mcp::resourcesAreAttached).
+    QTemporaryDir project;
+    QFile readme(project.filePath(u"README.md"_s));
+    QVERIFY(readme.open(QIODevice::WriteOnly));
+    readme.write("# Project\n");
+    readme.close();
+    Composer composer;
+    composer.setSessionID(u"ses_test"_s);
+    QSignalSpy loaded(&composer, &Composer::projectFilesLoaded);
+    composer.setProjectDirectory(project.path());
+    QVERIFY(composer.projectFilesReady() || loaded.wait(10000));
+    composer.setResources({{u"memo"_s, u"notes"_s, u"memo://notes"_s, u"The team's notes"_s, u"text/markdown"_s},
+                           {u"memo"_s, u"logo"_s, u"memo://logo.png"_s, {}, u"image/png"_s}});
+    composer.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&composer));
+    composer.activateWindow();
+    QPlainTextEdit *editor = composer.editor();
+    editor->setFocus();
+    QTRY_VERIFY(editor->hasFocus());
+    QAbstractItemView *popup = composer.completer()->popup();
+    QTest::keyClicks(editor, u"Check @"_s);
+    QTRY_VERIFY(popup->isVisible());
+    QStringList rows;
+    for (int row = 0; row < popup->model()->rowCount(); ++row)
+        rows.append(popup->model()->index(row, 0).data().toString());
+    QCOMPARE(rows, (QStringList{u"README.md"_s, u"notes (memo://notes)"_s, u"logo (memo://logo.png)"_s}));
+    QTest::keyClicks(editor, u"not"_s);
+    QTRY_COMPARE(popup->model()->index(0, 0).data().toString(), u"notes (memo://notes)"_s);
+    QTest::keyClick(popup, Qt::Key_Return);
+    QTRY_VERIFY(!popup->isVisible());
+    QCOMPARE(composer.text(), u"Check @notes "_s);
+    QTest::keyClicks(editor, u"today"_s);
+
+    QSignalSpy send(&composer, &Composer::sendRequested);
+    QTest::keyClick(editor, Qt::Key_Return);
+    QCOMPARE(send.size(), 1);
+    const auto sent = send.first().at(4).value<QList<PromptAttachment>>();
+    QCOMPARE(sent.size(), 1);
+    QCOMPARE(sent.first().kind, PromptAttachment::Kind::McpResource);
+    QCOMPARE(sent.first().mcpServer, u"memo"_s);
+    QCOMPARE(sent.first().uri, u"memo://notes"_s);
+    QCOMPARE(sent.first().mime, u"text/markdown"_s);
+    QCOMPARE(sent.first().mention, u"@notes"_s);
+    QCOMPARE(sent.first().mentionStart, 6);
+
+    // A mention deleted from the text is not sent.
+    editor->setPlainText(u"Check nothing"_s);
+    QCOMPARE(composer.attachmentsToSend().size(), 0);
 }
 
 QTEST_MAIN(TestMcpGui)

@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 using namespace weft;
 using namespace weft::test;
 using namespace Qt::StringLiterals;
@@ -206,6 +208,29 @@ private Q_SLOTS:
         QCOMPARE(bad.error().where, dir.filePath(u"bad.json"_s) + u":3"_s);
         QVERIFY(bad.error().message.contains(u"bad file reference"_s));
         QVERIFY(bad.error().message.contains(u"nope.txt"_s));
+
+        // Devices, pipes and folders would be read forever or make no sense; a huge file is not
+        // a key. Each is refused at once, naming the reference.
+        QVERIFY(::mkfifo(QFile::encodeName(dir.filePath(u"fifo"_s)).constData(), 0600) == 0);
+        QVERIFY(QDir(dir.path()).mkpath(u"folder"_s));
+        QFile huge(dir.filePath(u"huge.txt"_s));
+        QVERIFY(huge.open(QIODevice::WriteOnly));
+        QVERIFY(huge.resize(9 * 1024 * 1024));
+        huge.close();
+        const QList<std::pair<QString, QString>> refused{
+            {u"/dev/zero"_s, u"is not a regular file"_s},
+            {u"fifo"_s, u"is not a regular file"_s},
+            {u"folder"_s, u"is not a regular file"_s},
+            {u"huge.txt"_s, u"is larger than 8 MiB"_s},
+        };
+        for (const auto &[reference, why] : refused) {
+            QVERIFY(writeFile(dir.filePath(u"special.json"_s),
+                              "{\n  \"model\": \"{file:" + reference.toUtf8() + "}\"\n}"));
+            const Result<Config> special = Config::load(dir.filePath(u"special.json"_s), QProcessEnvironment());
+            QVERIFY2(!special, qPrintable(reference));
+            QCOMPARE(special.error().where, dir.filePath(u"special.json"_s) + u":2"_s);
+            QVERIFY2(special.error().message.contains(why), qPrintable(special.error().message));
+        }
     }
 
     void jsonc_data()

@@ -440,6 +440,81 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_run.server->clientAborts() >= 1, 5000);
     }
 
+    void subtaskCommandRunsAsChildTask()
+    {
+        // A command with `subtask: true` (here on the primary agent "build"; a command of a
+        // sub-agent is one by default) runs as OpenCode runs it: the user message holds a subtask
+        // part, the task tool runs the agent in a child session, then the prompt's agent sums up.
+        m_run.server->enqueue(FakeReply::sse(textReply({u"Found 2 TODOs."_s}))); // the child
+        m_run.server->enqueue(FakeReply::sse(textReply({u"The review found 2 TODOs."_s}))); // the parent
+        JsonObject commands{
+            {u"review"_s, JsonObject{{u"template"_s, u"Review $1 for TODOs."_s},
+                                     {u"description"_s, u"Review a file"_s},
+                                     {u"agent"_s, u"general"_s},
+                                     {u"subtask"_s, true}}},
+            {u"inline"_s, JsonObject{{u"template"_s, u"Explain $ARGUMENTS."_s}, {u"agent"_s, u"general"_s},
+                                     {u"subtask"_s, false}}}};
+        QVERIFY(makeProcessor({{u"command"_s, commands}}));
+        QSignalSpy finished(m_processor.get(), &Processor::finished);
+        PromptRequest request;
+        request.sessionID = m_run.sessionID;
+        request.text = u"/review main.cpp"_s;
+        request.slashCommands = true;
+        QVERIFY(m_processor->prompt(request).ok());
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).value<MessageError>().message()));
+
+        const QList<MessageWithParts> ms = messages();
+        QCOMPARE(ms.size(), 4);
+        // 1. The user's message: the subtask, as OpenCode stores it, and no text.
+        QCOMPARE(ms.at(0).info.agent(), u"build"_s);
+        QCOMPARE(ms.at(0).parts.size(), 1);
+        const Part subtask = ms.at(0).parts.first();
+        QCOMPARE(subtask.typeName(), u"subtask"_s);
+        QCOMPARE(subtask.json().keys(), (QStringList{u"id"_s, u"sessionID"_s, u"messageID"_s, u"type"_s, u"prompt"_s,
+                                                     u"description"_s, u"agent"_s, u"model"_s, u"command"_s}));
+        QCOMPARE(subtask.prompt(), u"Review main.cpp for TODOs."_s);
+        QCOMPARE(subtask.description(), u"Review a file"_s);
+        QCOMPARE(subtask.agent(), u"general"_s);
+        QCOMPARE(subtask.json().string(u"command"_s), u"review"_s);
+        // 2. The sub-agent's message: one task call, completed with the child's answer.
+        QCOMPARE(ms.at(1).info.agent(), u"general"_s);
+        QCOMPARE(ms.at(1).info.finish(), u"tool-calls"_s);
+        QVERIFY(ms.at(1).info.completed() > 0);
+        const Part task = toolParts({ms.at(1)}).first();
+        QCOMPARE(task.tool(), u"task"_s);
+        QCOMPARE(task.state().status(), ToolStatus::Completed);
+        QCOMPARE(task.state().input().string(u"subagent_type"_s), u"general"_s);
+        QCOMPARE(task.state().input().string(u"command"_s), u"review"_s);
+        QCOMPARE(task.state().output(), u"<task_result>\nFound 2 TODOs.\n</task_result>"_s);
+        const QList<Session> children = m_run.service->children(m_run.sessionID);
+        QCOMPARE(children.size(), 1);
+        QCOMPARE(m_run.service->messages(children.first().id()).first().info.agent(), u"general"_s);
+        QVERIFY(m_run.server->requests().at(0).body.contains("Review main.cpp for TODOs."));
+        // 3. The synthetic request to sum up, 4. the prompt's agent answering from the result.
+        QCOMPARE(ms.at(2).parts.first().text(), u"Summarize the task tool output above and continue with your task."_s);
+        QVERIFY(ms.at(2).parts.first().isSynthetic());
+        QCOMPARE(ms.at(3).info.agent(), u"build"_s);
+        QCOMPARE(ms.at(3).info.parentID(), ms.at(2).info.id());
+        QCOMPARE(m_run.server->requests().size(), 2);
+        const QByteArray parent = m_run.server->requests().at(1).body;
+        QVERIFY(parent.contains("The following tool was executed by the user"));
+        QVERIFY(parent.contains("Found 2 TODOs."));
+        QVERIFY(parent.contains("Summarize the task tool output above"));
+
+        // `subtask: false` keeps a command in the session, on its agent.
+        m_run.server->enqueue(FakeReply::sse(textReply({u"It is the entry point."_s})));
+        request.text = u"/inline main.cpp"_s;
+        QVERIFY(m_processor->prompt(request).ok());
+        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.at(1).at(1).toBool());
+        QCOMPARE(m_run.service->children(m_run.sessionID).size(), 1);
+        const QList<MessageWithParts> after = messages();
+        QCOMPARE(after.size(), 6);
+        QCOMPARE(after.at(4).info.agent(), u"general"_s);
+        QCOMPARE(after.at(4).parts.first().text(), u"Explain main.cpp."_s);
+    }
+
     // ---- the session's diff after each step
 
     void diffAfterEachStep()

@@ -88,7 +88,8 @@ FakeMcpLogic::Output FakeMcpLogic::handle(const JsonObject &message)
         out.messages.append(answer(
             id, JsonObject{{u"protocolVersion"_s, version},
                            {u"capabilities"_s, JsonObject{{u"tools"_s, JsonObject{{u"listChanged"_s, true}}},
-                                                          {u"prompts"_s, JsonObject()}}},
+                                                          {u"prompts"_s, JsonObject()},
+                                                          {u"resources"_s, JsonObject()}}},
                            {u"serverInfo"_s, JsonObject{{u"name"_s, u"fake-mcp"_s}, {u"version"_s, u"1.2.3"_s}}}}));
     } else if (method == u"ping") {
         out.messages.append(answer(id, {}));
@@ -111,6 +112,31 @@ FakeMcpLogic::Output FakeMcpLogic::handle(const JsonObject &message)
                                               {u"arguments"_s, JsonArray{JsonObject{{u"name"_s, u"name"_s}, {u"required"_s, true}},
                                                                          JsonObject{{u"name"_s, u"mood"_s}}}}},
                                               JsonObject{{u"name"_s, u"broken one"_s}}}}}));
+    } else if (method == u"resources/list") {
+        out.messages.append(answer(
+            id, JsonObject{{u"resources"_s,
+                            JsonArray{JsonObject{{u"uri"_s, u"memo://notes"_s},
+                                                 {u"name"_s, u"notes"_s},
+                                                 {u"description"_s, u"The team's notes"_s},
+                                                 {u"mimeType"_s, u"text/markdown"_s}},
+                                      JsonObject{{u"uri"_s, u"memo://logo.png"_s},
+                                                 {u"name"_s, u"logo"_s},
+                                                 {u"mimeType"_s, u"image/png"_s}},
+                                      JsonObject{{u"uri"_s, u"memo://gone"_s}, {u"name"_s, u"gone"_s}}}}}));
+    } else if (method == u"resources/read") {
+        const QString uri = params.string(u"uri");
+        if (uri == u"memo://notes")
+            out.messages.append(answer(
+                id, JsonObject{{u"contents"_s, JsonArray{JsonObject{{u"uri"_s, uri},
+                                                                    {u"mimeType"_s, u"text/markdown"_s},
+                                                                    {u"text"_s, u"# Notes\nShip on Friday."_s}}}}}));
+        else if (uri == u"memo://logo.png")
+            out.messages.append(answer(
+                id, JsonObject{{u"contents"_s, JsonArray{JsonObject{{u"uri"_s, uri},
+                                                                    {u"mimeType"_s, u"image/png"_s},
+                                                                    {u"blob"_s, u"iVBORw0KGgo="_s}}}}}));
+        else
+            out.messages.append(error(id, -32002, u"Resource not found: "_s + uri));
     } else if (method == u"prompts/get") {
         // OpenCode asks with the arguments as "$1".."$n" and fills them in itself.
         const JsonObject args = params.object(u"arguments");

@@ -7,6 +7,7 @@
 // Tools: echo {text}, add {a, b}, image, resource, fail (isError), die (the server goes away
 // mid-call), hang (never answered), hostile (garbage before the answer), notify (list_changed,
 // then "late" appears), big (3000 lines), "my.tool/name" (a name to sanitise). One prompt: greet.
+// Three resources: notes (text), logo (a PNG blob), gone (cannot be read).
 
 #include "core/json.h"
 #include "fakellmserver.h"
