@@ -703,6 +703,14 @@ Changes made to the file since are lost.</source>
         <source>the front matter is not closed with a &quot;---&quot; line</source>
         <translation>フロントマターが &quot;---&quot; の行で閉じられていません</translation>
     </message>
+    <message>
+        <source>bad file reference: &quot;%1&quot; %2 is not a regular file</source>
+        <translation>不正なファイル参照です: 「%1」 %2 は通常のファイルではありません</translation>
+    </message>
+    <message>
+        <source>bad file reference: &quot;%1&quot; %2 is larger than %3 MiB</source>
+        <translation>不正なファイル参照です: 「%1」 %2 は %3 MiB を超えています</translation>
+    </message>
 </context>
 <context>
     <name>weft::ConnectServerDialog</name>
@@ -1639,6 +1647,28 @@ This cannot be undone.</source>
         <source>This session is being run by %1. It follows live here; fork it to work on it meanwhile.</source>
         <translation>このセッションは %1 が実行中です。ここではその様子をリアルタイムで表示します。その間に作業するにはフォークしてください。</translation>
     </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>キーボードショートカット(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Quit Weft</source>
+        <translation>Weft を終了</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s) are still running here. Quitting stops them; what they wrote so far is kept.</source>
+        <translation>
+            <numerusform>このウィンドウでまだ %n 個のセッションが実行中です。終了すると停止します。これまでに書き込まれた内容は保持されます。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stop and Quit</source>
+        <translation>停止して終了</translation>
+    </message>
+    <message>
+        <source>Keep Window Open</source>
+        <translation>ウィンドウを開いたままにする</translation>
+    </message>
 </context>
 <context>
     <name>weft::Mcp</name>
@@ -1765,6 +1795,22 @@ This cannot be undone.</source>
     <message>
         <source>the MCP server &quot;%1&quot; could not give its prompt &quot;%2&quot;: %3</source>
         <translation>MCP サーバー「%1」はプロンプト「%2」を返せませんでした: %3</translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; is not connected</source>
+        <translation>MCP サーバー「%1」は接続されていません</translation>
+    </message>
+    <message>
+        <source>could not list the resources: %1</source>
+        <translation>リソースを一覧できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; could not give its resource %2: %3</source>
+        <translation>MCP サーバー「%1」はリソース %2 を返せませんでした: %3</translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; answered without contents for its resource %2</source>
+        <translation>MCP サーバー「%1」はリソース %2 の内容を返しませんでした</translation>
     </message>
 </context>
 <context>
@@ -3058,6 +3104,97 @@ Sessions written by version %2</source>
     <message>
         <source>MCP Servers</source>
         <translation>MCP サーバー</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>キーボードショートカット</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>ショートカット</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>場所</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>タイムライン</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>変更</translation>
+    </message>
+    <message>
+        <source>Diff</source>
+        <translation>差分</translation>
+    </message>
+    <message>
+        <source>Find bar</source>
+        <translation>検索バー</translation>
+    </message>
+    <message>
+        <source>Sessions</source>
+        <translation>セッション</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>プロンプト</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>ウィンドウ</translation>
+    </message>
+    <message>
+        <source>Send the prompt</source>
+        <translation>プロンプトを送信</translation>
+    </message>
+    <message>
+        <source>New line in the prompt</source>
+        <translation>プロンプト内で改行</translation>
+    </message>
+    <message>
+        <source>Stop the run</source>
+        <translation>実行を停止</translation>
+    </message>
+    <message>
+        <source>Earlier prompt of this session (in an empty prompt)</source>
+        <translation>このセッションの前のプロンプト(空のプロンプトで)</translation>
+    </message>
+    <message>
+        <source>Later prompt of this session</source>
+        <translation>このセッションの次のプロンプト</translation>
+    </message>
+    <message>
+        <source>Attach a project file or an MCP resource</source>
+        <translation>プロジェクトのファイルや MCP リソースを添付</translation>
+    </message>
+    <message>
+        <source>Run a command</source>
+        <translation>コマンドを実行</translation>
+    </message>
+    <message>
+        <source>Message menu: copy, fork from here</source>
+        <translation>メッセージのメニュー: コピー、ここからフォーク</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>キーボードショートカット</translation>
+    </message>
+    <message>
+        <source>Search actions, keys or places…</source>
+        <translation>操作、キー、場所を検索…</translation>
+    </message>
+    <message>
+        <source>Search shortcuts</source>
+        <translation>ショートカットを検索</translation>
     </message>
 </context>
 <context>

@@ -703,6 +703,14 @@ Changes made to the file since are lost.</source>
         <source>the front matter is not closed with a &quot;---&quot; line</source>
         <translation>front matter 未以 &quot;---&quot; 行结束</translation>
     </message>
+    <message>
+        <source>bad file reference: &quot;%1&quot; %2 is not a regular file</source>
+        <translation>错误的文件引用：“%1” %2 不是普通文件</translation>
+    </message>
+    <message>
+        <source>bad file reference: &quot;%1&quot; %2 is larger than %3 MiB</source>
+        <translation>错误的文件引用：“%1” %2 大于 %3 MiB</translation>
+    </message>
 </context>
 <context>
     <name>weft::ConnectServerDialog</name>
@@ -1639,6 +1647,28 @@ This cannot be undone.</source>
         <source>This session is being run by %1. It follows live here; fork it to work on it meanwhile.</source>
         <translation>此会话正由 %1 运行。此处会实时跟随显示；如需同时继续工作，请派生此会话。</translation>
     </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Quit Weft</source>
+        <translation>退出 Weft</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s) are still running here. Quitting stops them; what they wrote so far is kept.</source>
+        <translation>
+            <numerusform>此窗口中仍有 %n 个会话正在运行。退出会停止它们；已写入的内容会保留。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stop and Quit</source>
+        <translation>停止并退出</translation>
+    </message>
+    <message>
+        <source>Keep Window Open</source>
+        <translation>保持窗口打开</translation>
+    </message>
 </context>
 <context>
     <name>weft::Mcp</name>
@@ -1765,6 +1795,22 @@ This cannot be undone.</source>
     <message>
         <source>the MCP server &quot;%1&quot; could not give its prompt &quot;%2&quot;: %3</source>
         <translation>MCP 服务器“%1”无法提供其提示词“%2”：%3</translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; is not connected</source>
+        <translation>MCP 服务器“%1”未连接</translation>
+    </message>
+    <message>
+        <source>could not list the resources: %1</source>
+        <translation>无法列出资源：%1</translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; could not give its resource %2: %3</source>
+        <translation>MCP 服务器“%1”无法提供其资源 %2：%3</translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; answered without contents for its resource %2</source>
+        <translation>MCP 服务器“%1”未返回其资源 %2 的内容</translation>
     </message>
 </context>
 <context>
@@ -3058,6 +3104,97 @@ Sessions written by version %2</source>
     <message>
         <source>MCP Servers</source>
         <translation>MCP 服务器</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>更改</translation>
+    </message>
+    <message>
+        <source>Diff</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <source>Find bar</source>
+        <translation>查找栏</translation>
+    </message>
+    <message>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>Send the prompt</source>
+        <translation>发送提示词</translation>
+    </message>
+    <message>
+        <source>New line in the prompt</source>
+        <translation>在提示词中换行</translation>
+    </message>
+    <message>
+        <source>Stop the run</source>
+        <translation>停止运行</translation>
+    </message>
+    <message>
+        <source>Earlier prompt of this session (in an empty prompt)</source>
+        <translation>此会话的上一条提示词（在空的提示词中）</translation>
+    </message>
+    <message>
+        <source>Later prompt of this session</source>
+        <translation>此会话的下一条提示词</translation>
+    </message>
+    <message>
+        <source>Attach a project file or an MCP resource</source>
+        <translation>附加项目文件或 MCP 资源</translation>
+    </message>
+    <message>
+        <source>Run a command</source>
+        <translation>运行命令</translation>
+    </message>
+    <message>
+        <source>Message menu: copy, fork from here</source>
+        <translation>消息菜单：复制、从此处分叉</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Search actions, keys or places…</source>
+        <translation>搜索操作、按键或位置…</translation>
+    </message>
+    <message>
+        <source>Search shortcuts</source>
+        <translation>搜索快捷键</translation>
     </message>
 </context>
 <context>

@@ -380,11 +380,51 @@ QString Composer::text() const
 void Composer::setText(const QString &text)
 {
     m_editor->setPlainText(text);
+    m_editor->moveCursor(QTextCursor::End);
+}
+
+void Composer::setHistorySource(std::function<QStringList()> source)
+{
+    m_historySource = std::move(source);
+    m_history.clear();
+    m_historyIndex = 0;
+}
+
+bool Composer::recallHistory(bool older)
+{
+    const QString current = m_editor->toPlainText();
+    const bool recalled = m_historyIndex < m_history.size() && current == m_history.at(m_historyIndex);
+    // Only from an empty composer or a recalled prompt left as it was: anything else is text
+    // the user is writing, where Up and Down move the cursor.
+    if (!current.isEmpty() && !recalled)
+        return false;
+    if (!recalled) {
+        // A new walk: the prompts as they are now.
+        m_history = m_historySource ? m_historySource() : QStringList();
+        m_historyIndex = m_history.size();
+    }
+    if (!current.isEmpty()) {
+        // Within a recalled prompt of several lines, Up and Down move between its lines first.
+        const QTextCursor cursor = m_editor->textCursor();
+        QTextCursor probe = cursor;
+        if (probe.movePosition(older ? QTextCursor::Up : QTextCursor::Down))
+            return false;
+    }
+    const qsizetype index = recalled ? m_historyIndex : m_history.size();
+    const qsizetype next = older ? index - 1 : index + 1;
+    if (next < 0 || next > m_history.size() || (!older && !recalled))
+        return current.isEmpty() && !m_history.isEmpty(); // at either end: nothing to do
+    m_historyIndex = next;
+    setText(next < m_history.size() ? m_history.at(next) : QString());
+    if (older)
+        m_editor->moveCursor(QTextCursor::Start);
+    return true;
 }
 
 void Composer::clearText()
 {
     m_editor->clear();
+    m_historyIndex = m_history.size();
     m_attachments.clear();
     m_resourceMentions.clear();
     rebuildChips();
@@ -749,6 +789,9 @@ bool Composer::eventFilter(QObject *watched, QEvent *event)
                 break;
             }
         }
+        if ((ke->key() == Qt::Key_Up || ke->key() == Qt::Key_Down) && ke->modifiers() == Qt::NoModifier
+            && recallHistory(ke->key() == Qt::Key_Up))
+            return true;
         const bool enter = ke->key() == Qt::Key_Return || ke->key() == Qt::Key_Enter;
         if (enter && !(ke->modifiers() & Qt::ShiftModifier)) {
             send();

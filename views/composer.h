@@ -9,6 +9,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <functional>
+
 class QComboBox;
 class QCompleter;
 class QHBoxLayout;
@@ -73,7 +75,12 @@ public:
     [[nodiscard]] QCompleter *commandCompleter() const { return m_commands; }
 
     [[nodiscard]] QString text() const;
+    /// Replaces the text, with the cursor at its end.
     void setText(const QString &text);
+    /// Where the session's earlier prompts come from (oldest first), asked when Up is pressed in
+    /// an empty composer: Up shows the newest, Up again the one before, Down goes back towards an
+    /// empty composer. A recalled prompt that is edited is the user's text again.
+    void setHistorySource(std::function<QStringList()> source);
     /// Clears the text and the attachments.
     void clearText();
 
@@ -148,6 +155,8 @@ private:
     void updateCompletion();
     void complete(const QString &choice);
     void updateCommandCompletion();
+    /// Up (@p older) or Down through the history; false when the key is the editor's.
+    bool recallHistory(bool older);
 
     QString m_sessionID;
     bool m_running = false;
@@ -179,6 +188,10 @@ private:
     QList<McpResourceInfo> m_resourceMentions;
     bool m_filesReady = false;
     QFutureWatcher<QStringList> m_filesWatcher;
+    std::function<QStringList()> m_historySource;
+    QStringList m_history; ///< as the source gave it when the walk began
+    /// The history entry shown, m_history.size() for none (the user's own text).
+    qsizetype m_historyIndex = 0;
     QStandardItemModel *m_commandModel;
     QCompleter *m_commands;
 };

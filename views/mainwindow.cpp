@@ -12,6 +12,7 @@
 #include "core/logging.h"
 #include "noticebar.h"
 #include "problemsdialog.h"
+#include "shortcutsdialog.h"
 #include "core/async.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
@@ -78,6 +79,19 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
     m_timelineView->setTimelineModel(m_timeline);
     m_composer = new Composer(this);
     m_composer->setReadOnly(m_service->isReadOnly());
+    m_composer->setHistorySource([this] {
+        // The session's prompts as the timeline holds them (its newest pages), oldest first.
+        QStringList prompts;
+        for (int row = 0; row < m_timeline->rowCount(); ++row) {
+            const QModelIndex index = m_timeline->index(row, 0);
+            if (index.data(TimelineModel::AuthorRole).value<Message::Role>() != Message::Role::User)
+                continue;
+            const QString text = index.data(TimelineModel::TextRole).toString();
+            if (!text.isEmpty() && (prompts.isEmpty() || prompts.constLast() != text))
+                prompts.append(text);
+        }
+        return prompts;
+    });
     m_changes = new ChangesPane(m_service.get(), this);
     m_changes->setDataDir(m_dataDir);
     m_changes->setTimelineModel(m_timeline);
@@ -343,6 +357,9 @@ void MainWindow::createActions()
     a->setToolTip(tr("Providers and models, compaction, appearance"));
     connect(a, &QAction::triggered, this, &MainWindow::showSettings);
 
+    a = makeAction(u"keyboardShortcuts"_s, tr("&Keyboard Shortcuts"), u"preferences-desktop-keyboard"_s,
+                   QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Comma));
+    connect(a, &QAction::triggered, this, &MainWindow::showShortcuts);
     a = makeAction(u"about"_s, tr("&About Weft"), u"help-about"_s);
     a->setMenuRole(QAction::AboutRole);
     connect(a, &QAction::triggered, this, &MainWindow::about);
@@ -404,6 +421,8 @@ void MainWindow::createMenus()
     settings->addAction(action(u"configure"_s));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(action(u"keyboardShortcuts"_s));
+    help->addSeparator();
     help->addAction(action(u"about"_s));
     help->addAction(action(u"aboutQt"_s));
 
@@ -551,10 +570,11 @@ void MainWindow::newSession()
     m_composer->editor()->setFocus();
 }
 
-void MainWindow::forkSession(const QString &sessionID, const QString &messageID)
+void MainWindow::forkSession(const QString &sessionID, const QString &messageID, const QString &prompt)
 {
     if (sessionID.isEmpty() || offerImportInstead(sessionID, tr("fork it")))
         return;
+    m_forkPrompt = prompt;
     statusBar()->showMessage(tr("Forking…"));
     m_controller->fork(sessionID, messageID);
 }
@@ -566,6 +586,11 @@ void MainWindow::onForked(const Session &session)
     if (source.isEmpty())
         m_sessions->refreshSession(session.id());
     openSession(session.id(), source);
+    if (const QString prompt = std::exchange(m_forkPrompt, {}); !prompt.isEmpty()) {
+        // The message forked from, ready to be edited and sent again.
+        m_composer->setText(prompt);
+        m_composer->editor()->setFocus();
+    }
     statusBar()->showMessage(tr("Forked into “%1”").arg(session.title()), 5000);
     Q_EMIT forked(session.id());
 }
@@ -784,6 +809,27 @@ void MainWindow::writeSettings()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // Runs of this window stop with it (a server's go on there): ask first.
+    const QStringList running = processor() ? processor()->busySessions() : QStringList();
+    if (!running.isEmpty()) {
+        QMessageBox box(QMessageBox::Question, tr("Quit Weft"),
+                        tr("%n session(s) are still running here. Quitting stops them; what they wrote so far is kept.",
+                           nullptr, int(running.size())),
+                        QMessageBox::NoButton, this);
+        box.setObjectName(u"quitWhileRunning"_s);
+        QPushButton *stop = box.addButton(tr("Stop and Quit"), QMessageBox::DestructiveRole);
+        stop->setObjectName(u"stopAndQuit"_s);
+        QPushButton *keep = box.addButton(tr("Keep Window Open"), QMessageBox::RejectRole);
+        keep->setObjectName(u"keepOpen"_s);
+        box.setDefaultButton(keep);
+        box.exec();
+        if (box.clickedButton() != stop) {
+            event->ignore();
+            return;
+        }
+        processor()->abortAll();
+        processor()->waitForIdle();
+    }
     writeSettings();
     QMainWindow::closeEvent(event);
 }
@@ -1225,6 +1271,17 @@ void MainWindow::updateContextMeter()
     const Compaction::Settings &settings = m_controller->compactionSettings();
     const qint64 usable = model ? Compaction::usableContext(limit, model->outputLimit, settings) : 0;
     meter->setThreshold(limit > 0 && usable > 0 && settings.autoCompact ? double(usable) / double(limit) : 0.0);
+}
+
+void MainWindow::showShortcuts()
+{
+    if (!m_shortcuts) {
+        m_shortcuts = new ShortcutsDialog(this, this);
+        m_shortcuts->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_shortcuts->show();
+    m_shortcuts->raise();
+    m_shortcuts->activateWindow();
 }
 
 } // namespace weft

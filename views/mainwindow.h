@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/sessioncontroller.h"
+#include "shortcutsdialog.h"
 
 #include <QHash>
 #include <QMainWindow>
@@ -119,8 +120,11 @@ public:
         m_importQuestion = std::move(handler);
     }
     /// Forks @p sessionID before @p messageID (see SessionService::fork) off the GUI thread, then
-    /// opens the new session.
-    void forkSession(const QString &sessionID, const QString &messageID);
+    /// opens the new session with @p prompt in the composer (a user message forked from).
+    void forkSession(const QString &sessionID, const QString &messageID, const QString &prompt = {});
+    /// Help › Keyboard Shortcuts (non-modal, one at a time).
+    void showShortcuts();
+    [[nodiscard]] ShortcutsDialog *shortcutsDialog() const { return m_shortcuts; }
     /// Connects to the OpenCode server at @p address (File › Connect to OpenCode Server…) and
     /// remembers it for the next start (its password only when @p rememberPassword).
     ServerSource *connectServer(const QString &address, const QString &password, bool rememberPassword);
@@ -243,6 +247,9 @@ private:
     SessionHeader *m_header = nullptr;
     TimelineView *m_timelineView = nullptr;
     Composer *m_composer = nullptr;
+    /// The text of the user message a fork under way was made from: the fork's composer gets it.
+    QString m_forkPrompt;
+    QPointer<ShortcutsDialog> m_shortcuts;
     ChangesPane *m_changes = nullptr;
     QSplitter *m_splitter = nullptr;
     QSplitter *m_centerSplitter = nullptr;

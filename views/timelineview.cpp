@@ -279,10 +279,11 @@ QMenu *TimelineView::createContextMenu(const QModelIndex &index, QWidget *parent
                                 : tr("A new session with the messages up to and including this reply"));
         fork->setStatusTip(fork->toolTip());
         const QPersistentModelIndex target(index);
-        connect(fork, &QAction::triggered, this, [this, target] {
+        connect(fork, &QAction::triggered, this, [this, target, isUser] {
             if (!target.isValid() || !m_model)
                 return;
-            Q_EMIT forkRequested(m_model->sessionID(), m_model->forkPoint(sourceIndex(target)));
+            const QString prompt = isUser ? target.data(TimelineModel::TextRole).toString() : QString();
+            Q_EMIT forkRequested(m_model->sessionID(), m_model->forkPoint(sourceIndex(target)), prompt);
         });
     }
     if (!m_pinned) {

@@ -64,8 +64,9 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     /// "Fork from here": a new session from the messages before @p messageID (all of them when
-    /// empty), as TimelineModel::forkPoint() chose it.
-    void forkRequested(const QString &sessionID, const QString &messageID);
+    /// empty), as TimelineModel::forkPoint() chose it. From a user message, @p prompt is its
+    /// text, to be edited and sent again in the fork (as OpenCode's TUI does); else empty.
+    void forkRequested(const QString &sessionID, const QString &messageID, const QString &prompt);
     /// The "files changed in this turn" line of user message @p messageID was clicked.
     void turnChangesRequested(const QString &sessionID, const QString &messageID);
     /// revealPart() scrolled to the part (or gave up: the message is not in the session).

@@ -66,14 +66,20 @@ void SessionController::refreshElsewhere()
             holder && !holder->isThisProcess())
             now.insert(sessionID, *holder);
     }
-    if (now.keys() == m_elsewhere.keys())
+    if (now == m_elsewhere)
         return;
     const QHash<QString, SessionLock::Holder> before = std::exchange(m_elsewhere, now);
+    // A holder that ended, or was followed by another process between two looks, may have left
+    // its run open.
     bool ended = false;
     for (auto it = before.cbegin(); it != before.cend(); ++it) {
-        if (!m_elsewhere.contains(it.key())) {
+        const auto current = m_elsewhere.constFind(it.key());
+        if (current == m_elsewhere.cend()) {
             ended = true;
             Q_EMIT runningElsewhereChanged(it.key(), false);
+        } else if (*current != *it) {
+            ended = true;
+            Q_EMIT runningElsewhereChanged(it.key(), true);
         }
     }
     for (auto it = m_elsewhere.cbegin(); it != m_elsewhere.cend(); ++it) {

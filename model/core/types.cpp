@@ -979,21 +979,29 @@ bool MessageWithParts::isUnfinished() const
     return info.isAssistant() && info.completed() <= 0 && !info.hasError();
 }
 
+bool Part::closeUnfinished(const QString &toolWhy, qint64 now)
+{
+    if (type() == PartType::Tool) {
+        const ToolState current = state();
+        if (current.status() != ToolStatus::Pending && current.status() != ToolStatus::Running)
+            return false;
+        setState(ToolState::error(current.input(), toolWhy, current.started() > 0 ? current.started() : now, now));
+        return true;
+    }
+    if ((type() == PartType::Text || type() == PartType::Reasoning) && m_json.object(u"time").contains(u"start")
+        && !m_json.object(u"time").contains(u"end")) {
+        setTimeField(QStringLiteral("end"), now);
+        return true;
+    }
+    return false;
+}
+
 QList<Part> MessageWithParts::closeUnfinished(const QString &why, const QString &toolWhy, qint64 now)
 {
     QList<Part> changed;
     for (Part &part : parts) {
-        if (part.type() == PartType::Tool) {
-            const ToolState state = part.state();
-            if (state.status() != ToolStatus::Pending && state.status() != ToolStatus::Running)
-                continue;
-            part.setState(ToolState::error(state.input(), toolWhy, state.started() > 0 ? state.started() : now, now));
+        if (part.closeUnfinished(toolWhy, now))
             changed.append(part);
-        } else if ((part.type() == PartType::Text || part.type() == PartType::Reasoning)
-                   && part.json().object(u"time").contains(u"start") && !part.json().object(u"time").contains(u"end")) {
-            part.setTimeField(QStringLiteral("end"), now);
-            changed.append(part);
-        }
     }
     info.setError(MessageError::aborted(why));
     info.setCompleted(now);

@@ -380,6 +380,11 @@ public:
 
     [[nodiscard]] static QList<ValidationIssue> validate(const JsonValue &value, const QString &path = QStringLiteral("$"));
     [[nodiscard]] static Result<Part> fromJson(const JsonValue &value);
+
+    /// Closes this part if a run left it unfinished, as OpenCode closes an aborted reply's: a
+    /// pending or running tool call becomes an error saying @p toolWhy, streaming text or
+    /// reasoning gets its end time, all at @p now. True when it changed.
+    bool closeUnfinished(const QString &toolWhy, qint64 now);
 };
 
 /// A message with its parts, as `opencode export` lists them.

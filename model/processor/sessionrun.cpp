@@ -892,21 +892,19 @@ Result<QString> SessionRun::runSubagent(const QString &agent, const QString &des
 
 void SessionRun::finishAborted(Message &assistant, StreamAssembler &parts)
 {
-    // Close what was streaming, then the tools that never finished.
+    // Close what was streaming (the run's own copies are newer than the store's, whose text may
+    // still be in the stream journal), then the tools that never finished, by the rule a dead
+    // run's reply is closed with (Part::closeUnfinished).
     parts.closeStreaming();
+    const QList<Part> onDisk = m_service->store()->parts(m_session.id(), assistant.id());
     for (Part part : parts.toolParts()) {
-        const QString stored = part.id();
         // Re-read: the tool may have finished and been written meanwhile.
-        for (const Part &current : m_service->store()->parts(m_session.id(), assistant.id())) {
-            if (current.id() == stored)
+        for (const Part &current : onDisk) {
+            if (current.id() == part.id())
                 part = current;
         }
-        const ToolState state = part.state();
-        if (state.status() == ToolStatus::Pending || state.status() == ToolStatus::Running) {
-            part.setState(ToolState::error(state.input(), u"Tool execution aborted"_s,
-                                           state.started() > 0 ? state.started() : now(), now()));
+        if (part.closeUnfinished(u"Tool execution aborted"_s, now()))
             writePart(part);
-        }
     }
     assistant.setError(MessageError::aborted(u"The operation was aborted."_s));
     assistant.setCompleted(now());

@@ -31,6 +31,7 @@ public:
         [[nodiscard]] bool isThisProcess() const;
         /// "weft run (process 1234 on host, since 14:02)", for messages.
         [[nodiscard]] QString describe() const;
+        bool operator==(const Holder &) const = default;
     };
 
     /// Takes the lock of @p sessionID in @p dataDir for @p command, trying for at most

@@ -65,7 +65,7 @@ private Q_SLOTS:
         file.close();
         QProcess holder;
         // --no-fork: flock(1) becomes `sleep`, so that killing it releases the lock.
-    holder.start(u"flock"_s, {u"--exclusive"_s, u"--no-fork"_s, lockFile, u"sleep"_s, u"120"_s});
+        holder.start(u"flock"_s, {u"--exclusive"_s, u"--no-fork"_s, lockFile, u"sleep"_s, u"120"_s});
         QVERIFY2(holder.waitForStarted(), "flock(1) of util-linux is needed");
         QTRY_VERIFY(SessionLock::holder(data.path(), MainID).has_value());
 
@@ -86,6 +86,17 @@ private Q_SLOTS:
                  qPrintable(composer->editor()->placeholderText()));
         auto *notices = window.findChild<NoticeBar *>();
         QVERIFY(!notices->hasNotice(u"interruptedRuns"_s));
+
+        // Another run follows in the same second, under the same lock file (same session, same
+        // set of locks): the window follows the new holder.
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(toJson(JsonObject{{u"pid"_s, 4343}, {u"host"_s, QSysInfo::machineHostName()},
+                                     {u"command"_s, u"weft session compact"_s}, {u"since"_s, qint64(1764000060000)}},
+                          0));
+        file.close();
+        QTRY_VERIFY2(composer->editor()->placeholderText().contains(u"weft session compact (process 4343"_s),
+                     qPrintable(composer->editor()->placeholderText()));
+        QVERIFY(composer->editor()->isReadOnly());
 
         // It dies without finishing: the window closes the run and says so.
         holder.kill();

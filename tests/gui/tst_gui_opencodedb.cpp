@@ -398,7 +398,7 @@ void TestGuiOpencodeDb::composerAndForkOfferTheCopy()
     // "Yes" copies it (no fork is written anywhere) and opens the copy.
     answer = true;
     const int weftSessions = int(m_service->list().size());
-    Q_EMIT w->timelineView()->forkRequested(MainID, QString());
+    Q_EMIT w->timelineView()->forkRequested(MainID, QString(), QString());
     QVERIFY(imported.wait(10000));
     QCOMPARE(asked.size(), 2);
     QCOMPARE(forked.size(), 0);

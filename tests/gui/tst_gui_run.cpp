@@ -37,6 +37,9 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QMessageBox>
+#include <QTimer>
+#include <QApplication>
 #include <QTest>
 #include <QThreadPool>
 #include <QToolButton>
@@ -80,6 +83,7 @@ private Q_SLOTS:
     void promptStreamsIntoOneRow();
     void staysWhereTheUserScrolled();
     void stopMidStream();
+    void quitDuringRunAsksFirst();
     void compactWithPreviewThenUndo();
     void cancelCompaction();
     void permissionAllowOnce();
@@ -357,6 +361,54 @@ void TestGuiRun::stopMidStream()
     // Stopping is not an error worth a notice.
     QVERIFY(!m_window->noticeBar()->hasNotice(u"runError"_s));
     QVERIFY(!m_window->timelineView()->isAnimating());
+}
+
+void TestGuiRun::quitDuringRunAsksFirst()
+{
+    QVERIFY(makeConfiguredWindow());
+    OpenAiStream partial;
+    partial.role().text(u"Still working"_s);
+    FakeReply reply = FakeReply::sse(partial.bytes());
+    reply.hang = true;
+    m_run.server->enqueue(reply);
+    Composer *composer = m_window->composer();
+    composer->setText(u"Take your time"_s);
+    composer->send();
+    QTRY_VERIFY(m_window->processor()->isBusy(m_run.sessionID));
+    TimelineModel *timeline = m_window->timelineModel();
+    QTRY_VERIFY(timeline->rowCount() == 2
+                && timeline->index(1).data(TimelineModel::TextRole).toString().contains(u"Still working"_s));
+
+    // Closing asks; the user answers with the button named `button` once the question is up.
+    const auto closeAnswering = [this](const QString &button) {
+        QString question;
+        QTimer::singleShot(0, m_window.get(), [&] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box)
+                return;
+            question = box->text();
+            if (auto *b = box->findChild<QPushButton *>(button))
+                b->click();
+        });
+        const bool closed = m_window->close();
+        return std::make_pair(closed, question);
+    };
+    // "Keep Window Open": nothing stops.
+    const auto [kept, asked] = closeAnswering(u"keepOpen"_s);
+    QVERIFY(!kept);
+    QVERIFY2(asked.contains(u"1 session is still running"_s) || asked.contains(u"1 session(s)"_s), qPrintable(asked));
+    QVERIFY(m_window->isVisible());
+    QVERIFY(m_window->processor()->isBusy(m_run.sessionID));
+    // "Stop and Quit": the run stops, what it wrote is kept, the window closes.
+    const auto [closed, again] = closeAnswering(u"stopAndQuit"_s);
+    QVERIFY(closed);
+    QVERIFY(!again.isEmpty());
+    QVERIFY(!m_window->isVisible());
+    QVERIFY(!m_window->processor()->isBusy(m_run.sessionID));
+    const QList<MessageWithParts> messages = m_run.service->messages(m_run.sessionID);
+    QCOMPARE(messages.size(), 2);
+    QCOMPARE(messages.at(1).info.error().name(), u"MessageAbortedError"_s);
+    QVERIFY(TimelineModel::visibleText(messages.at(1).parts).contains(u"Still working"_s));
 }
 
 void TestGuiRun::compactWithPreviewThenUndo()

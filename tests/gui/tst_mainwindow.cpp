@@ -3,6 +3,7 @@
 // keyboard use, the composer's requests, persistence of the splitters, problems.
 
 #include "composer.h"
+#include "shortcutsdialog.h"
 #include "contextmeter.h"
 #include "guitest.h"
 #include "mainwindow.h"
@@ -25,6 +26,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QSet>
 #include <QTest>
 #include <QToolButton>
 #include <QTreeView>
@@ -52,6 +54,8 @@ private Q_SLOTS:
     void forkFromUserMessage();
     void forkFromAssistantMessage_data();
     void forkFromAssistantMessage();
+    void promptHistory();
+    void keyboardShortcutsList();
     void keyboard();
     void deleteAsksFirst();
     void composerRequests();
@@ -187,6 +191,12 @@ void TestMainWindow::forkFromUserMessage()
     // The sidebar shows it under the session it came from.
     const QModelIndex node = w->sessionTreeModel()->indexForSession(id);
     QCOMPARE(node.parent(), w->sessionTreeModel()->indexForSession(MainID));
+    // The message forked from is in the composer, to be edited and sent again, cursor at its end.
+    const QString forkedText = TimelineModel::visibleText(m_service->store()->parts(MainID, LastUser));
+    QVERIFY(!forkedText.isEmpty());
+    QCOMPARE(w->composer()->text(), forkedText);
+    QTRY_VERIFY(w->composer()->editor()->hasFocus());
+    QCOMPARE(w->composer()->editor()->textCursor().position(), forkedText.size());
 }
 
 void TestMainWindow::forkFromAssistantMessage_data()
@@ -220,8 +230,94 @@ void TestMainWindow::forkFromAssistantMessage()
     QCOMPARE(w->sidebar()->currentSessionID(), id);
     QCOMPARE(m_service->messages(id).size(), expected);
     QTRY_COMPARE(w->timelineModel()->rowCount(), expected);
-    // The fork ends with the message it was made from.
+    // The fork ends with the message it was made from; the composer stays empty.
     QCOMPARE(w->timelineModel()->index(expected - 1, 0).data(TimelineModel::TextRole), text);
+    QCOMPARE(w->composer()->text(), QString());
+}
+
+void TestMainWindow::keyboardShortcutsList()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(openAndLoad(w, MainID));
+    w->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(w));
+    // Help › Keyboard Shortcuts, by its own shortcut.
+    QTest::keyClick(w, Qt::Key_Comma, Qt::ControlModifier | Qt::AltModifier);
+    QTRY_VERIFY(w->shortcutsDialog() && w->shortcutsDialog()->isVisible());
+    ShortcutsDialog *dialog = w->shortcutsDialog();
+    const QStringList all = dialog->visibleRows();
+    const auto keys = [](const QKeySequence &k) { return k.toString(QKeySequence::NativeText); };
+    // Every action of the window with a shortcut is there, named as in its menu, once.
+    QVERIFY2(all.contains(u"Fork\t"_s + keys(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B)) + u"\tWindow"_s),
+             qPrintable(all.join(u'\n')));
+    QVERIFY(all.contains(u"New Session\t"_s + keys(QKeySequence::New) + u"\tWindow"_s));
+    QVERIFY(all.contains(u"Keyboard Shortcuts\t"_s + keys(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Comma)) + u"\tWindow"_s));
+    QVERIFY(all.contains(u"Copy Text\t"_s + keys(QKeySequence::Copy) + u"\tTimeline"_s));
+    QVERIFY(all.contains(u"Copy as Markdown\t"_s + keys(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)) + u"\tTimeline"_s));
+    QVERIFY(all.contains(u"Send the prompt\t"_s + keys(QKeySequence(Qt::Key_Return)) + u"\tPrompt"_s));
+    QCOMPARE(QSet<QString>(all.cbegin(), all.cend()).size(), all.size());
+    QVERIFY2(all.size() >= 20, qPrintable(QString::number(all.size())));
+    // Searching by name, by key or by place narrows the list as the user types.
+    QTest::keyClicks(dialog->searchField(), u"fork"_s);
+    const QStringList fork = dialog->visibleRows();
+    QVERIFY(!fork.isEmpty() && fork.size() < all.size());
+    for (const QString &row : fork)
+        QVERIFY2(row.contains(u"fork"_s, Qt::CaseInsensitive), qPrintable(row));
+    dialog->searchField()->clear();
+    QTest::keyClicks(dialog->searchField(), keys(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B)));
+    QCOMPARE(dialog->visibleRows().size(), 1);
+    QVERIFY(dialog->visibleRows().constFirst().startsWith(u"Fork\t"_s));
+    dialog->searchField()->setText(u"nothing matches this"_s);
+    QCOMPARE(dialog->visibleRows().size(), 0);
+    QTest::keyClick(dialog, Qt::Key_Escape);
+    QTRY_VERIFY(!w->shortcutsDialog());
+}
+
+void TestMainWindow::promptHistory()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(openAndLoad(w, MainID));
+    // The session's prompts, oldest first, as the user typed them.
+    QStringList prompts;
+    for (const Message &m : m_service->store()->messages(MainID)) {
+        const QString text = m.isUser() ? TimelineModel::visibleText(m_service->store()->parts(MainID, m.id())) : QString();
+        if (!text.isEmpty())
+            prompts.append(text);
+    }
+    QVERIFY(prompts.size() >= 3);
+    QPlainTextEdit *editor = w->composer()->editor();
+    w->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(w));
+    editor->setFocus();
+    QTRY_VERIFY(editor->hasFocus());
+    // Up walks back from the newest, Down walks forward to an empty composer.
+    QTest::keyClick(editor, Qt::Key_Up);
+    QCOMPARE(w->composer()->text(), prompts.constLast());
+    QTest::keyClick(editor, Qt::Key_Up);
+    QCOMPARE(w->composer()->text(), prompts.at(prompts.size() - 2));
+    QTest::keyClick(editor, Qt::Key_Down);
+    QCOMPARE(w->composer()->text(), prompts.constLast());
+    QTest::keyClick(editor, Qt::Key_Down);
+    QCOMPARE(w->composer()->text(), QString());
+    // At the oldest, Up stays there.
+    for (int i = 0; i < prompts.size() + 2; ++i)
+        QTest::keyClick(editor, Qt::Key_Up);
+    QCOMPARE(w->composer()->text(), prompts.constFirst());
+    // A recalled prompt that is edited is the user's own text: Up is the editor's again.
+    QTest::keyClick(editor, Qt::Key_End, Qt::ControlModifier);
+    QTest::keyClicks(editor, u" (again)"_s);
+    const QString edited = prompts.constFirst() + u" (again)"_s;
+    QCOMPARE(w->composer()->text(), edited);
+    QTest::keyClick(editor, Qt::Key_Up);
+    QTest::keyClick(editor, Qt::Key_Down);
+    QCOMPARE(w->composer()->text(), edited);
+    // Text the user typed is never replaced.
+    w->composer()->clearText();
+    QTest::keyClicks(editor, u"new words"_s);
+    QTest::keyClick(editor, Qt::Key_Up);
+    QCOMPARE(w->composer()->text(), u"new words"_s);
 }
 
 void TestMainWindow::keyboard()
