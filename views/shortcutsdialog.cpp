@@ -111,7 +111,7 @@ ShortcutsDialog::ShortcutsDialog(QWidget *window, QWidget *parent)
     layout->addWidget(m_search);
     layout->addWidget(m_view, 1);
     layout->addWidget(buttons);
-    resize(560, 520);
+    resize(660, 560);
     m_search->setFocus();
 }
 

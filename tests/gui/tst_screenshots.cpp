@@ -25,6 +25,9 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QMenu>
+#include <QAction>
+#include <QSettings>
 #include <QTest>
 #include <QToolButton>
 
@@ -43,6 +46,9 @@ private Q_SLOTS:
     /// then the compaction dialog's preview and progress.
     void liveRun_data();
     void liveRun();
+    /// A fork made from one of the user's messages, its text in the composer; then Help ›
+    /// Keyboard Shortcuts over the window.
+    void forkPrefilledAndShortcuts();
 
 private:
     QTemporaryDir m_settings;
@@ -274,6 +280,44 @@ void TestScreenshots::liveRun()
     QTRY_VERIFY_WITH_TIMEOUT(!window.processor()->isBusy(open), 10000);
     QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Failed);
     dialog->close();
+}
+
+void TestScreenshots::forkPrefilledAndShortcuts()
+{
+    test::useStyle(test::lightPalette());
+    QSettings().clear();
+    test::FixtureDataDir fixture;
+    auto store = std::make_shared<JsonStore>(fixture.path());
+    QVERIFY(store->initialize());
+    auto service = std::make_shared<SessionService>(store);
+    const QString open = u"ses_dff058141ffeXJnTNzT8vnXcKt"_s;
+    MainWindow window(service, fixture.path());
+    QVERIFY(test::showAndOpen(window, open, QSize(1440, 900)));
+    // The last message the user wrote, forked from as the timeline's menu does.
+    TimelineView *view = window.timelineView();
+    QAbstractItemModel *rows = view->model();
+    int userRow = -1;
+    for (int r = rows->rowCount() - 1; r >= 0 && userRow < 0; --r) {
+        if (rows->index(r, 0).data(TimelineModel::AuthorRole).value<Message::Role>() == Message::Role::User
+            && !rows->index(r, 0).data(TimelineModel::TextRole).toString().isEmpty())
+            userRow = r;
+    }
+    QVERIFY(userRow >= 0);
+    std::unique_ptr<QMenu> menu(view->createContextMenu(rows->index(userRow, 0), &window));
+    QSignalSpy forked(&window, &MainWindow::forked);
+    menu->findChild<QAction *>(u"forkFromHere"_s)->trigger();
+    QVERIFY(forked.wait(10000));
+    QTRY_VERIFY(!window.composer()->text().isEmpty());
+    QTest::qWait(200);
+    const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
+    QVERIFY(window.grab().save(dir + u"fork-prefilled.png"_s));
+    qInfo("wrote %sfork-prefilled.png", qPrintable(dir));
+
+    window.showShortcuts();
+    QTRY_VERIFY(window.shortcutsDialog() && window.shortcutsDialog()->isVisible());
+    QTest::qWait(100);
+    QVERIFY(window.shortcutsDialog()->grab().save(dir + u"keyboard-shortcuts.png"_s));
+    qInfo("wrote %skeyboard-shortcuts.png", qPrintable(dir));
 }
 
 QTEST_MAIN(TestScreenshots)

@@ -19,6 +19,19 @@ if command -v appstreamcli >/dev/null; then
     appstreamcli validate --no-net "$stage/usr/share/metainfo/$APP_ID.metainfo.xml" >/dev/null \
         || fail "the installed metainfo does not validate"
 fi
+# Every screenshot the metainfo names is one of packaging/screenshots/, with the size it states.
+metainfo="$stage/usr/share/metainfo/$APP_ID.metainfo.xml"
+shots=$(grep -o '<image type="source" width="[0-9]*" height="[0-9]*">[^<]*</image>' "$metainfo" || true)
+[ -n "$shots" ] || fail "the metainfo names no screenshots"
+while read -r shot; do
+    name=$(basename "$(sed 's/.*>\(.*\)<.*/\1/' <<<"$shot")")
+    width=$(sed 's/.*width="\([0-9]*\)".*/\1/' <<<"$shot")
+    height=$(sed 's/.*height="\([0-9]*\)".*/\1/' <<<"$shot")
+    png="$(dirname "$0")/../../packaging/screenshots/$name"
+    [ -f "$png" ] || fail "the metainfo names screenshot $name, which packaging/screenshots/ lacks"
+    size=$(od -An -tu1 -j16 -N8 "$png" | awk '{ print $1*16777216 + $2*65536 + $3*256 + $4, $5*16777216 + $6*65536 + $7*256 + $8 }')
+    [ "$size" = "$width $height" ] || fail "screenshot $name is $size, the metainfo says $width $height"
+done <<<"$shots"
 # Nothing else is installed: no tests, no headers, no static libraries.
 extra=$(cd "$stage" && find . -type f | grep -v -e '^./usr/bin/weft$' -e '^./usr/share/applications/' \
     -e '^./usr/share/metainfo/' -e '^./usr/share/icons/hicolor/' -e '^./usr/share/weft/translations/' \
