@@ -1669,6 +1669,48 @@ This cannot be undone.</source>
         <source>Keep Window Open</source>
         <translation>ウィンドウを開いたままにする</translation>
     </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>インポート(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Add sessions from OpenCode export files (or drop the files on the window)</source>
+        <translation>OpenCode のエクスポートファイルからセッションを追加します(ファイルをウィンドウにドロップしても追加できます)</translation>
+    </message>
+    <message>
+        <source>Import Sessions</source>
+        <translation>セッションのインポート</translation>
+    </message>
+    <message>
+        <source>OpenCode export (*.json);;All files (*)</source>
+        <translation>OpenCode エクスポート (*.json);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Sessions cannot be imported into a read-only store.</source>
+        <translation>読み取り専用のストアにはセッションをインポートできません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Importing %n file(s)…</source>
+        <translation>
+            <numerusform>%n 個のファイルをインポートしています…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) could not be imported: %1</source>
+        <translation>
+            <numerusform>%n 個のファイルをインポートできませんでした: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n session(s)</source>
+        <translation>
+            <numerusform>%n 個のセッションをインポートしました</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>weft::Mcp</name>

@@ -1669,6 +1669,48 @@ This cannot be undone.</source>
         <source>Keep Window Open</source>
         <translation>保持窗口打开</translation>
     </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>导入(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Add sessions from OpenCode export files (or drop the files on the window)</source>
+        <translation>从 OpenCode 导出文件添加会话（也可以把文件拖放到窗口上）</translation>
+    </message>
+    <message>
+        <source>Import Sessions</source>
+        <translation>导入会话</translation>
+    </message>
+    <message>
+        <source>OpenCode export (*.json);;All files (*)</source>
+        <translation>OpenCode 导出文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Sessions cannot be imported into a read-only store.</source>
+        <translation>无法将会话导入只读存储。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Importing %n file(s)…</source>
+        <translation>
+            <numerusform>正在导入 %n 个文件…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) could not be imported: %1</source>
+        <translation>
+            <numerusform>%n 个文件无法导入：%1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n session(s)</source>
+        <translation>
+            <numerusform>已导入 %n 个会话</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>weft::Mcp</name>

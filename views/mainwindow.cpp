@@ -18,6 +18,7 @@
 #include "qt/sessiontreemodel.h"
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
+#include "session/transfer.h"
 #include "store/jsonstore.h"
 #include "sessionheader.h"
 #include "sessionsidebar.h"
@@ -37,6 +38,10 @@
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QtConcurrent>
+#include <QMimeData>
+#include <QDropEvent>
+#include <QDragEnterEvent>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -72,6 +77,7 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
 {
     setObjectName(u"mainWindow"_s);
     setWindowIcon(Appearance::applicationIcon());
+    setAcceptDrops(true); // export files dropped anywhere but on the composer are imported
 
     m_sidebar = new SessionSidebar(m_tree, this);
     m_header = new SessionHeader(this);
@@ -302,6 +308,11 @@ void MainWindow::createActions()
     a->setToolTip(tr("Save the session as an OpenCode export file"));
     connect(a, &QAction::triggered, this, &MainWindow::exportCurrent);
 
+    a = makeAction(u"importSession"_s, tr("&Import…"), u"document-import"_s,
+                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    a->setToolTip(tr("Add sessions from OpenCode export files (or drop the files on the window)"));
+    connect(a, &QAction::triggered, this, &MainWindow::chooseImportFiles);
+
     a = makeAction(u"revealDataFile"_s, tr("Show Data &File"), u"document-open-folder"_s);
     a->setToolTip(tr("Open the folder that holds the session's file"));
     connect(a, &QAction::triggered, this, &MainWindow::revealDataFile);
@@ -383,6 +394,7 @@ void MainWindow::createMenus()
     file->addAction(action(u"connectServer"_s));
     file->addAction(action(u"disconnectServer"_s));
     file->addSeparator();
+    file->addAction(action(u"importSession"_s));
     file->addAction(action(u"exportSession"_s));
     file->addAction(action(u"revealDataFile"_s));
     file->addSeparator();
@@ -741,6 +753,94 @@ void MainWindow::exportCurrent()
         QMessageBox::warning(this, tr("Export Session"), tr("The session could not be exported:\n%1").arg(error));
     else
         statusBar()->showMessage(tr("Exported to %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+void MainWindow::chooseImportFiles()
+{
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Import Sessions"), QDir::homePath(),
+                                                            tr("OpenCode export (*.json);;All files (*)"));
+    if (!paths.isEmpty())
+        importFiles(paths);
+}
+
+void MainWindow::importFiles(const QStringList &paths)
+{
+    if (m_service->isReadOnly()) {
+        m_notices->showNotice(u"import"_s, NoticeBar::Kind::Error,
+                              tr("Sessions cannot be imported into a read-only store."));
+        return;
+    }
+    statusBar()->showMessage(tr("Importing %n file(s)…", nullptr, int(paths.size())));
+    struct Outcome {
+        QString path;
+        Result<Transfer::ImportResult> result;
+    };
+    const QFuture<QList<Outcome>> done = QtConcurrent::run([service = m_service, paths] {
+        QList<Outcome> outcomes;
+        for (const QString &path : paths)
+            outcomes.append({path, Transfer::importFile(*service, path)});
+        return outcomes;
+    });
+    whenFinished(done, this, [this](const QList<Outcome> &outcomes) {
+        QStringList imported;
+        QStringList failed;
+        QStringList reasons;
+        for (const Outcome &o : outcomes) {
+            if (o.result) {
+                imported.append(o.result->session.id());
+                m_sessions->refreshSession(o.result->session.id());
+            } else {
+                failed.append(o.path);
+                reasons.append(tr("%1: %2").arg(QFileInfo(o.path).fileName(), o.result.error().message));
+            }
+        }
+        if (failed.isEmpty())
+            m_notices->removeNotice(u"import"_s);
+        else
+            m_notices->showNotice(u"import"_s, NoticeBar::Kind::Error,
+                                  tr("%n file(s) could not be imported: %1", nullptr, int(failed.size()))
+                                      .arg(reasons.join(u"; "_s)),
+                                  {}, true);
+        if (!imported.isEmpty()) {
+            openSession(imported.constLast());
+            statusBar()->showMessage(tr("Imported %n session(s)", nullptr, int(imported.size())), 5000);
+        } else {
+            statusBar()->clearMessage();
+        }
+        Q_EMIT importsFinished(imported, failed);
+    });
+}
+
+QStringList MainWindow::importableFiles(const QMimeData *data)
+{
+    QStringList files;
+    if (!data || !data->hasUrls())
+        return files;
+    for (const QUrl &url : data->urls()) {
+        if (!url.isLocalFile() || !url.toLocalFile().endsWith(u".json"_s, Qt::CaseInsensitive))
+            return {}; // anything else dropped is not an import
+        files.append(url.toLocalFile());
+    }
+    return files;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (!m_service->isReadOnly() && !importableFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+    else
+        QMainWindow::dragEnterEvent(event);
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QStringList files = importableFiles(event->mimeData());
+    if (files.isEmpty() || m_service->isReadOnly()) {
+        QMainWindow::dropEvent(event);
+        return;
+    }
+    event->acceptProposedAction();
+    importFiles(files);
 }
 
 void MainWindow::revealDataFile()

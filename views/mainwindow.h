@@ -12,6 +12,7 @@
 #include <memory>
 
 class QLabel;
+class QMimeData;
 class QSplitter;
 class QToolButton;
 
@@ -122,6 +123,10 @@ public:
     /// Forks @p sessionID before @p messageID (see SessionService::fork) off the GUI thread, then
     /// opens the new session with @p prompt in the composer (a user message forked from).
     void forkSession(const QString &sessionID, const QString &messageID, const QString &prompt = {});
+    /// Imports OpenCode export files (File › Import…, or files dropped on the window) off the GUI
+    /// thread, then opens the last one imported; a file that cannot be imported gets a notice
+    /// saying why, and the others still go.
+    void importFiles(const QStringList &paths);
     /// Help › Keyboard Shortcuts (non-modal, one at a time).
     void showShortcuts();
     [[nodiscard]] ShortcutsDialog *shortcutsDialog() const { return m_shortcuts; }
@@ -148,9 +153,13 @@ Q_SIGNALS:
     void forked(const QString &newSessionID);
     /// A session of OpenCode's source was copied into Weft and the copy is open.
     void imported(const QString &newSessionID);
+    /// An import of importFiles() finished: the sessions made, and the files refused.
+    void importsFinished(const QStringList &sessionIDs, const QStringList &failedFiles);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void createActions();
@@ -191,6 +200,9 @@ private:
     void toggleArchived();
     void deleteSession();
     void exportCurrent();
+    void chooseImportFiles();
+    /// The export files among @p data's URLs (local files named *.json).
+    [[nodiscard]] static QStringList importableFiles(const QMimeData *data);
     void revealDataFile();
     void about();
     void showSettings();

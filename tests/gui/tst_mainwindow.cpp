@@ -3,6 +3,7 @@
 // keyboard use, the composer's requests, persistence of the splitters, problems.
 
 #include "composer.h"
+#include "noticebar.h"
 #include "shortcutsdialog.h"
 #include "contextmeter.h"
 #include "guitest.h"
@@ -27,6 +28,11 @@
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QSet>
+#include <QMimeData>
+#include <QDropEvent>
+#include <QTemporaryDir>
+#include <QApplication>
+#include <QUrl>
 #include <QTest>
 #include <QToolButton>
 #include <QTreeView>
@@ -56,6 +62,7 @@ private Q_SLOTS:
     void forkFromAssistantMessage();
     void promptHistory();
     void keyboardShortcutsList();
+    void importByDropping();
     void keyboard();
     void deleteAsksFirst();
     void composerRequests();
@@ -272,6 +279,60 @@ void TestMainWindow::keyboardShortcutsList()
     QCOMPARE(dialog->visibleRows().size(), 0);
     QTest::keyClick(dialog, Qt::Key_Escape);
     QTRY_VERIFY(!w->shortcutsDialog());
+}
+
+void TestMainWindow::importByDropping()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(openAndLoad(w, MainID));
+    QTemporaryDir dir;
+    const QString good = dir.filePath(u"main.json"_s);
+    QString error;
+    QVERIFY2(w->exportSession(MainID, good, &error), qPrintable(error));
+    const QString broken = dir.filePath(u"broken.json"_s);
+    QFile file(broken);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"info\": {\"id\": \"../../etc\"}, \"messages\": [");
+    file.close();
+    QVERIFY(w->action(u"importSession"_s));
+    QCOMPARE(w->action(u"importSession"_s)->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+
+    QWidget *target = w->timelineView()->viewport();
+    const QPoint pos = target->rect().center();
+    const auto drag = [&](const QList<QUrl> &urls) {
+        QMimeData mime;
+        mime.setUrls(urls);
+        QDragEnterEvent enter(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(target, &enter);
+        if (!enter.isAccepted())
+            return false;
+        QDropEvent drop(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(target, &drop);
+        return drop.isAccepted();
+    };
+    // Something else dropped is not an import.
+    QVERIFY(!drag({QUrl::fromLocalFile(dir.filePath(u"notes.txt"_s))}));
+    QVERIFY(!drag({QUrl(u"https://example.com/session.json"_s)}));
+
+    // Two export files: the good one is imported (its IDs are taken, so it gets new ones) and
+    // opened; the damaged one is named in a notice with the reason.
+    QSignalSpy finished(w, &MainWindow::importsFinished);
+    const qsizetype before = m_service->list().size();
+    QVERIFY(drag({QUrl::fromLocalFile(good), QUrl::fromLocalFile(broken)}));
+    QVERIFY(finished.wait(10000));
+    const QStringList imported = finished.first().at(0).toStringList();
+    QCOMPARE(imported.size(), 1);
+    QCOMPARE(finished.first().at(1).toStringList(), QStringList{broken});
+    QVERIFY(imported.first() != MainID);
+    QCOMPARE(m_service->messages(imported.first()).size(), m_service->messages(MainID).size());
+    QTRY_COMPARE(w->currentSessionID(), imported.first());
+    QTRY_VERIFY(w->sessionsModel()->indexForId(imported.first()).isValid());
+    NoticeBar *notices = w->noticeBar();
+    QVERIFY(notices->hasNotice(u"import"_s));
+    QVERIFY2(notices->noticeText(u"import"_s).contains(u"broken.json"_s), qPrintable(notices->noticeText(u"import"_s)));
+    // Nothing of the damaged file was written.
+    QCOMPARE(m_service->list().size(), before + 1);
 }
 
 void TestMainWindow::promptHistory()
