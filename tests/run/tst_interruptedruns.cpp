@@ -5,6 +5,7 @@
 // closes the run as OpenCode closes an aborted one (stream journal applied first).
 #include "fakellmserver.h"
 #include "runfixture.h"
+#include "testdata.h"
 
 #include "core/json.h"
 #include "store/jsonstore.h"
@@ -291,13 +292,15 @@ private Q_SLOTS:
 
     void liveRunOfThisProcessIsLeftAlone()
     {
-        // A session this process runs (its lock held here) is not closed by a store opened beside it.
-        JsonStore store(dataDir());
+        // A session this process runs (its lock held here) is not closed by a store opened beside
+        // it. Its own data (real OpenCode data), not what the runs killed above happened to write.
+        const test::FixtureDataDir data;
+        const QString dir = data.path();
+        JsonStore store(dir);
         QVERIFY(store.initialize());
-        const QList<Session> sessions = store.sessions();
-        QVERIFY(!sessions.isEmpty());
-        const QString id = sessions.constFirst().id();
-        QList<Message> messages = store.messages(id);
+        const QString id = u"ses_dff058141ffeXJnTNzT8vnXcKt"_s;
+        const QList<Message> messages = store.messages(id);
+        QVERIFY(!messages.isEmpty());
         const Message open = messages.constLast();
         QVERIFY(open.isAssistant());
         JsonObject json = open.json();
@@ -307,24 +310,24 @@ private Q_SLOTS:
         json.remove(u"error"_s);
         QVERIFY(store.writeMessage(Message(json)));
         {
-            Result<std::unique_ptr<SessionLock>> lock = SessionLock::acquire(dataDir(), id, u"test"_s);
+            Result<std::unique_ptr<SessionLock>> lock = SessionLock::acquire(dir, id, u"test"_s);
             QVERIFY(lock);
-            const Result<std::unique_ptr<SessionLock>> twice = SessionLock::acquire(dataDir(), id, u"test"_s, 0);
+            const Result<std::unique_ptr<SessionLock>> twice = SessionLock::acquire(dir, id, u"test"_s, 0);
             QVERIFY(!twice);
             QVERIFY2(twice.error().message.contains(u"this process is running it"_s), qPrintable(twice.error().message));
-            JsonStore beside(dataDir());
+            JsonStore beside(dir);
             QVERIFY(beside.initialize());
             QCOMPARE(beside.recovery().runs, 0);
             QCOMPARE(beside.recovery().live, 1);
             QVERIFY(!beside.message(id, open.id())->hasError());
         }
         // Released (the run ended without closing it): the next store closes it.
-        JsonStore after(dataDir());
+        JsonStore after(dir);
         QVERIFY(after.initialize());
         QCOMPARE(after.recovery().runs, 0); // no lock file left, no journal: not a run that died
         // Hostile names never become lock files.
-        QVERIFY(!SessionLock::acquire(dataDir(), u"../../etc"_s, u"test"_s));
-        QVERIFY(!SessionLock::holder(dataDir(), u"../../etc"_s));
+        QVERIFY(!SessionLock::acquire(dir, u"../../etc"_s, u"test"_s));
+        QVERIFY(!SessionLock::holder(dir, u"../../etc"_s));
     }
 };
 
