@@ -345,21 +345,28 @@ void McpClient::refreshTools(std::function<void(Result<void>)> done)
     });
 }
 
-void McpClient::refreshPrompts(std::function<void()> done)
+void McpClient::listOffered(const QString &kind, const QString &failure, std::function<void(const JsonArray &)> take,
+                            std::function<void()> done)
 {
-    if (!m_capabilities.contains(u"prompts")) {
+    if (!m_capabilities.contains(kind)) {
         done();
         return;
     }
-    listAll(u"prompts/list"_s, u"prompts"_s, m_config.listTimeoutMs(), [this, done](Result<JsonArray> listed) {
-        if (!listed) {
-            // As OpenCode: a server whose prompts cannot be listed still serves its tools.
-            Q_EMIT notice(McpTr::tr("could not list the prompts: %1").arg(listed.error().message));
-            done();
-            return;
-        }
+    listAll(kind + u"/list"_s, kind, m_config.listTimeoutMs(),
+            [this, failure, take = std::move(take), done = std::move(done)](Result<JsonArray> listed) {
+                if (listed)
+                    take(listed.value());
+                else // As OpenCode: a server whose prompts or resources cannot be listed still serves its tools.
+                    Q_EMIT notice(failure.arg(listed.error().message));
+                done();
+            });
+}
+
+void McpClient::refreshPrompts(std::function<void()> done)
+{
+    listOffered(u"prompts"_s, McpTr::tr("could not list the prompts: %1"), [this](const JsonArray &listed) {
         QList<McpPromptInfo> prompts;
-        for (const JsonValue &item : listed.value()) {
+        for (const JsonValue &item : listed) {
             const JsonObject o = item.toObject();
             McpPromptInfo prompt;
             prompt.server = m_config.name;
@@ -375,38 +382,28 @@ void McpClient::refreshPrompts(std::function<void()> done)
                 prompts.append(prompt);
         }
         m_lists.prompts = prompts;
-        done();
-    });
+    }, std::move(done));
 }
 
 void McpClient::refreshResources(std::function<void()> done)
 {
-    if (!m_capabilities.contains(u"resources")) {
-        done();
-        return;
-    }
-    listAll(u"resources/list"_s, u"resources"_s, m_config.listTimeoutMs(), [this, done](Result<JsonArray> listed) {
-        if (!listed) {
-            // As with prompts: the tools still serve.
-            Q_EMIT notice(McpTr::tr("could not list the resources: %1").arg(listed.error().message));
-            done();
-            return;
-        }
-        QList<McpResourceInfo> resources;
-        for (const JsonValue &item : listed.value()) {
-            const JsonObject o = item.toObject();
-            McpResourceInfo resource;
-            resource.server = m_config.name;
-            resource.uri = o.string(u"uri");
-            resource.name = o.string(u"name", resource.uri);
-            resource.description = o.string(u"description");
-            resource.mimeType = o.string(u"mimeType");
-            if (!resource.uri.isEmpty())
-                resources.append(resource);
-        }
-        m_lists.resources = resources;
-        done();
-    });
+    listOffered(u"resources"_s, McpTr::tr("could not list the resources: %1"),
+                [this](const JsonArray &listed) {
+                    QList<McpResourceInfo> resources;
+                    for (const JsonValue &item : listed) {
+                        const JsonObject o = item.toObject();
+                        McpResourceInfo resource;
+                        resource.server = m_config.name;
+                        resource.uri = o.string(u"uri");
+                        resource.name = o.string(u"name", resource.uri);
+                        resource.description = o.string(u"description");
+                        resource.mimeType = o.string(u"mimeType");
+                        if (!resource.uri.isEmpty())
+                            resources.append(resource);
+                    }
+                    m_lists.resources = resources;
+                },
+                std::move(done));
 }
 
 } // namespace weft

@@ -135,6 +135,11 @@ private:
                  std::function<void(Result<JsonArray>)> done, JsonArray sofar = {}, const QString &cursor = {},
                  int pages = 0);
     void refreshTools(std::function<void(Result<void>)> done);
+    /// Lists `<kind>/list` ("prompts", "resources") when the server offers that capability and
+    /// hands the items to @p take; a list that cannot be had is a notice (@p failure, "%1" the
+    /// reason) and keeps the one before. @p done follows in every case.
+    void listOffered(const QString &kind, const QString &failure, std::function<void(const JsonArray &)> take,
+                     std::function<void()> done);
     void refreshPrompts(std::function<void()> done);
     void refreshResources(std::function<void()> done);
 

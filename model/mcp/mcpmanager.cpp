@@ -309,15 +309,23 @@ std::optional<McpServerStatus> McpRegistry::server(const QString &name) const
     return std::nullopt;
 }
 
-QList<McpToolInfo> McpRegistry::tools(const std::optional<QStringList> &only) const
+QList<McpLists> McpRegistry::connectedLists(const std::optional<QStringList> &only) const
 {
     QMutexLocker lock(&m_mutex);
+    QList<McpLists> lists;
+    for (const McpServerStatus &s : m_servers) {
+        if (s.state == McpServerStatus::State::Connected && (!only || only->contains(s.name)))
+            lists.append(m_lists.value(s.name));
+    }
+    return lists;
+}
+
+QList<McpToolInfo> McpRegistry::tools(const std::optional<QStringList> &only) const
+{
     QList<McpToolInfo> list;
     QHash<QString, qsizetype> byKey;
-    for (const McpServerStatus &s : m_servers) {
-        if (s.state != McpServerStatus::State::Connected || (only && !only->contains(s.name)))
-            continue;
-        for (const McpToolInfo &tool : m_lists.value(s.name).tools) {
+    for (const McpLists &lists : connectedLists(only)) {
+        for (const McpToolInfo &tool : lists.tools) {
             const QString key = tool.key();
             if (const auto it = byKey.constFind(key); it != byKey.cend()) {
                 list[*it] = tool;
@@ -332,23 +340,17 @@ QList<McpToolInfo> McpRegistry::tools(const std::optional<QStringList> &only) co
 
 QList<McpPromptInfo> McpRegistry::prompts(const std::optional<QStringList> &only) const
 {
-    QMutexLocker lock(&m_mutex);
     QList<McpPromptInfo> list;
-    for (const McpServerStatus &s : m_servers) {
-        if (s.state == McpServerStatus::State::Connected && (!only || only->contains(s.name)))
-            list += m_lists.value(s.name).prompts;
-    }
+    for (const McpLists &lists : connectedLists(only))
+        list += lists.prompts;
     return list;
 }
 
 QList<McpResourceInfo> McpRegistry::resources(const std::optional<QStringList> &only) const
 {
-    QMutexLocker lock(&m_mutex);
     QList<McpResourceInfo> list;
-    for (const McpServerStatus &s : m_servers) {
-        if (s.state == McpServerStatus::State::Connected && (!only || only->contains(s.name)))
-            list += m_lists.value(s.name).resources;
-    }
+    for (const McpLists &lists : connectedLists(only))
+        list += lists.resources;
     return list;
 }
 

@@ -89,6 +89,8 @@ private:
     friend class McpManager;
     friend class McpWorker;
     void update(const QString &name, const std::function<void(McpServerStatus &)> &change);
+    /// What the connected servers (those named in @p only, when given) offer, in config order.
+    [[nodiscard]] QList<McpLists> connectedLists(const std::optional<QStringList> &only) const;
 
     mutable QMutex m_mutex;
     mutable QWaitCondition m_changed;

@@ -69,6 +69,7 @@ Provider *SessionRun::makeProvider(const ResolvedModel &model)
 
 Result<void> SessionRun::prepare()
 {
+    QString subtaskModel; // "provider/model" of a subtask; empty: the prompt's
     if (!m_request.command.isEmpty()) {
         // Processor::prompt checked that the command exists in this configuration.
         std::optional<PromptCommand> command = PromptCommand::find(m_config.availableCommands(), m_request.command);
@@ -82,11 +83,10 @@ Result<void> SessionRun::prepare()
             return Error{ProcessorTr::tr("unknown agent \"%1\"").arg(commandAgent), {}};
         // As OpenCode: a command of a sub-agent runs as a subtask unless it says otherwise.
         if (command->subtask.value_or(agent->mode == Agent::Mode::Subagent)) {
-            m_subtask = Subtask{commandAgent, command->description, command->name,
-                                !command->model.isEmpty() ? command->model
-                                    : !agent->model.isEmpty() ? agent->model
-                                                              : m_request.model,
-                                {}};
+            m_subtask = Subtask{commandAgent, command->description, command->name, {}, {}};
+            subtaskModel = !command->model.isEmpty() ? command->model
+                : !agent->model.isEmpty()            ? agent->model
+                                                     : m_request.model;
         } else {
             m_request.agent = commandAgent;
             if (!command->model.isEmpty())
@@ -138,6 +138,15 @@ Result<void> SessionRun::prepare()
     if (!model)
         return model.error();
     m_model = model.value();
+    if (m_subtask) {
+        // Resolved once, before anything is written: the subtask part names it, the sub-agent
+        // runs on it.
+        const Result<ResolvedModel> taskModel
+            = subtaskModel.isEmpty() ? Result<ResolvedModel>(m_model) : m_config.resolveModel(subtaskModel);
+        if (!taskModel)
+            return taskModel.error();
+        m_subtask->model = taskModel.value();
+    }
 
     if (auto r = prepareWorkspace(); !r)
         return r;
@@ -773,11 +782,8 @@ Part SessionRun::subtaskPart(const Message &user) const
     part.json().insert(u"prompt"_s, m_subtask->prompt);
     part.json().insert(u"description"_s, m_subtask->description);
     part.json().insert(u"agent"_s, m_subtask->agent);
-    const Result<ResolvedModel> model = m_subtask->model.isEmpty() ? Result<ResolvedModel>(m_model)
-                                                                   : m_config.resolveModel(m_subtask->model);
-    const ResolvedModel &taskModel = model ? model.value() : m_model;
-    part.json().insert(u"model"_s,
-                       JsonObject{{u"providerID"_s, taskModel.providerID}, {u"modelID"_s, taskModel.modelID}});
+    part.json().insert(u"model"_s, JsonObject{{u"providerID"_s, m_subtask->model.providerID},
+                                              {u"modelID"_s, m_subtask->model.modelID}});
     part.json().insert(u"command"_s, m_subtask->command);
     return part;
 }
@@ -785,16 +791,7 @@ Part SessionRun::subtaskPart(const Message &user) const
 std::optional<Message> SessionRun::runSubtask(const Message &user)
 {
     const Subtask &task = *m_subtask;
-    ResolvedModel model = m_model;
-    if (!task.model.isEmpty()) {
-        Result<ResolvedModel> resolved = m_config.resolveModel(task.model);
-        if (!resolved) {
-            m_lastError = MessageError::unknown(resolved.error().toString());
-            m_service->reportError(m_session.id(), m_lastError);
-            return std::nullopt;
-        }
-        model = resolved.value();
-    }
+    const ResolvedModel &model = task.model;
     Message assistant = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), m_session.id(), now(),
                                                user.id(), model.providerID, model.modelID, task.agent,
                                                m_session.directory(), m_worktree);

@@ -117,7 +117,7 @@ private:
         QString agent;
         QString description;
         QString command;
-        QString model; ///< "provider/model"; empty: the prompt's
+        ResolvedModel model; ///< the command's, its agent's, else the prompt's
         QString prompt;
     };
     /// The subtask part of user message @p user.
