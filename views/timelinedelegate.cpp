@@ -1261,6 +1261,56 @@ QString TimelineDelegate::toolToolTip(const Part &part, bool live) const
     return lines.join(u"<br>"_s);
 }
 
+QString TimelineDelegate::accessibleText(const QModelIndex &index) const
+{
+    const bool user = index.data(TimelineModel::AuthorRole).value<Message::Role>() == Message::Role::User;
+    QStringList head;
+    if (user) {
+        head.append(tr("You"));
+    } else {
+        const QString agent = index.data(TimelineModel::AgentRole).toString();
+        head.append(index.data(TimelineModel::IsSummaryRole).toBool()
+                        ? tr("Summary")
+                        : capitalized(agent.isEmpty() ? tr("assistant") : agent));
+        const QString model = index.data(TimelineModel::ModelRole).toString().section(u'/', 1);
+        if (!model.isEmpty())
+            head.append(model);
+    }
+    head.append(timeText(index.data(TimelineModel::CreatedRole).toLongLong()));
+    if (!index.data(TimelineModel::InContextRole).toBool())
+        head.append(tr("Not in context"));
+    QStringList body;
+    const QString text = index.data(TimelineModel::TextRole).toString();
+    if (!text.isEmpty())
+        body.append(text);
+    const bool live = index.data(TimelineModel::RunningRole).toBool();
+    for (const Part &p : index.data(TimelineModel::PartsRole).value<QList<Part>>()) {
+        if (p.type() == PartType::Compaction) {
+            body.append(tr("Asked to compact the conversation"));
+            continue;
+        }
+        if (p.type() == PartType::File) {
+            body.append(tr("Attached %1").arg(p.filename().isEmpty() ? p.mime() : p.filename()));
+            continue;
+        }
+        if (p.type() == PartType::Subtask) {
+            body.append(tr("Subtask for @%1: %2").arg(p.agent(), p.description()));
+            continue;
+        }
+        if (p.type() != PartType::Tool)
+            continue;
+        const QString title = p.state().title();
+        body.append(title.isEmpty() ? tr("Tool %1: %2").arg(p.tool(), badgeText(p.state().status(), live))
+                                    : tr("Tool %1 (%2): %3").arg(p.tool(), title, badgeText(p.state().status(), live)));
+    }
+    const auto error = index.data(TimelineModel::ErrorRole).value<MessageError>();
+    if (!error.isNull())
+        body.append(tr("Error: %1").arg(error.message()));
+    if (live)
+        body.append(tr("Still being written"));
+    return head.join(u", "_s) + u": "_s + body.join(u'\n');
+}
+
 QString TimelineDelegate::messageToolTip(const QModelIndex &index) const
 {
     const bool isUser = index.data(TimelineModel::AuthorRole).value<Message::Role>() == Message::Role::User;

@@ -75,6 +75,10 @@ public:
     /// tool left pending or running then was interrupted).
     [[nodiscard]] static QString badgeText(ToolStatus status, bool live);
 
+    /// What a screen reader says for row @p index: who wrote it and when, whether it is in
+    /// context, its text, each tool call with its state in words, its error.
+    [[nodiscard]] QString accessibleText(const QModelIndex &index) const;
+
 Q_SIGNALS:
     void linkActivated(const QString &link);
     /// The "N files changed in this turn" line of a user message was clicked.

@@ -89,7 +89,9 @@ void TimelineView::setTimelineModel(TimelineModel *model)
     if (m_proxy)
         m_proxy->deleteLater();
     m_model = model;
-    m_proxy = new TimelineRevertFilter(this);
+    auto *filter = new TimelineRevertFilter(this);
+    filter->setAccessibleText([this](const QModelIndex &index) { return m_delegate->accessibleText(index); });
+    m_proxy = filter;
     m_proxy->setSourceModel(model);
     setModel(m_proxy);
     connect(m_proxy, &QAbstractItemModel::rowsAboutToBeInserted, this, &TimelineView::onRowsAboutToBeInserted);

@@ -19,6 +19,8 @@ bool TimelineRevertFilter::setRevert(const QString &messageID, const QString &pa
 
 QVariant TimelineRevertFilter::data(const QModelIndex &index, int role) const
 {
+    if (role == Qt::AccessibleTextRole && m_accessibleText && index.isValid())
+        return m_accessibleText(index);
     if (m_part.isEmpty() || !index.isValid())
         return QSortFilterProxyModel::data(index, role);
     switch (role) {

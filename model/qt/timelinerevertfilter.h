@@ -3,6 +3,8 @@
 
 #include <QSortFilterProxyModel>
 
+#include <functional>
+
 namespace weft
 {
 
@@ -34,12 +36,17 @@ public:
 
     QVariant data(const QModelIndex &index, int role) const override;
 
+    /// What a screen reader says for a row (Qt::AccessibleTextRole): the view's words, which
+    /// know how the row is shown.
+    void setAccessibleText(std::function<QString(const QModelIndex &index)> text) { m_accessibleText = std::move(text); }
+
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
 
 private:
     QString m_message;
     QString m_part;
+    std::function<QString(const QModelIndex &)> m_accessibleText;
 };
 
 } // namespace weft
