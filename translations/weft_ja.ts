@@ -3642,6 +3642,30 @@ Sessions written by version %2</source>
         <source>(the image cannot be shown)</source>
         <translation>(画像を表示できません)</translation>
     </message>
+    <message>
+        <source>Asked to compact the conversation</source>
+        <translation>会話の圧縮を依頼しました</translation>
+    </message>
+    <message>
+        <source>Attached %1</source>
+        <translation>%1 を添付</translation>
+    </message>
+    <message>
+        <source>Tool %1: %2</source>
+        <translation>ツール %1: %2</translation>
+    </message>
+    <message>
+        <source>Tool %1 (%2): %3</source>
+        <translation>ツール %1 (%2): %3</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>エラー: %1</translation>
+    </message>
+    <message>
+        <source>Still being written</source>
+        <translation>書き込み中</translation>
+    </message>
 </context>
 <context>
     <name>weft::TimelineView</name>

@@ -3642,6 +3642,30 @@ Sessions written by version %2</source>
         <source>(the image cannot be shown)</source>
         <translation>（无法显示图像）</translation>
     </message>
+    <message>
+        <source>Asked to compact the conversation</source>
+        <translation>已请求压缩对话</translation>
+    </message>
+    <message>
+        <source>Attached %1</source>
+        <translation>已附加 %1</translation>
+    </message>
+    <message>
+        <source>Tool %1: %2</source>
+        <translation>工具 %1：%2</translation>
+    </message>
+    <message>
+        <source>Tool %1 (%2): %3</source>
+        <translation>工具 %1（%2）：%3</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <source>Still being written</source>
+        <translation>正在写入</translation>
+    </message>
 </context>
 <context>
     <name>weft::TimelineView</name>
