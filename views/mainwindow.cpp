@@ -403,6 +403,7 @@ void MainWindow::createMenus()
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(m_timelineView->copyTextAction());
     edit->addAction(m_timelineView->copyMarkdownAction());
+    edit->addAction(m_timelineView->selectAllTextAction());
     edit->addSeparator();
     edit->addAction(action(u"find"_s));
     edit->addAction(action(u"findNext"_s));

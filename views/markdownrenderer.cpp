@@ -15,6 +15,7 @@
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QTextDocumentFragment>
 
 using namespace Qt::StringLiterals;
 
@@ -184,40 +185,54 @@ void render(QTextDocument *document, const QString &markdown, const QFont &font,
     }
 }
 
-void paintCodeBackgrounds(QPainter *painter, QTextDocument *document, const QPointF &offset, const QPalette &palette)
+QList<CodeBlock> codeBlocks(QTextDocument *document)
 {
+    QList<CodeBlock> result;
     QAbstractTextDocumentLayout *layout = document->documentLayout();
-    const QColor background = Style::mix(palette.color(QPalette::Base), palette.color(QPalette::Text), 0.06);
-    const QColor border = Style::mix(palette.color(QPalette::Base), palette.color(QPalette::Text), 0.13);
-    QRectF current;
-    int group = 0;
-    const auto flush = [&] {
-        if (current.isNull())
-            return;
-        // The block rectangles hold the text only; the first and last line's margins leave room
-        // for the padding around it.
-        const QRectF r = current.adjusted(0, -CodePadding, 0, CodePadding).translated(offset);
-        painter->save();
-        painter->setRenderHint(QPainter::Antialiasing);
-        painter->setPen(QPen(border, 1));
-        painter->setBrush(background);
-        painter->drawRoundedRect(r.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
-        painter->restore();
-        current = {};
-    };
+    const qreal right = document->textWidth();
     for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
         const int g = block.blockFormat().intProperty(CodeGroupProperty);
-        if (g != group)
-            flush();
-        group = g;
         if (g == 0)
             continue;
         QRectF r = layout->blockBoundingRect(block);
         r.setLeft(0);
-        r.setRight(document->textWidth() > 0 ? document->textWidth() : r.right());
-        current = current.isNull() ? r : current.united(r);
+        r.setRight(right > 0 ? right : r.right());
+        if (result.isEmpty() || result.last().group != g) {
+            result.append(CodeBlock{g, r, block.position(), block.position() + block.length() - 1});
+        } else {
+            result.last().rect = result.last().rect.united(r);
+            result.last().end = block.position() + block.length() - 1;
+        }
     }
-    flush();
+    // The block rectangles hold the text only; the first and last line's margins leave room for
+    // the padding around it.
+    for (CodeBlock &b : result)
+        b.rect.adjust(0, -CodePadding, 0, CodePadding);
+    return result;
+}
+
+QString codeText(QTextDocument *document, const CodeBlock &block)
+{
+    QTextCursor cursor(document);
+    cursor.setPosition(block.start);
+    cursor.setPosition(block.end, QTextCursor::KeepAnchor);
+    return cursor.selection().toPlainText();
+}
+
+void paintCodeBackgrounds(QPainter *painter, QTextDocument *document, const QPointF &offset, const QPalette &palette)
+{
+    const QColor background = Style::mix(palette.color(QPalette::Base), palette.color(QPalette::Text), 0.06);
+    const QColor border = Style::mix(palette.color(QPalette::Base), palette.color(QPalette::Text), 0.13);
+    const QList<CodeBlock> blocks = codeBlocks(document);
+    if (blocks.isEmpty())
+        return;
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setPen(QPen(border, 1));
+    painter->setBrush(background);
+    for (const CodeBlock &b : blocks)
+        painter->drawRoundedRect(b.rect.translated(offset).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
+    painter->restore();
 }
 
 } // namespace Markdown

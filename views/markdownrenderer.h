@@ -51,6 +51,19 @@ namespace Markdown
 void render(QTextDocument *document, const QString &markdown, const QFont &font, const QPalette &palette);
 /// Paints the code-block backgrounds of a rendered document at @p offset (before the text).
 void paintCodeBackgrounds(QPainter *painter, QTextDocument *document, const QPointF &offset, const QPalette &palette);
+
+/// A fenced code block of a rendered document.
+struct CodeBlock
+{
+    int group = 0; // its number in the document, from 1
+    QRectF rect; // where its background is drawn, in document coordinates
+    int start = 0; // the document positions of its text
+    int end = 0;
+};
+/// The fenced code blocks of a rendered document, in order.
+[[nodiscard]] QList<CodeBlock> codeBlocks(QTextDocument *document);
+/// The text of code block @p block, as it was written (no trailing newline).
+[[nodiscard]] QString codeText(QTextDocument *document, const CodeBlock &block);
 } // namespace Markdown
 
 } // namespace weft

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timelinedelegate.h"
+#include "timelinedelegate_p.h"
 
 #include "markdownrenderer.h"
 #include "qt/timelinemodel.h"
@@ -9,6 +10,7 @@
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QBuffer>
+#include <QClipboard>
 #include <QImageReader>
 #include <QUrl>
 #include <QDateTime>
@@ -37,13 +39,6 @@ constexpr qreal Radius = 6;
 constexpr int InputLines = 12;
 constexpr int OutputLines = 16;
 constexpr qreal ThumbnailHeight = 120;
-
-QFont smallFont(const QFont &font)
-{
-    QFont f = font;
-    f.setPointSizeF(font.pointSizeF() * 0.88);
-    return f;
-}
 
 QFont fixedFont(const QFont &font)
 {
@@ -192,66 +187,6 @@ void drawPill(QPainter *p, const QRectF &rect, const QString &text, const QColor
 }
 } // namespace
 
-struct TimelineDelegate::Block
-{
-    enum class Kind { Text, Reasoning, Tool, Line, Error, Working, File };
-    enum class Tone { Dim, Neutral, Negative, Active };
-    Kind kind = Kind::Text;
-    QString partID;
-    QRectF rect;
-    QRectF toggle;
-    bool expanded = false;
-    std::shared_ptr<QTextDocument> doc;
-    QPointF docPos;
-    // tool
-    QString title;
-    QString subject;
-    QString note;
-    ToolStatus status = ToolStatus::Unknown;
-    bool asking = false; // waiting for a permission answer
-    QRectF badge;
-    QStringList inputLines;
-    int inputMore = 0;
-    QRectF inputRect;
-    QStringList outputLines;
-    int outputMore = 0;
-    QRectF outputRect;
-    QString outputCaption;
-    bool outputIsError = false;
-    QString errorLine;
-    // line
-    QString text;
-    Tone tone = Tone::Dim;
-    // file: the type's icon, the name (text) and the kind (subject); an image's thumbnail box
-    QString icon;
-    QRectF thumbnail;
-    QString url; // an image's data: URL (shared, not copied)
-};
-
-struct TimelineDelegate::Layout
-{
-    int width = 0;
-    int height = 0;
-    bool marker = false;
-    bool card = false;
-    bool user = false;
-    bool summary = false;
-    bool continuation = false;
-    bool inContext = true;
-    bool running = false;
-    QRectF column;
-    QRectF cardRect;
-    QRectF header;
-    QString author;
-    QString meta;
-    QString tokens;
-    QString tag;
-    QRectF markerRect;
-    QString markerTitle;
-    QString markerText;
-    QList<Block> blocks;
-};
-
 struct TimelineDelegate::CachedLayout
 {
     int revision = -1;
@@ -275,6 +210,13 @@ TimelineDelegate::TimelineDelegate(QAbstractItemView *view)
     , m_documents(1500)
     , m_thumbnails(200)
 {
+    // "Copied" shows on a code block's button for a moment after a click.
+    m_copiedTimer.setSingleShot(true);
+    m_copiedTimer.setInterval(1500);
+    connect(&m_copiedTimer, &QTimer::timeout, this, [this] {
+        m_copiedCode = {};
+        m_view->viewport()->update();
+    });
 }
 
 TimelineDelegate::~TimelineDelegate() = default;
@@ -840,7 +782,8 @@ void TimelineDelegate::paintBadge(QPainter *p, const QRectF &rect, ToolStatus st
     }
 }
 
-void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &palette, bool live) const
+void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &palette, bool live,
+                                  std::pair<int, int> selected) const
 {
     const QFont font = m_view->font();
     const QFont small = smallFont(font);
@@ -858,8 +801,16 @@ void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &p
         p->translate(b.docPos);
         ctx.palette.setColor(QPalette::Text, text);
         addFindSelections(ctx, b.doc.get(), palette, b.partID == m_findPart);
+        addTextSelection(ctx, b.doc.get(), selected, palette);
         b.doc->documentLayout()->draw(p, ctx);
         p->restore();
+        if (m_hoveredCode.first == b.partID || m_copiedCode.first == b.partID) {
+            for (const Markdown::CodeBlock &code : Markdown::codeBlocks(b.doc.get())) {
+                const bool copied = m_copiedCode == std::pair(b.partID, code.group);
+                if (copied || m_hoveredCode == std::pair(b.partID, code.group))
+                    paintCopyButton(p, copyButtonRect(b, code.rect), copied, palette);
+            }
+        }
         break;
     }
     case Block::Kind::Reasoning: {
@@ -877,6 +828,7 @@ void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &p
             p->translate(b.docPos);
             ctx.palette.setColor(QPalette::Text, dim);
             addFindSelections(ctx, b.doc.get(), palette, b.partID == m_findPart);
+            addTextSelection(ctx, b.doc.get(), selected, palette);
             b.doc->documentLayout()->draw(p, ctx);
             p->restore();
         }
@@ -1048,6 +1000,7 @@ void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &p
         p->translate(b.docPos);
         ctx.palette.setColor(QPalette::Text, color);
         addFindSelections(ctx, b.doc.get(), palette, false);
+        addTextSelection(ctx, b.doc.get(), selected, palette);
         b.doc->documentLayout()->draw(p, ctx);
         p->restore();
         break;
@@ -1166,8 +1119,14 @@ void TimelineDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, co
                     sfm.elidedText(l->meta, Qt::ElideRight, metaRect.width()));
     }
 
-    for (const Block &b : l->blocks)
-        paintBlock(p, b, palette, l->running);
+    // The text blocks are numbered as TextPoint counts them.
+    int ordinal = 0;
+    for (const Block &b : l->blocks) {
+        std::pair<int, int> selected;
+        if (b.doc)
+            selected = selectedRange(index.row(), ordinal++, b.doc->characterCount() - 1);
+        paintBlock(p, b, palette, l->running, selected);
+    }
     if (!m_findPart.isEmpty()) {
         // The part of the current find match.
         for (const Block &b : l->blocks) {
@@ -1197,12 +1156,22 @@ TimelineDelegate::Hit TimelineDelegate::hitTest(const QModelIndex &index, const 
             return hit;
         }
         if (b.doc && QRectF(b.docPos, b.doc->size()).contains(pos)) {
-            const QString anchor = b.doc->documentLayout()->anchorAt(QPointF(pos) - b.docPos);
-            if (!anchor.isEmpty()) {
-                hit.kind = Hit::Kind::Link;
-                hit.link = anchor;
-                return hit;
+            hit.partID = b.partID;
+            if (b.kind == Block::Kind::Text) {
+                for (const Markdown::CodeBlock &code : Markdown::codeBlocks(b.doc.get())) {
+                    if (!code.rect.translated(b.docPos).contains(pos))
+                        continue;
+                    hit.codeGroup = code.group;
+                    if (copyButtonRect(b, code.rect).contains(pos)) {
+                        hit.kind = Hit::Kind::CopyCode;
+                        return hit;
+                    }
+                }
             }
+            const QString anchor = b.doc->documentLayout()->anchorAt(QPointF(pos) - b.docPos);
+            hit.kind = anchor.isEmpty() ? Hit::Kind::Text : Hit::Kind::Link;
+            hit.link = anchor;
+            return hit;
         }
         if (b.rect.contains(pos)) {
             hit.kind = b.kind == Block::Kind::Tool ? Hit::Kind::Tool
@@ -1219,28 +1188,31 @@ TimelineDelegate::Hit TimelineDelegate::hitTest(const QModelIndex &index, const 
     return hit;
 }
 
-bool TimelineDelegate::editorEvent(QEvent *event, QAbstractItemModel *, const QStyleOptionViewItem &option,
-                                   const QModelIndex &index)
+bool TimelineDelegate::activate(const QModelIndex &index, const QPoint &pos)
 {
-    if (event->type() != QEvent::MouseButtonRelease)
-        return false;
-    auto *me = static_cast<QMouseEvent *>(event);
-    if (me->button() != Qt::LeftButton)
-        return false;
-    const Hit hit = hitTest(index, me->position().toPoint() - option.rect.topLeft());
-    if (hit.kind == Hit::Kind::Toggle) {
+    const Hit hit = hitTest(index, pos);
+    switch (hit.kind) {
+    case Hit::Kind::Toggle:
         setExpanded(index, hit.partID, !isExpanded(hit.partID));
         return true;
-    }
-    if (hit.kind == Hit::Kind::Link) {
+    case Hit::Kind::Link:
         Q_EMIT linkActivated(hit.link);
         return true;
-    }
-    if (hit.kind == Hit::Kind::Changes) {
+    case Hit::Kind::Changes:
         Q_EMIT changesActivated(index);
         return true;
+    case Hit::Kind::CopyCode: {
+        const QString code = codeBlockText(index, hit.partID, hit.codeGroup);
+        QApplication::clipboard()->setText(code);
+        m_copiedCode = {hit.partID, hit.codeGroup};
+        m_copiedTimer.start();
+        m_view->viewport()->update();
+        Q_EMIT codeCopied(code);
+        return true;
     }
-    return false;
+    default:
+        return false;
+    }
 }
 
 QString TimelineDelegate::toolToolTip(const Part &part, bool live) const

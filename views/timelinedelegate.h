@@ -7,12 +7,15 @@
 #include <QAbstractTextDocumentLayout>
 #include <QCache>
 #include <QImage>
+#include <QPersistentModelIndex>
 #include <QSet>
+#include <QTimer>
 #include <QTextDocument>
 
 #include <memory>
 
 class QAbstractItemView;
+class QMimeData;
 
 namespace weft
 {
@@ -21,7 +24,7 @@ namespace weft
 /// highlighted code, collapsible reasoning, tool cards with a state badge, notices and errors.
 ///
 /// One layout function, layout(), gives every rectangle (it dispatches to one function per kind
-/// of block); paint(), sizeHint(), editorEvent() and helpEvent() all use it. Layouts are cached
+/// of block); paint(), sizeHint(), hitTest(), activate() and helpEvent() all use it. Layouts are cached
 /// by message ID (with the row's revision and the width) and text documents by part ID, so that
 /// scrolling and a streaming row cost no Markdown parsing except for the part that changed.
 class TimelineDelegate : public QAbstractItemDelegate
@@ -34,8 +37,6 @@ public:
 
     void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override;
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
-    bool editorEvent(QEvent *event, QAbstractItemModel *model, const QStyleOptionViewItem &option,
-                     const QModelIndex &index) override;
     bool helpEvent(QHelpEvent *event, QAbstractItemView *view, const QStyleOptionViewItem &option,
                    const QModelIndex &index) override;
 
@@ -64,12 +65,53 @@ public:
     /// What is under @p pos (row coordinates relative to the row's top-left corner).
     struct Hit
     {
-        enum class Kind { None, Toggle, Link, Tool, Header, Body, Changes };
+        enum class Kind { None, Toggle, Link, Tool, Header, Body, Text, Changes, CopyCode };
         Kind kind = Kind::None;
         QString partID;
         QString link;
+        int codeGroup = 0; // in a fenced code block of the text: its number (Text, Link, CopyCode)
+        /// What a click acts on: a toggle, a link, the changes line, a code block's copy button.
+        [[nodiscard]] bool isClickable() const
+        {
+            return kind == Kind::Toggle || kind == Kind::Link || kind == Kind::Changes || kind == Kind::CopyCode;
+        }
     };
     [[nodiscard]] Hit hitTest(const QModelIndex &index, const QPoint &pos) const;
+    /// A click at @p pos (row coordinates) of row @p index: toggles, follows a link, opens the
+    /// turn's changes or copies a code block. False when nothing there is clickable.
+    bool activate(const QModelIndex &index, const QPoint &pos);
+
+    // Text selection (timelinetext.cpp). The text of the timeline is selected as in a browser:
+    // from a character of one row's text to a character of another's, every text in between.
+
+    /// A character of the text of a row: of its text blocks (Markdown text, expanded reasoning,
+    /// the error), counted from the row's first.
+    struct TextPoint
+    {
+        QPersistentModelIndex row;
+        int block = 0;
+        int pos = 0;
+    };
+    /// The character nearest to @p pos (row coordinates) of row @p index; a point between two
+    /// text blocks is the end of the one above, one above them all the start of the first.
+    [[nodiscard]] TextPoint textPointAt(const QModelIndex &index, const QPoint &pos) const;
+    /// The word at @p point (or, with @p paragraph, its paragraph) as the two ends of a selection.
+    [[nodiscard]] std::pair<TextPoint, TextPoint> wordAt(const TextPoint &point, bool paragraph) const;
+    /// Selects from @p anchor to @p focus (in either order) and repaints.
+    void setTextSelection(const TextPoint &anchor, const TextPoint &focus);
+    void clearTextSelection();
+    /// Selects the text of every loaded row.
+    void selectAllText();
+    [[nodiscard]] bool hasTextSelection() const;
+    [[nodiscard]] TextPoint selectionAnchor() const { return m_selectionAnchor; }
+    /// The selected text, the rows' texts separated by a blank line.
+    [[nodiscard]] QString selectedText() const;
+    /// The selection for the clipboard: plain text and HTML.
+    [[nodiscard]] QMimeData *selectedMimeData() const;
+    /// The code block under the mouse shows its copy button; @p group 0: none. True when it changed.
+    bool setHoveredCode(const QString &partID, int group);
+    /// The text of code block @p group of part @p partID of row @p index (empty when not found).
+    [[nodiscard]] QString codeBlockText(const QModelIndex &index, const QString &partID, int group) const;
 
     /// The badge text of a tool in @p status; @p live is false when its message has ended (a
     /// tool left pending or running then was interrupted).
@@ -81,6 +123,8 @@ public:
 
 Q_SIGNALS:
     void linkActivated(const QString &link);
+    /// A code block's copy button put @p text on the clipboard.
+    void codeCopied(const QString &text);
     /// The "N files changed in this turn" line of a user message was clicked.
     void changesActivated(const QModelIndex &index);
 
@@ -131,7 +175,19 @@ private:
     [[nodiscard]] int viewWidth() const;
     [[nodiscard]] QString messageToolTip(const QModelIndex &index) const;
     [[nodiscard]] QString toolToolTip(const Part &part, bool live) const;
-    void paintBlock(QPainter *painter, const Block &block, const QPalette &palette, bool live) const;
+    /// @p selected: the selected characters of the block's document (from, to), empty when none.
+    void paintBlock(QPainter *painter, const Block &block, const QPalette &palette, bool live,
+                    std::pair<int, int> selected) const;
+    /// The copy button of code block @p code of text block @p block; wide enough for either label.
+    [[nodiscard]] QRectF copyButtonRect(const Block &block, const QRectF &code) const;
+    void paintCopyButton(QPainter *painter, const QRectF &rect, bool copied, const QPalette &palette) const;
+    /// The blocks of @p layout with text (a document), in reading order: what TextPoint counts.
+    [[nodiscard]] static QList<const Block *> textBlocks(const Layout &layout);
+    /// The characters of text block @p ordinal (a document of @p length) of row @p row that the
+    /// selection holds; (0, 0) when none.
+    [[nodiscard]] std::pair<int, int> selectedRange(int row, int ordinal, int length) const;
+    void addTextSelection(QAbstractTextDocumentLayout::PaintContext &ctx, QTextDocument *doc,
+                          std::pair<int, int> selected, const QPalette &palette) const;
     void paintBadge(QPainter *painter, const QRectF &rect, ToolStatus status, bool live, bool asking,
                     const QPalette &palette) const;
 
@@ -144,6 +200,12 @@ private:
     QSet<QString> m_expanded;
     QSet<QString> m_awaiting; // tool call IDs waiting for a permission answer
     int m_spinnerPhase = 0;
+    TextPoint m_selectionAnchor;
+    TextPoint m_selectionFocus;
+    // The code block whose copy button shows (partID and group), and the one just copied.
+    std::pair<QString, int> m_hoveredCode;
+    std::pair<QString, int> m_copiedCode;
+    QTimer m_copiedTimer;
     mutable QCache<QString, CachedLayout> m_layouts;
     mutable QCache<QString, CachedDocument> m_documents;
     mutable QCache<QString, QImage> m_thumbnails;

@@ -11,6 +11,7 @@
 #include <QClipboard>
 #include <QContextMenuEvent>
 #include <QDesktopServices>
+#include <QKeyEvent>
 #include <QMenu>
 #include <QMimeData>
 #include <QPainter>
@@ -26,6 +27,7 @@ namespace weft
 namespace
 {
 constexpr int SpinnerIntervalMs = 80;
+constexpr int DragScrollIntervalMs = 30;
 } // namespace
 
 TimelineView::TimelineView(QWidget *parent)
@@ -65,6 +67,10 @@ TimelineView::TimelineView(QWidget *parent)
         maybeFetchOlder();
     });
 
+    m_dragScroll.setInterval(DragScrollIntervalMs);
+    connect(&m_dragScroll, &QTimer::timeout, this, &TimelineView::dragScroll);
+    m_tripleClick.setSingleShot(true);
+
     m_spinner.setInterval(SpinnerIntervalMs);
     connect(&m_spinner, &QTimer::timeout, this, &TimelineView::advanceSpinner);
 
@@ -74,6 +80,13 @@ TimelineView::TimelineView(QWidget *parent)
     m_copyText->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(m_copyText, &QAction::triggered, this, &TimelineView::copyText);
     addAction(m_copyText);
+    m_selectAllText = new QAction(tr("Select &All"), this);
+    m_selectAllText->setObjectName(u"selectAllText"_s);
+    m_selectAllText->setShortcut(QKeySequence::SelectAll);
+    m_selectAllText->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_selectAllText->setToolTip(tr("Select the text of every loaded message"));
+    connect(m_selectAllText, &QAction::triggered, m_delegate, &TimelineDelegate::selectAllText);
+    addAction(m_selectAllText);
     m_copyMarkdown = new QAction(tr("Copy as &Markdown"), this);
     m_copyMarkdown->setObjectName(u"copyMarkdown"_s);
     m_copyMarkdown->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
@@ -97,6 +110,7 @@ void TimelineView::setTimelineModel(TimelineModel *model)
     connect(m_proxy, &QAbstractItemModel::rowsAboutToBeInserted, this, &TimelineView::onRowsAboutToBeInserted);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] {
         m_pinned = true;
+        m_delegate->clearTextSelection();
         m_delegate->clearCaches();
         viewport()->update();
     });
@@ -266,12 +280,31 @@ void TimelineView::paintEvent(QPaintEvent *event)
     p.drawText(viewport()->rect().adjusted(40, 0, -40, 0), Qt::AlignCenter | Qt::TextWordWrap, text);
 }
 
-QMenu *TimelineView::createContextMenu(const QModelIndex &index, QWidget *parent)
+QMenu *TimelineView::createContextMenu(const QModelIndex &index, QWidget *parent, const QPoint &pos)
 {
     auto *menu = new QMenu(parent);
     if (index.isValid()) {
         setCurrentIndex(index);
         menu->addAction(m_copyText);
+        const QPersistentModelIndex target(index);
+        if (m_delegate->hasTextSelection()) {
+            // Copy Text copies the selection; the message under the mouse is one more item.
+            QAction *message = menu->addAction(tr("Copy &Message Text"));
+            message->setObjectName(u"copyMessageText"_s);
+            connect(message, &QAction::triggered, this, [target] {
+                if (target.isValid())
+                    QApplication::clipboard()->setText(target.data(TimelineModel::TextRole).toString());
+            });
+        }
+        const auto hit = pos.x() >= 0 ? m_delegate->hitTest(index, pos - visualRect(index).topLeft())
+                                      : TimelineDelegate::Hit();
+        if (hit.codeGroup > 0) {
+            QAction *code = menu->addAction(tr("Copy Code &Block"));
+            code->setObjectName(u"copyCodeBlock"_s);
+            connect(code, &QAction::triggered, this, [this, target, hit] {
+                QApplication::clipboard()->setText(m_delegate->codeBlockText(target, hit.partID, hit.codeGroup));
+            });
+        }
         menu->addAction(m_copyMarkdown);
         menu->addSeparator();
         QAction *fork = menu->addAction(Style::icon(u"weft-fork"_s), tr("&Fork from Here"));
@@ -280,7 +313,6 @@ QMenu *TimelineView::createContextMenu(const QModelIndex &index, QWidget *parent
         fork->setToolTip(isUser ? tr("A new session with the messages before this one")
                                 : tr("A new session with the messages up to and including this reply"));
         fork->setStatusTip(fork->toolTip());
-        const QPersistentModelIndex target(index);
         connect(fork, &QAction::triggered, this, [this, target, isUser] {
             if (!target.isValid() || !m_model)
                 return;
@@ -299,9 +331,12 @@ QMenu *TimelineView::createContextMenu(const QModelIndex &index, QWidget *parent
 void TimelineView::contextMenuEvent(QContextMenuEvent *event)
 {
     QModelIndex index = indexAt(event->pos());
-    if (event->reason() == QContextMenuEvent::Keyboard)
+    QPoint pos = event->pos();
+    if (event->reason() == QContextMenuEvent::Keyboard) {
         index = currentIndex();
-    QMenu *menu = createContextMenu(index, this);
+        pos = {-1, -1};
+    }
+    QMenu *menu = createContextMenu(index, this, pos);
     menu->setAttribute(Qt::WA_DeleteOnClose);
     if (menu->isEmpty()) {
         delete menu;
@@ -312,6 +347,10 @@ void TimelineView::contextMenuEvent(QContextMenuEvent *event)
 
 void TimelineView::copyText()
 {
+    if (QMimeData *selected = m_delegate->selectedMimeData()) {
+        QApplication::clipboard()->setMimeData(selected);
+        return;
+    }
     const QModelIndex index = currentIndex();
     if (!index.isValid())
         return;
@@ -330,15 +369,154 @@ void TimelineView::copyMarkdown()
     QApplication::clipboard()->setMimeData(mime);
 }
 
+void TimelineView::mousePressEvent(QMouseEvent *event)
+{
+    const QPoint pos = event->position().toPoint();
+    const QModelIndex index = indexAt(pos);
+    m_pressPos = pos;
+    m_pressIndex = index;
+    m_dragged = false;
+    if (event->button() == Qt::LeftButton) {
+        const QPoint rowPos = pos - visualRect(index).topLeft();
+        if (!index.isValid()) {
+            m_delegate->clearTextSelection();
+        } else if (!m_delegate->hitTest(index, rowPos).isClickable()) {
+            const auto point = m_delegate->textPointAt(index, rowPos);
+            if (m_tripleClick.isActive()
+                && (pos - m_doubleClickPos).manhattanLength() < QApplication::startDragDistance()) {
+                m_tripleClick.stop();
+                const auto [from, to] = m_delegate->wordAt(point, true);
+                m_delegate->setTextSelection(from, to);
+            } else if ((event->modifiers() & Qt::ShiftModifier) && m_delegate->selectionAnchor().row.isValid()) {
+                m_delegate->setTextSelection(m_delegate->selectionAnchor(), point);
+                m_selecting = true;
+            } else {
+                m_delegate->setTextSelection(point, point);
+                m_selecting = true;
+            }
+        }
+    }
+    QListView::mousePressEvent(event);
+}
+
 void TimelineView::mouseMoveEvent(QMouseEvent *event)
 {
+    const QPoint pos = event->position().toPoint();
+    if (m_selecting && (event->buttons() & Qt::LeftButton)) {
+        // The list's own drag would move the current row along: the text selection replaces it.
+        if ((pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance())
+            m_dragged = true;
+        m_dragPos = pos;
+        extendSelectionTo(pos);
+        const bool outside = pos.y() < 0 || pos.y() >= viewport()->height();
+        if (outside && !m_dragScroll.isActive())
+            m_dragScroll.start();
+        else if (!outside)
+            m_dragScroll.stop();
+        return;
+    }
     QListView::mouseMoveEvent(event);
-    const QModelIndex index = indexAt(event->position().toPoint());
-    const auto hit = m_delegate->hitTest(index, event->position().toPoint() - visualRect(index).topLeft());
-    const bool clickable
-        = hit.kind == TimelineDelegate::Hit::Kind::Toggle || hit.kind == TimelineDelegate::Hit::Kind::Link
-        || hit.kind == TimelineDelegate::Hit::Kind::Changes;
-    viewport()->setCursor(clickable ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    const QModelIndex index = indexAt(pos);
+    const auto hit = m_delegate->hitTest(index, pos - visualRect(index).topLeft());
+    setHoveredCode(index, hit.partID, hit.codeGroup);
+    viewport()->setCursor(hit.isClickable()                      ? Qt::PointingHandCursor
+                              : hit.kind == TimelineDelegate::Hit::Kind::Text ? Qt::IBeamCursor
+                                                                              : Qt::ArrowCursor);
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent *event)
+{
+    const bool selecting = std::exchange(m_selecting, false);
+    m_dragScroll.stop();
+    const bool afterDoubleClick = std::exchange(m_releaseAfterDoubleClick, false);
+    QListView::mouseReleaseEvent(event);
+    if (event->button() != Qt::LeftButton)
+        return;
+    const QPoint pos = event->position().toPoint();
+    const QModelIndex index = indexAt(pos);
+    // A click (not the end of a drag, nor the second half of a double click) on something
+    // clickable: a toggle, a link, the changes line, a code block's copy button.
+    if (!m_dragged && !afterDoubleClick && index.isValid() && index == m_pressIndex)
+        m_delegate->activate(index, pos - visualRect(index).topLeft());
+    // X11 and Wayland's primary selection: what is selected pastes with the middle button.
+    if (selecting && m_delegate->hasTextSelection() && QApplication::clipboard()->supportsSelection())
+        QApplication::clipboard()->setText(m_delegate->selectedText(), QClipboard::Selection);
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    m_releaseAfterDoubleClick = true;
+    const QPoint pos = event->position().toPoint();
+    const QModelIndex index = indexAt(pos);
+    const QPoint rowPos = pos - visualRect(index).topLeft();
+    if (event->button() != Qt::LeftButton || !index.isValid()
+        || m_delegate->hitTest(index, rowPos).kind != TimelineDelegate::Hit::Kind::Text) {
+        QListView::mouseDoubleClickEvent(event);
+        return;
+    }
+    const auto [from, to] = m_delegate->wordAt(m_delegate->textPointAt(index, rowPos), false);
+    m_delegate->setTextSelection(from, to);
+    m_selecting = false;
+    m_doubleClickPos = pos;
+    m_tripleClick.start(QApplication::doubleClickInterval());
+    if (QApplication::clipboard()->supportsSelection() && m_delegate->hasTextSelection())
+        QApplication::clipboard()->setText(m_delegate->selectedText(), QClipboard::Selection);
+}
+
+void TimelineView::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Escape && m_delegate->hasTextSelection()) {
+        m_delegate->clearTextSelection();
+        event->accept();
+        return;
+    }
+    QListView::keyPressEvent(event);
+}
+
+void TimelineView::leaveEvent(QEvent *event)
+{
+    QListView::leaveEvent(event);
+    setHoveredCode({}, {}, 0);
+}
+
+void TimelineView::setHoveredCode(const QModelIndex &index, const QString &partID, int group)
+{
+    if (!m_delegate->setHoveredCode(partID, group))
+        return;
+    if (m_hoveredCodeRow.isValid())
+        viewport()->update(visualRect(m_hoveredCodeRow));
+    m_hoveredCodeRow = group > 0 ? QPersistentModelIndex(index) : QPersistentModelIndex();
+    if (m_hoveredCodeRow.isValid())
+        viewport()->update(visualRect(m_hoveredCodeRow));
+}
+
+void TimelineView::extendSelectionTo(const QPoint &pos)
+{
+    if (!model() || model()->rowCount() == 0)
+        return;
+    // The row under the mouse, or the nearest one when it is past the last row or the edges.
+    const int y = std::clamp(pos.y(), 0, std::max(0, viewport()->height() - 1));
+    QModelIndex index = indexAt(QPoint(viewport()->width() / 2, y));
+    if (!index.isValid()) {
+        const QModelIndex last = model()->index(model()->rowCount() - 1, 0);
+        index = y >= visualRect(last).bottom() ? last : model()->index(0, 0);
+    }
+    m_delegate->setTextSelection(m_delegate->selectionAnchor(),
+                                 m_delegate->textPointAt(index, pos - visualRect(index).topLeft()));
+}
+
+void TimelineView::dragScroll()
+{
+    const int beyond = m_dragPos.y() < 0 ? m_dragPos.y() : std::max(0, m_dragPos.y() - viewport()->height() + 1);
+    if (beyond == 0) {
+        m_dragScroll.stop();
+        return;
+    }
+    // Faster the further the mouse is past the edge, as in a text editor.
+    const int step = std::clamp(std::abs(beyond) / 2, 4, 60);
+    QScrollBar *bar = verticalScrollBar();
+    bar->setValue(bar->value() + (beyond < 0 ? -step : step));
+    extendSelectionTo(m_dragPos);
 }
 
 void TimelineView::showEvent(QShowEvent *event)

@@ -29,8 +29,9 @@ public:
     [[nodiscard]] TimelineModel *timelineModel() const { return m_model; }
     [[nodiscard]] TimelineDelegate *timelineDelegate() const { return m_delegate; }
 
-    /// The context menu for @p index (what a right click shows), for the view and for tests.
-    [[nodiscard]] QMenu *createContextMenu(const QModelIndex &index, QWidget *parent);
+    /// The context menu for @p index (what a right click at @p pos, in viewport coordinates,
+    /// shows; a code block there can be copied), for the view and for tests.
+    [[nodiscard]] QMenu *createContextMenu(const QModelIndex &index, QWidget *parent, const QPoint &pos = {-1, -1});
     /// True while the view follows the end of the timeline.
     [[nodiscard]] bool isPinnedToBottom() const { return m_pinned; }
     /// The spinner timer runs only while a reply is being written.
@@ -56,9 +57,11 @@ public:
 
     QAction *copyTextAction() const { return m_copyText; }
     QAction *copyMarkdownAction() const { return m_copyMarkdown; }
+    QAction *selectAllTextAction() const { return m_selectAllText; }
 
 public Q_SLOTS:
     void jumpToBottom();
+    /// Copies the selected text, or the current message's text when nothing is selected.
     void copyText();
     void copyMarkdown();
 
@@ -75,7 +78,12 @@ Q_SIGNALS:
 protected:
     void paintEvent(QPaintEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void leaveEvent(QEvent *event) override;
     void changeEvent(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void showEvent(QShowEvent *event) override;
@@ -92,6 +100,13 @@ private:
     [[nodiscard]] QModelIndex sourceIndex(const QModelIndex &index) const;
 
     void revealLoaded();
+    /// Moves the end of the text selection to @p pos (viewport coordinates, may be outside it
+    /// while the user drags past an edge).
+    void extendSelectionTo(const QPoint &pos);
+    /// Scrolls while a drag-selection is held beyond the top or bottom edge.
+    void dragScroll();
+    /// Shows the copy button of code block @p group of part @p partID of row @p index (0: none).
+    void setHoveredCode(const QModelIndex &index, const QString &partID, int group);
 
     TimelineModel *m_model = nullptr;
     QString m_revealMessage; // what revealPart() waits for while older messages load
@@ -106,6 +121,19 @@ private:
     QString m_placeholder;
     QAction *m_copyText = nullptr;
     QAction *m_copyMarkdown = nullptr;
+    QAction *m_selectAllText = nullptr;
+    // Mouse selection of text: a press not on something clickable starts it, dragging extends
+    // it, a double click selects a word and a triple click a paragraph.
+    bool m_selecting = false;
+    bool m_dragged = false;
+    bool m_releaseAfterDoubleClick = false;
+    QPoint m_pressPos;
+    QPoint m_dragPos;
+    QPersistentModelIndex m_pressIndex;
+    QTimer m_dragScroll;
+    QTimer m_tripleClick; // runs for a double-click interval after a double click
+    QPoint m_doubleClickPos;
+    QPersistentModelIndex m_hoveredCodeRow;
 };
 
 } // namespace weft
