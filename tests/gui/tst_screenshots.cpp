@@ -49,6 +49,9 @@ private Q_SLOTS:
     /// A fork made from one of the user's messages, its text in the composer; then Help ›
     /// Keyboard Shortcuts over the window.
     void forkPrefilledAndShortcuts();
+    /// Text selected with the mouse from a reply's first line into its code block, the code
+    /// block's copy button showing under the mouse.
+    void textSelection();
 
 private:
     QTemporaryDir m_settings;
@@ -318,6 +321,52 @@ void TestScreenshots::forkPrefilledAndShortcuts()
     QTest::qWait(100);
     QVERIFY(window.shortcutsDialog()->grab().save(dir + u"keyboard-shortcuts.png"_s));
     qInfo("wrote %skeyboard-shortcuts.png", qPrintable(dir));
+}
+
+void TestScreenshots::textSelection()
+{
+    test::useStyle(test::lightPalette());
+    QSettings().clear();
+    QTemporaryDir sampleDir;
+    auto store = std::make_shared<JsonStore>(sampleDir.path());
+    QVERIFY(store->initialize());
+    auto service = std::make_shared<SessionService>(store);
+    const Result<QString> created = SampleData::create(*service, QDir::homePath() + u"/src/hello"_s);
+    QVERIFY(created);
+    MainWindow window(service, sampleDir.path());
+    QVERIFY(test::showAndOpen(window, created.value(), QSize(1440, 900)));
+    TimelineView *view = window.timelineView();
+    QAbstractItemModel *rows = view->model();
+    int codeRow = -1;
+    for (int r = rows->rowCount() - 1; r >= 0 && codeRow < 0; --r) {
+        if (rows->index(r, 0).data(TimelineModel::TextRole).toString().contains(u"static void greet"_s))
+            codeRow = r;
+    }
+    QVERIFY(codeRow >= 0);
+    const QModelIndex index = rows->index(codeRow, 0);
+    view->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    QTest::qWait(50);
+    // From the reply's first character to the middle of its code block's second line.
+    const QRect rect = view->visualRect(index);
+    QPoint start;
+    QPoint inCode;
+    for (int y = rect.top(); y < rect.bottom() && inCode.isNull(); y += 2) {
+        const auto hit = view->timelineDelegate()->hitTest(index, QPoint(rect.left() + 150, y) - rect.topLeft());
+        if (start.isNull() && hit.kind == TimelineDelegate::Hit::Kind::Text)
+            start = QPoint(rect.left() + 40, y + 2);
+        if (hit.codeGroup == 1)
+            inCode = QPoint(rect.left() + 150, y + 24);
+    }
+    QVERIFY(!start.isNull() && !inCode.isNull());
+    QTest::mousePress(view->viewport(), Qt::LeftButton, {}, QPoint(view->visualRect(index).left() + 2, start.y()));
+    QTest::mouseMove(view->viewport(), inCode);
+    QTest::mouseRelease(view->viewport(), Qt::LeftButton, {}, inCode);
+    QTest::mouseMove(view->viewport(), inCode + QPoint(1, 0));
+    QVERIFY(view->timelineDelegate()->selectedText().contains(u"static void greet"_s));
+    QTest::qWait(100);
+    const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
+    QVERIFY(window.grab().save(dir + u"text-selection.png"_s));
+    qInfo("wrote %stext-selection.png", qPrintable(dir));
 }
 
 QTEST_MAIN(TestScreenshots)
