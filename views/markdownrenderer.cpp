@@ -27,6 +27,18 @@ namespace
 // Marks the blocks of a fenced code block; the value numbers the code block in the document.
 constexpr int CodeGroupProperty = QTextFormat::UserProperty + 1;
 constexpr qreal CodePadding = 6;
+
+/// "1. " or "12) ": an item of an ordered list.
+bool isOrderedItem(QStringView line)
+{
+    qsizetype digits = 0;
+    while (digits < line.size() && digits < 10 && line.at(digits).isDigit())
+        ++digits;
+    if (digits == 0 || digits > 9 || digits >= line.size())
+        return false;
+    const QChar mark = line.at(digits);
+    return (mark == u'.' || mark == u')') && (digits + 1 == line.size() || line.at(digits + 1) == u' ');
+}
 } // namespace
 
 KSyntaxHighlighting::Repository &syntaxRepository()
@@ -183,6 +195,50 @@ void render(QTextDocument *document, const QString &markdown, const QFont &font,
             document->markContentsDirty(blocks.first().position(),
                                         blocks.last().position() + blocks.last().length() - blocks.first().position());
     }
+}
+
+QList<qsizetype> pieceStarts(QStringView text)
+{
+    QList<qsizetype> starts;
+    bool inFence = false;
+    QChar fence;
+    bool blankBefore = false;
+    bool inContainer = false; // a list or a quote: its paragraphs stay together
+    qsizetype pos = 0;
+    while (pos < text.size()) {
+        qsizetype end = text.indexOf(u'\n', pos);
+        if (end < 0)
+            end = text.size();
+        const QStringView line = text.mid(pos, end - pos);
+        const QStringView trimmed = line.trimmed();
+        const bool fenceLine = (trimmed.startsWith(u"```") || trimmed.startsWith(u"~~~"))
+            && line.indexOf(trimmed.at(0)) < 4;
+        if (inFence) {
+            if (fenceLine && trimmed.at(0) == fence)
+                inFence = false;
+        } else if (trimmed.isEmpty()) {
+            blankBefore = true;
+        } else {
+            const QChar first = line.at(0);
+            const bool listOrQuote = first == u'>'
+                || ((first == u'-' || first == u'*' || first == u'+') && line.size() > 1 && line.at(1) == u' ')
+                || isOrderedItem(line);
+            const bool startsBlock = !first.isSpace() && !listOrQuote && first != u'|';
+            if (blankBefore && startsBlock && pos > 0 && !inContainer)
+                starts.append(pos);
+            if (listOrQuote)
+                inContainer = true;
+            else if (startsBlock)
+                inContainer = false;
+            blankBefore = false;
+            if (fenceLine) {
+                inFence = true;
+                fence = trimmed.at(0);
+            }
+        }
+        pos = end + 1;
+    }
+    return starts;
 }
 
 QList<CodeBlock> codeBlocks(QTextDocument *document)

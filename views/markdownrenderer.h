@@ -52,6 +52,12 @@ void render(QTextDocument *document, const QString &markdown, const QFont &font,
 /// Paints the code-block backgrounds of a rendered document at @p offset (before the text).
 void paintCodeBackgrounds(QPainter *painter, QTextDocument *document, const QPointF &offset, const QPalette &palette);
 
+/// Where Markdown @p text can be cut into pieces that render alone as they render together:
+/// before a paragraph or heading that follows a blank line, outside fenced code, lists and
+/// quotes. A reply being written is laid out piece by piece, so that each new delta renders
+/// only its last piece. The offsets of the pieces' starts after the first, in order.
+[[nodiscard]] QList<qsizetype> pieceStarts(QStringView text);
+
 /// A fenced code block of a rendered document.
 struct CodeBlock
 {

@@ -198,7 +198,8 @@ struct TimelineDelegate::CachedDocument
 {
     QString text;
     bool markdown = true;
-    QString fontKey;
+    QFont font;
+    QRgb base = 0; // the palette's (Markdown colours follow it)
     qreal width = 0;
     std::shared_ptr<QTextDocument> doc;
 };
@@ -249,11 +250,13 @@ void TimelineDelegate::setAwaitingPermission(const QString &callID, bool waiting
 void TimelineDelegate::invalidate(const QString &messageID)
 {
     m_layouts.remove(messageID);
+    m_heights.remove(messageID);
 }
 
 void TimelineDelegate::clearCaches()
 {
     m_layouts.clear();
+    m_heights.clear();
     m_documents.clear();
     m_thumbnails.clear();
 }
@@ -274,12 +277,14 @@ int TimelineDelegate::viewWidth() const
     return std::max(200, m_view->viewport()->width());
 }
 
-std::shared_ptr<QTextDocument> TimelineDelegate::document(const QString &key, const QString &text, bool markdown,
+std::shared_ptr<QTextDocument> TimelineDelegate::document(const QString &key, QStringView text, bool markdown,
                                                           const QFont &font, qreal width) const
 {
-    const QString fontKey = font.key() + m_view->palette().color(QPalette::Base).name();
+    // Compared, not turned into a key string: a reply being written asks for hundreds of
+    // pieces at every delta.
+    const QRgb base = m_view->palette().color(QPalette::Base).rgba();
     if (CachedDocument *cached = m_documents.object(key)) {
-        if (cached->text == text && cached->markdown == markdown && cached->fontKey == fontKey) {
+        if (cached->text == text && cached->markdown == markdown && cached->base == base && cached->font == font) {
             if (!qFuzzyCompare(cached->width, width)) {
                 cached->doc->setTextWidth(width);
                 cached->width = width;
@@ -288,15 +293,16 @@ std::shared_ptr<QTextDocument> TimelineDelegate::document(const QString &key, co
         }
     }
     auto doc = std::make_shared<QTextDocument>();
+    const QString copy = text.toString();
     if (markdown) {
-        Markdown::render(doc.get(), text, font, m_view->palette());
+        Markdown::render(doc.get(), copy, font, m_view->palette());
     } else {
         doc->setDefaultFont(font);
         doc->setDocumentMargin(0);
-        doc->setPlainText(text);
+        doc->setPlainText(copy);
     }
     doc->setTextWidth(width);
-    auto *entry = new CachedDocument{text, markdown, fontKey, width, doc};
+    auto *entry = new CachedDocument{copy, markdown, font, base, width, doc};
     m_documents.insert(key, entry, 1);
     return doc;
 }
@@ -378,6 +384,7 @@ std::shared_ptr<const TimelineDelegate::Layout> TimelineDelegate::layout(const Q
     }
     auto entry = new CachedLayout{revision, width, l};
     m_layouts.insert(id, entry, 1);
+    m_heights.insert(id, CachedHeight{revision, width, l->height});
     return l;
 }
 
@@ -500,13 +507,43 @@ void TimelineDelegate::layoutText(const Part &part, LayoutState &s) const
 {
     if (part.isIgnored() || part.text().trimmed().isEmpty() || (s.hideSynthetic && part.isSynthetic()))
         return;
-    Block b;
-    b.kind = Block::Kind::Text;
-    b.partID = part.id();
-    b.doc = document(part.id(), part.text(), true, s.font, s.innerW);
-    b.docPos = QPointF(s.innerX, s.y);
-    b.rect = QRectF(s.innerX, s.y, s.innerW, b.doc->size().height());
-    s.append(b, b.rect.height());
+    const QString text = part.text();
+    // A reply being written is laid out a piece at a time (one document each, cached), so that
+    // a delta renders only the last piece, not everything written so far; once written, it is
+    // one document again.
+    const QList<qsizetype> starts = s.l.running ? Markdown::pieceStarts(text) : QList<qsizetype>();
+    const qreal gap = starts.isEmpty() ? 0 : paragraphGap(s.font);
+    qsizetype from = 0;
+    for (qsizetype i = 0; i <= starts.size(); ++i) {
+        const qsizetype to = i < starts.size() ? starts.at(i) : text.size();
+        Block b;
+        b.kind = Block::Kind::Text;
+        b.partID = part.id();
+        b.doc = starts.isEmpty() ? document(part.id(), text, true, s.font, s.innerW)
+                                 : document(part.id() + u'#' + QString::number(i),
+                                            QStringView(text).mid(from, to - from), true, s.font, s.innerW);
+        from = to;
+        if (i > 0)
+            s.y += gap - BlockGap; // as far apart as the paragraphs of one document
+        b.docPos = QPointF(s.innerX, s.y);
+        b.rect = QRectF(s.innerX, s.y, s.innerW, b.doc->size().height());
+        s.append(b, b.rect.height());
+    }
+}
+
+qreal TimelineDelegate::paragraphGap(const QFont &font) const
+{
+    const QString key = font.key();
+    if (const auto it = m_paragraphGaps.constFind(key); it != m_paragraphGaps.cend())
+        return *it;
+    // (Once a font: rendering two small documents.)
+    QTextDocument one;
+    Markdown::render(&one, u"a"_s, font, m_view->palette());
+    QTextDocument two;
+    Markdown::render(&two, u"a\n\nb"_s, font, m_view->palette());
+    const qreal gap = std::max<qreal>(0, two.size().height() - 2 * one.size().height());
+    m_paragraphGaps.insert(key, gap);
+    return gap;
 }
 
 void TimelineDelegate::layoutReasoning(const Part &part, LayoutState &s) const
@@ -755,8 +792,13 @@ void TimelineDelegate::layoutEnd(LayoutState &s) const
 
 QSize TimelineDelegate::sizeHint(const QStyleOptionViewItem &, const QModelIndex &index) const
 {
-    const auto l = layout(index);
-    return QSize(l->width, l->height);
+    const QString id = index.data(TimelineModel::IdRole).toString();
+    const int revision = index.data(TimelineModel::RevisionRole).toInt();
+    const int width = viewWidth();
+    if (const auto it = m_heights.constFind(id);
+        it != m_heights.cend() && it->revision == revision && it->width == width)
+        return QSize(width, it->height);
+    return QSize(width, layout(index)->height);
 }
 
 void TimelineDelegate::paintBadge(QPainter *p, const QRectF &rect, ToolStatus status, bool live, bool asking,
@@ -783,7 +825,7 @@ void TimelineDelegate::paintBadge(QPainter *p, const QRectF &rect, ToolStatus st
 }
 
 void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &palette, bool live,
-                                  std::pair<int, int> selected) const
+                                  std::pair<int, int> selected, const QRectF &exposed) const
 {
     const QFont font = m_view->font();
     const QFont small = smallFont(font);
@@ -793,6 +835,7 @@ void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &p
 
     QAbstractTextDocumentLayout::PaintContext ctx;
     ctx.palette = palette;
+    ctx.clip = exposed.translated(-b.docPos); // the document draws only the lines in view
 
     switch (b.kind) {
     case Block::Kind::Text: {
@@ -1119,13 +1162,17 @@ void TimelineDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, co
                     sfm.elidedText(l->meta, Qt::ElideRight, metaRect.width()));
     }
 
+    // What of the row is in the viewport: a long reply is taller than the window, and only its
+    // visible blocks (and lines of text) are drawn.
+    const QRectF exposed = QRectF(m_view->viewport()->rect()).translated(-QPointF(option.rect.topLeft()));
     // The text blocks are numbered as TextPoint counts them.
     int ordinal = 0;
     for (const Block &b : l->blocks) {
         std::pair<int, int> selected;
         if (b.doc)
             selected = selectedRange(index.row(), ordinal++, b.doc->characterCount() - 1);
-        paintBlock(p, b, palette, l->running, selected);
+        if (b.rect.intersects(exposed))
+            paintBlock(p, b, palette, l->running, selected, exposed);
     }
     if (!m_findPart.isEmpty()) {
         // The part of the current find match.
@@ -1396,11 +1443,12 @@ QRect TimelineDelegate::partRect(const QModelIndex &index, const QString &partID
     if (!index.isValid() || partID.isEmpty())
         return {};
     const auto l = layout(index);
+    QRectF rect; // a reply being written has a block a piece
     for (const Block &b : l->blocks) {
         if (b.partID == partID)
-            return b.rect.toAlignedRect();
+            rect = rect.isNull() ? b.rect : rect.united(b.rect);
     }
-    return {};
+    return rect.toAlignedRect();
 }
 
 } // namespace weft

@@ -149,6 +149,9 @@ private:
     void layoutPart(const Part &part, LayoutState &state) const;
     /// Markdown text.
     void layoutText(const Part &part, LayoutState &state) const;
+    /// The space between two paragraphs of a document in @p font (between the pieces of a
+    /// reply being written).
+    [[nodiscard]] qreal paragraphGap(const QFont &font) const;
     /// Collapsible reasoning.
     void layoutReasoning(const Part &part, LayoutState &state) const;
     /// A tool card with its badge (and its first error line when collapsed).
@@ -170,14 +173,15 @@ private:
     void layoutWorking(LayoutState &state) const;
     /// The card and the column's height, the row's height.
     void layoutEnd(LayoutState &state) const;
-    [[nodiscard]] std::shared_ptr<QTextDocument> document(const QString &key, const QString &text, bool markdown,
+    [[nodiscard]] std::shared_ptr<QTextDocument> document(const QString &key, QStringView text, bool markdown,
                                                           const QFont &font, qreal width) const;
     [[nodiscard]] int viewWidth() const;
     [[nodiscard]] QString messageToolTip(const QModelIndex &index) const;
     [[nodiscard]] QString toolToolTip(const Part &part, bool live) const;
-    /// @p selected: the selected characters of the block's document (from, to), empty when none.
+    /// @p selected: the selected characters of the block's document (from, to), empty when none;
+    /// @p exposed: what of the row is in view (row coordinates).
     void paintBlock(QPainter *painter, const Block &block, const QPalette &palette, bool live,
-                    std::pair<int, int> selected) const;
+                    std::pair<int, int> selected, const QRectF &exposed) const;
     /// The copy button of code block @p code of text block @p block; wide enough for either label.
     [[nodiscard]] QRectF copyButtonRect(const Block &block, const QRectF &code) const;
     void paintCopyButton(QPainter *painter, const QRectF &rect, bool copied, const QPalette &palette) const;
@@ -207,6 +211,17 @@ private:
     std::pair<QString, int> m_copiedCode;
     QTimer m_copiedTimer;
     mutable QCache<QString, CachedLayout> m_layouts;
+    /// Every laid-out row's height (with the revision and width it is for), kept when its
+    /// layout leaves the bounded cache above: the list view asks every row's size whenever
+    /// rows are added, and a long session (20,000 messages) must not be laid out anew for it.
+    struct CachedHeight
+    {
+        int revision = -1;
+        int width = 0;
+        int height = 0;
+    };
+    mutable QHash<QString, CachedHeight> m_heights;
+    mutable QHash<QString, qreal> m_paragraphGaps; // by font
     mutable QCache<QString, CachedDocument> m_documents;
     mutable QCache<QString, QImage> m_thumbnails;
 };

@@ -8,8 +8,15 @@
 //                                             scrolls to the top until every message is loaded
 //   bench_gui gui-scroll DATA SESSION         scroll from the top to the bottom, time every frame
 //   bench_gui gui-idle DATA SESSION SECS      count timer events while the window sits idle
+//   bench_gui gui-type DATA SESSION [--stream] type into the composer: key press to the end of
+//                                             the frame that painted it; --stream while a reply
+//                                             streams into the open session (the real processor
+//                                             against a loopback server paced like a model)
 
 #include "bench_common.h"
+#include "composer.h"
+#include "fakellmserver.h"
+#include "processor/processor.h"
 
 #include "../gui/guitest.h"
 
@@ -19,7 +26,10 @@
 #include "timelineview.h"
 
 #include <QApplication>
+#include <QKeyEvent>
+#include <QPlainTextEdit>
 #include <QMap>
+#include <QSet>
 #include <QScrollBar>
 
 #include <unistd.h>
@@ -41,6 +51,7 @@ public:
     QWidget *viewport = nullptr;
     std::function<bool()> rowsShown; ///< true once the session's rows are in the model
     qint64 firstFrameNs = -1;
+    qint64 lastFrameEndNs = -1; ///< when the last frame was flushed
     bool paintedRows = false;
     QList<double> frames;
     QList<double> paints;
@@ -63,6 +74,7 @@ public:
             const qint64 start = s_clock.nsecsElapsed();
             const bool result = QApplication::notify(receiver, event);
             frames.append(msSince(start));
+            lastFrameEndNs = s_clock.nsecsElapsed();
             if (paintedRows && firstFrameNs < 0)
                 firstFrameNs = s_clock.nsecsElapsed();
             return result;
@@ -192,7 +204,9 @@ int guiScroll(BenchApplication &app, const QString &dataDir, const QString &sess
         return 1;
     MainWindow *window = w->window.get();
     QScrollBar *bar = window->timelineView()->verticalScrollBar();
+    const qint64 upStart = s_clock.nsecsElapsed();
     const QList<double> upSteps = scrollToTop(window);
+    const double loadAllMs = msSince(upStart);
     // Let the layout settle, then scroll down a page at a time (all-new content in every frame),
     // then by wheel notches over the first part of the session.
     QCoreApplication::processEvents();
@@ -227,7 +241,8 @@ int guiScroll(BenchApplication &app, const QString &dataDir, const QString &sess
                {u"page_viewport_paints"_s, frameStats(pagePaints)},
                {u"wheel_px"_s, qint64(notch)},
                {u"wheel_steps"_s, frameStats(wheelSteps)},
-               {u"fetch_steps"_s, frameStats(upSteps)}});
+               {u"fetch_steps"_s, frameStats(upSteps)},
+               {u"load_all_ms"_s, loadAllMs}});
     return 0;
 }
 
@@ -267,9 +282,136 @@ int guiIdle(BenchApplication &app, const QString &dataDir, const QString &sessio
     return 0;
 }
 
+/// A reply streamed into @p sessionID by the real processor from a loopback server paced like a
+/// model (some 12,500 deltas/s in TCP writes every 2 ms), long enough to outlast the typing.
+struct Stream
+{
+    test::FakeLlmServer server;
+    std::unique_ptr<Processor> processor;
+    qint64 deltas = 0;
+
+    bool start(const std::shared_ptr<SessionService> &service, const QString &dataDir, const QString &sessionID,
+               const QString &directory)
+    {
+        if (!server.listen())
+            return false;
+        // Written like a model writes: paragraphs of some 60 words, a code block every fifth.
+        test::OpenAiStream stream;
+        stream.role();
+        for (int i = 0; i < 60000; ++i) {
+            if (i % 300 == 240)
+                stream.text(u"\n\n```cpp\n"_s);
+            if (i % 300 > 240)
+                stream.text(u"int value%1 = %2;\n"_s.arg(i % 100).arg(i));
+            else
+                stream.text(u"word%1 "_s.arg(i % 100));
+            if (i % 60 == 59)
+                stream.text(i % 300 > 240 ? u"```\n\n"_s : u"\n\n"_s);
+        }
+        stream.finish(u"stop"_s).usage(1000, 60000).done();
+        test::FakeReply reply = test::FakeReply::sse(stream.bytes());
+        reply.chunked(stream.bytes().size() / (60000 / 25), 2);
+        server.enqueue(reply);
+        ProcessorConfig config;
+        config.dataDir = dataDir;
+        config.generateTitles = false;
+        config.snapshots = ProcessorConfig::Snapshots::Never;
+        // The benchmark store stays as it is: no pruning of its tool outputs, no compaction.
+        config.compaction = JsonObject{{u"auto"_s, false}, {u"prune"_s, false}};
+        const QUrl base = server.baseUrl();
+        config.resolveModel = [base](const QString &) -> Result<ResolvedModel> {
+            ResolvedModel m;
+            m.providerID = u"fake"_s;
+            m.modelID = u"gpt-test"_s;
+            m.settings.providerID = u"fake"_s;
+            m.settings.baseURL = base;
+            return m;
+        };
+        processor = std::make_unique<Processor>(service, config);
+        QObject::connect(service.get(), &SessionService::partUpdated, processor.get(),
+                         [this](const Part &part, const QString &delta) {
+                             if (part.type() == PartType::Text && !delta.isEmpty())
+                                 ++deltas;
+                         });
+        PromptRequest request;
+        request.sessionID = sessionID;
+        request.directory = directory;
+        request.text = u"stream"_s;
+        return bool(processor->prompt(request));
+    }
+};
+
+int guiType(BenchApplication &app, const QString &dataDir, const QString &sessionID, bool streaming)
+{
+    std::unique_ptr<Window> w = openWindow(app, dataDir, sessionID);
+    if (!w)
+        return 1;
+    MainWindow *window = w->window.get();
+    Stream stream;
+    QSet<QString> before; // the session's messages: what the stream adds is removed at the end
+    if (streaming) {
+        for (const Message &m : w->service->sharedStore()->messages(sessionID))
+            before.insert(m.id());
+        const auto session = w->service->get(sessionID);
+        if (!session || !stream.start(w->service, dataDir, sessionID, session->directory())) {
+            std::fprintf(stderr, "the stream did not start\n");
+            return 1;
+        }
+        // Typing starts once the reply streams into the window.
+        if (!waitFor([&] { return stream.deltas > 200; }, 20000)) {
+            std::fprintf(stderr, "no deltas arrived\n");
+            return 1;
+        }
+    } else {
+        waitFor([] { return false; }, 500); // let the opening settle
+    }
+    QPlainTextEdit *editor = window->composer()->editor();
+    window->activateWindow();
+    editor->setFocus();
+    const QString text = u"the quick brown fox jumps over the lazy dog "_s;
+    const int keys = 300;
+    QList<double> latencies;
+    for (int i = 0; i < keys; ++i) {
+        const QString c = text.mid(i % text.size(), 1);
+        const qint64 start = s_clock.nsecsElapsed();
+        QKeyEvent press(QEvent::KeyPress, c == u" " ? Qt::Key_Space : Qt::Key_A, Qt::NoModifier, c);
+        QCoreApplication::sendEvent(editor, &press);
+        QKeyEvent release(QEvent::KeyRelease, c == u" " ? Qt::Key_Space : Qt::Key_A, Qt::NoModifier, c);
+        QCoreApplication::sendEvent(editor, &release);
+        // The frame that paints the character: the first one flushed after the press.
+        if (!waitFor([&] { return app.lastFrameEndNs > start; }, 5000)) {
+            std::fprintf(stderr, "no frame after key %d\n", i);
+            return 1;
+        }
+        latencies.append(double(app.lastFrameEndNs - start) / 1e6);
+        // Keys a few frames apart, as a fast typist's are (some 15 a second would be 66 ms).
+        waitFor([] { return false; }, 8);
+    }
+    if (editor->toPlainText().size() != keys) {
+        std::fprintf(stderr, "typed %d characters, the composer holds %lld\n", keys,
+                     qint64(editor->toPlainText().size()));
+        return 1;
+    }
+    printJson({{u"keys"_s, qint64(keys)},
+               {u"rows"_s, qint64(window->timelineModel()->rowCount())},
+               {u"streaming"_s, streaming},
+               {u"deltas_during"_s, stream.deltas},
+               {u"latency"_s, frameStats(latencies)}});
+    if (stream.processor) {
+        // Leave the benchmark store as it was.
+        stream.processor->abort(sessionID);
+        waitFor([&] { return !stream.processor->isBusy(sessionID); }, 20000);
+        for (const Message &m : w->service->sharedStore()->messages(sessionID)) {
+            if (!before.contains(m.id()))
+                (void)w->service->removeMessage(sessionID, m.id());
+        }
+    }
+    return 0;
+}
+
 int usage()
 {
-    std::fprintf(stderr, "usage: bench_gui gui-open|gui-scroll|gui-idle DATA SESSION [...]\n");
+    std::fprintf(stderr, "usage: bench_gui gui-open|gui-scroll|gui-idle|gui-type DATA SESSION [...]\n");
     return 2;
 }
 
@@ -291,6 +433,8 @@ int main(int argc, char **argv)
         return guiOpen(app, dataDir, sessionID, argc > 4 && QByteArray(argv[4]) == "--all");
     if (mode == "gui-scroll")
         return guiScroll(app, dataDir, sessionID);
+    if (mode == "gui-type")
+        return guiType(app, dataDir, sessionID, argc > 4 && QByteArray(argv[4]) == "--stream");
     if (mode == "gui-idle")
         return guiIdle(app, dataDir, sessionID, argc > 4 ? QByteArray(argv[4]).toInt() : 10);
     return usage();

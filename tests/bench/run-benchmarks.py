@@ -124,7 +124,9 @@ class Runner:
             os.makedirs(self.stores, exist_ok=True)
             log(f"generating store {shape} in {path} (once)")
             t = time.time()
-            subprocess.run([os.path.join(self.bench, "generate_store"), "--shape", shape, "--out", path],
+            # M: L's shape, 300 messages (a session of an afternoon).
+            args = ["--shape", "L", "--messages", "300"] if shape == "M" else ["--shape", shape]
+            subprocess.run([os.path.join(self.bench, "generate_store")] + args + ["--out", path],
                            check=True, stdout=subprocess.DEVNULL, env=self.env)
             info = json.load(open(meta))
             log(f"store {shape}: {info['sessions']} sessions, {info['messages']} messages, {info['parts']} parts, "
@@ -285,14 +287,21 @@ class Runner:
                         ratios, 2.0, "<", unit="x", extra=extra)
 
     def gui_scroll(self):
-        fig = "gui-scroll-L"
+        for shape in ("L", "XL"):
+            self.gui_scroll_one(shape)
+
+    def gui_scroll_one(self, shape):
+        # From the newest message up to the oldest (every page loaded on the way), then down
+        # again a page per frame.
+        fig = f"gui-scroll-{shape}"
         if not self.want(fig):
             return
-        s = self.store("L")
+        s = self.store(shape)
         cmd = [os.path.join(self.bench, "bench_gui"), "gui-scroll", s["dataDir"], s["largestSession"]]
         runs = [self.run_json(cmd, timeout=1800) for _ in range(max(1, self.args.runs // 3))]
         r = runs[0]
-        self.record(fig, "scroll L top to bottom a page per frame: longest frame",
+        self.record(fig, f"scroll {shape}: up to the oldest message loading every page ({r['load_all_ms'] / 1000:.1f} s), "
+                    f"then down a page per frame: longest frame",
                     [x["page_steps"]["max_ms"] for x in runs], 16, "<",
                     extra={"frames": r["page_steps"]["frames"], "median_frame_ms": r["page_steps"]["median_ms"],
                            "p99_frame_ms": r["page_steps"]["p99_ms"], "frames_over_16ms": r["page_steps"]["over_16ms"],
@@ -301,7 +310,30 @@ class Runner:
                            "wheel_median_frame_ms": r["wheel_steps"]["median_ms"],
                            "wheel_frames": r["wheel_steps"]["frames"],
                            "wheel_over_16ms": r["wheel_steps"]["over_16ms"],
-                           "fetch_max_frame_ms": r["fetch_steps"]["max_ms"], "height_px": r["height_px"]})
+                           "fetch_max_frame_ms": r["fetch_steps"]["max_ms"],
+                           "fetch_over_16ms": r["fetch_steps"]["over_16ms"], "load_all_ms": r["load_all_ms"],
+                           "height_px": r["height_px"]})
+
+    def typing(self):
+        # Key press to the painted character in the composer, with sessions of 300, 3,000 and
+        # 20,000 messages open, and with L open while a reply streams into it.
+        for shape, stream in (("M", False), ("L", False), ("XL", False), ("L", True)):
+            fig = f"typing-{shape}" + ("-streaming" if stream else "")
+            if not self.want(fig):
+                continue
+            s = self.store(shape)
+            cmd = [os.path.join(self.bench, "bench_gui"), "gui-type", s["dataDir"], s["largestSession"]]
+            if stream:
+                cmd.append("--stream")
+            runs = [self.run_json(cmd, timeout=600) for _ in range(max(1, self.args.runs // 2))]
+            what = f"{runs[0]['rows']} messages loaded" + (", a reply streaming" if stream else "")
+            self.record(fig, f"typing in the composer with {shape} open ({what}): key press to painted character, "
+                        f"longest of {runs[0]['keys']}",
+                        [r["latency"]["max_ms"] for r in runs], 16, "<",
+                        extra={"median_ms": med(r["latency"]["median_ms"] for r in runs),
+                               "p99_ms": med(r["latency"]["p99_ms"] for r in runs),
+                               "over_16ms": sum(r["latency"]["over_16ms"] for r in runs),
+                               "deltas_during": runs[0]["deltas_during"]})
 
     def gui_idle(self):
         fig = "idle-L"
@@ -343,16 +375,23 @@ class Runner:
 
     def stream(self):
         fig = "stream"
-        if not self.want(fig):
+        if not (self.want(fig) or self.want("stream-unpaced")):
             return
         cmd = [os.path.join(self.bench, "bench_stream")]
-        runs = [self.run_json(cmd) for _ in range(max(3, self.args.runs // 2))]
-        burst = self.run_json(cmd + ["5000", "burst"])
-        self.record(fig, "processor stream: deltas/s to a GUI-thread receiver", [r["deltas_per_s"] for r in runs],
-                    5000, ">", unit="/s", extra={"burst_deltas_per_s": burst["deltas_per_s"],
-                                                 "burst_max_stall_ms": burst["max_stall_ms"]})
-        self.record("stream-stall", "processor stream: longest GUI-thread stall", [r["max_stall_ms"] for r in runs],
-                    16, "<=", extra={"signals": runs[0]["signals"]})
+        if self.want(fig):
+            runs = [self.run_json(cmd) for _ in range(max(3, self.args.runs // 2))]
+            self.record(fig, "processor stream, paced like a model: deltas/s to a GUI-thread receiver",
+                        [r["deltas_per_s"] for r in runs], 5000, ">", unit="/s")
+            self.record("stream-stall", "processor stream, paced: longest GUI-thread stall",
+                        [r["max_stall_ms"] for r in runs], 16, "<=", extra={"signals": runs[0]["signals"]})
+        if self.want("stream-unpaced") or self.want(fig):
+            # Unpaced: the loopback server writes 50,000 deltas as fast as it can.
+            burst = [self.run_json(cmd + ["50000", "burst"]) for _ in range(max(3, self.args.runs // 2))]
+            self.record("stream-unpaced", "processor stream, unpaced (50,000 deltas): deltas/s to a GUI-thread receiver",
+                        [r["deltas_per_s"] for r in burst], 5000, ">", unit="/s",
+                        extra={"signals": burst[0]["signals"], "seconds": med(r["seconds"] for r in burst)})
+            self.record("stream-unpaced-stall", "processor stream, unpaced: longest GUI-thread stall",
+                        [r["max_stall_ms"] for r in burst], 16, "<=")
 
     def json_parse(self):
         fig = "json-parse-L"
@@ -491,7 +530,7 @@ class Runner:
 
     def run(self):
         steps = [self.session_list, self.model_open, lambda: self.gui_open("L", 150), lambda: self.gui_open("XL", 300),
-                 self.export, self.fork, self.compaction, self.json_parse, self.stream, self.gui_scroll, self.gui_idle,
+                 self.export, self.fork, self.compaction, self.json_parse, self.stream, self.gui_scroll, self.typing, self.gui_idle,
                  self.search]
         for step in steps:
             try:
