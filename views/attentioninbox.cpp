@@ -111,8 +111,8 @@ QString AttentionInbox::titleOf(const QString &source, const QString &sessionID)
 void AttentionInbox::onPermissionRequested(const PermissionRequest &request)
 {
     const QString source = m_window->controller()->sourceOf(request.sessionID);
-    const QString detail = tr("Asks to %1: %2")
-                               .arg(MainWindow::permissionWhat(request.permission), request.patterns.join(u", "_s));
+    const QString detail
+        = tr("Asks to %1: %2").arg(MainWindow::permissionWhat(request.permission), request.patterns.join(u", "_s));
     m_model->addRequest(AttentionModel::Kind::Permission, request.id, request.sessionID, source, detail);
     notify(request.sessionID, source, tr("“%1” waits for your permission").arg(titleOf(source, request.sessionID)),
            detail);

@@ -60,8 +60,7 @@ bool DBusNotifier::notify(const DesktopNotification &notification)
     call << u"Weft"_s // app_name
          << m_lastOfSession.value(sessionKey(notification), 0u) // replaces_id
          << Appearance::applicationId() // app_icon: the icon of the same name as the desktop entry
-         << notification.summary << notification.body
-         << QStringList{u"default"_s, tr("Open")} // actions: key, label
+         << notification.summary << notification.body << QStringList{u"default"_s, tr("Open")} // actions: key, label
          << hints << -1; // expire_timeout: the server's default
     auto *watcher = new QDBusPendingCallWatcher(m_connection.asyncCall(call), this);
     connect(watcher, &QDBusPendingCallWatcher::finished, this, [this, notification](QDBusPendingCallWatcher *w) {

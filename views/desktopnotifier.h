@@ -13,7 +13,8 @@ namespace weft
 class DBusNotifier;
 
 /// One desktop notification: what it says, and the session a click on it opens.
-struct DesktopNotification {
+struct DesktopNotification
+{
     QString summary;
     QString body;
     QString sessionID;

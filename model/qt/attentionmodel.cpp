@@ -78,7 +78,8 @@ void AttentionModel::setSessionLookup(SessionLookup lookup)
 {
     m_lookup = std::move(lookup);
     if (!m_entries.isEmpty())
-        Q_EMIT dataChanged(index(0), index(rowCount() - 1), {Qt::DisplayRole, TitleRole, ParentIdRole, ParentTitleRole});
+        Q_EMIT dataChanged(index(0), index(rowCount() - 1),
+                           {Qt::DisplayRole, TitleRole, ParentIdRole, ParentTitleRole});
 }
 
 std::optional<Session> AttentionModel::lookup(const QString &source, const QString &sessionID) const
@@ -137,8 +138,8 @@ void AttentionModel::removeSource(const QString &source)
 
 int AttentionModel::waitingCount() const
 {
-    return int(std::count_if(m_entries.cbegin(), m_entries.cend(),
-                             [](const Entry &e) { return e.kind != Kind::Finished; }));
+    return int(
+        std::count_if(m_entries.cbegin(), m_entries.cend(), [](const Entry &e) { return e.kind != Kind::Finished; }));
 }
 
 int AttentionModel::finishedCount() const

@@ -91,7 +91,8 @@ Q_SIGNALS:
     void countsChanged();
 
 private:
-    struct Entry {
+    struct Entry
+    {
         Kind kind = Kind::Permission;
         QString requestID;
         QString sessionID;

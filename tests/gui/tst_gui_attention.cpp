@@ -82,7 +82,8 @@ class FakeNotifications : public QObject
     Q_CLASSINFO("D-Bus Interface", "org.freedesktop.Notifications")
 
 public:
-    struct Call {
+    struct Call
+    {
         QString appName;
         uint replacesId = 0;
         QString icon;
