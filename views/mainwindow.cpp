@@ -5,6 +5,7 @@
 #include "app/serversource.h"
 
 #include "appearance.h"
+#include "attentioninbox.h"
 #include "changespane.h"
 #include "compactiondialog.h"
 #include "composer.h"
@@ -185,6 +186,7 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
     // Running sessions: the composer asks, the controller does.
     m_controller->setSessionLookup([this](const QString &id) { return m_sessions->session(id); });
     connectController();
+    m_attention = new AttentionInbox(this);
     applyProcessor();
     connect(m_composer, &Composer::sendRequested, this, &MainWindow::sendPrompt);
     connect(m_composer, &Composer::stopRequested, m_controller.get(), &SessionController::stop);
@@ -249,6 +251,8 @@ MainWindow::~MainWindow()
 {
     writeSettings();
     shutdownSources();
+    delete m_attention; // no notifications about the runs stopped below
+    m_attention = nullptr;
     // The controller waits for its work off the GUI thread, then stops the runs and waits for them.
     disconnect(m_controller.get(), nullptr, this, nullptr);
     m_controller.reset();
@@ -1244,9 +1248,7 @@ void MainWindow::undoCompaction()
 
 // ---- permissions
 
-namespace
-{
-QString permissionWhat(const QString &permission)
+QString MainWindow::permissionWhat(const QString &permission)
 {
     if (permission == u"bash")
         return MainWindow::tr("run a command");
@@ -1264,7 +1266,6 @@ QString permissionWhat(const QString &permission)
         return MainWindow::tr("start a subagent");
     return MainWindow::tr("use “%1”").arg(permission);
 }
-} // namespace
 
 void MainWindow::onPermissionRequested(const PermissionRequest &request)
 {

@@ -19,6 +19,7 @@ class QToolButton;
 namespace weft
 {
 
+class AttentionInbox;
 class ChangesPane;
 class CompactionDialog;
 class Composer;
@@ -75,6 +76,10 @@ public:
     /// Replaces the processor with one made from @p setup (after the config changed). Refused
     /// (false) while a session runs.
     bool setProcessorSetup(ProcessorSetup setup);
+    /// What waits on the user across sessions: the sidebar's count, its list, desktop notifications.
+    [[nodiscard]] AttentionInbox *attentionInbox() const { return m_attention; }
+    /// What permission @p permission ("bash", "edit", ...) lets the agent do, as "to ..." ends.
+    [[nodiscard]] static QString permissionWhat(const QString &permission);
     /// The strip of notices under the timeline: permission questions, errors, undo offers.
     [[nodiscard]] NoticeBar *noticeBar() const { return m_notices; }
     /// The open compaction dialog, if any.
@@ -244,6 +249,7 @@ private:
     QString m_dataDir;
     std::unique_ptr<SessionController> m_controller;
     NoticeBar *m_notices = nullptr;
+    AttentionInbox *m_attention = nullptr;
     TodoPanel *m_todos = nullptr;
     std::function<std::optional<QList<QStringList>>(const weft::JsonObject &)> m_questionHandler;
     QPointer<CompactionDialog> m_compactionDialog;

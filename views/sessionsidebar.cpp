@@ -62,9 +62,9 @@ SessionSidebar::SessionSidebar(SessionTreeModel *model, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     auto *filterBox = new QWidget(this);
-    auto *filterLayout = new QVBoxLayout(filterBox);
-    filterLayout->setContentsMargins(6, 6, 6, 6);
-    filterLayout->addWidget(m_filter);
+    m_headerLayout = new QVBoxLayout(filterBox);
+    m_headerLayout->setContentsMargins(6, 6, 6, 6);
+    m_headerLayout->addWidget(m_filter);
     layout->addWidget(filterBox);
     layout->addWidget(m_view, 1);
 
@@ -98,6 +98,11 @@ SessionSidebar::SessionSidebar(SessionTreeModel *model, QWidget *parent)
 }
 
 SessionSidebar::~SessionSidebar() = default;
+
+void SessionSidebar::addHeaderWidget(QWidget *widget)
+{
+    m_headerLayout->addWidget(widget, 0, Qt::AlignLeft);
+}
 
 void SessionSidebar::setContextActions(const QList<QAction *> &actions)
 {

@@ -7,6 +7,7 @@ class QAction;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTreeView;
+class QVBoxLayout;
 
 namespace weft
 {
@@ -36,6 +37,8 @@ public:
     /// Starts renaming the current session in place.
     void renameCurrent();
     void focusFilter();
+    /// Adds @p widget under the filter box (the attention inbox's count).
+    void addHeaderWidget(QWidget *widget);
     /// The actions of the context menu (null entries are separators).
     void setContextActions(const QList<QAction *> &actions);
 
@@ -54,6 +57,7 @@ private:
     QSortFilterProxyModel *m_proxy;
     QTreeView *m_view;
     QLineEdit *m_filter;
+    QVBoxLayout *m_headerLayout = nullptr;
     QList<QAction *> m_contextActions;
     QString m_current;
     QString m_currentSource;

@@ -2,6 +2,7 @@
 #include "settingsdialog.h"
 
 #include "appearance.h"
+#include "desktopnotifier.h"
 #include "mcpserverspage.h"
 #include "mcp/mcpmanager.h"
 #include "compaction/compaction.h"
@@ -136,6 +137,7 @@ SettingsDialog::SettingsDialog(const QString &configPath, QWidget *parent)
     addPage(createCompactionPage(), tr("Compaction"), u"weft-compact"_s);
     addPage(createAppearancePage(), tr("Appearance"), u"preferences-desktop-color"_s);
     addPage(new McpServersPage(McpManager::instance(), this), tr("MCP Servers"), u"network-connect"_s);
+    addPage(createNotificationsPage(), tr("Notifications"), u"preferences-desktop-notification"_s);
 
     auto *body = new QHBoxLayout;
     body->addWidget(m_pageList);
@@ -485,6 +487,30 @@ QWidget *SettingsDialog::createAppearancePage()
     });
     connect(m_fontFamily, &QFontComboBox::currentFontChanged, this, &SettingsDialog::markAppearanceChanged);
     connect(m_fontSize, &QSpinBox::valueChanged, this, &SettingsDialog::markAppearanceChanged);
+    return page;
+}
+
+QWidget *SettingsDialog::createNotificationsPage()
+{
+    auto *page = new QWidget(this);
+    page->setObjectName(u"notificationsPage"_s);
+    m_desktopNotifications = new QCheckBox(tr("&Desktop notifications"), this);
+    m_desktopNotifications->setObjectName(u"desktopNotifications"_s);
+    m_desktopNotifications->setChecked(DesktopNotifier::isEnabled());
+    auto *hint = new QLabel(tr("A notification when a run finishes, fails or needs your answer while Weft's window "
+                               "is not the active one. Clicking it opens the session."),
+                            this);
+    hint->setWordWrap(true);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_desktopNotifications);
+    layout->addWidget(hint);
+    layout->addStretch(1);
+    connect(m_desktopNotifications, &QCheckBox::toggled, this, [this](bool checked) {
+        m_notificationsChanged = checked != DesktopNotifier::isEnabled();
+        updateButtons();
+    });
     return page;
 }
 
@@ -991,6 +1017,10 @@ bool SettingsDialog::apply()
         Appearance::apply(settings);
         m_appearanceChanged = false;
         Q_EMIT appearanceChanged();
+    }
+    if (m_notificationsChanged) {
+        DesktopNotifier::setEnabled(m_desktopNotifications->isChecked());
+        m_notificationsChanged = false;
     }
     updateButtons();
     return true;

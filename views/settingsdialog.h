@@ -22,13 +22,14 @@ class QWidget;
 namespace weft
 {
 
-/// "Configure Weft": providers and models, compaction and appearance.
+/// "Configure Weft": providers and models, compaction, appearance, MCP servers and notifications.
 ///
 /// Providers, models and compaction are Weft's config file (OpenCode's format,
 /// $XDG_CONFIG_HOME/weft/weft.json or the --config file): the dialog edits the keys it shows and
 /// keeps every other key as it was (ConfigFile). An API key is written into the file (which is
 /// then readable by its owner only) or as an `{env:VAR}` / `{file:path}` reference. Appearance is
-/// stored with QSettings and applied at once (Appearance::apply).
+/// stored with QSettings and applied at once (Appearance::apply), and so is whether desktop
+/// notifications are shown (DesktopNotifier::isEnabled).
 ///
 /// Errors appear in the dialog itself, never in a modal box, and no key is ever logged.
 class SettingsDialog : public QDialog
@@ -36,7 +37,7 @@ class SettingsDialog : public QDialog
     Q_OBJECT
 
 public:
-    enum class Page { Providers, Compaction, Appearance, McpServers };
+    enum class Page { Providers, Compaction, Appearance, McpServers, Notifications };
     /// How a provider's API key is given.
     enum class KeySource {
         Environment, ///< not in the config: the provider's variables (OPENAI_API_KEY, ...)
@@ -55,7 +56,7 @@ public:
     [[nodiscard]] QString loadError() const { return m_loadError; }
     /// The message shown for the last failed apply(), or empty.
     [[nodiscard]] QString errorText() const;
-    [[nodiscard]] bool hasChanges() const { return m_configChanged || m_appearanceChanged; }
+    [[nodiscard]] bool hasChanges() const { return m_configChanged || m_appearanceChanged || m_notificationsChanged; }
 
     void setCurrentPage(Page page);
     [[nodiscard]] Page currentPage() const;
@@ -101,6 +102,7 @@ private:
     QWidget *createProvidersPage();
     QWidget *createCompactionPage();
     QWidget *createAppearancePage();
+    QWidget *createNotificationsPage();
     void addPage(QWidget *page, const QString &title, const QString &icon);
 
     void loadConfig();
@@ -126,6 +128,7 @@ private:
     bool m_loading = false;
     bool m_configChanged = false;
     bool m_appearanceChanged = false;
+    bool m_notificationsChanged = false;
 
     QListWidget *m_pageList = nullptr;
     QStackedWidget *m_pages = nullptr;
@@ -164,6 +167,9 @@ private:
     QCheckBox *m_customFont = nullptr;
     QFontComboBox *m_fontFamily = nullptr;
     QSpinBox *m_fontSize = nullptr;
+
+    // Notifications
+    QCheckBox *m_desktopNotifications = nullptr;
 };
 
 } // namespace weft
