@@ -21,6 +21,100 @@
     </message>
 </context>
 <context>
+    <name>weft::AttentionInbox</name>
+    <message>
+        <source>Sessions that wait for your answer, runs that failed and runs that finished; click for the list</source>
+        <translation>回答を待っているセッション、失敗した実行、終了した実行。クリックすると一覧を表示します</translation>
+    </message>
+    <message>
+        <source>Asks to %1: %2</source>
+        <translation>%1 の許可を求めています: %2</translation>
+    </message>
+    <message>
+        <source>“%1” waits for your permission</source>
+        <translation>「%1」が許可を待っています</translation>
+    </message>
+    <message>
+        <source>Asks: %1</source>
+        <translation>質問: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Asks %n question(s).</source>
+        <translation>
+            <numerusform>%n 件の質問があります。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>“%1” asks you</source>
+        <translation>「%1」から質問があります</translation>
+    </message>
+    <message>
+        <source>The run finished.</source>
+        <translation>実行が終了しました。</translation>
+    </message>
+    <message>
+        <source>“%1” finished</source>
+        <translation>「%1」が終了しました</translation>
+    </message>
+    <message>
+        <source>The run failed.</source>
+        <translation>実行に失敗しました。</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>実行に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>“%1” failed</source>
+        <translation>「%1」が失敗しました</translation>
+    </message>
+    <message>
+        <source>A sub-agent of “%1”. %2</source>
+        <translation>「%1」のサブエージェント。%2</translation>
+    </message>
+    <message>
+        <source>⚑ %1 waiting · %2 finished</source>
+        <translation>⚑ %1 件が待機中 · %2 件が終了</translation>
+    </message>
+    <message numerus="yes">
+        <source>⚑ %n waiting</source>
+        <translation>
+            <numerusform>⚑ %n 件が待機中</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finished</source>
+        <translation>
+            <numerusform>%n 件が終了</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s) for you to look at</source>
+        <translation>
+            <numerusform>確認が必要なセッション %n 件</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>weft::AttentionPanel</name>
+    <message>
+        <source>Nothing waits for you.</source>
+        <translation>待っているものはありません。</translation>
+    </message>
+    <message>
+        <source>Waiting for you</source>
+        <translation>あなたを待っています</translation>
+    </message>
+    <message>
+        <source>Sessions waiting for you</source>
+        <translation>あなたを待っているセッション</translation>
+    </message>
+    <message>
+        <source>%1 (sub-agent of “%2”)</source>
+        <translation>%1 (「%2」のサブエージェント)</translation>
+    </message>
+</context>
+<context>
     <name>weft::ChangesPane</name>
     <message>
         <source>A</source>
@@ -843,6 +937,13 @@ Changes made to the file since are lost.</source>
     <message>
         <source>expected pending, running, completed or error, found &quot;%1&quot;</source>
         <translation>pending、running、completed、error のいずれかが必要ですが、「%1」です</translation>
+    </message>
+</context>
+<context>
+    <name>weft::DBusNotifier</name>
+    <message>
+        <source>Open</source>
+        <translation>開く</translation>
     </message>
 </context>
 <context>
@@ -3147,6 +3248,18 @@ Sessions written by version %2</source>
         <source>MCP Servers</source>
         <translation>MCP サーバー</translation>
     </message>
+    <message>
+        <source>Notifications</source>
+        <translation>通知</translation>
+    </message>
+    <message>
+        <source>&amp;Desktop notifications</source>
+        <translation>デスクトップ通知(&amp;D)</translation>
+    </message>
+    <message>
+        <source>A notification when a run finishes, fails or needs your answer while Weft&apos;s window is not the active one. Clicking it opens the session.</source>
+        <translation>Weft のウィンドウがアクティブでないときに、実行の終了・失敗・回答の必要を通知します。クリックするとセッションを開きます。</translation>
+    </message>
 </context>
 <context>
     <name>weft::ShortcutsDialog</name>
@@ -3666,6 +3779,14 @@ Sessions written by version %2</source>
         <source>Still being written</source>
         <translation>書き込み中</translation>
     </message>
+    <message>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>コピー済み</translation>
+    </message>
 </context>
 <context>
     <name>weft::TimelineView</name>
@@ -3708,6 +3829,22 @@ Sessions written by version %2</source>
     <message>
         <source>&amp;Jump to Latest</source>
         <translation>最新へ移動(&amp;J)</translation>
+    </message>
+    <message>
+        <source>Select &amp;All</source>
+        <translation>すべて選択(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Select the text of every loaded message</source>
+        <translation>読み込まれたすべてのメッセージのテキストを選択します</translation>
+    </message>
+    <message>
+        <source>Copy &amp;Message Text</source>
+        <translation>メッセージのテキストをコピー(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Copy Code &amp;Block</source>
+        <translation>コードブロックをコピー(&amp;B)</translation>
     </message>
 </context>
 <context>

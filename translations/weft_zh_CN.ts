@@ -21,6 +21,100 @@
     </message>
 </context>
 <context>
+    <name>weft::AttentionInbox</name>
+    <message>
+        <source>Sessions that wait for your answer, runs that failed and runs that finished; click for the list</source>
+        <translation>等待你回答的会话、失败的运行和已完成的运行；点击查看列表</translation>
+    </message>
+    <message>
+        <source>Asks to %1: %2</source>
+        <translation>请求%1：%2</translation>
+    </message>
+    <message>
+        <source>“%1” waits for your permission</source>
+        <translation>“%1”正在等待你的许可</translation>
+    </message>
+    <message>
+        <source>Asks: %1</source>
+        <translation>提问：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Asks %n question(s).</source>
+        <translation>
+            <numerusform>提出了 %n 个问题。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>“%1” asks you</source>
+        <translation>“%1”向你提问</translation>
+    </message>
+    <message>
+        <source>The run finished.</source>
+        <translation>运行已完成。</translation>
+    </message>
+    <message>
+        <source>“%1” finished</source>
+        <translation>“%1”已完成</translation>
+    </message>
+    <message>
+        <source>The run failed.</source>
+        <translation>运行失败。</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>“%1” failed</source>
+        <translation>“%1”失败</translation>
+    </message>
+    <message>
+        <source>A sub-agent of “%1”. %2</source>
+        <translation>“%1”的子代理。%2</translation>
+    </message>
+    <message>
+        <source>⚑ %1 waiting · %2 finished</source>
+        <translation>⚑ %1 个等待中 · %2 个已完成</translation>
+    </message>
+    <message numerus="yes">
+        <source>⚑ %n waiting</source>
+        <translation>
+            <numerusform>⚑ %n 个等待中</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finished</source>
+        <translation>
+            <numerusform>%n 个已完成</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s) for you to look at</source>
+        <translation>
+            <numerusform>%n 个会话需要你查看</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>weft::AttentionPanel</name>
+    <message>
+        <source>Nothing waits for you.</source>
+        <translation>没有等待你的事项。</translation>
+    </message>
+    <message>
+        <source>Waiting for you</source>
+        <translation>等待你处理</translation>
+    </message>
+    <message>
+        <source>Sessions waiting for you</source>
+        <translation>等待你处理的会话</translation>
+    </message>
+    <message>
+        <source>%1 (sub-agent of “%2”)</source>
+        <translation>%1（“%2”的子代理）</translation>
+    </message>
+</context>
+<context>
     <name>weft::ChangesPane</name>
     <message>
         <source>A</source>
@@ -843,6 +937,13 @@ Changes made to the file since are lost.</source>
     <message>
         <source>expected pending, running, completed or error, found &quot;%1&quot;</source>
         <translation>应为 pending、running、completed 或 error，实际为“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>weft::DBusNotifier</name>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
     </message>
 </context>
 <context>
@@ -3147,6 +3248,18 @@ Sessions written by version %2</source>
         <source>MCP Servers</source>
         <translation>MCP 服务器</translation>
     </message>
+    <message>
+        <source>Notifications</source>
+        <translation>通知</translation>
+    </message>
+    <message>
+        <source>&amp;Desktop notifications</source>
+        <translation>桌面通知(&amp;D)</translation>
+    </message>
+    <message>
+        <source>A notification when a run finishes, fails or needs your answer while Weft&apos;s window is not the active one. Clicking it opens the session.</source>
+        <translation>当 Weft 窗口不是活动窗口时，在运行完成、失败或需要你回答时发出通知。点击通知会打开该会话。</translation>
+    </message>
 </context>
 <context>
     <name>weft::ShortcutsDialog</name>
@@ -3666,6 +3779,14 @@ Sessions written by version %2</source>
         <source>Still being written</source>
         <translation>正在写入</translation>
     </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
 </context>
 <context>
     <name>weft::TimelineView</name>
@@ -3708,6 +3829,22 @@ Sessions written by version %2</source>
     <message>
         <source>&amp;Jump to Latest</source>
         <translation>跳到最新(&amp;J)</translation>
+    </message>
+    <message>
+        <source>Select &amp;All</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Select the text of every loaded message</source>
+        <translation>选择所有已加载消息的文本</translation>
+    </message>
+    <message>
+        <source>Copy &amp;Message Text</source>
+        <translation>复制消息文本(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Copy Code &amp;Block</source>
+        <translation>复制代码块(&amp;B)</translation>
     </message>
 </context>
 <context>
