@@ -118,14 +118,24 @@ QString AttentionPanel::entryText(const QModelIndex &index)
 
 void AttentionPanel::popup(QWidget *anchor)
 {
-    // As tall as its rows, up to six of them (the list scrolls past that).
+    // Wide enough for a title and its question on two lines, and as tall as its rows, up to
+    // six of them (the list scrolls past that). The rows wrap, so their heights are known only
+    // once the list has its width.
     const int count = m_view->model()->rowCount();
+    setFixedWidth(std::max(440, fontMetrics().averageCharWidth() * 60));
     if (count > 0) {
-        const int rowHeight = m_view->sizeHintForRow(0) + 2 * m_view->spacing();
-        m_view->setFixedHeight(std::min(count, 6) * rowHeight + 2 * m_view->frameWidth());
+        m_view->setFixedHeight(QWIDGETSIZE_MAX / 2);
+        m_view->setMinimumHeight(0);
+        m_view->setMaximumHeight(QWIDGETSIZE_MAX);
+        resize(width(), 600);
+        layout()->activate();
+        m_view->doItemsLayout();
+        int rows = 0;
+        for (int row = 0; row < std::min(count, 6); ++row)
+            rows += m_view->visualRect(m_view->model()->index(row, 0)).height() + 2 * m_view->spacing();
+        m_view->setFixedHeight(rows + 2 * m_view->frameWidth());
     }
     adjustSize();
-    resize(std::max(width(), 360), height());
     QPoint at = anchor ? anchor->mapToGlobal(QPoint(0, anchor->height())) : QCursor::pos();
     // Kept on the anchor's screen.
     if (const QScreen *screen = anchor ? anchor->screen() : QGuiApplication::primaryScreen()) {

@@ -4,12 +4,15 @@
 
 #include "compactiondialog.h"
 #include "composer.h"
+#include "attentioninbox.h"
+#include "attentionpanel.h"
 #include "contextmeter.h"
 #include "core/identifier.h"
 #include "fakellmserver.h"
 #include "guitest.h"
 #include "mainwindow.h"
 #include "noticebar.h"
+#include "qt/attentionmodel.h"
 #include "processor/setup.h"
 #include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
@@ -21,6 +24,7 @@
 #include "timelineview.h"
 
 #include <QDateTime>
+#include <QPainter>
 #include <QDir>
 #include <QPushButton>
 #include <QScrollBar>
@@ -33,6 +37,34 @@
 
 using namespace Qt::StringLiterals;
 using namespace weft;
+
+namespace
+{
+/// A processor set-up whose one model is served by the loopback server at @p base; bash asks.
+ProcessorSetup liveSetup(const QString &dataDir, const QUrl &base)
+{
+    const JsonObject config{
+        {u"model"_s, u"local/qwen3-coder"_s},
+        {u"provider"_s,
+         JsonObject{{u"local"_s,
+                     JsonObject{{u"npm"_s, u"@ai-sdk/openai-compatible"_s},
+                                {u"options"_s, JsonObject{{u"baseURL"_s, base.toString()}, {u"apiKey"_s, u"sk-local"_s}}},
+                                {u"models"_s, JsonObject{{u"qwen3-coder"_s,
+                                                          JsonObject{{u"limit"_s, JsonObject{{u"context"_s, 262144}, {u"output"_s, 65536}}}}}}}}}}},
+        {u"permission"_s, JsonObject{{u"bash"_s, u"ask"_s}}},
+    };
+    const Result<Config> parsed = Config::parse(toJson(config, 2), QDir(dataDir).filePath(u"weft.json"_s));
+    if (!parsed)
+        return {};
+    Result<ProcessorSetup> setup = makeProcessorSetup(parsed.value(), dataDir);
+    if (!setup)
+        return {};
+    ProcessorSetup s = setup.value();
+    s.config.generateTitles = false;
+    s.config.snapshots = ProcessorConfig::Snapshots::Never;
+    return s;
+}
+} // namespace
 
 class TestScreenshots : public QObject
 {
@@ -52,6 +84,9 @@ private Q_SLOTS:
     /// Text selected with the mouse from a reply's first line into its code block, the code
     /// block's copy button showing under the mouse.
     void textSelection();
+    /// The attention inbox open over the window: a session asking for permission and one whose
+    /// run failed, while a third is open.
+    void attentionInbox();
 
 private:
     QTemporaryDir m_settings;
@@ -206,23 +241,8 @@ void TestScreenshots::liveRun()
     QVERIFY(created);
     const QString open = created.value();
 
-    const JsonObject config{
-        {u"model"_s, u"local/qwen3-coder"_s},
-        {u"provider"_s,
-         JsonObject{{u"local"_s,
-                     JsonObject{{u"npm"_s, u"@ai-sdk/openai-compatible"_s},
-                                {u"options"_s, JsonObject{{u"baseURL"_s, server.baseUrl().toString()}, {u"apiKey"_s, u"sk-local"_s}}},
-                                {u"models"_s, JsonObject{{u"qwen3-coder"_s,
-                                                          JsonObject{{u"limit"_s, JsonObject{{u"context"_s, 262144}, {u"output"_s, 65536}}}}}}}}}}},
-        {u"permission"_s, JsonObject{{u"bash"_s, u"ask"_s}}},
-    };
-    const Result<Config> parsed = Config::parse(toJson(config, 2), dataDir.filePath(u"weft.json"_s));
-    QVERIFY(parsed);
-    Result<ProcessorSetup> setup = makeProcessorSetup(parsed.value(), dataDir.path());
-    QVERIFY(setup);
-    ProcessorSetup s = setup.value();
-    s.config.generateTitles = false;
-    s.config.snapshots = ProcessorConfig::Snapshots::Never;
+    const ProcessorSetup s = liveSetup(dataDir.path(), server.baseUrl());
+    QVERIFY(s.config.resolveModel);
 
     MainWindow window(service, dataDir.path(), s);
     window.resize(1440, 900);
@@ -367,6 +387,64 @@ void TestScreenshots::textSelection()
     const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
     QVERIFY(window.grab().save(dir + u"text-selection.png"_s));
     qInfo("wrote %stext-selection.png", qPrintable(dir));
+}
+
+void TestScreenshots::attentionInbox()
+{
+    test::useStyle(test::lightPalette());
+    QSettings().clear();
+    test::FakeLlmServer server;
+    QVERIFY(server.listen());
+    QTemporaryDir dataDir;
+    auto store = std::make_shared<JsonStore>(dataDir.path());
+    QVERIFY(store->initialize());
+    auto service = std::make_shared<SessionService>(store);
+    QTemporaryDir projects;
+    const QString project = projects.filePath(u"src/hello"_s);
+    QVERIFY(QDir().mkpath(project));
+    const Result<QString> created = SampleData::create(*service, project);
+    QVERIFY(created);
+    const auto make = [&](const QString &title) {
+        SessionService::CreateOptions options;
+        options.directory = project;
+        options.title = title;
+        const Result<Session> session = service->create(options);
+        return session ? session->id() : QString();
+    };
+    const QString asking = make(u"Update the README for --shout"_s);
+    const QString failing = make(u"Port the tests to Python"_s);
+    QVERIFY(!asking.isEmpty() && !failing.isEmpty());
+    const ProcessorSetup s = liveSetup(dataDir.path(), server.baseUrl());
+    QVERIFY(s.config.resolveModel);
+    MainWindow window(service, dataDir.path(), s);
+    QVERIFY(test::showAndOpen(window, created.value(), QSize(1440, 900)));
+
+    test::OpenAiStream reply(u"qwen3-coder"_s);
+    reply.role().text(u"I'll check the README's examples first."_s);
+    const QByteArray args = toJson(JsonObject{{u"command"_s, u"grep -n hello README.md"_s},
+                                              {u"description"_s, u"Find the examples"_s}}, 0);
+    reply.toolCallStart(0, u"call_readme"_s, u"bash"_s, QString::fromUtf8(args));
+    reply.finish(u"tool_calls"_s).usage(12800, 60).done();
+    server.enqueue(test::FakeReply::sse(reply.bytes()));
+    QVERIFY(window.controller()->prompt(asking, u"Update the README"_s, {}, {}).ok());
+    QTRY_COMPARE_WITH_TIMEOUT(window.attentionInbox()->model()->rowCount(), 1, 10000);
+    server.enqueue(test::FakeReply::json(400, "{\"error\": {\"message\": \"The model is not available in your region\"}}"));
+    QVERIFY(window.controller()->prompt(failing, u"Port test.sh to pytest"_s, {}, {}).ok());
+    QTRY_COMPARE_WITH_TIMEOUT(window.attentionInbox()->model()->rowCount(), 2, 10000);
+
+    window.attentionInbox()->showPanel();
+    QWidget *panel = window.attentionInbox()->panel();
+    QTRY_VERIFY(panel && panel->isVisible());
+    QTest::qWait(200);
+    // The list is a pop-up of its own: painted over the window where it shows.
+    QImage shot = window.grab().toImage();
+    {
+        QPainter p(&shot);
+        p.drawPixmap(window.mapFromGlobal(panel->mapToGlobal(QPoint(0, 0))), panel->grab());
+    }
+    const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
+    QVERIFY(shot.save(dir + u"attention-inbox.png"_s));
+    qInfo("wrote %sattention-inbox.png", qPrintable(dir));
 }
 
 QTEST_MAIN(TestScreenshots)
