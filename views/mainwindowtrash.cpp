@@ -52,7 +52,7 @@ void MainWindow::moveToTrash(const Session &session)
     action(u"undoDelete"_s)->setEnabled(true);
     QString text = tr("Deleted “%1”").arg(session.title());
     if (const qsizetype children = entry->children.size(); children > 0)
-        text += u' ' + Style::plural(tr("with %n subagent session(s).", nullptr, int(children)), children);
+        text += u' ' + Style::plural(tr("with %n subagent session(s)", nullptr, int(children)), children);
     m_notices->showNotice(u"trash"_s, NoticeBar::Kind::Information, text,
                           {{tr("&Undo"), u"edit-undo"_s, u"undoDelete"_s, [this] { undoDelete(); }},
                            {tr("Show &Trash"), u"user-trash"_s, u"showTrash"_s, [this] { showTrash(); }}},
