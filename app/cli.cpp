@@ -233,9 +233,12 @@ int sessionFork(const GlobalOptions &options, const QStringList &args)
 
 int sessionDelete(const GlobalOptions &options, const QStringList &args)
 {
-    Command cmd(u"session delete"_s, u"Delete a session with its child sessions, messages, parts and diff."_s,
+    Command cmd(u"session delete"_s,
+                u"Delete a session with its child sessions, messages, parts and diff. Weft's own sessions go to "
+                u"the trash for 30 days (see `weft trash`)."_s,
                 u"SESSION_ID"_s);
     cmd.addPositional(u"SESSION_ID"_s, u"The session to delete."_s);
+    cmd.addOption({u"permanently"_s, u"Delete for good instead of moving to the trash."_s});
     if (const auto done = cmd.parse(args))
         return *done;
     QString sessionID;
@@ -245,6 +248,13 @@ int sessionDelete(const GlobalOptions &options, const QStringList &args)
     auto context = openData(options, code, false);
     if (!context)
         return code;
+    if (!context->server && context->service->has(StoreCapability::Trash) && !cmd.isSet(u"permanently"_s)) {
+        const Result<TrashEntry> trashed = context->service->moveToTrash(sessionID);
+        if (!trashed)
+            return fail(trashed.error().toString());
+        err(u"weft: moved to the trash; `weft trash restore %1` brings it back"_s.arg(trashed->id));
+        return 0;
+    }
     const Result<void> removed = context->server ? context->server->remove(sessionID) : context->service->remove(sessionID);
     if (!removed)
         return fail(removed.error().toString());
@@ -559,13 +569,120 @@ int sessionPrune(const GlobalOptions &options, const QStringList &args)
     return 0;
 }
 
+QString trashUsage()
+{
+    return u"Usage: weft [--data-dir DIR] trash COMMAND\n\n"
+           u"Deleted sessions stay in the trash for 30 days.\n\n"
+           u"Commands:\n"
+           u"  list [--format json|table]  list the deleted sessions, newest first\n"
+           u"  restore ENTRY|SESSION_ID    put a deleted session back, with its child sessions\n"
+           u"  delete ENTRY                delete a trash entry for good\n"
+           u"  empty                       delete everything in the trash for good\n"_s;
+}
+
+/// `weft trash list|restore|delete|empty`: the trash of Weft's own data dir.
+int trashCommand(const GlobalOptions &options, const QStringList &args)
+{
+    const QString sub = args.value(0);
+    if (sub.isEmpty() || sub == u"--help" || sub == u"-h" || sub == u"help") {
+        if (sub.isEmpty()) {
+            const QByteArray text = trashUsage().toUtf8();
+            std::fwrite(text.constData(), 1, size_t(text.size()), stderr);
+            return 2;
+        }
+        out(trashUsage().toUtf8());
+        return 0;
+    }
+    const bool takesEntry = sub == u"restore" || sub == u"delete";
+    if (sub != u"list" && sub != u"empty" && !takesEntry)
+        return fail(u"unknown trash command \"%1\"\n\n"_s.arg(sub) + trashUsage(), 2);
+    Command cmd(u"trash "_s + sub, trashUsage().section(u'\n', 2, 2), takesEntry ? u"ENTRY"_s : QString());
+    if (takesEntry)
+        cmd.addPositional(u"ENTRY"_s, u"The trash entry (as `weft trash list` shows it), or the deleted session's ID."_s);
+    if (sub == u"list")
+        cmd.addOption({u"format"_s, u"Output format: table (default) or json."_s, u"format"_s, u"table"_s});
+    if (const auto done = cmd.parse(args.mid(1)))
+        return *done;
+    if (takesEntry) {
+        if (const auto bad = cmd.expectOne(u"ENTRY"_s))
+            return *bad;
+    } else if (!cmd.positional().isEmpty()) {
+        return cmd.usageError(u"trash %1 takes no arguments"_s.arg(sub));
+    }
+    int code = 0;
+    auto context = openData(options, code, false);
+    if (!context)
+        return code;
+    if (!context->service->has(StoreCapability::Trash))
+        return fail(u"%1 has no trash (only Weft's own JSON data dir has one)"_s.arg(context->store->location()));
+    const QList<TrashEntry> entries = context->service->trashEntries();
+    if (sub == u"list") {
+        const QString format = cmd.value(u"format"_s);
+        if (format == u"json") {
+            JsonArray array;
+            for (const TrashEntry &e : entries) {
+                JsonArray children;
+                for (const QString &c : e.children)
+                    children.append(c);
+                JsonObject o{{u"entry"_s, e.id},          {u"sessionID"_s, e.sessionID}, {u"title"_s, e.title},
+                             {u"directory"_s, e.directory}, {u"deleted"_s, e.deleted},     {u"children"_s, children}};
+                if (!e.problem.isEmpty())
+                    o.insert(u"problem"_s, e.problem);
+                array.append(o);
+            }
+            out(toJson(array, 2) + '\n');
+            return 0;
+        }
+        if (format != u"table")
+            return fail(u"unknown format \"%1\" (json or table)"_s.arg(format), 2);
+        if (entries.isEmpty()) {
+            outLine(u"The trash is empty."_s);
+            return 0;
+        }
+        for (const TrashEntry &e : entries) {
+            QString line = e.id + u"  "_s + relativeTime(e.deleted) + u"  "_s + e.title;
+            if (!e.children.isEmpty())
+                line += u" (+%1 child sessions)"_s.arg(e.children.size());
+            if (!e.problem.isEmpty())
+                line += u"  [cannot be restored: %1]"_s.arg(e.problem);
+            outLine(line);
+        }
+        return 0;
+    }
+    if (sub == u"empty") {
+        if (const Result<void> r = context->service->emptyTrash(); !r)
+            return fail(r.error().toString());
+        return 0;
+    }
+    // An entry, or the newest entry of a session ID.
+    QString entry = cmd.positional().first();
+    if (entry.startsWith(u"ses_"_s)) {
+        for (const TrashEntry &e : entries) {
+            if (e.sessionID == entry) {
+                entry = e.id;
+                break;
+            }
+        }
+    }
+    if (sub == u"delete") {
+        if (const Result<void> r = context->service->deleteFromTrash(entry); !r)
+            return fail(r.error().toString());
+        return 0;
+    }
+    const Result<Session> restored = context->service->restoreFromTrash(entry);
+    if (!restored)
+        return fail(restored.error().toString());
+    outLine(restored->id());
+    return 0;
+}
+
 QString sessionUsage()
 {
     return u"Usage: weft [--data-dir DIR] session COMMAND [options]\n\n"
            u"Commands:\n"
            u"  list [--format json|table]        list root sessions, newest first\n"
            u"  fork SESSION_ID [--message ID]    copy a session into a new one, print its ID\n"
-           u"  delete SESSION_ID                 delete a session and everything under it\n"
+           u"  delete SESSION_ID [--permanently] move a session and everything under it to the trash\n"
            u"  revert SESSION_ID MESSAGE_ID      undo the file changes from a message on\n"
            u"  unrevert SESSION_ID               bring back what the last revert undid\n"
            u"  compact SESSION_ID [--model PROVIDER/MODEL] [--preview] [--strategy summary|summary-tail]\n"
@@ -626,7 +743,7 @@ QString usage()
            u"Commands:\n"
            u"  session list [--format json|table]\n"
            u"  session fork SESSION_ID [--message MESSAGE_ID]\n"
-           u"  session delete SESSION_ID\n"
+           u"  session delete SESSION_ID [--permanently]\n"
            u"  session revert SESSION_ID MESSAGE_ID [--part PART_ID]\n"
            u"  session unrevert SESSION_ID\n"
            u"  session compact SESSION_ID [--model PROVIDER/MODEL] [--preview] [--strategy summary|summary-tail]\n"
@@ -636,7 +753,8 @@ QString usage()
            u"  import --from-db OPENCODE_DATA_DIR [SESSION_ID...]\n"
            u"  search QUERY... [--format json|text] [--session ID] [--limit N] [--rebuild]\n"
            u"  run [--session ID] [--model PROVIDER/MODEL] [--agent NAME] [--auto-approve] [--dir DIR] MESSAGE...\n"
-           u"  mcp list [--format json|text]\n\n"
+           u"  mcp list [--format json|text]\n"
+           u"  trash list|restore ENTRY|delete ENTRY|empty\n\n"
            u"Run `weft COMMAND --help` for a command's options.\n"_s;
 }
 
@@ -731,6 +849,8 @@ int run(const GlobalOptions &options)
         return runCommand(options, args);
     if (command == u"mcp")
         return mcpCommand(options, args);
+    if (command == u"trash")
+        return trashCommand(options, args);
     return fail(u"unknown command \"%1\"\n\n"_s.arg(command) + usage(), 2);
 }
 

@@ -17,6 +17,7 @@
 #include <QDir>
 #include <QLoggingCategory>
 #include <QMessageBox>
+#include <QThreadPool>
 
 using namespace Qt::StringLiterals;
 
@@ -73,6 +74,9 @@ int main(int argc, char **argv)
     }
     weft::Logging::start(opened->path);
     auto service = std::make_shared<weft::SessionService>(opened->store);
+    // Sessions deleted more than 30 days ago leave the trash for good, off the GUI thread: an
+    // old entry may hold thousands of files.
+    QThreadPool::globalInstance()->start([service] { service->purgeTrash(); });
     if (opened->created && options.dataDir.isEmpty()) {
         // First start of Weft's own data dir: sample sessions so that a new user sees something real.
         const auto samples = weft::SampleData::create(*service, QDir::homePath());

@@ -383,6 +383,7 @@ void MainWindow::createActions()
     connect(a, &QAction::triggered, qApp, &QApplication::aboutQt);
 
     createSourceActions();
+    createTrashActions();
 
     m_sidebar->setContextActions({action(u"newSession"_s), nullptr, action(u"renameSession"_s),
                                   action(u"forkSession"_s), action(u"archiveSession"_s), nullptr,
@@ -405,6 +406,8 @@ void MainWindow::createMenus()
     file->addAction(action(u"quit"_s));
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(action(u"undoDelete"_s));
+    edit->addSeparator();
     edit->addAction(m_timelineView->copyTextAction());
     edit->addAction(m_timelineView->copyMarkdownAction());
     edit->addAction(m_timelineView->selectAllTextAction());
@@ -429,6 +432,7 @@ void MainWindow::createMenus()
     session->addAction(action(u"renameSession"_s));
     session->addAction(action(u"archiveSession"_s));
     session->addAction(action(u"deleteSession"_s));
+    session->addAction(action(u"showTrash"_s));
     session->addSeparator();
     session->addAction(action(u"compact"_s));
     session->addAction(action(u"undoCompaction"_s));
@@ -541,6 +545,7 @@ void MainWindow::updateActions()
     action(u"renameSession"_s)->setEnabled(have && writable);
     action(u"archiveSession"_s)->setEnabled(have && writable);
     action(u"deleteSession"_s)->setEnabled(have && runsHere);
+    action(u"deleteSession"_s)->setText(writable && m_service->has(StoreCapability::Trash) ? tr("&Delete") : tr("&Delete…"));
     action(u"exportSession"_s)->setEnabled(have);
     action(u"revealDataFile"_s)->setEnabled(have && writable && m_service->has(StoreCapability::SessionFiles));
     action(u"newSession"_s)->setEnabled(!m_service->isReadOnly());
@@ -705,6 +710,11 @@ void MainWindow::deleteSession()
     const std::optional<Session> s = m_sessions->session(id);
     if (!s)
         return;
+    // No question before a session goes to the trash: Undo brings it back at once (and for 30
+    // days the trash does), and a question asked before every delete is soon answered without
+    // reading. Only what cannot be undone (a server's session, Empty Trash) is confirmed.
+    if (m_service->has(StoreCapability::Trash))
+        return moveToTrash(*s);
     int children = 0;
     QStringList frontier{id};
     while (!frontier.isEmpty()) {

@@ -25,6 +25,7 @@ class CompactionDialog;
 class Composer;
 class ContextMeter;
 class NoticeBar;
+class TrashDialog;
 class SessionHeader;
 class SessionService;
 class SessionSidebar;
@@ -99,6 +100,15 @@ public:
     [[nodiscard]] QString currentSource() const { return m_currentSource; }
     /// Selects @p sessionID in the sidebar and shows it.
     bool openSession(const QString &sessionID, const QString &source = {});
+
+    // ---- the trash of Weft's own sessions (mainwindowtrash.cpp)
+    /// Shows the trash dialog (made on first use).
+    TrashDialog *showTrash();
+    /// The trash dialog, if it was made.
+    [[nodiscard]] TrashDialog *trashDialog() const;
+    /// Restores the session deleted last (the notice's Undo, Edit › Undo Delete); false when
+    /// there is none or it cannot be restored (the notice says why).
+    bool undoDelete();
 
     // ---- OpenCode's sessions, search, find (mainwindowsources.cpp)
     [[nodiscard]] OpencodeSource *opencodeSource() const
@@ -204,6 +214,13 @@ private:
     void renameSession();
     void toggleArchived();
     void deleteSession();
+    void createTrashActions();
+    /// Moves @p session with its subagent sessions to the trash and offers Undo.
+    void moveToTrash(const Session &session);
+    /// Restores a trash entry and opens its session; false (with a notice) when it cannot.
+    bool restoreFromTrash(const QString &entryID);
+    /// Forgets the last deletion once its entry left the trash another way.
+    void onTrashChanged();
     void exportCurrent();
     void chooseImportFiles();
     /// The export files among @p data's URLs (local files named *.json).
@@ -268,6 +285,9 @@ private:
     /// The text of the user message a fork under way was made from: the fork's composer gets it.
     QString m_forkPrompt;
     QPointer<ShortcutsDialog> m_shortcuts;
+    QPointer<TrashDialog> m_trashDialog;
+    /// The trash entry of the last deletion, while Undo can bring it back.
+    QString m_lastTrashed;
     ChangesPane *m_changes = nullptr;
     QSplitter *m_splitter = nullptr;
     QSplitter *m_centerSplitter = nullptr;

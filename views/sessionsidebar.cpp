@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QSortFilterProxyModel>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -102,6 +103,21 @@ SessionSidebar::~SessionSidebar() = default;
 void SessionSidebar::addHeaderWidget(QWidget *widget)
 {
     m_headerLayout->addWidget(widget, 0, Qt::AlignLeft);
+}
+
+QToolButton *SessionSidebar::addFooterAction(QAction *action)
+{
+    auto *button = new QToolButton(this);
+    button->setDefaultAction(action);
+    button->setAutoRaise(true);
+    button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    button->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    button->setObjectName(action->objectName() + u"Button"_s);
+    // A QToolButton keeps showing an action that was hidden: follow it.
+    button->setVisible(action->isVisible());
+    connect(action, &QAction::changed, button, [button, action] { button->setVisible(action->isVisible()); });
+    layout()->addWidget(button);
+    return button;
 }
 
 void SessionSidebar::setContextActions(const QList<QAction *> &actions)

@@ -6,6 +6,7 @@
 class QAction;
 class QLineEdit;
 class QSortFilterProxyModel;
+class QToolButton;
 class QTreeView;
 class QVBoxLayout;
 
@@ -41,6 +42,9 @@ public:
     void addHeaderWidget(QWidget *widget);
     /// The actions of the context menu (null entries are separators).
     void setContextActions(const QList<QAction *> &actions);
+    /// Adds a button for @p action under the sessions (the trash), shown while the action is
+    /// visible; gives the button.
+    QToolButton *addFooterAction(QAction *action);
 
 Q_SIGNALS:
     /// The current session changed (currentSource() says of which source).

@@ -446,13 +446,8 @@ Result<void> SessionService::removeRecursive(const Session &session, int depth)
 {
     if (depth > 64)
         return Error{SessionTr::tr("sessions nested more than 64 levels deep (a parentID cycle?)"), session.id()};
-    // A session a process is running (another one, or a run of this one) is not pulled away from it.
-    if (const auto *json = dynamic_cast<const JsonStore *>(m_store.get())) {
-        if (const std::optional<SessionLock::Holder> holder = SessionLock::holder(json->dataDir(), session.id()))
-            return Error{SessionTr::tr("session %1 is being run by %2; stop it before deleting it").arg(
-                             session.id(), holder->isThisProcess() ? SessionTr::tr("this process") : holder->describe()),
-                         {}};
-    }
+    if (auto r = checkNotRunning(session); !r)
+        return r;
     for (const Session &child : children(session.id())) {
         if (child.id() == session.id())
             continue;
@@ -464,6 +459,125 @@ Result<void> SessionService::removeRecursive(const Session &session, int depth)
     qCInfo(lcSession) << "removed" << session.id();
     Q_EMIT sessionDeleted(session);
     return {};
+}
+
+Result<void> SessionService::checkNotRunning(const Session &session) const
+{
+    // A session a process is running (another one, or a run of this one) is not pulled away from it.
+    if (const auto *json = dynamic_cast<const JsonStore *>(m_store.get())) {
+        if (const std::optional<SessionLock::Holder> holder = SessionLock::holder(json->dataDir(), session.id()))
+            return Error{SessionTr::tr("session %1 is being run by %2; stop it before deleting it").arg(
+                             session.id(), holder->isThisProcess() ? SessionTr::tr("this process") : holder->describe()),
+                         {}};
+    }
+    return {};
+}
+
+Result<void> SessionService::collectTree(const Session &session, int depth, QList<Session> &tree) const
+{
+    if (depth > 64)
+        return Error{SessionTr::tr("sessions nested more than 64 levels deep (a parentID cycle?)"), session.id()};
+    if (auto r = checkNotRunning(session); !r)
+        return r;
+    tree.append(session);
+    for (const Session &child : children(session.id())) {
+        if (child.id() == session.id())
+            continue;
+        if (auto r = collectTree(child, depth + 1, tree); !r)
+            return r;
+    }
+    return {};
+}
+
+Result<SessionTrash *> SessionService::trash() const
+{
+    if (auto r = ensureWritable(); !r)
+        return r.error();
+    SessionTrash *trash = m_store->has(StoreCapability::Trash) ? m_store->trash() : nullptr;
+    if (!trash)
+        return Error{SessionTr::tr("these sessions have no trash"), m_store->location()};
+    return trash;
+}
+
+Result<TrashEntry> SessionService::moveToTrash(const QString &sessionID)
+{
+    const Result<SessionTrash *> trash = this->trash();
+    if (!trash)
+        return trash.error();
+    const std::optional<Session> session = get(sessionID);
+    if (!session)
+        return Error{SessionTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
+    QList<Session> tree;
+    if (auto r = collectTree(*session, 0, tree); !r)
+        return r.error();
+    Result<TrashEntry> entry = (*trash)->moveIn(tree);
+    if (!entry)
+        return entry;
+    // Children first, as remove() announces them.
+    for (auto it = tree.crbegin(); it != tree.crend(); ++it)
+        Q_EMIT sessionDeleted(*it);
+    Q_EMIT trashChanged();
+    return entry;
+}
+
+QList<TrashEntry> SessionService::trashEntries() const
+{
+    const Result<SessionTrash *> trash = this->trash();
+    return trash ? (*trash)->entries() : QList<TrashEntry>();
+}
+
+Result<Session> SessionService::restoreFromTrash(const QString &entryID)
+{
+    const Result<SessionTrash *> trash = this->trash();
+    if (!trash)
+        return trash.error();
+    const Result<QStringList> restored = (*trash)->restore(entryID);
+    if (!restored)
+        return restored.error();
+    Q_EMIT trashChanged();
+    std::optional<Session> deleted;
+    for (const QString &id : *restored) {
+        if (const std::optional<Session> s = get(id)) {
+            if (!deleted)
+                deleted = s;
+            Q_EMIT sessionCreated(*s);
+        }
+    }
+    if (!deleted)
+        return Error{SessionTr::tr("the restored session cannot be read"), restored->value(0)};
+    qCInfo(lcSession) << "restored" << deleted->id() << "from the trash";
+    return *deleted;
+}
+
+Result<void> SessionService::deleteFromTrash(const QString &entryID)
+{
+    const Result<SessionTrash *> trash = this->trash();
+    if (!trash)
+        return trash.error();
+    Result<void> r = (*trash)->erase(entryID);
+    Q_EMIT trashChanged();
+    return r;
+}
+
+Result<void> SessionService::emptyTrash()
+{
+    const Result<SessionTrash *> trash = this->trash();
+    if (!trash)
+        return trash.error();
+    Result<void> r = (*trash)->empty();
+    Q_EMIT trashChanged();
+    return r;
+}
+
+int SessionService::purgeTrash(qint64 now)
+{
+    const Result<SessionTrash *> trash = this->trash();
+    if (!trash)
+        return 0;
+    const int purged = (*trash)->purge(now > 0 ? now : QDateTime::currentMSecsSinceEpoch());
+    if (purged > 0)
+        Q_EMIT trashChanged();
+    return purged;
 }
 
 Result<void> SessionService::remove(const QString &sessionID)

@@ -3,6 +3,7 @@
 
 #include "core/result.h"
 #include "core/types.h"
+#include "store/sessiontrash.h"
 #include "store/store.h"
 #include "store/storewatcher.h"
 
@@ -94,6 +95,25 @@ public:
     Result<Session> fork(const QString &sessionID, const QString &messageID = {});
     /// Removes a session with its children (recursively), messages, parts, diff and share.
     Result<void> remove(const QString &sessionID);
+
+    // ---- the trash (StoreCapability::Trash)
+    /// Moves a session with its children (recursively) and all their files to the store's
+    /// trash, where it can be restored for 30 days; announces sessionDeleted for each, children
+    /// first, exactly as remove() does.
+    Result<TrashEntry> moveToTrash(const QString &sessionID);
+    /// The trash's entries, newest first (none without StoreCapability::Trash).
+    [[nodiscard]] QList<TrashEntry> trashEntries() const;
+    /// Moves the sessions of the trash entry @p entryID back, byte for byte, and announces them
+    /// (sessionCreated, the deleted session first); gives the deleted session. Refuses when a
+    /// session with one of their IDs exists again.
+    Result<Session> restoreFromTrash(const QString &entryID);
+    /// Deletes a trash entry for good.
+    Result<void> deleteFromTrash(const QString &entryID);
+    /// Deletes every trash entry for good.
+    Result<void> emptyTrash();
+    /// Deletes the trash entries older than 30 days at @p now (ms; 0: the current time); gives
+    /// how many. The window calls it when it starts.
+    int purgeTrash(qint64 now = 0);
     Result<void> setDiff(const QString &sessionID, const QList<FileDiff> &diffs);
     /// Replaces the session's todo list and announces it (todosChanged).
     Result<void> setTodos(const QString &sessionID, const QList<Todo> &todos);
@@ -157,6 +177,8 @@ Q_SIGNALS:
     void partRemoved(const QString &sessionID, const QString &messageID, const QString &partID);
     /// A damaged file or row was found and skipped.
     void problemFound(const QString &location, const QString &reason);
+    /// Entries were added to the trash or left it (restored, deleted, purged).
+    void trashChanged();
 
 private:
     Result<void> ensureWritable() const;
@@ -165,6 +187,11 @@ private:
     /// Logs and signals a session written for the first time.
     void announceCreated(const Session &session);
     Result<void> removeRecursive(const Session &session, int depth);
+    /// Refuses a session that a process is running: it is not pulled away from that run.
+    Result<void> checkNotRunning(const Session &session) const;
+    /// @p session and its descendants, parents before children.
+    Result<void> collectTree(const Session &session, int depth, QList<Session> &tree) const;
+    Result<SessionTrash *> trash() const;
     void announce(const QList<StoreChange> &changes);
 
     std::shared_ptr<Store> m_store;

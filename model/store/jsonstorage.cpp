@@ -409,6 +409,57 @@ Result<void> JsonStorage::remove(const Key &key)
     return {};
 }
 
+Result<void> JsonStorage::renameNoReplace(const QString &from, const QString &to)
+{
+    const QByteArray source = QFile::encodeName(from);
+    const QByteArray target = QFile::encodeName(to);
+#ifdef RENAME_NOREPLACE
+    if (::renameat2(AT_FDCWD, source.constData(), AT_FDCWD, target.constData(), RENAME_NOREPLACE) == 0)
+        return {};
+    // File systems without RENAME_NOREPLACE say EINVAL: check, then rename, as below.
+    if (errno != EINVAL)
+        return Error{StoreTr::tr("cannot move to %1: %2").arg(to, QString::fromLocal8Bit(std::strerror(errno))), from};
+#endif
+    // QFile::rename() would copy across file systems: a half-copied file is what a move must
+    // never leave, so this is rename(2) itself, after a check for an existing target.
+    struct stat st {};
+    if (::lstat(target.constData(), &st) == 0)
+        return Error{StoreTr::tr("cannot move to %1: %2").arg(to, QString::fromLocal8Bit(std::strerror(EEXIST))), from};
+    if (::rename(source.constData(), target.constData()) != 0)
+        return Error{StoreTr::tr("cannot move to %1: %2").arg(to, QString::fromLocal8Bit(std::strerror(errno))), from};
+    return {};
+}
+
+Result<void> JsonStorage::moveOut(const Key &key, const QString &target)
+{
+    const Result<QString> p = path(key);
+    if (!p)
+        return p.error();
+    auto lock = lockFor(*p);
+    QWriteLocker locker(lock.get());
+    if (Result<void> moved = renameNoReplace(*p, target); !moved)
+        return moved;
+    // What the watcher then sees missing is Weft's own doing, as after remove().
+    rememberOwn(*p);
+    return {};
+}
+
+Result<void> JsonStorage::moveIn(const QString &source, const Key &key)
+{
+    const Result<QString> p = path(key);
+    if (!p)
+        return p.error();
+    const QString folder = QFileInfo(*p).path();
+    if (!QDir().mkpath(folder))
+        return Error{StoreTr::tr("cannot create the folder"), folder};
+    auto lock = lockFor(*p);
+    QWriteLocker locker(lock.get());
+    if (Result<void> moved = renameNoReplace(source, *p); !moved)
+        return moved;
+    rememberOwn(*p);
+    return {};
+}
+
 bool JsonStorage::exists(const Key &key) const
 {
     const Result<QString> p = path(key);

@@ -67,6 +67,16 @@ public:
     /// Removes @p key; removing a missing key is not an error.
     [[nodiscard]] Result<void> remove(const Key &key);
     [[nodiscard]] bool exists(const Key &key) const;
+    /// Moves the file of @p key to @p target, a path outside the storage on the same file system
+    /// (the trash): one rename(2), which never replaces an existing file and never falls back to
+    /// a copy, so the file is either here or there. The target's folder must exist.
+    [[nodiscard]] Result<void> moveOut(const Key &key, const QString &target);
+    /// Moves @p source back to the file of @p key (making its folder), the same way; refuses
+    /// when that file exists.
+    [[nodiscard]] Result<void> moveIn(const QString &source, const Key &key);
+    /// rename(2) of @p from to @p to that fails rather than replace @p to or copy across file
+    /// systems; an error names the reason.
+    [[nodiscard]] static Result<void> renameNoReplace(const QString &from, const QString &to);
     /// The keys of the files under @p prefix, sorted, like OpenCode's Storage.list().
     [[nodiscard]] QList<Key> list(const Key &prefix) const;
     /// The names of the sub-folders of @p prefix (for example the project IDs under `session`).

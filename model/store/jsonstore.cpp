@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "jsonstore.h"
+#include "sessiontrash.h"
 
 #include "core/identifier.h"
 #include "core/logging.h"
@@ -605,6 +606,38 @@ Result<void> JsonStore::removeSession(const Session &session)
     QMutexLocker locker(&m_indexMutex);
     m_sessionProject.remove(sessionID);
     return {};
+}
+
+QList<JsonStorage::Key> JsonStore::sessionKeys(const Session &session)
+{
+    const QString sessionID = session.id();
+    QList<JsonStorage::Key> keys;
+    if (!Identifier::isValid(sessionID, Identifier::Kind::Session))
+        return keys;
+    const QString projectID = session.projectID().isEmpty() ? projectOf(sessionID) : session.projectID();
+    // The same files as removeSession(), in the order the trash moves them: the session's info
+    // first, so that an interrupted move leaves no half session in the list.
+    if (m_storage.exists({u"session"_s, projectID, sessionID}))
+        keys.append({u"session"_s, projectID, sessionID});
+    for (const QString &kind : {u"session_diff"_s, u"share"_s, u"session_share"_s, u"todo"_s}) {
+        if (m_storage.exists({kind, sessionID}))
+            keys.append({kind, sessionID});
+    }
+    for (const JsonStorage::Key &key : m_storage.list({u"message"_s, sessionID})) {
+        keys.append(key);
+        keys.append(m_storage.list({u"part"_s, key.last()}));
+    }
+    return keys;
+}
+
+JsonStore::~JsonStore() = default;
+
+SessionTrash *JsonStore::trash()
+{
+    QMutexLocker locker(&m_indexMutex);
+    if (!m_trash)
+        m_trash = std::make_unique<SessionTrash>(*this);
+    return m_trash.get();
 }
 
 Result<void> JsonStore::removeMessage(const QString &sessionID, const QString &messageID)

@@ -7,6 +7,8 @@
 #include <QHash>
 #include <QMutex>
 
+#include <memory>
+
 namespace weft
 {
 
@@ -23,6 +25,7 @@ public:
 
     /// @p dataDir is an OpenCode-style data dir; the files live in `<dataDir>/storage`.
     explicit JsonStore(const QString &dataDir);
+    ~JsonStore() override;
 
     /// Creates `storage/` and writes the `migration` file when the layout is new; refuses a
     /// layout of a migration version Weft does not know (older layouts need OpenCode's own
@@ -35,8 +38,15 @@ public:
     QString location() const override;
     StoreCapabilities capabilities() const override
     {
-        return StoreCapability::Writable | StoreCapability::Live | StoreCapability::SessionFiles;
+        return StoreCapability::Writable | StoreCapability::Live | StoreCapability::SessionFiles
+            | StoreCapability::Trash;
     }
+    /// `<dataDir>/weft-trash`, where deleted sessions wait 30 days.
+    SessionTrash *trash() override;
+    /// The keys of every file of @p session that removeSession() removes, the session's info
+    /// first, then its diff, share and todo files, then its messages each followed by its parts:
+    /// what the trash moves.
+    [[nodiscard]] QList<JsonStorage::Key> sessionKeys(const Session &session);
     /// The file that holds a session's info, or empty when the session is unknown.
     QString sessionFile(const QString &sessionID) override;
     /// A session's `time.updated`, or its message folder's modification time when newer (every
@@ -124,6 +134,7 @@ private:
     Recovery m_recovery;
     QMutex m_indexMutex;
     QHash<QString, QString> m_sessionProject; // sessionID -> projectID
+    std::unique_ptr<SessionTrash> m_trash;
 };
 
 } // namespace weft

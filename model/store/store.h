@@ -18,6 +18,7 @@ class QObject;
 namespace weft
 {
 
+class SessionTrash;
 class StoreWatcher;
 
 /// What a backend can do. Models, views and the command line ask for a capability, never for a
@@ -38,6 +39,8 @@ enum class StoreCapability {
     /// prompts, Stop, fork, compaction, revert and permission answers are requests to it, and
     /// what it records arrives through the watcher. Weft's own agent loop does not run them.
     RunsOnServer = 0x10,
+    /// Deleting a session moves it to a trash (trash()) it can be restored from, for 30 days.
+    Trash = 0x20,
 };
 Q_DECLARE_FLAGS(StoreCapabilities, StoreCapability)
 Q_DECLARE_OPERATORS_FOR_FLAGS(StoreCapabilities)
@@ -72,6 +75,8 @@ public:
         Q_UNUSED(parent)
         return nullptr;
     }
+    /// Where deleted sessions go (StoreCapability::Trash), else null.
+    [[nodiscard]] virtual SessionTrash *trash() { return nullptr; }
 
     [[nodiscard]] virtual QList<Project> projects() = 0;
     /// All sessions of all projects, in no particular order.

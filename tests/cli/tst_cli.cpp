@@ -74,6 +74,7 @@ private Q_SLOTS:
     void fork();
     void forkAtMessage();
     void deleteCascades();
+    void trashCommands();
     void errors_data();
     void errors();
     void importRefusesNonExport_data();
@@ -301,6 +302,44 @@ void TestCli::deleteCascades()
     const Run again = weft(dir.path(), {u"session"_s, u"delete"_s, Reverted});
     QVERIFY(again.exitCode != 0);
     QVERIFY(again.err.contains("no session"));
+}
+
+void TestCli::trashCommands()
+{
+    FixtureDataDir dir;
+    const QMap<QString, QByteArray> before = weft::test::snapshotTree(dir.storage());
+    QCOMPARE(weft(dir.path(), {u"trash"_s, u"list"_s}).out, QByteArray("The trash is empty.\n"));
+    // `session delete` moves to the trash and says how to restore.
+    const Run deleted = weft(dir.path(), {u"session"_s, u"delete"_s, Reverted});
+    QCOMPARE(deleted.exitCode, 0);
+    QVERIFY(deleted.err.contains("weft trash restore"));
+    const JsonArray list = parse(weft(dir.path(), {u"trash"_s, u"list"_s, u"--format"_s, u"json"_s}).out).toArray();
+    QCOMPARE(list.size(), 1);
+    const JsonObject entry = list.at(0).toObject();
+    QCOMPARE(entry.string(u"sessionID"), Reverted);
+    QCOMPARE(entry.string(u"title"), u"Hand-named session"_s);
+    QCOMPARE(entry.array(u"children").size(), 1);
+    QVERIFY(weft(dir.path(), {u"trash"_s, u"list"_s}).out.contains("Hand-named session (+1 child sessions)"));
+    // Restored by the session's ID, byte for byte.
+    const Run restored = weft(dir.path(), {u"trash"_s, u"restore"_s, Reverted});
+    QCOMPARE(restored.exitCode, 0);
+    QCOMPARE(restored.out, (Reverted + u'\n').toUtf8());
+    QVERIFY(weft::test::snapshotTree(dir.storage()) == before);
+    // A second restore finds nothing.
+    QCOMPARE(weft(dir.path(), {u"trash"_s, u"restore"_s, Reverted}).exitCode, 1);
+    QCOMPARE(weft(dir.path(), {u"trash"_s, u"restore"_s, u"../storage"_s}).exitCode, 1);
+    // delete by entry, empty, and --permanently skips the trash.
+    QCOMPARE(weft(dir.path(), {u"session"_s, u"delete"_s, Reverted}).exitCode, 0);
+    const QString id = parse(weft(dir.path(), {u"trash"_s, u"list"_s, u"--format"_s, u"json"_s}).out)
+                           .toArray().at(0).toObject().string(u"entry");
+    QCOMPARE(weft(dir.path(), {u"trash"_s, u"delete"_s, id}).exitCode, 0);
+    QCOMPARE(weft(dir.path(), {u"session"_s, u"delete"_s, Main}).exitCode, 0);
+    QCOMPARE(weft(dir.path(), {u"trash"_s, u"empty"_s}).exitCode, 0);
+    QCOMPARE(weft(dir.path(), {u"trash"_s, u"list"_s}).out, QByteArray("The trash is empty.\n"));
+    QCOMPARE(weft(dir.path(), {u"session"_s, u"delete"_s, u"--permanently"_s, FirstRun}).exitCode, 0);
+    QCOMPARE(weft(dir.path(), {u"trash"_s, u"list"_s}).out, QByteArray("The trash is empty.\n"));
+    QVERIFY(mentions(dir.storage(), FirstRun).isEmpty());
+    QCOMPARE(weft(dir.path(), {u"trash"_s, u"bogus"_s}).exitCode, 2);
 }
 
 void TestCli::errors_data()

@@ -64,7 +64,7 @@ private Q_SLOTS:
     void keyboardShortcutsList();
     void importByDropping();
     void keyboard();
-    void deleteAsksFirst();
+    void deleteMovesToTheTrash();
     void composerRequests();
     void toolCardsExpand();
     void spinnerOnlyWhileRunning();
@@ -425,32 +425,27 @@ void TestMainWindow::keyboard()
     QCOMPARE(m_service->get(forked.first().at(0).toString())->title(), u"Renamed by keyboard (fork #1)"_s);
 }
 
-void TestMainWindow::deleteAsksFirst()
+void TestMainWindow::deleteMovesToTheTrash()
 {
     MainWindow *w = makeWindow();
     QVERIFY(w);
     QVERIFY(openAndLoad(w, HandNamed));
     QStringList asked;
-    bool answer = false;
     w->setConfirmationHandler([&](const QString &, const QString &text) {
         asked.append(text);
-        return answer;
+        return false;
     });
     QTreeView *tree = w->sidebar()->view();
     w->activateWindow();
     tree->setFocus();
+    // No question: the session goes to the trash, and Undo brings it back (tst_gui_trash).
     QTest::keyClick(tree, Qt::Key_Delete);
-    QCOMPARE(asked.size(), 1);
-    QVERIFY(asked.first().contains(u"Hand-named session"_s));
-    QVERIFY(asked.first().contains(u"1 subagent session"_s));
-    QVERIFY(m_service->get(HandNamed).has_value());
-
-    answer = true;
-    QTest::keyClick(tree, Qt::Key_Delete);
-    QCOMPARE(asked.size(), 2);
+    QCOMPARE(asked.size(), 0);
     QVERIFY(!m_service->get(HandNamed).has_value());
     QVERIFY(!m_service->get(u"ses_dff057405ffesKzX5TtUsbqkQ3"_s).has_value());
     QVERIFY(!w->sessionsModel()->indexForId(HandNamed).isValid());
+    QCOMPARE(m_service->trashEntries().size(), 1);
+    QVERIFY(w->noticeBar()->hasNotice(u"trash"_s));
     // Another session is shown instead.
     QTRY_VERIFY(!w->currentSessionID().isEmpty());
     QVERIFY(w->currentSessionID() != HandNamed);
@@ -462,7 +457,8 @@ void TestMainWindow::deleteAsksFirst()
     w->composer()->editor()->moveCursor(QTextCursor::Start);
     QTest::keyClick(w->composer()->editor(), Qt::Key_Delete);
     QCOMPARE(w->composer()->text(), u"b"_s);
-    QCOMPARE(asked.size(), 2);
+    QCOMPARE(asked.size(), 0);
+    QCOMPARE(m_service->trashEntries().size(), 1);
 }
 
 void TestMainWindow::composerRequests()
