@@ -1812,6 +1812,46 @@ This cannot be undone.</source>
             <numerusform>%n 個のセッションをインポートしました</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Undo Delete</source>
+        <translation>削除を元に戻す(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Bring back the session deleted last</source>
+        <translation>最後に削除したセッションを戻します</translation>
+    </message>
+    <message>
+        <source>&amp;Trash…</source>
+        <translation>ごみ箱(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The sessions deleted in the last 30 days, to restore them</source>
+        <translation>過去 30 日間に削除したセッション (復元できます)</translation>
+    </message>
+    <message numerus="yes">
+        <source>with %n subagent session(s)</source>
+        <translation>
+            <numerusform>(サブエージェントのセッション %n 件を含む)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>元に戻す(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Trash</source>
+        <translation>ごみ箱を表示(&amp;T)</translation>
+    </message>
+    <message>
+        <source>The session could not be restored:
+%1</source>
+        <translation>セッションを復元できませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>Restored “%1”</source>
+        <translation>「%1」を復元しました</translation>
+    </message>
 </context>
 <context>
     <name>weft::Mcp</name>
@@ -2823,6 +2863,14 @@ This cannot be undone.</source>
         <source>this process</source>
         <translation>このプロセス</translation>
     </message>
+    <message>
+        <source>these sessions have no trash</source>
+        <translation>これらのセッションにはごみ箱がありません</translation>
+    </message>
+    <message>
+        <source>the restored session cannot be read</source>
+        <translation>復元したセッションを読み取れません</translation>
+    </message>
 </context>
 <context>
     <name>weft::SessionDelegate</name>
@@ -3523,6 +3571,116 @@ Sessions written by version %2</source>
         <source>session %1 is being run by %2; wait for it to finish, or stop it there</source>
         <translation>セッション %1 は %2 が実行中です。終わるまで待つか、そちらで停止してください</translation>
     </message>
+    <message>
+        <source>cannot move to %1: %2</source>
+        <translation>%1 に移動できません: %2</translation>
+    </message>
+    <message>
+        <source>cannot create the folder</source>
+        <translation>フォルダーを作成できません</translation>
+    </message>
+    <message>
+        <source>the trash entry has no manifest</source>
+        <translation>ごみ箱の項目にマニフェストがありません</translation>
+    </message>
+    <message>
+        <source>cannot read the manifest: %1</source>
+        <translation>マニフェストを読み取れません: %1</translation>
+    </message>
+    <message>
+        <source>the manifest is damaged: %1</source>
+        <translation>マニフェストが壊れています: %1</translation>
+    </message>
+    <message>
+        <source>invalid session ID &quot;%1&quot;</source>
+        <translation>無効なセッション ID「%1」</translation>
+    </message>
+    <message>
+        <source>no sessions</source>
+        <translation>セッションがありません</translation>
+    </message>
+    <message>
+        <source>unexpected file &quot;%1&quot;</source>
+        <translation>想定外のファイル「%1」</translation>
+    </message>
+    <message>
+        <source>no session to move to the trash</source>
+        <translation>ごみ箱に移動するセッションがありません</translation>
+    </message>
+    <message>
+        <source>the session has no file to move</source>
+        <translation>セッションに移動するファイルがありません</translation>
+    </message>
+    <message>
+        <source>cannot create the trash folder</source>
+        <translation>ごみ箱フォルダーを作成できません</translation>
+    </message>
+    <message>
+        <source>cannot create the trash entry</source>
+        <translation>ごみ箱の項目を作成できません</translation>
+    </message>
+    <message>
+        <source>cannot write the trash manifest: %1</source>
+        <translation>ごみ箱のマニフェストを書き込めません: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>moving the session to the trash failed (%1), and %n file(s) could not be moved back; they are in %2</source>
+        <translation>
+            <numerusform>セッションをごみ箱に移動できず (%1)、%n 個のファイルを元に戻せませんでした。それらは %2 にあります</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>moving the session to the trash failed, nothing was deleted: %1</source>
+        <translation>セッションをごみ箱に移動できませんでした。何も削除されていません: %1</translation>
+    </message>
+    <message>
+        <source>not a folder</source>
+        <translation>フォルダーではありません</translation>
+    </message>
+    <message>
+        <source>no trash entry &quot;%1&quot;</source>
+        <translation>ごみ箱の項目「%1」はありません</translation>
+    </message>
+    <message>
+        <source>the trash entry is not a folder</source>
+        <translation>ごみ箱の項目がフォルダーではありません</translation>
+    </message>
+    <message>
+        <source>a session with the ID %1 exists again; delete or rename it before restoring this one</source>
+        <translation>ID %1 のセッションが再び存在します。このセッションを復元する前に、それを削除するか名前を変更してください</translation>
+    </message>
+    <message>
+        <source>the trash entry is damaged: %1</source>
+        <translation>ごみ箱の項目が壊れています: %1</translation>
+    </message>
+    <message>
+        <source>no storage folder</source>
+        <translation>ストレージフォルダーがありません</translation>
+    </message>
+    <message>
+        <source>refusing to restore outside the storage folder</source>
+        <translation>ストレージフォルダーの外には復元しません</translation>
+    </message>
+    <message>
+        <source>the trash entry is incomplete: %1 is missing</source>
+        <translation>ごみ箱の項目が不完全です: %1 がありません</translation>
+    </message>
+    <message>
+        <source>%1 is not a plain file</source>
+        <translation>%1 は通常のファイルではありません</translation>
+    </message>
+    <message>
+        <source>%1 exists in the store again; nothing was restored</source>
+        <translation>%1 がストアに再び存在します。何も復元されていません</translation>
+    </message>
+    <message>
+        <source>restoring failed, the session stays in the trash: %1</source>
+        <translation>復元に失敗しました。セッションはごみ箱に残ります: %1</translation>
+    </message>
+    <message>
+        <source>cannot delete the trash entry</source>
+        <translation>ごみ箱の項目を削除できません</translation>
+    </message>
 </context>
 <context>
     <name>weft::Style</name>
@@ -3856,6 +4014,103 @@ Sessions written by version %2</source>
     <message>
         <source>Todo · %1 of %2 done</source>
         <translation>やること · %2 件中 %1 件完了</translation>
+    </message>
+</context>
+<context>
+    <name>weft::TrashDialog</name>
+    <message>
+        <source>Trash</source>
+        <translation>ごみ箱</translation>
+    </message>
+    <message>
+        <source>Deleted sessions stay here for 30 days, then they are deleted for good.</source>
+        <translation>削除したセッションはここに 30 日間残り、その後完全に削除されます。</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>セッション</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>フォルダー</translation>
+    </message>
+    <message>
+        <source>Deleted</source>
+        <translation>削除日時</translation>
+    </message>
+    <message>
+        <source>Deleted sessions</source>
+        <translation>削除したセッション</translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>復元(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete Permanently</source>
+        <translation>完全に削除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Empty Trash</source>
+        <translation>ごみ箱を空にする(&amp;E)</translation>
+    </message>
+    <message>
+        <source>(untitled)</source>
+        <translation>(無題)</translation>
+    </message>
+    <message numerus="yes">
+        <source>(+%n subagent session(s))</source>
+        <translation>
+            <numerusform>(+サブエージェントのセッション %n 件)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This entry cannot be restored: %1</source>
+        <translation>この項目は復元できません: %1</translation>
+    </message>
+    <message>
+        <source>The session could not be restored:
+%1</source>
+        <translation>セッションを復元できませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>Delete Permanently</source>
+        <translation>完全に削除</translation>
+    </message>
+    <message>
+        <source>Delete “%1” for good?
+
+This cannot be undone.</source>
+        <translation>「%1」を完全に削除しますか？
+
+この操作は元に戻せません。</translation>
+    </message>
+    <message>
+        <source>The session could not be deleted:
+%1</source>
+        <translation>セッションを削除できませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>Empty Trash</source>
+        <translation>ごみ箱を空にする</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete the %n session(s) in the trash for good?</source>
+        <translation>
+            <numerusform>ごみ箱にある %n 件のセッションを完全に削除しますか？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This cannot be undone.</source>
+        <translation>この操作は元に戻せません。</translation>
+    </message>
+    <message>
+        <source>The trash could not be emptied:
+%1</source>
+        <translation>ごみ箱を空にできませんでした:
+%1</translation>
     </message>
 </context>
 </TS>

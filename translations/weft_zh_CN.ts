@@ -1812,6 +1812,46 @@ This cannot be undone.</source>
             <numerusform>已导入 %n 个会话</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Undo Delete</source>
+        <translation>撤销删除(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Bring back the session deleted last</source>
+        <translation>恢复最后删除的会话</translation>
+    </message>
+    <message>
+        <source>&amp;Trash…</source>
+        <translation>回收站(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The sessions deleted in the last 30 days, to restore them</source>
+        <translation>过去 30 天内删除的会话，可以恢复</translation>
+    </message>
+    <message numerus="yes">
+        <source>with %n subagent session(s)</source>
+        <translation>
+            <numerusform>（含 %n 个子代理会话）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Trash</source>
+        <translation>显示回收站(&amp;T)</translation>
+    </message>
+    <message>
+        <source>The session could not be restored:
+%1</source>
+        <translation>无法恢复会话：
+%1</translation>
+    </message>
+    <message>
+        <source>Restored “%1”</source>
+        <translation>已恢复“%1”</translation>
+    </message>
 </context>
 <context>
     <name>weft::Mcp</name>
@@ -2823,6 +2863,14 @@ This cannot be undone.</source>
         <source>this process</source>
         <translation>本进程</translation>
     </message>
+    <message>
+        <source>these sessions have no trash</source>
+        <translation>这些会话没有回收站</translation>
+    </message>
+    <message>
+        <source>the restored session cannot be read</source>
+        <translation>无法读取恢复的会话</translation>
+    </message>
 </context>
 <context>
     <name>weft::SessionDelegate</name>
@@ -3523,6 +3571,116 @@ Sessions written by version %2</source>
         <source>session %1 is being run by %2; wait for it to finish, or stop it there</source>
         <translation>会话 %1 正由 %2 运行；请等待其完成，或在那里停止它</translation>
     </message>
+    <message>
+        <source>cannot move to %1: %2</source>
+        <translation>无法移动到 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot create the folder</source>
+        <translation>无法创建文件夹</translation>
+    </message>
+    <message>
+        <source>the trash entry has no manifest</source>
+        <translation>回收站条目没有清单</translation>
+    </message>
+    <message>
+        <source>cannot read the manifest: %1</source>
+        <translation>无法读取清单：%1</translation>
+    </message>
+    <message>
+        <source>the manifest is damaged: %1</source>
+        <translation>清单已损坏：%1</translation>
+    </message>
+    <message>
+        <source>invalid session ID &quot;%1&quot;</source>
+        <translation>无效的会话 ID“%1”</translation>
+    </message>
+    <message>
+        <source>no sessions</source>
+        <translation>没有会话</translation>
+    </message>
+    <message>
+        <source>unexpected file &quot;%1&quot;</source>
+        <translation>意外的文件“%1”</translation>
+    </message>
+    <message>
+        <source>no session to move to the trash</source>
+        <translation>没有要移到回收站的会话</translation>
+    </message>
+    <message>
+        <source>the session has no file to move</source>
+        <translation>该会话没有要移动的文件</translation>
+    </message>
+    <message>
+        <source>cannot create the trash folder</source>
+        <translation>无法创建回收站文件夹</translation>
+    </message>
+    <message>
+        <source>cannot create the trash entry</source>
+        <translation>无法创建回收站条目</translation>
+    </message>
+    <message>
+        <source>cannot write the trash manifest: %1</source>
+        <translation>无法写入回收站清单：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>moving the session to the trash failed (%1), and %n file(s) could not be moved back; they are in %2</source>
+        <translation>
+            <numerusform>将会话移到回收站失败（%1），且有 %n 个文件无法移回；它们位于 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>moving the session to the trash failed, nothing was deleted: %1</source>
+        <translation>将会话移到回收站失败，未删除任何内容：%1</translation>
+    </message>
+    <message>
+        <source>not a folder</source>
+        <translation>不是文件夹</translation>
+    </message>
+    <message>
+        <source>no trash entry &quot;%1&quot;</source>
+        <translation>没有回收站条目“%1”</translation>
+    </message>
+    <message>
+        <source>the trash entry is not a folder</source>
+        <translation>回收站条目不是文件夹</translation>
+    </message>
+    <message>
+        <source>a session with the ID %1 exists again; delete or rename it before restoring this one</source>
+        <translation>ID 为 %1 的会话再次存在；恢复此会话前请先删除或重命名它</translation>
+    </message>
+    <message>
+        <source>the trash entry is damaged: %1</source>
+        <translation>回收站条目已损坏：%1</translation>
+    </message>
+    <message>
+        <source>no storage folder</source>
+        <translation>没有存储文件夹</translation>
+    </message>
+    <message>
+        <source>refusing to restore outside the storage folder</source>
+        <translation>拒绝恢复到存储文件夹之外</translation>
+    </message>
+    <message>
+        <source>the trash entry is incomplete: %1 is missing</source>
+        <translation>回收站条目不完整：缺少 %1</translation>
+    </message>
+    <message>
+        <source>%1 is not a plain file</source>
+        <translation>%1 不是普通文件</translation>
+    </message>
+    <message>
+        <source>%1 exists in the store again; nothing was restored</source>
+        <translation>%1 再次存在于存储中；未恢复任何内容</translation>
+    </message>
+    <message>
+        <source>restoring failed, the session stays in the trash: %1</source>
+        <translation>恢复失败，会话仍在回收站中：%1</translation>
+    </message>
+    <message>
+        <source>cannot delete the trash entry</source>
+        <translation>无法删除回收站条目</translation>
+    </message>
 </context>
 <context>
     <name>weft::Style</name>
@@ -3856,6 +4014,103 @@ Sessions written by version %2</source>
     <message>
         <source>Todo · %1 of %2 done</source>
         <translation>待办 · 已完成 %1/%2</translation>
+    </message>
+</context>
+<context>
+    <name>weft::TrashDialog</name>
+    <message>
+        <source>Trash</source>
+        <translation>回收站</translation>
+    </message>
+    <message>
+        <source>Deleted sessions stay here for 30 days, then they are deleted for good.</source>
+        <translation>删除的会话会在这里保留 30 天，之后将被永久删除。</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>Deleted</source>
+        <translation>删除时间</translation>
+    </message>
+    <message>
+        <source>Deleted sessions</source>
+        <translation>已删除的会话</translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete Permanently</source>
+        <translation>永久删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Empty Trash</source>
+        <translation>清空回收站(&amp;E)</translation>
+    </message>
+    <message>
+        <source>(untitled)</source>
+        <translation>（无标题）</translation>
+    </message>
+    <message numerus="yes">
+        <source>(+%n subagent session(s))</source>
+        <translation>
+            <numerusform>（+%n 个子代理会话）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This entry cannot be restored: %1</source>
+        <translation>无法恢复此条目：%1</translation>
+    </message>
+    <message>
+        <source>The session could not be restored:
+%1</source>
+        <translation>无法恢复会话：
+%1</translation>
+    </message>
+    <message>
+        <source>Delete Permanently</source>
+        <translation>永久删除</translation>
+    </message>
+    <message>
+        <source>Delete “%1” for good?
+
+This cannot be undone.</source>
+        <translation>要永久删除“%1”吗？
+
+此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>The session could not be deleted:
+%1</source>
+        <translation>无法删除会话：
+%1</translation>
+    </message>
+    <message>
+        <source>Empty Trash</source>
+        <translation>清空回收站</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete the %n session(s) in the trash for good?</source>
+        <translation>
+            <numerusform>要永久删除回收站中的 %n 个会话吗？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This cannot be undone.</source>
+        <translation>此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>The trash could not be emptied:
+%1</source>
+        <translation>无法清空回收站：
+%1</translation>
     </message>
 </context>
 </TS>
