@@ -524,10 +524,12 @@ class Runner:
         runs = self.args.runs
         env = self.opencode_env(info)
         session = info["largestSession"]
+        # OpenCode 1.18 lists the 100 newest sessions unless told otherwise; Weft lists them all.
+        list_args = [] if version == OPENCODE_VERSION else ["--max-count", str(info["sessions"])]
         cwd = info["projectDir"]
         cases = [
             (fig_pattern.format("list"), f"session list --format json on {shape}",
-             [opencode, "session", "list", "--format", "json"],
+             [opencode, "session", "list", "--format", "json"] + list_args,
              [self.weft, "--data-dir", info["dataDir"], "session", "list", "--format", "json"], "list"),
             (fig_pattern.format("export"), f"export on {shape}", [opencode, "export", session],
              [self.weft, "--data-dir", info["dataDir"], "export", session], "export"),
