@@ -907,9 +907,12 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
         if (!messages)
             return messages;
         QList<std::optional<Message>> mapped(messageRows.size());
+        // Each row's bytes are freed as soon as it is parsed: the values built next reuse that
+        // memory instead of faulting in new pages (page faults are dear on a VM).
         parallelFor(messageRows.size(), [&](qsizetype i) {
-            const RawRow &row = messageRows.at(i);
+            RawRow &row = messageRows[i];
             mapped[i] = messageFromValues(row.id, row.sessionID, row.data);
+            row.data = QByteArray();
         });
         messageRows.clear();
         for (std::optional<Message> &m : mapped) {
@@ -945,8 +948,9 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
             return parts;
         QList<std::optional<Part>> mappedParts(partRows.size());
         parallelFor(partRows.size(), [&](qsizetype i) {
-            const RawRow &row = partRows.at(i);
+            RawRow &row = partRows[i];
             mappedParts[i] = partFromValues(row.id, row.sessionID, row.messageID, row.data);
+            row.data = QByteArray();
         });
         for (qsizetype i = 0; i < mappedParts.size(); ++i) {
             if (mappedParts.at(i))
