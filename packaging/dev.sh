@@ -328,6 +328,14 @@ main() {
                 mkdir -p "$dir/opencode"
                 (cd "$dir/opencode" && npm pack --silent opencode-linux-x64@1.1.53 >/dev/null &&
                     tar xzf opencode-linux-x64-1.1.53.tgz) || die "downloading OpenCode failed"
+            fi
+            # And OpenCode 1.18.34 for the database era (its opencode.db).
+            if [ ! -x "$dir/opencode-1.18.34/package/bin/opencode" ]; then
+                command -v npm >/dev/null || die "--compare-opencode needs npm to download opencode-linux-x64@1.18.34"
+                log "downloading OpenCode 1.18.34 (npm pack opencode-linux-x64@1.18.34, once)"
+                mkdir -p "$dir/opencode-1.18.34"
+                (cd "$dir/opencode-1.18.34" && npm pack --silent opencode-linux-x64@1.18.34 >/dev/null &&
+                    tar xzf opencode-linux-x64-1.18.34.tgz) || die "downloading OpenCode 1.18.34 failed"
             fi;;
         esac
         build_env "$SRC/tests/bench/run-benchmarks.sh" "$dir" "$@"

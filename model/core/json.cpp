@@ -12,6 +12,10 @@
 #include <functional>
 #include <memory>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #ifdef WEFT_HAVE_SIMDJSON
 #include <simdjson.h>
 static_assert(weft::JsonPadding >= qsizetype(simdjson::SIMDJSON_PADDING));
@@ -1041,7 +1045,45 @@ void appendEscaped(QByteArray &out, QStringView s)
     *dst++ = '"';
     const char16_t *p = s.utf16();
     const char16_t *const end = p + s.size();
+    // Runs of plain ASCII that needs no escape (most of a session's text and code) are copied
+    // several code units a time: one unit at a time this loop was a fifth of an export's
+    // instructions. SSE2 (every x86-64) takes eight units a step; elsewhere 64-bit lane
+    // arithmetic takes four.
     while (p < end) {
+#if defined(__SSE2__)
+        while (end - p >= 8) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+            // Signed: units from 0x8000 are negative, so "below 0x20" catches them too.
+            const __m128i special = _mm_or_si128(
+                _mm_or_si128(_mm_cmplt_epi16(v, _mm_set1_epi16(0x20)), _mm_cmpgt_epi16(v, _mm_set1_epi16(0x7F))),
+                _mm_or_si128(_mm_cmpeq_epi16(v, _mm_set1_epi16('"')), _mm_cmpeq_epi16(v, _mm_set1_epi16('\\'))));
+            if (_mm_movemask_epi8(special) != 0)
+                break;
+            _mm_storel_epi64(reinterpret_cast<__m128i *>(dst), _mm_packus_epi16(v, v));
+            dst += 8;
+            p += 8;
+        }
+#else
+        constexpr quint64 Ones = 0x0001000100010001ULL;
+        constexpr quint64 Highs = 0x8000800080008000ULL;
+        const auto hasZeroLane = [](quint64 v) { return (v - Ones) & ~v & Highs; };
+        while (end - p >= 4) {
+            quint64 w;
+            std::memcpy(&w, p, sizeof w);
+            // Not ASCII, a control character (below 0x20), a quote or a backslash: one at a time.
+            if ((w & 0xFF80FF80FF80FF80ULL) || ((w - Ones * 0x20) & Highs) || hasZeroLane(w ^ (Ones * '"'))
+                || hasZeroLane(w ^ (Ones * '\\')))
+                break;
+            dst[0] = char(w);
+            dst[1] = char(w >> 16);
+            dst[2] = char(w >> 32);
+            dst[3] = char(w >> 48);
+            dst += 4;
+            p += 4;
+        }
+#endif
+        if (p == end)
+            break;
         const char16_t c = *p++;
         if (c < 0x80) {
             if (c >= 0x20 && c != u'"' && c != u'\\') {

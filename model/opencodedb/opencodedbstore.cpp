@@ -7,6 +7,7 @@
 
 #include "core/identifier.h"
 #include "core/logging.h"
+#include "core/parallel.h"
 #include "store/jsonstorage.h"
 #include "threadconnections.h"
 
@@ -78,11 +79,30 @@ const QList<Required> &requiredColumns()
     return required;
 }
 
-QVariant column(const QSqlQuery &query, const QSqlRecord &record, const QString &name)
+QVariant column(const QSqlQuery &query, const OpencodeDbStore::Columns &columns, const QString &name)
 {
-    const int i = record.indexOf(name);
+    const int i = columns.indexOf(name);
     return i < 0 ? QVariant() : query.value(i);
 }
+
+/// The UTF-8 text of a JSON column: as stored when it was selected as a BLOB (`CAST(data AS
+/// BLOB)`), converted back from QSQLITE's UTF-16 when it was selected as text.
+QByteArray utf8Of(const QVariant &value)
+{
+    return value.typeId() == QMetaType::QByteArray ? value.toByteArray() : value.toString().toUtf8();
+}
+
+/// A message or part row as read, before its JSON is parsed.
+struct RawRow {
+    QString id;
+    QString sessionID;
+    QString messageID;
+    QByteArray data;
+};
+
+// The selects of the message and part mappers: `data` as its stored UTF-8 bytes (see utf8Of).
+const QString MessageSelect = u"SELECT id, session_id, CAST(data AS BLOB) AS data FROM message"_s;
+const QString PartSelect = u"SELECT id, message_id, session_id, CAST(data AS BLOB) AS data FROM part"_s;
 
 /// Runs @p sql on @p query (forward only) with @p bindings for its placeholders and calls @p row
 /// on every result row. False when the statement or a step failed: query.lastError() says why.
@@ -159,6 +179,18 @@ JsonValue permissionRulesV1(const JsonValue &rules)
         }
     }
     return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+OpencodeDbStore::Columns::Columns(const QSqlRecord &record)
+{
+    for (int i = 0; i < record.count(); ++i) {
+        const QString name = record.fieldName(i);
+        m_names.append(name);
+        if (!m_index.contains(name))
+            m_index.insert(name, i);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -423,31 +455,36 @@ Result<void> OpencodeDbStore::inspect()
 
 // ---------------------------------------------------------------------------------------------
 
-std::optional<JsonValue> OpencodeDbStore::jsonColumn(const QSqlQuery &query, int columnIndex, const QString &location)
+std::optional<JsonValue> OpencodeDbStore::jsonColumn(const QSqlQuery &query, int columnIndex, const QString &location,
+                                                     const QString &columnName)
 {
     const QVariant v = query.value(columnIndex);
     if (!present(v))
         return std::nullopt;
     JsonParseError error;
-    std::optional<JsonValue> parsed = parseJson(v.toString().toUtf8(), &error);
+    std::optional<JsonValue> parsed = parseJson(utf8Of(v), &error);
     if (!parsed)
         reportProblem(location,
                       OpencodeDbTr::tr("not valid JSON in column %1: %2")
-                          .arg(query.record().fieldName(columnIndex), error.toString()));
+                          .arg(columnName.isEmpty() ? query.record().fieldName(columnIndex) : columnName, error.toString()));
     return parsed;
 }
 
 std::optional<Session> OpencodeDbStore::sessionFromRow(const QSqlQuery &query)
 {
-    const QSqlRecord record = query.record();
-    auto value = [&](const QString &name) { return column(query, record, name); };
+    return sessionFromRow(query, Columns(query.record()));
+}
+
+std::optional<Session> OpencodeDbStore::sessionFromRow(const QSqlQuery &query, const Columns &columns)
+{
+    auto value = [&](const QString &name) { return column(query, columns, name); };
     const QString id = value(u"id"_s).toString();
     const QString location = m_file + u"#session/"_s + id;
     auto json = [&](const QString &name) -> std::optional<JsonValue> {
-        const int i = record.indexOf(name);
+        const int i = columns.indexOf(name);
         if (i < 0)
             return std::nullopt;
-        std::optional<JsonValue> v = jsonColumn(query, i, location);
+        std::optional<JsonValue> v = jsonColumn(query, i, location, name);
         if (v && v->isNull())
             return std::nullopt;
         return v;
@@ -494,7 +531,7 @@ std::optional<Session> OpencodeDbStore::sessionFromRow(const QSqlQuery &query)
         o.insert(u"model"_s, *model);
     if (const QVariant cost = value(u"cost"_s); cost.isValid())
         o.insert(u"cost"_s, cost.toDouble());
-    if (record.indexOf(u"tokens_input"_s) >= 0) {
+    if (columns.indexOf(u"tokens_input"_s) >= 0) {
         o.insert(u"tokens"_s, JsonObject{{u"input"_s, value(u"tokens_input"_s).toLongLong()},
                                          {u"output"_s, value(u"tokens_output"_s).toLongLong()},
                                          {u"reasoning"_s, value(u"tokens_reasoning"_s).toLongLong()},
@@ -516,10 +553,10 @@ namespace
 {
 /// `{<ids...>, ...data}`: the ID columns first, then the stored keys in their order (a stored
 /// key named like an ID column is replaced by the column, as OpenCode's spread does).
-std::optional<JsonObject> withIds(const QList<std::pair<QString, QString>> &ids, const QString &data, QString *why)
+std::optional<JsonObject> withIds(const QList<std::pair<QString, QString>> &ids, const QByteArray &data, QString *why)
 {
     JsonParseError error;
-    std::optional<JsonValue> parsed = parseJson(data.toUtf8(), &error);
+    std::optional<JsonValue> parsed = parseJson(data, &error);
     if (!parsed) {
         *why = OpencodeDbTr::tr("not valid JSON in column data: %1").arg(error.toString());
         return std::nullopt;
@@ -544,12 +581,20 @@ std::optional<JsonObject> withIds(const QList<std::pair<QString, QString>> &ids,
 
 std::optional<Message> OpencodeDbStore::messageFromRow(const QSqlQuery &query)
 {
-    const QSqlRecord record = query.record();
-    const QString id = column(query, record, u"id"_s).toString();
+    return messageFromRow(query, Columns(query.record()));
+}
+
+std::optional<Message> OpencodeDbStore::messageFromRow(const QSqlQuery &query, const Columns &columns)
+{
+    return messageFromValues(column(query, columns, u"id"_s).toString(), column(query, columns, u"session_id"_s).toString(),
+                             utf8Of(column(query, columns, u"data"_s)));
+}
+
+std::optional<Message> OpencodeDbStore::messageFromValues(const QString &id, const QString &sessionID, const QByteArray &data)
+{
     const QString location = m_file + u"#message/"_s + id;
     QString why;
-    std::optional<JsonObject> o = withIds({{u"id"_s, id}, {u"sessionID"_s, column(query, record, u"session_id"_s).toString()}},
-                                          column(query, record, u"data"_s).toString(), &why);
+    std::optional<JsonObject> o = withIds({{u"id"_s, id}, {u"sessionID"_s, sessionID}}, data, &why);
     if (!o) {
         reportProblem(location, why);
         return std::nullopt;
@@ -564,14 +609,21 @@ std::optional<Message> OpencodeDbStore::messageFromRow(const QSqlQuery &query)
 
 std::optional<Part> OpencodeDbStore::partFromRow(const QSqlQuery &query)
 {
-    const QSqlRecord record = query.record();
-    const QString id = column(query, record, u"id"_s).toString();
+    return partFromRow(query, Columns(query.record()));
+}
+
+std::optional<Part> OpencodeDbStore::partFromRow(const QSqlQuery &query, const Columns &columns)
+{
+    return partFromValues(column(query, columns, u"id"_s).toString(), column(query, columns, u"session_id"_s).toString(),
+                          column(query, columns, u"message_id"_s).toString(), utf8Of(column(query, columns, u"data"_s)));
+}
+
+std::optional<Part> OpencodeDbStore::partFromValues(const QString &id, const QString &sessionID, const QString &messageID,
+                                                    const QByteArray &data)
+{
     const QString location = m_file + u"#part/"_s + id;
     QString why;
-    std::optional<JsonObject> o = withIds({{u"id"_s, id},
-                                           {u"sessionID"_s, column(query, record, u"session_id"_s).toString()},
-                                           {u"messageID"_s, column(query, record, u"message_id"_s).toString()}},
-                                          column(query, record, u"data"_s).toString(), &why);
+    std::optional<JsonObject> o = withIds({{u"id"_s, id}, {u"sessionID"_s, sessionID}, {u"messageID"_s, messageID}}, data, &why);
     if (!o) {
         reportProblem(location, why);
         return std::nullopt;
@@ -588,14 +640,14 @@ std::optional<Part> OpencodeDbStore::partFromRow(const QSqlQuery &query)
 
 namespace
 {
-const QString V2Columns = u"id, session_id, type, seq, time_created, data"_s;
+const QString V2Columns = u"id, session_id, type, seq, time_created, CAST(data AS BLOB) AS data"_s;
 // The V2 kinds that V1 keeps as user turns (the parent of the assistant messages after them).
 const QString V2UserTypes = u"type NOT IN ('assistant', 'agent-switched', 'model-switched')"_s;
 
 SessionMessageV2::Row v2Row(const QSqlQuery &q)
 {
     return {q.value(0).toString(),   q.value(1).toString(),   q.value(2).toString(),
-            q.value(3).toLongLong(), q.value(4).toLongLong(), q.value(5).toString()};
+            q.value(3).toLongLong(), q.value(4).toLongLong(), utf8Of(q.value(5))};
 }
 
 } // namespace
@@ -660,8 +712,8 @@ Result<void> OpencodeDbStore::readV2Message(QSqlDatabase &db, const QString &ses
     } else if (SessionMessageV2::isUser(row->type)) {
         r = forEachRow(
             db,
-            u"SELECT data FROM session_message WHERE session_id = ? AND seq > ? AND type = 'assistant' ORDER BY seq LIMIT 1"_s,
-            {row->sessionID, row->seq}, [&](const QSqlQuery &q) { context.answer = SessionMessageV2::answerOf(q.value(0).toString()); });
+            u"SELECT CAST(data AS BLOB) FROM session_message WHERE session_id = ? AND seq > ? AND type = 'assistant' ORDER BY seq LIMIT 1"_s,
+            {row->sessionID, row->seq}, [&](const QSqlQuery &q) { context.answer = SessionMessageV2::answerOf(utf8Of(q.value(0))); });
     }
     if (!r)
         return r;
@@ -693,7 +745,7 @@ QList<Project> OpencodeDbStore::projects()
         return result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         return forEachRow(db, u"SELECT * FROM project"_s, {}, [&](const QSqlQuery &q) {
-            const QSqlRecord record = q.record();
+            const Columns record(q.record());
             auto value = [&](const QString &name) { return column(q, record, name); };
             const QString id = value(u"id"_s).toString();
             const QString location = m_file + u"#project/"_s + id;
@@ -702,7 +754,7 @@ QList<Project> OpencodeDbStore::projects()
                 o.insert(u"vcs"_s, vcs.toString());
             JsonValue sandboxes = JsonArray();
             if (const int i = record.indexOf(u"sandboxes"_s); i >= 0) {
-                if (std::optional<JsonValue> v = jsonColumn(q, i, location); v && v->isArray())
+                if (std::optional<JsonValue> v = jsonColumn(q, i, location, u"sandboxes"_s); v && v->isArray())
                     sandboxes = *v;
             }
             o.insert(u"sandboxes"_s, sandboxes);
@@ -722,7 +774,7 @@ QList<Project> OpencodeDbStore::projects()
             if (!icon.isEmpty())
                 o.insert(u"icon"_s, icon);
             if (const int i = record.indexOf(u"commands"_s); i >= 0) {
-                if (std::optional<JsonValue> v = jsonColumn(q, i, location); v && !v->isNull())
+                if (std::optional<JsonValue> v = jsonColumn(q, i, location, u"commands"_s); v && !v->isNull())
                     o.insert(u"commands"_s, *v);
             }
             if (const QList<ValidationIssue> issues = Project::validate(o); !issues.isEmpty()) {
@@ -742,8 +794,11 @@ QList<Session> OpencodeDbStore::sessions()
     QList<Session> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
+        std::optional<Columns> columns;
         return forEachRow(db, u"SELECT %1 FROM session"_s.arg(m_sessionColumns), {}, [&](const QSqlQuery &q) {
-            if (std::optional<Session> s = sessionFromRow(q))
+            if (!columns)
+                columns.emplace(q.record());
+            if (std::optional<Session> s = sessionFromRow(q, *columns))
                 result.append(*s);
         });
     });
@@ -770,10 +825,12 @@ QList<Message> OpencodeDbStore::messages(const QString &sessionID)
     QList<Message> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
+        std::optional<Columns> columns;
         const Result<void> v1 = forEachRow(
-            db, u"SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s, {sessionID},
-            [&](const QSqlQuery &q) {
-                if (std::optional<Message> m = messageFromRow(q))
+            db, MessageSelect + u" WHERE session_id = ? ORDER BY time_created, id"_s, {sessionID}, [&](const QSqlQuery &q) {
+                if (!columns)
+                    columns.emplace(q.record());
+                if (std::optional<Message> m = messageFromRow(q, *columns))
                     result.append(*m);
             });
         if (!v1)
@@ -795,7 +852,7 @@ std::optional<Message> OpencodeDbStore::message(const QString &sessionID, const 
     std::optional<Message> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         // id is the primary key: one row at most.
-        const Result<void> v1 = forEachRow(db, u"SELECT id, session_id, data FROM message WHERE id = ? AND session_id = ?"_s,
+        const Result<void> v1 = forEachRow(db, MessageSelect + u" WHERE id = ? AND session_id = ?"_s,
                                            {messageID, sessionID}, [&](const QSqlQuery &q) { result = messageFromRow(q); });
         if (!v1 || result)
             return v1;
@@ -816,11 +873,10 @@ QList<Part> OpencodeDbStore::parts(const QString &sessionID, const QString &mess
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
         const Result<void> v1
-            = forEachRow(db, u"SELECT id, message_id, session_id, data FROM part WHERE message_id = ? ORDER BY id"_s,
-                         {messageID}, [&](const QSqlQuery &q) {
-                             if (std::optional<Part> p = partFromRow(q))
-                                 result.append(*p);
-                         });
+            = forEachRow(db, PartSelect + u" WHERE message_id = ? ORDER BY id"_s, {messageID}, [&](const QSqlQuery &q) {
+                  if (std::optional<Part> p = partFromRow(q))
+                      result.append(*p);
+              });
         if (!v1 || !result.isEmpty())
             return v1;
         std::optional<MessageWithParts> v2;
@@ -841,14 +897,28 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
         QHash<QString, qsizetype> index;
+        // The rows are read first and mapped (JSON parsed, checked) on every core after.
+        QList<RawRow> messageRows;
         const Result<void> messages = forEachRow(
-            db, u"SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s,
+            db, u"SELECT id, session_id, CAST(data AS BLOB) FROM message WHERE session_id = ? ORDER BY time_created, id"_s,
             {sessionID}, [&](const QSqlQuery &q) {
-                if (std::optional<Message> m = messageFromRow(q))
-                    result.append({*m, {}});
+                messageRows.append({q.value(0).toString(), q.value(1).toString(), {}, utf8Of(q.value(2))});
             });
         if (!messages)
             return messages;
+        QList<std::optional<Message>> mapped(messageRows.size());
+        // Each row's bytes are freed as soon as it is parsed: the values built next reuse that
+        // memory instead of faulting in new pages (page faults are dear on a VM).
+        parallelFor(messageRows.size(), [&](qsizetype i) {
+            RawRow &row = messageRows[i];
+            mapped[i] = messageFromValues(row.id, row.sessionID, row.data);
+            row.data = QByteArray();
+        });
+        messageRows.clear();
+        for (std::optional<Message> &m : mapped) {
+            if (m)
+                result.append({std::move(*m), {}});
+        }
         QList<MessageWithParts> v2;
         if (const Result<void> r2 = readV2Session(db, sessionID, v2); !r2)
             return r2;
@@ -860,15 +930,33 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
             return {}; // only V2 rows: no part rows to read
         for (qsizetype i = 0; i < result.size(); ++i)
             index.insert(result.at(i).info.id(), i);
-        return forEachRow(
-            db, u"SELECT id, message_id, session_id, data FROM part WHERE session_id = ? ORDER BY message_id, id"_s,
-            {sessionID}, [&](const QSqlQuery &p) {
-                const auto it = index.constFind(p.value(1).toString());
+        // In no particular order (an ORDER BY would sort every row with its data in a temporary
+        // B-tree): each message's parts are sorted by ID below.
+        QList<RawRow> partRows;
+        QList<qsizetype> owners;
+        const Result<void> parts = forEachRow(
+            db, u"SELECT id, session_id, message_id, CAST(data AS BLOB) FROM part WHERE session_id = ?"_s, {sessionID},
+            [&](const QSqlQuery &p) {
+                const QString messageID = p.value(2).toString();
+                const auto it = index.constFind(messageID);
                 if (it == index.constEnd())
                     return; // a part of a message that is not (or no longer) there
-                if (std::optional<Part> part = partFromRow(p))
-                    result[it.value()].parts.append(*part);
+                partRows.append({p.value(0).toString(), p.value(1).toString(), messageID, utf8Of(p.value(3))});
+                owners.append(it.value());
             });
+        if (!parts)
+            return parts;
+        QList<std::optional<Part>> mappedParts(partRows.size());
+        parallelFor(partRows.size(), [&](qsizetype i) {
+            RawRow &row = partRows[i];
+            mappedParts[i] = partFromValues(row.id, row.sessionID, row.messageID, row.data);
+            row.data = QByteArray();
+        });
+        for (qsizetype i = 0; i < mappedParts.size(); ++i) {
+            if (mappedParts.at(i))
+                result[owners.at(i)].parts.append(std::move(*mappedParts[i]));
+        }
+        return {};
     });
     if (!r)
         reportProblem(m_file, r.error().message);

@@ -3,6 +3,7 @@
 
 #include "store/store.h"
 
+#include <QHash>
 #include <QSet>
 #include <QSqlDatabase>
 #include <QString>
@@ -14,6 +15,7 @@
 
 class QSqlError;
 class QSqlQuery;
+class QSqlRecord;
 
 namespace weft
 {
@@ -118,12 +120,32 @@ public:
     Result<void> read(const std::function<Result<void>(QSqlDatabase &db)> &reader);
     /// The session columns to select, by the names this database has.
     [[nodiscard]] QString sessionColumns() const { return m_sessionColumns; }
+    /// Where each column of a query's result is, by name (-1: absent). Found once per statement:
+    /// QSqlRecord::indexOf compares names without case, and looking every column up that way on
+    /// every row cost more than mapping the row.
+    class Columns
+    {
+    public:
+        Columns() = default;
+        explicit Columns(const QSqlRecord &record);
+        [[nodiscard]] int indexOf(const QString &name) const { return m_index.value(name, -1); }
+        [[nodiscard]] QString nameAt(int i) const { return m_names.value(i); }
+
+    private:
+        QHash<QString, int> m_index;
+        QStringList m_names;
+    };
     /// Maps the current row of a query over sessionColumns() (plus any other columns).
     [[nodiscard]] std::optional<Session> sessionFromRow(const QSqlQuery &query);
-    /// Maps a row with the columns `id, session_id, data` (in any position, by name).
+    [[nodiscard]] std::optional<Session> sessionFromRow(const QSqlQuery &query, const Columns &columns);
+    /// Maps a row with the columns `id, session_id, data` (in any position, by name). `data` may
+    /// be selected as text or, cheaper, as `CAST(data AS BLOB) AS data` (its UTF-8 bytes as
+    /// stored, without QSQLITE's conversion to UTF-16 and back).
     [[nodiscard]] std::optional<Message> messageFromRow(const QSqlQuery &query);
-    /// Maps a row with the columns `id, message_id, session_id, data`.
+    [[nodiscard]] std::optional<Message> messageFromRow(const QSqlQuery &query, const Columns &columns);
+    /// Maps a row with the columns `id, message_id, session_id, data` (`data` as for messages).
     [[nodiscard]] std::optional<Part> partFromRow(const QSqlQuery &query);
+    [[nodiscard]] std::optional<Part> partFromRow(const QSqlQuery &query, const Columns &columns);
     /// The user-readable text of a failed query (locked, damaged, ...).
     [[nodiscard]] static QString describe(const QSqlError &error);
     /// The error of a failed query inside read(), for the reader to return: read() retries a
@@ -151,7 +173,13 @@ private:
     Result<QSqlDatabase> connection();
     Result<void> inspect();
     Result<void> notWritable() const;
-    std::optional<JsonValue> jsonColumn(const QSqlQuery &query, int column, const QString &location);
+    /// The mappers of message and part rows, from the values of their columns (`data` as UTF-8).
+    /// Safe to call from several threads at once.
+    std::optional<Message> messageFromValues(const QString &id, const QString &sessionID, const QByteArray &data);
+    std::optional<Part> partFromValues(const QString &id, const QString &sessionID, const QString &messageID,
+                                       const QByteArray &data);
+    std::optional<JsonValue> jsonColumn(const QSqlQuery &query, int column, const QString &location,
+                                        const QString &columnName = {});
     /// Inside read(): the session_message rows of @p sessionID as V1 messages with parts, in
     /// `seq` order (appended to @p out). Does nothing without that table.
     /// The `path` (`{cwd, root}`) of a V2 session's assistant messages.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessionmessagev2.h"
 
+#include "core/parallel.h"
 #include "core/tr.h"
 
 #include <QCryptographicHash>
@@ -213,21 +214,22 @@ bool becomesMessage(QStringView type)
     return type != u"agent-switched" && type != u"model-switched";
 }
 
-std::optional<JsonObject> parseData(const QString &data)
+std::optional<JsonObject> parseData(const QByteArray &data)
 {
-    std::optional<JsonValue> parsed = parseJson(data.toUtf8());
+    std::optional<JsonValue> parsed = parseJson(data);
     if (!parsed || !parsed->isObject())
         return std::nullopt;
     return parsed->toObject();
 }
 
-std::optional<MessageWithParts> toV1(const Row &row, const Context &context, QString *why)
+namespace
 {
-    why->clear();
-    if (!becomesMessage(row.type))
-        return std::nullopt;
+
+/// The data of @p row as an object, or null with @p why set.
+std::optional<JsonObject> parseRow(const Row &row, QString *why)
+{
     JsonParseError error;
-    std::optional<JsonValue> parsed = parseJson(row.data.toUtf8(), &error);
+    std::optional<JsonValue> parsed = parseJson(row.data, &error);
     if (!parsed) {
         *why = OpencodeDbTr::tr("not valid JSON in column data: %1").arg(error.toString());
         return std::nullopt;
@@ -236,7 +238,39 @@ std::optional<MessageWithParts> toV1(const Row &row, const Context &context, QSt
         *why = OpencodeDbTr::tr("column data does not hold a JSON object");
         return std::nullopt;
     }
-    const JsonObject data = parsed->toObject();
+    return parsed->toObject();
+}
+
+JsonObject answerOfData(const JsonObject &o)
+{
+    JsonObject answer;
+    if (o.contains(u"agent"))
+        answer.insert(u"agent"_s, o.value(u"agent"));
+    if (o.value(u"model").isObject())
+        answer.insert(u"model"_s, o.value(u"model"));
+    return answer;
+}
+
+std::optional<MessageWithParts> toV1Parsed(const Row &row, const JsonObject &data, const Context &context, QString *why);
+
+} // namespace
+
+std::optional<MessageWithParts> toV1(const Row &row, const Context &context, QString *why)
+{
+    why->clear();
+    if (!becomesMessage(row.type))
+        return std::nullopt;
+    const std::optional<JsonObject> data = parseRow(row, why);
+    if (!data)
+        return std::nullopt;
+    return toV1Parsed(row, *data, context, why);
+}
+
+namespace
+{
+
+std::optional<MessageWithParts> toV1Parsed(const Row &row, const JsonObject &data, const Context &context, QString *why)
+{
     const JsonObject time = data.object(u"time");
     const qint64 created = time.integer(u"created", row.timeCreated);
     PartList parts(row);
@@ -337,27 +371,30 @@ std::optional<MessageWithParts> toV1(const Row &row, const Context &context, QSt
     return result;
 }
 
+} // namespace
+
 bool isUser(QStringView type)
 {
     return type != u"assistant" && becomesMessage(type);
 }
 
-JsonObject answerOf(const QString &data)
+JsonObject answerOf(const QByteArray &data)
 {
     const std::optional<JsonObject> o = parseData(data);
-    if (!o)
-        return {};
-    JsonObject answer;
-    if (o->contains(u"agent"))
-        answer.insert(u"agent"_s, o->value(u"agent"));
-    if (o->value(u"model").isObject())
-        answer.insert(u"model"_s, o->value(u"model"));
-    return answer;
+    return o ? answerOfData(*o) : JsonObject();
 }
 
 QList<MessageWithParts> sessionToV1(const QList<Row> &rows, const JsonObject &path,
                                     const std::function<void(const Row &, const QString &)> &problem)
 {
+    // Every row parsed once (an assistant row is read for its own message and for the agent
+    // and model of the user row it answers).
+    QList<std::optional<JsonObject>> data(rows.size());
+    QStringList whys(rows.size());
+    parallelFor(rows.size(), [&](qsizetype i) {
+        if (becomesMessage(rows.at(i).type))
+            data[i] = parseRow(rows.at(i), &whys[i]);
+    });
     // Each user row answered by the next assistant row: its agent and model.
     QList<Context> contexts(rows.size());
     for (Context &context : contexts)
@@ -366,8 +403,8 @@ QList<MessageWithParts> sessionToV1(const QList<Row> &rows, const JsonObject &pa
     for (qsizetype i = rows.size() - 1; i >= 0; --i) {
         if (rows.at(i).type == u"assistant")
             nextAssistant = i;
-        else if (isUser(rows.at(i).type) && nextAssistant >= 0)
-            contexts[i].answer = answerOf(rows.at(nextAssistant).data);
+        else if (isUser(rows.at(i).type) && nextAssistant >= 0 && data.at(nextAssistant))
+            contexts[i].answer = answerOfData(*data.at(nextAssistant));
     }
     QList<MessageWithParts> out;
     out.reserve(rows.size());
@@ -375,8 +412,11 @@ QList<MessageWithParts> sessionToV1(const QList<Row> &rows, const JsonObject &pa
     for (qsizetype i = 0; i < rows.size(); ++i) {
         const Row &row = rows.at(i);
         contexts[i].parentID = lastUser;
-        QString why;
-        if (std::optional<MessageWithParts> m = toV1(row, contexts.at(i), &why)) {
+        QString why = whys.at(i);
+        std::optional<MessageWithParts> m;
+        if (becomesMessage(row.type) && data.at(i))
+            m = toV1Parsed(row, *data.at(i), contexts.at(i), &why);
+        if (m) {
             if (isUser(row.type))
                 lastUser = row.id;
             out.append(std::move(*m));

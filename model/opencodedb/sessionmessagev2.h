@@ -21,7 +21,8 @@ struct Row
     QString type;
     qint64 seq = 0;
     qint64 timeCreated = 0;
-    QString data;
+    /// The row's JSON, as UTF-8 (as SQLite stores it).
+    QByteArray data;
 };
 
 /// What a row needs from its neighbours to become a V1 message.
@@ -57,7 +58,7 @@ struct Context
 
 /// The agent and model of an assistant row's data, for the user message it answers
 /// (Context::answer).
-[[nodiscard]] JsonObject answerOf(const QString &data);
+[[nodiscard]] JsonObject answerOf(const QByteArray &data);
 
 /// Maps the rows of one session, in `seq` order, to its V1 messages: each user row takes the
 /// agent and model of the assistant row that follows it, each assistant row answers the nearest
@@ -67,6 +68,6 @@ struct Context
                                                   const std::function<void(const Row &, const QString &)> &problem);
 
 /// The parsed data of @p row, or null when it is not a JSON object.
-[[nodiscard]] std::optional<JsonObject> parseData(const QString &data);
+[[nodiscard]] std::optional<JsonObject> parseData(const QByteArray &data);
 
 } // namespace weft::SessionMessageV2

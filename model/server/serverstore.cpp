@@ -234,7 +234,7 @@ Result<QList<MessageWithParts>> ServerStore::readV2Messages(const QString &sessi
         row.timeCreated = data.object(u"time").integer(u"created");
         data.remove(u"id");
         data.remove(u"type");
-        row.data = QString::fromUtf8(toJson(data, 0));
+        row.data = toJson(data, 0);
         rows.append(std::move(row));
     }
     // `seq` order: the IDs ascend with time, as the rows were written.

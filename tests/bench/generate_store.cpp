@@ -3,6 +3,7 @@
 //
 //   generate_store --shape S|L|XL --out DIR [--seed N] [--sessions N] [--messages N]
 //                  [--turn N] [--forks F] [--children F] [--output-min BYTES] [--output-max BYTES]
+//   generate_store --db-from STORE --out DIR [--v2]
 //
 // DIR receives `home/.local/share/opencode/` (the data dir: point HOME at DIR/home for a real
 // OpenCode 1.1), `home/src/bench-project/` (a git repository whose root commit is the project ID
@@ -17,6 +18,14 @@
 //
 // The values are built with Weft's own types and written with JsonStorage::serialize (OpenCode's
 // JSON.stringify(v, null, 2) layout), without fsync: the store is a benchmark fixture.
+//
+// --db-from writes the database era's store of a generated one: DIR/home/.local/share/opencode/
+// opencode.db in OpenCode 1.18.34's schema, with STORE's projects, sessions, messages and parts
+// inserted as OpenCode's JSON-to-SQLite migration does (tests/opencodedb's TestDb). With --v2 it
+// also holds a copy of STORE's largest session as a V2 session (`session_message` rows, as
+// OpenCode 1.18 writes for sessions prompted through its V2 API): a user row per user message, an
+// assistant row per assistant message with its texts, reasoning and tool calls as `content`.
+// The sessions keep naming STORE's project directory.
 
 #include "core/json.h"
 #include "core/project.h"
@@ -24,11 +33,15 @@
 #include "store/jsonstorage.h"
 #include "store/jsonstore.h"
 
+#include "testdb.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 
 #include <cstdio>
@@ -540,6 +553,155 @@ bool runGit(const QString &dir, const QStringList &args)
 
 } // namespace
 
+/// The ID @p id with its last characters replaced by @p tail (same prefix, time and length).
+QString renamed(const QString &id, QStringView tail)
+{
+    return id.left(id.size() - tail.size()) + tail;
+}
+
+/// The V2 `content` item of a V1 part (text, reasoning, tool); null for step parts.
+std::optional<JsonObject> v2Content(const Part &part)
+{
+    const JsonObject &p = part.json();
+    const QString type = p.string(u"type");
+    if (type == u"text")
+        return JsonObject{{u"type"_s, u"text"_s}, {u"id"_s, part.id()}, {u"text"_s, p.string(u"text")}};
+    if (type == u"reasoning") {
+        const JsonObject time = p.object(u"time");
+        return JsonObject{{u"type"_s, u"reasoning"_s},
+                          {u"id"_s, part.id()},
+                          {u"text"_s, p.string(u"text")},
+                          {u"time"_s, JsonObject{{u"created"_s, time.integer(u"start")}, {u"completed"_s, time.integer(u"end")}}}};
+    }
+    if (type != u"tool")
+        return std::nullopt;
+    const JsonObject state = p.object(u"state");
+    const JsonObject time = state.object(u"time");
+    JsonObject v2State{{u"status"_s, state.string(u"status")}, {u"input"_s, state.object(u"input")}};
+    if (state.string(u"status") == u"error") {
+        v2State.insert(u"content"_s, JsonArray());
+        v2State.insert(u"structured"_s, JsonObject());
+        v2State.insert(u"error"_s, JsonObject{{u"type"_s, u"unknown"_s}, {u"message"_s, state.string(u"error")}});
+    } else {
+        v2State.insert(u"content"_s, JsonArray{JsonObject{{u"type"_s, u"text"_s}, {u"text"_s, state.string(u"output")}}});
+        JsonObject structured = state.object(u"metadata");
+        if (state.contains(u"title"))
+            structured.insert(u"title"_s, state.string(u"title"));
+        v2State.insert(u"structured"_s, structured);
+    }
+    return JsonObject{{u"type"_s, u"tool"_s},
+                      {u"id"_s, p.string(u"callID")},
+                      {u"name"_s, p.string(u"tool")},
+                      {u"provider"_s, JsonObject{{u"executed"_s, false}}},
+                      {u"state"_s, v2State},
+                      {u"time"_s, JsonObject{{u"created"_s, time.integer(u"start")},
+                                             {u"ran"_s, time.integer(u"start")},
+                                             {u"completed"_s, time.integer(u"end")}}}};
+}
+
+/// Writes @p session of @p source as a V2 session (session row plus `session_message` rows) under
+/// new IDs. Returns the new session ID, or an empty string on failure.
+QString writeV2Session(test::TestDb &db, JsonStore &source, const Session &session)
+{
+    JsonObject info = session.json();
+    const QString id = renamed(session.id(), u"V2V2V2");
+    info.insert(u"id"_s, id);
+    info.insert(u"title"_s, session.title() + u" (V2)"_s);
+    if (!db.insertSession(info))
+        return {};
+    qint64 seq = 0;
+    for (const MessageWithParts &m : source.messagesWithParts(session.id())) {
+        const JsonObject &v1 = m.info.json();
+        const QString rowID = renamed(m.info.id(), u"V2V2");
+        JsonObject data{{u"time"_s, v1.object(u"time")}};
+        if (m.info.isUser()) {
+            QStringList texts;
+            for (const Part &part : m.parts) {
+                if (part.typeName() == u"text")
+                    texts.append(part.json().string(u"text"));
+            }
+            data.insert(u"text"_s, texts.join(u"\n\n"_s));
+        } else {
+            data.insert(u"agent"_s, v1.string(u"agent", u"build"_s));
+            data.insert(u"model"_s, JsonObject{{u"id"_s, m.info.modelID()}, {u"providerID"_s, m.info.providerID()}});
+            JsonArray content;
+            for (const Part &part : m.parts) {
+                if (std::optional<JsonObject> item = v2Content(part))
+                    content.append(*item);
+            }
+            data.insert(u"content"_s, content);
+            if (v1.contains(u"finish"))
+                data.insert(u"finish"_s, v1.value(u"finish"));
+            data.insert(u"cost"_s, v1.value(u"cost"));
+            data.insert(u"tokens"_s, v1.value(u"tokens"));
+        }
+        if (!db.insertSessionMessage(rowID, id, m.info.isUser() ? u"user"_s : u"assistant"_s, ++seq, data, m.info.created(),
+                                     m.info.isCompleted() ? m.info.completed() : m.info.created()))
+            return {};
+    }
+    return id;
+}
+
+/// --db-from: the database era's copy of the generated store @p from, in @p out.
+int writeDatabase(const QString &from, const QString &out, bool withV2)
+{
+    QFile metaFile(from + u"/store.json"_s);
+    if (!metaFile.open(QIODevice::ReadOnly)) {
+        std::fprintf(stderr, "cannot read %s\n", qPrintable(metaFile.fileName()));
+        return 1;
+    }
+    const std::optional<JsonValue> parsedMeta = parseJson(metaFile.readAll());
+    if (!parsedMeta || !parsedMeta->isObject())
+        return 1;
+    const JsonObject meta = parsedMeta->toObject();
+    const QString sourceData = meta.string(u"dataDir");
+    const QString home = out + u"/home"_s;
+    const QString dataDir = home + u"/.local/share/opencode"_s;
+    if (!QDir().mkpath(dataDir))
+        return 1;
+    QElapsedTimer timer;
+    timer.start();
+    QString v2Session;
+    {
+        test::TestDb db(dataDir + u"/opencode.db"_s);
+        // Every migration of the real OpenCode 1.18.34 marked as applied (TestDb marks only the
+        // newest), so that OpenCode opens the database as its own instead of migrating it again.
+        const QString fixture = test::realFixtureDir() + u"/opencode.db"_s;
+        if (!db.isOk() || !db.exec(u"ATTACH DATABASE ? AS fixture"_s, {fixture})
+            || !db.exec(u"INSERT OR IGNORE INTO migration(id, time_completed) SELECT id, time_completed FROM fixture.migration"_s)
+            || !db.exec(u"DETACH DATABASE fixture"_s) || !db.loadStorage(sourceData + u"/storage"_s)) {
+            std::fprintf(stderr, "writing the database failed: %s\n", qPrintable(db.error()));
+            return 1;
+        }
+        if (withV2) {
+            JsonStore source(sourceData);
+            const std::optional<Session> largest = source.session(meta.string(u"largestSession"));
+            if (!largest || !db.begin() || (v2Session = writeV2Session(db, source, *largest)).isEmpty() || !db.commit()) {
+                std::fprintf(stderr, "writing the V2 session failed: %s\n", qPrintable(db.error()));
+                return 1;
+            }
+        }
+        // As OpenCode leaves it after a checkpoint: everything in the main file.
+        db.exec(u"PRAGMA wal_checkpoint(TRUNCATE)"_s);
+        db.close();
+    }
+    JsonObject summary = meta;
+    summary.insert(u"shape"_s, meta.string(u"shape") + u"-db"_s);
+    summary.insert(u"source"_s, from);
+    summary.insert(u"home"_s, home);
+    summary.insert(u"dataDir"_s, dataDir);
+    summary.insert(u"database"_s, dataDir + u"/opencode.db"_s);
+    summary.insert(u"databaseBytes"_s, QFileInfo(dataDir + u"/opencode.db"_s).size());
+    if (!v2Session.isEmpty())
+        summary.insert(u"v2Session"_s, v2Session);
+    summary.insert(u"generateSeconds"_s, double(timer.elapsed()) / 1000.0);
+    QFile file(out + u"/store.json"_s);
+    if (!file.open(QIODevice::WriteOnly) || file.write(toJson(summary)) < 0)
+        return 1;
+    std::printf("%s\n", toJson(summary).constData());
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
@@ -556,13 +718,18 @@ int main(int argc, char **argv)
     const QCommandLineOption childrenOption(u"children"_s, u"Share of sessions that are children (0-1)"_s, u"f"_s);
     const QCommandLineOption minOption(u"output-min"_s, u"Smallest tool output in bytes"_s, u"bytes"_s);
     const QCommandLineOption maxOption(u"output-max"_s, u"Largest tool output in bytes"_s, u"bytes"_s);
+    const QCommandLineOption dbFromOption(u"db-from"_s, u"Write the opencode.db of this generated store"_s, u"store"_s);
+    const QCommandLineOption v2Option(u"v2"_s, u"With --db-from: add the largest session as a V2 session"_s);
     parser.addOptions({shapeOption, outOption, seedOption, sessionsOption, messagesOption, turnOption, forksOption,
-                       childrenOption, minOption, maxOption});
+                       childrenOption, minOption, maxOption, dbFromOption, v2Option});
     parser.process(app);
     if (!parser.isSet(outOption)) {
         std::fprintf(stderr, "--out is required\n");
         return 2;
     }
+    if (parser.isSet(dbFromOption))
+        return writeDatabase(QDir(parser.value(dbFromOption)).absolutePath(), QDir(parser.value(outOption)).absolutePath(),
+                             parser.isSet(v2Option));
 
     Shape shape;
     shape.name = parser.value(shapeOption).toUpper();

@@ -5,7 +5,10 @@ figure several times in fresh processes, prints one table (median, min, max, tar
 BUILD/bench-results.json.
 
     run-benchmarks.py BUILD_DIR [--runs N] [--only FIGURE[,FIGURE...]] [--compare-opencode]
-                      [--opencode PATH] [--cold] [--list]
+                      [--opencode PATH] [--opencode-db PATH] [--cold] [--list]
+
+The database era's stores (S-db, L-db: opencode.db in OpenCode 1.18.34's schema, generated from
+S and L) are made the same way, and --compare-opencode times OpenCode 1.18.34 on them too.
 
 Normally started by `packaging/dev.sh bench [...]`, which builds BUILD_DIR in release mode first.
 """
@@ -24,7 +27,9 @@ import tempfile
 import time
 
 STORE_VERSION = 1  # bump when generate_store.cpp writes different data
+DB_STORE_VERSION = 1  # bump when generate_store.cpp --db-from writes a different database
 OPENCODE_VERSION = "1.1.53"
+OPENCODE_DB_VERSION = "1.18.34"  # the database era: opencode.db in this release's schema
 
 
 def log(msg):
@@ -142,6 +147,28 @@ class Runner:
         self.store_info[shape] = info
         return info
 
+    def db_store(self, shape):
+        """The database era's copy of store @p shape: its opencode.db (OpenCode 1.18.34's schema);
+        L's also holds its session again as a V2 session (session_message rows)."""
+        key = f"{shape}-db"
+        if key in self.store_info:
+            return self.store_info[key]
+        source = self.store(shape)
+        path = os.path.join(self.stores, f"{shape}-db-v{STORE_VERSION}.{DB_STORE_VERSION}")
+        meta = os.path.join(path, "store.json")
+        if not os.path.exists(meta):
+            shutil.rmtree(path, ignore_errors=True)
+            log(f"generating store {key} in {path} (once)")
+            src = os.path.join(self.stores, f"{shape}-v{STORE_VERSION}")
+            cmd = [os.path.join(self.bench, "generate_store"), "--db-from", src, "--out", path]
+            subprocess.run(cmd + (["--v2"] if shape == "L" else []), check=True, stdout=subprocess.DEVNULL,
+                           env=self.env)
+            info = json.load(open(meta))
+            log(f"store {key}: {info['databaseBytes'] / 1e6:.1f} MB database in {info['generateSeconds']:.0f} s")
+        info = json.load(open(meta))
+        self.store_info[key] = info
+        return info
+
     def session_bytes(self, info, session):
         """Apparent size and du of one session's files (its messages and their parts)."""
         storage = os.path.join(info["dataDir"], "storage")
@@ -192,6 +219,32 @@ class Runner:
         if self.args.cold:
             extra["cold_ms"] = self.cold(lambda: self.time_process(cmd))
         self.record(fig, title, samples, 500, "<", extra=extra)
+
+    def db_figures(self):
+        """The database era: Weft reading OpenCode 1.18.34's opencode.db, whole process."""
+        cases = [("session-list-S-db", "weft session list on S-db (opencode.db, 5,000 sessions), whole process", "S",
+                  lambda i: ["session", "list", "--format", "json"], 150),
+                 ("export-L-db", "weft export of L-db's session (opencode.db, V1 rows), whole process", "L",
+                  lambda i: ["export", i["largestSession"]], 500),
+                 ("export-L-db-v2", "weft export of L-db's V2 session (session_message rows), whole process", "L",
+                  lambda i: ["export", i["v2Session"]], 500)]
+        for fig, title, shape, args, target in cases:
+            if not self.want(fig):
+                continue
+            info = self.db_store(shape)
+            cmd = [self.weft, "--data-dir", info["dataDir"]] + args(info)
+            out = os.path.join(self.scratch, f"{fig}.json")
+            with open(out, "wb") as f:
+                self.time_process(cmd, stdout=f)  # warm-up
+            size = os.path.getsize(out)
+            samples = []
+            for _ in range(self.args.runs):
+                with open(out, "wb") as f:
+                    samples.append(self.time_process(cmd, stdout=f))
+            extra = {"output_bytes": size, "database_bytes": info["databaseBytes"]}
+            if self.args.cold:
+                extra["cold_ms"] = self.cold(lambda: self.time_process(cmd))
+            self.record(fig, title, samples, target, "<", extra=extra)
 
     def model_open(self):
         fig = "open-L"
@@ -453,21 +506,23 @@ class Runner:
 
     # ---- against OpenCode
 
-    def opencode_binary(self):
-        if self.args.opencode:
-            return self.args.opencode
-        exe = os.path.join(self.build, "opencode", "package", "bin", "opencode")
+    def opencode_binary(self, version=OPENCODE_VERSION):
+        given = self.args.opencode if version == OPENCODE_VERSION else self.args.opencode_db
+        if given:
+            return given
+        folder = "opencode" if version == OPENCODE_VERSION else f"opencode-{version}"
+        exe = os.path.join(self.build, folder, "package", "bin", "opencode")
         if os.path.exists(exe):
             return exe
         if shutil.which("npm"):
-            d = os.path.join(self.build, "opencode")
+            d = os.path.join(self.build, folder)
             os.makedirs(d, exist_ok=True)
-            subprocess.run(["npm", "pack", "--silent", f"opencode-linux-x64@{OPENCODE_VERSION}"], cwd=d, check=True,
+            subprocess.run(["npm", "pack", "--silent", f"opencode-linux-x64@{version}"], cwd=d, check=True,
                            stdout=subprocess.DEVNULL)
-            subprocess.run(["tar", "xzf", f"opencode-linux-x64-{OPENCODE_VERSION}.tgz"], cwd=d, check=True)
+            subprocess.run(["tar", "xzf", f"opencode-linux-x64-{version}.tgz"], cwd=d, check=True)
             return exe
-        raise RuntimeError("no OpenCode: run through `packaging/dev.sh bench --compare-opencode` (it downloads it "
-                           "with npm) or pass --opencode PATH")
+        raise RuntimeError(f"no OpenCode {version}: run through `packaging/dev.sh bench --compare-opencode` (it "
+                           "downloads it with npm) or pass --opencode PATH / --opencode-db PATH")
 
     def opencode_env(self, info):
         env = dict(self.env)
@@ -479,58 +534,81 @@ class Runner:
         return env
 
     def compare_opencode(self):
-        try:
-            opencode = self.opencode_binary()
-        except Exception as e:  # noqa: BLE001
-            self.fail("opencode", "comparison with OpenCode", e)
+        opencode = None
+        if any(self.want(f"vs-opencode-{k}-{s}") for k in ("list", "export") for s in ("S", "L")):
+            try:
+                opencode = self.opencode_binary()
+            except Exception as e:  # noqa: BLE001
+                self.fail("opencode", "comparison with OpenCode", e)
+        if opencode:
+            for shape in ("S", "L"):
+                info = self.store(shape)
+                self.compare_cases(opencode, OPENCODE_VERSION, info, shape, f"vs-opencode-{{}}-{shape}")
+        # The database era: OpenCode 1.18.34 and Weft on the same opencode.db. (Not the V2
+        # session: OpenCode 1.18.34's own export prints it with no messages.)
+        if not any(self.want(f"vs-opencode-db-{k}") for k in ("list-S", "export-L")):
             return
+        try:
+            opencode_db = self.opencode_binary(OPENCODE_DB_VERSION)
+        except Exception as e:  # noqa: BLE001
+            self.fail("opencode-db", f"comparison with OpenCode {OPENCODE_DB_VERSION}", e)
+            return
+        for shape, kinds in (("S", ("list",)), ("L", ("export",))):
+            info = self.db_store(shape)
+            self.compare_cases(opencode_db, OPENCODE_DB_VERSION, info, f"{shape}-db",
+                               f"vs-opencode-db-{{}}-{shape}", kinds=kinds, family="vs-opencode-db")
+
+    def compare_cases(self, opencode, version, info, shape, fig_pattern, kinds=("list", "export"),
+                      family="vs-opencode"):
         runs = self.args.runs
-        for shape in ("S", "L"):
-            info = self.store(shape)
-            env = self.opencode_env(info)
-            session = info["largestSession"]
-            cwd = info["projectDir"]
-            cases = [
-                (f"vs-opencode-list-{shape}", f"session list --format json on {shape}",
-                 [opencode, "session", "list", "--format", "json"],
-                 [self.weft, "--data-dir", info["dataDir"], "session", "list", "--format", "json"], "list"),
-                (f"vs-opencode-export-{shape}", f"export on {shape}", [opencode, "export", session],
-                 [self.weft, "--data-dir", info["dataDir"], "export", session], "export"),
-            ]
-            for fig, title, oc_cmd, weft_cmd, kind in cases:
-                if not self.want(fig) and not self.want("vs-opencode"):
-                    continue
-                log(f"{fig}: OpenCode against Weft, {runs} alternating runs")
-                oc_out = os.path.join(self.scratch, "oc.json")
-                weft_out = os.path.join(self.scratch, "weft.json")
-                try:
+        env = self.opencode_env(info)
+        session = info["largestSession"]
+        # OpenCode 1.18 lists the 100 newest sessions unless told otherwise; Weft lists them all.
+        list_args = [] if version == OPENCODE_VERSION else ["--max-count", str(info["sessions"])]
+        cwd = info["projectDir"]
+        cases = [
+            (fig_pattern.format("list"), f"session list --format json on {shape}",
+             [opencode, "session", "list", "--format", "json"] + list_args,
+             [self.weft, "--data-dir", info["dataDir"], "session", "list", "--format", "json"], "list"),
+            (fig_pattern.format("export"), f"export on {shape}", [opencode, "export", session],
+             [self.weft, "--data-dir", info["dataDir"], "export", session], "export"),
+        ]
+        for fig, title, oc_cmd, weft_cmd, kind in cases:
+            if kind not in kinds or (not self.want(fig) and not self.want(family)):
+                continue
+            log(f"{fig}: OpenCode {version} against Weft, {runs} alternating runs")
+            oc_out = os.path.join(self.scratch, "oc.json")
+            weft_out = os.path.join(self.scratch, "weft.json")
+            try:
+                with open(oc_out, "wb") as f:
+                    self.time_process(oc_cmd, cwd=cwd, env=env, stdout=f)  # warm-up (and output)
+                with open(weft_out, "wb") as f:
+                    self.time_process(weft_cmd, cwd=cwd, stdout=f)
+                same, detail = same_output(oc_out, weft_out, kind)
+                oc_t, weft_t = [], []
+                for _ in range(runs):
                     with open(oc_out, "wb") as f:
-                        self.time_process(oc_cmd, cwd=cwd, env=env, stdout=f)  # warm-up (and output)
+                        oc_t.append(self.time_process(oc_cmd, cwd=cwd, env=env, stdout=f))
                     with open(weft_out, "wb") as f:
-                        self.time_process(weft_cmd, cwd=cwd, stdout=f)
-                    same, detail = same_output(oc_out, weft_out, kind)
-                    oc_t, weft_t = [], []
-                    for _ in range(runs):
-                        with open(oc_out, "wb") as f:
-                            oc_t.append(self.time_process(oc_cmd, cwd=cwd, env=env, stdout=f))
-                        with open(weft_out, "wb") as f:
-                            weft_t.append(self.time_process(weft_cmd, cwd=cwd, stdout=f))
-                except Exception as e:  # noqa: BLE001
-                    self.fail(fig, title, e)
-                    continue
-                ratio = statistics.median(oc_t) / statistics.median(weft_t)
-                r = self.record(fig, f"OpenCode {OPENCODE_VERSION} / Weft time, {title}",
-                                [o / w for o, w in zip(oc_t, weft_t)], 10, ">=", unit="x",
-                                extra={"opencode_ms": statistics.median(oc_t), "weft_ms": statistics.median(weft_t),
-                                       "ratio_of_medians": round(ratio, 1), "same_output": same, "detail": detail})
-                r["pass"] = r["median"] is not None and r["median"] >= 10 and same
-                self.comparisons.append(r)
+                        weft_t.append(self.time_process(weft_cmd, cwd=cwd, stdout=f))
+            except Exception as e:  # noqa: BLE001
+                self.fail(fig, title, e)
+                continue
+            ratio = statistics.median(oc_t) / statistics.median(weft_t)
+            r = self.record(fig, f"OpenCode {version} / Weft time, {title}",
+                            [o / w for o, w in zip(oc_t, weft_t)], 10, ">=", unit="x",
+                            extra={"opencode_version": version, "opencode_ms": statistics.median(oc_t),
+                                   "weft_ms": statistics.median(weft_t),
+                                   "ratio_of_medians": round(ratio, 1), "same_output": same, "detail": detail})
+            r["pass"] = r["median"] is not None and r["median"] >= 10 and same
+            self.comparisons.append(r)
 
     # ---- all
 
     def run(self):
-        steps = [self.session_list, self.model_open, lambda: self.gui_open("L", 150), lambda: self.gui_open("XL", 300),
-                 self.export, self.fork, self.compaction, self.json_parse, self.stream, self.gui_scroll, self.typing, self.gui_idle,
+        steps = [self.session_list, self.db_figures, self.model_open, lambda: self.gui_open("L", 150),
+                 lambda: self.gui_open("XL", 300), self.export, self.fork, self.compaction, self.json_parse, self.stream,
+                 self.gui_scroll, self.typing, self.gui_idle,
                  self.search]
         for step in steps:
             try:
@@ -656,8 +734,10 @@ def main():
     p.add_argument("--runs", type=int, default=5, help="runs per figure (median, min, max); default 5")
     p.add_argument("--only", help="comma-separated figures (or prefixes) to run, e.g. gui-,export-L")
     p.add_argument("--compare-opencode", action="store_true",
-                   help=f"also time the real OpenCode {OPENCODE_VERSION} on S and L (downloads it with npm)")
-    p.add_argument("--opencode", help="the OpenCode binary to compare with")
+                   help=f"also time the real OpenCode {OPENCODE_VERSION} on S and L and OpenCode {OPENCODE_DB_VERSION} on "
+                        "S-db and L-db (downloads them with npm)")
+    p.add_argument("--opencode", help=f"the OpenCode {OPENCODE_VERSION} binary to compare with on the JSON stores")
+    p.add_argument("--opencode-db", help=f"the OpenCode {OPENCODE_DB_VERSION} binary to compare with on the databases")
     p.add_argument("--cold", action="store_true", help="also time session list and export with a dropped page cache (root)")
     args = p.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))

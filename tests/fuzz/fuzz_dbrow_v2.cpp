@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         row.id = u"msg_e0e0e0e0e0e0%1aaaaaaaaaa"_s.arg(seq, 4, 10, QLatin1Char('0'));
         row.sessionID = u"ses_fuzz"_s;
         row.type = QString::fromUtf8(newline < 0 ? field : field.first(newline));
-        row.data = QString::fromUtf8(newline < 0 ? QByteArray() : field.sliced(newline + 1));
+        row.data = newline < 0 ? QByteArray() : field.sliced(newline + 1);
         row.seq = ++seq;
         row.timeCreated = 1700000000000 + seq;
         rows.append(row);

@@ -221,7 +221,7 @@ void TestServerStore::readsV2Sessions()
         if (o.string(u"session_id") != v2Session())
             continue;
         dbRows.append({o.string(u"id"), o.string(u"session_id"), o.string(u"type"), o.integer(u"seq"),
-                       o.integer(u"time_created"), QString::fromUtf8(toJson(o.value(u"data"), 0))});
+                       o.integer(u"time_created"), toJson(o.value(u"data"), 0)});
     }
     QVERIFY(dbRows.size() >= 4);
     const Session session = store->session(v2Session()).value();
