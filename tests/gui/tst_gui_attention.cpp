@@ -48,18 +48,6 @@ using namespace weft::test;
 
 namespace
 {
-QByteArray bashCall(const QString &callID, const QString &command)
-{
-    OpenAiStream s;
-    s.role().text(u"Let me run it."_s);
-    const QString args
-        = QString::fromUtf8(toJson(JsonObject{{u"command"_s, command}, {u"description"_s, u"Run it"_s}}, 0));
-    s.toolCallStart(0, callID, u"bash"_s, args.left(6));
-    s.toolCallArguments(0, args.mid(6));
-    s.finish(u"tool_calls"_s).usage(3200, 40).done();
-    return s.bytes();
-}
-
 /// Keeps what would have been shown.
 class RecordingNotifier : public DesktopNotifier
 {
@@ -235,7 +223,7 @@ void TestGuiAttention::permissionOfAnotherSession()
     QVERIFY(count);
     QVERIFY(count->isHidden());
 
-    m_run.server->enqueue(FakeReply::sse(bashCall(u"call_inbox"_s, u"echo inbox-output"_s)));
+    m_run.server->enqueue(FakeReply::sse(bashCallReply(u"call_inbox"_s, u"echo inbox-output"_s)));
     m_run.server->enqueue(FakeReply::sse(textReply({u"Done."_s})));
     QVERIFY(prompt(m_run.sessionID, u"Run echo"_s));
 
@@ -344,7 +332,7 @@ void TestGuiAttention::subagentNamesItsParent()
     QVERIFY(child);
     QTRY_VERIFY(m_window->sessionsModel()->session(child->id()));
 
-    m_run.server->enqueue(FakeReply::sse(bashCall(u"call_child"_s, u"echo child-output"_s)));
+    m_run.server->enqueue(FakeReply::sse(bashCallReply(u"call_child"_s, u"echo child-output"_s)));
     m_run.server->enqueue(FakeReply::sse(textReply({u"Done."_s})));
     QVERIFY(prompt(child->id(), u"Run echo"_s));
     QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 1, 10000);
@@ -368,7 +356,7 @@ void TestGuiAttention::subagentNamesItsParent()
 void TestGuiAttention::notificationsWhileInactive()
 {
     QVERIFY(deactivateWindow());
-    m_run.server->enqueue(FakeReply::sse(bashCall(u"call_note"_s, u"echo note-output"_s)));
+    m_run.server->enqueue(FakeReply::sse(bashCallReply(u"call_note"_s, u"echo note-output"_s)));
     m_run.server->enqueue(FakeReply::sse(textReply({u"Done."_s})));
     QVERIFY(prompt(m_run.sessionID, u"Run echo"_s));
     QTRY_COMPARE_WITH_TIMEOUT(m_recorder->sent.size(), 1, 10000);

@@ -50,17 +50,6 @@ using namespace weft::test;
 
 namespace
 {
-QByteArray bashCall(const QString &callID, const QString &command)
-{
-    OpenAiStream s;
-    s.role().text(u"Let me run it."_s);
-    const QString args = QString::fromUtf8(toJson(JsonObject{{u"command"_s, command}, {u"description"_s, u"Run it"_s}}, 0));
-    s.toolCallStart(0, callID, u"bash"_s, args.left(6));
-    s.toolCallArguments(0, args.mid(6));
-    s.finish(u"tool_calls"_s).usage(3200, 40).done();
-    return s.bytes();
-}
-
 QStringList words(int n)
 {
     QStringList pieces;
@@ -546,7 +535,7 @@ void TestGuiRun::cancelCompaction()
 void TestGuiRun::permissionAllowOnce()
 {
     QVERIFY(makeConfiguredWindow());
-    m_run.server->enqueue(FakeReply::sse(bashCall(u"call_allow"_s, u"echo allowed-output"_s)));
+    m_run.server->enqueue(FakeReply::sse(bashCallReply(u"call_allow"_s, u"echo allowed-output"_s)));
     m_run.server->enqueue(FakeReply::sse(textReply({u"It printed the text."_s})));
     m_window->composer()->setText(u"Run echo"_s);
     m_window->composer()->send();
@@ -576,7 +565,7 @@ void TestGuiRun::permissionAllowOnce()
 void TestGuiRun::permissionDeny()
 {
     QVERIFY(makeConfiguredWindow());
-    m_run.server->enqueue(FakeReply::sse(bashCall(u"call_deny"_s, u"echo denied-output"_s)));
+    m_run.server->enqueue(FakeReply::sse(bashCallReply(u"call_deny"_s, u"echo denied-output"_s)));
     m_run.server->enqueue(FakeReply::sse(textReply({u"I was not allowed."_s})));
     m_window->composer()->setText(u"Run echo"_s);
     m_window->composer()->send();

@@ -64,6 +64,32 @@ ProcessorSetup liveSetup(const QString &dataDir, const QUrl &base)
     s.config.snapshots = ProcessorConfig::Snapshots::Never;
     return s;
 }
+/// Weft's sample sessions in a fresh data dir. Their project folder exists: the agent runs its
+/// tools there, and the bash tool refuses a missing working directory before it asks.
+struct SampleStore
+{
+    QTemporaryDir dataDir;
+    QTemporaryDir projects;
+    std::shared_ptr<SessionService> service;
+    QString project;
+    QString sampleID; // the sample session
+
+    bool setUp()
+    {
+        auto store = std::make_shared<JsonStore>(dataDir.path());
+        if (!store->initialize())
+            return false;
+        service = std::make_shared<SessionService>(store);
+        project = projects.filePath(u"src/hello"_s);
+        if (!QDir().mkpath(project))
+            return false;
+        const Result<QString> created = SampleData::create(*service, project);
+        if (!created)
+            return false;
+        sampleID = created.value();
+        return true;
+    }
+};
 } // namespace
 
 class TestScreenshots : public QObject
@@ -228,23 +254,15 @@ void TestScreenshots::liveRun()
 
     test::FakeLlmServer server;
     QVERIFY(server.listen());
-    QTemporaryDir dataDir;
-    auto store = std::make_shared<JsonStore>(dataDir.path());
-    QVERIFY(store->initialize());
-    auto service = std::make_shared<SessionService>(store);
-    // The agent runs its tools in the session's project, which must exist (the bash tool refuses a
-    // missing working directory before it asks).
-    QTemporaryDir projects;
-    const QString project = projects.filePath(u"src/hello"_s);
-    QVERIFY(QDir().mkpath(project));
-    const Result<QString> created = SampleData::create(*service, project);
-    QVERIFY(created);
-    const QString open = created.value();
+    SampleStore sample;
+    QVERIFY(sample.setUp());
+    const auto &service = sample.service;
+    const QString open = sample.sampleID;
 
-    const ProcessorSetup s = liveSetup(dataDir.path(), server.baseUrl());
+    const ProcessorSetup s = liveSetup(sample.dataDir.path(), server.baseUrl());
     QVERIFY(s.config.resolveModel);
 
-    MainWindow window(service, dataDir.path(), s);
+    MainWindow window(service, sample.dataDir.path(), s);
     window.resize(1440, 900);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -347,14 +365,10 @@ void TestScreenshots::textSelection()
 {
     test::useStyle(test::lightPalette());
     QSettings().clear();
-    QTemporaryDir sampleDir;
-    auto store = std::make_shared<JsonStore>(sampleDir.path());
-    QVERIFY(store->initialize());
-    auto service = std::make_shared<SessionService>(store);
-    const Result<QString> created = SampleData::create(*service, QDir::homePath() + u"/src/hello"_s);
-    QVERIFY(created);
-    MainWindow window(service, sampleDir.path());
-    QVERIFY(test::showAndOpen(window, created.value(), QSize(1440, 900)));
+    SampleStore sample;
+    QVERIFY(sample.setUp());
+    MainWindow window(sample.service, sample.dataDir.path());
+    QVERIFY(test::showAndOpen(window, sample.sampleID, QSize(1440, 900)));
     TimelineView *view = window.timelineView();
     QAbstractItemModel *rows = view->model();
     int codeRow = -1;
@@ -395,18 +409,12 @@ void TestScreenshots::attentionInbox()
     QSettings().clear();
     test::FakeLlmServer server;
     QVERIFY(server.listen());
-    QTemporaryDir dataDir;
-    auto store = std::make_shared<JsonStore>(dataDir.path());
-    QVERIFY(store->initialize());
-    auto service = std::make_shared<SessionService>(store);
-    QTemporaryDir projects;
-    const QString project = projects.filePath(u"src/hello"_s);
-    QVERIFY(QDir().mkpath(project));
-    const Result<QString> created = SampleData::create(*service, project);
-    QVERIFY(created);
+    SampleStore sample;
+    QVERIFY(sample.setUp());
+    const auto &service = sample.service;
     const auto make = [&](const QString &title) {
         SessionService::CreateOptions options;
-        options.directory = project;
+        options.directory = sample.project;
         options.title = title;
         const Result<Session> session = service->create(options);
         return session ? session->id() : QString();
@@ -414,10 +422,10 @@ void TestScreenshots::attentionInbox()
     const QString asking = make(u"Update the README for --shout"_s);
     const QString failing = make(u"Port the tests to Python"_s);
     QVERIFY(!asking.isEmpty() && !failing.isEmpty());
-    const ProcessorSetup s = liveSetup(dataDir.path(), server.baseUrl());
+    const ProcessorSetup s = liveSetup(sample.dataDir.path(), server.baseUrl());
     QVERIFY(s.config.resolveModel);
-    MainWindow window(service, dataDir.path(), s);
-    QVERIFY(test::showAndOpen(window, created.value(), QSize(1440, 900)));
+    MainWindow window(service, sample.dataDir.path(), s);
+    QVERIFY(test::showAndOpen(window, sample.sampleID, QSize(1440, 900)));
 
     test::OpenAiStream reply(u"qwen3-coder"_s);
     reply.role().text(u"I'll check the README's examples first."_s);

@@ -92,6 +92,18 @@ QByteArray textReply(const QStringList &pieces, qint64 prompt, qint64 completion
     return s.bytes();
 }
 
+QByteArray bashCallReply(const QString &callID, const QString &command)
+{
+    OpenAiStream s;
+    s.role().text(u"Let me run it."_s);
+    const QString args
+        = QString::fromUtf8(toJson(JsonObject{{u"command"_s, command}, {u"description"_s, u"Run it"_s}}, 0));
+    s.toolCallStart(0, callID, u"bash"_s, args.left(6));
+    s.toolCallArguments(0, args.mid(6));
+    s.finish(u"tool_calls"_s).usage(3200, 40).done();
+    return s.bytes();
+}
+
 Part firstToolPart(const QList<MessageWithParts> &messages)
 {
     for (const MessageWithParts &m : messages) {

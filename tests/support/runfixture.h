@@ -45,6 +45,9 @@ struct RunFixture {
 
 /// An OpenAI-compatible streamed reply: @p pieces of text, then `stop` with that usage.
 [[nodiscard]] QByteArray textReply(const QStringList &pieces, qint64 prompt = 3000, qint64 completion = 400);
+/// An OpenAI-compatible streamed reply that calls `bash` with @p command ("Run it") as call
+/// @p callID, its arguments streamed in two pieces, then `tool_calls`.
+[[nodiscard]] QByteArray bashCallReply(const QString &callID, const QString &command);
 /// The first tool part of @p messages, null when none.
 [[nodiscard]] Part firstToolPart(const QList<MessageWithParts> &messages);
 
