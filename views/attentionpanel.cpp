@@ -124,7 +124,7 @@ void AttentionPanel::popup(QWidget *anchor)
     const int count = m_view->model()->rowCount();
     setFixedWidth(std::max(440, fontMetrics().averageCharWidth() * 60));
     if (count > 0) {
-        m_view->setFixedHeight(QWIDGETSIZE_MAX / 2);
+        // Free of the last popup's fixed height while the rows are laid out at this width.
         m_view->setMinimumHeight(0);
         m_view->setMaximumHeight(QWIDGETSIZE_MAX);
         resize(width(), 600);

@@ -190,6 +190,9 @@ private:
     /// The characters of text block @p ordinal (a document of @p length) of row @p row that the
     /// selection holds; (0, 0) when none.
     [[nodiscard]] std::pair<int, int> selectedRange(int row, int ordinal, int length) const;
+    /// Fills @p out with the selected text of every row (false when nothing is selected): what
+    /// selectedText() and selectedMimeData() give.
+    bool selectionDocument(QTextDocument *out) const;
     void addTextSelection(QAbstractTextDocumentLayout::PaintContext &ctx, QTextDocument *doc,
                           std::pair<int, int> selected, const QPalette &palette) const;
     void paintBadge(QPainter *painter, const QRectF &rect, ToolStatus status, bool live, bool asking,

@@ -164,23 +164,15 @@ void TimelineDelegate::addTextSelection(QAbstractTextDocumentLayout::PaintContex
     ctx.selections.append(selection);
 }
 
-QString TimelineDelegate::selectedText() const
-{
-    std::unique_ptr<QMimeData> mime(selectedMimeData());
-    return mime ? mime->text() : QString();
-}
-
-QMimeData *TimelineDelegate::selectedMimeData() const
+bool TimelineDelegate::selectionDocument(QTextDocument *out) const
 {
     if (!hasTextSelection())
-        return nullptr;
+        return false;
     const QAbstractItemModel *model = m_view->model();
     const int first = std::min(m_selectionAnchor.row.row(), m_selectionFocus.row.row());
     const int last = std::max(m_selectionAnchor.row.row(), m_selectionFocus.row.row());
-    // One document of the selected pieces, a blank paragraph between two texts: its plain text
-    // and its HTML are what the clipboard gets.
-    QTextDocument out;
-    QTextCursor cursor(&out);
+    // The selected pieces, a blank paragraph between two texts.
+    QTextCursor cursor(out);
     bool empty = true;
     for (int row = first; row <= last; ++row) {
         const auto blocks = textBlocks(*layout(model->index(row, 0)));
@@ -199,6 +191,20 @@ QMimeData *TimelineDelegate::selectedMimeData() const
             empty = false;
         }
     }
+    return true;
+}
+
+QString TimelineDelegate::selectedText() const
+{
+    QTextDocument out;
+    return selectionDocument(&out) ? out.toPlainText() : QString();
+}
+
+QMimeData *TimelineDelegate::selectedMimeData() const
+{
+    QTextDocument out;
+    if (!selectionDocument(&out))
+        return nullptr;
     auto *mime = new QMimeData;
     mime->setText(out.toPlainText());
     mime->setHtml(out.toHtml());
