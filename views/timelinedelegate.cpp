@@ -7,6 +7,7 @@
 #include "style.h"
 
 #include <QAbstractItemView>
+#include <QAbstractProxyModel>
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QBuffer>
@@ -20,6 +21,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QStringTokenizer>
 #include <QTextCursor>
 #include <QToolTip>
 
@@ -39,6 +41,14 @@ constexpr qreal Radius = 6;
 constexpr int InputLines = 12;
 constexpr int OutputLines = 16;
 constexpr qreal ThumbnailHeight = 120;
+
+/// The timeline model's index under the view's proxies (its internalId() is the row's key).
+QModelIndex timelineIndex(QModelIndex index)
+{
+    while (const auto *proxy = qobject_cast<const QAbstractProxyModel *>(index.model()))
+        index = proxy->mapToSource(index);
+    return index;
+}
 
 QFont fixedFont(const QFont &font)
 {
@@ -247,18 +257,114 @@ void TimelineDelegate::setAwaitingPermission(const QString &callID, bool waiting
         m_awaiting.remove(callID);
 }
 
-void TimelineDelegate::invalidate(const QString &messageID)
+void TimelineDelegate::invalidate(const QModelIndex &index)
 {
-    m_layouts.remove(messageID);
-    m_heights.remove(messageID);
+    if (!index.isValid())
+        return;
+    m_layouts.remove(index.data(TimelineModel::IdRole).toString());
+    // A measured row is measured again, not estimated: it is probably on screen.
+    const auto it = m_heights.find(timelineIndex(index).internalId());
+    if (it != m_heights.end() && !it->estimated)
+        it->revision = -1;
 }
 
 void TimelineDelegate::clearCaches()
 {
     m_layouts.clear();
     m_heights.clear();
+    m_estimates = 0;
     m_documents.clear();
     m_thumbnails.clear();
+}
+
+void TimelineDelegate::storeHeight(quint64 key, const CachedHeight &height) const
+{
+    const auto it = m_heights.find(key);
+    if (it == m_heights.end()) {
+        m_heights.insert(key, height);
+        m_estimates += int(height.estimated);
+        return;
+    }
+    m_estimates += int(height.estimated) - int(it->estimated);
+    *it = height;
+}
+
+bool TimelineDelegate::isEstimated(const QModelIndex &index) const
+{
+    const auto it = m_heights.constFind(timelineIndex(index).internalId());
+    return it != m_heights.cend() && it->estimated;
+}
+
+bool TimelineDelegate::measure(const QModelIndex &index) const
+{
+    const QModelIndex row = timelineIndex(index);
+    int before = -1;
+    if (const auto it = m_heights.find(row.internalId()); it != m_heights.end()) {
+        before = it->height;
+        // No longer an estimate: layout() must not ask the view for a relayout, the caller
+        // does one for all the rows it measures.
+        if (it->estimated) {
+            it->estimated = false;
+            --m_estimates;
+        }
+    }
+    const int height = layout(index)->height;
+    // layout() stores the height, unless the layout came from its cache.
+    storeHeight(row.internalId(),
+                CachedHeight{row.data(TimelineModel::RevisionRole).toInt(), viewWidth(), height, false});
+    return height != before;
+}
+
+void TimelineDelegate::dropEstimates()
+{
+    m_heights.removeIf([](const auto &entry) { return entry.value().estimated; });
+    m_estimates = 0;
+}
+
+int TimelineDelegate::estimatedHeight(const QModelIndex &index, int width) const
+{
+    // Close enough that the scroll bar does not jump when the row is measured, and cheap: no
+    // Markdown, no text shaping; lines from the average character width.
+    const QFontMetricsF fm(m_view->font());
+    const qreal lh = fm.height();
+    const qreal charWidth = std::max<qreal>(1, fm.averageCharWidth());
+    const qreal column = std::min<qreal>(width - 32, std::max(560.0, charWidth * 112)) - 2 * CardPadding;
+    const qreal perLine = std::max<qreal>(20, column / charWidth);
+    qreal y = RowGap + lh + BlockGap + 2 * CardPadding + RowGap;
+    for (const Part &part : index.data(TimelineModel::PartsRole).value<QList<Part>>()) {
+        switch (part.type()) {
+        case PartType::Text: {
+            const QString text = part.text();
+            qsizetype lines = 0;
+            for (const QStringView line : QStringTokenizer(text, u'\n'))
+                lines += 1 + qsizetype(line.size() / perLine);
+            y += lines * lh * 1.15 + BlockGap;
+            break;
+        }
+        case PartType::Reasoning:
+            y += lh + 2 + BlockGap;
+            break;
+        case PartType::Tool:
+            y += lh + 12 + BlockGap;
+            break;
+        case PartType::File:
+            y += ThumbnailHeight + BlockGap;
+            break;
+        case PartType::Patch:
+        case PartType::Retry:
+        case PartType::Agent:
+        case PartType::Subtask:
+        case PartType::Unknown:
+            y += lh + BlockGap;
+            break;
+        case PartType::Compaction:
+        case PartType::StepStart:
+        case PartType::StepFinish:
+        case PartType::Snapshot:
+            break;
+        }
+    }
+    return int(std::ceil(y));
 }
 
 void TimelineDelegate::setExpanded(const QModelIndex &index, const QString &partID, bool expanded)
@@ -267,7 +373,7 @@ void TimelineDelegate::setExpanded(const QModelIndex &index, const QString &part
         m_expanded.insert(partID);
     else
         m_expanded.remove(partID);
-    invalidate(index.data(TimelineModel::IdRole).toString());
+    invalidate(index);
     Q_EMIT sizeHintChanged(index);
     m_view->viewport()->update();
 }
@@ -384,7 +490,14 @@ std::shared_ptr<const TimelineDelegate::Layout> TimelineDelegate::layout(const Q
     }
     auto entry = new CachedLayout{revision, width, l};
     m_layouts.insert(id, entry, 1);
-    m_heights.insert(id, CachedHeight{revision, width, l->height});
+    const quint64 key = timelineIndex(index).internalId();
+    const auto previous = m_heights.constFind(key);
+    // Laid out for painting before the view measured it (the view lays out the rows it shows
+    // first, so this is rare): the view must place the rows again.
+    const bool misplaced = previous != m_heights.cend() && previous->estimated && previous->height != l->height;
+    storeHeight(key, CachedHeight{revision, width, l->height, false});
+    if (misplaced)
+        Q_EMIT const_cast<TimelineDelegate *>(this)->sizeHintChanged(index);
     return l;
 }
 
@@ -792,13 +905,22 @@ void TimelineDelegate::layoutEnd(LayoutState &s) const
 
 QSize TimelineDelegate::sizeHint(const QStyleOptionViewItem &, const QModelIndex &index) const
 {
-    const QString id = index.data(TimelineModel::IdRole).toString();
-    const int revision = index.data(TimelineModel::RevisionRole).toInt();
+    // Asked for every row at every relayout: a key, a revision and one lookup.
+    const QModelIndex row = timelineIndex(index);
+    const quint64 key = row.internalId();
+    const int revision = row.data(TimelineModel::RevisionRole).toInt();
     const int width = viewWidth();
-    if (const auto it = m_heights.constFind(id);
-        it != m_heights.cend() && it->revision == revision && it->width == width)
-        return QSize(width, it->height);
-    return QSize(width, layout(index)->height);
+    const auto it = m_heights.constFind(key);
+    if (it != m_heights.cend() && it->width == width) {
+        if (it->revision == revision)
+            return QSize(width, it->height);
+        // A measured row changed (a reply streams, a tool finished): it is probably on screen.
+        if (!it->estimated)
+            return QSize(width, layout(index)->height);
+    }
+    const int height = estimatedHeight(index, width);
+    storeHeight(key, CachedHeight{revision, width, height, true});
+    return QSize(width, height);
 }
 
 void TimelineDelegate::paintBadge(QPainter *p, const QRectF &rect, ToolStatus status, bool live, bool asking,

@@ -56,11 +56,25 @@ public:
     [[nodiscard]] QString findPart() const { return m_findPart; }
     /// Where part @p partID is drawn in the row of @p index (relative to the row), or null.
     [[nodiscard]] QRect partRect(const QModelIndex &index, const QString &partID) const;
-    /// Forgets the cached layout of one message (its neighbours changed: a continuation row
-    /// depends on the row above it).
-    void invalidate(const QString &messageID);
-    /// Forgets every cached layout and document (the font, palette or width changed).
+    /// Forgets the cached layout of row @p index (of the view's model or its source): it is laid
+    /// out again when next asked, not estimated (its neighbours changed, a part was expanded).
+    void invalidate(const QModelIndex &index);
+    /// Forgets every cached layout, height and document (the font or palette changed).
     void clearCaches();
+
+    // Estimated heights. A row the view has not shown yet at the current width gets a height
+    // estimated from its text's length and its parts, without rendering Markdown: a page of 60
+    // older messages added above 20,000 rows then costs no layout. The view lays out exactly
+    // the rows it shows (measure()) and the others in idle time.
+
+    /// True when row @p index's height is an estimate.
+    [[nodiscard]] bool isEstimated(const QModelIndex &index) const;
+    /// Lays out row @p index; true when its height differs from the one the view had.
+    bool measure(const QModelIndex &index) const;
+    /// Some row's height is an estimate.
+    [[nodiscard]] bool hasEstimates() const { return m_estimates > 0; }
+    /// Forgets the estimates of rows the view no longer has (every row shown was measured).
+    void dropEstimates();
 
     /// What is under @p pos (row coordinates relative to the row's top-left corner).
     struct Hit
@@ -217,13 +231,19 @@ private:
     /// Every laid-out row's height (with the revision and width it is for), kept when its
     /// layout leaves the bounded cache above: the list view asks every row's size whenever
     /// rows are added, and a long session (20,000 messages) must not be laid out anew for it.
+    /// Kept by row key (TimelineModel::index()'s internalId()): the view asks every row's size
+    /// at every relayout, so this lookup must not build or hash the message ID's string.
     struct CachedHeight
     {
         int revision = -1;
         int width = 0;
         int height = 0;
+        bool estimated = false;
     };
-    mutable QHash<QString, CachedHeight> m_heights;
+    void storeHeight(quint64 key, const CachedHeight &height) const;
+    [[nodiscard]] int estimatedHeight(const QModelIndex &index, int width) const;
+    mutable QHash<quint64, CachedHeight> m_heights;
+    mutable int m_estimates = 0; // entries of m_heights that are estimates
     mutable QHash<QString, qreal> m_paragraphGaps; // by font
     mutable QCache<QString, CachedDocument> m_documents;
     mutable QCache<QString, QImage> m_thumbnails;

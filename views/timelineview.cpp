@@ -11,10 +11,12 @@
 #include <QClipboard>
 #include <QContextMenuEvent>
 #include <QDesktopServices>
+#include <QElapsedTimer>
 #include <QKeyEvent>
 #include <QMenu>
 #include <QMimeData>
 #include <QPainter>
+#include <QScopedValueRollback>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QUrl>
@@ -28,6 +30,10 @@ namespace
 {
 constexpr int SpinnerIntervalMs = 80;
 constexpr int DragScrollIntervalMs = 30;
+// A slice of measuring estimated rows in idle time: half a frame, so input and painting go on.
+constexpr qint64 IdleMeasureMs = 8;
+// How often rows measured in idle time are placed while more remain to be measured.
+constexpr qint64 PlaceEveryMs = 250;
 } // namespace
 
 TimelineView::TimelineView(QWidget *parent)
@@ -70,6 +76,10 @@ TimelineView::TimelineView(QWidget *parent)
     m_dragScroll.setInterval(DragScrollIntervalMs);
     connect(&m_dragScroll, &QTimer::timeout, this, &TimelineView::dragScroll);
     m_tripleClick.setSingleShot(true);
+
+    m_measure.setSingleShot(true);
+    m_measure.setInterval(0);
+    connect(&m_measure, &QTimer::timeout, this, &TimelineView::measureInIdleTime);
 
     m_spinner.setInterval(SpinnerIntervalMs);
     connect(&m_spinner, &QTimer::timeout, this, &TimelineView::advanceSpinner);
@@ -143,8 +153,10 @@ void TimelineView::setRevert(const QString &messageID, const QString &partID)
     if (!proxy->setRevert(messageID, partID))
         return;
     // The message cut at a part is laid out anew; so is the one whose cut went away.
-    m_delegate->invalidate(before);
-    m_delegate->invalidate(messageID);
+    if (m_model) {
+        m_delegate->invalidate(m_model->indexForId(before));
+        m_delegate->invalidate(m_model->indexForId(messageID));
+    }
     scheduleDelayedItemsLayout();
     viewport()->update();
 }
@@ -164,7 +176,8 @@ void TimelineView::setAwaitingPermission(const QString &messageID, const QString
     if (m_delegate->isAwaitingPermission(callID) == waiting)
         return;
     m_delegate->setAwaitingPermission(callID, waiting);
-    m_delegate->invalidate(messageID);
+    if (m_model)
+        m_delegate->invalidate(m_model->indexForId(messageID));
     scheduleDelayedItemsLayout();
     viewport()->update();
 }
@@ -180,7 +193,100 @@ void TimelineView::verticalScrollbarValueChanged(int value)
 {
     QListView::verticalScrollbarValueChanged(value);
     m_pinned = value >= verticalScrollBar()->maximum() - 2;
+    measureVisibleRows();
     maybeFetchOlder();
+}
+
+void TimelineView::doItemsLayout()
+{
+    QListView::doItemsLayout();
+    m_unplaced = false;
+    m_placed.start();
+    measureVisibleRows();
+    if (m_delegate->hasEstimates() && !m_measure.isActive())
+        m_measure.start();
+}
+
+void TimelineView::relayoutKeepingPlace()
+{
+    m_unplaced = false;
+    m_placed.start();
+    const QModelIndex first = indexAt(QPoint(viewport()->width() / 2, 0));
+    const int offset = first.isValid() ? visualRect(first).top() : 0;
+    QListView::doItemsLayout();
+    QScrollBar *bar = verticalScrollBar();
+    if (m_pinned)
+        bar->setValue(bar->maximum());
+    else if (first.isValid())
+        bar->setValue(bar->value() + visualRect(first).top() - offset);
+}
+
+void TimelineView::measureVisibleRows()
+{
+    if (m_measuring || !model() || !m_delegate->hasEstimates())
+        return;
+    const QScopedValueRollback guard(m_measuring, true);
+    // Placing the rows again can bring other estimated rows into view: a few rounds at most.
+    for (int round = 0; round < 4; ++round) {
+        bool changed = false;
+        const QModelIndex first = indexAt(QPoint(viewport()->width() / 2, 0));
+        for (int row = first.isValid() ? first.row() : 0; row < model()->rowCount(); ++row) {
+            const QModelIndex index = model()->index(row, 0);
+            const QRect rect = visualRect(index);
+            if (rect.top() >= viewport()->height())
+                break;
+            if (m_delegate->isEstimated(index))
+                m_delegate->measure(index);
+            // Also a row measured in idle time but not placed since.
+            changed |= rect.height() != m_delegate->sizeHint({}, index).height();
+        }
+        if (!changed)
+            return;
+        relayoutKeepingPlace();
+    }
+}
+
+void TimelineView::measureInIdleTime()
+{
+    if (!model() || !m_delegate->hasEstimates())
+        return;
+    const QScopedValueRollback guard(m_measuring, true);
+    QElapsedTimer clock;
+    clock.start();
+    const auto inBudget = [&] { return clock.elapsed() < IdleMeasureMs; };
+    bool changed = false;
+    bool scanned = true; // every row was looked at
+    const QModelIndex first = indexAt(QPoint(viewport()->width() / 2, 0));
+    const int rows = model()->rowCount();
+    const int from = first.isValid() ? first.row() : rows - 1;
+    // Upwards first: older messages are where the user scrolls to.
+    for (int row = from; row >= 0; --row) {
+        if (!inBudget()) {
+            scanned = false;
+            break;
+        }
+        if (const QModelIndex index = model()->index(row, 0); m_delegate->isEstimated(index))
+            changed |= m_delegate->measure(index);
+    }
+    for (int row = from + 1; scanned && row < rows; ++row) {
+        if (!inBudget()) {
+            scanned = false;
+            break;
+        }
+        if (const QModelIndex index = model()->index(row, 0); m_delegate->isEstimated(index))
+            changed |= m_delegate->measure(index);
+    }
+    if (scanned)
+        m_delegate->dropEstimates(); // the rest are of rows no longer shown
+    // Placing the rows costs a pass over all of them (20,000 in a long session): once when
+    // every row is measured, or a few times a second meanwhile, not after every slice. Until
+    // then a measured row keeps its estimated place; measureVisibleRows() places it the moment
+    // it is on screen.
+    m_unplaced |= changed;
+    if (m_unplaced && (!m_delegate->hasEstimates() || !m_placed.isValid() || m_placed.elapsed() >= PlaceEveryMs))
+        relayoutKeepingPlace();
+    if (m_delegate->hasEstimates())
+        m_measure.start();
 }
 
 void TimelineView::maybeFetchOlder()
@@ -211,13 +317,20 @@ void TimelineView::rowsInserted(const QModelIndex &parent, int start, int end)
     QListView::rowsInserted(parent, start, end);
     // The row after the new ones may have been a continuation of what was above it.
     if (const QModelIndex next = model()->index(end + 1, 0); next.isValid())
-        m_delegate->invalidate(next.data(TimelineModel::IdRole).toString());
+        m_delegate->invalidate(next);
     if (m_anchor.isValid()) {
         const QModelIndex anchor = m_anchor;
         m_anchor = QPersistentModelIndex();
-        executeDelayedItemsLayout();
+        {
+            // Not measured yet: what is on screen is known only once the anchor is back.
+            const QScopedValueRollback guard(m_measuring, true);
+            executeDelayedItemsLayout();
+        }
         const int moved = visualRect(anchor).top() - m_anchorOffset;
         verticalScrollBar()->setValue(verticalScrollBar()->value() + moved);
+        measureVisibleRows();
+        if (m_delegate->hasEstimates() && !m_measure.isActive())
+            m_measure.start();
     } else if (m_pinned) {
         scheduleDelayedItemsLayout();
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QElapsedTimer>
 #include <QListView>
 #include <QPersistentModelIndex>
 #include <QTimer>
@@ -34,6 +35,8 @@ public:
     [[nodiscard]] QMenu *createContextMenu(const QModelIndex &index, QWidget *parent, const QPoint &pos = {-1, -1});
     /// True while the view follows the end of the timeline.
     [[nodiscard]] bool isPinnedToBottom() const { return m_pinned; }
+    /// Rows with estimated heights are being measured in idle time.
+    [[nodiscard]] bool hasPendingMeasurements() const { return m_measure.isActive(); }
     /// The spinner timer runs only while a reply is being written.
     [[nodiscard]] bool isAnimating() const { return m_spinner.isActive(); }
     /// The placeholder shown when there are no rows.
@@ -54,6 +57,10 @@ public:
     void revealPart(const QString &messageID, const QString &partID = {});
     /// Find in the session: highlights @p text in the messages and frames part @p currentPartID.
     void setFindHighlight(const QString &text, const QString &currentPartID = {});
+
+    /// Lays the rows out, then measures the rows on screen whose heights were estimated (see
+    /// TimelineDelegate::isEstimated()); the others are measured in idle time.
+    void doItemsLayout() override;
 
     QAction *copyTextAction() const { return m_copyText; }
     QAction *copyMarkdownAction() const { return m_copyMarkdown; }
@@ -99,6 +106,15 @@ private:
     void maybeFetchOlder();
     [[nodiscard]] QModelIndex sourceIndex(const QModelIndex &index) const;
 
+    /// Lays out exactly the rows on screen that have an estimated height; when that changes
+    /// their heights, places the rows again keeping the first visible one where it is.
+    void measureVisibleRows();
+    /// One slice of measuring estimated rows in idle time, nearest to the viewport first.
+    void measureInIdleTime();
+    /// Lays the rows out again keeping the first visible row where it is on screen (or the end
+    /// in view, when pinned there): rows above it changed height.
+    void relayoutKeepingPlace();
+
     void revealLoaded();
     /// Moves the end of the text selection to @p pos (viewport coordinates, may be outside it
     /// while the user drags past an edge).
@@ -134,6 +150,10 @@ private:
     QTimer m_tripleClick; // runs for a double-click interval after a double click
     QPoint m_doubleClickPos;
     QPersistentModelIndex m_hoveredCodeRow;
+    QTimer m_measure; // measureInIdleTime()
+    bool m_measuring = false;
+    bool m_unplaced = false; // rows were measured in idle time since the rows were last placed
+    QElapsedTimer m_placed; // since the rows were last placed
 };
 
 } // namespace weft

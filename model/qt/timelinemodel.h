@@ -63,6 +63,10 @@ public:
     ~TimelineModel() override;
 
     int rowCount(const QModelIndex &parent = {}) const override;
+    /// Each index carries its row's key as QModelIndex::internalId(): unique among the rows
+    /// this model ever had and kept while the row moves (rows are prepended a page at a time),
+    /// so that a view can key per-row caches by a number instead of the message ID's string.
+    QModelIndex index(int row, int column = 0, const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
     /// True while older messages of the session are not loaded yet.
@@ -132,6 +136,7 @@ private:
         QList<Part> parts;
         int revision = 0;
         bool inContext = true;
+        quint64 key = 0; ///< rowKey(): unique in this model, kept while the row moves
     };
     struct Page
     {
@@ -152,6 +157,8 @@ private:
     void assertGuiThread() const;
     [[nodiscard]] QVariant roleValue(const Row &row, int role) const;
     void rebuildIndex();
+    /// The row of a loaded message, or -1.
+    [[nodiscard]] qsizetype rowOf(const QString &messageID) const;
     void applyMessage(const Message &message);
     /// @p grew: the part's text grew by a delta (only the text roles change).
     void applyPart(const Part &part, bool grew = false);
@@ -176,7 +183,11 @@ private:
     QString m_sessionID;
     QList<Row> m_rows;
     QList<Message> m_older; // infos of the messages before m_rows, not loaded as rows yet
+    // A loaded message's row is its value here minus m_rowBase: prepending a page lowers the
+    // base instead of moving every entry (O(page), not O(rows), at every page of a long session).
     QHash<QString, qsizetype> m_rowById;
+    qsizetype m_rowBase = 0;
+    quint64 m_nextKey = 1;
     QList<std::function<void()>> m_queued;
     int m_pageSize = 60;
     int m_generation = 0;

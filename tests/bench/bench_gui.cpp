@@ -59,7 +59,31 @@ public:
     QObject *ignoreTimer = nullptr;
     QMap<QString, qint64> timers;
 
+    /// While set, how long the GUI thread took for each event it dispatched from the event loop
+    /// (sent events inside it count towards it): the longest is the longest stall.
+    bool timeEvents = false;
+    QList<double> events;
+
     bool notify(QObject *receiver, QEvent *event) override
+    {
+        if (!timeEvents || m_depth > 0) {
+            ++m_depth;
+            const bool result = dispatch(receiver, event);
+            --m_depth;
+            return result;
+        }
+        ++m_depth;
+        const qint64 start = s_clock.nsecsElapsed();
+        const bool result = dispatch(receiver, event);
+        events.append(msSince(start));
+        --m_depth;
+        return result;
+    }
+
+private:
+    int m_depth = 0;
+
+    bool dispatch(QObject *receiver, QEvent *event)
     {
         const QEvent::Type type = event->type();
         if (type == QEvent::Timer && countTimers && receiver != ignoreTimer) {
@@ -205,7 +229,13 @@ int guiScroll(BenchApplication &app, const QString &dataDir, const QString &sess
     MainWindow *window = w->window.get();
     QScrollBar *bar = window->timelineView()->verticalScrollBar();
     const qint64 upStart = s_clock.nsecsElapsed();
+    // Every event on the way up is timed too: a page comes in (and is laid out) in an event
+    // of its own, between the steps.
+    app.events.clear();
+    app.timeEvents = true;
     const QList<double> upSteps = scrollToTop(window);
+    app.timeEvents = false;
+    const QList<double> upEvents = app.events;
     const double loadAllMs = msSince(upStart);
     // Let the layout settle, then scroll down a page at a time (all-new content in every frame),
     // then by wheel notches over the first part of the session.
@@ -242,6 +272,7 @@ int guiScroll(BenchApplication &app, const QString &dataDir, const QString &sess
                {u"wheel_px"_s, qint64(notch)},
                {u"wheel_steps"_s, frameStats(wheelSteps)},
                {u"fetch_steps"_s, frameStats(upSteps)},
+               {u"fetch_events"_s, frameStats(upEvents)},
                {u"load_all_ms"_s, loadAllMs}});
     return 0;
 }

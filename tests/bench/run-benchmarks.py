@@ -353,10 +353,17 @@ class Runner:
         cmd = [os.path.join(self.bench, "bench_gui"), "gui-scroll", s["dataDir"], s["largestSession"]]
         runs = [self.run_json(cmd, timeout=1800) for _ in range(max(1, self.args.runs // 3))]
         r = runs[0]
+        # The longest the GUI thread was busy: a step up or down, or an event on the way up
+        # (a page coming in).
+        longest = [max(x["page_steps"]["max_ms"], x["fetch_steps"]["max_ms"], x["fetch_events"]["max_ms"])
+                   for x in runs]
         self.record(fig, f"scroll {shape}: up to the oldest message loading every page ({r['load_all_ms'] / 1000:.1f} s), "
-                    f"then down a page per frame: longest frame",
-                    [x["page_steps"]["max_ms"] for x in runs], 16, "<",
+                    f"then down a page per frame: longest frame or event",
+                    longest, 16, "<",
                     extra={"frames": r["page_steps"]["frames"], "median_frame_ms": r["page_steps"]["median_ms"],
+                           "page_max_ms": r["page_steps"]["max_ms"],
+                           "fetch_event_max_ms": r["fetch_events"]["max_ms"],
+                           "fetch_events_over_16ms": r["fetch_events"]["over_16ms"],
                            "p99_frame_ms": r["page_steps"]["p99_ms"], "frames_over_16ms": r["page_steps"]["over_16ms"],
                            "viewport_paint_max_ms": r["page_viewport_paints"]["max_ms"],
                            "wheel_max_frame_ms": r["wheel_steps"]["max_ms"],

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The timeline's estimated row heights (issue 18): rows the view has not shown get a height
+// estimated without layout; the rows on screen are always laid out exactly, the others in idle
+// time, and neither moves what the user is reading.
+#include "guitest.h"
+#include "qt/timelinemodel.h"
+#include "session/sessionservice.h"
+#include "store/jsonstore.h"
+#include "timelinedelegate.h"
+#include "timelineview.h"
+
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace weft;
+
+namespace
+{
+constexpr int Messages = 160;
+constexpr qint64 Start = 1795312700000;
+
+QString idOf(const char *prefix, int n)
+{
+    return QString::fromLatin1(prefix) + u"_3%1AAAAAAAAAAAAAA"_s.arg(n, 11, 10, QChar(u'0'));
+}
+
+/// Replies whose height an estimate from their length gets wrong: lists, code, short lines.
+QString replyText(int n)
+{
+    QString text = u"Reply %1 looks at the parser.\n\n"_s.arg(n);
+    for (int i = 0; i < n % 7; ++i)
+        text += u"- item %1 of a list\n"_s.arg(i);
+    if (n % 3 == 0)
+        text += u"\n```cpp\nint x = %1;\nreturn x;\n```\n"_s.arg(n);
+    if (n % 5 == 0)
+        text += u"\n"_s + QString(400, u'w').replace(u"wwwww"_s, u"word "_s);
+    return text;
+}
+} // namespace
+
+class TestTimelineView : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void rowsOnScreenAreExact();
+    void olderPageIsEstimatedAndKeepsPlace();
+    void everyRowIsMeasuredInIdleTime();
+    void removedRowsStopTheMeasuring();
+
+private:
+    /// The rows that intersect the viewport.
+    QList<QModelIndex> visibleRows() const;
+    /// Row @p index is placed with the height of its exact layout.
+    bool placedExactly(const QModelIndex &index) const;
+
+    QTemporaryDir m_settings;
+    std::unique_ptr<QTemporaryDir> m_data;
+    std::shared_ptr<SessionService> m_service;
+    std::unique_ptr<TimelineModel> m_model;
+    std::unique_ptr<TimelineView> m_view;
+    QString m_session;
+};
+
+void TestTimelineView::initTestCase()
+{
+    test::isolateSettings(m_settings);
+    test::useStyle(test::lightPalette());
+}
+
+void TestTimelineView::init()
+{
+    m_data = std::make_unique<QTemporaryDir>();
+    m_service = std::make_shared<SessionService>(std::make_shared<JsonStore>(m_data->path()));
+    SessionService::CreateOptions options;
+    options.directory = m_data->path();
+    options.title = u"Estimated heights"_s;
+    options.now = Start;
+    const auto created = m_service->create(options);
+    QVERIFY(created);
+    m_session = created->id();
+    for (int n = 0; n < Messages; n += 2) {
+        const QString user = idOf("msg", n);
+        QVERIFY(m_service->updateMessage(Message::makeUser(user, m_session, Start + n * 1000, u"build"_s, u"fake"_s, u"m1"_s)));
+        QVERIFY(m_service->updatePart(Part::makeText(idOf("prt", n), m_session, user, u"Question %1?"_s.arg(n))));
+        const QString reply = idOf("msg", n + 1);
+        Message assistant = Message::makeAssistant(reply, m_session, Start + n * 1000 + 500, user, u"fake"_s, u"m1"_s,
+                                                   u"build"_s, m_data->path(), m_data->path());
+        assistant.setCompleted(Start + n * 1000 + 900);
+        QVERIFY(m_service->updateMessage(assistant));
+        QVERIFY(m_service->updatePart(Part::makeText(idOf("prt", n + 1), m_session, reply, replyText(n + 1))));
+    }
+
+    m_model = std::make_unique<TimelineModel>(m_service.get());
+    m_model->setPageSize(40);
+    m_view = std::make_unique<TimelineView>();
+    m_view->setTimelineModel(m_model.get());
+    m_view->resize(700, 500);
+    m_view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+    QSignalSpy loaded(m_model.get(), &TimelineModel::loaded);
+    m_model->setSessionID(m_session);
+    QVERIFY(loaded.wait(5000));
+    QCOMPARE(m_view->model()->rowCount(), 40);
+}
+
+void TestTimelineView::cleanup()
+{
+    m_view.reset();
+    m_model.reset();
+    m_service.reset();
+    m_data.reset();
+}
+
+QList<QModelIndex> TestTimelineView::visibleRows() const
+{
+    QList<QModelIndex> rows;
+    for (int row = 0; row < m_view->model()->rowCount(); ++row) {
+        const QModelIndex index = m_view->model()->index(row, 0);
+        if (m_view->visualRect(index).intersects(m_view->viewport()->rect()))
+            rows.append(index);
+    }
+    return rows;
+}
+
+bool TestTimelineView::placedExactly(const QModelIndex &index) const
+{
+    TimelineDelegate *delegate = m_view->timelineDelegate();
+    // measure() lays the row out and says whether its height differs from the one stored.
+    return !delegate->isEstimated(index) && !delegate->measure(index)
+        && m_view->visualRect(index).height() == delegate->sizeHint({}, index).height();
+}
+
+void TestTimelineView::rowsOnScreenAreExact()
+{
+    // Right after the first page came in: the view is at the end, and what it shows is exact.
+    QVERIFY(m_view->isPinnedToBottom());
+    const QList<QModelIndex> shown = visibleRows();
+    QVERIFY(shown.size() >= 2);
+    for (const QModelIndex &index : shown)
+        QVERIFY2(placedExactly(index), qPrintable(u"row %1"_s.arg(index.row())));
+    QCOMPARE(shown.last().row(), m_view->model()->rowCount() - 1);
+    // Scrolled to the middle, at once (no event processed): exact there too.
+    m_view->verticalScrollBar()->setValue(m_view->verticalScrollBar()->maximum() / 2);
+    for (const QModelIndex &index : visibleRows())
+        QVERIFY2(placedExactly(index), qPrintable(u"row %1"_s.arg(index.row())));
+}
+
+void TestTimelineView::olderPageIsEstimatedAndKeepsPlace()
+{
+    QTRY_VERIFY(!m_view->timelineDelegate()->hasEstimates());
+    // Reading a row in the middle of the loaded ones.
+    QScrollBar *bar = m_view->verticalScrollBar();
+    const QModelIndex reading = m_view->model()->index(20, 0);
+    m_view->scrollTo(reading, QAbstractItemView::PositionAtTop);
+    QVERIFY(!m_view->isPinnedToBottom());
+    const QString readingID = reading.data(TimelineModel::IdRole).toString();
+    const int top = m_view->visualRect(reading).top();
+
+    // The older page arrives: its rows are estimated, not laid out, at the moment they are in.
+    bool estimatedOnArrival = false;
+    connect(m_model.get(), &TimelineModel::olderLoaded, this, [&] {
+        estimatedOnArrival = m_view->timelineDelegate()->isEstimated(m_view->model()->index(0, 0));
+    });
+    QSignalSpy older(m_model.get(), &TimelineModel::olderLoaded);
+    m_model->fetchMore({});
+    QVERIFY(older.wait(5000));
+    QCOMPARE(m_view->model()->rowCount(), 80);
+    QVERIFY(estimatedOnArrival);
+    const auto rowOf = [&] { return m_view->model()->index(m_model->indexForId(readingID).row(), 0); };
+    QCOMPARE(m_view->visualRect(rowOf()).top(), top);
+
+    // Measured in idle time: the row read stays where it was, every pixel.
+    QTRY_VERIFY(!m_view->timelineDelegate()->hasEstimates());
+    QCOMPARE(m_view->visualRect(rowOf()).top(), top);
+    QVERIFY(bar->value() > 0);
+}
+
+void TestTimelineView::everyRowIsMeasuredInIdleTime()
+{
+    QSignalSpy older(m_model.get(), &TimelineModel::olderLoaded);
+    while (m_model->canFetchMore({})) {
+        m_model->fetchMore({});
+        QVERIFY(older.wait(5000));
+    }
+    QCOMPARE(m_view->model()->rowCount(), Messages);
+    // The view at the end lays the new rows out later (a delayed layout): now.
+    QVERIFY(m_view->visualRect(m_view->model()->index(0, 0)).isValid());
+    QTRY_VERIFY(!m_view->timelineDelegate()->hasEstimates());
+    QTRY_VERIFY(!m_view->hasPendingMeasurements());
+    // Every row is placed with its exact height, one after the other.
+    int y = m_view->visualRect(m_view->model()->index(0, 0)).top();
+    for (int row = 0; row < Messages; ++row) {
+        const QModelIndex index = m_view->model()->index(row, 0);
+        QVERIFY2(placedExactly(index), qPrintable(u"row %1"_s.arg(row)));
+        QCOMPARE(m_view->visualRect(index).top(), y);
+        y += m_view->visualRect(index).height();
+    }
+}
+
+void TestTimelineView::removedRowsStopTheMeasuring()
+{
+    // Estimates of rows that went away before they were measured are forgotten: nothing keeps
+    // running in idle time.
+    QTRY_VERIFY(!m_view->timelineDelegate()->hasEstimates());
+    m_view->scrollTo(m_view->model()->index(20, 0), QAbstractItemView::PositionAtTop);
+    // The oldest message of the page goes away the moment the page is in, before idle time.
+    bool estimated = false;
+    bool removed = false;
+    connect(m_model.get(), &TimelineModel::olderLoaded, this, [&] {
+        const QModelIndex first = m_view->model()->index(0, 0);
+        estimated = m_view->timelineDelegate()->isEstimated(first);
+        removed = bool(m_service->removeMessage(m_session, first.data(TimelineModel::IdRole).toString()));
+    });
+    QSignalSpy older(m_model.get(), &TimelineModel::olderLoaded);
+    m_model->fetchMore({});
+    QVERIFY(older.wait(5000));
+    QVERIFY(estimated);
+    QVERIFY(removed);
+    QTRY_COMPARE(m_view->model()->rowCount(), 79);
+    QTRY_VERIFY(!m_view->hasPendingMeasurements());
+    QVERIFY(!m_view->timelineDelegate()->hasEstimates());
+}
+
+QTEST_MAIN(TestTimelineView)
+#include "tst_timelineview.moc"
