@@ -366,7 +366,7 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
     const std::optional<Session> original = get(sessionID);
     if (!original)
         return Error{SessionTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
-    const QList<MessageWithParts> messages = this->messages(sessionID);
+    QList<MessageWithParts> messages = this->messages(sessionID);
     qsizetype cut = messages.size();
     if (!messageID.isEmpty()) {
         cut = -1;
@@ -391,38 +391,34 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
         return prepared;
     const Session session = prepared.value();
 
+    // The messages just read become the copies: edited in place, they are not copied a second
+    // time (and freed twice) for a session of thousands of messages.
+    messages.resize(cut);
+    QList<MessageWithParts> copies = std::move(messages);
     QHash<QString, QString> idMap;
-    QList<MessageWithParts> copies;
-    copies.reserve(cut);
-    for (qsizetype i = 0; i < cut; ++i) {
-        const MessageWithParts &msg = messages.at(i);
-        Message copy = msg.info;
+    idMap.reserve(cut);
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (MessageWithParts &copy : copies) {
         const QString newID = Identifier::ascending(Identifier::Kind::Message);
-        idMap.insert(msg.info.id(), newID);
-        copy.setId(newID);
-        copy.setSessionID(session.id());
-        if (copy.isAssistant()) {
-            const QString parent = idMap.value(copy.parentID());
+        idMap.insert(copy.info.id(), newID);
+        copy.info.setId(newID);
+        copy.info.setSessionID(session.id());
+        if (copy.info.isAssistant()) {
+            const QString parent = idMap.value(copy.info.parentID());
             if (!parent.isEmpty())
-                copy.setParentID(parent);
+                copy.info.setParentID(parent);
         }
-        MessageWithParts messageCopy{copy, {}};
-        messageCopy.parts.reserve(msg.parts.size());
-        for (const Part &part : msg.parts) {
-            Part partCopy = part;
-            partCopy.setId(Identifier::ascending(Identifier::Kind::Part));
-            partCopy.setMessageID(newID);
-            partCopy.setSessionID(session.id());
-            messageCopy.parts.append(partCopy);
+        for (Part &part : copy.parts) {
+            part.setId(Identifier::ascending(Identifier::Kind::Part));
+            part.setMessageID(newID);
+            part.setSessionID(session.id());
         }
         // A reply still being written (the session runs, here or in another process) ends in
         // the fork where it was: nothing will ever finish the copy.
-        if (messageCopy.isUnfinished())
-            messageCopy.closeUnfinished(u"The session was forked while this reply was being written; the fork has what "
-                                        u"was written then."_s,
-                                        u"The session was forked while this tool was running"_s,
-                                        QDateTime::currentMSecsSinceEpoch());
-        copies.append(messageCopy);
+        if (copy.isUnfinished())
+            copy.closeUnfinished(u"The session was forked while this reply was being written; the fork has what "
+                                 u"was written then."_s,
+                                 u"The session was forked while this tool was running"_s, now);
     }
     // One batch: the store flushes once for all files rather than once per file.
     Result<void> written = m_store->writeMessages(copies);
