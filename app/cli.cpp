@@ -19,6 +19,7 @@
 #include "session/sessionservice.h"
 #include "session/transfer.h"
 #include "store/jsonstore.h"
+#include "store/sessionlock.h"
 #include "store/store.h"
 
 #include <QDir>
@@ -26,6 +27,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
+#include <QLoggingCategory>
 #include <QTextStream>
 
 #include <cstdio>
@@ -857,6 +859,29 @@ int run(const GlobalOptions &options)
     if (command == u"trash")
         return trashCommand(options, args);
     return fail(u"unknown command \"%1\"\n\n"_s.arg(command) + usage(), 2);
+}
+
+void setApplicationIdentity()
+{
+    QCoreApplication::setOrganizationName(u"weft"_s);
+    QCoreApplication::setOrganizationDomain(u"weft.dev"_s);
+    QCoreApplication::setApplicationName(u"weft"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(WEFT_VERSION));
+}
+
+int runProcess(int &argc, char **argv, const GlobalOptions &options)
+{
+    QCoreApplication app(argc, argv);
+    setApplicationIdentity();
+    // The terminal shows results, warnings and errors; WEFT_DEBUG=1 shows what Weft does.
+    // With --server, what the server fails to answer is the command's error, printed once.
+    if (!qEnvironmentVariableIsSet("QT_LOGGING_RULES"))
+        QLoggingCategory::setFilterRules((qEnvironmentVariableIntValue("WEFT_DEBUG") > 0 ? u"weft.*.debug=true"_s
+                                                                                        : u"weft.*.info=false"_s)
+                                         + (options.server.isEmpty() ? QString() : u"\nweft.store.warning=false"_s));
+    // How a session's lock names this process to another one ("… is being run by weft run").
+    SessionLock::setProcessCommand(u"weft "_s + options.rest.value(0));
+    return run(options);
 }
 
 } // namespace weft::Cli
