@@ -39,7 +39,8 @@ public:
     }
 
     /// expect() for the member @p key of @p o. Its path ("base.key") is built only for an
-    /// issue: building it for every member checked was a sixth of `session list`'s instructions.
+    /// issue: building it for every member checked was a third of Session::validate() (19 M of
+    /// its 53 M instructions in `session list` of 5,000 sessions).
     bool member(const JsonObject &o, const QString &base, const QString &key, JsonValue::Type type, bool optional)
     {
         const JsonValue &v = o.value(key);
