@@ -19,6 +19,7 @@
 #include "session/sessionservice.h"
 #include "session/transfer.h"
 #include "store/jsonstore.h"
+#include "store/sessionlock.h"
 #include "store/store.h"
 
 #include <QDir>
@@ -26,6 +27,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
+#include <QLoggingCategory>
 #include <QTextStream>
 
 #include <cstdio>
@@ -94,6 +96,17 @@ std::optional<int> reportReadProblems(const Context &context)
     return fail(problems.first().location + u": "_s + problems.first().reason);
 }
 
+/// Keeps @p value to the end of the process instead of freeing it value by value: a command's
+/// last values (a 3,000-message session's, or 4,520 sessions and their list) took a sixth of
+/// `export`'s instructions and a twentieth of `session list`'s to tear down, and the process
+/// ends next. (A static list keeps them reachable, so leak checkers do not count them.)
+template<typename T>
+void keepUntilExit(T &&value)
+{
+    static auto *const kept = new QList<std::decay_t<T>>;
+    kept->append(std::forward<T>(value));
+}
+
 QString relativeTime(qint64 ms)
 {
     return QDateTime::fromMSecsSinceEpoch(ms).toString(u"yyyy-MM-dd HH:mm"_s);
@@ -114,12 +127,12 @@ int sessionList(const GlobalOptions &options, const QStringList &args)
     auto context = openData(options, code, false);
     if (!context)
         return code;
-    const QList<Session> sessions = context->service->listRoots();
+    QList<Session> sessions = context->service->listRoots();
     if (const auto failed = reportReadProblems(*context))
         return *failed;
     if (format == u"json") {
         JsonArray array;
-        for (const Session &s : sessions) {
+        for (const Session &s : std::as_const(sessions)) {
             array.append(JsonObject{{u"id"_s, s.id()},
                                     {u"title"_s, s.title()},
                                     {u"updated"_s, s.updated()},
@@ -128,6 +141,8 @@ int sessionList(const GlobalOptions &options, const QStringList &args)
                                     {u"directory"_s, s.directory()}});
         }
         out(toJson(array, 2) + '\n');
+        keepUntilExit(std::move(array));
+        keepUntilExit(std::move(sessions));
         return 0;
     }
     if (sessions.isEmpty()) {
@@ -135,11 +150,11 @@ int sessionList(const GlobalOptions &options, const QStringList &args)
         return 0;
     }
     qsizetype titleWidth = 5;
-    for (const Session &s : sessions)
+    for (const Session &s : std::as_const(sessions))
         titleWidth = qMax(titleWidth, qMin<qsizetype>(s.title().size(), 60));
     outLine(u"%1  %2  %3"_s.arg(u"Session ID"_s.leftJustified(30), u"Title"_s.leftJustified(titleWidth), u"Updated"_s));
     outLine(QString(30 + 2 + titleWidth + 2 + 16, u'─'));
-    for (const Session &s : sessions) {
+    for (const Session &s : std::as_const(sessions)) {
         QString title = s.title();
         if (title.size() > 60)
             title = title.left(59) + u'…';
@@ -169,11 +184,7 @@ int exportCommand(const GlobalOptions &options, const QStringList &args)
         return *failed;
     Transfer::writeExport(document.value(), [](QByteArrayView bytes) { std::fwrite(bytes.data(), 1, size_t(bytes.size()), stdout); });
     std::fflush(stdout);
-    // Kept to the end of the process instead of freed value by value: tearing down a 3,000-message
-    // session's values took a sixth of the export's instructions, and the process ends next. (A
-    // static pointer keeps it reachable, so leak checkers do not count it.)
-    static auto *const kept = new QList<JsonObject>;
-    kept->append(std::move(document.value()));
+    keepUntilExit(std::move(document.value()));
     return 0;
 }
 
@@ -857,6 +868,29 @@ int run(const GlobalOptions &options)
     if (command == u"trash")
         return trashCommand(options, args);
     return fail(u"unknown command \"%1\"\n\n"_s.arg(command) + usage(), 2);
+}
+
+void setApplicationIdentity()
+{
+    QCoreApplication::setOrganizationName(u"weft"_s);
+    QCoreApplication::setOrganizationDomain(u"weft.dev"_s);
+    QCoreApplication::setApplicationName(u"weft"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(WEFT_VERSION));
+}
+
+int runProcess(int &argc, char **argv, const GlobalOptions &options)
+{
+    QCoreApplication app(argc, argv);
+    setApplicationIdentity();
+    // The terminal shows results, warnings and errors; WEFT_DEBUG=1 shows what Weft does.
+    // With --server, what the server fails to answer is the command's error, printed once.
+    if (!qEnvironmentVariableIsSet("QT_LOGGING_RULES"))
+        QLoggingCategory::setFilterRules((qEnvironmentVariableIntValue("WEFT_DEBUG") > 0 ? u"weft.*.debug=true"_s
+                                                                                        : u"weft.*.info=false"_s)
+                                         + (options.server.isEmpty() ? QString() : u"\nweft.store.warning=false"_s));
+    // How a session's lock names this process to another one ("… is being run by weft run").
+    SessionLock::setProcessCommand(u"weft "_s + options.rest.value(0));
+    return run(options);
 }
 
 } // namespace weft::Cli

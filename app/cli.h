@@ -29,6 +29,14 @@ bool isCommand(const GlobalOptions &options);
 /// Runs a subcommand; returns the process exit code.
 int run(const GlobalOptions &options);
 
+/// A command's whole process after parseGlobal(): the QCoreApplication (no display needed), the
+/// logging rules for a terminal, then run(). Returns the exit code.
+int runProcess(int &argc, char **argv, const GlobalOptions &options);
+
+/// Organisation, application name and version, for the window and the command line alike (the
+/// paths of QStandardPaths and QSettings follow them).
+void setApplicationIdentity();
+
 /// The top-level help text.
 QString usage();
 

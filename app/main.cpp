@@ -1,35 +1,38 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// `weft`: the command line. It links no GUI library (app/CMakeLists.txt); without a command it
+// becomes the window, weft-window, with the same arguments.
 #include "cli.h"
 
-#include "appearance.h"
-#include "core/logging.h"
-#include "i18n.h"
-#include "mainwindow.h"
-#include "opencodedb/opencodedatadir.h"
-#include "processor/setup.h"
-#include "session/datadir.h"
-#include "session/sampledata.h"
-#include "session/sessionservice.h"
-#include "store/sessionlock.h"
+#include <QString>
+#include <QStringList>
 
-#include <QApplication>
-#include <QCoreApplication>
-#include <QDir>
-#include <QLoggingCategory>
-#include <QMessageBox>
-#include <QThreadPool>
-
-using namespace Qt::StringLiterals;
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <unistd.h>
 
 namespace
 {
-void setIdentity()
+
+/// Replaces this process with weft-window (WEFT_WINDOW_FROM_BIN beside this executable's
+/// folder); returns only if that fails, with the exit code.
+int execWindow(char **argv)
 {
-    QCoreApplication::setOrganizationName(u"weft"_s);
-    QCoreApplication::setOrganizationDomain(u"weft.dev"_s);
-    QCoreApplication::setApplicationName(u"weft"_s);
-    QCoreApplication::setApplicationVersion(QStringLiteral(WEFT_VERSION));
+    char self[PATH_MAX];
+    const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (length <= 0) {
+        std::fprintf(stderr, "weft: cannot find its own executable: %s\n", std::strerror(errno));
+        return 1;
+    }
+    const std::string exe(self, size_t(length));
+    const std::string window = exe.substr(0, exe.rfind('/') + 1) + WEFT_WINDOW_FROM_BIN "/weft-window";
+    execv(window.c_str(), argv);
+    std::fprintf(stderr, "weft: cannot start the window %s: %s\n", window.c_str(), std::strerror(errno));
+    return 1;
 }
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -39,63 +42,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < argc; ++i)
         arguments.append(QString::fromLocal8Bit(argv[i]));
     const weft::Cli::GlobalOptions options = weft::Cli::parseGlobal(arguments);
-
-    if (weft::Cli::isCommand(options)) {
-        // Headless: no display needed.
-        QCoreApplication app(argc, argv);
-        setIdentity();
-        // The terminal shows results, warnings and errors; WEFT_DEBUG=1 shows what Weft does.
-        // With --server, what the server fails to answer is the command's error, printed once.
-        if (!qEnvironmentVariableIsSet("QT_LOGGING_RULES"))
-            QLoggingCategory::setFilterRules((qEnvironmentVariableIntValue("WEFT_DEBUG") > 0 ? u"weft.*.debug=true"_s
-                                                                                            : u"weft.*.info=false"_s)
-                                             + (options.server.isEmpty() ? QString() : u"\nweft.store.warning=false"_s));
-        // How a session's lock names this process to another one ("… is being run by weft run").
-        weft::SessionLock::setProcessCommand(u"weft "_s + options.rest.value(0));
-        return weft::Cli::run(options);
-    }
-
-    QApplication app(argc, argv);
-    weft::SessionLock::setProcessCommand(u"the Weft window"_s);
-    setIdentity();
-    // Weft's and Qt's translations for the system's languages (the command line stays English).
-    weft::I18n::installTranslations(app, QLocale::system());
-    QApplication::setApplicationDisplayName(u"Weft"_s);
-    // The reverse-DNS ID of packaging/dev.weft.Weft.desktop, its metainfo and its icon.
-    QApplication::setDesktopFileName(weft::Appearance::applicationId());
-    QApplication::setWindowIcon(weft::Appearance::applicationIcon());
-
-    const QString path = options.dataDir.isEmpty() ? weft::DataDir::defaultPath() : options.dataDir;
-    weft::Result<weft::DataDir::Opened> opened = weft::OpencodeDataDir::open(path, true);
-    if (!opened) {
-        QMessageBox::critical(nullptr, QObject::tr("Weft"),
-                              QObject::tr("Weft cannot open its data folder:\n%1").arg(opened.error().toString()));
-        return 1;
-    }
-    weft::Logging::start(opened->path);
-    auto service = std::make_shared<weft::SessionService>(opened->store);
-    // Sessions deleted more than 30 days ago leave the trash for good, off the GUI thread: an
-    // old entry may hold thousands of files.
-    QThreadPool::globalInstance()->start([service] { service->purgeTrash(); });
-    if (opened->created && options.dataDir.isEmpty()) {
-        // First start of Weft's own data dir: sample sessions so that a new user sees something real.
-        const auto samples = weft::SampleData::create(*service, QDir::homePath());
-        if (!samples)
-            qCWarning(lcSession) << "could not write the sample sessions:" << samples.error().toString();
-    }
-    // The config of the agent loop, as `weft run` reads it: --config FILE, else
-    // $XDG_CONFIG_HOME/weft/weft.json. A broken config is reported; the window still opens.
-    weft::Result<weft::ProcessorSetup> setup = weft::loadProcessorSetup(options.configFile, opened->path);
-    if (!setup) {
-        QMessageBox::warning(nullptr, QObject::tr("Weft"),
-                             QObject::tr("Weft cannot use its configuration, so prompts cannot be sent until it is "
-                                         "fixed:\n%1")
-                                 .arg(setup.error().toString()));
-        setup = weft::makeProcessorSetup(weft::Config(), opened->path);
-    }
-    weft::MainWindow window(service, opened->path, std::optional<weft::ProcessorSetup>(setup.value()));
-    // Colours and the timeline font chosen in the settings dialog.
-    weft::Appearance::apply(weft::Appearance::Settings::load());
-    window.show();
-    return app.exec();
+    if (!weft::Cli::isCommand(options))
+        return execWindow(argv);
+    return weft::Cli::runProcess(argc, argv, options);
 }

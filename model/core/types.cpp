@@ -38,25 +38,35 @@ public:
         return true;
     }
 
+    /// expect() for the member @p key of @p o. Its path ("base.key") is built only for an
+    /// issue: building it for every member checked was a third of Session::validate() (19 M of
+    /// its 53 M instructions in `session list` of 5,000 sessions).
+    bool member(const JsonObject &o, const QString &base, const QString &key, JsonValue::Type type, bool optional)
+    {
+        const JsonValue &v = o.value(key);
+        if (v.type() == type)
+            return true;
+        return expect(v, type, base + u'.' + key, optional);
+    }
     bool string(const JsonObject &o, const QString &base, const QString &key, bool optional = false)
     {
-        return expect(o.value(key), JsonValue::Type::String, base + u'.' + key, optional);
+        return member(o, base, key, JsonValue::Type::String, optional);
     }
     bool number(const JsonObject &o, const QString &base, const QString &key, bool optional = false)
     {
-        return expect(o.value(key), JsonValue::Type::Number, base + u'.' + key, optional);
+        return member(o, base, key, JsonValue::Type::Number, optional);
     }
     bool boolean(const JsonObject &o, const QString &base, const QString &key, bool optional = false)
     {
-        return expect(o.value(key), JsonValue::Type::Bool, base + u'.' + key, optional);
+        return member(o, base, key, JsonValue::Type::Bool, optional);
     }
     bool object(const JsonObject &o, const QString &base, const QString &key, bool optional = false)
     {
-        return expect(o.value(key), JsonValue::Type::Object, base + u'.' + key, optional);
+        return member(o, base, key, JsonValue::Type::Object, optional);
     }
     bool array(const JsonObject &o, const QString &base, const QString &key, bool optional = false)
     {
-        return expect(o.value(key), JsonValue::Type::Array, base + u'.' + key, optional);
+        return member(o, base, key, JsonValue::Type::Array, optional);
     }
 
     void id(const JsonObject &o, const QString &base, const QString &key, const QString &prefix, bool optional = false)

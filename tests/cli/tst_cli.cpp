@@ -85,9 +85,12 @@ private Q_SLOTS:
     void help_data();
     void help();
     void damagedStore();
+    void commandLoadsNoGuiLibrary();
+    void windowWithoutCommand();
     void cleanupTestCase();
 
 private:
+    QProcessEnvironment environment() const;
     Run weft(const QStringList &args);
     Run weft(const QString &dataDir, const QStringList &args) { return weft(QStringList{u"--data-dir"_s, dataDir} + args); }
 
@@ -112,9 +115,9 @@ void TestCli::cleanupTestCase()
     QCOMPARE(weft::test::entriesUnder(m_home.path() + u"/home"_s), QStringList());
 }
 
-Run TestCli::weft(const QStringList &args)
+/// A home of the test's own, and no display at all: a command must not need one.
+QProcessEnvironment TestCli::environment() const
 {
-    QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(u"HOME"_s, m_home.path() + u"/home"_s);
     env.insert(u"XDG_DATA_HOME"_s, m_home.path() + u"/data"_s);
@@ -126,7 +129,14 @@ Run TestCli::weft(const QStringList &args)
     env.remove(u"WEFT_DATA_DIR"_s);
     env.remove(u"DISPLAY"_s);
     env.remove(u"WAYLAND_DISPLAY"_s);
-    process.setProcessEnvironment(env);
+    env.remove(u"QT_QPA_PLATFORM"_s);
+    return env;
+}
+
+Run TestCli::weft(const QStringList &args)
+{
+    QProcess process;
+    process.setProcessEnvironment(environment());
     process.setWorkingDirectory(m_home.path());
     process.start(m_binary, args);
     Run run;
@@ -515,6 +525,43 @@ void TestCli::help()
     QCOMPARE(run.err, QByteArray());
     // Help never opens or creates a data dir (checked again in cleanupTestCase).
     QCOMPARE(weft::test::entriesUnder(m_home.path() + u"/data"_s), QStringList());
+}
+
+void TestCli::commandLoadsNoGuiLibrary()
+{
+    // The window's libraries (Qt Gui, Widgets, KF6 and what they pull in) are weft-window's: a
+    // command starts without loading them. LD_TRACE_LOADED_OBJECTS makes the dynamic linker list
+    // what it would load (what ldd prints) instead of running the program.
+    QProcess process;
+    QProcessEnvironment env = environment();
+    env.insert(u"LD_TRACE_LOADED_OBJECTS"_s, u"1"_s);
+    process.setProcessEnvironment(env);
+    process.start(m_binary, {u"--version"_s});
+    QVERIFY(process.waitForFinished(60000));
+    const QByteArray libraries = process.readAllStandardOutput();
+    QVERIFY2(libraries.contains("libQt6Core.so"), libraries.constData());
+    for (const char *gui : {"libQt6Gui.so", "libQt6Widgets.so", "libKF6SyntaxHighlighting.so", "libQt6DBus.so"})
+        QVERIFY2(!libraries.contains(gui), gui);
+}
+
+void TestCli::windowWithoutCommand()
+{
+    // Without a command, weft becomes the window (weft-window, by execv: same process).
+    QTemporaryDir dataDir;
+    QVERIFY(dataDir.isValid());
+    QProcess process;
+    QProcessEnvironment env = environment();
+    env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    process.setProcessEnvironment(env);
+    process.start(m_binary, {u"--data-dir"_s, dataDir.path()});
+    QVERIFY(process.waitForStarted());
+    const QString exe = u"/proc/%1/exe"_s.arg(process.processId());
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(exe).symLinkTarget().endsWith(u"/weft-window"), 30000);
+    // The window opened the data dir it was given (its log is there), and keeps running.
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dataDir.path() + u"/log"_s), 30000);
+    QCOMPARE(process.state(), QProcess::Running);
+    process.terminate();
+    QVERIFY(process.waitForFinished(30000));
 }
 
 void TestCli::damagedStore()

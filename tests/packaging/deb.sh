@@ -39,9 +39,11 @@ note "ok: control: Depends: $depends"
 
 dpkg-deb -x "$out/weft.deb" "$out/root"
 check_tree "$out/root" /usr
-# Files are owned by root in the archive, and the binary is stripped.
+# Files are owned by root in the archive, and the binaries are stripped.
 owners=$(dpkg-deb --contents "$out/weft.deb" | awk '{print $2}' | sort -u)
 [ "$owners" = root/root ] || fail "files not owned by root/root: $owners"
-if [[ "$(file "$out/root/usr/bin/weft")" == *"not stripped"* ]]; then fail "the packaged binary is not stripped"; fi
+for binary in usr/bin/weft usr/libexec/weft/weft-window; do
+    if [[ "$(file "$out/root/$binary")" == *"not stripped"* ]]; then fail "the packaged $binary is not stripped"; fi
+done
 rm -rf "$out/root" "$out/cpack/_CPack_Packages"
 note "ok: the .deb's contents"

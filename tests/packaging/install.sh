@@ -33,7 +33,7 @@ while read -r shot; do
     [ "$size" = "$width $height" ] || fail "screenshot $name is $size, the metainfo says $width $height"
 done <<<"$shots"
 # Nothing else is installed: no tests, no headers, no static libraries.
-extra=$(cd "$stage" && find . -type f | grep -v -e '^./usr/bin/weft$' -e '^./usr/share/applications/' \
+extra=$(cd "$stage" && find . -type f | grep -v -e '^./usr/bin/weft$' -e '^./usr/libexec/weft/weft-window$' -e '^./usr/share/applications/' \
     -e '^./usr/share/metainfo/' -e '^./usr/share/icons/hicolor/' -e '^./usr/share/weft/translations/' \
     -e '^./usr/share/man/' || true)
 [ -z "$extra" ] || fail "unexpected files installed: $extra"

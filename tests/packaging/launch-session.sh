@@ -24,9 +24,10 @@ pids=$(token_pids "$WEFT_LAUNCH_TOKEN")
 [ -n "$pids" ] || fail "weft is gone 3 s after its window appeared"
 found=0
 for pid in $pids; do
-    [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = /usr/bin/weft ] && found=1
+    # /usr/bin/weft without a command becomes the window, /usr/libexec/weft/weft-window (execv).
+    [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = /usr/libexec/weft/weft-window ] && found=1
 done
-[ $found = 1 ] || fail "gio launch did not start /usr/bin/weft"
+[ $found = 1 ] || fail "gio launch did not start /usr/bin/weft and its window"
 mkdir -p "$SHOTS"
 xwd -root -silent | convert xwd:- "$SHOTS/packaging-launch.png"
 note "ok: weft runs; screenshot $SHOTS/packaging-launch.png"
