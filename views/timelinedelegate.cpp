@@ -263,62 +263,83 @@ void TimelineDelegate::invalidate(const QModelIndex &index)
         return;
     m_layouts.remove(index.data(TimelineModel::IdRole).toString());
     // A measured row is measured again, not estimated: it is probably on screen.
-    const auto it = m_heights.find(timelineIndex(index).internalId());
-    if (it != m_heights.end() && !it->estimated)
-        it->revision = -1;
+    if (CachedHeight *height = m_heights.find(timelineIndex(index).internalId()); height && !height->estimated)
+        height->revision = -1;
 }
 
 void TimelineDelegate::clearCaches()
 {
     m_layouts.clear();
     m_heights.clear();
-    m_estimates = 0;
     m_documents.clear();
     m_thumbnails.clear();
 }
 
-void TimelineDelegate::storeHeight(quint64 key, const CachedHeight &height) const
+void TimelineDelegate::Heights::store(quint64 key, const CachedHeight &height)
 {
-    const auto it = m_heights.find(key);
-    if (it == m_heights.end()) {
-        m_heights.insert(key, height);
-        m_estimates += int(height.estimated);
-        return;
+    if (m_rows.empty())
+        m_first = key;
+    if (key < m_first) {
+        m_rows.insert(m_rows.begin(), m_first - key, CachedHeight{});
+        m_first = key;
     }
-    m_estimates += int(height.estimated) - int(it->estimated);
-    *it = height;
+    if (key - m_first >= m_rows.size())
+        m_rows.resize(key - m_first + 1);
+    CachedHeight &entry = m_rows[key - m_first];
+    m_estimates += int(height.estimated) - int(entry.width > 0 && entry.estimated);
+    entry = height;
+}
+
+void TimelineDelegate::Heights::setMeasured(CachedHeight *height)
+{
+    if (height->estimated) {
+        height->estimated = false;
+        --m_estimates;
+    }
+}
+
+void TimelineDelegate::Heights::dropEstimates()
+{
+    for (CachedHeight &height : m_rows) {
+        if (height.estimated)
+            height = CachedHeight{};
+    }
+    m_estimates = 0;
+}
+
+void TimelineDelegate::Heights::clear()
+{
+    m_rows.clear();
+    m_first = 0;
+    m_estimates = 0;
 }
 
 bool TimelineDelegate::isEstimated(const QModelIndex &index) const
 {
-    const auto it = m_heights.constFind(timelineIndex(index).internalId());
-    return it != m_heights.cend() && it->estimated;
+    const CachedHeight *height = m_heights.find(timelineIndex(index).internalId());
+    return height && height->estimated;
 }
 
 bool TimelineDelegate::measure(const QModelIndex &index) const
 {
     const QModelIndex row = timelineIndex(index);
     int before = -1;
-    if (const auto it = m_heights.find(row.internalId()); it != m_heights.end()) {
-        before = it->height;
+    if (CachedHeight *height = m_heights.find(row.internalId())) {
+        before = height->height;
         // No longer an estimate: layout() must not ask the view for a relayout, the caller
         // does one for all the rows it measures.
-        if (it->estimated) {
-            it->estimated = false;
-            --m_estimates;
-        }
+        m_heights.setMeasured(height);
     }
     const int height = layout(index)->height;
     // layout() stores the height, unless the layout came from its cache.
-    storeHeight(row.internalId(),
-                CachedHeight{row.data(TimelineModel::RevisionRole).toInt(), viewWidth(), height, false});
+    m_heights.store(row.internalId(),
+                    CachedHeight{row.data(TimelineModel::RevisionRole).toInt(), viewWidth(), height, false});
     return height != before;
 }
 
 void TimelineDelegate::dropEstimates()
 {
-    m_heights.removeIf([](const auto &entry) { return entry.value().estimated; });
-    m_estimates = 0;
+    m_heights.dropEstimates();
 }
 
 int TimelineDelegate::estimatedHeight(const QModelIndex &index, int width) const
@@ -491,11 +512,11 @@ std::shared_ptr<const TimelineDelegate::Layout> TimelineDelegate::layout(const Q
     auto entry = new CachedLayout{revision, width, l};
     m_layouts.insert(id, entry, 1);
     const quint64 key = timelineIndex(index).internalId();
-    const auto previous = m_heights.constFind(key);
+    const CachedHeight *previous = m_heights.find(key);
     // Laid out for painting before the view measured it (the view lays out the rows it shows
     // first, so this is rare): the view must place the rows again.
-    const bool misplaced = previous != m_heights.cend() && previous->estimated && previous->height != l->height;
-    storeHeight(key, CachedHeight{revision, width, l->height, false});
+    const bool misplaced = previous && previous->estimated && previous->height != l->height;
+    m_heights.store(key, CachedHeight{revision, width, l->height, false});
     if (misplaced)
         Q_EMIT const_cast<TimelineDelegate *>(this)->sizeHintChanged(index);
     return l;
@@ -910,16 +931,15 @@ QSize TimelineDelegate::sizeHint(const QStyleOptionViewItem &, const QModelIndex
     const quint64 key = row.internalId();
     const int revision = row.data(TimelineModel::RevisionRole).toInt();
     const int width = viewWidth();
-    const auto it = m_heights.constFind(key);
-    if (it != m_heights.cend() && it->width == width) {
-        if (it->revision == revision)
-            return QSize(width, it->height);
+    if (const CachedHeight *cached = m_heights.find(key); cached && cached->width == width) {
+        if (cached->revision == revision)
+            return QSize(width, cached->height);
         // A measured row changed (a reply streams, a tool finished): it is probably on screen.
-        if (!it->estimated)
+        if (!cached->estimated)
             return QSize(width, layout(index)->height);
     }
     const int height = estimatedHeight(index, width);
-    storeHeight(key, CachedHeight{revision, width, height, true});
+    m_heights.store(key, CachedHeight{revision, width, height, true});
     return QSize(width, height);
 }
 

@@ -9,10 +9,11 @@
 #include <QImage>
 #include <QPersistentModelIndex>
 #include <QSet>
-#include <QTimer>
 #include <QTextDocument>
+#include <QTimer>
 
 #include <memory>
+#include <vector>
 
 class QAbstractItemView;
 class QMimeData;
@@ -72,7 +73,7 @@ public:
     /// Lays out row @p index; true when its height differs from the one the view had.
     bool measure(const QModelIndex &index) const;
     /// Some row's height is an estimate.
-    [[nodiscard]] bool hasEstimates() const { return m_estimates > 0; }
+    [[nodiscard]] bool hasEstimates() const { return m_heights.estimates() > 0; }
     /// Forgets the estimates of rows the view no longer has (every row shown was measured).
     void dropEstimates();
 
@@ -236,14 +237,36 @@ private:
     struct CachedHeight
     {
         int revision = -1;
-        int width = 0;
+        int width = 0; // 0: none
         int height = 0;
         bool estimated = false;
     };
-    void storeHeight(quint64 key, const CachedHeight &height) const;
+    /// The heights by row key. The keys of a session's rows are dense (the model numbers its rows
+    /// as it makes them), so this is a vector from the smallest key on, not a hash: a relayout
+    /// of 20,000 rows looks up each one.
+    class Heights
+    {
+    public:
+        [[nodiscard]] CachedHeight *find(quint64 key)
+        {
+            return key >= m_first && key - m_first < m_rows.size() && m_rows[key - m_first].width > 0
+                ? &m_rows[key - m_first]
+                : nullptr;
+        }
+        void store(quint64 key, const CachedHeight &height);
+        /// Marks the height of @p key measured (no longer an estimate).
+        void setMeasured(CachedHeight *height);
+        void dropEstimates();
+        void clear();
+        [[nodiscard]] int estimates() const { return m_estimates; }
+
+    private:
+        std::vector<CachedHeight> m_rows;
+        quint64 m_first = 0;
+        int m_estimates = 0;
+    };
     [[nodiscard]] int estimatedHeight(const QModelIndex &index, int width) const;
-    mutable QHash<quint64, CachedHeight> m_heights;
-    mutable int m_estimates = 0; // entries of m_heights that are estimates
+    mutable Heights m_heights;
     mutable QHash<QString, qreal> m_paragraphGaps; // by font
     mutable QCache<QString, CachedDocument> m_documents;
     mutable QCache<QString, QImage> m_thumbnails;

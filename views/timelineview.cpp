@@ -30,10 +30,9 @@ namespace
 {
 constexpr int SpinnerIntervalMs = 80;
 constexpr int DragScrollIntervalMs = 30;
-// A slice of measuring estimated rows in idle time: half a frame, so input and painting go on.
-constexpr qint64 IdleMeasureMs = 8;
-// How often rows measured in idle time are placed while more remain to be measured.
-constexpr qint64 PlaceEveryMs = 250;
+// A slice of measuring estimated rows in idle time: a quarter of a frame, so that with the
+// relayout after it, input and painting go on at 60 frames a second.
+constexpr qint64 IdleMeasureMs = 4;
 } // namespace
 
 TimelineView::TimelineView(QWidget *parent)
@@ -112,6 +111,8 @@ void TimelineView::setTimelineModel(TimelineModel *model)
     if (m_proxy)
         m_proxy->deleteLater();
     m_model = model;
+    // Row keys are the model's own: another model's may be the same numbers.
+    m_delegate->clearCaches();
     auto *filter = new TimelineRevertFilter(this);
     filter->setAccessibleText([this](const QModelIndex &index) { return m_delegate->accessibleText(index); });
     m_proxy = filter;
@@ -200,8 +201,6 @@ void TimelineView::verticalScrollbarValueChanged(int value)
 void TimelineView::doItemsLayout()
 {
     QListView::doItemsLayout();
-    m_unplaced = false;
-    m_placed.start();
     measureVisibleRows();
     if (m_delegate->hasEstimates() && !m_measure.isActive())
         m_measure.start();
@@ -209,8 +208,6 @@ void TimelineView::doItemsLayout()
 
 void TimelineView::relayoutKeepingPlace()
 {
-    m_unplaced = false;
-    m_placed.start();
     const QModelIndex first = indexAt(QPoint(viewport()->width() / 2, 0));
     const int offset = first.isValid() ? visualRect(first).top() : 0;
     QListView::doItemsLayout();
@@ -232,13 +229,10 @@ void TimelineView::measureVisibleRows()
         const QModelIndex first = indexAt(QPoint(viewport()->width() / 2, 0));
         for (int row = first.isValid() ? first.row() : 0; row < model()->rowCount(); ++row) {
             const QModelIndex index = model()->index(row, 0);
-            const QRect rect = visualRect(index);
-            if (rect.top() >= viewport()->height())
+            if (visualRect(index).top() >= viewport()->height())
                 break;
             if (m_delegate->isEstimated(index))
-                m_delegate->measure(index);
-            // Also a row measured in idle time but not placed since.
-            changed |= rect.height() != m_delegate->sizeHint({}, index).height();
+                changed |= m_delegate->measure(index);
         }
         if (!changed)
             return;
@@ -253,37 +247,28 @@ void TimelineView::measureInIdleTime()
     const QScopedValueRollback guard(m_measuring, true);
     QElapsedTimer clock;
     clock.start();
-    const auto inBudget = [&] { return clock.elapsed() < IdleMeasureMs; };
     bool changed = false;
     bool scanned = true; // every row was looked at
     const QModelIndex first = indexAt(QPoint(viewport()->width() / 2, 0));
     const int rows = model()->rowCount();
     const int from = first.isValid() ? first.row() : rows - 1;
-    // Upwards first: older messages are where the user scrolls to.
-    for (int row = from; row >= 0; --row) {
-        if (!inBudget()) {
+    // Outwards from the top of the viewport, a row below and a row above in turn: the rows
+    // measured first are the ones a scroll either way shows next.
+    for (int distance = 0; from + distance < rows || from - distance > 0; ++distance) {
+        if (clock.elapsed() >= IdleMeasureMs) {
             scanned = false;
             break;
         }
-        if (const QModelIndex index = model()->index(row, 0); m_delegate->isEstimated(index))
-            changed |= m_delegate->measure(index);
-    }
-    for (int row = from + 1; scanned && row < rows; ++row) {
-        if (!inBudget()) {
-            scanned = false;
-            break;
+        for (const int row : {from + distance, from - distance - 1}) {
+            if (row < 0 || row >= rows)
+                continue;
+            if (const QModelIndex index = model()->index(row, 0); m_delegate->isEstimated(index))
+                changed |= m_delegate->measure(index);
         }
-        if (const QModelIndex index = model()->index(row, 0); m_delegate->isEstimated(index))
-            changed |= m_delegate->measure(index);
     }
     if (scanned)
         m_delegate->dropEstimates(); // the rest are of rows no longer shown
-    // Placing the rows costs a pass over all of them (20,000 in a long session): once when
-    // every row is measured, or a few times a second meanwhile, not after every slice. Until
-    // then a measured row keeps its estimated place; measureVisibleRows() places it the moment
-    // it is on screen.
-    m_unplaced |= changed;
-    if (m_unplaced && (!m_delegate->hasEstimates() || !m_placed.isValid() || m_placed.elapsed() >= PlaceEveryMs))
+    if (changed)
         relayoutKeepingPlace();
     if (m_delegate->hasEstimates())
         m_measure.start();

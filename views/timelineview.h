@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QElapsedTimer>
 #include <QListView>
 #include <QPersistentModelIndex>
 #include <QTimer>
@@ -152,8 +151,6 @@ private:
     QPersistentModelIndex m_hoveredCodeRow;
     QTimer m_measure; // measureInIdleTime()
     bool m_measuring = false;
-    bool m_unplaced = false; // rows were measured in idle time since the rows were last placed
-    QElapsedTimer m_placed; // since the rows were last placed
 };
 
 } // namespace weft
