@@ -5,12 +5,14 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QStringDecoder>
+#include <QVarLengthArray>
 
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <string_view>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -29,7 +31,6 @@ namespace weft
 namespace
 {
 const JsonValue s_undefined;
-const QString s_emptyString;
 
 /// UTF-8 to a string that keeps a leading U+FEFF: QString::fromUtf8() drops it as a byte order
 /// mark, but inside a JSON string it is an ordinary character (JSON.parse keeps it).
@@ -299,51 +300,52 @@ bool JsonObject::operator==(const JsonObject &other) const
 // JsonValue
 
 JsonValue::JsonValue(const JsonArray &a)
-    : m_type(Type::Array)
-    , m_array(a)
+    : m_value(a)
 {
 }
 
 JsonValue::JsonValue(const JsonObject &o)
-    : m_type(Type::Object)
-    , m_object(o)
+    : m_value(o)
 {
 }
 
 qint64 JsonValue::toInteger(qint64 fallback) const
 {
-    if (!isNumber() || !std::isfinite(m_number))
+    const double *n = std::get_if<double>(&m_value);
+    if (!n || !std::isfinite(*n))
         return fallback;
-    if (m_number >= 9.2e18 || m_number <= -9.2e18)
+    if (*n >= 9.2e18 || *n <= -9.2e18)
         return fallback;
-    return qint64(m_number);
+    return qint64(*n);
 }
 
-const QString &JsonValue::toStringRef() const
+QString JsonValue::decodedUtf8() const
 {
-    return isString() ? m_string : s_emptyString;
+    return utf8String(std::get<Utf8>(m_value).bytes);
 }
 
 JsonArray JsonValue::toArray() const
 {
-    return isArray() ? m_array : JsonArray();
+    const JsonArray *a = std::get_if<JsonArray>(&m_value);
+    return a ? *a : JsonArray();
 }
 
 JsonObject JsonValue::toObject() const
 {
-    return isObject() ? m_object : JsonObject();
+    const JsonObject *o = std::get_if<JsonObject>(&m_value);
+    return o ? *o : JsonObject();
 }
 
 JsonObject &JsonValue::objectRef()
 {
     Q_ASSERT(isObject());
-    return m_object;
+    return std::get<JsonObject>(m_value);
 }
 
 JsonArray &JsonValue::arrayRef()
 {
     Q_ASSERT(isArray());
-    return m_array;
+    return std::get<JsonArray>(m_value);
 }
 
 QString JsonValue::typeName(Type type)
@@ -369,48 +371,37 @@ QString JsonValue::typeName(Type type)
 
 bool JsonValue::operator==(const JsonValue &other) const
 {
-    if (m_type != other.m_type)
+    if (type() != other.type())
         return false;
-    switch (m_type) {
-    case Type::Undefined:
-    case Type::Null:
-        return true;
-    case Type::Bool:
-    case Type::Number:
-        return m_number == other.m_number;
-    case Type::String:
-        return m_string == other.m_string;
-    case Type::Array:
-        return m_array == other.m_array;
-    case Type::Object:
-        return m_object == other.m_object;
-    }
-    return false;
+    if (m_value.index() != other.m_value.index()) // one string as UTF-16, the other as UTF-8
+        return toString() == other.toString();
+    return m_value == other.m_value;
 }
 
 QJsonValue JsonValue::toQJsonValue() const
 {
-    switch (m_type) {
+    switch (type()) {
     case Type::Undefined:
         return QJsonValue(QJsonValue::Undefined);
     case Type::Null:
         return QJsonValue(QJsonValue::Null);
     case Type::Bool:
-        return QJsonValue(m_number != 0);
+        return QJsonValue(toBool());
     case Type::Number:
-        return QJsonValue(m_number);
+        return QJsonValue(toDouble());
     case Type::String:
-        return QJsonValue(m_string);
+        return QJsonValue(toString());
     case Type::Array: {
         QJsonArray a;
-        for (const JsonValue &v : m_array)
+        for (const JsonValue &v : std::get<JsonArray>(m_value))
             a.append(v.toQJsonValue());
         return a;
     }
     case Type::Object: {
+        const JsonObject &object = std::get<JsonObject>(m_value);
         QJsonObject o;
-        for (qsizetype i = 0; i < m_object.size(); ++i)
-            o.insert(m_object.keyAt(i), m_object.valueAt(i).toQJsonValue());
+        for (qsizetype i = 0; i < object.size(); ++i)
+            o.insert(object.keyAt(i), object.valueAt(i).toQJsonValue());
         return o;
     }
     }
@@ -532,9 +523,13 @@ private:
             return parseObject(out, depth + 1);
         case '[':
             return parseArray(out, depth + 1);
-        case '"':
-            out.m_type = JsonValue::Type::String;
-            return parseString(out.m_string);
+        case '"': {
+            QString string;
+            if (!parseString(string))
+                return false;
+            out.m_value = std::move(string);
+            return true;
+        }
         case 't':
             out = JsonValue(true);
             return literal("true", 4);
@@ -727,7 +722,7 @@ private:
         skipSpace();
         if (m_p < m_end && *m_p == ']') {
             ++m_p;
-            out.setArray(std::move(array));
+            out.m_value = std::move(array);
             return true;
         }
         array.d = new JsonArray::Data;
@@ -745,7 +740,7 @@ private:
             }
             if (*m_p == ']') {
                 ++m_p;
-                out.setArray(std::move(array));
+                out.m_value = std::move(array);
                 return true;
             }
             return fail(u"expected ',' or ']' in array"_s);
@@ -803,6 +798,25 @@ private:
         return slot.value;
     }
 
+    /// From this many bytes of UTF-8 on, a string may be held as UTF-8 (see JsonValue).
+    static constexpr qsizetype LongString = 256;
+
+    /// The value of a long string read as valid UTF-8 @p bytes: kept as UTF-8 while that is the
+    /// smaller form, that is while fewer than half of its bytes continue a multi-byte character
+    /// (ASCII text with some accents, arrows or box drawing), as UTF-16 otherwise (CJK text).
+    static JsonValue longString(QByteArrayView bytes)
+    {
+        qsizetype continuation = 0;
+        for (const char c : bytes)
+            continuation += (quint8(c) & 0xC0) == 0x80;
+        JsonValue value;
+        if (continuation * 2 < bytes.size())
+            value.m_value = JsonValue::Utf8{bytes.toByteArray()};
+        else
+            value.m_value = utf8String(bytes);
+        return value;
+    }
+
 #ifdef WEFT_HAVE_SIMDJSON
 public:
     /// Parses with simdjson and builds the same ordered values as the parser above. Gives nullopt
@@ -830,12 +844,19 @@ public:
         if (parser->parse(reinterpret_cast<const uint8_t *>(data.data()), size_t(data.size()), !padded).get(root) != simdjson::SUCCESS)
             return std::nullopt;
         JsonValue value;
-        fromSimdjson(root, value);
+        LongStrings longStrings;
+        fromSimdjson(root, value, longStrings);
         return value;
     }
 
 private:
-    static void fromSimdjson(simdjson::dom::element e, JsonValue &out)
+    /// The long strings of one document so far, each with its value. An equal one later in the
+    /// document shares that value's bytes: OpenCode's bash tool writes its output twice (as
+    /// state.output and as state.metadata.output). A few per document are compared at most.
+    using LongStrings = QVarLengthArray<std::pair<std::string_view, JsonValue>, 4>;
+    static constexpr qsizetype MaxSharedStrings = 8;
+
+    static void fromSimdjson(simdjson::dom::element e, JsonValue &out, LongStrings &longStrings)
     {
         switch (e.type()) {
         case simdjson::dom::element_type::OBJECT: {
@@ -850,10 +871,10 @@ private:
                 for (const simdjson::dom::key_value_pair member : members) {
                     const QByteArrayView bytes(member.key.data(), qsizetype(member.key.size()));
                     QString key = bytes.size() <= MaxInternedKey ? internedKey(bytes) : utf8String(bytes);
-                    fromSimdjson(member.value, memberSlot(keys, values, std::move(key)));
+                    fromSimdjson(member.value, memberSlot(keys, values, std::move(key)), longStrings);
                 }
             }
-            out.setObject(std::move(object));
+            out.m_value = std::move(object);
             return;
         }
         case simdjson::dom::element_type::ARRAY: {
@@ -863,15 +884,27 @@ private:
                 array.d = new JsonArray::Data;
                 array.d->items.reserve(qsizetype(items.size()));
                 for (const simdjson::dom::element item : items)
-                    fromSimdjson(item, array.d->items.emplace_back());
+                    fromSimdjson(item, array.d->items.emplace_back(), longStrings);
             }
-            out.setArray(std::move(array));
+            out.m_value = std::move(array);
             return;
         }
         case simdjson::dom::element_type::STRING: {
             const std::string_view s(e);
-            out.m_type = JsonValue::Type::String;
-            out.m_string = utf8String(QByteArrayView(s.data(), qsizetype(s.size())));
+            const QByteArrayView bytes(s.data(), qsizetype(s.size()));
+            if (bytes.size() < LongString) {
+                out.m_value = utf8String(bytes);
+                return;
+            }
+            for (const auto &[seen, value] : longStrings) {
+                if (seen == s) {
+                    out = value;
+                    return;
+                }
+            }
+            out = longString(bytes);
+            if (longStrings.size() < MaxSharedStrings)
+                longStrings.append({s, out});
             return;
         }
         case simdjson::dom::element_type::INT64:
@@ -902,7 +935,7 @@ private:
         skipSpace();
         if (m_p < m_end && *m_p == '}') {
             ++m_p;
-            out.setObject(std::move(object));
+            out.m_value = std::move(object);
             return true;
         }
         object.d = new JsonObject::Data;
@@ -933,7 +966,7 @@ private:
             }
             if (*m_p == '}') {
                 ++m_p;
-                out.setObject(std::move(object));
+                out.m_value = std::move(object);
                 return true;
             }
             return fail(u"expected ',' or '}' in object"_s);
@@ -1144,6 +1177,77 @@ void appendEscaped(QByteArray &out, QStringView s)
     out.truncate(dst - out.constData());
 }
 
+// Writes valid UTF-8 @p s as a JSON string literal with the same escapes as appendEscaped():
+// only quotes, backslashes and control characters are escaped (UTF-8 has no lone surrogates),
+// every other byte is copied.
+void appendEscapedUtf8(QByteArray &out, QByteArrayView s)
+{
+    static const char hex[] = "0123456789abcdef";
+    const qsizetype start = out.size();
+    // At most 6 bytes per byte (a \u00XX escape), and the quotes.
+    out.resize(start + s.size() * 6 + 2);
+    char *dst = out.data() + start;
+    *dst++ = '"';
+    const char *p = s.data();
+    const char *const end = p + s.size();
+    while (p < end) {
+#if defined(__SSE2__)
+        // Sixteen bytes a step while none needs an escape.
+        while (end - p >= 16) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+            // Unsigned "at most 0x1F": the minimum of the byte and 0x1F is the byte itself.
+            const __m128i special = _mm_or_si128(
+                _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v),
+                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+            if (_mm_movemask_epi8(special) != 0)
+                break;
+            _mm_storeu_si128(reinterpret_cast<__m128i *>(dst), v);
+            dst += 16;
+            p += 16;
+        }
+        if (p == end)
+            break;
+#endif
+        const auto c = quint8(*p++);
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            *dst++ = char(c);
+            continue;
+        }
+        *dst++ = '\\';
+        switch (c) {
+        case '"':
+            *dst++ = '"';
+            break;
+        case '\\':
+            *dst++ = '\\';
+            break;
+        case '\b':
+            *dst++ = 'b';
+            break;
+        case '\f':
+            *dst++ = 'f';
+            break;
+        case '\n':
+            *dst++ = 'n';
+            break;
+        case '\r':
+            *dst++ = 'r';
+            break;
+        case '\t':
+            *dst++ = 't';
+            break;
+        default:
+            *dst++ = 'u';
+            *dst++ = '0';
+            *dst++ = '0';
+            *dst++ = hex[(c >> 4) & 0xF];
+            *dst++ = hex[c & 0xF];
+        }
+    }
+    *dst++ = '"';
+    out.truncate(dst - out.constData());
+}
+
 void appendNumber(QByteArray &out, double value)
 {
     // Integers below 2^53 (timestamps, token counts, line numbers): their decimal digits are what
@@ -1164,11 +1268,20 @@ void newline(QByteArray &out, int spaces)
     out.append(spaces, ' ');
 }
 
-/// Where a long output goes as it is written (toJson() keeps it all in its buffer).
-using Flush = std::function<void(QByteArray &)>;
 constexpr qsizetype FlushBytes = 1 << 20;
 
-void serialize(QByteArray &out, const JsonValue &value, int indent, int level, const Flush *flush = nullptr)
+} // namespace
+
+/// Writes values as JSON text (a friend of JsonValue: it writes a string in the form it holds).
+class JsonWriter
+{
+public:
+    /// Where a long output goes as it is written (toJson() keeps it all in its buffer).
+    using Flush = std::function<void(QByteArray &)>;
+    static void serialize(QByteArray &out, const JsonValue &value, int indent, int level, const Flush *flush = nullptr);
+};
+
+void JsonWriter::serialize(QByteArray &out, const JsonValue &value, int indent, int level, const Flush *flush)
 {
     switch (value.type()) {
     case JsonValue::Type::Undefined:
@@ -1182,7 +1295,10 @@ void serialize(QByteArray &out, const JsonValue &value, int indent, int level, c
         appendNumber(out, value.toDouble());
         return;
     case JsonValue::Type::String:
-        appendEscaped(out, value.toStringRef());
+        if (const auto *utf8 = std::get_if<JsonValue::Utf8>(&value.m_value))
+            appendEscapedUtf8(out, utf8->bytes);
+        else
+            appendEscaped(out, std::get<QString>(value.m_value));
         return;
     case JsonValue::Type::Array: {
         const JsonArray array = value.toArray();
@@ -1233,17 +1349,15 @@ void serialize(QByteArray &out, const JsonValue &value, int indent, int level, c
     }
 }
 
-} // namespace
-
 void writeJson(const JsonValue &value, int indent, const std::function<void(QByteArrayView)> &write)
 {
     QByteArray buffer;
     buffer.reserve(FlushBytes + FlushBytes / 4);
-    const Flush flush = [&write](QByteArray &out) {
+    const JsonWriter::Flush flush = [&write](QByteArray &out) {
         write(out);
         out.resize(0); // keeps the allocation for the next piece
     };
-    serialize(buffer, value, indent, 0, &flush);
+    JsonWriter::serialize(buffer, value, indent, 0, &flush);
     if (!buffer.isEmpty())
         write(buffer);
 }
@@ -1251,7 +1365,7 @@ void writeJson(const JsonValue &value, int indent, const std::function<void(QByt
 QByteArray toJson(const JsonValue &value, int indent)
 {
     QByteArray out;
-    serialize(out, value, indent, 0);
+    JsonWriter::serialize(out, value, indent, 0);
     return out;
 }
 
