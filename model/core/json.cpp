@@ -140,8 +140,14 @@ bool JsonArray::operator==(const JsonArray &other) const
 class JsonObject::Data : public QSharedData
 {
 public:
-    QList<QString> keys;
-    QList<JsonValue> values;
+    // The keys and values in one list: one allocation per object (a session of 3,000 messages
+    // holds 45,000 objects), not two.
+    struct Member
+    {
+        QString key;
+        JsonValue value;
+    };
+    QList<Member> members;
 };
 
 JsonObject::JsonObject() = default;
@@ -159,17 +165,17 @@ JsonObject::~JsonObject() = default;
 
 qsizetype JsonObject::size() const
 {
-    return d ? d->keys.size() : 0;
+    return d ? d->members.size() : 0;
 }
 
 qsizetype JsonObject::indexOf(QStringView key) const
 {
     if (!d)
         return -1;
-    const qsizetype n = d->keys.size();
-    const QString *keys = d->keys.constData();
+    const qsizetype n = d->members.size();
+    const Data::Member *members = d->members.constData();
     for (qsizetype i = 0; i < n; ++i) {
-        if (keys[i] == key)
+        if (members[i].key == key)
             return i;
     }
     return -1;
@@ -177,23 +183,29 @@ qsizetype JsonObject::indexOf(QStringView key) const
 
 const QString &JsonObject::keyAt(qsizetype i) const
 {
-    return d->keys.at(i);
+    return d->members.at(i).key;
 }
 
 const JsonValue &JsonObject::valueAt(qsizetype i) const
 {
-    return d->values.at(i);
+    return d->members.at(i).value;
 }
 
 QStringList JsonObject::keys() const
 {
-    return d ? d->keys : QStringList();
+    QStringList keys;
+    if (d) {
+        keys.reserve(d->members.size());
+        for (const Data::Member &member : std::as_const(d->members))
+            keys.append(member.key);
+    }
+    return keys;
 }
 
 const JsonValue &JsonObject::value(QStringView key) const
 {
     const qsizetype i = indexOf(key);
-    return i < 0 ? s_undefined : d->values.at(i);
+    return i < 0 ? s_undefined : d->members.at(i).value;
 }
 
 QString JsonObject::string(QStringView key, const QString &fallback) const
@@ -235,12 +247,10 @@ void JsonObject::insert(const QString &key, const JsonValue &value)
     const qsizetype i = indexOf(key);
     if (!d)
         d = new Data;
-    if (i >= 0) {
-        d->values[i] = value;
-    } else {
-        d->keys.append(key);
-        d->values.append(value);
-    }
+    if (i >= 0)
+        d->members[i].value = value;
+    else
+        d->members.append({key, value});
 }
 
 void JsonObject::insertAfter(QStringView afterKey, const QString &key, const JsonValue &value)
@@ -258,8 +268,7 @@ void JsonObject::insertAfter(QStringView afterKey, const QString &key, const Jso
         insert(key, value);
         return;
     }
-    d->keys.insert(after + 1, key);
-    d->values.insert(after + 1, value);
+    d->members.insert(after + 1, {key, value});
 }
 
 void JsonObject::remove(QStringView key)
@@ -267,8 +276,7 @@ void JsonObject::remove(QStringView key)
     const qsizetype i = indexOf(key);
     if (i < 0)
         return;
-    d->keys.removeAt(i);
-    d->values.removeAt(i);
+    d->members.removeAt(i);
 }
 
 JsonValue &JsonObject::ref(const QString &key)
@@ -276,9 +284,9 @@ JsonValue &JsonObject::ref(const QString &key)
     qsizetype i = indexOf(key);
     if (i < 0) {
         insert(key, JsonValue(nullptr));
-        i = d->keys.size() - 1;
+        i = d->members.size() - 1;
     }
-    return d->values[i];
+    return d->members[i].value;
 }
 
 bool JsonObject::operator==(const JsonObject &other) const
@@ -289,8 +297,8 @@ bool JsonObject::operator==(const JsonObject &other) const
         return false;
     // Key order does not take part in equality, as in JavaScript's deep-equal helpers.
     for (qsizetype i = 0; i < size(); ++i) {
-        const qsizetype j = other.indexOf(d->keys.at(i));
-        if (j < 0 || !(d->values.at(i) == other.d->values.at(j)))
+        const qsizetype j = other.indexOf(d->members.at(i).key);
+        if (j < 0 || !(d->members.at(i).value == other.d->members.at(j).value))
             return false;
     }
     return true;
@@ -767,13 +775,13 @@ private:
 
     /// Where the value of member @p key goes. Duplicate keys: the last value wins, in the first
     /// one's place, as in JSON.parse (the slot is emptied for it).
-    static JsonValue &memberSlot(QList<QString> &keys, QList<JsonValue> &values, QString &&key)
+    static JsonValue &memberSlot(QList<JsonObject::Data::Member> &members, QString &&key)
     {
-        const qsizetype existing = keys.indexOf(key);
-        if (existing >= 0)
-            return values[existing] = JsonValue();
-        keys.append(std::move(key));
-        return values.emplace_back();
+        for (JsonObject::Data::Member &member : members) {
+            if (member.key == key)
+                return member.value = JsonValue();
+        }
+        return members.emplace_back(JsonObject::Data::Member{std::move(key), JsonValue()}).value;
     }
 
     /// The shared string of a key of at most MaxInternedKey bytes of UTF-8 (without escapes).
@@ -864,14 +872,12 @@ private:
             JsonObject object;
             if (members.size() > 0) {
                 object.d = new JsonObject::Data;
-                QList<QString> &keys = object.d->keys;
-                QList<JsonValue> &values = object.d->values;
-                keys.reserve(qsizetype(members.size()));
-                values.reserve(qsizetype(members.size()));
+                QList<JsonObject::Data::Member> &fields = object.d->members;
+                fields.reserve(qsizetype(members.size()));
                 for (const simdjson::dom::key_value_pair member : members) {
                     const QByteArrayView bytes(member.key.data(), qsizetype(member.key.size()));
                     QString key = bytes.size() <= MaxInternedKey ? internedKey(bytes) : utf8String(bytes);
-                    fromSimdjson(member.value, memberSlot(keys, values, std::move(key)), longStrings);
+                    fromSimdjson(member.value, memberSlot(fields, std::move(key)), longStrings);
                 }
             }
             out.m_value = std::move(object);
@@ -939,8 +945,7 @@ private:
             return true;
         }
         object.d = new JsonObject::Data;
-        QList<QString> &keys = object.d->keys;
-        QList<JsonValue> &values = object.d->values;
+        QList<JsonObject::Data::Member> &members = object.d->members;
         while (true) {
             skipSpace();
             if (m_p >= m_end)
@@ -955,7 +960,7 @@ private:
                 return fail(u"expected ':' after key \"%1\""_s.arg(key));
             ++m_p;
             skipSpace();
-            if (!parseValue(memberSlot(keys, values, std::move(key)), depth))
+            if (!parseValue(memberSlot(members, std::move(key)), depth))
                 return false;
             skipSpace();
             if (m_p >= m_end)
