@@ -536,8 +536,8 @@ void SettingsDialog::loadConfig()
         const JsonObject options = entry.json.object(u"options");
         entry.baseURL = options.string(u"baseURL");
         const JsonValue &key = options.value(u"apiKey");
-        if (key.isString() && !key.toStringRef().isEmpty()) {
-            const QRegularExpressionMatch match = referencePattern().match(key.toStringRef());
+        if (key.isString() && !key.toString().isEmpty()) {
+            const QRegularExpressionMatch match = referencePattern().match(key.toString());
             if (match.hasMatch()) {
                 entry.keySource = match.captured(1) == u"env" ? KeySource::Variable : KeySource::File;
                 entry.keyText = match.captured(2);
@@ -726,7 +726,7 @@ void SettingsDialog::updateKeyWidgets()
         if (entry) {
             for (const JsonObject &o : {entry->json, ModelCatalogue::builtin().provider(entry->id)}) {
                 for (const JsonValue &v : o.array(u"env")) {
-                    if (v.isString() && !vars.contains(v.toStringRef()))
+                    if (v.isString() && !vars.contains(v.toString()))
                         vars.append(v.toString());
                 }
             }

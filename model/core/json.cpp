@@ -5,12 +5,14 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QStringDecoder>
+#include <QVarLengthArray>
 
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <string_view>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -29,7 +31,6 @@ namespace weft
 namespace
 {
 const JsonValue s_undefined;
-const QString s_emptyString;
 
 /// UTF-8 to a string that keeps a leading U+FEFF: QString::fromUtf8() drops it as a byte order
 /// mark, but inside a JSON string it is an ordinary character (JSON.parse keeps it).
@@ -139,8 +140,14 @@ bool JsonArray::operator==(const JsonArray &other) const
 class JsonObject::Data : public QSharedData
 {
 public:
-    QList<QString> keys;
-    QList<JsonValue> values;
+    // The keys and values in one list: one allocation per object (a session of 3,000 messages
+    // holds 45,000 objects), not two.
+    struct Member
+    {
+        QString key;
+        JsonValue value;
+    };
+    QList<Member> members;
 };
 
 JsonObject::JsonObject() = default;
@@ -162,17 +169,17 @@ JsonObject::~JsonObject() = default;
 
 qsizetype JsonObject::size() const
 {
-    return d ? d->keys.size() : 0;
+    return d ? d->members.size() : 0;
 }
 
 qsizetype JsonObject::indexOf(QStringView key) const
 {
     if (!d)
         return -1;
-    const qsizetype n = d->keys.size();
-    const QString *keys = d->keys.constData();
+    const qsizetype n = d->members.size();
+    const Data::Member *members = d->members.constData();
     for (qsizetype i = 0; i < n; ++i) {
-        if (keys[i] == key)
+        if (members[i].key == key)
             return i;
     }
     return -1;
@@ -180,23 +187,29 @@ qsizetype JsonObject::indexOf(QStringView key) const
 
 const QString &JsonObject::keyAt(qsizetype i) const
 {
-    return d->keys.at(i);
+    return d->members.at(i).key;
 }
 
 const JsonValue &JsonObject::valueAt(qsizetype i) const
 {
-    return d->values.at(i);
+    return d->members.at(i).value;
 }
 
 QStringList JsonObject::keys() const
 {
-    return d ? d->keys : QStringList();
+    QStringList keys;
+    if (d) {
+        keys.reserve(d->members.size());
+        for (const Data::Member &member : std::as_const(d->members))
+            keys.append(member.key);
+    }
+    return keys;
 }
 
 const JsonValue &JsonObject::value(QStringView key) const
 {
     const qsizetype i = indexOf(key);
-    return i < 0 ? s_undefined : d->values.at(i);
+    return i < 0 ? s_undefined : d->members.at(i).value;
 }
 
 QString JsonObject::string(QStringView key, const QString &fallback) const
@@ -238,12 +251,10 @@ void JsonObject::insert(const QString &key, const JsonValue &value)
     const qsizetype i = indexOf(key);
     if (!d)
         d = new Data;
-    if (i >= 0) {
-        d->values[i] = value;
-    } else {
-        d->keys.append(key);
-        d->values.append(value);
-    }
+    if (i >= 0)
+        d->members[i].value = value;
+    else
+        d->members.append({key, value});
 }
 
 void JsonObject::insertAfter(QStringView afterKey, const QString &key, const JsonValue &value)
@@ -261,8 +272,7 @@ void JsonObject::insertAfter(QStringView afterKey, const QString &key, const Jso
         insert(key, value);
         return;
     }
-    d->keys.insert(after + 1, key);
-    d->values.insert(after + 1, value);
+    d->members.insert(after + 1, {key, value});
 }
 
 void JsonObject::remove(QStringView key)
@@ -270,8 +280,7 @@ void JsonObject::remove(QStringView key)
     const qsizetype i = indexOf(key);
     if (i < 0)
         return;
-    d->keys.removeAt(i);
-    d->values.removeAt(i);
+    d->members.removeAt(i);
 }
 
 JsonValue &JsonObject::ref(const QString &key)
@@ -279,9 +288,9 @@ JsonValue &JsonObject::ref(const QString &key)
     qsizetype i = indexOf(key);
     if (i < 0) {
         insert(key, JsonValue(nullptr));
-        i = d->keys.size() - 1;
+        i = d->members.size() - 1;
     }
-    return d->values[i];
+    return d->members[i].value;
 }
 
 bool JsonObject::operator==(const JsonObject &other) const
@@ -292,8 +301,8 @@ bool JsonObject::operator==(const JsonObject &other) const
         return false;
     // Key order does not take part in equality, as in JavaScript's deep-equal helpers.
     for (qsizetype i = 0; i < size(); ++i) {
-        const qsizetype j = other.indexOf(d->keys.at(i));
-        if (j < 0 || !(d->values.at(i) == other.d->values.at(j)))
+        const qsizetype j = other.indexOf(d->members.at(i).key);
+        if (j < 0 || !(d->members.at(i).value == other.d->members.at(j).value))
             return false;
     }
     return true;
@@ -303,51 +312,52 @@ bool JsonObject::operator==(const JsonObject &other) const
 // JsonValue
 
 JsonValue::JsonValue(const JsonArray &a)
-    : m_type(Type::Array)
-    , m_array(a)
+    : m_value(a)
 {
 }
 
 JsonValue::JsonValue(const JsonObject &o)
-    : m_type(Type::Object)
-    , m_object(o)
+    : m_value(o)
 {
 }
 
 qint64 JsonValue::toInteger(qint64 fallback) const
 {
-    if (!isNumber() || !std::isfinite(m_number))
+    const double *n = std::get_if<double>(&m_value);
+    if (!n || !std::isfinite(*n))
         return fallback;
-    if (m_number >= 9.2e18 || m_number <= -9.2e18)
+    if (*n >= 9.2e18 || *n <= -9.2e18)
         return fallback;
-    return qint64(m_number);
+    return qint64(*n);
 }
 
-const QString &JsonValue::toStringRef() const
+QString JsonValue::decodedUtf8() const
 {
-    return isString() ? m_string : s_emptyString;
+    return utf8String(std::get<Utf8>(m_value).bytes);
 }
 
 JsonArray JsonValue::toArray() const
 {
-    return isArray() ? m_array : JsonArray();
+    const JsonArray *a = std::get_if<JsonArray>(&m_value);
+    return a ? *a : JsonArray();
 }
 
 JsonObject JsonValue::toObject() const
 {
-    return isObject() ? m_object : JsonObject();
+    const JsonObject *o = std::get_if<JsonObject>(&m_value);
+    return o ? *o : JsonObject();
 }
 
 JsonObject &JsonValue::objectRef()
 {
     Q_ASSERT(isObject());
-    return m_object;
+    return std::get<JsonObject>(m_value);
 }
 
 JsonArray &JsonValue::arrayRef()
 {
     Q_ASSERT(isArray());
-    return m_array;
+    return std::get<JsonArray>(m_value);
 }
 
 QString JsonValue::typeName(Type type)
@@ -373,48 +383,37 @@ QString JsonValue::typeName(Type type)
 
 bool JsonValue::operator==(const JsonValue &other) const
 {
-    if (m_type != other.m_type)
+    if (type() != other.type())
         return false;
-    switch (m_type) {
-    case Type::Undefined:
-    case Type::Null:
-        return true;
-    case Type::Bool:
-    case Type::Number:
-        return m_number == other.m_number;
-    case Type::String:
-        return m_string == other.m_string;
-    case Type::Array:
-        return m_array == other.m_array;
-    case Type::Object:
-        return m_object == other.m_object;
-    }
-    return false;
+    if (m_value.index() != other.m_value.index()) // one string as UTF-16, the other as UTF-8
+        return toString() == other.toString();
+    return m_value == other.m_value;
 }
 
 QJsonValue JsonValue::toQJsonValue() const
 {
-    switch (m_type) {
+    switch (type()) {
     case Type::Undefined:
         return QJsonValue(QJsonValue::Undefined);
     case Type::Null:
         return QJsonValue(QJsonValue::Null);
     case Type::Bool:
-        return QJsonValue(m_number != 0);
+        return QJsonValue(toBool());
     case Type::Number:
-        return QJsonValue(m_number);
+        return QJsonValue(toDouble());
     case Type::String:
-        return QJsonValue(m_string);
+        return QJsonValue(toString());
     case Type::Array: {
         QJsonArray a;
-        for (const JsonValue &v : m_array)
+        for (const JsonValue &v : std::get<JsonArray>(m_value))
             a.append(v.toQJsonValue());
         return a;
     }
     case Type::Object: {
+        const JsonObject &object = std::get<JsonObject>(m_value);
         QJsonObject o;
-        for (qsizetype i = 0; i < m_object.size(); ++i)
-            o.insert(m_object.keyAt(i), m_object.valueAt(i).toQJsonValue());
+        for (qsizetype i = 0; i < object.size(); ++i)
+            o.insert(object.keyAt(i), object.valueAt(i).toQJsonValue());
         return o;
     }
     }
@@ -536,9 +535,13 @@ private:
             return parseObject(out, depth + 1);
         case '[':
             return parseArray(out, depth + 1);
-        case '"':
-            out.m_type = JsonValue::Type::String;
-            return parseString(out.m_string);
+        case '"': {
+            QString string;
+            if (!parseString(string))
+                return false;
+            out.m_value = std::move(string);
+            return true;
+        }
         case 't':
             out = JsonValue(true);
             return literal("true", 4);
@@ -731,7 +734,7 @@ private:
         skipSpace();
         if (m_p < m_end && *m_p == ']') {
             ++m_p;
-            out.setArray(std::move(array));
+            out.m_value = std::move(array);
             return true;
         }
         array.d = new JsonArray::Data;
@@ -749,7 +752,7 @@ private:
             }
             if (*m_p == ']') {
                 ++m_p;
-                out.setArray(std::move(array));
+                out.m_value = std::move(array);
                 return true;
             }
             return fail(u"expected ',' or ']' in array"_s);
@@ -776,13 +779,13 @@ private:
 
     /// Where the value of member @p key goes. Duplicate keys: the last value wins, in the first
     /// one's place, as in JSON.parse (the slot is emptied for it).
-    static JsonValue &memberSlot(QList<QString> &keys, QList<JsonValue> &values, QString &&key)
+    static JsonValue &memberSlot(QList<JsonObject::Data::Member> &members, QString &&key)
     {
-        const qsizetype existing = keys.indexOf(key);
-        if (existing >= 0)
-            return values[existing] = JsonValue();
-        keys.append(std::move(key));
-        return values.emplace_back();
+        for (JsonObject::Data::Member &member : members) {
+            if (member.key == key)
+                return member.value = JsonValue();
+        }
+        return members.emplace_back(JsonObject::Data::Member{std::move(key), JsonValue()}).value;
     }
 
     /// The shared string of a key of at most MaxInternedKey bytes of UTF-8 (without escapes).
@@ -805,6 +808,25 @@ private:
             std::memcpy(slot.bytes, bytes.data(), size_t(bytes.size()));
         }
         return slot.value;
+    }
+
+    /// From this many bytes of UTF-8 on, a string may be held as UTF-8 (see JsonValue).
+    static constexpr qsizetype LongString = 256;
+
+    /// The value of a long string read as valid UTF-8 @p bytes: kept as UTF-8 while that is the
+    /// smaller form, that is while fewer than half of its bytes continue a multi-byte character
+    /// (ASCII text with some accents, arrows or box drawing), as UTF-16 otherwise (CJK text).
+    static JsonValue longString(QByteArrayView bytes)
+    {
+        qsizetype continuation = 0;
+        for (const char c : bytes)
+            continuation += (quint8(c) & 0xC0) == 0x80;
+        JsonValue value;
+        if (continuation * 2 < bytes.size())
+            value.m_value = JsonValue::Utf8{bytes.toByteArray()};
+        else
+            value.m_value = utf8String(bytes);
+        return value;
     }
 
 #ifdef WEFT_HAVE_SIMDJSON
@@ -834,12 +856,19 @@ public:
         if (parser->parse(reinterpret_cast<const uint8_t *>(data.data()), size_t(data.size()), !padded).get(root) != simdjson::SUCCESS)
             return std::nullopt;
         JsonValue value;
-        fromSimdjson(root, value);
+        LongStrings longStrings;
+        fromSimdjson(root, value, longStrings);
         return value;
     }
 
 private:
-    static void fromSimdjson(simdjson::dom::element e, JsonValue &out)
+    /// The long strings of one document so far, each with its value. An equal one later in the
+    /// document shares that value's bytes: OpenCode's bash tool writes its output twice (as
+    /// state.output and as state.metadata.output). A few per document are compared at most.
+    using LongStrings = QVarLengthArray<std::pair<std::string_view, JsonValue>, 4>;
+    static constexpr qsizetype MaxSharedStrings = 8;
+
+    static void fromSimdjson(simdjson::dom::element e, JsonValue &out, LongStrings &longStrings)
     {
         switch (e.type()) {
         case simdjson::dom::element_type::OBJECT: {
@@ -847,17 +876,15 @@ private:
             JsonObject object;
             if (members.size() > 0) {
                 object.d = new JsonObject::Data;
-                QList<QString> &keys = object.d->keys;
-                QList<JsonValue> &values = object.d->values;
-                keys.reserve(qsizetype(members.size()));
-                values.reserve(qsizetype(members.size()));
+                QList<JsonObject::Data::Member> &fields = object.d->members;
+                fields.reserve(qsizetype(members.size()));
                 for (const simdjson::dom::key_value_pair member : members) {
                     const QByteArrayView bytes(member.key.data(), qsizetype(member.key.size()));
                     QString key = bytes.size() <= MaxInternedKey ? internedKey(bytes) : utf8String(bytes);
-                    fromSimdjson(member.value, memberSlot(keys, values, std::move(key)));
+                    fromSimdjson(member.value, memberSlot(fields, std::move(key)), longStrings);
                 }
             }
-            out.setObject(std::move(object));
+            out.m_value = std::move(object);
             return;
         }
         case simdjson::dom::element_type::ARRAY: {
@@ -867,15 +894,27 @@ private:
                 array.d = new JsonArray::Data;
                 array.d->items.reserve(qsizetype(items.size()));
                 for (const simdjson::dom::element item : items)
-                    fromSimdjson(item, array.d->items.emplace_back());
+                    fromSimdjson(item, array.d->items.emplace_back(), longStrings);
             }
-            out.setArray(std::move(array));
+            out.m_value = std::move(array);
             return;
         }
         case simdjson::dom::element_type::STRING: {
             const std::string_view s(e);
-            out.m_type = JsonValue::Type::String;
-            out.m_string = utf8String(QByteArrayView(s.data(), qsizetype(s.size())));
+            const QByteArrayView bytes(s.data(), qsizetype(s.size()));
+            if (bytes.size() < LongString) {
+                out.m_value = utf8String(bytes);
+                return;
+            }
+            for (const auto &[seen, value] : longStrings) {
+                if (seen == s) {
+                    out = value;
+                    return;
+                }
+            }
+            out = longString(bytes);
+            if (longStrings.size() < MaxSharedStrings)
+                longStrings.append({s, out});
             return;
         }
         case simdjson::dom::element_type::INT64:
@@ -906,12 +945,11 @@ private:
         skipSpace();
         if (m_p < m_end && *m_p == '}') {
             ++m_p;
-            out.setObject(std::move(object));
+            out.m_value = std::move(object);
             return true;
         }
         object.d = new JsonObject::Data;
-        QList<QString> &keys = object.d->keys;
-        QList<JsonValue> &values = object.d->values;
+        QList<JsonObject::Data::Member> &members = object.d->members;
         while (true) {
             skipSpace();
             if (m_p >= m_end)
@@ -926,7 +964,7 @@ private:
                 return fail(u"expected ':' after key \"%1\""_s.arg(key));
             ++m_p;
             skipSpace();
-            if (!parseValue(memberSlot(keys, values, std::move(key)), depth))
+            if (!parseValue(memberSlot(members, std::move(key)), depth))
                 return false;
             skipSpace();
             if (m_p >= m_end)
@@ -937,7 +975,7 @@ private:
             }
             if (*m_p == '}') {
                 ++m_p;
-                out.setObject(std::move(object));
+                out.m_value = std::move(object);
                 return true;
             }
             return fail(u"expected ',' or '}' in object"_s);
@@ -1148,6 +1186,77 @@ void appendEscaped(QByteArray &out, QStringView s)
     out.truncate(dst - out.constData());
 }
 
+// Writes valid UTF-8 @p s as a JSON string literal with the same escapes as appendEscaped():
+// only quotes, backslashes and control characters are escaped (UTF-8 has no lone surrogates),
+// every other byte is copied.
+void appendEscapedUtf8(QByteArray &out, QByteArrayView s)
+{
+    static const char hex[] = "0123456789abcdef";
+    const qsizetype start = out.size();
+    // At most 6 bytes per byte (a \u00XX escape), and the quotes.
+    out.resize(start + s.size() * 6 + 2);
+    char *dst = out.data() + start;
+    *dst++ = '"';
+    const char *p = s.data();
+    const char *const end = p + s.size();
+    while (p < end) {
+#if defined(__SSE2__)
+        // Sixteen bytes a step while none needs an escape.
+        while (end - p >= 16) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+            // Unsigned "at most 0x1F": the minimum of the byte and 0x1F is the byte itself.
+            const __m128i special = _mm_or_si128(
+                _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v),
+                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+            if (_mm_movemask_epi8(special) != 0)
+                break;
+            _mm_storeu_si128(reinterpret_cast<__m128i *>(dst), v);
+            dst += 16;
+            p += 16;
+        }
+        if (p == end)
+            break;
+#endif
+        const auto c = quint8(*p++);
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            *dst++ = char(c);
+            continue;
+        }
+        *dst++ = '\\';
+        switch (c) {
+        case '"':
+            *dst++ = '"';
+            break;
+        case '\\':
+            *dst++ = '\\';
+            break;
+        case '\b':
+            *dst++ = 'b';
+            break;
+        case '\f':
+            *dst++ = 'f';
+            break;
+        case '\n':
+            *dst++ = 'n';
+            break;
+        case '\r':
+            *dst++ = 'r';
+            break;
+        case '\t':
+            *dst++ = 't';
+            break;
+        default:
+            *dst++ = 'u';
+            *dst++ = '0';
+            *dst++ = '0';
+            *dst++ = hex[(c >> 4) & 0xF];
+            *dst++ = hex[c & 0xF];
+        }
+    }
+    *dst++ = '"';
+    out.truncate(dst - out.constData());
+}
+
 void appendNumber(QByteArray &out, double value)
 {
     // Integers below 2^53 (timestamps, token counts, line numbers): their decimal digits are what
@@ -1168,11 +1277,20 @@ void newline(QByteArray &out, int spaces)
     out.append(spaces, ' ');
 }
 
-/// Where a long output goes as it is written (toJson() keeps it all in its buffer).
-using Flush = std::function<void(QByteArray &)>;
 constexpr qsizetype FlushBytes = 1 << 20;
 
-void serialize(QByteArray &out, const JsonValue &value, int indent, int level, const Flush *flush = nullptr)
+} // namespace
+
+/// Writes values as JSON text (a friend of JsonValue: it writes a string in the form it holds).
+class JsonWriter
+{
+public:
+    /// Where a long output goes as it is written (toJson() keeps it all in its buffer).
+    using Flush = std::function<void(QByteArray &)>;
+    static void serialize(QByteArray &out, const JsonValue &value, int indent, int level, const Flush *flush = nullptr);
+};
+
+void JsonWriter::serialize(QByteArray &out, const JsonValue &value, int indent, int level, const Flush *flush)
 {
     switch (value.type()) {
     case JsonValue::Type::Undefined:
@@ -1186,7 +1304,10 @@ void serialize(QByteArray &out, const JsonValue &value, int indent, int level, c
         appendNumber(out, value.toDouble());
         return;
     case JsonValue::Type::String:
-        appendEscaped(out, value.toStringRef());
+        if (const auto *utf8 = std::get_if<JsonValue::Utf8>(&value.m_value))
+            appendEscapedUtf8(out, utf8->bytes);
+        else
+            appendEscaped(out, std::get<QString>(value.m_value));
         return;
     case JsonValue::Type::Array: {
         const JsonArray array = value.toArray();
@@ -1237,17 +1358,15 @@ void serialize(QByteArray &out, const JsonValue &value, int indent, int level, c
     }
 }
 
-} // namespace
-
 void writeJson(const JsonValue &value, int indent, const std::function<void(QByteArrayView)> &write)
 {
     QByteArray buffer;
     buffer.reserve(FlushBytes + FlushBytes / 4);
-    const Flush flush = [&write](QByteArray &out) {
+    const JsonWriter::Flush flush = [&write](QByteArray &out) {
         write(out);
         out.resize(0); // keeps the allocation for the next piece
     };
-    serialize(buffer, value, indent, 0, &flush);
+    JsonWriter::serialize(buffer, value, indent, 0, &flush);
     if (!buffer.isEmpty())
         write(buffer);
 }
@@ -1255,7 +1374,7 @@ void writeJson(const JsonValue &value, int indent, const std::function<void(QByt
 QByteArray toJson(const JsonValue &value, int indent)
 {
     QByteArray out;
-    serialize(out, value, indent, 0);
+    JsonWriter::serialize(out, value, indent, 0);
     return out;
 }
 

@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <optional>
 #include <utility>
+#include <variant>
 
 class QJsonValue;
 
@@ -107,39 +108,59 @@ private:
 };
 
 /// A JSON value: undefined (absent), null, bool, number, string, array or object.
+///
+/// A string is held in one of two forms, which only memory and speed tell apart: UTF-16 (a
+/// QString, as Qt works with it) or, for a long string read from JSON text that is mostly ASCII,
+/// the UTF-8 bytes it was read as. Tool outputs, file contents and diffs are most of a session's
+/// bytes and nearly all ASCII: as UTF-16 they took twice their size on disk in every session
+/// held in memory. toString() decodes such a string for each call (it is not kept), so code
+/// that reads a long string often keeps its own copy; writing it (toJson()) needs no decoding.
 class JsonValue
 {
 public:
     enum class Type : quint8 { Undefined, Null, Bool, Number, String, Array, Object };
 
     JsonValue() = default;
-    JsonValue(std::nullptr_t) : m_type(Type::Null) { }
-    JsonValue(bool b) : m_type(Type::Bool), m_number(b ? 1 : 0) { }
-    JsonValue(int n) : m_type(Type::Number), m_number(n) { }
-    JsonValue(qint64 n) : m_type(Type::Number), m_number(double(n)) { }
-    JsonValue(double n) : m_type(Type::Number), m_number(n) { }
-    JsonValue(const QString &s) : m_type(Type::String), m_string(s) { }
-    JsonValue(QString &&s) : m_type(Type::String), m_string(std::move(s)) { }
+    JsonValue(std::nullptr_t) : m_value(nullptr) { }
+    JsonValue(bool b) : m_value(b) { }
+    JsonValue(int n) : m_value(double(n)) { }
+    JsonValue(qint64 n) : m_value(double(n)) { }
+    JsonValue(double n) : m_value(n) { }
+    JsonValue(const QString &s) : m_value(s) { }
+    JsonValue(QString &&s) : m_value(std::move(s)) { }
     template<typename A, typename B>
     JsonValue(const QStringBuilder<A, B> &builder) : JsonValue(QString(builder)) { }
     JsonValue(const char *) = delete; // use u"..."_s
     JsonValue(const JsonArray &a);
     JsonValue(const JsonObject &o);
 
-    [[nodiscard]] Type type() const { return m_type; }
-    [[nodiscard]] bool isUndefined() const { return m_type == Type::Undefined; }
-    [[nodiscard]] bool isNull() const { return m_type == Type::Null; }
-    [[nodiscard]] bool isBool() const { return m_type == Type::Bool; }
-    [[nodiscard]] bool isNumber() const { return m_type == Type::Number; }
-    [[nodiscard]] bool isString() const { return m_type == Type::String; }
-    [[nodiscard]] bool isArray() const { return m_type == Type::Array; }
-    [[nodiscard]] bool isObject() const { return m_type == Type::Object; }
+    [[nodiscard]] Type type() const { return TypeOf[m_value.index()]; }
+    [[nodiscard]] bool isUndefined() const { return type() == Type::Undefined; }
+    [[nodiscard]] bool isNull() const { return type() == Type::Null; }
+    [[nodiscard]] bool isBool() const { return type() == Type::Bool; }
+    [[nodiscard]] bool isNumber() const { return type() == Type::Number; }
+    [[nodiscard]] bool isString() const { return type() == Type::String; }
+    [[nodiscard]] bool isArray() const { return type() == Type::Array; }
+    [[nodiscard]] bool isObject() const { return type() == Type::Object; }
 
-    [[nodiscard]] bool toBool(bool fallback = false) const { return isBool() ? m_number != 0 : fallback; }
-    [[nodiscard]] double toDouble(double fallback = 0) const { return isNumber() ? m_number : fallback; }
+    [[nodiscard]] bool toBool(bool fallback = false) const
+    {
+        const bool *b = std::get_if<bool>(&m_value);
+        return b ? *b : fallback;
+    }
+    [[nodiscard]] double toDouble(double fallback = 0) const
+    {
+        const double *n = std::get_if<double>(&m_value);
+        return n ? *n : fallback;
+    }
     [[nodiscard]] qint64 toInteger(qint64 fallback = 0) const;
-    [[nodiscard]] const QString &toStringRef() const; // empty for non-strings
-    [[nodiscard]] QString toString(const QString &fallback = {}) const { return isString() ? m_string : fallback; }
+    /// The string (decoded anew each call when it is held as UTF-8); @p fallback for other types.
+    [[nodiscard]] QString toString(const QString &fallback = {}) const
+    {
+        if (const QString *s = std::get_if<QString>(&m_value))
+            return *s;
+        return std::holds_alternative<Utf8>(m_value) ? decodedUtf8() : fallback;
+    }
     [[nodiscard]] JsonArray toArray() const;
     [[nodiscard]] JsonObject toObject() const;
     /// Mutable access for in-place edits of nested containers; the value must hold that type.
@@ -149,6 +170,7 @@ public:
     /// Name of the type as used in error messages ("string", "object", ...).
     [[nodiscard]] static QString typeName(Type type);
 
+    /// Same type and value; a string equals the same string in the other form.
     bool operator==(const JsonValue &other) const;
 
     [[nodiscard]] QJsonValue toQJsonValue() const;
@@ -156,21 +178,20 @@ public:
 
 private:
     friend class JsonParser;
-    void setArray(JsonArray &&array)
+    friend class JsonWriter;
+    /// A string held as its UTF-8 bytes (valid UTF-8, no escapes).
+    struct Utf8
     {
-        m_type = Type::Array;
-        m_array = std::move(array);
-    }
-    void setObject(JsonObject &&object)
-    {
-        m_type = Type::Object;
-        m_object = std::move(object);
-    }
-    Type m_type = Type::Undefined;
-    double m_number = 0;
-    QString m_string;
-    JsonArray m_array;
-    JsonObject m_object;
+        QByteArray bytes;
+        bool operator==(const Utf8 &) const = default;
+    };
+    [[nodiscard]] QString decodedUtf8() const;
+
+    // The alternatives in Type's order, the string twice (UTF-16, UTF-8): 32 bytes in all.
+    using Storage = std::variant<std::monostate, std::nullptr_t, bool, double, QString, Utf8, JsonArray, JsonObject>;
+    static constexpr Type TypeOf[] = {Type::Undefined, Type::Null,  Type::Bool,  Type::Number,
+                                      Type::String,    Type::String, Type::Array, Type::Object};
+    Storage m_value;
 };
 
 struct JsonParseError {

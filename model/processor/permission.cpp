@@ -29,7 +29,7 @@ std::optional<Action> parseAction(const JsonValue &value)
 {
     if (!value.isString())
         return std::nullopt;
-    const QString &s = value.toStringRef();
+    const QString &s = value.toString();
     if (s == u"allow")
         return Action::Allow;
     if (s == u"ask")
@@ -154,7 +154,7 @@ Result<PermissionRuleset> parseConfig(const JsonValue &permission)
         const auto action = parseAction(permission);
         if (!action)
             return Error{
-                ProcessorTr::tr("unknown action \"%1\" (expected allow, ask or deny)").arg(permission.toStringRef()),
+                ProcessorTr::tr("unknown action \"%1\" (expected allow, ask or deny)").arg(permission.toString()),
                 root};
         rules.append(rule(u"*"_s, u"*"_s, *action));
         return rules;
@@ -192,7 +192,7 @@ Result<PermissionRuleset> parseConfig(const JsonValue &permission)
             const auto action = parseAction(value);
             if (!action)
                 return Error{
-                    ProcessorTr::tr("unknown action \"%1\" (expected allow, ask or deny)").arg(value.toStringRef()),
+                    ProcessorTr::tr("unknown action \"%1\" (expected allow, ask or deny)").arg(value.toString()),
                     where};
             rules.append(rule(key, u"*"_s, *action));
             continue;

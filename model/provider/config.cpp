@@ -469,7 +469,7 @@ QStringList Config::instructions() const
 {
     QStringList out;
     for (const JsonValue &v : m_json.array(u"instructions")) {
-        if (v.isString() && !v.toStringRef().isEmpty())
+        if (v.isString() && !v.toString().isEmpty())
             out.append(v.toString());
     }
     return out;
@@ -651,7 +651,7 @@ Result<ProviderInfo> ProviderFactory::providerInfo(const QString &providerID) co
 
     for (const JsonObject *source : {&cfg, &cat}) {
         for (const JsonValue &v : source->array(u"env")) {
-            if (v.isString() && !info.env.contains(v.toStringRef()))
+            if (v.isString() && !info.env.contains(v.toString()))
                 info.env.append(v.toString());
         }
     }

@@ -202,8 +202,8 @@ bool OpenAiCompatibleProvider::handleChunk(const JsonObject &chunk)
         return true;
     const JsonObject choice = choices.at(0).toObject();
     const JsonValue finish = choice.value(u"finish_reason");
-    if (finish.isString() && !finish.toStringRef().isEmpty()) {
-        m_finishReason = FinishReason::fromOpenAi(finish.toStringRef());
+    if (finish.isString() && !finish.toString().isEmpty()) {
+        m_finishReason = FinishReason::fromOpenAi(finish.toString());
         m_sawFinishReason = true;
     }
     const JsonObject delta = choice.object(u"delta");

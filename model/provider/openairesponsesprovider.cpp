@@ -267,7 +267,7 @@ QByteArray OpenAiResponsesProvider::requestBody(const LlmRequest &request) const
         const QString encrypted = u"reasoning.encrypted_content"_s;
         bool present = false;
         for (const JsonValue &v : std::as_const(include))
-            present = present || (v.isString() && v.toStringRef() == encrypted);
+            present = present || (v.isString() && v.toString() == encrypted);
         if (!present)
             include.append(JsonValue(encrypted));
         body.insert(u"include"_s, include);

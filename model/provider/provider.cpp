@@ -132,7 +132,7 @@ void Provider::start(const LlmRequest &request)
     for (const JsonObject *extra : std::initializer_list<const JsonObject *>{&m_settings.headers, &request.headers}) {
         for (qsizetype i = 0; i < extra->size(); ++i) {
             if (extra->valueAt(i).isString())
-                req.setRawHeader(extra->keyAt(i).toUtf8(), extra->valueAt(i).toStringRef().toUtf8());
+                req.setRawHeader(extra->keyAt(i).toUtf8(), extra->valueAt(i).toString().toUtf8());
         }
     }
 
@@ -406,7 +406,7 @@ QString Provider::errorMessageFromBody(const QByteArray &body)
             const QString m = error.toObject().string(u"message");
             if (!m.isEmpty())
                 return m;
-        } else if (error.isString() && !error.toStringRef().isEmpty()) {
+        } else if (error.isString() && !error.toString().isEmpty()) {
             return error.toString();
         }
         for (QStringView key : {u"message", u"detail", u"error_description"}) {

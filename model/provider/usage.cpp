@@ -117,7 +117,7 @@ bool truthy(const JsonValue &v)
     case JsonValue::Type::Number:
         return v.toDouble() != 0 && !std::isnan(v.toDouble());
     case JsonValue::Type::String:
-        return !v.toStringRef().isEmpty();
+        return !v.toString().isEmpty();
     case JsonValue::Type::Array:
     case JsonValue::Type::Object:
         return true;

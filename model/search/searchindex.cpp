@@ -61,8 +61,8 @@ QString capped(const QString &text)
 void collectStrings(const JsonValue &value, QStringList &out)
 {
     if (value.isString()) {
-        if (!value.toStringRef().isEmpty())
-            out.append(value.toStringRef());
+        if (!value.toString().isEmpty())
+            out.append(value.toString());
     } else if (value.isObject()) {
         const JsonObject o = value.toObject();
         for (qsizetype i = 0; i < o.size(); ++i)

@@ -51,7 +51,7 @@ QList<ValidationIssue> validateExport(const JsonValue &document)
     issues += Session::validate(root.value(u"info"), u"$.info"_s);
     // IDs become file names: refuse any that is not a safe one before anything is written.
     auto checkFileName = [&issues](const JsonValue &value, const QString &path) {
-        if (value.isString() && !Identifier::isSafeKeyComponent(value.toStringRef()))
+        if (value.isString() && !Identifier::isSafeKeyComponent(value.toString()))
             issues.append({path, u"cannot be used as a file name (empty, \".\", \"..\", a path separator, NUL or control characters)"_s});
     };
     checkFileName(root.object(u"info").value(u"id"), u"$.info.id"_s);

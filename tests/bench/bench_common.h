@@ -16,6 +16,8 @@
 #include <functional>
 #include <memory>
 
+#include <malloc.h>
+
 namespace weft::bench
 {
 
@@ -40,6 +42,19 @@ inline qint64 rssKiB()
             return line.mid(6).trimmed().split(' ').value(0).toLongLong();
     }
     return -1;
+}
+
+/// The heap in use (malloc's allocated bytes, every arena and mmapped chunk), in KiB: with
+/// rssKiB() it tells what the process holds from what malloc keeps without using it. -1 where
+/// the C library does not say (mallinfo2 is glibc's).
+inline qint64 heapKiB()
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    const struct mallinfo2 info = mallinfo2();
+    return qint64((info.uordblks + info.hblkhd) / 1024);
+#else
+    return -1;
+#endif
 }
 
 inline void printJson(const JsonObject &o)

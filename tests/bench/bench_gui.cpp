@@ -120,6 +120,7 @@ struct Window {
     std::unique_ptr<MainWindow> window;
     qint64 openNs = -1;  ///< the timeline started to load the session (its model reset)
     qint64 rssAtOpen = 0;
+    qint64 heapAtOpen = 0;
     qint64 loadedNs = -1; ///< the timeline's first page was in
 };
 
@@ -139,6 +140,7 @@ std::unique_ptr<Window> openWindow(BenchApplication &app, const QString &dataDir
         if (raw->openNs < 0 && timeline->sessionID() != sessionID) {
             raw->openNs = s_clock.nsecsElapsed();
             raw->rssAtOpen = rssKiB();
+            raw->heapAtOpen = heapKiB();
         }
     });
     QObject::connect(timeline, &TimelineModel::loaded, window, [raw, timeline, sessionID] {
@@ -208,13 +210,16 @@ int guiOpen(BenchApplication &app, const QString &dataDir, const QString &sessio
                    {u"at_bottom"_s, bar->value() >= bar->maximum() - 2},
                    {u"rss_start_kib"_s, rssStart},
                    {u"rss_open_kib"_s, w->rssAtOpen},
-                   {u"rss_first_frame_kib"_s, rssFirstFrame}};
+                   {u"rss_first_frame_kib"_s, rssFirstFrame},
+                   {u"heap_open_kib"_s, w->heapAtOpen},
+                   {u"heap_first_frame_kib"_s, heapKiB()}};
     if (all) {
         const qint64 start = s_clock.nsecsElapsed();
         const QList<double> steps = scrollToTop(window);
         out.insert(u"load_all_ms"_s, msSince(start));
         out.insert(u"rows_all"_s, qint64(window->timelineModel()->rowCount()));
         out.insert(u"rss_all_kib"_s, rssKiB());
+        out.insert(u"heap_all_kib"_s, heapKiB());
         out.insert(u"fetch_frames"_s, frameStats(steps));
     }
     printJson(out);

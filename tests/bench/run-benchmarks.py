@@ -308,36 +308,57 @@ class Runner:
         fig = f"gui-first-frame-{shape}"
         title = f"open {shape} in the window to its first painted frame"
         memfig = f"gui-memory-{shape}"
-        if not (self.want(fig) or self.want(memfig)):
+        # Every message loaded by scrolling to the top. Not on XL: loading all of its 20,000
+        # messages page by page takes minutes (gui-scroll-XL times that).
+        allfig = f"gui-memory-{shape}-all" if shape == "L" else None
+        if not (self.want(fig) or self.want(memfig) or (allfig and self.want(allfig))):
             return
         s = self.store(shape)
         session = s["largestSession"]
         cmd = [os.path.join(self.bench, "bench_gui"), "gui-open", s["dataDir"], session]
-        self.run_json(cmd)
-        runs = [self.run_json(cmd) for _ in range(self.args.runs)]
         size, du = self.session_bytes(s, session)
+        if self.want(fig) or self.want(memfig):
+            self.run_json(cmd)
+            runs = [self.run_json(cmd) for _ in range(self.args.runs)]
+        full = []
+        if allfig and (self.want(allfig) or self.want(memfig)):
+            full = [self.run_json(cmd + ["--all"], timeout=1800)
+                    for _ in range(self.args.runs if self.want(allfig) else 1)]
         if self.want(fig):
             self.record(fig, title, [r["ms"] for r in runs], target, "<",
                         extra={"startup_to_first_frame_ms": med(r["startup_ms"] for r in runs),
                                "first_page_load_ms": med(r["load_ms"] for r in runs),
                                "rows_shown": runs[0]["rows"], "messages": runs[0]["total_messages"],
                                "newest_visible": all(r["newest_visible"] and r["at_bottom"] for r in runs)})
+        def growth(r, key):
+            """RSS growth in bytes from the moment the timeline starts to load the session."""
+            return (r[key] - r["rss_open_kib"]) * 1024
+
         if self.want(memfig):
-            ratios = [(r["rss_first_frame_kib"] - r["rss_open_kib"]) * 1024 / size for r in runs]
+            ratios = [growth(r, "rss_first_frame_kib") / size for r in runs]
             extra = {"session_bytes": size, "session_du_bytes": du,
                      "rss_open_mib": round(med(r["rss_open_kib"] for r in runs) / 1024, 1),
                      "rss_first_frame_mib": round(med(r["rss_first_frame_kib"] for r in runs) / 1024, 1)}
-            if shape == "L":
-                # Every message loaded by scrolling to the top. Not on XL: the view lays out all
-                # rows again for every page fetched, which takes many minutes at 20,000 messages.
-                full = self.run_json(cmd + ["--all"], timeout=1800)
-                extra.update({"rss_all_loaded_mib": round(full["rss_all_kib"] / 1024, 1),
-                              "all_loaded_ratio": round((full["rss_all_kib"] - full["rss_open_kib"]) * 1024 / size, 2),
-                              "all_loaded_ratio_vs_du": round((full["rss_all_kib"] - full["rss_open_kib"]) * 1024 / du, 2),
-                              "load_all_ms": full["load_all_ms"], "rows_all": full["rows_all"],
-                              "fetch_max_frame_ms": full["fetch_frames"]["max_ms"]})
+            if full:
+                extra.update({"rss_all_loaded_mib": round(med(r["rss_all_kib"] for r in full) / 1024, 1),
+                              "all_loaded_ratio": round(med(growth(r, "rss_all_kib") for r in full) / size, 2),
+                              "all_loaded_ratio_vs_du": round(med(growth(r, "rss_all_kib") for r in full) / du, 2),
+                              "load_all_ms": med(r["load_all_ms"] for r in full), "rows_all": full[0]["rows_all"],
+                              "fetch_max_frame_ms": max(r["fetch_frames"]["max_ms"] for r in full)})
             self.record(memfig, f"memory after opening {shape} to its first frame: RSS growth / session size on disk",
                         ratios, 2.0, "<", unit="x", extra=extra)
+        if allfig and self.want(allfig):
+            heap = [r["heap_all_kib"] - r["heap_open_kib"] for r in full if r.get("heap_all_kib", -1) >= 0]
+            self.record(allfig, f"memory with every message of {shape} loaded: RSS growth / du of its files",
+                        [growth(r, "rss_all_kib") / du for r in full], 1.0, "<=", unit="x",
+                        extra={"session_bytes": size, "session_du_bytes": du,
+                               "ratio_vs_apparent_size": round(med(growth(r, "rss_all_kib") for r in full) / size, 2),
+                               "rss_open_mib": round(med(r["rss_open_kib"] for r in full) / 1024, 1),
+                               "rss_all_loaded_mib": round(med(r["rss_all_kib"] for r in full) / 1024, 1),
+                               "rss_growth_mib": round(med(growth(r, "rss_all_kib") for r in full) / 2**20, 1),
+                               "heap_growth_mib": round(med(heap) / 1024, 1) if heap else None,
+                               "rows_all": full[0]["rows_all"], "load_all_ms": med(r["load_all_ms"] for r in full),
+                               "fetch_max_frame_ms": max(r["fetch_frames"]["max_ms"] for r in full)})
 
     def gui_scroll(self):
         for shape in ("L", "XL"):

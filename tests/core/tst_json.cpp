@@ -99,6 +99,9 @@ private Q_SLOTS:
     void bothParsersAgree();
     void bothParsersAgreeOnFixture();
     void writtenInPieces();
+    void longStrings_data();
+    void longStrings();
+    void repeatedLongStrings();
 };
 
 void TestJson::fixtureFileCount()
@@ -643,6 +646,70 @@ void TestJson::writtenInPieces()
         ++pieces;
     });
     QCOMPARE(pieces, 1);
+}
+
+void TestJson::longStrings_data()
+{
+    // Long strings read from JSON text that are mostly ASCII are held as their UTF-8 bytes
+    // (JsonValue): they must read back, compare and be written exactly as those held as UTF-16.
+    QTest::addColumn<QString>("string");
+    const QString ascii = u"[ 84%] Building CXX object src/app.dir/main.cpp.o "_s.repeated(8);
+    QTest::addRow("ASCII") << ascii;
+    QTest::addRow("ASCII with every escape") << ascii + units({0, 1, 0x1f, u'"', u'\\', u'\n', u'\t', 0x7f, u'/'}) + ascii;
+    QString escapesOnEdges = ascii;
+    for (const qsizetype at : {15, 16, 17, 31, 32, 33, 47})
+        escapesOnEdges[at] = QChar(at % 2 ? u'"' : u'\n');
+    QTest::addRow("escapes on 16-byte edges") << escapesOnEdges;
+    QTest::addRow("ending in an escape") << ascii + u"\n"_s;
+    QTest::addRow("some accents and arrows") << ascii + u"café → ✓ 😀 ─┼─"_s + ascii;
+    QTest::addRow("CJK") << u"日本語のテキスト、简体中文。"_s.repeated(30);
+    QTest::addRow("byte order mark first") << QChar(0xfeff) + ascii;
+}
+
+void TestJson::longStrings()
+{
+    QFETCH(QString, string);
+    const JsonValue utf16(string);
+    const QByteArray text = weft::toJson(JsonObject{{u"output"_s, string}}, 2);
+    const std::optional<JsonValue> read = weft::parseJson(text);
+    QVERIFY(read.has_value());
+    const JsonValue value = read->toObject().value(u"output");
+    QCOMPARE(value.type(), JsonValue::Type::String);
+    QCOMPARE(value.toString(), string);
+    QVERIFY(value == utf16);
+    QVERIFY(utf16 == value);
+    QCOMPARE(weft::toJson(value, 2), weft::toJson(utf16, 2));
+    QCOMPARE(weft::toJson(*read, 2), text);
+    QCOMPARE(weft::toJson(*read, 0), weft::toJson(JsonObject{{u"output"_s, string}}, 0));
+    // Weft's own parser reads the same value.
+    const std::optional<JsonValue> own = weft::parseJsonOwn(text);
+    QVERIFY(own.has_value());
+    QVERIFY(*own == *read);
+    // As a member of a copied and changed object, too.
+    JsonObject copy = read->toObject();
+    copy.insert(u"title"_s, u"t"_s);
+    QCOMPARE(copy.string(u"output"), string);
+    QCOMPARE(weft::toJson(copy.value(u"output"), 2), weft::toJson(utf16, 2));
+}
+
+void TestJson::repeatedLongStrings()
+{
+    // OpenCode's bash tool writes its output twice (state.output and state.metadata.output):
+    // within one document equal long strings share their bytes, and each reads back and is
+    // written as itself.
+    const QString output = u"line of output\n"_s.repeated(40);
+    const JsonObject part{{u"state"_s,
+                           JsonObject{{u"output"_s, output},
+                                      {u"metadata"_s, JsonObject{{u"output"_s, output}, {u"other"_s, output + u'!'}}}}}};
+    const QByteArray text = weft::toJson(part, 2);
+    const std::optional<JsonValue> read = weft::parseJson(text);
+    QVERIFY(read.has_value());
+    const JsonObject state = read->toObject().object(u"state");
+    QCOMPARE(state.string(u"output"), output);
+    QCOMPARE(state.object(u"metadata").string(u"output"), output);
+    QCOMPARE(state.object(u"metadata").string(u"other"), output + u'!');
+    QCOMPARE(weft::toJson(*read, 2), text);
+    QVERIFY(*read == JsonValue(part));
 }
 
 QTEST_GUILESS_MAIN(TestJson)

@@ -178,7 +178,7 @@ private Q_SLOTS:
             const JsonObject properties = schema.object(u"properties");
             QVERIFY(!properties.isEmpty() || t->name() == u"todoread");
             for (const JsonValue &required : schema.array(u"required"))
-                QVERIFY2(properties.contains(required.toStringRef()), qPrintable(t->name() + u' ' + required.toStringRef()));
+                QVERIFY2(properties.contains(required.toString()), qPrintable(t->name() + u' ' + required.toString()));
         }
         names.sort();
         QCOMPARE(names, (QStringList{u"apply_patch"_s, u"bash"_s, u"edit"_s, u"glob"_s, u"grep"_s, u"list"_s, u"multiedit"_s,

@@ -44,7 +44,7 @@ QString InputReader::requiredString(const QString &key, bool allowEmpty)
         fail(u"\"%1\" must be a string, not %2"_s.arg(key, JsonValue::typeName(v.type())));
         return {};
     }
-    if (!allowEmpty && v.toStringRef().isEmpty()) {
+    if (!allowEmpty && v.toString().isEmpty()) {
         fail(u"\"%1\" must not be empty"_s.arg(key));
         return {};
     }
@@ -73,9 +73,9 @@ std::optional<qint64> InputReader::optionalInteger(const QString &key, qint64 mi
         number = v.toDouble();
     } else if (v.isString()) {
         bool ok = false;
-        number = v.toStringRef().trimmed().toDouble(&ok);
+        number = v.toString().trimmed().toDouble(&ok);
         if (!ok) {
-            fail(u"\"%1\" must be a number, not \"%2\""_s.arg(key, v.toStringRef().left(40)));
+            fail(u"\"%1\" must be a number, not \"%2\""_s.arg(key, v.toString().left(40)));
             return std::nullopt;
         }
     } else {
@@ -100,8 +100,8 @@ bool InputReader::optionalBool(const QString &key, bool fallback)
         return fallback;
     if (v.isBool())
         return v.toBool();
-    if (v.isString() && (v.toStringRef() == u"true" || v.toStringRef() == u"false"))
-        return v.toStringRef() == u"true";
+    if (v.isString() && (v.toString() == u"true" || v.toString() == u"false"))
+        return v.toString() == u"true";
     fail(u"\"%1\" must be a boolean, not %2"_s.arg(key, JsonValue::typeName(v.type())));
     return fallback;
 }
@@ -114,7 +114,7 @@ std::optional<QList<JsonObject>> InputReader::requiredObjectArray(const QString 
         return std::nullopt;
     }
     if (v.isString()) {
-        if (std::optional<JsonValue> parsed = parseJson(v.toStringRef().toUtf8()); parsed && parsed->isArray())
+        if (std::optional<JsonValue> parsed = parseJson(v.toString().toUtf8()); parsed && parsed->isArray())
             v = *parsed;
     }
     if (!v.isArray()) {

@@ -183,7 +183,7 @@ ToolResult WebFetchTool::execute(ToolContext &context, const JsonObject &input)
         bool ok = t.isNumber();
         double seconds = t.toDouble();
         if (t.isString())
-            seconds = t.toStringRef().trimmed().toDouble(&ok);
+            seconds = t.toString().trimmed().toDouble(&ok);
         if (!ok || !std::isfinite(seconds) || seconds <= 0)
             in.reject(u"\"timeout\" must be a positive number of seconds"_s);
         else
