@@ -6,9 +6,11 @@
 //
 //   bench_gui gui-open DATA SESSION [--all]   open to the first painted frame, RSS; --all also
 //                                             scrolls to the top until every message is loaded
-//   bench_gui gui-open-db OPENCODE_DATA SESSION  the same for a session of OpenCode's opencode.db
-//                                             in OPENCODE_DATA, a source of the window
-//   bench_gui gui-open-server URL SESSION     the same for a session of `opencode serve` at URL
+//   bench_gui gui-open-db OPENCODE_DATA SESSION WEFT_DATA
+//                                             the same for a session of OpenCode's opencode.db in
+//                                             OPENCODE_DATA, a source of the window on WEFT_DATA
+//   bench_gui gui-open-server URL SESSION WEFT_DATA
+//                                             the same for a session of `opencode serve` at URL
 //                                             (password: OPENCODE_SERVER_PASSWORD)
 //   bench_gui gui-scroll DATA SESSION         scroll from the top to the bottom, time every frame
 //   bench_gui gui-idle DATA SESSION SECS      count timer events while the window sits idle
@@ -256,13 +258,15 @@ int guiOpen(BenchApplication &app, const QString &dataDir, const QString &sessio
 /// Opens @p sessionID of another source than Weft's own store, as the sidebar does: OpenCode's
 /// database in folder @p address (gui-open-db), or the OpenCode server at URL @p address
 /// (gui-open-server; its password in OPENCODE_SERVER_PASSWORD, as for `weft --server`). The
-/// window runs on an empty store of its own; the time is from openSession() to the first frame
-/// with the session's rows, once the source has listed its sessions.
-int guiOpenSource(BenchApplication &app, bool server, const QString &address, const QString &sessionID)
+/// window runs on Weft's store in @p weftData (an empty one: beside it is the search index,
+/// which indexes the source as it opens unless an earlier run did); the time is from
+/// openSession() to the first frame with the session's rows, once the source has listed its
+/// sessions.
+int guiOpenSource(BenchApplication &app, bool server, const QString &address, const QString &sessionID,
+                  const QString &weftData)
 {
     const qint64 rssStart = rssKiB();
-    QTemporaryDir weftData;
-    std::unique_ptr<Window> w = showWindow(app, weftData.path(), sessionID);
+    std::unique_ptr<Window> w = showWindow(app, weftData, sessionID);
     if (!w)
         return 1;
     MainWindow *window = w->window.get();
@@ -544,7 +548,9 @@ int main(int argc, char **argv)
     if (mode == "gui-open")
         return guiOpen(app, dataDir, sessionID, argc > 4 && QByteArray(argv[4]) == "--all");
     if (mode == "gui-open-db" || mode == "gui-open-server")
-        return guiOpenSource(app, mode == "gui-open-server", dataDir, sessionID);
+        return argc > 4 ? guiOpenSource(app, mode == "gui-open-server", dataDir, sessionID,
+                                        QString::fromLocal8Bit(argv[4]))
+                        : usage();
     if (mode == "gui-scroll")
         return guiScroll(app, dataDir, sessionID);
     if (mode == "gui-type")
