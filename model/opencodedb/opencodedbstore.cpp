@@ -847,6 +847,29 @@ QList<Message> OpencodeDbStore::messages(const QString &sessionID)
     return result;
 }
 
+QStringList OpencodeDbStore::messageIDs(const QString &sessionID)
+{
+    // What a view asks first of a long session: the IDs alone, not the JSON of every message
+    // (messages() parses it, which took most of opening L-db's 3,000 messages).
+    QStringList result;
+    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        result.clear();
+        const Result<void> v1 = forEachRow(db, u"SELECT id FROM message WHERE session_id = ?"_s, {sessionID},
+                                           [&](const QSqlQuery &q) { result.append(q.value(0).toString()); });
+        if (!v1)
+            return v1;
+        // A V2 session's message IDs come out of the mapping of its rows to V1 messages.
+        QList<MessageWithParts> v2;
+        const Result<void> r2 = readV2Session(db, sessionID, v2);
+        for (const MessageWithParts &m : std::as_const(v2))
+            result.append(m.info.id());
+        return r2;
+    });
+    if (!r)
+        reportProblem(m_file, r.error().message);
+    return result;
+}
+
 std::optional<Message> OpencodeDbStore::message(const QString &sessionID, const QString &messageID)
 {
     std::optional<Message> result;

@@ -89,6 +89,8 @@ public:
     QList<Session> sessions() override;
     std::optional<Session> session(const QString &sessionID) override;
     QList<Message> messages(const QString &sessionID) override;
+    /// The `message` rows' IDs without their data (a V1 session's), and a V2 session's.
+    QStringList messageIDs(const QString &sessionID) override;
     QList<Part> parts(const QString &sessionID, const QString &messageID) override;
     std::optional<Message> message(const QString &sessionID, const QString &messageID) override;
     /// `<data>/storage/session_diff/<id>.json`, which OpenCode keeps as a file in the SQLite era.

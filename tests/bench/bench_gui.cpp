@@ -6,6 +6,12 @@
 //
 //   bench_gui gui-open DATA SESSION [--all]   open to the first painted frame, RSS; --all also
 //                                             scrolls to the top until every message is loaded
+//   bench_gui gui-open-db OPENCODE_DATA SESSION WEFT_DATA
+//                                             the same for a session of OpenCode's opencode.db in
+//                                             OPENCODE_DATA, a source of the window on WEFT_DATA
+//   bench_gui gui-open-server URL SESSION WEFT_DATA
+//                                             the same for a session of `opencode serve` at URL
+//                                             (password: OPENCODE_SERVER_PASSWORD)
 //   bench_gui gui-scroll DATA SESSION         scroll from the top to the bottom, time every frame
 //   bench_gui gui-idle DATA SESSION SECS      count timer events while the window sits idle
 //   bench_gui gui-type DATA SESSION [--stream] type into the composer: key press to the end of
@@ -20,8 +26,11 @@
 
 #include "../gui/guitest.h"
 
+#include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
 
+#include "app/opencodesource.h"
+#include "app/serversource.h"
 #include "mainwindow.h"
 #include "timelineview.h"
 
@@ -124,9 +133,10 @@ struct Window {
     qint64 loadedNs = -1; ///< the timeline's first page was in
 };
 
-/// Builds the main window on @p dataDir, shows it, and waits for the first frame that shows
-/// rows of @p sessionID (MainWindow opens the newest root session by itself).
-std::unique_ptr<Window> openWindow(BenchApplication &app, const QString &dataDir, const QString &sessionID)
+/// Builds the main window on @p dataDir and shows it, timing the opening of @p sessionID: when
+/// the timeline starts to load it (unless the caller set openNs already), when its first page
+/// is in, and (BenchApplication) the first frame that paints its rows.
+std::unique_ptr<Window> showWindow(BenchApplication &app, const QString &dataDir, const QString &sessionID)
 {
     auto w = std::make_unique<Window>();
     w->service = openService(dataDir);
@@ -151,15 +161,32 @@ std::unique_ptr<Window> openWindow(BenchApplication &app, const QString &dataDir
     app.rowsShown = [raw, timeline] { return raw->loadedNs >= 0 && timeline->rowCount() > 0; };
     window->resize(1280, 800);
     window->show();
+    return w;
+}
+
+/// Waits for the first frame that shows rows of @p sessionID in @p w.
+bool waitForFirstFrame(BenchApplication &app, const Window &w, const QString &sessionID)
+{
+    MainWindow *window = w.window.get();
     if (!waitFor([&] { return app.firstFrameNs >= 0; }, 120000)) {
         std::fprintf(stderr, "no frame with the session's rows within 120 s (current: %s)\n",
                      qPrintable(window->currentSessionID()));
-        return {};
+        return false;
     }
     if (window->currentSessionID() != sessionID) {
         std::fprintf(stderr, "the window opened %s, not %s\n", qPrintable(window->currentSessionID()), qPrintable(sessionID));
-        return {};
+        return false;
     }
+    return true;
+}
+
+/// Builds the main window on @p dataDir, shows it, and waits for the first frame that shows
+/// rows of @p sessionID (MainWindow opens the newest root session by itself).
+std::unique_ptr<Window> openWindow(BenchApplication &app, const QString &dataDir, const QString &sessionID)
+{
+    std::unique_ptr<Window> w = showWindow(app, dataDir, sessionID);
+    if (!w || !waitForFirstFrame(app, *w, sessionID))
+        return {};
     return w;
 }
 
@@ -188,30 +215,28 @@ QList<double> scrollToTop(MainWindow *window)
     return steps;
 }
 
-int guiOpen(BenchApplication &app, const QString &dataDir, const QString &sessionID, bool all)
+/// Prints what guiOpen() measured of the session open in @p w; @p all also scrolls to the top
+/// until every message is loaded.
+void printOpen(BenchApplication &app, const Window &w, qint64 rssStart, bool all)
 {
-    const qint64 rssStart = rssKiB();
-    std::unique_ptr<Window> w = openWindow(app, dataDir, sessionID);
-    if (!w)
-        return 1;
-    MainWindow *window = w->window.get();
+    MainWindow *window = w.window.get();
     TimelineView *view = window->timelineView();
     QScrollBar *bar = view->verticalScrollBar();
     const int rows = window->timelineModel()->rowCount();
     const QModelIndex last = view->model()->index(rows - 1, 0);
     const bool newestVisible = view->viewport()->rect().intersects(view->visualRect(last));
     const qint64 rssFirstFrame = rssKiB();
-    JsonObject out{{u"ms"_s, double(app.firstFrameNs - w->openNs) / 1e6},
+    JsonObject out{{u"ms"_s, double(app.firstFrameNs - w.openNs) / 1e6},
                    {u"startup_ms"_s, double(app.firstFrameNs) / 1e6},
-                   {u"load_ms"_s, double(w->loadedNs - w->openNs) / 1e6},
+                   {u"load_ms"_s, double(w.loadedNs - w.openNs) / 1e6},
                    {u"rows"_s, qint64(rows)},
                    {u"total_messages"_s, qint64(window->timelineModel()->totalMessageCount())},
                    {u"newest_visible"_s, newestVisible},
                    {u"at_bottom"_s, bar->value() >= bar->maximum() - 2},
                    {u"rss_start_kib"_s, rssStart},
-                   {u"rss_open_kib"_s, w->rssAtOpen},
+                   {u"rss_open_kib"_s, w.rssAtOpen},
                    {u"rss_first_frame_kib"_s, rssFirstFrame},
-                   {u"heap_open_kib"_s, w->heapAtOpen},
+                   {u"heap_open_kib"_s, w.heapAtOpen},
                    {u"heap_first_frame_kib"_s, heapKiB()}};
     if (all) {
         const qint64 start = s_clock.nsecsElapsed();
@@ -223,6 +248,66 @@ int guiOpen(BenchApplication &app, const QString &dataDir, const QString &sessio
         out.insert(u"fetch_frames"_s, frameStats(steps));
     }
     printJson(out);
+}
+
+int guiOpen(BenchApplication &app, const QString &dataDir, const QString &sessionID, bool all)
+{
+    const qint64 rssStart = rssKiB();
+    std::unique_ptr<Window> w = openWindow(app, dataDir, sessionID);
+    if (!w)
+        return 1;
+    printOpen(app, *w, rssStart, all);
+    return 0;
+}
+
+/// Opens @p sessionID of another source than Weft's own store, as the sidebar does: OpenCode's
+/// database in folder @p address (gui-open-db), or the OpenCode server at URL @p address
+/// (gui-open-server; its password in OPENCODE_SERVER_PASSWORD, as for `weft --server`). The
+/// window runs on Weft's store in @p weftData (an empty one: beside it is the search index,
+/// which indexes the source as it opens unless an earlier run did); the time is from
+/// openSession() to the first frame with the session's rows, once the source has listed its
+/// sessions.
+int guiOpenSource(BenchApplication &app, bool server, const QString &address, const QString &sessionID,
+                  const QString &weftData)
+{
+    const qint64 rssStart = rssKiB();
+    std::unique_ptr<Window> w = showWindow(app, weftData, sessionID);
+    if (!w)
+        return 1;
+    MainWindow *window = w->window.get();
+    QString key;
+    SessionsModel *sessions = nullptr;
+    if (server) {
+        const QString password = qEnvironmentVariable("OPENCODE_SERVER_PASSWORD");
+        ServerSource *source = window->connectServer(address, password, false);
+        if (!source || !waitFor([source] { return source->isReady(); }, 60000)) {
+            std::fprintf(stderr, "could not connect to %s\n", qPrintable(address));
+            return 1;
+        }
+        key = source->key();
+        sessions = source->sessions();
+    } else {
+        OpencodeSource *source = window->opencodeSource();
+        if (!window->setOpencodeShown(true, address) || !waitFor([source] { return source->isReady(); }, 60000)) {
+            std::fprintf(stderr, "could not open OpenCode's database in %s\n", qPrintable(address));
+            return 1;
+        }
+        key = source->key();
+        sessions = source->sessions();
+    }
+    if (!waitFor([sessions] { return sessions->isLoaded(); }, 60000)) {
+        std::fprintf(stderr, "the source listed no sessions within 60 s\n");
+        return 1;
+    }
+    w->openNs = s_clock.nsecsElapsed();
+    w->rssAtOpen = rssKiB();
+    if (!window->openSession(sessionID, key)) {
+        std::fprintf(stderr, "the window could not open %s of %s\n", qPrintable(sessionID), qPrintable(key));
+        return 1;
+    }
+    if (!waitForFirstFrame(app, *w, sessionID))
+        return 1;
+    printOpen(app, *w, rssStart, false);
     return 0;
 }
 
@@ -447,7 +532,7 @@ int guiType(BenchApplication &app, const QString &dataDir, const QString &sessio
 
 int usage()
 {
-    std::fprintf(stderr, "usage: bench_gui gui-open|gui-scroll|gui-idle|gui-type DATA SESSION [...]\n");
+    std::fprintf(stderr, "usage: bench_gui gui-open|gui-open-db|gui-open-server|gui-scroll|gui-idle|gui-type DATA SESSION [...]\n");
     return 2;
 }
 
@@ -467,6 +552,10 @@ int main(int argc, char **argv)
     const QString sessionID = QString::fromLocal8Bit(argv[3]);
     if (mode == "gui-open")
         return guiOpen(app, dataDir, sessionID, argc > 4 && QByteArray(argv[4]) == "--all");
+    if (mode == "gui-open-db" || mode == "gui-open-server")
+        return argc > 4 ? guiOpenSource(app, mode == "gui-open-server", dataDir, sessionID,
+                                        QString::fromLocal8Bit(argv[4]))
+                        : usage();
     if (mode == "gui-scroll")
         return guiScroll(app, dataDir, sessionID);
     if (mode == "gui-type")

@@ -32,6 +32,17 @@ OPENCODE_VERSION = "1.1.53"
 OPENCODE_DB_VERSION = "1.18.34"  # the database era: opencode.db in this release's schema
 
 
+def load_recorder():
+    """tests/compat/record-opencode-server.py, whose serve() starts `opencode serve` as the
+    end-to-end test against the real server does."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "compat", "record-opencode-server.py")
+    spec = importlib.util.spec_from_file_location("record_opencode_server", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def log(msg):
     print(f"bench: {msg}", file=sys.stderr, flush=True)
 
@@ -325,11 +336,8 @@ class Runner:
             full = [self.run_json(cmd + ["--all"], timeout=1800)
                     for _ in range(self.args.runs if self.want(allfig) else 1)]
         if self.want(fig):
-            self.record(fig, title, [r["ms"] for r in runs], target, "<",
-                        extra={"startup_to_first_frame_ms": med(r["startup_ms"] for r in runs),
-                               "first_page_load_ms": med(r["load_ms"] for r in runs),
-                               "rows_shown": runs[0]["rows"], "messages": runs[0]["total_messages"],
-                               "newest_visible": all(r["newest_visible"] and r["at_bottom"] for r in runs)})
+            self.record_open(fig, title, runs, target=target)
+
         def growth(r, key):
             """RSS growth in bytes from the moment the timeline starts to load the session."""
             return (r[key] - r["rss_open_kib"]) * 1024
@@ -359,6 +367,72 @@ class Runner:
                                "heap_growth_mib": round(med(heap) / 1024, 1) if heap else None,
                                "rows_all": full[0]["rows_all"], "load_all_ms": med(r["load_all_ms"] for r in full),
                                "fetch_max_frame_ms": max(r["fetch_frames"]["max_ms"] for r in full)})
+
+    def record_open(self, fig, title, runs, extra=None, target=150):
+        """Records the runs of `bench_gui gui-open*`: opening a session to its first frame."""
+        self.record(fig, title, [r["ms"] for r in runs], target, "<",
+                    extra={"startup_to_first_frame_ms": med(r["startup_ms"] for r in runs),
+                           "first_page_load_ms": med(r["load_ms"] for r in runs),
+                           "rows_shown": runs[0]["rows"], "messages": runs[0]["total_messages"],
+                           "newest_visible": all(r["newest_visible"] and r["at_bottom"] for r in runs),
+                           **(extra or {})})
+
+    def weft_store(self, fig):
+        """An empty Weft store for the window of @p fig, kept for the runs of the figure."""
+        path = os.path.join(self.scratch, f"weft-{fig}")
+        os.makedirs(path, exist_ok=True)
+        return path
+
+    def open_runs(self, cmd, env=None):
+        """The runs of an opening from another source (`bench_gui gui-open-db|-server`), after a
+        first one: the search index beside the window's store indexes the source then, as on a
+        user's first start, and the runs open it as on every start after."""
+        first = self.run_json(cmd, env=env)
+        runs = [self.run_json(cmd, env=env) for _ in range(self.args.runs)]
+        return runs, {"first_run_ms": first["ms"], "first_run_page_load_ms": first["load_ms"]}
+
+    def gui_open_sources(self):
+        """The database era: L's session opened from the window's other sources, like
+        gui-first-frame-L from Weft's own store: OpenCode's opencode.db (L-db), its V1 rows and
+        its V2 copy (session_message rows), and a real `opencode serve` 1.18.34 on loopback
+        serving that database."""
+        bench_gui = os.path.join(self.bench, "bench_gui")
+        cases = [("gui-first-frame-L-db", "open L-db's session (opencode.db, V1 rows) to its first painted frame",
+                  "largestSession"),
+                 ("gui-first-frame-L-db-v2",
+                  "open L-db's V2 session (opencode.db, session_message rows) to its first painted frame",
+                  "v2Session")]
+        for fig, title, session in cases:
+            if not self.want(fig):
+                continue
+            info = self.db_store("L")
+            cmd = [bench_gui, "gui-open-db", info["dataDir"], info[session], self.weft_store(fig)]
+            self.record_open(fig, title, *self.open_runs(cmd), target=150)
+        fig = "gui-first-frame-L-server"
+        if not self.want(fig):
+            return
+        opencode = self.opencode_path(OPENCODE_DB_VERSION)
+        if not opencode:
+            log(f"{fig}: skipped, no OpenCode {OPENCODE_DB_VERSION} (run through `packaging/dev.sh bench "
+                "--compare-opencode`, which downloads it, or pass --opencode-db PATH)")
+            return
+        info = self.db_store("L")
+        rec = load_recorder()
+        base = tempfile.mkdtemp(prefix="opencode-serve.", dir=self.scratch)
+        xdg = os.path.join(self.build, "opencode", "xdg")
+        # OpenCode's config, cache and state where the comparisons keep them, not in the store.
+        srv = rec.serve(opencode, base, info["home"], info["home"], rec.free_port(),
+                        env_overrides={"XDG_CONFIG_HOME": os.path.join(xdg, "config"),
+                                       "XDG_CACHE_HOME": os.path.join(xdg, "cache"),
+                                       "XDG_STATE_HOME": os.path.join(xdg, "state")})
+        try:
+            env = dict(self.env, OPENCODE_SERVER_PASSWORD=srv.password)
+            cmd = [bench_gui, "gui-open-server", srv.url, info["largestSession"], self.weft_store(fig)]
+            runs, first = self.open_runs(cmd, env)
+        finally:
+            srv.stop()
+        self.record_open(fig, f"open L-db's session served by OpenCode {OPENCODE_DB_VERSION} (`opencode serve` on "
+                         "loopback) to its first painted frame", runs, first)
 
     def gui_scroll(self):
         for shape in ("L", "XL"):
@@ -534,16 +608,25 @@ class Runner:
 
     # ---- against OpenCode
 
-    def opencode_binary(self, version=OPENCODE_VERSION):
+    def opencode_folder(self, version):
+        return os.path.join(self.build, "opencode" if version == OPENCODE_VERSION else f"opencode-{version}")
+
+    def opencode_path(self, version):
+        """OpenCode @p version given on the command line or downloaded before, or None."""
         given = self.args.opencode if version == OPENCODE_VERSION else self.args.opencode_db
         if given:
             return given
-        folder = "opencode" if version == OPENCODE_VERSION else f"opencode-{version}"
-        exe = os.path.join(self.build, folder, "package", "bin", "opencode")
-        if os.path.exists(exe):
+        exe = os.path.join(self.opencode_folder(version), "package", "bin", "opencode")
+        return exe if os.path.exists(exe) else None
+
+    def opencode_binary(self, version=OPENCODE_VERSION):
+        """OpenCode @p version, downloaded with npm if need be."""
+        exe = self.opencode_path(version)
+        if exe:
             return exe
         if shutil.which("npm"):
-            d = os.path.join(self.build, folder)
+            d = self.opencode_folder(version)
+            exe = os.path.join(d, "package", "bin", "opencode")
             os.makedirs(d, exist_ok=True)
             subprocess.run(["npm", "pack", "--silent", f"opencode-linux-x64@{version}"], cwd=d, check=True,
                            stdout=subprocess.DEVNULL)
@@ -635,7 +718,8 @@ class Runner:
 
     def run(self):
         steps = [self.session_list, self.db_figures, self.model_open, lambda: self.gui_open("L", 150),
-                 lambda: self.gui_open("XL", 300), self.export, self.fork, self.compaction, self.json_parse, self.stream,
+                 lambda: self.gui_open("XL", 300), self.gui_open_sources, self.export, self.fork, self.compaction,
+                 self.json_parse, self.stream,
                  self.gui_scroll, self.typing, self.gui_idle,
                  self.search]
         for step in steps:

@@ -476,6 +476,15 @@ def start_server(opencode, handler=None, prefix="weft-rec.", startup_seconds=60)
     with open(os.path.join(project, ".git", "info", "exclude"), "a") as f:
         f.write("opencode.json\n")
 
+    return serve(opencode, base, home, project, port, model_port, model, startup_seconds)
+
+
+def serve(opencode, base, home, cwd, port, model_port=None, model=None, startup_seconds=60, env_overrides=None):
+    """Starts `opencode serve` (password `secret`) on 127.0.0.1:@p port in @p cwd, with HOME and
+    the XDG folders in @p home (so its opencode.db is home/.local/share/opencode/opencode.db;
+    @p env_overrides may move the others), its log in @p base. Waits until /global/health
+    answers and returns an OpencodeServer (which also stops @p model, if given); on failure
+    stops it and raises RuntimeError."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENCODE")}
     env.update(HOME=home, XDG_DATA_HOME=os.path.join(home, ".local/share"),
                XDG_CONFIG_HOME=os.path.join(home, ".config"), XDG_CACHE_HOME=os.path.join(home, ".cache"),
@@ -484,11 +493,12 @@ def start_server(opencode, handler=None, prefix="weft-rec.", startup_seconds=60)
                OPENCODE_DISABLE_DEFAULT_PLUGINS="1", OPENCODE_DISABLE_LSP_DOWNLOAD="1",
                OPENCODE_DISABLE_SHARE="1", OPENCODE_DISABLE_CLAUDE_CODE="1",
                OPENCODE_DISABLE_EXTERNAL_SKILLS="1", OPENCODE_SERVER_PASSWORD=PASSWORD)
-    srv = OpencodeServer(base, home, project, port, model_port, model, env, os.path.join(base, "server.log"))
+    env.update(env_overrides or {})
+    srv = OpencodeServer(base, home, cwd, port, model_port, model, env, os.path.join(base, "server.log"))
     try:
         srv.log = open(srv.log_path, "w")
         srv.process = subprocess.Popen([opencode, "serve", "--port", str(port), "--hostname", "127.0.0.1"],
-                                       cwd=project, env=env, stdout=srv.log, stderr=subprocess.STDOUT)
+                                       cwd=cwd, env=env, stdout=srv.log, stderr=subprocess.STDOUT)
         for _ in range(int(startup_seconds * 2)):
             if srv.process.poll() is not None:
                 raise RuntimeError(f"opencode serve exited ({srv.process.returncode}):\n" + srv.log_tail())

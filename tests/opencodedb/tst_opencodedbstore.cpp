@@ -987,6 +987,14 @@ void TestOpencodeDbStore::v2BesideV1Rows()
     for (const MessageWithParts &m : all)
         infos.append(m.info);
     QCOMPARE(opened.value()->messages(V2Plain), infos);
+    // The IDs alone (read without the messages' data) are those of both kinds of rows.
+    QStringList ids = opened.value()->messageIDs(V2Plain);
+    QStringList expected;
+    for (const Message &m : std::as_const(infos))
+        expected.append(m.id());
+    ids.sort();
+    expected.sort();
+    QCOMPARE(ids, expected);
     QVERIFY(opened.value()->problems().isEmpty());
 }
 
