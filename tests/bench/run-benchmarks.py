@@ -5,7 +5,7 @@ figure several times in fresh processes, prints one table (median, min, max, tar
 BUILD/bench-results.json.
 
     run-benchmarks.py BUILD_DIR [--runs N] [--only FIGURE[,FIGURE...]] [--compare-opencode]
-                      [--opencode PATH] [--opencode-db PATH] [--cold] [--list]
+                      [--opencode PATH] [--opencode-db PATH] [--cold]
 
 The database era's stores (S-db, L-db: opencode.db in OpenCode 1.18.34's schema, generated from
 S and L) are made the same way, and --compare-opencode times OpenCode 1.18.34 on them too.
