@@ -28,7 +28,7 @@ first_release=$(grep -o '<release version="[^"]*"' "$metainfo" | head -n1 | sed 
 [ "$first_release" = "$version" ] || fail "the newest release in the metainfo is $first_release, the project is $version"
 # The application sets the same desktop file name and icon name.
 grep -q "u\"$APP_ID\"_s" "$src/views/appearance.cpp" || fail "views/appearance.cpp does not use $APP_ID"
-grep -q "setDesktopFileName(weft::Appearance::applicationId())" "$src/app/main.cpp" \
-    || fail "app/main.cpp does not set the desktop file name"
+grep -q "setDesktopFileName(weft::Appearance::applicationId())" "$src/app/window.cpp" \
+    || fail "app/window.cpp (weft-window) does not set the desktop file name"
 [ -f "$src/resources/icons/app/$APP_ID.svg" ] || fail "no application icon $APP_ID.svg"
 note "ok: ID $APP_ID and version $version agree"
