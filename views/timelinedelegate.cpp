@@ -275,6 +275,7 @@ void TimelineDelegate::clearCaches()
     m_layouts.clear();
     m_heights.clear();
     m_documents.clear();
+    m_pieces.clear();
     m_thumbnails.clear();
 }
 
@@ -407,20 +408,18 @@ int TimelineDelegate::viewWidth() const
     return std::max(200, m_view->viewport()->width());
 }
 
-std::shared_ptr<QTextDocument> TimelineDelegate::document(const QString &key, QStringView text, bool markdown,
-                                                          const QFont &font, qreal width) const
+std::shared_ptr<QTextDocument> TimelineDelegate::cachedDocument(CachedDocument *&slot, QStringView text, bool markdown,
+                                                                const QFont &font, qreal width) const
 {
     // Compared, not turned into a key string: a reply being written asks for hundreds of
     // pieces at every delta.
     const QRgb base = m_view->palette().color(QPalette::Base).rgba();
-    if (CachedDocument *cached = m_documents.object(key)) {
-        if (cached->text == text && cached->markdown == markdown && cached->base == base && cached->font == font) {
-            if (!qFuzzyCompare(cached->width, width)) {
-                cached->doc->setTextWidth(width);
-                cached->width = width;
-            }
-            return cached->doc;
+    if (slot && slot->text == text && slot->markdown == markdown && slot->base == base && slot->font == font) {
+        if (!qFuzzyCompare(slot->width, width)) {
+            slot->doc->setTextWidth(width);
+            slot->width = width;
         }
+        return slot->doc;
     }
     auto doc = std::make_shared<QTextDocument>();
     const QString copy = text.toString();
@@ -432,8 +431,31 @@ std::shared_ptr<QTextDocument> TimelineDelegate::document(const QString &key, QS
         doc->setPlainText(copy);
     }
     doc->setTextWidth(width);
-    auto *entry = new CachedDocument{copy, markdown, font, base, width, doc};
-    m_documents.insert(key, entry, 1);
+    slot = new CachedDocument{copy, markdown, font, base, width, doc};
+    return doc;
+}
+
+std::shared_ptr<QTextDocument> TimelineDelegate::document(const QString &key, QStringView text, bool markdown,
+                                                          const QFont &font, qreal width) const
+{
+    CachedDocument *cached = m_documents.object(key);
+    CachedDocument *const before = cached;
+    std::shared_ptr<QTextDocument> doc = cachedDocument(cached, text, markdown, font, width);
+    if (cached != before)
+        m_documents.insert(key, cached, 1);
+    return doc;
+}
+
+std::shared_ptr<QTextDocument> TimelineDelegate::pieceDocument(const QString &partID, qsizetype piece, QStringView text,
+                                                               const QFont &font, qreal width) const
+{
+    std::vector<std::unique_ptr<CachedDocument>> &pieces = m_pieces[partID];
+    if (qsizetype(pieces.size()) <= piece)
+        pieces.resize(size_t(piece) + 1);
+    CachedDocument *cached = pieces[size_t(piece)].get();
+    std::shared_ptr<QTextDocument> doc = cachedDocument(cached, text, true, font, width);
+    if (cached != pieces[size_t(piece)].get())
+        pieces[size_t(piece)].reset(cached);
     return doc;
 }
 
@@ -649,6 +671,8 @@ void TimelineDelegate::layoutText(const Part &part, LayoutState &s) const
     // a delta renders only the last piece, not everything written so far; once written, it is
     // one document again.
     const QList<qsizetype> starts = s.l.running ? Markdown::pieceStarts(text) : QList<qsizetype>();
+    if (starts.isEmpty())
+        m_pieces.erase(part.id()); // written: one document again
     const qreal gap = starts.isEmpty() ? 0 : paragraphGap(s.font);
     qsizetype from = 0;
     for (qsizetype i = 0; i <= starts.size(); ++i) {
@@ -656,9 +680,9 @@ void TimelineDelegate::layoutText(const Part &part, LayoutState &s) const
         Block b;
         b.kind = Block::Kind::Text;
         b.partID = part.id();
-        b.doc = starts.isEmpty() ? document(part.id(), text, true, s.font, s.innerW)
-                                 : document(part.id() + u'#' + QString::number(i),
-                                            QStringView(text).mid(from, to - from), true, s.font, s.innerW);
+        b.doc = starts.isEmpty()
+            ? document(part.id(), text, true, s.font, s.innerW)
+            : pieceDocument(part.id(), i, QStringView(text).mid(from, to - from), s.font, s.innerW);
         from = to;
         if (i > 0)
             s.y += gap - BlockGap; // as far apart as the paragraphs of one document

@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 class QAbstractItemView;
@@ -188,6 +189,13 @@ private:
     void layoutWorking(LayoutState &state) const;
     /// The card and the column's height, the row's height.
     void layoutEnd(LayoutState &state) const;
+    /// The document of @p text from @p slot when it is for the same text, font, palette and
+    /// width (the width is set anew), else a new one, which replaces @p slot (not freed here).
+    [[nodiscard]] std::shared_ptr<QTextDocument> cachedDocument(CachedDocument *&slot, QStringView text, bool markdown,
+                                                                const QFont &font, qreal width) const;
+    /// Piece @p piece of text part @p partID of a reply being written (Markdown::pieceStarts()).
+    [[nodiscard]] std::shared_ptr<QTextDocument> pieceDocument(const QString &partID, qsizetype piece, QStringView text,
+                                                               const QFont &font, qreal width) const;
     [[nodiscard]] std::shared_ptr<QTextDocument> document(const QString &key, QStringView text, bool markdown,
                                                           const QFont &font, qreal width) const;
     [[nodiscard]] int viewWidth() const;
@@ -269,6 +277,10 @@ private:
     mutable Heights m_heights;
     mutable QHash<QString, qreal> m_paragraphGaps; // by font
     mutable QCache<QString, CachedDocument> m_documents;
+    /// The pieces of replies being written, by part, outside the bounded cache above: a long
+    /// reply has hundreds of pieces, which would flush that cache and be rendered again at every
+    /// delta. A reply's pieces go when it is written.
+    mutable std::unordered_map<QString, std::vector<std::unique_ptr<CachedDocument>>> m_pieces;
     mutable QCache<QString, QImage> m_thumbnails;
 };
 
