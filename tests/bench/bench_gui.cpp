@@ -39,6 +39,7 @@
 #include <QPlainTextEdit>
 #include <QMap>
 #include <QSet>
+#include <QScopeGuard>
 #include <QScrollBar>
 
 #include <unistd.h>
@@ -470,6 +471,18 @@ int guiType(BenchApplication &app, const QString &dataDir, const QString &sessio
     MainWindow *window = w->window.get();
     Stream stream;
     QSet<QString> before; // the session's messages: what the stream adds is removed at the end
+    // However the run ends once the stream started, the benchmark store is left as it was: a
+    // failed run that kept its reply (229 KB of text) made every later run on L paint it.
+    const auto restore = qScopeGuard([&] {
+        if (!stream.processor)
+            return;
+        stream.processor->abort(sessionID);
+        waitFor([&] { return !stream.processor->isBusy(sessionID); }, 20000);
+        for (const Message &m : w->service->sharedStore()->messages(sessionID)) {
+            if (!before.contains(m.id()))
+                (void)w->service->removeMessage(sessionID, m.id());
+        }
+    });
     if (streaming) {
         for (const Message &m : w->service->sharedStore()->messages(sessionID))
             before.insert(m.id());
@@ -518,15 +531,6 @@ int guiType(BenchApplication &app, const QString &dataDir, const QString &sessio
                {u"streaming"_s, streaming},
                {u"deltas_during"_s, stream.deltas},
                {u"latency"_s, frameStats(latencies)}});
-    if (stream.processor) {
-        // Leave the benchmark store as it was.
-        stream.processor->abort(sessionID);
-        waitFor([&] { return !stream.processor->isBusy(sessionID); }, 20000);
-        for (const Message &m : w->service->sharedStore()->messages(sessionID)) {
-            if (!before.contains(m.id()))
-                (void)w->service->removeMessage(sessionID, m.id());
-        }
-    }
     return 0;
 }
 
