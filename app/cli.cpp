@@ -774,6 +774,15 @@ QString usage()
            u"Run `weft COMMAND --help` for a command's options.\n"_s;
 }
 
+GlobalOptions parseGlobal(int argc, char **argv)
+{
+    QStringList arguments;
+    arguments.reserve(argc);
+    for (int i = 0; i < argc; ++i)
+        arguments.append(QString::fromLocal8Bit(argv[i]));
+    return parseGlobal(arguments);
+}
+
 GlobalOptions parseGlobal(const QStringList &arguments)
 {
     GlobalOptions options;

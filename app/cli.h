@@ -22,6 +22,8 @@ struct GlobalOptions {
 
 /// Splits `weft [--data-dir DIR] [--config FILE] SUBCOMMAND ...`.
 GlobalOptions parseGlobal(const QStringList &arguments);
+/// parseGlobal() of a process's arguments (in the local 8-bit encoding), for both executables.
+GlobalOptions parseGlobal(int argc, char **argv);
 
 /// True when the arguments name a subcommand (then Weft runs headless).
 bool isCommand(const GlobalOptions &options);

@@ -3,9 +3,6 @@
 // becomes the window, weft-window, with the same arguments.
 #include "cli.h"
 
-#include <QString>
-#include <QStringList>
-
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -37,11 +34,7 @@ int execWindow(char **argv)
 
 int main(int argc, char **argv)
 {
-    QStringList arguments;
-    arguments.reserve(argc);
-    for (int i = 0; i < argc; ++i)
-        arguments.append(QString::fromLocal8Bit(argv[i]));
-    const weft::Cli::GlobalOptions options = weft::Cli::parseGlobal(arguments);
+    const weft::Cli::GlobalOptions options = weft::Cli::parseGlobal(argc, argv);
     if (!weft::Cli::isCommand(options))
         return execWindow(argv);
     return weft::Cli::runProcess(argc, argv, options);

@@ -22,11 +22,7 @@ using namespace Qt::StringLiterals;
 
 int main(int argc, char **argv)
 {
-    QStringList arguments;
-    arguments.reserve(argc);
-    for (int i = 0; i < argc; ++i)
-        arguments.append(QString::fromLocal8Bit(argv[i]));
-    const weft::Cli::GlobalOptions options = weft::Cli::parseGlobal(arguments);
+    const weft::Cli::GlobalOptions options = weft::Cli::parseGlobal(argc, argv);
 
     // Started by hand with a command, it runs the command as `weft` does.
     if (weft::Cli::isCommand(options))
