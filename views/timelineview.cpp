@@ -202,8 +202,6 @@ void TimelineView::doItemsLayout()
 {
     QListView::doItemsLayout();
     measureVisibleRows();
-    if (m_delegate->hasEstimates() && !m_measure.isActive())
-        m_measure.start();
 }
 
 void TimelineView::relayoutKeepingPlace()
@@ -222,22 +220,27 @@ void TimelineView::measureVisibleRows()
 {
     if (m_measuring || !model() || !m_delegate->hasEstimates())
         return;
-    const QScopedValueRollback guard(m_measuring, true);
-    // Placing the rows again can bring other estimated rows into view: a few rounds at most.
-    for (int round = 0; round < 4; ++round) {
-        bool changed = false;
-        const QModelIndex first = indexAt(QPoint(viewport()->width() / 2, 0));
-        for (int row = first.isValid() ? first.row() : 0; row < model()->rowCount(); ++row) {
-            const QModelIndex index = model()->index(row, 0);
-            if (visualRect(index).top() >= viewport()->height())
+    {
+        const QScopedValueRollback guard(m_measuring, true);
+        // Placing the rows again can bring other estimated rows into view: a few rounds at most.
+        for (int round = 0; round < 4; ++round) {
+            bool changed = false;
+            const QModelIndex first = indexAt(QPoint(viewport()->width() / 2, 0));
+            for (int row = first.isValid() ? first.row() : 0; row < model()->rowCount(); ++row) {
+                const QModelIndex index = model()->index(row, 0);
+                if (visualRect(index).top() >= viewport()->height())
+                    break;
+                if (m_delegate->isEstimated(index))
+                    changed |= m_delegate->measure(index);
+            }
+            if (!changed)
                 break;
-            if (m_delegate->isEstimated(index))
-                changed |= m_delegate->measure(index);
+            relayoutKeepingPlace();
         }
-        if (!changed)
-            return;
-        relayoutKeepingPlace();
     }
+    // The rows off screen: in idle time.
+    if (m_delegate->hasEstimates() && !m_measure.isActive())
+        m_measure.start();
 }
 
 void TimelineView::measureInIdleTime()
@@ -314,8 +317,6 @@ void TimelineView::rowsInserted(const QModelIndex &parent, int start, int end)
         const int moved = visualRect(anchor).top() - m_anchorOffset;
         verticalScrollBar()->setValue(verticalScrollBar()->value() + moved);
         measureVisibleRows();
-        if (m_delegate->hasEstimates() && !m_measure.isActive())
-            m_measure.start();
     } else if (m_pinned) {
         scheduleDelayedItemsLayout();
     }

@@ -106,7 +106,8 @@ private:
     [[nodiscard]] QModelIndex sourceIndex(const QModelIndex &index) const;
 
     /// Lays out exactly the rows on screen that have an estimated height; when that changes
-    /// their heights, places the rows again keeping the first visible one where it is.
+    /// their heights, places the rows again keeping the first visible one where it is. Leaves
+    /// the other estimated rows to measureInIdleTime().
     void measureVisibleRows();
     /// One slice of measuring estimated rows in idle time, nearest to the viewport first.
     void measureInIdleTime();
