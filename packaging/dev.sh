@@ -305,7 +305,7 @@ main() {
     test)
         local dir=${WEFT_BUILD_DIR:-$SRC/build} extra=()
         if [ "${1:-}" = "--sanitize" ]; then
-            shift; dir=${WEFT_BUILD_DIR:-$SRC/build-sanitize}; extra=(-DWEFT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug)
+            shift; dir=${WEFT_BUILD_DIR:-$SRC/build-sanitize}; extra=(-DWEFT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DWEFT_SHARED_LIBRARIES=ON)
         else
             extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
         fi
