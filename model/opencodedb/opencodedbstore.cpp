@@ -641,13 +641,23 @@ std::optional<Part> OpencodeDbStore::partFromValues(const QString &id, const QSt
 namespace
 {
 const QString V2Columns = u"id, session_id, type, seq, time_created, CAST(data AS BLOB) AS data"_s;
-// The V2 kinds that V1 keeps as user turns (the parent of the assistant messages after them).
-const QString V2UserTypes = u"type NOT IN ('assistant', 'agent-switched', 'model-switched')"_s;
+// Bound values per statement of an `id IN (...)` read (SQLite allows 32,766).
+constexpr qsizetype V2IdsPerRead = 500;
 
 SessionMessageV2::Row v2Row(const QSqlQuery &q)
 {
     return {q.value(0).toString(),   q.value(1).toString(),   q.value(2).toString(),
             q.value(3).toLongLong(), q.value(4).toLongLong(), utf8Of(q.value(5))};
+}
+
+/// `?, ?, ...`: @p n placeholders.
+QString placeholders(qsizetype n)
+{
+    QString s;
+    s.reserve(n * 3);
+    for (qsizetype i = 0; i < n; ++i)
+        s += i ? u", ?"_s : u"?"_s;
+    return s;
 }
 
 } // namespace
@@ -668,70 +678,122 @@ Result<void> OpencodeDbStore::readV2Path(QSqlDatabase &db, const QString &sessio
     });
 }
 
-Result<void> OpencodeDbStore::readV2Session(QSqlDatabase &db, const QString &sessionID, QList<MessageWithParts> &out)
+Result<void> OpencodeDbStore::readV2Keys(QSqlDatabase &db, const QString &sessionID, QList<SessionMessageV2::Row> &rows)
 {
-    if (!m_hasV2)
-        return {};
-    QList<SessionMessageV2::Row> rows;
-    const Result<void> rowsRead
-        = forEachRow(db, u"SELECT %1 FROM session_message WHERE session_id = ? ORDER BY seq"_s.arg(V2Columns),
-                     {sessionID}, [&](const QSqlQuery &q) { rows.append(v2Row(q)); });
-    if (!rowsRead)
-        return rowsRead;
-    JsonObject path;
-    if (const Result<void> r = readV2Path(db, sessionID, path); !r)
+    // Two scans of OpenCode's indexes, (session_id, type, seq) and (session_id, time_created, id),
+    // each of which holds its columns: a scan of the rows themselves would read every row's page
+    // for its ID and type (3,000 rows of L: 30 ms against 4).
+    rows.clear();
+    QHash<qint64, qsizetype> byRowid;
+    Result<void> r = forEachRow(db, u"SELECT rowid, type, seq FROM session_message WHERE session_id = ?"_s, {sessionID},
+                                [&](const QSqlQuery &q) {
+                                    byRowid.insert(q.value(0).toLongLong(), rows.size());
+                                    rows.append({{}, sessionID, q.value(1).toString(), q.value(2).toLongLong(), 0, {}});
+                                });
+    if (!r)
         return r;
-    out.append(SessionMessageV2::sessionToV1(rows, path, [&](const SessionMessageV2::Row &row, const QString &why) {
-        reportProblem(m_file + u"#session_message/"_s + row.id, why);
-    }));
+    r = forEachRow(db, u"SELECT rowid, id FROM session_message WHERE session_id = ?"_s, {sessionID}, [&](const QSqlQuery &q) {
+        if (const auto i = byRowid.constFind(q.value(0).toLongLong()); i != byRowid.constEnd())
+            rows[*i].id = q.value(1).toString();
+    });
+    if (!r)
+        return r;
+    // A row written between the two scans (they are in one read transaction, so none is).
+    rows.removeIf([](const SessionMessageV2::Row &row) { return row.id.isEmpty(); });
+    std::sort(rows.begin(), rows.end(), [](const SessionMessageV2::Row &a, const SessionMessageV2::Row &b) { return a.seq < b.seq; });
     return {};
 }
 
-Result<void> OpencodeDbStore::readV2Message(QSqlDatabase &db, const QString &sessionID, const QString &messageID,
-                                            std::optional<MessageWithParts> &out)
+Result<void> OpencodeDbStore::readV2Session(QSqlDatabase &db, const QString &sessionID, QList<MessageWithParts> &out,
+                                            const QSet<QString> *only)
 {
-    out.reset();
-    if (!m_hasV2)
+    if (!m_hasV2 || (only && only->isEmpty()))
         return {};
-    std::optional<SessionMessageV2::Row> row;
-    const QString where = sessionID.isEmpty() ? u"id = ?"_s : u"id = ? AND session_id = ?"_s;
-    const QVariantList bindings = sessionID.isEmpty() ? QVariantList{messageID} : QVariantList{messageID, sessionID};
-    Result<void> r = forEachRow(db, u"SELECT %1 FROM session_message WHERE %2"_s.arg(V2Columns, where), bindings,
-                                [&](const QSqlQuery &q) { row = v2Row(q); });
-    if (!r || !row)
-        return r;
-    SessionMessageV2::Context context;
-    if (row->type == u"assistant") {
-        if (r = readV2Path(db, row->sessionID, context.path); !r)
+    // Every row of the session, in order: a row's V1 form depends on its neighbours. With @p only,
+    // their keys, and after them the data of the rows mapped and of the rows they need.
+    QList<SessionMessageV2::Row> rows;
+    if (only) {
+        if (const Result<void> r = readV2Keys(db, sessionID, rows); !r)
             return r;
-        r = forEachRow(
-            db,
-            u"SELECT id FROM session_message WHERE session_id = ? AND seq < ? AND %1 ORDER BY seq DESC LIMIT 1"_s.arg(
-                V2UserTypes),
-            {row->sessionID, row->seq}, [&](const QSqlQuery &q) { context.parentID = q.value(0).toString(); });
-    } else if (SessionMessageV2::isUser(row->type)) {
-        r = forEachRow(
-            db,
-            u"SELECT CAST(data AS BLOB) FROM session_message WHERE session_id = ? AND seq > ? AND type = 'assistant' ORDER BY seq LIMIT 1"_s,
-            {row->sessionID, row->seq}, [&](const QSqlQuery &q) { context.answer = SessionMessageV2::answerOf(utf8Of(q.value(0))); });
+        const QList<qsizetype> needed = SessionMessageV2::rowsNeeded(rows, *only);
+        if (needed.isEmpty())
+            return {};
+        QHash<QString, qsizetype> at;
+        for (const qsizetype i : needed)
+            at.insert(rows.at(i).id, i);
+        for (qsizetype from = 0; from < needed.size(); from += V2IdsPerRead) {
+            const qsizetype n = std::min(V2IdsPerRead, needed.size() - from);
+            QVariantList ids;
+            ids.reserve(n);
+            for (qsizetype k = from; k < from + n; ++k)
+                ids.append(rows.at(needed.at(k)).id);
+            const Result<void> r = forEachRow(
+                db,
+                u"SELECT id, time_created, CAST(data AS BLOB) FROM session_message WHERE id IN (%1)"_s.arg(placeholders(n)),
+                ids, [&](const QSqlQuery &q) {
+                    if (const auto i = at.constFind(q.value(0).toString()); i != at.constEnd()) {
+                        rows[*i].timeCreated = q.value(1).toLongLong();
+                        rows[*i].data = utf8Of(q.value(2));
+                    }
+                });
+            if (!r)
+                return r;
+        }
+    } else {
+        const Result<void> r
+            = forEachRow(db, u"SELECT %1 FROM session_message WHERE session_id = ? ORDER BY seq"_s.arg(V2Columns), {sessionID},
+                         [&](const QSqlQuery &q) { rows.append(v2Row(q)); });
+        if (!r)
+            return r;
     }
-    if (!r)
+    JsonObject path;
+    if (const Result<void> r = readV2Path(db, sessionID, path); !r)
         return r;
-    QString why;
-    out = SessionMessageV2::toV1(*row, context, &why);
-    if (!out && !why.isEmpty())
-        reportProblem(m_file + u"#session_message/"_s + row->id, why);
+    out.append(SessionMessageV2::sessionToV1(
+        rows, path,
+        [&](const SessionMessageV2::Row &row, const QString &why) {
+            reportProblem(m_file + u"#session_message/"_s + row.id, why);
+        },
+        only));
     return {};
 }
 
 Result<void> OpencodeDbStore::readV2Rows(QSqlDatabase &db, const QStringList &ids, QList<MessageWithParts> &out)
 {
-    for (const QString &id : ids) {
-        std::optional<MessageWithParts> m;
-        if (const Result<void> r = readV2Message(db, QString(), id, m); !r)
+    if (!m_hasV2 || ids.isEmpty())
+        return {};
+    // The rows by session: each session's rows are mapped together, in one read of its order.
+    QHash<QString, QSet<QString>> bySession;
+    QStringList sessions;
+    for (qsizetype from = 0; from < ids.size(); from += V2IdsPerRead) {
+        const qsizetype n = std::min(V2IdsPerRead, ids.size() - from);
+        const QVariantList bound(ids.cbegin() + from, ids.cbegin() + from + n);
+        const Result<void> r = forEachRow(
+            db, u"SELECT id, session_id FROM session_message WHERE id IN (%1)"_s.arg(placeholders(n)), bound,
+            [&](const QSqlQuery &q) {
+                const QString session = q.value(1).toString();
+                auto it = bySession.find(session);
+                if (it == bySession.end()) {
+                    it = bySession.insert(session, {});
+                    sessions.append(session);
+                }
+                it->insert(q.value(0).toString());
+            });
+        if (!r)
             return r;
-        if (m)
-            out.append(std::move(*m));
+    }
+    QList<MessageWithParts> mapped;
+    for (const QString &session : std::as_const(sessions)) {
+        if (const Result<void> r = readV2Session(db, session, mapped, &bySession[session]); !r)
+            return r;
+    }
+    // In the order of @p ids.
+    QHash<QString, qsizetype> at; // index + 1: take() gives 0 for an ID not (or no longer) there
+    for (qsizetype i = 0; i < mapped.size(); ++i)
+        at.insert(mapped.at(i).info.id(), i + 1);
+    for (const QString &id : ids) {
+        if (const qsizetype i = at.take(id) - 1; i >= 0)
+            out.append(std::move(mapped[i]));
     }
     return {};
 }
@@ -858,11 +920,16 @@ QStringList OpencodeDbStore::messageIDs(const QString &sessionID)
                                            [&](const QSqlQuery &q) { result.append(q.value(0).toString()); });
         if (!v1)
             return v1;
-        // A V2 session's message IDs come out of the mapping of its rows to V1 messages.
-        QList<MessageWithParts> v2;
-        const Result<void> r2 = readV2Session(db, sessionID, v2);
-        for (const MessageWithParts &m : std::as_const(v2))
-            result.append(m.info.id());
+        // A V2 session's messages are its rows of the kinds that become one, by their IDs: no
+        // row's data is read (a row that turns out damaged is left out when it is read).
+        if (!m_hasV2)
+            return {};
+        QList<SessionMessageV2::Row> rows;
+        const Result<void> r2 = readV2Keys(db, sessionID, rows);
+        for (const SessionMessageV2::Row &row : std::as_const(rows)) {
+            if (SessionMessageV2::becomesMessage(row.type))
+                result.append(row.id);
+        }
         return r2;
     });
     if (!r)
@@ -879,10 +946,11 @@ std::optional<Message> OpencodeDbStore::message(const QString &sessionID, const 
                                            {messageID, sessionID}, [&](const QSqlQuery &q) { result = messageFromRow(q); });
         if (!v1 || result)
             return v1;
-        std::optional<MessageWithParts> v2;
-        const Result<void> r2 = readV2Message(db, sessionID, messageID, v2);
-        if (v2)
-            result = std::move(v2->info);
+        QList<MessageWithParts> v2;
+        const QSet<QString> only{messageID};
+        const Result<void> r2 = readV2Session(db, sessionID, v2, &only);
+        if (!v2.isEmpty())
+            result = std::move(v2.first().info);
         return r2;
     });
     if (!r)
@@ -902,15 +970,91 @@ QList<Part> OpencodeDbStore::parts(const QString &sessionID, const QString &mess
               });
         if (!v1 || !result.isEmpty())
             return v1;
-        std::optional<MessageWithParts> v2;
-        const Result<void> r2 = readV2Message(db, sessionID, messageID, v2);
-        if (v2)
-            result = std::move(v2->parts);
+        QList<MessageWithParts> v2;
+        const QSet<QString> only{messageID};
+        const Result<void> r2 = readV2Session(db, sessionID, v2, &only);
+        if (!v2.isEmpty())
+            result = std::move(v2.first().parts);
         return r2;
     });
     if (!r)
         reportProblem(m_file, r.error().message);
     std::stable_sort(result.begin(), result.end(), partLessThan);
+    return result;
+}
+
+QList<Message> OpencodeDbStore::messagesByID(const QString &sessionID, const QStringList &messageIDs)
+{
+    // Many (a long session's older messages): Store's one read of all. A page: the V1 rows by
+    // their key, the V2 rows together, their session's order read once and not once per message.
+    if (!m_hasV2 || messageIDs.size() > 64)
+        return Store::messagesByID(sessionID, messageIDs);
+    QList<Message> result;
+    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        result.clear();
+        QSet<QString> v2;
+        for (const QString &id : messageIDs) {
+            const qsizetype before = result.size();
+            const Result<void> v1 = forEachRow(db, MessageSelect + u" WHERE id = ? AND session_id = ?"_s, {id, sessionID},
+                                               [&](const QSqlQuery &q) {
+                                                   if (std::optional<Message> m = messageFromRow(q))
+                                                       result.append(std::move(*m));
+                                               });
+            if (!v1)
+                return v1;
+            if (result.size() == before)
+                v2.insert(id);
+        }
+        QList<MessageWithParts> mapped;
+        const Result<void> r2 = readV2Session(db, sessionID, mapped, &v2);
+        for (MessageWithParts &m : mapped)
+            result.append(std::move(m.info));
+        return r2;
+    });
+    if (!r)
+        reportProblem(m_file, r.error().message);
+    std::stable_sort(result.begin(), result.end(), messageLessThan);
+    return result;
+}
+
+QList<MessageWithParts> OpencodeDbStore::withParts(const QString &sessionID, const QList<Message> &infos)
+{
+    if (!m_hasV2)
+        return Store::withParts(sessionID, infos);
+    // The V1 part rows message by message; the messages without any are V2 rows, mapped together.
+    QList<MessageWithParts> result;
+    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        result.clear();
+        result.reserve(infos.size());
+        QSet<QString> v2;
+        for (const Message &info : infos) {
+            result.append({info, {}});
+            QList<Part> &parts = result.last().parts;
+            const Result<void> v1 = forEachRow(db, PartSelect + u" WHERE message_id = ? ORDER BY id"_s, {info.id()},
+                                               [&](const QSqlQuery &q) {
+                                                   if (std::optional<Part> p = partFromRow(q))
+                                                       parts.append(std::move(*p));
+                                               });
+            if (!v1)
+                return v1;
+            if (parts.isEmpty())
+                v2.insert(info.id());
+        }
+        QList<MessageWithParts> mapped;
+        const Result<void> r2 = readV2Session(db, sessionID, mapped, &v2);
+        QHash<QString, QList<Part>> partsOf;
+        for (MessageWithParts &m : mapped)
+            partsOf.insert(m.info.id(), std::move(m.parts));
+        for (MessageWithParts &m : result) {
+            if (const auto it = partsOf.find(m.info.id()); it != partsOf.end())
+                m.parts = std::move(*it);
+        }
+        return r2;
+    });
+    if (!r)
+        reportProblem(m_file, r.error().message);
+    for (MessageWithParts &m : result)
+        std::stable_sort(m.parts.begin(), m.parts.end(), partLessThan);
     return result;
 }
 

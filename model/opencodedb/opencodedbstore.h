@@ -20,6 +20,11 @@ class QSqlRecord;
 namespace weft
 {
 
+namespace SessionMessageV2
+{
+struct Row;
+}
+
 class ThreadConnections;
 
 /// What an OpenCode database holds: the columns found in its tables and the newest migration
@@ -91,6 +96,8 @@ public:
     QList<Message> messages(const QString &sessionID) override;
     /// The `message` rows' IDs without their data (a V1 session's), and a V2 session's.
     QStringList messageIDs(const QString &sessionID) override;
+    QList<Message> messagesByID(const QString &sessionID, const QStringList &messageIDs) override;
+    QList<MessageWithParts> withParts(const QString &sessionID, const QList<Message> &infos) override;
     QList<Part> parts(const QString &sessionID, const QString &messageID) override;
     std::optional<Message> message(const QString &sessionID, const QString &messageID) override;
     /// `<data>/storage/session_diff/<id>.json`, which OpenCode keeps as a file in the SQLite era.
@@ -182,15 +189,16 @@ private:
                                        const QByteArray &data);
     std::optional<JsonValue> jsonColumn(const QSqlQuery &query, int column, const QString &location,
                                         const QString &columnName = {});
-    /// Inside read(): the session_message rows of @p sessionID as V1 messages with parts, in
-    /// `seq` order (appended to @p out). Does nothing without that table.
+    /// Inside read(): the session_message rows of @p sessionID in `seq` order, with their ID,
+    /// type and seq alone (no data).
+    Result<void> readV2Keys(QSqlDatabase &db, const QString &sessionID, QList<SessionMessageV2::Row> &rows);
     /// The `path` (`{cwd, root}`) of a V2 session's assistant messages.
     Result<void> readV2Path(QSqlDatabase &db, const QString &sessionID, JsonObject &path);
-    Result<void> readV2Session(QSqlDatabase &db, const QString &sessionID, QList<MessageWithParts> &out);
-    /// Inside read(): the session_message row @p messageID (of @p sessionID when not empty) as a
-    /// V1 message with parts, or null.
-    Result<void> readV2Message(QSqlDatabase &db, const QString &sessionID, const QString &messageID,
-                               std::optional<MessageWithParts> &out);
+    /// Inside read(): the session_message rows of @p sessionID as V1 messages with parts, in
+    /// `seq` order (appended to @p out); with @p only, just the rows of those IDs, and only their
+    /// data (and their neighbours') is read. Does nothing without that table.
+    Result<void> readV2Session(QSqlDatabase &db, const QString &sessionID, QList<MessageWithParts> &out,
+                               const QSet<QString> *only = nullptr);
 
     QString m_file;
     Options m_options;

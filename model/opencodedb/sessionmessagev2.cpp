@@ -6,6 +6,8 @@
 
 #include <QCryptographicHash>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace weft::SessionMessageV2
@@ -384,45 +386,85 @@ JsonObject answerOf(const QByteArray &data)
     return o ? answerOfData(*o) : JsonObject();
 }
 
-QList<MessageWithParts> sessionToV1(const QList<Row> &rows, const JsonObject &path,
-                                    const std::function<void(const Row &, const QString &)> &problem)
+QList<qsizetype> rowsNeeded(const QList<Row> &rows, const QSet<QString> &only)
 {
-    // Every row parsed once (an assistant row is read for its own message and for the agent
-    // and model of the user row it answers).
+    QList<qsizetype> needed;
+    // The assistant row after each row, and the user row before it.
+    QList<qsizetype> nextAssistants(rows.size(), -1);
+    for (qsizetype i = rows.size() - 1, next = -1; i >= 0; --i) {
+        nextAssistants[i] = next;
+        if (rows.at(i).type == u"assistant")
+            next = i;
+    }
+    qsizetype lastUser = -1;
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const Row &row = rows.at(i);
+        if (only.contains(row.id) && becomesMessage(row.type)) {
+            needed.append(i);
+            if (isUser(row.type) && nextAssistants.at(i) >= 0)
+                needed.append(nextAssistants.at(i));
+            else if (row.type == u"assistant" && lastUser >= 0)
+                needed.append(lastUser);
+        }
+        if (isUser(row.type))
+            lastUser = i;
+    }
+    std::sort(needed.begin(), needed.end());
+    needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+    return needed;
+}
+
+QList<MessageWithParts> sessionToV1(const QList<Row> &rows, const JsonObject &path,
+                                    const std::function<void(const Row &, const QString &)> &problem,
+                                    const QSet<QString> *only)
+{
+    const auto wanted = [&](const Row &row) { return becomesMessage(row.type) && (!only || only->contains(row.id)); };
+    // Every row needed parsed once (an assistant row is read for its own message and for the
+    // agent and model of the user row it answers). With @p only, the rows with their data.
     QList<std::optional<JsonObject>> data(rows.size());
     QStringList whys(rows.size());
     parallelFor(rows.size(), [&](qsizetype i) {
-        if (becomesMessage(rows.at(i).type))
-            data[i] = parseRow(rows.at(i), &whys[i]);
+        const Row &row = rows.at(i);
+        if (becomesMessage(row.type) && (!only || !row.data.isEmpty()))
+            data[i] = parseRow(row, &whys[i]);
     });
-    // Each user row answered by the next assistant row: its agent and model.
-    QList<Context> contexts(rows.size());
-    for (Context &context : contexts)
-        context.path = path;
-    qsizetype nextAssistant = -1;
-    for (qsizetype i = rows.size() - 1; i >= 0; --i) {
+    QList<qsizetype> nextAssistants(rows.size(), -1);
+    for (qsizetype i = rows.size() - 1, next = -1; i >= 0; --i) {
+        nextAssistants[i] = next;
         if (rows.at(i).type == u"assistant")
-            nextAssistant = i;
-        else if (isUser(rows.at(i).type) && nextAssistant >= 0 && data.at(nextAssistant))
-            contexts[i].answer = answerOfData(*data.at(nextAssistant));
+            next = i;
     }
     QList<MessageWithParts> out;
-    out.reserve(rows.size());
+    out.reserve(only ? only->size() : rows.size());
+    // Each assistant row answers the nearest user row before it that is a message (a damaged
+    // one is not); each user row takes the agent and model of the next assistant row. With
+    // @p only, a user row whose data was not read is taken to be a message.
     QString lastUser;
     for (qsizetype i = 0; i < rows.size(); ++i) {
         const Row &row = rows.at(i);
-        contexts[i].parentID = lastUser;
+        const bool isWanted = wanted(row);
+        if (!isWanted && !(only && isUser(row.type) && !row.data.isEmpty())) {
+            if (only && isUser(row.type))
+                lastUser = row.id;
+            continue;
+        }
+        Context context;
+        context.path = path;
+        context.parentID = lastUser;
+        if (const qsizetype next = nextAssistants.at(i); isUser(row.type) && next >= 0 && data.at(next))
+            context.answer = answerOfData(*data.at(next));
         QString why = whys.at(i);
         std::optional<MessageWithParts> m;
-        if (becomesMessage(row.type) && data.at(i))
-            m = toV1Parsed(row, *data.at(i), contexts.at(i), &why);
-        if (m) {
-            if (isUser(row.type))
-                lastUser = row.id;
+        if (data.at(i))
+            m = toV1Parsed(row, *data.at(i), context, &why);
+        if (m && isUser(row.type))
+            lastUser = row.id;
+        if (!isWanted)
+            continue;
+        if (m)
             out.append(std::move(*m));
-        } else if (!why.isEmpty() && problem) {
+        else if (!why.isEmpty() && problem)
             problem(row, why);
-        }
     }
     return out;
 }

@@ -4,6 +4,7 @@
 #include "core/json.h"
 #include "core/types.h"
 
+#include <QSet>
 #include <QString>
 
 #include <functional>
@@ -64,8 +65,18 @@ struct Context
 /// agent and model of the assistant row that follows it, each assistant row answers the nearest
 /// preceding user row, and every assistant message gets @p path. A row that cannot be mapped is
 /// passed to @p problem with the reason and left out.
+///
+/// With @p only, just the rows of those IDs are mapped: @p rows are still all of the session's,
+/// in `seq` order, but only those rows and the assistant row after each of their user rows need
+/// their data (rowsNeeded()); the others may have none.
 [[nodiscard]] QList<MessageWithParts> sessionToV1(const QList<Row> &rows, const JsonObject &path,
-                                                  const std::function<void(const Row &, const QString &)> &problem);
+                                                  const std::function<void(const Row &, const QString &)> &problem,
+                                                  const QSet<QString> *only = nullptr);
+
+/// The indexes in @p rows (a session's, in `seq` order) of the rows whose data sessionToV1()
+/// reads to map the rows of @p only: those rows, the assistant row after each of their user rows
+/// and the user row before each of their assistant rows.
+[[nodiscard]] QList<qsizetype> rowsNeeded(const QList<Row> &rows, const QSet<QString> &only);
 
 /// The parsed data of @p row, or null when it is not a JSON object.
 [[nodiscard]] std::optional<JsonObject> parseData(const QByteArray &data);

@@ -1073,6 +1073,26 @@ void TestOpencodeDbStore::v2DamagedDataReported()
         // The assistant messages after the skipped prompt answer the prompt before it.
         QVERIFY(m.info.parentID() != notObject);
     }
+    // The reads of a few messages (a page of the timeline, one message) read only their rows'
+    // data and their neighbours', and map them as the session's read does, the damaged rows'
+    // neighbours included.
+    QStringList ids;
+    for (const MessageWithParts &m : all)
+        ids.append(m.info.id());
+    for (qsizetype from = 0; from < all.size(); from += 3) {
+        const QList<MessageWithParts> page = store.withParts(V2First, store.messagesByID(V2First, ids.mid(from, 3)));
+        QCOMPARE(page.size(), std::min<qsizetype>(3, all.size() - from));
+        for (qsizetype i = 0; i < page.size(); ++i)
+            QCOMPARE(page.at(i).toJson(), all.at(from + i).toJson());
+    }
+    for (const MessageWithParts &m : all) {
+        const std::optional<Message> single = store.message(V2First, m.info.id());
+        QVERIFY(single);
+        QCOMPARE(single->json(), m.info.json());
+        QCOMPARE(store.parts(V2First, m.info.id()), m.parts);
+    }
+    // The IDs listed are the rows', the damaged ones too (they are left out when read).
+    QCOMPARE(store.messageIDs(V2First).size(), 9);
     QVERIFY(!store.message(V2First, broken));
     QVERIFY(store.parts(V2First, broken).isEmpty());
     QCOMPARE(store.messages(V2First).size(), 7);
