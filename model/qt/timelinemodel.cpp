@@ -2,10 +2,8 @@
 #include "timelinemodel.h"
 
 #include "core/async.h"
-#include "core/identifier.h"
 #include "session/sessionservice.h"
 
-#include <QDateTime>
 #include <QSet>
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
@@ -127,7 +125,7 @@ bool TimelineModel::containsMessage(const QString &messageID) const
 {
     return m_rowById.contains(messageID)
         || std::any_of(m_older.cbegin(), m_older.cend(), [&](const Message &m) { return m.id() == messageID; })
-        || m_restIds.contains(messageID);
+        || m_restIds.contains(messageID) || (isIndexing() && !m_olderListed);
 }
 
 bool TimelineModel::fetchThrough(const QString &messageID)
@@ -136,7 +134,7 @@ bool TimelineModel::fetchThrough(const QString &messageID)
     if (m_loading || m_fetching || m_rowById.contains(messageID))
         return false;
     if (isIndexing()) {
-        if (!m_restIds.contains(messageID))
+        if (m_olderListed && !m_restIds.contains(messageID))
             return false;
         m_fetching = true;
         m_afterIndex = [this, messageID] {
@@ -404,6 +402,8 @@ void TimelineModel::setSessionID(const QString &sessionID)
     m_boundaryId.clear();
     m_fetching = false;
     m_restIds.clear();
+    m_indexing = false;
+    m_olderListed = true;
     m_afterIndex = {};
     m_loading = !sessionID.isEmpty();
     endResetModel();
@@ -414,28 +414,10 @@ void TimelineModel::setSessionID(const QString &sessionID)
 
     std::shared_ptr<Store> store = m_service->sharedStore();
     const int pageSize = m_pageSize;
-    whenFinished(QtConcurrent::run([store, sessionID, pageSize] {
-                     // Only the newest page is read before the first frame: the message files are
-                     // listed, ordered by the creation time their IDs carry, and only the newest
-                     // pageSize of them are read, with their parts. The others are read next
-                     // (readOlderInfos()), without delaying the first frame of a long session.
-                     const QStringList ids = store->messageIDs(sessionID);
-                     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-                     QList<std::pair<qint64, QString>> keyed;
-                     keyed.reserve(ids.size());
-                     for (const QString &id : ids)
-                         keyed.append({Identifier::timestampNear(id, now), id});
-                     std::sort(keyed.begin(), keyed.end());
-                     const qsizetype split = std::max<qsizetype>(0, keyed.size() - pageSize);
-                     FirstPage page;
-                     QStringList newest;
-                     newest.reserve(keyed.size() - split);
-                     for (qsizetype i = 0; i < keyed.size(); ++i)
-                         (i < split ? page.rest : newest).append(keyed.at(i).second);
-                     page.messages = store->withParts(sessionID, store->messagesByID(sessionID, newest));
-                     return page;
-                 }),
-                 this, [this, generation](const FirstPage &page) {
+    // Only the newest page is read before the first frame (Store::newestMessages()); the others'
+    // infos are read next (readOlderInfos()), without delaying the first frame of a long session.
+    whenFinished(QtConcurrent::run([store, sessionID, pageSize] { return store->newestMessages(sessionID, pageSize); }),
+                 this, [this, generation](const NewestMessages &page) {
                      if (generation != m_generation)
                          return;
                      if (!page.messages.isEmpty()) {
@@ -447,12 +429,14 @@ void TimelineModel::setSessionID(const QString &sessionID)
                          endInsertRows();
                      }
                      m_loading = false;
-                     m_restIds = QSet<QString>(page.rest.cbegin(), page.rest.cend());
+                     m_restIds = QSet<QString>(page.olderIDs.cbegin(), page.olderIDs.cend());
+                     m_olderListed = page.olderListed;
+                     m_indexing = !page.olderIDs.isEmpty() || !page.olderListed;
                      updateContextBoundary();
                      updateStats();
                      watchTail();
                      if (isIndexing())
-                         readOlderInfos(page.rest);
+                         readOlderInfos(page.olderIDs);
                      else
                          replayQueued();
                      Q_EMIT loaded();
@@ -467,9 +451,16 @@ void TimelineModel::readOlderInfos(const QStringList &rest)
     std::shared_ptr<Store> store = m_service->sharedStore();
     const QString sessionID = m_sessionID;
     const std::optional<Message> first = m_rows.isEmpty() ? std::nullopt : std::optional<Message>(m_rows.first().info);
-    whenFinished(QtConcurrent::run([store, sessionID, rest, first] {
+    // Not listed (a server's paged answer): all of the session's, but the rows shown.
+    QSet<QString> shown;
+    if (!m_olderListed) {
+        for (const Row &row : std::as_const(m_rows))
+            shown.insert(row.info.id());
+    }
+    whenFinished(QtConcurrent::run([store, sessionID, rest, first, shown, listed = m_olderListed] {
                      Index result;
-                     result.older = store->messagesByID(sessionID, rest);
+                     result.older = listed ? store->messagesByID(sessionID, rest) : store->messages(sessionID);
+                     result.older.removeIf([&](const Message &m) { return shown.contains(m.id()); });
                      // A message whose ID time disagrees with its time.created can belong among
                      // the rows already shown: it becomes a row, with its parts.
                      const auto after = first ? std::upper_bound(result.older.begin(), result.older.end(), *first, messageLessThan)
@@ -485,6 +476,8 @@ void TimelineModel::readOlderInfos(const QStringList &rest)
                      // below are in (as during a page fetch), then the one asked for meanwhile
                      // runs, or the queued events replay.
                      m_restIds.clear();
+                     m_indexing = false;
+                     m_olderListed = true;
                      m_fetching = true;
                      m_older = result.older;
                      m_older.removeIf([this](const Message &m) { return m_rowById.contains(m.id()); });

@@ -143,11 +143,6 @@ private:
         QList<Message> older;
         QList<MessageWithParts> messages;
     };
-    struct FirstPage
-    {
-        QList<MessageWithParts> messages; ///< the newest messages, in order
-        QStringList rest; ///< the IDs of the others, oldest first by the time in the ID
-    };
     struct Index
     {
         QList<Message> older; ///< the messages before the first row, in order
@@ -174,9 +169,10 @@ private:
     void replayQueued();
     void connectService();
     void fetchOlder(qsizetype count);
-    /// Reads the infos of the messages not shown yet (@p rest) after the first page.
+    /// Reads the infos of the messages not shown yet (@p rest, or all but the rows when the store
+    /// did not list them) after the first page.
     void readOlderInfos(const QStringList &rest);
-    [[nodiscard]] bool isIndexing() const { return !m_restIds.isEmpty(); }
+    [[nodiscard]] bool isIndexing() const { return m_indexing; }
 
     SessionService *m_service;
     QList<QMetaObject::Connection> m_serviceConnections;
@@ -193,8 +189,11 @@ private:
     int m_generation = 0;
     bool m_loading = false;
     bool m_fetching = false;
-    // The messages listed but not read yet: while the first page is in and the older messages'
-    // infos are being read (isIndexing()), empty otherwise.
+    // While the first page is in and the older messages' infos are being read (isIndexing()):
+    // their IDs, listed but not read yet; none when the store could not list them (a server's
+    // paged answer, m_olderListed false: the session may have any older message then).
+    bool m_indexing = false;
+    bool m_olderListed = true;
     QSet<QString> m_restIds;
     std::function<void()> m_afterIndex; // a fetch asked for while indexing
     bool m_running = false;

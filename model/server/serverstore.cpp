@@ -262,8 +262,30 @@ Result<QList<MessageWithParts>> ServerStore::readMessages(const QString &session
     const Result<JsonValue> answer = m_client.get(pathOf(sessionID, u"/message"_s));
     if (!answer)
         return answer.error();
+    QList<MessageWithParts> result = v1Messages(sessionID, answer.value());
+    // A session prompted through the V2 routes keeps its conversation elsewhere; one that used
+    // both kinds of routes has both, shown in time order.
+    if (m_info.hasV2) {
+        Result<QList<MessageWithParts>> v2 = readV2Messages(sessionID);
+        if (v2 && !v2->isEmpty()) {
+            result.append(std::move(v2.value()));
+            markV2(sessionID);
+        } else if (!v2) {
+            qCDebug(lcStore) << "no V2 messages for" << sessionID << v2.error().toString();
+        }
+    }
+    std::stable_sort(result.begin(), result.end(), byTime);
+    QMutexLocker locker(&m_mutex);
+    Cached &cached = m_cache[sessionID];
+    cached.messages = result;
+    cached.age.start();
+    return result;
+}
+
+QList<MessageWithParts> ServerStore::v1Messages(const QString &sessionID, const JsonValue &answer)
+{
     QList<MessageWithParts> result;
-    for (const JsonValue &v : answer->toArray()) {
+    for (const JsonValue &v : answer.toArray()) {
         const JsonObject o = v.toObject();
         Result<Message> info = Message::fromJson(o.value(u"info"));
         if (!info) {
@@ -281,22 +303,45 @@ Result<QList<MessageWithParts>> ServerStore::readMessages(const QString &session
         std::sort(m.parts.begin(), m.parts.end(), [](const Part &a, const Part &b) { return a.id() < b.id(); });
         result.append(std::move(m));
     }
-    // A session prompted through the V2 routes keeps its conversation elsewhere; one that used
-    // both kinds of routes has both, shown in time order.
-    if (m_info.hasV2) {
-        Result<QList<MessageWithParts>> v2 = readV2Messages(sessionID);
-        if (v2 && !v2->isEmpty()) {
-            result.append(std::move(v2.value()));
-            markV2(sessionID);
-        } else if (!v2) {
-            qCDebug(lcStore) << "no V2 messages for" << sessionID << v2.error().toString();
-        }
+    return result;
+}
+
+NewestMessages ServerStore::newestMessages(const QString &sessionID, qsizetype count)
+{
+    // The whole session when it is read already (cached), or has V2 messages (whose route pages
+    // by a cursor of its own); else the newest page of the V1 route alone (`?limit=`: OpenCode
+    // answers the newest, in order), without the 32 MB of a long session before the first frame.
+    // The others are read after it, whole (olderListed false).
+    bool whole = false;
+    {
+        QMutexLocker locker(&m_mutex);
+        const auto it = m_cache.constFind(sessionID);
+        whole = (it != m_cache.cend() && it->age.isValid() && it->age.elapsed() < CacheMs) || m_v2Sessions.contains(sessionID);
     }
-    std::stable_sort(result.begin(), result.end(), byTime);
-    QMutexLocker locker(&m_mutex);
-    Cached &cached = m_cache[sessionID];
-    cached.messages = result;
-    cached.age.start();
+    if (whole)
+        return Store::newestMessages(sessionID, count);
+    if (m_info.hasV2) {
+        const Result<JsonValue> v2 = m_client.get(v2PathOf(sessionID, u"/message"_s));
+        if (!v2 || !v2->toObject().value(u"data").toArray().isEmpty())
+            return Store::newestMessages(sessionID, count);
+    }
+    QUrlQuery query;
+    query.addQueryItem(u"limit"_s, QString::number(count));
+    const Result<JsonValue> answer = m_client.get(pathOf(sessionID, u"/message"_s), query);
+    if (!answer)
+        return Store::newestMessages(sessionID, count); // which reports the error
+    NewestMessages result;
+    result.messages = v1Messages(sessionID, answer.value());
+    std::stable_sort(result.messages.begin(), result.messages.end(), byTime);
+    result.olderListed = result.messages.size() < count; // fewer: there are no others
+    if (result.messages.size() > count) {
+        // A server that ignores `limit` answers the whole session: its older messages are known.
+        const qsizetype split = result.messages.size() - count;
+        for (qsizetype i = 0; i < split; ++i)
+            result.olderIDs.append(result.messages.at(i).info.id());
+        result.messages.remove(0, split);
+        result.olderListed = true;
+    }
     return result;
 }
 

@@ -55,6 +55,7 @@ public:
     [[nodiscard]] QList<FileDiff> sessionDiff(const QString &sessionID) override;
     [[nodiscard]] QList<MessageWithParts> messagesWithParts(const QString &sessionID) override;
     [[nodiscard]] QList<MessageWithParts> withParts(const QString &sessionID, const QList<Message> &infos) override;
+    [[nodiscard]] NewestMessages newestMessages(const QString &sessionID, qsizetype count) override;
 
     Result<void> writeProject(const Project &project) override;
     Result<void> writeSession(const Session &session) override;
@@ -114,6 +115,8 @@ public:
 
 private:
     [[nodiscard]] Result<QList<MessageWithParts>> readV2Messages(const QString &sessionID);
+    /// The messages of an answer of the V1 route `/session/{id}/message` (problems reported).
+    [[nodiscard]] QList<MessageWithParts> v1Messages(const QString &sessionID, const JsonValue &answer);
     /// `directory=` of @p sessionID, so that the server's instance of the session's project runs it.
     [[nodiscard]] QUrlQuery instanceOf(const QString &sessionID);
     [[nodiscard]] static Result<void> readOnly();

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store.h"
 
+#include "core/identifier.h"
 #include "core/logging.h"
 #include "core/tr.h"
 #include "storewatcher.h"
 
+#include <QDateTime>
 #include <QSet>
+
+#include <algorithm>
 
 namespace weft
 {
@@ -62,6 +66,26 @@ QList<MessageWithParts> Store::withParts(const QString &sessionID, const QList<M
     result.reserve(infos.size());
     for (const Message &info : infos)
         result.append({info, parts(sessionID, info.id())});
+    return result;
+}
+
+NewestMessages Store::newestMessages(const QString &sessionID, qsizetype count)
+{
+    const QStringList ids = messageIDs(sessionID);
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    QList<std::pair<qint64, QString>> keyed;
+    keyed.reserve(ids.size());
+    for (const QString &id : ids)
+        keyed.append({Identifier::timestampNear(id, now), id});
+    std::sort(keyed.begin(), keyed.end());
+    const qsizetype split = std::max<qsizetype>(0, keyed.size() - count);
+    NewestMessages result;
+    QStringList newest;
+    newest.reserve(keyed.size() - split);
+    result.olderIDs.reserve(split);
+    for (qsizetype i = 0; i < keyed.size(); ++i)
+        (i < split ? result.olderIDs : newest).append(keyed.at(i).second);
+    result.messages = withParts(sessionID, messagesByID(sessionID, newest));
     return result;
 }
 

@@ -47,6 +47,17 @@ Q_DECLARE_OPERATORS_FOR_FLAGS(StoreCapabilities)
 
 /// Where sessions live: the JSON files of OpenCode 1.1 (read-write) or the SQLite database of
 /// OpenCode 1.2+ (read-only). All methods are thread-safe. Reads never modify the data.
+/// The newest messages of a session, and what a reader needs to read the others after them
+/// (Store::newestMessages()).
+struct NewestMessages
+{
+    QList<MessageWithParts> messages; ///< the newest ones, with their parts, in order
+    QStringList olderIDs; ///< the IDs of the others, oldest first by the time in the ID
+    /// False when the store could not list the others without reading them all (a server that
+    /// pages its answer): then olderIDs is empty and messages() has them.
+    bool olderListed = true;
+};
+
 class Store : public std::enable_shared_from_this<Store>
 {
 public:
@@ -105,6 +116,10 @@ public:
     [[nodiscard]] virtual QList<Message> messagesByID(const QString &sessionID, const QStringList &messageIDs);
     /// @p infos with their parts, in the same order.
     [[nodiscard]] virtual QList<MessageWithParts> withParts(const QString &sessionID, const QList<Message> &infos);
+    /// The newest @p count messages with their parts: what a view shows first of a long session.
+    /// The default lists messageIDs(), orders them by the creation time their IDs carry and reads
+    /// the newest @p count with messagesByID() and withParts().
+    [[nodiscard]] virtual NewestMessages newestMessages(const QString &sessionID, qsizetype count);
 
     virtual Result<void> writeProject(const Project &project) = 0;
     virtual Result<void> writeSession(const Session &session) = 0;

@@ -30,6 +30,24 @@ std::shared_ptr<SessionService> openFixture(test::FixtureDataDir &dir)
     return std::make_shared<SessionService>(std::make_shared<JsonStore>(dir.path()));
 }
 
+/// A store that, like a server paging its answer, gives the newest messages without listing the
+/// others (NewestMessages::olderListed false).
+class PagedStore : public JsonStore
+{
+public:
+    using JsonStore::JsonStore;
+    NewestMessages newestMessages(const QString &sessionID, qsizetype count) override
+    {
+        ++calls;
+        NewestMessages page;
+        page.messages = messagesWithParts(sessionID);
+        page.messages.remove(0, std::max<qsizetype>(0, page.messages.size() - count));
+        page.olderListed = false;
+        return page;
+    }
+    int calls = 0;
+};
+
 bool load(TimelineModel &model, const QString &sessionID)
 {
     QSignalSpy loaded(&model, &TimelineModel::loaded);
@@ -63,6 +81,7 @@ private Q_SLOTS:
     void liveToolStates();
     void pagesOlderMessages();
     void newestPageFirstThenTheRest();
+    void olderMessagesNotListed();
     void streamGrowsOneRow();
     void otherProcessWrites();
     void switchingSessionsResets();
@@ -281,6 +300,37 @@ void TestTimelineModel::pagesOlderMessages()
     for (int row = 0; row < marker.row(); ++row)
         QVERIFY(!model.index(row, 0).data(TimelineModel::InContextRole).toBool());
     QCOMPARE(model.index(0, 0).data(TimelineModel::IdRole).toString(), u"msg_200fa7ecb001c3Nb1NHK3TNUPw"_s);
+}
+
+void TestTimelineModel::olderMessagesNotListed()
+{
+    // A store that does not list the older messages with the first page (a server's paged
+    // answer): they are read after it, all of the session's but the rows shown, and paged in as
+    // from any store; a search hit among them is found while they are read.
+    test::FixtureDataDir dir;
+    auto store = std::make_shared<PagedStore>(dir.path());
+    auto service = std::make_shared<SessionService>(store);
+    const QList<Message> all = store->messages(MainID);
+    QCOMPARE(all.size(), 30);
+    TimelineModel model(service.get());
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setPageSize(12);
+    QVERIFY(load(model, MainID));
+    QCOMPARE(store->calls, 1);
+    QCOMPARE(model.rowCount(), 12);
+    QCOMPARE(model.index(0, 0).data(TimelineModel::IdRole).toString(), all.at(18).id());
+    QVERIFY(model.containsMessage(all.first().id())); // while the others are read: maybe
+    QVERIFY(QTest::qWaitFor([&] { return model.totalMessageCount() == 30; }, 5000));
+    QVERIFY(model.containsMessage(all.first().id()));
+    QVERIFY(!model.containsMessage(u"msg_0000000000000000000000none"_s));
+    QSignalSpy older(&model, &TimelineModel::olderLoaded);
+    while (model.canFetchMore({})) {
+        model.fetchMore({});
+        QVERIFY(older.wait(5000));
+    }
+    QCOMPARE(model.rowCount(), 30);
+    for (int row = 0; row < 30; ++row)
+        QCOMPARE(model.index(row, 0).data(TimelineModel::IdRole).toString(), all.at(row).id());
 }
 
 void TestTimelineModel::newestPageFirstThenTheRest()

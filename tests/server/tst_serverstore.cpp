@@ -69,6 +69,7 @@ private Q_SLOTS:
     void parseUrl();
     void readsV1Sessions();
     void readsV2Sessions();
+    void readsTheNewestPageFirst();
     void readsEveryPageOfSessions();
     void readErrorsAreReported();
     void operationsSendWhatOpencodeExpects();
@@ -234,6 +235,63 @@ void TestServerStore::readsV2Sessions()
     }
     QCOMPARE(messages.first().info.role(), Message::Role::User);
     QCOMPARE(messages.last().info.role(), Message::Role::Assistant);
+}
+
+void TestServerStore::readsTheNewestPageFirst()
+{
+    // A session's first page is the V1 route's newest messages (`?limit=`), not the whole
+    // session (32 MB for L): OpenCode 1.18.34 answered `limit=1` with the newest message, in a
+    // list, and a cursor to the older ones. The others are read after it, whole.
+    FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    const QList<MessageWithParts> all = recordedMessages(u"messages"_s);
+    QVERIFY(all.size() >= 3);
+    const JsonArray limitOne = recordedExchange(u"messages, limit 1"_s).responseBody.toArray();
+    QCOMPARE(limitOne.size(), 1);
+    QCOMPARE(limitOne.at(0).toObject().object(u"info").string(u"id"), all.last().info.id());
+    const JsonArray body = recordedExchange(u"messages"_s).responseBody.toArray();
+    const QString route = u"/session/"_s + v1Session() + u"/message"_s;
+    server.route("GET", route, [body](const weft::test::FakeRequest &request) {
+        const QUrlQuery query(QUrl(QString::fromUtf8(request.path)).query());
+        const qsizetype limit = query.hasQueryItem(u"limit"_s) ? query.queryItemValue(u"limit"_s).toLongLong() : body.size();
+        JsonArray page;
+        for (qsizetype i = std::max<qsizetype>(0, body.size() - limit); i < body.size(); ++i)
+            page.append(body.at(i));
+        FakeOpencodeServer::Reply reply{200, toJson(page, 0)};
+        if (limit < body.size())
+            reply.headers.append(std::pair<QByteArray, QByteArray>("x-next-cursor", "eyJpZCI6Im1zZyJ9"));
+        return reply;
+    });
+    const std::shared_ptr<ServerStore> store = connectTo(server);
+    QVERIFY(store);
+
+    const int before = server.count("GET", route);
+    const NewestMessages page = store->newestMessages(v1Session(), 2);
+    QCOMPARE(page.messages.size(), 2);
+    for (qsizetype i = 0; i < 2; ++i)
+        QCOMPARE(page.messages.at(i).toJson(), all.at(all.size() - 2 + i).toJson());
+    QVERIFY(!page.olderListed);
+    QVERIFY(page.olderIDs.isEmpty());
+    QCOMPARE(server.count("GET", route), before + 1);
+    QCOMPARE(QUrlQuery(QUrl(QString::fromUtf8(server.requests().last().path)).query()).queryItemValue(u"limit"_s), u"2"_s);
+    QVERIFY(store->problems().isEmpty());
+
+    // A session shorter than a page: all of it, nothing older.
+    const NewestMessages whole = store->newestMessages(v1Session(), 100);
+    QCOMPARE(whole.messages.size(), all.size());
+    QVERIFY(whole.olderListed);
+    QVERIFY(whole.olderIDs.isEmpty());
+
+    // A session read already, or one with V2 messages: from the whole read, its older IDs listed.
+    server.routeRecorded(u"V2 messages after bash"_s);
+    const QList<MessageWithParts> v2 = store->messagesWithParts(v2Session());
+    QVERIFY(v2.size() >= 3);
+    const NewestMessages v2Page = store->newestMessages(v2Session(), 2);
+    QCOMPARE(v2Page.messages.size(), 2);
+    QCOMPARE(v2Page.messages.last().toJson(), v2.last().toJson());
+    QVERIFY(v2Page.olderListed);
+    QCOMPARE(v2Page.olderIDs.size(), v2.size() - 2);
 }
 
 void TestServerStore::readsEveryPageOfSessions()
