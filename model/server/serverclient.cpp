@@ -3,9 +3,11 @@
 
 #include "core/tr.h"
 
+#include <QCoreApplication>
 #include <QEventLoop>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QThread>
 #include <QVersionNumber>
 
 using namespace Qt::StringLiterals;
@@ -104,6 +106,10 @@ Result<JsonValue> ServerClient::send(const QByteArray &verb, const QString &path
 {
     if (!m_baseUrl.isValid() || m_baseUrl.host().isEmpty())
         return Error{ServerTr::tr("no OpenCode server given"), {}};
+    // While the application closes down (its destructor waits for the thread pool) no answer
+    // would arrive: a read then is given up at once.
+    if (!QCoreApplication::instance() || QCoreApplication::closingDown())
+        return Error{ServerTr::tr("Weft is quitting"), displayName()};
     QNetworkRequest req = request(path, query);
     if (timeoutMs > 0)
         req.setTransferTimeout(timeoutMs);
@@ -116,6 +122,10 @@ Result<JsonValue> ServerClient::send(const QByteArray &verb, const QString &path
     const std::unique_ptr<QNetworkReply> reply(manager.sendCustomRequest(req, verb, body));
     QEventLoop loop;
     QObject::connect(reply.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    // Nor must a read in progress off the GUI thread (a long session's older messages) hold up
+    // the exit: it is given up when the application is about to quit.
+    if (QCoreApplication *app = QCoreApplication::instance(); app && QThread::currentThread() != app->thread())
+        QObject::connect(app, &QCoreApplication::aboutToQuit, reply.get(), &QNetworkReply::abort);
     if (!reply->isFinished())
         loop.exec(QEventLoop::ExcludeUserInputEvents);
 

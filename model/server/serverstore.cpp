@@ -410,6 +410,8 @@ std::optional<Message> ServerStore::message(const QString &sessionID, const QStr
 
 QList<MessageWithParts> ServerStore::withParts(const QString &sessionID, const QList<Message> &infos)
 {
+    if (infos.isEmpty())
+        return {};
     QHash<QString, QList<Part>> parts;
     for (MessageWithParts &m : messagesWithParts(sessionID))
         parts.insert(m.info.id(), std::move(m.parts));

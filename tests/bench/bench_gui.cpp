@@ -309,6 +309,10 @@ int guiOpenSource(BenchApplication &app, bool server, const QString &address, co
     if (!waitForFirstFrame(app, *w, sessionID))
         return 1;
     printOpen(app, *w, rssStart, false);
+    // Quit as the application does (aboutToQuit gives up the reads still running: a server
+    // session's older messages).
+    QTimer::singleShot(0, &app, &QCoreApplication::quit);
+    app.exec();
     return 0;
 }
 

@@ -11,6 +11,8 @@
 #include "session/sessionservice.h"
 
 #include <QSignalSpy>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QTcpServer>
 #include <QTest>
 #include <QUrlQuery>
@@ -70,6 +72,7 @@ private Q_SLOTS:
     void readsV1Sessions();
     void readsV2Sessions();
     void readsTheNewestPageFirst();
+    void readsAreGivenUpOnQuit();
     void readsEveryPageOfSessions();
     void readErrorsAreReported();
     void operationsSendWhatOpencodeExpects();
@@ -292,6 +295,23 @@ void TestServerStore::readsTheNewestPageFirst()
     QCOMPARE(v2Page.messages.last().toJson(), v2.last().toJson());
     QVERIFY(v2Page.olderListed);
     QCOMPARE(v2Page.olderIDs.size(), v2.size() - 2);
+}
+
+void TestServerStore::readsAreGivenUpOnQuit()
+{
+    // A read off the GUI thread (a long session's older messages) is given up when the
+    // application is about to quit: its destructor waits for the thread pool, and would wait for
+    // ever for an answer that does not come while it closes down.
+    QTcpServer silent; // accepts, never answers
+    QVERIFY(silent.listen(QHostAddress::LocalHost));
+    const ServerClient client(QUrl(u"http://127.0.0.1:%1"_s.arg(silent.serverPort())), u"secret"_s);
+    QFuture<Result<JsonValue>> read = QtConcurrent::run([client] { return client.get(u"/session/ses_x/message"_s); });
+    QVERIFY(QTest::qWaitFor([&] { return silent.hasPendingConnections(); }, 10000));
+    QVERIFY(!read.isFinished());
+    QTimer::singleShot(0, qApp, &QCoreApplication::quit);
+    qApp->exec(); // returns after aboutToQuit
+    QVERIFY(QTest::qWaitFor([&] { return read.isFinished(); }, 10000));
+    QVERIFY(!read.result());
 }
 
 void TestServerStore::readsEveryPageOfSessions()
