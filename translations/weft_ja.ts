@@ -2667,6 +2667,10 @@ This cannot be undone.</source>
         <translation>OpenCode サーバーが指定されていません</translation>
     </message>
     <message>
+        <source>Weft is quitting</source>
+        <translation>Weft を終了しています</translation>
+    </message>
+    <message>
         <source>&quot;%1&quot; is not a server address (http://HOST:PORT)</source>
         <translation>「%1」はサーバーのアドレスではありません (http://HOST:PORT)</translation>
     </message>

@@ -2667,6 +2667,10 @@ This cannot be undone.</source>
         <translation>未指定 OpenCode 服务器</translation>
     </message>
     <message>
+        <source>Weft is quitting</source>
+        <translation>Weft 正在退出</translation>
+    </message>
+    <message>
         <source>&quot;%1&quot; is not a server address (http://HOST:PORT)</source>
         <translation>“%1”不是服务器地址（http://HOST:PORT）</translation>
     </message>
