@@ -125,7 +125,7 @@ bool TimelineModel::containsMessage(const QString &messageID) const
 {
     return m_rowById.contains(messageID)
         || std::any_of(m_older.cbegin(), m_older.cend(), [&](const Message &m) { return m.id() == messageID; })
-        || m_restIds.contains(messageID) || (isIndexing() && !m_olderListed);
+        || m_restIds.contains(messageID) || !m_olderListed;
 }
 
 bool TimelineModel::fetchThrough(const QString &messageID)
@@ -402,7 +402,6 @@ void TimelineModel::setSessionID(const QString &sessionID)
     m_boundaryId.clear();
     m_fetching = false;
     m_restIds.clear();
-    m_indexing = false;
     m_olderListed = true;
     m_afterIndex = {};
     m_loading = !sessionID.isEmpty();
@@ -431,7 +430,6 @@ void TimelineModel::setSessionID(const QString &sessionID)
                      m_loading = false;
                      m_restIds = QSet<QString>(page.olderIDs.cbegin(), page.olderIDs.cend());
                      m_olderListed = page.olderListed;
-                     m_indexing = !page.olderIDs.isEmpty() || !page.olderListed;
                      updateContextBoundary();
                      updateStats();
                      watchTail();
@@ -476,7 +474,6 @@ void TimelineModel::readOlderInfos(const QStringList &rest)
                      // below are in (as during a page fetch), then the one asked for meanwhile
                      // runs, or the queued events replay.
                      m_restIds.clear();
-                     m_indexing = false;
                      m_olderListed = true;
                      m_fetching = true;
                      m_older = result.older;

@@ -172,7 +172,7 @@ private:
     /// Reads the infos of the messages not shown yet (@p rest, or all but the rows when the store
     /// did not list them) after the first page.
     void readOlderInfos(const QStringList &rest);
-    [[nodiscard]] bool isIndexing() const { return m_indexing; }
+    [[nodiscard]] bool isIndexing() const { return !m_restIds.isEmpty() || !m_olderListed; }
 
     SessionService *m_service;
     QList<QMetaObject::Connection> m_serviceConnections;
@@ -191,8 +191,8 @@ private:
     bool m_fetching = false;
     // While the first page is in and the older messages' infos are being read (isIndexing()):
     // their IDs, listed but not read yet; none when the store could not list them (a server's
-    // paged answer, m_olderListed false: the session may have any older message then).
-    bool m_indexing = false;
+    // paged answer, m_olderListed false until they are read: the session may have any older
+    // message then).
     bool m_olderListed = true;
     QSet<QString> m_restIds;
     std::function<void()> m_afterIndex; // a fetch asked for while indexing
