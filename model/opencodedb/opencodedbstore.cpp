@@ -758,6 +758,16 @@ Result<void> OpencodeDbStore::readV2Session(QSqlDatabase &db, const QString &ses
     return {};
 }
 
+Result<void> OpencodeDbStore::readV2Infos(QSqlDatabase &db, const QString &sessionID, QList<Message> &out,
+                                          const QSet<QString> *only)
+{
+    QList<MessageWithParts> mapped;
+    const Result<void> r = readV2Session(db, sessionID, mapped, only);
+    for (MessageWithParts &m : mapped)
+        out.append(std::move(m.info));
+    return r;
+}
+
 Result<void> OpencodeDbStore::readV2Rows(QSqlDatabase &db, const QStringList &ids, QList<MessageWithParts> &out)
 {
     if (!m_hasV2 || ids.isEmpty())
@@ -897,11 +907,7 @@ QList<Message> OpencodeDbStore::messages(const QString &sessionID)
             });
         if (!v1)
             return v1;
-        QList<MessageWithParts> v2;
-        const Result<void> r2 = readV2Session(db, sessionID, v2);
-        for (MessageWithParts &m : v2)
-            result.append(std::move(m.info));
-        return r2;
+        return readV2Infos(db, sessionID, result);
     });
     if (!r)
         reportProblem(m_file, r.error().message);
@@ -946,11 +952,11 @@ std::optional<Message> OpencodeDbStore::message(const QString &sessionID, const 
                                            {messageID, sessionID}, [&](const QSqlQuery &q) { result = messageFromRow(q); });
         if (!v1 || result)
             return v1;
-        QList<MessageWithParts> v2;
+        QList<Message> v2;
         const QSet<QString> only{messageID};
-        const Result<void> r2 = readV2Session(db, sessionID, v2, &only);
+        const Result<void> r2 = readV2Infos(db, sessionID, v2, &only);
         if (!v2.isEmpty())
-            result = std::move(v2.first().info);
+            result = std::move(v2.first());
         return r2;
     });
     if (!r)
@@ -1005,11 +1011,7 @@ QList<Message> OpencodeDbStore::messagesByID(const QString &sessionID, const QSt
             if (result.size() == before)
                 v2.insert(id);
         }
-        QList<MessageWithParts> mapped;
-        const Result<void> r2 = readV2Session(db, sessionID, mapped, &v2);
-        for (MessageWithParts &m : mapped)
-            result.append(std::move(m.info));
-        return r2;
+        return readV2Infos(db, sessionID, result, &v2);
     });
     if (!r)
         reportProblem(m_file, r.error().message);

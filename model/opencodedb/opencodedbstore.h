@@ -199,6 +199,9 @@ private:
     /// data (and their neighbours') is read. Does nothing without that table.
     Result<void> readV2Session(QSqlDatabase &db, const QString &sessionID, QList<MessageWithParts> &out,
                                const QSet<QString> *only = nullptr);
+    /// readV2Session()'s messages without their parts (appended to @p out).
+    Result<void> readV2Infos(QSqlDatabase &db, const QString &sessionID, QList<Message> &out,
+                             const QSet<QString> *only = nullptr);
 
     QString m_file;
     Options m_options;

@@ -386,16 +386,26 @@ JsonObject answerOf(const QByteArray &data)
     return o ? answerOfData(*o) : JsonObject();
 }
 
+namespace
+{
+/// For each of @p rows (in `seq` order), the index of the first assistant row after it, or -1.
+QList<qsizetype> nextAssistantRows(const QList<Row> &rows)
+{
+    QList<qsizetype> next(rows.size(), -1);
+    for (qsizetype i = rows.size() - 1, after = -1; i >= 0; --i) {
+        next[i] = after;
+        if (rows.at(i).type == u"assistant")
+            after = i;
+    }
+    return next;
+}
+} // namespace
+
 QList<qsizetype> rowsNeeded(const QList<Row> &rows, const QSet<QString> &only)
 {
     QList<qsizetype> needed;
     // The assistant row after each row, and the user row before it.
-    QList<qsizetype> nextAssistants(rows.size(), -1);
-    for (qsizetype i = rows.size() - 1, next = -1; i >= 0; --i) {
-        nextAssistants[i] = next;
-        if (rows.at(i).type == u"assistant")
-            next = i;
-    }
+    const QList<qsizetype> nextAssistants = nextAssistantRows(rows);
     qsizetype lastUser = -1;
     for (qsizetype i = 0; i < rows.size(); ++i) {
         const Row &row = rows.at(i);
@@ -428,12 +438,7 @@ QList<MessageWithParts> sessionToV1(const QList<Row> &rows, const JsonObject &pa
         if (becomesMessage(row.type) && (!only || !row.data.isEmpty()))
             data[i] = parseRow(row, &whys[i]);
     });
-    QList<qsizetype> nextAssistants(rows.size(), -1);
-    for (qsizetype i = rows.size() - 1, next = -1; i >= 0; --i) {
-        nextAssistants[i] = next;
-        if (rows.at(i).type == u"assistant")
-            next = i;
-    }
+    const QList<qsizetype> nextAssistants = nextAssistantRows(rows);
     QList<MessageWithParts> out;
     out.reserve(only ? only->size() : rows.size());
     // Each assistant row answers the nearest user row before it that is a message (a damaged
