@@ -715,37 +715,48 @@ Result<void> OpencodeDbStore::readV2Session(QSqlDatabase &db, const QString &ses
     if (only) {
         if (const Result<void> r = readV2Keys(db, sessionID, rows); !r)
             return r;
-        const QList<qsizetype> needed = SessionMessageV2::rowsNeeded(rows, *only);
-        if (needed.isEmpty())
-            return {};
-        QHash<QString, qsizetype> at;
-        for (const qsizetype i : needed)
-            at.insert(rows.at(i).id, i);
-        for (qsizetype from = 0; from < needed.size(); from += V2IdsPerRead) {
-            const qsizetype n = std::min(V2IdsPerRead, needed.size() - from);
-            QVariantList ids;
-            ids.reserve(n);
-            for (qsizetype k = from; k < from + n; ++k)
-                ids.append(rows.at(needed.at(k)).id);
-            const Result<void> r = forEachRow(
-                db,
-                u"SELECT id, time_created, CAST(data AS BLOB) FROM session_message WHERE id IN (%1)"_s.arg(placeholders(n)),
-                ids, [&](const QSqlQuery &q) {
-                    if (const auto i = at.constFind(q.value(0).toString()); i != at.constEnd()) {
-                        rows[*i].timeCreated = q.value(1).toLongLong();
-                        rows[*i].data = utf8Of(q.value(2));
-                    }
-                });
-            if (!r)
-                return r;
-        }
-    } else {
-        const Result<void> r
-            = forEachRow(db, u"SELECT %1 FROM session_message WHERE session_id = ? ORDER BY seq"_s.arg(V2Columns), {sessionID},
-                         [&](const QSqlQuery &q) { rows.append(v2Row(q)); });
+        return readV2Selection(db, sessionID, rows, *only, out);
+    }
+    const Result<void> r
+        = forEachRow(db, u"SELECT %1 FROM session_message WHERE session_id = ? ORDER BY seq"_s.arg(V2Columns), {sessionID},
+                     [&](const QSqlQuery &q) { rows.append(v2Row(q)); });
+    if (!r)
+        return r;
+    return mapV2(db, sessionID, rows, nullptr, out);
+}
+
+Result<void> OpencodeDbStore::readV2Selection(QSqlDatabase &db, const QString &sessionID, QList<SessionMessageV2::Row> &keys,
+                                              const QSet<QString> &only, QList<MessageWithParts> &out)
+{
+    const QList<qsizetype> needed = SessionMessageV2::rowsNeeded(keys, only);
+    if (needed.isEmpty())
+        return {};
+    QHash<QString, qsizetype> at;
+    for (const qsizetype i : needed)
+        at.insert(keys.at(i).id, i);
+    for (qsizetype from = 0; from < needed.size(); from += V2IdsPerRead) {
+        const qsizetype n = std::min(V2IdsPerRead, needed.size() - from);
+        QVariantList ids;
+        ids.reserve(n);
+        for (qsizetype k = from; k < from + n; ++k)
+            ids.append(keys.at(needed.at(k)).id);
+        const Result<void> r = forEachRow(
+            db, u"SELECT id, time_created, CAST(data AS BLOB) FROM session_message WHERE id IN (%1)"_s.arg(placeholders(n)),
+            ids, [&](const QSqlQuery &q) {
+                if (const auto i = at.constFind(q.value(0).toString()); i != at.constEnd()) {
+                    keys[*i].timeCreated = q.value(1).toLongLong();
+                    keys[*i].data = utf8Of(q.value(2));
+                }
+            });
         if (!r)
             return r;
     }
+    return mapV2(db, sessionID, keys, &only, out);
+}
+
+Result<void> OpencodeDbStore::mapV2(QSqlDatabase &db, const QString &sessionID, const QList<SessionMessageV2::Row> &rows,
+                                    const QSet<QString> *only, QList<MessageWithParts> &out)
+{
     JsonObject path;
     if (const Result<void> r = readV2Path(db, sessionID, path); !r)
         return r;
@@ -989,6 +1000,32 @@ QList<Part> OpencodeDbStore::parts(const QString &sessionID, const QString &mess
     return result;
 }
 
+Result<void> OpencodeDbStore::readV1Messages(QSqlDatabase &db, const QString &sessionID, const QStringList &ids,
+                                             QList<Message> &out, QSet<QString> *missing)
+{
+    for (const QString &id : ids) {
+        const qsizetype before = out.size();
+        const Result<void> r
+            = forEachRow(db, MessageSelect + u" WHERE id = ? AND session_id = ?"_s, {id, sessionID}, [&](const QSqlQuery &q) {
+                  if (std::optional<Message> m = messageFromRow(q))
+                      out.append(std::move(*m));
+              });
+        if (!r)
+            return r;
+        if (missing && out.size() == before)
+            missing->insert(id);
+    }
+    return {};
+}
+
+Result<void> OpencodeDbStore::readV1Parts(QSqlDatabase &db, MessageWithParts &message)
+{
+    return forEachRow(db, PartSelect + u" WHERE message_id = ? ORDER BY id"_s, {message.info.id()}, [&](const QSqlQuery &q) {
+        if (std::optional<Part> p = partFromRow(q))
+            message.parts.append(std::move(*p));
+    });
+}
+
 QList<Message> OpencodeDbStore::messagesByID(const QString &sessionID, const QStringList &messageIDs)
 {
     // Many (a long session's older messages): Store's one read of all. A page: the V1 rows by
@@ -999,18 +1036,8 @@ QList<Message> OpencodeDbStore::messagesByID(const QString &sessionID, const QSt
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
         QSet<QString> v2;
-        for (const QString &id : messageIDs) {
-            const qsizetype before = result.size();
-            const Result<void> v1 = forEachRow(db, MessageSelect + u" WHERE id = ? AND session_id = ?"_s, {id, sessionID},
-                                               [&](const QSqlQuery &q) {
-                                                   if (std::optional<Message> m = messageFromRow(q))
-                                                       result.append(std::move(*m));
-                                               });
-            if (!v1)
-                return v1;
-            if (result.size() == before)
-                v2.insert(id);
-        }
+        if (const Result<void> v1 = readV1Messages(db, sessionID, messageIDs, result, &v2); !v1)
+            return v1;
         return readV2Infos(db, sessionID, result, &v2);
     });
     if (!r)
@@ -1031,15 +1058,9 @@ QList<MessageWithParts> OpencodeDbStore::withParts(const QString &sessionID, con
         QSet<QString> v2;
         for (const Message &info : infos) {
             result.append({info, {}});
-            QList<Part> &parts = result.last().parts;
-            const Result<void> v1 = forEachRow(db, PartSelect + u" WHERE message_id = ? ORDER BY id"_s, {info.id()},
-                                               [&](const QSqlQuery &q) {
-                                                   if (std::optional<Part> p = partFromRow(q))
-                                                       parts.append(std::move(*p));
-                                               });
-            if (!v1)
+            if (const Result<void> v1 = readV1Parts(db, result.last()); !v1)
                 return v1;
-            if (parts.isEmpty())
+            if (result.last().parts.isEmpty())
                 v2.insert(info.id());
         }
         QList<MessageWithParts> mapped;
@@ -1056,6 +1077,59 @@ QList<MessageWithParts> OpencodeDbStore::withParts(const QString &sessionID, con
     if (!r)
         reportProblem(m_file, r.error().message);
     for (MessageWithParts &m : result)
+        std::stable_sort(m.parts.begin(), m.parts.end(), partLessThan);
+    return result;
+}
+
+NewestMessages OpencodeDbStore::newestMessages(const QString &sessionID, qsizetype count)
+{
+    if (!m_hasV2)
+        return Store::newestMessages(sessionID, count);
+    // One read: the IDs of the session's V1 rows and the keys of its V2 rows (which tell which
+    // kind each of the page's messages is), then the page's V1 rows with their parts and its V2
+    // rows mapped once, with theirs. Store's way asks for the V2 keys three times and maps the
+    // page's V2 rows twice (messagesByID(), withParts()).
+    NewestMessages result;
+    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        result = {};
+        QStringList ids;
+        const Result<void> v1 = forEachRow(db, u"SELECT id FROM message WHERE session_id = ?"_s, {sessionID},
+                                           [&](const QSqlQuery &q) { ids.append(q.value(0).toString()); });
+        if (!v1)
+            return v1;
+        const QSet<QString> v1IDs(ids.cbegin(), ids.cend());
+        QList<SessionMessageV2::Row> keys;
+        if (const Result<void> r2 = readV2Keys(db, sessionID, keys); !r2)
+            return r2;
+        for (const SessionMessageV2::Row &row : std::as_const(keys)) {
+            if (SessionMessageV2::becomesMessage(row.type))
+                ids.append(row.id);
+        }
+        auto [newest, older] = splitNewest(ids, count);
+        result.olderIDs = std::move(older);
+        QStringList v1Page;
+        QSet<QString> v2Page;
+        for (const QString &id : std::as_const(newest)) {
+            if (v1IDs.contains(id))
+                v1Page.append(id);
+            else
+                v2Page.insert(id);
+        }
+        QList<Message> infos;
+        if (const Result<void> r2 = readV1Messages(db, sessionID, v1Page, infos, nullptr); !r2)
+            return r2;
+        for (Message &info : infos) {
+            result.messages.append({std::move(info), {}});
+            if (const Result<void> r2 = readV1Parts(db, result.messages.last()); !r2)
+                return r2;
+        }
+        return v2Page.isEmpty() ? Result<void>() : readV2Selection(db, sessionID, keys, v2Page, result.messages);
+    });
+    if (!r)
+        reportProblem(m_file, r.error().message);
+    std::stable_sort(result.messages.begin(), result.messages.end(),
+                     [](const MessageWithParts &a, const MessageWithParts &b) { return messageLessThan(a.info, b.info); });
+    for (MessageWithParts &m : result.messages)
         std::stable_sort(m.parts.begin(), m.parts.end(), partLessThan);
     return result;
 }

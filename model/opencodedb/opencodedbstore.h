@@ -98,6 +98,7 @@ public:
     QStringList messageIDs(const QString &sessionID) override;
     QList<Message> messagesByID(const QString &sessionID, const QStringList &messageIDs) override;
     QList<MessageWithParts> withParts(const QString &sessionID, const QList<Message> &infos) override;
+    NewestMessages newestMessages(const QString &sessionID, qsizetype count) override;
     QList<Part> parts(const QString &sessionID, const QString &messageID) override;
     std::optional<Message> message(const QString &sessionID, const QString &messageID) override;
     /// `<data>/storage/session_diff/<id>.json`, which OpenCode keeps as a file in the SQLite era.
@@ -199,6 +200,20 @@ private:
     /// data (and their neighbours') is read. Does nothing without that table.
     Result<void> readV2Session(QSqlDatabase &db, const QString &sessionID, QList<MessageWithParts> &out,
                                const QSet<QString> *only = nullptr);
+    /// readV2Session() with @p only, on the session's rows @p keys as readV2Keys() gives them (their
+    /// data is read into them).
+    Result<void> readV2Selection(QSqlDatabase &db, const QString &sessionID, QList<SessionMessageV2::Row> &keys,
+                                 const QSet<QString> &only, QList<MessageWithParts> &out);
+    /// Maps @p rows (a session's, in `seq` order; with @p only, just those IDs) as readV2Session()
+    /// does, reporting the rows that cannot be mapped.
+    Result<void> mapV2(QSqlDatabase &db, const QString &sessionID, const QList<SessionMessageV2::Row> &rows,
+                       const QSet<QString> *only, QList<MessageWithParts> &out);
+    /// Inside read(): the V1 message rows of @p ids in @p sessionID (appended to @p out, in the
+    /// order of @p ids); the IDs of no such row are added to @p missing.
+    Result<void> readV1Messages(QSqlDatabase &db, const QString &sessionID, const QStringList &ids, QList<Message> &out,
+                                QSet<QString> *missing);
+    /// Inside read(): the V1 part rows of @p message, appended to its parts.
+    Result<void> readV1Parts(QSqlDatabase &db, MessageWithParts &message);
     /// readV2Session()'s messages without their parts (appended to @p out).
     Result<void> readV2Infos(QSqlDatabase &db, const QString &sessionID, QList<Message> &out,
                              const QSet<QString> *only = nullptr);

@@ -69,9 +69,8 @@ QList<MessageWithParts> Store::withParts(const QString &sessionID, const QList<M
     return result;
 }
 
-NewestMessages Store::newestMessages(const QString &sessionID, qsizetype count)
+std::pair<QStringList, QStringList> Store::splitNewest(const QStringList &ids, qsizetype count)
 {
-    const QStringList ids = messageIDs(sessionID);
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     QList<std::pair<qint64, QString>> keyed;
     keyed.reserve(ids.size());
@@ -79,12 +78,19 @@ NewestMessages Store::newestMessages(const QString &sessionID, qsizetype count)
         keyed.append({Identifier::timestampNear(id, now), id});
     std::sort(keyed.begin(), keyed.end());
     const qsizetype split = std::max<qsizetype>(0, keyed.size() - count);
-    NewestMessages result;
-    QStringList newest;
-    newest.reserve(keyed.size() - split);
-    result.olderIDs.reserve(split);
+    std::pair<QStringList, QStringList> result;
+    result.first.reserve(keyed.size() - split);
+    result.second.reserve(split);
     for (qsizetype i = 0; i < keyed.size(); ++i)
-        (i < split ? result.olderIDs : newest).append(keyed.at(i).second);
+        (i < split ? result.second : result.first).append(keyed.at(i).second);
+    return result;
+}
+
+NewestMessages Store::newestMessages(const QString &sessionID, qsizetype count)
+{
+    auto [newest, older] = splitNewest(messageIDs(sessionID), count);
+    NewestMessages result;
+    result.olderIDs = std::move(older);
     result.messages = withParts(sessionID, messagesByID(sessionID, newest));
     return result;
 }

@@ -45,8 +45,6 @@ enum class StoreCapability {
 Q_DECLARE_FLAGS(StoreCapabilities, StoreCapability)
 Q_DECLARE_OPERATORS_FOR_FLAGS(StoreCapabilities)
 
-/// Where sessions live: the JSON files of OpenCode 1.1 (read-write) or the SQLite database of
-/// OpenCode 1.2+ (read-only). All methods are thread-safe. Reads never modify the data.
 /// The newest messages of a session, and what a reader needs to read the others after them
 /// (Store::newestMessages()).
 struct NewestMessages
@@ -58,6 +56,8 @@ struct NewestMessages
     bool olderListed = true;
 };
 
+/// Where sessions live: the JSON files of OpenCode 1.1 (read-write) or the SQLite database of
+/// OpenCode 1.2+ (read-only). All methods are thread-safe. Reads never modify the data.
 class Store : public std::enable_shared_from_this<Store>
 {
 public:
@@ -153,6 +153,9 @@ public:
     void setProblemHandler(std::function<void(const StoreProblem &)> handler);
 
 protected:
+    /// @p ids ordered by the creation time their IDs carry, split into the newest @p count
+    /// (first) and the others, oldest first (second): newestMessages()'s page and olderIDs.
+    [[nodiscard]] static std::pair<QStringList, QStringList> splitNewest(const QStringList &ids, qsizetype count);
     void reportProblem(const QString &location, const QString &reason);
     void clearProblem(const QString &location);
 

@@ -114,6 +114,30 @@ int weftConnections()
     return n;
 }
 
+/// The database's own read of a session's newest page (one read of the IDs, the page mapped
+/// once) gives what Store's general one gives (IDs, then messagesByID() and withParts()), for
+/// every page size; with @p all (the whole session, when no row is damaged) also its tail.
+void compareNewestPages(OpencodeDbStore &store, const QString &sessionID, const QList<MessageWithParts> &all = {})
+{
+    const qsizetype total = store.messageIDs(sessionID).size();
+    for (qsizetype count = 0; count <= total + 1; ++count) {
+        const NewestMessages page = store.newestMessages(sessionID, count);
+        const NewestMessages general = store.Store::newestMessages(sessionID, count);
+        QCOMPARE(page.olderIDs, general.olderIDs);
+        QVERIFY(page.olderListed);
+        QCOMPARE(page.messages.size(), general.messages.size());
+        for (qsizetype i = 0; i < page.messages.size(); ++i)
+            QCOMPARE(page.messages.at(i).toJson(), general.messages.at(i).toJson());
+        if (all.isEmpty())
+            continue;
+        const QList<MessageWithParts> tail = all.mid(std::max<qsizetype>(0, all.size() - count));
+        QCOMPARE(page.messages.size(), tail.size());
+        for (qsizetype i = 0; i < tail.size(); ++i)
+            QCOMPARE(page.messages.at(i).toJson(), tail.at(i).toJson());
+        QCOMPARE(page.olderIDs.size(), all.size() - tail.size());
+    }
+}
+
 } // namespace
 
 class TestOpencodeDbStore : public QObject
@@ -844,6 +868,9 @@ void TestOpencodeDbStore::v2SessionsRead()
     QCOMPARE(withParts.size(), all.size());
     for (qsizetype i = 0; i < all.size(); ++i)
         QCOMPARE(withParts.at(i).toJson(), all.at(i).toJson());
+    compareNewestPages(store, sessionID, all);
+    if (QTest::currentTestFailed())
+        return;
 
     QString lastUser;
     for (const MessageWithParts &m : all) {
@@ -995,6 +1022,10 @@ void TestOpencodeDbStore::v2BesideV1Rows()
     ids.sort();
     expected.sort();
     QCOMPARE(ids, expected);
+    // The newest page, of each size, takes each of its messages from the rows of its kind.
+    compareNewestPages(*opened.value(), V2Plain, all);
+    if (QTest::currentTestFailed())
+        return;
     QVERIFY(opened.value()->problems().isEmpty());
 }
 
@@ -1085,6 +1116,9 @@ void TestOpencodeDbStore::v2DamagedDataReported()
         for (qsizetype i = 0; i < page.size(); ++i)
             QCOMPARE(page.at(i).toJson(), all.at(from + i).toJson());
     }
+    compareNewestPages(store, V2First);
+    if (QTest::currentTestFailed())
+        return;
     for (const MessageWithParts &m : all) {
         const std::optional<Message> single = store.message(V2First, m.info.id());
         QVERIFY(single);
