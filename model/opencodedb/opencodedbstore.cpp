@@ -11,6 +11,7 @@
 #include "store/jsonstorage.h"
 #include "threadconnections.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -264,8 +265,27 @@ Result<void> OpencodeDbStore::forEachRow(QSqlDatabase &db, const QString &sql, c
     return {};
 }
 
+namespace
+{
+/// True while the application closes down: its destructor waits for the thread pool, and a read
+/// that starts then finds Qt SQL's connections gone with the application object.
+bool quitting()
+{
+    return !QCoreApplication::instance() || QCoreApplication::closingDown();
+}
+} // namespace
+
+void OpencodeDbStore::reportReadFailure(const Result<void> &r)
+{
+    // A read given up because Weft quits says nothing about the data.
+    if (!r && !quitting())
+        reportProblem(m_file, r.error().message);
+}
+
 Result<void> OpencodeDbStore::read(const std::function<Result<void>(QSqlDatabase &db)> &reader)
 {
+    if (quitting())
+        return Error{OpencodeDbTr::tr("Weft is quitting"), m_file};
     Error last{u"the database could not be read"_s, m_file};
     for (int attempt = 0; attempt < qMax(1, m_options.attempts); ++attempt) {
         t_lastFailure = Failure::Other;
@@ -867,8 +887,7 @@ QList<Project> OpencodeDbStore::projects()
             result.append(Project(o));
         });
     });
-    if (!r)
-        reportProblem(m_file, r.error().message);
+    reportReadFailure(r);
     return result;
 }
 
@@ -885,8 +904,7 @@ QList<Session> OpencodeDbStore::sessions()
                 result.append(*s);
         });
     });
-    if (!r)
-        reportProblem(m_file, r.error().message);
+    reportReadFailure(r);
     return result;
 }
 
@@ -898,8 +916,7 @@ std::optional<Session> OpencodeDbStore::session(const QString &sessionID)
         return forEachRow(db, u"SELECT %1 FROM session WHERE id = ?"_s.arg(m_sessionColumns), {sessionID},
                           [&](const QSqlQuery &q) { result = sessionFromRow(q); });
     });
-    if (!r)
-        reportProblem(m_file, r.error().message);
+    reportReadFailure(r);
     return result;
 }
 
@@ -920,8 +937,7 @@ QList<Message> OpencodeDbStore::messages(const QString &sessionID)
             return v1;
         return readV2Infos(db, sessionID, result);
     });
-    if (!r)
-        reportProblem(m_file, r.error().message);
+    reportReadFailure(r);
     std::stable_sort(result.begin(), result.end(), messageLessThan);
     return result;
 }
@@ -949,8 +965,7 @@ QStringList OpencodeDbStore::messageIDs(const QString &sessionID)
         }
         return r2;
     });
-    if (!r)
-        reportProblem(m_file, r.error().message);
+    reportReadFailure(r);
     return result;
 }
 
@@ -970,8 +985,7 @@ std::optional<Message> OpencodeDbStore::message(const QString &sessionID, const 
             result = std::move(v2.first());
         return r2;
     });
-    if (!r)
-        reportProblem(m_file, r.error().message);
+    reportReadFailure(r);
     return result;
 }
 
@@ -994,8 +1008,7 @@ QList<Part> OpencodeDbStore::parts(const QString &sessionID, const QString &mess
             result = std::move(v2.first().parts);
         return r2;
     });
-    if (!r)
-        reportProblem(m_file, r.error().message);
+    reportReadFailure(r);
     std::stable_sort(result.begin(), result.end(), partLessThan);
     return result;
 }
@@ -1040,8 +1053,7 @@ QList<Message> OpencodeDbStore::messagesByID(const QString &sessionID, const QSt
             return v1;
         return readV2Infos(db, sessionID, result, &v2);
     });
-    if (!r)
-        reportProblem(m_file, r.error().message);
+    reportReadFailure(r);
     std::stable_sort(result.begin(), result.end(), messageLessThan);
     return result;
 }
@@ -1074,8 +1086,7 @@ QList<MessageWithParts> OpencodeDbStore::withParts(const QString &sessionID, con
         }
         return r2;
     });
-    if (!r)
-        reportProblem(m_file, r.error().message);
+    reportReadFailure(r);
     for (MessageWithParts &m : result)
         std::stable_sort(m.parts.begin(), m.parts.end(), partLessThan);
     return result;
@@ -1125,8 +1136,7 @@ NewestMessages OpencodeDbStore::newestMessages(const QString &sessionID, qsizety
         }
         return v2Page.isEmpty() ? Result<void>() : readV2Selection(db, sessionID, keys, v2Page, result.messages);
     });
-    if (!r)
-        reportProblem(m_file, r.error().message);
+    reportReadFailure(r);
     std::stable_sort(result.messages.begin(), result.messages.end(),
                      [](const MessageWithParts &a, const MessageWithParts &b) { return messageLessThan(a.info, b.info); });
     for (MessageWithParts &m : result.messages)
@@ -1201,8 +1211,7 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
         }
         return {};
     });
-    if (!r)
-        reportProblem(m_file, r.error().message);
+    reportReadFailure(r);
     for (MessageWithParts &m : result)
         std::stable_sort(m.parts.begin(), m.parts.end(), partLessThan);
     return result;

@@ -183,6 +183,9 @@ private:
     Result<QSqlDatabase> connection();
     Result<void> inspect();
     Result<void> notWritable() const;
+    /// Records the failure of a read (r) as a problem of the database, unless the read was given
+    /// up because the application closes down.
+    void reportReadFailure(const Result<void> &r);
     /// The mappers of message and part rows, from the values of their columns (`data` as UTF-8).
     /// Safe to call from several threads at once.
     std::optional<Message> messageFromValues(const QString &id, const QString &sessionID, const QByteArray &data);
