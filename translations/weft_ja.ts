@@ -2157,6 +2157,10 @@ This cannot be undone.</source>
         <translation>データベースは閉じられました</translation>
     </message>
     <message>
+        <source>Weft is quitting</source>
+        <translation>Weft を終了しています</translation>
+    </message>
+    <message>
         <source>the database connection was lost</source>
         <translation>データベースへの接続が失われました</translation>
     </message>

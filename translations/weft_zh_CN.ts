@@ -2157,6 +2157,10 @@ This cannot be undone.</source>
         <translation>数据库已关闭</translation>
     </message>
     <message>
+        <source>Weft is quitting</source>
+        <translation>Weft 正在退出</translation>
+    </message>
+    <message>
         <source>the database connection was lost</source>
         <translation>与数据库的连接已断开</translation>
     </message>
