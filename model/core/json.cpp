@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "json.h"
 
+#include "parallel.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -1277,6 +1279,9 @@ void newline(QByteArray &out, int spaces)
 }
 
 constexpr qsizetype FlushBytes = 1 << 20;
+/// Items of an array written out (writeJson()) serialized together on every core: an export's
+/// messages. An array of fewer is written on the calling thread.
+constexpr qsizetype ParallelItems = 64;
 
 } // namespace
 
@@ -1287,7 +1292,37 @@ public:
     /// Where a long output goes as it is written (toJson() keeps it all in its buffer).
     using Flush = std::function<void(QByteArray &)>;
     static void serialize(QByteArray &out, const JsonValue &value, int indent, int level, const Flush *flush = nullptr);
+
+private:
+    /// The items of @p array after its `[` and up to its `]`, ParallelItems at a time, each
+    /// serialized on its own (on every core) and written in order.
+    static void serializeItemsInParallel(QByteArray &out, const JsonArray &array, int indent, int level, const Flush &flush);
 };
+
+void JsonWriter::serializeItemsInParallel(QByteArray &out, const JsonArray &array, int indent, int level, const Flush &flush)
+{
+    QList<QByteArray> pieces(ParallelItems);
+    for (qsizetype from = 0; from < array.size(); from += ParallelItems) {
+        const qsizetype count = std::min(ParallelItems, array.size() - from);
+        parallelFor(count, [&](qsizetype k) {
+            QByteArray &piece = pieces[k];
+            piece.resize(0); // keeps the allocation of the previous wave
+            serialize(piece, array.at(from + k), indent, level + 1);
+        });
+        for (qsizetype k = 0; k < count; ++k) {
+            if (from + k > 0)
+                out += ',';
+            if (indent > 0)
+                newline(out, (level + 1) * indent);
+            // Written as they are, not copied into the output buffer first.
+            flush(out);
+            flush(pieces[k]);
+        }
+    }
+    if (indent > 0)
+        newline(out, level * indent);
+    out += ']';
+}
 
 void JsonWriter::serialize(QByteArray &out, const JsonValue &value, int indent, int level, const Flush *flush)
 {
@@ -1315,6 +1350,10 @@ void JsonWriter::serialize(QByteArray &out, const JsonValue &value, int indent, 
             return;
         }
         out += '[';
+        if (flush && array.size() >= ParallelItems) {
+            serializeItemsInParallel(out, array, indent, level, *flush);
+            return;
+        }
         bool first = true;
         for (const JsonValue &item : array) {
             if (!first)

@@ -221,8 +221,10 @@ inline constexpr qsizetype JsonPadding = 64;
 /// formatting, same layout. With indent 0 the output is compact. Undefined members are skipped.
 [[nodiscard]] QByteArray toJson(const JsonValue &value, int indent = 2);
 
-/// toJson() written piece by piece to @p write (about a megabyte at a time), for outputs too large
-/// to hold twice: the same bytes, without the whole text in memory.
+/// toJson() written piece by piece to @p write (up to about a megabyte at a time), for outputs too
+/// large to hold twice: the same bytes, without the whole text in memory. The items of a long
+/// array (an export's messages) are serialized on every core, a few dozen at a time, and written
+/// in order, an item per piece.
 void writeJson(const JsonValue &value, int indent, const std::function<void(QByteArrayView)> &write);
 
 /// Formats a number exactly as JavaScript's Number.prototype.toString() does.

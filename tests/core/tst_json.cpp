@@ -646,6 +646,26 @@ void TestJson::writtenInPieces()
         ++pieces;
     });
     QCOMPARE(pieces, 1);
+    // Long arrays (their items are serialized together on every core), at the edges of a group
+    // of items, nested, compact and indented: the same bytes.
+    for (const int count : {63, 64, 65, 128, 129, 200}) {
+        JsonArray items;
+        for (int i = 0; i < count; ++i) {
+            JsonArray inner;
+            for (int k = 0; k < (i % 3 == 0 ? 70 : i % 5); ++k)
+                inner.append(i % 2 ? JsonValue(k * 1.25) : JsonValue(JsonObject{{u"k"_s, k}, {u"s"_s, u"\u00e9\n"_s}}));
+            items.append(i % 7 == 0 ? JsonValue(JsonArray{}) : JsonValue(JsonObject{{u"i"_s, i}, {u"inner"_s, inner}, {u"empty"_s, JsonObject{}}}));
+        }
+        const JsonValue value = JsonObject{{u"items"_s, items}, {u"after"_s, true}};
+        for (const int indent : {0, 2}) {
+            QByteArray written;
+            weft::writeJson(value, indent, [&](QByteArrayView piece) { written += piece; });
+            QVERIFY2(written == weft::toJson(value, indent), qPrintable(u"%1 items, indent %2"_s.arg(count).arg(indent)));
+            QByteArray top;
+            weft::writeJson(items, indent, [&](QByteArrayView piece) { top += piece; });
+            QVERIFY(top == weft::toJson(items, indent));
+        }
+    }
 }
 
 void TestJson::longStrings_data()
