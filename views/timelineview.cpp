@@ -201,6 +201,7 @@ void TimelineView::verticalScrollbarValueChanged(int value)
 void TimelineView::doItemsLayout()
 {
     QListView::doItemsLayout();
+    m_unplacedHeights = false;
     measureVisibleRows();
 }
 
@@ -209,6 +210,7 @@ void TimelineView::relayoutKeepingPlace()
     const QModelIndex first = indexAt(QPoint(viewport()->width() / 2, 0));
     const int offset = first.isValid() ? visualRect(first).top() : 0;
     QListView::doItemsLayout();
+    m_unplacedHeights = false;
     QScrollBar *bar = verticalScrollBar();
     if (m_pinned)
         bar->setValue(bar->maximum());
@@ -218,20 +220,39 @@ void TimelineView::relayoutKeepingPlace()
 
 void TimelineView::measureVisibleRows()
 {
-    if (m_measuring || !model() || !m_delegate->hasEstimates())
+    if (m_measuring || !model() || (!m_delegate->hasEstimates() && !m_unplacedHeights))
         return;
     {
         const QScopedValueRollback guard(m_measuring, true);
-        // Placing the rows again can bring other estimated rows into view: a few rounds at most.
+        // Every placing of the rows asks all of them their size (20,000 rows: milliseconds), so the
+        // rows are measured as far as their exact heights fill the viewport, not as far as their
+        // estimates did: estimates taller than the rows would leave rows that come into view
+        // after the placing unmeasured, and need one more. Then the rows are placed once, as
+        // relayoutKeepingPlace() will: the first visible row where it is, or the end in view.
+        // A placing that cannot keep the place (the end of the rows came up) may show more
+        // estimated rows: another round, a few at most.
+        const int height = viewport()->height();
+        QStyleOptionViewItem option;
+        initViewItemOption(&option);
         for (int round = 0; round < 4; ++round) {
             bool changed = false;
-            const QModelIndex first = indexAt(QPoint(viewport()->width() / 2, 0));
-            for (int row = first.isValid() ? first.row() : 0; row < model()->rowCount(); ++row) {
-                const QModelIndex index = model()->index(row, 0);
-                if (visualRect(index).top() >= viewport()->height())
-                    break;
+            // A row measured in idle time may not be placed with its height yet.
+            const auto measure = [&](const QModelIndex &index) {
                 if (m_delegate->isEstimated(index))
-                    changed |= m_delegate->measure(index);
+                    m_delegate->measure(index);
+                const int exact = m_delegate->sizeHint(option, index).height();
+                changed |= visualRect(index).height() != exact;
+                return exact;
+            };
+            const int rows = model()->rowCount();
+            if (m_pinned) {
+                for (int row = rows - 1, bottom = height; row >= 0 && bottom > 0; --row)
+                    bottom -= measure(model()->index(row, 0));
+            } else {
+                const QModelIndex first = indexAt(QPoint(viewport()->width() / 2, 0));
+                int top = first.isValid() ? visualRect(first).top() : 0;
+                for (int row = first.isValid() ? first.row() : 0; row < rows && top < height; ++row)
+                    top += measure(model()->index(row, 0));
             }
             if (!changed)
                 break;
@@ -271,10 +292,14 @@ void TimelineView::measureInIdleTime()
     }
     if (scanned)
         m_delegate->dropEstimates(); // the rest are of rows no longer shown
-    if (changed)
-        relayoutKeepingPlace();
+    // The rows are placed again once, when the measuring is done, not after every slice: each
+    // placing asks every row its size, as long as a slice with 20,000 rows. The rows measured
+    // meanwhile are placed when they come into view (measureVisibleRows()) or a page comes in.
+    m_unplacedHeights |= changed;
     if (m_delegate->hasEstimates())
         m_measure.start();
+    else if (m_unplacedHeights)
+        relayoutKeepingPlace();
 }
 
 void TimelineView::maybeFetchOlder()

@@ -105,11 +105,12 @@ private:
     void maybeFetchOlder();
     [[nodiscard]] QModelIndex sourceIndex(const QModelIndex &index) const;
 
-    /// Lays out exactly the rows on screen that have an estimated height; when that changes
-    /// their heights, places the rows again keeping the first visible one where it is. Leaves
-    /// the other estimated rows to measureInIdleTime().
+    /// Lays out exactly the rows on screen that have an estimated height; when a row on screen
+    /// is not placed with its exact height, places the rows again (once) keeping the first
+    /// visible one where it is. Leaves the other estimated rows to measureInIdleTime().
     void measureVisibleRows();
-    /// One slice of measuring estimated rows in idle time, nearest to the viewport first.
+    /// One slice of measuring estimated rows in idle time, nearest to the viewport first. The
+    /// rows are placed again when all are measured (or as they come into view).
     void measureInIdleTime();
     /// Lays the rows out again keeping the first visible row where it is on screen (or the end
     /// in view, when pinned there): rows above it changed height.
@@ -152,6 +153,9 @@ private:
     QPersistentModelIndex m_hoveredCodeRow;
     QTimer m_measure; // measureInIdleTime()
     bool m_measuring = false;
+    /// Rows measured in idle time since the rows were last placed: their places are not yet
+    /// those of their heights.
+    bool m_unplacedHeights = false;
 };
 
 } // namespace weft

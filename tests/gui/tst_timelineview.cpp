@@ -53,6 +53,7 @@ private Q_SLOTS:
     void olderPageIsEstimatedAndKeepsPlace();
     void everyRowIsMeasuredInIdleTime();
     void removedRowsStopTheMeasuring();
+    void rowMeasuredOffScreenIsPlacedWhenShown();
 
 private:
     /// The rows that intersect the viewport.
@@ -226,6 +227,44 @@ void TestTimelineView::removedRowsStopTheMeasuring()
     QTRY_COMPARE(m_view->model()->rowCount(), 79);
     QTRY_VERIFY(!m_view->hasPendingMeasurements());
     QVERIFY(!m_view->timelineDelegate()->hasEstimates());
+}
+
+void TestTimelineView::rowMeasuredOffScreenIsPlacedWhenShown()
+{
+    // Idle time measures rows off screen without placing the rows again after every slice (each
+    // placing asks every row its size): a row measured so is placed when it comes into view.
+    QTRY_VERIFY(!m_view->timelineDelegate()->hasEstimates());
+    QScrollBar *bar = m_view->verticalScrollBar();
+    bar->setValue(bar->maximum() / 2);
+    QVERIFY(!m_view->isPinnedToBottom());
+    // The moment the older page is in, before idle time: its second row (a reply with a list
+    // and code, which its estimate gets wrong) is placed with its estimate. Measured as idle
+    // time measures it, it keeps that place until it is shown; then it is placed with its
+    // height at once.
+    bool estimated = false;
+    bool measured = false;
+    int placedBefore = -1;
+    int placedAfter = -1;
+    QList<int> misplaced;
+    connect(m_model.get(), &TimelineModel::olderLoaded, this, [&] {
+        const QModelIndex reply = m_view->model()->index(1, 0);
+        estimated = m_view->timelineDelegate()->isEstimated(reply);
+        placedBefore = m_view->visualRect(reply).height();
+        measured = m_view->timelineDelegate()->measure(reply);
+        placedAfter = m_view->visualRect(reply).height();
+        bar->setValue(0);
+        for (const QModelIndex &index : visibleRows()) {
+            if (!placedExactly(index))
+                misplaced.append(index.row());
+        }
+    });
+    QSignalSpy older(m_model.get(), &TimelineModel::olderLoaded);
+    m_model->fetchMore({});
+    QVERIFY(older.wait(5000));
+    QVERIFY(estimated);
+    QVERIFY(measured); // the estimate was not the row's height
+    QCOMPARE(placedAfter, placedBefore);
+    QCOMPARE(misplaced, QList<int>());
 }
 
 QTEST_MAIN(TestTimelineView)
