@@ -220,7 +220,7 @@ void TimelineView::relayoutKeepingPlace()
 
 void TimelineView::measureVisibleRows()
 {
-    if (m_measuring || !model() || (!m_delegate->hasEstimates() && !m_unplacedHeights))
+    if (m_measuring || !model())
         return;
     {
         const QScopedValueRollback guard(m_measuring, true);
@@ -236,23 +236,29 @@ void TimelineView::measureVisibleRows()
         initViewItemOption(&option);
         for (int round = 0; round < 4; ++round) {
             bool changed = false;
-            // A row measured in idle time may not be placed with its height yet.
-            const auto measure = [&](const QModelIndex &index) {
+            const int rows = model()->rowCount();
+            const auto measure = [&](int row) {
+                const QModelIndex index = model()->index(row, 0);
                 if (m_delegate->isEstimated(index))
                     m_delegate->measure(index);
                 const int exact = m_delegate->sizeHint(option, index).height();
-                changed |= visualRect(index).height() != exact;
+                // A row measured in idle time may still be placed with its estimate: the place
+                // of the row after it tells (visualRect() has a row's current height, not the
+                // one it was placed with).
+                if (row + 1 < rows)
+                    changed |= visualRect(model()->index(row + 1, 0)).top() - visualRect(index).top() != exact;
+                else
+                    changed |= m_unplacedHeights;
                 return exact;
             };
-            const int rows = model()->rowCount();
             if (m_pinned) {
                 for (int row = rows - 1, bottom = height; row >= 0 && bottom > 0; --row)
-                    bottom -= measure(model()->index(row, 0));
+                    bottom -= measure(row);
             } else {
                 const QModelIndex first = indexAt(QPoint(viewport()->width() / 2, 0));
                 int top = first.isValid() ? visualRect(first).top() : 0;
                 for (int row = first.isValid() ? first.row() : 0; row < rows && top < height; ++row)
-                    top += measure(model()->index(row, 0));
+                    top += measure(row);
             }
             if (!changed)
                 break;
