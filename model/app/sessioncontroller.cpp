@@ -45,15 +45,18 @@ SessionController::SessionController(std::shared_ptr<SessionService> service, co
         if (part.type() == PartType::Text && m_summaries.value(part.sessionID()) == part.messageID())
             Q_EMIT compactionSummaryChanged(part.sessionID(), part.text());
     });
-    // Sessions other processes run: their lock files appear and go (a watcher says at once); a
-    // process that dies leaves its file, which only a look at the lock tells (every second).
+    // Sessions other processes run. A process that takes a lock writes its name into the file
+    // after it holds it (SessionLock::acquire()), so a watcher of the folder (files made and
+    // removed) and of each lock file (written) says at once when one starts. A process that dies
+    // leaves its file as it was, which only a look at the lock tells: every second, and only
+    // while some session runs elsewhere (an idle window wakes up for nothing).
     if (!m_dataDir.isEmpty() && !m_service->isReadOnly() && QDir().mkpath(SessionLock::folder(m_dataDir))) {
-        auto *watcher = new QFileSystemWatcher({SessionLock::folder(m_dataDir)}, this);
-        connect(watcher, &QFileSystemWatcher::directoryChanged, this, &SessionController::refreshElsewhere);
+        m_lockWatcher = new QFileSystemWatcher({SessionLock::folder(m_dataDir)}, this);
+        connect(m_lockWatcher, &QFileSystemWatcher::directoryChanged, this, &SessionController::refreshElsewhere);
+        connect(m_lockWatcher, &QFileSystemWatcher::fileChanged, this, &SessionController::refreshElsewhere);
         m_lockPoll = new QTimer(this);
         m_lockPoll->setInterval(1000);
         connect(m_lockPoll, &QTimer::timeout, this, &SessionController::refreshElsewhere);
-        m_lockPoll->start();
         refreshElsewhere();
     }
 }
@@ -61,14 +64,27 @@ SessionController::SessionController(std::shared_ptr<SessionService> service, co
 void SessionController::refreshElsewhere()
 {
     QHash<QString, SessionLock::Holder> now;
+    QSet<QString> files;
     for (const QString &sessionID : SessionLock::lockFiles(m_dataDir)) {
+        files.insert(SessionLock::folder(m_dataDir) + u'/' + sessionID + u".lock"_s);
         if (const std::optional<SessionLock::Holder> holder = SessionLock::holder(m_dataDir, sessionID);
             holder && !holder->isThisProcess())
             now.insert(sessionID, *holder);
     }
+    const QStringList watched = m_lockWatcher->files();
+    const QSet<QString> gone = QSet<QString>(watched.cbegin(), watched.cend()) - files;
+    if (!gone.isEmpty())
+        m_lockWatcher->removePaths(gone.values());
+    files -= QSet<QString>(watched.cbegin(), watched.cend());
+    if (!files.isEmpty())
+        m_lockWatcher->addPaths(files.values());
     if (now == m_elsewhere)
         return;
     const QHash<QString, SessionLock::Holder> before = std::exchange(m_elsewhere, now);
+    if (m_elsewhere.isEmpty())
+        m_lockPoll->stop();
+    else if (!m_lockPoll->isActive())
+        m_lockPoll->start();
     // A holder that ended, or was followed by another process between two looks, may have left
     // its run open.
     bool ended = false;

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 
+class QFileSystemWatcher;
 class QThreadPool;
 class QTimer;
 
@@ -276,7 +277,8 @@ private:
     OpencodeSource *m_opencode = nullptr;
     QList<ServerSource *> m_servers;
     QHash<QString, SessionLock::Holder> m_elsewhere; // sessions other processes run
-    QTimer *m_lockPoll = nullptr;
+    QFileSystemWatcher *m_lockWatcher = nullptr; // the lock folder and its files
+    QTimer *m_lockPoll = nullptr; // while sessions run elsewhere: their holders may die
 };
 
 } // namespace weft

@@ -15,6 +15,7 @@
 #include <QProcess>
 #include <QSysInfo>
 #include <QTextEdit>
+#include <QTimer>
 
 using namespace weft;
 using namespace Qt::StringLiterals;
@@ -77,6 +78,16 @@ private Q_SLOTS:
         MainWindow window(service, data.path());
         QVERIFY(test::showAndOpen(window, MainID));
 
+        // While a session runs elsewhere the window looks at its lock every second (a holder
+        // that dies leaves the file): a timer of the controller's runs.
+        const auto activeTimers = [&window] {
+            int active = 0;
+            for (const QTimer *timer : window.controller()->findChildren<QTimer *>())
+                active += timer->isActive() ? 1 : 0;
+            return active;
+        };
+        QTRY_VERIFY(activeTimers() > 0);
+
         // Shown as running; the composer says by whom and takes no prompt.
         const QModelIndex row = window.sessionsModel()->indexForId(MainID);
         QTRY_VERIFY(row.data(SessionsModel::RunningRole).toBool());
@@ -111,6 +122,32 @@ private Q_SLOTS:
         QCOMPARE(closed->error().name(), u"MessageAbortedError"_s);
         QVERIFY(closed->completed() > 0);
         QVERIFY(!QFile::exists(lockFile));
+        // Nothing runs elsewhere any more: the window stops looking (an idle window wakes up for
+        // nothing). A new holder is still seen at once, as Weft takes a lock: the file made (or
+        // left there), locked, then the holder's name written into it.
+        QTRY_COMPARE(activeTimers(), 0);
+        for (const bool left : {false, true}) {
+            if (left) {
+                QVERIFY(file.open(QIODevice::WriteOnly)); // a file left by an earlier holder
+                file.close();
+                QTest::qWait(100);
+            }
+            QProcess next;
+            next.start(u"flock"_s, {u"--exclusive"_s, u"--no-fork"_s, lockFile, u"sleep"_s, u"120"_s});
+            QVERIFY(next.waitForStarted());
+            QTRY_VERIFY(SessionLock::holder(data.path(), MainID).has_value());
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(toJson(JsonObject{{u"pid"_s, 4444}, {u"host"_s, QSysInfo::machineHostName()},
+                                         {u"command"_s, u"weft run"_s}, {u"since"_s, qint64(1764000120000)}},
+                              0));
+            file.close();
+            QTRY_VERIFY(window.sessionsModel()->indexForId(MainID).data(SessionsModel::RunningRole).toBool());
+            QVERIFY(activeTimers() > 0);
+            next.kill();
+            QVERIFY(next.waitForFinished(5000));
+            QTRY_VERIFY_WITH_TIMEOUT(!window.sessionsModel()->indexForId(MainID).data(SessionsModel::RunningRole).toBool(), 5000);
+            QTRY_COMPARE(activeTimers(), 0);
+        }
     }
 
 private:
