@@ -9,6 +9,7 @@
 #include <QHash>
 
 #include <algorithm>
+#include <type_traits>
 
 using namespace Qt::StringLiterals;
 
@@ -61,9 +62,9 @@ std::optional<Strategy> strategyFromName(QStringView name)
 
 namespace
 {
-qint64 openCodeEstimate(QStringView text)
+qint64 openCodeEstimate(QAnyStringView text)
 {
-    return (qint64(text.size()) + 3) / 4;
+    return (utf16Length(text) + 3) / 4;
 }
 
 qint64 geminiEstimate(QStringView text)
@@ -89,15 +90,43 @@ qint64 geminiEstimate(QStringView text)
 }
 } // namespace
 
-qint64 estimateTokens(QStringView text, Estimator estimator)
+qint64 utf16Length(QAnyStringView text)
 {
+    return text.visit([](auto view) -> qint64 {
+        if constexpr (std::is_same_v<decltype(view), QUtf8StringView>) {
+            // A unit for every code point (every byte that does not continue one), two for those
+            // of four bytes (a surrogate pair).
+            qint64 units = 0;
+            for (const char c : view) {
+                const auto byte = uchar(c);
+                units += (byte & 0xC0) != 0x80 ? 1 : 0; // branch-free: vectorised
+                units += byte >= 0xF0 ? 1 : 0;
+            }
+            return units;
+        } else {
+            return view.size(); // UTF-16 units, or Latin-1 characters: one unit each
+        }
+    });
+}
+
+qint64 estimateTokens(QAnyStringView text, Estimator estimator)
+{
+    // Gemini's estimate counts code points by kind, on UTF-16 (the rare estimator decodes).
+    const auto gemini = [&text] {
+        return text.visit([](auto view) {
+            if constexpr (std::is_same_v<decltype(view), QStringView>)
+                return geminiEstimate(view);
+            else
+                return geminiEstimate(view.toString());
+        });
+    };
     switch (estimator) {
     case Estimator::OpenCode:
         return openCodeEstimate(text);
     case Estimator::Gemini:
-        return geminiEstimate(text);
+        return gemini();
     case Estimator::Auto:
-        return std::max(openCodeEstimate(text), geminiEstimate(text));
+        return std::max(openCodeEstimate(text), gemini());
     }
     return openCodeEstimate(text);
 }
@@ -251,7 +280,7 @@ void forEachModelText(const MessageWithParts &m, const QSet<QString> *pruned, Vi
             switch (p.type()) {
             case PartType::Text:
                 if (!p.isIgnored())
-                    visit(p.text(), false, false);
+                    visit(p.textView(), false, false);
                 break;
             case PartType::File: {
                 const QString mime = p.mime();
@@ -277,7 +306,7 @@ void forEachModelText(const MessageWithParts &m, const QSet<QString> *pruned, Vi
         switch (p.type()) {
         case PartType::Text:
         case PartType::Reasoning:
-            visit(p.text(), false, false);
+            visit(p.textView(), false, false);
             break;
         case PartType::Tool: {
             const ToolState state = p.state();
@@ -290,7 +319,7 @@ void forEachModelText(const MessageWithParts &m, const QSet<QString> *pruned, Vi
                 if (state.isCompacted())
                     visit(ModelMessages::ClearedToolOutput.toString(), false, false);
                 else
-                    visit(state.output(), false, pruned && pruned->contains(p.id()));
+                    visit(state.outputView(), false, pruned && pruned->contains(p.id()));
                 break;
             case ToolStatus::Error:
                 visit(state.errorText(), false, false);
@@ -318,11 +347,12 @@ Measure measure(const MessageWithParts &message, Estimator estimator, const QSet
 {
     Measure result;
     const qint64 cleared = estimateTokens(ModelMessages::ClearedToolOutput, estimator);
-    forEachModelText(message, pruned, [&](const QString &text, bool file, bool prunedByPlan) {
+    forEachModelText(message, pruned, [&](QAnyStringView text, bool file, bool prunedByPlan) {
         qint64 t = estimateTokens(text, estimator);
         if (file)
             t = std::min(t, FileTokenCap);
-        result.chars += file ? std::min<qint64>(text.size(), FileTokenCap * 4) : text.size();
+        const qint64 length = utf16Length(text);
+        result.chars += file ? std::min<qint64>(length, FileTokenCap * 4) : length;
         result.tokens += t;
         result.afterPrune += prunedByPlan ? cleared : t;
     });
@@ -338,8 +368,9 @@ qint64 messageTokens(const MessageWithParts &message, Estimator estimator, const
 qint64 messageChars(const MessageWithParts &message)
 {
     qint64 chars = 0;
-    forEachModelText(message, nullptr, [&](const QString &text, bool file, bool) {
-        chars += file ? std::min<qint64>(text.size(), FileTokenCap * 4) : text.size();
+    forEachModelText(message, nullptr, [&](QAnyStringView text, bool file, bool) {
+        const qint64 length = utf16Length(text);
+        chars += file ? std::min<qint64>(length, FileTokenCap * 4) : length;
     });
     return chars;
 }

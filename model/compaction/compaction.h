@@ -60,8 +60,11 @@ enum class Strategy {
 [[nodiscard]] QString strategyName(Strategy strategy);
 [[nodiscard]] std::optional<Strategy> strategyFromName(QStringView name);
 
-/// The estimated tokens of @p text.
-[[nodiscard]] qint64 estimateTokens(QStringView text, Estimator estimator = Estimator::OpenCode);
+/// The estimated tokens of @p text (UTF-16, Latin-1 or UTF-8: the same count for the same text;
+/// a long string read from a file is held as UTF-8, and is not decoded for OpenCode's estimate).
+[[nodiscard]] qint64 estimateTokens(QAnyStringView text, Estimator estimator = Estimator::OpenCode);
+/// The length of @p text in UTF-16 code units (JavaScript's `length`), without decoding it.
+[[nodiscard]] qint64 utf16Length(QAnyStringView text);
 
 /// The config's `compaction` object and the environment, resolved.
 struct Settings {

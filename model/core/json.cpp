@@ -218,6 +218,11 @@ QString JsonObject::string(QStringView key, const QString &fallback) const
     return value(key).toString(fallback);
 }
 
+QAnyStringView JsonObject::stringView(QStringView key) const
+{
+    return value(key).toStringView();
+}
+
 double JsonObject::number(QStringView key, double fallback) const
 {
     return value(key).toDouble(fallback);

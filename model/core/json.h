@@ -84,6 +84,8 @@ public:
 
     // Typed accessors with a default when the key is absent or of another type.
     [[nodiscard]] QString string(QStringView key, const QString &fallback = {}) const;
+    /// The string of @p key without decoding it (JsonValue::toStringView()).
+    [[nodiscard]] QAnyStringView stringView(QStringView key) const;
     [[nodiscard]] double number(QStringView key, double fallback = 0) const;
     [[nodiscard]] qint64 integer(QStringView key, qint64 fallback = 0) const;
     [[nodiscard]] bool boolean(QStringView key, bool fallback = false) const;
@@ -160,6 +162,16 @@ public:
         if (const QString *s = std::get_if<QString>(&m_value))
             return *s;
         return std::holds_alternative<Utf8>(m_value) ? decodedUtf8() : fallback;
+    }
+    /// The string as it is held, UTF-16 or UTF-8, without decoding it (valid while this value, or
+    /// a copy of it, is left unchanged); an empty view for other types.
+    [[nodiscard]] QAnyStringView toStringView() const
+    {
+        if (const QString *s = std::get_if<QString>(&m_value))
+            return *s;
+        if (const Utf8 *u = std::get_if<Utf8>(&m_value))
+            return QUtf8StringView(u->bytes);
+        return {};
     }
     [[nodiscard]] JsonArray toArray() const;
     [[nodiscard]] JsonObject toObject() const;

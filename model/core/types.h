@@ -290,6 +290,8 @@ public:
     [[nodiscard]] QString raw() const { return m_json.string(u"raw"); }
     [[nodiscard]] QString title() const { return m_json.string(u"title"); }
     [[nodiscard]] QString output() const { return m_json.string(u"output"); }
+    /// output() as it is held, without decoding it (valid while this state is).
+    [[nodiscard]] QAnyStringView outputView() const { return m_json.stringView(u"output"); }
     [[nodiscard]] QString errorText() const { return m_json.string(u"error"); }
     [[nodiscard]] JsonObject metadata() const { return m_json.object(u"metadata"); }
     [[nodiscard]] qint64 started() const { return m_json.object(u"time").integer(u"start"); }
@@ -325,6 +327,8 @@ public:
 
     // text, reasoning
     [[nodiscard]] QString text() const { return m_json.string(u"text"); }
+    /// text() as it is held, without decoding it (valid while this part is).
+    [[nodiscard]] QAnyStringView textView() const { return m_json.stringView(u"text"); }
     [[nodiscard]] bool isSynthetic() const { return m_json.boolean(u"synthetic"); }
     [[nodiscard]] bool isIgnored() const { return m_json.boolean(u"ignored"); }
     void setText(const QString &text) { m_json.insert(QStringLiteral("text"), text); }

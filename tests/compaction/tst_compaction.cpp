@@ -89,6 +89,19 @@ private Q_SLOTS:
         QFETCH(Compaction::Estimator, estimator);
         QFETCH(qint64, expected);
         QCOMPARE(Compaction::estimateTokens(text, estimator), expected);
+        // The same text as UTF-8 (a long string read from a file is held so): the same count,
+        // without decoding it for OpenCode's estimate.
+        const QByteArray utf8 = text.toUtf8();
+        QCOMPARE(Compaction::estimateTokens(QUtf8StringView(utf8), estimator), expected);
+        QCOMPARE(Compaction::utf16Length(QUtf8StringView(utf8)), qint64(text.size()));
+        // A part's text read from JSON, long enough to be held as UTF-8.
+        const QString padded = QString(400, u'x') + text;
+        const std::optional<JsonValue> read = parseJson(toJson(JsonObject{{u"type"_s, u"text"_s}, {u"text"_s, padded}}, 0));
+        QVERIFY(read);
+        const Part part(read->toObject());
+        QVERIFY(part.textView().visit([](auto view) { return std::is_same_v<decltype(view), QUtf8StringView>; }));
+        QCOMPARE(Compaction::estimateTokens(part.textView(), estimator), Compaction::estimateTokens(padded, estimator));
+        QCOMPARE(Compaction::utf16Length(part.textView()), qint64(padded.size()));
     }
 
     void settings_data()
