@@ -81,6 +81,10 @@ private Q_SLOTS:
         QTest::addRow("opencode surrogate pair is two units") << u"😀😀😀😀"_s << E::OpenCode << qint64(2);
         QTest::addRow("auto: ascii as opencode") << u"abcde"_s << E::Auto << qint64(2);
         QTest::addRow("auto: cjk as gemini") << u"日本語のテキスト"_s << E::Auto << qint64(10);
+        // Long mixed text: UTF-8 is counted 16 bytes a step, code points across the steps' edges.
+        const QString mixed = u"ab日本😀é"_s.repeated(37);
+        QTest::addRow("long mixed, opencode") << mixed << E::OpenCode << qint64((mixed.size() + 3) / 4);
+        QTest::addRow("long mixed, gemini") << mixed << E::Gemini << qint64((2 * 37 * 25 + 4 * 37 * 130) / 100);
     }
 
     void estimate()
