@@ -66,7 +66,7 @@ void SessionController::refreshElsewhere()
     QHash<QString, SessionLock::Holder> now;
     QSet<QString> files;
     for (const QString &sessionID : SessionLock::lockFiles(m_dataDir)) {
-        files.insert(SessionLock::folder(m_dataDir) + u'/' + sessionID + u".lock"_s);
+        files.insert(SessionLock::path(m_dataDir, sessionID));
         if (const std::optional<SessionLock::Holder> holder = SessionLock::holder(m_dataDir, sessionID);
             holder && !holder->isThisProcess())
             now.insert(sessionID, *holder);

@@ -93,10 +93,7 @@ qint64 geminiEstimate(QStringView text)
     const qint64 ascii = n - nonAscii;
     return (ascii * 25 + (nonAscii - pairs) * 130) / 100;
 }
-} // namespace
 
-namespace
-{
 /// A unit for every code point (every byte that does not continue one), two for those of four
 /// bytes (a surrogate pair).
 qint64 utf16LengthOfUtf8(QUtf8StringView utf8)

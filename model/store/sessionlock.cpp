@@ -40,11 +40,6 @@ QString processCommand()
     return name.isEmpty() ? u"weft"_s : name;
 }
 
-QString lockPath(const QString &dataDir, const QString &sessionID)
-{
-    return SessionLock::folder(dataDir) + u'/' + sessionID + u".lock"_s;
-}
-
 std::optional<SessionLock::Holder> readHolder(int fd)
 {
     QByteArray bytes(4096, Qt::Uninitialized);
@@ -90,6 +85,11 @@ QString SessionLock::folder(const QString &dataDir)
     return dataDir + u"/run"_s;
 }
 
+QString SessionLock::path(const QString &dataDir, const QString &sessionID)
+{
+    return folder(dataDir) + u'/' + sessionID + u".lock"_s;
+}
+
 void SessionLock::setProcessCommand(const QString &command)
 {
     QMutexLocker lock(&s_commandMutex);
@@ -120,7 +120,7 @@ Result<std::unique_ptr<SessionLock>> SessionLock::acquire(const QString &dataDir
     const QString dir = folder(dataDir);
     if (!QDir().mkpath(dir))
         return Error{StoreTr::tr("cannot create the folder of the session locks"), dir};
-    const QString path = lockPath(dataDir, sessionID);
+    const QString path = SessionLock::path(dataDir, sessionID);
     const QByteArray native = QFile::encodeName(path);
     const QDeadlineTimer deadline(std::max(0, waitMs));
     for (;;) {
@@ -172,7 +172,7 @@ std::optional<SessionLock::Holder> SessionLock::holder(const QString &dataDir, c
 {
     if (!Identifier::isSafeKeyComponent(sessionID))
         return std::nullopt;
-    const int fd = ::open(QFile::encodeName(lockPath(dataDir, sessionID)).constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(QFile::encodeName(SessionLock::path(dataDir, sessionID)).constData(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return std::nullopt;
     std::optional<Holder> result;

@@ -45,6 +45,8 @@ public:
     [[nodiscard]] static QStringList lockFiles(const QString &dataDir);
     /// The folder of the lock files.
     [[nodiscard]] static QString folder(const QString &dataDir);
+    /// The lock file of @p sessionID (there or not).
+    [[nodiscard]] static QString path(const QString &dataDir, const QString &sessionID);
 
     /// The command that describes this process in lock files: set once at start ("weft run",
     /// "the Weft window"); the default is the program's name.

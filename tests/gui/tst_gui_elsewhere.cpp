@@ -56,7 +56,7 @@ private Q_SLOTS:
             QVERIFY(store.writeMessage(Message(json)));
         }
         // Another process holds the session's lock, named in the file as Weft writes it.
-        const QString lockFile = SessionLock::folder(data.path()) + u'/' + MainID + u".lock"_s;
+        const QString lockFile = SessionLock::path(data.path(), MainID);
         QVERIFY(QDir().mkpath(SessionLock::folder(data.path())));
         QFile file(lockFile);
         QVERIFY(file.open(QIODevice::WriteOnly));
