@@ -110,6 +110,10 @@ qint64 utf16LengthOfUtf8(QUtf8StringView utf8)
     const __m128i zero = _mm_setzero_si128();
     for (; end - p >= 16; p += 16) {
         const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+        if (_mm_movemask_epi8(bytes) == 0) {
+            units += 16; // plain ASCII, most of a tool's output: a unit each
+            continue;
+        }
         const int continuation = _mm_movemask_epi8(_mm_cmplt_epi8(bytes, continues));
         const int four = _mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(bytes, startsFourAbove), _mm_cmplt_epi8(bytes, zero)));
         units += 16 - qPopulationCount(quint32(continuation)) + qPopulationCount(quint32(four));
