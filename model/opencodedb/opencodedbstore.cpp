@@ -942,28 +942,36 @@ QList<Message> OpencodeDbStore::messages(const QString &sessionID)
     return result;
 }
 
+Result<void> OpencodeDbStore::readMessageIDs(QSqlDatabase &db, const QString &sessionID, QStringList &ids,
+                                             qsizetype &v1Count, QList<SessionMessageV2::Row> &keys)
+{
+    ids.clear();
+    const Result<void> v1 = forEachRow(db, u"SELECT id FROM message WHERE session_id = ?"_s, {sessionID},
+                                       [&](const QSqlQuery &q) { ids.append(q.value(0).toString()); });
+    v1Count = ids.size();
+    if (!v1)
+        return v1;
+    // A V2 session's messages are its rows of the kinds that become one, by their IDs: no row's
+    // data is read (a row that turns out damaged is left out when it is read).
+    if (!m_hasV2)
+        return {};
+    const Result<void> r2 = readV2Keys(db, sessionID, keys);
+    for (const SessionMessageV2::Row &row : std::as_const(keys)) {
+        if (SessionMessageV2::becomesMessage(row.type))
+            ids.append(row.id);
+    }
+    return r2;
+}
+
 QStringList OpencodeDbStore::messageIDs(const QString &sessionID)
 {
     // What a view asks first of a long session: the IDs alone, not the JSON of every message
     // (messages() parses it, which took most of opening L-db's 3,000 messages).
     QStringList result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
-        result.clear();
-        const Result<void> v1 = forEachRow(db, u"SELECT id FROM message WHERE session_id = ?"_s, {sessionID},
-                                           [&](const QSqlQuery &q) { result.append(q.value(0).toString()); });
-        if (!v1)
-            return v1;
-        // A V2 session's messages are its rows of the kinds that become one, by their IDs: no
-        // row's data is read (a row that turns out damaged is left out when it is read).
-        if (!m_hasV2)
-            return {};
-        QList<SessionMessageV2::Row> rows;
-        const Result<void> r2 = readV2Keys(db, sessionID, rows);
-        for (const SessionMessageV2::Row &row : std::as_const(rows)) {
-            if (SessionMessageV2::becomesMessage(row.type))
-                result.append(row.id);
-        }
-        return r2;
+        qsizetype v1Count = 0;
+        QList<SessionMessageV2::Row> keys;
+        return readMessageIDs(db, sessionID, result, v1Count, keys);
     });
     reportReadFailure(r);
     return result;
@@ -1104,18 +1112,11 @@ NewestMessages OpencodeDbStore::newestMessages(const QString &sessionID, qsizety
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result = {};
         QStringList ids;
-        const Result<void> v1 = forEachRow(db, u"SELECT id FROM message WHERE session_id = ?"_s, {sessionID},
-                                           [&](const QSqlQuery &q) { ids.append(q.value(0).toString()); });
-        if (!v1)
-            return v1;
-        const QSet<QString> v1IDs(ids.cbegin(), ids.cend());
+        qsizetype v1Count = 0;
         QList<SessionMessageV2::Row> keys;
-        if (const Result<void> r2 = readV2Keys(db, sessionID, keys); !r2)
-            return r2;
-        for (const SessionMessageV2::Row &row : std::as_const(keys)) {
-            if (SessionMessageV2::becomesMessage(row.type))
-                ids.append(row.id);
-        }
+        if (const Result<void> listed = readMessageIDs(db, sessionID, ids, v1Count, keys); !listed)
+            return listed;
+        const QSet<QString> v1IDs(ids.cbegin(), ids.cbegin() + v1Count);
         auto [newest, older] = splitNewest(ids, count);
         result.olderIDs = std::move(older);
         QStringList v1Page;

@@ -211,6 +211,11 @@ private:
     /// does, reporting the rows that cannot be mapped.
     Result<void> mapV2(QSqlDatabase &db, const QString &sessionID, const QList<SessionMessageV2::Row> &rows,
                        const QSet<QString> *only, QList<MessageWithParts> &out);
+    /// Inside read(): the IDs of @p sessionID's messages, its V1 rows' first (the first
+    /// @p v1Count), then those of its V2 rows that become a message; and the V2 rows' keys
+    /// (readV2Keys()).
+    Result<void> readMessageIDs(QSqlDatabase &db, const QString &sessionID, QStringList &ids, qsizetype &v1Count,
+                                QList<SessionMessageV2::Row> &keys);
     /// Inside read(): the V1 message rows of @p ids in @p sessionID (appended to @p out, in the
     /// order of @p ids); the IDs of no such row are added to @p missing.
     Result<void> readV1Messages(QSqlDatabase &db, const QString &sessionID, const QStringList &ids, QList<Message> &out,
