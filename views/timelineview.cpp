@@ -200,15 +200,23 @@ void TimelineView::verticalScrollbarValueChanged(int value)
 
 void TimelineView::doItemsLayout()
 {
-    QListView::doItemsLayout();
-    m_unplacedHeights = false;
+    relayoutKeepingPlace();
     measureVisibleRows();
 }
 
 void TimelineView::relayoutKeepingPlace()
 {
-    const QModelIndex first = indexAt(QPoint(viewport()->width() / 2, 0));
-    const int offset = first.isValid() ? visualRect(first).top() : 0;
+    // The row the user reads: the one remembered before rows came in (QListView forgets where
+    // its rows were when rows are inserted), or else the first one on screen.
+    QModelIndex first = m_anchor;
+    int offset = m_anchorOffset;
+    m_anchor = QPersistentModelIndex();
+    if (!first.isValid()) {
+        first = indexAt(QPoint(viewport()->width() / 2, 0));
+        offset = first.isValid() ? visualRect(first).top() : 0;
+    }
+    // Nothing is measured on the way (the scroll bar moves): the place is not back yet.
+    const QScopedValueRollback guard(m_measuring, true);
     QListView::doItemsLayout();
     m_unplacedHeights = false;
     QScrollBar *bar = verticalScrollBar();
@@ -320,13 +328,15 @@ void TimelineView::maybeFetchOlder()
 
 void TimelineView::onRowsAboutToBeInserted(const QModelIndex &parent, int start, int)
 {
-    if (parent.isValid() || start != 0 || m_pinned || model()->rowCount() == 0)
+    if (parent.isValid() || m_pinned || model()->rowCount() == 0)
         return;
-    // Older messages go above what the user is reading: remember the first visible row and where
-    // it is, to put it back there once the new rows have pushed it down.
+    // Older messages go above what the user is reading, a new one below it: remember the first
+    // visible row and where it is, to keep it there when the rows are placed again.
     QModelIndex first = indexAt(QPoint(viewport()->width() / 2, 1));
+    if (!first.isValid() && start == 0)
+        first = model()->index(0, 0); // a first page that does not fill the view
     if (!first.isValid())
-        first = model()->index(0, 0);
+        return;
     m_anchor = first;
     m_anchorOffset = visualRect(first).top();
 }
@@ -338,16 +348,9 @@ void TimelineView::rowsInserted(const QModelIndex &parent, int start, int end)
     if (const QModelIndex next = model()->index(end + 1, 0); next.isValid())
         m_delegate->invalidate(next);
     if (m_anchor.isValid()) {
-        const QModelIndex anchor = m_anchor;
+        // Placed at once: what is on screen is known only once the anchor is back.
+        executeDelayedItemsLayout();
         m_anchor = QPersistentModelIndex();
-        {
-            // Not measured yet: what is on screen is known only once the anchor is back.
-            const QScopedValueRollback guard(m_measuring, true);
-            executeDelayedItemsLayout();
-        }
-        const int moved = visualRect(anchor).top() - m_anchorOffset;
-        verticalScrollBar()->setValue(verticalScrollBar()->value() + moved);
-        measureVisibleRows();
     } else if (m_pinned) {
         scheduleDelayedItemsLayout();
     }

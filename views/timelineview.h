@@ -57,8 +57,9 @@ public:
     /// Find in the session: highlights @p text in the messages and frames part @p currentPartID.
     void setFindHighlight(const QString &text, const QString &currentPartID = {});
 
-    /// Lays the rows out, then measures the rows on screen whose heights were estimated (see
-    /// TimelineDelegate::isEstimated()); the others are measured in idle time.
+    /// Lays the rows out keeping the row the user reads where it is on screen (see
+    /// relayoutKeepingPlace()), then measures the rows on screen whose heights were estimated
+    /// (see TimelineDelegate::isEstimated()); the others are measured in idle time.
     void doItemsLayout() override;
 
     QAction *copyTextAction() const { return m_copyText; }
@@ -112,8 +113,10 @@ private:
     /// One slice of measuring estimated rows in idle time, nearest to the viewport first. The
     /// rows are placed again when all are measured (or as they come into view).
     void measureInIdleTime();
-    /// Lays the rows out again keeping the first visible row where it is on screen (or the end
-    /// in view, when pinned there): rows above it changed height.
+    /// Lays the rows out again keeping the row the user reads where it is on screen, whatever
+    /// changed above it (or the end in view, when pinned there). That row is the one
+    /// onRowsAboutToBeInserted() remembered, or else the first visible one. Every placing of
+    /// the rows goes through here.
     void relayoutKeepingPlace();
 
     void revealLoaded();

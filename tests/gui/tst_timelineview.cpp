@@ -54,6 +54,7 @@ private Q_SLOTS:
     void everyRowIsMeasuredInIdleTime();
     void removedRowsStopTheMeasuring();
     void rowMeasuredOffScreenIsPlacedWhenShown();
+    void placingKeepsTheRowBeingRead();
 
 private:
     /// The rows that intersect the viewport.
@@ -266,6 +267,39 @@ void TestTimelineView::rowMeasuredOffScreenIsPlacedWhenShown()
     QVERIFY(estimated);
     QVERIFY(measured); // some estimates were not the rows' heights
     QCOMPARE(misplaced, QList<int>());
+}
+
+void TestTimelineView::placingKeepsTheRowBeingRead()
+{
+    // Rows above the one being read have heights they were not placed with (idle time measures
+    // them without placing), and a reply below grows: the placing this asks for puts those rows
+    // at their heights and keeps the row being read where it is on screen.
+    QTRY_VERIFY(!m_view->timelineDelegate()->hasEstimates());
+    QScrollBar *bar = m_view->verticalScrollBar();
+    bar->setValue(bar->maximum() / 2);
+    QVERIFY(!m_view->isPinnedToBottom());
+    QSignalSpy older(m_model.get(), &TimelineModel::olderLoaded);
+    m_model->fetchMore({});
+    QVERIFY(older.wait(5000));
+    const int count = older.first().first().toInt();
+    bool measured = false;
+    for (int row = 0; row < count; ++row)
+        measured |= m_view->timelineDelegate()->measure(m_view->model()->index(row, 0));
+    QVERIFY(measured); // some estimates were not the rows' heights
+
+    const QPoint top(m_view->viewport()->width() / 2, 0);
+    const QPersistentModelIndex reading = m_view->indexAt(top);
+    QVERIFY(reading.row() >= count);
+    const int readingTop = m_view->visualRect(reading).top();
+    const QPersistentModelIndex last = m_view->model()->index(m_view->model()->rowCount() - 1, 0);
+    const int lastHeight = m_view->visualRect(last).height();
+    const QString reply = idOf("msg", Messages - 1);
+    QVERIFY(m_service->updatePart(Part::makeText(idOf("prt", Messages - 1), m_session, reply,
+                                                 replyText(Messages - 1) + u"\n\nOne more paragraph."_s)));
+    QTRY_VERIFY(m_view->visualRect(last).height() > lastHeight); // placed again
+    QCOMPARE(m_view->indexAt(top), QModelIndex(reading));
+    QCOMPARE(m_view->visualRect(reading).top(), readingTop);
+    QVERIFY(!m_view->isPinnedToBottom());
 }
 
 QTEST_MAIN(TestTimelineView)
