@@ -1151,24 +1151,22 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
         QHash<QString, qsizetype> index;
-        // The rows are read first and mapped (JSON parsed, checked) on every core after.
-        QList<RawRow> messageRows;
+        // The rows are mapped (JSON parsed, checked) on the pool's threads while more are read.
+        // Each row's bytes are freed as soon as it is parsed: the values built next reuse that
+        // memory instead of faulting in new pages (page faults are dear on a VM).
+        ParallelMap<RawRow, std::optional<Message>> messageMap([this](RawRow &row) {
+            std::optional<Message> m = messageFromValues(row.id, row.sessionID, row.data);
+            row.data = QByteArray();
+            return m;
+        });
         const Result<void> messages = forEachRow(
             db, u"SELECT id, session_id, CAST(data AS BLOB) FROM message WHERE session_id = ? ORDER BY time_created, id"_s,
             {sessionID}, [&](const QSqlQuery &q) {
-                messageRows.append({q.value(0).toString(), q.value(1).toString(), {}, utf8Of(q.value(2))});
+                messageMap.add({q.value(0).toString(), q.value(1).toString(), {}, utf8Of(q.value(2))});
             });
+        QList<std::optional<Message>> mapped = messageMap.finish();
         if (!messages)
             return messages;
-        QList<std::optional<Message>> mapped(messageRows.size());
-        // Each row's bytes are freed as soon as it is parsed: the values built next reuse that
-        // memory instead of faulting in new pages (page faults are dear on a VM).
-        parallelFor(messageRows.size(), [&](qsizetype i) {
-            RawRow &row = messageRows[i];
-            mapped[i] = messageFromValues(row.id, row.sessionID, row.data);
-            row.data = QByteArray();
-        });
-        messageRows.clear();
         for (std::optional<Message> &m : mapped) {
             if (m)
                 result.append({std::move(*m), {}});
@@ -1186,7 +1184,11 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
             index.insert(result.at(i).info.id(), i);
         // In no particular order (an ORDER BY would sort every row with its data in a temporary
         // B-tree): each message's parts are sorted by ID below.
-        QList<RawRow> partRows;
+        ParallelMap<RawRow, std::optional<Part>> partMap([this](RawRow &row) {
+            std::optional<Part> p = partFromValues(row.id, row.sessionID, row.messageID, row.data);
+            row.data = QByteArray();
+            return p;
+        });
         QList<qsizetype> owners;
         const Result<void> parts = forEachRow(
             db, u"SELECT id, session_id, message_id, CAST(data AS BLOB) FROM part WHERE session_id = ?"_s, {sessionID},
@@ -1195,17 +1197,12 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
                 const auto it = index.constFind(messageID);
                 if (it == index.constEnd())
                     return; // a part of a message that is not (or no longer) there
-                partRows.append({p.value(0).toString(), p.value(1).toString(), messageID, utf8Of(p.value(3))});
+                partMap.add({p.value(0).toString(), p.value(1).toString(), messageID, utf8Of(p.value(3))});
                 owners.append(it.value());
             });
+        QList<std::optional<Part>> mappedParts = partMap.finish();
         if (!parts)
             return parts;
-        QList<std::optional<Part>> mappedParts(partRows.size());
-        parallelFor(partRows.size(), [&](qsizetype i) {
-            RawRow &row = partRows[i];
-            mappedParts[i] = partFromValues(row.id, row.sessionID, row.messageID, row.data);
-            row.data = QByteArray();
-        });
         for (qsizetype i = 0; i < mappedParts.size(); ++i) {
             if (mappedParts.at(i))
                 result[owners.at(i)].parts.append(std::move(*mappedParts[i]));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// weft::parallelFor (model/core/parallel.h): every index once, on more than one thread when the
-// pool has room, and never a deadlock when it has none (called from a pool thread, or with every
-// pool thread busy).
+// weft::parallelFor and weft::ParallelMap (model/core/parallel.h): every index (item) once, on
+// more than one thread when the pool has room, and never a deadlock when it has none (called from
+// a pool thread, or with every pool thread busy). ParallelMap keeps the order of its items and
+// maps them while the producer still adds more.
 
 #include "core/parallel.h"
 
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <vector>
 
+using namespace Qt::StringLiterals;
 using namespace weft;
 
 class TestParallel : public QObject
@@ -26,6 +28,11 @@ private Q_SLOTS:
     void usesSeveralThreads();
     void busyPoolRunsOnCaller();
     void nestedInPoolThread();
+    void mapKeepsOrder_data();
+    void mapKeepsOrder();
+    void mapWhileProducing();
+    void mapWithBusyPool();
+    void mapDroppedUnfinished();
 };
 
 void TestParallel::everyIndexOnce_data()
@@ -103,6 +110,114 @@ void TestParallel::nestedInPoolThread()
     for (QFuture<void> &f : outer)
         f.waitForFinished();
     QCOMPARE(total.load(), 4 * 8 * 50);
+}
+
+void TestParallel::mapKeepsOrder_data()
+{
+    QTest::addColumn<int>("count");
+    QTest::addColumn<int>("batch");
+    for (int n : {0, 1, 7, 255, 256, 257, 10000})
+        QTest::addRow("%d items", n) << n << 256;
+    QTest::addRow("batches of 1") << 100 << 1;
+}
+
+void TestParallel::mapKeepsOrder()
+{
+    QFETCH(int, count);
+    QFETCH(int, batch);
+    std::atomic<int> calls{0};
+    ParallelMap<QByteArray, QString> map(
+        [&calls](QByteArray &item) {
+            ++calls;
+            return QString::fromLatin1(std::exchange(item, QByteArray()));
+        },
+        batch);
+    for (int i = 0; i < count; ++i)
+        map.add(QByteArray::number(i));
+    const QList<QString> out = map.finish();
+    QCOMPARE(out.size(), count);
+    QCOMPARE(calls.load(), count);
+    for (int i = 0; i < count; ++i)
+        QCOMPARE(out.at(i), QString::number(i));
+    // Used again after finish(): a fresh start.
+    map.add("again");
+    QCOMPARE(map.finish(), QList<QString>{u"again"_s});
+}
+
+void TestParallel::mapWhileProducing()
+{
+    if (QThread::idealThreadCount() < 2 || QThreadPool::globalInstance()->maxThreadCount() < 2)
+        QSKIP("one core: nothing to overlap with");
+    QThreadPool::globalInstance()->waitForDone();
+    // A full batch is mapped on a pool thread while the producer goes on: the producer sees it
+    // done before it calls finish().
+    std::atomic<int> mapped{0};
+    QSet<QThread *> threads;
+    QMutex mutex;
+    ParallelMap<int, int> map(
+        [&](int &item) {
+            QMutexLocker locker(&mutex);
+            threads.insert(QThread::currentThread());
+            ++mapped;
+            return item * 2;
+        },
+        4);
+    for (int i = 0; i < 4; ++i)
+        map.add(i);
+    QTRY_COMPARE_WITH_TIMEOUT(mapped.load(), 4, 10000);
+    map.add(4); // a batch not full: left to finish()
+    QTest::qWait(20);
+    QCOMPARE(mapped.load(), 4);
+    QCOMPARE(map.finish(), (QList<int>{0, 2, 4, 6, 8}));
+    QVERIFY(!threads.contains(QThread::currentThread()) || threads.size() >= 2);
+}
+
+void TestParallel::mapWithBusyPool()
+{
+    // Every pool thread blocked: finish() maps everything on the calling thread.
+    QThreadPool *pool = QThreadPool::globalInstance();
+    QSemaphore release;
+    QList<QFuture<void>> blockers;
+    for (int i = 0; i < pool->maxThreadCount(); ++i)
+        blockers.append(QtConcurrent::run([&release] { release.acquire(); }));
+    QTRY_COMPARE(pool->activeThreadCount(), pool->maxThreadCount());
+    QSet<QThread *> threads;
+    ParallelMap<int, int> map(
+        [&threads](int &item) {
+            threads.insert(QThread::currentThread()); // only the caller runs: no lock needed
+            return item + 1;
+        },
+        8);
+    for (int i = 0; i < 100; ++i)
+        map.add(i);
+    const QList<int> out = map.finish();
+    QCOMPARE(out.size(), 100);
+    QCOMPARE(out.last(), 100);
+    QCOMPARE(threads, QSet<QThread *>{QThread::currentThread()});
+    release.release(int(blockers.size()));
+    for (QFuture<void> &f : blockers)
+        f.waitForFinished();
+}
+
+void TestParallel::mapDroppedUnfinished()
+{
+    // Destroyed without finish() (a read that failed half-way): it waits for the batches being
+    // mapped, which refer to this stack frame.
+    std::atomic<int> mapped{0};
+    {
+        ParallelMap<int, int> map(
+            [&mapped](int &item) {
+                QThread::msleep(2);
+                ++mapped;
+                return item;
+            },
+            2);
+        for (int i = 0; i < 40; ++i)
+            map.add(i);
+    }
+    const int after = mapped.load();
+    QTest::qWait(50);
+    QCOMPARE(mapped.load(), after); // nothing ran after the destructor returned
 }
 
 QTEST_GUILESS_MAIN(TestParallel)
