@@ -6,6 +6,7 @@
 #include <QThreadPool>
 
 #include <QList>
+#include <QMutex>
 
 #include <atomic>
 #include <functional>
@@ -59,9 +60,10 @@ void parallelFor(qsizetype count, Body &&body)
 }
 
 /// Maps items while they are still being made: a producer (a loop reading rows) add()s them, and
-/// every @p batchSize of them go to an idle thread of the global thread pool to be mapped while
-/// the producer goes on. finish() maps what no pool thread took, on the calling thread and the
-/// pool (parallelFor()), waits for every batch and returns the results in the order of add().
+/// every @p batchSize of them are mapped on the global thread pool while the producer goes on, by
+/// at most one thread fewer than there are cores: the producer keeps a core of its own, as it is
+/// what the mapping waits for. finish() maps what is left on the calling thread and every idle pool
+/// thread, waits for every batch and returns the results in the order of add().
 ///
 /// Like parallelFor(), it only asks for pool threads (QThreadPool::tryStart), so it never
 /// deadlocks: with a busy pool, finish() maps everything itself. add() and finish() belong to the
@@ -91,15 +93,23 @@ public:
         }
         m_current->in.append(std::move(item));
         if (m_current->in.size() >= m_batchSize)
-            submit(true);
+            submit(QThread::idealThreadCount() - 1);
     }
 
     /// Every item added, mapped, in order. The mapper is empty after it.
     [[nodiscard]] QList<Out> finish()
     {
         if (m_current)
-            submit(false); // mapped below, with the batches no pool thread took
-        parallelFor(m_batches.size(), [this](qsizetype i) { m_batches.at(i)->run(m_shared->map); });
+            submit(0);
+        // Every core now: this thread and as many pool threads as the other cores.
+        int running = 0;
+        {
+            QMutexLocker locker(&m_shared->mutex);
+            running = m_shared->workers++; // this thread joins in
+        }
+        for (int helpers = QThread::idealThreadCount() - 1 - running; helpers > 0 && startWorker();)
+            --helpers;
+        m_shared->work();
         m_shared->done.acquire(m_started);
         m_started = 0;
         QList<Out> out;
@@ -114,48 +124,79 @@ public:
     }
 
 private:
+    struct Batch {
+        QList<In> in;
+        QList<Out> out;
+    };
     struct Shared {
         explicit Shared(Map m)
             : map(std::move(m))
         {
         }
-        Map map;
-        QSemaphore done; // a release for each batch a pool thread was started for
-    };
-    struct Batch {
-        QList<In> in;
-        QList<Out> out;
-        std::atomic<bool> claimed{false};
-        /// Maps the batch unless another thread took it first.
-        void run(const Map &map)
+        /// Maps the batches waiting, one after the other, until none is left.
+        void work()
         {
-            if (claimed.exchange(true, std::memory_order_acq_rel))
-                return;
-            out.reserve(in.size());
-            for (In &item : in)
-                out.append(map(item));
-            in = QList<In>();
+            for (;;) {
+                std::shared_ptr<Batch> batch;
+                {
+                    QMutexLocker locker(&mutex);
+                    if (waiting.isEmpty()) {
+                        --workers;
+                        return;
+                    }
+                    batch = waiting.takeFirst();
+                }
+                batch->out.reserve(batch->in.size());
+                for (In &item : batch->in)
+                    batch->out.append(map(item));
+                batch->in = QList<In>();
+            }
         }
+        Map map;
+        QMutex mutex; // guards waiting and workers
+        QList<std::shared_ptr<Batch>> waiting;
+        int workers = 0; // threads in work(), the caller's included
+        QSemaphore done; // a release for each pool thread started, when it leaves work()
     };
 
-    void submit(bool start)
+    /// Queues the current batch; starts a pool thread for it while fewer than @p maxWorkers map.
+    void submit(int maxWorkers)
     {
         std::shared_ptr<Batch> batch = std::move(m_current);
         m_current.reset();
         m_count += batch->in.size();
         m_batches.append(batch);
-        if (!start)
-            return;
+        bool start = false;
+        {
+            QMutexLocker locker(&m_shared->mutex);
+            m_shared->waiting.append(batch);
+            start = m_shared->workers < maxWorkers;
+        }
+        if (start)
+            startWorker();
+    }
+
+    bool startWorker()
+    {
+        {
+            QMutexLocker locker(&m_shared->mutex);
+            ++m_shared->workers; // counted before it runs: work() takes it off when it leaves
+        }
         std::shared_ptr<Shared> shared = m_shared;
-        if (QThreadPool::globalInstance()->tryStart([batch, shared] {
-                batch->run(shared->map);
+        if (!QThreadPool::globalInstance()->tryStart([shared] {
+                shared->work();
                 shared->done.release();
-            }))
-            ++m_started;
+            })) {
+            QMutexLocker locker(&m_shared->mutex);
+            --m_shared->workers;
+            return false;
+        }
+        ++m_started;
+        return true;
     }
 
     std::shared_ptr<Shared> m_shared;
-    QList<std::shared_ptr<Batch>> m_batches;
+    QList<std::shared_ptr<Batch>> m_batches; // in the order of add()
     std::shared_ptr<Batch> m_current;
     qsizetype m_batchSize;
     qsizetype m_count = 0;

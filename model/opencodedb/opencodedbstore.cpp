@@ -94,9 +94,10 @@ QByteArray utf8Of(const QVariant &value)
 }
 
 /// A message or part row as read, before its JSON is parsed.
+/// A message or part row as read, before its JSON is parsed (the session's ID is the one asked
+/// for: not read again from every row).
 struct RawRow {
     QString id;
-    QString sessionID;
     QString messageID;
     QByteArray data;
 };
@@ -1154,16 +1155,14 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
         // The rows are mapped (JSON parsed, checked) on the pool's threads while more are read.
         // Each row's bytes are freed as soon as it is parsed: the values built next reuse that
         // memory instead of faulting in new pages (page faults are dear on a VM).
-        ParallelMap<RawRow, std::optional<Message>> messageMap([this](RawRow &row) {
-            std::optional<Message> m = messageFromValues(row.id, row.sessionID, row.data);
+        ParallelMap<RawRow, std::optional<Message>> messageMap([this, &sessionID](RawRow &row) {
+            std::optional<Message> m = messageFromValues(row.id, sessionID, row.data);
             row.data = QByteArray();
             return m;
         });
         const Result<void> messages = forEachRow(
-            db, u"SELECT id, session_id, CAST(data AS BLOB) FROM message WHERE session_id = ? ORDER BY time_created, id"_s,
-            {sessionID}, [&](const QSqlQuery &q) {
-                messageMap.add({q.value(0).toString(), q.value(1).toString(), {}, utf8Of(q.value(2))});
-            });
+            db, u"SELECT id, CAST(data AS BLOB) FROM message WHERE session_id = ? ORDER BY time_created, id"_s,
+            {sessionID}, [&](const QSqlQuery &q) { messageMap.add({q.value(0).toString(), {}, utf8Of(q.value(1))}); });
         QList<std::optional<Message>> mapped = messageMap.finish();
         if (!messages)
             return messages;
@@ -1184,20 +1183,20 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
             index.insert(result.at(i).info.id(), i);
         // In no particular order (an ORDER BY would sort every row with its data in a temporary
         // B-tree): each message's parts are sorted by ID below.
-        ParallelMap<RawRow, std::optional<Part>> partMap([this](RawRow &row) {
-            std::optional<Part> p = partFromValues(row.id, row.sessionID, row.messageID, row.data);
+        ParallelMap<RawRow, std::optional<Part>> partMap([this, &sessionID](RawRow &row) {
+            std::optional<Part> p = partFromValues(row.id, sessionID, row.messageID, row.data);
             row.data = QByteArray();
             return p;
         });
         QList<qsizetype> owners;
         const Result<void> parts = forEachRow(
-            db, u"SELECT id, session_id, message_id, CAST(data AS BLOB) FROM part WHERE session_id = ?"_s, {sessionID},
+            db, u"SELECT id, message_id, CAST(data AS BLOB) FROM part WHERE session_id = ?"_s, {sessionID},
             [&](const QSqlQuery &p) {
-                const QString messageID = p.value(2).toString();
+                const QString messageID = p.value(1).toString();
                 const auto it = index.constFind(messageID);
                 if (it == index.constEnd())
                     return; // a part of a message that is not (or no longer) there
-                partMap.add({p.value(0).toString(), p.value(1).toString(), messageID, utf8Of(p.value(3))});
+                partMap.add({p.value(0).toString(), messageID, utf8Of(p.value(2))});
                 owners.append(it.value());
             });
         QList<std::optional<Part>> mappedParts = partMap.finish();
