@@ -47,6 +47,7 @@ private Q_SLOTS:
     void ascendingMonotonic();
     void descendingDecreasing();
     void uniqueAcrossThreads();
+    void randomPartsFromThePool();
     void counterWithinMillisecond();
     void openCodeAlgorithm_data();
     void openCodeAlgorithm();
@@ -138,6 +139,29 @@ void TestIdentifier::descendingDecreasing()
             QFAIL(qPrintable(u"ID %1 does not sort before %2 (iteration %3)"_s.arg(id, previous).arg(i)));
         previous = id;
     }
+}
+
+void TestIdentifier::randomPartsFromThePool()
+{
+    // The random parts come from a pool of the system generator's bytes, 14 bytes an ID: across
+    // several refills of the pool (292 IDs each) every random part is new and base62.
+    QSet<QString> randomParts;
+    QList<int> seen(62);
+    static const QString base62 = u"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"_s;
+    for (int i = 0; i < 2000; ++i) {
+        const QString id = Identifier::ascending(Kind::Message);
+        const QString random = id.right(14);
+        QCOMPARE(id.size(), 4 + 12 + 14);
+        for (const QChar c : random) {
+            const qsizetype at = base62.indexOf(c);
+            QVERIFY2(at >= 0, qPrintable(id));
+            ++seen[at];
+        }
+        randomParts.insert(random);
+    }
+    QCOMPARE(randomParts.size(), 2000);
+    // 28,000 characters: every one of the 62 shows up (a stuck pool would repeat a few).
+    QVERIFY(!seen.contains(0));
 }
 
 void TestIdentifier::uniqueAcrossThreads()
