@@ -93,7 +93,6 @@ QByteArray utf8Of(const QVariant &value)
     return value.typeId() == QMetaType::QByteArray ? value.toByteArray() : value.toString().toUtf8();
 }
 
-/// A message or part row as read, before its JSON is parsed.
 /// A message or part row as read, before its JSON is parsed (the session's ID is the one asked
 /// for: not read again from every row).
 struct RawRow {
