@@ -18,6 +18,36 @@
 using namespace Qt::StringLiterals;
 using namespace weft;
 
+namespace
+{
+/// Every thread of the global pool blocked until this goes away.
+class BlockedPool
+{
+public:
+    BlockedPool()
+    {
+        for (int i = 0; i < QThreadPool::globalInstance()->maxThreadCount(); ++i)
+            m_blockers.append(QtConcurrent::run([this] { m_release.acquire(); }));
+    }
+    ~BlockedPool()
+    {
+        m_release.release(int(m_blockers.size()));
+        for (QFuture<void> &f : m_blockers)
+            f.waitForFinished();
+    }
+    /// True once every pool thread runs a blocker (within five seconds).
+    bool waitUntilFull()
+    {
+        QThreadPool *pool = QThreadPool::globalInstance();
+        return QTest::qWaitFor([pool] { return pool->activeThreadCount() == pool->maxThreadCount(); }, 5000);
+    }
+
+private:
+    QSemaphore m_release;
+    QList<QFuture<void>> m_blockers;
+};
+} // namespace
+
 class TestParallel : public QObject
 {
     Q_OBJECT
@@ -78,12 +108,8 @@ void TestParallel::usesSeveralThreads()
 void TestParallel::busyPoolRunsOnCaller()
 {
     // Every pool thread blocked: the caller does all the work and returns.
-    QThreadPool *pool = QThreadPool::globalInstance();
-    QSemaphore release;
-    QList<QFuture<void>> blockers;
-    for (int i = 0; i < pool->maxThreadCount(); ++i)
-        blockers.append(QtConcurrent::run([&release] { release.acquire(); }));
-    QTRY_COMPARE(pool->activeThreadCount(), pool->maxThreadCount());
+    BlockedPool blocked;
+    QVERIFY(blocked.waitUntilFull());
     QSet<QThread *> threads;
     int sum = 0;
     parallelFor(1000, [&](qsizetype i) {
@@ -92,9 +118,6 @@ void TestParallel::busyPoolRunsOnCaller()
     });
     QCOMPARE(sum, 999 * 1000 / 2);
     QCOMPARE(threads, QSet<QThread *>{QThread::currentThread()});
-    release.release(int(blockers.size()));
-    for (QFuture<void> &f : blockers)
-        f.waitForFinished();
 }
 
 void TestParallel::nestedInPoolThread()
@@ -175,12 +198,8 @@ void TestParallel::mapWhileProducing()
 void TestParallel::mapWithBusyPool()
 {
     // Every pool thread blocked: finish() maps everything on the calling thread.
-    QThreadPool *pool = QThreadPool::globalInstance();
-    QSemaphore release;
-    QList<QFuture<void>> blockers;
-    for (int i = 0; i < pool->maxThreadCount(); ++i)
-        blockers.append(QtConcurrent::run([&release] { release.acquire(); }));
-    QTRY_COMPARE(pool->activeThreadCount(), pool->maxThreadCount());
+    BlockedPool blocked;
+    QVERIFY(blocked.waitUntilFull());
     QSet<QThread *> threads;
     ParallelMap<int, int> map(
         [&threads](int &item) {
@@ -194,9 +213,6 @@ void TestParallel::mapWithBusyPool()
     QCOMPARE(out.size(), 100);
     QCOMPARE(out.last(), 100);
     QCOMPARE(threads, QSet<QThread *>{QThread::currentThread()});
-    release.release(int(blockers.size()));
-    for (QFuture<void> &f : blockers)
-        f.waitForFinished();
 }
 
 void TestParallel::mapDroppedUnfinished()
