@@ -181,14 +181,19 @@ int exportCommand(const GlobalOptions &options, const QStringList &args)
     auto context = openData(options, code, false);
     if (!context)
         return code;
-    Result<JsonObject> document = Transfer::exportSession(*context->service, sessionID);
-    if (!document)
-        return fail(document.error().toString());
+    // Printed as the messages are read. A server's session is printed only once all of it came:
+    // a read it failed makes the command fail (reportReadProblems()) with nothing printed.
+    QByteArray held;
+    const auto print = [](QByteArrayView bytes) { std::fwrite(bytes.data(), 1, size_t(bytes.size()), stdout); };
+    const auto hold = [&held](QByteArrayView bytes) { held += bytes; };
+    const Result<void> written = context->server ? Transfer::writeExport(*context->service, sessionID, hold)
+                                                 : Transfer::writeExport(*context->service, sessionID, print);
+    if (!written)
+        return fail(written.error().toString());
     if (const auto failed = reportReadProblems(*context))
         return *failed;
-    Transfer::writeExport(document.value(), [](QByteArrayView bytes) { std::fwrite(bytes.data(), 1, size_t(bytes.size()), stdout); });
+    print(held);
     std::fflush(stdout);
-    keepUntilExit(std::move(document.value()));
     return 0;
 }
 

@@ -547,11 +547,17 @@ Result<void> SessionController::exportSession(const QString &sessionID, const QS
                                               const QString &source) const
 {
     // A session of OpenCode's source exports from OpenCode's data, as `opencode export` does.
-    const Result<JsonObject> document = Transfer::exportSession(*serviceFor(source), sessionID);
-    if (!document)
-        return document.error();
+    // Written as it is read; the file appears, whole, only when all of it is written.
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(Transfer::formatExport(document.value())) < 0 || !file.commit())
+    if (!file.open(QIODevice::WriteOnly))
+        return Error{file.errorString(), {}};
+    const Result<void> written
+        = Transfer::writeExport(*serviceFor(source), sessionID, [&file](QByteArrayView bytes) { file.write(bytes.data(), bytes.size()); });
+    if (!written) {
+        file.cancelWriting();
+        return written.error();
+    }
+    if (!file.commit())
         return Error{file.errorString(), {}};
     return {};
 }

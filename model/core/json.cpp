@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "json.h"
 
-#include "parallel.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -1283,53 +1282,16 @@ void newline(QByteArray &out, int spaces)
     out.append(spaces, ' ');
 }
 
-constexpr qsizetype FlushBytes = 1 << 20;
-/// Items of an array written out (writeJson()) serialized together on every core: an export's
-/// messages. An array of fewer is written on the calling thread.
-constexpr qsizetype ParallelItems = 64;
-
 } // namespace
 
 /// Writes values as JSON text (a friend of JsonValue: it writes a string in the form it holds).
 class JsonWriter
 {
 public:
-    /// Where a long output goes as it is written (toJson() keeps it all in its buffer).
-    using Flush = std::function<void(QByteArray &)>;
-    static void serialize(QByteArray &out, const JsonValue &value, int indent, int level, const Flush *flush = nullptr);
-
-private:
-    /// The items of @p array after its `[` and up to its `]`, ParallelItems at a time, each
-    /// serialized on its own (on every core) and written in order.
-    static void serializeItemsInParallel(QByteArray &out, const JsonArray &array, int indent, int level, const Flush &flush);
+    static void serialize(QByteArray &out, const JsonValue &value, int indent, int level);
 };
 
-void JsonWriter::serializeItemsInParallel(QByteArray &out, const JsonArray &array, int indent, int level, const Flush &flush)
-{
-    QList<QByteArray> pieces(ParallelItems);
-    for (qsizetype from = 0; from < array.size(); from += ParallelItems) {
-        const qsizetype count = std::min(ParallelItems, array.size() - from);
-        parallelFor(count, [&](qsizetype k) {
-            QByteArray &piece = pieces[k];
-            piece.resize(0); // keeps the allocation of the previous wave
-            serialize(piece, array.at(from + k), indent, level + 1);
-        });
-        for (qsizetype k = 0; k < count; ++k) {
-            if (from + k > 0)
-                out += ',';
-            if (indent > 0)
-                newline(out, (level + 1) * indent);
-            // Written as they are, not copied into the output buffer first.
-            flush(out);
-            flush(pieces[k]);
-        }
-    }
-    if (indent > 0)
-        newline(out, level * indent);
-    out += ']';
-}
-
-void JsonWriter::serialize(QByteArray &out, const JsonValue &value, int indent, int level, const Flush *flush)
+void JsonWriter::serialize(QByteArray &out, const JsonValue &value, int indent, int level)
 {
     switch (value.type()) {
     case JsonValue::Type::Undefined:
@@ -1355,10 +1317,6 @@ void JsonWriter::serialize(QByteArray &out, const JsonValue &value, int indent, 
             return;
         }
         out += '[';
-        if (flush && array.size() >= ParallelItems) {
-            serializeItemsInParallel(out, array, indent, level, *flush);
-            return;
-        }
         bool first = true;
         for (const JsonValue &item : array) {
             if (!first)
@@ -1367,9 +1325,7 @@ void JsonWriter::serialize(QByteArray &out, const JsonValue &value, int indent, 
             if (indent > 0)
                 newline(out, (level + 1) * indent);
             // JSON.stringify writes undefined array items as null.
-            serialize(out, item, indent, level + 1, flush);
-            if (flush && out.size() >= FlushBytes)
-                (*flush)(out);
+            serialize(out, item, indent, level + 1);
         }
         if (indent > 0)
             newline(out, level * indent);
@@ -1391,7 +1347,7 @@ void JsonWriter::serialize(QByteArray &out, const JsonValue &value, int indent, 
                 newline(out, (level + 1) * indent);
             appendEscaped(out, object.keyAt(i));
             out += indent > 0 ? ": " : ":";
-            serialize(out, member, indent, level + 1, flush);
+            serialize(out, member, indent, level + 1);
         }
         if (!first && indent > 0)
             newline(out, level * indent);
@@ -1401,24 +1357,93 @@ void JsonWriter::serialize(QByteArray &out, const JsonValue &value, int indent, 
     }
 }
 
-void writeJson(const JsonValue &value, int indent, const std::function<void(QByteArrayView)> &write)
-{
-    QByteArray buffer;
-    buffer.reserve(FlushBytes + FlushBytes / 4);
-    const JsonWriter::Flush flush = [&write](QByteArray &out) {
-        write(out);
-        out.resize(0); // keeps the allocation for the next piece
-    };
-    JsonWriter::serialize(buffer, value, indent, 0, &flush);
-    if (!buffer.isEmpty())
-        write(buffer);
-}
-
-QByteArray toJson(const JsonValue &value, int indent)
+QByteArray toJson(const JsonValue &value, int indent, int level)
 {
     QByteArray out;
-    JsonWriter::serialize(out, value, indent, 0);
+    JsonWriter::serialize(out, value, indent, level);
     return out;
+}
+
+JsonStreamWriter::JsonStreamWriter(int indent, Write write)
+    : m_indent(indent)
+    , m_write(std::move(write))
+{
+}
+
+void JsonStreamWriter::beforeValue()
+{
+    if (m_open.isEmpty())
+        return;
+    Open &open = m_open.last();
+    if (open.object) {
+        Q_ASSERT(open.afterKey);
+        open.afterKey = false;
+        return;
+    }
+    QByteArray separator;
+    if (!open.empty)
+        separator += ',';
+    if (m_indent > 0)
+        newline(separator, level() * m_indent);
+    open.empty = false;
+    m_write(separator);
+}
+
+void JsonStreamWriter::begin(bool object)
+{
+    beforeValue();
+    m_write(object ? "{" : "[");
+    m_open.append(Open{object});
+}
+
+void JsonStreamWriter::beginObject()
+{
+    begin(true);
+}
+
+void JsonStreamWriter::beginArray()
+{
+    begin(false);
+}
+
+void JsonStreamWriter::end()
+{
+    Q_ASSERT(!m_open.isEmpty());
+    const Open open = m_open.takeLast();
+    QByteArray close;
+    if (!open.empty && m_indent > 0)
+        newline(close, level() * m_indent);
+    close += open.object ? '}' : ']';
+    m_write(close);
+}
+
+void JsonStreamWriter::key(QStringView key)
+{
+    Q_ASSERT(!m_open.isEmpty() && m_open.last().object && !m_open.last().afterKey);
+    Open &open = m_open.last();
+    QByteArray out;
+    if (!open.empty)
+        out += ',';
+    if (m_indent > 0)
+        newline(out, level() * m_indent);
+    appendEscaped(out, key);
+    out += m_indent > 0 ? ": " : ":";
+    open.empty = false;
+    open.afterKey = true;
+    m_write(out);
+}
+
+void JsonStreamWriter::value(const JsonValue &value)
+{
+    Q_ASSERT(!value.isUndefined());
+    beforeValue();
+    m_write(toJson(value, m_indent, level()));
+}
+
+void JsonStreamWriter::serializedValue(QByteArrayView json)
+{
+    beforeValue();
+    m_write(json);
 }
 
 } // namespace weft

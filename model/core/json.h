@@ -231,13 +231,57 @@ inline constexpr qsizetype JsonPadding = 64;
 
 /// Serialises like JavaScript's JSON.stringify(value, null, indent): same escaping, same number
 /// formatting, same layout. With indent 0 the output is compact. Undefined members are skipped.
-[[nodiscard]] QByteArray toJson(const JsonValue &value, int indent = 2);
+/// @p level is the depth the value sits at in a larger document (its nested lines are indented
+/// as there): what JsonStreamWriter::serializedValue() takes.
+[[nodiscard]] QByteArray toJson(const JsonValue &value, int indent = 2, int level = 0);
 
-/// toJson() written piece by piece to @p write (up to about a megabyte at a time), for outputs too
-/// large to hold twice: the same bytes, without the whole text in memory. The items of a long
-/// array (an export's messages) are serialized on every core, a few dozen at a time, and written
-/// in order, an item per piece.
-void writeJson(const JsonValue &value, int indent, const std::function<void(QByteArrayView)> &write);
+/// Writes one JSON document piece by piece to a sink, laid out byte for byte as toJson() lays out
+/// the whole: for documents too large to build first, such as the export of a long session,
+/// written while its messages are still being read.
+///
+///     JsonStreamWriter json(2, write);
+///     json.beginObject();
+///     json.key(u"info");
+///     json.value(info);
+///     json.key(u"messages");
+///     json.beginArray();
+///     json.serializedValue(bytesMadeOnAnotherThread); // toJson(message, 2, json.level())
+///     json.end();
+///     json.end();
+class JsonStreamWriter
+{
+public:
+    using Write = std::function<void(QByteArrayView)>;
+    JsonStreamWriter(int indent, Write write);
+
+    void beginObject();
+    void beginArray();
+    /// Closes the innermost object or array.
+    void end();
+    /// The key of the object's next member; its value follows.
+    void key(QStringView key);
+    /// A value, serialized here. Not undefined: toJson() would leave its member out.
+    void value(const JsonValue &value);
+    /// A value already serialized, with toJson(value, indent, level()): on other threads, in
+    /// parallel, by a writer that only puts the pieces in order.
+    void serializedValue(QByteArrayView json);
+    /// The depth of the next value: the level to serialize it at.
+    [[nodiscard]] int level() const { return int(m_open.size()); }
+
+private:
+    /// Before a value: the comma and line break an array item takes (a member's came with its key).
+    void beforeValue();
+    void begin(bool object);
+
+    struct Open {
+        bool object;
+        bool empty = true;
+        bool afterKey = false;
+    };
+    int m_indent;
+    Write m_write;
+    QList<Open> m_open;
+};
 
 /// Formats a number exactly as JavaScript's Number.prototype.toString() does.
 [[nodiscard]] QByteArray formatJsNumber(double value);

@@ -62,7 +62,8 @@ void parallelFor(qsizetype count, Body &&body)
 /// Maps items while they are still being made: a producer (a loop reading rows) add()s them, and
 /// every @p batchSize of them are mapped on the global thread pool while the producer goes on, by
 /// at most one thread fewer than there are cores: the producer keeps a core of its own, as it is
-/// what the mapping waits for. finish() maps what is left on the calling thread and every idle pool
+/// what the mapping waits for, unless the mapping falls behind (then it maps a batch itself).
+/// takeMapped() hands results over as they are ready, for a producer that writes them out. finish() maps what is left on the calling thread and every idle pool
 /// thread, waits for every batch and returns the results in the order of add().
 ///
 /// Like parallelFor(), it only asks for pool threads (QThreadPool::tryStart), so it never
@@ -96,7 +97,27 @@ public:
             submit(QThread::idealThreadCount() - 1);
     }
 
-    /// Every item added, mapped, in order. The mapper is empty after it.
+    /// Hands the results mapped so far to @p take, in the order of add(), and forgets them:
+    /// those of the batches before the first one not mapped yet. Does not wait; a producer that
+    /// writes results out as it goes calls it after add().
+    template<typename Take>
+    void takeMapped(Take &&take)
+    {
+        qsizetype ready = 0;
+        {
+            QMutexLocker locker(&m_shared->mutex);
+            while (ready < m_batches.size() && m_batches.at(ready)->mapped)
+                ++ready;
+        }
+        for (qsizetype i = 0; i < ready; ++i) {
+            const std::shared_ptr<Batch> batch = m_batches.takeFirst();
+            m_count -= batch->out.size();
+            for (Out &item : batch->out)
+                take(std::move(item));
+        }
+    }
+
+    /// Every item added and not taken (takeMapped()), mapped, in order. The mapper is empty after it.
     [[nodiscard]] QList<Out> finish()
     {
         if (m_current)
@@ -124,9 +145,13 @@ public:
     }
 
 private:
+    /// Batches that may wait while the producer adds; with more, it maps one itself before it
+    /// goes on (items waiting hold memory: a reader faster than the mapping would hold them all).
+    static constexpr qsizetype MaxWaiting = 2;
     struct Batch {
         QList<In> in;
         QList<Out> out;
+        bool mapped = false; // guarded by Shared::mutex
     };
     struct Shared {
         explicit Shared(Map m)
@@ -146,14 +171,33 @@ private:
                     }
                     batch = waiting.takeFirst();
                 }
-                batch->out.reserve(batch->in.size());
-                for (In &item : batch->in)
-                    batch->out.append(map(item));
-                batch->in = QList<In>();
+                mapBatch(*batch);
             }
         }
+        /// The producer's share while it adds: the first batch waiting, when more than
+        /// MaxWaiting wait.
+        void mapOneIfBehind()
+        {
+            std::shared_ptr<Batch> batch;
+            {
+                QMutexLocker locker(&mutex);
+                if (waiting.size() <= MaxWaiting)
+                    return;
+                batch = waiting.takeFirst();
+            }
+            mapBatch(*batch);
+        }
+        void mapBatch(Batch &batch)
+        {
+            batch.out.reserve(batch.in.size());
+            for (In &item : batch.in)
+                batch.out.append(map(item));
+            batch.in = QList<In>();
+            QMutexLocker locker(&mutex);
+            batch.mapped = true;
+        }
         Map map;
-        QMutex mutex; // guards waiting and workers
+        QMutex mutex; // guards waiting, workers and each batch's mapped
         QList<std::shared_ptr<Batch>> waiting;
         int workers = 0; // threads in work(), the caller's included
         QSemaphore done; // a release for each pool thread started, when it leaves work()
@@ -174,6 +218,8 @@ private:
         }
         if (start)
             startWorker();
+        if (maxWorkers > 0)
+            m_shared->mapOneIfBehind();
     }
 
     bool startWorker()

@@ -24,6 +24,7 @@
 #include <QtEndian>
 
 #include <algorithm>
+#include <numeric>
 
 using namespace Qt::StringLiterals;
 
@@ -1145,72 +1146,140 @@ NewestMessages OpencodeDbStore::newestMessages(const QString &sessionID, qsizety
     return result;
 }
 
+namespace
+{
+/// A message of streamMessages() while its part rows are read, until it is mapped.
+struct PendingMessage {
+    MessageWithParts message;
+    QList<RawRow> parts;
+};
+} // namespace
+
+template<typename Out>
+Result<void> OpencodeDbStore::streamMessages(QSqlDatabase &db, const QString &sessionID,
+                                             const std::function<Out(MessageWithParts &&)> &map,
+                                             const std::function<void(Out &&)> &take)
+{
+    // The message rows, mapped (JSON parsed, checked) on the pool's threads while more are read.
+    // Each row's bytes are freed as soon as it is parsed: the values built next reuse that memory
+    // instead of faulting in new pages (page faults are dear on a VM).
+    ParallelMap<RawRow, std::optional<Message>> messageMap([this, &sessionID](RawRow &row) {
+        std::optional<Message> m = messageFromValues(row.id, sessionID, row.data);
+        row.data = QByteArray();
+        return m;
+    });
+    const Result<void> messages = forEachRow(
+        db, u"SELECT id, CAST(data AS BLOB) FROM message WHERE session_id = ? ORDER BY time_created, id"_s,
+        {sessionID}, [&](const QSqlQuery &q) { messageMap.add({q.value(0).toString(), {}, utf8Of(q.value(1))}); });
+    QList<std::optional<Message>> infos = messageMap.finish();
+    if (!messages)
+        return messages;
+    // The V1 messages in the order of that select, then the V2 ones with their parts.
+    QList<PendingMessage> pending;
+    QHash<QString, qsizetype> v1Index;
+    for (std::optional<Message> &info : infos) {
+        if (info) {
+            v1Index.insert(info->id(), pending.size());
+            pending.append(PendingMessage{{std::move(*info), {}}, {}});
+        }
+    }
+    const qsizetype v1Count = pending.size();
+    QList<MessageWithParts> v2;
+    if (const Result<void> r = readV2Session(db, sessionID, v2); !r)
+        return r;
+    for (MessageWithParts &m : v2)
+        pending.append(PendingMessage{std::move(m), {}});
+    // The order they are handed on in: messages()'s, by the creation time in their JSON and ID.
+    QList<qsizetype> order(pending.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&pending](qsizetype a, qsizetype b) {
+        return messageLessThan(pending.at(a).message.info, pending.at(b).message.info);
+    });
+
+    ParallelMap<PendingMessage, Out> mapper(
+        [this, &sessionID, &map](PendingMessage &p) {
+            for (RawRow &row : p.parts) {
+                if (std::optional<Part> part = partFromValues(row.id, sessionID, p.message.info.id(), row.data))
+                    p.message.parts.append(std::move(*part));
+                row.data = QByteArray();
+            }
+            p.parts = QList<RawRow>();
+            std::stable_sort(p.message.parts.begin(), p.message.parts.end(), partLessThan);
+            return map(std::move(p.message));
+        },
+        MapMessagesBatch);
+    // A V1 message is complete once the part rows have gone past it: the select below returns
+    // each message's rows together, messages in the order of the select above (the same ORDER BY
+    // in the same transaction). V2 messages came with their parts.
+    QList<bool> complete(pending.size(), false);
+    std::fill(complete.begin() + v1Count, complete.end(), true);
+    qsizetype passed = 0; // the V1 messages before it are complete
+    qsizetype next = 0; // in order: the first message not handed to the mapper
+    bool taken = false;
+    const auto handOn = [&] {
+        while (next < order.size() && complete.at(order.at(next)))
+            mapper.add(std::move(pending[order.at(next++)]));
+        mapper.takeMapped([&](Out &&out) {
+            taken = true;
+            take(std::move(out));
+        });
+    };
+    handOn();
+    // Through the indexes on (session_id, time_created, id) and (message_id, id): the rows come
+    // in order without a sort (an ORDER BY on part rows alone sorts them, with their data, in a
+    // temporary B-tree). The unary + keeps SQLite off the part table's session index.
+    const Result<void> parts
+        = v1Count == 0 ? Result<void>()
+                       : forEachRow(db,
+                                    u"SELECT p.id, p.message_id, CAST(p.data AS BLOB) FROM message m "
+                                    u"CROSS JOIN part p ON p.message_id = m.id "
+                                    u"WHERE m.session_id = ? AND +p.session_id = ? ORDER BY m.time_created, m.id"_s,
+                                    {sessionID, sessionID}, [&](const QSqlQuery &p) {
+                                        const auto it = v1Index.constFind(p.value(1).toString());
+                                        if (it == v1Index.constEnd())
+                                            return; // of a message row that could not be read
+                                        const qsizetype at = it.value();
+                                        Q_ASSERT(at >= passed); // each message's rows together, in order
+                                        pending[at].parts.append(RawRow{p.value(0).toString(), {}, utf8Of(p.value(2))});
+                                        if (at > passed) {
+                                            while (passed < at)
+                                                complete[passed++] = true;
+                                            handOn();
+                                        }
+                                    });
+    if (!parts && taken) {
+        // Messages went out already: a read started again would hand them on twice.
+        t_lastFailure = Failure::Other;
+        return parts;
+    }
+    if (!parts)
+        return parts;
+    std::fill(complete.begin(), complete.end(), true);
+    handOn();
+    for (Out &out : mapper.finish())
+        take(std::move(out));
+    return {};
+}
+
 QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessionID)
 {
     QList<MessageWithParts> result;
-    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+    const Result<void> r = read([&](QSqlDatabase &db) {
         result.clear();
-        QHash<QString, qsizetype> index;
-        // The rows are mapped (JSON parsed, checked) on the pool's threads while more are read.
-        // Each row's bytes are freed as soon as it is parsed: the values built next reuse that
-        // memory instead of faulting in new pages (page faults are dear on a VM).
-        ParallelMap<RawRow, std::optional<Message>> messageMap([this, &sessionID](RawRow &row) {
-            std::optional<Message> m = messageFromValues(row.id, sessionID, row.data);
-            row.data = QByteArray();
-            return m;
-        });
-        const Result<void> messages = forEachRow(
-            db, u"SELECT id, CAST(data AS BLOB) FROM message WHERE session_id = ? ORDER BY time_created, id"_s,
-            {sessionID}, [&](const QSqlQuery &q) { messageMap.add({q.value(0).toString(), {}, utf8Of(q.value(1))}); });
-        QList<std::optional<Message>> mapped = messageMap.finish();
-        if (!messages)
-            return messages;
-        for (std::optional<Message> &m : mapped) {
-            if (m)
-                result.append({std::move(*m), {}});
-        }
-        QList<MessageWithParts> v2;
-        if (const Result<void> r2 = readV2Session(db, sessionID, v2); !r2)
-            return r2;
-        const qsizetype v1Count = result.size();
-        result.append(v2);
-        std::stable_sort(result.begin(), result.end(),
-                         [](const MessageWithParts &a, const MessageWithParts &b) { return messageLessThan(a.info, b.info); });
-        if (v1Count == 0)
-            return {}; // only V2 rows: no part rows to read
-        for (qsizetype i = 0; i < result.size(); ++i)
-            index.insert(result.at(i).info.id(), i);
-        // In no particular order (an ORDER BY would sort every row with its data in a temporary
-        // B-tree): each message's parts are sorted by ID below.
-        ParallelMap<RawRow, std::optional<Part>> partMap([this, &sessionID](RawRow &row) {
-            std::optional<Part> p = partFromValues(row.id, sessionID, row.messageID, row.data);
-            row.data = QByteArray();
-            return p;
-        });
-        QList<qsizetype> owners;
-        const Result<void> parts = forEachRow(
-            db, u"SELECT id, message_id, CAST(data AS BLOB) FROM part WHERE session_id = ?"_s, {sessionID},
-            [&](const QSqlQuery &p) {
-                const QString messageID = p.value(1).toString();
-                const auto it = index.constFind(messageID);
-                if (it == index.constEnd())
-                    return; // a part of a message that is not (or no longer) there
-                partMap.add({p.value(0).toString(), messageID, utf8Of(p.value(2))});
-                owners.append(it.value());
-            });
-        QList<std::optional<Part>> mappedParts = partMap.finish();
-        if (!parts)
-            return parts;
-        for (qsizetype i = 0; i < mappedParts.size(); ++i) {
-            if (mappedParts.at(i))
-                result[owners.at(i)].parts.append(std::move(*mappedParts[i]));
-        }
-        return {};
+        return streamMessages<MessageWithParts>(
+            db, sessionID, [](MessageWithParts &&m) { return std::move(m); },
+            [&result](MessageWithParts &&m) { result.append(std::move(m)); });
     });
     reportReadFailure(r);
-    for (MessageWithParts &m : result)
-        std::stable_sort(m.parts.begin(), m.parts.end(), partLessThan);
     return result;
+}
+
+void OpencodeDbStore::mapMessages(const QString &sessionID, const MessageMapper &map,
+                                  const std::function<void(QByteArray &&)> &take)
+{
+    const Result<void> r
+        = read([&](QSqlDatabase &db) { return streamMessages<QByteArray>(db, sessionID, map, take); });
+    reportReadFailure(r);
 }
 
 QList<FileDiff> OpencodeDbStore::sessionDiff(const QString &sessionID)

@@ -103,8 +103,12 @@ public:
     std::optional<Message> message(const QString &sessionID, const QString &messageID) override;
     /// `<data>/storage/session_diff/<id>.json`, which OpenCode keeps as a file in the SQLite era.
     QList<FileDiff> sessionDiff(const QString &sessionID) override;
-    /// Messages and parts in one read transaction (two queries).
+    /// Messages and parts in one read transaction, through streamMessages().
     QList<MessageWithParts> messagesWithParts(const QString &sessionID) override;
+    /// Each message mapped as soon as its part rows are read, and taken while later ones are
+    /// still being read (streamMessages()).
+    void mapMessages(const QString &sessionID, const MessageMapper &map,
+                     const std::function<void(QByteArray &&bytes)> &take) override;
 
     /// Every write fails: OpenCode's database belongs to OpenCode. Sessions are copied into
     /// Weft's own store to be changed (DbImport).
@@ -191,6 +195,13 @@ private:
     std::optional<Message> messageFromValues(const QString &id, const QString &sessionID, const QByteArray &data);
     std::optional<Part> partFromValues(const QString &id, const QString &sessionID, const QString &messageID,
                                        const QByteArray &data);
+    /// Inside read(): the session's messages with their parts, in order, each made into an Out
+    /// by @p map on the thread pool as soon as its last part row is read, and handed to @p take in
+    /// order while later rows are still being read: what messagesWithParts() and mapMessages()
+    /// are made of.
+    template<typename Out>
+    Result<void> streamMessages(QSqlDatabase &db, const QString &sessionID,
+                                const std::function<Out(MessageWithParts &&)> &map, const std::function<void(Out &&)> &take);
     std::optional<JsonValue> jsonColumn(const QSqlQuery &query, int column, const QString &location,
                                         const QString &columnName = {});
     /// Inside read(): the session_message rows of @p sessionID in `seq` order, with their ID,

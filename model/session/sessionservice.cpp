@@ -204,6 +204,13 @@ QList<MessageWithParts> SessionService::messages(const QString &sessionID) const
     return m_store->messagesWithParts(sessionID);
 }
 
+void SessionService::mapMessages(const QString &sessionID, const Store::MessageMapper &map,
+                                 const std::function<void(QByteArray &&)> &take) const
+{
+    if (Identifier::isSafeKeyComponent(sessionID))
+        m_store->mapMessages(sessionID, map, take);
+}
+
 QList<FileDiff> SessionService::diff(const QString &sessionID) const
 {
     if (!Identifier::isSafeKeyComponent(sessionID))

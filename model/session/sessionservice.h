@@ -53,6 +53,10 @@ public:
     [[nodiscard]] std::optional<Session> get(const QString &sessionID) const;
     [[nodiscard]] QList<Session> children(const QString &parentID) const;
     [[nodiscard]] QList<MessageWithParts> messages(const QString &sessionID) const;
+    /// messages(), each made into bytes by @p map on the thread pool and handed to @p take in
+    /// order while later ones are still read (Store::mapMessages()).
+    void mapMessages(const QString &sessionID, const Store::MessageMapper &map,
+                     const std::function<void(QByteArray &&bytes)> &take) const;
     [[nodiscard]] QList<FileDiff> diff(const QString &sessionID) const;
     /// The session's todo list (what the todowrite tool wrote), in order.
     [[nodiscard]] QList<Todo> todos(const QString &sessionID) const;

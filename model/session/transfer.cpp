@@ -16,13 +16,28 @@ using namespace Qt::StringLiterals;
 namespace weft::Transfer
 {
 
-Result<JsonObject> exportSession(const SessionService &service, const QString &sessionID)
+namespace
+{
+/// The session to export, or why there is none.
+Result<Session> sessionToExport(const SessionService &service, const QString &sessionID)
 {
     if (const QString why = Identifier::whyInvalid(sessionID, Identifier::Kind::Session); !why.isEmpty())
         return Error{why, {}};
-    const std::optional<Session> session = service.get(sessionID);
+    std::optional<Session> session = service.get(sessionID);
     if (!session)
         return Error{SessionTr::tr("Session not found: %1").arg(sessionID), {}};
+    return std::move(*session);
+}
+
+/// The export's indent: `opencode export` prints JSON.stringify(document, null, 2).
+constexpr int ExportIndent = 2;
+} // namespace
+
+Result<JsonObject> exportSession(const SessionService &service, const QString &sessionID)
+{
+    const Result<Session> session = sessionToExport(service, sessionID);
+    if (!session)
+        return session.error();
     JsonArray messages;
     for (const MessageWithParts &m : service.messages(sessionID))
         messages.append(m.toJson());
@@ -31,13 +46,29 @@ Result<JsonObject> exportSession(const SessionService &service, const QString &s
 
 QByteArray formatExport(const JsonObject &document)
 {
-    return toJson(document, 2) + '\n';
+    return toJson(document, ExportIndent) + '\n';
 }
 
-void writeExport(const JsonObject &document, const std::function<void(QByteArrayView)> &write)
+Result<void> writeExport(const SessionService &service, const QString &sessionID,
+                         const std::function<void(QByteArrayView)> &write)
 {
-    writeJson(document, 2, write);
+    const Result<Session> session = sessionToExport(service, sessionID);
+    if (!session)
+        return session.error();
+    JsonStreamWriter json(ExportIndent, write);
+    json.beginObject();
+    json.key(u"info");
+    json.value(session->json());
+    json.key(u"messages");
+    json.beginArray();
+    const int level = json.level();
+    service.mapMessages(
+        sessionID, [level](MessageWithParts &&m) { return toJson(m.toJson(), ExportIndent, level); },
+        [&json](QByteArray &&message) { json.serializedValue(message); });
+    json.end();
+    json.end();
     write("\n");
+    return {};
 }
 
 QList<ValidationIssue> validateExport(const JsonValue &document)

@@ -20,8 +20,11 @@ namespace Transfer
 
 /// The export document as `opencode export` prints it (2-space indent, trailing newline).
 [[nodiscard]] QByteArray formatExport(const JsonObject &document);
-/// formatExport() written piece by piece to @p write (a 36 MB export never held whole).
-void writeExport(const JsonObject &document, const std::function<void(QByteArrayView)> &write);
+/// formatExport(exportSession()) written piece by piece to @p write while the session is read:
+/// each message is serialized on the thread pool as soon as the store has read it, and the
+/// export is never held whole (a 36 MB export, a few messages at a time).
+[[nodiscard]] Result<void> writeExport(const SessionService &service, const QString &sessionID,
+                                       const std::function<void(QByteArrayView)> &write);
 
 /// Checks that @p document is a valid export: info is a Session, every message and part
 /// validates and belongs to that session and message. Returns every issue with its JSON path.

@@ -3,6 +3,7 @@
 
 #include "core/identifier.h"
 #include "core/logging.h"
+#include "core/parallel.h"
 #include "core/tr.h"
 #include "storewatcher.h"
 
@@ -30,6 +31,18 @@ Result<QHash<QString, qint64>> Store::changeStamps(const QList<Session> &session
 QList<MessageWithParts> Store::messagesWithParts(const QString &sessionID)
 {
     return withParts(sessionID, messages(sessionID));
+}
+
+void Store::mapMessages(const QString &sessionID, const MessageMapper &map, const std::function<void(QByteArray &&)> &take)
+{
+    ParallelMap<MessageWithParts, QByteArray> mapper([&map](MessageWithParts &m) { return map(std::move(m)); },
+                                                     MapMessagesBatch);
+    for (MessageWithParts &m : messagesWithParts(sessionID)) {
+        mapper.add(std::move(m));
+        mapper.takeMapped(take);
+    }
+    for (QByteArray &bytes : mapper.finish())
+        take(std::move(bytes));
 }
 
 QStringList Store::messageIDs(const QString &sessionID)

@@ -108,6 +108,15 @@ public:
     }
     /// Messages with their parts, in order.
     [[nodiscard]] virtual QList<MessageWithParts> messagesWithParts(const QString &sessionID);
+    /// What mapMessages() makes of each message (its export text, say).
+    using MessageMapper = std::function<QByteArray(MessageWithParts &&message)>;
+    /// The messages of messagesWithParts(), each made into bytes by @p map on the thread pool,
+    /// several at once, and handed to @p take in their order on the calling thread: for work that
+    /// streams a whole session out (an export), never holding it all. The default reads
+    /// messagesWithParts() first; a backend that reads rows maps each message as soon as its
+    /// parts are read, and takes the first bytes while later messages are still being read.
+    virtual void mapMessages(const QString &sessionID, const MessageMapper &map,
+                             const std::function<void(QByteArray &&bytes)> &take);
     /// The IDs of a session's messages, in no particular order, as cheaply as the backend can tell
     /// them (a folder listing for JSON files): what a view needs to read the newest messages of a
     /// long session first. The default reads the messages.
@@ -153,6 +162,9 @@ public:
     void setProblemHandler(std::function<void(const StoreProblem &)> handler);
 
 protected:
+    /// Messages mapped as one batch by mapMessages(): few enough that the first bytes are taken
+    /// early and a pool thread gets work soon, enough that a batch is worth handing over.
+    static constexpr qsizetype MapMessagesBatch = 16;
     /// @p ids ordered by the creation time their IDs carry, split into the newest @p count
     /// (first) and the others, oldest first (second): newestMessages()'s page and olderIDs.
     [[nodiscard]] static std::pair<QStringList, QStringList> splitNewest(const QStringList &ids, qsizetype count);

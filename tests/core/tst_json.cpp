@@ -98,7 +98,7 @@ private Q_SLOTS:
     void bothParsersAgree_data();
     void bothParsersAgree();
     void bothParsersAgreeOnFixture();
-    void writtenInPieces();
+    void streamWriterLayout();
     void longStrings_data();
     void longStrings();
     void repeatedLongStrings();
@@ -616,56 +616,79 @@ void TestJson::bothParsersAgreeOnFixture()
     QVERIFY(files > 200);
 }
 
-void TestJson::writtenInPieces()
+namespace
 {
-    // writeJson() hands out the text of toJson() in pieces of about a megabyte: together, the
-    // same bytes.
-    JsonArray messages;
-    for (int i = 0; i < 3000; ++i) {
-        messages.append(JsonObject{{u"id"_s, u"msg_%1"_s.arg(i)},
-                                   {u"parts"_s, JsonArray{JsonObject{{u"text"_s, QString(700, QChar(u'あ' + i % 50))}},
-                                                          JsonObject{{u"n"_s, i * 0.5}, {u"e"_s, u"\n\t\"\u0001"_s}}}}});
-    }
-    const JsonValue document = JsonObject{{u"info"_s, JsonObject{{u"id"_s, u"ses_1"_s}}}, {u"messages"_s, messages}};
-    const QByteArray whole = weft::toJson(document, 2);
-    QVERIFY(whole.size() > 5 << 20);
-    QByteArray joined;
-    int pieces = 0;
-    weft::writeJson(document, 2, [&](QByteArrayView piece) {
-        QVERIFY(!piece.isEmpty());
-        joined += piece;
-        ++pieces;
-    });
-    QVERIFY(pieces > 3);
-    QCOMPARE(joined.size(), whole.size());
-    QVERIFY(joined == whole);
-    // A small value: one piece.
-    pieces = 0;
-    weft::writeJson(JsonObject{{u"a"_s, 1}}, 2, [&](QByteArrayView piece) {
-        QCOMPARE(piece, "{\n  \"a\": 1\n}"_ba);
-        ++pieces;
-    });
-    QCOMPARE(pieces, 1);
-    // Long arrays (their items are serialized together on every core), at the edges of a group
-    // of items, nested, compact and indented: the same bytes.
-    for (const int count : {63, 64, 65, 128, 129, 200}) {
-        JsonArray items;
-        for (int i = 0; i < count; ++i) {
-            JsonArray inner;
-            for (int k = 0; k < (i % 3 == 0 ? 70 : i % 5); ++k)
-                inner.append(i % 2 ? JsonValue(k * 1.25) : JsonValue(JsonObject{{u"k"_s, k}, {u"s"_s, u"\u00e9\n"_s}}));
-            items.append(i % 7 == 0 ? JsonValue(JsonArray{}) : JsonValue(JsonObject{{u"i"_s, i}, {u"inner"_s, inner}, {u"empty"_s, JsonObject{}}}));
+/// Writes @p value through @p json as a streaming writer is used: objects and arrays opened and
+/// closed piece by piece, every other item of an array serialized beforehand (as on another
+/// thread) at json.level(), the rest through value().
+void stream(weft::JsonStreamWriter &json, const JsonValue &value, int indent, bool serializeSome)
+{
+    if (value.isObject()) {
+        const JsonObject object = value.toObject();
+        json.beginObject();
+        for (qsizetype i = 0; i < object.size(); ++i) {
+            if (object.valueAt(i).isUndefined())
+                continue;
+            json.key(object.keyAt(i));
+            stream(json, object.valueAt(i), indent, serializeSome);
         }
-        const JsonValue value = JsonObject{{u"items"_s, items}, {u"after"_s, true}};
-        for (const int indent : {0, 2}) {
-            QByteArray written;
-            weft::writeJson(value, indent, [&](QByteArrayView piece) { written += piece; });
-            QVERIFY2(written == weft::toJson(value, indent), qPrintable(u"%1 items, indent %2"_s.arg(count).arg(indent)));
-            QByteArray top;
-            weft::writeJson(items, indent, [&](QByteArrayView piece) { top += piece; });
-            QVERIFY(top == weft::toJson(items, indent));
+        json.end();
+    } else if (value.isArray()) {
+        const JsonArray array = value.toArray();
+        json.beginArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            if (serializeSome && i % 2 == 1)
+                json.serializedValue(weft::toJson(array.at(i), indent, json.level()));
+            else
+                stream(json, array.at(i), indent, serializeSome);
+        }
+        json.end();
+    } else {
+        json.value(value);
+    }
+}
+} // namespace
+
+void TestJson::streamWriterLayout()
+{
+    // JsonStreamWriter lays a document out byte for byte as toJson() does: empty and nested
+    // objects and arrays, undefined members left out, compact and indented, values serialized
+    // elsewhere at the writer's level.
+    JsonArray items;
+    for (int i = 0; i < 40; ++i) {
+        JsonArray inner;
+        for (int k = 0; k < i % 4; ++k)
+            inner.append(i % 2 ? JsonValue(k * 1.25) : JsonValue(JsonObject{{u"k"_s, k}, {u"s"_s, u"\u00e9\n\"あ"_s}}));
+        items.append(i % 7 == 0 ? JsonValue(JsonArray{}) : JsonValue(JsonObject{{u"i"_s, i}, {u"inner"_s, inner}, {u"empty"_s, JsonObject{}}, {u"gone"_s, JsonValue()}}));
+    }
+    const QList<JsonValue> documents{
+        JsonObject{{u"info"_s, JsonObject{{u"id"_s, u"ses_1"_s}}}, {u"messages"_s, items}, {u"after"_s, true}},
+        JsonObject{{u"info"_s, JsonObject{}}, {u"messages"_s, JsonArray{}}},
+        items,
+        JsonArray{},
+        JsonObject{},
+        JsonValue(u"text"_s),
+        JsonValue(nullptr),
+    };
+    for (const JsonValue &document : documents) {
+        for (const int indent : {0, 2, 4}) {
+            for (const bool serializeSome : {false, true}) {
+                QByteArray written;
+                int pieces = 0;
+                weft::JsonStreamWriter json(indent, [&](QByteArrayView piece) {
+                    written += piece;
+                    ++pieces;
+                });
+                stream(json, document, indent, serializeSome);
+                QCOMPARE(json.level(), 0);
+                QVERIFY2(written == weft::toJson(document, indent),
+                         qPrintable(u"indent %1:\n%2\n---\n%3"_s.arg(indent).arg(QString::fromUtf8(written), QString::fromUtf8(weft::toJson(document, indent)))));
+                QVERIFY(pieces >= 1);
+            }
         }
     }
+    // A value at a level: its nested lines indented as inside a document.
+    QCOMPARE(weft::toJson(JsonObject{{u"a"_s, JsonArray{1}}}, 2, 2), "{\n      \"a\": [\n        1\n      ]\n    }"_ba);
 }
 
 void TestJson::longStrings_data()

@@ -63,6 +63,8 @@ private Q_SLOTS:
     void mapWhileProducing();
     void mapWithBusyPool();
     void mapDroppedUnfinished();
+    void producerMapsWhenBehind();
+    void takenInOrderAsMapped();
 };
 
 void TestParallel::everyIndexOnce_data()
@@ -234,6 +236,63 @@ void TestParallel::mapDroppedUnfinished()
     const int after = mapped.load();
     QTest::qWait(50);
     QCOMPARE(mapped.load(), after); // nothing ran after the destructor returned
+}
+
+void TestParallel::producerMapsWhenBehind()
+{
+    // No pool thread free: batches wait, and once more than two do, each add() that fills a
+    // batch maps the first one waiting on the producer's thread. takeMapped() hands out those
+    // results in order; finish() maps and returns the rest.
+    BlockedPool blocked;
+    QVERIFY(blocked.waitUntilFull());
+    ParallelMap<int, int> map([](int &item) { return item * 10; }, 4);
+    QList<int> taken;
+    const auto take = [&taken](int &&item) { taken.append(item); };
+    for (int i = 0; i < 12; ++i)
+        map.add(i);
+    map.takeMapped(take);
+    QCOMPARE(taken, (QList<int>{0, 10, 20, 30})); // three batches waited: the first was mapped
+    for (int i = 12; i < 20; ++i)
+        map.add(i);
+    map.takeMapped(take);
+    QCOMPARE(taken.size(), 12);
+    QCOMPARE(taken.last(), 110);
+    map.add(20);
+    QCOMPARE(map.finish(), (QList<int>{120, 130, 140, 150, 160, 170, 180, 190, 200}));
+    map.takeMapped(take); // nothing left
+    QCOMPARE(taken.size(), 12);
+}
+
+void TestParallel::takenInOrderAsMapped()
+{
+    if (QThread::idealThreadCount() < 2 || QThreadPool::globalInstance()->maxThreadCount() < 2)
+        QSKIP("one core: the producer maps everything in finish()");
+    QThreadPool::globalInstance()->waitForDone();
+    // The first batch is held on a pool thread: nothing is taken, not even results of later
+    // batches, until it is mapped.
+    QSemaphore gate;
+    ParallelMap<int, int> map(
+        [&gate](int &item) {
+            if (item == 0)
+                gate.acquire();
+            return item + 100;
+        },
+        2);
+    QList<int> taken;
+    const auto take = [&taken](int &&item) { taken.append(item); };
+    for (int i = 0; i < 4; ++i)
+        map.add(i);
+    map.takeMapped(take);
+    QVERIFY(taken.isEmpty());
+    gate.release();
+    QTRY_COMPARE_WITH_TIMEOUT(([&] {
+                                  map.takeMapped(take);
+                                  return taken.size();
+                              }()),
+                              4, 10000);
+    QCOMPARE(taken, (QList<int>{100, 101, 102, 103}));
+    map.add(4);
+    QCOMPARE(map.finish(), QList<int>{104});
 }
 
 QTEST_GUILESS_MAIN(TestParallel)

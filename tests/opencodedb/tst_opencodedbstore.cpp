@@ -32,6 +32,15 @@ using weft::test::TestDb;
 namespace
 {
 
+/// Transfer::writeExport()'s bytes: the export streamed as the store reads the session.
+QByteArray streamedExport(const SessionService &service, const QString &sessionID)
+{
+    QByteArray bytes;
+    const Result<void> written
+        = Transfer::writeExport(service, sessionID, [&bytes](QByteArrayView piece) { bytes += piece; });
+    return written ? bytes : QByteArray();
+}
+
 const QString RealMain = u"ses_dfe96b40effeGv1tOAoEakEuif"_s;
 const QString RealChild = u"ses_dfe96a43cffe7HThRjtKf69Ueb"_s;
 const QString RealNamed = u"ses_dfe96a380ffecLH5wa8iKO3NO1"_s;
@@ -162,6 +171,7 @@ private Q_SLOTS:
     void connectionPerThread();
     void messagesByIdFewAndMany();
     void damagedRowsReported();
+    void streamedInOrder();
     void permissionV2Converted();
     void sessionStamps();
     void sessionDiffFromStorage();
@@ -416,6 +426,7 @@ void TestOpencodeDbStore::roundTripOfJsonFixture()
         const JsonValue expected = readJsonFile(weft::test::fixtureDir() + u"/export/"_s + name);
         const QString difference = weft::test::firstDifference(document.value(), expected);
         QVERIFY2(difference.isEmpty(), qPrintable(id + u": "_s + difference));
+        QVERIFY(streamedExport(service, id) == Transfer::formatExport(Transfer::exportSession(service, id).value()));
     }
     QVERIFY(store.value()->problems().isEmpty());
 }
@@ -447,6 +458,8 @@ void TestOpencodeDbStore::realFixtureExport()
     const QString difference = weft::test::firstDifference(document.value(), expected);
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
     QVERIFY(Transfer::validateExport(document.value()).isEmpty());
+    // Streamed while the rows are read: the same bytes.
+    QVERIFY(streamedExport(service, sessionID) == Transfer::formatExport(document.value()));
     QCOMPARE(store.value()->session(sessionID)->version(), version); // the release that wrote it
     QVERIFY(store.value()->problems().isEmpty());
 }
@@ -679,6 +692,51 @@ void TestOpencodeDbStore::damagedRowsReported()
     QVERIFY(locations.contains(file + u"#session/ses_dff0577d4ffeyEniRVGIu2rzSP"_s));
 }
 
+void TestOpencodeDbStore::streamedInOrder()
+{
+    // mapMessages() hands each message on once the part rows, which come in the order of the
+    // message rows' time_created column, have gone past it; messages go out in the order of the
+    // creation time in their JSON. Here the column runs backwards, so every message completes
+    // in the reverse of the order it goes out in; one message row is damaged.
+    const QString session = u"ses_dff058141ffeXJnTNzT8vnXcKt"_s;
+    const QString damaged = u"msg_200fa80b3001AJYH04E0DKrTiZ"_s;
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"opencode.db"_s);
+    {
+        TestDb db(file);
+        QVERIFY(db.loadStorage(weft::test::fixtureDir() + u"/storage"_s));
+        QVERIFY(db.exec(u"UPDATE message SET time_created = 9000000000000 - time_created"_s));
+        QVERIFY(db.exec(u"UPDATE message SET data = '{\"role\": ' WHERE id = '%1'"_s.arg(damaged)));
+    }
+    const auto opened = OpencodeDbStore::open(file);
+    QVERIFY(opened);
+    OpencodeDbStore &store = *opened.value();
+    SessionService service(opened.value());
+
+    QList<QByteArray> taken;
+    store.mapMessages(
+        session, [](MessageWithParts &&m) { return m.info.id().toUtf8() + ' ' + QByteArray::number(m.parts.size()); },
+        [&taken](QByteArray &&bytes) { taken.append(bytes); });
+    const QList<Message> infos = store.messages(session);
+    QVERIFY(infos.size() > 3);
+    QCOMPARE(taken.size(), infos.size());
+    qsizetype parts = 0;
+    for (qsizetype i = 0; i < infos.size(); ++i) {
+        QVERIFY(infos.at(i).id() != damaged);
+        if (i > 0)
+            QVERIFY(!messageLessThan(infos.at(i), infos.at(i - 1)));
+        const qsizetype count = store.parts(session, infos.at(i).id()).size();
+        QCOMPARE(taken.at(i), infos.at(i).id().toUtf8() + ' ' + QByteArray::number(count));
+        parts += count;
+    }
+    QVERIFY(parts > 10);
+    QVERIFY(streamedExport(service, session) == Transfer::formatExport(Transfer::exportSession(service, session).value()));
+    bool reported = false;
+    for (const StoreProblem &p : store.problems())
+        reported = reported || p.location == file + u"#message/"_s + damaged;
+    QVERIFY(reported);
+}
+
 void TestOpencodeDbStore::permissionV2Converted()
 {
     QTemporaryDir dir;
@@ -868,6 +926,12 @@ void TestOpencodeDbStore::v2SessionsRead()
     QCOMPARE(withParts.size(), all.size());
     for (qsizetype i = 0; i < all.size(); ++i)
         QCOMPARE(withParts.at(i).toJson(), all.at(i).toJson());
+    // The export streamed as the rows are read: V2 messages (mapped with their parts at the
+    // start) between V1 ones.
+    SessionService service(opened.value());
+    const QByteArray streamed = streamedExport(service, sessionID);
+    QVERIFY(streamed.count("\"messageID\"") > 0);
+    QVERIFY(streamed == Transfer::formatExport(Transfer::exportSession(service, sessionID).value()));
     compareNewestPages(store, sessionID, all);
     if (QTest::currentTestFailed())
         return;
@@ -1026,6 +1090,14 @@ void TestOpencodeDbStore::v2BesideV1Rows()
     compareNewestPages(*opened.value(), V2Plain, all);
     if (QTest::currentTestFailed())
         return;
+    // Streamed, the V2 message goes out between the V1 ones.
+    QList<QByteArray> taken;
+    opened.value()->mapMessages(
+        V2Plain, [](MessageWithParts &&m) { return m.toJson().isEmpty() ? QByteArray() : m.info.id().toUtf8(); },
+        [&taken](QByteArray &&id) { taken.append(id); });
+    QCOMPARE(taken.size(), expected.size());
+    for (qsizetype i = 0; i < all.size(); ++i)
+        QCOMPARE(QString::fromUtf8(taken.at(i)), all.at(i).info.id());
     QVERIFY(opened.value()->problems().isEmpty());
 }
 
