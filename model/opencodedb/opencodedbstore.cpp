@@ -17,6 +17,7 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QMutex>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
@@ -24,7 +25,12 @@
 #include <QtEndian>
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
+
+#ifdef WEFT_HAVE_SQLITE3_API
+#include <sqlite3.h>
+#endif
 
 using namespace Qt::StringLiterals;
 
@@ -246,7 +252,11 @@ QString OpencodeDbStore::describe(const QSqlError &error)
 
 Error OpencodeDbStore::failed(const QSqlQuery &query) const
 {
-    const QSqlError error = query.lastError();
+    return failed(query.lastError());
+}
+
+Error OpencodeDbStore::failed(const QSqlError &error) const
+{
     const int primary = error.nativeErrorCode().toInt() & 0xff;
     if (isBusy(error))
         t_lastFailure = Failure::Busy;
@@ -264,6 +274,54 @@ Result<void> OpencodeDbStore::forEachRow(QSqlDatabase &db, const QString &sql, c
     if (!runRows(query, sql, bindings, row))
         return failed(query);
     return {};
+}
+
+Result<void> OpencodeDbStore::forEachRawRow(QSqlDatabase &db, const QString &sql, const QStringList &bindings,
+                                            const std::function<void(const RawColumns &row)> &row) const
+{
+    RawColumns columns;
+#ifdef WEFT_HAVE_SQLITE3_API
+    const QVariant handle = db.driver() ? db.driver()->handle() : QVariant();
+    if (handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0) {
+        sqlite3 *connection = *static_cast<sqlite3 *const *>(handle.constData());
+        const auto error = [&] {
+            return failed(QSqlError(u"Unable to fetch row"_s, QString::fromUtf8(sqlite3_errmsg(connection)),
+                                    QSqlError::StatementError, QString::number(sqlite3_extended_errcode(connection))));
+        };
+        sqlite3_stmt *statement = nullptr;
+        const QByteArray text = sql.toUtf8();
+        if (sqlite3_prepare_v2(connection, text.constData(), int(text.size()), &statement, nullptr) != SQLITE_OK)
+            return error();
+        const std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> finalize(statement, sqlite3_finalize);
+        for (int i = 0; i < bindings.size(); ++i) {
+            const QByteArray value = bindings.at(i).toUtf8();
+            if (sqlite3_bind_text(statement, i + 1, value.constData(), int(value.size()), SQLITE_TRANSIENT) != SQLITE_OK)
+                return error();
+        }
+        const int count = std::min(sqlite3_column_count(statement), RawColumns::Max);
+        int step = SQLITE_ROW;
+        while ((step = sqlite3_step(statement)) == SQLITE_ROW) {
+            for (int i = 0; i < count; ++i) {
+                // A text value's UTF-8 as it is stored (blob before bytes: SQLite's rule).
+                const auto *bytes = static_cast<const char *>(sqlite3_column_blob(statement, i));
+                columns.at[i] = QByteArrayView(bytes, sqlite3_column_bytes(statement, i));
+            }
+            row(columns);
+        }
+        if (step != SQLITE_DONE)
+            return error();
+        return {};
+    }
+#endif
+    QVariantList values(bindings.cbegin(), bindings.cend());
+    std::array<QByteArray, RawColumns::Max> held;
+    return forEachRow(db, sql, values, [&](const QSqlQuery &query) {
+        for (int i = 0; i < std::min(query.record().count(), RawColumns::Max); ++i) {
+            held[i] = utf8Of(query.value(i));
+            columns.at[i] = held[i];
+        }
+        row(columns);
+    });
 }
 
 namespace
@@ -1168,9 +1226,9 @@ Result<void> OpencodeDbStore::streamMessages(QSqlDatabase &db, const QString &se
         row.data = QByteArray();
         return m;
     });
-    const Result<void> messages = forEachRow(
-        db, u"SELECT id, CAST(data AS BLOB) FROM message WHERE session_id = ? ORDER BY time_created, id"_s,
-        {sessionID}, [&](const QSqlQuery &q) { messageMap.add({q.value(0).toString(), {}, utf8Of(q.value(1))}); });
+    const Result<void> messages = forEachRawRow(
+        db, u"SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s, {sessionID},
+        [&](const RawColumns &row) { messageMap.add({QString::fromUtf8(row.at[0]), {}, row.at[1].toByteArray()}); });
     QList<std::optional<Message>> infos = messageMap.finish();
     if (!messages)
         return messages;
@@ -1228,25 +1286,27 @@ Result<void> OpencodeDbStore::streamMessages(QSqlDatabase &db, const QString &se
     // Through the indexes on (session_id, time_created, id) and (message_id, id): the rows come
     // in order without a sort (an ORDER BY on part rows alone sorts them, with their data, in a
     // temporary B-tree). The unary + keeps SQLite off the part table's session index.
-    const Result<void> parts
-        = v1Count == 0 ? Result<void>()
-                       : forEachRow(db,
-                                    u"SELECT p.id, p.message_id, CAST(p.data AS BLOB) FROM message m "
-                                    u"CROSS JOIN part p ON p.message_id = m.id "
-                                    u"WHERE m.session_id = ? AND +p.session_id = ? ORDER BY m.time_created, m.id"_s,
-                                    {sessionID, sessionID}, [&](const QSqlQuery &p) {
-                                        const auto it = v1Index.constFind(p.value(1).toString());
-                                        if (it == v1Index.constEnd())
-                                            return; // of a message row that could not be read
-                                        const qsizetype at = it.value();
-                                        Q_ASSERT(at >= passed); // each message's rows together, in order
-                                        pending[at].parts.append(RawRow{p.value(0).toString(), {}, utf8Of(p.value(2))});
-                                        if (at > passed) {
-                                            while (passed < at)
-                                                complete[passed++] = true;
-                                            handOn();
-                                        }
-                                    });
+    QByteArray messageID; // of the rows before: the next ones are most likely of it too
+    qsizetype at = -1; // its place in pending, -1 when it could not be read
+    const Result<void> parts = v1Count == 0 ? Result<void>() : forEachRawRow(
+        db,
+        u"SELECT p.id, p.message_id, p.data FROM message m CROSS JOIN part p ON p.message_id = m.id "
+        u"WHERE m.session_id = ? AND +p.session_id = ? ORDER BY m.time_created, m.id"_s,
+        {sessionID, sessionID}, [&](const RawColumns &row) {
+            if (row.at[1] != messageID) {
+                messageID = row.at[1].toByteArray();
+                at = v1Index.value(QString::fromUtf8(messageID), -1);
+                if (at > passed) {
+                    while (passed < at)
+                        complete[passed++] = true;
+                    handOn();
+                }
+            }
+            if (at < 0)
+                return; // of a message row that could not be read
+            Q_ASSERT(at >= passed); // each message's rows together, in order
+            pending[at].parts.append(RawRow{QString::fromUtf8(row.at[0]), {}, row.at[2].toByteArray()});
+        });
     if (!parts && taken) {
         // Messages went out already: a read started again would hand them on twice.
         t_lastFailure = Failure::Other;

@@ -172,6 +172,7 @@ private Q_SLOTS:
     void messagesByIdFewAndMany();
     void damagedRowsReported();
     void streamedInOrder();
+    void streamFailingHalfWay();
     void permissionV2Converted();
     void sessionStamps();
     void sessionDiffFromStorage();
@@ -735,6 +736,42 @@ void TestOpencodeDbStore::streamedInOrder()
     for (const StoreProblem &p : store.problems())
         reported = reported || p.location == file + u"#message/"_s + damaged;
     QVERIFY(reported);
+}
+
+void TestOpencodeDbStore::streamFailingHalfWay()
+{
+    // The file is damaged after it was opened, where the part rows are: the read (SQLite's C
+    // API where Weft has it) stops with the error, reported as the database's problem in words,
+    // and hands no message on twice.
+    const QString session = u"ses_dff058141ffeXJnTNzT8vnXcKt"_s;
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"opencode.db"_s);
+    QCOMPARE(makeFixtureDb(file), QString());
+    const auto opened = OpencodeDbStore::open(file);
+    QVERIFY(opened);
+    OpencodeDbStore &store = *opened.value();
+    const qsizetype whole = store.messages(session).size();
+    QVERIFY(whole > 3);
+    store.closeThreadConnection();
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QByteArray bytes = f.readAll();
+        // The part table's rows and its indexes live in the last pages.
+        bytes.replace(bytes.size() - 16 * 4096, 16 * 4096, QByteArray(16 * 4096, '\xa5'));
+        QVERIFY(f.seek(0));
+        QCOMPARE(f.write(bytes), bytes.size());
+    }
+    QStringList taken;
+    store.mapMessages(
+        session, [](MessageWithParts &&m) { return m.info.id().toUtf8(); },
+        [&taken](QByteArray &&id) { taken.append(QString::fromUtf8(id)); });
+    QVERIFY(taken.size() < whole);
+    QCOMPARE(QSet<QString>(taken.cbegin(), taken.cend()).size(), taken.size());
+    QStringList problems;
+    for (const StoreProblem &p : store.problems())
+        problems.append(p.reason);
+    QVERIFY2(problems.join(u' ').contains(u"damaged"_s), qPrintable(problems.join(u" | "_s)));
 }
 
 void TestOpencodeDbStore::permissionV2Converted()
