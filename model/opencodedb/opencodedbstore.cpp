@@ -101,10 +101,9 @@ QByteArray utf8Of(const QVariant &value)
 }
 
 /// A message or part row as read, before its JSON is parsed (the session's ID is the one asked
-/// for: not read again from every row).
+/// for, a part's message the one its row was read for: neither is kept for every row).
 struct RawRow {
     QString id;
-    QString messageID;
     QByteArray data;
 };
 
@@ -1228,7 +1227,7 @@ Result<void> OpencodeDbStore::streamMessages(QSqlDatabase &db, const QString &se
     });
     const Result<void> messages = forEachRawRow(
         db, u"SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s, {sessionID},
-        [&](const RawColumns &row) { messageMap.add({QString::fromUtf8(row.at[0]), {}, row.at[1].toByteArray()}); });
+        [&](const RawColumns &row) { messageMap.add({QString::fromUtf8(row.at[0]), row.at[1].toByteArray()}); });
     QList<std::optional<Message>> infos = messageMap.finish();
     if (!messages)
         return messages;
@@ -1305,7 +1304,7 @@ Result<void> OpencodeDbStore::streamMessages(QSqlDatabase &db, const QString &se
             if (at < 0)
                 return; // of a message row that could not be read
             Q_ASSERT(at >= passed); // each message's rows together, in order
-            pending[at].parts.append(RawRow{QString::fromUtf8(row.at[0]), {}, row.at[2].toByteArray()});
+            pending[at].parts.append(RawRow{QString::fromUtf8(row.at[0]), row.at[2].toByteArray()});
         });
     if (!parts && taken) {
         // Messages went out already: a read started again would hand them on twice.
