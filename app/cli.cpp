@@ -184,7 +184,10 @@ int exportCommand(const GlobalOptions &options, const QStringList &args)
     // Printed as the messages are read. A server's session is printed only once all of it came:
     // a read it failed makes the command fail (reportReadProblems()) with nothing printed.
     QByteArray held;
-    const auto print = [](QByteArrayView bytes) { std::fwrite(bytes.data(), 1, size_t(bytes.size()), stdout); };
+    const auto print = [](QByteArrayView bytes) {
+        if (!bytes.isEmpty()) // an empty view's data() is null, which fwrite() must not get
+            std::fwrite(bytes.data(), 1, size_t(bytes.size()), stdout);
+    };
     const auto hold = [&held](QByteArrayView bytes) { held += bytes; };
     const Result<void> written = context->server ? Transfer::writeExport(*context->service, sessionID, hold)
                                                  : Transfer::writeExport(*context->service, sessionID, print);
