@@ -7,6 +7,7 @@
 #include <QMutex>
 #include <QRandomGenerator>
 
+#include <algorithm>
 #include <cstring>
 
 using namespace Qt::StringLiterals;
@@ -24,6 +25,7 @@ constexpr int RandomLength = 14;
 QMutex s_mutex;
 qint64 s_lastTimestamp = 0;
 quint64 s_counter = 0;
+quint64 s_lastFromClock = 0; // the time and counter of the last ID made from the clock
 
 /// The random bytes of IDs, taken from the system generator 4 KiB at a time: with a request per
 /// ID, a fork of 3,000 messages (17,777 IDs) asked the kernel 17,777 times. Under s_mutex.
@@ -74,13 +76,22 @@ QString make(Kind kind, bool descending, const qint64 *fixedMs)
     quint8 random[RandomLength];
     {
         QMutexLocker lock(&s_mutex);
-        const qint64 timestampMs = fixedMs ? *fixedMs : QDateTime::currentMSecsSinceEpoch();
-        if (timestampMs != s_lastTimestamp) {
-            s_lastTimestamp = timestampMs;
-            s_counter = 0;
+        if (fixedMs) {
+            // OpenCode's algorithm, as it is: the counter starts again whenever the time differs.
+            if (*fixedMs != s_lastTimestamp) {
+                s_lastTimestamp = *fixedMs;
+                s_counter = 0;
+            }
+            ++s_counter;
+            now = quint64(*fixedMs) * 0x1000 + s_counter;
+        } else {
+            // The same IDs while the clock moves on and a millisecond holds fewer than 4,096 of
+            // them. Weft makes them faster than that (a fork), and the counter then runs into the
+            // next millisecond; the IDs stay in order when the clock gets there (or goes back).
+            const quint64 first = quint64(QDateTime::currentMSecsSinceEpoch()) * 0x1000 + 1;
+            now = std::max(first, s_lastFromClock + 1);
+            s_lastFromClock = now;
         }
-        ++s_counter;
-        now = quint64(timestampMs) * 0x1000 + s_counter;
         takeRandomBytes(random);
     }
     if (descending)

@@ -50,7 +50,7 @@ QByteArray formatExport(const JsonObject &document)
 }
 
 Result<void> writeExport(const SessionService &service, const QString &sessionID,
-                         const std::function<void(QByteArrayView)> &write)
+                         const std::function<void(QByteArrayView)> &write, const ExportedMessageSink &done)
 {
     const Result<Session> session = sessionToExport(service, sessionID);
     if (!session)
@@ -63,7 +63,13 @@ Result<void> writeExport(const SessionService &service, const QString &sessionID
     json.beginArray();
     const int level = json.level();
     service.mapMessages(
-        sessionID, [level](MessageWithParts &&m) { return toJson(m.toJson(), ExportIndent, level); },
+        sessionID,
+        [level, &done](MessageWithParts &&m) {
+            QByteArray text = toJson(m.toJson(), ExportIndent, level);
+            if (done)
+                done(std::move(m));
+            return text;
+        },
         [&json](QByteArray &&message) { json.serializedValue(message); });
     json.end();
     json.end();

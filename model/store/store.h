@@ -164,7 +164,7 @@ public:
 protected:
     /// Messages mapped as one batch by mapMessages(): few enough that the first bytes are taken
     /// early and a pool thread gets work soon, enough that a batch is worth handing over.
-    static constexpr qsizetype MapMessagesBatch = 16;
+    static constexpr qsizetype MapMessagesBatch = 64;
     /// @p ids ordered by the creation time their IDs carry, split into the newest @p count
     /// (first) and the others, oldest first (second): newestMessages()'s page and olderIDs.
     [[nodiscard]] static std::pair<QStringList, QStringList> splitNewest(const QStringList &ids, qsizetype count);
