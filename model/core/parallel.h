@@ -63,8 +63,9 @@ void parallelFor(qsizetype count, Body &&body)
 /// every @p batchSize of them are mapped on the global thread pool while the producer goes on, by
 /// at most one thread fewer than there are cores: the producer keeps a core of its own, as it is
 /// what the mapping waits for, unless the mapping falls behind (then it maps a batch itself).
-/// takeMapped() hands results over as they are ready, for a producer that writes them out. finish() maps what is left on the calling thread and every idle pool
-/// thread, waits for every batch and returns the results in the order of add().
+/// takeMapped() hands results over as they are ready, for a producer that writes them out.
+/// finish() maps what is left on the calling thread and every idle pool thread, waits for every
+/// batch and returns the results in the order of add().
 ///
 /// Like parallelFor(), it only asks for pool threads (QThreadPool::tryStart), so it never
 /// deadlocks: with a busy pool, finish() maps everything itself. add() and finish() belong to the
