@@ -314,8 +314,11 @@ Result<void> OpencodeDbStore::forEachRawRow(QSqlDatabase &db, const QString &sql
 #endif
     QVariantList values(bindings.cbegin(), bindings.cend());
     std::array<QByteArray, RawColumns::Max> held;
+    int count = -1;
     return forEachRow(db, sql, values, [&](const QSqlQuery &query) {
-        for (int i = 0; i < std::min(query.record().count(), RawColumns::Max); ++i) {
+        if (count < 0)
+            count = std::min(query.record().count(), RawColumns::Max);
+        for (int i = 0; i < count; ++i) {
             held[i] = utf8Of(query.value(i));
             columns.at[i] = held[i];
         }
