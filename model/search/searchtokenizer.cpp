@@ -1,16 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "searchtokenizer.h"
 
+#include "core/sqlitehandle.h"
 #include "core/tr.h"
 
-#include <QSqlDriver>
-#include <QVariant>
-
 #include <vector>
-
-#ifdef WEFT_HAVE_SQLITE3_API
-#include <sqlite3.h>
-#endif
 
 using namespace Qt::StringLiterals;
 
@@ -169,16 +163,6 @@ int tokenize(Fts5Tokenizer *instance, void *context, int flags, const char *text
 
 fts5_tokenizer s_methods{create, destroy, tokenize};
 
-sqlite3 *handleOf(QSqlDatabase &db)
-{
-    if (!db.isOpen() || !db.driver())
-        return nullptr;
-    const QVariant v = db.driver()->handle();
-    if (!v.isValid() || qstrcmp(v.typeName(), "sqlite3*") != 0)
-        return nullptr;
-    return *static_cast<sqlite3 *const *>(v.constData());
-}
-
 fts5_api *fts5Of(sqlite3 *db)
 {
     fts5_api *api = nullptr;
@@ -215,7 +199,7 @@ bool isAvailable()
 
 Result<void> registerOn(QSqlDatabase &db)
 {
-    sqlite3 *handle = handleOf(db);
+    sqlite3 *handle = sqliteHandleOf(db);
     if (!handle)
         return Error{SearchTr::tr("not an open SQLite connection"), {}};
     fts5_api *api = fts5Of(handle);
@@ -230,7 +214,7 @@ Result<void> registerOn(QSqlDatabase &db)
 
 QStringList tokens(QSqlDatabase &db, const QString &text, bool query)
 {
-    sqlite3 *handle = handleOf(db);
+    sqlite3 *handle = sqliteHandleOf(db);
     fts5_api *api = handle ? fts5Of(handle) : nullptr;
     if (!api)
         return {};
