@@ -8,6 +8,7 @@
 #include "core/identifier.h"
 #include "core/logging.h"
 #include "core/parallel.h"
+#include "core/sqlitehandle.h"
 #include "store/jsonstorage.h"
 #include "threadconnections.h"
 
@@ -17,7 +18,6 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QMutex>
-#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
@@ -27,10 +27,6 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
-
-#ifdef WEFT_HAVE_SQLITE3_API
-#include <sqlite3.h>
-#endif
 
 using namespace Qt::StringLiterals;
 
@@ -280,9 +276,7 @@ Result<void> OpencodeDbStore::forEachRawRow(QSqlDatabase &db, const QString &sql
 {
     RawColumns columns;
 #ifdef WEFT_HAVE_SQLITE3_API
-    const QVariant handle = db.driver() ? db.driver()->handle() : QVariant();
-    if (handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0) {
-        sqlite3 *connection = *static_cast<sqlite3 *const *>(handle.constData());
+    if (sqlite3 *connection = sqliteHandleOf(db)) {
         const auto error = [&] {
             return failed(QSqlError(u"Unable to fetch row"_s, QString::fromUtf8(sqlite3_errmsg(connection)),
                                     QSqlError::StatementError, QString::number(sqlite3_extended_errcode(connection))));
@@ -1271,13 +1265,12 @@ Result<void> OpencodeDbStore::streamMessages(QSqlDatabase &db, const QString &se
     // A V1 message is complete once the part rows have gone past it: the select below returns
     // each message's rows together, messages in the order of the select above (the same ORDER BY
     // in the same transaction). V2 messages came with their parts.
-    QList<bool> complete(pending.size(), false);
-    std::fill(complete.begin() + v1Count, complete.end(), true);
     qsizetype passed = 0; // the V1 messages before it are complete
+    const auto complete = [&passed, v1Count](qsizetype i) { return i < passed || i >= v1Count; };
     qsizetype next = 0; // in order: the first message not handed to the mapper
     bool taken = false;
     const auto handOn = [&] {
-        while (next < order.size() && complete.at(order.at(next)))
+        while (next < order.size() && complete(order.at(next)))
             mapper.add(std::move(pending[order.at(next++)]));
         mapper.takeMapped([&](Out &&out) {
             taken = true;
@@ -1299,8 +1292,7 @@ Result<void> OpencodeDbStore::streamMessages(QSqlDatabase &db, const QString &se
                 messageID = row.at[1].toByteArray();
                 at = v1Index.value(QString::fromUtf8(messageID), -1);
                 if (at > passed) {
-                    while (passed < at)
-                        complete[passed++] = true;
+                    passed = at;
                     handOn();
                 }
             }
@@ -1309,14 +1301,12 @@ Result<void> OpencodeDbStore::streamMessages(QSqlDatabase &db, const QString &se
             Q_ASSERT(at >= passed); // each message's rows together, in order
             pending[at].parts.append(RawRow{QString::fromUtf8(row.at[0]), row.at[2].toByteArray()});
         });
-    if (!parts && taken) {
-        // Messages went out already: a read started again would hand them on twice.
-        t_lastFailure = Failure::Other;
+    if (!parts) {
+        if (taken) // messages went out already: a read started again would hand them on twice
+            t_lastFailure = Failure::Other;
         return parts;
     }
-    if (!parts)
-        return parts;
-    std::fill(complete.begin(), complete.end(), true);
+    passed = v1Count;
     handOn();
     for (Out &out : mapper.finish())
         take(std::move(out));
