@@ -1369,6 +1369,22 @@ JsonStreamWriter::JsonStreamWriter(int indent, Write write)
 {
 }
 
+void JsonStreamWriter::separate(QByteArray &out)
+{
+    Open &open = m_open.last();
+    if (!open.empty)
+        out += ',';
+    if (m_indent > 0)
+        newline(out, level() * m_indent);
+    open.empty = false;
+}
+
+void JsonStreamWriter::put(QByteArrayView piece)
+{
+    if (!piece.isEmpty())
+        m_write(piece);
+}
+
 void JsonStreamWriter::beforeValue()
 {
     if (m_open.isEmpty())
@@ -1380,18 +1396,14 @@ void JsonStreamWriter::beforeValue()
         return;
     }
     QByteArray separator;
-    if (!open.empty)
-        separator += ',';
-    if (m_indent > 0)
-        newline(separator, level() * m_indent);
-    open.empty = false;
-    m_write(separator);
+    separate(separator);
+    put(separator);
 }
 
 void JsonStreamWriter::begin(bool object)
 {
     beforeValue();
-    m_write(object ? "{" : "[");
+    put(object ? "{" : "[");
     m_open.append(Open{object});
 }
 
@@ -1413,36 +1425,31 @@ void JsonStreamWriter::end()
     if (!open.empty && m_indent > 0)
         newline(close, level() * m_indent);
     close += open.object ? '}' : ']';
-    m_write(close);
+    put(close);
 }
 
 void JsonStreamWriter::key(QStringView key)
 {
     Q_ASSERT(!m_open.isEmpty() && m_open.last().object && !m_open.last().afterKey);
-    Open &open = m_open.last();
     QByteArray out;
-    if (!open.empty)
-        out += ',';
-    if (m_indent > 0)
-        newline(out, level() * m_indent);
+    separate(out);
     appendEscaped(out, key);
     out += m_indent > 0 ? ": " : ":";
-    open.empty = false;
-    open.afterKey = true;
-    m_write(out);
+    m_open.last().afterKey = true;
+    put(out);
 }
 
 void JsonStreamWriter::value(const JsonValue &value)
 {
     Q_ASSERT(!value.isUndefined());
     beforeValue();
-    m_write(toJson(value, m_indent, level()));
+    put(toJson(value, m_indent, level()));
 }
 
 void JsonStreamWriter::serializedValue(QByteArrayView json)
 {
     beforeValue();
-    m_write(json);
+    put(json);
 }
 
 } // namespace weft

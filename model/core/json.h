@@ -271,6 +271,10 @@ public:
 private:
     /// Before a value: the comma and line break an array item takes (a member's came with its key).
     void beforeValue();
+    /// The comma and line break before the innermost container's next item or member.
+    void separate(QByteArray &out);
+    /// Hands @p piece to the sink, unless it is empty.
+    void put(QByteArrayView piece);
     void begin(bool object);
 
     struct Open {
