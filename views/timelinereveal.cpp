@@ -55,7 +55,7 @@ void TimelineView::revealLoaded()
         Q_EMIT partRevealed(messageID, partID);
         return;
     }
-    const QModelIndex index = m_proxy ? m_proxy->mapFromSource(source) : QModelIndex();
+    const QModelIndex index = viewIndex(source);
     if (!index.isValid()) {
         Q_EMIT partRevealed(messageID, partID);
         return;

@@ -18,7 +18,6 @@
 #include <QPainter>
 #include <QScopedValueRollback>
 #include <QScrollBar>
-#include <QSortFilterProxyModel>
 #include <QUrl>
 
 using namespace Qt::StringLiterals;
@@ -108,18 +107,17 @@ TimelineView::~TimelineView() = default;
 
 void TimelineView::setTimelineModel(TimelineModel *model)
 {
-    if (m_proxy)
-        m_proxy->deleteLater();
+    if (model == m_model)
+        return;
+    if (m_revertFilter)
+        m_revertFilter->deleteLater();
+    m_revertFilter = nullptr;
     m_model = model;
     // Row keys are the model's own: another model's may be the same numbers.
     m_delegate->clearCaches();
-    auto *filter = new TimelineRevertFilter(this);
-    filter->setAccessibleText([this](const QModelIndex &index) { return m_delegate->accessibleText(index); });
-    m_proxy = filter;
-    m_proxy->setSourceModel(model);
-    setModel(m_proxy);
-    connect(m_proxy, &QAbstractItemModel::rowsAboutToBeInserted, this, &TimelineView::onRowsAboutToBeInserted);
-    connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] {
+    model->setAccessibleText([this](const QModelIndex &index) { return m_delegate->accessibleText(index); });
+    showRows(model);
+    connect(model, &QAbstractItemModel::modelReset, this, [this] {
         m_pinned = true;
         m_delegate->clearTextSelection();
         m_delegate->clearCaches();
@@ -134,9 +132,24 @@ void TimelineView::setTimelineModel(TimelineModel *model)
     updateAnimation();
 }
 
+void TimelineView::showRows(QAbstractItemModel *rows)
+{
+    QItemSelectionModel *selection = selectionModel();
+    disconnect(m_rowsAboutToBeInserted);
+    setModel(rows);
+    delete selection; // setModel() made the view its own; nothing else holds the old one
+    m_rowsAboutToBeInserted
+        = connect(rows, &QAbstractItemModel::rowsAboutToBeInserted, this, &TimelineView::onRowsAboutToBeInserted);
+}
+
 QModelIndex TimelineView::sourceIndex(const QModelIndex &index) const
 {
-    return m_proxy ? m_proxy->mapToSource(index) : QModelIndex();
+    return m_revertFilter && index.model() == m_revertFilter ? m_revertFilter->mapToSource(index) : index;
+}
+
+QModelIndex TimelineView::viewIndex(const QModelIndex &source) const
+{
+    return m_revertFilter ? m_revertFilter->mapFromSource(source) : source;
 }
 
 void TimelineView::setPlaceholderText(const QString &text)
@@ -147,29 +160,42 @@ void TimelineView::setPlaceholderText(const QString &text)
 
 void TimelineView::setRevert(const QString &messageID, const QString &partID)
 {
-    auto *proxy = static_cast<TimelineRevertFilter *>(m_proxy);
-    if (!proxy)
+    if (!m_model || (messageID == revertMessageID() && (messageID.isEmpty() || partID == m_revertFilter->revertPart())))
         return;
-    const QString before = proxy->revertMessage();
-    if (!proxy->setRevert(messageID, partID))
-        return;
-    // The message cut at a part is laid out anew; so is the one whose cut went away.
-    if (m_model) {
-        m_delegate->invalidate(m_model->indexForId(before));
-        m_delegate->invalidate(m_model->indexForId(messageID));
+    const QString before = revertMessageID();
+    m_delegate->clearTextSelection(); // its rows are the shown model's
+    m_pressIndex = QPersistentModelIndex();
+    m_hoveredCodeRow = QPersistentModelIndex();
+    if (messageID.isEmpty()) {
+        showRows(m_model);
+        m_revertFilter->deleteLater();
+        m_revertFilter = nullptr;
+    } else if (m_revertFilter) {
+        m_revertFilter->setRevert(messageID, partID);
+    } else {
+        m_revertFilter = new TimelineRevertFilter(this);
+        m_revertFilter->setSourceModel(m_model);
+        m_revertFilter->setRevert(messageID, partID);
+        showRows(m_revertFilter);
     }
-    scheduleDelayedItemsLayout();
+    // The message cut at a part is laid out anew; so is the one whose cut went away. What a
+    // revert hides is the end of the rows (the messages from the revert on): placed again at the
+    // same scroll position, the rows above the one read, and it, stay where they were.
+    m_delegate->invalidate(m_model->indexForId(before));
+    m_delegate->invalidate(m_model->indexForId(messageID));
+    relayoutKeepingPlace();
+    measureVisibleRows();
     viewport()->update();
 }
 
 QString TimelineView::revertMessageID() const
 {
-    return m_proxy ? static_cast<TimelineRevertFilter *>(m_proxy)->revertMessage() : QString();
+    return m_revertFilter ? m_revertFilter->revertMessage() : QString();
 }
 
 int TimelineView::hiddenMessageCount() const
 {
-    return m_proxy && m_model ? m_model->rowCount() - m_proxy->rowCount() : 0;
+    return m_revertFilter ? m_model->rowCount() - m_revertFilter->rowCount() : 0;
 }
 
 void TimelineView::setAwaitingPermission(const QString &messageID, const QString &callID, bool waiting)
@@ -318,12 +344,12 @@ void TimelineView::measureInIdleTime()
 
 void TimelineView::maybeFetchOlder()
 {
-    if (!m_model || !m_model->canFetchMore({}))
+    if (!m_model || !m_model->canLoadOlder())
         return;
     // Within a screen of the top (or a first page that does not fill the view): fetch the
     // previous page before the user gets there.
     if (verticalScrollBar()->value() <= viewport()->height())
-        m_model->fetchMore({});
+        m_model->loadOlder();
 }
 
 void TimelineView::onRowsAboutToBeInserted(const QModelIndex &parent, int start, int)

@@ -5,7 +5,6 @@
 #include <QPersistentModelIndex>
 #include <QTimer>
 
-class QSortFilterProxyModel;
 class QMenu;
 
 namespace weft
@@ -13,6 +12,7 @@ namespace weft
 
 class TimelineDelegate;
 class TimelineModel;
+class TimelineRevertFilter;
 
 /// The chat timeline: a virtualised list of painted messages (TimelineDelegate), scrolled per
 /// pixel. It stays at the bottom while the user is there (a stream grows into view) and keeps
@@ -104,7 +104,11 @@ private:
     void updateAnimation();
     void advanceSpinner();
     void maybeFetchOlder();
+    /// Shows @p rows: the timeline model itself, or the revert filter over it.
+    void showRows(QAbstractItemModel *rows);
+    /// The timeline model's index of the view's row @p index, and back.
     [[nodiscard]] QModelIndex sourceIndex(const QModelIndex &index) const;
+    [[nodiscard]] QModelIndex viewIndex(const QModelIndex &source) const;
 
     /// Lays out exactly the rows on screen that have an estimated height; when a row on screen
     /// is not placed with its exact height, places the rows again (once) keeping the first
@@ -131,7 +135,10 @@ private:
     TimelineModel *m_model = nullptr;
     QString m_revealMessage; // what revealPart() waits for while older messages load
     QString m_revealPart;
-    QSortFilterProxyModel *m_proxy = nullptr;
+    // What a pending revert hides. Only while one is: the view shows the timeline model itself
+    // otherwise, as every placing of 20,000 rows maps each row through a proxy (a third of it).
+    TimelineRevertFilter *m_revertFilter = nullptr;
+    QMetaObject::Connection m_rowsAboutToBeInserted;
     TimelineDelegate *m_delegate = nullptr;
     QTimer m_spinner;
     int m_phase = 0;

@@ -330,6 +330,8 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
+    if (role == Qt::AccessibleTextRole)
+        return m_accessibleText ? QVariant(m_accessibleText(index)) : QVariant();
     return roleValue(m_rows.at(index.row()), role);
 }
 
@@ -501,15 +503,15 @@ void TimelineModel::readOlderInfos(const QStringList &rest)
                  });
 }
 
-bool TimelineModel::canFetchMore(const QModelIndex &parent) const
+bool TimelineModel::canLoadOlder() const
 {
-    return !parent.isValid() && (isIndexing() || !m_older.isEmpty()) && !m_loading && !m_fetching;
+    return (isIndexing() || !m_older.isEmpty()) && !m_loading && !m_fetching;
 }
 
-void TimelineModel::fetchMore(const QModelIndex &parent)
+void TimelineModel::loadOlder()
 {
     assertGuiThread();
-    if (!canFetchMore(parent))
+    if (!canLoadOlder())
         return;
     if (isIndexing()) {
         // The older messages are being listed: the page follows as soon as they are.

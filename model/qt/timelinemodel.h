@@ -18,7 +18,7 @@ class SessionService;
 /// The messages of one session, one row per message, with its parts as typed data.
 ///
 /// Loading never blocks the GUI thread: the newest page of messages is read off the thread
-/// first; older pages follow through canFetchMore()/fetchMore() as the user scrolls up. Live
+/// first; older pages follow through loadOlder() as the user scrolls up. Live
 /// changes arrive by one route, the SessionService's signals (from any thread; the service also
 /// announces what other processes write, for the session this model follows): each changes one
 /// row with the roles that kind of change can touch. A streamed text delta, already coalesced to
@@ -69,10 +69,14 @@ public:
     QModelIndex index(int row, int column = 0, const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
-    /// True while older messages of the session are not loaded yet.
-    bool canFetchMore(const QModelIndex &parent) const override;
+    /// True while older messages of the session are not loaded yet and none are loading.
+    ///
+    /// Not Qt's canFetchMore()/fetchMore(): QAbstractItemView fetches more when its *last* row
+    /// is visible, which in a chat would load the whole history page by page while the user sits
+    /// at the bottom. The timeline view asks for older messages near its top.
+    [[nodiscard]] bool canLoadOlder() const;
     /// Loads the previous page of older messages off the GUI thread; rows are prepended.
-    void fetchMore(const QModelIndex &parent) override;
+    void loadOlder();
 
     /// Shows @p sessionID (empty: nothing). The rows go at once (a reset: another session is not
     /// a live change); the newest page arrives from a worker thread, then loaded().
@@ -85,7 +89,15 @@ public:
     /// The service the shown session comes from.
     [[nodiscard]] SessionService *service() const { return m_service; }
     [[nodiscard]] bool isLoading() const { return m_loading; }
-    /// How many messages one page holds (the first load and each fetchMore()).
+    /// What a screen reader says for a row (Qt::AccessibleTextRole): the words of the view that
+    /// shows the rows, which knows how it draws them. @p text is given the view's index (of the
+    /// revert filter, while one is between them).
+    void setAccessibleText(std::function<QString(const QModelIndex &viewIndex)> text) { m_accessibleText = std::move(text); }
+    [[nodiscard]] QString accessibleText(const QModelIndex &viewIndex) const
+    {
+        return m_accessibleText ? m_accessibleText(viewIndex) : QString();
+    }
+    /// How many messages one page holds (the first load and each loadOlder()).
     void setPageSize(int size) { m_pageSize = std::max(1, size); }
     [[nodiscard]] int pageSize() const { return m_pageSize; }
 
@@ -196,6 +208,7 @@ private:
     bool m_olderListed = true;
     QSet<QString> m_restIds;
     std::function<void()> m_afterIndex; // a fetch asked for while indexing
+    std::function<QString(const QModelIndex &)> m_accessibleText;
     bool m_running = false;
     qint64 m_contextTokens = 0;
     double m_totalCost = 0;

@@ -19,8 +19,11 @@ bool TimelineRevertFilter::setRevert(const QString &messageID, const QString &pa
 
 QVariant TimelineRevertFilter::data(const QModelIndex &index, int role) const
 {
-    if (role == Qt::AccessibleTextRole && m_accessibleText && index.isValid())
-        return m_accessibleText(index);
+    if (role == Qt::AccessibleTextRole && index.isValid()) {
+        // The view's words for the row as this model shows it (a message cut at a part).
+        const auto *timeline = qobject_cast<const TimelineModel *>(sourceModel());
+        return timeline ? QVariant(timeline->accessibleText(index)) : QVariant();
+    }
     if (m_part.isEmpty() || !index.isValid())
         return QSortFilterProxyModel::data(index, role);
     switch (role) {

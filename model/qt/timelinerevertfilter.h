@@ -3,8 +3,6 @@
 
 #include <QSortFilterProxyModel>
 
-#include <functional>
-
 namespace weft
 {
 
@@ -14,18 +12,14 @@ namespace weft
 /// parts that stay. Message IDs ascend with time, as in OpenCode's
 /// `messages.filter(m => m.id < revert.messageID)`.
 ///
-/// Fetching older messages is left to the view: QAbstractItemView fetches more when its *last*
-/// row is visible, which in a chat would load the whole history page by page while the user sits
-/// at the bottom, so this model never offers it (the timeline view fetches near the top).
+/// The timeline view shows it only while a revert is pending, and the timeline model itself
+/// otherwise.
 class TimelineRevertFilter : public QSortFilterProxyModel
 {
     Q_OBJECT
 
 public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
-
-    bool canFetchMore(const QModelIndex &) const override { return false; }
-    void fetchMore(const QModelIndex &) override { }
 
     /// The message the pending revert starts at, empty without one.
     [[nodiscard]] QString revertMessage() const { return m_message; }
@@ -36,17 +30,12 @@ public:
 
     QVariant data(const QModelIndex &index, int role) const override;
 
-    /// What a screen reader says for a row (Qt::AccessibleTextRole): the view's words, which
-    /// know how the row is shown.
-    void setAccessibleText(std::function<QString(const QModelIndex &index)> text) { m_accessibleText = std::move(text); }
-
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
 
 private:
     QString m_message;
     QString m_part;
-    std::function<QString(const QModelIndex &)> m_accessibleText;
 };
 
 } // namespace weft

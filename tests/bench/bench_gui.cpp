@@ -204,12 +204,12 @@ QList<double> scrollToTop(MainWindow *window)
         bar->setValue(0);
         QCoreApplication::processEvents();
         steps.append(msSince(start));
-        // Not canFetchMore(): it is false also while the page the view asked for is loading.
+        // Not canLoadOlder(): it is false also while the page the view asked for is loading.
         if (timeline->rowCount() >= timeline->totalMessageCount() && bar->value() == 0)
             break;
         const int rows = timeline->rowCount();
-        if (timeline->canFetchMore({}))
-            timeline->fetchMore({});
+        if (timeline->canLoadOlder())
+            timeline->loadOlder();
         // The next page loads on a worker thread; wait for it.
         waitFor([&] { return timeline->rowCount() != rows || timeline->rowCount() >= timeline->totalMessageCount(); }, 10000);
     }

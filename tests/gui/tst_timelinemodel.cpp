@@ -96,7 +96,7 @@ void TestTimelineModel::fixtureSession()
     QVERIFY(load(model, MainID));
     QCOMPARE(model.rowCount(), 30);
     QCOMPARE(model.totalMessageCount(), 30);
-    QVERIFY(!model.canFetchMore({}));
+    QVERIFY(!model.canLoadOlder());
 
     const QModelIndex first = model.index(0, 0);
     QCOMPARE(first.data(TimelineModel::AuthorRole).value<Message::Role>(), Message::Role::User);
@@ -256,8 +256,8 @@ void TestTimelineModel::pagesOlderMessages()
         QVERIFY(load(tested, MainID));
         QSignalSpy olderPage(&tested, &TimelineModel::olderLoaded);
         while (tested.rowCount() < 30) {
-            if (tested.canFetchMore({}))
-                tested.fetchMore({});
+            if (tested.canLoadOlder())
+                tested.loadOlder();
             QVERIFY(olderPage.wait(5000));
         }
         QCOMPARE(reset.size(), 1); // setSessionID's
@@ -271,7 +271,7 @@ void TestTimelineModel::pagesOlderMessages()
     QCOMPARE(model.rowCount(), 12);
     QCOMPARE(model.totalMessageCount(), 30);
     QCOMPARE(model.index(11, 0).data(TimelineModel::IdRole).toString(), u"msg_200fa8a7c001YvrEszDPy9z9cg"_s);
-    QVERIFY(model.canFetchMore({}));
+    QVERIFY(model.canLoadOlder());
     const QPersistentModelIndex marker = model.indexForId(CompactionUser);
     QVERIFY(marker.isValid());
     const int markerRow = marker.row();
@@ -279,19 +279,19 @@ void TestTimelineModel::pagesOlderMessages()
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     QSignalSpy older(&model, &TimelineModel::olderLoaded);
-    model.fetchMore({});
-    QVERIFY(!model.canFetchMore({})); // one fetch at a time
+    model.loadOlder();
+    QVERIFY(!model.canLoadOlder()); // one fetch at a time
     QVERIFY(older.wait(5000));
     QCOMPARE(model.rowCount(), 24);
     QCOMPARE(inserted.size(), 1);
     QCOMPARE(inserted.first().at(1).toInt(), 0);
     QCOMPARE(inserted.first().at(2).toInt(), 11);
     QCOMPARE(marker.row(), markerRow + 12);
-    QVERIFY(model.canFetchMore({}));
-    model.fetchMore({});
+    QVERIFY(model.canLoadOlder());
+    model.loadOlder();
     QVERIFY(older.wait(5000));
     QCOMPARE(model.rowCount(), 30);
-    QVERIFY(!model.canFetchMore({}));
+    QVERIFY(!model.canLoadOlder());
     QCOMPARE(reset.size(), 0);
     // Prepended rows are in order and know they are out of context.
     for (int row = 1; row < model.rowCount(); ++row)
@@ -326,12 +326,12 @@ void TestTimelineModel::olderMessagesNotListed()
     // Pages are fetched until all are in (the model tester fetches too: a fetch may be under way).
     QVERIFY(QTest::qWaitFor(
         [&] {
-            if (model.canFetchMore({}))
-                model.fetchMore({});
+            if (model.canLoadOlder())
+                model.loadOlder();
             return model.rowCount() == 30;
         },
         10000));
-    QVERIFY(!model.canFetchMore({}));
+    QVERIFY(!model.canLoadOlder());
     for (int row = 0; row < 30; ++row)
         QCOMPARE(model.index(row, 0).data(TimelineModel::IdRole).toString(), all.at(row).id());
 }
@@ -395,10 +395,10 @@ void TestTimelineModel::newestPageFirstThenTheRest()
     QVERIFY(cost >= 0.25);
     QVERIFY(qFuzzyCompare(model.totalCost(), cost));
     // Paging back brings the remaining 18, in order, with inserts at the top.
-    while (model.canFetchMore({}) || model.rowCount() < 31) {
+    while (model.canLoadOlder() || model.rowCount() < 31) {
         QSignalSpy older(&model, &TimelineModel::olderLoaded);
-        if (model.canFetchMore({}))
-            model.fetchMore({});
+        if (model.canLoadOlder())
+            model.loadOlder();
         QVERIFY(older.wait(5000));
     }
     QCOMPARE(model.rowCount(), 31);

@@ -52,6 +52,7 @@ private Q_SLOTS:
     void rowsOnScreenAreExact();
     void olderPageIsEstimatedAndKeepsPlace();
     void everyRowIsMeasuredInIdleTime();
+    void revertFilterOnlyWhilePending();
     void removedRowsStopTheMeasuring();
     void rowMeasuredOffScreenIsPlacedWhenShown();
     void placingKeepsTheRowBeingRead();
@@ -176,7 +177,7 @@ void TestTimelineView::olderPageIsEstimatedAndKeepsPlace()
         estimatedOnArrival = m_view->timelineDelegate()->isEstimated(m_view->model()->index(0, 0));
     });
     QSignalSpy older(m_model.get(), &TimelineModel::olderLoaded);
-    m_model->fetchMore({});
+    m_model->loadOlder();
     QVERIFY(older.wait(5000));
     QCOMPARE(m_view->model()->rowCount(), 80);
     QVERIFY(estimatedOnArrival);
@@ -189,11 +190,70 @@ void TestTimelineView::olderPageIsEstimatedAndKeepsPlace()
     QVERIFY(bar->value() > 0);
 }
 
+void TestTimelineView::revertFilterOnlyWhilePending()
+{
+    // The view shows the timeline model itself (no proxy to map 20,000 rows through at every
+    // placing), which offers Qt's fetchMore() nothing: a view at the end would otherwise load
+    // the whole history page by page.
+    QCOMPARE(m_view->model(), m_model.get());
+    QVERIFY(m_model->canLoadOlder());
+    QVERIFY(!m_model->canFetchMore({}));
+    QTRY_VERIFY(!m_view->timelineDelegate()->hasEstimates());
+    QScrollBar *bar = m_view->verticalScrollBar();
+    const QModelIndex reading = m_view->model()->index(10, 0);
+    m_view->scrollTo(reading, QAbstractItemView::PositionAtTop);
+    QVERIFY(!m_view->isPinnedToBottom());
+    const QString readingID = reading.data(TimelineModel::IdRole).toString();
+    const auto rowOf = [&] {
+        for (int row = 0; row < m_view->model()->rowCount(); ++row) {
+            if (m_view->model()->index(row, 0).data(TimelineModel::IdRole).toString() == readingID)
+                return m_view->model()->index(row, 0);
+        }
+        return QModelIndex();
+    };
+    const int top = m_view->visualRect(rowOf()).top();
+
+    // A revert at the 31st loaded message: the filter comes between, the row read stays put.
+    const QString revertAt = m_model->index(30).data(TimelineModel::IdRole).toString();
+    m_view->setRevert(revertAt);
+    QVERIFY(m_view->model() != m_model.get());
+    QCOMPARE(m_view->revertMessageID(), revertAt);
+    QCOMPARE(m_view->model()->rowCount(), 30);
+    QCOMPARE(m_view->hiddenMessageCount(), 10);
+    QCOMPARE(m_view->visualRect(rowOf()).top(), top);
+    QVERIFY(!m_view->model()->canFetchMore({}));
+    // Scrolled to the end of what is shown: it follows the end, whatever comes below.
+    m_view->scrollTo(m_view->model()->index(29, 0), QAbstractItemView::PositionAtTop);
+    QVERIFY(m_view->isPinnedToBottom());
+
+    // Unrevert: the model itself again, every row back, the end still in view.
+    m_view->setRevert({});
+    QCOMPARE(m_view->model(), m_model.get());
+    QCOMPARE(m_view->model()->rowCount(), 40);
+    QCOMPARE(m_view->hiddenMessageCount(), 0);
+    QVERIFY(m_view->isPinnedToBottom());
+    QCOMPARE(bar->value(), bar->maximum());
+    QVERIFY(m_view->visualRect(m_model->index(39)).intersects(m_view->viewport()->rect()));
+
+    // A revert at a part keeps its message, cut: the filter again. Then a revert at the row
+    // read hides it and what follows: the row above it ends what is shown, in view.
+    m_view->setRevert(revertAt, u"prt_cut"_s);
+    QCOMPARE(m_view->model()->rowCount(), 31);
+    QVERIFY(m_view->model() != m_model.get());
+    m_view->scrollTo(m_view->model()->index(20, 0), QAbstractItemView::PositionAtTop);
+    const QString aboveID = m_view->model()->index(19, 0).data(TimelineModel::IdRole).toString();
+    m_view->setRevert(m_view->model()->index(20, 0).data(TimelineModel::IdRole).toString());
+    QCOMPARE(m_view->model()->rowCount(), 20);
+    QCOMPARE(m_view->model()->index(19, 0).data(TimelineModel::IdRole).toString(), aboveID);
+    QVERIFY(m_view->visualRect(m_view->model()->index(19, 0)).intersects(m_view->viewport()->rect()));
+    QCOMPARE(bar->value(), bar->maximum());
+}
+
 void TestTimelineView::everyRowIsMeasuredInIdleTime()
 {
     QSignalSpy older(m_model.get(), &TimelineModel::olderLoaded);
-    while (m_model->canFetchMore({})) {
-        m_model->fetchMore({});
+    while (m_model->canLoadOlder()) {
+        m_model->loadOlder();
         QVERIFY(older.wait(5000));
     }
     QCOMPARE(m_view->model()->rowCount(), Messages);
@@ -226,7 +286,7 @@ void TestTimelineView::removedRowsStopTheMeasuring()
         removed = bool(m_service->removeMessage(m_session, first.data(TimelineModel::IdRole).toString()));
     });
     QSignalSpy older(m_model.get(), &TimelineModel::olderLoaded);
-    m_model->fetchMore({});
+    m_model->loadOlder();
     QVERIFY(older.wait(5000));
     QVERIFY(estimated);
     QVERIFY(removed);
@@ -262,7 +322,7 @@ void TestTimelineView::rowMeasuredOffScreenIsPlacedWhenShown()
         }
     });
     QSignalSpy older(m_model.get(), &TimelineModel::olderLoaded);
-    m_model->fetchMore({});
+    m_model->loadOlder();
     QVERIFY(older.wait(5000));
     QVERIFY(estimated);
     QVERIFY(measured); // some estimates were not the rows' heights
@@ -279,7 +339,7 @@ void TestTimelineView::placingKeepsTheRowBeingRead()
     bar->setValue(bar->maximum() / 2);
     QVERIFY(!m_view->isPinnedToBottom());
     QSignalSpy older(m_model.get(), &TimelineModel::olderLoaded);
-    m_model->fetchMore({});
+    m_model->loadOlder();
     QVERIFY(older.wait(5000));
     const int count = older.first().first().toInt();
     bool measured = false;
