@@ -80,6 +80,7 @@ private Q_SLOTS:
     void sampleToolStates();
     void liveToolStates();
     void pagesOlderMessages();
+    void compactionAmongOlderMessages();
     void newestPageFirstThenTheRest();
     void olderMessagesNotListed();
     void streamGrowsOneRow();
@@ -240,6 +241,53 @@ void TestTimelineModel::liveToolStates()
     QVERIFY(!model.isRunning());
     QCOMPARE(running.size(), 2);
     QCOMPARE(inserted.size(), 1);
+}
+
+void TestTimelineModel::compactionAmongOlderMessages()
+{
+    // The compaction is older than the first page: found among the older messages when they are
+    // listed (not walked at all when none of them is a summary), the rows paged in before its
+    // marker are out of context, and the cost is the whole session's at every step.
+    test::FixtureDataDir dir;
+    auto service = openFixture(dir);
+    // A cost on the oldest reply, which is not on the first page.
+    for (Message m : service->store()->messages(MainID)) {
+        if (m.isAssistant()) {
+            m.setCost(0.25);
+            QVERIFY(service->store()->writeMessage(m).ok());
+            break;
+        }
+    }
+    double sessionCost = 0;
+    for (const Message &m : service->store()->messages(MainID))
+        sessionCost += m.cost();
+    QVERIFY(sessionCost >= 0.25);
+    TimelineModel model(service.get());
+    model.setPageSize(2);
+    QVERIFY(load(model, MainID));
+    QTRY_COMPARE(model.totalMessageCount(), 30);
+    QVERIFY(!model.indexForId(Summary).isValid());
+    QVERIFY(!model.indexForId(CompactionUser).isValid());
+    for (int row = 0; row < model.rowCount(); ++row)
+        QVERIFY(model.index(row, 0).data(TimelineModel::InContextRole).toBool());
+    QTRY_VERIFY(qFuzzyCompare(model.totalCost(), sessionCost)); // once the older messages are read
+    QSignalSpy older(&model, &TimelineModel::olderLoaded);
+    while (model.rowCount() < 30) {
+        QTRY_VERIFY(model.canLoadOlder());
+        model.loadOlder();
+        QVERIFY(older.wait(5000));
+        QVERIFY(qFuzzyCompare(model.totalCost(), sessionCost));
+    }
+    const int marker = model.indexForId(CompactionUser).row();
+    QVERIFY(marker > 0);
+    for (int row = 0; row < model.rowCount(); ++row)
+        QCOMPARE(model.index(row, 0).data(TimelineModel::InContextRole).toBool(), row >= marker);
+    // A live change of a row recomputes both from the rows alone now.
+    Message last = model.index(29, 0).data(TimelineModel::MessageRole).value<Message>();
+    QVERIFY(service->updateMessage(last));
+    QVERIFY(qFuzzyCompare(model.totalCost(), sessionCost));
+    QCOMPARE(model.index(marker, 0).data(TimelineModel::InContextRole).toBool(), true);
+    QCOMPARE(model.index(marker - 1, 0).data(TimelineModel::InContextRole).toBool(), false);
 }
 
 void TestTimelineModel::pagesOlderMessages()
