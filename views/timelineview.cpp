@@ -18,6 +18,7 @@
 #include <QPainter>
 #include <QScopedValueRollback>
 #include <QScrollBar>
+#include <QStyleOptionSlider>
 #include <QUrl>
 
 using namespace Qt::StringLiterals;
@@ -32,6 +33,58 @@ constexpr int DragScrollIntervalMs = 30;
 // A slice of measuring estimated rows in idle time: a quarter of a frame, so that with the
 // relayout after it, input and painting go on at 60 frames a second.
 constexpr qint64 IdleMeasureMs = 4;
+
+/// A scroll bar that repaints only where its handle was and is when its value changes.
+///
+/// QScrollBar repaints all of itself at every step: a groove as tall as the view, which Qt's
+/// raster engine fills on its GUI thread pool (a fill over 96 lines is split between threads, and
+/// the GUI thread waits for them). Waking those threads at every frame of a scroll took 4-10 ms
+/// of a frame on a 2-core VM; the handle's places are a few dozen lines, filled on the spot.
+class TimelineScrollBar : public QScrollBar
+{
+public:
+    using QScrollBar::QScrollBar;
+
+protected:
+    void sliderChange(SliderChange change) override
+    {
+        const int before = std::exchange(m_paintedValue, value());
+        // Styles that show the bar on a change repaint all of it.
+        if (change != SliderValueChange || style()->styleHint(QStyle::SH_ScrollBar_Transient, nullptr, this)) {
+            QScrollBar::sliderChange(change);
+            return;
+        }
+        // Styles draw the handle's outline and shadow a little outside its rectangle.
+        const auto handleAt = [this](int v) {
+            const QRect r = rectOf(QStyle::SC_ScrollBarSlider, v);
+            const int m = HandleMargin;
+            return orientation() == Qt::Vertical ? r.adjusted(0, -m, 0, m) : r.adjusted(-m, 0, m, 0);
+        };
+        QRegion region = QRegion(handleAt(before)) | handleAt(value());
+        // At and off the ends the arrows may enable or disable (Breeze greys the arrow at an end).
+        const auto atEnd = [this](int v) { return v == minimum() || v == maximum(); };
+        if (atEnd(before) || atEnd(value())) {
+            region += rectOf(QStyle::SC_ScrollBarSubLine, value());
+            region += rectOf(QStyle::SC_ScrollBarAddLine, value());
+        }
+        // (Qt repaints a child widget's dirty area as one rectangle: a jump repaints all that
+        // lies between, a step a few dozen lines.)
+        update(region);
+    }
+
+private:
+    [[nodiscard]] QRect rectOf(QStyle::SubControl control, int value) const
+    {
+        QStyleOptionSlider option;
+        initStyleOption(&option);
+        option.sliderValue = value;
+        option.sliderPosition = value;
+        return style()->subControlRect(QStyle::CC_ScrollBar, &option, control, this);
+    }
+
+    static constexpr int HandleMargin = 4;
+    int m_paintedValue = 0;
+};
 } // namespace
 
 TimelineView::TimelineView(QWidget *parent)
@@ -44,6 +97,11 @@ TimelineView::TimelineView(QWidget *parent)
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     // A scroll bar that comes and goes would change the width, and with it every row's height.
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    // QAbstractItemView connects the scroll bar it made, not one set later.
+    auto *bar = new TimelineScrollBar(Qt::Vertical, this);
+    setVerticalScrollBar(bar);
+    connect(bar, &QScrollBar::actionTriggered, this, &TimelineView::verticalScrollbarAction);
+    connect(bar, &QScrollBar::valueChanged, this, &TimelineView::verticalScrollbarValueChanged);
     setResizeMode(Adjust);
     setUniformItemSizes(false);
     setSelectionMode(SingleSelection);

@@ -9,6 +9,8 @@
 #include "timelinedelegate.h"
 #include "timelineview.h"
 
+#include <QPaintEvent>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -53,6 +55,7 @@ private Q_SLOTS:
     void olderPageIsEstimatedAndKeepsPlace();
     void everyRowIsMeasuredInIdleTime();
     void revertFilterOnlyWhilePending();
+    void scrollBarRepaintsItsHandle();
     void removedRowsStopTheMeasuring();
     void rowMeasuredOffScreenIsPlacedWhenShown();
     void placingKeepsTheRowBeingRead();
@@ -247,6 +250,55 @@ void TestTimelineView::revertFilterOnlyWhilePending()
     QCOMPARE(m_view->model()->index(19, 0).data(TimelineModel::IdRole).toString(), aboveID);
     QVERIFY(m_view->visualRect(m_view->model()->index(19, 0)).intersects(m_view->viewport()->rect()));
     QCOMPARE(bar->value(), bar->maximum());
+}
+
+void TestTimelineView::scrollBarRepaintsItsHandle()
+{
+    // A step of the scroll bar repaints where its handle was and is, not the whole groove (which
+    // Qt fills on its thread pool); what is on screen is the bar as a whole repaint draws it.
+    QScrollBar *bar = m_view->verticalScrollBar();
+    QVERIFY(bar->maximum() > 10 * bar->singleStep());
+    QRegion painted;
+    struct Spy : QObject {
+        QRegion *painted;
+        bool eventFilter(QObject *, QEvent *event) override
+        {
+            if (event->type() == QEvent::Paint)
+                *painted += static_cast<QPaintEvent *>(event)->region();
+            return false;
+        }
+    } spy;
+    spy.painted = &painted;
+    bar->installEventFilter(&spy);
+    // Every row measured (no placing changes the range), half-way (no older page comes in).
+    QTRY_VERIFY(!m_view->timelineDelegate()->hasEstimates());
+    bar->setValue(bar->maximum() / 2);
+    for (int step = 0; step < 5; ++step) {
+        bar->repaint(); // what was pending before the step
+        painted = QRegion();
+        bar->setValue(bar->value() + bar->singleStep());
+        QTRY_VERIFY(!painted.isEmpty());
+        QVERIFY2(painted.boundingRect().height() < bar->height() / 2,
+                 qPrintable(u"repainted %1 of %2 pixels"_s.arg(painted.boundingRect().height()).arg(bar->height())));
+    }
+    const auto shownAsWhole = [&] {
+        const QImage shown = m_view->window()->screen()->grabWindow(m_view->window()->winId()).toImage();
+        const QRect barRect(bar->mapTo(m_view->window(), QPoint(0, 0)), bar->size());
+        const qreal ratio = shown.devicePixelRatio();
+        const QImage shownBar = shown.copy(QRect(barRect.topLeft() * ratio, barRect.size() * ratio))
+                                    .convertToFormat(QImage::Format_RGB32);
+        return shownBar == bar->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    };
+    QVERIFY(shownAsWhole());
+    // Jumps to an end and steps off it (arrows may enable or disable): what is on screen is
+    // still the bar as a whole repaint draws it.
+    for (const int value : {bar->maximum(), bar->maximum() - bar->singleStep(), bar->minimum(), bar->singleStep()}) {
+        bar->repaint();
+        painted = QRegion();
+        bar->setValue(value);
+        QTRY_VERIFY(!painted.isEmpty());
+        QVERIFY2(shownAsWhole(), qPrintable(u"at %1"_s.arg(value)));
+    }
 }
 
 void TestTimelineView::everyRowIsMeasuredInIdleTime()
