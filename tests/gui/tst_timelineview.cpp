@@ -9,6 +9,7 @@
 #include "timelinedelegate.h"
 #include "timelineview.h"
 
+#include <QElapsedTimer>
 #include <QPaintEvent>
 #include <QScreen>
 #include <QScrollBar>
@@ -56,6 +57,7 @@ private Q_SLOTS:
     void everyRowIsMeasuredInIdleTime();
     void revertFilterOnlyWhilePending();
     void scrollBarRepaintsItsHandle();
+    void idleMeasuringWaitsAfterAScroll();
     void removedRowsStopTheMeasuring();
     void rowMeasuredOffScreenIsPlacedWhenShown();
     void placingKeepsTheRowBeingRead();
@@ -299,6 +301,33 @@ void TestTimelineView::scrollBarRepaintsItsHandle()
         QTRY_VERIFY(!painted.isEmpty());
         QVERIFY2(shownAsWhole(), qPrintable(u"at %1"_s.arg(value)));
     }
+}
+
+void TestTimelineView::idleMeasuringWaitsAfterAScroll()
+{
+    // The next step of a scroll comes before a slice of idle measuring: after a scroll, the first
+    // slice waits a frame (it is never sooner; a slow machine may make it later).
+    const auto estimated = [this] {
+        int count = 0;
+        for (int row = 0; row < m_view->model()->rowCount(); ++row)
+            count += m_view->timelineDelegate()->isEstimated(m_view->model()->index(row, 0)) ? 1 : 0;
+        return count;
+    };
+    QSignalSpy older(m_model.get(), &TimelineModel::olderLoaded);
+    m_model->loadOlder();
+    QVERIFY(older.wait(5000));
+    QElapsedTimer clock;
+    clock.start();
+    QScrollBar *bar = m_view->verticalScrollBar();
+    const int from = bar->value();
+    bar->setValue(from - bar->singleStep());
+    const int before = estimated();
+    QVERIFY(before > 0); // none measured yet: the page's arrival moved the scroll bar too
+    QVERIFY(m_view->hasPendingMeasurements());
+    while (estimated() == before && clock.elapsed() < 5000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+    QVERIFY(estimated() < before);
+    QVERIFY2(clock.elapsed() >= 16, qPrintable(u"after %1 ms"_s.arg(clock.elapsed())));
 }
 
 void TestTimelineView::everyRowIsMeasuredInIdleTime()
