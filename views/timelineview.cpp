@@ -33,9 +33,6 @@ constexpr int DragScrollIntervalMs = 30;
 // A slice of measuring estimated rows in idle time: a quarter of a frame, so that with the
 // relayout after it, input and painting go on at 60 frames a second.
 constexpr qint64 IdleMeasureMs = 4;
-// After a scroll, idle measuring waits a frame: the next step of a wheel, a drag or a kinetic
-// scroll comes first, and a slice run right after the scroll's frame would delay it by its 4 ms.
-constexpr int ScrollPauseMs = 16;
 
 /// A scroll bar that repaints only where its handle was and is when its value changes.
 ///
@@ -137,6 +134,7 @@ TimelineView::TimelineView(QWidget *parent)
     m_tripleClick.setSingleShot(true);
 
     m_measure.setSingleShot(true);
+    m_measure.setInterval(0);
     connect(&m_measure, &QTimer::timeout, this, &TimelineView::measureInIdleTime);
 
     m_spinner.setInterval(SpinnerIntervalMs);
@@ -281,8 +279,6 @@ void TimelineView::verticalScrollbarValueChanged(int value)
     QListView::verticalScrollbarValueChanged(value);
     m_pinned = value >= verticalScrollBar()->maximum() - 2;
     measureVisibleRows();
-    if (m_delegate->hasEstimates())
-        m_measure.start(ScrollPauseMs);
     maybeFetchOlder();
 }
 
@@ -363,7 +359,7 @@ void TimelineView::measureVisibleRows()
     }
     // The rows off screen: in idle time.
     if (m_delegate->hasEstimates() && !m_measure.isActive())
-        m_measure.start(0);
+        m_measure.start();
 }
 
 void TimelineView::measureInIdleTime()
@@ -399,7 +395,7 @@ void TimelineView::measureInIdleTime()
     // meanwhile are placed when they come into view (measureVisibleRows()) or a page comes in.
     m_unplacedHeights |= changed;
     if (m_delegate->hasEstimates())
-        m_measure.start(0);
+        m_measure.start();
     else if (m_unplacedHeights)
         relayoutKeepingPlace();
 }

@@ -9,7 +9,6 @@
 #include "timelinedelegate.h"
 #include "timelineview.h"
 
-#include <QElapsedTimer>
 #include <QPaintEvent>
 #include <QScreen>
 #include <QScrollBar>
@@ -57,7 +56,6 @@ private Q_SLOTS:
     void everyRowIsMeasuredInIdleTime();
     void revertFilterOnlyWhilePending();
     void scrollBarRepaintsItsHandle();
-    void idleMeasuringWaitsAfterAScroll();
     void removedRowsStopTheMeasuring();
     void rowMeasuredOffScreenIsPlacedWhenShown();
     void placingKeepsTheRowBeingRead();
@@ -301,35 +299,6 @@ void TestTimelineView::scrollBarRepaintsItsHandle()
         QTRY_VERIFY(!painted.isEmpty());
         QVERIFY2(shownAsWhole(), qPrintable(u"at %1"_s.arg(value)));
     }
-}
-
-void TestTimelineView::idleMeasuringWaitsAfterAScroll()
-{
-    // The next step of a scroll comes before a slice of idle measuring: after a scroll, the first
-    // slice waits a frame (it is never sooner; a slow machine may make it later).
-    const auto estimated = [this] {
-        int count = 0;
-        for (int row = 0; row < m_view->model()->rowCount(); ++row)
-            count += m_view->timelineDelegate()->isEstimated(m_view->model()->index(row, 0)) ? 1 : 0;
-        return count;
-    };
-    // A scroll the moment an older page (its rows estimated) comes in.
-    QElapsedTimer clock;
-    int before = 0;
-    connect(m_model.get(), &TimelineModel::olderLoaded, this, [&] {
-        clock.start();
-        QScrollBar *bar = m_view->verticalScrollBar();
-        bar->setValue(bar->value() - bar->singleStep());
-        before = estimated();
-    });
-    QSignalSpy older(m_model.get(), &TimelineModel::olderLoaded);
-    m_model->loadOlder();
-    QVERIFY(older.wait(5000));
-    QVERIFY(before > 0);
-    while (estimated() == before && clock.elapsed() < 5000)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
-    QVERIFY(estimated() < before);
-    QVERIFY2(clock.elapsed() >= 16, qPrintable(u"after %1 ms"_s.arg(clock.elapsed())));
 }
 
 void TestTimelineView::everyRowIsMeasuredInIdleTime()
