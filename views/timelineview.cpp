@@ -16,6 +16,7 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QPainter>
+#include <QScopeGuard>
 #include <QScopedValueRollback>
 #include <QScrollBar>
 #include <QStyleOptionSlider>
@@ -33,6 +34,10 @@ constexpr int DragScrollIntervalMs = 30;
 // A slice of measuring estimated rows in idle time: a quarter of a frame, so that with the
 // relayout after it, input and painting go on at 60 frames a second.
 constexpr qint64 IdleMeasureMs = 4;
+// The longest one row's measuring takes: a row of text in a script or font seen for the first
+// time (fonts to fall back on are looked up and loaded, glyphs' advances read) took up to 8 ms
+// on a 2-core VM, once. A slice stops after the row that ran over its time.
+constexpr qint64 LongestRowMs = 8;
 
 /// A scroll bar that repaints only where its handle was and is when its value changes.
 ///
@@ -134,7 +139,7 @@ TimelineView::TimelineView(QWidget *parent)
     m_tripleClick.setSingleShot(true);
 
     m_measure.setSingleShot(true);
-    m_measure.setInterval(0);
+    m_clock.start();
     connect(&m_measure, &QTimer::timeout, this, &TimelineView::measureInIdleTime);
 
     m_spinner.setInterval(SpinnerIntervalMs);
@@ -276,6 +281,7 @@ void TimelineView::jumpToBottom()
 
 void TimelineView::verticalScrollbarValueChanged(int value)
 {
+    m_frames.beginFrame(m_clock.elapsed());
     QListView::verticalScrollbarValueChanged(value);
     m_pinned = value >= verticalScrollBar()->maximum() - 2;
     measureVisibleRows();
@@ -299,6 +305,7 @@ void TimelineView::relayoutKeepingPlace()
         first = indexAt(QPoint(viewport()->width() / 2, 0));
         offset = first.isValid() ? visualRect(first).top() : 0;
     }
+    m_frames.beginFrame(m_clock.elapsed());
     // Nothing is measured on the way (the scroll bar moves): the place is not back yet.
     const QScopedValueRollback guard(m_measuring, true);
     QListView::doItemsLayout();
@@ -359,13 +366,20 @@ void TimelineView::measureVisibleRows()
     }
     // The rows off screen: in idle time.
     if (m_delegate->hasEstimates() && !m_measure.isActive())
-        m_measure.start();
+        m_measure.start(0);
 }
 
 void TimelineView::measureInIdleTime()
 {
     if (!model() || !m_delegate->hasEstimates())
         return;
+    // Idle time is what the frames leave: after a frame that leaves no room for a slice, the
+    // slice waits for the next frame period. (Rows shown for the first time, with glyphs never
+    // drawn, made frames of up to 12 ms.)
+    if (const qint64 delay = m_frames.idleDelay(m_clock.elapsed(), IdleMeasureMs + LongestRowMs); delay > 0) {
+        m_measure.start(delay);
+        return;
+    }
     const QScopedValueRollback guard(m_measuring, true);
     QElapsedTimer clock;
     clock.start();
@@ -395,7 +409,7 @@ void TimelineView::measureInIdleTime()
     // meanwhile are placed when they come into view (measureVisibleRows()) or a page comes in.
     m_unplacedHeights |= changed;
     if (m_delegate->hasEstimates())
-        m_measure.start();
+        m_measure.start(0);
     else if (m_unplacedHeights)
         relayoutKeepingPlace();
 }
@@ -480,6 +494,8 @@ void TimelineView::advanceSpinner()
 
 void TimelineView::paintEvent(QPaintEvent *event)
 {
+    m_frames.beginFrame(m_clock.elapsed());
+    const auto painted = qScopeGuard([this] { m_frames.endFrame(); });
     if (model() && model()->rowCount() > 0) {
         QListView::paintEvent(event);
         return;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "framebudget.h"
+
+#include <QElapsedTimer>
 #include <QListView>
 #include <QPersistentModelIndex>
 #include <QTimer>
@@ -162,6 +165,9 @@ private:
     QPoint m_doubleClickPos;
     QPersistentModelIndex m_hoveredCodeRow;
     QTimer m_measure; // measureInIdleTime()
+    // What the frames leave of their periods for measureInIdleTime(), on m_clock.
+    FrameBudget m_frames;
+    QElapsedTimer m_clock;
     bool m_measuring = false;
     /// Rows measured in idle time since the rows were last placed: their places are not yet
     /// those of their heights.

@@ -2,6 +2,7 @@
 // The timeline's estimated row heights (issue 18): rows the view has not shown get a height
 // estimated without layout; the rows on screen are always laid out exactly, the others in idle
 // time, and neither moves what the user is reading.
+#include "framebudget.h"
 #include "guitest.h"
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
@@ -59,6 +60,8 @@ private Q_SLOTS:
     void removedRowsStopTheMeasuring();
     void rowMeasuredOffScreenIsPlacedWhenShown();
     void placingKeepsTheRowBeingRead();
+    void idleTimeIsWhatFramesLeave_data();
+    void idleTimeIsWhatFramesLeave();
 
 private:
     /// The rows that intersect the viewport.
@@ -415,4 +418,46 @@ void TestTimelineView::placingKeepsTheRowBeingRead()
 }
 
 QTEST_MAIN(TestTimelineView)
+void TestTimelineView::idleTimeIsWhatFramesLeave_data()
+{
+    // A frame's events: begin at a time (a scroll, a placing, a paint's start) or end (painted).
+    QTest::addColumn<QList<qint64>>("begins");
+    QTest::addColumn<qint64>("end"); // -1: not painted yet
+    QTest::addColumn<qint64>("now");
+    QTest::addColumn<qint64>("delay"); // of idle work that may take 12 ms
+
+    QTest::newRow("no frame yet") << QList<qint64>{} << qint64(-1) << qint64(0) << qint64(0);
+    QTest::newRow("after a short frame") << QList<qint64>{100} << qint64(103) << qint64(103) << qint64(0);
+    // Room for a slice that may take 12 ms: 16 - 12.
+    QTest::newRow("after a 4 ms frame") << QList<qint64>{100} << qint64(104) << qint64(104) << qint64(0);
+    QTest::newRow("after a 5 ms frame") << QList<qint64>{100} << qint64(105) << qint64(105) << qint64(11);
+    QTest::newRow("after a 15 ms frame") << QList<qint64>{100} << qint64(115) << qint64(115) << qint64(1);
+    QTest::newRow("the next period") << QList<qint64>{100} << qint64(109) << qint64(116) << qint64(0);
+    QTest::newRow("a frame that ran over") << QList<qint64>{100} << qint64(130) << qint64(130) << qint64(0);
+    // A scroll and the paint after it are one frame: the first begin counts.
+    QTest::newRow("scroll, then paint") << QList<qint64>{100, 103} << qint64(106) << qint64(106) << qint64(10);
+    QTest::newRow("on its way") << QList<qint64>{100} << qint64(-1) << qint64(102) << qint64(1);
+    // A scroll whose paint never comes (a hidden view) holds nothing up past its period.
+    QTest::newRow("never painted") << QList<qint64>{100} << qint64(-1) << qint64(116) << qint64(0);
+}
+
+void TestTimelineView::idleTimeIsWhatFramesLeave()
+{
+    QFETCH(QList<qint64>, begins);
+    QFETCH(qint64, end);
+    QFETCH(qint64, now);
+    QFETCH(qint64, delay);
+    FrameBudget frames;
+    // A long frame before, painted: the one measured starts afresh.
+    frames.beginFrame(0);
+    frames.endFrame();
+    if (begins.isEmpty())
+        frames = FrameBudget();
+    for (const qint64 begin : begins)
+        frames.beginFrame(begin);
+    if (end >= 0)
+        frames.endFrame();
+    QCOMPARE(frames.idleDelay(now, 12), delay);
+}
+
 #include "tst_timelineview.moc"
