@@ -26,24 +26,33 @@ public:
         m_onItsWay = true;
     }
     /// The frame was painted.
-    void endFrame() { m_onItsWay = false; }
+    void endFrame()
+    {
+        m_onItsWay = false;
+        m_yielded = false;
+    }
 
     /// How long a slice of idle work that may take up to @p longestMs waits at @p now: 0 to run it
-    /// now. While a frame is on its way in its period, 1 ms (after the paint).
-    [[nodiscard]] qint64 idleDelay(qint64 now, qint64 longestMs) const
+    /// now. While a frame is on its way in its period, 1 ms (after the paint). After a frame that
+    /// leaves no room for the slice, it waits once: for the next period, or 1 ms after a frame
+    /// that ran over its period (input that came during the frame goes first).
+    [[nodiscard]] qint64 idleDelay(qint64 now, qint64 longestMs)
     {
-        const qint64 since = now - m_start;
-        if (m_start < 0 || since >= PeriodMs)
+        if (m_start < 0)
             return 0;
+        const qint64 since = now - m_start;
         if (m_onItsWay)
-            return 1;
-        const qint64 room = PeriodMs - since;
-        return room >= longestMs ? 0 : room;
+            return since < PeriodMs ? 1 : 0; // a paint that never comes holds nothing up
+        if (since + longestMs <= PeriodMs || m_yielded)
+            return 0;
+        m_yielded = true;
+        return since < PeriodMs ? PeriodMs - since : 1;
     }
 
 private:
     qint64 m_start = -1;
     bool m_onItsWay = false;
+    bool m_yielded = false; // idle work waited once since the frame
 };
 
 } // namespace weft

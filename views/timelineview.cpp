@@ -34,10 +34,11 @@ constexpr int DragScrollIntervalMs = 30;
 // A slice of measuring estimated rows in idle time: a quarter of a frame, so that with the
 // relayout after it, input and painting go on at 60 frames a second.
 constexpr qint64 IdleMeasureMs = 4;
-// The longest one row's measuring takes: a row of text in a script or font seen for the first
-// time (fonts to fall back on are looked up and loaded, glyphs' advances read) took up to 8 ms
-// on a 2-core VM, once. A slice stops after the row that ran over its time.
-constexpr qint64 LongestRowMs = 8;
+// The longest a slice takes. It stops after the row that ran over its time, and a row's
+// measuring takes up to 8 ms on a 2-core VM once its fonts and syntax definitions are warm
+// (TimelineDelegate::warmUp(): a piece of that takes up to 7 ms, the C++ definition up to 12 ms
+// once).
+constexpr qint64 LongestSliceMs = IdleMeasureMs + 8;
 
 /// A scroll bar that repaints only where its handle was and is when its value changes.
 ///
@@ -376,7 +377,7 @@ void TimelineView::measureInIdleTime()
     // Idle time is what the frames leave: after a frame that leaves no room for a slice, the
     // slice waits for the next frame period. (Rows shown for the first time, with glyphs never
     // drawn, made frames of up to 12 ms.)
-    if (const qint64 delay = m_frames.idleDelay(m_clock.elapsed(), IdleMeasureMs + LongestRowMs); delay > 0) {
+    if (const qint64 delay = m_frames.idleDelay(m_clock.elapsed(), LongestSliceMs); delay > 0) {
         m_measure.start(delay);
         return;
     }
@@ -390,7 +391,7 @@ void TimelineView::measureInIdleTime()
     const int from = first.isValid() ? first.row() : rows - 1;
     // Outwards from the top of the viewport, a row below and a row above in turn: the rows
     // measured first are the ones a scroll either way shows next.
-    for (int distance = 0; from + distance < rows || from - distance > 0; ++distance) {
+    for (int distance = 0; scanned && (from + distance < rows || from - distance > 0); ++distance) {
         if (clock.elapsed() >= IdleMeasureMs) {
             scanned = false;
             break;
@@ -398,8 +399,16 @@ void TimelineView::measureInIdleTime()
         for (const int row : {from + distance, from - distance - 1}) {
             if (row < 0 || row >= rows)
                 continue;
-            if (const QModelIndex index = model()->index(row, 0); m_delegate->isEstimated(index))
-                changed |= m_delegate->measure(index);
+            const QModelIndex index = model()->index(row, 0);
+            if (!m_delegate->isEstimated(index))
+                continue;
+            // A row's first layout in this process can cost several slices (fonts to fall back
+            // on, a syntax definition): paid ahead a piece at a time, the row in a later slice.
+            if (!m_delegate->warmUp(index, clock, IdleMeasureMs)) {
+                scanned = false;
+                break;
+            }
+            changed |= m_delegate->measure(index);
         }
     }
     if (scanned)

@@ -10,7 +10,9 @@
 #include "timelinedelegate.h"
 #include "timelineview.h"
 
+#include <QElapsedTimer>
 #include <QPaintEvent>
+#include <QStandardItemModel>
 #include <QScreen>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -62,6 +64,7 @@ private Q_SLOTS:
     void placingKeepsTheRowBeingRead();
     void idleTimeIsWhatFramesLeave_data();
     void idleTimeIsWhatFramesLeave();
+    void warmUpPaysAheadInPieces();
 
 private:
     /// The rows that intersect the viewport.
@@ -420,44 +423,79 @@ void TestTimelineView::placingKeepsTheRowBeingRead()
 QTEST_MAIN(TestTimelineView)
 void TestTimelineView::idleTimeIsWhatFramesLeave_data()
 {
-    // A frame's events: begin at a time (a scroll, a placing, a paint's start) or end (painted).
+    // A frame: begun at these times (a scroll, a placing, a paint's start), then painted or not;
+    // then idle work that may take 12 ms asks at these times, and waits this long.
     QTest::addColumn<QList<qint64>>("begins");
-    QTest::addColumn<qint64>("end"); // -1: not painted yet
-    QTest::addColumn<qint64>("now");
-    QTest::addColumn<qint64>("delay"); // of idle work that may take 12 ms
+    QTest::addColumn<bool>("painted");
+    QTest::addColumn<QList<qint64>>("asks");
+    QTest::addColumn<QList<qint64>>("delays");
 
-    QTest::newRow("no frame yet") << QList<qint64>{} << qint64(-1) << qint64(0) << qint64(0);
-    QTest::newRow("after a short frame") << QList<qint64>{100} << qint64(103) << qint64(103) << qint64(0);
-    // Room for a slice that may take 12 ms: 16 - 12.
-    QTest::newRow("after a 4 ms frame") << QList<qint64>{100} << qint64(104) << qint64(104) << qint64(0);
-    QTest::newRow("after a 5 ms frame") << QList<qint64>{100} << qint64(105) << qint64(105) << qint64(11);
-    QTest::newRow("after a 15 ms frame") << QList<qint64>{100} << qint64(115) << qint64(115) << qint64(1);
-    QTest::newRow("the next period") << QList<qint64>{100} << qint64(109) << qint64(116) << qint64(0);
-    QTest::newRow("a frame that ran over") << QList<qint64>{100} << qint64(130) << qint64(130) << qint64(0);
+    using L = QList<qint64>;
+    QTest::newRow("no frame yet") << L{} << false << L{0} << L{0};
+    QTest::newRow("after a short frame") << L{100} << true << L{103} << L{0};
+    // Room for 12 ms in the period: 16 - 12.
+    QTest::newRow("after a 4 ms frame") << L{100} << true << L{104} << L{0};
+    QTest::newRow("after a 5 ms frame") << L{100} << true << L{105, 116} << L{11, 0};
+    QTest::newRow("after a 15 ms frame") << L{100} << true << L{115, 116} << L{1, 0};
+    // A frame that took its whole period or more: once 1 ms, for the input that came meanwhile.
+    QTest::newRow("after a 16 ms frame") << L{100} << true << L{116, 117, 118} << L{1, 0, 0};
+    QTest::newRow("after a 30 ms frame") << L{100} << true << L{130, 130} << L{1, 0};
     // A scroll and the paint after it are one frame: the first begin counts.
-    QTest::newRow("scroll, then paint") << QList<qint64>{100, 103} << qint64(106) << qint64(106) << qint64(10);
-    QTest::newRow("on its way") << QList<qint64>{100} << qint64(-1) << qint64(102) << qint64(1);
+    QTest::newRow("scroll, then paint") << L{100, 103} << true << L{106} << L{10};
+    QTest::newRow("on its way") << L{100} << false << L{102, 115} << L{1, 1};
     // A scroll whose paint never comes (a hidden view) holds nothing up past its period.
-    QTest::newRow("never painted") << QList<qint64>{100} << qint64(-1) << qint64(116) << qint64(0);
+    QTest::newRow("never painted") << L{100} << false << L{116} << L{0};
 }
 
 void TestTimelineView::idleTimeIsWhatFramesLeave()
 {
     QFETCH(QList<qint64>, begins);
-    QFETCH(qint64, end);
-    QFETCH(qint64, now);
-    QFETCH(qint64, delay);
+    QFETCH(bool, painted);
+    QFETCH(QList<qint64>, asks);
+    QFETCH(QList<qint64>, delays);
     FrameBudget frames;
-    // A long frame before, painted: the one measured starts afresh.
-    frames.beginFrame(0);
-    frames.endFrame();
-    if (begins.isEmpty())
-        frames = FrameBudget();
+    if (!begins.isEmpty()) {
+        // A long frame before, and idle work after it: the frame measured starts afresh.
+        frames.beginFrame(0);
+        frames.endFrame();
+        (void)frames.idleDelay(40, 12);
+        (void)frames.idleDelay(41, 12);
+    }
     for (const qint64 begin : begins)
         frames.beginFrame(begin);
-    if (end >= 0)
+    if (painted)
         frames.endFrame();
-    QCOMPARE(frames.idleDelay(now, 12), delay);
+    for (qsizetype i = 0; i < asks.size(); ++i)
+        QCOMPARE(frames.idleDelay(asks.at(i), 12), delays.at(i));
+}
+
+void TestTimelineView::warmUpPaysAheadInPieces()
+{
+    // Rows of a script and a language nothing else in this test process lays out: Georgian
+    // text, a Python block.
+    QStandardItemModel rows;
+    const auto addRow = [&](const QString &text) {
+        auto *item = new QStandardItem;
+        item->setData(QVariant::fromValue(QList<Part>{Part::makeText(u"prt_1"_s, m_session, u"msg_1"_s, text)}),
+                      TimelineModel::PartsRole);
+        rows.appendRow(item);
+        return rows.index(rows.rowCount() - 1, 0);
+    };
+    const QModelIndex latin = addRow(u"Only **Latin** text, and `code`."_s);
+    const QModelIndex georgian = addRow(u"ქართული ტექსტი\n\n```python\nprint('x')\n```\n"_s);
+    const QModelIndex python = addRow(u"```Python\npass\n```"_s);
+    TimelineDelegate *delegate = m_view->timelineDelegate();
+    QElapsedTimer slice;
+    slice.start();
+    // Nothing to warm: true whatever the time left.
+    QVERIFY(delegate->warmUp(latin, slice, 0));
+    // No time left: nothing is done.
+    QVERIFY(!delegate->warmUp(georgian, slice, 0));
+    // Time enough: everything, and the row can be measured in the same slice.
+    QVERIFY(delegate->warmUp(georgian, slice, 60000));
+    // Warm now, for this row and every other row of that script and language.
+    QVERIFY(delegate->warmUp(georgian, slice, 0));
+    QVERIFY(delegate->warmUp(python, slice, 0));
 }
 
 #include "tst_timelineview.moc"

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// TimelineDelegate::warmUp(): the first layout's costs of a row, paid ahead in pieces.
+
+#include "timelinedelegate.h"
+#include "timelinedelegate_p.h"
+
+#include "markdownrenderer.h"
+#include "qt/timelinemodel.h"
+
+#include <QAbstractItemView>
+#include <QElapsedTimer>
+#include <QFontDatabase>
+#include <QHash>
+#include <QSet>
+#include <QStringTokenizer>
+#include <QTextLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace weft
+{
+
+namespace
+{
+// Characters of a script laid out to warm it: enough for the fonts it falls back on to load.
+constexpr qsizetype SampleLength = 8;
+
+/// The faces a row's text is laid out in: the view's font, its italic (reasoning), its bold and
+/// demibold (Markdown's strong text, titles), the small print and its italic, and the two
+/// fixed-pitch faces (tool output, Markdown's code).
+QList<QFont> faces(const QFont &font)
+{
+    QFont italic = font;
+    italic.setItalic(true);
+    QFont bold = font;
+    bold.setBold(true);
+    QFont demiBold = font;
+    demiBold.setWeight(QFont::DemiBold);
+    const QFont small = smallFont(font);
+    QFont smallItalic = small;
+    smallItalic.setItalic(true);
+    QFont code = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    code.setPointSizeF(font.pointSizeF() * 0.95);
+    return {font, italic, bold, demiBold, small, smallItalic, fixedFont(font), code};
+}
+
+/// What warmUp() found in a row's text: a few characters of each script the Latin fonts do not
+/// cover, and the languages of its fenced code blocks.
+struct RowNeeds
+{
+    QHash<int, QString> samples; // by QChar::Script
+    QStringList languages;
+};
+
+void scan(QStringView text, RowNeeds &needs)
+{
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        char32_t c = text.at(i).unicode();
+        if (c < 0x80)
+            continue;
+        if (QChar::isHighSurrogate(c) && i + 1 < text.size() && text.at(i + 1).isLowSurrogate()) {
+            c = QChar::surrogateToUcs4(text.at(i), text.at(i + 1));
+            ++i;
+        }
+        const QChar::Script script = QChar::script(c);
+        if (script == QChar::Script_Common || script == QChar::Script_Inherited || script == QChar::Script_Latin)
+            continue;
+        QString &sample = needs.samples[int(script)];
+        if (sample.size() < SampleLength)
+            sample += QString::fromUcs4(&c, 1);
+    }
+    for (const QStringView line : QStringTokenizer(text, u'\n')) {
+        const QStringView trimmed = line.trimmed();
+        if (!trimmed.startsWith(u"```"))
+            continue;
+        const QString language = trimmed.mid(3).trimmed().toString().toLower();
+        if (!language.isEmpty() && !needs.languages.contains(language))
+            needs.languages.append(language);
+    }
+}
+
+// What is warm in this process (the GUI thread's font caches, the syntax repository).
+QSet<QString> &warmFaces()
+{
+    static QSet<QString> keys;
+    return keys;
+}
+
+QSet<QString> &warmLanguages()
+{
+    static QSet<QString> languages;
+    return languages;
+}
+} // namespace
+
+bool TimelineDelegate::warmUp(const QModelIndex &index, const QElapsedTimer &clock, qint64 budgetMs) const
+{
+    RowNeeds needs;
+    for (const Part &part : index.data(TimelineModel::PartsRole).value<QList<Part>>()) {
+        if (part.type() == PartType::Text || part.type() == PartType::Reasoning)
+            scan(part.text(), needs);
+    }
+    if (needs.samples.isEmpty() && needs.languages.isEmpty())
+        return true;
+    const auto outOfTime = [&] { return clock.elapsed() >= budgetMs; };
+    bool warmed = false;
+    const QList<QFont> rowFaces = needs.samples.isEmpty() ? QList<QFont>() : faces(m_view->font());
+    for (auto it = needs.samples.cbegin(); it != needs.samples.cend(); ++it) {
+        for (const QFont &face : rowFaces) {
+            const QString key = face.key() + u'|' + QString::number(it.key());
+            if (warmFaces().contains(key))
+                continue;
+            if (outOfTime())
+                return false;
+            QTextLayout layout(it.value(), face);
+            layout.beginLayout();
+            layout.createLine();
+            layout.endLayout();
+            warmFaces().insert(key);
+            warmed = true;
+        }
+    }
+    for (const QString &language : std::as_const(needs.languages)) {
+        if (warmLanguages().contains(language))
+            continue;
+        if (outOfTime())
+            return false;
+        // Highlighting a line loads the definition and those it includes, as a code block's
+        // first highlighting would (C++: 5 to 12 ms, once).
+        CodeHighlighter highlighter(language, syntaxTheme(m_view->palette()));
+        if (highlighter.isValid())
+            (void)highlighter.highlight({u"x"_s});
+        warmLanguages().insert(language);
+        warmed = true;
+    }
+    // The row itself in a slice of its own when the warming used this one up.
+    return !warmed || !outOfTime();
+}
+
+} // namespace weft
