@@ -50,6 +50,13 @@ QModelIndex timelineIndex(QModelIndex index)
     return index;
 }
 
+QFont fixedFont(const QFont &font)
+{
+    QFont f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    f.setPointSizeF(font.pointSizeF() * 0.9);
+    return f;
+}
+
 /// The first @p max lines of @p text and how many more there are, without splitting all of a
 /// large tool output.
 QStringList firstLines(const QString &text, int max, int *more)

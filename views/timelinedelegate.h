@@ -80,9 +80,10 @@ public:
     void dropEstimates();
     /// Pays ahead, a piece at a time, what the first layout of row @p index in this process
     /// would pay at once (up to 20 ms for a row of Chinese and Japanese text with a C++ block):
-    /// for each script of its text, the fonts each of the timeline's faces falls back on, and the
-    /// syntax definition of each of its code blocks' languages. Stops before a piece once @p clock
-    /// has run @p budgetMs; true when the row has nothing left to warm.
+    /// for each script of its text, the fonts that the faces its text is set in fall back on,
+    /// and the syntax definition of each of its code blocks' languages. Stops before a piece once
+    /// @p clock has run @p budgetMs; true when the row has nothing left to warm and time is left
+    /// to lay it out (timelinewarmup.cpp).
     bool warmUp(const QModelIndex &index, const QElapsedTimer &clock, qint64 budgetMs) const;
 
     /// What is under @p pos (row coordinates relative to the row's top-left corner).

@@ -7,7 +7,6 @@
 #include "timelinedelegate.h"
 
 #include <QFont>
-#include <QFontDatabase>
 #include <QRectF>
 #include <QStringList>
 
@@ -19,14 +18,6 @@ inline QFont smallFont(const QFont &font)
 {
     QFont f = font;
     f.setPointSizeF(font.pointSizeF() * 0.88);
-    return f;
-}
-
-/// The fixed-pitch font of tool calls' commands and output.
-inline QFont fixedFont(const QFont &font)
-{
-    QFont f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    f.setPointSizeF(font.pointSizeF() * 0.9);
     return f;
 }
 

@@ -2,7 +2,6 @@
 // TimelineDelegate::warmUp(): the first layout's costs of a row, paid ahead in pieces.
 
 #include "timelinedelegate.h"
-#include "timelinedelegate_p.h"
 
 #include "markdownrenderer.h"
 #include "qt/timelinemodel.h"
@@ -25,35 +24,45 @@ namespace
 // Characters of a script laid out to warm it: enough for the fonts it falls back on to load.
 constexpr qsizetype SampleLength = 8;
 
-/// The faces a row's text is laid out in: the view's font, its italic (reasoning), its bold and
-/// demibold (Markdown's strong text, titles), the small print and its italic, and the two
-/// fixed-pitch faces (tool output, Markdown's code).
-QList<QFont> faces(const QFont &font)
-{
-    QFont italic = font;
-    italic.setItalic(true);
-    QFont bold = font;
-    bold.setBold(true);
-    QFont demiBold = font;
-    demiBold.setWeight(QFont::DemiBold);
-    const QFont small = smallFont(font);
-    QFont smallItalic = small;
-    smallItalic.setItalic(true);
-    QFont code = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    code.setPointSizeF(font.pointSizeF() * 0.95);
-    return {font, italic, bold, demiBold, small, smallItalic, fixedFont(font), code};
-}
-
-/// What warmUp() found in a row's text: a few characters of each script the Latin fonts do not
-/// cover, and the languages of its fenced code blocks.
+/// What warmUp() found in a row's text: for each face its text is laid out in, a few characters
+/// of each script the Latin fonts do not cover; and the languages of its fenced code blocks.
 struct RowNeeds
 {
-    QHash<int, QString> samples; // by QChar::Script
+    struct Sample
+    {
+        QFont face;
+        QString text;
+    };
+    QHash<QString, Sample> samples; // by the face's key and the script
     QStringList languages;
 };
 
-void scan(QStringView text, RowNeeds &needs)
+/// The faces @p text of a part is laid out in: the view's font @p font, or its italic for
+/// reasoning; Markdown's bold for strong text and headings, its fixed-pitch face for code.
+QList<QFont> facesOf(QStringView text, bool reasoning, const QFont &font)
 {
+    if (reasoning) {
+        QFont italic = font;
+        italic.setItalic(true);
+        return {italic};
+    }
+    QList<QFont> faces{font};
+    if (text.contains(u"**") || text.contains(u"__") || text.startsWith(u'#') || text.contains(u"\n#")) {
+        QFont bold = font;
+        bold.setBold(true);
+        faces.append(bold);
+    }
+    if (text.contains(u'`')) {
+        QFont code = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        code.setPointSizeF(font.pointSizeF() * 0.95);
+        faces.append(code);
+    }
+    return faces;
+}
+
+void scan(QStringView text, const QList<QFont> &faces, RowNeeds &needs)
+{
+    QHash<int, QString> scripts;
     for (qsizetype i = 0; i < text.size(); ++i) {
         char32_t c = text.at(i).unicode();
         if (c < 0x80)
@@ -65,9 +74,13 @@ void scan(QStringView text, RowNeeds &needs)
         const QChar::Script script = QChar::script(c);
         if (script == QChar::Script_Common || script == QChar::Script_Inherited || script == QChar::Script_Latin)
             continue;
-        QString &sample = needs.samples[int(script)];
+        QString &sample = scripts[int(script)];
         if (sample.size() < SampleLength)
             sample += QString::fromUcs4(&c, 1);
+    }
+    for (auto it = scripts.cbegin(); it != scripts.cend(); ++it) {
+        for (const QFont &face : faces)
+            needs.samples.insert(face.key() + u'|' + QString::number(it.key()), {face, it.value()});
     }
     for (const QStringView line : QStringTokenizer(text, u'\n')) {
         const QStringView trimmed = line.trimmed();
@@ -96,29 +109,28 @@ QSet<QString> &warmLanguages()
 bool TimelineDelegate::warmUp(const QModelIndex &index, const QElapsedTimer &clock, qint64 budgetMs) const
 {
     RowNeeds needs;
+    const QFont font = m_view->font();
     for (const Part &part : index.data(TimelineModel::PartsRole).value<QList<Part>>()) {
-        if (part.type() == PartType::Text || part.type() == PartType::Reasoning)
-            scan(part.text(), needs);
+        if (part.type() != PartType::Text && part.type() != PartType::Reasoning)
+            continue;
+        const QString text = part.text();
+        scan(text, facesOf(text, part.type() == PartType::Reasoning, font), needs);
     }
     if (needs.samples.isEmpty() && needs.languages.isEmpty())
         return true;
     const auto outOfTime = [&] { return clock.elapsed() >= budgetMs; };
     bool warmed = false;
-    const QList<QFont> rowFaces = needs.samples.isEmpty() ? QList<QFont>() : faces(m_view->font());
     for (auto it = needs.samples.cbegin(); it != needs.samples.cend(); ++it) {
-        for (const QFont &face : rowFaces) {
-            const QString key = face.key() + u'|' + QString::number(it.key());
-            if (warmFaces().contains(key))
-                continue;
-            if (outOfTime())
-                return false;
-            QTextLayout layout(it.value(), face);
-            layout.beginLayout();
-            layout.createLine();
-            layout.endLayout();
-            warmFaces().insert(key);
-            warmed = true;
-        }
+        if (warmFaces().contains(it.key()))
+            continue;
+        if (outOfTime())
+            return false;
+        QTextLayout layout(it->text, it->face);
+        layout.beginLayout();
+        layout.createLine();
+        layout.endLayout();
+        warmFaces().insert(it.key());
+        warmed = true;
     }
     for (const QString &language : std::as_const(needs.languages)) {
         if (warmLanguages().contains(language))
