@@ -105,6 +105,13 @@ void CodeHighlighter::applyFormat(int offset, int length, const KSyntaxHighlight
 namespace Markdown
 {
 
+QFont codeFont(const QFont &font)
+{
+    QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    fixed.setPointSizeF(font.pointSizeF() * 0.95);
+    return fixed;
+}
+
 void render(QTextDocument *document, const QString &markdown, const QFont &font, const QPalette &palette)
 {
     document->setDefaultFont(font);
@@ -113,8 +120,7 @@ void render(QTextDocument *document, const QString &markdown, const QFont &font,
     document->setMarkdown(markdown, QTextDocument::MarkdownDialectGitHub);
 
     const QColor codeBackground = Style::mix(palette.color(QPalette::Base), palette.color(QPalette::Text), 0.07);
-    QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    fixed.setPointSizeF(font.pointSizeF() * 0.95);
+    const QFont fixed = codeFont(font);
     const KSyntaxHighlighting::Theme theme = syntaxTheme(palette);
 
     QTextCursor cursor(document);

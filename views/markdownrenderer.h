@@ -47,6 +47,8 @@ private:
 /// and set apart, inline code tinted.
 namespace Markdown
 {
+/// The fixed-pitch face of code in Markdown set in @p font.
+[[nodiscard]] QFont codeFont(const QFont &font);
 /// Fills @p document from @p markdown. The document's default font is @p font.
 void render(QTextDocument *document, const QString &markdown, const QFont &font, const QPalette &palette);
 /// Paints the code-block backgrounds of a rendered document at @p offset (before the text).

@@ -8,7 +8,6 @@
 
 #include <QAbstractItemView>
 #include <QElapsedTimer>
-#include <QFontDatabase>
 #include <QHash>
 #include <QSet>
 #include <QStringTokenizer>
@@ -38,7 +37,7 @@ struct RowNeeds
 };
 
 /// The faces @p text of a part is laid out in: the view's font @p font, or its italic for
-/// reasoning; Markdown's bold for strong text and headings, its fixed-pitch face for code.
+/// (expanded) reasoning; Markdown's bold for strong text and headings, its face for code.
 QList<QFont> facesOf(QStringView text, bool reasoning, const QFont &font)
 {
     if (reasoning) {
@@ -52,11 +51,8 @@ QList<QFont> facesOf(QStringView text, bool reasoning, const QFont &font)
         bold.setBold(true);
         faces.append(bold);
     }
-    if (text.contains(u'`')) {
-        QFont code = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-        code.setPointSizeF(font.pointSizeF() * 0.95);
-        faces.append(code);
-    }
+    if (text.contains(u'`'))
+        faces.append(Markdown::codeFont(font));
     return faces;
 }
 
@@ -111,7 +107,8 @@ bool TimelineDelegate::warmUp(const QModelIndex &index, const QElapsedTimer &clo
     RowNeeds needs;
     const QFont font = m_view->font();
     for (const Part &part : index.data(TimelineModel::PartsRole).value<QList<Part>>()) {
-        if (part.type() != PartType::Text && part.type() != PartType::Reasoning)
+        // Collapsed reasoning shows its title only.
+        if (part.type() != PartType::Text && !(part.type() == PartType::Reasoning && isExpanded(part.id())))
             continue;
         const QString text = part.text();
         scan(text, facesOf(text, part.type() == PartType::Reasoning, font), needs);
