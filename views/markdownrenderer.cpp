@@ -13,6 +13,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QTextBlock>
+#include <QStringTokenizer>
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTextDocumentFragment>
@@ -203,6 +204,19 @@ void render(QTextDocument *document, const QString &markdown, const QFont &font,
     }
 }
 
+namespace
+{
+/// The fence character of a line that opens or closes a fenced code block (``` or ~~~, indented
+/// less than four spaces), else a null QChar.
+QChar fenceOf(QStringView line)
+{
+    const QStringView trimmed = line.trimmed();
+    const bool fenceLine = (trimmed.startsWith(u"```") || trimmed.startsWith(u"~~~"))
+        && line.indexOf(trimmed.at(0)) < 4;
+    return fenceLine ? trimmed.at(0) : QChar();
+}
+} // namespace
+
 QList<qsizetype> pieceStarts(QStringView text)
 {
     QList<qsizetype> starts;
@@ -217,10 +231,10 @@ QList<qsizetype> pieceStarts(QStringView text)
             end = text.size();
         const QStringView line = text.mid(pos, end - pos);
         const QStringView trimmed = line.trimmed();
-        const bool fenceLine = (trimmed.startsWith(u"```") || trimmed.startsWith(u"~~~"))
-            && line.indexOf(trimmed.at(0)) < 4;
+        const QChar lineFence = fenceOf(line);
+        const bool fenceLine = !lineFence.isNull();
         if (inFence) {
-            if (fenceLine && trimmed.at(0) == fence)
+            if (lineFence == fence)
                 inFence = false;
         } else if (trimmed.isEmpty()) {
             blankBefore = true;
@@ -239,12 +253,38 @@ QList<qsizetype> pieceStarts(QStringView text)
             blankBefore = false;
             if (fenceLine) {
                 inFence = true;
-                fence = trimmed.at(0);
+                fence = lineFence;
             }
         }
         pos = end + 1;
     }
     return starts;
+}
+
+QStringList fenceLanguages(QStringView text)
+{
+    QStringList languages;
+    QChar fence; // of the open block, null outside one
+    for (const QStringView line : QStringTokenizer(text, u'\n')) {
+        const QChar lineFence = fenceOf(line);
+        if (lineFence.isNull())
+            continue;
+        if (!fence.isNull()) {
+            if (lineFence == fence)
+                fence = QChar();
+            continue;
+        }
+        fence = lineFence;
+        QStringView info = line.trimmed();
+        while (info.startsWith(fence))
+            info = info.mid(1);
+        info = info.trimmed();
+        const qsizetype space = info.indexOf(u' ');
+        const QString language = (space < 0 ? info : info.left(space)).toString();
+        if (!language.isEmpty() && !languages.contains(language))
+            languages.append(language);
+    }
+    return languages;
 }
 
 QList<CodeBlock> codeBlocks(QTextDocument *document)

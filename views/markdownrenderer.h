@@ -59,6 +59,9 @@ void paintCodeBackgrounds(QPainter *painter, QTextDocument *document, const QPoi
 /// quotes. A reply being written is laid out piece by piece, so that each new delta renders
 /// only its last piece. The offsets of the pieces' starts after the first, in order.
 [[nodiscard]] QList<qsizetype> pieceStarts(QStringView text);
+/// The languages of the fenced code blocks of Markdown @p text, as the renderer gives them to its
+/// highlighter (the first word of a fence's info string), each once, in order.
+[[nodiscard]] QStringList fenceLanguages(QStringView text);
 
 /// A fenced code block of a rendered document.
 struct CodeBlock

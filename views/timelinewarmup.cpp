@@ -10,7 +10,6 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QSet>
-#include <QStringTokenizer>
 #include <QTextLayout>
 
 using namespace Qt::StringLiterals;
@@ -78,13 +77,10 @@ void scan(QStringView text, const QList<QFont> &faces, RowNeeds &needs)
         for (const QFont &face : faces)
             needs.samples.insert(face.key() + u'|' + QString::number(it.key()), {face, it.value()});
     }
-    for (const QStringView line : QStringTokenizer(text, u'\n')) {
-        const QStringView trimmed = line.trimmed();
-        if (!trimmed.startsWith(u"```"))
-            continue;
-        const QString language = trimmed.mid(3).trimmed().toString().toLower();
-        if (!language.isEmpty() && !needs.languages.contains(language))
-            needs.languages.append(language);
+    // Syntax definitions are found by name whatever its case: one warm-up for "Python" and "python".
+    for (const QString &language : Markdown::fenceLanguages(text)) {
+        if (!needs.languages.contains(language.toLower()))
+            needs.languages.append(language.toLower());
     }
 }
 

@@ -4,6 +4,7 @@
 // time, and neither moves what the user is reading.
 #include "framebudget.h"
 #include "guitest.h"
+#include "markdownrenderer.h"
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
 #include "store/jsonstore.h"
@@ -65,6 +66,7 @@ private Q_SLOTS:
     void idleTimeIsWhatFramesLeave_data();
     void idleTimeIsWhatFramesLeave();
     void warmUpPaysAheadInPieces();
+    void fenceLanguagesAsTheRendererSeesThem();
 
 private:
     /// The rows that intersect the viewport.
@@ -496,6 +498,15 @@ void TestTimelineView::warmUpPaysAheadInPieces()
     // Warm now, for this row and every other row of that script and language.
     QVERIFY(delegate->warmUp(georgian, slice, 0));
     QVERIFY(delegate->warmUp(python, slice, 0));
+}
+
+void TestTimelineView::fenceLanguagesAsTheRendererSeesThem()
+{
+    // The first word of each opening fence's info string, ``` and ~~~ alike, each once; a fence
+    // line inside another block, or indented four spaces (code, not a fence), is not one.
+    const QString text = u"Intro\n\n```cpp title=main.cpp\nint x;\n~~~ruby\n```\n\n"
+                         u"~~~~ Rust\nfn f() {}\n~~~~\n\n    ```go\n\n```cpp\n```\n```\n```"_s;
+    QCOMPARE(Markdown::fenceLanguages(text), (QStringList{u"cpp"_s, u"Rust"_s}));
 }
 
 #include "tst_timelineview.moc"
