@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Processor stream benchmark: a 5,000-delta reply through the whole loop (provider, parts written
 // to the store, coalesced signals) to a receiver on the main thread, which measures how many
-// deltas per second arrive and the longest time its event loop was blocked.
+// deltas per second arrive and the longest time its event loop was blocked. The loopback server
+// runs in a thread of its own, as a provider is another machine: writing a 7 MB reply at once
+// must not count as a stall of Weft's receiver.
 //
 // Prints one JSON object: {"deltas":..., "deltas_per_s":..., "max_stall_ms":..., "signals":...}
 #include "fakellmserver.h"
@@ -12,6 +14,8 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QScopeGuard>
+#include <QThread>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -31,8 +35,15 @@ int main(int argc, char **argv)
     if (!store->initialize())
         return 1;
     auto service = std::make_shared<SessionService>(store);
-    FakeLlmServer server;
-    server.listen();
+    QThread serverThread;
+    auto *server = new FakeLlmServer; // deleted in its thread, when that ends
+    server->moveToThread(&serverThread);
+    QObject::connect(&serverThread, &QThread::finished, server, &QObject::deleteLater);
+    serverThread.start();
+    auto stopServer = qScopeGuard([&] {
+        serverThread.quit();
+        serverThread.wait();
+    });
     OpenAiStream stream;
     stream.role();
     for (int i = 0; i < deltas; ++i)
@@ -43,13 +54,22 @@ int main(int argc, char **argv)
     FakeReply reply = FakeReply::sse(stream.bytes());
     if (paced)
         reply.chunked(stream.bytes().size() / qMax(1, deltas / 25), 2);
-    server.enqueue(reply);
+    QUrl base;
+    QMetaObject::invokeMethod(
+        server,
+        [&] {
+            if (server->listen())
+                base = server->baseUrl();
+            server->enqueue(reply);
+        },
+        Qt::BlockingQueuedConnection);
+    if (base.isEmpty())
+        return 1;
 
     ProcessorConfig config;
     config.dataDir = data.path();
     config.generateTitles = false;
     config.snapshots = ProcessorConfig::Snapshots::Never;
-    const QUrl base = server.baseUrl();
     config.resolveModel = [base](const QString &) -> Result<ResolvedModel> {
         ResolvedModel m;
         m.providerID = u"fake"_s;
@@ -79,7 +99,7 @@ int main(int argc, char **argv)
         received += delta.count(u' ');
         ++signalCount;
     });
-    QObject::connect(&server, &FakeLlmServer::requestReceived, &app, [&] { requestMs = clock.elapsed(); });
+    QObject::connect(server, &FakeLlmServer::requestReceived, &app, [&] { requestMs = clock.elapsed(); });
     QObject::connect(&processor, &Processor::finished, &app, [&] { QCoreApplication::quit(); });
     PromptRequest request;
     request.directory = project.path();

@@ -585,6 +585,7 @@ private:
 
 FakeLlmServer::FakeLlmServer(QObject *parent)
     : QObject(parent)
+    , m_server(this) // a child, so that moveToThread() takes the listening socket along
 {
     connect(&m_server, &QTcpServer::newConnection, this, &FakeLlmServer::onNewConnection);
 }
