@@ -313,6 +313,16 @@ QList<CodeBlock> codeBlocks(QTextDocument *document)
     return result;
 }
 
+int codeBlockCount(const QTextDocument *document)
+{
+    // The groups are numbered in order: the last one is the count.
+    for (QTextBlock block = document->lastBlock(); block.isValid(); block = block.previous()) {
+        if (const int g = block.blockFormat().intProperty(CodeGroupProperty))
+            return g;
+    }
+    return 0;
+}
+
 QString codeText(QTextDocument *document, const CodeBlock &block)
 {
     QTextCursor cursor(document);

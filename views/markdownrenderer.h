@@ -73,6 +73,8 @@ struct CodeBlock
 };
 /// The fenced code blocks of a rendered document, in order.
 [[nodiscard]] QList<CodeBlock> codeBlocks(QTextDocument *document);
+/// How many fenced code blocks a rendered document has.
+[[nodiscard]] int codeBlockCount(const QTextDocument *document);
 /// The text of code block @p block, as it was written (no trailing newline).
 [[nodiscard]] QString codeText(QTextDocument *document, const CodeBlock &block);
 } // namespace Markdown

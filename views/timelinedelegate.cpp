@@ -668,13 +668,17 @@ void TimelineDelegate::layoutText(const Part &part, LayoutState &s) const
         return;
     const QString text = part.text();
     // A reply being written is laid out a piece at a time (one document each, cached), so that
-    // a delta renders only the last piece, not everything written so far; once written, it is
-    // one document again.
-    const QList<qsizetype> starts = s.l.running ? Markdown::pieceStarts(text) : QList<qsizetype>();
+    // a delta renders only the last piece, not everything written so far. Once written it keeps
+    // its pieces: rendering it again as one document stalled the window at the moment a long
+    // reply ended (500 ms for 230 KB). A text laid out anew (another session, a new font) is
+    // one document.
+    const bool inPieces = s.l.running || m_pieces.contains(part.id());
+    const QList<qsizetype> starts = inPieces ? Markdown::pieceStarts(text) : QList<qsizetype>();
     if (starts.isEmpty())
-        m_pieces.erase(part.id()); // written: one document again
+        m_pieces.erase(part.id()); // one piece: one document
     const qreal gap = starts.isEmpty() ? 0 : paragraphGap(s.font);
     qsizetype from = 0;
+    int codeBlocks = 0;
     for (qsizetype i = 0; i <= starts.size(); ++i) {
         const qsizetype to = i < starts.size() ? starts.at(i) : text.size();
         Block b;
@@ -683,6 +687,9 @@ void TimelineDelegate::layoutText(const Part &part, LayoutState &s) const
         b.doc = starts.isEmpty()
             ? document(part.id(), text, true, s.font, s.innerW)
             : pieceDocument(part.id(), i, QStringView(text).mid(from, to - from), s.font, s.innerW);
+        b.codeBase = codeBlocks;
+        if (!starts.isEmpty())
+            codeBlocks += Markdown::codeBlockCount(b.doc.get());
         from = to;
         if (i > 0)
             s.y += gap - BlockGap; // as far apart as the paragraphs of one document
@@ -1018,8 +1025,8 @@ void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &p
         p->restore();
         if (m_hoveredCode.first == b.partID || m_copiedCode.first == b.partID) {
             for (const Markdown::CodeBlock &code : Markdown::codeBlocks(b.doc.get())) {
-                const bool copied = m_copiedCode == std::pair(b.partID, code.group);
-                if (copied || m_hoveredCode == std::pair(b.partID, code.group))
+                const bool copied = m_copiedCode == std::pair(b.partID, b.codeBase + code.group);
+                if (copied || m_hoveredCode == std::pair(b.partID, b.codeBase + code.group))
                     paintCopyButton(p, copyButtonRect(b, code.rect), copied, palette);
             }
         }
@@ -1377,7 +1384,7 @@ TimelineDelegate::Hit TimelineDelegate::hitTest(const QModelIndex &index, const 
                 for (const Markdown::CodeBlock &code : Markdown::codeBlocks(b.doc.get())) {
                     if (!code.rect.translated(b.docPos).contains(pos))
                         continue;
-                    hit.codeGroup = code.group;
+                    hit.codeGroup = b.codeBase + code.group;
                     if (copyButtonRect(b, code.rect).contains(pos)) {
                         hit.kind = Hit::Kind::CopyCode;
                         return hit;

@@ -93,7 +93,7 @@ public:
         Kind kind = Kind::None;
         QString partID;
         QString link;
-        int codeGroup = 0; // in a fenced code block of the text: its number (Text, Link, CopyCode)
+        int codeGroup = 0; // in a fenced code block of the text: its number in the part, from 1 (Text, Link, CopyCode)
         /// What a click acts on: a toggle, a link, the changes line, a code block's copy button.
         [[nodiscard]] bool isClickable() const
         {
@@ -201,7 +201,7 @@ private:
     /// width (the width is set anew), else a new one, which replaces @p slot (not freed here).
     [[nodiscard]] std::shared_ptr<QTextDocument> cachedDocument(CachedDocument *&slot, QStringView text, bool markdown,
                                                                 const QFont &font, qreal width) const;
-    /// Piece @p piece of text part @p partID of a reply being written (Markdown::pieceStarts()).
+    /// Piece @p piece of text part @p partID of a reply written in pieces (Markdown::pieceStarts()).
     [[nodiscard]] std::shared_ptr<QTextDocument> pieceDocument(const QString &partID, qsizetype piece, QStringView text,
                                                                const QFont &font, qreal width) const;
     [[nodiscard]] std::shared_ptr<QTextDocument> document(const QString &key, QStringView text, bool markdown,
@@ -285,9 +285,10 @@ private:
     mutable Heights m_heights;
     mutable QHash<QString, qreal> m_paragraphGaps; // by font
     mutable QCache<QString, CachedDocument> m_documents;
-    /// The pieces of replies being written, by part, outside the bounded cache above: a long
-    /// reply has hundreds of pieces, which would flush that cache and be rendered again at every
-    /// delta. A reply's pieces go when it is written.
+    /// The pieces of replies written while the session was shown, by part, outside the bounded
+    /// cache above: a long reply has hundreds of pieces, which would flush that cache and be
+    /// rendered again at every delta. A written reply keeps its pieces (layoutText()); they go
+    /// with the other caches, when the session or the font changes.
     mutable std::unordered_map<QString, std::vector<std::unique_ptr<CachedDocument>>> m_pieces;
     mutable QCache<QString, QImage> m_thumbnails;
 };

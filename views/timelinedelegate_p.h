@@ -32,6 +32,9 @@ struct TimelineDelegate::Block
     bool expanded = false;
     std::shared_ptr<QTextDocument> doc;
     QPointF docPos;
+    /// Text: the code blocks of its part in the pieces above it. A code block's number in its
+    /// part (hover, copy) is codeBase plus its group in this block's document.
+    int codeBase = 0;
     // tool
     QString title;
     QString subject;

@@ -229,7 +229,7 @@ QString TimelineDelegate::codeBlockText(const QModelIndex &index, const QString 
         if (b.partID != partID || !b.doc || b.kind != Block::Kind::Text)
             continue;
         for (const Markdown::CodeBlock &code : Markdown::codeBlocks(b.doc.get())) {
-            if (code.group == group)
+            if (b.codeBase + code.group == group)
                 return Markdown::codeText(b.doc.get(), code);
         }
     }
