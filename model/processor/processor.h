@@ -245,7 +245,10 @@ private:
         /// This process's claim on the session (released when the run has ended).
         std::shared_ptr<SessionLock> lock;
     };
+    /// A run is done: its thread is asked to end, and endRun() follows once it has.
     void onRunFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
+    /// Deletes the ended run and its thread, releases the session and says so.
+    void endRun(const QString &sessionID, bool ok, const weft::MessageError &error);
     Result<QString> start(SessionRun *run, const QString &sessionID);
 
     std::shared_ptr<SessionService> m_service;
