@@ -41,6 +41,7 @@
 #include <QSet>
 #include <QScopeGuard>
 #include <QScrollBar>
+#include <QThread>
 
 #include <unistd.h>
 
@@ -410,17 +411,27 @@ int guiIdle(BenchApplication &app, const QString &dataDir, const QString &sessio
 
 /// A reply streamed into @p sessionID by the real processor from a loopback server paced like a
 /// model (some 12,500 deltas/s in TCP writes every 2 ms), long enough to outlast the typing.
+/// The server runs in a thread of its own, as a provider is another machine.
 struct Stream
 {
-    test::FakeLlmServer server;
+    QThread serverThread;
+    test::FakeLlmServer *server = nullptr; ///< lives in serverThread, deleted when it ends
     std::unique_ptr<Processor> processor;
     qint64 deltas = 0;
+
+    ~Stream()
+    {
+        serverThread.quit();
+        serverThread.wait();
+    }
 
     bool start(const std::shared_ptr<SessionService> &service, const QString &dataDir, const QString &sessionID,
                const QString &directory)
     {
-        if (!server.listen())
-            return false;
+        server = new test::FakeLlmServer;
+        server->moveToThread(&serverThread);
+        QObject::connect(&serverThread, &QThread::finished, server, &QObject::deleteLater);
+        serverThread.start();
         // Written like a model writes: paragraphs of some 60 words, a code block every fifth.
         test::OpenAiStream stream;
         stream.role();
@@ -437,14 +448,23 @@ struct Stream
         stream.finish(u"stop"_s).usage(1000, 60000).done();
         test::FakeReply reply = test::FakeReply::sse(stream.bytes());
         reply.chunked(stream.bytes().size() / (60000 / 25), 2);
-        server.enqueue(reply);
+        QUrl base;
+        QMetaObject::invokeMethod(
+            server,
+            [&] {
+                if (server->listen())
+                    base = server->baseUrl();
+                server->enqueue(reply);
+            },
+            Qt::BlockingQueuedConnection);
+        if (base.isEmpty())
+            return false;
         ProcessorConfig config;
         config.dataDir = dataDir;
         config.generateTitles = false;
         config.snapshots = ProcessorConfig::Snapshots::Never;
         // The benchmark store stays as it is: no pruning of its tool outputs, no compaction.
         config.compaction = JsonObject{{u"auto"_s, false}, {u"prune"_s, false}};
-        const QUrl base = server.baseUrl();
         config.resolveModel = [base](const QString &) -> Result<ResolvedModel> {
             ResolvedModel m;
             m.providerID = u"fake"_s;
@@ -506,6 +526,11 @@ int guiType(BenchApplication &app, const QString &dataDir, const QString &sessio
     QPlainTextEdit *editor = window->composer()->editor();
     window->activateWindow();
     editor->setFocus();
+    // A user clicks into the composer before typing: that frame (the sidebar repaints when it
+    // loses focus, some 3 ms) is the click's, not the first key's.
+    const qint64 focused = s_clock.nsecsElapsed();
+    waitFor([&] { return app.lastFrameEndNs > focused; }, 1000);
+    waitFor([] { return false; }, 50);
     const QString text = u"the quick brown fox jumps over the lazy dog "_s;
     const int keys = 300;
     QList<double> latencies;
