@@ -148,6 +148,16 @@ class Runner:
             log(f"store {shape}: {info['sessions']} sessions, {info['messages']} messages, {info['parts']} parts, "
                 f"{info['bytes'] / 1e6:.1f} MB in {time.time() - t:.0f} s")
         info = json.load(open(meta))
+        # A run that died while it wrote into the store (a reply streamed into L by typing-L-
+        # streaming, which removes it when it ends) leaves messages that every later figure on
+        # that store would measure: L with a 580,000-character reply left in it opened in 540 ms
+        # instead of 60. Such a store is refused, not measured.
+        largest = os.path.join(info["dataDir"], "storage", "message", info["largestSession"])
+        found = len(os.listdir(largest)) if os.path.isdir(largest) else 0
+        if found != info["messagesPerSession"]:
+            raise SystemExit(f"store {shape} was changed after it was generated: its largest session has {found} "
+                             f"messages, not {info['messagesPerSession']} (a run that died while writing into it?). "
+                             f"Remove {path} to generate it again.")
         if "du_bytes" not in info:
             storage = os.path.join(info["dataDir"], "storage")
             du = subprocess.run(["du", "-s", "--block-size=1", storage], stdout=subprocess.PIPE, text=True, check=True)
