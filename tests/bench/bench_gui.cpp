@@ -41,7 +41,6 @@
 #include <QSet>
 #include <QScopeGuard>
 #include <QScrollBar>
-#include <QThread>
 
 #include <unistd.h>
 
@@ -414,24 +413,13 @@ int guiIdle(BenchApplication &app, const QString &dataDir, const QString &sessio
 /// The server runs in a thread of its own, as a provider is another machine.
 struct Stream
 {
-    QThread serverThread;
-    test::FakeLlmServer *server = nullptr; ///< lives in serverThread, deleted when it ends
+    test::FakeLlmServerThread server;
     std::unique_ptr<Processor> processor;
     qint64 deltas = 0;
-
-    ~Stream()
-    {
-        serverThread.quit();
-        serverThread.wait();
-    }
 
     bool start(const std::shared_ptr<SessionService> &service, const QString &dataDir, const QString &sessionID,
                const QString &directory)
     {
-        server = new test::FakeLlmServer;
-        server->moveToThread(&serverThread);
-        QObject::connect(&serverThread, &QThread::finished, server, &QObject::deleteLater);
-        serverThread.start();
         // Written like a model writes: paragraphs of some 60 words, a code block every fifth.
         test::OpenAiStream stream;
         stream.role();
@@ -448,15 +436,7 @@ struct Stream
         stream.finish(u"stop"_s).usage(1000, 60000).done();
         test::FakeReply reply = test::FakeReply::sse(stream.bytes());
         reply.chunked(stream.bytes().size() / (60000 / 25), 2);
-        QUrl base;
-        QMetaObject::invokeMethod(
-            server,
-            [&] {
-                if (server->listen())
-                    base = server->baseUrl();
-                server->enqueue(reply);
-            },
-            Qt::BlockingQueuedConnection);
+        const QUrl base = server.start(reply);
         if (base.isEmpty())
             return false;
         ProcessorConfig config;

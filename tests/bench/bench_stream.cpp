@@ -14,8 +14,6 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QScopeGuard>
-#include <QThread>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -35,15 +33,7 @@ int main(int argc, char **argv)
     if (!store->initialize())
         return 1;
     auto service = std::make_shared<SessionService>(store);
-    QThread serverThread;
-    auto *server = new FakeLlmServer; // deleted in its thread, when that ends
-    server->moveToThread(&serverThread);
-    QObject::connect(&serverThread, &QThread::finished, server, &QObject::deleteLater);
-    serverThread.start();
-    auto stopServer = qScopeGuard([&] {
-        serverThread.quit();
-        serverThread.wait();
-    });
+    FakeLlmServerThread server;
     OpenAiStream stream;
     stream.role();
     for (int i = 0; i < deltas; ++i)
@@ -54,15 +44,7 @@ int main(int argc, char **argv)
     FakeReply reply = FakeReply::sse(stream.bytes());
     if (paced)
         reply.chunked(stream.bytes().size() / qMax(1, deltas / 25), 2);
-    QUrl base;
-    QMetaObject::invokeMethod(
-        server,
-        [&] {
-            if (server->listen())
-                base = server->baseUrl();
-            server->enqueue(reply);
-        },
-        Qt::BlockingQueuedConnection);
+    const QUrl base = server.start(reply);
     if (base.isEmpty())
         return 1;
 
@@ -99,7 +81,7 @@ int main(int argc, char **argv)
         received += delta.count(u' ');
         ++signalCount;
     });
-    QObject::connect(server, &FakeLlmServer::requestReceived, &app, [&] { requestMs = clock.elapsed(); });
+    QObject::connect(server.server(), &FakeLlmServer::requestReceived, &app, [&] { requestMs = clock.elapsed(); });
     QObject::connect(&processor, &Processor::finished, &app, [&] { QCoreApplication::quit(); });
     PromptRequest request;
     request.directory = project.path();

@@ -646,4 +646,32 @@ void FakeLlmServer::noteClientAbort()
     Q_EMIT clientAborted();
 }
 
+FakeLlmServerThread::FakeLlmServerThread()
+    : m_server(new FakeLlmServer)
+{
+    m_server->moveToThread(&m_thread);
+    QObject::connect(&m_thread, &QThread::finished, m_server, &QObject::deleteLater);
+    m_thread.start();
+}
+
+FakeLlmServerThread::~FakeLlmServerThread()
+{
+    m_thread.quit();
+    m_thread.wait();
+}
+
+QUrl FakeLlmServerThread::start(const FakeReply &reply)
+{
+    QUrl base;
+    QMetaObject::invokeMethod(
+        m_server,
+        [&] {
+            if (m_server->listen())
+                base = m_server->baseUrl();
+            m_server->enqueue(reply);
+        },
+        Qt::BlockingQueuedConnection);
+    return base;
+}
+
 } // namespace weft::test

@@ -13,6 +13,7 @@
 #include <QPointer>
 #include <QString>
 #include <QTcpServer>
+#include <QThread>
 #include <QUrl>
 
 #include <utility>
@@ -220,6 +221,26 @@ private:
     QList<FakeReply> m_replies;
     QList<FakeRequest> m_requests;
     int m_clientAborts = 0;
+};
+
+/// A FakeLlmServer in a thread of its own, for benchmarks that time the client's thread: a
+/// provider is another machine, and its writing a large reply is not the client's stall.
+class FakeLlmServerThread
+{
+public:
+    FakeLlmServerThread();
+    /// Ends the thread; the server is deleted in it.
+    ~FakeLlmServerThread();
+    Q_DISABLE_COPY_MOVE(FakeLlmServerThread)
+
+    /// Listens and queues @p reply; the base URL (baseUrl()), or an empty one when it cannot listen.
+    QUrl start(const FakeReply &reply);
+    /// The server, for connecting to its signals (they arrive queued).
+    [[nodiscard]] FakeLlmServer *server() const { return m_server; }
+
+private:
+    QThread m_thread;
+    FakeLlmServer *m_server;
 };
 
 } // namespace weft::test
