@@ -9,9 +9,11 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <QWaitCondition>
 
 #include <cerrno>
 #include <functional>
+#include <thread>
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -357,20 +359,112 @@ Result<void> JsonStorage::makeFolder(const Key &prefix)
     return {};
 }
 
-Result<void> JsonStorage::syncAll() const
+/// The thread that flushes a NewFiles batch, and what it shares with the writers. One descriptor
+/// of the storage folder serves every syncfs(2): each call reports the write-back errors since
+/// the previous one on the same descriptor, so none is missed between two flushes.
+struct JsonStorage::NewFiles::Flusher {
+    explicit Flusher(const QString &root)
+        : root(root)
+        , fd(::open(QFile::encodeName(root).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC))
+    {
+        if (fd < 0)
+            error = Error{StoreTr::tr("cannot open the storage folder to flush it"), root};
+        else
+            thread = std::thread([this] { run(); });
+    }
+
+    ~Flusher()
+    {
+        stop();
+        if (fd >= 0)
+            ::close(fd);
+    }
+
+    void stop()
+    {
+        {
+            QMutexLocker locker(&mutex);
+            stopping = true;
+        }
+        wake.wakeOne();
+        if (thread.joinable())
+            thread.join();
+    }
+
+    void written(qint64 bytes)
+    {
+        QMutexLocker locker(&mutex);
+        pending += bytes;
+        if (pending >= FlushStepBytes)
+            wake.wakeOne();
+    }
+
+    void run()
+    {
+        QMutexLocker locker(&mutex);
+        for (;;) {
+            while (!stopping && pending < FlushStepBytes)
+                wake.wait(&mutex);
+            if (stopping)
+                return;
+            pending = 0;
+            locker.unlock();
+            Result<void> flushed = flush();
+            locker.relock();
+            ++flushes;
+            if (!flushed && error)
+                error = flushed;
+        }
+    }
+
+    Result<void> flush() const
+    {
+        if (::syncfs(fd) == 0)
+            return {};
+        return Error{StoreTr::tr("cannot flush the written files: %1").arg(QString::fromLocal8Bit(std::strerror(errno))),
+                     root};
+    }
+
+    const QString root;
+    const int fd;
+    QMutex mutex;
+    QWaitCondition wake;
+    qint64 pending = 0;   // bytes written since the last flush began
+    int flushes = 0;      // made by the thread
+    bool stopping = false;
+    Result<void> error;   // the first failed flush, or no descriptor
+    std::thread thread;
+};
+
+JsonStorage::NewFiles::NewFiles(JsonStorage &storage)
+    : m_storage(storage)
+    , m_flusher(std::make_unique<Flusher>(storage.root()))
 {
-    const QByteArray root = QFile::encodeName(m_root);
-    const int fd = ::open(root.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return Error{StoreTr::tr("cannot open the storage folder to flush it"), m_root};
-    const int synced = ::syncfs(fd);
-    const int error = errno;
-    ::close(fd);
-    if (synced != 0)
-        return Error{
-            StoreTr::tr("cannot flush the written files: %1").arg(QString::fromLocal8Bit(std::strerror(error))),
-            m_root};
-    return {};
+}
+
+JsonStorage::NewFiles::~NewFiles() = default;
+
+Result<void> JsonStorage::NewFiles::create(const Key &key, const QByteArray &bytes)
+{
+    Result<void> r = m_storage.create(key, bytes);
+    if (r)
+        m_flusher->written(bytes.size());
+    return r;
+}
+
+int JsonStorage::NewFiles::earlyFlushes() const
+{
+    QMutexLocker locker(&m_flusher->mutex);
+    return m_flusher->flushes;
+}
+
+Result<void> JsonStorage::NewFiles::finish()
+{
+    m_flusher->stop();
+    // The flusher has stopped: its error is read without the lock.
+    if (!m_flusher->error)
+        return m_flusher->error;
+    return m_flusher->flush();
 }
 
 Result<JsonValue> JsonStorage::update(const Key &key, const std::function<void(JsonValue &)> &editor)

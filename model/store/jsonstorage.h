@@ -60,8 +60,37 @@ public:
     /// Makes the folder of the keys under @p prefix (its parent must exist); an existing folder is
     /// fine. Saves create() a failed open and a path walk per new folder.
     [[nodiscard]] Result<void> makeFolder(const Key &prefix);
-    /// Flushes every file written so far to the disk (syncfs(2) of the storage's file system).
-    [[nodiscard]] Result<void> syncAll() const;
+
+    /// A batch of new files made durable together (a fork's copies, an import): each is written
+    /// with create(), and a thread of the batch flushes the storage's file system (syncfs(2))
+    /// each time another FlushStepBytes have been written, so that the disk writes the first
+    /// files while the later ones are made. finish() flushes the rest and reports the first
+    /// error of any flush; only then may the file that makes the batch visible be written.
+    class NewFiles
+    {
+    public:
+        /// Bytes written between two flushes: a few flushes for a fork of thousands of messages
+        /// (each one also commits the file system's journal), none for a small one.
+        static constexpr qint64 FlushStepBytes = 4 << 20;
+
+        explicit NewFiles(JsonStorage &storage);
+        /// Stops the flushing thread; files not finish()ed may not be on the disk yet.
+        ~NewFiles();
+        NewFiles(const NewFiles &) = delete;
+        NewFiles &operator=(const NewFiles &) = delete;
+
+        /// JsonStorage::create(), counted towards the next flush; thread-safe.
+        [[nodiscard]] Result<void> create(const Key &key, const QByteArray &bytes);
+        /// Flushes every file created so far. The batch takes no files after this.
+        [[nodiscard]] Result<void> finish();
+        /// The flushes made while files were still being written; thread-safe.
+        [[nodiscard]] int earlyFlushes() const;
+
+    private:
+        struct Flusher;
+        JsonStorage &m_storage;
+        std::unique_ptr<Flusher> m_flusher;
+    };
     /// Read-modify-write under the key's write lock.
     [[nodiscard]] Result<JsonValue> update(const Key &key, const std::function<void(JsonValue &)> &editor);
     /// Removes @p key; removing a missing key is not an error.

@@ -128,6 +128,7 @@ private Q_SLOTS:
     void concurrentUpdatesLoseNothing();
     void failedWriteLeavesNoTemporaryFile();
     void createWritesInPlace();
+    void newFilesFlushWhileWritten();
     void newestMessagesByID();
     void parallelReadsReportEveryDamagedFile();
 
@@ -172,7 +173,41 @@ void TestJsonStore::createWritesInPlace()
     QVERIFY(QFileInfo(tmp.path() + u"/part/msg_new"_s).isDir());
     QVERIFY(!storage.makeFolder({u"part"_s, u"../../escape"_s}).ok());
     QVERIFY(!QFileInfo::exists(tmp.path() + u"/../escape"_s));
-    QVERIFY(storage.syncAll().ok());
+}
+
+void TestJsonStore::newFilesFlushWhileWritten()
+{
+    QTemporaryDir tmp;
+    JsonStorage storage(tmp.path());
+    {
+        // Under one step written: nothing flushed before finish().
+        JsonStorage::NewFiles files(storage);
+        QVERIFY(files.create({u"part"_s, u"msg_a"_s, u"prt_small"_s}, "{}").ok());
+        QVERIFY(files.finish().ok());
+        QCOMPARE(files.earlyFlushes(), 0);
+    }
+    // A step written: the batch flushes while the next files are made, and finish() the rest.
+    JsonStorage::NewFiles files(storage);
+    const QByteArray big(JsonStorage::NewFiles::FlushStepBytes / 2, 'x');
+    QVERIFY(files.create({u"part"_s, u"msg_b"_s, u"prt_1"_s}, big).ok());
+    QVERIFY(files.create({u"part"_s, u"msg_b"_s, u"prt_2"_s}, big).ok());
+    QTRY_COMPARE(files.earlyFlushes(), 1);
+    QVERIFY(files.create({u"part"_s, u"msg_b"_s, u"prt_3"_s}, "{}").ok());
+    QVERIFY(files.finish().ok());
+    QCOMPARE(files.earlyFlushes(), 1);
+    for (const char *name : {"prt_1", "prt_2"})
+        QCOMPARE(QFileInfo(tmp.path() + u"/part/msg_b/"_s + QLatin1String(name) + u".json"_s).size(), big.size());
+    // A hostile key is refused by the batch as by create().
+    JsonStorage::NewFiles more(storage);
+    QVERIFY(!more.create({u"part"_s, u"../../etc"_s, u"passwd"_s}, "{}").ok());
+    QVERIFY(more.finish().ok());
+
+    // A storage folder that cannot be opened: the batch says so when it is finished.
+    JsonStorage missing(tmp.path() + u"/missing"_s);
+    JsonStorage::NewFiles lost(missing);
+    const Result<void> r = lost.finish();
+    QVERIFY(!r.ok());
+    QVERIFY(r.error().toString().contains(u"missing"_s));
 }
 
 void TestJsonStore::newestMessagesByID()
