@@ -54,7 +54,7 @@ public:
     /// Writes a file that normally does not exist yet (a fork's copy, an import): created under its
     /// own name with O_EXCL, its folder made when missing, without a temporary file or a flush.
     /// Where the file exists after all, it is replaced atomically as write() does. A crash can
-    /// leave such a file incomplete: callers write new files first, flush them with syncAll(), and
+    /// leave such a file incomplete: callers write new files in a NewFiles batch, finish() it, and
     /// only then the file that makes them visible (the session's).
     [[nodiscard]] Result<void> create(const Key &key, const QByteArray &bytes);
     /// Makes the folder of the keys under @p prefix (its parent must exist); an existing folder is
