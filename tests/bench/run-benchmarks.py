@@ -724,12 +724,14 @@ class Runner:
                 self.fail(fig, title, e)
                 continue
             ratio = statistics.median(oc_t) / statistics.median(weft_t)
+            # Issue 18: the JSON era's list of 5,000 sessions at least 15x, every other case 10x.
+            target = 15 if fig == "vs-opencode-list-S" else 10
             r = self.record(fig, f"OpenCode {version} / Weft time, {title}",
-                            [o / w for o, w in zip(oc_t, weft_t)], 10, ">=", unit="x",
+                            [o / w for o, w in zip(oc_t, weft_t)], target, ">=", unit="x",
                             extra={"opencode_version": version, "opencode_ms": statistics.median(oc_t),
                                    "weft_ms": statistics.median(weft_t),
                                    "ratio_of_medians": round(ratio, 1), "same_output": same, "detail": detail})
-            r["pass"] = r["median"] is not None and r["median"] >= 10 and same
+            r["pass"] = r["median"] is not None and r["median"] >= target and same
             self.comparisons.append(r)
 
     # ---- all
