@@ -268,7 +268,7 @@ QList<Part> toParts(const PromptAttachment &a, ToolContext &context, const QStri
     const QString fileUrl = QString::fromUtf8(QUrl::fromLocalFile(a.path).toEncoded());
     // The user chose the file: the tools ask no permission for it (OpenCode's bypassCwdCheck).
     ToolContext ctx = context;
-    ctx.ask = [](const QString &, const QStringList &, const JsonObject &) { return PermissionDecision::Allow; };
+    ctx.ask = [](const PermissionAsk &) { return PermissionDecision::Allow; };
     switch (a.kind) {
     case PromptAttachment::Kind::Text: {
         parts.append(syntheticText(sessionID, messageID, u"Called the Read tool with the following input: "_s

@@ -144,6 +144,13 @@ PermissionRule::Action decide(const QString &permission, const QStringList &patt
     return ask ? Action::Ask : Action::Allow;
 }
 
+bool restricts(const QString &permission, const PermissionRuleset &rules)
+{
+    return std::any_of(rules.cbegin(), rules.cend(), [&](const PermissionRule &r) {
+        return r.action != Action::Allow && wildcardMatch(permission, r.permission);
+    });
+}
+
 Result<PermissionRuleset> parseConfig(const JsonValue &permission)
 {
     PermissionRuleset rules;
@@ -369,11 +376,47 @@ PermissionGate::PermissionGate(AskPolicy policy)
 {
 }
 
+PermissionRequest PermissionRequest::from(const PermissionAsk &ask, const QString &sessionID, const QString &messageID,
+                                          const QString &callID)
+{
+    return PermissionRequest{{},        sessionID,     messageID,  callID, ask.permission, ask.patterns,
+                             ask.metadata, ask.always, ask.unresolved};
+}
+
+Action PermissionGate::decide(const PermissionRequest &request, const PermissionRuleset &rules) const
+{
+    const QStringList patterns = request.patterns.isEmpty() ? QStringList{u"*"_s} : request.patterns;
+    QMutexLocker locker(&m_mutex);
+    const auto approvals = m_approved.constFind(request.sessionID);
+    const auto exactly = [&](const QString &pattern) {
+        return approvals != m_approved.cend() && approvals->exact.contains(request.permission + u'\n' + pattern);
+    };
+    const auto byWildcard = [&](const QString &pattern) {
+        return approvals != m_approved.cend()
+            && Permission::evaluate(request.permission, pattern, approvals->wildcards).action == Action::Allow;
+    };
+    bool ask = false;
+    bool allExact = true;
+    for (const QString &pattern : patterns) {
+        const Action action = Permission::evaluate(request.permission, pattern, rules).action;
+        if (action == Action::Deny)
+            return Action::Deny;
+        const bool exact = exactly(pattern);
+        allExact = allExact && exact;
+        if (action == Action::Ask && !exact && (request.unresolved || !byWildcard(pattern)))
+            ask = true;
+    }
+    // What could not be seen may be anything a rule restricts; only the user's approval of
+    // exactly this request lets it through then.
+    if (!ask && request.unresolved && !allExact && Permission::restricts(request.permission, rules))
+        ask = true;
+    return ask ? Action::Ask : Action::Allow;
+}
+
 PermissionDecision PermissionGate::ask(PermissionRequest request, const PermissionRuleset &rules,
                                        const Announce &announce, const std::function<bool()> &aborted)
 {
-    const PermissionRuleset all = Permission::merge({rules, approved(request.sessionID)});
-    const Action action = Permission::decide(request.permission, request.patterns, all);
+    const Action action = decide(request, rules);
     if (action == Action::Deny)
         return PermissionDecision::Deny;
     if (action == Action::Allow)
@@ -402,17 +445,22 @@ PermissionDecision PermissionGate::ask(PermissionRequest request, const Permissi
         return PermissionDecision::Deny;
     if (*reply == PermissionReply::Always) {
         QMutexLocker locker(&m_mutex);
-        for (const QString &pattern : std::as_const(request.patterns))
-            m_approved[request.sessionID].append({request.permission, pattern, Action::Allow});
+        Approvals &approvals = m_approved[request.sessionID];
+        for (const QString &pattern : std::as_const(request.patterns)) {
+            approvals.exact.insert(request.permission + u'\n' + pattern);
+            approvals.all.append({request.permission, pattern, Action::Allow});
+        }
+        for (const QString &pattern : std::as_const(request.always)) {
+            approvals.wildcards.append({request.permission, pattern, Action::Allow});
+            approvals.all.append({request.permission, pattern, Action::Allow});
+        }
     }
     return PermissionDecision::Allow;
 }
 
 bool PermissionGate::wouldAsk(const PermissionRequest &request, const PermissionRuleset &rules) const
 {
-    return m_policy == AskPolicy::Interactive
-        && Permission::decide(request.permission, request.patterns, Permission::merge({rules, approved(request.sessionID)}))
-        == Action::Ask;
+    return m_policy == AskPolicy::Interactive && decide(request, rules) == Action::Ask;
 }
 
 void PermissionGate::answer(const QString &requestID, PermissionReply reply)
@@ -428,7 +476,7 @@ void PermissionGate::wake()
 PermissionRuleset PermissionGate::approved(const QString &sessionID) const
 {
     QMutexLocker locker(&m_mutex);
-    return m_approved.value(sessionID);
+    return m_approved.value(sessionID).all;
 }
 
 } // namespace weft

@@ -51,6 +51,10 @@ namespace Permission
 [[nodiscard]] PermissionRule::Action decide(const QString &permission, const QStringList &patterns,
                                             const PermissionRuleset &rules);
 
+/// Whether any rule for @p permission denies or asks something: where none does, a request
+/// whose parts could not all be seen (PermissionAsk::unresolved) may still be allowed.
+[[nodiscard]] bool restricts(const QString &permission, const PermissionRuleset &rules);
+
 /// Parses OpenCode's config `permission` value:
 /// - an object in insertion order: `"edit": "deny"` (pattern "*"), or
 ///   `"bash": {"git *": "allow", "*": "ask"}` (one rule per pattern, in order);
@@ -112,8 +116,13 @@ struct PermissionRequest
     QString messageID;
     QString callID;
     QString permission; ///< "edit", "bash", "external_directory", "doom_loop", ...
-    QStringList patterns;
+    QStringList patterns; ///< "always" approves each of them exactly
     JsonObject metadata;
+    QStringList always;      ///< wildcard patterns "always" approves as well (see PermissionAsk)
+    bool unresolved = false; ///< see PermissionAsk::unresolved
+
+    [[nodiscard]] static PermissionRequest from(const PermissionAsk &ask, const QString &sessionID,
+                                                const QString &messageID, const QString &callID);
 };
 
 enum class PermissionReply { Once, Always, Reject };
@@ -151,14 +160,24 @@ public:
     void answer(const QString &requestID, PermissionReply reply);
     /// Wakes the waiting questions so that they check their abort condition.
     void wake();
-    /// The allow rules "always" answers added for @p sessionID.
+    /// What "always" answers approved for @p sessionID, as allow rules (exact approvals as their
+    /// text), in the order given.
     [[nodiscard]] PermissionRuleset approved(const QString &sessionID) const;
 
 private:
+    /// A session's "always" answers.
+    struct Approvals {
+        QSet<QString> exact;         ///< permission + '\n' + pattern
+        PermissionRuleset wildcards; ///< allow rules from requests' `always`
+        PermissionRuleset all;       ///< everything, in order (approved())
+    };
+    /// The rules' action for @p request, with the session's approvals answering what they ask.
+    [[nodiscard]] PermissionRule::Action decide(const PermissionRequest &request, const PermissionRuleset &rules) const;
+
     const AskPolicy m_policy;
     PendingReplies<PermissionReply> m_pending;
     mutable QMutex m_mutex;
-    QHash<QString, PermissionRuleset> m_approved; ///< session ID -> "always" rules
+    QHash<QString, Approvals> m_approved; ///< session ID -> "always" answers
 };
 
 } // namespace weft

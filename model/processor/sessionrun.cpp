@@ -237,13 +237,12 @@ QList<LlmMessage> SessionRun::buildMessages(const QList<MessageWithParts> &histo
     return messages;
 }
 
-PermissionDecision SessionRun::ask(const QString &permission, const QStringList &patterns, const JsonObject &metadata,
-                                   const QString &messageID, const QString &callID)
+PermissionDecision SessionRun::ask(const PermissionAsk &question, const QString &messageID, const QString &callID)
 {
     PermissionRuleset rules = Permission::agentRuleset(m_agent.name, {m_config.dataDir, m_worktree},
                                                        m_config.permission, m_agent.permission);
     rules += m_session.permission();
-    const PermissionRequest request{{}, m_session.id(), messageID, callID, permission, patterns, metadata};
+    const PermissionRequest request = PermissionRequest::from(question, m_session.id(), messageID, callID);
     auto announce = [this](const PermissionRequest &question) {
         flushDeltas();
         Q_EMIT permissionRequested(question);
@@ -668,8 +667,8 @@ SessionRun::ToolOutcome SessionRun::executeTool(const QString &assistantID, Part
         return outcome;
     }
     if (repeated
-        && ask(u"doom_loop"_s, {part.tool()}, JsonObject{{u"tool"_s, part.tool()}, {u"input"_s, input}}, assistantID,
-               part.callID())
+        && ask(PermissionAsk{u"doom_loop"_s, {part.tool()}, {}, false, JsonObject{{u"tool"_s, part.tool()}, {u"input"_s, input}}},
+               assistantID, part.callID())
             == PermissionDecision::Deny) {
         outcome.doomLoop
             = u"Doom loop detected: the tool \"%1\" was called three times in a row with the same input. "
@@ -726,9 +725,8 @@ ToolContext SessionRun::toolContext(const QString &assistantID, Part &part, cons
 {
     ToolContext context = baseToolContext(assistantID);
     context.callID = part.callID();
-    context.ask = [this, assistantID, callID = part.callID()](const QString &permission, const QStringList &patterns,
-                                                              const JsonObject &metadata) {
-        return ask(permission, patterns, metadata, assistantID, callID);
+    context.ask = [this, assistantID, callID = part.callID()](const PermissionAsk &question) {
+        return ask(question, assistantID, callID);
     };
     if (m_config.questions) {
         context.askQuestions = [this, assistantID, callID = part.callID()](const JsonArray &questions) {
@@ -810,7 +808,7 @@ std::optional<Message> SessionRun::runSubtask(const Message &user)
     // The task tool itself, as OpenCode runs it: the user chose the agent, so no permission is
     // asked for it, and it runs on the command's model.
     ToolContext context = toolContext(assistant.id(), part, input, start);
-    context.ask = [](const QString &, const QStringList &, const JsonObject &) { return PermissionDecision::Allow; };
+    context.ask = [](const PermissionAsk &) { return PermissionDecision::Allow; };
     context.runSubagent = [this, model](const QString &agent, const QString &description, const QString &prompt) {
         return runSubagent(agent, description, prompt, model);
     };

@@ -209,8 +209,7 @@ private:
     QList<LlmMessage> buildMessages(const QList<MessageWithParts> &history) const;
     QString systemPrompt() const;
     QList<LlmToolDefinition> toolDefinitions() const;
-    PermissionDecision ask(const QString &permission, const QStringList &patterns, const JsonObject &metadata,
-                           const QString &messageID, const QString &callID);
+    PermissionDecision ask(const PermissionAsk &question, const QString &messageID, const QString &callID);
     /// The question tool's questions to the user (see ToolContext::askQuestions).
     std::optional<QList<QStringList>> askQuestions(const JsonArray &questions, const QString &messageID,
                                                    const QString &callID);

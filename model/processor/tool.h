@@ -18,6 +18,23 @@ namespace weft
 /// What a permission check decided.
 enum class PermissionDecision { Allow, Deny };
 
+/// What a tool asks permission for (OpenCode's PermissionNext.ask input).
+struct PermissionAsk {
+    QString permission; ///< "edit", "bash", "external_directory", ...
+    /// What is asked: file paths, commands, folder globs. An "always" answer approves each of
+    /// them exactly as written, never as a wildcard (a command `rm *.o` approves that command,
+    /// not every `rm` whose arguments end in `.o`).
+    QStringList patterns;
+    /// Wildcard patterns an "always" answer approves as well (OpenCode's `always`): a folder's
+    /// `<dir>/*`, or a command's arity prefix such as `git checkout *`.
+    QStringList always;
+    /// Parts of the request could not be seen (a command line that does not parse, a command
+    /// whose name is computed): a rule's "allow" then only holds where no rule for the
+    /// permission denies or asks anything.
+    bool unresolved = false;
+    JsonObject metadata;
+};
+
 /// The environment a tool runs in. Tools run synchronously on a thread of their own (the calls
 /// of one step run in parallel), so the functions here are thread-safe; long-running tools poll
 /// isAborted() (or use waitAborted-style loops) so that abort stops them.
@@ -33,8 +50,7 @@ struct ToolContext {
 
     /// Asks for a permission ("edit", "bash", "external_directory", ...) with the patterns it
     /// concerns (file paths, commands). Returns Deny when a rule denies it or a user refuses.
-    std::function<PermissionDecision(const QString &permission, const QStringList &patterns,
-                                     const JsonObject &metadata)> ask;
+    std::function<PermissionDecision(const PermissionAsk &ask)> ask;
     /// Runs a sub-agent in a child session (the task tool); returns its final text or an error.
     std::function<Result<QString>(const QString &agent, const QString &description, const QString &prompt)> runSubagent;
     /// Live metadata while running (e.g. bash output so far) for the part's running state.

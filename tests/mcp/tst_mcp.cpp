@@ -54,8 +54,8 @@ struct Context {
         context.worktree = dir.path();
         context.dataDir = dir.path();
         context.abortFlag = std::make_shared<std::atomic_bool>(false);
-        context.ask = [this, decision](const QString &permission, const QStringList &patterns, const JsonObject &) {
-            asked.append(permission + u' ' + patterns.join(u','));
+        context.ask = [this, decision](const PermissionAsk &a) {
+            asked.append(a.permission + u' ' + a.patterns.join(u','));
             return decision;
         };
     }

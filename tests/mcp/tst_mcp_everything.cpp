@@ -105,7 +105,7 @@ void TestMcpEverything::exercise(McpManager &manager, const QString &name, bool 
     ToolContext context;
     context.dataDir = m_dir.path();
     context.abortFlag = std::make_shared<std::atomic_bool>(false);
-    context.ask = [](const QString &, const QStringList &, const JsonObject &) { return PermissionDecision::Allow; };
+    context.ask = [](const PermissionAsk &) { return PermissionDecision::Allow; };
 
     ToolResult r = tools.value(prefix + u"echo"_s)->execute(context, {{u"message"_s, u"hello from Weft"_s}});
     QVERIFY2(r.ok, qPrintable(r.error));

@@ -47,7 +47,9 @@ class TestApplyPatch : public QObject
         c.worktree = m_project;
         c.dataDir = m_root.path() + u"/data"_s;
         c.abortFlag = std::make_shared<std::atomic_bool>(false);
-        c.ask = [this](const QString &permission, const QStringList &patterns, const JsonObject &) {
+        c.ask = [this](const PermissionAsk &a) {
+            const QString &permission = a.permission;
+            const QStringList &patterns = a.patterns;
             m_asks.append({permission, patterns});
             return m_answer;
         };

@@ -54,7 +54,9 @@ class TestTodo : public QObject
         c.worktree = m_dir.path();
         c.dataDir = m_dir.path();
         c.abortFlag = std::make_shared<std::atomic_bool>(false);
-        c.ask = [this](const QString &permission, const QStringList &patterns, const JsonObject &) {
+        c.ask = [this](const PermissionAsk &a) {
+            const QString &permission = a.permission;
+            const QStringList &patterns = a.patterns;
             m_asked.append(permission + u' ' + patterns.join(u','));
             return m_deny ? PermissionDecision::Deny : PermissionDecision::Allow;
         };

@@ -33,7 +33,9 @@ class TestWebFetch : public QObject
         c.worktree = m_dir.path();
         c.dataDir = m_dir.path();
         c.abortFlag = m_abort;
-        c.ask = [this](const QString &permission, const QStringList &patterns, const JsonObject &) {
+        c.ask = [this](const PermissionAsk &a) {
+            const QString &permission = a.permission;
+            const QStringList &patterns = a.patterns;
             m_asked.append({permission, patterns});
             return m_deny ? PermissionDecision::Deny : PermissionDecision::Allow;
         };

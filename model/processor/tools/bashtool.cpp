@@ -2,12 +2,15 @@
 #include "bashtool.h"
 
 #include "core/logging.h"
+#include "shellsyntax.h"
 #include "toolutil.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QDir>
+#include <QSet>
 #include <QStandardPaths>
 #include <QStringDecoder>
 
@@ -180,7 +183,154 @@ QString shellProgram()
     return QFileInfo::exists(u"/bin/bash"_s) ? u"/bin/bash"_s : u"/bin/sh"_s;
 }
 
+/// Commands whose arguments name files or folders (OpenCode's list, and more of the kind).
+const QSet<QString> &fileCommands()
+{
+    static const QSet<QString> names{u"cd"_s,    u"pushd"_s, u"rm"_s,       u"rmdir"_s,  u"cp"_s,   u"mv"_s,
+                                     u"mkdir"_s, u"touch"_s, u"chmod"_s,    u"chown"_s,  u"chgrp"_s, u"cat"_s,
+                                     u"ln"_s,    u"tee"_s,   u"truncate"_s, u"unlink"_s, u"shred"_s, u"install"_s,
+                                     u"dd"_s};
+    return names;
+}
+
+/// Device files every command may use without asking for /dev.
+bool isHarmlessDevice(const QString &path)
+{
+    static const QSet<QString> devices{u"/dev/null"_s,   u"/dev/stdin"_s, u"/dev/stdout"_s, u"/dev/stderr"_s,
+                                       u"/dev/tty"_s,    u"/dev/zero"_s,  u"/dev/random"_s, u"/dev/urandom"_s};
+    return devices.contains(path) || path.startsWith(u"/dev/fd/");
+}
+
+/// The path arguments of a file command: not its options, not chmod's mode or chown's owner;
+/// `--opt=PATH` and dd's `if=`/`of=` give their values.
+QList<ShellSyntax::Word> pathArguments(const ShellSyntax::Command &command)
+{
+    const QString name = command.name();
+    QList<ShellSyntax::Word> paths;
+    bool optionsEnd = false;
+    bool skipFirst = name == u"chmod" || name == u"chown" || name == u"chgrp";
+    for (qsizetype i = 1; i < command.words.size(); ++i) {
+        const ShellSyntax::Word &w = command.words.at(i);
+        if (!optionsEnd && w.text == u"--") {
+            optionsEnd = true;
+            continue;
+        }
+        if (!optionsEnd && (w.text.startsWith(u'-') || (name == u"chmod" && w.text.startsWith(u'+')))) {
+            const qsizetype equals = w.text.indexOf(u'=');
+            if (w.text.startsWith(u"--") && equals > 0)
+                paths.append({w.text.mid(equals + 1), w.known});
+            continue;
+        }
+        if (name == u"dd") {
+            if (w.text.startsWith(u"if=") || w.text.startsWith(u"of="))
+                paths.append({w.text.mid(3), w.known});
+            continue;
+        }
+        if (std::exchange(skipFirst, false))
+            continue;
+        paths.append(w);
+    }
+    return paths;
+}
+
 } // namespace
+
+BashTool::Permissions BashTool::permissions(const ToolContext &context, const QString &command, const QString &workdir)
+{
+    using namespace ToolUtil;
+    const ShellSyntax::Analysis analysis = ShellSyntax::analyze(command);
+    Permissions result;
+    result.command.permission = u"bash"_s;
+    result.outside.permission = u"external_directory"_s;
+    result.command.unresolved = !analysis.complete;
+
+    // The folder each part of the line runs in: `cd` changes it for what follows.
+    QList<std::pair<qsizetype, std::optional<QString>>> folders{{-1, QDir::cleanPath(workdir)}};
+    std::optional<QString> folder = QDir::cleanPath(workdir);
+    const auto folderAt = [&](qsizetype position) {
+        std::optional<QString> at;
+        for (const auto &[from, dir] : std::as_const(folders)) {
+            if (from <= position)
+                at = dir;
+        }
+        return at;
+    };
+    const auto checkPath = [&](const ShellSyntax::Word &path, const std::optional<QString> &base, bool folderItself) {
+        if (!path.known || path.text.isEmpty())
+            return;
+        if (!base && !QDir::isAbsolutePath(path.text)) {
+            result.outside.unresolved = true; // relative to a folder only known when it runs
+            return;
+        }
+        const QString absolute = QDir::cleanPath(QDir(base.value_or(u"/"_s)).absoluteFilePath(path.text));
+        if (isHarmlessDevice(absolute))
+            return;
+        const ResolvedPath resolved = resolvePath(context, absolute);
+        if (!resolved.external)
+            return;
+        const QString dir = folderItself || QFileInfo(resolved.real).isDir() ? resolved.real
+                                                                              : QFileInfo(resolved.real).absolutePath();
+        const QString glob = folderGlob(dir);
+        if (!result.outside.patterns.contains(glob))
+            result.outside.patterns.append(glob);
+        if (!dir.contains(u'*') && !dir.contains(u'?') && !result.outside.always.contains(glob))
+            result.outside.always.append(glob);
+    };
+    const auto addPattern = [&](QStringList &list, const QString &pattern) {
+        if (!pattern.isEmpty() && !list.contains(pattern))
+            list.append(pattern);
+    };
+
+    for (const ShellSyntax::Command &c : analysis.commands) {
+        if (!c.hasKnownName()) {
+            result.command.unresolved = true;
+            addPattern(result.command.patterns, c.text);
+            continue;
+        }
+        const QString name = c.name();
+        if (fileCommands().contains(name)) {
+            for (const ShellSyntax::Word &path : pathArguments(c))
+                checkPath(path, folder, name == u"cd" || name == u"pushd" || name == u"mkdir");
+        }
+        if (name == u"cd" || name == u"pushd" || name == u"popd") {
+            // OpenCode asks nothing for changing folders; where it goes was checked above.
+            const QList<ShellSyntax::Word> args = pathArguments(c);
+            if (name == u"popd" || (!args.isEmpty() && (!args.constFirst().known || args.constFirst().text == u"-")))
+                folder.reset();
+            else if (folder || (!args.isEmpty() && QDir::isAbsolutePath(args.constFirst().text)))
+                folder = QDir::cleanPath(args.isEmpty() ? QDir::homePath()
+                                                        : QDir(folder.value_or(u"/"_s)).absoluteFilePath(args.constFirst().text));
+            folders.append({c.position, folder});
+            continue;
+        }
+        addPattern(result.command.patterns, c.text);
+        addPattern(result.command.patterns, c.normalized());
+        // "Always" may also approve the command's arity prefix (`git checkout *`), where that is
+        // more than its name: `rm *` would approve every rm.
+        QStringList values;
+        for (const ShellSyntax::Word &w : c.words)
+            values.append(values.isEmpty() ? name : w.text);
+        const qsizetype prefix = ShellSyntax::arity(values);
+        const bool plain = std::all_of(c.words.cbegin(), c.words.cbegin() + prefix, [](const ShellSyntax::Word &w) {
+            return w.known && !w.text.isEmpty() && !w.text.contains(u'*') && !w.text.contains(u'?');
+        });
+        if (prefix >= 2 && plain)
+            addPattern(result.command.always, values.first(prefix).join(u' ') + u" *"_s);
+    }
+    for (const ShellSyntax::Redirect &r : analysis.redirects)
+        checkPath(r.target, folderAt(r.position), false);
+
+    if (!analysis.complete)
+        addPattern(result.command.patterns, command.trimmed());
+    if (result.outside.unresolved && result.outside.patterns.isEmpty())
+        result.outside.patterns.append(u"*"_s);
+    const JsonObject metadata{{u"command"_s, command}};
+    result.command.metadata = metadata;
+    result.outside.metadata = metadata;
+    if (!analysis.complete)
+        result.command.metadata.insert(u"unresolved"_s, analysis.problem);
+    return result;
+}
 
 ToolResult BashTool::execute(ToolContext &context, const JsonObject &input)
 {
@@ -203,12 +353,23 @@ ToolResult BashTool::execute(ToolContext &context, const JsonObject &input)
     if (!QFileInfo(workdir.absolute).isDir())
         return ToolResult::failure(u"The working directory %1 does not exist or is not a directory"_s.arg(workdir.absolute));
 
-    QStringList patterns = splitShellCommands(command);
-    if (patterns.isEmpty())
-        patterns = QStringList{command};
-    if (auto refused = requirePermission(context, u"bash"_s, patterns,
-                                         JsonObject{{u"command"_s, command}, {u"description"_s, description}}))
-        return *refused;
+    Permissions asks = permissions(context, command, workdir.absolute);
+    if (!asks.outside.patterns.isEmpty()) {
+        asks.outside.metadata.insert(u"description"_s, description);
+        if (auto refused = requirePermission(context, asks.outside)) {
+            refused->error = u"Permission denied: the command works outside the project directory (%1) and that was "
+                             u"refused. Work inside the project, or ask the user to allow it."_s
+                                 .arg(asks.outside.patterns.join(u", "_s));
+            return *refused;
+        }
+    }
+    if (!asks.command.patterns.isEmpty() || asks.command.unresolved) {
+        asks.command.metadata.insert(u"description"_s, description);
+        if (asks.command.patterns.isEmpty())
+            asks.command.patterns.append(command);
+        if (auto refused = requirePermission(context, asks.command))
+            return *refused;
+    }
     if (context.isAborted())
         return ToolResult::failure(u"User aborted the command"_s);
 

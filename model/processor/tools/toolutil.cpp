@@ -256,16 +256,26 @@ ResolvedPath resolvePath(const ToolContext &context, const QString &path)
     return r;
 }
 
+std::optional<ToolResult> requirePermission(ToolContext &context, const PermissionAsk &ask)
+{
+    if (!context.ask) {
+        qCWarning(lcProcessor) << "tool asked for" << ask.permission << "without a permission handler; refused";
+        return ToolResult::failure(Permission::deniedMessage(ask.permission, ask.patterns));
+    }
+    if (context.ask(ask) == PermissionDecision::Allow)
+        return std::nullopt;
+    return ToolResult::failure(Permission::deniedMessage(ask.permission, ask.patterns));
+}
+
 std::optional<ToolResult> requirePermission(ToolContext &context, const QString &permission, const QStringList &patterns,
                                             const JsonObject &metadata)
 {
-    if (!context.ask) {
-        qCWarning(lcProcessor) << "tool asked for" << permission << "without a permission handler; refused";
-        return ToolResult::failure(Permission::deniedMessage(permission, patterns));
-    }
-    if (context.ask(permission, patterns, metadata) == PermissionDecision::Allow)
-        return std::nullopt;
-    return ToolResult::failure(Permission::deniedMessage(permission, patterns));
+    return requirePermission(context, PermissionAsk{permission, patterns, {}, false, metadata});
+}
+
+QString folderGlob(const QString &folder)
+{
+    return folder == u"/" ? u"/*"_s : folder + u"/*"_s;
 }
 
 std::optional<ToolResult> checkExternal(ToolContext &context, const ResolvedPath &path, bool directory)
@@ -273,9 +283,14 @@ std::optional<ToolResult> checkExternal(ToolContext &context, const ResolvedPath
     if (!path.external)
         return std::nullopt;
     const QString parent = directory ? path.real : QFileInfo(path.real).absolutePath();
-    const QString glob = parent == u"/" ? u"/*"_s : parent + u"/*"_s;
-    auto refused = requirePermission(context, u"external_directory"_s, {glob},
-                                     JsonObject{{u"filepath"_s, path.real}, {u"parentDir"_s, parent}});
+    const QString glob = folderGlob(parent);
+    // "Always" approves the folder, unless its name holds wildcard characters of its own.
+    const bool plainName = !parent.contains(u'*') && !parent.contains(u'?');
+    auto refused = requirePermission(context, PermissionAsk{u"external_directory"_s,
+                                                            {glob},
+                                                            plainName ? QStringList{glob} : QStringList{},
+                                                            false,
+                                                            JsonObject{{u"filepath"_s, path.real}, {u"parentDir"_s, parent}}});
     if (refused) {
         refused->error = u"Permission denied: %1 is outside the project directory and access to %2 was refused. "
                          u"Work inside the project, or ask the user to allow it."_s.arg(path.real, parent);
@@ -562,67 +577,6 @@ bool walkFiles(const QString &root, const WalkOptions &options,
             stack.append(folders.at(i));
     }
     return true;
-}
-
-QStringList splitShellCommands(const QString &command)
-{
-    QStringList parts;
-    QString current;
-    bool single = false;
-    bool dbl = false;
-    const qsizetype n = command.size();
-    const auto flush = [&] {
-        const QString t = current.trimmed();
-        if (!t.isEmpty() && !parts.contains(t))
-            parts.append(t);
-        current.clear();
-    };
-    for (qsizetype i = 0; i < n; ++i) {
-        const QChar c = command.at(i);
-        if (single) {
-            current += c;
-            if (c == u'\'')
-                single = false;
-            continue;
-        }
-        if (c == u'\\' && i + 1 < n) {
-            current += c;
-            current += command.at(++i);
-            continue;
-        }
-        if (dbl) {
-            current += c;
-            if (c == u'"')
-                dbl = false;
-            continue;
-        }
-        if (c == u'\'') {
-            single = true;
-            current += c;
-        } else if (c == u'"') {
-            dbl = true;
-            current += c;
-        } else if (c == u';' || c == u'\n') {
-            flush();
-        } else if (c == u'&' || c == u'|') {
-            // "2>&1" and ">&" are redirections, not separators.
-            if (c == u'&' && i > 0 && (command.at(i - 1) == u'>' || command.at(i - 1) == u'<')) {
-                current += c;
-                continue;
-            }
-            if (c == u'&' && i + 1 < n && command.at(i + 1) == u'>') {
-                current += c;
-                continue;
-            }
-            if (i + 1 < n && command.at(i + 1) == c)
-                ++i;
-            flush();
-        } else {
-            current += c;
-        }
-    }
-    flush();
-    return parts;
 }
 
 // ---------------------------------------------------------------------------------------------

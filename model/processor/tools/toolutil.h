@@ -69,9 +69,13 @@ struct ResolvedPath {
 /// For an external path, asks "external_directory" with OpenCode's pattern `<folder>/*` (the
 /// folder itself for a directory, else the file's folder). Returns a failure when refused.
 [[nodiscard]] std::optional<ToolResult> checkExternal(ToolContext &context, const ResolvedPath &path, bool directory);
-/// Asks @p permission; returns a failure the model can read when refused.
+/// Asks @p ask; returns a failure the model can read when refused.
+[[nodiscard]] std::optional<ToolResult> requirePermission(ToolContext &context, const PermissionAsk &ask);
+/// Asks @p permission for @p patterns ("always" approves them exactly).
 [[nodiscard]] std::optional<ToolResult> requirePermission(ToolContext &context, const QString &permission,
                                                           const QStringList &patterns, const JsonObject &metadata = {});
+/// The `<folder>/*` glob external_directory is asked with, for a folder outside the project.
+[[nodiscard]] QString folderGlob(const QString &folder);
 
 /// OpenCode's binary check: known binary extensions, NUL bytes or over 30% control characters in
 /// the first 4 KiB.
@@ -142,10 +146,6 @@ struct WalkOptions {
 /// not followed. Returns false when stopped early (by @p visit, the entry cap or an abort).
 bool walkFiles(const QString &root, const WalkOptions &options,
                const std::function<bool(const QString &absolute, const QString &relative, const QFileInfo &info)> &visit);
-
-/// Splits a shell command line into its simple commands at `;`, `&&`, `||`, `|`, `&` and newlines
-/// outside quotes (the patterns the bash permission is asked for).
-[[nodiscard]] QStringList splitShellCommands(const QString &command);
 
 /// JSON Schema helpers.
 [[nodiscard]] JsonObject schemaObject(const JsonObject &properties, const QStringList &required);
