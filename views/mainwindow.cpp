@@ -1279,8 +1279,16 @@ QString MainWindow::permissionWhat(const QString &permission)
 
 void MainWindow::onPermissionRequested(const PermissionRequest &request)
 {
-    QString text
-        = tr("The agent asks to %1: %2").arg(permissionWhat(request.permission), request.patterns.join(u", "_s));
+    // A command is shown as the model wrote it; the patterns name each of its commands twice
+    // (as written and as run).
+    QString what = request.patterns.join(u", "_s);
+    if (request.permission == u"bash" && request.metadata.value(u"command").isString())
+        what = request.metadata.string(u"command");
+    if (what.size() > 500)
+        what = what.left(500) + u'…';
+    QString text = tr("The agent asks to %1: %2").arg(permissionWhat(request.permission), what);
+    if (request.unresolved)
+        text += u'\n' + tr("Weft cannot see every command this runs, so no rule could allow it.");
     if (!m_controller->isWithin(request.sessionID, m_current)) {
         const std::optional<Session> s = m_sessions->session(request.sessionID);
         text = tr("In “%1”: %2").arg(s ? s->title() : request.sessionID, text);
@@ -1297,7 +1305,8 @@ void MainWindow::onPermissionRequested(const PermissionRequest &request)
           [c, id] { c->answerPermission(id, PermissionReply::Always); }},
          {tr("&Deny"), u"dialog-cancel"_s, u"deny"_s, [c, id] { c->answerPermission(id, PermissionReply::Reject); }}});
     if (QPushButton *always = m_notices->button(u"permission-"_s + id, u"allowAlways"_s))
-        always->setToolTip(tr("Allow this and the same again until Weft quits, for this session"));
+        always->setToolTip(tr("Allow this and the same again until Weft quits, for this session: %1")
+                               .arg((request.patterns + request.always).join(u", "_s).left(1000)));
     notice->setToolTip(QString::fromUtf8(toJson(request.metadata, 2)).left(2000));
     m_timelineView->setAwaitingPermission(request.messageID, request.callID, true);
     if (m_timelineView->isPinnedToBottom())
