@@ -2,6 +2,7 @@
 #include "mcptransport.h"
 
 #include "core/logging.h"
+#include "core/network.h"
 #include "core/tr.h"
 
 #include <QNetworkAccessManager>
@@ -238,7 +239,7 @@ void McpHttpTransport::send(const JsonObject &message)
         return;
     QNetworkRequest req = request(false);
     req.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
-    QNetworkReply *reply = m_network->post(req, toJson(message, 0));
+    QNetworkReply *reply = Network::send(m_network, req, "POST", toJson(message, 0));
     const JsonValue id = message.contains(u"method") ? message.value(u"id") : JsonValue();
     if (!id.isUndefined())
         m_byId.insert(idKey(id), reply);
@@ -250,7 +251,7 @@ void McpHttpTransport::initialized(const QString &protocolVersion)
     m_protocolVersion = protocolVersion.toUtf8();
     if (m_closed || m_listen)
         return;
-    m_listen = m_network->get(request(true));
+    m_listen = Network::send(m_network, request(true), "GET");
     watch(m_listen, {}, true);
 }
 
@@ -312,7 +313,13 @@ void McpHttpTransport::watch(QNetworkReply *reply, const JsonValue &id, bool lis
         if (reply->isOpen())
             stream->body += reply->readAll();
         QString error;
-        if (reply->error() == QNetworkReply::OperationCanceledError) {
+        if (const QString refused = Network::refusal(reply); !refused.isEmpty()) {
+            if (stream->listening) {
+                Q_EMIT notice(McpTr::tr("the notification stream ended: %1").arg(refused));
+                return;
+            }
+            error = refused; // the call fails below with it
+        } else if (reply->error() == QNetworkReply::OperationCanceledError) {
             return; // the client gave up on it (cancel()) or the transport closed
         } else if (status >= 400 || (status == 0 && reply->error() != QNetworkReply::NoError)) {
             error = status ? u"HTTP %1"_s.arg(status) : reply->errorString();
@@ -355,7 +362,7 @@ void McpHttpTransport::close()
         m_listen->abort();
     if (!m_sessionId.isEmpty() && m_network) {
         // Ends the session on the server (it may refuse with 405; the answer does not matter).
-        QNetworkReply *reply = m_network->sendCustomRequest(request(false), "DELETE");
+        QNetworkReply *reply = Network::send(m_network, request(false), "DELETE");
         connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
     }
 }
@@ -381,7 +388,7 @@ void McpSseTransport::open()
         request.setRawHeader(name, value);
     request.setRawHeader("Accept", "text/event-stream");
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-    m_stream = m_network->get(request);
+    m_stream = Network::send(m_network, request, "GET");
     connect(m_stream, &QNetworkReply::readyRead, this, &McpSseTransport::onStreamData);
     connect(m_stream, &QNetworkReply::finished, this, &McpSseTransport::onStreamFinished);
 }
@@ -423,7 +430,9 @@ void McpSseTransport::onStreamFinished()
         return;
     m_closed = true;
     const int status = m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status && status != 200)
+    if (const QString refused = Network::refusal(m_stream); !refused.isEmpty())
+        Q_EMIT failed(refused);
+    else if (status && status != 200)
         Q_EMIT failed(McpTr::tr("HTTP %1: %2")
                           .arg(status)
                           .arg(snippet(m_stream->isOpen() ? m_stream->readAll() : QByteArray(), 200)));
@@ -441,12 +450,18 @@ void McpSseTransport::send(const JsonObject &message)
     for (const auto &[name, value] : m_config.headers)
         request.setRawHeader(name, value);
     request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
-    QNetworkReply *reply = m_network->post(request, toJson(message, 0));
+    QNetworkReply *reply = Network::send(m_network, request, "POST", toJson(message, 0));
     const JsonValue id = message.contains(u"method") ? message.value(u"id") : JsonValue();
     connect(reply, &QNetworkReply::finished, this, [this, reply, id] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        if (m_closed || id.isUndefined() || (status >= 200 && status < 300))
+        if (m_closed || id.isUndefined())
+            return;
+        if (const QString refused = Network::refusal(reply); !refused.isEmpty()) {
+            Q_EMIT requestFailed(id, refused);
+            return;
+        }
+        if (status >= 200 && status < 300)
             return;
         Q_EMIT requestFailed(id, status ? u"HTTP %1: %2"_s.arg(status).arg(snippet(reply->isOpen() ? reply->readAll() : QByteArray(), 200))
                                         : reply->errorString());

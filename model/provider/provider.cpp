@@ -2,6 +2,7 @@
 #include "provider.h"
 
 #include "core/logging.h"
+#include "core/network.h"
 
 #include <QLocale>
 #include <QNetworkAccessManager>
@@ -141,9 +142,17 @@ void Provider::start(const LlmRequest &request)
                         << request.modelID << "messages" << request.messages.size() << "tools" << request.tools.size()
                         << "body bytes" << body.size();
 
-    m_reply = m_network->post(req, body);
+    // The key and the configured headers go to the baseURL's origin only (Network::send).
+    m_reply = Network::send(m_network, req, "POST", body);
     m_reply->setParent(this);
     const quint64 generation = m_generation;
+    // A redirect followed (within the origin) is not the answer: its status and body are forgotten.
+    connect(m_reply, &QNetworkReply::redirected, this, [this, generation] {
+        if (generation != m_generation)
+            return;
+        m_status = 0;
+        m_errorBody.clear();
+    });
     connect(m_reply, &QNetworkReply::metaDataChanged, this, [this, generation] { onMetaDataChanged(generation); });
     connect(m_reply, &QNetworkReply::readyRead, this, [this, generation] { onReadyRead(generation); });
     connect(m_reply, &QNetworkReply::finished, this, [this, generation] { onFinished(generation); });
@@ -324,6 +333,10 @@ void Provider::onFinished(quint64 generation)
         // Ended by the last data (e.g. "[DONE]"), unless a slot started another call meanwhile.
         if (generation == m_generation)
             dropReply();
+        return;
+    }
+    if (const QString refused = Network::refusal(m_reply); !refused.isEmpty()) {
+        fail(MessageError::api(refused, 0, false));
         return;
     }
 

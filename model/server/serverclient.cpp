@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "serverclient.h"
 
+#include "core/network.h"
 #include "core/tr.h"
 
 #include <QCoreApplication>
@@ -117,9 +118,9 @@ Result<JsonValue> ServerClient::send(const QByteArray &verb, const QString &path
         req.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
     // A manager per request, gone with it: nothing of it outlives the call (a manager kept per
     // thread would be destroyed after the application, leaving its HTTP thread's work undone).
+    // The password goes to the server's own origin only (Network::send).
     QNetworkAccessManager manager;
-    manager.setRedirectPolicy(QNetworkRequest::NoLessSafeRedirectPolicy);
-    const std::unique_ptr<QNetworkReply> reply(manager.sendCustomRequest(req, verb, body));
+    const std::unique_ptr<QNetworkReply> reply(Network::send(&manager, req, verb, body));
     QEventLoop loop;
     QObject::connect(reply.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
     // Nor must a read in progress off the GUI thread (a long session's older messages) hold up
@@ -134,6 +135,8 @@ Result<JsonValue> ServerClient::send(const QByteArray &verb, const QString &path
     const QByteArray bytes = reply->readAll();
     if (nextCursor)
         *nextCursor = reply->rawHeader("x-next-cursor");
+    if (const QString refused = Network::refusal(reply.get()); !refused.isEmpty())
+        return Error{refused, where};
     if (status == 0) {
         switch (reply->error()) {
         case QNetworkReply::OperationCanceledError:

@@ -54,7 +54,8 @@ public:
     [[nodiscard]] Result<JsonValue> patch(const QString &path, const JsonValue &body, const QUrlQuery &query = {}) const;
     [[nodiscard]] Result<JsonValue> remove(const QString &path, const QUrlQuery &query = {}) const;
 
-    /// A request for @p path with the credentials set (what the event stream opens itself).
+    /// A request for @p path with the credentials set (what the event stream opens itself): send
+    /// it with Network::send(), which keeps them to the server's origin.
     [[nodiscard]] QNetworkRequest request(const QString &path, const QUrlQuery &query = {}) const;
 
     /// The server's root from what a user typed: "http://host:port", "https://...", or

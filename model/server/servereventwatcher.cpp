@@ -3,6 +3,7 @@
 #include "serverstore.h"
 
 #include "core/logging.h"
+#include "core/network.h"
 
 #include <QDateTime>
 #include <QNetworkAccessManager>
@@ -109,7 +110,7 @@ void ServerEventWatcher::connectStream()
     request.setTransferTimeout(0); // the stream stays open; m_idle watches it
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     m_parser.reset();
-    m_reply = m_manager->get(request);
+    m_reply = Network::send(m_manager, request, "GET");
     connect(m_reply, &QNetworkReply::readyRead, this, &ServerEventWatcher::onReadyRead);
     connect(m_reply, &QNetworkReply::finished, this, &ServerEventWatcher::onFinished);
     m_idle.start();
@@ -148,7 +149,7 @@ void ServerEventWatcher::onFinished()
     else if (status >= 400)
         detail = u"the event stream failed (HTTP %1)"_s.arg(status);
     else if (reply->error() != QNetworkReply::NoError)
-        detail = reply->errorString();
+        detail = Network::errorString(reply); // a refused redirect is a 3xx aborted here
     else
         detail = u"the server closed the event stream"_s;
     reply->deleteLater();

@@ -3,9 +3,11 @@
 // streamable-HTTP server, with handshakes, tool lists, calls, errors, dying, silent and hostile
 // servers; and a run of the agent loop that calls an MCP tool.
 
+#include "fakellmserver.h"
 #include "fakemcpserver.h"
 #include "runfixture.h"
 
+#include "core/network.h"
 #include "mcp/mcpconfig.h"
 #include "mcp/mcpmanager.h"
 #include "mcp/mcptool.h"
@@ -108,6 +110,7 @@ private Q_SLOTS:
     void httpServerDropsConnection();
     void httpLegacySseFallback();
     void httpUnreachable();
+    void httpRedirectElsewhereKeepsTheHeaders();
     void runCallsMcpTool();
     void projectServersAreAdded();
     void promptRunsAsCommand();
@@ -566,6 +569,38 @@ void TestMcp::httpUnreachable()
     QCOMPARE(status->state, McpServerStatus::State::Failed);
     QVERIFY2(status->error.startsWith(u"streamable HTTP: "_s) && status->error.contains(u"; SSE: "_s),
              qPrintable(status->error));
+}
+
+void TestMcp::httpRedirectElsewhereKeepsTheHeaders()
+{
+    // An MCP URL that redirects to another host:port: the config's headers (a bearer token here)
+    // are not sent there, by either transport, and the server fails with the reason.
+    FakeMcpHttpServer elsewhere;
+    QVERIFY(elsewhere.listen());
+    FakeLlmServer redirector;
+    QVERIFY(redirector.listen());
+    for (const int status : {307, 302}) { // the streamable HTTP POST, then the SSE GET
+        FakeReply moved;
+        moved.status = status;
+        moved.framing = FakeReply::Framing::ContentLength;
+        moved.withHeader("Location", elsewhere.url().toUtf8());
+        redirector.enqueue(moved);
+    }
+    McpManager manager;
+    manager.configure({{u"web"_s, remote(redirector.baseUrl(u"/mcp"_s).toString(),
+                                         {{u"headers"_s, JsonObject{{u"Authorization"_s, u"Bearer abc"_s}}}})}});
+    // The redirector answers on this thread: wait with its events running.
+    QTRY_VERIFY_WITH_TIMEOUT(manager.server(u"web"_s)->state != McpServerStatus::State::Connecting, 20000);
+    const auto status = manager.server(u"web"_s);
+    QCOMPARE(status->state, McpServerStatus::State::Failed);
+    const QString refusal = u"http://127.0.0.1:%1 redirected to %2, another origin"_s.arg(redirector.port())
+                                .arg(Network::origin(QUrl(elsewhere.url())));
+    QVERIFY2(status->error.startsWith(u"streamable HTTP: "_s + refusal), qPrintable(status->error));
+    QVERIFY2(status->error.contains(u"; SSE: "_s + refusal), qPrintable(status->error));
+    QCOMPARE(redirector.requests().size(), 2);
+    for (const FakeRequest &r : redirector.requests())
+        QCOMPARE(r.header("authorization"), QByteArray("Bearer abc"));
+    QCOMPARE(elsewhere.requests().size(), 0);
 }
 
 void TestMcp::runCallsMcpTool()

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The webfetch tool against a loopback HTTP server (formats, size cap, timeout, redirects, HTTP
-// errors, bad URLs, abort), and the HTML to Markdown and text conversion it uses.
+// errors, bad URLs, abort, permission rules on the normalised URL and on every redirect), and the
+// HTML to Markdown and text conversion it uses.
 
 #include "fakellmserver.h"
+#include "processor/permission.h"
 #include "processor/tool.h"
 #include "processor/tools/htmlconvert.h"
 #include "processor/tools/webfetchtool.h"
@@ -23,6 +25,8 @@ class TestWebFetch : public QObject
     QTemporaryDir m_dir;
     QList<std::pair<QString, QStringList>> m_asked;
     bool m_deny = false;
+    /// When set, the rules answer the questions (an "ask" is refused).
+    std::optional<PermissionRuleset> m_rules;
     std::shared_ptr<std::atomic_bool> m_abort;
 
     ToolResult run(const JsonObject &input)
@@ -37,6 +41,10 @@ class TestWebFetch : public QObject
             const QString &permission = a.permission;
             const QStringList &patterns = a.patterns;
             m_asked.append({permission, patterns});
+            if (m_rules)
+                return Permission::decide(permission, patterns, *m_rules) == PermissionRule::Action::Allow
+                    ? PermissionDecision::Allow
+                    : PermissionDecision::Deny;
             return m_deny ? PermissionDecision::Deny : PermissionDecision::Allow;
         };
         WebFetchTool tool;
@@ -57,6 +65,7 @@ private Q_SLOTS:
     {
         m_asked.clear();
         m_deny = false;
+        m_rules.reset();
         m_abort = std::make_shared<std::atomic_bool>(false);
     }
 
@@ -349,6 +358,157 @@ private Q_SLOTS:
         const ToolResult r = run(JsonObject{{u"url"_s, server.baseUrl(u"/"_s).toString()}});
         QVERIFY(!r.ok);
         QCOMPARE(server.requests().size(), 0);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // The rules see the URL as it is reached, and every redirect
+
+    /// Every form in which a URL can name 127.0.0.1 is matched as http://127.0.0.1.
+    void permissionPatterns_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QStringList>("patterns");
+        const QString loop = u"http://127.0.0.1/"_s;
+        QTest::newRow("plain") << u"http://127.0.0.1/"_s << QStringList{loop};
+        QTest::newRow("empty-path") << u"http://127.0.0.1"_s << QStringList{loop};
+        QTest::newRow("ipv4-mapped") << u"http://[::ffff:127.0.0.1]/"_s << QStringList{loop};
+        QTest::newRow("ipv4-mapped-hex") << u"http://[::ffff:7f00:1]/"_s << QStringList{loop};
+        QTest::newRow("ipv4-mapped-long") << u"http://[0:0:0:0:0:ffff:127.0.0.1]/"_s << QStringList{loop};
+        QTest::newRow("decimal") << u"http://2130706433/"_s << QStringList{loop};
+        QTest::newRow("hex") << u"http://0x7f000001/"_s << QStringList{loop};
+        QTest::newRow("short") << u"http://127.1/"_s << QStringList{loop};
+        QTest::newRow("octal") << u"http://0177.0.0.1/"_s << QStringList{loop};
+        QTest::newRow("hex-short") << u"http://0x7f.1/"_s << QStringList{loop};
+        QTest::newRow("trailing-dot") << u"http://127.0.0.1./"_s << QStringList{loop};
+        QTest::newRow("decimal-trailing-dot") << u"http://2130706433./"_s << QStringList{loop};
+        QTest::newRow("upper-case") << u"HTTP://127.0.0.1/"_s << QStringList{loop};
+        QTest::newRow("default-port") << u"http://127.0.0.1:80/"_s << QStringList{loop};
+        QTest::newRow("user-info") << u"http://user:secret@127.0.0.1/"_s << QStringList{loop};
+        QTest::newRow("fragment") << u"http://127.0.0.1/#x"_s << QStringList{loop};
+        QTest::newRow("dot-segments") << u"http://127.0.0.1/a/../admin"_s << QStringList{u"http://127.0.0.1/admin"_s};
+        QTest::newRow("percent-host") << u"http://%31%32%37.0.0.1/"_s << QStringList{loop}; // parsed tolerantly
+        QTest::newRow("localhost") << u"http://LOCALHOST./"_s
+                                   << QStringList{u"http://localhost/"_s, loop, u"http://[::1]/"_s};
+        QTest::newRow("sub-localhost") << u"http://a.localhost:8080/x"_s
+                                       << QStringList{u"http://a.localhost:8080/x"_s, u"http://127.0.0.1:8080/x"_s,
+                                                      u"http://[::1]:8080/x"_s};
+        QTest::newRow("any-address") << u"http://0/"_s << QStringList{u"http://0.0.0.0/"_s, loop};
+        QTest::newRow("https-default-port") << u"https://Example.COM.:443/a?q=1"_s
+                                            << QStringList{u"https://example.com/a?q=1"_s};
+        QTest::newRow("other-port-kept") << u"https://example.com:80/"_s << QStringList{u"https://example.com:80/"_s};
+    }
+
+    void permissionPatterns()
+    {
+        QFETCH(QString, url);
+        QFETCH(QStringList, patterns);
+        QCOMPARE(WebFetchTool::permissionPatterns(QUrl(url)), patterns);
+    }
+
+    /// A rule that denies http://127.0.0.1:<port>* holds whatever form the URL takes: the denied
+    /// server is never asked.
+    void deniedHostInAnyForm_data()
+    {
+        QTest::addColumn<QString>("url"); // %1 is the denied server's port
+        QTest::newRow("ipv4-mapped") << u"http://[::ffff:127.0.0.1]:%1/"_s;
+        QTest::newRow("ipv4-mapped-hex") << u"http://[::ffff:7f00:1]:%1/"_s;
+        QTest::newRow("decimal") << u"http://2130706433:%1/"_s;
+        QTest::newRow("hex") << u"http://0x7f000001:%1/"_s;
+        QTest::newRow("short") << u"http://127.1:%1/"_s;
+        QTest::newRow("octal") << u"http://0177.0.0.1:%1/"_s;
+        QTest::newRow("hex-short") << u"http://0x7f.1:%1/"_s;
+        QTest::newRow("trailing-dot") << u"http://127.0.0.1.:%1/"_s;
+        QTest::newRow("upper-case") << u"HTTP://127.0.0.1:%1/"_s;
+        QTest::newRow("user-info") << u"http://me:pw@127.0.0.1:%1/"_s;
+        QTest::newRow("dot-segments") << u"http://127.0.0.1:%1/../x"_s;
+        QTest::newRow("localhost") << u"http://LOCALHOST.:%1/"_s;
+        QTest::newRow("localhost-plain") << u"http://localhost:%1/"_s;
+        QTest::newRow("any-address") << u"http://0.0.0.0:%1/"_s;
+        QTest::newRow("zero") << u"http://0:%1/"_s;
+    }
+
+    void deniedHostInAnyForm()
+    {
+        QFETCH(QString, url);
+        FakeLlmServer denied;
+        QVERIFY(denied.listen());
+        denied.enqueue(page("secret"));
+        m_rules = Permission::parseConfig(
+                      parseJson(u"{\"webfetch\": {\"*\": \"allow\", \"http://127.0.0.1:%1*\": \"deny\"}}"_s.arg(denied.port()).toUtf8())
+                          .value())
+                      .value();
+        // The rule itself works on the plain form.
+        ToolResult r = run(JsonObject{{u"url"_s, denied.baseUrl(u"/"_s).toString()}});
+        QVERIFY(!r.ok);
+        r = run(JsonObject{{u"url"_s, url.arg(denied.port())}});
+        QVERIFY2(!r.ok, qPrintable(r.output));
+        QVERIFY2(r.error.startsWith(u"Permission denied"_s), qPrintable(r.error));
+        QCOMPARE(denied.requests().size(), 0);
+    }
+
+    /// A redirect from an allowed server to a denied one (in any form) is refused before the
+    /// denied server is asked; each hop is put to the rules.
+    void redirectToDeniedHost_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("location"); // %1 is the denied server's port
+        QTest::newRow("302") << 302 << u"http://127.0.0.1:%1/secret"_s;
+        QTest::newRow("307") << 307 << u"http://127.0.0.1:%1/secret"_s;
+        QTest::newRow("301-decimal") << 301 << u"http://2130706433:%1/secret"_s;
+        QTest::newRow("308-mapped") << 308 << u"http://[::ffff:127.0.0.1]:%1/secret"_s;
+        QTest::newRow("303-localhost") << 303 << u"http://localhost.:%1/secret"_s;
+        QTest::newRow("protocol-relative") << 302 << u"//127.1:%1/secret"_s;
+    }
+
+    void redirectToDeniedHost()
+    {
+        QFETCH(int, status);
+        QFETCH(QString, location);
+        FakeLlmServer allowed;
+        FakeLlmServer denied;
+        QVERIFY(allowed.listen());
+        QVERIFY(denied.listen());
+        FakeReply moved;
+        moved.status = status;
+        moved.framing = FakeReply::Framing::ContentLength;
+        moved.withHeader("Location", location.arg(denied.port()).toUtf8());
+        allowed.enqueue(moved);
+        denied.enqueue(page("secret"));
+        m_rules = Permission::parseConfig(
+                      parseJson(u"{\"webfetch\": {\"*\": \"allow\", \"http://127.0.0.1:%1*\": \"deny\"}}"_s.arg(denied.port()).toUtf8())
+                          .value())
+                      .value();
+        const ToolResult r = run(JsonObject{{u"url"_s, allowed.baseUrl(u"/start"_s).toString()}});
+        QVERIFY2(!r.ok, qPrintable(r.output));
+        QVERIFY2(r.error.startsWith(u"Redirect from %1 to http://"_s.arg(allowed.baseUrl(u"/start"_s).toString())),
+                 qPrintable(r.error));
+        QVERIFY2(r.error.contains(u"Permission denied"_s), qPrintable(r.error));
+        QCOMPARE(allowed.requests().size(), 1);
+        QCOMPARE(denied.requests().size(), 0);
+        // Both hops were put to the rules.
+        QCOMPARE(m_asked.size(), 2);
+        QVERIFY(m_asked.at(1).second.contains(u"http://127.0.0.1:%1/secret"_s.arg(denied.port())));
+    }
+
+    /// An allowed redirect to another allowed server is followed, and the second hop was asked.
+    void redirectToAllowedHostIsAsked()
+    {
+        FakeLlmServer first;
+        FakeLlmServer second;
+        QVERIFY(first.listen());
+        QVERIFY(second.listen());
+        FakeReply moved;
+        moved.status = 307;
+        moved.framing = FakeReply::Framing::ContentLength;
+        moved.withHeader("Location", u"http://2130706433:%1/there"_s.arg(second.port()).toUtf8());
+        first.enqueue(moved);
+        second.enqueue(page("<p>here</p>"));
+        const ToolResult r = run(JsonObject{{u"url"_s, first.baseUrl(u"/"_s).toString()}});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.output, u"here"_s);
+        QCOMPARE(second.requests().size(), 1);
+        QCOMPARE(m_asked.size(), 2);
+        QCOMPARE(m_asked.at(1).second, QStringList{second.baseUrl(u"/there"_s).toString()});
     }
 };
 

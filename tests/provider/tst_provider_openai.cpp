@@ -697,6 +697,70 @@ private Q_SLOTS:
         QVERIFY(m_server->requests().front().header("user-agent").startsWith("weft/"));
         QVERIFY(!m_server->requests().front().hasHeader("authorization")); // no key, no header
     }
+
+    // ---------------------------------------------------------------------------------------
+    // Credentials stay with the baseURL's origin
+
+    void redirectElsewhereKeepsTheKey_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::newRow("302") << 302;
+        QTest::newRow("307") << 307;
+        QTest::newRow("308") << 308;
+    }
+
+    void redirectElsewhereKeepsTheKey()
+    {
+        // A baseURL that redirects to another host:port: neither the key nor the configured
+        // headers go there; the call fails, naming both origins, and is not retried.
+        QFETCH(int, status);
+        FakeLlmServer elsewhere;
+        QVERIFY(elsewhere.listen());
+        elsewhere.enqueue(FakeReply::sse(OpenAiStream().text(u"stolen"_s).finish(u"stop"_s).done().bytes()));
+        FakeReply moved;
+        moved.status = status;
+        moved.framing = FakeReply::Framing::ContentLength;
+        moved.withHeader("Location", elsewhere.baseUrl(u"/v1/chat/completions"_s).toEncoded());
+        m_server->enqueue(moved);
+        auto provider = makeProvider();
+        EventRecorder rec(provider.get());
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait());
+        QVERIFY(!rec.finished);
+        QVERIFY(rec.error);
+        QCOMPARE(rec.endings, 1);
+        QVERIFY(rec.events.isEmpty());
+        QVERIFY2(rec.error->message().contains(u"http://127.0.0.1:%1 redirected to http://127.0.0.1:%2, another origin"_s
+                                                   .arg(m_server->port())
+                                                   .arg(elsewhere.port())),
+                 qPrintable(rec.error->message()));
+        QVERIFY(!rec.error->isRetryable());
+        QCOMPARE(m_server->requests().size(), 1);
+        QCOMPARE(m_server->requests().at(0).header("authorization"), QByteArray("Bearer sk-test-123"));
+        QCOMPARE(elsewhere.requests().size(), 0);
+    }
+
+    void redirectWithinTheOriginIsFollowed()
+    {
+        FakeReply moved;
+        moved.status = 307;
+        moved.framing = FakeReply::Framing::ContentLength;
+        moved.withHeader("Location", "/v2/chat/completions");
+        m_server->enqueue(moved);
+        m_server->enqueue(FakeReply::sse(OpenAiStream().text(u"ok"_s).finish(u"stop"_s).done().bytes()));
+        auto provider = makeProvider();
+        EventRecorder rec(provider.get());
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait());
+        QVERIFY2(!rec.error, qPrintable(rec.error ? rec.error->message() : QString()));
+        QVERIFY(rec.finished);
+        QCOMPARE(m_server->requests().size(), 2);
+        const FakeRequest &second = m_server->requests().at(1);
+        QCOMPARE(second.path, "/v2/chat/completions"_ba);
+        QCOMPARE(second.header("authorization"), QByteArray("Bearer sk-test-123"));
+        QCOMPARE(second.header("x-title"), QByteArray("weft"));
+        QCOMPARE(second.json.string(u"model"_s), u"gpt-test"_s); // 307 keeps the body
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOpenAiProvider)

@@ -2,6 +2,7 @@
 // The OpenCode server backend (model/server) against a loopback server that answers with what
 // the real OpenCode 1.18.34 answered (tests/data/opencode-1.18.34-server).
 
+#include "fakellmserver.h"
 #include "fakeopencodeserver.h"
 #include "testdata.h"
 
@@ -68,6 +69,9 @@ private Q_SLOTS:
     void initTestCase();
     void probe();
     void probeErrors();
+    void redirectElsewhereKeepsThePassword_data();
+    void redirectElsewhereKeepsThePassword();
+    void redirectWithinTheServerIsFollowed();
     void parseUrl();
     void readsV1Sessions();
     void readsV2Sessions();
@@ -144,6 +148,63 @@ void TestServerStore::probeErrors()
     QVERIFY2(future.error().message.contains(u"2.0.1"_s), qPrintable(future.error().toString()));
     other.route("GET", u"/global/health"_s, 200, JsonValue(u"<html>"_s));
     QVERIFY(!ServerClient(other.url(), QString()).probe());
+}
+
+void TestServerStore::redirectElsewhereKeepsThePassword_data()
+{
+    QTest::addColumn<QByteArray>("verb");
+    QTest::addColumn<int>("status");
+    QTest::newRow("GET 302") << QByteArray("GET") << 302;
+    QTest::newRow("GET 307") << QByteArray("GET") << 307;
+    QTest::newRow("POST 307") << QByteArray("POST") << 307;
+    QTest::newRow("POST 308") << QByteArray("POST") << 308;
+}
+
+void TestServerStore::redirectElsewhereKeepsThePassword()
+{
+    // A server (or whatever answers at its address) that sends Weft to another host:port: the
+    // password is not sent there, and the caller is told why.
+    QFETCH(QByteArray, verb);
+    QFETCH(int, status);
+    test::FakeLlmServer first;
+    QVERIFY(first.listen());
+    FakeOpencodeServer second;
+    QVERIFY(second.listen());
+    second.routeAllRecorded();
+    test::FakeReply moved;
+    moved.status = status;
+    moved.framing = test::FakeReply::Framing::ContentLength;
+    moved.withHeader("Location", (second.url().toString() + u"/global/health"_s).toUtf8());
+    first.enqueue(moved);
+
+    const ServerClient client(first.baseUrl(QString()), u"secret"_s);
+    const Result<JsonValue> r = verb == "GET" ? client.get(u"/global/health"_s)
+                                              : client.post(u"/session"_s, JsonObject{});
+    QVERIFY(!r);
+    QVERIFY2(r.error().message.contains(u"redirected to %1, another origin"_s.arg(second.url().toString())),
+             qPrintable(r.error().toString()));
+    QCOMPARE(first.requests().size(), 1);
+    QCOMPARE(first.requests().at(0).header("authorization"), ServerClient::basicAuth(u"secret"_s));
+    QCOMPARE(second.requests().size(), 0);
+}
+
+void TestServerStore::redirectWithinTheServerIsFollowed()
+{
+    test::FakeLlmServer server;
+    QVERIFY(server.listen());
+    test::FakeReply moved;
+    moved.status = 307;
+    moved.framing = test::FakeReply::Framing::ContentLength;
+    moved.withHeader("Location", "/oc/global/health");
+    server.enqueue(moved);
+    server.enqueue(test::FakeReply::json(200, R"({"healthy": true, "version": "1.18.34"})"));
+    const ServerClient client(server.baseUrl(QString()), u"secret"_s);
+    const Result<JsonValue> r = client.get(u"/global/health"_s);
+    QVERIFY2(r, r ? "" : qPrintable(r.error().toString()));
+    QCOMPARE(r->toObject().string(u"version"_s), u"1.18.34"_s);
+    QCOMPARE(server.requests().size(), 2);
+    QCOMPARE(server.requests().at(1).path, QByteArray("/oc/global/health"));
+    QCOMPARE(server.requests().at(1).header("authorization"), ServerClient::basicAuth(u"secret"_s));
 }
 
 void TestServerStore::parseUrl()

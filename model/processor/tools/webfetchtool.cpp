@@ -6,10 +6,12 @@
 
 #include "core/logging.h"
 
-#include <QElapsedTimer>
+#include <QDeadlineTimer>
 #include <QEventLoop>
+#include <QHostAddress>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QSet>
 #include <QStringDecoder>
 #include <QTimer>
 #include <QUrl>
@@ -46,18 +48,25 @@ struct Fetched {
     QByteArray contentType;
     QByteArray body;
     QByteArray cfMitigated;
+    /// A redirect's Location (relative or not), when the answer is one.
+    QByteArray location;
     QUrl finalUrl;
 };
 
+bool isRedirect(int status)
+{
+    return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
 /// One GET on this thread, with a local event loop: the size cap, the overall timeout and the
-/// session's abort all stop it.
+/// session's abort all stop it. A redirect is not followed: it is the answer (execute() checks
+/// where it leads before going there).
 Fetched fetch(const QUrl &url, const QByteArray &accept, const QByteArray &userAgent, int timeoutMs,
               const ToolContext &context)
 {
     QNetworkAccessManager manager;
     QNetworkRequest request(url);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
-    request.setMaximumRedirectsAllowed(WebFetchTool::MaxRedirects);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     request.setRawHeader("User-Agent", userAgent);
     request.setRawHeader("Accept", accept);
@@ -74,8 +83,7 @@ Fetched fetch(const QUrl &url, const QByteArray &accept, const QByteArray &userA
     QObject::connect(reply, &QNetworkReply::metaDataChanged, &loop, [&] {
         const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const bool redirect = status >= 300 && status < 400;
-        if (!redirect && length.isValid() && length.toLongLong() > WebFetchTool::MaxResponseBytes)
+        if (!isRedirect(status) && length.isValid() && length.toLongLong() > WebFetchTool::MaxResponseBytes)
             stop(Fetched::Outcome::TooLarge);
     });
     QObject::connect(reply, &QNetworkReply::readyRead, &loop, [&] {
@@ -111,11 +119,10 @@ Fetched fetch(const QUrl &url, const QByteArray &accept, const QByteArray &userA
     result.errorString = reply->errorString();
     result.contentType = reply->rawHeader("Content-Type");
     result.cfMitigated = reply->rawHeader("cf-mitigated");
-    result.finalUrl = reply->url();
-    // A redirect past the limit (or from https to http) ends with the redirect's own status.
-    const bool redirectRefused
-        = result.error == QNetworkReply::TooManyRedirectsError || result.error == QNetworkReply::InsecureRedirectError;
-    if (result.outcome == Fetched::Outcome::Done && (redirectRefused || (result.status == 0 && result.error != QNetworkReply::NoError)))
+    if (isRedirect(result.status))
+        result.location = reply->rawHeader("Location");
+    result.finalUrl = url;
+    if (result.outcome == Fetched::Outcome::Done && result.status == 0 && result.error != QNetworkReply::NoError)
         result.outcome = Fetched::Outcome::NetworkError;
     delete reply;
     return result;
@@ -139,7 +146,59 @@ QString decodeBody(const QByteArray &body, const QByteArray &contentType)
     return utf8.decode(body);
 }
 
+/// The scheme's port when the URL names none.
+int defaultPort(const QUrl &url)
+{
+    return url.scheme() == u"https" ? 443 : 80;
+}
+
 } // namespace
+
+QUrl WebFetchTool::normalizedUrl(const QUrl &url)
+{
+    // QUrl has already lowered the scheme and the host, decoded a percent-encoded host (when it
+    // parsed tolerantly) and turned IPv4 in any numeric form (2130706433, 0x7f000001, 0177.0.0.1,
+    // 127.1) into a dotted quad.
+    QUrl n = url.adjusted(QUrl::RemoveFragment | QUrl::NormalizePathSegments);
+    QString host = n.host();
+    while (host.endsWith(u'.'))
+        host.chop(1); // "localhost." is localhost, "127.0.0.1." is 127.0.0.1
+    if (const QHostAddress address(host); address.protocol() == QAbstractSocket::IPv6Protocol) {
+        bool mapped = false;
+        const quint32 ipv4 = address.toIPv4Address(&mapped); // ::ffff:127.0.0.1 is 127.0.0.1
+        if (mapped)
+            host = QHostAddress(ipv4).toString();
+    }
+    if (host != n.host())
+        n.setHost(host); // parsed again: "2130706433." is also 127.0.0.1
+    if (n.port() == defaultPort(n))
+        n.setPort(-1);
+    if (n.path().isEmpty())
+        n.setPath(u"/"_s);
+    return n;
+}
+
+QStringList WebFetchTool::permissionPatterns(const QUrl &url)
+{
+    const QUrl n = normalizedUrl(url);
+    QStringList patterns{n.toString(QUrl::RemoveUserInfo)};
+    // Names and addresses that reach this machine are matched as its loopback address too, so
+    // that a rule for http://127.0.0.1* also holds for http://localhost/ and http://0.0.0.0/.
+    const QString host = n.host();
+    QStringList aliases;
+    if (host == u"localhost" || host.endsWith(u".localhost"))
+        aliases = {u"127.0.0.1"_s, u"::1"_s};
+    else if (host == u"0.0.0.0")
+        aliases = {u"127.0.0.1"_s};
+    else if (host == u"::")
+        aliases = {u"::1"_s};
+    for (const QString &alias : std::as_const(aliases)) {
+        QUrl a = n;
+        a.setHost(alias);
+        patterns.append(a.toString(QUrl::RemoveUserInfo));
+    }
+    return patterns;
+}
 
 QString WebFetchTool::name() const
 {
@@ -199,23 +258,69 @@ ToolResult WebFetchTool::execute(ToolContext &context, const JsonObject &input)
     if (!url.isValid() || url.host().isEmpty())
         return ToolResult::failure(u"Invalid URL: %1"_s.arg(urlText));
 
+    // The rules see the URL as it is reached (normalizedUrl()), and every redirect's target
+    // before it is requested: a URL that names a denied host in another form, or redirects to
+    // one, is refused before anything is sent there.
+    QSet<QString> permitted;
+    const auto permit = [&](const QUrl &target, const JsonObject &metadata) -> std::optional<ToolResult> {
+        const QStringList patterns = permissionPatterns(target);
+        const QString key = patterns.join(u'\n');
+        if (permitted.contains(key))
+            return std::nullopt;
+        if (auto refused = requirePermission(context, u"webfetch"_s, patterns, metadata))
+            return refused;
+        permitted.insert(key);
+        return std::nullopt;
+    };
+    const QUrl target = normalizedUrl(url);
     JsonObject askMetadata{{u"url"_s, urlText}, {u"format"_s, format}};
     if (timeoutSeconds)
         askMetadata.insert(u"timeout"_s, *timeoutSeconds);
-    if (auto refused = requirePermission(context, u"webfetch"_s, {urlText}, askMetadata))
+    if (auto refused = permit(target, askMetadata))
         return *refused;
 
     const double seconds = std::min<double>(timeoutSeconds.value_or(DefaultTimeoutSeconds), MaxTimeoutSeconds);
-    const int timeoutMs = int(std::lround(seconds * 1000));
-    QElapsedTimer clock;
-    clock.start();
-    Fetched fetched = fetch(url, acceptFor(format), BrowserAgent, timeoutMs, context);
+    const QDeadlineTimer deadline(std::lround(seconds * 1000));
+    Fetched fetched;
+    // Follows the redirects by hand, each target checked as the first one was.
+    const auto follow = [&](const QByteArray &userAgent) -> std::optional<ToolResult> {
+        QUrl current = target;
+        for (int redirects = 0;; ++redirects) {
+            fetched = fetch(current, acceptFor(format), userAgent, int(std::max<qint64>(1, deadline.remainingTime())),
+                            context);
+            if (fetched.outcome != Fetched::Outcome::Done || !isRedirect(fetched.status) || fetched.location.isEmpty())
+                return std::nullopt;
+            if (redirects == MaxRedirects)
+                return ToolResult::failure(u"Too many redirects (more than %1)"_s.arg(MaxRedirects));
+            const QUrl next = current.resolved(QUrl::fromEncoded(fetched.location));
+            const QString nextScheme = next.scheme();
+            if (!next.isValid() || next.host().isEmpty() || (nextScheme != u"http" && nextScheme != u"https"))
+                return ToolResult::failure(u"Redirect to an invalid or non-http(s) URL refused: %1"_s.arg(
+                    QString::fromUtf8(fetched.location.left(200))));
+            if (current.scheme() == u"https" && nextScheme == u"http")
+                return ToolResult::failure(u"Redirect from https to http refused"_s);
+            const QUrl hop = normalizedUrl(next);
+            if (auto refused = permit(hop, JsonObject{{u"url"_s, hop.toString(QUrl::RemoveUserInfo)},
+                                                      {u"redirectedFrom"_s, current.toString(QUrl::RemoveUserInfo)},
+                                                      {u"format"_s, format}})) {
+                refused->error = u"Redirect from %1 to %2 refused: %3"_s.arg(current.toString(QUrl::RemoveUserInfo),
+                                                                           hop.toString(QUrl::RemoveUserInfo),
+                                                                           refused->error);
+                return refused;
+            }
+            current = hop;
+        }
+    };
+    if (auto failed = follow(BrowserAgent))
+        return *failed;
     // Cloudflare's bot check answers a browser's User-Agent from another TLS stack with a
     // challenge; an honest User-Agent often passes (OpenCode retries the same way).
-    if (fetched.outcome == Fetched::Outcome::Done && fetched.status == 403 && fetched.cfMitigated == "challenge")
-        fetched = fetch(url, acceptFor(format), "weft", std::max<int>(1, timeoutMs - int(clock.elapsed())), context);
-    qCDebug(lcProcessor) << "webfetch" << url.toString() << "status" << fetched.status << "bytes" << fetched.body.size()
-                         << "outcome" << int(fetched.outcome);
+    if (fetched.outcome == Fetched::Outcome::Done && fetched.status == 403 && fetched.cfMitigated == "challenge") {
+        if (auto failed = follow("weft"))
+            return *failed;
+    }
+    qCDebug(lcProcessor) << "webfetch" << fetched.finalUrl.toString(QUrl::RemoveUserInfo) << "status" << fetched.status
+                         << "bytes" << fetched.body.size() << "outcome" << int(fetched.outcome);
 
     switch (fetched.outcome) {
     case Fetched::Outcome::TooLarge:
@@ -225,14 +330,7 @@ ToolResult WebFetchTool::execute(ToolContext &context, const JsonObject &input)
     case Fetched::Outcome::Aborted:
         return ToolResult::failure(u"Aborted"_s);
     case Fetched::Outcome::NetworkError:
-        switch (fetched.error) {
-        case QNetworkReply::TooManyRedirectsError:
-            return ToolResult::failure(u"Too many redirects (more than %1)"_s.arg(MaxRedirects));
-        case QNetworkReply::InsecureRedirectError:
-            return ToolResult::failure(u"Redirect from https to http refused"_s);
-        default:
-            return ToolResult::failure(u"Request failed: %1"_s.arg(fetched.errorString));
-        }
+        return ToolResult::failure(u"Request failed: %1"_s.arg(fetched.errorString));
     case Fetched::Outcome::Done:
         break;
     }
