@@ -610,9 +610,8 @@ Result<Snapshot::Plan> Snapshot::plan(const QList<Patch> &patches)
             unsafe.append(rel);
     }
     if (!unsafe.isEmpty())
-        return Error{ProcessorTr::tr("refusing to revert: %n file(s) could not be brought back afterwards, as no snapshot "
-                                     "can hold their current content (larger than %1 KB, or ignored): %2",
-                                     nullptr, int(unsafe.size()))
+        return Error{ProcessorTr::tr("refusing to revert: no snapshot can hold the current content of these files "
+                                     "(larger than %1 KB, or ignored), so they could not be brought back afterwards: %2")
                          .arg(m_maxFileSize / 1024)
                          .arg(unsafe.join(u", "_s)),
                      m_workTree};

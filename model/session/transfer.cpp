@@ -153,7 +153,8 @@ QString describeDropped(const QList<PermissionRule> &dropped)
     QStringList rules;
     for (const PermissionRule &rule : dropped)
         rules.append(u"%1 %2 %3"_s.arg(rule.permission, rule.pattern, PermissionRule::actionName(rule.action)));
-    return SessionTr::tr("dropped %n permission rule(s) that would have granted: %1", nullptr, int(dropped.size()))
+    return SessionTr::tr("permission rules dropped (%1), as they would have granted what your config may not: %2")
+        .arg(dropped.size())
         .arg(rules.join(u", "_s));
 }
 

@@ -45,8 +45,8 @@ struct ImportResult {
     QList<PermissionRule> droppedPermissions;
 };
 
-/// A line for the user naming the permission rules an import dropped ("dropped 2 permission
-/// rules that would have granted: bash * allow, edit * ask"), or empty when none was.
+/// A line for the user naming the permission rules an import dropped ("permission rules
+/// dropped (2), as they would have granted ...: bash * allow, edit * ask"), or empty when none was.
 [[nodiscard]] QString describeDropped(const QList<PermissionRule> &dropped);
 
 /// Writes the session of an export document into @p service's store: the one place every import

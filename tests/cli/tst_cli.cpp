@@ -508,8 +508,8 @@ void TestCli::importedSessionNeedsAcceptedDirectory()
                                      .object(u"info")
                                      .string(u"directory")
                                      .toUtf8();
-    QVERIFY2(imported.err.contains("claims the directory " + directory), imported.err.constData());
-    QVERIFY2(imported.err.contains("weft session accept " + Main.toUtf8()), imported.err.constData());
+    QVERIFY2(imported.err.contains(QByteArray("claims the directory " + directory)), imported.err.constData());
+    QVERIFY2(imported.err.contains(QByteArray("weft session accept " + Main.toUtf8())), imported.err.constData());
 
     const Run refused = weft(data, {u"session"_s, u"unrevert"_s, Main});
     QCOMPARE(refused.exitCode, 0); // nothing pending: nothing to refuse
@@ -520,7 +520,7 @@ void TestCli::importedSessionNeedsAcceptedDirectory()
 
     const Run accepted = weft(data, {u"session"_s, u"accept"_s, Main});
     QCOMPARE(accepted.exitCode, 0);
-    QVERIFY2(accepted.out.contains("Accepted " + directory), accepted.out.constData());
+    QVERIFY2(accepted.out.contains(QByteArray("Accepted " + directory)), accepted.out.constData());
     const Run again = weft(data, {u"session"_s, u"revert"_s, Main, MainThirdUser});
     QVERIFY2(!again.err.contains("have not confirmed"), again.err.constData());
 
