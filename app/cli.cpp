@@ -239,6 +239,55 @@ int importCommand(const GlobalOptions &options, const QStringList &args)
     if (result->idsChanged) {
         err(u"weft: note: the session's IDs were taken in this store; it was imported with new IDs"_s);
     }
+    if (!result->droppedPermissions.isEmpty())
+        err(u"weft: note: "_s + Transfer::describeDropped(result->droppedPermissions));
+    const QString directory = result->session.directory();
+    err(u"weft: note: the session claims the directory %1; runs and reverts refuse it until you accept it with "
+        u"`weft session accept %2`"_s.arg(directory.isEmpty() ? u"(none)"_s : directory, result->session.id()));
+    return 0;
+}
+
+/// --accept-directory of run, revert and unrevert: the user accepts the directory an imported
+/// session claims before the command uses it. Nothing when the option is not given.
+std::optional<int> acceptDirectoryIfAsked(const Command &cmd, SessionService &service, const QString &sessionID)
+{
+    if (!cmd.isSet(u"accept-directory"_s) || sessionID.isEmpty())
+        return std::nullopt;
+    if (service.checkDirectoryConfirmed(sessionID))
+        return std::nullopt;
+    if (auto r = service.confirmImportedDirectory(sessionID); !r)
+        return fail(r.error().toString());
+    err(u"weft: note: accepted %1 as the directory of the imported session %2"_s.arg(service.get(sessionID)->directory(), sessionID));
+    return std::nullopt;
+}
+
+int sessionAccept(const GlobalOptions &options, const QStringList &args)
+{
+    Command cmd(u"session accept"_s,
+                u"Accept the directory an imported session claims, so that runs and reverts may use it. Read the "
+                u"directory it prints first: an imported session is someone else's file."_s,
+                u"SESSION_ID"_s);
+    cmd.addPositional(u"SESSION_ID"_s, u"The imported session."_s);
+    if (const auto done = cmd.parse(args))
+        return *done;
+    QString sessionID;
+    if (const auto bad = cmd.expectId(u"SESSION_ID"_s, Identifier::Kind::Session, sessionID))
+        return *bad;
+    int code = 0;
+    auto context = openData(options, code, false);
+    if (!context)
+        return code;
+    const std::optional<Session> session = context->service->get(sessionID);
+    if (!session)
+        return fail(u"no session with ID \"%1\""_s.arg(sessionID));
+    const std::optional<SessionService::ImportNote> note = context->service->importNote(sessionID);
+    if (!note) {
+        outLine(u"%1 was not imported; its directory is %2"_s.arg(sessionID, session->directory()));
+        return 0;
+    }
+    if (auto r = context->service->confirmImportedDirectory(sessionID); !r)
+        return fail(r.error().toString());
+    outLine(u"Accepted %1 as the directory of %2"_s.arg(session->directory(), sessionID));
     return 0;
 }
 
@@ -311,6 +360,8 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     cmd.addOption({u"model"_s, u"The model to use."_s, u"PROVIDER/MODEL"_s});
     cmd.addOption({u"agent"_s, u"The agent: build (default), plan, or one from the config."_s, u"NAME"_s});
     cmd.addOption({u"auto-approve"_s, u"Allow what permission rules would ask about (otherwise refused)."_s});
+    cmd.addOption({u"accept-directory"_s,
+                   u"With --session: accept the directory an imported session claims (as `weft session accept`)."_s});
     cmd.addOption({u"command"_s,
                    u"Run a command of the config (`command` key, .opencode/command/*.md) with MESSAGE as its arguments."_s,
                    u"NAME"_s});
@@ -374,6 +425,8 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
         setup.config.retryInitialMs = qEnvironmentVariableIntValue("WEFT_RETRY_INITIAL_MS");
 
     auto service = std::shared_ptr<SessionService>(context->service.release());
+    if (const auto failed = acceptDirectoryIfAsked(cmd, *service, sessionID))
+        return *failed;
     // A run is worth a log file, as each OpenCode start has one (`<data dir>/log/`).
     Logging::start(dataDir);
     qCInfo(lcProcessor).noquote() << "weft run in" << QDir::currentPath();
@@ -443,6 +496,8 @@ int sessionRevert(const GlobalOptions &options, const QStringList &args, bool un
         cmd.addPositional(u"MESSAGE_ID"_s, u"The first message to undo."_s);
         cmd.addOption({u"part"_s, u"Undo from this part of the message on."_s, u"PART_ID"_s});
     }
+    cmd.addOption({u"accept-directory"_s,
+                   u"Accept the directory an imported session claims (as `weft session accept`)."_s});
     if (const auto done = cmd.parse(args))
         return *done;
     const QStringList positional = cmd.positional();
@@ -464,6 +519,10 @@ int sessionRevert(const GlobalOptions &options, const QStringList &args, bool un
     if (!context)
         return code;
     const QString dataDir = absoluteDataDir(options);
+    if (!context->server) {
+        if (const auto failed = acceptDirectoryIfAsked(cmd, *context->service, positional.first()))
+            return *failed;
+    }
     const Result<Session> result = context->server
         ? (undo ? context->server->unrevert(positional.first())
                 : context->server->revert(positional.first(), positional.at(1), cmd.value(u"part"_s)))
@@ -727,7 +786,9 @@ QString sessionUsage()
            u"  unrevert SESSION_ID               bring back what the last revert undid\n"
            u"  compact SESSION_ID [--model PROVIDER/MODEL] [--preview] [--strategy summary|summary-tail]\n"
            u"                                    summarise the context with the model\n"
-           u"  prune SESSION_ID [--preview]      clear old tool output from the context\n\n"
+           u"  prune SESSION_ID [--preview]      clear old tool output from the context\n"
+           u"  accept SESSION_ID                 accept the directory an imported session claims: until then\n"
+           u"                                    run and revert refuse it (or pass --accept-directory to them)\n\n"
            u"Run `weft session COMMAND --help` for a command's options.\n"_s;
 }
 
@@ -759,6 +820,8 @@ int sessionCommand(const GlobalOptions &options, const QStringList &args)
         return sessionCompact(options, rest);
     if (sub == u"prune")
         return sessionPrune(options, rest);
+    if (sub == u"accept")
+        return sessionAccept(options, rest);
     return fail(u"unknown session command \"%1\"\n\n"_s.arg(sub) + sessionUsage(), 2);
 }
 
@@ -786,6 +849,7 @@ QString usage()
            u"  session delete SESSION_ID [--permanently]\n"
            u"  session revert SESSION_ID MESSAGE_ID [--part PART_ID]\n"
            u"  session unrevert SESSION_ID\n"
+           u"  session accept SESSION_ID\n"
            u"  session compact SESSION_ID [--model PROVIDER/MODEL] [--preview] [--strategy summary|summary-tail]\n"
            u"  session prune SESSION_ID [--preview]\n"
            u"  export SESSION_ID\n"

@@ -5,6 +5,7 @@
 #include "core/identifier.h"
 #include "core/json.h"
 #include "opencodedb/dbimport.h"
+#include "session/transfer.h"
 #include "opencodedb/opencodedatadir.h"
 #include "opencodedb/opencodedbstore.h"
 #include "search/searchindex.h"
@@ -199,6 +200,10 @@ int importFromDb(const GlobalOptions &options, const QString &databaseDir, const
         lines += entry.session.id().toUtf8() + '\n';
         if (entry.idsChanged)
             err(u"weft: note: %1 was copied as %2 (its IDs were taken in this store)"_s.arg(entry.sourceID, entry.session.id()));
+        if (!entry.droppedPermissions.isEmpty())
+            err(u"weft: note: %1: %2"_s.arg(entry.session.id(), Transfer::describeDropped(entry.droppedPermissions)));
+        err(u"weft: note: %1 claims the directory %2; accept it with `weft session accept %1`"_s.arg(
+            entry.session.id(), entry.session.directory()));
     }
     out(lines);
     if (imported->isEmpty())

@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja" sourcelanguage="en">
 <context>
+    <name>ImportedDirectory</name>
+    <message>
+        <source>Imported Session</source>
+        <translation>インポートしたセッション</translation>
+    </message>
+    <message>
+        <source>“%1” was imported from a file. It works in this folder, which the file chose:
+
+%2
+
+The agent will read, change and run commands there, and a revert changes files there. Use this folder?</source>
+        <translation>「%1」はファイルからインポートされました。このセッションは、ファイルが指定した次のフォルダーで作業します:
+
+%2
+
+エージェントはそこでファイルを読み、変更し、コマンドを実行します。取り消しもそこでファイルを変更します。このフォルダーを使用しますか?</translation>
+    </message>
+    <message>
+        <source>(no folder)</source>
+        <translation>(フォルダーなし)</translation>
+    </message>
+    <message>
+        <source>&amp;Use This Folder</source>
+        <translation>このフォルダーを使用(&amp;U)</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>Weft</source>
@@ -356,6 +383,12 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Could not restore the reverted changes: %1</source>
         <translation>元に戻した変更を復元できませんでした: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) are deleted (they did not exist before it), in %1:</source>
+        <translation>
+            <numerusform>%n 個のファイルが削除されます (このターンの前には存在しませんでした、%1 内):</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1852,6 +1885,14 @@ This cannot be undone.</source>
         <source>Restored “%1”</source>
         <translation>「%1」を復元しました</translation>
     </message>
+    <message>
+        <source>Imported sessions keep only permission rules that deny: %1</source>
+        <translation>インポートしたセッションには拒否の権限ルールだけが残ります: %1</translation>
+    </message>
+    <message>
+        <source>The imported session&apos;s folder was not accepted; nothing was sent.</source>
+        <translation>インポートしたセッションのフォルダーが承認されなかったため、何も送信されませんでした。</translation>
+    </message>
 </context>
 <context>
     <name>weft::Mcp</name>
@@ -2501,6 +2542,22 @@ This cannot be undone.</source>
         <source>Weft could not write this session to its data folder (%1), so the run was stopped; everything written before is kept</source>
         <translation>Weft はこのセッションをデータフォルダーに書き込めなかったため (%1)、実行を停止しました。それまでに書き込まれた内容はすべて残っています</translation>
     </message>
+    <message>
+        <source>the snapshot %1 was not made by Weft on this machine for %2 (a session imported from elsewhere names snapshots of another machine); refusing to change files from it</source>
+        <translation>スナップショット %1 はこのマシンの Weft が %2 用に作成したものではありません (他の場所からインポートしたセッションは別のマシンのスナップショットを指します)。これを使ったファイルの変更を拒否します</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(なし)</translation>
+    </message>
+    <message>
+        <source>refusing to revert: no snapshot can hold the current content of these files (larger than %1 KB, or ignored), so they could not be brought back afterwards: %2</source>
+        <translation>取り消しを拒否します: これらのファイルの現在の内容を保持できるスナップショットがないため (%1 KB より大きいか、無視されています)、後で元に戻せません: %2</translation>
+    </message>
+    <message>
+        <source>the session&apos;s pending revert names the snapshot %1, which Weft did not make on this machine for %2; refusing to revert from it</source>
+        <translation>セッションの保留中の取り消しはスナップショット %1 を指していますが、これはこのマシンの Weft が %2 用に作成したものではありません。これを使った取り消しを拒否します</translation>
+    </message>
 </context>
 <context>
     <name>weft::QuestionDialog</name>
@@ -2878,6 +2935,30 @@ This cannot be undone.</source>
     <message>
         <source>the restored session cannot be read</source>
         <translation>復元したセッションを読み取れません</translation>
+    </message>
+    <message>
+        <source>%1 cannot keep the note of an imported session</source>
+        <translation>%1 にはインポートしたセッションの記録を保存できません</translation>
+    </message>
+    <message>
+        <source>cannot create the folder of imported sessions</source>
+        <translation>インポートしたセッションのフォルダーを作成できません</translation>
+    </message>
+    <message>
+        <source>cannot write the note of an imported session: %1</source>
+        <translation>インポートしたセッションの記録を書き込めません: %1</translation>
+    </message>
+    <message>
+        <source>session %1 was imported and works in %2, a directory you have not confirmed yet; check that this is the folder you mean, then accept it (`weft session accept %1`, or --accept-directory)</source>
+        <translation>セッション %1 はインポートされたもので、まだ確認されていないディレクトリ %2 で作業します。意図したフォルダーであることを確認してから承認してください (`weft session accept %1`、または --accept-directory)</translation>
+    </message>
+    <message>
+        <source>(no directory)</source>
+        <translation>(ディレクトリなし)</translation>
+    </message>
+    <message>
+        <source>permission rules dropped (%1), as they would have granted what your config may not: %2</source>
+        <translation>権限ルールを破棄しました (%1 件)。設定が許可しない権限を与えるものでした: %2</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>ImportedDirectory</name>
+    <message>
+        <source>Imported Session</source>
+        <translation>导入的会话</translation>
+    </message>
+    <message>
+        <source>“%1” was imported from a file. It works in this folder, which the file chose:
+
+%2
+
+The agent will read, change and run commands there, and a revert changes files there. Use this folder?</source>
+        <translation>“%1”是从文件导入的。它在文件指定的以下文件夹中工作：
+
+%2
+
+智能体将在那里读取、修改文件并运行命令，撤销也会更改那里的文件。使用此文件夹？</translation>
+    </message>
+    <message>
+        <source>(no folder)</source>
+        <translation>（无文件夹）</translation>
+    </message>
+    <message>
+        <source>&amp;Use This Folder</source>
+        <translation>使用此文件夹(&amp;U)</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>Weft</source>
@@ -356,6 +383,12 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Could not restore the reverted changes: %1</source>
         <translation>无法恢复已还原的更改：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) are deleted (they did not exist before it), in %1:</source>
+        <translation>
+            <numerusform>%n 个文件将被删除（此轮之前不存在，位于 %1）：</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1852,6 +1885,14 @@ This cannot be undone.</source>
         <source>Restored “%1”</source>
         <translation>已恢复“%1”</translation>
     </message>
+    <message>
+        <source>Imported sessions keep only permission rules that deny: %1</source>
+        <translation>导入的会话只保留拒绝类的权限规则：%1</translation>
+    </message>
+    <message>
+        <source>The imported session&apos;s folder was not accepted; nothing was sent.</source>
+        <translation>导入会话的文件夹未被接受，未发送任何内容。</translation>
+    </message>
 </context>
 <context>
     <name>weft::Mcp</name>
@@ -2501,6 +2542,22 @@ This cannot be undone.</source>
         <source>Weft could not write this session to its data folder (%1), so the run was stopped; everything written before is kept</source>
         <translation>Weft 无法将此会话写入其数据文件夹（%1），因此已停止运行；此前写入的内容均已保留</translation>
     </message>
+    <message>
+        <source>the snapshot %1 was not made by Weft on this machine for %2 (a session imported from elsewhere names snapshots of another machine); refusing to change files from it</source>
+        <translation>快照 %1 不是本机的 Weft 为 %2 创建的（从别处导入的会话引用的是另一台机器的快照）；拒绝据此更改文件</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>refusing to revert: no snapshot can hold the current content of these files (larger than %1 KB, or ignored), so they could not be brought back afterwards: %2</source>
+        <translation>拒绝撤销：没有快照能保存这些文件的当前内容（大于 %1 KB 或被忽略），之后将无法恢复：%2</translation>
+    </message>
+    <message>
+        <source>the session&apos;s pending revert names the snapshot %1, which Weft did not make on this machine for %2; refusing to revert from it</source>
+        <translation>会话待处理的撤销引用了快照 %1，它不是本机的 Weft 为 %2 创建的；拒绝据此撤销</translation>
+    </message>
 </context>
 <context>
     <name>weft::QuestionDialog</name>
@@ -2878,6 +2935,30 @@ This cannot be undone.</source>
     <message>
         <source>the restored session cannot be read</source>
         <translation>无法读取恢复的会话</translation>
+    </message>
+    <message>
+        <source>%1 cannot keep the note of an imported session</source>
+        <translation>%1 无法保存导入会话的记录</translation>
+    </message>
+    <message>
+        <source>cannot create the folder of imported sessions</source>
+        <translation>无法创建导入会话的文件夹</translation>
+    </message>
+    <message>
+        <source>cannot write the note of an imported session: %1</source>
+        <translation>无法写入导入会话的记录：%1</translation>
+    </message>
+    <message>
+        <source>session %1 was imported and works in %2, a directory you have not confirmed yet; check that this is the folder you mean, then accept it (`weft session accept %1`, or --accept-directory)</source>
+        <translation>会话 %1 是导入的，在尚未确认的目录 %2 中工作；请确认这是你想要的文件夹，然后接受它（`weft session accept %1` 或 --accept-directory）</translation>
+    </message>
+    <message>
+        <source>(no directory)</source>
+        <translation>（无目录）</translation>
+    </message>
+    <message>
+        <source>permission rules dropped (%1), as they would have granted what your config may not: %2</source>
+        <translation>已丢弃权限规则（%1 条），它们会授予你的配置不允许的权限：%2</translation>
     </message>
 </context>
 <context>

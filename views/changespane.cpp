@@ -4,6 +4,7 @@
 #include "core/async.h"
 #include "core/project.h"
 #include "diffview.h"
+#include "importeddirectory.h"
 #include "processor/revert.h"
 #include "qt/diffmodel.h"
 #include "qt/timelinemodel.h"
@@ -690,7 +691,25 @@ void ChangesPane::revertTurn()
 {
     if (m_turnID.isEmpty() || !m_session || m_dataDir.isEmpty() || m_reverting)
         return;
-    const QStringList files = filesRevertedFrom(m_turnID);
+    if (!ImportedDirectory::ensureAccepted(this, *m_service, m_sessionID, m_confirm))
+        return;
+    // What the revert does, found before asking: the files written back and those deleted, or
+    // why it is refused (snapshots this machine did not make, a file no snapshot can hold).
+    const Result<Snapshot::RevertPlan> plan = Revert::plan(*m_service, m_dataDir, m_sessionID, m_turnID);
+    if (!plan) {
+        const QString message = tr("Could not revert the turn: %1").arg(plan.error().toString());
+        showBanner(message, false);
+        Q_EMIT revertFinished(false, message);
+        return;
+    }
+    const auto relative = [this](const QStringList &paths) {
+        QStringList out;
+        for (const QString &p : paths)
+            out.append(relativePath(p));
+        return out;
+    };
+    const QStringList files = relative(plan->restore);
+    const QStringList deleted = relative(plan->remove);
     int hidden = 0;
     bool from = false;
     for (const MessageWithParts &m : m_service->messages(m_sessionID)) {
@@ -699,13 +718,19 @@ void ChangesPane::revertTurn()
     }
     const QString subject = m_turnPrompt.isEmpty() ? tr("this turn") : tr("the turn “%1”").arg(m_turnPrompt.left(80));
     QString text = tr("Revert %1?").arg(subject) + u"\n\n"_s;
-    if (files.isEmpty())
+    if (files.isEmpty() && deleted.isEmpty())
         text += tr("No files were recorded as changed from this turn on; nothing changes on disk.");
-    else
+    if (!files.isEmpty())
         text += Style::plural(tr("%n file(s) go back to how they were before it, in %1:", nullptr, int(files.size())),
                               files.size())
                     .arg(QDir::toNativeSeparators(m_session->directory()))
             + u'\n' + listFiles(files);
+    if (!deleted.isEmpty())
+        text += (files.isEmpty() ? QString() : u"\n\n"_s)
+            + Style::plural(tr("%n file(s) are deleted (they did not exist before it), in %1:", nullptr, int(deleted.size())),
+                            deleted.size())
+                  .arg(QDir::toNativeSeparators(m_session->directory()))
+            + u'\n' + listFiles(deleted);
     text += u"\n\n"_s
         + Style::plural(tr("The turn and what came after it (%n message(s)) are hidden until you send a new prompt. "
                            "“Restore Reverted Changes” brings everything back until then.",
@@ -717,7 +742,7 @@ void ChangesPane::revertTurn()
     updateActions();
     SessionService *service = m_service;
     const QString dataDir = m_dataDir, sessionID = m_sessionID, messageID = m_turnID;
-    const auto count = files.size();
+    const auto count = files.size() + deleted.size();
     whenFinished(QtConcurrent::run([service, dataDir, sessionID, messageID] {
                      RevertOutcome out;
                      Result<Session> r = Revert::revert(*service, dataDir, sessionID, messageID);
@@ -743,6 +768,8 @@ void ChangesPane::revertTurn()
 void ChangesPane::unrevert()
 {
     if (!m_session || !m_session->hasRevert() || m_dataDir.isEmpty() || m_reverting)
+        return;
+    if (!ImportedDirectory::ensureAccepted(this, *m_service, m_sessionID, m_confirm))
         return;
     const QStringList files = filesRevertedFrom(m_session->revert().string(u"messageID"));
     QString text = tr("Restore the reverted changes?") + u"\n\n"_s;

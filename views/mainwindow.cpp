@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
+#include "importeddirectory.h"
 
 #include "mcp/mcpmanager.h"
 #include "app/serversource.h"
@@ -800,10 +801,14 @@ void MainWindow::importFiles(const QStringList &paths)
         QStringList imported;
         QStringList failed;
         QStringList reasons;
+        QStringList dropped;
         for (const Outcome &o : outcomes) {
             if (o.result) {
                 imported.append(o.result->session.id());
                 m_sessions->refreshSession(o.result->session.id());
+                if (!o.result->droppedPermissions.isEmpty())
+                    dropped.append(tr("%1: %2").arg(QFileInfo(o.path).fileName(),
+                                                    Transfer::describeDropped(o.result->droppedPermissions)));
             } else {
                 failed.append(o.path);
                 reasons.append(tr("%1: %2").arg(QFileInfo(o.path).fileName(), o.result.error().message));
@@ -815,6 +820,13 @@ void MainWindow::importFiles(const QStringList &paths)
             m_notices->showNotice(u"import"_s, NoticeBar::Kind::Error,
                                   tr("%n file(s) could not be imported: %1", nullptr, int(failed.size()))
                                       .arg(reasons.join(u"; "_s)),
+                                  {}, true);
+        // What an imported file asked to be allowed is never granted silently.
+        if (dropped.isEmpty())
+            m_notices->removeNotice(u"importPermissions"_s);
+        else
+            m_notices->showNotice(u"importPermissions"_s, NoticeBar::Kind::Information,
+                                  tr("Imported sessions keep only permission rules that deny: %1").arg(dropped.join(u"; "_s)),
                                   {}, true);
         if (!imported.isEmpty()) {
             openSession(imported.constLast());
@@ -1073,6 +1085,12 @@ void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const
     m_notices->removeNotice(u"runError"_s);
     if (!isRunnable(sessionID)) {
         showSendError(tr("This session is read-only. Import it into Weft to continue it."));
+        return;
+    }
+    // An imported session's folder is the file's choice: the user sees it before the first run.
+    if (SessionService *service = m_controller->serviceFor(m_controller->sourceOf(sessionID));
+        service && !ImportedDirectory::ensureAccepted(this, *service, sessionID, m_confirm)) {
+        showSendError(tr("The imported session's folder was not accepted; nothing was sent."));
         return;
     }
     // A model that cannot be reached is said here, with what to do, before anything is written.

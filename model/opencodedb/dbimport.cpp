@@ -105,6 +105,7 @@ Result<QList<Imported>> importSessions(Store &source, SessionService &target, co
         if (imported) {
             entry.session = imported->session;
             entry.idsChanged = imported->idsChanged;
+            entry.droppedPermissions = imported->droppedPermissions;
             newIDs.insert(entry.sourceID, entry.session.id());
         } else {
             entry.error = imported.error().toString();

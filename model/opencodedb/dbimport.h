@@ -24,6 +24,7 @@ struct Imported {
     Session session;       ///< the copy in the target store (empty when it failed)
     bool idsChanged = false; ///< the IDs were taken in the target store: the copy has new ones
     QString error;         ///< why this session was not copied
+    QList<PermissionRule> droppedPermissions; ///< see Transfer::ImportResult
 };
 
 /// Copies @p sessionIDs (every session when empty) and all their child sessions from @p source

@@ -129,6 +129,12 @@ Result<QString> Processor::prompt(const PromptRequest &request)
     }
     if (m_service->isReadOnly())
         return Error{ProcessorTr::tr("this session is in a read-only store; import it into Weft first"), {}};
+    // An imported session's directory is the file's claim: no run works there before the user
+    // has accepted it.
+    if (session) {
+        if (auto confirmed = m_service->checkDirectoryConfirmed(session->id()); !confirmed)
+            return confirmed.error();
+    }
     const QString directory = session ? session->directory()
                                       : (request.directory.isEmpty() ? QDir::currentPath() : request.directory);
     // The project's configuration (its agents, commands, models) decides; nothing is written
@@ -258,6 +264,8 @@ Result<QString> Processor::compact(const QString &sessionID, const CompactOption
         return session.error();
     if (m_service->isReadOnly())
         return Error{ProcessorTr::tr("this session is in a read-only store; import it into Weft first"), {}};
+    if (auto confirmed = m_service->checkDirectoryConfirmed(sessionID); !confirmed)
+        return confirmed.error();
     if (const Result<Compaction::Settings> settings = compactionSettings(); !settings)
         return settings.error();
     if (isBusy(sessionID))

@@ -28,12 +28,23 @@ Snapshot snapshotFor(const QString &dataDir, const Session &session)
 }
 } // namespace
 
-Result<Session> revert(SessionService &service, const QString &dataDir, const QString &sessionID, const QString &messageID,
-                       const QString &partID)
+namespace
+{
+/// What a revert of @p sessionID from @p messageID (or @p partID) on restores: the session, the
+/// revert state to record and the patches of the later steps.
+struct Cut {
+    Session session;
+    JsonObject state;
+    QList<Snapshot::Patch> patches;
+};
+
+Result<Cut> cutAt(SessionService &service, const QString &sessionID, const QString &messageID, const QString &partID)
 {
     const std::optional<Session> session = service.get(sessionID);
     if (!session)
         return Error{ProcessorTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
+    if (auto confirmed = service.checkDirectoryConfirmed(sessionID); !confirmed)
+        return confirmed.error();
     const QList<MessageWithParts> messages = service.messages(sessionID);
 
     QString lastUser;
@@ -71,9 +82,38 @@ Result<Session> revert(SessionService &service, const QString &dataDir, const QS
                          .arg(sessionID, messageID,
                               partID.isEmpty() ? QString() : ProcessorTr::tr(" with part \"%1\"").arg(partID)),
                      {}};
+    return Cut{*session, *cut, patches};
+}
+} // namespace
+
+Result<Snapshot::RevertPlan> plan(SessionService &service, const QString &dataDir, const QString &sessionID,
+                                  const QString &messageID, const QString &partID)
+{
+    const Result<Cut> cut = cutAt(service, sessionID, messageID, partID);
+    if (!cut)
+        return cut.error();
+    Snapshot snapshot = snapshotFor(dataDir, cut->session);
+    return snapshot.planRevert(cut->patches);
+}
+
+Result<Session> revert(SessionService &service, const QString &dataDir, const QString &sessionID, const QString &messageID,
+                       const QString &partID)
+{
+    const Result<Cut> cutResult = cutAt(service, sessionID, messageID, partID);
+    if (!cutResult)
+        return cutResult.error();
+    const std::optional<Session> session = cutResult->session;
+    const std::optional<JsonObject> cut = cutResult->state;
+    const QList<Snapshot::Patch> &patches = cutResult->patches;
 
     Snapshot snapshot = snapshotFor(dataDir, *session);
     QString saved = session->revert().string(u"snapshot");
+    // A pending revert's state is what an unrevert restores: only a snapshot made here.
+    if (!saved.isEmpty() && !snapshot.madeHere(saved))
+        return Error{ProcessorTr::tr("the session's pending revert names the snapshot %1, which Weft did not make on this "
+                                     "machine for %2; refusing to revert from it")
+                         .arg(saved, snapshot.workTree()),
+                     {}};
     if (saved.isEmpty()) {
         Result<QString> tracked = snapshot.track();
         if (!tracked)
@@ -99,6 +139,8 @@ Result<Session> unrevert(SessionService &service, const QString &dataDir, const 
         return Error{ProcessorTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
     if (!session->hasRevert())
         return *session;
+    if (auto confirmed = service.checkDirectoryConfirmed(sessionID); !confirmed)
+        return confirmed.error();
     const QString saved = session->revert().string(u"snapshot");
     if (!saved.isEmpty()) {
         Snapshot snapshot = snapshotFor(dataDir, *session);

@@ -3,6 +3,7 @@
 
 #include "core/result.h"
 #include "core/types.h"
+#include "snapshot.h"
 
 namespace weft
 {
@@ -18,9 +19,16 @@ namespace Revert
 /// Restores the project's files to their state before @p messageID (or before @p partID of it)
 /// from the shadow-git snapshots of the later steps, and records `revert{messageID, partID?,
 /// snapshot, diff}` on the session. Reverting a whole assistant message reverts its user turn.
-/// The messages stay in the store, hidden, until cleanup().
+/// The messages stay in the store, hidden, until cleanup(). Refused where plan() refuses.
 Result<Session> revert(SessionService &service, const QString &dataDir, const QString &sessionID,
                        const QString &messageID, const QString &partID = {});
+
+/// What revert() would do to the files (those written back, those deleted), or why it would
+/// refuse: an imported session whose directory is not confirmed
+/// (SessionService::checkDirectoryConfirmed()), or Snapshot::planRevert()'s reasons. What a
+/// window's confirmation lists.
+Result<Snapshot::RevertPlan> plan(SessionService &service, const QString &dataDir, const QString &sessionID,
+                                  const QString &messageID, const QString &partID = {});
 
 /// Puts the files back as they were before revert() and clears the session's revert state.
 Result<Session> unrevert(SessionService &service, const QString &dataDir, const QString &sessionID);

@@ -14,6 +14,7 @@
 #include <QMutexLocker>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QSet>
 
 #include <algorithm>
@@ -72,6 +73,13 @@ QStringList chunked(const QStringList &list, qsizetype from, qsizetype size)
     return list.mid(from, size);
 }
 
+QString notMadeHere(const QString &hash, const QString &workTree)
+{
+    return ProcessorTr::tr("the snapshot %1 was not made by Weft on this machine for %2 (a session imported from "
+                           "elsewhere names snapshots of another machine); refusing to change files from it")
+        .arg(hash.isEmpty() ? ProcessorTr::tr("(none)") : hash, workTree);
+}
+
 } // namespace
 
 QString Snapshot::GitResult::errorText() const
@@ -96,6 +104,8 @@ Snapshot::Snapshot(const QString &dataDir, const QString &projectID, const QStri
     if (id == u"." || id == u"..")
         id = u"global"_s;
     m_gitDir = QDir::cleanPath(dataDir + u"/snapshot/"_s + id);
+    const QByteArray key = QCryptographicHash::hash(m_workTree.toUtf8(), QCryptographicHash::Sha1).toHex().left(16);
+    m_recordFile = m_gitDir + u"/weft-made-"_s + QString::fromLatin1(key);
 }
 
 bool Snapshot::gitAvailable()
@@ -181,6 +191,40 @@ bool Snapshot::isTree(const QString &hash) const
         return false;
     const GitResult r = git({u"cat-file"_s, u"-t"_s, hash}, {}, false);
     return r.ok() && r.out.trimmed() == "tree";
+}
+
+void Snapshot::record(const QString &hash)
+{
+    if (hash.isEmpty() || hash == m_lastRecorded)
+        return;
+    // One short append per tree: atomic for other processes appending to the same file.
+    QFile file(m_recordFile);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Append) || file.write((hash + u'\n').toLatin1()) != hash.size() + 1) {
+        qCWarning(lcProcessor) << "snapshot: cannot record" << hash << "in" << m_recordFile << file.errorString();
+        return;
+    }
+    m_lastRecorded = hash;
+}
+
+bool Snapshot::madeHereLocked(const QString &hash) const
+{
+    // A full hash only: an abbreviation could name another object.
+    if (!isHash(hash) || (hash.size() != 40 && hash.size() != 64))
+        return false;
+    QFile file(m_recordFile);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray data = file.readAll();
+    const QByteArray line = hash.toLatin1() + '\n';
+    if (!data.startsWith(line) && !data.contains(QByteArray('\n' + line)))
+        return false;
+    return isTree(hash);
+}
+
+bool Snapshot::madeHere(const QString &hash) const
+{
+    QMutexLocker lock(&lockFor(m_gitDir));
+    return madeHereLocked(hash);
 }
 
 Result<void> Snapshot::ensureInit()
@@ -292,6 +336,7 @@ Result<QString> Snapshot::track()
     const QString hash = QString::fromUtf8(tree.out).trimmed();
     if (!tree.ok() || !isHash(hash))
         return Error{ProcessorTr::tr("git write-tree failed: %1").arg(tree.errorText()), m_gitDir};
+    record(hash);
     qCDebug(lcProcessor) << "snapshot: tracked" << hash << m_directory;
     return hash;
 }
@@ -314,8 +359,10 @@ Result<Snapshot::Patch> Snapshot::patch(const QString &hash)
     for (const QString &rel : toRelative(r.out))
         patch.files.append(m_workTree == u"/" ? QString(u"/"_s + rel) : QString(m_workTree + u'/' + rel));
     const GitResult tree = git({u"write-tree"_s});
-    if (tree.ok())
+    if (tree.ok()) {
         patch.tree = QString::fromUtf8(tree.out).trimmed();
+        record(patch.tree);
+    }
     return patch;
 }
 
@@ -423,8 +470,8 @@ Result<void> Snapshot::restore(const QString &hash)
     QMutexLocker lock(&lockFor(m_gitDir));
     if (auto init = ensureInit(); !init)
         return init.error();
-    if (!isTree(hash))
-        return Error{ProcessorTr::tr("unknown snapshot"), hash};
+    if (!madeHereLocked(hash))
+        return Error{notMadeHere(hash, m_workTree), hash};
     const QString ps = pathspec();
     const GitResult tracked = git({u"ls-files"_s, u"-z"_s, u"--"_s, ps});
     const GitResult target = git({u"ls-tree"_s, u"-r"_s, u"--name-only"_s, u"-z"_s, hash, u"--"_s, ps});
@@ -464,18 +511,16 @@ Result<void> Snapshot::restore(const QString &hash)
     return {};
 }
 
-Result<void> Snapshot::revert(const QList<Patch> &patches)
+Result<Snapshot::Plan> Snapshot::plan(const QList<Patch> &patches)
 {
-    QMutexLocker lock(&lockFor(m_gitDir));
-    if (auto init = ensureInit(); !init)
-        return init.error();
-
     // Files grouped by the hash they come back from; the first patch naming a file wins.
     QList<std::pair<QString, QStringList>> groups;
     QSet<QString> seen;
+    QStringList foreign;
     for (const Patch &patch : patches) {
-        if (!isHash(patch.hash)) {
-            qCWarning(lcProcessor) << "snapshot: revert skips a patch with an invalid hash" << patch.hash;
+        if (!madeHereLocked(patch.hash)) {
+            if (!foreign.contains(patch.hash))
+                foreign.append(patch.hash);
             continue;
         }
         auto it = std::find_if(groups.begin(), groups.end(), [&](const auto &g) { return g.first == patch.hash; });
@@ -495,60 +540,143 @@ Result<void> Snapshot::revert(const QList<Patch> &patches)
             it->second.append(absolute);
         }
     }
+    if (!foreign.isEmpty()) {
+        qCWarning(lcProcessor) << "snapshot: revert refused, snapshots not made here:" << foreign;
+        return Error{notMadeHere(foreign.join(u", "_s), m_workTree), m_workTree};
+    }
 
-    QStringList problems;
-    for (const auto &[hash, files] : std::as_const(groups)) {
-        if (!isTree(hash)) {
-            problems.append(u"unknown snapshot %1"_s.arg(hash));
-            continue;
+    // The current files, as an unrevert will restore them.
+    if (auto staged = stage(); !staged)
+        return staged.error();
+    const GitResult written = git({u"write-tree"_s});
+    const QString current = QString::fromUtf8(written.out).trimmed();
+    if (!written.ok() || !isHash(current))
+        return Error{ProcessorTr::tr("git write-tree failed: %1").arg(written.errorText()), m_gitDir};
+    record(current);
+
+    const auto listed = [this](const QString &hash, const QStringList &rels) -> Result<QSet<QString>> {
+        QSet<QString> found;
+        for (qsizetype i = 0; i < rels.size(); i += 100) {
+            QStringList args{u"ls-tree"_s, u"--name-only"_s, u"-z"_s, hash, u"--"_s};
+            args += chunked(rels, i, 100);
+            const GitResult tree = git(args);
+            if (!tree.ok())
+                return Error{tree.errorText(), hash};
+            for (const QString &rel : toRelative(tree.out))
+                found.insert(rel);
         }
-        for (qsizetype i = 0; i < files.size(); i += 100) {
-            const QStringList chunk = chunked(files, i, 100);
-            QStringList rels;
-            for (const QString &absolute : chunk)
-                rels.append(QDir(m_workTree).relativeFilePath(absolute));
-            QStringList lsArgs{u"ls-tree"_s, u"--name-only"_s, u"-z"_s, hash, u"--"_s};
-            lsArgs += rels;
-            const GitResult tree = git(lsArgs);
-            if (!tree.ok()) {
-                problems.append(tree.errorText());
+        return found;
+    };
+
+    Plan plan;
+    QStringList changed; // relative paths of existing files the revert overwrites or deletes
+    for (const auto &[hash, files] : std::as_const(groups)) {
+        QStringList rels;
+        for (const QString &absolute : files)
+            rels.append(QDir(m_workTree).relativeFilePath(absolute));
+        const Result<QSet<QString>> existing = listed(hash, rels);
+        if (!existing)
+            return Error{ProcessorTr::tr("cannot list the snapshot's files: %1").arg(existing.error().message), hash};
+        QStringList restore;
+        for (qsizetype j = 0; j < files.size(); ++j) {
+            const QFileInfo info(files.at(j));
+            const bool present = info.exists() || info.isSymLink();
+            if (existing->contains(rels.at(j))) {
+                restore.append(rels.at(j));
+                if (present && !(info.isDir() && !info.isSymLink()))
+                    changed.append(rels.at(j));
                 continue;
             }
-            const QStringList listed = toRelative(tree.out);
-            const QSet<QString> existing(listed.cbegin(), listed.cend());
-            QStringList restore;
-            for (qsizetype j = 0; j < chunk.size(); ++j) {
-                if (existing.contains(rels.at(j))) {
-                    restore.append(rels.at(j));
-                    continue;
-                }
-                // Not in that snapshot: the step created it.
-                const QFileInfo info(chunk.at(j));
-                if (info.isDir() && !info.isSymLink())
-                    continue;
-                if (info.exists() || info.isSymLink()) {
-                    qCInfo(lcProcessor) << "snapshot: revert deletes" << chunk.at(j);
-                    if (!QFile::remove(chunk.at(j)))
-                        problems.append(u"cannot delete %1"_s.arg(chunk.at(j)));
-                }
-                git({u"rm"_s, u"--cached"_s, u"--quiet"_s, u"--ignore-unmatch"_s, u"--"_s, rels.at(j)});
-            }
-            if (restore.isEmpty())
+            // Not in that snapshot: the step created it.
+            if (info.isDir() && !info.isSymLink())
                 continue;
+            plan.removeRelative.append(rels.at(j));
+            if (present) {
+                plan.remove.append(files.at(j));
+                changed.append(rels.at(j));
+            }
+        }
+        if (!restore.isEmpty())
+            plan.restore.append({hash, restore});
+    }
+
+    // What the revert changes must be in the current tree, or an unrevert could not bring it back.
+    const Result<QSet<QString>> held = listed(current, changed);
+    if (!held)
+        return Error{ProcessorTr::tr("cannot list the snapshot's files: %1").arg(held.error().message), current};
+    QStringList unsafe;
+    for (const QString &rel : std::as_const(changed)) {
+        if (!held->contains(rel))
+            unsafe.append(rel);
+    }
+    if (!unsafe.isEmpty())
+        return Error{ProcessorTr::tr("refusing to revert: no snapshot can hold the current content of these files "
+                                     "(larger than %1 KB, or ignored), so they could not be brought back afterwards: %2")
+                         .arg(m_maxFileSize / 1024)
+                         .arg(unsafe.join(u", "_s)),
+                     m_workTree};
+    return plan;
+}
+
+Result<Snapshot::RevertPlan> Snapshot::planRevert(const QList<Patch> &patches)
+{
+    QMutexLocker lock(&lockFor(m_gitDir));
+    if (auto init = ensureInit(); !init)
+        return init.error();
+    const Result<Plan> planned = plan(patches);
+    if (!planned)
+        return planned.error();
+    RevertPlan out;
+    for (const auto &[hash, rels] : planned->restore) {
+        for (const QString &rel : rels)
+            out.restore.append(QDir::cleanPath(m_workTree + u'/' + rel));
+    }
+    out.remove = planned->remove;
+    return out;
+}
+
+Result<Snapshot::RevertPlan> Snapshot::revert(const QList<Patch> &patches)
+{
+    QMutexLocker lock(&lockFor(m_gitDir));
+    if (auto init = ensureInit(); !init)
+        return init.error();
+    const Result<Plan> planned = plan(patches);
+    if (!planned)
+        return planned.error();
+
+    RevertPlan done;
+    QStringList problems;
+    for (const QString &absolute : planned->remove) {
+        qCInfo(lcProcessor) << "snapshot: revert deletes" << absolute;
+        if (!QFile::remove(absolute))
+            problems.append(u"cannot delete %1"_s.arg(absolute));
+        else
+            done.remove.append(absolute);
+    }
+    for (qsizetype i = 0; i < planned->removeRelative.size(); i += 100) {
+        QStringList args{u"rm"_s, u"--cached"_s, u"--quiet"_s, u"--ignore-unmatch"_s, u"--"_s};
+        args += chunked(planned->removeRelative, i, 100);
+        git(args);
+    }
+    for (const auto &[hash, rels] : planned->restore) {
+        for (qsizetype i = 0; i < rels.size(); i += 100) {
+            const QStringList restore = chunked(rels, i, 100);
             QStringList args{u"checkout"_s, hash, u"--"_s};
             args += restore;
-            if (git(args).ok())
-                continue;
-            for (const QString &rel : std::as_const(restore)) {
-                const GitResult one = git({u"checkout"_s, hash, u"--"_s, rel});
-                if (!one.ok())
-                    problems.append(u"%1: %2"_s.arg(rel, one.errorText()));
+            if (!git(args).ok()) {
+                for (const QString &rel : restore) {
+                    const GitResult one = git({u"checkout"_s, hash, u"--"_s, rel});
+                    if (!one.ok())
+                        problems.append(u"%1: %2"_s.arg(rel, one.errorText()));
+                }
             }
+            for (const QString &rel : restore)
+                done.restore.append(QDir::cleanPath(m_workTree + u'/' + rel));
         }
     }
     if (!problems.isEmpty())
         return Error{ProcessorTr::tr("some files could not be reverted: %1").arg(problems.join(u"; "_s)), m_workTree};
-    return {};
+    return done;
 }
 
 Result<void> Snapshot::cleanup()
@@ -559,6 +687,31 @@ Result<void> Snapshot::cleanup()
     const GitResult r = git({u"gc"_s, u"--quiet"_s, u"--prune=7.days"_s}, {}, false);
     if (!r.ok())
         return Error{ProcessorTr::tr("git gc failed: %1").arg(r.errorText()), m_gitDir};
+    // The record keeps the trees gc left, each once.
+    QFile file(m_recordFile);
+    if (file.open(QIODevice::ReadOnly)) {
+        QList<QByteArray> hashes;
+        QSet<QByteArray> unique;
+        for (const QByteArray &line : file.readAll().split('\n')) {
+            if (isHash(QString::fromLatin1(line)) && !unique.contains(line)) {
+                unique.insert(line);
+                hashes.append(line);
+            }
+        }
+        file.close();
+        const GitResult check = git({u"cat-file"_s, u"--batch-check"_s}, hashes.join('\n') + '\n', false);
+        if (check.ok()) {
+            QByteArray kept;
+            for (const QByteArray &line : check.out.split('\n')) {
+                const QList<QByteArray> fields = line.split(' ');
+                if (fields.size() == 3 && fields.at(1) == "tree")
+                    kept += fields.at(0) + '\n';
+            }
+            QSaveFile out(m_recordFile);
+            if (!out.open(QIODevice::WriteOnly) || out.write(kept) != kept.size() || !out.commit())
+                qCWarning(lcProcessor) << "snapshot: cannot rewrite" << m_recordFile << out.errorString();
+        }
+    }
     return {};
 }
 

@@ -57,13 +57,32 @@ public:
     /// binary files and files over maxFileSize) and its added/removed line counts. Paths are
     /// relative to the work tree.
     Result<QList<FileDiff>> diffFull(const QString &from, const QString &to);
+    /// Whether @p hash is a tree this data dir's Weft wrote for this work tree (track() and
+    /// patch() record each tree they write, in `<gitDir>/weft-made-<work tree key>`): a tree
+    /// that merely exists in the repository (git knows the empty tree without any object) or one
+    /// written for another folder is not. Only such trees are restored from.
+    [[nodiscard]] bool madeHere(const QString &hash) const;
     /// Puts the files back as they were in @p hash: every file of that tree is written, and files
-    /// the snapshot tracks now but that tree lacks are deleted (within the directory).
+    /// the snapshot tracks now but that tree lacks are deleted (within the directory). Refused
+    /// unless madeHere(@p hash).
     Result<void> restore(const QString &hash);
+
+    /// What revert() would do: files written back from a snapshot and files deleted (they did not
+    /// exist in their patch's snapshot), absolute paths.
+    struct RevertPlan {
+        QStringList restore;
+        QStringList remove;
+    };
+    /// The plan of revert(@p patches), or why it is refused: a patch whose snapshot is not
+    /// madeHere(), or a file it would change whose current content no snapshot can hold (over
+    /// maxFileSize, or ignored), so that restoring the current state (an unrevert) could not
+    /// bring it back. Stages the current files.
+    Result<RevertPlan> planRevert(const QList<Patch> &patches);
     /// OpenCode's Snapshot.revert: for each file of each patch (the first patch naming a file
     /// wins), restores it from that patch's hash, or deletes it when it did not exist there.
-    /// Files outside the work tree are ignored.
-    Result<void> revert(const QList<Patch> &patches);
+    /// Files outside the work tree are ignored. Refused, before any file is touched, where
+    /// planRevert() refuses.
+    Result<RevertPlan> revert(const QList<Patch> &patches);
     /// `git gc --prune=7.days` on the shadow repository.
     Result<void> cleanup();
 
@@ -82,12 +101,23 @@ private:
     [[nodiscard]] QStringList toRelative(const QByteArray &nulSeparated) const;
     [[nodiscard]] bool isTree(const QString &hash) const;
     [[nodiscard]] QString pathspec() const;
+    /// Notes @p hash as a tree written here for this work tree (madeHere()).
+    void record(const QString &hash);
+    [[nodiscard]] bool madeHereLocked(const QString &hash) const;
+    struct Plan {
+        QList<std::pair<QString, QStringList>> restore; ///< snapshot hash, paths relative to the work tree
+        QStringList remove;                             ///< absolute paths
+        QStringList removeRelative;
+    };
+    Result<Plan> plan(const QList<Patch> &patches);
 
     QString m_dataDir;
     QString m_gitDir;
     QString m_workTree;
     QString m_directory;
     QString m_indexFile; ///< empty: the repository's own index
+    QString m_recordFile; ///< the trees written here for this work tree, one hash a line
+    QString m_lastRecorded;
     qint64 m_maxFileSize = DefaultMaxFileSize;
     int m_gitTimeoutMs = 300000;
     bool m_initialized = false;

@@ -10,6 +10,10 @@
 #include "core/tr.h"
 
 #include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
 #include <QHash>
 #include <QPointer>
 #include <QRandomGenerator>
@@ -236,6 +240,97 @@ Result<void> SessionService::ensureWritable() const
     return {};
 }
 
+namespace
+{
+/// The file of an imported session's note, or empty when the store keeps none.
+QString importNotePath(const Store *store, const QString &sessionID)
+{
+    const auto *json = dynamic_cast<const JsonStore *>(store);
+    if (!json || !Identifier::isSafeKeyComponent(sessionID))
+        return {};
+    return json->dataDir() + u"/weft-imported/"_s + sessionID + u".json"_s;
+}
+} // namespace
+
+std::optional<SessionService::ImportNote> SessionService::importNote(const QString &sessionID) const
+{
+    const QString path = importNotePath(m_store.get(), sessionID);
+    if (path.isEmpty())
+        return std::nullopt;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    const std::optional<JsonValue> value = parseJson(file.readAll());
+    ImportNote note;
+    // A damaged note still marks the session as imported: it is never treated as confirmed.
+    if (!value || !value->isObject()) {
+        qCWarning(lcSession) << "damaged import note" << path;
+        return note;
+    }
+    const JsonObject o = value->toObject();
+    note.directory = o.string(u"directory");
+    note.confirmed = o.value(u"confirmed").isBool() && o.value(u"confirmed").toBool();
+    note.time = qint64(o.value(u"time").toDouble());
+    for (const JsonValue &v : o.array(u"dropped")) {
+        if (auto rule = PermissionRule::fromJson(v.toObject()))
+            note.dropped.append(*rule);
+    }
+    return note;
+}
+
+Result<void> SessionService::writeImportNote(const QString &sessionID, const ImportNote &note)
+{
+    const QString path = importNotePath(m_store.get(), sessionID);
+    if (path.isEmpty())
+        return Error{SessionTr::tr("%1 cannot keep the note of an imported session").arg(m_store->location()), {}};
+    JsonArray dropped;
+    for (const PermissionRule &rule : note.dropped)
+        dropped.append(rule.toJson());
+    const JsonObject o{{u"directory"_s, note.directory},
+                       {u"confirmed"_s, note.confirmed},
+                       {u"time"_s, double(note.time)},
+                       {u"dropped"_s, dropped}};
+    if (!QDir().mkpath(QFileInfo(path).absolutePath()))
+        return Error{SessionTr::tr("cannot create the folder of imported sessions"), QFileInfo(path).absolutePath()};
+    QSaveFile file(path);
+    const QByteArray bytes = toJson(o, 2) + '\n';
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        return Error{SessionTr::tr("cannot write the note of an imported session: %1").arg(file.errorString()), path};
+    return {};
+}
+
+Result<void> SessionService::confirmImportedDirectory(const QString &sessionID)
+{
+    const std::optional<Session> session = get(sessionID);
+    if (!session)
+        return Error{SessionTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
+    std::optional<ImportNote> note = importNote(sessionID);
+    if (!note)
+        return {}; // not imported: nothing to confirm
+    note->directory = session->directory();
+    note->confirmed = true;
+    if (auto r = writeImportNote(sessionID, *note); !r)
+        return r;
+    qCInfo(lcSession) << "the directory" << note->directory << "of imported session" << sessionID << "was confirmed";
+    return {};
+}
+
+Result<void> SessionService::checkDirectoryConfirmed(const QString &sessionID) const
+{
+    const std::optional<ImportNote> note = importNote(sessionID);
+    if (!note)
+        return {};
+    const std::optional<Session> session = get(sessionID);
+    const QString directory = session ? session->directory() : note->directory;
+    if (note->confirmed && note->directory == directory)
+        return {};
+    return Error{SessionTr::tr("session %1 was imported and works in %2, a directory you have not confirmed yet; "
+                               "check that this is the folder you mean, then accept it (`weft session accept %1`, "
+                               "or --accept-directory)")
+                     .arg(sessionID, directory.isEmpty() ? SessionTr::tr("(no directory)") : directory),
+                 {}};
+}
+
 QString SessionService::makeSlug()
 {
     static const char16_t *const adjectives[] = {
@@ -429,6 +524,13 @@ Result<Session> SessionService::fork(const QString &sessionID, const QString &me
     }
     // One batch: the store flushes once for all files rather than once per file.
     Result<void> written = m_store->writeMessages(copies);
+    // A fork of an imported session whose directory is not confirmed yet is not confirmed either.
+    if (written && !checkDirectoryConfirmed(sessionID)) {
+        if (std::optional<ImportNote> note = importNote(sessionID)) {
+            note->confirmed = false;
+            written = writeImportNote(session.id(), *note);
+        }
+    }
     if (written)
         written = m_store->writeSession(session);
     if (!written) {

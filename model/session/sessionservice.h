@@ -100,6 +100,26 @@ public:
     /// Removes a session with its children (recursively), messages, parts, diff and share.
     Result<void> remove(const QString &sessionID);
 
+    // ---- imported sessions
+    /// Weft's own note on a session that came from an import (a file someone sent, another
+    /// store): kept in `<dataDir>/weft-imported/<sessionID>.json`, outside OpenCode's files.
+    struct ImportNote {
+        QString directory;   ///< the directory the session claimed when it was imported
+        bool confirmed = false; ///< the user accepted that runs and reverts use @c directory
+        qint64 time = 0;     ///< when it was imported (ms)
+        QList<PermissionRule> dropped; ///< the session's permission rules the import dropped
+    };
+    /// The note of @p sessionID, or nullopt when it was not imported (or the store keeps no notes).
+    [[nodiscard]] std::optional<ImportNote> importNote(const QString &sessionID) const;
+    /// Writes the note of an imported session; refused when the store cannot keep one (only
+    /// Weft's JSON store can).
+    Result<void> writeImportNote(const QString &sessionID, const ImportNote &note);
+    /// The user accepts that runs and reverts of the imported @p sessionID use its directory.
+    Result<void> confirmImportedDirectory(const QString &sessionID);
+    /// Refuses a session whose directory comes from an import the user has not confirmed yet
+    /// (or that changed since): what a run or a revert checks before it touches the directory.
+    [[nodiscard]] Result<void> checkDirectoryConfirmed(const QString &sessionID) const;
+
     // ---- the trash (StoreCapability::Trash)
     /// Moves a session with its children (recursively) and all their files to the store's
     /// trash, where it can be restored for 30 days; announces sessionDeleted for each, children

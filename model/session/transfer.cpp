@@ -6,6 +6,7 @@
 #include "core/tr.h"
 #include "sessionservice.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
@@ -145,6 +146,18 @@ QList<ValidationIssue> validateExport(const JsonValue &document)
     return issues;
 }
 
+QString describeDropped(const QList<PermissionRule> &dropped)
+{
+    if (dropped.isEmpty())
+        return {};
+    QStringList rules;
+    for (const PermissionRule &rule : dropped)
+        rules.append(u"%1 %2 %3"_s.arg(rule.permission, rule.pattern, PermissionRule::actionName(rule.action)));
+    return SessionTr::tr("permission rules dropped (%1), as they would have granted what your config may not: %2")
+        .arg(dropped.size())
+        .arg(rules.join(u", "_s));
+}
+
 Result<ImportResult> importSession(SessionService &service, const JsonValue &document)
 {
     const QList<ValidationIssue> issues = validateExport(document);
@@ -163,20 +176,37 @@ Result<ImportResult> importSession(SessionService &service, const JsonValue &doc
     const QString originalID = session.id();
     ImportResult result;
 
-    // Keep IDs when they are free; a taken session ID means the session was imported before
-    // (or collides): then everything gets new IDs, so nothing of the existing session is touched.
-    Store *store = service.store();
-    const bool sessionTaken = service.get(originalID).has_value();
-    bool messagesTaken = false;
-    const JsonArray messages = root.array(u"messages");
-    for (const JsonValue &m : messages) {
-        const JsonObject info = m.toObject().object(u"info");
-        if (store->message(info.string(u"sessionID"), info.string(u"id")).has_value()) {
-            messagesTaken = true;
-            break;
+    // Only rules that narrow what the user's config allows come in: the session's rules are
+    // merged after the config and win over it.
+    if (session.json().contains(u"permission")) {
+        JsonArray kept;
+        for (const JsonValue &v : session.json().array(u"permission")) {
+            const std::optional<PermissionRule> rule = PermissionRule::fromJson(v.toObject());
+            if (rule && rule->action == PermissionRule::Action::Deny)
+                kept.append(v);
+            else if (rule)
+                result.droppedPermissions.append(*rule);
+        }
+        if (!result.droppedPermissions.isEmpty()) {
+            session.json().insert(u"permission"_s, kept);
+            qCWarning(lcSession).noquote() << "import of" << originalID << ":" << describeDropped(result.droppedPermissions);
         }
     }
-    const bool renew = sessionTaken || messagesTaken;
+
+    // Keep IDs when they are free anywhere in the store; a taken session ID means the session
+    // was imported before (or collides), a taken message or part ID that the file reuses IDs of
+    // another session: then everything gets new IDs, so nothing of any other session is touched.
+    Store *store = service.store();
+    const bool sessionTaken = service.get(originalID).has_value();
+    const JsonArray messages = root.array(u"messages");
+    QSet<QString> messageIDs, partIDs;
+    for (const JsonValue &m : messages) {
+        messageIDs.insert(m.toObject().object(u"info").string(u"id"));
+        for (const JsonValue &p : m.toObject().array(u"parts"))
+            partIDs.insert(p.toObject().string(u"id"));
+    }
+    const bool idsTaken = !sessionTaken && !store->takenIDs(messageIDs, partIDs).isEmpty();
+    const bool renew = sessionTaken || idsTaken;
     result.idsChanged = renew;
     QHash<QString, QString> messageMap;
     if (renew)
@@ -211,7 +241,15 @@ Result<ImportResult> importSession(SessionService &service, const JsonValue &doc
     }
     // As a fork: the messages in one batch, the session's own file last; a write that fails (a
     // full disk) takes back what was written, so no half-imported session is ever listed.
+    // The note that marks it imported comes before the session's own file: an imported session
+    // is never listed without it.
+    SessionService::ImportNote note;
+    note.directory = session.directory();
+    note.time = QDateTime::currentMSecsSinceEpoch();
+    note.dropped = result.droppedPermissions;
     Result<void> written = store->writeMessages(copies);
+    if (written)
+        written = service.writeImportNote(session.id(), note);
     if (written)
         written = store->writeSession(session);
     if (!written) {

@@ -40,11 +40,25 @@ using ExportedMessageSink = std::function<void(MessageWithParts &&message)>;
 struct ImportResult {
     Session session;
     bool idsChanged = false; ///< some IDs were taken and were replaced by new ones
+    /// The session's permission rules that were dropped: every `allow` and `ask` rule (they come
+    /// after the user's config and would win over it); `deny` rules only narrow and stay.
+    QList<PermissionRule> droppedPermissions;
 };
 
-/// Writes the session of an export document into @p service's store. IDs are kept where they
-/// are free; where the session ID is taken, the session, its messages and parts get new IDs
-/// (parent references remapped). An invalid document is refused before anything is written.
+/// A line for the user naming the permission rules an import dropped ("permission rules
+/// dropped (2), as they would have granted ...: bash * allow, edit * ask"), or empty when none was.
+[[nodiscard]] QString describeDropped(const QList<PermissionRule> &dropped);
+
+/// Writes the session of an export document into @p service's store: the one place every import
+/// (a file, OpenCode's database, a window's drop) goes through. An imported session is untrusted
+/// input:
+/// - IDs are kept where they are free anywhere in the store; where the session ID or any message
+///   or part ID is taken (by any session), the session, its messages and parts get new IDs
+///   (parent references remapped), so no file of another session is ever overwritten.
+/// - Its permission rules that could widen the user's config (`allow`, `ask`) are dropped.
+/// - It gets an unconfirmed SessionService::ImportNote: runs and reverts refuse its directory
+///   until the user has accepted it.
+/// An invalid document is refused before anything is written.
 [[nodiscard]] Result<ImportResult> importSession(SessionService &service, const JsonValue &document);
 
 /// Reads and imports an export file.

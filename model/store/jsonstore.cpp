@@ -205,6 +205,30 @@ QStringList JsonStore::messageIDs(const QString &sessionID)
     return ids;
 }
 
+QSet<QString> JsonStore::takenIDs(const QSet<QString> &messageIDs, const QSet<QString> &partIDs)
+{
+    QSet<QString> taken;
+    if (messageIDs.isEmpty() && partIDs.isEmpty())
+        return taken;
+    if (!messageIDs.isEmpty()) {
+        for (const JsonStorage::Key &key : m_storage.list({u"message"_s})) {
+            if (key.size() == 3 && messageIDs.contains(key.last()))
+                taken.insert(key.last());
+        }
+        for (const QString &folder : m_storage.listFolders({u"part"_s})) {
+            if (messageIDs.contains(folder))
+                taken.insert(folder);
+        }
+    }
+    if (!partIDs.isEmpty()) {
+        for (const JsonStorage::Key &key : m_storage.list({u"part"_s})) {
+            if (key.size() == 3 && partIDs.contains(key.last()))
+                taken.insert(key.last());
+        }
+    }
+    return taken;
+}
+
 std::optional<Message> JsonStore::readMessage(const QString &sessionID, const QString &messageID)
 {
     const JsonStorage::Key key{u"message"_s, sessionID, messageID};

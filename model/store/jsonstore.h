@@ -67,6 +67,9 @@ public:
     QStringList messageIDs(const QString &sessionID) override;
     QList<Message> messagesByID(const QString &sessionID, const QStringList &messageIDs) override;
     QList<MessageWithParts> withParts(const QString &sessionID, const QList<Message> &infos) override;
+    /// From folder listings alone: every message file of every session, every part file, and
+    /// every folder of parts (a message ID whose message file is gone still owns its parts).
+    QSet<QString> takenIDs(const QSet<QString> &messageIDs, const QSet<QString> &partIDs) override;
 
     Result<void> writeProject(const Project &project) override;
     Result<void> writeSession(const Session &session) override;

@@ -45,6 +45,24 @@ void Store::mapMessages(const QString &sessionID, const MessageMapper &map, cons
         take(std::move(bytes));
 }
 
+QSet<QString> Store::takenIDs(const QSet<QString> &messageIDs, const QSet<QString> &partIDs)
+{
+    QSet<QString> taken;
+    if (messageIDs.isEmpty() && partIDs.isEmpty())
+        return taken;
+    for (const Session &session : sessions()) {
+        for (const MessageWithParts &m : messagesWithParts(session.id())) {
+            if (messageIDs.contains(m.info.id()))
+                taken.insert(m.info.id());
+            for (const Part &p : m.parts) {
+                if (partIDs.contains(p.id()))
+                    taken.insert(p.id());
+            }
+        }
+    }
+    return taken;
+}
+
 QStringList Store::messageIDs(const QString &sessionID)
 {
     QStringList ids;

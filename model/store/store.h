@@ -7,6 +7,7 @@
 #include <QFlags>
 #include <QHash>
 #include <QMutex>
+#include <QSet>
 #include <QString>
 
 #include <functional>
@@ -123,6 +124,11 @@ public:
     [[nodiscard]] virtual QStringList messageIDs(const QString &sessionID);
     /// The messages of @p messageIDs that exist and can be read, ordered like messages().
     [[nodiscard]] virtual QList<Message> messagesByID(const QString &sessionID, const QStringList &messageIDs);
+    /// Which of @p messageIDs and @p partIDs a message or part of any session in the store has
+    /// already: an import must not reuse them (a message's parts are filed under its ID alone, so
+    /// a reused ID would overwrite, and a removal delete, another session's files). The default
+    /// reads every session.
+    [[nodiscard]] virtual QSet<QString> takenIDs(const QSet<QString> &messageIDs, const QSet<QString> &partIDs);
     /// @p infos with their parts, in the same order.
     [[nodiscard]] virtual QList<MessageWithParts> withParts(const QString &sessionID, const QList<Message> &infos);
     /// The newest @p count messages with their parts: what a view shows first of a long session.

@@ -82,6 +82,7 @@ private Q_SLOTS:
     void importExportRoundTrip_data();
     void importExportRoundTrip();
     void importTwiceGetsNewIds();
+    void importedSessionNeedsAcceptedDirectory();
     void help_data();
     void help();
     void damagedStore();
@@ -492,6 +493,39 @@ void TestCli::importTwiceGetsNewIds()
     const JsonObject doc = parse(weft(dir.path(), {u"export"_s, newID}).out).toObject();
     QCOMPARE(doc.array(u"messages").size(), 30);
     QCOMPARE(doc.object(u"info").string(u"title"), u"Scripted session please create the fi"_s);
+}
+
+void TestCli::importedSessionNeedsAcceptedDirectory()
+{
+    // `weft import` says which directory the file claims; revert refuses it until `weft session
+    // accept` (or --accept-directory), and the help says how.
+    QTemporaryDir tmp;
+    const QString data = tmp.path() + u"/data"_s;
+    const Run imported = weft(data, {u"import"_s, fixture(u"export/"_s + Main + u".json"_s)});
+    QCOMPARE(imported.exitCode, 0);
+    const QByteArray directory = parse(weft::test::readFile(fixture(u"export/"_s + Main + u".json"_s)))
+                                     .toObject()
+                                     .object(u"info")
+                                     .string(u"directory")
+                                     .toUtf8();
+    QVERIFY2(imported.err.contains(QByteArray("claims the directory " + directory)), imported.err.constData());
+    QVERIFY2(imported.err.contains(QByteArray("weft session accept " + Main.toUtf8())), imported.err.constData());
+
+    const Run refused = weft(data, {u"session"_s, u"unrevert"_s, Main});
+    QCOMPARE(refused.exitCode, 0); // nothing pending: nothing to refuse
+    const Run revert = weft(data, {u"session"_s, u"revert"_s, Main, MainThirdUser});
+    QCOMPARE(revert.exitCode, 1);
+    QVERIFY2(revert.err.contains("have not confirmed") && revert.err.contains(directory), revert.err.constData());
+    QVERIFY(revert.err.contains("--accept-directory"));
+
+    const Run accepted = weft(data, {u"session"_s, u"accept"_s, Main});
+    QCOMPARE(accepted.exitCode, 0);
+    QVERIFY2(accepted.out.contains(QByteArray("Accepted " + directory)), accepted.out.constData());
+    const Run again = weft(data, {u"session"_s, u"revert"_s, Main, MainThirdUser});
+    QVERIFY2(!again.err.contains("have not confirmed"), again.err.constData());
+
+    QVERIFY(weft({u"session"_s, u"--help"_s}).out.contains("accept SESSION_ID"));
+    QVERIFY(weft({u"run"_s, u"--help"_s}).out.contains("--accept-directory"));
 }
 
 void TestCli::help_data()

@@ -374,6 +374,91 @@ private Q_SLOTS:
         QCOMPARE(snapshot.track().value(), h1.value());
     }
 
+    void revertRefusesSnapshotsNotMadeHere()
+    {
+        // git knows the empty tree in every repository, and a tree written for another folder
+        // exists in the shared one: neither is a snapshot of this work tree made here.
+        QTemporaryDir root;
+        const QString data = root.path() + u"/data"_s;
+        const QString home = root.path() + u"/home"_s;
+        const QString other = root.path() + u"/other"_s;
+        QVERIFY(writeFile(home + u"/notes.txt"_s, "notes\n"));
+        QVERIFY(writeFile(home + u"/docs/thesis.tex"_s, "thesis\n"));
+        QVERIFY(writeFile(other + u"/x.txt"_s, "x\n"));
+        Snapshot snapshot(data, u"global"_s, u"/"_s, home);
+        Snapshot elsewhere(data, u"global"_s, u"/"_s, other);
+        const auto own = snapshot.track();
+        const auto foreign = elsewhere.track();
+        QVERIFY(own.ok());
+        QVERIFY(foreign.ok());
+        QVERIFY(snapshot.madeHere(own.value()));
+        QVERIFY(!snapshot.madeHere(foreign.value()));
+        const QString emptyTree = u"4b825dc642cb6eb9a060e54bf8d69288fbee4904"_s;
+        QVERIFY(!snapshot.madeHere(emptyTree));
+        QVERIFY(!snapshot.madeHere(own.value().left(12))); // abbreviations are not taken
+        const QStringList files{home + u"/notes.txt"_s, home + u"/docs/thesis.tex"_s};
+        for (const QString &hash : {emptyTree, foreign.value()}) {
+            const auto reverted = snapshot.revert({Snapshot::Patch{hash, files, {}}});
+            QVERIFY(!reverted.ok());
+            QVERIFY2(reverted.error().message.contains(u"not made by Weft on this machine"_s), qPrintable(reverted.error().message));
+            QVERIFY(!snapshot.planRevert({Snapshot::Patch{hash, files, {}}}).ok());
+            QVERIFY(!snapshot.restore(hash).ok());
+            // A patch made here next to it does not make the foreign one acceptable.
+            QVERIFY(!snapshot.revert({Snapshot::Patch{own.value(), {}, {}}, Snapshot::Patch{hash, files, {}}}).ok());
+        }
+        QCOMPARE(readFile(home + u"/notes.txt"_s), QByteArray("notes\n"));
+        QCOMPARE(readFile(home + u"/docs/thesis.tex"_s), QByteArray("thesis\n"));
+        // The record survives cleanup, once per tree.
+        QVERIFY(snapshot.cleanup().ok());
+        QVERIFY(snapshot.madeHere(own.value()));
+    }
+
+    void revertKeepsWhatNoSnapshotHolds()
+    {
+        // A file over the size limit is in no snapshot: reverting it would lose its content for
+        // good (an unrevert restores only snapshots), so the revert refuses and touches nothing.
+        TestProject project(false);
+        Snapshot snapshot(project.data, project.id, project.worktree, project.dir);
+        snapshot.setMaxFileSize(1024);
+        QVERIFY(writeFile(project.p(u"grow.txt"_s), "small\n"));
+        const auto h1 = snapshot.track();
+        QVERIFY(h1.ok());
+        QVERIFY(writeFile(project.p(u"grow.txt"_s), QByteArray(5000, 'g')));
+        QVERIFY(writeFile(project.p(u"a.txt"_s), "changed\n"));
+        const auto patch = snapshot.patch(h1.value());
+        QVERIFY(patch.ok());
+        QVERIFY(patch->files.contains(project.p(u"grow.txt"_s)));
+        const auto plan = snapshot.planRevert({patch.value()});
+        QVERIFY(!plan.ok());
+        QVERIFY2(plan.error().message.contains(u"grow.txt"_s), qPrintable(plan.error().message));
+        const auto reverted = snapshot.revert({patch.value()});
+        QVERIFY(!reverted.ok());
+        QCOMPARE(readFile(project.p(u"grow.txt"_s)), QByteArray(5000, 'g'));
+        QCOMPARE(readFile(project.p(u"a.txt"_s)), QByteArray("changed\n"));
+
+        // Without it, the revert goes ahead, and restoring the state before it brings back
+        // exactly what it changed.
+        QVERIFY(QFile::remove(project.p(u"grow.txt"_s)));
+        QVERIFY(writeFile(project.p(u"fresh.txt"_s), "created by the step\n"));
+        const auto patch2 = snapshot.patch(h1.value());
+        QVERIFY(patch2.ok());
+        const auto before = snapshot.track();
+        QVERIFY(before.ok());
+        const auto planned = snapshot.planRevert({patch2.value()});
+        QVERIFY2(planned.ok(), qPrintable(planned.ok() ? QString() : planned.error().toString()));
+        QCOMPARE(planned->remove, QStringList{project.p(u"fresh.txt"_s)});
+        QCOMPARE(sorted(planned->restore), (QStringList{project.p(u"a.txt"_s), project.p(u"grow.txt"_s)}));
+        const auto done = snapshot.revert({patch2.value()});
+        QVERIFY2(done.ok(), qPrintable(done.ok() ? QString() : done.error().toString()));
+        QCOMPARE(readFile(project.p(u"a.txt"_s)), QByteArray("one\ntwo\nthree\n"));
+        QCOMPARE(readFile(project.p(u"grow.txt"_s)), QByteArray("small\n"));
+        QVERIFY(!QFileInfo::exists(project.p(u"fresh.txt"_s)));
+        QVERIFY(snapshot.restore(before.value()).ok());
+        QCOMPARE(readFile(project.p(u"a.txt"_s)), QByteArray("changed\n"));
+        QCOMPARE(readFile(project.p(u"fresh.txt"_s)), QByteArray("created by the step\n"));
+        QVERIFY(!QFileInfo::exists(project.p(u"grow.txt"_s)));
+    }
+
     void subdirectorySession()
     {
         TestProject project(true);

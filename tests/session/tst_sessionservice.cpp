@@ -4,6 +4,8 @@
 
 #include "core/identifier.h"
 #include "core/json.h"
+#include "processor/revert.h"
+#include "processor/snapshot.h"
 #include "session/sampledata.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
@@ -192,6 +194,11 @@ private Q_SLOTS:
     void importAgainGetsNewIds();
     void importRefusesInvalid_data();
     void importRefusesInvalid();
+    void importDropsWideningPermissions();
+    void importReusingAnotherSessionsIds_data();
+    void importReusingAnotherSessionsIds();
+    void importedDirectoryNeedsAcceptance();
+    void importedRevertRefusesForeignSnapshots();
 
     void sampleData();
 };
@@ -1121,6 +1128,208 @@ void TestSessionService::importRefusesInvalid()
     if (const std::optional<JsonValue> value = parseJson(bytes))
         QVERIFY(!Transfer::importSession(service, *value).ok());
     QCOMPARE(weft::test::entriesUnder(base.path()), entries);
+}
+
+void TestSessionService::importDropsWideningPermissions()
+{
+    // A file's permission rules come after the user's config and win over it: only those that
+    // deny may come in; what was dropped is reported.
+    Fixture f(false);
+    JsonObject doc = parse(weft::test::readFile(exportPath(Main))).toObject();
+    JsonObject info = doc.object(u"info");
+    const JsonObject deny{{u"permission"_s, u"question"_s}, {u"pattern"_s, u"*"_s}, {u"action"_s, u"deny"_s}};
+    info.insert(u"permission"_s,
+                JsonArray{JsonObject{{u"permission"_s, u"*"_s}, {u"pattern"_s, u"*"_s}, {u"action"_s, u"allow"_s}},
+                          deny,
+                          JsonObject{{u"permission"_s, u"external_directory"_s}, {u"pattern"_s, u"/home/*"_s}, {u"action"_s, u"ask"_s}}});
+    doc.insert(u"info"_s, info);
+    const Result<Transfer::ImportResult> r = Transfer::importSession(*f.service, doc);
+    QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
+    QCOMPARE(r->droppedPermissions.size(), 2);
+    QCOMPARE(r->droppedPermissions.at(0).permission, u"*"_s);
+    QCOMPARE(r->droppedPermissions.at(1).permission, u"external_directory"_s);
+    const QString said = Transfer::describeDropped(r->droppedPermissions);
+    QVERIFY2(said.contains(u"permission rules dropped (2)"_s) && said.contains(u"* * allow"_s)
+                 && said.contains(u"external_directory /home/* ask"_s),
+             qPrintable(said));
+    // What a run merges after the config: the deny rule alone, stored that way.
+    const QList<PermissionRule> kept = f.service->get(r->session.id())->permission();
+    QCOMPARE(kept.size(), 1);
+    QCOMPARE(kept.first().permission, u"question"_s);
+    QCOMPARE(kept.first().action, PermissionRule::Action::Deny);
+    QCOMPARE(f.service->get(r->session.id())->json().array(u"permission"_s), (JsonArray{deny}));
+    const auto note = f.service->importNote(r->session.id());
+    QVERIFY(note.has_value());
+    QCOMPARE(note->dropped.size(), 2);
+}
+
+void TestSessionService::importReusingAnotherSessionsIds_data()
+{
+    QTest::addColumn<bool>("reuseMessages");
+    QTest::addColumn<bool>("reuseParts");
+    QTest::newRow("message and part IDs") << true << true;
+    QTest::newRow("message IDs") << true << false;
+    QTest::newRow("part IDs") << false << true;
+}
+
+void TestSessionService::importReusingAnotherSessionsIds()
+{
+    // A file that names another session's message or part IDs under a session ID of its own
+    // must not write into that session's files, nor take them along when it is deleted.
+    QFETCH(bool, reuseMessages);
+    QFETCH(bool, reuseParts);
+    Fixture f;
+    const QMap<QString, QByteArray> before = weft::test::snapshotTree(f.storage());
+    const QString hostileID = Identifier::descending(Identifier::Kind::Session);
+    JsonObject doc = parse(weft::test::readFile(exportPath(Main))).toObject();
+    JsonObject info = doc.object(u"info");
+    info.insert(u"id"_s, hostileID);
+    info.insert(u"title"_s, u"hostile"_s);
+    doc.insert(u"info"_s, info);
+    JsonArray messages;
+    for (const JsonValue &mv : doc.array(u"messages")) {
+        JsonObject m = mv.toObject();
+        JsonObject mi = m.object(u"info");
+        const QString messageID = reuseMessages ? mi.string(u"id") : Identifier::ascending(Identifier::Kind::Message);
+        mi.insert(u"id"_s, messageID);
+        mi.insert(u"sessionID"_s, hostileID);
+        m.insert(u"info"_s, mi);
+        JsonArray parts;
+        for (const JsonValue &pv : m.array(u"parts")) {
+            JsonObject p = pv.toObject();
+            if (!reuseParts)
+                p.insert(u"id"_s, Identifier::ascending(Identifier::Kind::Part));
+            p.insert(u"sessionID"_s, hostileID);
+            p.insert(u"messageID"_s, messageID);
+            p.insert(u"text"_s, u"overwritten"_s);
+            parts.append(p);
+        }
+        m.insert(u"parts"_s, parts);
+        messages.append(m);
+    }
+    doc.insert(u"messages"_s, messages);
+
+    const Result<Transfer::ImportResult> r = Transfer::importSession(*f.service, doc);
+    QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
+    QVERIFY(r->idsChanged);
+    const QString copyID = r->session.id();
+    const auto unchanged = [&] {
+        const QMap<QString, QByteArray> after = weft::test::snapshotTree(f.storage());
+        for (auto it = before.cbegin(); it != before.cend(); ++it) {
+            if (after.value(it.key()) != it.value())
+                return it.key();
+        }
+        return QString();
+    };
+    QCOMPARE(unchanged(), QString());
+    QSet<QString> originalIDs;
+    for (const MessageWithParts &m : f.service->messages(Main)) {
+        originalIDs.insert(m.info.id());
+        for (const Part &p : m.parts)
+            originalIDs.insert(p.id());
+    }
+    for (const MessageWithParts &m : f.service->messages(copyID)) {
+        QVERIFY(!originalIDs.contains(m.info.id()));
+        for (const Part &p : m.parts)
+            QVERIFY(!originalIDs.contains(p.id()));
+    }
+
+    // Deleting the import (to the trash, and for good) leaves the other session intact.
+    QVERIFY(f.service->moveToTrash(copyID).ok());
+    QCOMPARE(unchanged(), QString());
+    QVERIFY(f.service->emptyTrash().ok());
+    QCOMPARE(unchanged(), QString());
+}
+
+void TestSessionService::importedDirectoryNeedsAcceptance()
+{
+    // The directory an imported file claims is used only once the user has accepted it; a fork
+    // of such a session needs it too. Sessions made here need nothing.
+    Fixture f(false);
+    const Result<Transfer::ImportResult> r = Transfer::importFile(*f.service, exportPath(Main));
+    QVERIFY(r.ok());
+    const QString id = r->session.id();
+    const auto note = f.service->importNote(id);
+    QVERIFY(note.has_value());
+    QVERIFY(!note->confirmed);
+    QCOMPARE(note->directory, r->session.directory());
+    const Result<void> refused = f.service->checkDirectoryConfirmed(id);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error().message.contains(r->session.directory()), qPrintable(refused.error().message));
+    QVERIFY2(refused.error().message.contains(u"weft session accept "_s + id), qPrintable(refused.error().message));
+    // The note lives in Weft's own data, not in OpenCode's files.
+    QVERIFY(QFileInfo::exists(f.path + u"/weft-imported/"_s + id + u".json"_s));
+    QVERIFY(!f.service->get(id)->json().contains(u"imported"));
+
+    const Result<Session> fork = f.service->fork(id);
+    QVERIFY(fork.ok());
+    QVERIFY(!f.service->checkDirectoryConfirmed(fork->id()).ok());
+
+    QVERIFY(f.service->confirmImportedDirectory(id).ok());
+    QVERIFY(f.service->checkDirectoryConfirmed(id).ok());
+    QVERIFY(f.service->importNote(id)->confirmed);
+    QVERIFY(!f.service->checkDirectoryConfirmed(fork->id()).ok()); // accepted one by one
+
+    SessionService::CreateOptions options;
+    options.directory = f.path;
+    const Result<Session> own = f.service->create(options);
+    QVERIFY(own.ok());
+    QVERIFY(f.service->checkDirectoryConfirmed(own->id()).ok());
+    QVERIFY(!f.service->importNote(own->id()).has_value());
+}
+
+void TestSessionService::importedRevertRefusesForeignSnapshots()
+{
+    // An imported session chooses its directory and its snapshot hashes (git's empty tree is
+    // known to every repository): a revert must not delete what the file names.
+    if (!Snapshot::gitAvailable())
+        QSKIP("the git program is not available");
+    Fixture f(false);
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    const QString notes = home.path() + u"/notes.txt"_s;
+    const QString bashrc = home.path() + u"/.bashrc"_s;
+    for (const QString &path : {notes, bashrc}) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("precious\n");
+    }
+    JsonObject doc = parse(weft::test::readFile(exportPath(Main))).toObject();
+    JsonObject info = doc.object(u"info");
+    info.insert(u"directory"_s, home.path());
+    info.insert(u"projectID"_s, u"global"_s);
+    doc.insert(u"info"_s, info);
+    JsonArray messages = doc.array(u"messages");
+    QVERIFY(messages.size() >= 2);
+    const QString firstID = messages.at(0).toObject().object(u"info").string(u"id");
+    JsonObject last = messages.at(messages.size() - 1).toObject();
+    JsonArray parts = last.array(u"parts");
+    parts.append(JsonObject{{u"id"_s, Identifier::ascending(Identifier::Kind::Part)},
+                            {u"sessionID"_s, info.string(u"id")},
+                            {u"messageID"_s, last.object(u"info").string(u"id")},
+                            {u"type"_s, u"patch"_s},
+                            {u"hash"_s, u"4b825dc642cb6eb9a060e54bf8d69288fbee4904"_s},
+                            {u"files"_s, JsonArray{notes, bashrc}}});
+    last.insert(u"parts"_s, parts);
+    messages[messages.size() - 1] = last;
+    doc.insert(u"messages"_s, messages);
+    const Result<Transfer::ImportResult> r = Transfer::importSession(*f.service, doc);
+    QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
+    const QString id = r->session.id();
+
+    // Not accepted yet: refused, and so is a plan of it.
+    Result<Session> reverted = Revert::revert(*f.service, f.path, id, firstID);
+    QVERIFY(!reverted.ok());
+    QVERIFY2(reverted.error().message.contains(u"not confirmed"_s), qPrintable(reverted.error().message));
+    QVERIFY(!Revert::plan(*f.service, f.path, id, firstID).ok());
+    // Accepted: the snapshot is still not one this machine made.
+    QVERIFY(f.service->confirmImportedDirectory(id).ok());
+    reverted = Revert::revert(*f.service, f.path, id, firstID);
+    QVERIFY(!reverted.ok());
+    QVERIFY2(reverted.error().message.contains(u"not made by Weft on this machine"_s), qPrintable(reverted.error().message));
+    QVERIFY(!f.service->get(id)->hasRevert());
+    QCOMPARE(weft::test::readFile(notes), QByteArray("precious\n"));
+    QCOMPARE(weft::test::readFile(bashrc), QByteArray("precious\n"));
 }
 
 void TestSessionService::sampleData()

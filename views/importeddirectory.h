@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+
+#include <functional>
+
+class QWidget;
+
+namespace weft
+{
+
+class SessionService;
+
+/// The window's question before the first run or revert of an imported session: the directory
+/// the session claims comes from someone else's file (SessionService::checkDirectoryConfirmed()).
+namespace ImportedDirectory
+{
+
+/// The question's title and text for @p directory.
+[[nodiscard]] QString title();
+[[nodiscard]] QString question(const QString &sessionTitle, const QString &directory);
+
+/// True when @p sessionID may use its directory: it was not imported, its directory was accepted
+/// before, or the user accepts it now (asked with @p handler when set, else a message box over
+/// @p parent), which is recorded.
+bool ensureAccepted(QWidget *parent, SessionService &service, const QString &sessionID,
+                    const std::function<bool(const QString &title, const QString &text)> &handler);
+
+} // namespace ImportedDirectory
+} // namespace weft
