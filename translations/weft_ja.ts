@@ -928,6 +928,10 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::Core</name>
     <message>
+        <source>%1 redirected to %2, another origin: Weft does not send credentials there (give that address instead if you trust it)</source>
+        <translation>%1 が別のオリジン %2 へリダイレクトしました。Weft はそこへ認証情報を送りません（信頼できる場合はそのアドレスを直接指定してください）</translation>
+    </message>
+    <message>
         <source>the ID is empty</source>
         <translation>ID が空です</translation>
     </message>
@@ -1135,6 +1139,14 @@ Changes made to the file since are lost.</source>
 </context>
 <context>
     <name>weft::MainWindow</name>
+    <message>
+        <source>Weft cannot see every command this runs, so no rule could allow it.</source>
+        <translation>Weft はこれが実行するすべてのコマンドを確認できないため、どのルールでも許可できません。</translation>
+    </message>
+    <message>
+        <source>Allow this and the same again until Weft quits, for this session: %1</source>
+        <translation>このセッションで、Weft を終了するまでこれと同じ操作を許可します: %1</translation>
+    </message>
     <message>
         <source>Data: %1</source>
         <translation>データ: %1</translation>
@@ -1556,10 +1568,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>&amp;Deny</source>
         <translation>拒否(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Allow this and the same again until Weft quits, for this session</source>
-        <translation>このセッションで、Weft を終了するまでこれと同じ操作を許可します</translation>
     </message>
     <message>
         <source>Unrevert</source>

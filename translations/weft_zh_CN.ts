@@ -928,6 +928,10 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::Core</name>
     <message>
+        <source>%1 redirected to %2, another origin: Weft does not send credentials there (give that address instead if you trust it)</source>
+        <translation>%1 重定向到另一个来源 %2：Weft 不会把凭据发送到那里（如果信任该地址，请直接填写它）</translation>
+    </message>
+    <message>
         <source>the ID is empty</source>
         <translation>ID 为空</translation>
     </message>
@@ -1135,6 +1139,14 @@ Changes made to the file since are lost.</source>
 </context>
 <context>
     <name>weft::MainWindow</name>
+    <message>
+        <source>Weft cannot see every command this runs, so no rule could allow it.</source>
+        <translation>Weft 无法看清这会运行的每一条命令，因此没有规则能允许它。</translation>
+    </message>
+    <message>
+        <source>Allow this and the same again until Weft quits, for this session: %1</source>
+        <translation>在此会话中允许此操作及相同操作，直到 Weft 退出：%1</translation>
+    </message>
     <message>
         <source>Data: %1</source>
         <translation>数据：%1</translation>
@@ -1556,10 +1568,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>&amp;Deny</source>
         <translation>拒绝(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Allow this and the same again until Weft quits, for this session</source>
-        <translation>在此会话中允许此操作及相同操作，直到 Weft 退出</translation>
     </message>
     <message>
         <source>Unrevert</source>
