@@ -457,6 +457,69 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(h.p(u"nope.txt"_s)));
     }
 
+    void writeAndEditKeepModeAndSymlink_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::addRow("write") << u"write"_s;
+        QTest::addRow("edit") << u"edit"_s;
+        QTest::addRow("multiedit") << u"multiedit"_s;
+        QTest::addRow("apply_patch") << u"apply_patch"_s;
+    }
+
+    void writeAndEditKeepModeAndSymlink()
+    {
+        // The new contents replace the file whole (a new file renamed over it): the file keeps
+        // its permissions, and a symbolic link stays a link whose target gets the new text.
+        QFETCH(QString, tool);
+        Harness h;
+        const auto change = [&](const QString &file) {
+            QVERIFY(h.run(u"read"_s, input({{u"filePath"_s, file}})).ok);
+            ToolResult r;
+            if (tool == u"write")
+                r = h.run(tool, input({{u"filePath"_s, file}, {u"content"_s, u"new\n"_s}}));
+            else if (tool == u"edit")
+                r = h.run(tool, input({{u"filePath"_s, file}, {u"oldString"_s, u"old"_s}, {u"newString"_s, u"new"_s}}));
+            else if (tool == u"multiedit")
+                r = h.run(tool, input({{u"filePath"_s, file},
+                                       {u"edits"_s, JsonArray{JsonObject{{u"oldString"_s, u"old"_s}, {u"newString"_s, u"new"_s}}}}}));
+            else
+                r = h.run(tool, input({{u"patchText"_s, u"*** Begin Patch\n*** Update File: %1\n@@\n-old\n+new\n*** End Patch"_s.arg(file)}}));
+            QVERIFY2(r.ok, qPrintable(r.error));
+        };
+
+        const QString script = h.p(u"run.sh"_s);
+        QVERIFY(writeFile(script, "old\n"));
+        QVERIFY(QFile::setPermissions(script, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup
+                                                   | QFile::ExeGroup));
+        change(script);
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(readFile(script), QByteArray("new\n"));
+        struct stat st{};
+        QCOMPARE(::stat(QFile::encodeName(script).constData(), &st), 0);
+        QCOMPARE(st.st_mode & 07777, mode_t(0750));
+
+        // A link in the project to a file elsewhere in it (as dotfile managers make them).
+        QDir().mkpath(h.p(u"real"_s));
+        const QString target = h.p(u"real/config.txt"_s);
+        QVERIFY(writeFile(target, "old\n"));
+        QVERIFY(QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner));
+        const QString link = h.p(u"config.txt"_s);
+        QVERIFY(QFile::link(u"real/config.txt"_s, link));
+        change(link);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(QFileInfo(link).isSymLink());
+        QCOMPARE(QFileInfo(link).symLinkTarget(), target);
+        QCOMPARE(readFile(target), QByteArray("new\n"));
+        QCOMPARE(::stat(QFile::encodeName(target).constData(), &st), 0);
+        QCOMPARE(st.st_mode & 07777, mode_t(0600));
+        // No temporary file left behind.
+        QCOMPARE(QDir(h.p(u"real"_s)).entryList(QDir::Files | QDir::Hidden), QStringList{u"config.txt"_s});
+        QCOMPARE(QDir(h.project).entryList(QDir::Files | QDir::Hidden | QDir::System),
+                 (QStringList{u"config.txt"_s, u"run.sh"_s}));
+    }
+
     // ---------------------------------------------------------------------------------------
     // edit
 

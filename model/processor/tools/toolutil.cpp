@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QSaveFile>
 #include <QTimeZone>
 
 #include <cmath>
@@ -345,6 +346,21 @@ void markRead(const ToolContext &context, const QString &absolutePath)
 {
     if (context.markRead)
         context.markRead(absolutePath);
+}
+
+Result<void> writeFileWhole(const QString &path, QByteArrayView data)
+{
+    const QString folder = QFileInfo(path).absolutePath();
+    if (!QDir().mkpath(folder))
+        return Error{u"Cannot create the folder %1"_s.arg(folder), {}};
+    // QSaveFile writes through a symbolic link to its target (the link stays) and gives the new
+    // file the old one's permissions. No direct-write fallback: that would truncate in place.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return Error{u"Cannot write %1: %2"_s.arg(path, file.errorString()), {}};
+    if (file.write(data.data(), data.size()) != data.size() || !file.commit())
+        return Error{u"Cannot write %1: %2"_s.arg(path, file.errorString()), {}};
+    return {};
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 // Helpers shared by the built-in tools: input validation, path resolution with the
 // external-directory permission, binary detection, output truncation, file walking.
 
+#include "core/result.h"
 #include "processor/tool.h"
 
 #include <QFileInfo>
@@ -86,6 +87,14 @@ void markRead(const ToolContext &context, const QString &absolutePath);
 /// ("File ... has been modified since it was last read. ... Please read the file again before
 /// modifying it.").
 [[nodiscard]] std::optional<ToolResult> checkReadAndUnchanged(const ToolContext &context, const QString &absolutePath);
+
+/// Writes @p data to the user's file @p path whole or not at all (write, edit, multiedit,
+/// apply_patch): into a new file next to it that replaces it only once complete (QSaveFile), so a
+/// full disk or a crash leaves the old contents as they were, never a file cut in the middle. The
+/// file keeps its permissions; through a symbolic link the link's target is written and the link
+/// stays a link. Missing folders are made. The error names the file and the reason ("No space
+/// left on device").
+Result<void> writeFileWhole(const QString &path, QByteArrayView data);
 
 /// Caps of tool output (OpenCode's Truncate): lines and characters.
 inline constexpr int MaxOutputLines = 2000;
