@@ -19,6 +19,7 @@
 #include <atomic>
 #include <memory>
 #include <thread>
+#include <tuple>
 
 #include <csignal>
 #include <sys/stat.h>
@@ -1564,6 +1565,51 @@ private Q_SLOTS:
         QVERIFY(unsaved.truncated);
         QVERIFY(unsaved.outputPath.isEmpty());
         QVERIFY(unsaved.text.contains(u"could not be saved"_s));
+    }
+
+    void toolOutputRetention()
+    {
+        // Files older than 7 days go; then the oldest until the folder is under the cap; a file
+        // written in the last hour (a running tool's) stays whatever the size.
+        Harness h;
+        const QString dir = h.data + u"/tool-output/"_s;
+        QVERIFY(QDir().mkpath(dir));
+        const qint64 day = 24 * 3600;
+        const QList<std::tuple<QString, qint64, qsizetype>> files{
+            {u"tool_old1"_s, 8 * day, 1024},          {u"tool_old2"_s, 30 * day, 1024},
+            {u"tool_d5"_s, 5 * day, 100 * 1024},      {u"tool_d4"_s, 4 * day, 100 * 1024},
+            {u"tool_d3"_s, 3 * day, 100 * 1024},      {u"tool_d2"_s, 2 * day, 100 * 1024},
+            {u"tool_writing"_s, 60, 300 * 1024},
+        };
+        for (const auto &[name, age, size] : files) {
+            QVERIFY(writeFile(dir + name, QByteArray(size, 'o')));
+            setMTime(dir + name, age);
+        }
+        const auto left = [&] { return QDir(dir).entryList(QDir::Files, QDir::Name); };
+
+        // 700 KB of recent files against a 550 KB cap: the two oldest recent ones go too.
+        QCOMPARE(ToolUtil::pruneToolOutput(h.data, 550 * 1024), 4);
+        QCOMPARE(left(), (QStringList{u"tool_d2"_s, u"tool_d3"_s, u"tool_writing"_s}));
+        // Within the cap and the age: nothing.
+        QCOMPARE(ToolUtil::pruneToolOutput(h.data, 550 * 1024), 0);
+        // A cap nothing fits under: everything but the file in use.
+        QCOMPARE(ToolUtil::pruneToolOutput(h.data, 0), 2);
+        QCOMPARE(left(), QStringList{u"tool_writing"_s});
+        QVERIFY(ToolUtil::ToolOutputMaxAgeDays == 7 && ToolUtil::ToolOutputMaxBytes == 500LL * 1024 * 1024);
+    }
+
+    void toolOutputRetentionRunsWhenAFileIsMade()
+    {
+        // Making an output file starts the retention on a worker thread: the week-old file goes,
+        // the new one stays.
+        Harness h;
+        const QString old = h.data + u"/tool-output/tool_lastmonth"_s;
+        QVERIFY(writeFile(old, "stale"));
+        setMTime(old, 31 * 24 * 3600);
+        const QString made = ToolUtil::createToolOutputFile(h.data);
+        QVERIFY(!made.isEmpty());
+        QTRY_VERIFY(!QFile::exists(old));
+        QVERIFY(QFile::exists(made));
     }
 };
 

@@ -6,8 +6,12 @@
 #include "processor/permission.h"
 
 #include <QDir>
+#include <QDeadlineTimer>
 #include <QFile>
+#include <QHash>
+#include <QMutex>
 #include <QSaveFile>
+#include <QThreadPool>
 #include <QTimeZone>
 
 #include <cmath>
@@ -366,6 +370,54 @@ Result<void> writeFileWhole(const QString &path, QByteArrayView data)
 // ---------------------------------------------------------------------------------------------
 // Output
 
+int pruneToolOutput(const QString &dataDir, qint64 maxBytes, const QDateTime &now)
+{
+    if (dataDir.isEmpty())
+        return 0;
+    const QDir dir(dataDir + u"/tool-output"_s);
+    // Oldest first.
+    const QFileInfoList files = dir.entryInfoList(QDir::Files | QDir::Hidden | QDir::NoSymLinks, QDir::Time | QDir::Reversed);
+    const QDateTime tooOld = now.addDays(-ToolOutputMaxAgeDays);
+    const QDateTime inUse = now.addMSecs(-ToolOutputInUseMs);
+    qint64 total = 0;
+    for (const QFileInfo &file : files)
+        total += file.size();
+    int removed = 0;
+    for (const QFileInfo &file : files) {
+        const QDateTime modified = file.lastModified(QTimeZone::UTC);
+        if (modified >= inUse)
+            break; // this one and every later one may still be written
+        if (modified >= tooOld && total <= maxBytes)
+            break;
+        if (QFile::remove(file.filePath())) {
+            total -= file.size();
+            ++removed;
+        }
+    }
+    if (removed > 0)
+        qCInfo(lcProcessor) << "deleted" << removed << "old tool output files from" << dir.path();
+    return removed;
+}
+
+namespace
+{
+/// Starts pruneToolOutput() for @p dataDir on a worker thread, at most once per
+/// ToolOutputPruneIntervalMs per data dir in this process.
+void scheduleToolOutputPrune(const QString &dataDir)
+{
+    static QMutex mutex;
+    static QHash<QString, QDeadlineTimer> next;
+    {
+        QMutexLocker locker(&mutex);
+        auto it = next.find(dataDir);
+        if (it != next.end() && !it->hasExpired())
+            return;
+        next.insert(dataDir, QDeadlineTimer(ToolOutputPruneIntervalMs));
+    }
+    QThreadPool::globalInstance()->start([dataDir] { pruneToolOutput(dataDir); });
+}
+} // namespace
+
 QString createToolOutputFile(const QString &dataDir)
 {
     if (dataDir.isEmpty())
@@ -377,6 +429,8 @@ QString createToolOutputFile(const QString &dataDir)
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly))
         return {};
+    // After the new file exists: it is in use, and the prune leaves it alone.
+    scheduleToolOutputPrune(dataDir);
     return path;
 }
 

@@ -7,6 +7,7 @@
 #include "core/result.h"
 #include "processor/tool.h"
 
+#include <QDateTime>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QSet>
@@ -102,8 +103,25 @@ inline constexpr qsizetype MaxOutputChars = 30000;
 
 /// Saves @p data as a new file `<dataDir>/tool-output/tool_<id>`; returns its path or empty.
 QString saveToolOutput(const QString &dataDir, QByteArrayView data);
-/// Creates an empty output file for streaming; returns its path or empty.
+/// Creates an empty output file for streaming; returns its path or empty. Starts the folder's
+/// retention (pruneToolOutput()) on a worker thread now and then (ToolOutputPruneIntervalMs).
 QString createToolOutputFile(const QString &dataDir);
+
+/// Retention of `<dataDir>/tool-output/`: OpenCode deletes saved tool output after 7 days; Weft
+/// does too, and keeps the folder under ToolOutputMaxBytes by deleting the oldest files first.
+inline constexpr qint64 ToolOutputMaxAgeDays = 7;
+inline constexpr qint64 ToolOutputMaxBytes = 500LL * 1024 * 1024;
+/// A file written to in the last hour is never deleted, whatever the folder's size: a running
+/// tool (in this process or another) may still be writing it (bash runs at most 10 minutes).
+inline constexpr qint64 ToolOutputInUseMs = 60LL * 60 * 1000;
+/// How often a process looks at the folder when it creates output files.
+inline constexpr qint64 ToolOutputPruneIntervalMs = 10LL * 60 * 1000;
+
+/// Deletes the files of `<dataDir>/tool-output/` older than ToolOutputMaxAgeDays, then the
+/// oldest (by modification time) until the folder holds at most @p maxBytes, never a file
+/// modified within ToolOutputInUseMs of @p now. Returns how many files it deleted.
+int pruneToolOutput(const QString &dataDir, qint64 maxBytes = ToolOutputMaxBytes,
+                    const QDateTime &now = QDateTime::currentDateTimeUtc());
 
 struct Truncated {
     QString text;
