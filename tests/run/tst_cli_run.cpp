@@ -410,7 +410,7 @@ private Q_SLOTS:
         QVERIFY(!id.isEmpty());
         const JsonArray messages = exportedMessages(id);
         QVERIFY(!messages.isEmpty());
-        const JsonObject error = messages.last().toObject().object(u"info").object(u"error");
+        const JsonObject error = messages.at(messages.size() - 1).toObject().object(u"info").object(u"error");
         QVERIFY2(error.object(u"data").string(u"message").contains(u"middle of an event"_s), toJson(error, 0).constData());
     }
 
@@ -434,7 +434,7 @@ private Q_SLOTS:
         QVERIFY(!id.isEmpty());
         const JsonArray messages = exportedMessages(id);
         QVERIFY(!messages.isEmpty());
-        const JsonObject error = messages.last().toObject().object(u"info").object(u"error");
+        const JsonObject error = messages.at(messages.size() - 1).toObject().object(u"info").object(u"error");
         QVERIFY2(error.object(u"data").string(u"message").contains(u"16 MiB"_s), toJson(error, 0).constData());
     }
 

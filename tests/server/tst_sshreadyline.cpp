@@ -5,6 +5,7 @@
 #include "server/sshtunnel.h"
 
 #include <QFile>
+#include <QLoggingCategory>
 #include <QSignalSpy>
 #include <QStringList>
 #include <QTemporaryDir>
