@@ -183,7 +183,7 @@ private Q_SLOTS:
         QByteArray input;
         for (int i = 0; i < 15; ++i)
             input += line;
-        const Events one = fits.feed(input + '\n');
+        const Events one = fits.feed(QByteArray(input + '\n'));
         QVERIFY(!fits.failed());
         QCOMPARE(one.size(), 1);
     }
