@@ -272,7 +272,9 @@ private Q_SLOTS:
         QCOMPARE(m_server.requests().size() - before, qsizetype(5)); // 4 steps and the title
         for (const qsizetype step : {before + 2, before + 3}) {
             const QByteArray body = m_server.requests().at(step).body;
-            QVERIFY2(body.contains("Cannot write ") && body.contains("No space left on device"), body.right(600).constData());
+            const qsizetype result = body.lastIndexOf("\"role\":\"tool\"");
+            QVERIFY2(body.contains("Cannot write ") && body.contains("No space left on device"),
+                     body.mid(result, 600).constData());
         }
     }
 

@@ -14,6 +14,7 @@
 #include <QThreadPool>
 #include <QTimeZone>
 
+#include <cerrno>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -362,8 +363,17 @@ Result<void> writeFileWhole(const QString &path, QByteArrayView data)
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return Error{u"Cannot write %1: %2"_s.arg(path, file.errorString()), {}};
-    if (file.write(data.data(), data.size()) != data.size() || !file.commit())
-        return Error{u"Cannot write %1: %2"_s.arg(path, file.errorString()), {}};
+    // QSaveFile reports a failed write as "Unknown error": the system's reason (ENOSPC, EDQUOT)
+    // is what the model and the user need to hear.
+    errno = 0;
+    const bool written = file.write(data.data(), data.size()) == data.size();
+    const int writeError = errno;
+    if (written)
+        errno = 0;
+    if (!written || !file.commit()) {
+        const int error = !written ? writeError : errno;
+        return Error{u"Cannot write %1: %2"_s.arg(path, error != 0 ? qt_error_string(error) : file.errorString()), {}};
+    }
     return {};
 }
 
