@@ -483,6 +483,19 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     return 0;
 }
 
+/// Takes @p sessionID's lock as a run does, for a command that changes the session and its files
+/// (revert, unrevert, prune): never under a run of another process. Null, with @p exitCode set
+/// and the holder named on stderr, when someone holds it.
+std::unique_ptr<SessionLock> lockSession(const QString &dataDir, const QString &sessionID, int &exitCode)
+{
+    Result<std::unique_ptr<SessionLock>> taken = SessionLock::acquire(dataDir, sessionID, {});
+    if (!taken) {
+        exitCode = fail(taken.error().toString());
+        return nullptr;
+    }
+    return std::move(taken).value();
+}
+
 int sessionRevert(const GlobalOptions &options, const QStringList &args, bool undo)
 {
     Command cmd(
@@ -519,9 +532,13 @@ int sessionRevert(const GlobalOptions &options, const QStringList &args, bool un
     if (!context)
         return code;
     const QString dataDir = absoluteDataDir(options);
+    std::unique_ptr<SessionLock> lock;
     if (!context->server) {
         if (const auto failed = acceptDirectoryIfAsked(cmd, *context->service, positional.first()))
             return *failed;
+        lock = lockSession(dataDir, positional.first(), code);
+        if (!lock)
+            return code;
     }
     const Result<Session> result = context->server
         ? (undo ? context->server->unrevert(positional.first())
@@ -649,6 +666,12 @@ int sessionPrune(const GlobalOptions &options, const QStringList &args)
     if (!processor)
         return code;
     const bool preview = cmd.isSet(u"preview"_s);
+    std::unique_ptr<SessionLock> lock;
+    if (!preview) {
+        lock = lockSession(absoluteDataDir(options), sessionID, code);
+        if (!lock)
+            return code;
+    }
     const Result<Compaction::PrunePlan> plan = processor->prune(sessionID, preview);
     reportProblems(*context->store);
     if (!plan)

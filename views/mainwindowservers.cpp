@@ -12,11 +12,13 @@
 #include "style.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
+#include "server/rememberedservers.h"
 #include "server/serverclient.h"
 #include "server/sshtunnel.h"
 #include "sessionsidebar.h"
 
 #include <QAction>
+#include <QDebug>
 #include <QApplication>
 #include <QFile>
 #include <QMessageBox>
@@ -30,46 +32,21 @@ namespace weft
 
 namespace
 {
-const QString ServersGroup = u"OpenCodeServers"_s;
 constexpr int MaxRecentServers = 10;
 
-struct StoredServer {
-    QString url;
-    QString password;
-    bool connected = false;
-};
+using StoredServer = RememberedServers::Entry;
 
 QList<StoredServer> storedServers()
 {
     QSettings settings;
-    QList<StoredServer> servers;
-    const int count = settings.beginReadArray(ServersGroup);
-    for (int i = 0; i < count; ++i) {
-        settings.setArrayIndex(i);
-        servers.append({settings.value(u"url"_s).toString(), settings.value(u"password"_s).toString(),
-                        settings.value(u"connected"_s).toBool()});
-    }
-    settings.endArray();
-    return servers;
+    return RememberedServers::read(settings);
 }
 
 void storeServers(const QList<StoredServer> &servers)
 {
     QSettings settings;
-    settings.beginWriteArray(ServersGroup, int(servers.size()));
-    for (int i = 0; i < servers.size(); ++i) {
-        settings.setArrayIndex(i);
-        settings.setValue(u"url"_s, servers.at(i).url);
-        if (servers.at(i).password.isEmpty())
-            settings.remove(u"password"_s);
-        else
-            settings.setValue(u"password"_s, servers.at(i).password);
-        settings.setValue(u"connected"_s, servers.at(i).connected);
-    }
-    settings.endArray();
-    settings.sync();
-    // Remembered passwords: the settings file is the user's alone.
-    QFile::setPermissions(settings.fileName(), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    if (const Result<void> stored = RememberedServers::write(settings, servers); !stored)
+        qWarning().noquote() << "cannot remember the servers:" << stored.error().toString();
 }
 
 /// Updates (or adds, first) the stored entry of @p url.

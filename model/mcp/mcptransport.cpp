@@ -93,9 +93,13 @@ void McpStdioTransport::readStdout()
     m_buffer += m_process->readAllStandardOutput();
     qsizetype start = 0;
     while (!m_failed) {
-        const qsizetype end = m_buffer.indexOf('\n', start);
-        if (end < 0)
+        // A long line arrives in many reads: look for its end only in what is new.
+        const qsizetype end = m_buffer.indexOf('\n', std::max(start, m_scanned));
+        if (end < 0) {
+            m_scanned = m_buffer.size();
             break;
+        }
+        m_scanned = 0;
         QByteArrayView line = QByteArrayView(m_buffer).sliced(start, end - start);
         start = end + 1;
         if (line.endsWith('\r'))
@@ -110,6 +114,7 @@ void McpStdioTransport::readStdout()
                               .arg(message.error().message, snippet(line, 120)));
     }
     m_buffer.remove(0, start);
+    m_scanned = std::max<qsizetype>(0, m_scanned - start);
     if (m_buffer.size() > MaxMessageBytes)
         fail(McpTr::tr("the server wrote a line longer than %1 MiB on stdout").arg(MaxMessageBytes / (1024 * 1024)));
 }
@@ -292,6 +297,16 @@ void McpHttpTransport::watch(QNetworkReply *reply, const JsonValue &id, bool lis
                 if (event.event.isEmpty() || event.event == "message")
                     deliver(event.data);
             }
+            if (stream->parser.failed()) {
+                // Refused rather than buffered: the answer (or the notification stream) ends here.
+                const QString error = McpTr::tr("the server's event stream was refused: %1").arg(stream->parser.errorString());
+                if (stream->listening)
+                    Q_EMIT notice(error);
+                else if (!stream->id.isUndefined() && !stream->answered)
+                    Q_EMIT requestFailed(stream->id, error);
+                stream->answered = true;
+                reply->abort();
+            }
             return;
         }
         stream->body += bytes;
@@ -333,8 +348,8 @@ void McpHttpTransport::watch(QNetworkReply *reply, const JsonValue &id, bool lis
             }
         } else if (!stream->sse && !stream->body.trimmed().isEmpty()) {
             deliver(stream->body);
-        } else if (stream->sse) {
-            stream->parser.finish();
+        } else if (stream->sse && stream->parser.finish() && !stream->answered) {
+            error = u"the server's answer ended in the middle of an event"_s;
         }
         if (stream->listening) {
             // 405: the server offers no stream of its own; anything else only costs notifications.
@@ -398,7 +413,14 @@ void McpSseTransport::onStreamData()
     const int status = m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status != 200)
         return; // the error is reported when the reply finishes
-    for (const SseEvent &event : m_parser.feed(m_stream->readAll())) {
+    const QList<SseEvent> events = m_parser.feed(m_stream->readAll());
+    if (m_parser.failed()) {
+        m_closed = true;
+        m_stream->abort();
+        Q_EMIT failed(McpTr::tr("the server's event stream was refused: %1").arg(m_parser.errorString()));
+        return;
+    }
+    for (const SseEvent &event : events) {
         if (event.event == "endpoint") {
             const QUrl endpoint = QUrl(m_config.url).resolved(QUrl(QString::fromUtf8(event.data).trimmed()));
             const QUrl base(m_config.url);

@@ -92,6 +92,7 @@ private:
     McpServerConfig m_config;
     QProcess *m_process = nullptr;
     QByteArray m_buffer;
+    qsizetype m_scanned = 0; ///< m_buffer's bytes already searched for a line break
     QByteArray m_stderrBuffer;
     QStringList m_stderrTail;
     bool m_closing = false;

@@ -311,12 +311,39 @@ void Provider::onReadyRead(quint64 generation)
             m_errorBody.append(data.first(std::min(data.size(), MaxErrorBody - m_errorBody.size())));
         return;
     }
+    dispatch(data);
+}
+
+bool Provider::dispatch(QByteArrayView data)
+{
     const QList<SseEvent> events = m_sse.feed(data);
     for (const SseEvent &e : events) {
         handleEvent(e);
         if (!active())
-            return;
+            return false;
     }
+    if (m_sse.failed()) {
+        // A server that never ends a line or an event: refused, not buffered (and not retried).
+        fail(MessageError::api(u"The event stream from %1 was refused: %2"_s.arg(m_settings.providerID, m_sse.errorString()),
+                               0, false));
+        return false;
+    }
+    return active();
+}
+
+void Provider::endStream()
+{
+    const bool cutInsideAnEvent = m_sse.finish();
+    if (cutInsideAnEvent) {
+        // Even after a finish reason: what was cut off may have been more of the answer.
+        qCDebug(lcProvider) << "stream ended inside an event";
+        fail(MessageError::api(u"The connection closed in the middle of an event"_s, 0, true));
+        return;
+    }
+    handleEndOfStream();
+    // A subclass that neither completed nor failed: the stream ended too early.
+    if (active())
+        fail(MessageError::api(u"The connection closed before the response was complete"_s, 0, true));
 }
 
 void Provider::onFinished(quint64 generation)
@@ -373,16 +400,8 @@ void Provider::onFinished(quint64 generation)
                 if (!emitEvent(LlmEvent::make(LlmEvent::Type::Start)))
                     return;
             }
-            const QList<SseEvent> events = m_sse.feed(std::exchange(m_errorBody, {}));
-            for (const SseEvent &e : events) {
-                handleEvent(e);
-                if (!active())
-                    return;
-            }
-            m_sse.finish();
-            handleEndOfStream();
-            if (active())
-                fail(MessageError::api(u"The connection closed before the response was complete"_s, 0, true));
+            if (dispatch(std::exchange(m_errorBody, {})))
+                endStream();
             return;
         }
         // A JSON answer where an event stream was asked for: usually an error object.
@@ -397,12 +416,7 @@ void Provider::onFinished(quint64 generation)
             u"Expected an event stream from %1 but got JSON: %2"_s.arg(m_settings.providerID, snippet(m_errorBody))));
         return;
     }
-    if (m_sse.finish())
-        qCDebug(lcProvider) << "stream ended inside an event";
-    handleEndOfStream();
-    // A subclass that neither completed nor failed: the stream ended too early.
-    if (active())
-        fail(MessageError::api(u"The connection closed before the response was complete"_s, 0, true));
+    endStream();
 }
 
 // ---------------------------------------------------------------------------------------------

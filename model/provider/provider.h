@@ -144,6 +144,12 @@ private:
     void onMetaDataChanged(quint64 generation);
     void onReadyRead(quint64 generation);
     void onFinished(quint64 generation);
+    /// Parses @p data into events and handles them; fails the call when the stream goes over the
+    /// parser's limit. Returns false when the call ended.
+    bool dispatch(QByteArrayView data);
+    /// The 2xx event stream ended: an event cut off in the middle, or a stream the subclass did
+    /// not see finished, fails the call (retryable: the connection was cut).
+    void endStream();
     void dropReply();
     bool checkStatus();
     [[nodiscard]] JsonObject responseHeaders() const;

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sseparser.h"
 
+using namespace Qt::StringLiterals;
+
 namespace weft
 {
 
 QList<SseEvent> SseParser::feed(QByteArrayView bytes)
 {
     QList<SseEvent> out;
+    if (failed())
+        return out;
     if (!m_started) {
         // A UTF-8 BOM may start the stream; it can itself arrive split.
         static constexpr char bom[] = "\xEF\xBB\xBF";
@@ -30,7 +34,7 @@ QList<SseEvent> SseParser::feed(QByteArrayView bytes)
 
     qsizetype pos = 0;
     const qsizetype n = bytes.size();
-    while (pos < n) {
+    while (pos < n && !failed()) {
         if (m_skipLf) {
             m_skipLf = false;
             if (bytes[pos] == '\n') {
@@ -42,6 +46,10 @@ QList<SseEvent> SseParser::feed(QByteArrayView bytes)
         qsizetype end = pos;
         while (end < n && bytes[end] != '\n' && bytes[end] != '\r')
             ++end;
+        if (m_line.size() + (end - pos) > MaxEventBytes) {
+            overflow();
+            break;
+        }
         if (end == n) {
             m_line.append(bytes.sliced(pos));
             break;
@@ -90,6 +98,10 @@ void SseParser::processLine(QByteArrayView line, QList<SseEvent> &out)
             value = value.sliced(1);
     }
     if (field == "data") {
+        if (m_data.size() + value.size() + 1 > MaxEventBytes) {
+            overflow();
+            return;
+        }
         if (m_hasData)
             m_data.append('\n');
         m_data.append(value);
@@ -106,6 +118,16 @@ void SseParser::processLine(QByteArrayView line, QList<SseEvent> &out)
             m_retry = ms;
     }
     // Other fields are ignored, as the standard says.
+}
+
+void SseParser::overflow()
+{
+    // Frees what the line and the event held: nothing more is read from this stream.
+    m_line = {};
+    m_data = {};
+    m_event = {};
+    m_hasData = false;
+    m_error = u"an event stream line or event is longer than %1 MiB"_s.arg(MaxEventBytes / (1024 * 1024));
 }
 
 bool SseParser::finish()

@@ -3,6 +3,7 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QString>
 
 namespace weft
 {
@@ -23,10 +24,19 @@ struct SseEvent
 /// are comments; several "data:" lines join with '\n'; a blank line dispatches the event; an event
 /// without data is not dispatched; a leading UTF-8 BOM is skipped. Data stay bytes (UTF-8), so a
 /// JSON parser can read them without a copy through QString.
+///
+/// A line or an event longer than MaxEventBytes fails the stream (failed()): the parser drops
+/// what it holds and reads nothing more, so a server that never ends a line cannot make it buffer
+/// without end. Provider, MCP and OpenCode server streams all read through this parser.
 class SseParser
 {
 public:
-    /// Parses @p bytes and returns the events they complete.
+    /// The most one line, or one event's data, may hold (16 MiB). The one limit of every event
+    /// stream Weft reads.
+    static constexpr qsizetype MaxEventBytes = 16 * 1024 * 1024;
+
+    /// Parses @p bytes and returns the events they complete. Once the stream has failed (a line
+    /// or an event over MaxEventBytes), returns the events completed before that and then nothing.
     [[nodiscard]] QList<SseEvent> feed(QByteArrayView bytes);
     /// Ends the stream: an event not yet ended by a blank line is dropped (as the standard says).
     /// Returns true when such incomplete data was dropped.
@@ -40,14 +50,20 @@ public:
     [[nodiscard]] qint64 retry() const { return m_retry; }
     /// True when some bytes are buffered (an incomplete line or event).
     [[nodiscard]] bool hasPending() const { return !m_line.isEmpty() || m_hasData || !m_event.isEmpty(); }
+    /// True once a line or an event went over MaxEventBytes; the stream must be given up.
+    [[nodiscard]] bool failed() const { return !m_error.isEmpty(); }
+    /// Why the stream failed ("an event stream line or event is longer than 16 MiB"), or empty.
+    [[nodiscard]] QString errorString() const { return m_error; }
 
 private:
     void processLine(QByteArrayView line, QList<SseEvent> &out);
+    void overflow();
 
     QByteArray m_line;
     QByteArray m_data;
     QByteArray m_event;
     QByteArray m_lastId;
+    QString m_error;
     bool m_hasData = false;
     bool m_skipLf = false;
     bool m_started = false;

@@ -132,7 +132,11 @@ void ServerEventWatcher::onReadyRead()
             continue;
         }
         handle(parsed->toObject());
+        if (!m_reply)
+            return;
     }
+    if (m_parser.failed())
+        m_reply->abort(); // onFinished() says why and reconnects
 }
 
 void ServerEventWatcher::onFinished()
@@ -144,7 +148,9 @@ void ServerEventWatcher::onFinished()
     m_idle.stop();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     QString detail;
-    if (status == 401 || status == 403)
+    if (m_parser.failed())
+        detail = u"the server's event stream was refused: "_s + m_parser.errorString();
+    else if (status == 401 || status == 403)
         detail = u"the server refused the password"_s;
     else if (status >= 400)
         detail = u"the event stream failed (HTTP %1)"_s.arg(status);

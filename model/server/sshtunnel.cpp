@@ -290,6 +290,19 @@ void SshTunnel::readStderr(QProcess *process)
         m_stderrLines.removeFirst();
 }
 
+/// A ready line ("ready PORT PASSWORD PID") fit for a log or an error: every word after "ready"
+/// that is not a number (the password, or whatever stands where it should) becomes "***".
+static QString redactedReadyLine(const QStringList &words)
+{
+    QStringList shown;
+    for (qsizetype i = 0; i < words.size(); ++i) {
+        bool number = false;
+        (void)words.at(i).toLongLong(&number);
+        shown.append(i == 0 || number ? words.at(i) : u"***"_s);
+    }
+    return shown.join(u' ');
+}
+
 void SshTunnel::onMasterOutput()
 {
     if (!m_master)
@@ -309,13 +322,18 @@ void SshTunnel::onMasterOutput()
             m_remoteError = words.at(1);
         } else if (words.first() == u"log") {
             m_remoteLog.append(line.mid(Marker.size() + 4).trimmed());
-        } else if (words.first() == u"ready" && words.size() == 4 && m_state == State::Starting) {
+        } else if (words.first() == u"ready" && m_state == State::Starting) {
             bool portOk = false, pidOk = false;
-            m_remotePort = words.at(1).toInt(&portOk);
-            m_password = words.at(2);
-            m_remotePid = words.at(3).toLongLong(&pidOk);
+            if (words.size() == 4) {
+                m_remotePort = words.at(1).toInt(&portOk);
+                m_password = words.at(2);
+                m_remotePid = words.at(3).toLongLong(&pidOk);
+            }
             if (!portOk || !pidOk || m_remotePort <= 0 || m_remotePort > 65535 || m_password.isEmpty()) {
-                fail(u"%1 answered something Weft does not understand: %2"_s.arg(m_target.displayHost(), line));
+                m_password.clear();
+                // The line carries the server's password: never shown or logged whole.
+                fail(u"%1 answered something Weft does not understand: %2"_s.arg(m_target.displayHost(),
+                                                                                   redactedReadyLine(words)));
                 return;
             }
             qCDebug(lcSession).noquote() << "opencode serve runs on" << m_target.displayHost() << "port" << m_remotePort

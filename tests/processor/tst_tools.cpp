@@ -19,6 +19,7 @@
 #include <atomic>
 #include <memory>
 #include <thread>
+#include <tuple>
 
 #include <csignal>
 #include <sys/stat.h>
@@ -455,6 +456,69 @@ private Q_SLOTS:
         QVERIFY(!denied.ok);
         QVERIFY(denied.error.contains(u"Permission denied"_s));
         QVERIFY(!QFileInfo::exists(h.p(u"nope.txt"_s)));
+    }
+
+    void writeAndEditKeepModeAndSymlink_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::addRow("write") << u"write"_s;
+        QTest::addRow("edit") << u"edit"_s;
+        QTest::addRow("multiedit") << u"multiedit"_s;
+        QTest::addRow("apply_patch") << u"apply_patch"_s;
+    }
+
+    void writeAndEditKeepModeAndSymlink()
+    {
+        // The new contents replace the file whole (a new file renamed over it): the file keeps
+        // its permissions, and a symbolic link stays a link whose target gets the new text.
+        QFETCH(QString, tool);
+        Harness h;
+        const auto change = [&](const QString &file) {
+            QVERIFY(h.run(u"read"_s, input({{u"filePath"_s, file}})).ok);
+            ToolResult r;
+            if (tool == u"write")
+                r = h.run(tool, input({{u"filePath"_s, file}, {u"content"_s, u"new\n"_s}}));
+            else if (tool == u"edit")
+                r = h.run(tool, input({{u"filePath"_s, file}, {u"oldString"_s, u"old"_s}, {u"newString"_s, u"new"_s}}));
+            else if (tool == u"multiedit")
+                r = h.run(tool, input({{u"filePath"_s, file},
+                                       {u"edits"_s, JsonArray{JsonObject{{u"oldString"_s, u"old"_s}, {u"newString"_s, u"new"_s}}}}}));
+            else
+                r = h.run(tool, input({{u"patchText"_s, u"*** Begin Patch\n*** Update File: %1\n@@\n-old\n+new\n*** End Patch"_s.arg(file)}}));
+            QVERIFY2(r.ok, qPrintable(r.error));
+        };
+
+        const QString script = h.p(u"run.sh"_s);
+        QVERIFY(writeFile(script, "old\n"));
+        QVERIFY(QFile::setPermissions(script, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup
+                                                   | QFile::ExeGroup));
+        change(script);
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(readFile(script), QByteArray("new\n"));
+        struct stat st{};
+        QCOMPARE(::stat(QFile::encodeName(script).constData(), &st), 0);
+        QCOMPARE(st.st_mode & 07777, mode_t(0750));
+
+        // A link in the project to a file elsewhere in it (as dotfile managers make them).
+        QDir().mkpath(h.p(u"real"_s));
+        const QString target = h.p(u"real/config.txt"_s);
+        QVERIFY(writeFile(target, "old\n"));
+        QVERIFY(QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner));
+        const QString link = h.p(u"config.txt"_s);
+        QVERIFY(QFile::link(u"real/config.txt"_s, link));
+        change(link);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(QFileInfo(link).isSymLink());
+        QCOMPARE(QFileInfo(link).symLinkTarget(), target);
+        QCOMPARE(readFile(target), QByteArray("new\n"));
+        QCOMPARE(::stat(QFile::encodeName(target).constData(), &st), 0);
+        QCOMPARE(st.st_mode & 07777, mode_t(0600));
+        // No temporary file left behind.
+        QCOMPARE(QDir(h.p(u"real"_s)).entryList(QDir::Files | QDir::Hidden), QStringList{u"config.txt"_s});
+        QCOMPARE(QDir(h.project).entryList(QDir::Files | QDir::Hidden | QDir::System),
+                 (QStringList{u"config.txt"_s, u"run.sh"_s}));
     }
 
     // ---------------------------------------------------------------------------------------
@@ -1482,6 +1546,51 @@ private Q_SLOTS:
         QVERIFY(unsaved.truncated);
         QVERIFY(unsaved.outputPath.isEmpty());
         QVERIFY(unsaved.text.contains(u"could not be saved"_s));
+    }
+
+    void toolOutputRetention()
+    {
+        // Files older than 7 days go; then the oldest until the folder is under the cap; a file
+        // written in the last hour (a running tool's) stays whatever the size.
+        Harness h;
+        const QString dir = h.data + u"/tool-output/"_s;
+        QVERIFY(QDir().mkpath(dir));
+        const qint64 day = 24 * 3600;
+        const QList<std::tuple<QString, qint64, qsizetype>> files{
+            {u"tool_old1"_s, 8 * day, 1024},          {u"tool_old2"_s, 30 * day, 1024},
+            {u"tool_d5"_s, 5 * day, 100 * 1024},      {u"tool_d4"_s, 4 * day, 100 * 1024},
+            {u"tool_d3"_s, 3 * day, 100 * 1024},      {u"tool_d2"_s, 2 * day, 100 * 1024},
+            {u"tool_writing"_s, 60, 300 * 1024},
+        };
+        for (const auto &[name, age, size] : files) {
+            QVERIFY(writeFile(dir + name, QByteArray(size, 'o')));
+            setMTime(dir + name, age);
+        }
+        const auto left = [&] { return QDir(dir).entryList(QDir::Files, QDir::Name); };
+
+        // 700 KB of recent files against a 550 KB cap: the two oldest recent ones go too.
+        QCOMPARE(ToolUtil::pruneToolOutput(h.data, 550 * 1024), 4);
+        QCOMPARE(left(), (QStringList{u"tool_d2"_s, u"tool_d3"_s, u"tool_writing"_s}));
+        // Within the cap and the age: nothing.
+        QCOMPARE(ToolUtil::pruneToolOutput(h.data, 550 * 1024), 0);
+        // A cap nothing fits under: everything but the file in use.
+        QCOMPARE(ToolUtil::pruneToolOutput(h.data, 0), 2);
+        QCOMPARE(left(), QStringList{u"tool_writing"_s});
+        QVERIFY(ToolUtil::ToolOutputMaxAgeDays == 7 && ToolUtil::ToolOutputMaxBytes == 500LL * 1024 * 1024);
+    }
+
+    void toolOutputRetentionRunsWhenAFileIsMade()
+    {
+        // Making an output file starts the retention on a worker thread: the week-old file goes,
+        // the new one stays.
+        Harness h;
+        const QString old = h.data + u"/tool-output/tool_lastmonth"_s;
+        QVERIFY(writeFile(old, "stale"));
+        setMTime(old, 31 * 24 * 3600);
+        const QString made = ToolUtil::createToolOutputFile(h.data);
+        QVERIFY(!made.isEmpty());
+        QTRY_VERIFY(!QFile::exists(old));
+        QVERIFY(QFile::exists(made));
     }
 };
 

@@ -309,6 +309,50 @@ private Q_SLOTS:
         QCOMPARE(rec.events.last().usage.inputTokens, 5);
     }
 
+    void cutInsideAnEventAfterTheFinishReason()
+    {
+        // The finish reason came, then the body ended in the middle of an event (no [DONE]): what
+        // was cut off may have been more of the answer, so the call fails (and may be retried).
+        OpenAiStream stream;
+        stream.text(u"ok"_s).finish(u"stop"_s).append("data: {\"choices\":[{\"delta\":{\"content\":\"more");
+        FakeReply reply = FakeReply::sse(stream.bytes());
+        reply.framing = FakeReply::Framing::CloseDelimited;
+        m_server->enqueue(reply);
+        auto provider = makeProvider();
+        EventRecorder rec(provider.get());
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait());
+        QVERIFY(!rec.finished);
+        QVERIFY(rec.error);
+        QCOMPARE(rec.error->name(), u"APIError"_s);
+        QVERIFY(rec.error->isRetryable());
+        QVERIFY2(rec.error->message().contains(u"middle of an event"_s), qPrintable(rec.error->message()));
+        QVERIFY(rec.indexOf(Type::FinishStep) < 0);
+    }
+
+    void endlessLineIsRefused()
+    {
+        // A "data:" line 17 MiB long that never ends, on a connection that stays open: the call
+        // fails while the server still holds the connection, so the client did not wait for (or
+        // buffer) the end of the line; the error names the limit and is not retried.
+        QByteArray body = OpenAiStream().text(u"start"_s).bytes();
+        body += "data: {\"choices\":[{\"delta\":{\"content\":\"";
+        body.append(17 * 1024 * 1024, 'a');
+        FakeReply reply = FakeReply::sse(body).chunked(256 * 1024, 0);
+        reply.hang = true;
+        m_server->enqueue(reply);
+        auto provider = makeProvider(u"@ai-sdk/openai-compatible"_s, 60000);
+        EventRecorder rec(provider.get());
+        provider->start(simpleRequest());
+        QVERIFY(rec.wait(60000));
+        QVERIFY(!rec.finished);
+        QVERIFY(rec.error);
+        QVERIFY2(rec.error->message().contains(u"16 MiB"_s), qPrintable(rec.error->message()));
+        QVERIFY(!rec.error->isRetryable());
+        QCOMPARE(rec.joined(Type::TextDelta), u"start"_s);
+        QTRY_COMPARE(m_server->clientAborts(), 1); // the client hung up on the endless line
+    }
+
     void httpErrors_data()
     {
         QTest::addColumn<int>("status");

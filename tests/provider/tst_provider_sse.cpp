@@ -128,6 +128,66 @@ private Q_SLOTS:
         QVERIFY(!parser.finish());
     }
 
+    void lineOverTheLimitFailsTheStream()
+    {
+        // A "data:" line that never ends, fed in 64 KiB pieces: the parser gives up once the line
+        // passes the limit and holds nothing more, however much follows.
+        SseParser parser;
+        QCOMPARE(parser.feed("data: before\n\ndata: ").size(), 1);
+        const QByteArray piece(64 * 1024, 'x');
+        qsizetype fed = 0;
+        while (!parser.failed() && fed <= 2 * SseParser::MaxEventBytes) {
+            QVERIFY(parser.feed(piece).isEmpty());
+            fed += piece.size();
+        }
+        QVERIFY(parser.failed());
+        QVERIFY(fed > SseParser::MaxEventBytes - piece.size() && fed <= SseParser::MaxEventBytes + piece.size());
+        QVERIFY2(parser.errorString().contains(u"16 MiB"_s), qPrintable(parser.errorString()));
+        QVERIFY(!parser.hasPending());
+        // What comes after is not read, not even a whole event.
+        QVERIFY(parser.feed("\n\ndata: after\n\n").isEmpty());
+        QVERIFY(!parser.hasPending());
+        parser.reset();
+        QVERIFY(!parser.failed());
+        QCOMPARE(parser.feed("data: again\n\n").size(), 1);
+    }
+
+    void lineOverTheLimitInOnePiece()
+    {
+        // The same line arriving whole (one large read), and ended: still refused.
+        SseParser parser;
+        QByteArray input = "data: ";
+        input.append(SseParser::MaxEventBytes, 'y');
+        input += "\n\ndata: after\n\n";
+        QVERIFY(parser.feed(input).isEmpty());
+        QVERIFY(parser.failed());
+    }
+
+    void eventOverTheLimitFailsTheStream()
+    {
+        // Many short "data:" lines that join into one event larger than the limit.
+        SseParser parser;
+        const QByteArray line = "data: " + QByteArray(1024 * 1024 - 8, 'z') + '\n';
+        Events out;
+        int lines = 0;
+        while (!parser.failed() && lines < 40) {
+            out += parser.feed(line);
+            ++lines;
+        }
+        QVERIFY(parser.failed());
+        QCOMPARE(lines, 17);
+        QVERIFY(out.isEmpty());
+        QVERIFY(!parser.hasPending());
+        // Just under the limit is fine.
+        SseParser fits;
+        QByteArray input;
+        for (int i = 0; i < 15; ++i)
+            input += line;
+        const Events one = fits.feed(QByteArray(input + '\n'));
+        QVERIFY(!fits.failed());
+        QCOMPARE(one.size(), 1);
+    }
+
     void largeStream()
     {
         // 5,000 events in one buffer and again in 1,000-byte pieces: same result.

@@ -5,6 +5,7 @@
 #include "runfixture.h"
 
 #include "core/json.h"
+#include "store/sessionlock.h"
 
 #include <QDir>
 #include <QFile>
@@ -347,6 +348,142 @@ private Q_SLOTS:
         QVERIFY2(results.contains(R"(\"Which database?\"=\"SQLite\", \"Which features?\"=\"Search, Sync\", )"
                                   R"(\"Anything else?\"=\"keep it small\")"),
                  results.constData());
+    }
+
+    /// The sessions of `weft session list`, by ID.
+    QStringList sessionIDs()
+    {
+        QStringList ids;
+        const Output list = weft({u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+        for (const JsonValue &s : parseJson(list.out).value_or(JsonValue()).toArray())
+            ids.append(s.toObject().string(u"id"));
+        return ids;
+    }
+
+    /// The session @p run made: the one of @p after not in @p before.
+    static QString newSession(const QStringList &before, const QStringList &after)
+    {
+        for (const QString &id : after) {
+            if (!before.contains(id))
+                return id;
+        }
+        return {};
+    }
+
+    /// The messages of @p sessionID, as `weft export` gives them.
+    JsonArray exportedMessages(const QString &sessionID)
+    {
+        const Output exported = weft({u"export"_s, sessionID});
+        return parseJson(exported.out).value_or(JsonValue()).toObject().array(u"messages");
+    }
+
+    void streamCutInsideAnEventIsRetried()
+    {
+        // The finish reason came, then the body ended in the middle of an event: not an answer.
+        // The run retries (the connection was cut), and fails when every attempt is cut.
+        qputenv("WEFT_RETRY_INITIAL_MS", "1");
+        const auto unset = qScopeGuard([] { qunsetenv("WEFT_RETRY_INITIAL_MS"); });
+        FakeReply cut = FakeReply::sse(OpenAiStream()
+                                           .role()
+                                           .text(u"Half"_s)
+                                           .finish(u"stop"_s)
+                                           .append("data: {\"choices\":[{\"delta\":{\"content\":\"the rest")
+                                           .bytes());
+        cut.framing = FakeReply::Framing::CloseDelimited;
+        m_server.clearReplies();
+        m_server.enqueue(cut);
+        m_server.enqueue(FakeReply::sse(text({u"Whole answer."_s})));
+        const Output retried = weft({u"run"_s, u"answer"_s, u"once"_s});
+        QVERIFY2(retried.code == 0, retried.err.constData());
+        QVERIFY2(retried.out.contains("Whole answer."), retried.out.constData());
+        QVERIFY2(retried.err.contains("middle of an event"), retried.err.constData()); // the retry's notice
+
+        const QStringList before = sessionIDs();
+        m_server.clearReplies();
+        for (int i = 0; i < 6; ++i) // the first attempt and five retries
+            m_server.enqueue(cut);
+        const Output failed = weft({u"run"_s, u"answer"_s, u"again"_s});
+        QVERIFY2(failed.code != 0, failed.err.constData());
+        QVERIFY2(failed.err.contains("middle of an event"), failed.err.constData());
+        QCOMPARE(m_server.pendingReplies(), 0);
+        const QString id = newSession(before, sessionIDs());
+        QVERIFY(!id.isEmpty());
+        const JsonArray messages = exportedMessages(id);
+        QVERIFY(!messages.isEmpty());
+        const JsonObject error = messages.at(messages.size() - 1).toObject().object(u"info").object(u"error");
+        QVERIFY2(error.object(u"data").string(u"message").contains(u"middle of an event"_s), toJson(error, 0).constData());
+    }
+
+    void endlessLineFailsTheRun()
+    {
+        // One "data:" line of 17 MiB that never ends, the connection kept open: the run stops
+        // with an error naming the limit (it does not wait for the line's end, nor retry), and
+        // exits non-zero; the assistant message records the error.
+        QByteArray body = OpenAiStream().role().text(u"Starting"_s).bytes();
+        body += "data: {\"choices\":[{\"delta\":{\"content\":\"";
+        body.append(17 * 1024 * 1024, 'a');
+        FakeReply reply = FakeReply::sse(body).chunked(256 * 1024, 0);
+        reply.hang = true;
+        m_server.clearReplies();
+        m_server.enqueue(reply);
+        const QStringList before = sessionIDs();
+        const Output run = weft({u"run"_s, u"endless"_s});
+        QVERIFY2(run.code != 0 && run.code != -1, run.err.constData());
+        QVERIFY2(run.err.contains("16 MiB"), run.err.constData());
+        const QString id = newSession(before, sessionIDs());
+        QVERIFY(!id.isEmpty());
+        const JsonArray messages = exportedMessages(id);
+        QVERIFY(!messages.isEmpty());
+        const JsonObject error = messages.at(messages.size() - 1).toObject().object(u"info").object(u"error");
+        QVERIFY2(error.object(u"data").string(u"message").contains(u"16 MiB"_s), toJson(error, 0).constData());
+    }
+
+    void revertUnrevertPruneTakeTheLock()
+    {
+        // A session that wrote a file.
+        const QString file = m_project.path() + u"/locked.txt"_s;
+        OpenAiStream tool;
+        tool.role().toolCallStart(0, u"call_l"_s, u"write"_s,
+                                  QString::fromUtf8(toJson(JsonObject{{u"filePath"_s, file}, {u"content"_s, u"kept\n"_s}}, 0)));
+        tool.finish(u"tool_calls"_s).done();
+        m_server.clearReplies();
+        m_server.enqueue(FakeReply::sse(tool.bytes()));
+        m_server.enqueue(FakeReply::sse(text({u"Written."_s})));
+        const QStringList before = sessionIDs();
+        const Output run = weft({u"run"_s, u"write"_s, u"locked.txt"_s});
+        QVERIFY2(run.code == 0, run.err.constData());
+        m_server.clearReplies();
+        QVERIFY(QFile::exists(file));
+        const QString id = newSession(before, sessionIDs());
+        QVERIFY(!id.isEmpty());
+        const JsonArray messages = exportedMessages(id);
+        const QString userID = messages.at(0).toObject().object(u"info").string(u"id");
+
+        // Held as a running `weft run` holds it (a flock of the session's lock file).
+        const QString dataDir = m_home.path() + u"/data/weft"_s;
+        Result<std::unique_ptr<SessionLock>> taken = SessionLock::acquire(dataDir, id, u"weft run"_s);
+        QVERIFY2(taken, qPrintable(taken ? QString() : taken.error().toString()));
+        std::unique_ptr<SessionLock> lock = std::move(taken).value();
+        const auto refused = [&](const QStringList &args) {
+            const Output out = weft(args);
+            QVERIFY2(out.code != 0, out.out.constData());
+            QVERIFY2(out.err.contains("is busy") || out.err.contains("is being run by"), out.err.constData());
+        };
+        refused({u"session"_s, u"revert"_s, id, userID});
+        QVERIFY(QFile::exists(file)); // the revert did not delete it
+        QVERIFY(exportedMessages(id) == messages);
+        refused({u"session"_s, u"unrevert"_s, id});
+        refused({u"session"_s, u"prune"_s, id});
+        QVERIFY(exportedMessages(id) == messages);
+
+        // Released, the same revert works.
+        lock.reset();
+        const Output reverted = weft({u"session"_s, u"revert"_s, id, userID});
+        QVERIFY2(reverted.code == 0, reverted.err.constData());
+        QVERIFY(!QFile::exists(file));
+        const Output unreverted = weft({u"session"_s, u"unrevert"_s, id});
+        QVERIFY2(unreverted.code == 0, unreverted.err.constData());
+        QVERIFY(QFile::exists(file));
     }
 
     void usageErrors_data()

@@ -202,6 +202,82 @@ private Q_SLOTS:
         QVERIFY(messages.constLast().isAssistant() && messages.constLast().hasError());
     }
 
+    void writeAndEditKeepTheFile()
+    {
+        // The project lives on the nearly full tmpfs (the data dir does not): the model reads
+        // notes.txt (64 KB), then writes 256 KB over it, then edits it to 256 KB. Both fail on
+        // ENOSPC with a clear error, and notes.txt is still its original self, with no
+        // temporary file left beside it.
+        QByteArray original;
+        for (int i = 0; original.size() < 64 * 1024; ++i)
+            original += "Line " + QByteArray::number(i) + " of the notes that must survive a full disk.\n";
+        const QString originalFile = m_home.path() + u"/notes-original.txt"_s;
+        QFile f(originalFile);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(original);
+        f.close();
+        const QString big = QString(256 * 1024, u'w');
+        const auto call = [](const QString &id, const QString &tool, const JsonObject &arguments) {
+            return OpenAiStream()
+                .role()
+                .toolCallStart(0, id, tool, QString::fromUtf8(toJson(arguments, 0)))
+                .finish(u"tool_calls"_s)
+                .done()
+                .bytes();
+        };
+        const qsizetype before = m_server.requests().size();
+        m_server.clearReplies();
+        m_server.enqueue(FakeReply::sse(call(u"call_r"_s, u"read"_s, {{u"filePath"_s, u"notes.txt"_s}})));
+        m_server.enqueue(FakeReply::sse(call(u"call_w"_s, u"write"_s, {{u"filePath"_s, u"notes.txt"_s}, {u"content"_s, big}})));
+        m_server.enqueue(FakeReply::sse(call(u"call_e"_s, u"edit"_s,
+                                             {{u"filePath"_s, u"notes.txt"_s}, {u"oldString"_s, u"Line 7 of"_s}, {u"newString"_s, big}})));
+        m_server.enqueue(FakeReply::sse(OpenAiStream().role().text(u"Gave up."_s).finish(u"stop"_s).done().bytes()));
+
+        const QString script = QStringLiteral(
+            "set -e\n"
+            "d=$(mktemp -d)\n"
+            "mount -t tmpfs -o size=1m weft-full \"$d\"\n"
+            "mkdir \"$d/project\" && cp \"$ORIGINAL\" \"$d/project/notes.txt\"\n"
+            "dd if=/dev/zero of=\"$d/filler\" bs=4k 2>/dev/null || true\n"
+            "truncate -s -16K \"$d/filler\"\n"
+            "set +e\n"
+            "cd \"$d/project\"\n"
+            "\"$WEFT\" --config \"$CONFIG\" --data-dir \"$DATA\" run edit the notes >\"$AFTER.out\" 2>\"$AFTER.err\"\n"
+            "echo $? >\"$AFTER.code\"\n"
+            "cp \"$d/project/notes.txt\" \"$AFTER.notes\"\n"
+            "ls -A \"$d/project\" >\"$AFTER.ls\"\n"
+            "cd / && umount \"$d\" && rmdir \"$d\"\n");
+        const QString after = m_home.path() + u"/after-write"_s;
+        QProcess process;
+        QProcessEnvironment env = environment();
+        env.insert(u"ORIGINAL"_s, originalFile);
+        env.insert(u"WEFT"_s, QStringLiteral(WEFT_BINARY_DIR "/bin/weft"));
+        env.insert(u"CONFIG"_s, m_config);
+        env.insert(u"DATA"_s, m_home.path() + u"/data-write"_s);
+        env.insert(u"AFTER"_s, after);
+        process.setProcessEnvironment(env);
+        process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        QSignalSpy finished(&process, &QProcess::finished);
+        process.start(m_unshare.constFirst(), m_unshare.mid(1) + QStringList{u"sh"_s, u"-c"_s, script});
+        if (!process.waitForStarted(10000) || !finished.wait(120000))
+            process.kill();
+        const auto read = [](const QString &path) {
+            QFile file(path);
+            return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        };
+        QVERIFY2(read(after + u".code"_s).trimmed() == "0", read(after + u".err"_s).constData());
+        QCOMPARE(read(after + u".notes"_s), original);
+        QCOMPARE(read(after + u".ls"_s), QByteArray("notes.txt\n"));
+        // The model heard why each change failed.
+        QCOMPARE(m_server.requests().size() - before, qsizetype(5)); // 4 steps and the title
+        for (const qsizetype step : {before + 2, before + 3}) {
+            const QByteArray body = m_server.requests().at(step).body;
+            const qsizetype result = body.lastIndexOf("\"role\":\"tool\"");
+            QVERIFY2(body.contains("Cannot write ") && body.contains("No space left on device"),
+                     body.mid(result, 600).constData());
+        }
+    }
+
     void forkFailsWhole()
     {
         const QString after = m_home.path() + u"/after-fork"_s;

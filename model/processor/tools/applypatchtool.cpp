@@ -10,7 +10,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSaveFile>
 
 #include <algorithm>
 
@@ -239,15 +238,7 @@ struct FileChange {
 
 Result<void> writeText(const QString &path, const QString &text, bool bom)
 {
-    if (!QDir().mkpath(QFileInfo(path).absolutePath()))
-        return Error{u"Cannot create the folder %1"_s.arg(QFileInfo(path).absolutePath()), {}};
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Error{u"Cannot write %1: %2"_s.arg(path, file.errorString()), {}};
-    const QByteArray data = bom ? Utf8ByteOrderMark + text.toUtf8() : text.toUtf8();
-    if (file.write(data) != data.size() || !file.commit())
-        return Error{u"Cannot write %1: %2"_s.arg(path, file.errorString()), {}};
-    return {};
+    return ToolUtil::writeFileWhole(path, bom ? Utf8ByteOrderMark + text.toUtf8() : text.toUtf8());
 }
 
 } // namespace

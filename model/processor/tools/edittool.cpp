@@ -155,15 +155,9 @@ ToolResult applyFileEdits(ToolContext &context, const QString &filePath, const Q
     }
 
     const QString after = text;
-    if (!QDir().mkpath(info.absolutePath()))
-        return ToolResult::failure(u"Cannot create the folder %1"_s.arg(info.absolutePath()));
-    QFile file(path.absolute);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return ToolResult::failure(u"Cannot write %1: %2"_s.arg(path.absolute, file.errorString()));
-    const QByteArray data = bom ? Utf8ByteOrderMark + after.toUtf8() : after.toUtf8();
-    if (file.write(data) != data.size() || !file.flush())
-        return ToolResult::failure(u"Cannot write %1: %2"_s.arg(path.absolute, file.errorString()));
-    file.close();
+    if (const Result<void> written = writeFileWhole(path.absolute, bom ? Utf8ByteOrderMark + after.toUtf8() : after.toUtf8());
+        !written)
+        return ToolResult::failure(written.error().toString());
     markRead(context, path.absolute);
 
     const TextDiff::Counts counts = TextDiff::count(normalizeLineEndings(original), normalizeLineEndings(text));

@@ -6,9 +6,15 @@
 #include "processor/permission.h"
 
 #include <QDir>
+#include <QDeadlineTimer>
 #include <QFile>
+#include <QHash>
+#include <QMutex>
+#include <QSaveFile>
+#include <QThreadPool>
 #include <QTimeZone>
 
+#include <cerrno>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -362,8 +368,80 @@ void markRead(const ToolContext &context, const QString &absolutePath)
         context.markRead(absolutePath);
 }
 
+Result<void> writeFileWhole(const QString &path, QByteArrayView data)
+{
+    const QString folder = QFileInfo(path).absolutePath();
+    if (!QDir().mkpath(folder))
+        return Error{u"Cannot create the folder %1"_s.arg(folder), {}};
+    // QSaveFile writes through a symbolic link to its target (the link stays) and gives the new
+    // file the old one's permissions. No direct-write fallback: that would truncate in place.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return Error{u"Cannot write %1: %2"_s.arg(path, file.errorString()), {}};
+    // QSaveFile reports a failed write as "Unknown error": the system's reason (ENOSPC, EDQUOT)
+    // is what the model and the user need to hear.
+    errno = 0;
+    const bool written = file.write(data.data(), data.size()) == data.size();
+    const int writeError = errno;
+    if (written)
+        errno = 0;
+    if (!written || !file.commit()) {
+        const int error = !written ? writeError : errno;
+        return Error{u"Cannot write %1: %2"_s.arg(path, error != 0 ? qt_error_string(error) : file.errorString()), {}};
+    }
+    return {};
+}
+
 // ---------------------------------------------------------------------------------------------
 // Output
+
+int pruneToolOutput(const QString &dataDir, qint64 maxBytes, const QDateTime &now)
+{
+    if (dataDir.isEmpty())
+        return 0;
+    const QDir dir(dataDir + u"/tool-output"_s);
+    // Oldest first.
+    const QFileInfoList files = dir.entryInfoList(QDir::Files | QDir::Hidden | QDir::NoSymLinks, QDir::Time | QDir::Reversed);
+    const QDateTime tooOld = now.addDays(-ToolOutputMaxAgeDays);
+    const QDateTime inUse = now.addMSecs(-ToolOutputInUseMs);
+    qint64 total = 0;
+    for (const QFileInfo &file : files)
+        total += file.size();
+    int removed = 0;
+    for (const QFileInfo &file : files) {
+        const QDateTime modified = file.lastModified(QTimeZone::UTC);
+        if (modified >= inUse)
+            break; // this one and every later one may still be written
+        if (modified >= tooOld && total <= maxBytes)
+            break;
+        if (QFile::remove(file.filePath())) {
+            total -= file.size();
+            ++removed;
+        }
+    }
+    if (removed > 0)
+        qCInfo(lcProcessor) << "deleted" << removed << "old tool output files from" << dir.path();
+    return removed;
+}
+
+namespace
+{
+/// Starts pruneToolOutput() for @p dataDir on a worker thread, at most once per
+/// ToolOutputPruneIntervalMs per data dir in this process.
+void scheduleToolOutputPrune(const QString &dataDir)
+{
+    static QMutex mutex;
+    static QHash<QString, QDeadlineTimer> next;
+    {
+        QMutexLocker locker(&mutex);
+        auto it = next.find(dataDir);
+        if (it != next.end() && !it->hasExpired())
+            return;
+        next.insert(dataDir, QDeadlineTimer(ToolOutputPruneIntervalMs));
+    }
+    QThreadPool::globalInstance()->start([dataDir] { pruneToolOutput(dataDir); });
+}
+} // namespace
 
 QString createToolOutputFile(const QString &dataDir)
 {
@@ -376,6 +454,8 @@ QString createToolOutputFile(const QString &dataDir)
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly))
         return {};
+    // After the new file exists: it is in use, and the prune leaves it alone.
+    scheduleToolOutputPrune(dataDir);
     return path;
 }
 

@@ -4,8 +4,10 @@
 // Helpers shared by the built-in tools: input validation, path resolution with the
 // external-directory permission, binary detection, output truncation, file walking.
 
+#include "core/result.h"
 #include "processor/tool.h"
 
+#include <QDateTime>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QSet>
@@ -91,14 +93,39 @@ void markRead(const ToolContext &context, const QString &absolutePath);
 /// modifying it.").
 [[nodiscard]] std::optional<ToolResult> checkReadAndUnchanged(const ToolContext &context, const QString &absolutePath);
 
+/// Writes @p data to the user's file @p path whole or not at all (write, edit, multiedit,
+/// apply_patch): into a new file next to it that replaces it only once complete (QSaveFile), so a
+/// full disk or a crash leaves the old contents as they were, never a file cut in the middle. The
+/// file keeps its permissions; through a symbolic link the link's target is written and the link
+/// stays a link. Missing folders are made. The error names the file and the reason ("No space
+/// left on device").
+Result<void> writeFileWhole(const QString &path, QByteArrayView data);
+
 /// Caps of tool output (OpenCode's Truncate): lines and characters.
 inline constexpr int MaxOutputLines = 2000;
 inline constexpr qsizetype MaxOutputChars = 30000;
 
 /// Saves @p data as a new file `<dataDir>/tool-output/tool_<id>`; returns its path or empty.
 QString saveToolOutput(const QString &dataDir, QByteArrayView data);
-/// Creates an empty output file for streaming; returns its path or empty.
+/// Creates an empty output file for streaming; returns its path or empty. Starts the folder's
+/// retention (pruneToolOutput()) on a worker thread now and then (ToolOutputPruneIntervalMs).
 QString createToolOutputFile(const QString &dataDir);
+
+/// Retention of `<dataDir>/tool-output/`: OpenCode deletes saved tool output after 7 days; Weft
+/// does too, and keeps the folder under ToolOutputMaxBytes by deleting the oldest files first.
+inline constexpr qint64 ToolOutputMaxAgeDays = 7;
+inline constexpr qint64 ToolOutputMaxBytes = 500LL * 1024 * 1024;
+/// A file written to in the last hour is never deleted, whatever the folder's size: a running
+/// tool (in this process or another) may still be writing it (bash runs at most 10 minutes).
+inline constexpr qint64 ToolOutputInUseMs = 60LL * 60 * 1000;
+/// How often a process looks at the folder when it creates output files.
+inline constexpr qint64 ToolOutputPruneIntervalMs = 10LL * 60 * 1000;
+
+/// Deletes the files of `<dataDir>/tool-output/` older than ToolOutputMaxAgeDays, then the
+/// oldest (by modification time) until the folder holds at most @p maxBytes, never a file
+/// modified within ToolOutputInUseMs of @p now. Returns how many files it deleted.
+int pruneToolOutput(const QString &dataDir, qint64 maxBytes = ToolOutputMaxBytes,
+                    const QDateTime &now = QDateTime::currentDateTimeUtc());
 
 struct Truncated {
     QString text;

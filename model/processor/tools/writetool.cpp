@@ -73,15 +73,8 @@ ToolResult WriteTool::execute(ToolContext &context, const JsonObject &input)
                                          JsonObject{{u"filepath"_s, path.absolute}, {u"diff"_s, diff}}))
         return *refused;
 
-    if (!QDir().mkpath(info.absolutePath()))
-        return ToolResult::failure(u"Cannot create the folder %1"_s.arg(info.absolutePath()));
-    QFile file(path.absolute);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return ToolResult::failure(u"Cannot write %1: %2"_s.arg(path.absolute, file.errorString()));
-    const QByteArray data = content.toUtf8();
-    if (file.write(data) != data.size() || !file.flush())
-        return ToolResult::failure(u"Cannot write %1: %2"_s.arg(path.absolute, file.errorString()));
-    file.close();
+    if (const Result<void> written = writeFileWhole(path.absolute, content.toUtf8()); !written)
+        return ToolResult::failure(written.error().toString());
     markRead(context, path.absolute);
 
     const TextDiff::Counts counts = TextDiff::count(before, content);
