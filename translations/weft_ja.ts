@@ -1905,6 +1905,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::Mcp</name>
     <message>
+        <source>the server&apos;s event stream was refused: %1</source>
+        <translation>サーバーのイベントストリームが拒否されました: %1</translation>
+    </message>
+    <message>
         <source>invalid configuration: %1</source>
         <translation>不正な設定です: %1</translation>
     </message>

@@ -1905,6 +1905,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::Mcp</name>
     <message>
+        <source>the server&apos;s event stream was refused: %1</source>
+        <translation>服务器的事件流被拒绝：%1</translation>
+    </message>
+    <message>
         <source>invalid configuration: %1</source>
         <translation>无效的配置：%1</translation>
     </message>
