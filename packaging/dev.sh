@@ -26,7 +26,7 @@ qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libqt6sql
 libqt6svg6 qt6-svg-dev libkf6syntaxhighlighting-dev libkf6syntaxhighlighting-data \
 xvfb xauth x11-apps imagemagick fonts-dejavu-core fonts-noto-cjk \
 desktop-file-utils appstream libglib2.0-bin dpkg-dev file libsqlite3-dev sqlite3 \
-qt6-qpa-plugins libgl-dev procps libsimdjson-dev openssh-client openssh-server nodejs"
+qt6-qpa-plugins libgl-dev procps libsimdjson-dev openssh-client openssh-server nodejs libtree-sitter-dev"
 
 log() { printf '\033[1mweft:\033[0m %s\n' "$*" >&2; }
 die() { printf 'weft: error: %s\n' "$*" >&2; exit 1; }
