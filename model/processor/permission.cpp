@@ -65,12 +65,17 @@ QString relativeTo(const QString &base, const QString &path)
 namespace Permission
 {
 
+bool hasWildcards(const QString &text)
+{
+    return text.contains(u'*') || text.contains(u'?');
+}
+
 bool wildcardMatch(const QString &text, const QString &pattern)
 {
     // Fast paths for the common patterns.
     if (pattern == u"*")
         return true;
-    if (!pattern.contains(u'*') && !pattern.contains(u'?'))
+    if (!hasWildcards(pattern))
         return text == pattern;
 
     QString regex;

@@ -33,6 +33,9 @@ namespace Permission
 /// character, everything else literally; a pattern ending in " *" also matches without the
 /// trailing part ("ls *" matches "ls" and "ls -la").
 [[nodiscard]] bool wildcardMatch(const QString &text, const QString &pattern);
+/// Whether @p text holds a character wildcardMatch() reads as a wildcard (`*`, `?`): such text
+/// must not become an approval pattern, which would approve more than it says.
+[[nodiscard]] bool hasWildcards(const QString &text);
 
 /// Concatenates rulesets in order (OpenCode's PermissionNext.merge).
 [[nodiscard]] PermissionRuleset merge(std::initializer_list<PermissionRuleset> rulesets);

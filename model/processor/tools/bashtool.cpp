@@ -2,6 +2,7 @@
 #include "bashtool.h"
 
 #include "core/logging.h"
+#include "processor/permission.h"
 #include "shellsyntax.h"
 #include "toolutil.h"
 
@@ -273,7 +274,7 @@ BashTool::Permissions BashTool::permissions(const ToolContext &context, const QS
         const QString glob = folderGlob(dir);
         if (!result.outside.patterns.contains(glob))
             result.outside.patterns.append(glob);
-        if (!dir.contains(u'*') && !dir.contains(u'?') && !result.outside.always.contains(glob))
+        if (!Permission::hasWildcards(dir) && !result.outside.always.contains(glob))
             result.outside.always.append(glob);
     };
     const auto addPattern = [&](QStringList &list, const QString &pattern) {
@@ -288,13 +289,14 @@ BashTool::Permissions BashTool::permissions(const ToolContext &context, const QS
             continue;
         }
         const QString name = c.name();
-        if (fileCommands().contains(name)) {
-            for (const ShellSyntax::Word &path : pathArguments(c))
+        const bool fileCommand = fileCommands().contains(name);
+        const QList<ShellSyntax::Word> args = fileCommand ? pathArguments(c) : QList<ShellSyntax::Word>();
+        if (fileCommand) {
+            for (const ShellSyntax::Word &path : args)
                 checkPath(path, folder, name == u"cd" || name == u"pushd" || name == u"mkdir");
         }
         if (name == u"cd" || name == u"pushd" || name == u"popd") {
             // OpenCode asks nothing for changing folders; where it goes was checked above.
-            const QList<ShellSyntax::Word> args = pathArguments(c);
             if (name == u"popd" || (!args.isEmpty() && (!args.constFirst().known || args.constFirst().text == u"-")))
                 folder.reset();
             else if (folder || (!args.isEmpty() && QDir::isAbsolutePath(args.constFirst().text)))
@@ -312,7 +314,7 @@ BashTool::Permissions BashTool::permissions(const ToolContext &context, const QS
             values.append(values.isEmpty() ? name : w.text);
         const qsizetype prefix = ShellSyntax::arity(values);
         const bool plain = std::all_of(c.words.cbegin(), c.words.cbegin() + prefix, [](const ShellSyntax::Word &w) {
-            return w.known && !w.text.isEmpty() && !w.text.contains(u'*') && !w.text.contains(u'?');
+            return w.known && !w.text.isEmpty() && !Permission::hasWildcards(w.text);
         });
         if (prefix >= 2 && plain)
             addPattern(result.command.always, values.first(prefix).join(u' ') + u" *"_s);

@@ -246,7 +246,6 @@ Word Walker::word(TSNode node) const
                 known = false; // text between parts the grammar did not name: unknown
             cursor = ts_node_end_byte(child);
             const Word part = ts_node_is_named(child) ? word(child) : Word{text(child), true};
-            // A literal `~` only expands at the start of the whole word.
             value += part.text;
             known = known && part.known;
         }

@@ -291,10 +291,9 @@ std::optional<ToolResult> checkExternal(ToolContext &context, const ResolvedPath
     const QString parent = directory ? path.real : QFileInfo(path.real).absolutePath();
     const QString glob = folderGlob(parent);
     // "Always" approves the folder, unless its name holds wildcard characters of its own.
-    const bool plainName = !parent.contains(u'*') && !parent.contains(u'?');
     auto refused = requirePermission(context, PermissionAsk{u"external_directory"_s,
                                                             {glob},
-                                                            plainName ? QStringList{glob} : QStringList{},
+                                                            Permission::hasWildcards(parent) ? QStringList{} : QStringList{glob},
                                                             false,
                                                             JsonObject{{u"filepath"_s, path.real}, {u"parentDir"_s, parent}}});
     if (refused) {
