@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "connectserverdialog.h"
 
-#include "server/serverclient.h"
-#include "server/sshtunnel.h"
+#include "app/serveraddress.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -104,19 +103,18 @@ void ConnectServerDialog::onUrlChanged()
 void ConnectServerDialog::validate()
 {
     // ssh://[user@]host[:port][/project]: Weft starts the server there; no password.
-    const bool ssh = SshTarget::isSshAddress(url());
+    const bool ssh = ServerAddress::isSsh(url());
     m_password->setEnabled(!ssh);
     m_remember->setEnabled(!ssh);
+    const Result<ServerAddress> parsed = ServerAddress::parse(url());
     if (ssh) {
-        const Result<SshTarget> target = SshTarget::parse(url());
-        m_buttons->button(QDialogButtonBox::Ok)->setEnabled(target.ok());
-        m_hint->setText(target ? tr("Weft runs <code>ssh %1</code> with your keys and ssh config, starts <code>opencode "
+        m_buttons->button(QDialogButtonBox::Ok)->setEnabled(parsed.ok());
+        m_hint->setText(parsed ? tr("Weft runs <code>ssh %1</code> with your keys and ssh config, starts <code>opencode "
                                     "serve</code> there with a new password, and stops it when you disconnect or quit.")
-                                     .arg(target->displayHost().toHtmlEscaped())
-                               : target.error().message);
+                                     .arg(parsed->sshHost.toHtmlEscaped())
+                               : parsed.error().message);
         return;
     }
-    const Result<QUrl> parsed = ServerClient::parseUrl(url());
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(parsed.ok());
     m_hint->setText(parsed ? tr("Start a server with <code>OPENCODE_SERVER_PASSWORD=… opencode serve --port 4096</code>.")
                            : (url().isEmpty() ? tr("The address of the server, e.g. http://127.0.0.1:4096.")

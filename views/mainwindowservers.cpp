@@ -5,6 +5,8 @@
 
 #include "mainwindow.h"
 
+#include "app/rememberedservers.h"
+#include "app/serveraddress.h"
 #include "app/serversource.h"
 #include "connectserverdialog.h"
 #include "noticebar.h"
@@ -12,9 +14,6 @@
 #include "style.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
-#include "server/rememberedservers.h"
-#include "server/serverclient.h"
-#include "server/sshtunnel.h"
 #include "sessionsidebar.h"
 
 #include <QAction>
@@ -90,12 +89,8 @@ void MainWindow::setupServers()
     for (const StoredServer &s : storedServers()) {
         if (!s.connected)
             continue;
-        if (SshTarget::isSshAddress(s.url)) {
-            if (const Result<SshTarget> target = SshTarget::parse(s.url))
-                m_controller->addServer(ServerClient(target->url(), {}));
-        } else if (const Result<QUrl> url = ServerClient::parseUrl(s.url)) {
-            m_controller->addServer(ServerClient(url.value(), s.password));
-        }
+        if (const Result<ServerAddress> server = ServerAddress::parse(s.url))
+            addServer(*m_controller, server.value(), s.password);
     }
 }
 
@@ -112,34 +107,20 @@ void MainWindow::showConnectServer()
 
 ServerSource *MainWindow::connectServer(const QString &address, const QString &password, bool rememberPassword)
 {
-    // An ssh:// target: the source starts `opencode serve` there through ssh and forwards a
-    // local port to it; no password is asked for or stored (each start makes its own).
-    if (SshTarget::isSshAddress(address)) {
-        const Result<SshTarget> target = SshTarget::parse(address);
-        if (!target) {
-            QMessageBox::warning(this, tr("Connect to OpenCode Server"), target.error().message);
-            return nullptr;
-        }
-        const QString key = target->url().toString();
-        updateStored(key, [](StoredServer &s) {
-            s.password.clear();
-            s.connected = true;
-        });
-        statusBar()->showMessage(tr("Connecting to %1…").arg(key));
-        return m_controller->addServer(ServerClient(target->url(), {}));
-    }
-    const Result<QUrl> url = ServerClient::parseUrl(address);
-    if (!url) {
-        QMessageBox::warning(this, tr("Connect to OpenCode Server"), url.error().message);
+    const Result<ServerAddress> server = ServerAddress::parse(address);
+    if (!server) {
+        QMessageBox::warning(this, tr("Connect to OpenCode Server"), server.error().message);
         return nullptr;
     }
-    const QString key = url->toString();
+    const QString key = server->url.toString();
+    // An ssh:// target: the source starts `opencode serve` there through ssh and forwards a
+    // local port to it; no password is asked for or stored (each start makes its own).
     updateStored(key, [&](StoredServer &s) {
-        s.password = rememberPassword ? password : QString();
+        s.password = rememberPassword && !server->ssh ? password : QString();
         s.connected = true;
     });
     statusBar()->showMessage(tr("Connecting to %1…").arg(key));
-    return m_controller->addServer(ServerClient(url.value(), password));
+    return addServer(*m_controller, server.value(), password);
 }
 
 void MainWindow::disconnectServer(const QString &key)

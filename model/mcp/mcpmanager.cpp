@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpmanager.h"
 
-#include "mcptool.h"
 
 #include "core/logging.h"
 #include "core/tr.h"
@@ -523,16 +522,6 @@ bool McpManager::reconnect(const QString &name)
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, name, &found] { found = worker->start(name); },
                               Qt::BlockingQueuedConnection);
     return found;
-}
-
-QList<std::shared_ptr<Tool>> McpManager::agentTools(const std::shared_ptr<McpRegistry> &registry,
-                                                     const QStringList &servers)
-{
-    registry->waitUntilSettled(120000);
-    QList<std::shared_ptr<Tool>> tools;
-    for (const McpToolInfo &info : registry->tools(servers))
-        tools.append(std::make_shared<McpTool>(registry, info));
-    return tools;
 }
 
 } // namespace weft

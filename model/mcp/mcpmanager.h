@@ -26,7 +26,6 @@ class QThread;
 namespace weft
 {
 
-class Tool;
 class McpWorker;
 
 /// What is known about one configured server.
@@ -135,11 +134,6 @@ public:
     /// Waits until no server is connecting (each gives up after its own timeouts), at most
     /// @p timeoutMs.
     bool waitForStartup(int timeoutMs = 120000) const { return m_registry->waitUntilSettled(timeoutMs); }
-
-    /// The agent tools of the connected servers named in @p servers, one per MCP tool (see
-    /// McpTool), after waiting for the servers still connecting, as OpenCode's runs wait for them.
-    [[nodiscard]] static QList<std::shared_ptr<Tool>> agentTools(const std::shared_ptr<McpRegistry> &registry,
-                                                                 const QStringList &servers);
 
 Q_SIGNALS:
     /// A server's state, tools or log changed.

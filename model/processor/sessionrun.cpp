@@ -5,6 +5,7 @@
 #include "mcp/mcpmanager.h"
 
 #include "tools/applypatchtool.h"
+#include "tools/mcptool.h"
 #include "tools/tasktool.h"
 
 #include "core/identifier.h"
@@ -154,7 +155,7 @@ Result<void> SessionRun::prepare()
     m_tools.clear();
     QList<std::shared_ptr<Tool>> tools = builtinTools();
     if (m_config.mcpServers)
-        tools += McpManager::agentTools(m_config.mcpServers, m_config.mcp.keys());
+        tools += McpTool::agentTools(m_config.mcpServers, m_config.mcp.keys());
     QStringList names;
     for (const std::shared_ptr<Tool> &tool : tools)
         names.append(tool->name());

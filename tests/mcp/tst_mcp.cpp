@@ -10,7 +10,7 @@
 #include "core/network.h"
 #include "mcp/mcpconfig.h"
 #include "mcp/mcpmanager.h"
-#include "mcp/mcptool.h"
+#include "processor/tools/mcptool.h"
 #include "processor/processor.h"
 #include "processor/setup.h"
 #include "session/sessionservice.h"
@@ -202,8 +202,8 @@ void TestMcp::stdioHandshakeAndTools()
     QCOMPARE(manager.registry()->prompts().constFirst().requiredArguments, QStringList{u"name"_s});
 
     // The runs get the same tools, of the servers their config names.
-    QCOMPARE(McpManager::agentTools(manager.registry(), {u"fake"_s}).size(), 11);
-    QVERIFY(McpManager::agentTools(manager.registry(), {u"other"_s}).isEmpty());
+    QCOMPARE(McpTool::agentTools(manager.registry(), {u"fake"_s}).size(), 11);
+    QVERIFY(McpTool::agentTools(manager.registry(), {u"other"_s}).isEmpty());
 }
 
 void TestMcp::stdioPagination()
@@ -692,8 +692,8 @@ void TestMcp::projectServersAreAdded()
     QCOMPARE(manager.server(u"b"_s)->state, McpServerStatus::State::Connected);
     QCOMPARE(manager.server(u"a"_s)->connectMs, connected);
     // Each run gets the tools of the servers its own config names.
-    QCOMPARE(McpManager::agentTools(manager.registry(), {u"b"_s}).size(), 11);
-    QCOMPARE(McpManager::agentTools(manager.registry(), {u"a"_s, u"b"_s}).size(), 22);
+    QCOMPARE(McpTool::agentTools(manager.registry(), {u"b"_s}).size(), 11);
+    QCOMPARE(McpTool::agentTools(manager.registry(), {u"a"_s, u"b"_s}).size(), 22);
     // The same servers again change nothing; a project that configures "a" differently restarts it.
     manager.include({{u"b"_s, local()}});
     manager.include({{u"a"_s, local({}, {{u"timeout"_s, 9000}})}});

@@ -5,7 +5,7 @@
 // dist/index.js; without it the test is skipped.
 
 #include "mcp/mcpmanager.h"
-#include "mcp/mcptool.h"
+#include "processor/tools/mcptool.h"
 
 #include <QElapsedTimer>
 #include <QProcess>

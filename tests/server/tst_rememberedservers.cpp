@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The remembered OpenCode servers (model/server/rememberedservers.*): the settings file that
 // holds their passwords is the user's alone from its first byte, whatever the umask.
-#include "server/rememberedservers.h"
+#include "app/rememberedservers.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcptool.h"
 
-#include "mcpmanager.h"
+#include "mcp/mcpmanager.h"
 
 #include "processor/tools/toolutil.h"
 
@@ -79,6 +79,15 @@ ToolResult McpTool::convertResult(const JsonObject &result, const QString &dataD
     ToolResult tool = ToolResult::success(QString(), truncated.text, metadata);
     tool.attachments = attachments;
     return tool;
+}
+
+QList<std::shared_ptr<Tool>> McpTool::agentTools(const std::shared_ptr<McpRegistry> &registry, const QStringList &servers)
+{
+    registry->waitUntilSettled(120000);
+    QList<std::shared_ptr<Tool>> tools;
+    for (const McpToolInfo &info : registry->tools(servers))
+        tools.append(std::make_shared<McpTool>(registry, info));
+    return tools;
 }
 
 } // namespace weft

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "mcpclient.h"
-
+#include "mcp/mcpclient.h"
 #include "processor/tool.h"
 
 #include <memory>
@@ -32,6 +31,11 @@ public:
     /// embedded resources) joined by blank lines and truncated like every tool's output; images
     /// and binary resources become file attachments (data: URLs); `isError` makes it a failure.
     [[nodiscard]] static ToolResult convertResult(const JsonObject &result, const QString &dataDir);
+
+    /// The agent tools of the connected servers of @p registry named in @p servers, one per MCP
+    /// tool, after waiting for the servers still connecting, as OpenCode's runs wait for them.
+    [[nodiscard]] static QList<std::shared_ptr<Tool>> agentTools(const std::shared_ptr<McpRegistry> &registry,
+                                                                 const QStringList &servers);
 
 private:
     std::shared_ptr<McpRegistry> m_registry;
