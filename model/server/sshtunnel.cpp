@@ -5,7 +5,6 @@
 #include "core/tr.h"
 
 #include <QDir>
-#include <QEventLoop>
 #include <QHostAddress>
 #include <QProcess>
 #include <QRegularExpression>
@@ -255,25 +254,6 @@ void SshTunnel::start(const SshTarget &target)
                                  << (m_target.path.isEmpty() ? u"~"_s : m_target.path);
     m_timeout.start(m_timeoutMs);
     master->start(m_program, args);
-}
-
-Result<void> SshTunnel::startAndWait(const SshTarget &target)
-{
-    QEventLoop loop;
-    QString error;
-    const QMetaObject::Connection onReady = connect(this, &SshTunnel::ready, &loop, &QEventLoop::quit);
-    const QMetaObject::Connection onFailed = connect(this, &SshTunnel::failed, &loop, [&](const QString &why) {
-        error = why;
-        loop.quit();
-    });
-    start(target);
-    if (m_state == State::Starting)
-        loop.exec();
-    disconnect(onReady);
-    disconnect(onFailed);
-    if (m_state == State::Ready)
-        return {};
-    return Error{error.isEmpty() ? ServerTr::tr("ssh to %1 failed").arg(m_target.displayHost()) : error, {}};
 }
 
 void SshTunnel::readStderr(QProcess *process)

@@ -87,9 +87,6 @@ public:
     /// the control connection. Nothing is signalled.
     void stop();
 
-    /// Starts and waits for ready() or failed(), running this thread's events meanwhile: for
-    /// the command line.
-    [[nodiscard]] Result<void> startAndWait(const SshTarget &target);
 
     [[nodiscard]] State state() const { return m_state; }
     [[nodiscard]] SshTarget target() const { return m_target; }
