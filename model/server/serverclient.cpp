@@ -58,7 +58,7 @@ struct Sent {
 Result<ServerPage> answerOf(QNetworkReply *reply, const Sent &sent)
 {
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const QByteArray bytes = reply->readAll();
+    const QByteArray bytes = reply->isOpen() ? reply->readAll() : QByteArray();
     if (const QString refused = Network::refusal(reply); !refused.isEmpty())
         return Error{refused, sent.where};
     if (status == 0) {
@@ -255,11 +255,14 @@ QFuture<Result<ServerPage>> ServerClient::send(const QByteArray &verb, const QSt
     return future;
 }
 
-void ServerClient::checkWaitingThread()
+bool ServerClient::mayWait()
 {
     const QCoreApplication *app = QCoreApplication::instance();
-    if (app && QThread::currentThread() == app->thread() && app->inherits("QGuiApplication"))
-        qCWarning(lcStore) << "a read of an OpenCode server blocks the GUI thread";
+    if (app && QThread::currentThread() == app->thread() && app->inherits("QGuiApplication")) {
+        qCWarning(lcStore) << "a read of an OpenCode server on the GUI thread is refused (it would block the window)";
+        return false;
+    }
+    return true;
 }
 
 Error ServerClient::givenUp()

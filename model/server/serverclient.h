@@ -68,8 +68,9 @@ public:
     [[nodiscard]] QFuture<Result<JsonValue>> remove(const QString &path, const QUrlQuery &query = {}) const;
 
     /// The result of @p future once it is there, blocking the calling thread meanwhile (no
-    /// event loop runs): for worker threads and the command line, never the GUI thread. A future
-    /// given up (its client gone while it ran) is an error.
+    /// event loop runs): for worker threads and the command line. The GUI thread never blocks on
+    /// the network: there it is an error at once (and a warning in the log), as is a future given
+    /// up (its client gone while it ran).
     template<typename T> [[nodiscard]] static Result<T> wait(const QFuture<Result<T>> &future);
 
     /// A request for @p path with the credentials set (what the event stream opens itself): send
@@ -91,8 +92,8 @@ private:
     [[nodiscard]] QFuture<Result<ServerPage>> send(const QByteArray &verb, const QString &path,
                                                    const QUrlQuery &query, const QByteArray &body,
                                                    int timeoutMs) const;
-    /// Notes a wait on the GUI thread (which must never block on the network).
-    static void checkWaitingThread();
+    /// Whether this thread may wait for an answer (not the GUI thread; warns when not).
+    [[nodiscard]] static bool mayWait();
     /// The error of a request given up.
     [[nodiscard]] static Error givenUp();
 
@@ -104,7 +105,8 @@ private:
 
 template<typename T> Result<T> ServerClient::wait(const QFuture<Result<T>> &future)
 {
-    checkWaitingThread();
+    if (!mayWait())
+        return givenUp();
     QFuture<Result<T>> f = future;
     f.waitForFinished();
     if (f.isCanceled() || f.resultCount() == 0)
