@@ -83,8 +83,8 @@ public:
 
     /// Connects to @p target and starts the server there; ready() or failed() follows.
     void start(const SshTarget &target);
-    /// Stops the remote server (and waits for it, a few seconds at most), closes the forward and
-    /// the control connection. Nothing is signalled.
+    /// Stops the remote server, closes the forward and the control connection, without waiting
+    /// for them: they end within a few seconds (the remote server first). Nothing is signalled.
     void stop();
 
 

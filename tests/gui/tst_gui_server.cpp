@@ -92,6 +92,12 @@ public:
         m_upstream.connectToHost(QHostAddress::LocalHost, upstreamPort);
         m_upstream.write(m_client->readAll());
     }
+    ~DelayedPipe() override
+    {
+        // The sockets signal as they close, when the members they would touch are gone.
+        m_upstream.disconnect(this);
+        m_client->disconnect(this);
+    }
 
 private:
     struct Held {

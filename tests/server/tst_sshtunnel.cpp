@@ -387,8 +387,8 @@ void TestSshTunnel::startListStop()
     tunnel.stop();
     QCOMPARE(tunnel.state(), SshTunnel::State::Stopped);
     QVERIFY2(waitGone(pid, 2000), "the remote server still runs after stop()");
-    QVERIFY(!portAccepts(url.port()));
-    QVERIFY(!portAccepts(tunnel.remotePort()));
+    QTRY_VERIFY(!portAccepts(url.port()));
+    QTRY_VERIFY(!portAccepts(tunnel.remotePort()));
 }
 
 void TestSshTunnel::failures()
