@@ -4,6 +4,7 @@
 #include "interrupt.h"
 
 #include "core/identifier.h"
+#include "core/tr.h"
 #include "server/servereventwatcher.h"
 #include "server/serverstore.h"
 #include "session/sessionservice.h"
@@ -39,6 +40,25 @@ Result<QString> readPassword(const GlobalOptions &options)
     return QString::fromUtf8(bytes);
 }
 
+/// Starts @p tunnel and runs the application's event loop until it is ready or failed (before
+/// the command's own loop: nothing is nested).
+Result<void> startTunnel(SshTunnel &tunnel, const SshTarget &target)
+{
+    QString error;
+    QObject receiver;
+    QObject::connect(&tunnel, &SshTunnel::ready, &receiver, [] { QCoreApplication::exit(); });
+    QObject::connect(&tunnel, &SshTunnel::failed, &receiver, [&error](const QString &why) {
+        error = why;
+        QCoreApplication::exit();
+    });
+    tunnel.start(target);
+    if (tunnel.state() == SshTunnel::State::Starting)
+        QCoreApplication::exec();
+    if (tunnel.state() == SshTunnel::State::Ready)
+        return {};
+    return Error{error.isEmpty() ? ServerTr::tr("ssh to %1 failed").arg(target.displayHost()) : error, {}};
+}
+
 } // namespace
 
 Result<ServerConnection> connectServer(const GlobalOptions &options)
@@ -51,10 +71,10 @@ Result<ServerConnection> connectServer(const GlobalOptions &options)
             return Error{u"--password-file goes with an http:// server; an ssh:// one gets a new password each time"_s, {}};
         ServerConnection connection;
         connection.tunnel = std::make_unique<SshTunnel>();
-        if (const Result<void> up = connection.tunnel->startAndWait(target.value()); !up)
+        if (const Result<void> up = startTunnel(*connection.tunnel, target.value()); !up)
             return up.error();
-        Result<std::shared_ptr<ServerStore>> store
-            = ServerStore::connect(ServerClient(connection.tunnel->localUrl(), connection.tunnel->password()));
+        Result<std::shared_ptr<ServerStore>> store = ServerClient::wait(
+            ServerStore::connect(ServerClient(connection.tunnel->localUrl(), connection.tunnel->password())));
         if (!store)
             return store.error();
         connection.store = store.value();
@@ -66,7 +86,8 @@ Result<ServerConnection> connectServer(const GlobalOptions &options)
     const Result<QString> password = readPassword(options);
     if (!password)
         return password.error();
-    Result<std::shared_ptr<ServerStore>> store = ServerStore::connect(ServerClient(url.value(), password.value()));
+    Result<std::shared_ptr<ServerStore>> store
+        = ServerClient::wait(ServerStore::connect(ServerClient(url.value(), password.value())));
     if (!store)
         return store.error();
     ServerConnection connection;

@@ -2736,6 +2736,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::Server</name>
     <message>
+        <source>the request to the OpenCode server was given up</source>
+        <translation>OpenCode サーバーへのリクエストは中止されました</translation>
+    </message>
+    <message>
         <source>no OpenCode server given</source>
         <translation>OpenCode サーバーが指定されていません</translation>
     </message>

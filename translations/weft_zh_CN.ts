@@ -2736,6 +2736,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::Server</name>
     <message>
+        <source>the request to the OpenCode server was given up</source>
+        <translation>已放弃对 OpenCode 服务器的请求</translation>
+    </message>
+    <message>
         <source>no OpenCode server given</source>
         <translation>未指定 OpenCode 服务器</translation>
     </message>

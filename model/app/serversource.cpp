@@ -174,7 +174,7 @@ void ServerSource::connectStore(const ServerClient &client)
 {
     setState(State::Connecting);
     const int generation = m_generation;
-    whenFinished(QtConcurrent::run([client] { return ServerStore::connect(client); }), this,
+    whenFinished(ServerStore::connect(client), this,
                  [this, generation](const Result<std::shared_ptr<ServerStore>> &store) {
                      if (generation != m_generation)
                          return;

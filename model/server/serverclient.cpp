@@ -4,10 +4,13 @@
 #include "core/network.h"
 #include "core/tr.h"
 
+#include "core/logging.h"
+
 #include <QCoreApplication>
-#include <QEventLoop>
+#include <QMutex>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QPromise>
 #include <QThread>
 #include <QVersionNumber>
 
@@ -42,11 +45,124 @@ QString errorMessageOf(const QByteArray &body)
     return o.string(u"name");
 }
 
+/// What answerOf() needs to know of a request for its errors.
+struct Sent {
+    QByteArray verb;
+    QString path;
+    QString where;
+    bool withPassword = false;
+    int timeoutMs = 0;
+};
+
+/// The answer of the finished @p reply, or the error a user can act on.
+Result<ServerPage> answerOf(QNetworkReply *reply, const Sent &sent)
+{
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QByteArray bytes = reply->isOpen() ? reply->readAll() : QByteArray();
+    if (const QString refused = Network::refusal(reply); !refused.isEmpty())
+        return Error{refused, sent.where};
+    if (status == 0) {
+        switch (reply->error()) {
+        case QNetworkReply::OperationCanceledError:
+        case QNetworkReply::TimeoutError:
+            return Error{ServerTr::tr("the OpenCode server did not answer %1 %2 within %3 s")
+                             .arg(QString::fromLatin1(sent.verb), sent.path)
+                             .arg(sent.timeoutMs / 1000),
+                         sent.where};
+        default:
+            return Error{ServerTr::tr("cannot reach the OpenCode server: %1").arg(reply->errorString()), sent.where};
+        }
+    }
+    if (status == 401 || status == 403)
+        return Error{!sent.withPassword ? ServerTr::tr(
+                         "the OpenCode server asks for a password (OPENCODE_SERVER_PASSWORD or --password-file)")
+                                        : ServerTr::tr("the OpenCode server refused the password"),
+                     sent.where};
+    if (status >= 400) {
+        const QString message = errorMessageOf(bytes);
+        //: Keep "(HTTP %3)" as it is: health() looks for "(HTTP 404)" in this message.
+        return Error{ServerTr::tr("%1 %2 failed (HTTP %3)%4")
+                         .arg(QString::fromLatin1(sent.verb), sent.path)
+                         .arg(status)
+                         .arg(message.isEmpty() ? QString() : u": "_s + message),
+                     sent.where};
+    }
+    ServerPage page;
+    page.nextCursor = reply->rawHeader("x-next-cursor");
+    if (bytes.trimmed().isEmpty())
+        return page;
+    JsonParseError error;
+    std::optional<JsonValue> parsed = parseJson(bytes, &error);
+    if (!parsed)
+        return Error{ServerTr::tr("%1 %2 answered something that is not JSON (is this an OpenCode server?)")
+                         .arg(QString::fromLatin1(sent.verb), sent.path),
+                     sent.where};
+    page.value = std::move(*parsed);
+    return page;
+}
+
+Result<JsonValue> valueOf(const Result<ServerPage> &page)
+{
+    if (!page)
+        return page.error();
+    return page->value;
+}
+
 } // namespace
+
+/// The QNetworkAccessManager of a client and its copies, on a thread of its own: started with
+/// the first request, stopped (its requests given up) when the last copy goes.
+class ServerClient::Channel
+{
+public:
+    Channel() = default;
+    Q_DISABLE_COPY_MOVE(Channel)
+    ~Channel();
+
+    [[nodiscard]] QNetworkAccessManager *manager();
+
+private:
+    QMutex m_mutex;
+    QThread *m_thread = nullptr;
+    QNetworkAccessManager *m_manager = nullptr;
+};
+
+QNetworkAccessManager *ServerClient::Channel::manager()
+{
+    QMutexLocker locker(&m_mutex);
+    if (!m_thread) {
+        m_thread = new QThread;
+        m_thread->setObjectName(u"weft-server"_s);
+        m_manager = new QNetworkAccessManager;
+        m_manager->moveToThread(m_thread);
+        // Its replies go with it; a request still waiting for its answer is given up.
+        QObject::connect(m_thread, &QThread::finished, m_manager, &QObject::deleteLater);
+        if (const QCoreApplication *app = QCoreApplication::instance())
+            m_thread->moveToThread(app->thread());
+        m_thread->start();
+    }
+    return m_manager;
+}
+
+ServerClient::Channel::~Channel()
+{
+    if (!m_thread)
+        return;
+    m_thread->quit();
+    if (QThread::currentThread() == m_thread) {
+        // The last copy went with a continuation on the network thread itself: the thread
+        // ends once that returns, and is deleted then.
+        QObject::connect(m_thread, &QThread::finished, m_thread, &QObject::deleteLater, Qt::DirectConnection);
+        return;
+    }
+    m_thread->wait();
+    delete m_thread;
+}
 
 ServerClient::ServerClient(const QUrl &baseUrl, const QString &password)
     : m_baseUrl(baseUrl)
     , m_authorization(password.isEmpty() ? QByteArray() : basicAuth(password))
+    , m_channel(std::make_shared<Channel>())
 {
     // Paths are appended to the root: "http://h:1/" and "http://h:1" are the same server.
     QString path = m_baseUrl.path();
@@ -102,119 +218,116 @@ QNetworkRequest ServerClient::request(const QString &path, const QUrlQuery &quer
     return request;
 }
 
-Result<JsonValue> ServerClient::send(const QByteArray &verb, const QString &path, const QUrlQuery &query,
-                                     const QByteArray &body, int timeoutMs, QByteArray *nextCursor) const
+QFuture<Result<ServerPage>> ServerClient::send(const QByteArray &verb, const QString &path, const QUrlQuery &query,
+                                               const QByteArray &body, int timeoutMs) const
 {
-    if (!m_baseUrl.isValid() || m_baseUrl.host().isEmpty())
-        return Error{ServerTr::tr("no OpenCode server given"), {}};
-    // While the application closes down (its destructor waits for the thread pool) no answer
-    // would arrive: a read then is given up at once.
+    if (!m_channel || !m_baseUrl.isValid() || m_baseUrl.host().isEmpty())
+        return QtFuture::makeReadyValueFuture(Result<ServerPage>(Error{ServerTr::tr("no OpenCode server given"), {}}));
+    // While the application closes down no answer is waited for.
     if (!QCoreApplication::instance() || QCoreApplication::closingDown())
-        return Error{ServerTr::tr("Weft is quitting"), displayName()};
+        return QtFuture::makeReadyValueFuture(Result<ServerPage>(Error{ServerTr::tr("Weft is quitting"), displayName()}));
     QNetworkRequest req = request(path, query);
     if (timeoutMs > 0)
         req.setTransferTimeout(timeoutMs);
     if (!body.isNull())
         req.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
-    // A manager per request, gone with it: nothing of it outlives the call (a manager kept per
-    // thread would be destroyed after the application, leaving its HTTP thread's work undone).
-    // The password goes to the server's own origin only (Network::send).
-    QNetworkAccessManager manager;
-    const std::unique_ptr<QNetworkReply> reply(Network::send(&manager, req, verb, body));
-    QEventLoop loop;
-    QObject::connect(reply.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    // Nor must a read in progress off the GUI thread (a long session's older messages) hold up
-    // the exit: it is given up when the application is about to quit.
-    if (QCoreApplication *app = QCoreApplication::instance(); app && QThread::currentThread() != app->thread())
-        QObject::connect(app, &QCoreApplication::aboutToQuit, reply.get(), &QNetworkReply::abort);
-    if (!reply->isFinished())
-        loop.exec(QEventLoop::ExcludeUserInputEvents);
+    const Sent sent{verb, path, displayName(), !m_authorization.isEmpty(), timeoutMs > 0 ? timeoutMs : m_timeoutMs};
 
+    auto promise = std::make_shared<QPromise<Result<ServerPage>>>();
+    QFuture<Result<ServerPage>> future = promise->future();
+    promise->start();
+    QNetworkAccessManager *manager = m_channel->manager();
+    // On the network thread. The password goes to the server's own origin only (Network::send).
+    QMetaObject::invokeMethod(
+        manager,
+        [manager, req, body, sent, promise] {
+            QNetworkReply *reply = Network::send(manager, req, sent.verb, body);
+            // A request in progress (a long session's older messages) must not hold up the exit.
+            if (QCoreApplication *app = QCoreApplication::instance())
+                QObject::connect(app, &QCoreApplication::aboutToQuit, reply, &QNetworkReply::abort);
+            QObject::connect(reply, &QNetworkReply::finished, reply, [reply, sent, promise] {
+                reply->deleteLater();
+                promise->addResult(answerOf(reply, sent));
+                promise->finish();
+            });
+        },
+        Qt::QueuedConnection);
+    return future;
+}
+
+bool ServerClient::mayWait()
+{
+    const QCoreApplication *app = QCoreApplication::instance();
+    if (app && QThread::currentThread() == app->thread() && app->inherits("QGuiApplication")) {
+        qCWarning(lcStore) << "a read of an OpenCode server on the GUI thread is refused (it would block the window)";
+        return false;
+    }
+    return true;
+}
+
+Error ServerClient::givenUp()
+{
+    return Error{ServerTr::tr("the request to the OpenCode server was given up"), {}};
+}
+
+QFuture<Result<JsonValue>> ServerClient::get(const QString &path, const QUrlQuery &query) const
+{
+    return send("GET", path, query, QByteArray(), -1).then(valueOf);
+}
+
+QFuture<Result<ServerPage>> ServerClient::getPage(const QString &path, const QUrlQuery &query) const
+{
+    return send("GET", path, query, QByteArray(), -1);
+}
+
+QFuture<Result<JsonValue>> ServerClient::post(const QString &path, const JsonValue &body, const QUrlQuery &query,
+                                              int timeoutMs) const
+{
+    return send("POST", path, query, toJson(body, 0), timeoutMs).then(valueOf);
+}
+
+QFuture<Result<JsonValue>> ServerClient::patch(const QString &path, const JsonValue &body, const QUrlQuery &query) const
+{
+    return send("PATCH", path, query, toJson(body, 0), -1).then(valueOf);
+}
+
+QFuture<Result<JsonValue>> ServerClient::remove(const QString &path, const QUrlQuery &query) const
+{
+    return send("DELETE", path, query, QByteArray(), -1).then(valueOf);
+}
+
+QFuture<Result<ServerInfo>> ServerClient::probe() const
+{
+    // Both at once (one round trip over a slow link): the V2 routes arrived in 1.18, and a server
+    // that has them answers /api/health.
+    QList<QFuture<Result<JsonValue>>> asked{get(u"/global/health"_s), get(u"/api/health"_s)};
     const QString where = displayName();
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const QByteArray bytes = reply->readAll();
-    if (nextCursor)
-        *nextCursor = reply->rawHeader("x-next-cursor");
-    if (const QString refused = Network::refusal(reply.get()); !refused.isEmpty())
-        return Error{refused, where};
-    if (status == 0) {
-        switch (reply->error()) {
-        case QNetworkReply::OperationCanceledError:
-        case QNetworkReply::TimeoutError:
-            return Error{ServerTr::tr("the OpenCode server did not answer %1 %2 within %3 s")
-                             .arg(QString::fromLatin1(verb), path)
-                             .arg((timeoutMs > 0 ? timeoutMs : m_timeoutMs) / 1000),
-                         where};
-        default:
-            return Error{ServerTr::tr("cannot reach the OpenCode server: %1").arg(reply->errorString()), where};
-        }
-    }
-    if (status == 401 || status == 403)
-        return Error{m_authorization.isEmpty() ? ServerTr::tr(
-                         "the OpenCode server asks for a password (OPENCODE_SERVER_PASSWORD or --password-file)")
-                                               : ServerTr::tr("the OpenCode server refused the password"),
-                     where};
-    if (status >= 400) {
-        const QString message = errorMessageOf(bytes);
-        //: Keep "(HTTP %3)" as it is: health() looks for "(HTTP 404)" in this message.
-        return Error{ServerTr::tr("%1 %2 failed (HTTP %3)%4")
-                         .arg(QString::fromLatin1(verb), path)
-                         .arg(status)
-                         .arg(message.isEmpty() ? QString() : u": "_s + message),
-                     where};
-    }
-    if (bytes.trimmed().isEmpty())
-        return JsonValue();
-    JsonParseError error;
-    std::optional<JsonValue> parsed = parseJson(bytes, &error);
-    if (!parsed)
-        return Error{ServerTr::tr("%1 %2 answered something that is not JSON (is this an OpenCode server?)")
-                         .arg(QString::fromLatin1(verb), path),
-                     where};
-    return std::move(*parsed);
-}
-
-Result<JsonValue> ServerClient::get(const QString &path, const QUrlQuery &query, QByteArray *nextCursor) const
-{
-    return send("GET", path, query, QByteArray(), -1, nextCursor);
-}
-
-Result<JsonValue> ServerClient::post(const QString &path, const JsonValue &body, const QUrlQuery &query, int timeoutMs) const
-{
-    return send("POST", path, query, toJson(body, 0), timeoutMs);
-}
-
-Result<JsonValue> ServerClient::patch(const QString &path, const JsonValue &body, const QUrlQuery &query) const
-{
-    return send("PATCH", path, query, toJson(body, 0), -1);
-}
-
-Result<JsonValue> ServerClient::remove(const QString &path, const QUrlQuery &query) const
-{
-    return send("DELETE", path, query, QByteArray(), -1);
-}
-
-Result<ServerInfo> ServerClient::probe() const
-{
-    Result<JsonValue> health = get(u"/global/health"_s);
-    if (!health) {
-        if (health.error().message.contains(u"(HTTP 404)"))
-            return Error{ServerTr::tr("this is not an OpenCode server (it has no /global/health)"), displayName()};
-        return health.error();
-    }
-    const JsonObject o = health->toObject();
-    const QString version = o.string(u"version");
-    if (version.isEmpty())
-        return Error{ServerTr::tr("this is not an OpenCode server (/global/health has no version)"), displayName()};
-    if (!isKnownVersion(version))
-        return Error{ServerTr::tr("OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x servers)")
-                         .arg(version),
-                     displayName()};
-    ServerInfo info;
-    info.version = version;
-    // The V2 routes arrived in 1.18; a server that has them answers /api/health.
-    info.hasV2 = get(u"/api/health"_s).ok();
-    return info;
+    return QtFuture::whenAll(asked.begin(), asked.end())
+        .then([where](const QList<QFuture<Result<JsonValue>>> &answers) -> Result<ServerInfo> {
+            for (const QFuture<Result<JsonValue>> &answer : answers) {
+                if (answer.isCanceled() || answer.resultCount() == 0)
+                    return givenUp();
+            }
+            const Result<JsonValue> health = answers.at(0).result();
+            if (!health) {
+                if (health.error().message.contains(u"(HTTP 404)"))
+                    return Error{ServerTr::tr("this is not an OpenCode server (it has no /global/health)"), where};
+                return health.error();
+            }
+            const JsonObject o = health->toObject();
+            const QString version = o.string(u"version");
+            if (version.isEmpty())
+                return Error{ServerTr::tr("this is not an OpenCode server (/global/health has no version)"), where};
+            if (!isKnownVersion(version))
+                return Error{
+                    ServerTr::tr("OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x servers)")
+                        .arg(version),
+                    where};
+            ServerInfo info;
+            info.version = version;
+            info.hasV2 = answers.at(1).result().ok();
+            return info;
+        });
 }
 
 } // namespace weft

@@ -5,10 +5,13 @@
 #include "core/result.h"
 
 #include <QByteArray>
+#include <QFuture>
 #include <QNetworkRequest>
 #include <QString>
 #include <QUrl>
 #include <QUrlQuery>
+
+#include <memory>
 
 namespace weft
 {
@@ -21,11 +24,21 @@ struct ServerInfo {
     bool hasV2 = false;
 };
 
+/// A page of a paged answer: the value, and OpenCode's `x-next-cursor` (empty on the last page).
+struct ServerPage {
+    JsonValue value;
+    QByteArray nextCursor;
+};
+
 /// The HTTP side of an OpenCode server (`opencode serve`): JSON requests with HTTP basic auth
 /// (user `opencode`, the server's OPENCODE_SERVER_PASSWORD), and the errors a user can act on.
 ///
-/// Requests block the calling thread until the answer is in (running a local event loop): call
-/// them from worker threads, or from the command line. Thread-safe; cheap to copy.
+/// Every request returns at once with a QFuture of its answer; nothing blocks and no event loop
+/// is nested. The requests of a client and of its copies go through one QNetworkAccessManager
+/// on a thread of its own (started with the first request, stopped with the last copy): a
+/// future may be waited for on any other thread without deadlock (ServerStore's reads do, on
+/// worker threads), and its continuations without a context run on that network thread.
+/// Thread-safe; cheap to copy.
 class ServerClient
 {
 public:
@@ -43,16 +56,22 @@ public:
 
     /// Checks that the server answers, takes the password and is an OpenCode version Weft knows:
     /// one clear error otherwise.
-    [[nodiscard]] Result<ServerInfo> probe() const;
+    [[nodiscard]] QFuture<Result<ServerInfo>> probe() const;
 
-    /// GET @p path. A paged answer's next cursor (OpenCode's `x-next-cursor` header) goes to
-    /// @p nextCursor when given (empty on the last page).
-    [[nodiscard]] Result<JsonValue> get(const QString &path, const QUrlQuery &query = {},
-                                        QByteArray *nextCursor = nullptr) const;
-    [[nodiscard]] Result<JsonValue> post(const QString &path, const JsonValue &body, const QUrlQuery &query = {},
-                                         int timeoutMs = -1) const;
-    [[nodiscard]] Result<JsonValue> patch(const QString &path, const JsonValue &body, const QUrlQuery &query = {}) const;
-    [[nodiscard]] Result<JsonValue> remove(const QString &path, const QUrlQuery &query = {}) const;
+    [[nodiscard]] QFuture<Result<JsonValue>> get(const QString &path, const QUrlQuery &query = {}) const;
+    /// GET @p path of a paged route, with its next cursor.
+    [[nodiscard]] QFuture<Result<ServerPage>> getPage(const QString &path, const QUrlQuery &query = {}) const;
+    [[nodiscard]] QFuture<Result<JsonValue>> post(const QString &path, const JsonValue &body,
+                                                  const QUrlQuery &query = {}, int timeoutMs = -1) const;
+    [[nodiscard]] QFuture<Result<JsonValue>> patch(const QString &path, const JsonValue &body,
+                                                   const QUrlQuery &query = {}) const;
+    [[nodiscard]] QFuture<Result<JsonValue>> remove(const QString &path, const QUrlQuery &query = {}) const;
+
+    /// The result of @p future once it is there, blocking the calling thread meanwhile (no
+    /// event loop runs): for worker threads and the command line. The GUI thread never blocks on
+    /// the network: there it is an error at once (and a warning in the log), as is a future given
+    /// up (its client gone while it ran).
+    template<typename T> [[nodiscard]] static Result<T> wait(const QFuture<Result<T>> &future);
 
     /// A request for @p path with the credentials set (what the event stream opens itself): send
     /// it with Network::send(), which keeps them to the server's origin.
@@ -68,12 +87,31 @@ public:
     [[nodiscard]] static bool isKnownVersion(const QString &version);
 
 private:
-    [[nodiscard]] Result<JsonValue> send(const QByteArray &verb, const QString &path, const QUrlQuery &query,
-                                         const QByteArray &body, int timeoutMs, QByteArray *nextCursor = nullptr) const;
+    class Channel;
+
+    [[nodiscard]] QFuture<Result<ServerPage>> send(const QByteArray &verb, const QString &path,
+                                                   const QUrlQuery &query, const QByteArray &body,
+                                                   int timeoutMs) const;
+    /// Whether this thread may wait for an answer (not the GUI thread; warns when not).
+    [[nodiscard]] static bool mayWait();
+    /// The error of a request given up.
+    [[nodiscard]] static Error givenUp();
 
     QUrl m_baseUrl;
     QByteArray m_authorization;
     int m_timeoutMs = 30000;
+    std::shared_ptr<Channel> m_channel;
 };
+
+template<typename T> Result<T> ServerClient::wait(const QFuture<Result<T>> &future)
+{
+    if (!mayWait())
+        return givenUp();
+    QFuture<Result<T>> f = future;
+    f.waitForFinished();
+    if (f.isCanceled() || f.resultCount() == 0)
+        return givenUp();
+    return f.result();
+}
 
 } // namespace weft

@@ -66,12 +66,29 @@ bool byTime(const MessageWithParts &a, const MessageWithParts &b)
 
 } // namespace
 
-Result<std::shared_ptr<ServerStore>> ServerStore::connect(const ServerClient &client)
+QFuture<Result<std::shared_ptr<ServerStore>>> ServerStore::connect(const ServerClient &client)
 {
-    Result<ServerInfo> info = client.probe();
-    if (!info)
-        return info.error();
-    return std::make_shared<ServerStore>(client, info.value());
+    return client.probe().then([client](const Result<ServerInfo> &info) -> Result<std::shared_ptr<ServerStore>> {
+        if (!info)
+            return info.error();
+        return std::make_shared<ServerStore>(client, info.value());
+    });
+}
+
+Result<JsonValue> ServerStore::get(const QString &path, const QUrlQuery &query) const
+{
+    return ServerClient::wait(m_client.get(path, query));
+}
+
+Result<JsonValue> ServerStore::post(const QString &path, const JsonValue &body, const QUrlQuery &query,
+                                    int timeoutMs) const
+{
+    return ServerClient::wait(m_client.post(path, body, query, timeoutMs));
+}
+
+Result<JsonValue> ServerStore::del(const QString &path, const QUrlQuery &query) const
+{
+    return ServerClient::wait(m_client.remove(path, query));
 }
 
 ServerStore::ServerStore(const ServerClient &client, const ServerInfo &info)
@@ -99,7 +116,7 @@ StoreWatcher *ServerStore::createWatcher(QObject *parent)
 
 QList<Project> ServerStore::projects()
 {
-    const Result<JsonValue> answer = m_client.get(u"/project"_s);
+    const Result<JsonValue> answer = get(u"/project"_s);
     if (!answer) {
         reportProblem(m_client.displayName(), answer.error().message);
         return {};
@@ -126,12 +143,12 @@ Result<QList<Session>> ServerStore::readSessions()
                 query.addQueryItem(u"archived"_s, u"true"_s);
             if (!cursor.isEmpty())
                 query.addQueryItem(u"cursor"_s, QString::fromLatin1(cursor));
-            QByteArray next;
-            Result<JsonValue> answer = m_client.get(u"/experimental/session"_s, query, &next);
+            Result<ServerPage> answer = ServerClient::wait(m_client.getPage(u"/experimental/session"_s, query));
             if (!answer && !archived && page == 0) {
                 // A server without the cross-project list: the sessions of its own project.
-                answer = m_client.get(u"/session"_s);
-                next.clear();
+                answer = ServerClient::wait(m_client.getPage(u"/session"_s));
+                if (answer)
+                    answer = ServerPage{answer->value, {}};
             }
             if (!answer) {
                 if (archived)
@@ -139,7 +156,7 @@ Result<QList<Session>> ServerStore::readSessions()
                 return answer.error();
             }
             bool added = false;
-            for (const JsonValue &v : answer->toArray()) {
+            for (const JsonValue &v : answer->value.toArray()) {
                 Result<Session> s = Session::fromJson(v);
                 if (!s) {
                     reportProblem(m_client.displayName() + u"/session"_s, s.error().toString());
@@ -151,6 +168,7 @@ Result<QList<Session>> ServerStore::readSessions()
                 result.append(std::move(s.value()));
                 added = true;
             }
+            const QByteArray next = answer->nextCursor;
             if (next.isEmpty() || next == cursor || !added)
                 break;
             cursor = next;
@@ -174,7 +192,7 @@ QList<Session> ServerStore::sessions()
 
 Result<Session> ServerStore::readSession(const QString &sessionID)
 {
-    const Result<JsonValue> answer = m_client.get(pathOf(sessionID));
+    const Result<JsonValue> answer = get(pathOf(sessionID));
     if (!answer)
         return answer.error();
     Result<Session> session = Session::fromJson(answer.value());
@@ -205,7 +223,7 @@ Result<QList<MessageWithParts>> ServerStore::readV2Messages(const QString &sessi
         QUrlQuery query;
         if (!cursor.isEmpty())
             query.addQueryItem(u"cursor"_s, cursor);
-        const Result<JsonValue> answer = m_client.get(route, query);
+        const Result<JsonValue> answer = get(route, query);
         if (!answer)
             return answer.error();
         const JsonObject o = answer->toObject();
@@ -259,7 +277,7 @@ Result<QList<MessageWithParts>> ServerStore::readMessages(const QString &session
         if (it != m_cache.cend() && it->age.isValid() && it->age.elapsed() < CacheMs)
             return it->messages;
     }
-    const Result<JsonValue> answer = m_client.get(pathOf(sessionID, u"/message"_s));
+    const Result<JsonValue> answer = get(pathOf(sessionID, u"/message"_s));
     if (!answer)
         return answer.error();
     QList<MessageWithParts> result = v1Messages(sessionID, answer.value());
@@ -321,13 +339,13 @@ NewestMessages ServerStore::newestMessages(const QString &sessionID, qsizetype c
     if (whole)
         return Store::newestMessages(sessionID, count);
     if (m_info.hasV2) {
-        const Result<JsonValue> v2 = m_client.get(v2PathOf(sessionID, u"/message"_s));
+        const Result<JsonValue> v2 = get(v2PathOf(sessionID, u"/message"_s));
         if (!v2 || !v2->toObject().value(u"data").toArray().isEmpty())
             return Store::newestMessages(sessionID, count);
     }
     QUrlQuery query;
     query.addQueryItem(u"limit"_s, QString::number(count));
-    const Result<JsonValue> answer = m_client.get(pathOf(sessionID, u"/message"_s), query);
+    const Result<JsonValue> answer = get(pathOf(sessionID, u"/message"_s), query);
     if (!answer)
         return Store::newestMessages(sessionID, count); // which reports the error
     NewestMessages result;
@@ -424,7 +442,7 @@ QList<MessageWithParts> ServerStore::withParts(const QString &sessionID, const Q
 
 QList<FileDiff> ServerStore::sessionDiff(const QString &sessionID)
 {
-    const Result<JsonValue> answer = m_client.get(pathOf(sessionID, u"/diff"_s));
+    const Result<JsonValue> answer = get(pathOf(sessionID, u"/diff"_s));
     if (!answer)
         return {};
     QList<FileDiff> result;
@@ -473,7 +491,7 @@ QUrlQuery ServerStore::instanceOf(const QString &sessionID)
 
 Result<QString> ServerStore::defaultDirectory()
 {
-    const Result<JsonValue> answer = m_client.get(u"/path"_s);
+    const Result<JsonValue> answer = get(u"/path"_s);
     if (!answer)
         return answer.error();
     return answer->toObject().string(u"directory");
@@ -484,7 +502,7 @@ Result<Session> ServerStore::create(const QString &directory, const QString &tit
     JsonObject body;
     if (!title.isEmpty())
         body.insert(u"title"_s, title);
-    const Result<JsonValue> answer = m_client.post(u"/session"_s, body, directoryQuery(directory));
+    const Result<JsonValue> answer = post(u"/session"_s, body, directoryQuery(directory));
     if (!answer)
         return answer.error();
     Result<Session> session = Session::fromJson(answer.value());
@@ -503,7 +521,7 @@ Result<void> ServerStore::prompt(const QString &sessionID, const QString &text, 
         JsonObject body{{u"prompt"_s, JsonObject{{u"text"_s, text}}}};
         if (!messageID.isEmpty())
             body.insert(u"id"_s, messageID);
-        const Result<JsonValue> answer = m_client.post(v2PathOf(sessionID, u"/prompt"_s), body);
+        const Result<JsonValue> answer = post(v2PathOf(sessionID, u"/prompt"_s), body);
         if (!answer)
             return answer.error();
         return {};
@@ -520,7 +538,7 @@ Result<void> ServerStore::prompt(const QString &sessionID, const QString &text, 
             return Error{ServerTr::tr("a model is named PROVIDER/MODEL, not \"%1\"").arg(model), {}};
         body.insert(u"model"_s, *ref);
     }
-    const Result<JsonValue> answer = m_client.post(pathOf(sessionID, u"/prompt_async"_s), body, instanceOf(sessionID));
+    const Result<JsonValue> answer = post(pathOf(sessionID, u"/prompt_async"_s), body, instanceOf(sessionID));
     if (!answer)
         return answer.error();
     return {};
@@ -529,12 +547,12 @@ Result<void> ServerStore::prompt(const QString &sessionID, const QString &text, 
 Result<void> ServerStore::abort(const QString &sessionID)
 {
     if (isV2(sessionID)) {
-        const Result<JsonValue> answer = m_client.post(v2PathOf(sessionID, u"/interrupt"_s), JsonObject());
+        const Result<JsonValue> answer = post(v2PathOf(sessionID, u"/interrupt"_s), JsonObject());
         if (!answer)
             return answer.error();
         return {};
     }
-    const Result<JsonValue> answer = m_client.post(pathOf(sessionID, u"/abort"_s), JsonObject(), instanceOf(sessionID));
+    const Result<JsonValue> answer = post(pathOf(sessionID, u"/abort"_s), JsonObject(), instanceOf(sessionID));
     if (!answer)
         return answer.error();
     return {};
@@ -545,7 +563,7 @@ Result<Session> ServerStore::fork(const QString &sessionID, const QString &messa
     JsonObject body;
     if (!messageID.isEmpty())
         body.insert(u"messageID"_s, messageID);
-    const Result<JsonValue> answer = m_client.post(pathOf(sessionID, u"/fork"_s), body, instanceOf(sessionID));
+    const Result<JsonValue> answer = post(pathOf(sessionID, u"/fork"_s), body, instanceOf(sessionID));
     if (!answer)
         return answer.error();
     return Session::fromJson(answer.value());
@@ -574,7 +592,7 @@ Result<void> ServerStore::compact(const QString &sessionID, const QString &model
             return Error{ServerTr::tr("the session has used no model yet: name one with --model PROVIDER/MODEL"), {}};
     }
     const Result<JsonValue> answer
-        = m_client.post(pathOf(sessionID, u"/summarize"_s), *ref, instanceOf(sessionID), 10 * 60 * 1000);
+        = post(pathOf(sessionID, u"/summarize"_s), *ref, instanceOf(sessionID), 10 * 60 * 1000);
     forget(sessionID);
     if (!answer)
         return answer.error();
@@ -586,7 +604,7 @@ Result<Session> ServerStore::revert(const QString &sessionID, const QString &mes
     JsonObject body{{u"messageID"_s, messageID}};
     if (!partID.isEmpty())
         body.insert(u"partID"_s, partID);
-    const Result<JsonValue> answer = m_client.post(pathOf(sessionID, u"/revert"_s), body, instanceOf(sessionID));
+    const Result<JsonValue> answer = post(pathOf(sessionID, u"/revert"_s), body, instanceOf(sessionID));
     forget(sessionID);
     if (!answer)
         return answer.error();
@@ -595,7 +613,7 @@ Result<Session> ServerStore::revert(const QString &sessionID, const QString &mes
 
 Result<Session> ServerStore::unrevert(const QString &sessionID)
 {
-    const Result<JsonValue> answer = m_client.post(pathOf(sessionID, u"/unrevert"_s), JsonObject(), instanceOf(sessionID));
+    const Result<JsonValue> answer = post(pathOf(sessionID, u"/unrevert"_s), JsonObject(), instanceOf(sessionID));
     forget(sessionID);
     if (!answer)
         return answer.error();
@@ -605,7 +623,7 @@ Result<Session> ServerStore::unrevert(const QString &sessionID)
 Result<void> ServerStore::remove(const QString &sessionID)
 {
     const QUrlQuery query = instanceOf(sessionID);
-    const Result<JsonValue> answer = m_client.remove(pathOf(sessionID), query);
+    const Result<JsonValue> answer = del(pathOf(sessionID), query);
     forget(sessionID);
     if (!answer)
         return answer.error();
@@ -616,7 +634,7 @@ Result<void> ServerStore::replyPermission(const QString &sessionID, const QStrin
                                           bool v2)
 {
     if (v2) {
-        const Result<JsonValue> answer = m_client.post(
+        const Result<JsonValue> answer = post(
             v2PathOf(sessionID, u"/permission/"_s + segment(requestID) + u"/reply"_s),
             JsonObject{{u"reply"_s, reply}});
         if (!answer)
@@ -624,7 +642,7 @@ Result<void> ServerStore::replyPermission(const QString &sessionID, const QStrin
         return {};
     }
     const Result<JsonValue> answer
-        = m_client.post(u"/permission/"_s + segment(requestID) + u"/reply"_s,
+        = post(u"/permission/"_s + segment(requestID) + u"/reply"_s,
                         JsonObject{{u"reply"_s, reply}}, instanceOf(sessionID));
     if (!answer)
         return answer.error();
@@ -643,8 +661,8 @@ Result<void> ServerStore::replyQuestion(const QString &sessionID, const QString 
     }
     const QString id = segment(requestID);
     const Result<JsonValue> answer
-        = v2 ? m_client.post(v2PathOf(sessionID, u"/question/"_s + id + u"/reply"_s), JsonObject{{u"answers"_s, list}})
-             : m_client.post(u"/question/"_s + id + u"/reply"_s, JsonObject{{u"answers"_s, list}}, instanceOf(sessionID));
+        = v2 ? post(v2PathOf(sessionID, u"/question/"_s + id + u"/reply"_s), JsonObject{{u"answers"_s, list}})
+             : post(u"/question/"_s + id + u"/reply"_s, JsonObject{{u"answers"_s, list}}, instanceOf(sessionID));
     if (!answer)
         return answer.error();
     return {};
@@ -653,8 +671,8 @@ Result<void> ServerStore::replyQuestion(const QString &sessionID, const QString 
 Result<void> ServerStore::rejectQuestion(const QString &sessionID, const QString &requestID, bool v2)
 {
     const QString id = segment(requestID);
-    const Result<JsonValue> answer = v2 ? m_client.post(v2PathOf(sessionID, u"/question/"_s + id + u"/reject"_s), JsonObject())
-                                        : m_client.post(u"/question/"_s + id + u"/reject"_s, JsonObject(), instanceOf(sessionID));
+    const Result<JsonValue> answer = v2 ? post(v2PathOf(sessionID, u"/question/"_s + id + u"/reject"_s), JsonObject())
+                                        : post(u"/question/"_s + id + u"/reject"_s, JsonObject(), instanceOf(sessionID));
     if (!answer)
         return answer.error();
     return {};

@@ -27,6 +27,10 @@ namespace weft
 /// and permission answers are requests to the server (the methods below), and what the server
 /// then records comes back through its event stream (createWatcher(): a ServerEventWatcher).
 ///
+/// The reads of the Store interface and the operations below wait for the server's answer
+/// (ServerClient::wait(), no event loop): call them on worker threads (SessionService's reads,
+/// ServerSource's operations run there) or from the command line, never on the GUI thread.
+///
 /// A session's messages are read once per 3 seconds at most: a view that asks for a session's
 /// message IDs, then some messages, then their parts, reads it once. The event stream's watcher
 /// forgets the copy when the session changes (forget()).
@@ -34,7 +38,7 @@ class ServerStore : public Store
 {
 public:
     /// Probes the server (ServerClient::probe()) and makes its store.
-    [[nodiscard]] static Result<std::shared_ptr<ServerStore>> connect(const ServerClient &client);
+    [[nodiscard]] static QFuture<Result<std::shared_ptr<ServerStore>>> connect(const ServerClient &client);
 
     ServerStore(const ServerClient &client, const ServerInfo &info);
     ~ServerStore() override;
@@ -114,6 +118,11 @@ public:
     [[nodiscard]] bool isV2(const QString &sessionID);
 
 private:
+    /// The requests, waited for.
+    [[nodiscard]] Result<JsonValue> get(const QString &path, const QUrlQuery &query = {}) const;
+    [[nodiscard]] Result<JsonValue> post(const QString &path, const JsonValue &body, const QUrlQuery &query = {},
+                                         int timeoutMs = -1) const;
+    [[nodiscard]] Result<JsonValue> del(const QString &path, const QUrlQuery &query = {}) const;
     [[nodiscard]] Result<QList<MessageWithParts>> readV2Messages(const QString &sessionID);
     /// The messages of an answer of the V1 route `/session/{id}/message` (problems reported).
     [[nodiscard]] QList<MessageWithParts> v1Messages(const QString &sessionID, const JsonValue &answer);

@@ -5,7 +5,6 @@
 #include "core/tr.h"
 
 #include <QDir>
-#include <QEventLoop>
 #include <QHostAddress>
 #include <QProcess>
 #include <QRegularExpression>
@@ -257,25 +256,6 @@ void SshTunnel::start(const SshTarget &target)
     master->start(m_program, args);
 }
 
-Result<void> SshTunnel::startAndWait(const SshTarget &target)
-{
-    QEventLoop loop;
-    QString error;
-    const QMetaObject::Connection onReady = connect(this, &SshTunnel::ready, &loop, &QEventLoop::quit);
-    const QMetaObject::Connection onFailed = connect(this, &SshTunnel::failed, &loop, [&](const QString &why) {
-        error = why;
-        loop.quit();
-    });
-    start(target);
-    if (m_state == State::Starting)
-        loop.exec();
-    disconnect(onReady);
-    disconnect(onFailed);
-    if (m_state == State::Ready)
-        return {};
-    return Error{error.isEmpty() ? ServerTr::tr("ssh to %1 failed").arg(m_target.displayHost()) : error, {}};
-}
-
 void SshTunnel::readStderr(QProcess *process)
 {
     const QStringList lines = QString::fromLocal8Bit(process->readAllStandardError()).split(u'\n');
@@ -469,28 +449,32 @@ void SshTunnel::cleanUp()
     m_timeout.stop();
     QProcess *master = m_master;
     m_master = nullptr;
-    if (master) {
-        master->disconnect(this);
-        if (master->state() != QProcess::NotRunning) {
-            // The end of the session's stdin stops the remote server; the script then ends,
-            // and with it the master (and the forward).
-            master->closeWriteChannel();
-            if (!master->waitForFinished(m_remotePid > 0 ? 5000 : 1000)) {
-                if (m_controlDir && m_controlDir->isValid()) {
-                    QProcess exit;
-                    exit.start(m_program, baseArguments() << u"-O"_s << u"exit"_s << u"--"_s << m_target.host);
-                    exit.waitForFinished(3000);
-                }
-                if (!master->waitForFinished(1000)) {
-                    master->kill();
-                    master->waitForFinished(2000);
-                }
-            }
-        }
+    const QStringList exitArguments = m_controlDir && m_controlDir->isValid()
+        ? baseArguments() << u"-O"_s << u"exit"_s << u"--"_s << m_target.host
+        : QStringList();
+    const std::shared_ptr<QTemporaryDir> controlDir = std::move(m_controlDir);
+    if (!master)
+        return;
+    master->disconnect(this);
+    if (master->state() == QProcess::NotRunning) {
         // Not delete: this may run inside one of its signals.
         master->deleteLater();
+        return;
     }
-    m_controlDir.reset();
+    // The end of the session's stdin stops the remote server; the script then ends, and with it
+    // the master (and the forward). Nothing waits for that here: the master, on its own from now
+    // on, goes when it ends, asked to end through its control socket if it takes long, then killed.
+    master->setParent(nullptr);
+    connect(master, &QProcess::finished, master, &QObject::deleteLater);
+    master->closeWriteChannel();
+    const QString program = m_program;
+    QTimer::singleShot(m_remotePid > 0 ? 5000 : 1000, master, [master, program, exitArguments, controlDir] {
+        if (!exitArguments.isEmpty()) {
+            auto *exit = new QProcess(master);
+            exit->start(program, exitArguments);
+        }
+        QTimer::singleShot(3000, master, [master] { master->kill(); });
+    });
 }
 
 QUrl SshTunnel::localUrl() const

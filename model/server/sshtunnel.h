@@ -83,13 +83,10 @@ public:
 
     /// Connects to @p target and starts the server there; ready() or failed() follows.
     void start(const SshTarget &target);
-    /// Stops the remote server (and waits for it, a few seconds at most), closes the forward and
-    /// the control connection. Nothing is signalled.
+    /// Stops the remote server, closes the forward and the control connection, without waiting
+    /// for them: they end within a few seconds (the remote server first). Nothing is signalled.
     void stop();
 
-    /// Starts and waits for ready() or failed(), running this thread's events meanwhile: for
-    /// the command line.
-    [[nodiscard]] Result<void> startAndWait(const SshTarget &target);
 
     [[nodiscard]] State state() const { return m_state; }
     [[nodiscard]] SshTarget target() const { return m_target; }

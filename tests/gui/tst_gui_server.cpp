@@ -3,7 +3,8 @@
 // with what the real OpenCode 1.18.34 answered (tests/data/opencode-1.18.34-server): the
 // sidebar's source with its state, a session's timeline, a prompt sent there, its permission
 // question answered there, Stop, fork from the timeline and Compact there, and a refused
-// connection.
+// connection. And the window over a slow link: a proxy that holds every answer for 300 ms, while
+// the GUI thread's longest turn is measured.
 
 #include "app/serversource.h"
 #include "changespane.h"
@@ -23,6 +24,10 @@
 #include "timelineview.h"
 
 #include <QAction>
+#include <QElapsedTimer>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QGroupBox>
@@ -34,6 +39,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <deque>
 
 using namespace Qt::StringLiterals;
 using namespace weft;
@@ -58,6 +65,135 @@ QList<test::FakeRequest> requestsTo(const FakeOpencodeServer &server, const QByt
     }
     return found;
 }
+/// One connection through DelayingProxy: the client's bytes go to the server at once, the
+/// server's come back @p delayMs after they arrived (in order), and so does its close.
+class DelayedPipe : public QObject
+{
+    Q_OBJECT
+
+public:
+    DelayedPipe(QTcpSocket *client, quint16 upstreamPort, int delayMs, QObject *parent)
+        : QObject(parent)
+        , m_client(client)
+        , m_delayMs(delayMs)
+    {
+        m_client->setParent(this);
+        m_upstream.setParent(this);
+        m_release.setSingleShot(true);
+        m_release.setTimerType(Qt::PreciseTimer);
+        QObject::connect(&m_release, &QTimer::timeout, this, &DelayedPipe::release);
+        QObject::connect(m_client, &QTcpSocket::readyRead, this, [this] { m_upstream.write(m_client->readAll()); });
+        QObject::connect(m_client, &QTcpSocket::disconnected, this, [this] {
+            m_upstream.abort();
+            deleteLater();
+        });
+        QObject::connect(&m_upstream, &QTcpSocket::readyRead, this, [this] { hold(m_upstream.readAll(), false); });
+        QObject::connect(&m_upstream, &QTcpSocket::disconnected, this, [this] { hold({}, true); });
+        m_upstream.connectToHost(QHostAddress::LocalHost, upstreamPort);
+        m_upstream.write(m_client->readAll());
+    }
+    ~DelayedPipe() override
+    {
+        // The sockets signal as they close, when the members they would touch are gone.
+        m_upstream.disconnect(this);
+        m_client->disconnect(this);
+    }
+
+private:
+    struct Held {
+        qint64 due = 0;
+        QByteArray bytes;
+        bool close = false;
+    };
+
+    void hold(const QByteArray &bytes, bool close)
+    {
+        m_held.push_back({m_clock.elapsed() + m_delayMs, bytes, close});
+        if (!m_release.isActive())
+            m_release.start(int(std::max<qint64>(0, m_held.front().due - m_clock.elapsed())));
+    }
+
+    void release()
+    {
+        while (!m_held.empty() && m_held.front().due <= m_clock.elapsed()) {
+            const Held held = m_held.front();
+            m_held.pop_front();
+            if (held.close) {
+                m_client->disconnectFromHost();
+                return;
+            }
+            m_client->write(held.bytes);
+        }
+        if (!m_held.empty())
+            m_release.start(int(std::max<qint64>(0, m_held.front().due - m_clock.elapsed())));
+    }
+
+    QTcpSocket *m_client;
+    QTcpSocket m_upstream;
+    int m_delayMs;
+    std::deque<Held> m_held;
+    QTimer m_release;
+    QElapsedTimer m_clock = [] {
+        QElapsedTimer t;
+        t.start();
+        return t;
+    }();
+};
+
+/// A loopback TCP proxy in front of a server on @p upstreamPort that holds every byte the server
+/// sends back (each answer, each event of a stream) for @p delayMs: a slow link. A thread that
+/// waited for an answer through it would wait at least that long.
+class DelayingProxy : public QObject
+{
+    Q_OBJECT
+
+public:
+    DelayingProxy(quint16 upstreamPort, int delayMs)
+        : m_upstreamPort(upstreamPort)
+        , m_delayMs(delayMs)
+    {
+        QObject::connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *client = m_server.nextPendingConnection())
+                new DelayedPipe(client, m_upstreamPort, m_delayMs, this);
+        });
+    }
+    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
+    [[nodiscard]] QUrl url() const { return QUrl(u"http://127.0.0.1:%1"_s.arg(m_server.serverPort())); }
+
+private:
+    QTcpServer m_server;
+    quint16 m_upstreamPort;
+    int m_delayMs;
+};
+
+/// The longest time the GUI thread's event loop went without a turn, from start() on: a 5 ms
+/// timer notes how long after the previous one each of its timeouts came.
+class FrameProbe : public QObject
+{
+    Q_OBJECT
+
+public:
+    FrameProbe()
+    {
+        m_tick.setInterval(5);
+        m_tick.setTimerType(Qt::PreciseTimer);
+        QObject::connect(&m_tick, &QTimer::timeout, this, [this] { m_longest = std::max(m_longest, m_since.restart()); });
+    }
+    void start()
+    {
+        m_longest = 0;
+        m_since.start();
+        m_tick.start();
+    }
+    /// In milliseconds, up to now.
+    [[nodiscard]] qint64 longest() const { return std::max(m_longest, m_since.elapsed()); }
+
+private:
+    QTimer m_tick;
+    QElapsedTimer m_since;
+    qint64 m_longest = 0;
+};
+
 } // namespace
 
 class TestGuiServer : public QObject
@@ -74,11 +210,13 @@ private Q_SLOTS:
     void refusedAndDroppedConnections();
     void questionsAreAnsweredThere();
     void questionDialog();
+    void keepsPaintingOverASlowLink();
 
 private:
     MainWindow *makeWindow();
-    /// Connects the window to the fake server and waits for its sessions.
-    ServerSource *connect(MainWindow *w);
+    /// Connects the window to the fake server (or @p url, in front of it) and waits for its
+    /// sessions.
+    ServerSource *connect(MainWindow *w, const QUrl &url = {}, int timeoutMs = 5000);
     bool openAndLoad(MainWindow *w, const QString &sessionID, const QString &source);
 
     QTemporaryDir m_settings;
@@ -127,19 +265,19 @@ MainWindow *TestGuiServer::makeWindow()
     return m_window.get();
 }
 
-ServerSource *TestGuiServer::connect(MainWindow *w)
+ServerSource *TestGuiServer::connect(MainWindow *w, const QUrl &url, int timeoutMs)
 {
-    ServerSource *source = w->connectServer(m_server->url().toString(), u"secret"_s, true);
+    ServerSource *source = w->connectServer((url.isEmpty() ? m_server->url() : url).toString(), u"secret"_s, true);
     if (!source)
         return nullptr;
     if (!source->isReady()) {
         QSignalSpy ready(source, &ServerSource::ready);
-        if (!ready.wait(5000))
+        if (!ready.wait(timeoutMs))
             return nullptr;
     }
     if (!source->sessions()->isLoaded()) {
         QSignalSpy loaded(source->sessions(), &SessionsModel::loaded);
-        if (!loaded.wait(5000))
+        if (!loaded.wait(timeoutMs))
             return nullptr;
     }
     return source;
@@ -400,6 +538,50 @@ void TestGuiServer::questionDialog()
     many->findChild<QLineEdit *>(u"custom"_s)->setText(u"  mine  "_s);
     QVERIFY(ok->isEnabled());
     QCOMPARE(dialog.answers(), (QList<QStringList>{{u"y"_s}, {u"p"_s, u"mine"_s}}));
+}
+
+void TestGuiServer::keepsPaintingOverASlowLink()
+{
+    // Every answer of the server, and every event of its stream, 300 ms late: a GUI thread that
+    // waited for one would not turn for at least that long.
+    constexpr int DelayMs = 300;
+    DelayingProxy proxy(quint16(m_server->url().port()), DelayMs);
+    QVERIFY(proxy.listen());
+    const QList<QByteArray> frames = recordedEvents(u"events-global-permission.sse"_s).mid(1);
+    m_server->route("POST", u"/session/"_s + v1Session() + u"/prompt_async"_s, [this, frames](const test::FakeRequest &) {
+        QTimer::singleShot(10, m_server.get(), [this, frames] {
+            for (const QByteArray &frame : frames)
+                m_server->pushFrame(frame);
+        });
+        return FakeOpencodeServer::Reply{204, {}};
+    });
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    FrameProbe probe;
+    probe.start();
+
+    // The sessions open.
+    ServerSource *source = connect(w, proxy.url(), 20000);
+    QVERIFY(source);
+    QSignalSpy loaded(w->timelineModel(), &TimelineModel::loaded);
+    QVERIFY(w->openSession(v1Session(), source->key()));
+    QVERIFY(!w->timelineModel()->isLoading() || loaded.wait(20000));
+    QCOMPARE(w->timelineModel()->rowCount(), int(recordedExchange(u"messages"_s).responseBody.toArray().size()));
+    // A turn's diff loads.
+    const JsonObject firstUser = recordedExchange(u"messages"_s).responseBody.toArray().at(0).toObject().object(u"info"_s);
+    w->changesPane()->showTurn(firstUser.string(u"id"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(w->changesPane()->model()->rowCount(), 1, 20000);
+    // A prompt streams its answer, live in the timeline, until the run ends.
+    const int rows = w->timelineModel()->rowCount();
+    QSignalSpy finished(source, &ServerSource::runFinished);
+    w->composer()->editor()->setPlainText(u"RUN_BASH: say hi"_s);
+    QTest::mouseClick(w->composer()->sendButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(w->timelineModel()->rowCount() > rows, 20000);
+
+    const qint64 longest = probe.longest();
+    qInfo("longest frame over a link with %d ms answers: %lld ms", DelayMs, longest);
+    QVERIFY2(longest < DelayMs, qPrintable(u"the GUI thread stood still for %1 ms"_s.arg(longest)));
 }
 
 QTEST_MAIN(TestGuiServer)

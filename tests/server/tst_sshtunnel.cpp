@@ -144,11 +144,18 @@ private:
     }
     [[nodiscard]] bool waitGone(qint64 pid, int ms = 5000) const
     {
-        QElapsedTimer timer;
-        timer.start();
-        while (processExists(pid) && timer.elapsed() < ms)
-            QTest::qWait(50);
-        return !processExists(pid);
+        return QTest::qWaitFor([pid] { return !processExists(pid); }, ms);
+    }
+    /// Starts @p tunnel and waits for ready() or failed() (the error then).
+    [[nodiscard]] static Result<void> startAndWait(SshTunnel &tunnel, const SshTarget &target)
+    {
+        QSignalSpy failed(&tunnel, &SshTunnel::failed);
+        tunnel.start(target);
+        if (!QTest::qWaitFor([&] { return tunnel.state() != SshTunnel::State::Starting; }, 120000))
+            return Error{u"neither ready nor failed within 120 s"_s, {}};
+        if (tunnel.state() == SshTunnel::State::Ready)
+            return {};
+        return Error{failed.isEmpty() ? u"not ready"_s : failed.constFirst().at(0).toString(), {}};
     }
 
     QTemporaryDir m_dir;
@@ -245,10 +252,7 @@ void TestSshTunnel::initTestCase()
     m_sshd.setProcessChannelMode(QProcess::MergedChannels);
     m_sshd.start(sshd, {u"-D"_s, u"-e"_s, u"-f"_s, d + u"/sshd_config"_s});
     QVERIFY2(m_sshd.waitForStarted(), qPrintable(m_sshd.errorString()));
-    QElapsedTimer timer;
-    timer.start();
-    while (!portAccepts(m_ok) && timer.elapsed() < 10000 && m_sshd.state() == QProcess::Running)
-        QTest::qWait(50);
+    (void)QTest::qWaitFor([this] { return portAccepts(m_ok) || m_sshd.state() != QProcess::Running; }, 10000);
     QVERIFY2(m_sshd.state() == QProcess::Running, m_sshd.readAll().constData());
     QVERIFY2(portAccepts(m_ok), "sshd does not listen");
     // Plain ssh first: where sshd cannot log anybody in (a user namespace without setgroups, a
@@ -351,7 +355,7 @@ void TestSshTunnel::startListStop()
 {
     SshTunnel tunnel;
     QSignalSpy ready(&tunnel, &SshTunnel::ready);
-    const Result<void> started = tunnel.startAndWait(target(m_ok, m_project));
+    const Result<void> started = startAndWait(tunnel, target(m_ok, m_project));
     QVERIFY2(started, qPrintable(started ? QString() : started.error().message));
     QCOMPARE(ready.size(), 1);
     QCOMPARE(tunnel.state(), SshTunnel::State::Ready);
@@ -370,21 +374,21 @@ void TestSshTunnel::startListStop()
     QVERIFY(portAccepts(tunnel.remotePort()));
 
     // Through the forwarded port, with the password made there.
-    const Result<std::shared_ptr<ServerStore>> store = ServerStore::connect(ServerClient(url, tunnel.password()));
+    const Result<std::shared_ptr<ServerStore>> store = ServerClient::wait(ServerStore::connect(ServerClient(url, tunnel.password())));
     QVERIFY2(store, qPrintable(store ? QString() : store.error().message));
     QCOMPARE(store.value()->info().version, u"1.18.34"_s);
     const Result<QList<Session>> sessions = store.value()->readSessions();
     QVERIFY2(sessions, qPrintable(sessions ? QString() : sessions.error().message));
     QVERIFY(std::any_of(sessions->cbegin(), sessions->cend(), [](const Session &s) { return s.title() == u"Recorded V1"; }));
     // And not without it.
-    const Result<ServerInfo> wrong = ServerClient(url, u"wrong"_s).probe();
+    const Result<ServerInfo> wrong = ServerClient::wait(ServerClient(url, u"wrong"_s).probe());
     QVERIFY(!wrong);
 
     tunnel.stop();
     QCOMPARE(tunnel.state(), SshTunnel::State::Stopped);
     QVERIFY2(waitGone(pid, 2000), "the remote server still runs after stop()");
-    QVERIFY(!portAccepts(url.port()));
-    QVERIFY(!portAccepts(tunnel.remotePort()));
+    QTRY_VERIFY(!portAccepts(url.port()));
+    QTRY_VERIFY(!portAccepts(tunnel.remotePort()));
 }
 
 void TestSshTunnel::failures()
@@ -395,7 +399,7 @@ void TestSshTunnel::failures()
         const int closed = freePort();
         SshTunnel tunnel;
         timer.start();
-        const Result<void> r = tunnel.startAndWait(target(closed));
+        const Result<void> r = startAndWait(tunnel, target(closed));
         QVERIFY(!r);
         QVERIFY2(r.error().message.startsWith(u"ssh root@127.0.0.1: connect to host 127.0.0.1 port %1: Connection refused"_s.arg(closed)),
                  qPrintable(r.error().message));
@@ -409,28 +413,28 @@ void TestSshTunnel::failures()
         tunnel.setSshOptions({u"-F"_s, u"/dev/null"_s, u"-o"_s, u"UserKnownHostsFile=%1/known_hosts"_s.arg(m_dir.path()),
                               u"-o"_s, u"StrictHostKeyChecking=no"_s, u"-o"_s, u"IdentitiesOnly=yes"_s, u"-o"_s,
                               u"IdentityFile=/nonexistent"_s});
-        const Result<void> r = tunnel.startAndWait(target(m_ok));
+        const Result<void> r = startAndWait(tunnel, target(m_ok));
         QVERIFY(!r);
         QVERIFY2(r.error().message.startsWith(u"ssh root@127.0.0.1: Permission denied (publickey)"_s), qPrintable(r.error().message));
     }
     // No opencode on the remote machine.
     {
         SshTunnel tunnel;
-        const Result<void> r = tunnel.startAndWait(target(m_missing));
+        const Result<void> r = startAndWait(tunnel, target(m_missing));
         QVERIFY(!r);
         QCOMPARE(r.error().message, u"opencode is not installed on root@127.0.0.1 (not on its PATH, nor in ~/.opencode/bin or ~/.local/bin)"_s);
     }
     // An opencode that does not start: its own last line.
     {
         SshTunnel tunnel;
-        const Result<void> r = tunnel.startAndWait(target(m_broken));
+        const Result<void> r = startAndWait(tunnel, target(m_broken));
         QVERIFY(!r);
         QCOMPARE(r.error().message, u"opencode serve exited on root@127.0.0.1: Error: this build of opencode is broken"_s);
     }
     // A project folder that is not there.
     {
         SshTunnel tunnel;
-        const Result<void> r = tunnel.startAndWait(target(m_ok, u"/nonexistent/project"_s));
+        const Result<void> r = startAndWait(tunnel, target(m_ok, u"/nonexistent/project"_s));
         QVERIFY(!r);
         QCOMPARE(r.error().message, u"root@127.0.0.1 has no folder /nonexistent/project"_s);
     }
@@ -438,7 +442,7 @@ void TestSshTunnel::failures()
     {
         SshTunnel tunnel;
         tunnel.setSshProgram(u"/nonexistent/ssh"_s);
-        const Result<void> r = tunnel.startAndWait(target(m_ok));
+        const Result<void> r = startAndWait(tunnel, target(m_ok));
         QVERIFY(!r);
         QVERIFY2(r.error().message.startsWith(u"cannot run ssh"_s), qPrintable(r.error().message));
     }
@@ -449,7 +453,7 @@ void TestSshTunnel::failures()
         SshTunnel tunnel;
         tunnel.setTimeout(1500);
         timer.start();
-        const Result<void> r = tunnel.startAndWait(target(silent.serverPort()));
+        const Result<void> r = startAndWait(tunnel, target(silent.serverPort()));
         QVERIFY(!r);
         QVERIFY2(r.error().message.contains(u"did not start an OpenCode server within"_s), qPrintable(r.error().message));
         QVERIFY(timer.elapsed() < 6000);
@@ -515,14 +519,10 @@ void TestSshTunnel::killedWeftStopsTheRemoteServer()
     weft.start(m_weft.binary(), {u"--server"_s, u"ssh://root@127.0.0.1:%1"_s.arg(m_ok), u"run"_s, u"--session"_s,
                          test::recordedExchange(u"create V1 session"_s).responseBody.toObject().string(u"id"), u"hello"_s});
     QVERIFY(weft.waitForStarted());
-    QElapsedTimer timer;
-    timer.start();
-    while (fakePids().size() == before.size() && timer.elapsed() < 20000 && weft.state() == QProcess::Running)
-        QTest::qWait(50);
+    (void)QTest::qWaitFor([&] { return fakePids().size() != before.size() || weft.state() != QProcess::Running; }, 20000);
     QCOMPARE(fakePids().size(), before.size() + 1);
     const qint64 pid = fakePids().constLast();
     QVERIFY(processExists(pid));
-    QTest::qWait(500);
     QVERIFY2(weft.state() == QProcess::Running, weft.readAllStandardError().constData());
     weft.kill();
     QVERIFY(weft.waitForFinished(5000));
@@ -569,13 +569,13 @@ void TestSshTunnel::realOpencode()
     const QString project = m_dir.path() + u"/real/home/project"_s;
     QVERIFY(QDir().mkpath(project));
     SshTunnel tunnel;
-    const Result<void> started = tunnel.startAndWait(target(m_real, u"~/project"_s));
+    const Result<void> started = startAndWait(tunnel, target(m_real, u"~/project"_s));
     QVERIFY2(started, qPrintable(started ? QString() : started.error().message));
     qInfo("real opencode serve: tunnel ready after %lld ms", tunnel.setupMs());
     const qint64 pid = tunnel.remotePid();
     QVERIFY(processExists(pid));
     QCOMPARE(QFileInfo(u"/proc/%1/cwd"_s.arg(pid)).canonicalFilePath(), QFileInfo(project).canonicalFilePath());
-    const Result<std::shared_ptr<ServerStore>> store = ServerStore::connect(ServerClient(tunnel.localUrl(), tunnel.password()));
+    const Result<std::shared_ptr<ServerStore>> store = ServerClient::wait(ServerStore::connect(ServerClient(tunnel.localUrl(), tunnel.password())));
     QVERIFY2(store, qPrintable(store ? QString() : store.error().message));
     QVERIFY(!store.value()->info().version.isEmpty());
     const Result<Session> created = store.value()->create(project, u"Over ssh"_s);
@@ -583,7 +583,7 @@ void TestSshTunnel::realOpencode()
     const Result<QList<Session>> sessions = store.value()->readSessions();
     QVERIFY2(sessions, qPrintable(sessions ? QString() : sessions.error().message));
     QVERIFY(std::any_of(sessions->cbegin(), sessions->cend(), [&](const Session &s) { return s.id() == created->id(); }));
-    QVERIFY(!ServerClient(tunnel.localUrl(), u"wrong"_s).probe());
+    QVERIFY(!ServerClient::wait(ServerClient(tunnel.localUrl(), u"wrong"_s).probe()));
     QElapsedTimer timer;
     timer.start();
     tunnel.stop();
