@@ -487,10 +487,12 @@ void MainWindow::showSession(const QString &sessionID, const QString &source)
     m_timeline->setSession(m_controller->serviceFor(m_currentSource), sessionID);
     m_todos->setSession(m_controller->serviceFor(m_currentSource), sessionID);
     m_composer->setSessionID(sessionID);
-    // Files are attached from the project of a session of Weft's own store.
-    const std::optional<Session> shown = sessionID.isEmpty() || !m_currentSource.isEmpty()
-        ? std::nullopt
-        : m_controller->service()->get(sessionID);
+    // Files are attached from the project of a session of Weft's own store: as listed, or read
+    // (one small file) while the list is still loading.
+    std::optional<Session> shown = sessionID.isEmpty() || !m_currentSource.isEmpty() ? std::nullopt
+                                                                                     : m_sessions->session(sessionID);
+    if (!shown && !sessionID.isEmpty() && m_currentSource.isEmpty())
+        shown = m_controller->service()->get(sessionID);
     m_composer->setProjectDirectory(shown ? shown->directory() : QString());
     updateProjectChoices();
     updateSourceState();

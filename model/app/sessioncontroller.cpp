@@ -218,7 +218,8 @@ QFuture<SessionController::ProjectChoices> SessionController::projectChoices(con
 {
     if (!m_processor || serverOf(sessionID))
         return QtFuture::makeReadyValueFuture(ProjectChoices());
-    const std::optional<Session> session = sessionID.isEmpty() ? std::nullopt : m_service->get(sessionID);
+    const std::optional<Session> session
+        = sessionID.isEmpty() ? std::nullopt : (m_lookup ? m_lookup(sessionID) : m_service->get(sessionID));
     const QString directory = session ? session->directory() : QDir::currentPath();
     return QtConcurrent::run([base = m_processor->config(), directory] { return configForDirectory(base, directory); })
         .then(this, [](Result<ProcessorConfig> config) {
