@@ -18,7 +18,6 @@
 #include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
-#include "store/jsonstore.h"
 #include "store/sessionlock.h"
 #include "store/store.h"
 
@@ -77,10 +76,10 @@ std::optional<Context> openData(const GlobalOptions &options, int &exitCode, boo
         return std::nullopt;
     }
     // Runs whose process died were closed as the store opened: say so once.
-    if (const auto *json = dynamic_cast<const JsonStore *>(opened->store.get()); json && json->recovery().runs > 0)
+    if (const InterruptedRuns recovery = opened->store->recovery(); recovery.runs > 0)
         err(u"weft: note: closed %1 interrupted run(s) in session(s) %2: the process running them ended before they "
-            u"finished"_s.arg(json->recovery().runs)
-                .arg(json->recovery().sessions.join(u", "_s)));
+            u"finished"_s.arg(recovery.runs)
+                .arg(recovery.sessions.join(u", "_s)));
     Context context;
     context.store = opened->store;
     context.service = std::make_unique<SessionService>(context.store);

@@ -144,6 +144,10 @@ The agent will read, change and run commands there, and a revert changes files t
 <context>
     <name>weft::ChangesPane</name>
     <message>
+        <source>the session is running</source>
+        <translation>セッションは実行中です</translation>
+    </message>
+    <message>
         <source>A</source>
         <comment>added file</comment>
         <translation>追</translation>
@@ -2870,6 +2874,22 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::Session</name>
+    <message>
+        <source>an OpenCode server&apos;s sessions have no trash</source>
+        <translation>OpenCode サーバーのセッションにはゴミ箱がありません</translation>
+    </message>
+    <message>
+        <source>the files of an OpenCode server&apos;s session are on the server</source>
+        <translation>OpenCode サーバーのセッションのファイルはサーバー上にあります</translation>
+    </message>
+    <message>
+        <source>session %1 is being run by %2</source>
+        <translation>セッション %1 は %2 が実行中です</translation>
+    </message>
+    <message>
+        <source>session %1 is running; stop it first</source>
+        <translation>セッション %1 は実行中です。先に停止してください</translation>
+    </message>
     <message>
         <source>%1 is read-only (an OpenCode database); import the session into Weft&apos;s own store to change it</source>
         <translation>%1 は読み取り専用です (OpenCode のデータベース)。変更するにはセッションを Weft 自身のストアにインポートしてください</translation>

@@ -144,6 +144,10 @@ The agent will read, change and run commands there, and a revert changes files t
 <context>
     <name>weft::ChangesPane</name>
     <message>
+        <source>the session is running</source>
+        <translation>会话正在运行</translation>
+    </message>
+    <message>
         <source>A</source>
         <comment>added file</comment>
         <translation>增</translation>
@@ -2870,6 +2874,22 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::Session</name>
+    <message>
+        <source>an OpenCode server&apos;s sessions have no trash</source>
+        <translation>OpenCode 服务器的会话没有回收站</translation>
+    </message>
+    <message>
+        <source>the files of an OpenCode server&apos;s session are on the server</source>
+        <translation>OpenCode 服务器会话的文件在服务器上</translation>
+    </message>
+    <message>
+        <source>session %1 is being run by %2</source>
+        <translation>会话 %1 正由 %2 运行</translation>
+    </message>
+    <message>
+        <source>session %1 is running; stop it first</source>
+        <translation>会话 %1 正在运行；请先停止它</translation>
+    </message>
     <message>
         <source>%1 is read-only (an OpenCode database); import the session into Weft&apos;s own store to change it</source>
         <translation>%1 为只读（OpenCode 数据库）；要修改，请将会话导入 Weft 自己的存储</translation>

@@ -5,6 +5,7 @@
 #include "core/project.h"
 #include "diffview.h"
 #include "importeddirectory.h"
+#include "app/sessioncontroller.h"
 #include "processor/revert.h"
 #include "qt/diffmodel.h"
 #include "qt/timelinemodel.h"
@@ -28,7 +29,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
 
@@ -412,10 +412,11 @@ void ChangesPane::load()
     const QModelIndex row = m_timeline && !turnID.isEmpty() && m_timeline->sessionID() == m_sessionID
         ? m_timeline->indexForId(turnID)
         : QModelIndex();
-    if (row.isValid()) {
-        // The timeline holds the turn: its diffs and prompt are there already.
+    if (row.isValid() && m_session && m_session->id() == m_sessionID) {
+        // The timeline holds the turn: its diffs and prompt are there already (and the session
+        // was read with its diff).
         Loaded loaded;
-        loaded.session = m_service->get(m_sessionID);
+        loaded.session = m_session;
         loaded.diffs = row.data(TimelineModel::MessageRole).value<Message>().summaryDiffs();
         loaded.prompt = SessionService::promptOf(row.data(TimelineModel::PartsRole).value<QList<Part>>());
         // Delivered like a read, after this call returns.
@@ -545,12 +546,16 @@ void ChangesPane::updateSummary()
 
 void ChangesPane::updateActions()
 {
-    const bool writable = !m_service->isReadOnly() && m_session && !m_session->directory().isEmpty() && !m_reverting;
-    m_revertFile->setEnabled(writable && currentFile() >= 0);
-    m_revertTurn->setEnabled(writable && m_scope == Scope::Turn && !m_turnID.isEmpty() && !m_dataDir.isEmpty());
+    // The controller says whether the session can be changed now (not running, a writable store
+    // or a server).
+    const bool writable = m_controller && m_session && !m_session->directory().isEmpty()
+        && m_reverting == Reverting::None && m_controller->isRunnable(m_sessionID) && !m_controller->isBusy(m_sessionID);
+    const bool here = writable && !m_controller->serverOf(m_sessionID) && !m_controller->dataDir().isEmpty();
+    m_revertFile->setEnabled(here && currentFile() >= 0);
+    m_revertTurn->setEnabled(writable && m_scope == Scope::Turn && !m_turnID.isEmpty());
     const bool reverted = m_session && m_session->hasRevert();
     m_unrevert->setVisible(reverted);
-    m_unrevert->setEnabled(writable && reverted && !m_dataDir.isEmpty());
+    m_unrevert->setEnabled(writable && reverted);
     m_revertButton->setEnabled(m_revertFile->isEnabled() || m_revertTurn->isEnabled() || m_unrevert->isEnabled());
 }
 
@@ -613,11 +618,11 @@ QString ChangesPane::relativePath(const QString &path) const
     return QDir(m_session->directory()).relativeFilePath(path);
 }
 
-QStringList ChangesPane::filesRevertedFrom(const QString &messageID) const
+QStringList ChangesPane::filesRevertedFrom(const QList<MessageWithParts> &messages, const QString &messageID) const
 {
     QStringList files;
     bool from = false;
-    for (const MessageWithParts &m : m_service->messages(m_sessionID)) {
+    for (const MessageWithParts &m : messages) {
         from = from || m.info.id() == messageID;
         if (!from)
             continue;
@@ -635,24 +640,79 @@ QStringList ChangesPane::filesRevertedFrom(const QString &messageID) const
     return files;
 }
 
+void ChangesPane::setController(SessionController *controller)
+{
+    if (m_controller)
+        disconnect(m_controller, nullptr, this, nullptr);
+    m_controller = controller;
+    if (!controller)
+        return;
+    connect(controller, &SessionController::busyChanged, this, [this](const QString &sessionID) {
+        if (sessionID == m_sessionID)
+            updateActions();
+    });
+    // The end of a revert or an unrevert this pane asked for (done here or on a server).
+    connect(controller, &SessionController::revertChanged, this, [this](const Session &session) {
+        if (m_reverting == Reverting::None || session.id() != m_revertingSession)
+            return;
+        if (session.id() == m_sessionID)
+            m_session = session;
+        const bool turn = m_reverting == Reverting::Turn;
+        finishRevert(true, turn ? Style::plural(tr("Reverted the turn: %n file(s) restored.", nullptr, int(m_revertingFiles)),
+                                                m_revertingFiles)
+                                : tr("Restored the reverted changes."));
+    });
+    connect(controller, &SessionController::failed, this,
+            [this](SessionController::Operation operation, const QString &sessionID, const QString &error) {
+                const bool mine = (operation == SessionController::Operation::Revert && m_reverting == Reverting::Turn)
+                    || (operation == SessionController::Operation::Unrevert && m_reverting == Reverting::Unrevert);
+                if (!mine || sessionID != m_revertingSession)
+                    return;
+                finishRevert(false, m_reverting == Reverting::Turn
+                                        ? tr("Could not revert the turn: %1").arg(error)
+                                        : tr("Could not restore the reverted changes: %1").arg(error));
+            });
+    updateActions();
+}
+
+void ChangesPane::finishRevert(bool ok, const QString &message)
+{
+    m_reverting = Reverting::None;
+    m_revertingSession.clear();
+    updateActions();
+    showBanner(message, ok);
+    Q_EMIT revertFinished(ok, message);
+}
+
 void ChangesPane::revertFile()
 {
     const int row = currentFile();
-    if (row < 0 || !m_session || m_reverting)
+    if (row < 0 || !m_session || !m_controller || m_reverting != Reverting::None)
         return;
     const std::shared_ptr<const DiffDocument> doc = m_model->document(row);
     const QString directory = m_session->directory();
-    // Paths in a diff are relative to the project's work tree (the session's directory or above).
-    const ProjectIdentity project = identifyProject(directory);
-    const QString base = project.worktree.isEmpty() || project.worktree == u"/" ? directory : project.worktree;
-    const Result<QString> path = FileRevert::resolve(base, directory, doc->path());
-    if (!path) {
-        const QString message = tr("Not reverting “%1”: %2").arg(doc->path(), path.error().toString());
-        showBanner(message, false);
-        Q_EMIT revertFinished(false, message);
-        return;
-    }
-    const QString rel = QDir(QFileInfo(directory).canonicalFilePath()).relativeFilePath(path.value());
+    const QString sessionID = m_sessionID;
+    m_reverting = Reverting::File;
+    m_revertingSession = sessionID;
+    updateActions();
+    whenFinished(m_controller->locateFile(directory, doc->path()), this,
+                 [this, doc, directory, sessionID](const Result<QString> &path) {
+                     if (!path) {
+                         finishRevert(false, tr("Not reverting “%1”: %2").arg(doc->path(), path.error().toString()));
+                         return;
+                     }
+                     m_reverting = Reverting::None;
+                     updateActions();
+                     if (sessionID != m_sessionID || !m_controller)
+                         return; // another session is shown now
+                     confirmRevertFile(doc, directory, path.value());
+                 });
+}
+
+void ChangesPane::confirmRevertFile(const std::shared_ptr<const DiffDocument> &doc, const QString &directory,
+                                    const QString &path)
+{
+    const QString rel = QDir(QFileInfo(directory).canonicalFilePath()).relativeFilePath(path);
     QString what;
     switch (FileRevert::actionFor(*doc)) {
     case FileRevert::Action::Delete:
@@ -672,47 +732,56 @@ void ChangesPane::revertFile()
                              .arg(what, QDir::toNativeSeparators(directory), listFiles({rel}));
     if (!confirm(tr("Revert File"), text, tr("&Revert File")))
         return;
-    const Result<void> r = FileRevert::revert(*doc, path.value());
-    const QString message = r ? tr("Reverted “%1”.").arg(rel) : tr("Could not revert “%1”: %2").arg(rel, r.error().toString());
-    showBanner(message, bool(r));
-    Q_EMIT revertFinished(bool(r), message);
+    m_reverting = Reverting::File;
+    m_revertingSession = m_sessionID;
+    updateActions();
+    whenFinished(m_controller->revertFile(m_sessionID, doc, path), this, [this, rel](const Result<void> &r) {
+        finishRevert(bool(r), r ? tr("Reverted “%1”.").arg(rel) : tr("Could not revert “%1”: %2").arg(rel, r.error().toString()));
+    });
 }
-
-namespace
-{
-struct RevertOutcome {
-    bool ok = false;
-    QString error;
-    std::optional<Session> session;
-};
-} // namespace
 
 void ChangesPane::revertTurn()
 {
-    if (m_turnID.isEmpty() || !m_session || m_dataDir.isEmpty() || m_reverting)
+    if (m_turnID.isEmpty() || !m_session || !m_controller || m_reverting != Reverting::None)
         return;
     if (!ImportedDirectory::ensureAccepted(this, *m_service, m_sessionID, m_confirm))
         return;
     // What the revert does, found before asking: the files written back and those deleted, or
-    // why it is refused (snapshots this machine did not make, a file no snapshot can hold).
-    const Result<Snapshot::RevertPlan> plan = Revert::plan(*m_service, m_dataDir, m_sessionID, m_turnID);
-    if (!plan) {
-        const QString message = tr("Could not revert the turn: %1").arg(plan.error().toString());
-        showBanner(message, false);
-        Q_EMIT revertFinished(false, message);
-        return;
-    }
+    // why it is refused (snapshots this machine did not make, a file no snapshot can hold); and
+    // the messages it hides. Both read off the GUI thread.
+    const QString sessionID = m_sessionID, turnID = m_turnID;
+    m_reverting = Reverting::Turn;
+    m_revertingSession = sessionID;
+    updateActions();
+    whenFinished(m_controller->planRevert(sessionID, turnID), this,
+                 [this, sessionID, turnID](const Result<Snapshot::RevertPlan> &plan) {
+                     if (!plan) {
+                         finishRevert(false, tr("Could not revert the turn: %1").arg(plan.error().toString()));
+                         return;
+                     }
+                     whenFinished(m_service->messagesLater(sessionID), this,
+                                  [this, sessionID, turnID, plan = plan.value()](const QList<MessageWithParts> &messages) {
+                                      m_reverting = Reverting::None;
+                                      updateActions();
+                                      if (sessionID == m_sessionID && turnID == m_turnID && m_controller)
+                                          confirmRevertTurn(plan, messages);
+                                  });
+                 });
+}
+
+void ChangesPane::confirmRevertTurn(const Snapshot::RevertPlan &plan, const QList<MessageWithParts> &messages)
+{
     const auto relative = [this](const QStringList &paths) {
         QStringList out;
         for (const QString &p : paths)
             out.append(relativePath(p));
         return out;
     };
-    const QStringList files = relative(plan->restore);
-    const QStringList deleted = relative(plan->remove);
+    const QStringList files = relative(plan.restore);
+    const QStringList deleted = relative(plan.remove);
     int hidden = 0;
     bool from = false;
-    for (const MessageWithParts &m : m_service->messages(m_sessionID)) {
+    for (const MessageWithParts &m : messages) {
         from = from || m.info.id() == m_turnID;
         hidden += from ? 1 : 0;
     }
@@ -738,40 +807,40 @@ void ChangesPane::revertTurn()
                         hidden);
     if (!confirm(tr("Revert Turn"), text, tr("&Revert Turn")))
         return;
-    m_reverting = true;
+    if (!m_controller->revert(m_sessionID, m_turnID)) {
+        const QString message = tr("Could not revert the turn: %1").arg(tr("the session is running"));
+        showBanner(message, false);
+        Q_EMIT revertFinished(false, message);
+        return;
+    }
+    m_reverting = Reverting::Turn;
+    m_revertingSession = m_sessionID;
+    m_revertingFiles = files.size() + deleted.size();
     updateActions();
-    SessionService *service = m_service;
-    const QString dataDir = m_dataDir, sessionID = m_sessionID, messageID = m_turnID;
-    const auto count = files.size() + deleted.size();
-    whenFinished(QtConcurrent::run([service, dataDir, sessionID, messageID] {
-                     RevertOutcome out;
-                     Result<Session> r = Revert::revert(*service, dataDir, sessionID, messageID);
-                     out.ok = bool(r);
-                     if (r)
-                         out.session = r.value();
-                     else
-                         out.error = r.error().toString();
-                     return out;
-                 }),
-                 this, [this, count](const RevertOutcome &out) {
-                     m_reverting = false;
-                     if (out.session)
-                         m_session = out.session;
-                     updateActions();
-                     const QString message = out.ok ? Style::plural(tr("Reverted the turn: %n file(s) restored.", nullptr, int(count)), count)
-                                                    : tr("Could not revert the turn: %1").arg(out.error);
-                     showBanner(message, out.ok);
-                     Q_EMIT revertFinished(out.ok, message);
-                 });
 }
 
 void ChangesPane::unrevert()
 {
-    if (!m_session || !m_session->hasRevert() || m_dataDir.isEmpty() || m_reverting)
+    if (!m_session || !m_session->hasRevert() || !m_controller || m_reverting != Reverting::None)
         return;
     if (!ImportedDirectory::ensureAccepted(this, *m_service, m_sessionID, m_confirm))
         return;
-    const QStringList files = filesRevertedFrom(m_session->revert().string(u"messageID"));
+    // The files the revert took back, from the messages it hides: read off the GUI thread.
+    const QString sessionID = m_sessionID;
+    m_reverting = Reverting::Unrevert;
+    m_revertingSession = sessionID;
+    updateActions();
+    whenFinished(m_service->messagesLater(sessionID), this, [this, sessionID](const QList<MessageWithParts> &messages) {
+        m_reverting = Reverting::None;
+        updateActions();
+        if (sessionID == m_sessionID && m_session && m_session->hasRevert() && m_controller)
+            confirmUnrevert(messages);
+    });
+}
+
+void ChangesPane::confirmUnrevert(const QList<MessageWithParts> &messages)
+{
+    const QStringList files = filesRevertedFrom(messages, m_session->revert().string(u"messageID"));
     QString text = tr("Restore the reverted changes?") + u"\n\n"_s;
     if (!files.isEmpty())
         text += Style::plural(tr("%n file(s) get their reverted changes back, in %1:", nullptr, int(files.size())), files.size())
@@ -780,30 +849,15 @@ void ChangesPane::unrevert()
     text += tr("The hidden messages are shown again.");
     if (!confirm(tr("Restore Reverted Changes"), text, tr("&Restore")))
         return;
-    m_reverting = true;
+    if (!m_controller->unrevert(m_sessionID)) {
+        const QString message = tr("Could not restore the reverted changes: %1").arg(tr("the session is running"));
+        showBanner(message, false);
+        Q_EMIT revertFinished(false, message);
+        return;
+    }
+    m_reverting = Reverting::Unrevert;
+    m_revertingSession = m_sessionID;
     updateActions();
-    SessionService *service = m_service;
-    const QString dataDir = m_dataDir, sessionID = m_sessionID;
-    whenFinished(QtConcurrent::run([service, dataDir, sessionID] {
-                     RevertOutcome out;
-                     Result<Session> r = Revert::unrevert(*service, dataDir, sessionID);
-                     out.ok = bool(r);
-                     if (r)
-                         out.session = r.value();
-                     else
-                         out.error = r.error().toString();
-                     return out;
-                 }),
-                 this, [this](const RevertOutcome &out) {
-                     m_reverting = false;
-                     if (out.session)
-                         m_session = out.session;
-                     updateActions();
-                     const QString message = out.ok ? tr("Restored the reverted changes.")
-                                                    : tr("Could not restore the reverted changes: %1").arg(out.error);
-                     showBanner(message, out.ok);
-                     Q_EMIT revertFinished(out.ok, message);
-                 });
 }
 
 } // namespace weft

@@ -2,12 +2,14 @@
 #pragma once
 
 #include "core/types.h"
+#include "app/sessioncontroller.h"
 
 #include <QPointer>
 #include <QSet>
 #include <QWidget>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QAction;
@@ -20,6 +22,7 @@ class QToolButton;
 namespace weft
 {
 
+class DiffDocument;
 class DiffModel;
 class DiffView;
 class SessionService;
@@ -39,8 +42,9 @@ public:
     explicit ChangesPane(SessionService *service, QWidget *parent = nullptr);
     ~ChangesPane() override;
 
-    /// The data dir (for the snapshots a turn revert restores from).
-    void setDataDir(const QString &dataDir) { m_dataDir = dataDir; }
+    /// The controller that reverts (a file, a turn) and unreverts: without one the pane only
+    /// shows.
+    void setController(SessionController *controller);
     /// The timeline of the session shown: a turn that is one of its rows takes its diffs and
     /// prompt from there instead of reading them again.
     void setTimelineModel(TimelineModel *model) { m_timeline = model; }
@@ -109,15 +113,21 @@ private:
     void showBanner(const QString &text, bool ok);
     void ensureRoom();
     bool confirm(const QString &title, const QString &text, const QString &button);
-    /// Files (relative to the session's directory) a revert from @p messageID on restores.
-    [[nodiscard]] QStringList filesRevertedFrom(const QString &messageID) const;
+    /// Files (relative to the session's directory) of @p messages a revert from @p messageID on
+    /// restores.
+    [[nodiscard]] QStringList filesRevertedFrom(const QList<MessageWithParts> &messages, const QString &messageID) const;
+    void confirmRevertFile(const std::shared_ptr<const DiffDocument> &doc, const QString &directory, const QString &path);
+    void confirmRevertTurn(const Snapshot::RevertPlan &plan, const QList<MessageWithParts> &messages);
+    void confirmUnrevert(const QList<MessageWithParts> &messages);
+    /// Ends the revert under way: the banner and revertFinished().
+    void finishRevert(bool ok, const QString &message);
     [[nodiscard]] QString relativePath(const QString &path) const;
 
     void connectService();
 
     SessionService *m_service;
     TimelineModel *m_timeline = nullptr; // owned by the window, which outlives the pane
-    QString m_dataDir;
+    QPointer<SessionController> m_controller;
     QString m_sessionID;
     std::optional<Session> m_session;
     QString m_turnID;
@@ -147,7 +157,11 @@ private:
     int m_pendingRow = -1;
     /// The hunk to go to once that diff is shown (next / previous file), or none.
     std::optional<int> m_pendingHunk;
-    bool m_reverting = false;
+    /// What the pane waits for: the reads before a confirmation, or the revert itself.
+    enum class Reverting { None, File, Turn, Unrevert };
+    Reverting m_reverting = Reverting::None;
+    QString m_revertingSession;
+    qsizetype m_revertingFiles = 0; // files a turn's revert restores or deletes
 };
 
 } // namespace weft

@@ -21,7 +21,6 @@
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
-#include "store/jsonstore.h"
 #include "sessionheader.h"
 #include "sessionsidebar.h"
 #include "settingsdialog.h"
@@ -101,7 +100,7 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
         return prompts;
     });
     m_changes = new ChangesPane(m_service.get(), this);
-    m_changes->setDataDir(m_dataDir);
+    m_changes->setController(m_controller.get());
     m_changes->setTimelineModel(m_timeline);
     m_notices = new NoticeBar(this);
 
@@ -186,6 +185,10 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
 
     // Running sessions: the composer asks, the controller does.
     m_controller->setSessionLookup([this](const QString &id) { return m_sessions->session(id); });
+    // Renaming in the sidebar goes through the controller, as every operation on a session.
+    m_sessions->setRenamer([this](const QString &id, const QString &title) {
+        return m_controller ? m_controller->rename(id, title) : Result<Session>(Error{});
+    });
     connectController();
     m_attention = new AttentionInbox(this);
     applyProcessor();
@@ -484,10 +487,12 @@ void MainWindow::showSession(const QString &sessionID, const QString &source)
     m_timeline->setSession(m_controller->serviceFor(m_currentSource), sessionID);
     m_todos->setSession(m_controller->serviceFor(m_currentSource), sessionID);
     m_composer->setSessionID(sessionID);
-    // Files are attached from the project of a session of Weft's own store.
-    const std::optional<Session> shown = sessionID.isEmpty() || !m_currentSource.isEmpty()
-        ? std::nullopt
-        : m_controller->service()->get(sessionID);
+    // Files are attached from the project of a session of Weft's own store: as listed, or read
+    // (one small file) while the list is still loading.
+    std::optional<Session> shown = sessionID.isEmpty() || !m_currentSource.isEmpty() ? std::nullopt
+                                                                                     : m_sessions->session(sessionID);
+    if (!shown && !sessionID.isEmpty() && m_currentSource.isEmpty())
+        shown = m_controller->service()->get(sessionID);
     m_composer->setProjectDirectory(shown ? shown->directory() : QString());
     updateProjectChoices();
     updateSourceState();
@@ -634,6 +639,8 @@ void MainWindow::onFailed(SessionController::Operation operation, const QString 
         QMessageBox::warning(this, tr("Undo Compaction"), tr("The compaction could not be undone:\n%1").arg(error));
         updateActions();
         break;
+    case SessionController::Operation::Revert:
+        break;
     case SessionController::Operation::Unrevert:
         QMessageBox::warning(this, tr("Unrevert"),
                              tr("The reverted messages could not be brought back:\n%1").arg(error));
@@ -669,7 +676,7 @@ void MainWindow::toggleArchived()
     const std::optional<Session> s = m_sessions->session(m_current);
     if (!s)
         return;
-    const Result<Session> r = m_service->setArchived(s->id(), !s->isArchived());
+    const Result<Session> r = m_controller->setArchived(s->id(), !s->isArchived());
     if (!r)
         QMessageBox::warning(this, tr("Archive"), r.error().toString());
     else
@@ -702,7 +709,7 @@ void MainWindow::deleteSession()
                          tr("Delete the session “%1” on the OpenCode server %2, with its messages and subagent "
                             "sessions?\n\nThis cannot be undone.")
                              .arg(s->title(), server->url().toString())))
-            m_controller->removeServerSession(s->id());
+            (void)m_controller->remove(s->id());
         return;
     }
     if (!m_sidebar->currentSource().isEmpty() || !m_currentSource.isEmpty())
@@ -734,7 +741,7 @@ void MainWindow::deleteSession()
     text += u"\n\n"_s + tr("This cannot be undone.");
     if (!confirm(tr("Delete Session"), text))
         return;
-    const Result<void> r = m_service->remove(id);
+    const Result<void> r = m_controller->remove(id);
     if (!r)
         QMessageBox::warning(this, tr("Delete Session"),
                              tr("The session could not be deleted:\n%1").arg(r.error().toString()));
@@ -978,8 +985,8 @@ void MainWindow::connectController()
     connect(c, &SessionController::interruptedRunsClosed, this, &MainWindow::showInterruptedRuns);
     for (const QString &sessionID : c->sessionsRunningElsewhere())
         m_sessions->setRunning(sessionID, true);
-    if (const auto *store = dynamic_cast<const JsonStore *>(m_service->store()))
-        showInterruptedRuns(store->recovery().runs, store->recovery().sessions);
+    const InterruptedRuns recovery = m_service->recovery();
+    showInterruptedRuns(recovery.runs, recovery.sessions);
     connect(c, &SessionController::runFinished, this, &MainWindow::onRunFinished);
     connect(c, &SessionController::permissionRequested, this, &MainWindow::onPermissionRequested);
     connect(c, &SessionController::permissionClosed, this, &MainWindow::onPermissionClosed);
@@ -1007,10 +1014,16 @@ void MainWindow::connectController()
             });
     connect(c, &SessionController::forked, this, [this](const QString &, const Session &s) { onForked(s); });
     connect(c, &SessionController::imported, this, [this](const QString &, const Session &s) { onImported(s); });
-    connect(c, &SessionController::unreverted, this, [this](const Session &s) { m_sessions->refreshSession(s.id()); });
+    connect(c, &SessionController::revertChanged, this, [this](const Session &s) {
+        m_unreverting.remove(s.id());
+        m_sessions->refreshSession(s.id());
+    });
     connect(c, &SessionController::failed, this,
-            [this](SessionController::Operation operation, const QString &, const QString &error) {
-                onFailed(operation, error);
+            [this](SessionController::Operation operation, const QString &sessionID, const QString &error) {
+                // A revert or an unrevert the changes pane asked for: the pane says it.
+                const bool asked = operation != SessionController::Operation::Unrevert || m_unreverting.remove(sessionID);
+                if (operation != SessionController::Operation::Revert && asked)
+                    onFailed(operation, error);
             });
 }
 
@@ -1343,8 +1356,8 @@ void MainWindow::onPermissionClosed(const PermissionRequest &request)
 
 void MainWindow::unrevert()
 {
-    if (isRunnable(m_current))
-        m_controller->unrevert(m_current);
+    if (isRunnable(m_current) && m_controller->unrevert(m_current))
+        m_unreverting.insert(m_current);
 }
 
 void MainWindow::updateSessionNotices()
@@ -1399,11 +1412,15 @@ void MainWindow::updateContextMeter()
     meter->setCost(m_timeline->totalCost());
     if (!m_controller || !m_controller->processor())
         return;
-    // The limit of the model the next prompt uses.
-    QString ref = m_composer->currentModel();
-    if (ref.isEmpty())
-        ref = m_timeline->lastModel();
-    const Result<ResolvedModel> model = m_controller->processor()->config().resolveModel(ref);
+    // The limit of the model the next prompt uses, as the controller decides it for a prompt.
+    PromptRequest request;
+    request.sessionID = m_current;
+    request.agent = m_composer->currentAgent();
+    request.model = m_composer->currentModel();
+    if (request.model.isEmpty())
+        request.model = m_timeline->lastModel();
+    const SessionController::PromptResult check = m_controller->checkPrompt(request);
+    const std::optional<ResolvedModel> model = check.resolved ? check.resolved->model : std::nullopt;
     const qint64 limit = model ? model->contextLimit : 0;
     meter->setLimit(limit);
     // OpenCode's overflow: input + cache.read + output > context - min(output limit, 32000).

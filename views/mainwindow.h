@@ -5,6 +5,7 @@
 #include "shortcutsdialog.h"
 
 #include <QHash>
+#include <QSet>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -284,6 +285,7 @@ private:
     Composer *m_composer = nullptr;
     /// The text of the user message a fork under way was made from: the fork's composer gets it.
     QString m_forkPrompt;
+    QSet<QString> m_unreverting; // sessions whose unrevert the window (not the changes pane) asked for
     QPointer<ShortcutsDialog> m_shortcuts;
     QPointer<TrashDialog> m_trashDialog;
     /// The trash entry of the last deletion, while Undo can bring it back.

@@ -2,6 +2,7 @@
 // MainWindow: deleting Weft's own sessions into the trash, Undo, and the trash dialog.
 #include "mainwindow.h"
 
+#include "app/sessioncontroller.h"
 #include "noticebar.h"
 #include "session/sessionservice.h"
 #include "sessionsidebar.h"
@@ -42,7 +43,7 @@ void MainWindow::createTrashActions()
 
 void MainWindow::moveToTrash(const Session &session)
 {
-    const Result<TrashEntry> entry = m_service->moveToTrash(session.id());
+    const Result<TrashEntry> entry = m_controller->moveToTrash(session.id());
     if (!entry) {
         QMessageBox::warning(this, tr("Delete Session"),
                              tr("The session could not be deleted:\n%1").arg(entry.error().toString()));

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "todopanel.h"
 
-#include "session/sessionservice.h"
+#include "qt/todomodel.h"
 
 #include <QLabel>
 
-#include <algorithm>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -14,8 +13,9 @@ using namespace Qt::StringLiterals;
 namespace weft
 {
 
-TodoPanel::TodoPanel(QWidget *parent) : QFrame(parent)
+TodoPanel::TodoPanel(QWidget *parent) : QFrame(parent), m_model(new TodoModel(this))
 {
+    connect(m_model, &QAbstractItemModel::modelReset, this, &TodoPanel::showTodos);
     setObjectName(u"todoPanel"_s);
     setFrameShape(QFrame::StyledPanel);
     auto *layout = new QVBoxLayout(this);
@@ -43,32 +43,23 @@ TodoPanel::TodoPanel(QWidget *parent) : QFrame(parent)
 
 void TodoPanel::setSession(SessionService *service, const QString &sessionID)
 {
-    disconnect(m_connection);
-    m_service = service;
-    m_sessionID = sessionID;
-    if (!service || sessionID.isEmpty()) {
-        showTodos({});
-        return;
-    }
-    // The processor announces changes from its worker thread: queued to this one.
-    m_connection = connect(service, &SessionService::todosChanged, this,
-                           [this](const QString &id, const QList<Todo> &todos) {
-                               if (id == m_sessionID)
-                                   showTodos(todos);
-                           });
-    showTodos(service->todos(sessionID));
+    m_model->setSession(service, sessionID);
+}
+
+const QList<Todo> &TodoPanel::todos() const
+{
+    return m_model->todos();
 }
 
 QString TodoPanel::headerText() const
 {
-    const auto done = std::count_if(m_todos.cbegin(), m_todos.cend(), [](const Todo &t) { return t.status() == u"completed"; });
-    return tr("Todo · %1 of %2 done").arg(done).arg(m_todos.size());
+    return tr("Todo · %1 of %2 done").arg(m_model->completed()).arg(m_model->rowCount());
 }
 
 QString TodoPanel::listText() const
 {
     QStringList lines;
-    for (const Todo &todo : m_todos) {
+    for (const Todo &todo : todos()) {
         const QString status = todo.status();
         const QString mark = status == u"completed"     ? u"☑"_s
                              : status == u"in_progress" ? u"▶"_s
@@ -79,9 +70,9 @@ QString TodoPanel::listText() const
     return lines.join(u'\n');
 }
 
-void TodoPanel::showTodos(const QList<Todo> &todos)
+void TodoPanel::showTodos()
 {
-    m_todos = todos;
+    const QList<Todo> &todos = m_model->todos();
     setVisible(!todos.isEmpty());
     m_header->setText(headerText());
     QString html;

@@ -4,7 +4,6 @@
 #include "core/types.h"
 
 #include <QFrame>
-#include <QPointer>
 
 class QLabel;
 class QToolButton;
@@ -13,10 +12,11 @@ namespace weft
 {
 
 class SessionService;
+class TodoModel;
 
 /// The todo list of the session shown (what the todowrite tool wrote), below the timeline: a
 /// header with the progress that folds the list away, and one line per item with its status.
-/// Hidden while the session has no todo list. Follows SessionService::todosChanged.
+/// Hidden while the session has no todo list. Shows a TodoModel, which reads and follows it.
 class TodoPanel : public QFrame
 {
     Q_OBJECT
@@ -24,22 +24,20 @@ class TodoPanel : public QFrame
 public:
     explicit TodoPanel(QWidget *parent = nullptr);
 
-    /// Shows the list of @p sessionID of @p service (none when null or empty).
+    /// Shows the list of @p sessionID of @p service (none when null or empty), once read.
     void setSession(SessionService *service, const QString &sessionID);
-    [[nodiscard]] const QList<Todo> &todos() const { return m_todos; }
+    [[nodiscard]] const QList<Todo> &todos() const;
+    [[nodiscard]] TodoModel *model() const { return m_model; }
     /// The header line ("Todo · 2 of 5 done").
     [[nodiscard]] QString headerText() const;
     /// The list as shown, one line per item (for tests and accessibility).
     [[nodiscard]] QString listText() const;
 
 private:
-    void showTodos(const QList<Todo> &todos);
+    void showTodos();
     void updateFolded();
 
-    QPointer<SessionService> m_service;
-    QString m_sessionID;
-    QList<Todo> m_todos;
-    QMetaObject::Connection m_connection;
+    TodoModel *m_model;
     QToolButton *m_header = nullptr;
     QLabel *m_list = nullptr;
     bool m_folded = false;

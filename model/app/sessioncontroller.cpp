@@ -2,6 +2,7 @@
 #include "sessioncontroller.h"
 
 #include "core/logging.h"
+#include "core/project.h"
 #include "core/tr.h"
 #include "opencodedb/dbimport.h"
 #include "processor/revert.h"
@@ -13,7 +14,6 @@
 #include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
-#include "store/jsonstore.h"
 
 #include <QDir>
 #include <QSaveFile>
@@ -104,11 +104,9 @@ void SessionController::refreshElsewhere()
     }
     // A process that ended without finishing its run (killed, crashed) left it open: close it now.
     if (ended) {
-        if (auto *store = dynamic_cast<JsonStore *>(m_service->store())) {
-            const JsonStore::Recovery recovery = store->closeInterruptedRuns();
-            if (recovery.runs > 0)
-                Q_EMIT interruptedRunsClosed(recovery.runs, recovery.sessions);
-        }
+        const InterruptedRuns recovery = m_service->closeInterruptedRuns();
+        if (recovery.runs > 0)
+            Q_EMIT interruptedRunsClosed(recovery.runs, recovery.sessions);
     }
 }
 
@@ -128,7 +126,7 @@ SessionController::~SessionController()
 
 QList<StoreProblem> SessionController::problems() const
 {
-    return m_service->store()->problems();
+    return m_service->problems();
 }
 
 // ---- the processor
@@ -220,7 +218,8 @@ QFuture<SessionController::ProjectChoices> SessionController::projectChoices(con
 {
     if (!m_processor || serverOf(sessionID))
         return QtFuture::makeReadyValueFuture(ProjectChoices());
-    const std::optional<Session> session = sessionID.isEmpty() ? std::nullopt : m_service->get(sessionID);
+    const std::optional<Session> session
+        = sessionID.isEmpty() ? std::nullopt : (m_lookup ? m_lookup(sessionID) : m_service->get(sessionID));
     const QString directory = session ? session->directory() : QDir::currentPath();
     return QtConcurrent::run([base = m_processor->config(), directory] { return configForDirectory(base, directory); })
         .then(this, [](Result<ProcessorConfig> config) {
@@ -265,16 +264,70 @@ QStringList SessionController::busySessions() const
     return busy;
 }
 
+SessionController::PromptResult SessionController::checkPrompt(const PromptRequest &request) const
+{
+    using Status = PromptResult::Status;
+    PromptResult result;
+    result.sessionID = request.sessionID;
+    Result<ResolvedPrompt> resolved = Error{};
+    if (!isRunnable(request.sessionID))
+        result.status = Status::NotRunnable;
+    else if (!serverOf(request.sessionID))
+        resolved = m_processor->checkPrompt(request);
+    if (!resolved) {
+        // Not run here (or the server runs it with its own config): only the model, resolved
+        // against Weft's configuration, for what a window shows of it.
+        if (result.ok() && !serverOf(request.sessionID)) {
+            result.status = Status::Failed;
+            result.error = resolved.error().toString();
+        }
+        ResolvedPrompt base;
+        base.request = request;
+        base.modelRef = request.model;
+        if (m_processor && m_processor->config().resolveModel) {
+            if (const Result<ResolvedModel> model = m_processor->config().resolveModel(request.model))
+                base.model = model.value();
+        }
+        result.resolved = std::move(base);
+        return result;
+    }
+    result.resolved = std::move(resolved).value();
+    const ResolvedPrompt &prompt = *result.resolved;
+    // A model that cannot be reached is said before anything is written.
+    if (!prompt.model) {
+        result.status = prompt.modelRef.isEmpty() ? Status::NoModel : Status::UnknownModel;
+        result.error = prompt.modelError;
+        result.model = prompt.modelRef;
+        return result;
+    }
+    if (m_factory) {
+        // A provider of the catalogue that needs a key and has none would fail after retries.
+        const Result<ProviderInfo> provider = m_factory->providerInfo(prompt.model->providerID);
+        if (provider && provider->apiKey.isEmpty() && !provider->env.isEmpty()) {
+            result.status = Status::NoApiKey;
+            result.providerID = prompt.model->providerID;
+            result.model = prompt.model->ref();
+            result.env = provider->env;
+        }
+    }
+    return result;
+}
+
 SessionController::PromptResult SessionController::prompt(const QString &sessionID, const QString &text,
                                                           const QString &agent, const QString &model,
                                                           const QList<PromptAttachment> &attachments)
 {
     using Status = PromptResult::Status;
-    PromptResult result;
-    if (!isRunnable(sessionID)) {
-        result.status = Status::NotRunnable;
+    PromptRequest request;
+    request.sessionID = sessionID;
+    request.text = text;
+    request.agent = agent;
+    request.model = model;
+    request.slashCommands = true;
+    request.attachments = attachments;
+    PromptResult result = checkPrompt(request);
+    if (!result.ok())
         return result;
-    }
     if (ServerSource *server = serverOf(sessionID)) {
         if (!attachments.isEmpty()) {
             result.status = Status::Failed;
@@ -283,36 +336,10 @@ SessionController::PromptResult SessionController::prompt(const QString &session
         }
         // The server runs it with its own config; a failure to send comes as failed().
         server->prompt(sessionID, text, agent, model);
-        result.sessionID = sessionID;
         return result;
     }
-    // A model that cannot be reached is said before anything is written.
-    const Result<ResolvedModel> resolved = m_processor->config().resolveModel(model);
-    if (!resolved) {
-        result.status = model.isEmpty() ? Status::NoModel : Status::UnknownModel;
-        result.error = resolved.error().message;
-        result.model = model;
-        return result;
-    }
-    if (m_factory) {
-        // A provider of the catalogue that needs a key and has none would fail after retries.
-        const Result<ProviderInfo> provider = m_factory->providerInfo(resolved->providerID);
-        if (provider && provider->apiKey.isEmpty() && !provider->env.isEmpty()) {
-            result.status = Status::NoApiKey;
-            result.providerID = resolved->providerID;
-            result.model = resolved->ref();
-            result.env = provider->env;
-            return result;
-        }
-    }
-    PromptRequest request;
-    request.sessionID = sessionID;
-    request.text = text;
-    request.agent = agent;
-    request.model = model;
-    request.slashCommands = true;
-    request.attachments = attachments;
-    const Result<QString> started = m_processor->prompt(request);
+    const Result<QString> started = m_processor->prompt(*std::move(result.resolved));
+    result.resolved.reset();
     if (!started) {
         result.status = Status::Failed;
         result.error = started.error().toString();
@@ -521,6 +548,117 @@ bool SessionController::importSession(const QString &sessionID)
     return true;
 }
 
+Result<void> SessionController::checkIdle(const QString &sessionID) const
+{
+    if (isBusy(sessionID))
+        return Error{SessionTr::tr("session %1 is running; stop it first").arg(sessionID), {}};
+    if (const std::optional<SessionLock::Holder> holder = runningElsewhere(sessionID))
+        return Error{SessionTr::tr("session %1 is being run by %2").arg(sessionID, holder->describe()), {}};
+    return {};
+}
+
+SessionService *SessionController::serviceOf(const QString &sessionID) const
+{
+    const ServerSource *server = serverOf(sessionID);
+    return server && server->service() ? server->service() : m_service.get();
+}
+
+QFuture<Result<Snapshot::RevertPlan>> SessionController::planRevert(const QString &sessionID, const QString &messageID)
+{
+    if (serverOf(sessionID))
+        return QtFuture::makeReadyValueFuture(Result<Snapshot::RevertPlan>(Snapshot::RevertPlan()));
+    std::shared_ptr<SessionService> service = m_service;
+    const QString dataDir = m_dataDir;
+    // Reads the session and stages the current files in the snapshot repository (git).
+    return QtConcurrent::run(m_pool, [service, dataDir, sessionID, messageID] {
+        return Revert::plan(*service, dataDir, sessionID, messageID);
+    });
+}
+
+bool SessionController::revert(const QString &sessionID, const QString &messageID, const QString &partID)
+{
+    if (!isRunnable(sessionID) || isBusy(sessionID))
+        return false;
+    if (ServerSource *server = serverOf(sessionID)) {
+        server->revert(sessionID, messageID, partID);
+        return true;
+    }
+    std::shared_ptr<SessionService> service = m_service;
+    const QString dataDir = m_dataDir;
+    // Writes files back from the snapshots (git): off the GUI thread.
+    whenFinished(QtConcurrent::run(m_pool,
+                                   [service, dataDir, sessionID, messageID, partID] {
+                                       return Revert::revert(*service, dataDir, sessionID, messageID, partID);
+                                   }),
+                 this, [this, sessionID](const Result<Session> &result) {
+                     if (!result)
+                         Q_EMIT failed(Operation::Revert, sessionID, result.error().toString());
+                     else
+                         Q_EMIT revertChanged(result.value());
+                 });
+    return true;
+}
+
+QFuture<Result<QString>> SessionController::locateFile(const QString &directory, const QString &file)
+{
+    return QtConcurrent::run(m_pool, [directory, file] {
+        // Paths in a diff are relative to the project's work tree (the session's directory or above).
+        const ProjectIdentity project = identifyProject(directory);
+        const QString base = project.worktree.isEmpty() || project.worktree == u"/" ? directory : project.worktree;
+        return FileRevert::resolve(base, directory, file);
+    });
+}
+
+QFuture<Result<void>> SessionController::revertFile(const QString &sessionID, std::shared_ptr<const DiffDocument> document,
+                                                    const QString &absolutePath)
+{
+    const auto refused = [](const QString &why) { return QtFuture::makeReadyValueFuture(Result<void>(Error{why, {}})); };
+    if (serverOf(sessionID))
+        return refused(SessionTr::tr("the files of an OpenCode server's session are on the server"));
+    if (m_service->isReadOnly())
+        return refused(SessionTr::tr("the store is read-only"));
+    if (const Result<void> idle = checkIdle(sessionID); !idle)
+        return refused(idle.error().message);
+    return QtConcurrent::run(m_pool, [document = std::move(document), absolutePath] {
+        return FileRevert::revert(*document, absolutePath);
+    });
+}
+
+Result<Session> SessionController::rename(const QString &sessionID, const QString &title)
+{
+    if (const Result<void> idle = checkIdle(sessionID); !idle)
+        return idle.error();
+    return serviceOf(sessionID)->rename(sessionID, title);
+}
+
+Result<Session> SessionController::setArchived(const QString &sessionID, bool archived)
+{
+    if (const Result<void> idle = checkIdle(sessionID); !idle)
+        return idle.error();
+    return serviceOf(sessionID)->setArchived(sessionID, archived);
+}
+
+Result<TrashEntry> SessionController::moveToTrash(const QString &sessionID)
+{
+    if (serverOf(sessionID))
+        return Error{SessionTr::tr("an OpenCode server's sessions have no trash"), sessionID};
+    if (const Result<void> idle = checkIdle(sessionID); !idle)
+        return idle.error();
+    return m_service->moveToTrash(sessionID);
+}
+
+Result<void> SessionController::remove(const QString &sessionID)
+{
+    if (const Result<void> idle = checkIdle(sessionID); !idle)
+        return idle.error();
+    if (ServerSource *server = serverOf(sessionID)) {
+        // Done there; a refusal comes as failed(ServerRequest).
+        server->remove(sessionID);
+        return {};
+    }
+    return m_service->remove(sessionID);
+}
+
 bool SessionController::unrevert(const QString &sessionID)
 {
     if (!isRunnable(sessionID) || isBusy(sessionID))
@@ -538,7 +676,7 @@ bool SessionController::unrevert(const QString &sessionID)
                      if (!result)
                          Q_EMIT failed(Operation::Unrevert, sessionID, result.error().toString());
                      else
-                         Q_EMIT unreverted(result.value());
+                         Q_EMIT revertChanged(result.value());
                  });
     return true;
 }
@@ -633,7 +771,7 @@ ServerSource *SessionController::addServer(const ServerClient &client)
     connect(source, &ServerSource::questionClosed, this, &SessionController::questionClosed);
     connect(source, &ServerSource::forked, this, &SessionController::forked);
     connect(source, &ServerSource::compactionFinished, this, &SessionController::compactionFinished);
-    connect(source, &ServerSource::reverted, this, &SessionController::unreverted);
+    connect(source, &ServerSource::reverted, this, &SessionController::revertChanged);
     connect(source, &ServerSource::failed, this,
             [this](ServerSource::Operation operation, const QString &sessionID, const QString &error) {
                 switch (operation) {
@@ -642,6 +780,9 @@ ServerSource *SessionController::addServer(const ServerClient &client)
                     break;
                 case ServerSource::Operation::Fork:
                     Q_EMIT failed(Operation::Fork, sessionID, error);
+                    break;
+                case ServerSource::Operation::Revert:
+                    Q_EMIT failed(Operation::Revert, sessionID, error);
                     break;
                 case ServerSource::Operation::Unrevert:
                     Q_EMIT failed(Operation::Unrevert, sessionID, error);
@@ -706,24 +847,6 @@ bool SessionController::rejectQuestion(const QString &requestID)
             return server->rejectQuestion(requestID);
     }
     return m_processor && m_processor->rejectQuestion(requestID);
-}
-
-bool SessionController::removeServerSession(const QString &sessionID)
-{
-    ServerSource *s = serverOf(sessionID);
-    if (!s)
-        return false;
-    s->remove(sessionID);
-    return true;
-}
-
-bool SessionController::revertServerSession(const QString &sessionID, const QString &messageID, const QString &partID)
-{
-    ServerSource *s = serverOf(sessionID);
-    if (!s)
-        return false;
-    s->revert(sessionID, messageID, partID);
-    return true;
 }
 
 QString SessionController::primarySourceKey() const

@@ -2,9 +2,11 @@
 #pragma once
 
 #include "processor/setup.h"
+#include "processor/snapshot.h"
 #include "search/searchindex.h"
 #include "core/types.h"
 #include "store/sessionlock.h"
+#include "store/sessiontrash.h"
 
 #include <QFuture>
 #include <QHash>
@@ -22,6 +24,7 @@ class QTimer;
 namespace weft
 {
 
+class DiffDocument;
 class OpencodeSource;
 class ServerClient;
 class ServerSource;
@@ -34,7 +37,7 @@ class SessionService;
 /// asked: permissionRequested(), then answerPermission()), runs prompts, Stop and compactions,
 /// keeps the pending permission questions, the result of each session's last compaction and
 /// undoes it, forks, copies OpenCode's sessions into Weft and brings reverted messages back off
-/// the GUI thread (forked(), imported(), unreverted(), or failed()), and holds the search index
+/// the GUI thread (forked(), imported(), revertChanged(), or failed()), and holds the search index
 /// and OpenCode's data folder as a second source (openSources()).
 ///
 /// It says nothing in words: its results are values and signals, the window words them.
@@ -48,6 +51,7 @@ public:
         Fork,
         Import,
         UndoCompaction,
+        Revert,
         Unrevert,
         Connect, ///< connecting to an OpenCode server (the sessionID is empty)
         ServerRequest, ///< a prompt, Stop, compaction, revert, delete or answer sent to a server
@@ -71,6 +75,8 @@ public:
         QString providerID; ///< NoApiKey: the provider
         QString model; ///< NoApiKey: "provider/model"
         QStringList env; ///< NoApiKey: the variables that give the key
+        /// checkPrompt(): how it would run (the model the context meter shows too).
+        std::optional<ResolvedPrompt> resolved;
         [[nodiscard]] bool ok() const { return status == Status::Sent; }
     };
 
@@ -132,8 +138,14 @@ public:
     [[nodiscard]] std::optional<SessionLock::Holder> runningElsewhere(const QString &sessionID) const;
     [[nodiscard]] QStringList sessionsRunningElsewhere() const { return m_elsewhere.keys(); }
     [[nodiscard]] QStringList busySessions() const;
-    /// Checks that @p model (empty: the configured one) can be reached, then starts the run with
-    /// @p attachments (refused for a server's session: its files are on the server).
+    /// Decides, once, whether and how @p request would run: the session can be run here (not
+    /// read-only, not busy elsewhere), its project's configuration, command, agent and model
+    /// (Processor::checkPrompt()), and a key for the model's provider. Status Sent: it would be
+    /// sent, @c resolved says how. A server's session runs with the server's config: only the
+    /// model is resolved (against Weft's), for the context meter. Its text is not looked at.
+    [[nodiscard]] PromptResult checkPrompt(const PromptRequest &request) const;
+    /// checkPrompt(), then starts the run with @p attachments (refused for a server's session:
+    /// its files are on the server).
     PromptResult prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
                         const QList<PromptAttachment> &attachments = {});
     /// Stops the run of @p sessionID (a prompt or a compaction).
@@ -169,14 +181,42 @@ public:
         m_lookup = std::move(lookup);
     }
 
-    // ---- fork, import, revert
+    // ---- fork, import, revert, and the other operations on a session
+    // Each goes to the server for a server's session (serverOf()) and to Weft's own engine for
+    // the others; those that change a session refuse one that runs (isBusy()).
     /// Forks @p sessionID before @p messageID (see SessionService::fork) off the GUI thread.
     void fork(const QString &sessionID, const QString &messageID = {});
+    /// What reverting @p sessionID to before @p messageID would do to the files (those written
+    /// back, those deleted) or why it is refused (Revert::plan()), read off the GUI thread. A
+    /// server's session: an empty plan (the server keeps its files and its snapshots).
+    [[nodiscard]] QFuture<Result<Snapshot::RevertPlan>> planRevert(const QString &sessionID, const QString &messageID);
+    /// Reverts @p sessionID to before @p messageID (or @p partID of it): the files go back from
+    /// the snapshots off the GUI thread, or the server does it. revertChanged() or failed(Revert)
+    /// follows. False (nothing done) when the session cannot be run or is busy.
+    bool revert(const QString &sessionID, const QString &messageID, const QString &partID = {});
+    /// Where the file @p file of a diff of a session in @p directory is on disk (FileRevert::resolve()
+    /// against the project's work tree, which git tells): read off the GUI thread.
+    [[nodiscard]] QFuture<Result<QString>> locateFile(const QString &directory, const QString &file);
+    /// Puts the file at @p absolutePath (of @p sessionID's changes) back to the "before" side of
+    /// @p document (FileRevert::revert) off the GUI thread. Refused for a session that cannot be
+    /// run here (a read-only store, a server's: its files are there) or is busy.
+    [[nodiscard]] QFuture<Result<void>> revertFile(const QString &sessionID, std::shared_ptr<const DiffDocument> document,
+                                                   const QString &absolutePath);
+    /// Renames @p sessionID (refused while it runs).
+    Result<Session> rename(const QString &sessionID, const QString &title);
+    /// Archives @p sessionID or brings it back to the list (refused while it runs).
+    Result<Session> setArchived(const QString &sessionID, bool archived);
+    /// Deletes @p sessionID of Weft's store, with its subagent sessions, into the trash
+    /// (StoreCapability::Trash), refused while it runs.
+    Result<TrashEntry> moveToTrash(const QString &sessionID);
+    /// Deletes @p sessionID for good: on its server, or from Weft's store (refused while it runs).
+    Result<void> remove(const QString &sessionID);
     /// Copies @p sessionID of OpenCode's source into Weft's store off the GUI thread. False
     /// (nothing done) without an open source or with a read-only store.
     bool importSession(const QString &sessionID);
     /// Brings back the reverted messages of @p sessionID (files from the snapshots) off the GUI
-    /// thread. False when it cannot run now.
+    /// thread, or asks its server: revertChanged() or failed(Unrevert). False when it cannot run
+    /// now (not runnable, busy).
     bool unrevert(const QString &sessionID);
     /// Writes the export document of @p sessionID of @p source (see serviceFor()) to @p path.
     Result<void> exportSession(const QString &sessionID, const QString &path, const QString &source = {}) const;
@@ -194,14 +234,10 @@ public:
     [[nodiscard]] ServerSource *serverOf(const QString &sessionID) const;
     /// The source key of @p sessionID: a server's, or empty for Weft's own store.
     [[nodiscard]] QString sourceOf(const QString &sessionID) const;
-    /// Deletes @p sessionID of a server there (false for other sessions).
-    bool removeServerSession(const QString &sessionID);
     /// Answers question @p requestID of the `question` tool, on the server that asked it or to
     /// Weft's own run: for each of its questions, the labels chosen. False when no one waits for it.
     bool answerQuestion(const QString &requestID, const QList<QStringList> &answers);
     bool rejectQuestion(const QString &requestID);
-    /// Reverts @p sessionID of a server to before @p messageID there (false for other sessions).
-    bool revertServerSession(const QString &sessionID, const QString &messageID, const QString &partID = {});
 
     // ---- sources and search
     /// Opens the search index beside Weft's data (never in OpenCode's folder) and makes the
@@ -243,7 +279,8 @@ Q_SIGNALS:
     void forked(const QString &sessionID, const weft::Session &session);
     /// @p sessionID of OpenCode's source was copied into Weft as @p session.
     void imported(const QString &sessionID, const weft::Session &session);
-    void unreverted(const weft::Session &session);
+    /// A revert or an unrevert of @p session finished (its revert() says which stands).
+    void revertChanged(const weft::Session &session);
     /// An agent asks the user (the `question` tool): a server's (see ServerSource) or Weft's own
     /// (Processor::questionAsked), in the same shape.
     void questionAsked(const weft::JsonObject &request);
@@ -258,6 +295,10 @@ private:
     void onBusyChanged(const QString &sessionID, bool busy);
     void onCompactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
     void dropPermissions(const QString &sessionID);
+    /// Why @p sessionID cannot be changed now (busy, or run by another process), or nothing.
+    [[nodiscard]] Result<void> checkIdle(const QString &sessionID) const;
+    /// The service that holds @p sessionID: its server's, or Weft's.
+    [[nodiscard]] SessionService *serviceOf(const QString &sessionID) const;
     /// Reads which sessions other processes run (their lock files).
     void refreshElsewhere();
 

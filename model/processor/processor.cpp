@@ -115,36 +115,34 @@ Result<ProcessorConfig> Processor::configFor(const QString &directory) const
     return configForDirectory(m_config, directory);
 }
 
-Result<QString> Processor::prompt(const PromptRequest &request)
+Result<ResolvedPrompt> Processor::checkPrompt(const PromptRequest &request) const
 {
-    if (request.text.trimmed().isEmpty() && request.command.isEmpty())
-        return Error{ProcessorTr::tr("the message is empty"), {}};
-    std::optional<Session> session;
+    ResolvedPrompt resolved;
     if (!request.sessionID.isEmpty()) {
         if (const QString why = Identifier::whyInvalid(request.sessionID, Identifier::Kind::Session); !why.isEmpty())
             return Error{why, {}};
-        session = m_service->get(request.sessionID);
-        if (!session)
+        resolved.session = m_service->get(request.sessionID);
+        if (!resolved.session)
             return Error{ProcessorTr::tr("no session with ID \"%1\"").arg(request.sessionID), {}};
     }
     if (m_service->isReadOnly())
         return Error{ProcessorTr::tr("this session is in a read-only store; import it into Weft first"), {}};
     // An imported session's directory is the file's claim: no run works there before the user
     // has accepted it.
-    if (session) {
-        if (auto confirmed = m_service->checkDirectoryConfirmed(session->id()); !confirmed)
+    if (resolved.session) {
+        if (auto confirmed = m_service->checkDirectoryConfirmed(resolved.session->id()); !confirmed)
             return confirmed.error();
     }
-    const QString directory = session ? session->directory()
-                                      : (request.directory.isEmpty() ? QDir::currentPath() : request.directory);
-    // The project's configuration (its agents, commands, models) decides; nothing is written
-    // before the request is known to be usable.
-    Result<ProcessorConfig> config = configFor(directory);
+    resolved.directory = resolved.session ? resolved.session->directory()
+                                          : (request.directory.isEmpty() ? QDir::currentPath() : request.directory);
+    // The project's configuration (its agents, commands, models) decides.
+    Result<ProcessorConfig> config = configFor(resolved.directory);
     if (!config)
         return config.error();
-    useMcpServers(config.value(), McpUse::Include);
-    PromptRequest run = request;
-    const QList<PromptCommand> commands = config->availableCommands();
+    resolved.config = std::move(config).value();
+    PromptRequest &run = resolved.request;
+    run = request;
+    const QList<PromptCommand> commands = resolved.config.availableCommands();
     if (run.slashCommands && run.command.isEmpty() && run.text.startsWith(u'/')) {
         static const QRegularExpression space(u"\\s"_s);
         const qsizetype end = run.text.indexOf(space);
@@ -173,23 +171,46 @@ Result<QString> Processor::prompt(const PromptRequest &request)
         if (!command->agent.isEmpty())
             agent = command->agent;
     }
-    if (!model.isEmpty()) {
-        // A model that cannot be used fails before anything is written.
-        if (Result<ResolvedModel> resolved = config->resolveModel(model); !resolved)
-            return resolved.error();
-    }
-    if (!agent.isEmpty() && !config->agents.find(agent))
+    const std::optional<Agent> found = resolved.config.agents.find(agent.isEmpty() ? u"build"_s : agent);
+    if (!agent.isEmpty() && !found)
         return Error{ProcessorTr::tr("unknown agent \"%1\"").arg(agent), {}};
-    if (!session) {
+    resolved.modelRef = !model.isEmpty() ? model : found ? found->model : QString();
+    if (!resolved.config.resolveModel)
+        return resolved; // a configuration without providers (tests of what comes before a run)
+    if (Result<ResolvedModel> m = resolved.config.resolveModel(resolved.modelRef))
+        resolved.model = m.value();
+    else
+        resolved.modelError = m.error().message;
+    return resolved;
+}
+
+Result<QString> Processor::prompt(const PromptRequest &request)
+{
+    Result<ResolvedPrompt> resolved = checkPrompt(request);
+    if (!resolved)
+        return resolved.error();
+    return prompt(std::move(resolved).value());
+}
+
+Result<QString> Processor::prompt(ResolvedPrompt prompt)
+{
+    if (prompt.request.text.trimmed().isEmpty() && prompt.request.command.isEmpty())
+        return Error{ProcessorTr::tr("the message is empty"), {}};
+    // A model that cannot be used fails before anything is written.
+    if (!prompt.modelRef.isEmpty() && !prompt.model)
+        return Error{prompt.modelError, {}};
+    useMcpServers(prompt.config, McpUse::Include);
+    if (!prompt.session) {
         SessionService::CreateOptions options;
-        options.directory = directory;
+        options.directory = prompt.directory;
         Result<Session> created = m_service->create(options);
         if (!created)
             return created.error();
-        session = created.value();
+        prompt.session = created.value();
     }
+    const QString id = prompt.session->id();
     auto abortFlag = std::make_shared<std::atomic_bool>(false);
-    return start(new SessionRun(this, std::move(config).value(), run, *session, abortFlag), session->id());
+    return start(new SessionRun(this, std::move(prompt.config), prompt.request, *prompt.session, abortFlag), id);
 }
 
 Result<QString> Processor::start(SessionRun *run, const QString &id)

@@ -136,6 +136,20 @@ struct PromptRequest {
     QList<PromptAttachment> attachments;
 };
 
+/// A prompt checked by Processor::checkPrompt(): how it runs, decided once.
+struct ResolvedPrompt {
+    PromptRequest request; ///< as asked, a "/name" of its text found as a command
+    std::optional<Session> session; ///< the session it continues; none: a new one in `directory`
+    QString directory;
+    ProcessorConfig config; ///< the configuration of its project, which the run uses
+    /// The model named for it: the command's, else the request's, else the agent's; empty: the
+    /// run continues with the session's last model, else the default.
+    QString modelRef;
+    /// modelRef resolved (the default when it is empty), or none (modelError says why).
+    std::optional<ResolvedModel> model;
+    QString modelError;
+};
+
 /// A compaction to run (Processor::compact).
 struct CompactOptions {
     /// The compaction part's `auto`. An automatic compaction adds the synthetic "Continue if you
@@ -168,8 +182,16 @@ public:
     [[nodiscard]] Result<ProcessorConfig> configFor(const QString &directory) const;
     [[nodiscard]] SessionService *service() const { return m_service.get(); }
 
-    /// Starts @p request on a worker thread. Returns the session ID (a new session when the
-    /// request names none), or an error when the session is busy or unknown.
+    /// Decides how @p request would run, without writing anything: its session, its project's
+    /// configuration, its command, agent and model. An error for a read-only store, an unknown
+    /// session, command or agent, or a directory not yet accepted; a model that cannot be
+    /// resolved is said in ResolvedPrompt::model. Its text is not looked at (prompt() does).
+    [[nodiscard]] Result<ResolvedPrompt> checkPrompt(const PromptRequest &request) const;
+    /// Starts @p prompt (from checkPrompt()) on a worker thread. Returns the session ID (a new
+    /// session when the request names none), or an error when the session is busy, the text
+    /// empty or the model named cannot be resolved.
+    Result<QString> prompt(ResolvedPrompt prompt);
+    /// checkPrompt(), then prompt().
     Result<QString> prompt(const PromptRequest &request);
     /// Stops the session's run: the stream stops, running tools are cancelled, the message is
     /// completed with MessageAbortedError. An aborted compaction leaves the session as it was.

@@ -239,7 +239,7 @@ bool SessionsModel::setData(const QModelIndex &index, const QVariant &value, int
     if (title.isEmpty() || title == s.title())
         return false;
     // The service writes the file and announces the change; applySession() updates the row.
-    const Result<Session> renamed = m_service->rename(s.id(), title);
+    const Result<Session> renamed = m_renamer ? m_renamer(s.id(), title) : m_service->rename(s.id(), title);
     if (!renamed) {
         qCWarning(lcUi) << "rename failed:" << renamed.error().toString();
         return false;

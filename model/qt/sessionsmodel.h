@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/result.h"
 #include "core/types.h"
 
 #include <QAbstractListModel>
 #include <QHash>
 #include <QSet>
+
+#include <functional>
 
 namespace weft
 {
@@ -51,7 +54,14 @@ public:
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    /// A title edited in a view: renamed by the renamer (see setRenamer()).
     bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
+    /// How an edited title is applied: by default the service renames; a window routes it
+    /// through its SessionController (which refuses a session that runs).
+    void setRenamer(std::function<Result<Session>(const QString &sessionID, const QString &title)> renamer)
+    {
+        m_renamer = std::move(renamer);
+    }
     Qt::ItemFlags flags(const QModelIndex &index) const override;
     QHash<int, QByteArray> roleNames() const override;
 
@@ -91,6 +101,7 @@ private:
     void emitRowChanged(qsizetype row, const QList<int> &roles);
 
     SessionService *m_service;
+    std::function<Result<Session>(const QString &, const QString &)> m_renamer;
     QList<Session> m_sessions;
     QHash<QString, qsizetype> m_rowById;
     QHash<QString, QString> m_projectNames; // projectID -> name

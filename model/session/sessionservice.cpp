@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessionservice.h"
 
-#include "store/jsonstore.h"
 #include "store/sessionlock.h"
 
 #include "core/identifier.h"
@@ -245,10 +244,10 @@ namespace
 /// The file of an imported session's note, or empty when the store keeps none.
 QString importNotePath(const Store *store, const QString &sessionID)
 {
-    const auto *json = dynamic_cast<const JsonStore *>(store);
-    if (!json || !Identifier::isSafeKeyComponent(sessionID))
+    const QString dataDir = store->weftDataDir();
+    if (dataDir.isEmpty() || !Identifier::isSafeKeyComponent(sessionID))
         return {};
-    return json->dataDir() + u"/weft-imported/"_s + sessionID + u".json"_s;
+    return dataDir + u"/weft-imported/"_s + sessionID + u".json"_s;
 }
 } // namespace
 
@@ -569,8 +568,8 @@ Result<void> SessionService::removeRecursive(const Session &session, int depth)
 Result<void> SessionService::checkNotRunning(const Session &session) const
 {
     // A session a process is running (another one, or a run of this one) is not pulled away from it.
-    if (const auto *json = dynamic_cast<const JsonStore *>(m_store.get())) {
-        if (const std::optional<SessionLock::Holder> holder = SessionLock::holder(json->dataDir(), session.id()))
+    if (const QString dataDir = m_store->weftDataDir(); !dataDir.isEmpty()) {
+        if (const std::optional<SessionLock::Holder> holder = SessionLock::holder(dataDir, session.id()))
             return Error{SessionTr::tr("session %1 is being run by %2; stop it before deleting it").arg(
                              session.id(), holder->isThisProcess() ? SessionTr::tr("this process") : holder->describe()),
                          {}};

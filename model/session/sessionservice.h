@@ -41,6 +41,12 @@ public:
     [[nodiscard]] StoreCapabilities capabilities() const { return m_store->capabilities(); }
     [[nodiscard]] bool has(StoreCapability capability) const { return m_store->has(capability); }
     [[nodiscard]] bool isReadOnly() const { return m_store->isReadOnly(); }
+    /// The store's problems (damaged files it skipped), oldest first.
+    [[nodiscard]] QList<StoreProblem> problems() const { return m_store->problems(); }
+    /// What opening the store closed of runs that died (StoreCapability::RunRecovery).
+    [[nodiscard]] InterruptedRuns recovery() const { return m_store->recovery(); }
+    /// Closes the runs that died since (StoreCapability::RunRecovery; Store::closeInterruptedRuns()).
+    InterruptedRuns closeInterruptedRuns() { return m_store->closeInterruptedRuns(); }
 
     /// The version written into new sessions (OpenCode writes its own release there).
     [[nodiscard]] static QString version();

@@ -34,12 +34,14 @@ public:
 
     [[nodiscard]] JsonStorage &storage() { return m_storage; }
     [[nodiscard]] QString dataDir() const { return m_dataDir; }
+    /// The data dir: its `lock/` and `weft-imported/` folders.
+    [[nodiscard]] QString weftDataDir() const override { return m_dataDir; }
 
     QString location() const override;
     StoreCapabilities capabilities() const override
     {
         return StoreCapability::Writable | StoreCapability::Live | StoreCapability::SessionFiles
-            | StoreCapability::Trash;
+            | StoreCapability::Trash | StoreCapability::RunRecovery;
     }
     /// `<dataDir>/weft-trash`, where deleted sessions wait 30 days.
     SessionTrash *trash() override;
@@ -82,23 +84,15 @@ public:
     /// costs a few hundred file rewrites, not 5,000, and loses at most the last delta.
     Result<void> writePartStreaming(const Part &part, const QString &delta) override;
     static constexpr qint64 StreamRewriteMs = 50;
-    /// What initialize() found of runs that died (see closeInterruptedRuns()).
-    struct Recovery {
-        int streams = 0;  ///< streamed parts completed from their journals
-        int runs = 0;     ///< assistant messages closed as interrupted
-        int tools = 0;    ///< tool calls closed as interrupted
-        QStringList sessions; ///< the sessions they were in
-        int live = 0;     ///< sessions left alone: another process is running them
-    };
     /// What initialize() closed.
-    [[nodiscard]] const Recovery &recovery() const { return m_recovery; }
+    [[nodiscard]] InterruptedRuns recovery() const override { return m_recovery; }
     /// Closes the runs that died (runrecovery.cpp): the sessions with a lock file or a stream
     /// journal that no live process holds (SessionLock) get their journals applied, then their
     /// unfinished assistant messages closed as OpenCode closes an aborted one
     /// (MessageAbortedError, `time.completed`), with their pending and running tool calls as
     /// errors. Sessions another process runs are not touched. initialize() calls it; a window
     /// calls it again when a process it watched running a session ends.
-    Recovery closeInterruptedRuns();
+    InterruptedRuns closeInterruptedRuns() override;
     /// The number of streamed parts initialize() completed from their journals.
     [[nodiscard]] int recoveredStreams() const { return m_recovery.streams; }
     Result<void> writeSessionDiff(const QString &sessionID, const QList<FileDiff> &diffs) override;
@@ -126,15 +120,15 @@ private:
     void endStream(const QString &partID);
     [[nodiscard]] QString journalPath(const QString &messageID, const QString &partID) const;
     /// Applies the stream journals @p journals (file names in `<dataDir>/stream/`).
-    void replayJournals(const QStringList &journals, Recovery &recovery);
+    void replayJournals(const QStringList &journals, InterruptedRuns &recovery);
     /// Closes the unfinished assistant messages of @p sessionID; false when a write failed.
-    bool closeUnfinishedMessages(const QString &sessionID, Recovery &recovery);
+    bool closeUnfinishedMessages(const QString &sessionID, InterruptedRuns &recovery);
 
     QString m_dataDir;
     JsonStorage m_storage;
     QMutex m_streamMutex;
     QHash<QString, StreamState> m_streams; // part ID -> state
-    Recovery m_recovery;
+    InterruptedRuns m_recovery;
     QMutex m_indexMutex;
     QHash<QString, QString> m_sessionProject; // sessionID -> projectID
     std::unique_ptr<SessionTrash> m_trash;

@@ -19,9 +19,9 @@ using namespace Qt::StringLiterals;
 namespace weft
 {
 
-JsonStore::Recovery JsonStore::closeInterruptedRuns()
+InterruptedRuns JsonStore::closeInterruptedRuns()
 {
-    Recovery recovery;
+    InterruptedRuns recovery;
     // The journals, by the session of their part.
     QMap<QString, QStringList> journals;
     const QDir streams(m_dataDir + u"/stream"_s);
@@ -65,7 +65,7 @@ JsonStore::Recovery JsonStore::closeInterruptedRuns()
     return recovery;
 }
 
-void JsonStore::replayJournals(const QStringList &journals, Recovery &recovery)
+void JsonStore::replayJournals(const QStringList &journals, InterruptedRuns &recovery)
 {
     for (const QString &name : journals) {
         const QString path = m_dataDir + u"/stream/"_s + name;
@@ -105,7 +105,7 @@ void JsonStore::replayJournals(const QStringList &journals, Recovery &recovery)
     }
 }
 
-bool JsonStore::closeUnfinishedMessages(const QString &sessionID, Recovery &recovery)
+bool JsonStore::closeUnfinishedMessages(const QString &sessionID, InterruptedRuns &recovery)
 {
     bool all = true;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();

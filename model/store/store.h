@@ -42,9 +42,23 @@ enum class StoreCapability {
     RunsOnServer = 0x10,
     /// Deleting a session moves it to a trash (trash()) it can be restored from, for 30 days.
     Trash = 0x20,
+    /// Runs whose process died (killed, crashed) are closed: opening the store closes them
+    /// (recovery() says what it closed), closeInterruptedRuns() closes them again later. Such a
+    /// store keeps Weft's own files beside the sessions (weftDataDir(): session locks, notes).
+    RunRecovery = 0x40,
 };
 Q_DECLARE_FLAGS(StoreCapabilities, StoreCapability)
 Q_DECLARE_OPERATORS_FOR_FLAGS(StoreCapabilities)
+
+/// What closing the runs that died found (StoreCapability::RunRecovery).
+struct InterruptedRuns
+{
+    int streams = 0; ///< streamed parts completed from their journals
+    int runs = 0; ///< assistant messages closed as interrupted
+    int tools = 0; ///< tool calls closed as interrupted
+    QStringList sessions; ///< the sessions they were in
+    int live = 0; ///< sessions left alone: another process is running them
+};
 
 /// The newest messages of a session, and what a reader needs to read the others after them
 /// (Store::newestMessages()).
@@ -89,6 +103,14 @@ public:
     }
     /// Where deleted sessions go (StoreCapability::Trash), else null.
     [[nodiscard]] virtual SessionTrash *trash() { return nullptr; }
+    /// What opening the store closed of runs that died (StoreCapability::RunRecovery), else nothing.
+    [[nodiscard]] virtual InterruptedRuns recovery() const { return {}; }
+    /// Closes the runs that died since the store was opened (StoreCapability::RunRecovery): what
+    /// a window does when a process it watched running a session ends. Nothing without it.
+    virtual InterruptedRuns closeInterruptedRuns() { return {}; }
+    /// The folder of Weft's own files beside the sessions (session locks, import notes) with
+    /// StoreCapability::RunRecovery, else empty.
+    [[nodiscard]] virtual QString weftDataDir() const { return {}; }
 
     [[nodiscard]] virtual QList<Project> projects() = 0;
     /// All sessions of all projects, in no particular order.

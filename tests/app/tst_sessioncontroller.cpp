@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SessionController without a window: a prompt against the loopback LLM server, a permission
-// question answered, a fork, a compaction undone, the refusals that the window words.
+// question answered, a fork, a compaction undone, the refusals that the window words, and the
+// route of each operation on a session: refused while it runs, sent to the server that holds it.
 
+#include "app/serversource.h"
 #include "app/sessioncontroller.h"
+#include "diff/diffdocument.h"
 #include "fakellmserver.h"
+#include "fakeopencodeserver.h"
+#include "qt/sessionsmodel.h"
+#include "server/serverclient.h"
 #include "runfixture.h"
 #include "processor/processor.h"
 #include "processor/setup.h"
 #include "session/sessionservice.h"
 #include "store/jsonstore.h"
+#include "testdata.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -50,6 +56,9 @@ private Q_SLOTS:
     void forkOfUnknownSessionFails();
     void compactThenUndo();
     void readOnlyIsNotRunnable();
+    void checkPromptDecidesOnce();
+    void operationsRefusedWhileBusy();
+    void serverSessionRevertsOnTheServer();
 
 private:
     std::unique_ptr<SessionController> makeController(bool configured = true);
@@ -94,12 +103,10 @@ std::unique_ptr<SessionController> TestSessionController::makeController(bool co
 
 bool TestSessionController::waitIdle(SessionController *controller, int timeoutMs)
 {
-    QElapsedTimer timer;
-    timer.start();
-    while (controller->isBusy(m_run.sessionID) && timer.elapsed() < timeoutMs)
-        QTest::qWait(10);
-    QTest::qWait(20);
-    return !controller->isBusy(m_run.sessionID);
+    QSignalSpy finished(controller, &SessionController::runFinished);
+    const bool idle = QTest::qWaitFor([&] { return !controller->isBusy(m_run.sessionID); }, timeoutMs);
+    // The run's last writes reach the GUI thread queued, before its end is announced there.
+    return idle && (!finished.isEmpty() || finished.wait(timeoutMs));
 }
 
 void TestSessionController::promptRuns()
@@ -216,11 +223,8 @@ void TestSessionController::forkOffTheGuiThread()
     // The copy runs as the original does.
     m_run.server->enqueue(FakeReply::sse(textReply({u"Second answer."_s})));
     QVERIFY(controller->prompt(copy.id(), u"Second"_s, {}, {}).ok());
-    QElapsedTimer timer;
-    timer.start();
-    while (controller->isBusy(copy.id()) && timer.elapsed() < 20000)
-        QTest::qWait(10);
-    QCOMPARE(m_run.service->messages(copy.id()).size(), 4);
+    QTRY_VERIFY_WITH_TIMEOUT(!controller->isBusy(copy.id()), 20000);
+    QTRY_COMPARE(m_run.service->messages(copy.id()).size(), 4);
     QCOMPARE(m_run.service->messages(m_run.sessionID).size(), 2);
 }
 
@@ -297,6 +301,123 @@ void TestSessionController::readOnlyIsNotRunnable()
     QVERIFY(controller->setProcessorSetup(setup.value()));
     QCOMPARE(changed.size(), 1);
     QVERIFY(controller->processor()->config().askPolicy == ProcessorConfig::AskPolicy::Interactive);
+}
+
+void TestSessionController::checkPromptDecidesOnce()
+{
+    std::unique_ptr<SessionController> controller = makeController();
+    QVERIFY(controller);
+    PromptRequest request;
+    request.sessionID = m_run.sessionID;
+    // The configured model, resolved against the project's configuration: what the run uses and
+    // the context meter shows.
+    const SessionController::PromptResult check = controller->checkPrompt(request);
+    QVERIFY2(check.ok(), qPrintable(check.error));
+    QVERIFY(check.resolved && check.resolved->model);
+    QCOMPARE(check.resolved->model->ref(), u"fake/gpt-test"_s);
+    QCOMPARE(check.resolved->directory, m_run.service->get(m_run.sessionID)->directory());
+    // An unknown model and agent are refused before anything is written, with the reason.
+    request.model = u"nowhere/model"_s;
+    const SessionController::PromptResult unknown = controller->checkPrompt(request);
+    QCOMPARE(unknown.status, SessionController::PromptResult::Status::UnknownModel);
+    QCOMPARE(unknown.model, u"nowhere/model"_s);
+    request.model.clear();
+    request.agent = u"nobody"_s;
+    const SessionController::PromptResult agent = controller->checkPrompt(request);
+    QCOMPARE(agent.status, SessionController::PromptResult::Status::Failed);
+    QVERIFY2(agent.error.contains(u"nobody"_s), qPrintable(agent.error));
+    QCOMPARE(m_run.service->messages(m_run.sessionID).size(), 0);
+    // Without a processor's session (none given) nothing runs.
+    QCOMPARE(controller->checkPrompt(PromptRequest()).status, SessionController::PromptResult::Status::NotRunnable);
+}
+
+void TestSessionController::operationsRefusedWhileBusy()
+{
+    std::unique_ptr<SessionController> controller = makeController();
+    QVERIFY(controller);
+    m_run.server->enqueue(FakeReply::sse(textReply({u"First answer."_s})));
+    QVERIFY(controller->prompt(m_run.sessionID, u"First"_s, {}, {}).ok());
+    QVERIFY(waitIdle(controller.get()));
+    const QString firstUser = m_run.service->messages(m_run.sessionID).constFirst().info.id();
+
+    // A run waits for a permission answer: the session is busy.
+    QSignalSpy requested(controller.get(), &SessionController::permissionRequested);
+    m_run.server->enqueue(FakeReply::sse(bashCall(u"call_busy"_s, u"echo busy"_s)));
+    QVERIFY(controller->prompt(m_run.sessionID, u"Run echo"_s, {}, {}).ok());
+    QTRY_COMPARE_WITH_TIMEOUT(requested.size(), 1, 10000);
+    QVERIFY(controller->isBusy(m_run.sessionID));
+
+    QSignalSpy changed(controller.get(), &SessionController::revertChanged);
+    QSignalSpy failed(controller.get(), &SessionController::failed);
+    QVERIFY(!controller->revert(m_run.sessionID, firstUser));
+    QVERIFY(!controller->unrevert(m_run.sessionID));
+    const QString file = m_run.project->filePath(u"untouched.txt"_s);
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write("as it is\n");
+    out.close();
+    const auto document = std::make_shared<DiffDocument>(
+        DiffDocument::fromContents(u"untouched.txt"_s, u"before\n"_s, u"as it is\n"_s));
+    const Result<void> reverted = controller->revertFile(m_run.sessionID, document, file).result();
+    QVERIFY(!reverted);
+    QVERIFY2(reverted.error().message.contains(u"running"_s), qPrintable(reverted.error().message));
+    QCOMPARE(readFile(file), QByteArray("as it is\n"));
+    QVERIFY(!controller->rename(m_run.sessionID, u"Renamed"_s));
+    QVERIFY(!controller->setArchived(m_run.sessionID, true));
+    QVERIFY(!controller->moveToTrash(m_run.sessionID));
+    QVERIFY(!controller->remove(m_run.sessionID));
+    QVERIFY(m_run.service->get(m_run.sessionID));
+    QVERIFY(m_run.service->get(m_run.sessionID)->title() != u"Renamed"_s);
+
+    // Once it ends, the same requests go through.
+    controller->stop(m_run.sessionID);
+    QVERIFY(waitIdle(controller.get()));
+    QVERIFY(controller->rename(m_run.sessionID, u"Renamed"_s));
+    QCOMPARE(m_run.service->get(m_run.sessionID)->title(), u"Renamed"_s);
+    QVERIFY(changed.isEmpty());
+    QVERIFY(failed.isEmpty());
+}
+
+void TestSessionController::serverSessionRevertsOnTheServer()
+{
+    test::FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    for (const QString &name : {u"revert to the 2nd user message"_s, u"unrevert"_s})
+        server.routeRecorded(name);
+    server.route("GET", u"/experimental/session"_s, 200, test::recordedExchange(u"session list"_s).responseBody);
+    std::unique_ptr<SessionController> controller = makeController();
+    QVERIFY(controller);
+    ServerSource *source = controller->addServer(ServerClient(server.url(), u"secret"_s));
+    QVERIFY(source);
+    QTRY_VERIFY_WITH_TIMEOUT(source->isReady(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(source->sessions()->isLoaded(), 5000);
+    const QString id = test::recordedExchange(u"create V1 session"_s).responseBody.toObject().string(u"id");
+    QCOMPARE(controller->serverOf(id), source);
+    const QString messageID
+        = test::recordedExchange(u"fork before the 2nd user message"_s).requestBody.toObject().string(u"messageID");
+
+    // Nothing is planned here (the server keeps the files), and the revert is a request to it.
+    const Result<Snapshot::RevertPlan> plan = controller->planRevert(id, messageID).result();
+    QVERIFY(plan && plan->restore.isEmpty() && plan->remove.isEmpty());
+    QSignalSpy changed(controller.get(), &SessionController::revertChanged);
+    QVERIFY(controller->revert(id, messageID));
+    QVERIFY(changed.wait(5000));
+    QVERIFY(changed.at(0).at(0).value<Session>().hasRevert());
+    const auto posted = [&server](const QString &what) {
+        for (const test::FakeRequest &r : server.requests()) {
+            if (r.method == "POST" && QString::fromUtf8(r.path).section(u'?', 0, 0).endsWith(what))
+                return true;
+        }
+        return false;
+    };
+    QVERIFY(posted(u"/revert"_s));
+    QVERIFY(controller->unrevert(id));
+    QVERIFY(changed.wait(5000));
+    QVERIFY(!changed.at(1).at(0).value<Session>().hasRevert());
+    QVERIFY(posted(u"/unrevert"_s));
+    // A file of a server's session is not written here.
+    QVERIFY(!controller->revertFile(id, std::make_shared<DiffDocument>(), m_run.project->filePath(u"x"_s)).result());
 }
 
 QTEST_GUILESS_MAIN(TestSessionController)

@@ -7,6 +7,7 @@
 // superseding an older one). The documents themselves are tested without widgets in
 // tests/diff/tst_diffdocument.cpp.
 
+#include "app/sessioncontroller.h"
 #include "changespane.h"
 #include "difffixtures.h"
 #include "diffview.h"
@@ -16,6 +17,7 @@
 #include "opencodedb/opencodedbstore.h"
 #include "diff/textdiff.h"
 #include "processor/processor.h"
+#include "processor/setup.h"
 #include "qt/diffmodel.h"
 #include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
@@ -876,8 +878,12 @@ void TestDiffPane::paneRevertsOneFile()
     const QString sid = sessionWithDiff(dir, {cppDiff(), pyPatchDiff(), real});
     QVERIFY(!sid.isEmpty());
 
+    // The pane asks the controller to revert.
+    const Result<ProcessorSetup> setup = makeProcessorSetup(Config(), m_data->path());
+    QVERIFY(setup);
+    SessionController controller(m_service, m_data->path(), setup.value());
     ChangesPane pane(m_service.get());
-    pane.setDataDir(m_data->path());
+    pane.setController(&controller);
     pane.resize(900, 700);
     pane.show();
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
@@ -906,7 +912,7 @@ void TestDiffPane::paneRevertsOneFile()
     QSignalSpy finished(&pane, &ChangesPane::revertFinished);
     // Cancelled: nothing changes.
     pane.revertFileAction()->trigger();
-    QCOMPARE(asked, 1);
+    QTRY_COMPARE(asked, 1); // once the file is located, off the GUI thread
     QCOMPARE(title, u"Revert File"_s);
     QVERIFY2(text.contains(u"“%1”"_s.arg(file)), qPrintable(text));
     QVERIFY2(text.contains(says), qPrintable(text));
@@ -916,9 +922,10 @@ void TestDiffPane::paneRevertsOneFile()
     QCOMPARE(finished.size(), 0);
     // Confirmed: the file is back as it was before (or gone when the change added it).
     answer = true;
+    QTRY_VERIFY(pane.revertFileAction()->isEnabled());
     pane.revertFileAction()->trigger();
-    QCOMPARE(asked, 2);
-    QCOMPARE(finished.size(), 1);
+    QTRY_COMPARE(asked, 2);
+    QTRY_COMPARE(finished.size(), 1);
     QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
     if (expected.isEmpty())
         QVERIFY(!QFile::exists(dir + u'/' + file));
@@ -929,8 +936,9 @@ void TestDiffPane::paneRevertsOneFile()
 
     // Reverting again does not garble the file: the change is no longer there to undo.
     if (!expected.isEmpty() && row == 1) {
+        QVERIFY(pane.revertFileAction()->isEnabled());
         pane.revertFileAction()->trigger();
-        QCOMPARE(finished.size(), 2);
+        QTRY_COMPARE(finished.size(), 2);
         QVERIFY(!finished.last().at(0).toBool());
         QCOMPARE(readText(dir + u'/' + file), expected);
     }
@@ -1259,18 +1267,19 @@ void TestDiffPane::turnScopeAndRevert()
     QCOMPARE(pane->diffView()->document()->path(), u"tools/report.py"_s);
     QSignalSpy finished(pane, &ChangesPane::revertFinished);
     pane->revertFileAction()->trigger();
-    QCOMPARE(title, u"Revert File"_s);
+    QTRY_COMPARE(title, u"Revert File"_s);
     QVERIFY2(text.contains(u"“tools/report.py”"_s), qPrintable(text));
     QVERIFY(!text.contains(u"notes.md"_s));
-    QCOMPARE(finished.size(), 1);
+    QTRY_COMPARE(finished.size(), 1);
     QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
     QCOMPARE(readText(report), PyBefore);
     QCOMPARE(readText(project + u"/notes.md"_s), NotesText); // the other file is untouched
 
     // Revert the whole turn: every file changed from it on goes back; the turn is hidden.
     QVERIFY(waitLoaded(pane, [&] { pane->showTurn(firstUser); }));
+    QTRY_VERIFY(pane->revertTurnAction()->isEnabled());
     pane->revertTurnAction()->trigger();
-    QCOMPARE(title, u"Revert Turn"_s);
+    QTRY_COMPARE(title, u"Revert Turn"_s); // after the plan and the messages are read
     for (const QString &f : {u"tools/report.py"_s, u"notes.md"_s, u"extra.txt"_s})
         QVERIFY2(text.contains(f), qPrintable(text));
     QVERIFY2(text.contains(FirstPrompt), qPrintable(text));
@@ -1286,7 +1295,7 @@ void TestDiffPane::turnScopeAndRevert()
 
     // And back again.
     pane->unrevertAction()->trigger();
-    QCOMPARE(title, u"Restore Reverted Changes"_s);
+    QTRY_COMPARE(title, u"Restore Reverted Changes"_s);
     QVERIFY(finished.size() == 3 || finished.wait(20000));
     QVERIFY2(finished.last().at(0).toBool(), qPrintable(finished.last().at(1).toString()));
     QCOMPARE(readText(project + u"/notes.md"_s), NotesText);

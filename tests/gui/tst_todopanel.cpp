@@ -73,7 +73,7 @@ private Q_SLOTS:
         panel.setSession(service.get(), second->id());
         QVERIFY(panel.isHidden());
         panel.setSession(service.get(), first->id());
-        QVERIFY(panel.isVisible());
+        QTRY_VERIFY(panel.isVisible()); // read off the GUI thread
         QVERIFY(service->setTodos(first->id(), {}));
         QTRY_VERIFY(panel.isHidden());
         panel.setSession(nullptr, {});
