@@ -49,7 +49,7 @@ Result<ResolvedModel> resolveCompactionModel(const ProcessorConfig &config, cons
     return config.resolveModel({});
 }
 
-Result<std::optional<Message>> SessionRun::compactNow(const CompactOptions &options)
+void SessionRun::compactNow(const CompactOptions &options, std::function<void(const Compacted &)> done)
 {
     const QString sid = m_session.id();
     flushDeltas();
@@ -58,27 +58,27 @@ Result<std::optional<Message>> SessionRun::compactNow(const CompactOptions &opti
 
     const Result<ResolvedModel> model = resolveCompactionModel(m_config, m_settings, *m_service, sid, options.model);
     if (!model)
-        return failCompaction(
-            MessageError::unknown(ProcessorTr::tr("cannot compact: %1").arg(model.error().toString())), true);
+        return done(failCompaction(
+            MessageError::unknown(ProcessorTr::tr("cannot compact: %1").arg(model.error().toString())), true));
     const Compaction::Strategy strategy = options.strategy.value_or(m_settings.strategy);
 
     // Prune first, so that the summary request itself fits.
     const QList<Compaction::PruneCandidate> pruned = pruneBeforeSummary();
     if (aborted()) {
         unprune(pruned);
-        return failCompaction(MessageError::aborted(u"The operation was aborted."_s), false);
+        return done(failCompaction(MessageError::aborted(u"The operation was aborted."_s), false));
     }
 
     const QList<MessageWithParts> history = m_service->messages(sid);
     const Compaction::SummaryPlan plan = Compaction::planSummary(history, strategy);
     if (plan.summarized().isEmpty()) {
         unprune(pruned);
-        return failCompaction(
+        return done(failCompaction(
             MessageError::unknown(history.isEmpty()
                                       ? ProcessorTr::tr("Nothing to compact: the session has no messages")
                                       : ProcessorTr::tr("Nothing to summarise: the history is too short to keep a "
                                                         "tail (no user message to split at)")),
-            true);
+            true));
     }
     const qint64 before = Compaction::contextEstimate(history, m_settings.estimator);
 
@@ -93,35 +93,38 @@ Result<std::optional<Message>> SessionRun::compactNow(const CompactOptions &opti
     for (const qsizetype i : plan.summarized())
         summarised.append(history.at(i));
     summarised.append(marker);
-    const StepResult result = runStep(summary, summaryStep(model.value(), strategy, summarised));
-
-    // A compaction that did not complete leaves the session as it was.
-    auto rollback = [&] { rollbackCompaction(summary.id(), marker.info.id(), pruned); };
-    if (aborted()) {
-        rollback();
-        return failCompaction(MessageError::aborted(u"The operation was aborted."_s), false);
-    }
-    if (result == StepResult::Failed || summary.hasError()) {
-        const MessageError error = m_lastError.isNull() ? summary.error() : m_lastError;
-        rollback();
-        return failCompaction(error, false); // runStep announced the error
-    }
-    if (strategy == Compaction::Strategy::SummaryTail) {
-        // Gemini CLI refuses a compression that inflates the history.
-        const qint64 after = Compaction::contextEstimate(m_service->messages(sid), m_settings.estimator);
-        if (after >= before) {
-            rollback();
-            return failCompaction(
-                MessageError::unknown(
-                    ProcessorTr::tr("Compaction refused: the summary and the kept messages (~%1 tokens) are "
-                                    "not smaller than the history they would replace (~%2 tokens); the "
-                                    "history was kept as it was")
-                        .arg(after)
-                        .arg(before)),
-                true);
-        }
-    }
-    return completeCompaction(marker.info, options.automatic);
+    const bool automatic = options.automatic;
+    runStep(summary, summaryStep(model.value(), strategy, summarised),
+            [this, sid, marker, pruned, strategy, before, automatic, done = std::move(done)](StepResult result,
+                                                                                             const Message &summary) {
+                // A compaction that did not complete leaves the session as it was.
+                auto rollback = [&] { rollbackCompaction(summary.id(), marker.info.id(), pruned); };
+                if (aborted()) {
+                    rollback();
+                    return done(failCompaction(MessageError::aborted(u"The operation was aborted."_s), false));
+                }
+                if (result == StepResult::Failed || summary.hasError()) {
+                    const MessageError error = m_lastError.isNull() ? summary.error() : m_lastError;
+                    rollback();
+                    return done(failCompaction(error, false)); // runStep announced the error
+                }
+                if (strategy == Compaction::Strategy::SummaryTail) {
+                    // Gemini CLI refuses a compression that inflates the history.
+                    const qint64 after = Compaction::contextEstimate(m_service->messages(sid), m_settings.estimator);
+                    if (after >= before) {
+                        rollback();
+                        return done(failCompaction(
+                            MessageError::unknown(
+                                ProcessorTr::tr("Compaction refused: the summary and the kept messages (~%1 tokens) "
+                                                "are not smaller than the history they would replace (~%2 tokens); "
+                                                "the history was kept as it was")
+                                    .arg(after)
+                                    .arg(before)),
+                            true));
+                    }
+                }
+                done(completeCompaction(marker.info, automatic));
+            });
 }
 
 Result<std::optional<Message>> SessionRun::failCompaction(const MessageError &error, bool report)
@@ -244,27 +247,34 @@ std::optional<Message> SessionRun::completeCompaction(const Message &marker, boo
 
 void SessionRun::runCompactionOnly()
 {
-    const QString sid = m_session.id();
-    bool ok = true;
     (void)prepareWorkspace();
-    Result<std::optional<Message>> compacted = compactNow(m_compactOptions);
-    if (!compacted) {
-        ok = false;
-    } else if (compacted.value()) {
+    compactNow(m_compactOptions, [this](const Compacted &compacted) {
+        if (!compacted)
+            return endCompactionOnly(false);
+        if (!compacted.value())
+            return endCompactionOnly(true);
         // An automatic compaction lets the agent continue from the synthetic message.
         const Message next = *compacted.value();
         m_request.agent = next.agent();
         m_request.model = next.modelProviderID() + u'/' + next.modelModelID();
-        if (Result<void> prepared = prepare(); !prepared) {
-            m_lastError = MessageError::unknown(prepared.error().toString());
-            m_service->reportError(sid, m_lastError);
-            ok = false;
-        } else {
+        fetchInstructions([this, next] {
+            if (Result<void> prepared = prepare(); !prepared) {
+                m_lastError = MessageError::unknown(prepared.error().toString());
+                m_service->reportError(m_session.id(), m_lastError);
+                return endCompactionOnly(false);
+            }
             m_userMessageID = next.id();
-            ok = runLoop(next);
-            pruneAfterRun();
-        }
-    }
+            runLoop(next, [this](bool ok) {
+                pruneAfterRun();
+                endCompactionOnly(ok);
+            });
+        });
+    });
+}
+
+void SessionRun::endCompactionOnly(bool ok)
+{
+    const QString sid = m_session.id();
     if (ok)
         summarize(QString(), true);
     for (const QString &turn : std::as_const(m_turns))
@@ -277,7 +287,7 @@ void SessionRun::runCompactionOnly()
     }
     if (ok)
         (void)m_service->touch(sid);
-    Q_EMIT done(sid, ok, ok ? MessageError() : m_lastError);
+    finish(ok);
 }
 
 } // namespace weft
