@@ -220,7 +220,7 @@ Result<void> SessionRun::prepareWorkspace()
     return {};
 }
 
-SessionRun::StepSpec SessionRun::promptStep(int step) const
+StepSpec SessionRun::promptStep(int step) const
 {
     StepSpec spec;
     spec.model = m_model;

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The agent loop's worker (internal to the processor): sessionrun.cpp runs prompts,
-// compactionrun.cpp runs compactions.
+// The agent loop's worker (internal to the processor): sessionrun.cpp runs prompts; its parts are
+// CompactionRun (compactionrun.*), ToolRunner (toolrunner.*) and DeltaCoalescer (deltacoalescer.*).
 
+#include "compactionrun.h"
 #include "core/logging.h"
 #include "deltacoalescer.h"
 #include "permission.h"
 #include "processor.h"
 #include "snapshot.h"
+#include "step.h"
 #include "streamassembler.h"
 #include "tool.h"
 #include "toolrunner.h"
@@ -96,20 +98,6 @@ public Q_SLOTS:
     void abortNow();
 
 private:
-    enum class StepResult { Continue, Stop, Failed };
-    /// What one step sends: the model, fixed messages (empty: the session's context, rebuilt
-    /// for each attempt) and whether the agent's tools are offered.
-    struct StepSpec
-    {
-        ResolvedModel model;
-        QList<LlmMessage> messages;
-        bool tools = true;
-        /// Appended to the messages as the assistant's (OpenCode's max-steps reminder).
-        QString reminder;
-        std::optional<double> temperature;
-        std::optional<double> topP;
-    };
-
     /// Fetches the config's instruction URLs (once, not for a sub-agent), then calls @p next.
     void fetchInstructions(std::function<void()> next);
     Result<void> prepare();
@@ -158,29 +146,14 @@ private:
     /// was stopped or cannot go on.
     void runSubtask(const Message &user, std::function<void(std::optional<Message>)> done);
 
-    // ---- compaction (compactionrun.cpp)
+    // ---- compaction
     void runCompactionOnly();
     void endCompactionOnly(bool ok);
-    using Compacted = Result<std::optional<Message>>;
-    /// Prunes, then streams a summary (see Processor::compact). @p done gets the synthetic
-    /// continue message of an automatic compaction (nullopt for a manual one), or the error after
-    /// the session was restored.
+    using Compacted = CompactionRun::Compacted;
+    /// A compaction (CompactionRun) whose summary streams as this run's step.
     void compactNow(const CompactOptions &options, std::function<void(const Compacted &)> done);
     void pruneAfterRun();
-    Result<std::optional<Message>> failCompaction(const MessageError &error, bool report);
-    /// Prune before a summary; returns what it cleared (to restore on failure).
-    QList<Compaction::PruneCandidate> pruneBeforeSummary();
-    void unprune(const QList<Compaction::PruneCandidate> &pruned);
-    /// The user message with the `compaction` part; sets `time.compacting` on the session.
-    MessageWithParts writeCompactionMarker(const QList<MessageWithParts> &history, const ResolvedModel &model,
-                                           bool automatic, const QString &tailStartID);
-    [[nodiscard]] StepSpec summaryStep(const ResolvedModel &model, Compaction::Strategy strategy,
-                                       const QList<MessageWithParts> &summarised) const;
-    void clearCompacting();
-    void rollbackCompaction(const QString &summaryID, const QString &markerID,
-                            const QList<Compaction::PruneCandidate> &pruned);
-    /// Ends a compaction that succeeded; returns the synthetic continue message of an automatic one.
-    std::optional<Message> completeCompaction(const Message &marker, bool automatic);
+    std::unique_ptr<CompactionRun> m_compaction;
 
     // ---- one step (sessionrun.cpp)
     /// How one stream ended.
@@ -190,7 +163,6 @@ private:
         MessageError error;
         std::optional<qint64> retryAfter;
     };
-    using StepDone = std::function<void(StepResult result, const Message &assistant)>;
     /// One step: streams, retries, runs the tools the model called, records the step's usage;
     /// @p done gets the result and the assistant message as the step left it.
     void runStep(const Message &assistant, const StepSpec &spec, StepDone done);
@@ -345,12 +317,5 @@ private:
     mutable QMutex m_storageMutex;
     std::optional<Error> m_storageError; ///< the first write that failed
 };
-
-/// The model a compaction of @p sessionID uses: @p requested, else `compaction.model`, else the
-/// compaction agent's model, else the model of the session's last user message, else the default.
-[[nodiscard]] Result<ResolvedModel> resolveCompactionModel(const ProcessorConfig &config,
-                                                           const Compaction::Settings &settings,
-                                                           SessionService &service, const QString &sessionID,
-                                                           const QString &requested);
 
 } // namespace weft
