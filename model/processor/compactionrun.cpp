@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The compaction run of a SessionRun: prune, the summary streamed like a step, the rollback of a
-// compaction that did not complete (see Processor::compact).
+// The compaction mode of a run (CompactionRun), and SessionRun's use of it: a manual compaction,
+// an automatic one, the prune at the end of a run.
+#include "compactionrun.h"
 #include "sessionrun.h"
 
 #include "core/identifier.h"
@@ -8,6 +9,8 @@
 #include "core/tr.h"
 #include "session/modelmessages.h"
 #include "session/sessionservice.h"
+
+#include <QDateTime>
 
 using namespace Qt::StringLiterals;
 
@@ -49,95 +52,109 @@ Result<ResolvedModel> resolveCompactionModel(const ProcessorConfig &config, cons
     return config.resolveModel({});
 }
 
-Result<std::optional<Message>> SessionRun::compactNow(const CompactOptions &options)
+namespace
 {
-    const QString sid = m_session.id();
-    flushDeltas();
-    Q_EMIT compactionStarted(sid, options.automatic);
+qint64 now()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+} // namespace
+
+CompactionRun::CompactionRun(Host host)
+    : m_host(std::move(host))
+{
+}
+
+void CompactionRun::run(const CompactOptions &options, std::function<void(const Compacted &)> done)
+{
+    const QString sid = m_host.session.id();
+    m_host.started(options.automatic);
     qCInfo(lcProcessor).noquote() << (options.automatic ? "automatic" : "manual") << "compaction of" << sid;
 
-    const Result<ResolvedModel> model = resolveCompactionModel(m_config, m_settings, *m_service, sid, options.model);
+    const Result<ResolvedModel> model = resolveCompactionModel(m_host.config, m_host.settings, *m_host.service, sid, options.model);
     if (!model)
-        return failCompaction(
-            MessageError::unknown(ProcessorTr::tr("cannot compact: %1").arg(model.error().toString())), true);
-    const Compaction::Strategy strategy = options.strategy.value_or(m_settings.strategy);
+        return done(fail(
+            MessageError::unknown(ProcessorTr::tr("cannot compact: %1").arg(model.error().toString())), true));
+    const Compaction::Strategy strategy = options.strategy.value_or(m_host.settings.strategy);
 
     // Prune first, so that the summary request itself fits.
     const QList<Compaction::PruneCandidate> pruned = pruneBeforeSummary();
-    if (aborted()) {
+    if (m_host.aborted()) {
         unprune(pruned);
-        return failCompaction(MessageError::aborted(u"The operation was aborted."_s), false);
+        return done(fail(MessageError::aborted(u"The operation was aborted."_s), false));
     }
 
-    const QList<MessageWithParts> history = m_service->messages(sid);
+    const QList<MessageWithParts> history = m_host.service->messages(sid);
     const Compaction::SummaryPlan plan = Compaction::planSummary(history, strategy);
     if (plan.summarized().isEmpty()) {
         unprune(pruned);
-        return failCompaction(
+        return done(fail(
             MessageError::unknown(history.isEmpty()
                                       ? ProcessorTr::tr("Nothing to compact: the session has no messages")
                                       : ProcessorTr::tr("Nothing to summarise: the history is too short to keep a "
                                                         "tail (no user message to split at)")),
-            true);
+            true));
     }
-    const qint64 before = Compaction::contextEstimate(history, m_settings.estimator);
+    const qint64 before = Compaction::contextEstimate(history, m_host.settings.estimator);
 
-    const MessageWithParts marker = writeCompactionMarker(history, model.value(), options.automatic, plan.tailStartID);
+    const MessageWithParts marker = writeMarker(history, model.value(), options.automatic, plan.tailStartID);
     Message summary
         = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), sid, now(), marker.info.id(),
-                                 model->providerID, model->modelID, u"compaction"_s, m_session.directory(), m_worktree);
+                                 model->providerID, model->modelID, u"compaction"_s, m_host.session.directory(), m_host.worktree);
     summary.json().insertAfter(u"path", u"summary"_s, true);
-    (void)stored(m_service->updateMessage(summary));
+    m_host.writeMessage(summary);
 
     QList<MessageWithParts> summarised;
     for (const qsizetype i : plan.summarized())
         summarised.append(history.at(i));
     summarised.append(marker);
-    const StepResult result = runStep(summary, summaryStep(model.value(), strategy, summarised));
-
-    // A compaction that did not complete leaves the session as it was.
-    auto rollback = [&] { rollbackCompaction(summary.id(), marker.info.id(), pruned); };
-    if (aborted()) {
-        rollback();
-        return failCompaction(MessageError::aborted(u"The operation was aborted."_s), false);
-    }
-    if (result == StepResult::Failed || summary.hasError()) {
-        const MessageError error = m_lastError.isNull() ? summary.error() : m_lastError;
-        rollback();
-        return failCompaction(error, false); // runStep announced the error
-    }
-    if (strategy == Compaction::Strategy::SummaryTail) {
-        // Gemini CLI refuses a compression that inflates the history.
-        const qint64 after = Compaction::contextEstimate(m_service->messages(sid), m_settings.estimator);
-        if (after >= before) {
-            rollback();
-            return failCompaction(
-                MessageError::unknown(
-                    ProcessorTr::tr("Compaction refused: the summary and the kept messages (~%1 tokens) are "
-                                    "not smaller than the history they would replace (~%2 tokens); the "
-                                    "history was kept as it was")
-                        .arg(after)
-                        .arg(before)),
-                true);
-        }
-    }
-    return completeCompaction(marker.info, options.automatic);
+    const bool automatic = options.automatic;
+    m_host.runStep(summary, summaryStep(model.value(), strategy, summarised),
+            [this, sid, marker, pruned, strategy, before, automatic, done = std::move(done)](StepResult result,
+                                                                                             const Message &summary) {
+                // A compaction that did not complete leaves the session as it was.
+                auto restore = [&] { rollback(summary.id(), marker.info.id(), pruned); };
+                if (m_host.aborted()) {
+                    restore();
+                    return done(fail(MessageError::aborted(u"The operation was aborted."_s), false));
+                }
+                if (result == StepResult::Failed || summary.hasError()) {
+                    const MessageError error = m_host.stepError().isNull() ? summary.error() : m_host.stepError();
+                    restore();
+                    return done(fail(error, false)); // runStep announced the error
+                }
+                if (strategy == Compaction::Strategy::SummaryTail) {
+                    // Gemini CLI refuses a compression that inflates the history.
+                    const qint64 after = Compaction::contextEstimate(m_host.service->messages(sid), m_host.settings.estimator);
+                    if (after >= before) {
+                        restore();
+                        return done(fail(
+                            MessageError::unknown(
+                                ProcessorTr::tr("Compaction refused: the summary and the kept messages (~%1 tokens) "
+                                                "are not smaller than the history they would replace (~%2 tokens); "
+                                                "the history was kept as it was")
+                                    .arg(after)
+                                    .arg(before)),
+                            true));
+                    }
+                }
+                done(complete(marker.info, automatic));
+            });
 }
 
-Result<std::optional<Message>> SessionRun::failCompaction(const MessageError &error, bool report)
+CompactionRun::Compacted CompactionRun::fail(const MessageError &error, bool report)
 {
     if (report)
-        m_service->reportError(m_session.id(), error);
-    m_lastError = error;
-    Q_EMIT compactionFinished(m_session.id(), false, error);
+        m_host.service->reportError(m_host.session.id(), error);
+    m_host.finished(false, error);
     return Error{error.message(), {}};
 }
 
-QList<Compaction::PruneCandidate> SessionRun::pruneBeforeSummary()
+QList<Compaction::PruneCandidate> CompactionRun::pruneBeforeSummary()
 {
-    if (!m_settings.prune)
+    if (!m_host.settings.prune)
         return {};
-    const Result<Compaction::PrunePlan> plan = Compaction::prune(*m_service, m_session.id(), m_settings);
+    const Result<Compaction::PrunePlan> plan = Compaction::prune(*m_host.service, m_host.session.id(), m_host.settings);
     if (!plan) {
         qCWarning(lcProcessor).noquote() << "prune failed:" << plan.error().toString();
         return {};
@@ -145,16 +162,16 @@ QList<Compaction::PruneCandidate> SessionRun::pruneBeforeSummary()
     return plan->applied ? plan->parts : QList<Compaction::PruneCandidate>();
 }
 
-void SessionRun::unprune(const QList<Compaction::PruneCandidate> &pruned)
+void CompactionRun::unprune(const QList<Compaction::PruneCandidate> &pruned)
 {
-    if (auto r = Compaction::unprune(*m_service, m_session.id(), pruned); !r)
+    if (auto r = Compaction::unprune(*m_host.service, m_host.session.id(), pruned); !r)
         qCWarning(lcProcessor).noquote() << "cannot undo the prune:" << r.error().toString();
 }
 
-MessageWithParts SessionRun::writeCompactionMarker(const QList<MessageWithParts> &history, const ResolvedModel &model,
+MessageWithParts CompactionRun::writeMarker(const QList<MessageWithParts> &history, const ResolvedModel &model,
                                                    bool automatic, const QString &tailStartID)
 {
-    const QString sid = m_session.id();
+    const QString sid = m_host.session.id();
     // The marker carries the agent and model of the last prompt, as OpenCode's create() does.
     QString agent = u"build"_s, providerID = model.providerID, modelID = model.modelID;
     for (auto it = history.crbegin(); it != history.crend(); ++it) {
@@ -167,24 +184,24 @@ MessageWithParts SessionRun::writeCompactionMarker(const QList<MessageWithParts>
     }
     const Message marker
         = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), sid, now(), agent, providerID, modelID);
-    (void)stored(m_service->updateMessage(marker));
+    m_host.writeMessage(marker);
     Part part = Part::make(Identifier::ascending(Identifier::Kind::Part), sid, marker.id(), PartType::Compaction);
     part.json().insert(u"auto"_s, automatic);
     if (!tailStartID.isEmpty())
         part.json().insert(u"tail_start_id"_s, tailStartID);
-    writePart(part);
-    (void)m_service->update(
+    m_host.writePart(part);
+    (void)m_host.service->update(
         sid, [&](Session &s) { s.setTimeField(u"compacting"_s, now()); }, false);
     return MessageWithParts{marker, {part}};
 }
 
-SessionRun::StepSpec SessionRun::summaryStep(const ResolvedModel &model, Compaction::Strategy strategy,
+StepSpec CompactionRun::summaryStep(const ResolvedModel &model, Compaction::Strategy strategy,
                                              const QList<MessageWithParts> &summarised) const
 {
     // The request: the summary prompt, the history to summarise with the marker's question, and
     // the request to summarise; no tools.
-    const std::optional<Agent> compactionAgent = m_config.agents.find(u"compaction"_s);
-    QString system = m_settings.prompt;
+    const std::optional<Agent> compactionAgent = m_host.config.agents.find(u"compaction"_s);
+    QString system = m_host.settings.prompt;
     if (system.isEmpty()) {
         if (strategy == Compaction::Strategy::SummaryTail)
             system = AgentRegistry::promptResource(u"summary-tail"_s);
@@ -206,65 +223,101 @@ SessionRun::StepSpec SessionRun::summaryStep(const ResolvedModel &model, Compact
     return spec;
 }
 
-void SessionRun::clearCompacting()
+void CompactionRun::clearCompacting()
 {
-    (void)m_service->update(
-        m_session.id(), [](Session &s) { s.removeTimeField(u"compacting"); }, false);
+    (void)m_host.service->update(
+        m_host.session.id(), [](Session &s) { s.removeTimeField(u"compacting"); }, false);
 }
 
-void SessionRun::rollbackCompaction(const QString &summaryID, const QString &markerID,
+void CompactionRun::rollback(const QString &summaryID, const QString &markerID,
                                     const QList<Compaction::PruneCandidate> &pruned)
 {
-    if (auto r = m_service->removeMessage(m_session.id(), summaryID); !r)
+    if (auto r = m_host.service->removeMessage(m_host.session.id(), summaryID); !r)
         qCWarning(lcProcessor).noquote() << "cannot remove the summary:" << r.error().toString();
-    if (auto r = m_service->removeMessage(m_session.id(), markerID); !r)
+    if (auto r = m_host.service->removeMessage(m_host.session.id(), markerID); !r)
         qCWarning(lcProcessor).noquote() << "cannot remove the compaction message:" << r.error().toString();
     unprune(pruned);
     clearCompacting();
 }
 
-std::optional<Message> SessionRun::completeCompaction(const Message &marker, bool automatic)
+std::optional<Message> CompactionRun::complete(const Message &marker, bool automatic)
 {
-    const QString sid = m_session.id();
-    summarize(marker.id(), false);
+    const QString sid = m_host.session.id();
+    m_host.summarizeTurn(marker.id());
     clearCompacting();
     std::optional<Message> continued;
     if (automatic) {
         Message next = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), sid, now(), marker.agent(),
                                          marker.modelProviderID(), marker.modelModelID());
-        (void)stored(m_service->updateMessage(next));
-        writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), sid, next.id(),
+        m_host.writeMessage(next);
+        m_host.writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), sid, next.id(),
                                  Compaction::ContinueText.toString(), true));
         continued = next;
     }
-    m_service->announceCompacted(sid);
-    Q_EMIT compactionFinished(sid, true, MessageError());
+    m_host.service->announceCompacted(sid);
+    m_host.finished(true, MessageError());
     return continued;
+}
+
+void SessionRun::compactNow(const CompactOptions &options, std::function<void(const Compacted &)> done)
+{
+    CompactionRun::Host host;
+    host.service = m_service;
+    host.session = m_session;
+    host.worktree = m_worktree;
+    host.config = m_config;
+    host.settings = m_settings;
+    host.runStep = [this](const Message &summary, const StepSpec &spec, StepDone done) {
+        runStep(summary, spec, std::move(done));
+    };
+    host.writePart = [this](const Part &part) { writePart(part); };
+    host.writeMessage = [this](const Message &message) { (void)stored(m_service->updateMessage(message)); };
+    host.aborted = [this] { return aborted(); };
+    host.stepError = [this] { return m_lastError; };
+    host.summarizeTurn = [this](const QString &userMessageID) { summarize(userMessageID, false); };
+    host.started = [this](bool automatic) {
+        flushDeltas();
+        Q_EMIT compactionStarted(m_session.id(), automatic);
+    };
+    host.finished = [this](bool ok, const MessageError &error) {
+        if (!ok)
+            m_lastError = error;
+        Q_EMIT compactionFinished(m_session.id(), ok, error);
+    };
+    m_compaction = std::make_unique<CompactionRun>(std::move(host));
+    m_compaction->run(options, std::move(done));
 }
 
 void SessionRun::runCompactionOnly()
 {
-    const QString sid = m_session.id();
-    bool ok = true;
     (void)prepareWorkspace();
-    Result<std::optional<Message>> compacted = compactNow(m_compactOptions);
-    if (!compacted) {
-        ok = false;
-    } else if (compacted.value()) {
+    compactNow(m_compactOptions, [this](const Compacted &compacted) {
+        if (!compacted)
+            return endCompactionOnly(false);
+        if (!compacted.value())
+            return endCompactionOnly(true);
         // An automatic compaction lets the agent continue from the synthetic message.
         const Message next = *compacted.value();
         m_request.agent = next.agent();
         m_request.model = next.modelProviderID() + u'/' + next.modelModelID();
-        if (Result<void> prepared = prepare(); !prepared) {
-            m_lastError = MessageError::unknown(prepared.error().toString());
-            m_service->reportError(sid, m_lastError);
-            ok = false;
-        } else {
+        fetchInstructions([this, next] {
+            if (Result<void> prepared = prepare(); !prepared) {
+                m_lastError = MessageError::unknown(prepared.error().toString());
+                m_service->reportError(m_session.id(), m_lastError);
+                return endCompactionOnly(false);
+            }
             m_userMessageID = next.id();
-            ok = runLoop(next);
-            pruneAfterRun();
-        }
-    }
+            runLoop(next, [this](bool ok) {
+                pruneAfterRun();
+                endCompactionOnly(ok);
+            });
+        });
+    });
+}
+
+void SessionRun::endCompactionOnly(bool ok)
+{
+    const QString sid = m_session.id();
     if (ok)
         summarize(QString(), true);
     for (const QString &turn : std::as_const(m_turns))
@@ -277,7 +330,7 @@ void SessionRun::runCompactionOnly()
     }
     if (ok)
         (void)m_service->touch(sid);
-    Q_EMIT done(sid, ok, ok ? MessageError() : m_lastError);
+    finish(ok);
 }
 
 } // namespace weft

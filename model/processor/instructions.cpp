@@ -7,7 +7,6 @@
 #include "provider/configdiscovery.h"
 
 #include <QDir>
-#include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QNetworkAccessManager>
@@ -192,41 +191,57 @@ QList<Instruction> Instructions::load(const Config &config, const QString &direc
     return out;
 }
 
-QList<Instruction> Instructions::fetch(const QStringList &urls, int timeoutMs)
+void Instructions::fetch(QNetworkAccessManager *network, const QStringList &urls,
+                         std::function<void(const QList<Instruction> &)> done, int timeoutMs)
 {
-    QList<Instruction> out;
-    if (urls.isEmpty())
-        return out;
-    QNetworkAccessManager network;
-    for (const QString &url : urls) {
+    if (urls.isEmpty()) {
+        done({});
+        return;
+    }
+    // All at once; the texts keep the order of the URLs.
+    struct Fetch {
+        QList<std::optional<Instruction>> texts;
+        qsizetype remaining = 0;
+        std::function<void(const QList<Instruction> &)> done;
+    };
+    auto fetch = std::make_shared<Fetch>();
+    fetch->texts.resize(urls.size());
+    fetch->remaining = urls.size();
+    fetch->done = std::move(done);
+    for (qsizetype i = 0; i < urls.size(); ++i) {
+        const QString url = urls.at(i);
         QNetworkRequest request{QUrl(url)};
         request.setTransferTimeout(timeoutMs);
         request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
-        QNetworkReply *reply = network.get(request);
-        QEventLoop loop;
-        QTimer timer;
-        timer.setSingleShot(true);
-        QObject::connect(&timer, &QTimer::timeout, reply, &QNetworkReply::abort);
-        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        QNetworkReply *reply = network->get(request);
+        QTimer::singleShot(timeoutMs, reply, &QNetworkReply::abort);
         QObject::connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
             if (received > MaxFileBytes)
                 reply->abort();
         });
-        timer.start(timeoutMs);
-        loop.exec();
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        if (reply->error() == QNetworkReply::NoError && status >= 200 && status < 300) {
-            const QString text = QString::fromUtf8(reply->readAll());
-            if (!text.isEmpty())
-                out.append({url, text});
-        } else {
-            qCWarning(lcProcessor).noquote() << "cannot fetch the instructions at" << url << ':'
-                                             << (reply->error() == QNetworkReply::OperationCanceledError ? u"timed out or too large"_s
-                                                                                                           : reply->errorString());
-        }
-        delete reply;
+        QObject::connect(reply, &QNetworkReply::finished, reply, [reply, fetch, url, i] {
+            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            if (reply->error() == QNetworkReply::NoError && status >= 200 && status < 300) {
+                const QString text = QString::fromUtf8(reply->readAll());
+                if (!text.isEmpty())
+                    fetch->texts[i] = Instruction{url, text};
+            } else {
+                qCWarning(lcProcessor).noquote()
+                    << "cannot fetch the instructions at" << url << ':'
+                    << (reply->error() == QNetworkReply::OperationCanceledError ? u"timed out or too large"_s
+                                                                                : reply->errorString());
+            }
+            reply->deleteLater();
+            if (--fetch->remaining > 0)
+                return;
+            QList<Instruction> out;
+            for (const std::optional<Instruction> &text : std::as_const(fetch->texts)) {
+                if (text)
+                    out.append(*text);
+            }
+            fetch->done(out);
+        });
     }
-    return out;
 }
 
 } // namespace weft

@@ -11,6 +11,10 @@
 #include <QProcessEnvironment>
 #include <QString>
 
+#include <functional>
+
+class QNetworkAccessManager;
+
 namespace weft
 {
 
@@ -47,9 +51,11 @@ public:
                                            const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
     /// The http(s) URLs of the config's `instructions`.
     [[nodiscard]] static QStringList urls(const Config &config);
-    /// Fetches @p urls (at most 5 s each, as OpenCode), on the calling thread; failures are left
-    /// out with a warning in the log.
-    [[nodiscard]] static QList<Instruction> fetch(const QStringList &urls, int timeoutMs = 5000);
+    /// Fetches @p urls with @p network, all at once (at most 5 s each, as OpenCode), without
+    /// waiting: @p done gets the texts in the order of @p urls once the last request has ended,
+    /// from the event loop of @p network's thread. Failures are left out with a warning in the log.
+    static void fetch(QNetworkAccessManager *network, const QStringList &urls,
+                      std::function<void(const QList<Instruction> &)> done, int timeoutMs = 5000);
 
     /// Files matching the glob @p pattern relative to @p folder (`*`, `?`, `[...]`, `{a,b}`, `**`).
     [[nodiscard]] static QStringList glob(const QString &folder, const QString &pattern);

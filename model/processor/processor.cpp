@@ -10,10 +10,8 @@
 #include "mcp/mcpmanager.h"
 #include "store/sessionlock.h"
 
-#include <QCoreApplication>
 #include <QDir>
-#include <QElapsedTimer>
-#include <QEventLoop>
+#include <QDeadlineTimer>
 #include <QRegularExpression>
 #include <QThread>
 
@@ -80,7 +78,8 @@ Processor::~Processor()
         m_running.clear();
     }
     for (const Running &r : std::as_const(running)) {
-        r.thread->quit();
+        // An aborted run ends by itself and then its thread (its tool calls and sub-agents need
+        // that thread's event loop to end: it is not quit from here).
         r.thread->wait();
         delete r.run.data();
         delete r.thread;
@@ -209,8 +208,13 @@ Result<QString> Processor::prompt(ResolvedPrompt prompt)
         prompt.session = created.value();
     }
     const QString id = prompt.session->id();
-    auto abortFlag = std::make_shared<std::atomic_bool>(false);
-    return start(new SessionRun(this, std::move(prompt.config), prompt.request, *prompt.session, abortFlag), id);
+    return start(newRun(std::move(prompt.config), prompt.request, *prompt.session), id);
+}
+
+SessionRun *Processor::newRun(ProcessorConfig config, PromptRequest request, Session session)
+{
+    return new SessionRun(SessionRun::Shared{m_service, m_permissions, m_fileTimes, m_questions}, std::move(config),
+                          std::move(request), std::move(session), std::make_shared<std::atomic_bool>(false));
 }
 
 Result<QString> Processor::start(SessionRun *run, const QString &id)
@@ -240,7 +244,9 @@ Result<QString> Processor::start(SessionRun *run, const QString &id)
         m_running.insert(id, {thread, run, run->abortFlag(), lock});
     }
     connect(thread, &QThread::started, run, &SessionRun::run);
-    connect(run, &SessionRun::done, this, &Processor::onRunFinished, Qt::QueuedConnection);
+    // The run's thread ends once the run is done (from that thread), then endRun() here.
+    connect(run, &SessionRun::done, thread, &QThread::quit, Qt::DirectConnection);
+    connect(thread, &QThread::finished, this, [this, id] { endRun(id); }, Qt::QueuedConnection);
     connect(run, &SessionRun::retrying, this, &Processor::retrying, Qt::QueuedConnection);
     connect(run, &SessionRun::permissionRequested, this, &Processor::permissionRequested, Qt::QueuedConnection);
     connect(run, &SessionRun::compactionStarted, this, &Processor::compactionStarted, Qt::QueuedConnection);
@@ -294,11 +300,10 @@ Result<QString> Processor::compact(const QString &sessionID, const CompactOption
     Result<ProcessorConfig> config = configFor(session->directory());
     if (!config)
         return config.error();
-    auto abortFlag = std::make_shared<std::atomic_bool>(false);
     PromptRequest request;
     request.sessionID = sessionID;
     request.directory = session->directory();
-    auto *run = new SessionRun(this, std::move(config).value(), request, session.value(), abortFlag);
+    SessionRun *run = newRun(std::move(config).value(), request, session.value());
     run->setCompaction(options);
     return start(run, sessionID);
 }
@@ -349,41 +354,26 @@ Result<Compaction::UndoPlan> Processor::undoCompaction(const QString &sessionID)
     return Compaction::undo(*m_service, sessionID);
 }
 
-void Processor::onRunFinished(const QString &sessionID, bool ok, const MessageError &error)
-{
-    QThread *thread = nullptr;
-    {
-        QMutexLocker locker(&m_mutex);
-        thread = m_running.value(sessionID).thread;
-    }
-    if (!thread)
-        return;
-    // The run's thread ends in its own time (its event loop, its network manager): waiting for
-    // it here held the GUI thread for 8-9 ms at the end of every run. The session stays busy
-    // until it has ended.
-    connect(
-        thread, &QThread::finished, this, [this, sessionID, ok, error] { endRun(sessionID, ok, error); },
-        Qt::SingleShotConnection);
-    thread->quit();
-}
-
-void Processor::endRun(const QString &sessionID, bool ok, const MessageError &error)
+void Processor::endRun(const QString &sessionID)
 {
     Running running;
     {
         QMutexLocker locker(&m_mutex);
+        if (!m_running.contains(sessionID))
+            return; // ended by waitForIdle() already
         running = m_running.take(sessionID);
     }
-    if (running.thread) {
-        // Its finished() came from its last instructions: this wait is for those alone.
-        running.thread->wait();
-        // Its last writes failed: the lock file stays, so that the next start closes the run.
-        if (running.lock && running.run && running.run->leftUnfinished())
-            running.lock->keepFile();
-        // The worker's thread has ended: its objects can be deleted from here.
-        delete running.run.data();
-        delete running.thread;
-    }
+    // Its finished() came from its last instructions: this wait is for those alone.
+    running.thread->wait();
+    SessionRun *run = running.run.data();
+    const bool ok = run && run->succeeded();
+    const MessageError error = run ? run->error() : MessageError();
+    // Its last writes failed: the lock file stays, so that the next start closes the run.
+    if (running.lock && run && run->leftUnfinished())
+        running.lock->keepFile();
+    // The worker's thread has ended: its objects can be deleted from here.
+    delete run;
+    delete running.thread;
     Q_EMIT busyChanged(sessionID, false);
     Q_EMIT finished(sessionID, ok, error);
 }
@@ -436,15 +426,19 @@ bool Processor::rejectQuestion(const QString &requestID)
 
 bool Processor::waitForIdle(int timeoutMs)
 {
-    QElapsedTimer timer;
-    timer.start();
-    while (!busySessions().isEmpty()) {
-        if (timer.elapsed() > timeoutMs)
+    const QDeadlineTimer deadline(timeoutMs);
+    for (const QString &id : busySessions()) {
+        QThread *thread = nullptr;
+        {
+            QMutexLocker locker(&m_mutex);
+            thread = m_running.value(id).thread;
+        }
+        // A run's thread ends by itself once the run is done (no event of this thread needed).
+        if (!thread || !thread->wait(deadline))
             return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-        QThread::msleep(1);
+        endRun(id);
     }
-    return true;
+    return busySessions().isEmpty();
 }
 
 } // namespace weft

@@ -234,7 +234,9 @@ public:
     /// Dismisses question @p requestID: the tool fails with "The user dismissed this question"
     /// and the run ends after the step, as in OpenCode. False when it is not waiting.
     bool rejectQuestion(const QString &requestID);
-    /// Waits (processing events) until no session runs, at most @p timeoutMs; true when idle.
+    /// Waits (blocking, without processing events) until the runs' threads have ended, at most
+    /// @p timeoutMs, and ends them here (busyChanged(), finished()); true when idle. For after
+    /// abortAll().
     bool waitForIdle(int timeoutMs = 30000);
 
 Q_SIGNALS:
@@ -259,7 +261,6 @@ Q_SIGNALS:
     void questionClosed(const QString &sessionID, const QString &requestID);
 
 private:
-    friend class SessionRun;
     struct Running {
         QThread *thread = nullptr;
         QPointer<SessionRun> run;
@@ -267,10 +268,11 @@ private:
         /// This process's claim on the session (released when the run has ended).
         std::shared_ptr<SessionLock> lock;
     };
-    /// A run is done: its thread is asked to end, and endRun() follows once it has.
-    void onRunFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
-    /// Deletes the ended run and its thread, releases the session and says so.
-    void endRun(const QString &sessionID, bool ok, const weft::MessageError &error);
+    /// The run's thread has ended (its run was done): deletes both, releases the session and
+    /// says so. Nothing when waitForIdle() did it already.
+    void endRun(const QString &sessionID);
+    /// A run of @p request with what the runs share (the service, permissions, reads, questions).
+    SessionRun *newRun(ProcessorConfig config, PromptRequest request, Session session);
     Result<QString> start(SessionRun *run, const QString &sessionID);
 
     std::shared_ptr<SessionService> m_service;

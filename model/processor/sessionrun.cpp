@@ -16,7 +16,6 @@
 #include "session/modelmessages.h"
 #include "session/sessionservice.h"
 #include "store/sessionlock.h"
-#include "tools/questiontool.h"
 #include "systemprompt.h"
 
 #include <QDateTime>
@@ -25,40 +24,69 @@
 #include <QNetworkAccessManager>
 #include <QThread>
 
+#include <future>
+#include <limits>
+
 using namespace Qt::StringLiterals;
 
 namespace weft
 {
 
-/// A tool's attachments as OpenCode stores them in the tool state: file parts with their own IDs.
-static JsonArray toolAttachments(const JsonArray &files, const QString &sessionID, const QString &messageID)
+SessionRun::SessionRun(Shared shared, ProcessorConfig config, PromptRequest request, Session session,
+                       std::shared_ptr<std::atomic_bool> abortFlag)
+    : m_service(std::move(shared.service))
+    , m_config(std::move(config))
+    , m_permissions(std::move(shared.permissions))
+    , m_fileTimes(std::move(shared.fileTimes))
+    , m_request(std::move(request))
+    , m_session(std::move(session))
+    , m_abort(std::move(abortFlag))
+    , m_questions(std::move(shared.questions))
+    , m_deltas(new DeltaCoalescer([service = m_service](const Part &part, const QString &delta) {
+        service->announcePart(part, delta);
+    }, 16, this))
 {
-    JsonArray parts;
-    for (const JsonValue &file : files) {
-        JsonObject part{{u"id"_s, Identifier::ascending(Identifier::Kind::Part)},
-                        {u"sessionID"_s, sessionID},
-                        {u"messageID"_s, messageID}};
-        const JsonObject fields = file.toObject();
-        for (qsizetype i = 0; i < fields.size(); ++i)
-            part.insert(fields.keyAt(i), fields.valueAt(i));
-        parts.append(part);
+    Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(m_config.compaction);
+    if (!settings) {
+        qCWarning(lcProcessor).noquote()
+            << "invalid compaction settings, using the defaults:" << settings.error().toString();
+        settings = Compaction::Settings::fromConfig({});
     }
-    return parts;
+    m_settings = settings.value();
+    ToolRunner::Host host;
+    host.writePart = [this](const Part &part) { writePart(part); };
+    host.flush = [this] { flushDeltas(); };
+    host.context = [this](const QString &messageID, Part &part, const JsonObject &input, qint64 start) {
+        return toolContext(messageID, part, input, start);
+    };
+    host.ask = [this](const PermissionAsk &question, const QString &messageID, const QString &callID) {
+        return ask(question, messageID, callID);
+    };
+    host.abortFlag = m_abort;
+    m_toolRunner = std::make_unique<ToolRunner>(m_session.id(), std::move(host), this);
 }
 
 void SessionRun::abortNow()
 {
     m_abort->store(true);
     {
-        // Each sub-agent stops its stream on its own thread.
+        // Each sub-agent stops its own stream (they share this thread).
         QMutexLocker locker(&m_subagentsMutex);
         for (SessionRun *subagent : std::as_const(m_subagents))
             QMetaObject::invokeMethod(subagent, &SessionRun::abortNow, Qt::QueuedConnection);
     }
-    if (m_provider)
-        m_provider->abort();
-    if (m_loop)
-        m_loop->quit();
+    // The wait that runs ends from the event loop, not from here: abortNow() may be called
+    // from inside a stream's handler (a failed write).
+    if (m_sent) {
+        if (m_provider) {
+            m_provider->disconnect(this);
+            m_provider->abort();
+        }
+        QMetaObject::invokeMethod(this, [this, serial = m_sendSerial] { endSend(serial, RequestOutcome{}); },
+                                  Qt::QueuedConnection);
+    }
+    if (m_retryTimer && m_retryTimer->isActive())
+        m_retryTimer->start(0);
 }
 
 Provider *SessionRun::makeProvider(const ResolvedModel &model)
@@ -109,9 +137,6 @@ Result<void> SessionRun::prepare()
         if (m_subtask)
             m_subtask->prompt = m_request.text.trimmed();
     }
-    // `instructions` URLs, fetched here on the run's thread (OpenCode: 5 s each).
-    if (!m_config.instructionUrls.isEmpty() && !m_nested)
-        m_config.instructions += Instructions::fetch(m_config.instructionUrls);
     const QString agentName = m_request.agent.isEmpty() ? u"build"_s : m_request.agent;
     const std::optional<Agent> agent = m_config.agents.find(agentName);
     if (!agent)
@@ -152,7 +177,6 @@ Result<void> SessionRun::prepare()
     if (auto r = prepareWorkspace(); !r)
         return r;
 
-    m_tools.clear();
     QList<std::shared_ptr<Tool>> tools = builtinTools();
     if (m_config.mcpServers)
         tools += McpTool::agentTools(m_config.mcpServers, m_config.mcp.keys());
@@ -164,6 +188,7 @@ Result<void> SessionRun::prepare()
     rules += m_session.permission();
     const QSet<QString> disabled = Permission::disabledTools(names, rules);
     // As OpenCode: GPT models (but GPT-4) edit with apply_patch, the others with edit and write.
+    QList<std::shared_ptr<Tool>> offered;
     const bool patch = ApplyPatchTool::preferredFor(m_model.apiModelID.isEmpty() ? m_model.modelID : m_model.apiModelID);
     for (const std::shared_ptr<Tool> &tool : tools) {
         if (!m_agent.toolEnabled(tool->name()) || disabled.contains(tool->name()))
@@ -175,8 +200,9 @@ Result<void> SessionRun::prepare()
         // As OpenCode offers it only to interactive clients: not where no one can answer.
         if (tool->name() == u"question" && !m_config.questions)
             continue;
-        m_tools.append(tool);
+        offered.append(tool);
     }
+    m_toolRunner->setTools(offered);
     return {};
 }
 
@@ -195,7 +221,7 @@ Result<void> SessionRun::prepareWorkspace()
     return {};
 }
 
-SessionRun::StepSpec SessionRun::promptStep(int step) const
+StepSpec SessionRun::promptStep(int step) const
 {
     StepSpec spec;
     spec.model = m_model;
@@ -226,7 +252,7 @@ QString SessionRun::systemPrompt() const
 QList<LlmToolDefinition> SessionRun::toolDefinitions() const
 {
     QList<LlmToolDefinition> list;
-    for (const std::shared_ptr<Tool> &tool : m_tools)
+    for (const std::shared_ptr<Tool> &tool : m_toolRunner->tools())
         list.append({tool->name(), tool->description(), tool->parameters()});
     return list;
 }
@@ -288,18 +314,6 @@ std::optional<QList<QStringList>> SessionRun::askQuestions(const JsonArray &ques
     return reply->answers;
 }
 
-bool SessionRun::sleepAbortable(qint64 ms)
-{
-    if (aborted())
-        return false;
-    QEventLoop loop;
-    m_loop = &loop;
-    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
-    loop.exec();
-    m_loop = nullptr;
-    return !aborted();
-}
-
 void SessionRun::storageFailed(const Error &error)
 {
     bool first = false;
@@ -339,59 +353,15 @@ MessageError SessionRun::storageFailure() const
 
 void SessionRun::writePart(const Part &part)
 {
-    {
-        // A part announced in full supersedes any delta still waiting for it.
-        QMutexLocker locker(&m_pendingMutex);
-        m_pendingDelta.remove(part.id());
-        m_pendingPart.remove(part.id());
-    }
+    // A part announced in full supersedes any delta still waiting for it.
+    m_deltas->drop(part.id());
     (void)stored(m_service->updatePart(part));
 }
 
 void SessionRun::writeStreaming(const Part &part, const QString &delta)
 {
     (void)stored(m_service->storeStreamingPart(part, delta));
-    {
-        QMutexLocker locker(&m_pendingMutex);
-        m_pendingDelta[part.id()] += delta;
-        m_pendingPart.insert(part.id(), part);
-    }
-    if (QThread::currentThread() != thread()) {
-        // A tool's progress, from the tool's thread: the run's thread announces it.
-        QMetaObject::invokeMethod(this, &SessionRun::scheduleFlush, Qt::QueuedConnection);
-        return;
-    }
-    scheduleFlush();
-}
-
-void SessionRun::scheduleFlush()
-{
-    if (!m_flushTimer) {
-        m_flushTimer = new QTimer(this);
-        m_flushTimer->setSingleShot(true);
-        m_flushTimer->setInterval(16);
-        connect(m_flushTimer, &QTimer::timeout, this, &SessionRun::flushDeltas);
-    }
-    if (!m_flushTimer->isActive()) {
-        m_flushTimer->start();
-        m_sinceFlush.start();
-    } else if (m_sinceFlush.elapsed() >= 16) {
-        // A burst keeps this thread from reaching its event loop: announce from here.
-        flushDeltas();
-    }
-}
-
-void SessionRun::flushDeltas()
-{
-    if (m_flushTimer && QThread::currentThread() == thread())
-        m_flushTimer->stop();
-    // Announced under the lock, so that a tool thread's final write of a part cannot be
-    // overtaken by an older state of it.
-    QMutexLocker locker(&m_pendingMutex);
-    for (auto it = m_pendingPart.cbegin(); it != m_pendingPart.cend(); ++it)
-        m_service->announcePart(it.value(), m_pendingDelta.value(it.key()));
-    m_pendingPart.clear();
-    m_pendingDelta.clear();
+    m_deltas->add(part, delta);
 }
 
 StreamAssembler SessionRun::assembler(const Message &assistant)
@@ -403,53 +373,40 @@ StreamAssembler SessionRun::assembler(const Message &assistant)
     return StreamAssembler(m_session.id(), assistant.id(), std::move(sink));
 }
 
-SessionRun::RequestOutcome SessionRun::send(const ResolvedModel &model, const LlmRequest &request,
-                                            const std::function<void(const LlmEvent &)> &onEvent)
+void SessionRun::send(const ResolvedModel &model, const LlmRequest &request,
+                      std::function<void(const LlmEvent &)> onEvent, std::function<void(const RequestOutcome &)> done)
 {
     Provider *provider = makeProvider(model);
     m_provider = provider;
-    RequestOutcome outcome;
-    QEventLoop loop;
-    m_loop = &loop;
-    connect(provider, &Provider::event, &loop, onEvent);
-    connect(provider, &Provider::finished, &loop, [&] {
-        outcome.ended = true;
-        loop.quit();
+    m_sent = std::move(done);
+    const quint64 serial = ++m_sendSerial;
+    m_state = State::Streaming;
+    connect(provider, &Provider::event, this, std::move(onEvent));
+    connect(provider, &Provider::finished, this, [this, serial] { endSend(serial, RequestOutcome{true, {}, {}}); });
+    connect(provider, &Provider::failed, this, [this, serial](const MessageError &error, std::optional<qint64> after) {
+        endSend(serial, RequestOutcome{true, error, after});
     });
-    connect(provider, &Provider::failed, &loop, [&](const MessageError &error, std::optional<qint64> after) {
-        outcome.error = error;
-        outcome.retryAfter = after;
-        outcome.ended = true;
-        loop.quit();
-    });
+    if (aborted()) {
+        QMetaObject::invokeMethod(this, [this, serial] { endSend(serial, RequestOutcome{}); }, Qt::QueuedConnection);
+        return;
+    }
     provider->start(request);
-    if (!outcome.ended && !aborted())
-        loop.exec();
-    m_loop = nullptr;
-    if (!outcome.ended)
-        provider->abort();
-    m_provider = nullptr;
-    // At once, not later: a sub-agent's run ends on its tool's thread without another turn of
-    // an event loop, and its network manager must outlive the provider's reply.
-    delete provider;
-    return outcome;
 }
 
-SessionRun::StreamOutcome SessionRun::streamOnce(const ResolvedModel &model, const LlmRequest &request,
-                                                 StreamAssembler &parts)
+void SessionRun::endSend(quint64 serial, const RequestOutcome &outcome)
 {
-    const RequestOutcome sent = send(model, request, [&](const LlmEvent &event) { parts.handle(event); });
-    StreamOutcome outcome;
-    if (!sent.ended)
-        outcome.error = MessageError::aborted(u"The operation was aborted."_s);
-    else if (!sent.error.isNull())
-        outcome.error = sent.error;
-    else
-        outcome.error = parts.error();
-    outcome.ok = outcome.error.isNull();
-    outcome.retryAfter = sent.retryAfter;
-    flushDeltas();
-    return outcome;
+    if (serial != m_sendSerial || !m_sent)
+        return;
+    if (Provider *provider = m_provider) {
+        provider->disconnect(this);
+        if (!outcome.ended)
+            provider->abort();
+        // Not from its own signal (Provider's rule); the run's network manager outlives it.
+        provider->deleteLater();
+    }
+    m_provider = nullptr;
+    const auto done = std::exchange(m_sent, {});
+    done(outcome);
 }
 
 LlmRequest SessionRun::makeRequest(const StepSpec &spec) const
@@ -472,45 +429,95 @@ LlmRequest SessionRun::makeRequest(const StepSpec &spec) const
     return request;
 }
 
-SessionRun::StepResult SessionRun::runStep(Message &assistant, const StepSpec &spec)
+void SessionRun::runStep(const Message &assistant, const StepSpec &spec, StepDone done)
 {
-    for (int attempt = 0;; ++attempt) {
-        StreamAssembler parts = assembler(assistant);
-        const QString startSnapshot = trackSnapshot();
-        parts.startStep(startSnapshot);
-        const StreamOutcome outcome = streamOnce(spec.model, makeRequest(spec), parts);
-        if (parts.lastText())
-            m_lastText = *parts.lastText();
-        if (aborted()) {
-            finishAborted(assistant, parts);
-            return StepResult::Stop;
-        }
-        if (outcome.ok)
-            return finishStep(assistant, spec, parts, startSnapshot);
-        if (!outcome.error.isRetryable() || attempt >= m_config.maxRetries) {
-            failStep(assistant, parts, outcome.error);
-            return StepResult::Failed;
-        }
-        if (!waitToRetry(assistant, attempt + 1, outcome)) {
-            finishAborted(assistant, parts);
-            return StepResult::Stop;
-        }
-    }
+    Q_ASSERT(!m_step);
+    m_step = std::make_unique<Step>();
+    m_step->assistant = assistant;
+    m_step->spec = spec;
+    m_step->done = std::move(done);
+    startAttempt();
 }
 
-bool SessionRun::waitToRetry(const Message &assistant, int attempt, const StreamOutcome &outcome)
+void SessionRun::startAttempt()
+{
+    Step &step = *m_step;
+    step.parts.emplace(assembler(step.assistant));
+    step.startSnapshot = trackSnapshot();
+    step.parts->startStep(step.startSnapshot);
+    send(step.spec.model, makeRequest(step.spec), [this](const LlmEvent &event) { m_step->parts->handle(event); },
+         [this](const RequestOutcome &sent) {
+             if (!sent.ended)
+                 attemptEnded(MessageError::aborted(u"The operation was aborted."_s), sent.retryAfter);
+             else if (!sent.error.isNull())
+                 attemptEnded(sent.error, sent.retryAfter);
+             else
+                 attemptEnded(m_step->parts->error(), sent.retryAfter);
+         });
+}
+
+void SessionRun::attemptEnded(const MessageError &error, std::optional<qint64> retryAfter)
+{
+    flushDeltas();
+    Step &step = *m_step;
+    StreamAssembler &parts = *step.parts;
+    if (parts.lastText())
+        m_lastText = *parts.lastText();
+    if (aborted()) {
+        finishAborted(step.assistant, parts);
+        endStep(StepResult::Stop);
+        return;
+    }
+    if (error.isNull()) {
+        finishStep();
+        return;
+    }
+    if (!error.isRetryable() || step.attempt >= m_config.maxRetries) {
+        failStep(step.assistant, parts, error);
+        endStep(StepResult::Failed);
+        return;
+    }
+    ++step.attempt;
+    waitToRetry(step.attempt, StreamOutcome{false, error, retryAfter}, [this](bool waited) {
+        if (!waited) {
+            finishAborted(m_step->assistant, *m_step->parts);
+            endStep(StepResult::Stop);
+            return;
+        }
+        startAttempt();
+    });
+}
+
+void SessionRun::endStep(StepResult result)
+{
+    const std::unique_ptr<Step> step = std::move(m_step);
+    step->done(result, step->assistant);
+}
+
+void SessionRun::waitToRetry(int attempt, const StreamOutcome &outcome, std::function<void(bool)> done)
 {
     const MessageError &error = outcome.error;
     const qint64 delay = retryDelay(attempt, outcome.retryAfter, m_config.retryInitialMs, m_config.retryMaxMs);
-    Part retry
-        = Part::make(Identifier::ascending(Identifier::Kind::Part), m_session.id(), assistant.id(), PartType::Retry);
+    Part retry = Part::make(Identifier::ascending(Identifier::Kind::Part), m_session.id(), m_step->assistant.id(),
+                            PartType::Retry);
     retry.json().insert(u"attempt"_s, attempt);
     retry.json().insert(u"error"_s, error.json());
     retry.json().insert(u"time"_s, JsonObject{{u"created"_s, now()}});
     writePart(retry);
     qCInfo(lcProcessor).noquote() << "retry" << attempt << "in" << delay << "ms after" << error.message();
     Q_EMIT retrying(m_session.id(), attempt, delay, error);
-    return sleepAbortable(delay);
+    if (!m_retryTimer) {
+        m_retryTimer = new QTimer(this);
+        m_retryTimer->setSingleShot(true);
+        connect(m_retryTimer, &QTimer::timeout, this, [this] {
+            const auto waited = std::exchange(m_retryDone, {});
+            waited(!aborted());
+        });
+    }
+    m_retryDone = std::move(done);
+    m_state = State::WaitingToRetry;
+    // abortNow() ends the wait early (a timeout of 0).
+    m_retryTimer->start(aborted() ? 0 : int(qMin<qint64>(delay, std::numeric_limits<int>::max())));
 }
 
 void SessionRun::failStep(Message &assistant, const StreamAssembler &parts, const MessageError &error)
@@ -531,23 +538,39 @@ void SessionRun::failStep(Message &assistant, const StreamAssembler &parts, cons
     m_lastError = error;
 }
 
-SessionRun::StepResult SessionRun::finishStep(Message &assistant, const StepSpec &spec, StreamAssembler &parts,
-                                              const QString &startSnapshot)
+void SessionRun::finishStep()
 {
+    Step &step = *m_step;
+    StreamAssembler &parts = *step.parts;
     const bool wantsTools = parts.hasToolCalls();
-    if (wantsTools && !spec.tools) {
+    if (wantsTools && !step.spec.tools) {
         // No tools were offered (a summary): calls the model made anyway are not run.
         for (Part part : parts.toolParts()) {
             part.setState(ToolState::error(part.state().input(), u"No tools are available here"_s, now(), now()));
             writePart(part);
         }
-    } else if (wantsTools && !executeTools(assistant, parts.toolParts()) && aborted()) {
-        finishAborted(assistant, parts);
-        return StepResult::Stop;
+    } else if (wantsTools) {
+        executeTools(parts.toolParts(), [this](bool goOn) {
+            if (!goOn && aborted()) {
+                finishAborted(m_step->assistant, *m_step->parts);
+                endStep(StepResult::Stop);
+                return;
+            }
+            completeStep();
+        });
+        return;
     }
+    completeStep();
+}
 
-    const StepUsage stepUsage = parts.finishStep(spec.model.cost, trackSnapshot());
-    const bool changed = writePatch(assistant, startSnapshot);
+void SessionRun::completeStep()
+{
+    Step &step = *m_step;
+    StreamAssembler &parts = *step.parts;
+    Message &assistant = step.assistant;
+    const bool wantsTools = parts.hasToolCalls();
+    const StepUsage stepUsage = parts.finishStep(step.spec.model.cost, trackSnapshot());
+    const bool changed = writePatch(assistant, step.startSnapshot);
     assistant.setCost(stepUsage.costValue());
     assistant.setTokens(stepUsage.tokens);
     assistant.setFinish(parts.finishReason());
@@ -558,11 +581,11 @@ SessionRun::StepResult SessionRun::finishStep(Message &assistant, const StepSpec
     if (changed && !m_compactOnly)
         summarize(assistant.parentID(), true);
     if (m_stopAfterStep)
-        return StepResult::Failed;
+        return endStep(StepResult::Failed);
     if (m_dismissed)
-        return StepResult::Stop;
-    return wantsTools && spec.tools && parts.finishReason() == FinishReason::ToolCalls ? StepResult::Continue
-                                                                                       : StepResult::Stop;
+        return endStep(StepResult::Stop);
+    endStep(wantsTools && step.spec.tools && parts.finishReason() == FinishReason::ToolCalls ? StepResult::Continue
+                                                                                               : StepResult::Stop);
 }
 
 bool SessionRun::writePatch(const Message &assistant, const QString &startSnapshot)
@@ -585,131 +608,29 @@ bool SessionRun::writePatch(const Message &assistant, const QString &startSnapsh
     return true;
 }
 
-bool SessionRun::executeTools(Message &assistant, const QList<Part> &calls)
+void SessionRun::executeTools(const QList<Part> &calls, std::function<void(bool)> done)
 {
     if (calls.isEmpty() || aborted())
-        return !aborted();
-    // The doom loop is judged in the order the model issued the calls.
-    QList<bool> repeated;
-    for (const Part &call : calls)
-        repeated.append(isDoomLoop(call.tool(), call.state().input()));
-    if (!m_toolPool) {
-        m_toolPool = std::make_unique<QThreadPool>();
-        m_toolPool->setObjectName(u"weft-tools-"_s + m_session.id().right(8));
-        // Enough for the calls of one step; a `task` call holds its thread for the sub-agent.
-        m_toolPool->setMaxThreadCount(16);
-    }
+        return done(!aborted());
     // Each call on a thread of its own; this thread keeps handling its events (abortNow(), the
-    // deltas' timer, the sub-agents' signals) until the last call has ended.
-    std::vector<ToolOutcome> outcomes(size_t(calls.size()));
-    QEventLoop loop;
-    qsizetype remaining = calls.size();
-    const QString assistantID = assistant.id();
-    for (qsizetype i = 0; i < calls.size(); ++i) {
-        m_toolPool->start([this, &outcomes, &loop, &remaining, &calls, &repeated, assistantID, i] {
-            outcomes[size_t(i)] = executeTool(assistantID, calls.at(i), repeated.at(i));
-            QMetaObject::invokeMethod(&loop, [&loop, &remaining] {
-                if (--remaining == 0)
-                    loop.quit();
-            }, Qt::QueuedConnection);
-        });
-    }
-    loop.exec();
-    m_toolPool->waitForDone();
-    flushDeltas();
-
-    // The results stay in the order of the calls (the model reads them so).
-    for (const ToolOutcome &outcome : outcomes) {
-        m_dismissed = m_dismissed || outcome.dismissed;
-        if (!outcome.doomLoop.isEmpty() && !m_stopAfterStep) {
-            m_stopAfterStep = true;
-            m_lastError = MessageError::unknown(outcome.doomLoop);
-            assistant.setError(m_lastError);
-            m_service->reportError(m_session.id(), m_lastError);
+    // deltas' timer, the sub-agents) until the last call has ended.
+    m_state = State::RunningTools;
+    m_toolRunner->run(m_step->assistant.id(), calls, [this, done = std::move(done)](const QList<ToolRunner::Outcome> &outcomes) {
+        // The results stay in the order of the calls (the model reads them so).
+        for (const ToolRunner::Outcome &outcome : outcomes) {
+            m_dismissed = m_dismissed || outcome.dismissed;
+            if (!outcome.doomLoop.isEmpty() && !m_stopAfterStep) {
+                m_stopAfterStep = true;
+                m_lastError = MessageError::unknown(outcome.doomLoop);
+                m_step->assistant.setError(m_lastError);
+                m_service->reportError(m_session.id(), m_lastError);
+            }
         }
-    }
-    return !aborted() && !m_stopAfterStep;
+        done(!aborted() && !m_stopAfterStep);
+    });
 }
 
-std::shared_ptr<Tool> SessionRun::findTool(const QString &name) const
-{
-    std::shared_ptr<Tool> found;
-    for (const std::shared_ptr<Tool> &tool : m_tools) {
-        if (tool->name() == name)
-            found = tool;
-    }
-    return found;
-}
-
-SessionRun::ToolOutcome SessionRun::executeTool(const QString &assistantID, Part part, bool repeated)
-{
-    ToolOutcome outcome;
-    const ToolState state = part.state();
-    const JsonObject input = state.input();
-    const qint64 start = now();
-    auto fail = [&](const QString &message) {
-        part.setState(ToolState::error(input, message, start, now()));
-        writePart(part);
-    };
-    if (aborted()) {
-        fail(u"Tool execution aborted"_s);
-        return outcome;
-    }
-    const std::shared_ptr<Tool> tool = findTool(part.tool());
-    if (!tool) {
-        QStringList names;
-        for (const std::shared_ptr<Tool> &t : std::as_const(m_tools))
-            names.append(t->name());
-        fail(u"Unknown tool \"%1\". Available tools: %2"_s.arg(part.tool(), names.join(u", "_s)));
-        return outcome;
-    }
-    if (!state.json().string(u"inputError").isEmpty()) {
-        fail(u"Invalid input for tool %1: %2"_s.arg(part.tool(), state.json().string(u"inputError")));
-        return outcome;
-    }
-    if (repeated
-        && ask(PermissionAsk{u"doom_loop"_s, {part.tool()}, {}, false, JsonObject{{u"tool"_s, part.tool()}, {u"input"_s, input}}},
-               assistantID, part.callID())
-            == PermissionDecision::Deny) {
-        outcome.doomLoop
-            = u"Doom loop detected: the tool \"%1\" was called three times in a row with the same input. "
-              u"The run was stopped."_s.arg(part.tool());
-        fail(outcome.doomLoop);
-        return outcome;
-    }
-
-    part.setState(ToolState::running(input, start));
-    writePart(part);
-    ToolContext context = toolContext(assistantID, part, input, start);
-    const ToolResult result = tool->execute(context, input);
-    flushDeltas();
-    if (aborted() && !result.ok) {
-        fail(u"Tool execution aborted"_s);
-        return outcome;
-    }
-    if (result.ok) {
-        ToolState state = ToolState::completed(input, result.output, result.title, result.metadata, start, now());
-        if (!result.attachments.isEmpty())
-            state.json().insert(u"attachments"_s, toolAttachments(result.attachments, m_session.id(), assistantID));
-        part.setState(state);
-    } else
-        part.setState(ToolState::error(input, result.error, start, now(), result.metadata));
-    writePart(part);
-    outcome.dismissed = !result.ok && tool->name() == u"question" && result.error == QuestionTool::DismissedError;
-    return outcome;
-}
-
-bool SessionRun::isDoomLoop(const QString &tool, const JsonObject &input)
-{
-    // Doom loop: the same call three times in a row.
-    const QByteArray signature = tool.toUtf8() + toJson(input, 0);
-    m_recentCalls.append(signature);
-    if (m_recentCalls.size() > 3)
-        m_recentCalls.removeFirst();
-    return m_recentCalls.size() == 3 && m_recentCalls.at(0) == signature && m_recentCalls.at(1) == signature;
-}
-
-ToolContext SessionRun::baseToolContext(const QString &messageID) const
+ToolContext SessionRun::baseToolContext(const QString &messageID)
 {
     ToolContext context;
     context.sessionID = m_session.id();
@@ -719,6 +640,7 @@ ToolContext SessionRun::baseToolContext(const QString &messageID) const
     context.worktree = m_worktree;
     context.dataDir = m_config.dataDir;
     context.abortFlag = m_abort;
+    context.eventLoop = this;
     return context;
 }
 
@@ -787,7 +709,7 @@ Part SessionRun::subtaskPart(const Message &user) const
     return part;
 }
 
-std::optional<Message> SessionRun::runSubtask(const Message &user)
+void SessionRun::runSubtask(const Message &user, std::function<void(std::optional<Message>)> done)
 {
     const Subtask &task = *m_subtask;
     const ResolvedModel &model = task.model;
@@ -806,38 +728,48 @@ std::optional<Message> SessionRun::runSubtask(const Message &user)
     part.setState(ToolState::running(input, start));
     writePart(part);
 
-    // The task tool itself, as OpenCode runs it: the user chose the agent, so no permission is
-    // asked for it, and it runs on the command's model.
-    ToolContext context = toolContext(assistant.id(), part, input, start);
-    context.ask = [](const PermissionAsk &) { return PermissionDecision::Allow; };
-    context.runSubagent = [this, model](const QString &agent, const QString &description, const QString &prompt) {
-        return runSubagent(agent, description, prompt, model);
-    };
-    const ToolResult result = TaskTool().execute(context, input);
-    flushDeltas();
-    if (aborted())
-        part.setState(ToolState::error(input, u"Cancelled"_s, start, now(), result.metadata));
-    else if (result.ok)
-        part.setState(ToolState::completed(input, result.output, result.title, result.metadata, start, now()));
-    else
-        part.setState(ToolState::error(input, u"Tool execution failed: "_s + result.error, start, now(), result.metadata));
-    writePart(part);
-    assistant.setFinish(u"tool-calls"_s);
-    assistant.setCompleted(now());
-    (void)stored(m_service->updateMessage(assistant));
-    if (aborted() || leftUnfinished())
-        return std::nullopt;
+    // The task tool itself, as OpenCode runs it (on the tool pool: the sub-agent runs on this
+    // thread): the user chose the agent, so no permission is asked for it, and it runs on the
+    // command's model.
+    m_state = State::RunningTools;
+    m_toolRunner->offThread<std::pair<Part, ToolResult>>(
+        [this, part, input, start, assistantID = assistant.id(), model]() mutable {
+            ToolContext context = toolContext(assistantID, part, input, start);
+            context.ask = [](const PermissionAsk &) { return PermissionDecision::Allow; };
+            context.runSubagent = [this, model](const QString &agent, const QString &description, const QString &prompt) {
+                return runSubagent(agent, description, prompt, model);
+            };
+            ToolResult result = TaskTool().execute(context, input);
+            return std::pair<Part, ToolResult>{part, std::move(result)};
+        },
+        [this, assistant, input, start, done = std::move(done)](std::pair<Part, ToolResult> ended) mutable {
+            auto &[part, result] = ended;
+            flushDeltas();
+            if (aborted())
+                part.setState(ToolState::error(input, u"Cancelled"_s, start, now(), result.metadata));
+            else if (result.ok)
+                part.setState(ToolState::completed(input, result.output, result.title, result.metadata, start, now()));
+            else
+                part.setState(
+                    ToolState::error(input, u"Tool execution failed: "_s + result.error, start, now(), result.metadata));
+            writePart(part);
+            assistant.setFinish(u"tool-calls"_s);
+            assistant.setCompleted(now());
+            (void)stored(m_service->updateMessage(assistant));
+            if (aborted() || leftUnfinished())
+                return done(std::nullopt);
 
-    // The model of the prompt goes on from the sub-agent's answer.
-    Message summary = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), m_session.id(), now(),
-                                        m_agent.name, m_model.providerID, m_model.modelID);
-    (void)stored(m_service->updateMessage(summary));
-    writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_session.id(), summary.id(),
-                             u"Summarize the task tool output above and continue with your task."_s, true));
-    m_turns.append(summary.id());
-    if (leftUnfinished())
-        return std::nullopt;
-    return summary;
+            // The model of the prompt goes on from the sub-agent's answer.
+            Message summary = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), m_session.id(), now(),
+                                                m_agent.name, m_model.providerID, m_model.modelID);
+            (void)stored(m_service->updateMessage(summary));
+            writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_session.id(), summary.id(),
+                                     u"Summarize the task tool output above and continue with your task."_s, true));
+            m_turns.append(summary.id());
+            if (leftUnfinished())
+                return done(std::nullopt);
+            done(summary);
+        });
 }
 
 Result<QString> SessionRun::runSubagent(const QString &agent, const QString &description, const QString &prompt,
@@ -863,27 +795,36 @@ Result<QString> SessionRun::runSubagent(const QString &agent, const QString &des
         lock = std::move(taken).value();
     }
     PromptRequest request{child->id(), m_session.directory(), prompt, agent, model ? model->ref() : m_model.ref()};
-    // On this tool's thread: its signals reach the run's thread queued, and on from there.
-    SessionRun nested(m_processor, m_config, request, child.value(), m_abort);
-    nested.m_nested = true;
-    nested.m_interaction = m_interaction;
-    connect(&nested, &SessionRun::retrying, this, &SessionRun::retrying);
-    connect(&nested, &SessionRun::permissionRequested, this, &SessionRun::permissionRequested);
-    connect(&nested, &SessionRun::compactionStarted, this, &SessionRun::compactionStarted);
-    connect(&nested, &SessionRun::compactionFinished, this, &SessionRun::compactionFinished);
-    connect(&nested, &SessionRun::questionAsked, this, &SessionRun::questionAsked);
-    connect(&nested, &SessionRun::questionClosed, this, &SessionRun::questionClosed);
+    // The child's run lives on this run's thread (its event loop drives it); this tool's thread
+    // waits for its result. Its signals go on as this run's.
+    auto *nested = new SessionRun(Shared{m_service, m_permissions, m_fileTimes, m_questions}, m_config, request,
+                                  child.value(), m_abort);
+    nested->m_nested = true;
+    nested->m_interaction = m_interaction;
+    nested->moveToThread(thread());
+    connect(nested, &SessionRun::retrying, this, &SessionRun::retrying);
+    connect(nested, &SessionRun::permissionRequested, this, &SessionRun::permissionRequested);
+    connect(nested, &SessionRun::compactionStarted, this, &SessionRun::compactionStarted);
+    connect(nested, &SessionRun::compactionFinished, this, &SessionRun::compactionFinished);
+    connect(nested, &SessionRun::questionAsked, this, &SessionRun::questionAsked);
+    connect(nested, &SessionRun::questionClosed, this, &SessionRun::questionClosed);
+    auto result = std::make_shared<std::promise<Result<QString>>>();
+    std::future<Result<QString>> ended = result->get_future();
+    nested->m_nestedDone = [this, nested, result](const Result<QString> &text) {
+        {
+            QMutexLocker locker(&m_subagentsMutex);
+            m_subagents.removeOne(nested);
+        }
+        nested->deleteLater();
+        result->set_value(text);
+    };
     // Stop reaches the sub-agent at once: abortNow() stops its stream too while it runs.
     {
         QMutexLocker locker(&m_subagentsMutex);
-        m_subagents.append(&nested);
+        m_subagents.append(nested);
     }
-    const auto result = nested.runNested();
-    {
-        QMutexLocker locker(&m_subagentsMutex);
-        m_subagents.removeOne(&nested);
-    }
-    return result;
+    QMetaObject::invokeMethod(nested, &SessionRun::run, Qt::QueuedConnection);
+    return ended.get();
 }
 
 void SessionRun::finishAborted(Message &assistant, StreamAssembler &parts)
@@ -966,7 +907,8 @@ void SessionRun::summarize(const QString &userMessageID, bool session)
     }
 }
 
-Result<QString> SessionRun::collectText(const ResolvedModel &model, const QList<LlmMessage> &messages, qint64 maxTokens)
+void SessionRun::collectText(const ResolvedModel &model, const QList<LlmMessage> &messages, qint64 maxTokens,
+                             std::function<void(const Result<QString> &)> done)
 {
     LlmRequest request;
     request.providerID = model.providerID;
@@ -974,23 +916,24 @@ Result<QString> SessionRun::collectText(const ResolvedModel &model, const QList<
     request.messages = messages;
     request.maxOutputTokens = maxTokens;
     request.small = true;
-    QString text;
-    const RequestOutcome sent = send(model, request, [&](const LlmEvent &e) {
+    auto text = std::make_shared<QString>();
+    send(model, request, [text](const LlmEvent &e) {
         if (e.type == LlmEvent::Type::TextDelta)
-            text += e.text;
+            *text += e.text;
+    }, [text, done = std::move(done)](const RequestOutcome &sent) {
+        if (!sent.error.isNull())
+            return done(Error{sent.error.message(), {}});
+        if (!sent.ended)
+            return done(Error{u"aborted"_s, {}});
+        done(*text);
     });
-    if (!sent.error.isNull())
-        return Error{sent.error.message(), {}};
-    if (!sent.ended)
-        return Error{u"aborted"_s, {}};
-    return text;
 }
 
-void SessionRun::generateTitle()
+void SessionRun::generateTitle(std::function<void()> done)
 {
     const std::optional<Session> session = m_service->get(m_session.id());
     if (!session || !Session::isDefaultTitle(session->title()) || !m_session.parentID().isEmpty())
-        return;
+        return done();
     ResolvedModel model = m_model;
     if (!m_config.smallModel.isEmpty()) {
         if (Result<ResolvedModel> small = m_config.resolveModel(m_config.smallModel))
@@ -999,24 +942,47 @@ void SessionRun::generateTitle()
     const std::optional<Agent> titleAgent = m_config.agents.find(u"title"_s);
     const QList<LlmMessage> messages{LlmMessage::system(titleAgent ? titleAgent->prompt : QString()),
                                      LlmMessage::user(m_request.text.left(4000))};
-    const Result<QString> answer = collectText(model, messages, 100);
-    if (!answer) {
-        qCInfo(lcProcessor).noquote() << "title generation failed, keeping the default title:"
-                                      << answer.error().message;
-        return;
-    }
-    const QString title = cleanTitle(answer.value());
-    if (!title.isEmpty())
-        (void)m_service->update(m_session.id(), [&](Session &s) { s.setTitle(title); });
+    collectText(model, messages, 100, [this, done = std::move(done)](const Result<QString> &answer) {
+        if (!answer) {
+            qCInfo(lcProcessor).noquote() << "title generation failed, keeping the default title:"
+                                          << answer.error().message;
+        } else if (const QString title = cleanTitle(answer.value()); !title.isEmpty()) {
+            (void)m_service->update(m_session.id(), [&](Session &s) { s.setTitle(title); });
+        }
+        done();
+    });
 }
 
-Result<QString> SessionRun::runNested()
+void SessionRun::finish(bool ok)
 {
-    m_lastText.clear();
-    run();
-    if (!m_lastError.isNull() && m_lastText.isEmpty())
-        return Error{m_lastError.message(), {}};
-    return m_lastText;
+    flushDeltas();
+    m_ok = ok;
+    m_state = State::Finished;
+    if (m_nestedDone) {
+        const auto done = std::exchange(m_nestedDone, {});
+        if (!m_lastError.isNull() && m_lastText.isEmpty())
+            done(Error{m_lastError.message(), {}});
+        else
+            done(m_lastText);
+        return;
+    }
+    Q_EMIT done(m_session.id(), ok, ok ? MessageError() : m_lastError);
+}
+
+void SessionRun::fetchInstructions(std::function<void()> next)
+{
+    // `instructions` URLs, fetched before the first step (OpenCode: 5 s each).
+    if (m_config.instructionUrls.isEmpty() || m_nested || m_instructionsFetched)
+        return next();
+    m_instructionsFetched = true;
+    if (!m_network)
+        m_network = new QNetworkAccessManager(this);
+    m_state = State::FetchingInstructions;
+    Instructions::fetch(m_network, m_config.instructionUrls,
+                        [this, next = std::move(next)](const QList<Instruction> &fetched) {
+                            m_config.instructions += fetched;
+                            next();
+                        });
 }
 
 void SessionRun::run()
@@ -1025,14 +991,19 @@ void SessionRun::run()
         runCompactionOnly();
         return;
     }
-    if (Result<void> prepared = prepare(); !prepared) {
-        m_lastError = MessageError::unknown(prepared.error().toString());
-        m_service->reportError(m_session.id(), m_lastError);
-        if (!m_nested)
-            Q_EMIT done(m_session.id(), false, m_lastError);
-        return;
-    }
+    fetchInstructions([this] {
+        if (Result<void> prepared = prepare(); !prepared) {
+            m_lastError = MessageError::unknown(prepared.error().toString());
+            m_service->reportError(m_session.id(), m_lastError);
+            finish(false);
+            return;
+        }
+        startPrompt();
+    });
+}
 
+void SessionRun::startPrompt()
+{
     // A pending revert is committed by the next prompt: the hidden messages go for good.
     if (m_session.hasRevert()) {
         if (auto r = Revert::cleanup(*m_service, m_session.id()); !r)
@@ -1075,98 +1046,124 @@ void SessionRun::run()
     }
     (void)m_service->touch(m_session.id());
 
-    bool ok = !leftUnfinished();
-    if (ok && m_subtask) {
-        const std::optional<Message> next = runSubtask(user);
-        ok = next.has_value();
-        if (next)
-            user = *next;
-    }
-    ok = ok && runLoop(user);
-    pruneAfterRun();
+    const auto loop = [this, firstPrompt](const Message &from) {
+        runLoop(from, [this, firstPrompt](bool ok) { endPrompt(ok, firstPrompt); });
+    };
+    if (leftUnfinished())
+        return endPrompt(false, firstPrompt);
+    if (!m_subtask)
+        return loop(user);
+    runSubtask(user, [this, loop, firstPrompt](std::optional<Message> next) {
+        if (!next)
+            return endPrompt(false, firstPrompt);
+        loop(*next);
+    });
+}
 
+void SessionRun::endPrompt(bool ok, bool firstPrompt)
+{
+    pruneAfterRun();
     summarize(m_userMessageID, true);
     for (const QString &turn : std::as_const(m_turns))
         summarize(turn, false);
+    auto end = [this, ok]() mutable {
+        (void)m_service->touch(m_session.id());
+        if (leftUnfinished()) {
+            ok = false;
+            m_lastError = storageFailure();
+        }
+        finish(ok);
+    };
     if (m_config.generateTitles && firstPrompt && !aborted() && !m_nested)
-        generateTitle();
-    (void)m_service->touch(m_session.id());
-
-    if (leftUnfinished()) {
-        ok = false;
-        m_lastError = storageFailure();
-    }
-    if (!m_nested)
-        Q_EMIT done(m_session.id(), ok, ok ? MessageError() : m_lastError);
+        return generateTitle(std::move(end));
+    end();
 }
 
-bool SessionRun::runLoop(Message user)
+void SessionRun::runLoop(const Message &user, std::function<void(bool ok)> done)
 {
-    bool ok = true;
-    bool overflowRecovery = false; // a compaction after ContextOverflowError, once in a row
-    bool justCompacted = false;
-    for (int step = 0;; ++step) {
-        if (aborted())
-            break;
-        Message assistant = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), m_session.id(),
-                                                   now(), user.id(), m_model.providerID, m_model.modelID, m_agent.name,
-                                                   m_session.directory(), m_worktree);
-        (void)stored(m_service->updateMessage(assistant));
-        const StepResult result = runStep(assistant, promptStep(step));
-        if (aborted())
-            break;
-        if (result == StepResult::Failed) {
-            // The provider refused the context as too long: with automatic compaction on (and
-            // only then), compact and try again once.
-            if (m_lastError.kind() == MessageError::Kind::ContextOverflow && m_settings.autoCompact && !overflowRecovery
-                && !m_stopAfterStep) {
-                overflowRecovery = true;
-                Result<std::optional<Message>> continued = compactNow(CompactOptions{true, {}, {}});
-                if (continued && continued.value()) {
+    m_loopState = std::make_unique<Loop>();
+    m_loopState->user = user;
+    m_loopState->done = std::move(done);
+    nextStep();
+}
+
+void SessionRun::nextStep()
+{
+    if (aborted())
+        return endLoop(true);
+    Loop &loop = *m_loopState;
+    Message assistant = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), m_session.id(), now(),
+                                               loop.user.id(), m_model.providerID, m_model.modelID, m_agent.name,
+                                               m_session.directory(), m_worktree);
+    (void)stored(m_service->updateMessage(assistant));
+    runStep(assistant, promptStep(loop.step),
+            [this](StepResult result, const Message &assistant) { afterStep(result, assistant); });
+}
+
+void SessionRun::afterStep(StepResult result, const Message &assistant)
+{
+    Loop &loop = *m_loopState;
+    if (aborted())
+        return endLoop(true);
+    if (result == StepResult::Failed) {
+        // The provider refused the context as too long: with automatic compaction on (and
+        // only then), compact and try again once.
+        if (m_lastError.kind() == MessageError::Kind::ContextOverflow && m_settings.autoCompact && !loop.overflowRecovery
+            && !m_stopAfterStep) {
+            loop.overflowRecovery = true;
+            compactNow(CompactOptions{true, {}, {}}, [this](const Compacted &continued) {
+                if (continued && continued.value())
                     m_lastError = MessageError();
-                    user = *continued.value();
-                    m_turns.append(user.id());
-                    justCompacted = true;
-                    continue;
-                }
-            }
-            ok = false;
-            break;
+                continueAfterCompaction(continued);
+            });
+            return;
         }
-        overflowRecovery = false;
-        // OpenCode's overflow check after each step (SessionCompaction.isOverflow): never when
-        // automatic compaction is off, by the config or the environment.
-        if (Compaction::isOverflow(assistant.tokens(), m_model.contextLimit, m_model.outputLimit, m_settings)) {
-            if (justCompacted) {
-                // The context is still too large right after a compaction: stop rather than
-                // summarise the summary again and again.
-                m_lastError = MessageError::contextOverflow(
-                    ProcessorTr::tr("The context is still over the limit after compaction (%1 tokens, %2 usable)")
-                        .arg(Compaction::overflowCount(assistant.tokens()))
-                        .arg(Compaction::usableContext(m_model.contextLimit, m_model.outputLimit, m_settings)));
-                m_service->reportError(m_session.id(), m_lastError);
-                ok = false;
-                break;
-            }
-            Result<std::optional<Message>> continued = compactNow(CompactOptions{true, {}, {}});
-            if (!continued || !continued.value()) {
-                ok = false;
-                break;
-            }
-            user = *continued.value();
-            m_turns.append(user.id());
-            justCompacted = true;
-            continue;
-        }
-        justCompacted = false;
-        if (result != StepResult::Continue)
-            break;
+        return endLoop(false);
     }
+    loop.overflowRecovery = false;
+    // OpenCode's overflow check after each step (SessionCompaction.isOverflow): never when
+    // automatic compaction is off, by the config or the environment.
+    if (Compaction::isOverflow(assistant.tokens(), m_model.contextLimit, m_model.outputLimit, m_settings)) {
+        if (loop.justCompacted) {
+            // The context is still too large right after a compaction: stop rather than
+            // summarise the summary again and again.
+            m_lastError = MessageError::contextOverflow(
+                ProcessorTr::tr("The context is still over the limit after compaction (%1 tokens, %2 usable)")
+                    .arg(Compaction::overflowCount(assistant.tokens()))
+                    .arg(Compaction::usableContext(m_model.contextLimit, m_model.outputLimit, m_settings)));
+            m_service->reportError(m_session.id(), m_lastError);
+            return endLoop(false);
+        }
+        compactNow(CompactOptions{true, {}, {}}, [this](const Compacted &continued) { continueAfterCompaction(continued); });
+        return;
+    }
+    loop.justCompacted = false;
+    if (result != StepResult::Continue)
+        return endLoop(true);
+    ++loop.step;
+    nextStep();
+}
+
+void SessionRun::continueAfterCompaction(const Compacted &continued)
+{
+    if (!continued || !continued.value())
+        return endLoop(false);
+    Loop &loop = *m_loopState;
+    loop.user = *continued.value();
+    m_turns.append(loop.user.id());
+    loop.justCompacted = true;
+    ++loop.step;
+    nextStep();
+}
+
+void SessionRun::endLoop(bool ok)
+{
     if (aborted())
         ok = false;
     if (!ok && m_lastError.isNull() && aborted())
         m_lastError = MessageError::aborted(u"The operation was aborted."_s);
-    return ok;
+    const std::unique_ptr<Loop> loop = std::move(m_loopState);
+    loop->done(ok);
 }
 
 } // namespace weft

@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The agent loop's worker (internal to the processor): sessionrun.cpp runs prompts,
-// compactionrun.cpp runs compactions.
+// The agent loop's worker (internal to the processor): sessionrun.cpp runs prompts; its parts are
+// CompactionRun (compactionrun.*), ToolRunner (toolrunner.*) and DeltaCoalescer (deltacoalescer.*).
 
+#include "compactionrun.h"
 #include "core/logging.h"
+#include "deltacoalescer.h"
 #include "permission.h"
 #include "processor.h"
 #include "snapshot.h"
+#include "step.h"
 #include "streamassembler.h"
 #include "tool.h"
+#include "toolrunner.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QPointer>
 #include <QMutex>
 #include <QSet>
-#include <QThreadPool>
 #include <QTimer>
 
 #include <atomic>
@@ -30,39 +32,47 @@ class QNetworkAccessManager;
 namespace weft
 {
 
-/// One prompt's run, on its own worker thread. The loop is written linearly: waits for the
-/// network and for retry delays run a local event loop on the worker thread, which keeps the
-/// steps, retries and tool calls readable top to bottom, as in OpenCode's SessionPrompt.loop.
+/// One prompt's run, on its own worker thread: a state machine driven by that thread's event
+/// loop (no nested loop). Each wait (the instruction URLs, a provider's stream, a retry's delay,
+/// the tool calls of a step on the run's tool pool) ends with an event that calls the
+/// continuation given when the wait began; abortNow() ends the current wait the same way. The
+/// continuations keep OpenCode's SessionPrompt.loop order: prepare, steps (retries, tools,
+/// automatic compaction), prune, summaries, title. A sub-agent's run (the task tool) lives on
+/// the same thread; the tool's thread waits for it.
 class SessionRun : public QObject
 {
     Q_OBJECT
 
 public:
-    SessionRun(Processor *processor, ProcessorConfig config, PromptRequest request, Session session,
-               std::shared_ptr<std::atomic_bool> abortFlag)
-        : m_processor(processor)
-        , m_service(processor->m_service)
-        , m_config(std::move(config))
-        , m_permissions(processor->m_permissions)
-        , m_fileTimes(processor->m_fileTimes)
-        , m_request(std::move(request))
-        , m_session(std::move(session))
-        , m_abort(std::move(abortFlag))
-        , m_questions(processor->m_questions)
-    {
-        Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(m_config.compaction);
-        if (!settings) {
-            qCWarning(lcProcessor).noquote()
-                << "invalid compaction settings, using the defaults:" << settings.error().toString();
-            settings = Compaction::Settings::fromConfig({});
-        }
-        m_settings = settings.value();
-    }
+    /// What the runs of one Processor share.
+    struct Shared {
+        std::shared_ptr<SessionService> service;
+        std::shared_ptr<PermissionGate> permissions;
+        /// What each session has read, for the edit tools; kept across runs (turns).
+        std::shared_ptr<FileTimes> fileTimes;
+        /// The question tool's questions waiting for the user.
+        std::shared_ptr<PendingReplies<QuestionReply>> questions;
+    };
+    SessionRun(Shared shared, ProcessorConfig config, PromptRequest request, Session session,
+               std::shared_ptr<std::atomic_bool> abortFlag);
 
+    /// What the run waits for (the event that advances it next).
+    enum class State {
+        Idle,                 ///< not started
+        FetchingInstructions, ///< the config's instruction URLs
+        Streaming,            ///< a provider's stream: a step, a compaction's summary, the title
+        WaitingToRetry,       ///< a retry's delay (a QTimer)
+        RunningTools,         ///< the tool calls of a step (or a subtask's task call) on the tool pool
+        Finished,             ///< done() was emitted (or the sub-agent's result handed back)
+    };
+    /// Starts the run (on its thread); done() follows from that thread's event loop.
     void run();
+    [[nodiscard]] State state() const { return m_state; }
     [[nodiscard]] std::shared_ptr<std::atomic_bool> abortFlag() const { return m_abort; }
-    /// Runs as a nested sub-agent on the current thread (the task tool); returns its last text.
-    Result<QString> runNested();
+    /// Whether the run ended without an error (valid once state() is Finished).
+    [[nodiscard]] bool succeeded() const { return m_ok; }
+    /// The error the run ended with (null when it succeeded).
+    [[nodiscard]] MessageError error() const { return m_ok ? MessageError() : m_lastError; }
     /// Makes run() compact the session instead of sending a prompt.
     void setCompaction(const CompactOptions &options)
     {
@@ -88,27 +98,35 @@ public Q_SLOTS:
     void abortNow();
 
 private:
-    enum class StepResult { Continue, Stop, Failed };
-    /// What one step sends: the model, fixed messages (empty: the session's context, rebuilt
-    /// for each attempt) and whether the agent's tools are offered.
-    struct StepSpec
-    {
-        ResolvedModel model;
-        QList<LlmMessage> messages;
-        bool tools = true;
-        /// Appended to the messages as the assistant's (OpenCode's max-steps reminder).
-        QString reminder;
-        std::optional<double> temperature;
-        std::optional<double> topP;
-    };
-
+    /// Fetches the config's instruction URLs (once, not for a sub-agent), then calls @p next.
+    void fetchInstructions(std::function<void()> next);
     Result<void> prepare();
     Result<void> prepareWorkspace();
+    /// prepare() has succeeded: writes the user message and starts the loop.
+    void startPrompt();
+    /// The prompt's loop has ended: prune, summaries, title, done().
+    void endPrompt(bool ok, bool firstPrompt);
+    /// Ends the run: done(), or the sub-agent's result to its parent.
+    void finish(bool ok);
     /// The step @p step (from 0) of the agent loop: the agent's model and tools, except the
     /// last step the agent's `steps` allow, which has no tools and the max-steps reminder.
     StepSpec promptStep(int step) const;
-    /// The agent loop from @p user on; false when it ended with an error or was aborted.
-    bool runLoop(Message user);
+    /// The agent loop from @p user on; @p done gets false when it ended with an error or was aborted.
+    void runLoop(const Message &user, std::function<void(bool ok)> done);
+    /// The loop's state between its steps.
+    struct Loop {
+        Message user;
+        int step = 0;
+        bool overflowRecovery = false; ///< a compaction after ContextOverflowError, once in a row
+        bool justCompacted = false;
+        std::function<void(bool ok)> done;
+    };
+    std::unique_ptr<Loop> m_loopState;
+    void nextStep();
+    void afterStep(StepResult result, const Message &assistant);
+    /// The loop continues from @p continued after an automatic compaction (an error: it ends).
+    void continueAfterCompaction(const Result<std::optional<Message>> &continued);
+    void endLoop(bool ok);
 
     /// A command that runs as a sub-agent (`subtask: true`, or a command of a sub-agent):
     /// OpenCode's subtask part. The user message holds it; the task tool runs it in a child
@@ -123,31 +141,19 @@ private:
     /// The subtask part of user message @p user.
     [[nodiscard]] Part subtaskPart(const Message &user) const;
     /// Runs m_subtask as OpenCode's loop does (handleSubtask): an assistant message of the
-    /// sub-agent with a task tool call that runs it, then a synthetic user message asking to sum
-    /// up, which the loop continues from. Nullopt when the run was stopped or cannot go on.
-    std::optional<Message> runSubtask(const Message &user);
+    /// sub-agent with a task tool call that runs it (on the tool pool), then a synthetic user
+    /// message asking to sum up, which the loop continues from. @p done gets nullopt when the run
+    /// was stopped or cannot go on.
+    void runSubtask(const Message &user, std::function<void(std::optional<Message>)> done);
 
-    // ---- compaction (compactionrun.cpp)
+    // ---- compaction
     void runCompactionOnly();
-    /// Prunes, then streams a summary (see Processor::compact). Returns the synthetic continue
-    /// message of an automatic compaction (nullopt for a manual one), or the error after the
-    /// session was restored.
-    Result<std::optional<Message>> compactNow(const CompactOptions &options);
+    void endCompactionOnly(bool ok);
+    using Compacted = CompactionRun::Compacted;
+    /// A compaction (CompactionRun) whose summary streams as this run's step.
+    void compactNow(const CompactOptions &options, std::function<void(const Compacted &)> done);
     void pruneAfterRun();
-    Result<std::optional<Message>> failCompaction(const MessageError &error, bool report);
-    /// Prune before a summary; returns what it cleared (to restore on failure).
-    QList<Compaction::PruneCandidate> pruneBeforeSummary();
-    void unprune(const QList<Compaction::PruneCandidate> &pruned);
-    /// The user message with the `compaction` part; sets `time.compacting` on the session.
-    MessageWithParts writeCompactionMarker(const QList<MessageWithParts> &history, const ResolvedModel &model,
-                                           bool automatic, const QString &tailStartID);
-    [[nodiscard]] StepSpec summaryStep(const ResolvedModel &model, Compaction::Strategy strategy,
-                                       const QList<MessageWithParts> &summarised) const;
-    void clearCompacting();
-    void rollbackCompaction(const QString &summaryID, const QString &markerID,
-                            const QList<Compaction::PruneCandidate> &pruned);
-    /// Ends a compaction that succeeded; returns the synthetic continue message of an automatic one.
-    std::optional<Message> completeCompaction(const Message &marker, bool automatic);
+    std::unique_ptr<CompactionRun> m_compaction;
 
     // ---- one step (sessionrun.cpp)
     /// How one stream ended.
@@ -157,11 +163,24 @@ private:
         MessageError error;
         std::optional<qint64> retryAfter;
     };
-    /// One step: streams, retries, runs the tools the model called, records the step's usage.
-    StepResult runStep(Message &assistant, const StepSpec &spec);
+    /// One step: streams, retries, runs the tools the model called, records the step's usage;
+    /// @p done gets the result and the assistant message as the step left it.
+    void runStep(const Message &assistant, const StepSpec &spec, StepDone done);
+    /// The step that runs (one at a time in a run).
+    struct Step {
+        Message assistant;
+        StepSpec spec;
+        int attempt = 0;
+        std::optional<StreamAssembler> parts;
+        QString startSnapshot;
+        StepDone done;
+    };
+    std::unique_ptr<Step> m_step;
+    void startAttempt();
+    void attemptEnded(const MessageError &error, std::optional<qint64> retryAfter);
+    void endStep(StepResult result);
     [[nodiscard]] StreamAssembler assembler(const Message &assistant);
     [[nodiscard]] LlmRequest makeRequest(const StepSpec &spec) const;
-    StreamOutcome streamOnce(const ResolvedModel &model, const LlmRequest &request, StreamAssembler &parts);
     /// How one request to a provider ended.
     struct RequestOutcome
     {
@@ -169,43 +188,39 @@ private:
         MessageError error; ///< failed
         std::optional<qint64> retryAfter;
     };
-    /// Sends @p request to @p model's provider and waits in a local event loop (which abort()
-    /// leaves) until the provider finished or failed, or the run was aborted (the request is
-    /// then aborted too). @p onEvent sees each event of the stream.
-    RequestOutcome send(const ResolvedModel &model, const LlmRequest &request,
-                        const std::function<void(const LlmEvent &)> &onEvent);
-    /// Records the retry and waits for it; false when aborted meanwhile.
-    bool waitToRetry(const Message &assistant, int attempt, const StreamOutcome &outcome);
+    /// Sends @p request to @p model's provider; @p done follows once the provider finished or
+    /// failed, or the run was aborted (the request is then aborted too). @p onEvent sees each
+    /// event of the stream.
+    void send(const ResolvedModel &model, const LlmRequest &request, std::function<void(const LlmEvent &)> onEvent,
+              std::function<void(const RequestOutcome &)> done);
+    /// Ends the request @p serial (a later one may run already) with @p outcome.
+    void endSend(quint64 serial, const RequestOutcome &outcome);
+    /// Records the retry and waits for it (m_retryTimer); @p done gets false when aborted meanwhile.
+    void waitToRetry(int attempt, const StreamOutcome &outcome, std::function<void(bool)> done);
     void failStep(Message &assistant, const StreamAssembler &parts, const MessageError &error);
-    StepResult finishStep(Message &assistant, const StepSpec &spec, StreamAssembler &parts,
-                          const QString &startSnapshot);
+    void finishStep();
+    /// The tools of the step have run: usage, patch, and the step's result.
+    void completeStep();
     /// The `patch` part of the files changed since @p startSnapshot; false when none changed.
     bool writePatch(const Message &assistant, const QString &startSnapshot);
-    /// How one tool call ended, for the step (applied on the run's thread, in the calls' order).
-    struct ToolOutcome
-    {
-        QString doomLoop;       ///< the error when a doom loop was refused
-        bool dismissed = false; ///< the user dismissed the question tool's questions
-    };
-    /// Runs @p calls in parallel, each on a thread of the run's tool pool, and waits for all of
-    /// them (the run's thread keeps handling its events meanwhile); false when the run must stop
-    /// (aborted, doom loop refused).
-    bool executeTools(Message &assistant, const QList<Part> &calls);
-    /// One call, on its tool thread; @p repeated: the third identical call in a row.
-    ToolOutcome executeTool(const QString &assistantID, Part part, bool repeated);
-    [[nodiscard]] std::shared_ptr<Tool> findTool(const QString &name) const;
-    /// Records the call; true when it is the third identical call in a row.
-    bool isDoomLoop(const QString &tool, const JsonObject &input);
+    /// Runs @p calls in parallel on the tool runner; @p done follows on the run's thread once all
+    /// have ended, with false when the run must stop (aborted, doom loop refused).
+    void executeTools(const QList<Part> &calls, std::function<void(bool)> done);
     ToolContext toolContext(const QString &assistantID, Part &part, const JsonObject &input, qint64 start);
     /// Runs @p agent in a child session with @p prompt, on @p model (the run's model when unset).
+    /// Called on a tool's thread: the child's run lives on this run's thread, the tool's thread
+    /// waits for its result.
     Result<QString> runSubagent(const QString &agent, const QString &description, const QString &prompt,
                                 const std::optional<ResolvedModel> &model = std::nullopt);
     void finishAborted(Message &assistant, StreamAssembler &parts);
+    /// For a sub-agent: where its result goes (its last text, or its error).
+    std::function<void(const Result<QString> &)> m_nestedDone;
     /// The diffs of the turn of @p userMessageID (summary.diffs of that message) and, with
     /// @p session, of the whole session (session_diff and the session's summary).
     void summarize(const QString &userMessageID, bool session);
-    void generateTitle();
-    Result<QString> collectText(const ResolvedModel &model, const QList<LlmMessage> &messages, qint64 maxTokens);
+    void generateTitle(std::function<void()> done);
+    void collectText(const ResolvedModel &model, const QList<LlmMessage> &messages, qint64 maxTokens,
+                     std::function<void(const Result<QString> &)> done);
     QList<LlmMessage> buildMessages(const QList<MessageWithParts> &history) const;
     QString systemPrompt() const;
     QList<LlmToolDefinition> toolDefinitions() const;
@@ -216,7 +231,6 @@ private:
     /// Waits for the turn to talk to the user (one question at a time in a run and its
     /// sub-agents); false when the run was aborted meanwhile. Unlock m_interaction after.
     bool lockInteraction();
-    bool sleepAbortable(qint64 ms);
     Provider *makeProvider(const ResolvedModel &model);
     bool aborted() const { return m_abort->load(); }
     QString trackSnapshot()
@@ -233,9 +247,7 @@ private:
     }
     // Part writes: from the run's thread and from tool threads alike.
     void writeStreaming(const Part &part, const QString &delta);
-    /// Starts the coalescing timer (on the run's thread).
-    void scheduleFlush();
-    void flushDeltas();
+    void flushDeltas() { m_deltas->flush(); }
     /// Whether @p written succeeded; the first failure stops the run (storageFailure()).
     template<typename T>
     bool stored(const Result<T> &written)
@@ -251,7 +263,6 @@ private:
     void writePart(const Part &part);
     qint64 now() const { return QDateTime::currentMSecsSinceEpoch(); }
 
-    Processor *m_processor;
     std::shared_ptr<SessionService> m_service;
     ProcessorConfig m_config;
     std::shared_ptr<PermissionGate> m_permissions;
@@ -265,23 +276,27 @@ private:
     QString m_userMessageID;
     std::optional<Subtask> m_subtask;
     QString m_worktree;
-    QList<std::shared_ptr<Tool>> m_tools;
     std::unique_ptr<Snapshot> m_snapshot;
     QNetworkAccessManager *m_network = nullptr;
     QPointer<Provider> m_provider;
-    QEventLoop *m_loop = nullptr;
+    State m_state = State::Idle;
+    bool m_ok = false;
+    /// The request that runs (send()): where its end goes, and its number.
+    std::function<void(const RequestOutcome &)> m_sent;
+    quint64 m_sendSerial = 0;
+    QTimer *m_retryTimer = nullptr;
+    std::function<void(bool)> m_retryDone;
+    bool m_instructionsFetched = false;
     /// The sub-agent runs of `task` calls while they run (each on its tool's thread).
     QMutex m_subagentsMutex;
     QList<SessionRun *> m_subagents;
-    /// The threads of tool calls (made for the first step that calls tools).
-    std::unique_ptr<QThreadPool> m_toolPool;
     /// Held while a question waits for the user: one at a time in the run and its sub-agents.
     std::shared_ptr<QMutex> m_interaction = std::make_shared<QMutex>();
     std::shared_ptr<PendingReplies<QuestionReply>> m_questions;
     /// The reads the session's history shows are added to m_fileTimes once per run.
     std::once_flag m_readsFromHistory;
     /// What every tool context of this run holds: session, message, agent, folders, abort flag.
-    [[nodiscard]] ToolContext baseToolContext(const QString &messageID) const;
+    [[nodiscard]] ToolContext baseToolContext(const QString &messageID);
     /// The parts of the request's attachments in the user message (Attachments::toParts).
     void writeAttachments(const Message &user);
     void takeReadsFromHistory();
@@ -294,24 +309,13 @@ private:
     QStringList m_turns; // synthetic user messages of this run: after automatic compactions, after a subtask
     bool m_compactOnly = false;
     CompactOptions m_compactOptions;
-    QList<QByteArray> m_recentCalls; // tool + input of the last calls, for doom-loop detection
 
-    // Deltas coalesced before they are announced (under m_pendingMutex: tools write from their
-    // own threads).
-    QMutex m_pendingMutex;
+    /// Deltas coalesced before they are announced (tools write from their own threads).
+    DeltaCoalescer *m_deltas = nullptr;
+    /// The tool calls (a child; destroyed first, after its calls have ended).
+    std::unique_ptr<ToolRunner> m_toolRunner;
     mutable QMutex m_storageMutex;
     std::optional<Error> m_storageError; ///< the first write that failed
-    QHash<QString, QString> m_pendingDelta; // part id -> delta not announced yet
-    QHash<QString, Part> m_pendingPart;
-    QTimer *m_flushTimer = nullptr;
-    QElapsedTimer m_sinceFlush;
 };
-
-/// The model a compaction of @p sessionID uses: @p requested, else `compaction.model`, else the
-/// compaction agent's model, else the model of the session's last user message, else the default.
-[[nodiscard]] Result<ResolvedModel> resolveCompactionModel(const ProcessorConfig &config,
-                                                           const Compaction::Settings &settings,
-                                                           SessionService &service, const QString &sessionID,
-                                                           const QString &requested);
 
 } // namespace weft

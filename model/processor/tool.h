@@ -7,6 +7,8 @@
 #include <QDateTime>
 #include <QString>
 
+class QObject;
+
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -47,6 +49,10 @@ struct ToolContext {
     QString worktree;      ///< the project's root
     QString dataDir;       ///< Weft's data dir (tool output files go under <dataDir>/tool-output)
     std::shared_ptr<std::atomic_bool> abortFlag;
+    /// An object of a thread that runs its event loop while the tool runs (the run's): a tool
+    /// that talks to the network (webfetch) does its requests there and waits for the answer on
+    /// its own thread, never in a nested event loop.
+    QObject *eventLoop = nullptr;
 
     /// Asks for a permission ("edit", "bash", "external_directory", ...) with the patterns it
     /// concerns (file paths, commands). Returns Deny when a rule denies it or a user refuses.

@@ -14,6 +14,8 @@
 #include <QTest>
 #include <QTimer>
 
+#include <future>
+
 using namespace Qt::StringLiterals;
 using namespace weft;
 using namespace weft::test;
@@ -47,8 +49,15 @@ class TestWebFetch : public QObject
                     : PermissionDecision::Deny;
             return m_deny ? PermissionDecision::Deny : PermissionDecision::Allow;
         };
+        c.eventLoop = this;
+        // As in a run: the tool on a thread of its own, its requests on this thread's event loop
+        // (which also runs the test's servers).
         WebFetchTool tool;
-        return tool.execute(c, input);
+        std::future<ToolResult> result = std::async(std::launch::async, [&] { return tool.execute(c, input); });
+        if (!QTest::qWaitFor([&] { return result.wait_for(std::chrono::seconds(0)) == std::future_status::ready; },
+                             150000))
+            qFatal("the webfetch tool did not end");
+        return result.get();
     }
 
     static FakeReply page(const QByteArray &body, const QByteArray &type = "text/html; charset=utf-8")

@@ -271,7 +271,8 @@ private Q_SLOTS:
             start(run, {u"run"_s, u"--auto-approve"_s, u"run"_s, QString::number(i)});
             QVERIFY(run.waitForStarted());
             const int delay = int(random.bounded(600));
-            QTest::qWait(delay);
+            // The kill's moment: after the delay, or never when the run ends before.
+            (void)run.waitForFinished(delay);
             qInfo("run %d: kill after %d ms", i, delay);
             if (run.state() == QProcess::Running) {
                 ::kill(pid_t(run.processId()), SIGKILL);
@@ -286,17 +287,19 @@ private Q_SLOTS:
             // longer under ASan, and the next store leaves that session to the next start (as
             // it must a live run). Opened again until no session is left so.
             int live = -1;
-            for (int attempt = 0; attempt < 100 && live != 0; ++attempt) {
-                if (attempt > 0)
-                    QTest::qWait(50);
-                JsonStore store(dataDir());
-                QVERIFY(store.initialize());
-                closed += store.recovery().runs;
-                live = store.recovery().live;
-                if (live > 0)
-                    qInfo("run %d: %d session(s) still locked after the kill, opening the store again", i, live);
-            }
-            QCOMPARE(live, 0);
+            QTRY_VERIFY_WITH_TIMEOUT(([&] {
+                                         JsonStore store(dataDir());
+                                         if (!store.initialize())
+                                             return false;
+                                         closed += store.recovery().runs;
+                                         live = store.recovery().live;
+                                         if (live > 0)
+                                             qInfo("run %d: %d session(s) still locked after the kill, opening the "
+                                                   "store again",
+                                                   i, live);
+                                         return live == 0;
+                                     }()),
+                                     5000);
             int unfinished = -1;
             checkStoreIsWholeAndClosed(&unfinished);
             QCOMPARE(unfinished, 0);

@@ -471,6 +471,71 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_server->clientAborts() >= 1, 5000);
     }
 
+    void abortDuringRetryWait()
+    {
+        // The retry's delay is a timer of the run's state machine: Stop ends it at once.
+        m_server->enqueue(FakeReply::json(503, "{\"error\":{\"message\":\"Overloaded\"}}")
+                              .withHeader("retry-after-ms", "600000"));
+        auto processor = makeProcessor();
+        QSignalSpy retrying(processor.get(), &Processor::retrying);
+        QSignalSpy finished(processor.get(), &Processor::finished);
+        PromptRequest request;
+        request.directory = m_project->path();
+        request.text = u"wait"_s;
+        const Result<QString> id = processor->prompt(request);
+        QVERIFY(id.ok());
+        QVERIFY(retrying.wait(10000));
+        QCOMPARE(retrying.first().at(2).toLongLong(), 600000);
+        processor->abort(id.value());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().at(1).toBool(), false);
+        QCOMPARE(m_server->requests().size(), 1);
+        const Message a = m_service->messages(id.value()).at(1).info;
+        QCOMPARE(a.error().name(), u"MessageAbortedError"_s);
+        QVERIFY(a.isCompleted());
+    }
+
+    void destroyedWhileStreaming()
+    {
+        // The processor goes while a reply is in flight: the run is stopped, ends on its thread,
+        // and its provider and network manager go in order (ASan builds check the order).
+        FakeReply hanging = FakeReply::sse(OpenAiStream().role().text(u"Half"_s).bytes());
+        hanging.hang = true;
+        m_server->enqueue(hanging);
+        auto processor = makeProcessor();
+        PromptRequest request;
+        request.directory = m_project->path();
+        request.text = u"long"_s;
+        const Result<QString> id = processor->prompt(request);
+        QVERIFY(id.ok());
+        QTRY_VERIFY_WITH_TIMEOUT(m_service->messages(id.value()).size() == 2
+                                     && m_service->messages(id.value()).at(1).parts.size() >= 2,
+                                 10000);
+        processor.reset();
+        const Message a = m_service->messages(id.value()).at(1).info;
+        QCOMPARE(a.error().name(), u"MessageAbortedError"_s);
+        QVERIFY(a.isCompleted());
+    }
+
+    void instructionUrlsAreFetchedBeforeTheFirstStep()
+    {
+        FakeLlmServer rules;
+        QVERIFY(rules.listen());
+        FakeReply page;
+        page.body = "Always answer in haiku.";
+        page.framing = FakeReply::Framing::ContentLength;
+        page.withHeader("Content-Type", "text/markdown");
+        rules.enqueue(page);
+        m_config.instructionUrls = {rules.baseUrl(u"/rules.md"_s).toString()};
+        m_server->enqueue(FakeReply::sse(textReply({u"Leaves fall."_s})));
+        auto processor = makeProcessor();
+        const QString id = runPrompt(*processor, u"hello"_s);
+        QVERIFY(!id.isEmpty());
+        QCOMPARE(rules.requests().size(), 1);
+        QCOMPARE(m_server->requests().size(), 1);
+        QVERIFY(QString::fromUtf8(m_server->requests().first().body).contains(u"Always answer in haiku."_s));
+    }
+
     void abortReachesSubagent()
     {
         // The parent calls the task tool; the sub-agent's model starts to answer and stalls.

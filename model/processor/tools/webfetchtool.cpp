@@ -7,16 +7,17 @@
 #include "core/logging.h"
 
 #include <QDeadlineTimer>
-#include <QEventLoop>
 #include <QHostAddress>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSet>
 #include <QStringDecoder>
+#include <QThread>
 #include <QTimer>
 #include <QUrl>
 
 #include <cmath>
+#include <future>
 
 using namespace Qt::StringLiterals;
 
@@ -58,13 +59,14 @@ bool isRedirect(int status)
     return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
 }
 
-/// One GET on this thread, with a local event loop: the size cap, the overall timeout and the
-/// session's abort all stop it. A redirect is not followed: it is the answer (execute() checks
-/// where it leads before going there).
-Fetched fetch(const QUrl &url, const QByteArray &accept, const QByteArray &userAgent, int timeoutMs,
-              const ToolContext &context)
+/// Starts one GET on the calling thread (its event loop runs it): the size cap, the overall
+/// timeout and the session's abort all stop it; @p done gets the answer from that event loop. A
+/// redirect is not followed: it is the answer (execute() checks where it leads before going there).
+void startFetch(const QUrl &url, const QByteArray &accept, const QByteArray &userAgent, int timeoutMs,
+                const std::shared_ptr<std::atomic_bool> &abortFlag, std::function<void(const Fetched &)> done)
 {
-    QNetworkAccessManager manager;
+    // The manager, the reply and the timers go together once the answer is handed on.
+    auto *manager = new QNetworkAccessManager;
     QNetworkRequest request(url);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
@@ -72,60 +74,73 @@ Fetched fetch(const QUrl &url, const QByteArray &accept, const QByteArray &userA
     request.setRawHeader("Accept", accept);
     request.setRawHeader("Accept-Language", "en-US,en;q=0.9");
 
-    Fetched result;
-    QNetworkReply *reply = manager.get(request);
-    QEventLoop loop;
-    const auto stop = [&](Fetched::Outcome outcome) {
-        if (result.outcome == Fetched::Outcome::Done)
-            result.outcome = outcome;
+    auto result = std::make_shared<Fetched>();
+    QNetworkReply *reply = manager->get(request);
+    const auto stop = [result, reply](Fetched::Outcome outcome) {
+        if (result->outcome == Fetched::Outcome::Done)
+            result->outcome = outcome;
         reply->abort();
     };
-    QObject::connect(reply, &QNetworkReply::metaDataChanged, &loop, [&] {
+    QObject::connect(reply, &QNetworkReply::metaDataChanged, manager, [reply, stop] {
         const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (!isRedirect(status) && length.isValid() && length.toLongLong() > WebFetchTool::MaxResponseBytes)
             stop(Fetched::Outcome::TooLarge);
     });
-    QObject::connect(reply, &QNetworkReply::readyRead, &loop, [&] {
-        result.body += reply->readAll();
-        if (result.body.size() > WebFetchTool::MaxResponseBytes)
+    QObject::connect(reply, &QNetworkReply::readyRead, manager, [reply, result, stop] {
+        result->body += reply->readAll();
+        if (result->body.size() > WebFetchTool::MaxResponseBytes)
             stop(Fetched::Outcome::TooLarge);
     });
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    QTimer timeout;
-    timeout.setSingleShot(true);
-    QObject::connect(&timeout, &QTimer::timeout, &loop, [&] { stop(Fetched::Outcome::TimedOut); });
-    timeout.start(timeoutMs);
-    QTimer abortPoll;
-    QObject::connect(&abortPoll, &QTimer::timeout, &loop, [&] {
-        if (context.isAborted())
+    auto *timeout = new QTimer(manager);
+    timeout->setSingleShot(true);
+    QObject::connect(timeout, &QTimer::timeout, manager, [stop] { stop(Fetched::Outcome::TimedOut); });
+    timeout->start(timeoutMs);
+    auto *abortPoll = new QTimer(manager);
+    QObject::connect(abortPoll, &QTimer::timeout, manager, [abortFlag, stop] {
+        if (abortFlag && abortFlag->load())
             stop(Fetched::Outcome::Aborted);
     });
-    abortPoll.start(50);
-    if (context.isAborted())
+    abortPoll->start(50);
+    QObject::connect(reply, &QNetworkReply::finished, manager, [manager, reply, result, url, done = std::move(done)] {
+        if (result->outcome == Fetched::Outcome::Done) {
+            result->body += reply->readAll();
+            if (result->body.size() > WebFetchTool::MaxResponseBytes)
+                result->outcome = Fetched::Outcome::TooLarge;
+        }
+        result->status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        result->error = reply->error();
+        result->errorString = reply->errorString();
+        result->contentType = reply->rawHeader("Content-Type");
+        result->cfMitigated = reply->rawHeader("cf-mitigated");
+        if (isRedirect(result->status))
+            result->location = reply->rawHeader("Location");
+        result->finalUrl = url;
+        if (result->outcome == Fetched::Outcome::Done && result->status == 0 && result->error != QNetworkReply::NoError)
+            result->outcome = Fetched::Outcome::NetworkError;
+        manager->deleteLater();
+        done(*result);
+    });
+    if (abortFlag && abortFlag->load())
         stop(Fetched::Outcome::Aborted);
-    if (!reply->isFinished())
-        loop.exec(QEventLoop::ExcludeUserInputEvents);
-    timeout.stop();
-    abortPoll.stop();
+}
 
-    if (result.outcome == Fetched::Outcome::Done) {
-        result.body += reply->readAll();
-        if (result.body.size() > WebFetchTool::MaxResponseBytes)
-            result.outcome = Fetched::Outcome::TooLarge;
-    }
-    result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    result.error = reply->error();
-    result.errorString = reply->errorString();
-    result.contentType = reply->rawHeader("Content-Type");
-    result.cfMitigated = reply->rawHeader("cf-mitigated");
-    if (isRedirect(result.status))
-        result.location = reply->rawHeader("Location");
-    result.finalUrl = url;
-    if (result.outcome == Fetched::Outcome::Done && result.status == 0 && result.error != QNetworkReply::NoError)
-        result.outcome = Fetched::Outcome::NetworkError;
-    delete reply;
-    return result;
+/// One GET, run by the event loop of @p context's eventLoop thread while this (the tool's)
+/// thread waits for its answer.
+Fetched fetch(const QUrl &url, const QByteArray &accept, const QByteArray &userAgent, int timeoutMs,
+              const ToolContext &context)
+{
+    Q_ASSERT(context.eventLoop && context.eventLoop->thread() != QThread::currentThread());
+    auto answer = std::make_shared<std::promise<Fetched>>();
+    std::future<Fetched> fetched = answer->get_future();
+    QMetaObject::invokeMethod(
+        context.eventLoop,
+        [=, abortFlag = context.abortFlag] {
+            startFetch(url, accept, userAgent, timeoutMs, abortFlag,
+                       [answer](const Fetched &result) { answer->set_value(result); });
+        },
+        Qt::QueuedConnection);
+    return fetched.get();
 }
 
 /// The body as text, in the charset the Content-Type names (UTF-8 when none or unknown).
