@@ -315,7 +315,7 @@ void TestDiffDocument::modelDropsStaleBuilds()
     model.setDiffs({pyPatchDiff()});
     QVERIFY(!model.isBuilding(0));
     QVERIFY(QThreadPool::globalInstance()->waitForDone(10000));
-    QTest::qWait(50);
+    QCoreApplication::sendPostedEvents(); // the stale build's result is delivered (and dropped)
     QCOMPARE(ready.size(), 0);
     QVERIFY(!model.cachedDocument(0));
     // A request for the new files works.

@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 #include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
+#include "timelineview.h"
 
 #include <QApplication>
 #include <QFont>
@@ -93,23 +94,47 @@ inline void useStyle(const QPalette &palette)
     QApplication::setFont(font);
 }
 
-/// Shows @p window, waits for its session list, opens @p sessionID and waits for its timeline;
-/// false when any of it fails or times out.
-inline bool showAndOpen(MainWindow &window, const QString &sessionID, QSize size = QSize(1200, 800))
+/// Waits for the session list of @p window, opens @p sessionID of @p source (Weft's own store when
+/// empty) and waits for its timeline; false when any of it fails or times out.
+inline bool openAndLoad(MainWindow &window, const QString &sessionID, const QString &source = {})
 {
-    window.resize(size);
-    window.show();
-    if (!QTest::qWaitForWindowExposed(&window))
-        return false;
     if (!window.sessionsModel()->isLoaded()) {
         QSignalSpy loaded(window.sessionsModel(), &SessionsModel::loaded);
         if (!loaded.wait(5000))
             return false;
     }
     QSignalSpy loaded(window.timelineModel(), &TimelineModel::loaded);
-    if (window.currentSessionID() != sessionID && !window.openSession(sessionID))
+    if (!window.openSession(sessionID, source))
         return false;
     return !window.timelineModel()->isLoading() || loaded.wait(5000);
+}
+
+/// Shows @p window, then opens @p sessionID as openAndLoad() does.
+inline bool showAndOpen(MainWindow &window, const QString &sessionID, QSize size = QSize(1200, 800))
+{
+    window.resize(size);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window) && openAndLoad(window, sessionID);
+}
+
+/// Delivers what is posted (layout requests, resizes, queued calls and results): what a widget
+/// shows once the event loop turns after a change, with no sleep.
+inline void deliverPosted()
+{
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+    QCoreApplication::sendPostedEvents(); // what the first round posted
+}
+
+/// Brings @p window to what it shows once idle, with no sleep: delivers what is posted (queued
+/// model updates, deferred layouts and repaints), then waits until the timeline has measured its
+/// rows. Before a grab, and before reading a row's place after a scroll.
+inline bool settle(MainWindow &window)
+{
+    deliverPosted();
+    const bool measured = QTest::qWaitFor([&] { return !window.timelineView()->hasPendingMeasurements(); });
+    deliverPosted();
+    return measured;
 }
 
 } // namespace weft::test

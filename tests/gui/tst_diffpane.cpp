@@ -29,6 +29,7 @@
 #include <QAction>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QLabel>
 #include <QListView>
@@ -324,7 +325,7 @@ void TestDiffPane::colours()
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.setMode(sideBySide ? DiffView::Mode::SideBySide : DiffView::Mode::Unified);
     view.setDocument(doc);
-    QTest::qWait(20); // the layout shows the new page
+    test::deliverPosted(); // the layout shows the new page
     QVERIFY(!view.isShowingLargeFileNotice());
     QCOMPARE(view.activeArea(), sideBySide ? view.rightArea() : view.unifiedArea());
     QVERIFY(view.activeArea()->isVisible());
@@ -427,7 +428,7 @@ void TestDiffPane::highlightingPainted()
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.setMode(sideBySide ? DiffView::Mode::SideBySide : DiffView::Mode::Unified);
         view.setDocument(doc);
-        QTest::qWait(20); // the layout shows the new page
+        test::deliverPosted(); // the layout shows the new page
         QCOMPARE(view.definitionName(), u"C++"_s);
         DiffTextArea *area = view.activeArea();
         const int areaRow = sideBySide ? doc->sideRowOf(row) : row;
@@ -462,7 +463,7 @@ void TestDiffPane::hunkNavigation()
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.setMode(sideBySide ? DiffView::Mode::SideBySide : DiffView::Mode::Unified);
     view.setDocument(doc);
-    QTest::qWait(20); // the layout shows the new page
+    test::deliverPosted(); // the layout shows the new page
     QLabel *position = view.findChild<QLabel *>(u"diffHunkPosition"_s);
     QCOMPARE(view.currentHunk(), 0);
     QCOMPARE(position->text(), u"1 of 11"_s);
@@ -527,7 +528,7 @@ void TestDiffPane::scrollSync()
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.setMode(DiffView::Mode::SideBySide);
     view.setDocument(doc);
-    QTest::qWait(20); // the layout shows the new page
+    test::deliverPosted(); // the layout shows the new page
     DiffTextArea *left = view.leftArea();
     DiffTextArea *right = view.rightArea();
     QVERIFY(left->isVisible() && right->isVisible());
@@ -577,12 +578,12 @@ void TestDiffPane::modeKeepsTheLine()
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.setMode(DiffView::Mode::Unified);
     view.setDocument(doc);
-    QTest::qWait(20); // the layout shows the new page
+    test::deliverPosted(); // the layout shows the new page
     const int row = doc->hunks().at(7).row + 3;
     view.unifiedArea()->setTopRow(row);
     QSignalSpy changed(&view, &DiffView::modeChanged);
     view.setMode(DiffView::Mode::SideBySide);
-    QTest::qWait(20); // the layout shows the new page
+    test::deliverPosted(); // the layout shows the new page
     QCOMPARE(changed.size(), 1);
     QVERIFY(view.rightArea()->isVisible());
     QVERIFY(!view.unifiedArea()->isVisible());
@@ -604,14 +605,14 @@ void TestDiffPane::narrowHeader()
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.setDocument(doc);
-    QTest::qWait(20);
+    test::deliverPosted();
     auto *path = view.findChild<QLabel *>(u"diffPath"_s);
     auto *position = view.findChild<QLabel *>(u"diffHunkPosition"_s);
     QCOMPARE(path->text(), doc->path());
     QVERIFY(position->isVisible());
     for (const int width : {420, 330, 290}) {
         view.resize(width, 300);
-        QTest::qWait(20);
+        test::deliverPosted();
         QVERIFY2(path->text().endsWith(u"/counter.cpp"_s) || path->text() == u"counter.cpp"_s,
                  qPrintable(u"%1: %2"_s.arg(width).arg(path->text())));
         QVERIFY2(path->fontMetrics().horizontalAdvance(path->text()) <= path->width(), qPrintable(path->text()));
@@ -619,7 +620,7 @@ void TestDiffPane::narrowHeader()
     }
     QVERIFY(!position->isVisible());
     view.resize(900, 300);
-    QTest::qWait(20);
+    test::deliverPosted();
     QCOMPARE(path->text(), doc->path());
     QVERIFY(position->isVisible());
 }
@@ -784,11 +785,15 @@ void TestDiffPane::largeFile()
         gap.start();
         QTimer tick;
         tick.setInterval(0);
+        QEventLoop loop;
+        int turns = 0;
         connect(&tick, &QTimer::timeout, &tick, [&] {
             longestGap = std::max(longestGap, gap.restart());
+            if (++turns == 100)
+                loop.quit();
         });
         tick.start();
-        QTest::qWait(400);
+        loop.exec(); // 100 turns of the event loop
     }
     // The same file again: its document is kept, so it shows at once.
     pane.selectFile(0);
@@ -1069,7 +1074,7 @@ void TestDiffPane::newerRequestSupersedes()
     QCOMPARE(view->document()->path(), u"tools/report.py"_s);
     // The big file's build finishes later; it is kept for later but not shown.
     QTRY_VERIFY_WITH_TIMEOUT(pane->model()->cachedDocument(2), 30000);
-    QTest::qWait(50);
+    test::deliverPosted();
     QCOMPARE(shown.size(), 1);
     QCOMPARE(pane->currentFile(), 1);
     QCOMPARE(view->document()->path(), u"tools/report.py"_s);
@@ -1091,7 +1096,7 @@ void TestDiffPane::destroyedWhileBuilding()
     QVERIFY(pane->model()->isBuilding(2));
     pane.reset();
     QVERIFY(QThreadPool::globalInstance()->waitForDone(30000));
-    QTest::qWait(50);
+    test::deliverPosted(); // the build's result, to no one
 }
 
 QString TestDiffPane::runAgentSession()
@@ -1227,7 +1232,7 @@ void TestDiffPane::turnScopeAndRevert()
     QVERIFY(userRow.isValid());
     QCOMPARE(userRow.data(TimelineModel::ChangedFilesRole).toInt(), 2);
     view->scrollTo(userRow, QAbstractItemView::PositionAtTop);
-    QTest::qWait(50);
+    QVERIFY(test::settle(*window));
     const QRect line = view->timelineDelegate()->partRect(userRow, u"#changes"_s);
     QVERIFY(!line.isEmpty());
     const QPoint click = view->visualRect(userRow).topLeft() + line.center();
@@ -1323,7 +1328,7 @@ void TestDiffPane::screenshotSideBySide()
     QVERIFY(waitLoaded(pane, [&] { Q_EMIT window->timelineView()->turnChangesRequested(sid, firstUser); }));
     pane->selectFile(pane->model()->rowOfPath(u"tools/report.py"_s));
     QVERIFY(waitShown(pane));
-    QTest::qWait(100);
+    test::deliverPosted();
     DiffView *view = pane->diffView();
     QVERIFY(view->leftArea()->isVisible());
     // Wide enough for two columns of code.

@@ -11,6 +11,7 @@
 #include "store/jsonstore.h"
 #include "store/sessionlock.h"
 
+#include <QFileSystemWatcher>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QSysInfo>
@@ -130,7 +131,11 @@ private Q_SLOTS:
             if (left) {
                 QVERIFY(file.open(QIODevice::WriteOnly)); // a file left by an earlier holder
                 file.close();
-                QTest::qWait(100);
+                // Seen by the window: it watches the file from now on (so what follows is a change
+                // of a file it knows, not a new one in the folder).
+                const auto *watcher = window.controller()->findChild<QFileSystemWatcher *>();
+                QVERIFY(watcher);
+                QTRY_VERIFY(watcher->files().contains(lockFile));
             }
             QProcess next;
             next.start(u"flock"_s, {u"--exclusive"_s, u"--no-fork"_s, lockFile, u"sleep"_s, u"120"_s});

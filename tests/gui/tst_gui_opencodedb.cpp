@@ -94,7 +94,6 @@ private Q_SLOTS:
 private:
     MainWindow *makeWindow();
     bool waitForSource(MainWindow *w);
-    bool openAndLoad(MainWindow *w, const QString &sessionID, const QString &source);
 
     QTemporaryDir m_settings;
     std::unique_ptr<test::FixtureDataDir> m_data;
@@ -156,19 +155,6 @@ bool TestGuiOpencodeDb::waitForSource(MainWindow *w)
             return false;
     }
     return true;
-}
-
-bool TestGuiOpencodeDb::openAndLoad(MainWindow *w, const QString &sessionID, const QString &source)
-{
-    if (!w->sessionsModel()->isLoaded()) {
-        QSignalSpy loaded(w->sessionsModel(), &SessionsModel::loaded);
-        if (!loaded.wait(5000))
-            return false;
-    }
-    QSignalSpy loaded(w->timelineModel(), &TimelineModel::loaded);
-    if (!w->openSession(sessionID, source))
-        return false;
-    return !w->timelineModel()->isLoading() || loaded.wait(5000);
 }
 
 void TestGuiOpencodeDb::showsTheDatabaseAsASource()
@@ -243,7 +229,7 @@ void TestGuiOpencodeDb::timelineMatchesTheExport()
     QCOMPARE(exports.size(), 7);
     for (const QString &name : exports) {
         const QString id = name.chopped(5);
-        QVERIFY2(openAndLoad(w, id, key), qPrintable(id));
+        QVERIFY2(test::openAndLoad(*w, id, key), qPrintable(id));
         TimelineModel *timeline = w->timelineModel();
         QCOMPARE(timeline->sessionID(), id);
         // Everything loaded (the fixture's sessions are shorter than a page).
@@ -280,7 +266,7 @@ void TestGuiOpencodeDb::liveAppendWithoutReset()
     QVERIFY(w);
     QVERIFY(waitForSource(w));
     const QString key = w->opencodeSource()->key();
-    QVERIFY(openAndLoad(w, MainID, key));
+    QVERIFY(test::openAndLoad(*w, MainID, key));
     TimelineModel *timeline = w->timelineModel();
     QAbstractItemModelTester tester(timeline, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester viewTester(w->timelineView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -355,7 +341,7 @@ void TestGuiOpencodeDb::composerAndForkOfferTheCopy()
     QVERIFY(waitForSource(w));
     const QString key = w->opencodeSource()->key();
     const auto before = test::snapshotTree(m_opencodeDir);
-    QVERIFY(openAndLoad(w, HandNamed, key));
+    QVERIFY(test::openAndLoad(*w, HandNamed, key));
 
     // The composer takes no prompt; it offers the copy.
     Composer *composer = w->composer();
@@ -382,7 +368,7 @@ void TestGuiOpencodeDb::composerAndForkOfferTheCopy()
     QTRY_VERIFY(w->timelineModel()->rowCount() > 0);
 
     // Fork on a database session asks first; "no" leaves everything as it is.
-    QVERIFY(openAndLoad(w, MainID, key));
+    QVERIFY(test::openAndLoad(*w, MainID, key));
     QStringList asked;
     bool answer = false;
     w->setImportQuestionHandler([&](const QString &text) {
@@ -392,7 +378,7 @@ void TestGuiOpencodeDb::composerAndForkOfferTheCopy()
     w->action(u"forkSession"_s)->trigger();
     QCOMPARE(asked.size(), 1);
     QVERIFY2(asked.first().contains(u"fork it"_s), qPrintable(asked.first()));
-    QTest::qWait(200);
+    QVERIFY(test::settle(*w));
     QCOMPARE(imported.size(), 1);
     QCOMPARE(w->currentSource(), key);
     // "Yes" copies it (no fork is written anywhere) and opens the copy.
@@ -409,7 +395,7 @@ void TestGuiOpencodeDb::composerAndForkOfferTheCopy()
     QCOMPARE(int(m_service->list().size()), weftSessions + 2);
     QCOMPARE(m_service->messages(mainCopy).size(), 13);
     // Compact on a database session offers the copy too.
-    QVERIFY(openAndLoad(w, MainID, key));
+    QVERIFY(test::openAndLoad(*w, MainID, key));
     answer = false;
     QVERIFY(w->action(u"compact"_s)->isEnabled());
     w->action(u"compact"_s)->trigger();
@@ -475,9 +461,9 @@ void TestGuiOpencodeDb::screenshot()
     MainWindow *w = makeWindow();
     QVERIFY(w);
     QVERIFY(waitForSource(w));
-    QVERIFY(openAndLoad(w, MainID, w->opencodeSource()->key()));
+    QVERIFY(test::openAndLoad(*w, MainID, w->opencodeSource()->key()));
     w->sidebar()->view()->collapse(w->sidebar()->proxy()->mapFromSource(w->sessionTreeModel()->index(0, 0)));
-    QTest::qWait(100);
+    QVERIFY(test::settle(*w));
     QVERIFY(QDir().mkpath(QStringLiteral(WEFT_BINARY_DIR "/screenshots")));
     QVERIFY(w->grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/opencode-source.png")));
 }

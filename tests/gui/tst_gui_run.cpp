@@ -29,7 +29,6 @@
 #include <QCompleter>
 #include <QAction>
 #include <QDateTime>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QLocale>
 #include <QPlainTextEdit>
@@ -139,12 +138,10 @@ bool TestGuiRun::makeConfiguredWindow()
 
 bool TestGuiRun::waitIdle(int timeoutMs)
 {
-    QElapsedTimer timer;
-    timer.start();
-    while (m_window->processor()->isBusy(m_run.sessionID) && timer.elapsed() < timeoutMs)
-        QTest::qWait(10);
-    QTest::qWait(50); // the queued model updates after the run
-    return !m_window->processor()->isBusy(m_run.sessionID);
+    if (!QTest::qWaitFor([this] { return !m_window->processor()->isBusy(m_run.sessionID); }, timeoutMs))
+        return false;
+    // The run's last updates were queued to this thread before it ended: delivered now.
+    return test::settle(*m_window);
 }
 
 bool TestGuiRun::sendAndWait(const QString &text)
@@ -317,7 +314,6 @@ void TestGuiRun::staysWhereTheUserScrolled()
     const int readingTop = view->visualRect(reading).top();
     const int maxBefore = bar->maximum();
     QVERIFY(waitIdle());
-    QTest::qWait(50);
     QVERIFY(bar->maximum() > maxBefore);
     QCOMPARE(view->indexAt(top), QModelIndex(reading));
     QCOMPARE(view->visualRect(reading).top(), readingTop);

@@ -57,7 +57,6 @@ private Q_SLOTS:
 private:
     MainWindow *makeWindow();
     bool waitForIndex(MainWindow *w);
-    bool openAndLoad(MainWindow *w, const QString &sessionID, const QString &source);
     QList<SearchHit> searchFor(SearchPanel *panel, const QString &query);
 
     QTemporaryDir m_settings;
@@ -128,14 +127,6 @@ bool TestGuiSearch::waitForIndex(MainWindow *w)
             return false;
     }
     return w->searchIndex()->isOpen() && w->searchIndex()->waitForIdle(20000);
-}
-
-bool TestGuiSearch::openAndLoad(MainWindow *w, const QString &sessionID, const QString &source)
-{
-    QSignalSpy loaded(w->timelineModel(), &TimelineModel::loaded);
-    if (!w->openSession(sessionID, source))
-        return false;
-    return !w->timelineModel()->isLoading() || loaded.wait(5000);
 }
 
 QList<SearchHit> TestGuiSearch::searchFor(SearchPanel *panel, const QString &query)
@@ -225,7 +216,7 @@ void TestGuiSearch::searchPanelFindsAndOpens()
     QVERIFY(panel->resultsModel()->index(row).data(SearchResultsModel::DetailRole).toString().startsWith(u"Assistant"_s));
 
     // Opening it: the session, scrolled to the part (older pages loaded to get there).
-    QVERIFY(openAndLoad(w, u"ses_dfe96a380ffecLH5wa8iKO3NO1"_s, dbKey)); // another session first
+    QVERIFY(test::openAndLoad(*w, u"ses_dfe96a380ffecLH5wa8iKO3NO1"_s, dbKey)); // another session first
     w->timelineModel()->setPageSize(1);
     QSignalSpy revealed(w->timelineView(), &TimelineView::partRevealed);
     panel->resultsView()->setCurrentIndex(panel->resultsModel()->index(row));
@@ -277,7 +268,7 @@ void TestGuiSearch::findNextPrevious()
     MainWindow *w = makeWindow();
     QVERIFY(w);
     QVERIFY(waitForIndex(w));
-    QVERIFY(openAndLoad(w, MainID, w->opencodeSource()->key()));
+    QVERIFY(test::openAndLoad(*w, MainID, w->opencodeSource()->key()));
     FindBar *bar = w->findBar();
     QVERIFY(!bar->isVisible());
 
@@ -355,7 +346,7 @@ void TestGuiSearch::findInOlderPages()
     QVERIFY(waitForIndex(w));
     const QString longSession = u"ses_dff058141ffeXJnTNzT8vnXcKt"_s;
     w->timelineModel()->setPageSize(1);
-    QVERIFY(openAndLoad(w, longSession, {}));
+    QVERIFY(test::openAndLoad(*w, longSession, {}));
     QCOMPARE(w->timelineModel()->totalMessageCount(), 30);
     FindBar *bar = w->findBar();
     QSignalSpy searched(bar, &FindBar::searched);
@@ -393,17 +384,17 @@ void TestGuiSearch::screenshots()
     panel->show();
     QVERIFY(QTest::qWaitForWindowExposed(panel));
     QVERIFY(!searchFor(panel, u"数据库"_s).isEmpty());
-    QTest::qWait(100);
+    QVERIFY(test::settle(*w));
     QVERIFY(panel->grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/search-panel.png")));
     panel->hide();
 
-    QVERIFY(openAndLoad(w, MainID, w->opencodeSource()->key()));
+    QVERIFY(test::openAndLoad(*w, MainID, w->opencodeSource()->key()));
     w->action(u"find"_s)->trigger();
     QSignalSpy searched(w->findBar(), &FindBar::searched);
     w->findBar()->edit()->setText(u"tool said"_s);
     QVERIFY(searched.wait(5000));
     QTest::keyClick(w->findBar()->edit(), Qt::Key_Return);
-    QTest::qWait(200);
+    QVERIFY(test::settle(*w));
     QVERIFY(w->grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/find-bar.png")));
 }
 

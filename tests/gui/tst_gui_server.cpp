@@ -217,7 +217,6 @@ private:
     /// Connects the window to the fake server (or @p url, in front of it) and waits for its
     /// sessions.
     ServerSource *connect(MainWindow *w, const QUrl &url = {}, int timeoutMs = 5000);
-    bool openAndLoad(MainWindow *w, const QString &sessionID, const QString &source);
 
     QTemporaryDir m_settings;
     std::unique_ptr<test::FixtureDataDir> m_data;
@@ -283,14 +282,6 @@ ServerSource *TestGuiServer::connect(MainWindow *w, const QUrl &url, int timeout
     return source;
 }
 
-bool TestGuiServer::openAndLoad(MainWindow *w, const QString &sessionID, const QString &source)
-{
-    QSignalSpy loaded(w->timelineModel(), &TimelineModel::loaded);
-    if (!w->openSession(sessionID, source))
-        return false;
-    return !w->timelineModel()->isLoading() || loaded.wait(5000);
-}
-
 void TestGuiServer::showsTheServerAsASource()
 {
     MainWindow *w = makeWindow();
@@ -313,7 +304,7 @@ void TestGuiServer::showsTheServerAsASource()
              QFileDevice::Permissions());
 
     // Its session opens in the timeline with every message the server has.
-    QVERIFY(openAndLoad(w, v1Session(), source->key()));
+    QVERIFY(test::openAndLoad(*w, v1Session(), source->key()));
     QCOMPARE(w->currentSource(), source->key());
     QCOMPARE(w->timelineModel()->rowCount(), int(recordedExchange(u"messages"_s).responseBody.toArray().size()));
     QVERIFY(!w->composer()->editor()->isReadOnly());
@@ -349,7 +340,7 @@ void TestGuiServer::promptPermissionAndStopGoToTheServer()
     QVERIFY(w);
     ServerSource *source = connect(w);
     QVERIFY(source);
-    QVERIFY(openAndLoad(w, v1Session(), source->key()));
+    QVERIFY(test::openAndLoad(*w, v1Session(), source->key()));
 
     // The server answers the prompt as the real one did: its recorded event stream, up to the
     // permission question.
@@ -409,7 +400,7 @@ void TestGuiServer::forkAndCompactThere()
     QVERIFY(w);
     ServerSource *source = connect(w);
     QVERIFY(source);
-    QVERIFY(openAndLoad(w, v1Session(), source->key()));
+    QVERIFY(test::openAndLoad(*w, v1Session(), source->key()));
     m_server->routeRecorded(u"fork whole session"_s);
     m_server->routeRecorded(u"summarize"_s);
     const QString forkID = recordedExchange(u"fork whole session"_s).responseBody.toObject().string(u"id");
@@ -433,7 +424,7 @@ void TestGuiServer::forkAndCompactThere()
     QCOMPARE(w->currentSource(), source->key());
 
     // Compact there (the confirmation says yes).
-    QVERIFY(openAndLoad(w, v1Session(), source->key()));
+    QVERIFY(test::openAndLoad(*w, v1Session(), source->key()));
     QTRY_VERIFY(w->action(u"compact"_s)->isEnabled());
     w->action(u"compact"_s)->trigger();
     QTRY_COMPARE(requestsTo(*m_server, "POST", u"/session/"_s + v1Session() + u"/summarize"_s).size(), 1);
@@ -468,7 +459,7 @@ void TestGuiServer::questionsAreAnsweredThere()
     QVERIFY(w);
     ServerSource *source = connect(w);
     QVERIFY(source);
-    QVERIFY(openAndLoad(w, v1Session(), source->key()));
+    QVERIFY(test::openAndLoad(*w, v1Session(), source->key()));
     for (const QString &id : {u"que_1"_s, u"que_2"_s})
         m_server->route("POST", u"/question/"_s + id + u"/reply"_s, 200, true);
     m_server->route("POST", u"/question/que_3/reject"_s, 200, true);

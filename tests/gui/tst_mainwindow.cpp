@@ -74,7 +74,6 @@ private Q_SLOTS:
 
 private:
     MainWindow *makeWindow();
-    bool openAndLoad(MainWindow *window, const QString &sessionID);
 
     QTemporaryDir m_settings;
     std::unique_ptr<test::FixtureDataDir> m_data;
@@ -112,21 +111,6 @@ MainWindow *TestMainWindow::makeWindow()
     return m_window.get();
 }
 
-bool TestMainWindow::openAndLoad(MainWindow *window, const QString &sessionID)
-{
-    if (!window->sessionsModel()->isLoaded()) {
-        QSignalSpy loaded(window->sessionsModel(), &SessionsModel::loaded);
-        if (!loaded.wait(5000))
-            return false;
-    }
-    if (window->currentSessionID() == sessionID && !window->timelineModel()->isLoading())
-        return true;
-    QSignalSpy loaded(window->timelineModel(), &TimelineModel::loaded);
-    if (!window->openSession(sessionID))
-        return false;
-    return !window->timelineModel()->isLoading() || loaded.wait(5000);
-}
-
 void TestMainWindow::opensTheNewestSession()
 {
     MainWindow *w = makeWindow();
@@ -141,7 +125,7 @@ void TestMainWindow::showsAFixtureSession()
 {
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    QVERIFY(openAndLoad(w, MainID));
+    QVERIFY(test::openAndLoad(*w, MainID));
     QCOMPARE(w->sidebar()->currentSessionID(), MainID);
     QCOMPARE(w->windowTitle(), u"Scripted session please create the fi"_s);
     TimelineView *view = w->timelineView();
@@ -176,7 +160,7 @@ void TestMainWindow::forkFromUserMessage()
 {
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    QVERIFY(openAndLoad(w, MainID));
+    QVERIFY(test::openAndLoad(*w, MainID));
     TimelineView *view = w->timelineView();
     const QModelIndex source = w->timelineModel()->indexForId(LastUser);
     const QModelIndex index = view->model()->index(source.row(), 0);
@@ -222,7 +206,7 @@ void TestMainWindow::forkFromAssistantMessage()
     QFETCH(int, expected);
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    QVERIFY(openAndLoad(w, MainID));
+    QVERIFY(test::openAndLoad(*w, MainID));
     TimelineView *view = w->timelineView();
     const QModelIndex index = view->model()->index(row, 0);
     QCOMPARE(index.data(TimelineModel::AuthorRole).value<Message::Role>(), Message::Role::Assistant);
@@ -246,7 +230,7 @@ void TestMainWindow::keyboardShortcutsList()
 {
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    QVERIFY(openAndLoad(w, MainID));
+    QVERIFY(test::openAndLoad(*w, MainID));
     w->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(w));
     // Help › Keyboard Shortcuts, by its own shortcut.
@@ -285,7 +269,7 @@ void TestMainWindow::importByDropping()
 {
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    QVERIFY(openAndLoad(w, MainID));
+    QVERIFY(test::openAndLoad(*w, MainID));
     QTemporaryDir dir;
     const QString good = dir.filePath(u"main.json"_s);
     QString error;
@@ -339,7 +323,7 @@ void TestMainWindow::promptHistory()
 {
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    QVERIFY(openAndLoad(w, MainID));
+    QVERIFY(test::openAndLoad(*w, MainID));
     // The session's prompts, oldest first, as the user typed them.
     QStringList prompts;
     for (const Message &m : m_service->store()->messages(MainID)) {
@@ -385,7 +369,7 @@ void TestMainWindow::keyboard()
 {
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    QVERIFY(openAndLoad(w, MainID));
+    QVERIFY(test::openAndLoad(*w, MainID));
     QTreeView *tree = w->sidebar()->view();
 
     // Ctrl+K: the sidebar's filter (Ctrl+F finds in the session).
@@ -429,7 +413,7 @@ void TestMainWindow::deleteMovesToTheTrash()
 {
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    QVERIFY(openAndLoad(w, HandNamed));
+    QVERIFY(test::openAndLoad(*w, HandNamed));
     QStringList asked;
     w->setConfirmationHandler([&](const QString &, const QString &text) {
         asked.append(text);
@@ -451,7 +435,7 @@ void TestMainWindow::deleteMovesToTheTrash()
     QVERIFY(w->currentSessionID() != HandNamed);
 
     // In the composer, Delete edits text and deletes no session.
-    QVERIFY(openAndLoad(w, MainID));
+    QVERIFY(test::openAndLoad(*w, MainID));
     w->composer()->editor()->setFocus();
     w->composer()->setText(u"ab"_s);
     w->composer()->editor()->moveCursor(QTextCursor::Start);
@@ -465,7 +449,7 @@ void TestMainWindow::composerRequests()
 {
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    QVERIFY(openAndLoad(w, MainID));
+    QVERIFY(test::openAndLoad(*w, MainID));
     Composer *composer = w->composer();
     QSignalSpy send(composer, &Composer::sendRequested);
     QSignalSpy compact(composer, &Composer::compactRequested);
@@ -497,12 +481,12 @@ void TestMainWindow::toolCardsExpand()
 {
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    QVERIFY(openAndLoad(w, MainID));
+    QVERIFY(test::openAndLoad(*w, MainID));
     TimelineView *view = w->timelineView();
     const QModelIndex index
         = view->model()->index(w->timelineModel()->indexForId(u"msg_200fa80bc001XL5vut0Jqlbu27"_s).row(), 0);
     view->scrollTo(index, QAbstractItemView::PositionAtTop);
-    QTest::qWait(50);
+    QVERIFY(test::settle(*w));
     const int before = view->visualRect(index).height();
     // Click on the tool card's header.
     QPoint header;
@@ -524,7 +508,7 @@ void TestMainWindow::spinnerOnlyWhileRunning()
 {
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    QVERIFY(openAndLoad(w, MainID));
+    QVERIFY(test::openAndLoad(*w, MainID));
     QVERIFY(!w->timelineView()->isAnimating());
     Message reply
         = Message::makeAssistant(u"msg_300000000001AAAAAAAAAAAAAA"_s, MainID, 1795312760000, LastUser, u"fake"_s,
@@ -591,7 +575,7 @@ void TestMainWindow::problemsInTheStatusBar()
     damaged.close();
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    QVERIFY(openAndLoad(w, MainID));
+    QVERIFY(test::openAndLoad(*w, MainID));
     QTRY_COMPARE(w->problemCount(), 1);
     auto *button = w->findChild<QToolButton *>(u"problemsButton"_s);
     QVERIFY(button);

@@ -193,14 +193,7 @@ void TestScreenshots::render()
     }
 
     MainWindow window(service, dataDir);
-    window.resize(1440, 900);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy sessions(window.sessionsModel(), &SessionsModel::loaded);
-    QVERIFY(window.sessionsModel()->isLoaded() || sessions.wait(5000));
-    QSignalSpy loaded(window.timelineModel(), &TimelineModel::loaded);
-    QVERIFY(window.openSession(open));
-    QVERIFY(!window.timelineModel()->isLoading() || loaded.wait(5000));
+    QVERIFY(test::showAndOpen(window, open, QSize(1440, 900)));
     // Limits come from the provider's model list; a typical one shows the meter's bar.
     window.contextMeter()->setLimit(200000);
     window.contextMeter()->setThreshold(0.9);
@@ -222,12 +215,12 @@ void TestScreenshots::render()
             }
         }
     }
-    QTest::qWait(100);
+    QVERIFY(test::settle(window));
     if (position == u"top")
         view->scrollToTop();
     else
         view->jumpToBottom();
-    QTest::qWait(100);
+    QVERIFY(test::settle(window));
 
     const QString name = QString::fromLatin1(QTest::currentDataTag());
     const QString path = QStringLiteral(WEFT_BINARY_DIR "/screenshots/") + name + u".png"_s;
@@ -263,14 +256,7 @@ void TestScreenshots::liveRun()
     QVERIFY(s.config.resolveModel);
 
     MainWindow window(service, sample.dataDir.path(), s);
-    window.resize(1440, 900);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy sessions(window.sessionsModel(), &SessionsModel::loaded);
-    QVERIFY(window.sessionsModel()->isLoaded() || sessions.wait(5000));
-    QSignalSpy loaded(window.timelineModel(), &TimelineModel::loaded);
-    QVERIFY(window.openSession(open));
-    QVERIFY(!window.timelineModel()->isLoading() || loaded.wait(5000));
+    QVERIFY(test::showAndOpen(window, open, QSize(1440, 900)));
 
     window.composer()->setCurrentModel(u"local/qwen3-coder"_s);
     // The reply streams some text, then asks to run the tests.
@@ -284,7 +270,7 @@ void TestScreenshots::liveRun()
     window.composer()->send();
     QTRY_VERIFY_WITH_TIMEOUT(!window.noticeBar()->keys().filter(u"permission-"_s).isEmpty(), 10000);
     window.composer()->setText(u"And then update the README"_s);
-    QTest::qWait(200);
+    QVERIFY(test::settle(window));
     QVERIFY(window.grab().save(dir + u"run-permission"_s + suffix));
 
     // Denied: the agent answers and stops.
@@ -304,7 +290,7 @@ void TestScreenshots::liveRun()
     QTRY_VERIFY(window.compactionDialog());
     QPointer<CompactionDialog> dialog = window.compactionDialog();
     QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Preview);
-    QTest::qWait(100);
+    QVERIFY(test::settle(window));
     QVERIFY(dialog->grab().save(dir + u"compaction-preview"_s + suffix));
     test::OpenAiStream summary(u"qwen3-coder"_s);
     summary.role().text(u"## Goal\nA `hello` program in C that greets a name.\n\n## Done\n"_s)
@@ -314,7 +300,7 @@ void TestScreenshots::liveRun()
     server.enqueue(hanging);
     dialog->compactButton()->click();
     QTRY_VERIFY(dialog->summaryText().contains(u"--shout"_s));
-    QTest::qWait(100);
+    QVERIFY(test::settle(window));
     QVERIFY(dialog->grab().save(dir + u"compaction-progress"_s + suffix));
     QVERIFY(window.grab().save(dir + u"compaction-running"_s + suffix));
     dialog->cancelButton()->click();
@@ -349,14 +335,14 @@ void TestScreenshots::forkPrefilledAndShortcuts()
     menu->findChild<QAction *>(u"forkFromHere"_s)->trigger();
     QVERIFY(forked.wait(10000));
     QTRY_VERIFY(!window.composer()->text().isEmpty());
-    QTest::qWait(200);
+    QVERIFY(test::settle(window));
     const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
     QVERIFY(window.grab().save(dir + u"fork-prefilled.png"_s));
     qInfo("wrote %sfork-prefilled.png", qPrintable(dir));
 
     window.showShortcuts();
     QTRY_VERIFY(window.shortcutsDialog() && window.shortcutsDialog()->isVisible());
-    QTest::qWait(100);
+    QVERIFY(test::settle(window));
     QVERIFY(window.shortcutsDialog()->grab().save(dir + u"keyboard-shortcuts.png"_s));
     qInfo("wrote %skeyboard-shortcuts.png", qPrintable(dir));
 }
@@ -379,7 +365,7 @@ void TestScreenshots::textSelection()
     QVERIFY(codeRow >= 0);
     const QModelIndex index = rows->index(codeRow, 0);
     view->scrollTo(index, QAbstractItemView::PositionAtCenter);
-    QTest::qWait(50);
+    QVERIFY(test::settle(window));
     // From the reply's first character to the middle of its code block's second line.
     const QRect rect = view->visualRect(index);
     QPoint start;
@@ -397,7 +383,7 @@ void TestScreenshots::textSelection()
     QTest::mouseRelease(view->viewport(), Qt::LeftButton, {}, inCode);
     QTest::mouseMove(view->viewport(), inCode + QPoint(1, 0));
     QVERIFY(view->timelineDelegate()->selectedText().contains(u"static void greet"_s));
-    QTest::qWait(100);
+    QVERIFY(test::settle(window));
     const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
     QVERIFY(window.grab().save(dir + u"text-selection.png"_s));
     qInfo("wrote %stext-selection.png", qPrintable(dir));
@@ -443,7 +429,7 @@ void TestScreenshots::attentionInbox()
     window.attentionInbox()->showPanel();
     QWidget *panel = window.attentionInbox()->panel();
     QTRY_VERIFY(panel && panel->isVisible());
-    QTest::qWait(200);
+    QVERIFY(test::settle(window));
     // The list is a pop-up of its own: painted over the window where it shows.
     QImage shot = window.grab().toImage();
     {

@@ -59,7 +59,7 @@ private Q_SLOTS:
 
         // A write to another session does not show here.
         QVERIFY(service->setTodos(second->id(), {}));
-        QTest::qWait(20);
+        QCoreApplication::sendPostedEvents(); // anything queued for the panel is delivered
         QCOMPARE(panel.todos().size(), 4);
 
         // Folding hides the list, not the header.

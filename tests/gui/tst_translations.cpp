@@ -608,16 +608,9 @@ void TestTranslations::noUntranslatedString()
     QVERIFY(store->initialize());
     auto service = std::make_shared<SessionService>(store);
     MainWindow window(service, fixture.path());
-    window.resize(1440, 900);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy sessions(window.sessionsModel(), &SessionsModel::loaded);
-    QVERIFY(window.sessionsModel()->isLoaded() || sessions.wait(5000));
     const QString open = u"ses_dff058141ffeXJnTNzT8vnXcKt"_s;
-    QSignalSpy loaded(window.timelineModel(), &TimelineModel::loaded);
-    QVERIFY(window.openSession(open));
-    QVERIFY(!window.timelineModel()->isLoading() || loaded.wait(5000));
-    QTest::qWait(100);
+    QVERIFY(test::showAndOpen(window, open, QSize(1440, 900)));
+    QVERIFY(test::settle(window));
 
     // The sessions' own texts (titles, folders) and the data folder are the user's, not ours.
     // The agents' names are identifiers of the config (OpenCode's "build" and "plan", or the user's

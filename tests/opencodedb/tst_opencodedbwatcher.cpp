@@ -162,11 +162,14 @@ qint64 percentile(QList<qint64> values, double p)
     return values.at(qMin<qsizetype>(values.size() - 1, qsizetype(p * double(values.size()))));
 }
 
+const QString ExistingID = u"ses_dff05751fffexgWr6MRybGFAXU"_s;
+
 struct Fixture {
     QTemporaryDir dir;
     QString file;
     std::unique_ptr<TestDb> db;
     std::shared_ptr<OpencodeDbStore> store;
+    int barriers = 0;
 
     bool setUp()
     {
@@ -186,20 +189,52 @@ struct Fixture {
     }
 };
 
+/// The text of the barrier part (barrier()).
+bool isBarrier(const Part &part)
+{
+    return part.id() == partId(900, 1) && part.text().startsWith(u"barrier "_s);
+}
+
+/// Waits, with no sleep, until @p service has announced all that was committed to @p f's
+/// database before: a full read is asked for, then one more change committed (the existing
+/// session's part, its text "barrier <n>"). The watcher reads one read after another and
+/// announces in that order, so once the barrier is announced, every read before it has been.
+bool barrier(Fixture &f, SessionService &service)
+{
+    auto *watcher = qobject_cast<OpencodeDbWatcher *>(service.watcher());
+    if (!watcher)
+        return false;
+    bool seen = false;
+    const QString text = u"barrier %1"_s.arg(++f.barriers);
+    const QMetaObject::Connection c
+        = QObject::connect(&service, &SessionService::partUpdated, &service,
+                           [&](const Part &p) { seen |= isBarrier(p) && p.text() == text; });
+    watcher->rescan();
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const bool ok = f.db->insertPart(textPart(partId(900, 1), ExistingID, messageId(900), text, now), now)
+        && QTest::qWaitFor([&] { return seen; }, 5000);
+    QObject::disconnect(c);
+    return ok;
+}
+
 /// Starts following @p f's database and rescans it: nothing of what it held at the start may
 /// be reported, and a full scan must have run.
-void expectNothingReported(const Fixture &f)
+void expectNothingReported(Fixture &f)
 {
     SessionService service(f.store);
     OpencodeDbWatcher &watcher = *new OpencodeDbWatcher(f.store); // the service takes it over at start
     watcher.setFullScanInterval(50);
     QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
-    QSignalSpy changes(&watcher, &OpencodeDbWatcher::changesRead);
+    QList<StoreChange> reported;
+    QObject::connect(&watcher, &OpencodeDbWatcher::changed, &watcher,
+                     [&](const QList<StoreChange> &changes) { reported += changes; });
     service.startWatching(&watcher);
     QVERIFY(started.wait(5000));
-    watcher.rescan();
-    QTest::qWait(400);
-    QCOMPARE(changes.count(), 0);
+    QVERIFY(barrier(f, service)); // a full scan, then the barrier
+    // Only the barrier.
+    QCOMPARE(reported.size(), 1);
+    QCOMPARE(reported.first().kind, StoreChange::Kind::PartUpdated);
+    QVERIFY(isBarrier(reported.first().part));
     QVERIFY(watcher.stats().fullScans >= 1);
 }
 
@@ -271,7 +306,8 @@ void TestOpencodeDbWatcher::followsAWriterThread()
         std::all_of(writer.commits.keyBegin(), writer.commits.keyEnd(),
                     [&](const QString &id) { return !arrivals.value(id).isEmpty() && arrivals.value(id).last().text == writer.commits.value(id).last().text; }),
         5000);
-    QTest::qWait(300); // anything late would show up as a duplicate now
+    QVERIFY(barrier(f, service)); // anything late would show up as a duplicate now
+    arrivals.remove(partId(900, 1));
     QCOMPARE(arrivals.size(), messageCount * partCount);
     QCOMPARE(sessionsCreated, 1);
     QCOMPARE(messages, QSet<QString>(writer.messageIDs.cbegin(), writer.messageIDs.cend()));
@@ -359,7 +395,7 @@ void TestOpencodeDbWatcher::sessionLifecycle()
     QVERIFY(f.db->exec(u"DELETE FROM session WHERE id = ?"_s, {SessionID}));
     QTRY_COMPARE_WITH_TIMEOUT(deleted.count(), 1, 3000);
     QCOMPARE(deleted.at(0).at(0).value<Session>().id(), SessionID);
-    QTest::qWait(200);
+    QVERIFY(barrier(f, service));
     QCOMPARE(created.count(), 1);
     QCOMPARE(updated.count(), 1);
 }
@@ -410,8 +446,10 @@ void TestOpencodeDbWatcher::oldRowFoundByFullScan()
     QTRY_COMPARE_WITH_TIMEOUT(parts.count(), 1, 3000);
     QCOMPARE(parts.at(0).at(0).value<Part>().id(), partId(1, 1));
     QVERIFY(watcher.stats().fullScans >= 1);
-    QTest::qWait(500);
-    QCOMPARE(parts.count(), 1);
+    // Later full scans do not report it again: only the barrier follows.
+    QVERIFY(barrier(f, service));
+    QCOMPARE(parts.count(), 2);
+    QVERIFY(isBarrier(parts.at(1).at(0).value<Part>()));
 }
 
 void TestOpencodeDbWatcher::deletedMessageReloadsSession()
@@ -431,8 +469,9 @@ void TestOpencodeDbWatcher::deletedMessageReloadsSession()
     QSignalSpy changed(&service, &SessionService::sessionChangedExternally);
     service.startWatching(&watcher);
     QVERIFY(started.wait(5000));
+    const qint64 scans = watcher.stats().fullScans;
     watcher.rescan(); // takes the per-session counts
-    QTest::qWait(200);
+    QTRY_VERIFY(watcher.stats().fullScans > scans);
     // A revert's cleanup: the messages after the cut are deleted.
     QVERIFY(f.db->exec(u"DELETE FROM part WHERE message_id = ?"_s, {messageId(3)}));
     QVERIFY(f.db->exec(u"DELETE FROM message WHERE id = ?"_s, {messageId(3)}));
@@ -461,7 +500,11 @@ void TestOpencodeDbWatcher::followsAcrossWalRecreation()
     QTRY_COMPARE_WITH_TIMEOUT(parts.count(), 1, 3000);
     QVERIFY(f.db->exec(u"PRAGMA wal_checkpoint(TRUNCATE)"_s));
     f.db.reset(); // OpenCode quits
-    QTest::qWait(200);
+    // The watcher reads while it is gone.
+    const auto reads = [&watcher] { return watcher.stats().polls + watcher.stats().skipped; };
+    const qint64 before = reads();
+    watcher.pollNow();
+    QTRY_VERIFY(reads() > before);
     f.db = std::make_unique<TestDb>(f.file, weft::test::SchemaAge::V1_15_13, false); // and starts again
     const qint64 later = QDateTime::currentMSecsSinceEpoch();
     QVERIFY(f.db->insertPart(textPart(partId(1, 2), SessionID, messageId(1), u"after restart"_s, later), later));
@@ -509,7 +552,7 @@ void TestOpencodeDbWatcher::storeMakesTheWatcher()
     service.stopWatching();
     QVERIFY(!service.watcher());
     QVERIFY(f.db->insertPart(textPart(partId(1, 2), SessionID, messageId(1), u"unseen"_s, now), now + 2));
-    QTest::qWait(300);
+    QCoreApplication::sendPostedEvents(); // whatever was on its way
     QCOMPARE(parts.count(), 2);
 }
 
@@ -552,7 +595,7 @@ void TestOpencodeDbWatcher::followsV2Rows()
                                            v2AssistantData(states.at(i), now + 1), now + 1, now + 2 + i));
         QTRY_COMPARE_WITH_TIMEOUT(texts.size(), i + 1, 5000);
     }
-    QTest::qWait(300); // anything late would show up as a duplicate now
+    QVERIFY(barrier(f, service)); // anything late would show up as a duplicate now
     QCOMPARE(texts.size(), 3);
     QCOMPARE(texts.at(0).text, u"Hello"_s);
     QCOMPARE(texts.at(1).text, u"Hello, world"_s);
@@ -612,8 +655,9 @@ void TestOpencodeDbWatcher::deletedV2RowReloadsSession()
     QSignalSpy messages(&service, &SessionService::messageUpdated);
     service.startWatching(&watcher);
     QVERIFY(started.wait(5000));
+    const qint64 scans = watcher.stats().fullScans;
     watcher.rescan(); // takes the per-session counts
-    QTest::qWait(200);
+    QTRY_VERIFY(watcher.stats().fullScans > scans);
     // A revert's cleanup: the rows after the cut are deleted.
     QVERIFY(f.db->exec(u"DELETE FROM session_message WHERE id = ?"_s, {v2MessageId(4)}));
     QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 5000);

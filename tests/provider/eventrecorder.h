@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Records what a Provider emits, for the provider tests.
+// The provider tests' fixture (the loopback server for each test function) and recorder of what
+// a Provider emits.
 
+#include "fakellmserver.h"
 #include "provider/provider.h"
 
+#include <QCoreApplication>
 #include <QEventLoop>
 #include <QObject>
 #include <QStringList>
@@ -17,10 +20,52 @@
 namespace weft::test
 {
 
+/// A request of the provider tests: @p system, then @p user, and the `read` tool (its file path
+/// required when @p required).
+inline LlmRequest readRequest(const QString &providerID, const QString &modelID, qint64 maxOutputTokens,
+                              const QString &system, const QString &user, bool required = false)
+{
+    JsonObject schema{{QStringLiteral("type"), QStringLiteral("object")},
+                      {QStringLiteral("properties"),
+                       JsonObject{{QStringLiteral("filePath"), JsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}}}};
+    if (required)
+        schema.insert(QStringLiteral("required"), JsonArray{QStringLiteral("filePath")});
+    LlmRequest r;
+    r.providerID = providerID;
+    r.modelID = modelID;
+    r.maxOutputTokens = maxOutputTokens;
+    r.messages = {LlmMessage::system(system), LlmMessage::user(user)};
+    r.tools = {LlmToolDefinition{QStringLiteral("read"), QStringLiteral("Reads a file"), schema}};
+    return r;
+}
+
+/// A provider test: the loopback LLM server (m_server), new for each test function.
+class ProviderTest : public QObject
+{
+    Q_OBJECT
+
+protected:
+    FakeLlmServer *m_server = nullptr;
+
+protected Q_SLOTS:
+    void init()
+    {
+        m_server = new FakeLlmServer(this);
+        QVERIFY(m_server->listen());
+    }
+
+    void cleanup()
+    {
+        delete m_server;
+        m_server = nullptr;
+    }
+};
+
 class EventRecorder : public QObject
 {
 public:
     explicit EventRecorder(Provider *provider)
+        : m_provider(provider)
     {
         connect(provider, &Provider::event, this, [this](const LlmEvent &e) {
             if (endings > 0)
@@ -44,7 +89,16 @@ public:
         });
     }
 
-    /// Waits for finished() or failed(), then a little more to catch anything emitted late.
+    /// Delivers what is on its way already (queued signals, network data read), with no sleep:
+    /// whatever the provider would emit late is in endings and eventsAfterEnd after this.
+    static void deliverPending()
+    {
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
+        QCoreApplication::sendPostedEvents();
+    }
+
+    /// Waits for finished() or failed(), then delivers what is on its way (deliverPending()).
     bool wait(int timeoutMs = 15000)
     {
         // An event loop rather than QTest::qWaitFor, which sleeps 10 ms between rounds and would
@@ -59,8 +113,15 @@ public:
             loop.exec();
             m_loop = nullptr;
         }
-        QTest::qWait(30);
+        deliverPending();
         return endings > 0;
+    }
+
+    /// Starts @p request on the provider and waits for its end (wait()).
+    bool run(const LlmRequest &request, int timeoutMs = 15000)
+    {
+        m_provider->start(request);
+        return wait(timeoutMs);
     }
 
     void clear()
@@ -119,6 +180,7 @@ public:
     std::function<void(const LlmEvent &)> onEvent;
 
 private:
+    Provider *m_provider;
     QEventLoop *m_loop = nullptr;
 };
 
