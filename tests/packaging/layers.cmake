@@ -3,9 +3,9 @@
 # what a target links (so with its include roots and flags), built by the test, never by `all`.
 # views_app must compile (the probes themselves work); the others must fail to compile, on the
 # header they include. One build at a time in the tree (RESOURCE_LOCK).
-# weft_layer_probe(NAME LINKS target [MISSING header]): without MISSING the probe must compile.
+# weft_layer_probe(NAME LINKS targets... [MISSING header]): without MISSING the probe must compile.
 function(weft_layer_probe name)
-    cmake_parse_arguments(ARG "" "LINKS;MISSING" "" ${ARGN})
+    cmake_parse_arguments(ARG "" "MISSING" "LINKS" ${ARGN})
     set(target weft_layer_probe_${name})
     add_library(${target} OBJECT EXCLUDE_FROM_ALL ${CMAKE_CURRENT_SOURCE_DIR}/layers/${name}.cpp)
     target_link_libraries(${target} PRIVATE ${ARG_LINKS})
