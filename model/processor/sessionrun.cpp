@@ -380,7 +380,7 @@ void SessionRun::send(const ResolvedModel &model, const LlmRequest &request,
     m_provider = provider;
     m_sent = std::move(done);
     const quint64 serial = ++m_sendSerial;
-    m_state = State::Streaming;
+    enter(State::Streaming);
     connect(provider, &Provider::event, this, std::move(onEvent));
     connect(provider, &Provider::finished, this, [this, serial] { endSend(serial, RequestOutcome{true, {}, {}}); });
     connect(provider, &Provider::failed, this, [this, serial](const MessageError &error, std::optional<qint64> after) {
@@ -397,6 +397,7 @@ void SessionRun::endSend(quint64 serial, const RequestOutcome &outcome)
 {
     if (serial != m_sendSerial || !m_sent)
         return;
+    Q_ASSERT(m_state == State::Streaming);
     if (Provider *provider = m_provider) {
         provider->disconnect(this);
         if (!outcome.ended)
@@ -510,12 +511,13 @@ void SessionRun::waitToRetry(int attempt, const StreamOutcome &outcome, std::fun
         m_retryTimer = new QTimer(this);
         m_retryTimer->setSingleShot(true);
         connect(m_retryTimer, &QTimer::timeout, this, [this] {
+            Q_ASSERT(m_state == State::WaitingToRetry);
             const auto waited = std::exchange(m_retryDone, {});
             waited(!aborted());
         });
     }
     m_retryDone = std::move(done);
-    m_state = State::WaitingToRetry;
+    enter(State::WaitingToRetry);
     // abortNow() ends the wait early (a timeout of 0).
     m_retryTimer->start(aborted() ? 0 : int(qMin<qint64>(delay, std::numeric_limits<int>::max())));
 }
@@ -614,7 +616,7 @@ void SessionRun::executeTools(const QList<Part> &calls, std::function<void(bool)
         return done(!aborted());
     // Each call on a thread of its own; this thread keeps handling its events (abortNow(), the
     // deltas' timer, the sub-agents) until the last call has ended.
-    m_state = State::RunningTools;
+    enter(State::RunningTools);
     m_toolRunner->run(m_step->assistant.id(), calls, [this, done = std::move(done)](const QList<ToolRunner::Outcome> &outcomes) {
         // The results stay in the order of the calls (the model reads them so).
         for (const ToolRunner::Outcome &outcome : outcomes) {
@@ -731,7 +733,7 @@ void SessionRun::runSubtask(const Message &user, std::function<void(std::optiona
     // The task tool itself, as OpenCode runs it (on the tool pool: the sub-agent runs on this
     // thread): the user chose the agent, so no permission is asked for it, and it runs on the
     // command's model.
-    m_state = State::RunningTools;
+    enter(State::RunningTools);
     m_toolRunner->offThread<std::pair<Part, ToolResult>>(
         [this, part, input, start, assistantID = assistant.id(), model]() mutable {
             ToolContext context = toolContext(assistantID, part, input, start);
@@ -957,7 +959,7 @@ void SessionRun::finish(bool ok)
 {
     flushDeltas();
     m_ok = ok;
-    m_state = State::Finished;
+    enter(State::Finished);
     if (m_nestedDone) {
         const auto done = std::exchange(m_nestedDone, {});
         if (!m_lastError.isNull() && m_lastText.isEmpty())
@@ -977,7 +979,7 @@ void SessionRun::fetchInstructions(std::function<void()> next)
     m_instructionsFetched = true;
     if (!m_network)
         m_network = new QNetworkAccessManager(this);
-    m_state = State::FetchingInstructions;
+    enter(State::FetchingInstructions);
     Instructions::fetch(m_network, m_config.instructionUrls,
                         [this, next = std::move(next)](const QList<Instruction> &fetched) {
                             m_config.instructions += fetched;
@@ -985,8 +987,15 @@ void SessionRun::fetchInstructions(std::function<void()> next)
                         });
 }
 
+void SessionRun::enter(State state)
+{
+    qCDebug(lcProcessor).noquote() << "run of" << m_session.id() << "waits:" << stateName(state);
+    m_state = state;
+}
+
 void SessionRun::run()
 {
+    Q_ASSERT(m_state == State::Idle);
     if (m_compactOnly) {
         runCompactionOnly();
         return;

@@ -67,7 +67,6 @@ public:
     };
     /// Starts the run (on its thread); done() follows from that thread's event loop.
     void run();
-    [[nodiscard]] State state() const { return m_state; }
     [[nodiscard]] std::shared_ptr<std::atomic_bool> abortFlag() const { return m_abort; }
     /// Whether the run ended without an error (valid once state() is Finished).
     [[nodiscard]] bool succeeded() const { return m_ok; }
@@ -280,6 +279,26 @@ private:
     QNetworkAccessManager *m_network = nullptr;
     QPointer<Provider> m_provider;
     State m_state = State::Idle;
+    /// The run waits for the event that ends @p state now (logged with lcProcessor, debug).
+    void enter(State state);
+    [[nodiscard]] static const char *stateName(State state)
+    {
+        switch (state) {
+        case State::Idle:
+            return "nothing (idle)";
+        case State::FetchingInstructions:
+            return "instruction URLs";
+        case State::Streaming:
+            return "a provider's stream";
+        case State::WaitingToRetry:
+            return "a retry's delay";
+        case State::RunningTools:
+            return "tool calls";
+        case State::Finished:
+            return "nothing (finished)";
+        }
+        return "";
+    }
     bool m_ok = false;
     /// The request that runs (send()): where its end goes, and its number.
     std::function<void(const RequestOutcome &)> m_sent;
