@@ -1000,238 +1000,300 @@ void TimelineDelegate::paintBadge(QPainter *p, const QRectF &rect, ToolStatus st
     }
 }
 
+/// What painting any block needs besides the block: the painter, the row's colours and fonts.
+struct TimelineDelegate::PaintState
+{
+    PaintState(QPainter *painter, const QPalette &rowPalette, bool running, std::pair<int, int> selectedRange,
+               const QRectF &exposedRect, const QFont &viewFont)
+        : p(painter)
+        , palette(rowPalette)
+        , live(running)
+        , selected(selectedRange)
+        , exposed(exposedRect)
+        , font(viewFont)
+        , small(smallFont(viewFont))
+        , fm(viewFont)
+        , text(rowPalette.color(QPalette::Text))
+        , dim(Style::dimText(rowPalette))
+    {
+    }
+
+    QPainter *p;
+    const QPalette &palette;
+    bool live; // the message runs
+    std::pair<int, int> selected; // the selected characters of the block's document
+    QRectF exposed; // what of the row is in view
+    QFont font;
+    QFont small;
+    QFontMetricsF fm;
+    QColor text;
+    QColor dim;
+};
+
 void TimelineDelegate::paintBlock(QPainter *p, const Block &b, const QPalette &palette, bool live,
                                   std::pair<int, int> selected, const QRectF &exposed) const
 {
-    const QFont font = m_view->font();
-    const QFont small = smallFont(font);
-    const QFontMetricsF fm(font);
-    const QColor text = palette.color(QPalette::Text);
-    const QColor dim = Style::dimText(palette);
-
-    QAbstractTextDocumentLayout::PaintContext ctx;
-    ctx.palette = palette;
-    ctx.clip = exposed.translated(-b.docPos); // the document draws only the lines in view
-
+    const PaintState s(p, palette, live, selected, exposed, m_view->font());
     switch (b.kind) {
-    case Block::Kind::Text: {
-        Markdown::paintCodeBackgrounds(p, b.doc.get(), b.docPos, palette);
-        p->save();
-        p->translate(b.docPos);
-        ctx.palette.setColor(QPalette::Text, text);
-        addFindSelections(ctx, b.doc.get(), palette, b.partID == m_findPart);
-        addTextSelection(ctx, b.doc.get(), selected, palette);
-        b.doc->documentLayout()->draw(p, ctx);
-        p->restore();
-        if (m_hoveredCode.first == b.partID || m_copiedCode.first == b.partID) {
-            for (const Markdown::CodeBlock &code : Markdown::codeBlocks(b.doc.get())) {
-                const bool copied = m_copiedCode == std::pair(b.partID, b.codeBase + code.group);
-                if (copied || m_hoveredCode == std::pair(b.partID, b.codeBase + code.group))
-                    paintCopyButton(p, copyButtonRect(b, code.rect), copied, palette);
-            }
-        }
+    case Block::Kind::Text:
+        paintText(b, s);
+        break;
+    case Block::Kind::Reasoning:
+        paintReasoning(b, s);
+        break;
+    case Block::Kind::Tool:
+        paintTool(b, s);
+        break;
+    case Block::Kind::File:
+        paintFile(b, s);
+        break;
+    case Block::Kind::Line:
+        paintLine(b, s);
+        break;
+    case Block::Kind::Error:
+        paintError(b, s);
+        break;
+    case Block::Kind::Working:
+        paintWorking(b, s);
         break;
     }
-    case Block::Kind::Reasoning: {
-        drawChevron(p, QPointF(b.toggle.left() + 5, b.toggle.center().y()), b.expanded, dim);
-        QFont italic = font;
-        italic.setItalic(true);
-        p->setFont(italic);
-        p->setPen(dim);
-        p->drawText(b.toggle.adjusted(16, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, b.title);
-        if (b.expanded && b.doc) {
-            p->save();
-            QColor bar = dim;
-            bar.setAlphaF(0.5f);
-            p->fillRect(QRectF(b.rect.left() + 4, b.docPos.y(), 2, b.doc->size().height()), bar);
-            p->translate(b.docPos);
-            ctx.palette.setColor(QPalette::Text, dim);
-            addFindSelections(ctx, b.doc.get(), palette, b.partID == m_findPart);
-            addTextSelection(ctx, b.doc.get(), selected, palette);
-            b.doc->documentLayout()->draw(p, ctx);
-            p->restore();
-        }
-        break;
-    }
-    case Block::Kind::Tool: {
-        p->save();
-        p->setRenderHint(QPainter::Antialiasing);
-        const QColor base = palette.color(QPalette::Base);
-        QColor border = Style::mix(base, text, 0.16);
-        if (b.status == ToolStatus::Error)
-            border = Style::mix(base, Style::negative(palette), 0.45);
-        p->setPen(QPen(border, 1));
-        p->setBrush(Style::mix(base, text, 0.035));
-        p->drawRoundedRect(b.rect.adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
-        p->restore();
+}
 
-        const QRectF header(b.rect.left(), b.rect.top(), b.rect.width(), b.toggle.height());
-        drawChevron(p, QPointF(header.left() + 12, header.center().y()), b.expanded, dim);
-        QFont bold = font;
-        bold.setWeight(QFont::DemiBold);
-        p->setFont(bold);
-        p->setPen(text);
-        const qreal nameW = QFontMetricsF(bold).horizontalAdvance(b.title);
-        const QRectF nameRect(header.left() + 24, header.top(), nameW + 2, header.height());
-        p->drawText(nameRect, Qt::AlignVCenter | Qt::AlignLeft, b.title);
+void TimelineDelegate::paintDocument(const Block &b, const QColor &color, bool findCurrent, const PaintState &s) const
+{
+    QAbstractTextDocumentLayout::PaintContext ctx;
+    ctx.palette = s.palette;
+    ctx.palette.setColor(QPalette::Text, color);
+    ctx.clip = s.exposed.translated(-b.docPos); // the document draws only the lines in view
+    addFindSelections(ctx, b.doc.get(), s.palette, findCurrent);
+    addTextSelection(ctx, b.doc.get(), s.selected, s.palette);
+    s.p->save();
+    s.p->translate(b.docPos);
+    b.doc->documentLayout()->draw(s.p, ctx);
+    s.p->restore();
+}
 
-        qreal right = b.badge.left() - 8;
-        if (!b.note.isEmpty()) {
-            QFont noteFont = small;
-            noteFont.setItalic(true);
-            const qreal w = QFontMetricsF(noteFont).horizontalAdvance(b.note);
-            p->setFont(noteFont);
-            p->setPen(Style::neutral(palette));
-            p->drawText(QRectF(right - w, header.top(), w, header.height()), Qt::AlignVCenter | Qt::AlignRight, b.note);
-            right -= w + 10;
+void TimelineDelegate::paintText(const Block &b, const PaintState &s) const
+{
+    QPainter *p = s.p;
+    Markdown::paintCodeBackgrounds(p, b.doc.get(), b.docPos, s.palette);
+    paintDocument(b, s.text, b.partID == m_findPart, s);
+    if (m_hoveredCode.first == b.partID || m_copiedCode.first == b.partID) {
+        for (const Markdown::CodeBlock &code : Markdown::codeBlocks(b.doc.get())) {
+            const bool copied = m_copiedCode == std::pair(b.partID, b.codeBase + code.group);
+            if (copied || m_hoveredCode == std::pair(b.partID, b.codeBase + code.group))
+                paintCopyButton(p, copyButtonRect(b, code.rect), copied, s.palette);
         }
-        if (!b.subject.isEmpty()) {
-            p->setFont(font);
-            p->setPen(dim);
-            const QRectF subjectRect(nameRect.right() + 8, header.top(), std::max(0.0, right - nameRect.right() - 8),
-                                     header.height());
-            p->drawText(subjectRect, Qt::AlignVCenter | Qt::AlignLeft,
-                        fm.elidedText(b.subject, Qt::ElideMiddle, subjectRect.width()));
-        }
-        paintBadge(p, b.badge, b.status, live, b.asking, palette);
-
-        if (!b.errorLine.isEmpty()) {
-            p->setFont(small);
-            p->setPen(Style::negative(palette));
-            const QRectF r(header.left() + 24, header.bottom() - 2, header.width() - 36, QFontMetricsF(small).height());
-            p->drawText(r, Qt::AlignVCenter | Qt::AlignLeft,
-                        QFontMetricsF(small).elidedText(b.errorLine, Qt::ElideRight, r.width()));
-        }
-        if (b.expanded) {
-            p->save();
-            QColor sep = Style::mix(palette.color(QPalette::Base), text, 0.12);
-            p->setPen(sep);
-            p->drawLine(QPointF(b.rect.left() + 1, header.bottom()), QPointF(b.rect.right() - 1, header.bottom()));
-            const QFont fixed = fixedFont(font);
-            const QFontMetricsF ffm(fixed);
-            const QFontMetricsF sfm(small);
-            const auto drawLines = [&](const QRectF &r, const QString &caption, const QStringList &lines, int more,
-                                       const QColor &color) {
-                p->setFont(small);
-                p->setPen(dim);
-                p->drawText(QRectF(r.left(), r.top(), r.width(), sfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                            caption);
-                p->setFont(fixed);
-                p->setPen(color);
-                qreal ly = r.top() + sfm.height() + 2;
-                for (const QString &line : lines) {
-                    p->drawText(QRectF(r.left(), ly, r.width(), ffm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                                ffm.elidedText(line, Qt::ElideRight, r.width()));
-                    ly += ffm.height();
-                }
-                if (more > 0) {
-                    p->setFont(small);
-                    p->setPen(dim);
-                    p->drawText(QRectF(r.left(), ly, r.width(), ffm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                                Style::plural(tr("… %n more line(s)", nullptr, more), more));
-                }
-            };
-            if (!b.inputLines.isEmpty())
-                drawLines(b.inputRect, tr("Input"), b.inputLines, b.inputMore, text);
-            if (!b.outputCaption.isEmpty()) {
-                const bool cleared = b.outputCaption != tr("Output") && !b.outputIsError;
-                drawLines(b.outputRect, b.outputCaption, b.outputLines, b.outputMore,
-                          b.outputIsError ? Style::negative(palette)
-                              : cleared   ? dim
-                                          : text);
-            }
-            p->restore();
-        }
-        break;
     }
-    case Block::Kind::File: {
+}
+
+void TimelineDelegate::paintReasoning(const Block &b, const PaintState &s) const
+{
+    QPainter *p = s.p;
+    drawChevron(p, QPointF(b.toggle.left() + 5, b.toggle.center().y()), b.expanded, s.dim);
+    QFont italic = s.font;
+    italic.setItalic(true);
+    p->setFont(italic);
+    p->setPen(s.dim);
+    p->drawText(b.toggle.adjusted(16, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, b.title);
+    if (b.expanded && b.doc) {
         p->save();
-        p->setRenderHint(QPainter::Antialiasing);
-        const QColor base = palette.color(QPalette::Base);
-        const QRectF chip(b.rect.left(), b.rect.top(), b.rect.width(), fm.height() + 8);
-        p->setPen(QPen(Style::mix(base, text, 0.16), 1));
-        p->setBrush(Style::mix(base, text, 0.035));
-        p->drawRoundedRect(chip.adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
-        const qreal side = fm.height() - 2;
-        const QRectF iconRect(chip.left() + 8, chip.center().y() - side / 2, side, side);
-        Style::icon(b.icon).paint(p, iconRect.toRect());
-        p->setFont(font);
-        p->setPen(text);
-        const qreal nameX = iconRect.right() + 6;
-        const QFontMetricsF sfm(small);
-        const qreal subjectW = sfm.horizontalAdvance(b.subject);
-        const QString name = fm.elidedText(b.text, Qt::ElideMiddle, std::max<qreal>(20, chip.right() - nameX - subjectW - 18));
-        p->drawText(QRectF(nameX, chip.top(), chip.right() - nameX, chip.height()), Qt::AlignVCenter | Qt::AlignLeft, name);
-        p->setFont(small);
-        p->setPen(dim);
-        p->drawText(QRectF(nameX + fm.horizontalAdvance(name) + 10, chip.top(), subjectW + 2, chip.height()),
-                    Qt::AlignVCenter | Qt::AlignLeft, b.subject);
-        if (!b.thumbnail.isEmpty()) {
-            const QImage image = thumbnail(b.partID, b.url, b.thumbnail.size().toSize());
-            if (image.isNull()) {
-                p->setPen(dim);
-                p->drawText(b.thumbnail, Qt::AlignLeft | Qt::AlignVCenter, tr("(the image cannot be shown)"));
-            } else {
-                // Small pictures keep their size; larger ones fit the box.
-                const QSizeF natural = QSizeF(image.size()) / image.devicePixelRatio();
-                const QSizeF shown = natural.width() > b.thumbnail.width() || natural.height() > b.thumbnail.height()
-                    ? natural.scaled(b.thumbnail.size(), Qt::KeepAspectRatio)
-                    : natural;
-                const QRectF target(b.thumbnail.topLeft(), shown);
-                QPainterPath clip;
-                clip.addRoundedRect(target, 4, 4);
-                p->setClipPath(clip);
-                p->drawImage(target, image);
-                p->setClipping(false);
-                p->setPen(QPen(Style::mix(base, text, 0.16), 1));
-                p->setBrush(Qt::NoBrush);
-                p->drawRoundedRect(target.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
-            }
-        }
+        QColor bar = s.dim;
+        bar.setAlphaF(0.5f);
+        p->fillRect(QRectF(b.rect.left() + 4, b.docPos.y(), 2, b.doc->size().height()), bar);
+        paintDocument(b, s.dim, b.partID == m_findPart, s);
         p->restore();
-        break;
     }
-    case Block::Kind::Line: {
-        QColor color = dim;
-        if (b.tone == Block::Tone::Neutral)
-            color = Style::neutral(palette);
-        else if (b.tone == Block::Tone::Negative)
-            color = Style::negative(palette);
-        else if (b.tone == Block::Tone::Active)
-            color = Style::active(palette);
-        p->setFont(small);
+}
+
+void TimelineDelegate::paintTool(const Block &b, const PaintState &s) const
+{
+    QPainter *p = s.p;
+    const QPalette &palette = s.palette;
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing);
+    const QColor base = palette.color(QPalette::Base);
+    QColor border = Style::mix(base, s.text, 0.16);
+    if (b.status == ToolStatus::Error)
+        border = Style::mix(base, Style::negative(palette), 0.45);
+    p->setPen(QPen(border, 1));
+    p->setBrush(Style::mix(base, s.text, 0.035));
+    p->drawRoundedRect(b.rect.adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
+    p->restore();
+
+    const QRectF header(b.rect.left(), b.rect.top(), b.rect.width(), b.toggle.height());
+    drawChevron(p, QPointF(header.left() + 12, header.center().y()), b.expanded, s.dim);
+    QFont bold = s.font;
+    bold.setWeight(QFont::DemiBold);
+    p->setFont(bold);
+    p->setPen(s.text);
+    const qreal nameW = QFontMetricsF(bold).horizontalAdvance(b.title);
+    const QRectF nameRect(header.left() + 24, header.top(), nameW + 2, header.height());
+    p->drawText(nameRect, Qt::AlignVCenter | Qt::AlignLeft, b.title);
+
+    qreal right = b.badge.left() - 8;
+    if (!b.note.isEmpty()) {
+        QFont noteFont = s.small;
+        noteFont.setItalic(true);
+        const qreal w = QFontMetricsF(noteFont).horizontalAdvance(b.note);
+        p->setFont(noteFont);
+        p->setPen(Style::neutral(palette));
+        p->drawText(QRectF(right - w, header.top(), w, header.height()), Qt::AlignVCenter | Qt::AlignRight, b.note);
+        right -= w + 10;
+    }
+    if (!b.subject.isEmpty()) {
+        p->setFont(s.font);
+        p->setPen(s.dim);
+        const QRectF subjectRect(nameRect.right() + 8, header.top(), std::max(0.0, right - nameRect.right() - 8),
+                                 header.height());
+        p->drawText(subjectRect, Qt::AlignVCenter | Qt::AlignLeft,
+                    s.fm.elidedText(b.subject, Qt::ElideMiddle, subjectRect.width()));
+    }
+    paintBadge(p, b.badge, b.status, s.live, b.asking, palette);
+
+    if (!b.errorLine.isEmpty()) {
+        p->setFont(s.small);
+        p->setPen(Style::negative(palette));
+        const QRectF r(header.left() + 24, header.bottom() - 2, header.width() - 36, QFontMetricsF(s.small).height());
+        p->drawText(r, Qt::AlignVCenter | Qt::AlignLeft,
+                    QFontMetricsF(s.small).elidedText(b.errorLine, Qt::ElideRight, r.width()));
+    }
+    if (b.expanded)
+        paintToolDetails(b, header, s);
+}
+
+void TimelineDelegate::paintToolDetails(const Block &b, const QRectF &header, const PaintState &s) const
+{
+    QPainter *p = s.p;
+    const QPalette &palette = s.palette;
+    p->save();
+    QColor sep = Style::mix(palette.color(QPalette::Base), s.text, 0.12);
+    p->setPen(sep);
+    p->drawLine(QPointF(b.rect.left() + 1, header.bottom()), QPointF(b.rect.right() - 1, header.bottom()));
+    const QFont fixed = fixedFont(s.font);
+    const QFontMetricsF ffm(fixed);
+    const QFontMetricsF sfm(s.small);
+    const auto drawLines = [&](const QRectF &r, const QString &caption, const QStringList &lines, int more,
+                               const QColor &color) {
+        p->setFont(s.small);
+        p->setPen(s.dim);
+        p->drawText(QRectF(r.left(), r.top(), r.width(), sfm.height()), Qt::AlignLeft | Qt::AlignVCenter, caption);
+        p->setFont(fixed);
         p->setPen(color);
-        p->drawText(b.rect, Qt::AlignVCenter | Qt::AlignLeft,
-                    QFontMetricsF(small).elidedText(b.text, Qt::ElideRight, b.rect.width()));
-        break;
+        qreal ly = r.top() + sfm.height() + 2;
+        for (const QString &line : lines) {
+            p->drawText(QRectF(r.left(), ly, r.width(), ffm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                        ffm.elidedText(line, Qt::ElideRight, r.width()));
+            ly += ffm.height();
+        }
+        if (more > 0) {
+            p->setFont(s.small);
+            p->setPen(s.dim);
+            p->drawText(QRectF(r.left(), ly, r.width(), ffm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                        Style::plural(tr("… %n more line(s)", nullptr, more), more));
+        }
+    };
+    if (!b.inputLines.isEmpty())
+        drawLines(b.inputRect, tr("Input"), b.inputLines, b.inputMore, s.text);
+    if (!b.outputCaption.isEmpty()) {
+        const bool cleared = b.outputCaption != tr("Output") && !b.outputIsError;
+        drawLines(b.outputRect, b.outputCaption, b.outputLines, b.outputMore,
+                  b.outputIsError ? Style::negative(palette)
+                      : cleared   ? s.dim
+                                  : s.text);
     }
-    case Block::Kind::Error: {
-        const QColor color = b.tone == Block::Tone::Neutral ? Style::neutral(palette) : Style::negative(palette);
-        p->save();
-        p->setRenderHint(QPainter::Antialiasing);
-        QColor bg = color;
-        bg.setAlphaF(0.10f);
-        QColor border = color;
-        border.setAlphaF(0.5f);
-        p->setPen(QPen(border, 1));
-        p->setBrush(bg);
-        p->drawRoundedRect(b.rect.adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
-        p->translate(b.docPos);
-        ctx.palette.setColor(QPalette::Text, color);
-        addFindSelections(ctx, b.doc.get(), palette, false);
-        addTextSelection(ctx, b.doc.get(), selected, palette);
-        b.doc->documentLayout()->draw(p, ctx);
-        p->restore();
-        break;
+    p->restore();
+}
+
+void TimelineDelegate::paintFile(const Block &b, const PaintState &s) const
+{
+    QPainter *p = s.p;
+    const QFontMetricsF &fm = s.fm;
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing);
+    const QColor base = s.palette.color(QPalette::Base);
+    const QRectF chip(b.rect.left(), b.rect.top(), b.rect.width(), fm.height() + 8);
+    p->setPen(QPen(Style::mix(base, s.text, 0.16), 1));
+    p->setBrush(Style::mix(base, s.text, 0.035));
+    p->drawRoundedRect(chip.adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
+    const qreal side = fm.height() - 2;
+    const QRectF iconRect(chip.left() + 8, chip.center().y() - side / 2, side, side);
+    Style::icon(b.icon).paint(p, iconRect.toRect());
+    p->setFont(s.font);
+    p->setPen(s.text);
+    const qreal nameX = iconRect.right() + 6;
+    const QFontMetricsF sfm(s.small);
+    const qreal subjectW = sfm.horizontalAdvance(b.subject);
+    const QString name
+        = fm.elidedText(b.text, Qt::ElideMiddle, std::max<qreal>(20, chip.right() - nameX - subjectW - 18));
+    p->drawText(QRectF(nameX, chip.top(), chip.right() - nameX, chip.height()), Qt::AlignVCenter | Qt::AlignLeft, name);
+    p->setFont(s.small);
+    p->setPen(s.dim);
+    p->drawText(QRectF(nameX + fm.horizontalAdvance(name) + 10, chip.top(), subjectW + 2, chip.height()),
+                Qt::AlignVCenter | Qt::AlignLeft, b.subject);
+    if (!b.thumbnail.isEmpty()) {
+        const QImage image = thumbnail(b.partID, b.url, b.thumbnail.size().toSize());
+        if (image.isNull()) {
+            p->setPen(s.dim);
+            p->drawText(b.thumbnail, Qt::AlignLeft | Qt::AlignVCenter, tr("(the image cannot be shown)"));
+        } else {
+            // Small pictures keep their size; larger ones fit the box.
+            const QSizeF natural = QSizeF(image.size()) / image.devicePixelRatio();
+            const QSizeF shown = natural.width() > b.thumbnail.width() || natural.height() > b.thumbnail.height()
+                ? natural.scaled(b.thumbnail.size(), Qt::KeepAspectRatio)
+                : natural;
+            const QRectF target(b.thumbnail.topLeft(), shown);
+            QPainterPath clip;
+            clip.addRoundedRect(target, 4, 4);
+            p->setClipPath(clip);
+            p->drawImage(target, image);
+            p->setClipping(false);
+            p->setPen(QPen(Style::mix(base, s.text, 0.16), 1));
+            p->setBrush(Qt::NoBrush);
+            p->drawRoundedRect(target.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
+        }
     }
-    case Block::Kind::Working: {
-        drawSpinner(p, QPointF(b.rect.left() + 6, b.rect.center().y()), 5, m_spinnerPhase, Style::active(palette));
-        p->setFont(font);
-        p->setPen(dim);
-        p->drawText(b.rect.adjusted(18, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, b.text);
-        break;
-    }
-    }
+    p->restore();
+}
+
+void TimelineDelegate::paintLine(const Block &b, const PaintState &s) const
+{
+    QColor color = s.dim;
+    if (b.tone == Block::Tone::Neutral)
+        color = Style::neutral(s.palette);
+    else if (b.tone == Block::Tone::Negative)
+        color = Style::negative(s.palette);
+    else if (b.tone == Block::Tone::Active)
+        color = Style::active(s.palette);
+    s.p->setFont(s.small);
+    s.p->setPen(color);
+    s.p->drawText(b.rect, Qt::AlignVCenter | Qt::AlignLeft,
+                  QFontMetricsF(s.small).elidedText(b.text, Qt::ElideRight, b.rect.width()));
+}
+
+void TimelineDelegate::paintError(const Block &b, const PaintState &s) const
+{
+    QPainter *p = s.p;
+    const QColor color = b.tone == Block::Tone::Neutral ? Style::neutral(s.palette) : Style::negative(s.palette);
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing);
+    QColor bg = color;
+    bg.setAlphaF(0.10f);
+    QColor border = color;
+    border.setAlphaF(0.5f);
+    p->setPen(QPen(border, 1));
+    p->setBrush(bg);
+    p->drawRoundedRect(b.rect.adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
+    paintDocument(b, color, false, s);
+    p->restore();
+}
+
+void TimelineDelegate::paintWorking(const Block &b, const PaintState &s) const
+{
+    drawSpinner(s.p, QPointF(b.rect.left() + 6, b.rect.center().y()), 5, m_spinnerPhase, Style::active(s.palette));
+    s.p->setFont(s.font);
+    s.p->setPen(s.dim);
+    s.p->drawText(b.rect.adjusted(18, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, b.text);
 }
 
 void TimelineDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, const QModelIndex &index) const

@@ -209,10 +209,30 @@ private:
     [[nodiscard]] int viewWidth() const;
     [[nodiscard]] QString messageToolTip(const QModelIndex &index) const;
     [[nodiscard]] QString toolToolTip(const Part &part, bool live) const;
+    struct PaintState;
+    /// Paints @p block: a dispatcher over the functions below, which paint one kind of block
+    /// each (as the layout functions lay out one kind each).
     /// @p selected: the selected characters of the block's document (from, to), empty when none;
     /// @p exposed: what of the row is in view (row coordinates).
     void paintBlock(QPainter *painter, const Block &block, const QPalette &palette, bool live,
                     std::pair<int, int> selected, const QRectF &exposed) const;
+    /// The block's document in @p color, with the find matches and the selection, clipped to
+    /// what is in view.
+    void paintDocument(const Block &block, const QColor &color, bool findCurrent, const PaintState &state) const;
+    /// Markdown text, with the copy buttons of its code blocks.
+    void paintText(const Block &block, const PaintState &state) const;
+    void paintReasoning(const Block &block, const PaintState &state) const;
+    /// A tool card: its frame, header, badge and first error line.
+    void paintTool(const Block &block, const PaintState &state) const;
+    /// The input and output lines of an expanded tool card below @p header.
+    void paintToolDetails(const Block &block, const QRectF &header, const PaintState &state) const;
+    /// An attachment's chip and an image's thumbnail.
+    void paintFile(const Block &block, const PaintState &state) const;
+    /// A one-line notice.
+    void paintLine(const Block &block, const PaintState &state) const;
+    /// The message's error in its box.
+    void paintError(const Block &block, const PaintState &state) const;
+    void paintWorking(const Block &block, const PaintState &state) const;
     /// The copy button of code block @p code of text block @p block; wide enough for either label.
     [[nodiscard]] QRectF copyButtonRect(const Block &block, const QRectF &code) const;
     void paintCopyButton(QPainter *painter, const QRectF &rect, bool copied, const QPalette &palette) const;
