@@ -623,7 +623,7 @@ void TestMcp::runCallsMcpTool()
     config.generateTitles = false; // one request per step, in order
     Processor processor(fixture.service, config);
     QSignalSpy finished(&processor, &Processor::finished);
-    QVERIFY(processor.prompt({fixture.sessionID, {}, u"Use the echo tool"_s, {}, {}}));
+    QVERIFY(processor.prompt(PromptRequest{fixture.sessionID, {}, u"Use the echo tool"_s, {}, {}}));
     QVERIFY(finished.wait(30000));
     QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(finished.at(0).at(2).value<MessageError>().message()));
 
@@ -658,7 +658,7 @@ void TestMcp::runCallsMcpTool()
         deniedConfig.generateTitles = false;
         Processor second(fixture.service, deniedConfig);
         QSignalSpy secondFinished(&second, &Processor::finished);
-        QVERIFY(second.prompt({fixture.sessionID, {}, u"Again"_s, {}, {}}));
+        QVERIFY(second.prompt(PromptRequest{fixture.sessionID, {}, u"Again"_s, {}, {}}));
         QVERIFY(secondFinished.wait(30000));
         const JsonArray tools = fixture.server->requests().constLast().json.array(u"tools"_s);
         QVERIFY(!tools.isEmpty()); // the built-in ones are still there
