@@ -141,6 +141,10 @@ Result<ResolvedPrompt> Processor::checkPrompt(const PromptRequest &request) cons
     resolved.config = std::move(config).value();
     PromptRequest &run = resolved.request;
     run = request;
+    // A command may be an MCP server's prompt ("server:prompt"): those are known once the
+    // project's servers are in use (prompt() does the same for every run).
+    if (run.slashCommands || !run.command.isEmpty())
+        useMcpServers(resolved.config, McpUse::Include);
     const QList<PromptCommand> commands = resolved.config.availableCommands();
     if (run.slashCommands && run.command.isEmpty() && run.text.startsWith(u'/')) {
         static const QRegularExpression space(u"\\s"_s);
