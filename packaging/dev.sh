@@ -29,6 +29,40 @@ desktop-file-utils appstream libglib2.0-bin dpkg-dev file libsqlite3-dev sqlite3
 qt6-qpa-plugins libgl-dev procps libsimdjson-dev openssh-client openssh-server nodejs libtree-sitter-dev"
 
 log() { printf '\033[1mweft:\033[0m %s\n' "$*" >&2; }
+
+# Phases and their times: `timed NAME CMD...` runs CMD and records its wall time and the CPU time
+# of everything it ran (user + system of the processes it waited for); print_phases prints them
+# (at the end of `test`, whether it passed or not: a phase that failed shows as such). On a shared
+# machine the CPU time is the steadier figure.
+PHASE_NAMES=() PHASE_WALL=() PHASE_CPU=() PHASE_RUNNING=""
+child_cpu_ticks() { awk '{ print $16 + $17 }' "/proc/$$/stat"; }
+timed() {
+    local name=$1 start=$SECONDS ticks
+    shift
+    ticks=$(child_cpu_ticks)
+    PHASE_RUNNING=$name PHASE_START=$start PHASE_TICKS=$ticks
+    "$@"
+    PHASE_RUNNING=""
+    PHASE_NAMES+=("$name")
+    PHASE_WALL+=($((SECONDS - start)))
+    PHASE_CPU+=($(( ($(child_cpu_ticks) - ticks) / $(getconf CLK_TCK) )))
+}
+print_phases() {
+    local i total=0
+    if [ -n "$PHASE_RUNNING" ]; then
+        PHASE_NAMES+=("$PHASE_RUNNING (failed)")
+        PHASE_WALL+=($((SECONDS - PHASE_START)))
+        PHASE_CPU+=($(( ($(child_cpu_ticks) - PHASE_TICKS) / $(getconf CLK_TCK) )))
+    fi
+    [ ${#PHASE_NAMES[@]} -gt 0 ] || return 0
+    printf '\033[1mweft:\033[0m %-19s %9s %9s\n' phase wall cpu >&2
+    for i in "${!PHASE_NAMES[@]}"; do
+        printf '\033[1mweft:\033[0m %-19s %6dm%02ds %6dm%02ds\n' "${PHASE_NAMES[$i]}" \
+            $((PHASE_WALL[i] / 60)) $((PHASE_WALL[i] % 60)) $((PHASE_CPU[i] / 60)) $((PHASE_CPU[i] % 60)) >&2
+        total=$((total + PHASE_WALL[i]))
+    done
+    printf '\033[1mweft:\033[0m %-19s %6dm%02ds\n' total $((total / 60)) $((total % 60)) >&2
+}
 die() { printf 'weft: error: %s\n' "$*" >&2; exit 1; }
 
 have_native_kf6() {
@@ -135,6 +169,11 @@ ensure_buildroot() {
     stamp_value >"$ROOT/.weft-stamp"
 }
 
+# Makes the build root where the host needs one (once; then it only checks its stamp).
+prepare_build_env() {
+    have_native_kf6 || ensure_buildroot
+}
+
 # Runs a command in the build environment (natively or in the build root).
 build_env() {
     if have_native_kf6; then
@@ -154,9 +193,9 @@ configure_and_build() {
     # ccache, where the build environment has it, makes rebuilds after a branch switch cheap.
     local launcher=()
     build_env sh -c 'command -v ccache' >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-    build_env cmake -S "$SRC" -B "$dir" -G Ninja -DWEFT_LAUNCHER_MODE="$launcher_mode" \
+    timed configure build_env cmake -S "$SRC" -B "$dir" -G Ninja -DWEFT_LAUNCHER_MODE="$launcher_mode" \
         -DWEFT_BUILDROOT="$ROOT" "${launcher[@]}" "$@" >/dev/null
-    build_env cmake --build "$dir" --parallel "$(nproc)" "${targets[@]}"
+    timed build build_env cmake --build "$dir" --parallel "$(nproc)" "${targets[@]}"
 }
 
 # clang and libFuzzer's runtime, for `fuzz` only (not in BUILDROOT_PACKAGES: every other build
@@ -309,8 +348,10 @@ main() {
         else
             extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
         fi
+        trap print_phases EXIT
+        timed "build root" prepare_build_env
         configure_and_build "$dir" -DWEFT_WERROR=ON "${extra[@]}"
-        build_env env QT_QPA_PLATFORM=offscreen ctest --test-dir "$dir" --output-on-failure \
+        timed tests build_env env QT_QPA_PLATFORM=offscreen ctest --test-dir "$dir" --output-on-failure \
             --parallel "$(nproc)" --timeout 600 "$@"
         ;;
     bench)
