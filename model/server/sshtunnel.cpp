@@ -4,6 +4,7 @@
 #include "core/logging.h"
 #include "core/tr.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QHostAddress>
 #include <QProcess>
@@ -464,7 +465,10 @@ void SshTunnel::cleanUp()
     // The end of the session's stdin stops the remote server; the script then ends, and with it
     // the master (and the forward). Nothing waits for that here: the master, on its own from now
     // on, goes when it ends, asked to end through its control socket if it takes long, then killed.
-    master->setParent(nullptr);
+    // The application keeps it (not this tunnel, which may go first): whatever still runs when
+    // the application ends is killed and freed with it.
+    QObject *keeper = QCoreApplication::instance();
+    master->setParent(keeper && keeper->thread() == master->thread() ? keeper : nullptr);
     connect(master, &QProcess::finished, master, &QObject::deleteLater);
     master->closeWriteChannel();
     const QString program = m_program;
