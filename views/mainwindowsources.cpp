@@ -229,7 +229,7 @@ void MainWindow::updateSourceState()
     const bool server = currentServer() != nullptr;
     const bool foreign = !m_currentSource.isEmpty() && !server;
     // A session of Weft's store that another process runs is followed live, not prompted here.
-    const std::optional<SessionLock::Holder> elsewhere
+    const std::optional<RunHolder> elsewhere
         = m_currentSource.isEmpty() && m_controller ? m_controller->runningElsewhere(m_current) : std::nullopt;
     if (elsewhere)
         m_composer->setReadOnly(true, tr("This session is being run by %1. It follows live here; fork it to work "

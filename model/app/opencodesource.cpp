@@ -5,6 +5,7 @@
 #include "opencodedb/opencodedatadir.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
+#include "store/store.h"
 #include "qt/sessionsmodel.h"
 
 #include <QDir>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessioncontroller.h"
 
+#include "session/sessionstore.h"
 #include "core/logging.h"
 #include "core/project.h"
 #include "core/tr.h"
@@ -14,6 +15,7 @@
 #include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
+#include "store/sessionlock.h"
 
 #include <QDir>
 #include <QSaveFile>
@@ -63,11 +65,11 @@ SessionController::SessionController(std::shared_ptr<SessionService> service, co
 
 void SessionController::refreshElsewhere()
 {
-    QHash<QString, SessionLock::Holder> now;
+    QHash<QString, RunHolder> now;
     QSet<QString> files;
     for (const QString &sessionID : SessionLock::lockFiles(m_dataDir)) {
         files.insert(SessionLock::path(m_dataDir, sessionID));
-        if (const std::optional<SessionLock::Holder> holder = SessionLock::holder(m_dataDir, sessionID);
+        if (const std::optional<RunHolder> holder = SessionLock::holder(m_dataDir, sessionID);
             holder && !holder->isThisProcess())
             now.insert(sessionID, *holder);
     }
@@ -80,7 +82,7 @@ void SessionController::refreshElsewhere()
         m_lockWatcher->addPaths(files.values());
     if (now == m_elsewhere)
         return;
-    const QHash<QString, SessionLock::Holder> before = std::exchange(m_elsewhere, now);
+    const QHash<QString, RunHolder> before = std::exchange(m_elsewhere, now);
     if (m_elsewhere.isEmpty())
         m_lockPoll->stop();
     else if (!m_lockPoll->isActive())
@@ -110,10 +112,10 @@ void SessionController::refreshElsewhere()
     }
 }
 
-std::optional<SessionLock::Holder> SessionController::runningElsewhere(const QString &sessionID) const
+std::optional<RunHolder> SessionController::runningElsewhere(const QString &sessionID) const
 {
     const auto it = m_elsewhere.constFind(sessionID);
-    return it == m_elsewhere.cend() ? std::nullopt : std::optional<SessionLock::Holder>(*it);
+    return it == m_elsewhere.cend() ? std::nullopt : std::optional<RunHolder>(*it);
 }
 
 SessionController::~SessionController()
@@ -522,7 +524,7 @@ bool SessionController::importSession(const QString &sessionID)
 {
     if (!m_opencode || !m_opencode->service() || m_service->isReadOnly() || sessionID.isEmpty())
         return false;
-    std::shared_ptr<Store> source = m_opencode->service()->sharedStore();
+    std::shared_ptr<Store> source = storeOf(*m_opencode->service());
     std::shared_ptr<SessionService> target = m_service;
     // Many small writes: off the GUI thread. The copies' signals reach the models queued, before
     // the continuation runs.
@@ -552,7 +554,7 @@ Result<void> SessionController::checkIdle(const QString &sessionID) const
 {
     if (isBusy(sessionID))
         return Error{SessionTr::tr("session %1 is running; stop it first").arg(sessionID), {}};
-    if (const std::optional<SessionLock::Holder> holder = runningElsewhere(sessionID))
+    if (const std::optional<RunHolder> holder = runningElsewhere(sessionID))
         return Error{SessionTr::tr("session %1 is being run by %2").arg(sessionID, holder->describe()), {}};
     return {};
 }
@@ -851,15 +853,15 @@ bool SessionController::rejectQuestion(const QString &requestID)
 
 QString SessionController::primarySourceKey() const
 {
-    return SearchIndex::sourceKey(*m_service->store());
+    return SearchIndex::sourceKey(*storeOf(*m_service));
 }
 
 std::function<std::optional<Message::Role>(const SearchHit &)> SessionController::roleResolver() const
 {
     QHash<QString, std::shared_ptr<Store>> stores;
-    stores.insert(primarySourceKey(), m_service->sharedStore());
+    stores.insert(primarySourceKey(), storeOf(*m_service));
     if (m_opencode && m_opencode->service())
-        stores.insert(m_opencode->key(), m_opencode->service()->sharedStore());
+        stores.insert(m_opencode->key(), storeOf(*m_opencode->service()));
     return [stores](const SearchHit &hit) -> std::optional<Message::Role> {
         const std::shared_ptr<Store> store = stores.value(hit.source);
         if (!store)

@@ -4,9 +4,8 @@
 #include "processor/setup.h"
 #include "processor/snapshot.h"
 #include "search/searchindex.h"
+#include "core/storeinfo.h"
 #include "core/types.h"
-#include "store/sessionlock.h"
-#include "store/sessiontrash.h"
 
 #include <QFuture>
 #include <QHash>
@@ -135,7 +134,7 @@ public:
     [[nodiscard]] bool isBusy(const QString &sessionID) const;
     /// The process that runs @p sessionID of Weft's store when that is another one (a `weft run`,
     /// another window): the session is followed live here, and not run until that ends.
-    [[nodiscard]] std::optional<SessionLock::Holder> runningElsewhere(const QString &sessionID) const;
+    [[nodiscard]] std::optional<RunHolder> runningElsewhere(const QString &sessionID) const;
     [[nodiscard]] QStringList sessionsRunningElsewhere() const { return m_elsewhere.keys(); }
     [[nodiscard]] QStringList busySessions() const;
     /// Decides, once, whether and how @p request would run: the session can be run here (not
@@ -317,7 +316,7 @@ private:
     SearchIndex *m_searchIndex = nullptr;
     OpencodeSource *m_opencode = nullptr;
     QList<ServerSource *> m_servers;
-    QHash<QString, SessionLock::Holder> m_elsewhere; // sessions other processes run
+    QHash<QString, RunHolder> m_elsewhere; // sessions other processes run
     QFileSystemWatcher *m_lockWatcher = nullptr; // the lock folder and its files
     QTimer *m_lockPoll = nullptr; // while sessions run elsewhere: their holders may die
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dbimport.h"
 
+#include "session/sessionstore.h"
 #include "core/logging.h"
 #include "core/tr.h"
 #include "session/sessionservice.h"
@@ -21,7 +22,7 @@ Result<QList<Imported>> importSessions(Store &source, SessionService &target, co
                                        const std::function<void(int, int)> &progress)
 {
     if (target.isReadOnly())
-        return Error{OpencodeDbTr::tr("the target store is read-only"), target.store()->location()};
+        return Error{OpencodeDbTr::tr("the target store is read-only"), storeOf(target)->location()};
     const QList<Session> all = source.sessions();
     QHash<QString, Session> byID;
     QHash<QString, QStringList> children;
@@ -76,14 +77,14 @@ Result<QList<Imported>> importSessions(Store &source, SessionService &target, co
 
     // Projects first: Weft's store lists sessions by project.
     QSet<QString> haveProjects;
-    for (const Project &p : target.store()->projects())
+    for (const Project &p : storeOf(target)->projects())
         haveProjects.insert(p.id());
     QSet<QString> neededProjects;
     for (const Session &s : std::as_const(ordered))
         neededProjects.insert(s.projectID());
     for (const Project &p : source.projects()) {
         if (neededProjects.contains(p.id()) && !haveProjects.contains(p.id())) {
-            if (Result<void> r = target.store()->writeProject(p); !r)
+            if (Result<void> r = storeOf(target)->writeProject(p); !r)
                 qCWarning(lcSession) << "could not write project" << p.id() << ":" << r.error().toString();
         }
     }

@@ -4,6 +4,7 @@
 #include "compactionrun.h"
 #include "sessionrun.h"
 
+#include "session/sessionstore.h"
 #include "core/identifier.h"
 #include "core/logging.h"
 #include "core/tr.h"
@@ -41,7 +42,7 @@ Result<ResolvedModel> resolveCompactionModel(const ProcessorConfig &config, cons
     if (const std::optional<Agent> agent = config.agents.find(u"compaction"_s); agent && !agent->model.isEmpty())
         return config.resolveModel(agent->model);
     // OpenCode: the model of the last user message.
-    const QList<Message> messages = service.store()->messages(sessionID);
+    const QList<Message> messages = storeOf(service)->messages(sessionID);
     for (auto it = messages.crbegin(); it != messages.crend(); ++it) {
         if (it->isUser() && !it->modelProviderID().isEmpty()) {
             if (Result<ResolvedModel> model = config.resolveModel(it->modelProviderID() + u'/' + it->modelModelID()))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessionrun.h"
 
+#include "session/sessionstore.h"
 #include "core/tr.h"
 #include "mcp/mcpmanager.h"
 
@@ -148,7 +149,7 @@ Result<void> SessionRun::prepare()
         modelRef = m_agent.model;
     if (modelRef.isEmpty()) {
         // The model of the session's last user message, as OpenCode continues with it.
-        const QList<Message> messages = m_service->store()->messages(m_session.id());
+        const QList<Message> messages = storeOf(*m_service)->messages(m_session.id());
         for (auto it = messages.crbegin(); it != messages.crend(); ++it) {
             if (it->isUser() && !it->modelProviderID().isEmpty()) {
                 modelRef = it->modelProviderID() + u'/' + it->modelModelID();
@@ -835,7 +836,7 @@ void SessionRun::finishAborted(Message &assistant, StreamAssembler &parts)
     // still be in the stream journal), then the tools that never finished, by the rule a dead
     // run's reply is closed with (Part::closeUnfinished).
     parts.closeStreaming();
-    const QList<Part> onDisk = m_service->store()->parts(m_session.id(), assistant.id());
+    const QList<Part> onDisk = storeOf(*m_service)->parts(m_session.id(), assistant.id());
     for (Part part : parts.toolParts()) {
         // Re-read: the tool may have finished and been written meanwhile.
         for (const Part &current : onDisk) {
@@ -1023,7 +1024,7 @@ void SessionRun::startPrompt()
 
     // Agent switches carry OpenCode's reminders as synthetic text.
     QString previousAgent;
-    const QList<Message> previous = m_service->store()->messages(m_session.id());
+    const QList<Message> previous = storeOf(*m_service)->messages(m_session.id());
     for (auto it = previous.crbegin(); it != previous.crend(); ++it) {
         if (it->isUser()) {
             previousAgent = it->agent();

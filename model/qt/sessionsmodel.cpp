@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessionsmodel.h"
 
+#include "session/sessionstore.h"
 #include "core/async.h"
 #include "core/logging.h"
 #include "session/sessionservice.h"
@@ -62,7 +63,7 @@ void SessionsModel::reload()
 {
     assertGuiThread();
     const int generation = ++m_generation;
-    std::shared_ptr<Store> store = m_service->sharedStore();
+    std::shared_ptr<Store> store = storeOf(*m_service);
     whenFinished(QtConcurrent::run([store] {
                      LoadResult result;
                      result.projects = store->projects();
@@ -311,7 +312,7 @@ void SessionsModel::applySession(const Session &session)
     if (session.id().isEmpty())
         return;
     if (!m_projectNames.contains(session.projectID()))
-        updateProjects(m_service->store()->projects());
+        updateProjects(storeOf(*m_service)->projects());
     const auto it = m_rowById.constFind(session.id());
     if (it == m_rowById.constEnd()) {
         // New sessions are the newest: they go first, where a fresh load would put them.

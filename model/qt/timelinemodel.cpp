@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timelinemodel.h"
 
+#include "session/sessionstore.h"
 #include "core/async.h"
 #include "session/sessionservice.h"
 
@@ -414,7 +415,7 @@ void TimelineModel::setSessionID(const QString &sessionID)
     if (sessionID.isEmpty())
         return;
 
-    std::shared_ptr<Store> store = m_service->sharedStore();
+    std::shared_ptr<Store> store = storeOf(*m_service);
     const int pageSize = m_pageSize;
     // Only the newest page is read before the first frame (Store::newestMessages()); the others'
     // infos are read next (readOlderInfos()), without delaying the first frame of a long session.
@@ -449,7 +450,7 @@ void TimelineModel::readOlderInfos(const QStringList &rest)
     // The infos of every other message (for the session's cost, the context boundary and the
     // pages fetched as the user scrolls up). Events meanwhile wait, as during a page fetch.
     const int generation = m_generation;
-    std::shared_ptr<Store> store = m_service->sharedStore();
+    std::shared_ptr<Store> store = storeOf(*m_service);
     const QString sessionID = m_sessionID;
     const std::optional<Message> first = m_rows.isEmpty() ? std::nullopt : std::optional<Message>(m_rows.first().info);
     // The rows shown are taken out of the older messages here, not on the GUI thread (at 20,000
@@ -540,7 +541,7 @@ void TimelineModel::fetchOlder(qsizetype count)
     const int generation = m_generation;
     const qsizetype split = std::max<qsizetype>(0, m_older.size() - count);
     const QList<Message> infos = m_older.mid(split);
-    std::shared_ptr<Store> store = m_service->sharedStore();
+    std::shared_ptr<Store> store = storeOf(*m_service);
     const QString sessionID = m_sessionID;
     const auto read = [store, sessionID, infos] { return store->withParts(sessionID, infos); };
     whenFinished(QtConcurrent::run(read), this, [this, generation](const QList<MessageWithParts> &messages) {
@@ -834,7 +835,7 @@ void TimelineModel::refresh()
     // only the differences (rows keep their identity, the view its scroll position).
     const int generation = m_generation;
     const int loaded = int(m_rows.size());
-    std::shared_ptr<Store> store = m_service->sharedStore();
+    std::shared_ptr<Store> store = storeOf(*m_service);
     const QString sessionID = m_sessionID;
     whenFinished(QtConcurrent::run([store, sessionID, loaded] {
                      Page page;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "todomodel.h"
 
+#include "session/sessionstore.h"
 #include "core/async.h"
 #include "core/identifier.h"
 #include "session/sessionservice.h"
@@ -36,7 +37,7 @@ void TodoModel::setSession(SessionService *service, const QString &sessionID)
         setTodos(todos);
     });
     // The store goes with the read: it stays alive until the read is done.
-    whenFinished(QtConcurrent::run([store = service->sharedStore(), sessionID] {
+    whenFinished(QtConcurrent::run([store = storeOf(*service), sessionID] {
                      return Identifier::isSafeKeyComponent(sessionID) ? store->todos(sessionID) : QList<Todo>();
                  }),
                  this, [this, generation](const QList<Todo> &todos) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "searchindex.h"
 
+#include "session/sessionstore.h"
 #include "core/tr.h"
 #include "opencodedb/threadconnections.h"
 #include "searchtokenizer.h"
@@ -319,7 +320,7 @@ void SearchIndex::Worker::syncSource(SessionService *service, bool rebuild)
 {
     const QString key = keyOf(service);
     SearchIndex *index = m_index;
-    Result<SyncStats> r = m_index->sync(*service->store(), key, rebuild, [index](int done, int total) {
+    Result<SyncStats> r = m_index->sync(*storeOf(*service), key, rebuild, [index](int done, int total) {
         if (done == total || done % 50 == 0)
             QMetaObject::invokeMethod(index, [index, done, total] { Q_EMIT index->progress(done, total); }, Qt::QueuedConnection);
     });
@@ -348,7 +349,7 @@ qint64 SearchIndex::Worker::messageTime(SessionService *service, const QString &
         return it.value();
     if (m_messageTimes.size() > 20000)
         m_messageTimes.clear();
-    const std::optional<Message> m = service->store()->message(sessionID, messageID);
+    const std::optional<Message> m = storeOf(*service)->message(sessionID, messageID);
     const qint64 t = m ? m->created() : 0;
     m_messageTimes.insert(messageID, t);
     return t;
@@ -376,8 +377,8 @@ void SearchIndex::Worker::flush()
     for (const auto &[service, sessionID] : reindex) {
         if (!m_sources.contains(service))
             continue;
-        if (std::optional<Session> s = service->store()->session(sessionID))
-            full.append({keyOf(service), *s, service->store()->messagesWithParts(sessionID)});
+        if (std::optional<Session> s = storeOf(*service)->session(sessionID))
+            full.append({keyOf(service), *s, storeOf(*service)->messagesWithParts(sessionID)});
     }
     Result<QSqlDatabase> db = m_index->connection();
     if (!db)
@@ -1157,7 +1158,7 @@ void SearchIndex::addSource(SessionService *service, const QString &source)
 {
     if (!m_worker || !service)
         return;
-    const QString key = source.isEmpty() ? sourceKey(*service->store()) : source;
+    const QString key = source.isEmpty() ? sourceKey(*storeOf(*service)) : source;
     Worker *worker = m_worker;
     QMetaObject::invokeMethod(worker, [worker, service, key] { worker->addSource(service, key); }, Qt::QueuedConnection);
 }

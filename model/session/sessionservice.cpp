@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessionservice.h"
+#include "sessionstore.h"
 
 #include "store/sessionlock.h"
+#include "store/sessiontrash.h"
+#include "store/store.h"
+#include "store/storewatcher.h"
 
 #include "core/identifier.h"
 #include "core/logging.h"
@@ -52,6 +56,41 @@ SessionService::SessionService(std::shared_ptr<Store> store, QObject *parent)
         if (self)
             Q_EMIT self->problemFound(problem.location, problem.reason);
     });
+}
+
+std::shared_ptr<Store> storeOf(const SessionService &service)
+{
+    return service.m_store;
+}
+
+StoreCapabilities SessionService::capabilities() const
+{
+    return m_store->capabilities();
+}
+
+QList<StoreProblem> SessionService::problems() const
+{
+    return m_store->problems();
+}
+
+InterruptedRuns SessionService::recovery() const
+{
+    return m_store->recovery();
+}
+
+InterruptedRuns SessionService::closeInterruptedRuns()
+{
+    return m_store->closeInterruptedRuns();
+}
+
+QString SessionService::sessionFile(const QString &sessionID) const
+{
+    return m_store->sessionFile(sessionID);
+}
+
+StoreWatcher *SessionService::watcher() const
+{
+    return m_watcher;
 }
 
 SessionService::~SessionService()

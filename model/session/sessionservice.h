@@ -2,10 +2,8 @@
 #pragma once
 
 #include "core/result.h"
+#include "core/storeinfo.h"
 #include "core/types.h"
-#include "store/sessiontrash.h"
-#include "store/store.h"
-#include "store/storewatcher.h"
 
 #include <QFuture>
 #include <QObject>
@@ -18,6 +16,11 @@
 
 namespace weft
 {
+
+class SessionTrash;
+class Store;
+class StoreWatcher;
+struct StoreChange;
 
 /// The one path for every change to session data: the GUI thread, the processor thread, file
 /// watchers and importers all change sessions through this class, which writes the store and
@@ -35,18 +38,16 @@ public:
     explicit SessionService(std::shared_ptr<Store> store, QObject *parent = nullptr);
     ~SessionService() override;
 
-    [[nodiscard]] Store *store() const { return m_store.get(); }
-    [[nodiscard]] std::shared_ptr<Store> sharedStore() const { return m_store; }
     /// What the backend can do (writable, live, session files, importable).
-    [[nodiscard]] StoreCapabilities capabilities() const { return m_store->capabilities(); }
-    [[nodiscard]] bool has(StoreCapability capability) const { return m_store->has(capability); }
-    [[nodiscard]] bool isReadOnly() const { return m_store->isReadOnly(); }
+    [[nodiscard]] StoreCapabilities capabilities() const;
+    [[nodiscard]] bool has(StoreCapability capability) const { return capabilities().testFlag(capability); }
+    [[nodiscard]] bool isReadOnly() const { return !has(StoreCapability::Writable); }
     /// The store's problems (damaged files it skipped), oldest first.
-    [[nodiscard]] QList<StoreProblem> problems() const { return m_store->problems(); }
+    [[nodiscard]] QList<StoreProblem> problems() const;
     /// What opening the store closed of runs that died (StoreCapability::RunRecovery).
-    [[nodiscard]] InterruptedRuns recovery() const { return m_store->recovery(); }
+    [[nodiscard]] InterruptedRuns recovery() const;
     /// Closes the runs that died since (StoreCapability::RunRecovery; Store::closeInterruptedRuns()).
-    InterruptedRuns closeInterruptedRuns() { return m_store->closeInterruptedRuns(); }
+    InterruptedRuns closeInterruptedRuns();
 
     /// The version written into new sessions (OpenCode writes its own release there).
     [[nodiscard]] static QString version();
@@ -61,7 +62,7 @@ public:
     [[nodiscard]] QList<MessageWithParts> messages(const QString &sessionID) const;
     /// messages(), each made into bytes by @p map on the thread pool and handed to @p take in
     /// order while later ones are still read (Store::mapMessages()).
-    void mapMessages(const QString &sessionID, const Store::MessageMapper &map,
+    void mapMessages(const QString &sessionID, const std::function<QByteArray(MessageWithParts &&message)> &map,
                      const std::function<void(QByteArray &&bytes)> &take) const;
     [[nodiscard]] QList<FileDiff> diff(const QString &sessionID) const;
     /// The session's todo list (what the todowrite tool wrote), in order.
@@ -83,7 +84,7 @@ public:
     /// The prompt of a user message: its first text part that is not synthetic, simplified.
     [[nodiscard]] static QString promptOf(const QList<Part> &parts);
     /// The file that holds the session's info (StoreCapability::SessionFiles), else empty.
-    [[nodiscard]] QString sessionFile(const QString &sessionID) const { return m_store->sessionFile(sessionID); }
+    [[nodiscard]] QString sessionFile(const QString &sessionID) const;
 
     // ---- session changes
     struct CreateOptions {
@@ -171,7 +172,7 @@ public:
     /// Follows with @p watcher instead of the store's own (the service takes it over).
     void startWatching(StoreWatcher *watcher);
     void stopWatching();
-    [[nodiscard]] StoreWatcher *watcher() const { return m_watcher; }
+    [[nodiscard]] StoreWatcher *watcher() const;
     /// The session a view shows and its newest messages: a backend that cannot follow the whole
     /// store cheaply (JSON files) follows these. Starts watching when it has not started yet.
     /// The last call wins: one session is followed at a time.
@@ -211,6 +212,9 @@ Q_SIGNALS:
     void trashChanged();
 
 private:
+    /// The layers below the views read the store itself (session/sessionstore.h).
+    friend std::shared_ptr<Store> storeOf(const SessionService &service);
+
     Result<void> ensureWritable() const;
     /// The new session create() writes (its project recorded), not written yet.
     Result<Session> prepare(const CreateOptions &options);

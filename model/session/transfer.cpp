@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "transfer.h"
 
+#include "session/sessionstore.h"
 #include "core/identifier.h"
 #include "core/logging.h"
 #include "core/tr.h"
@@ -196,7 +197,7 @@ Result<ImportResult> importSession(SessionService &service, const JsonValue &doc
     // Keep IDs when they are free anywhere in the store; a taken session ID means the session
     // was imported before (or collides), a taken message or part ID that the file reuses IDs of
     // another session: then everything gets new IDs, so nothing of any other session is touched.
-    Store *store = service.store();
+    Store *store = storeOf(service).get();
     const bool sessionTaken = service.get(originalID).has_value();
     const JsonArray messages = root.array(u"messages");
     QSet<QString> messageIDs, partIDs;

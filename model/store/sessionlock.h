@@ -8,6 +8,7 @@
 // since when) for the message another process shows.
 
 #include "core/result.h"
+#include "core/storeinfo.h"
 
 #include <QString>
 #include <QStringList>
@@ -22,17 +23,7 @@ class SessionLock
 {
 public:
     /// The process that holds a session's lock.
-    struct Holder {
-        qint64 pid = 0;
-        QString host;
-        QString command; ///< "weft run", "the Weft window", ...
-        qint64 since = 0; ///< ms since the epoch
-        /// Whether it is this process (another of its runs).
-        [[nodiscard]] bool isThisProcess() const;
-        /// "weft run (process 1234 on host, since 14:02)", for messages.
-        [[nodiscard]] QString describe() const;
-        bool operator==(const Holder &) const = default;
-    };
+    using Holder = RunHolder;
 
     /// Takes the lock of @p sessionID in @p dataDir for @p command, trying for at most
     /// @p waitMs. Fails, naming the holder, when another process or another run of this one

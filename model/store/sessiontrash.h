@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/result.h"
+#include "core/storeinfo.h"
 #include "core/types.h"
 #include "jsonstorage.h"
 
@@ -15,20 +16,6 @@ namespace weft
 {
 
 class JsonStore;
-
-/// One deleted session in the trash, with the child (subagent) sessions that went with it.
-struct TrashEntry {
-    QString id;          ///< the entry's folder name: "<deleted ms>-<sessionID>"
-    QString sessionID;   ///< the session the user deleted
-    QString title;
-    QString directory;
-    qint64 deleted = 0;  ///< when, ms since the epoch
-    QStringList children; ///< the IDs of the child sessions deleted with it
-    int files = 0;       ///< how many files it holds
-    /// Why it cannot be restored (a damaged or foreign entry), empty when it can. Such an entry
-    /// is still listed, so that it can be deleted and purged.
-    QString problem;
-};
 
 /// The trash of a JSON data dir: `<dataDir>/weft-trash/<deleted ms>-<sessionID>/`, outside
 /// `storage/`, where OpenCode never looks. An entry holds the files of a session and of its

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/result.h"
+#include "core/storeinfo.h"
 #include "core/types.h"
 
 #include <QFlags>
@@ -21,44 +22,6 @@ namespace weft
 
 class SessionTrash;
 class StoreWatcher;
-
-/// What a backend can do. Models, views and the command line ask for a capability, never for a
-/// backend's type.
-enum class StoreCapability {
-    /// Weft writes the sessions itself: create, rename, archive, delete, fork, import, and the
-    /// agent loop and compaction record their steps in it.
-    Writable = 0x1,
-    /// Changes made by other processes are reported while a session is open (SessionService
-    /// follows them and announces them with its usual signals).
-    Live = 0x2,
-    /// Each session has a file of its own on disk (sessionFile()): "reveal the data file".
-    SessionFiles = 0x4,
-    /// Sessions can be copied into a writable store (DbImport) to be forked, compacted and
-    /// continued there.
-    Importable = 0x8,
-    /// The sessions are run by the server that holds them (an OpenCode server, ServerStore):
-    /// prompts, Stop, fork, compaction, revert and permission answers are requests to it, and
-    /// what it records arrives through the watcher. Weft's own agent loop does not run them.
-    RunsOnServer = 0x10,
-    /// Deleting a session moves it to a trash (trash()) it can be restored from, for 30 days.
-    Trash = 0x20,
-    /// Runs whose process died (killed, crashed) are closed: opening the store closes them
-    /// (recovery() says what it closed), closeInterruptedRuns() closes them again later. Such a
-    /// store keeps Weft's own files beside the sessions (weftDataDir(): session locks, notes).
-    RunRecovery = 0x40,
-};
-Q_DECLARE_FLAGS(StoreCapabilities, StoreCapability)
-Q_DECLARE_OPERATORS_FOR_FLAGS(StoreCapabilities)
-
-/// What closing the runs that died found (StoreCapability::RunRecovery).
-struct InterruptedRuns
-{
-    int streams = 0; ///< streamed parts completed from their journals
-    int runs = 0; ///< assistant messages closed as interrupted
-    int tools = 0; ///< tool calls closed as interrupted
-    QStringList sessions; ///< the sessions they were in
-    int live = 0; ///< sessions left alone: another process is running them
-};
 
 /// The newest messages of a session, and what a reader needs to read the others after them
 /// (Store::newestMessages()).

@@ -22,6 +22,7 @@
 #include "bench_common.h"
 #include "composer.h"
 #include "fakellmserver.h"
+#include "session/sessionstore.h"
 #include "processor/processor.h"
 
 #include "../gui/guitest.h"
@@ -482,13 +483,13 @@ int guiType(BenchApplication &app, const QString &dataDir, const QString &sessio
             return;
         stream.processor->abort(sessionID);
         waitFor([&] { return !stream.processor->isBusy(sessionID); }, 20000);
-        for (const Message &m : w->service->sharedStore()->messages(sessionID)) {
+        for (const Message &m : storeOf(*w->service)->messages(sessionID)) {
             if (!before.contains(m.id()))
                 (void)w->service->removeMessage(sessionID, m.id());
         }
     });
     if (streaming) {
-        for (const Message &m : w->service->sharedStore()->messages(sessionID))
+        for (const Message &m : storeOf(*w->service)->messages(sessionID))
             before.insert(m.id());
         const auto session = w->service->get(sessionID);
         if (!session || !stream.start(w->service, dataDir, sessionID, session->directory())) {

@@ -11,6 +11,7 @@
 
 #include "bench_common.h"
 
+#include "session/sessionstore.h"
 #include "compaction/compaction.h"
 #include "core/parallel.h"
 #include "qt/sessionsmodel.h"
@@ -115,7 +116,7 @@ int fork(const QString &dataDir, const QString &sessionID, bool remove)
         std::fprintf(stderr, "fork failed: %s\n", qPrintable(forked.error().toString()));
         return 1;
     }
-    const qsizetype messages = service->store()->messages(forked->id()).size();
+    const qsizetype messages = storeOf(*service)->messages(forked->id()).size();
     // Nothing is removed before the floor is measured (see createFloorMs()).
     const double floorMs = createFloorMs(dataDir + u"/storage"_s, partsPerMessage);
     JsonObject out{{u"ms"_s, ms}, {u"messages"_s, qint64(messages)}, {u"files"_s, files}, {u"create_floor_ms"_s, floorMs}};

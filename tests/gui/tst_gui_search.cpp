@@ -11,6 +11,7 @@
 #include "search/searchindex.h"
 #include "searchpanel.h"
 #include "session/sessionservice.h"
+#include "session/sessionstore.h"
 #include "store/jsonstore.h"
 #include "testdata.h"
 #include "testdb.h"
@@ -175,7 +176,7 @@ void TestGuiSearch::searchPanelFindsAndOpens()
     QVERIFY(w);
     QVERIFY(waitForIndex(w));
     const QString dbKey = w->opencodeSource()->key();
-    const QString weftKey = SearchIndex::sourceKey(*m_service->store());
+    const QString weftKey = SearchIndex::sourceKey(*storeOf(*m_service));
     QCOMPARE(SearchIndex::defaultFile(m_data->path()), w->searchIndex()->file());
 
     // Ctrl+Shift+F opens the panel with the focus in the field.

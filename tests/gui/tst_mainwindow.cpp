@@ -12,6 +12,7 @@
 #include "qt/sessiontreemodel.h"
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
+#include "session/sessionstore.h"
 #include "sessionsidebar.h"
 #include "store/jsonstore.h"
 #include "testdata.h"
@@ -183,7 +184,7 @@ void TestMainWindow::forkFromUserMessage()
     const QModelIndex node = w->sessionTreeModel()->indexForSession(id);
     QCOMPARE(node.parent(), w->sessionTreeModel()->indexForSession(MainID));
     // The message forked from is in the composer, to be edited and sent again, cursor at its end.
-    const QString forkedText = TimelineModel::visibleText(m_service->store()->parts(MainID, LastUser));
+    const QString forkedText = TimelineModel::visibleText(storeOf(*m_service)->parts(MainID, LastUser));
     QVERIFY(!forkedText.isEmpty());
     QCOMPARE(w->composer()->text(), forkedText);
     QTRY_VERIFY(w->composer()->editor()->hasFocus());
@@ -326,8 +327,8 @@ void TestMainWindow::promptHistory()
     QVERIFY(test::openAndLoad(*w, MainID));
     // The session's prompts, oldest first, as the user typed them.
     QStringList prompts;
-    for (const Message &m : m_service->store()->messages(MainID)) {
-        const QString text = m.isUser() ? TimelineModel::visibleText(m_service->store()->parts(MainID, m.id())) : QString();
+    for (const Message &m : storeOf(*m_service)->messages(MainID)) {
+        const QString text = m.isUser() ? TimelineModel::visibleText(storeOf(*m_service)->parts(MainID, m.id())) : QString();
         if (!text.isEmpty())
             prompts.append(text);
     }

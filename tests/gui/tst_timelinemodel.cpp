@@ -6,6 +6,7 @@
 #include "qt/timelinemodel.h"
 #include "session/sampledata.h"
 #include "session/sessionservice.h"
+#include "session/sessionstore.h"
 #include "store/jsonstore.h"
 #include "testdata.h"
 
@@ -280,15 +281,15 @@ void TestTimelineModel::compactionAmongOlderMessages()
     test::FixtureDataDir dir;
     auto service = openFixture(dir);
     // A cost on the oldest reply, which is not on the first page.
-    for (Message m : service->store()->messages(MainID)) {
+    for (Message m : storeOf(*service)->messages(MainID)) {
         if (m.isAssistant()) {
             m.setCost(0.25);
-            QVERIFY(service->store()->writeMessage(m).ok());
+            QVERIFY(storeOf(*service)->writeMessage(m).ok());
             break;
         }
     }
     double sessionCost = 0;
-    for (const Message &m : service->store()->messages(MainID))
+    for (const Message &m : storeOf(*service)->messages(MainID))
         sessionCost += m.cost();
     QVERIFY(sessionCost >= 0.25);
     TimelineModel model(service.get());
@@ -422,20 +423,20 @@ void TestTimelineModel::newestPageFirstThenTheRest()
     test::FixtureDataDir dir;
     auto held = std::make_shared<HeldRestStore>(dir.path());
     auto service = std::make_shared<SessionService>(held);
-    const Message last = service->store()->message(MainID, LastUser).value();
+    const Message last = storeOf(*service)->message(MainID, LastUser).value();
     Message odd = last;
-    const qint64 oldTime = service->store()->messages(MainID).first().created() - 60000;
+    const qint64 oldTime = storeOf(*service)->messages(MainID).first().created() - 60000;
     const QString oddID = Identifier::create(Identifier::Kind::Message, false, oldTime);
     odd.setId(oddID);
     JsonObject time = odd.json().object(u"time");
-    time.insert(u"created"_s, service->store()->messages(MainID).last().created() + 1000);
+    time.insert(u"created"_s, storeOf(*service)->messages(MainID).last().created() + 1000);
     odd.json().insert(u"time"_s, time);
-    QVERIFY(service->store()->writeMessage(odd).ok());
+    QVERIFY(storeOf(*service)->writeMessage(odd).ok());
     // A cost on the oldest reply, which is not on the first page.
-    for (Message m : service->store()->messages(MainID)) {
+    for (Message m : storeOf(*service)->messages(MainID)) {
         if (m.isAssistant()) {
             m.setCost(0.25);
-            QVERIFY(service->store()->writeMessage(m).ok());
+            QVERIFY(storeOf(*service)->writeMessage(m).ok());
             break;
         }
     }
@@ -468,7 +469,7 @@ void TestTimelineModel::newestPageFirstThenTheRest()
     }
     // The cost is the whole session's, not the first page's.
     double cost = 0;
-    for (const Message &m : service->store()->messages(MainID))
+    for (const Message &m : storeOf(*service)->messages(MainID))
         cost += m.cost();
     QVERIFY(cost >= 0.25);
     QVERIFY(qFuzzyCompare(model.totalCost(), cost));

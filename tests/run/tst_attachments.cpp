@@ -11,6 +11,7 @@
 #include "processor/processor.h"
 #include "provider/attachmentencoding.h"
 #include "session/sessionservice.h"
+#include "session/sessionstore.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -207,7 +208,7 @@ private Q_SLOTS:
         QFile file(m_fx.data->path() + u"/storage/part/"_s + user.id() + u'/' + stored.id() + u".json"_s);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), toJson(stored.json(), 2));
-        const QList<Part> back = m_fx.service->store()->parts(m_fx.sessionID, user.id());
+        const QList<Part> back = storeOf(*m_fx.service)->parts(m_fx.sessionID, user.id());
         QCOMPARE(back.size(), 1);
         QCOMPARE(back.first().json(), stored.json());
     }
