@@ -4,8 +4,10 @@
 #include "core/async.h"
 #include "core/logging.h"
 #include "qt/sessionsmodel.h"
+#include "server/serverclient.h"
 #include "server/servereventwatcher.h"
 #include "server/serverstore.h"
+#include "server/sshtunnel.h"
 #include "session/sessionservice.h"
 
 #include <QTimer>
@@ -48,6 +50,8 @@ PermissionRequest permissionOf(const JsonObject &asked)
 
 ServerSource::ServerSource(QObject *parent)
     : QObject(parent)
+    , m_client(std::make_unique<ServerClient>())
+    , m_target(std::make_unique<SshTarget>())
 {
 }
 
@@ -64,6 +68,16 @@ QString ServerSource::keyFor(const QUrl &url)
     return u"opencode-server:"_s + url.toString(QUrl::RemoveUserInfo | QUrl::StripTrailingSlash);
 }
 
+QUrl ServerSource::url() const
+{
+    return m_client->baseUrl();
+}
+
+SshTunnel *ServerSource::tunnel() const
+{
+    return m_tunnel.data();
+}
+
 QString ServerSource::version() const
 {
     return m_store ? m_store->info().version : QString();
@@ -71,11 +85,11 @@ QString ServerSource::version() const
 
 QString ServerSource::label() const
 {
-    const QUrl url = m_client.baseUrl();
+    const QUrl url = m_client->baseUrl();
     QString where = url.port() > 0 ? u"%1:%2"_s.arg(url.host()).arg(url.port()) : url.host();
     // "me@devbox:~/app", as scp would write it.
     if (url.scheme() == u"ssh")
-        where = m_target.displayHost() + (m_target.path.isEmpty() ? QString() : u':' + m_target.path);
+        where = m_target->displayHost() + (m_target->path.isEmpty() ? QString() : u':' + m_target->path);
     // The sidebar adds the version of the newest session.
     const QString name = tr("OpenCode server · %1").arg(where);
     switch (m_state) {
@@ -115,21 +129,21 @@ void ServerSource::connectTo(const ServerClient &client)
             return;
         }
         close();
-        m_client = client;
+        *m_client = client;
         setState(State::Failed, target.error().message);
         Q_EMIT failed(Operation::Connect, {}, target.error().message);
         return;
     }
     close();
-    m_client = client;
+    *m_client = client;
     connectStore(client);
 }
 
 void ServerSource::connectTo(const SshTarget &target)
 {
     close();
-    m_target = target;
-    m_client = ServerClient(target.url(), {});
+    *m_target = target;
+    *m_client = ServerClient(target.url(), {});
     m_tunnelUp.invalidate();
     setState(State::Connecting);
     m_tunnel = new SshTunnel(this);
@@ -155,7 +169,7 @@ void ServerSource::onTunnelDropped(const QString &error)
     // The remote server stopped with the connection (its script saw the session end). A tunnel
     // that had been up for a while is set up again; one that drops at once is a failure.
     const bool again = m_tunnelUp.isValid() && m_tunnelUp.elapsed() > 30000;
-    const SshTarget target = m_target;
+    const SshTarget target = *m_target;
     close();
     if (!again) {
         setState(State::Failed, error);
@@ -179,7 +193,7 @@ void ServerSource::connectStore(const ServerClient &client)
                      if (generation != m_generation)
                          return;
                      if (!store) {
-                         qCInfo(lcSession).noquote() << "cannot connect to" << m_client.displayName() << ":"
+                         qCInfo(lcSession).noquote() << "cannot connect to" << m_client->displayName() << ":"
                                                      << store.error().message;
                          stopTunnel();
                          setState(State::Failed, store.error().message);
@@ -239,7 +253,7 @@ void ServerSource::onConnected(const std::shared_ptr<ServerStore> &store)
             return;
         m_sessions = new SessionsModel(m_service.get(), this);
         setState(State::Connected);
-        qCInfo(lcSession).noquote() << "showing the sessions of OpenCode" << version() << "at" << m_client.displayName();
+        qCInfo(lcSession).noquote() << "showing the sessions of OpenCode" << version() << "at" << m_client->displayName();
         Q_EMIT ready();
     });
     m_service->startWatching(m_watcher);

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/json.h"
+#include "core/permissionrequest.h"
 #include "core/types.h"
-#include "processor/permission.h"
-#include "server/serverclient.h"
-#include "server/sshtunnel.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -12,14 +11,18 @@
 #include <QPointer>
 #include <QSet>
 #include <QString>
+#include <QUrl>
 
 #include <memory>
 
 namespace weft
 {
 
+class ServerClient;
 class ServerEventWatcher;
 class ServerStore;
+class SshTunnel;
+struct SshTarget;
 class SessionService;
 class SessionsModel;
 
@@ -56,12 +59,12 @@ public:
     /// Why the source failed or reconnects, or empty.
     [[nodiscard]] QString stateDetail() const { return m_detail; }
     /// The source's key: "opencode-server:" and the server's address.
-    [[nodiscard]] QString key() const { return keyFor(m_client.baseUrl()); }
+    [[nodiscard]] QString key() const { return keyFor(url()); }
     [[nodiscard]] static QString keyFor(const QUrl &url);
     /// The server's address: http://HOST:PORT, or the ssh:// target.
-    [[nodiscard]] QUrl url() const { return m_client.baseUrl(); }
+    [[nodiscard]] QUrl url() const;
     /// For an ssh:// target: the tunnel (null otherwise, and until connectTo()).
-    [[nodiscard]] SshTunnel *tunnel() const { return m_tunnel.data(); }
+    [[nodiscard]] SshTunnel *tunnel() const;
     /// The server's OpenCode version, once connected.
     [[nodiscard]] QString version() const;
     /// "OpenCode server · 127.0.0.1:4096", with the state when not connected.
@@ -130,9 +133,10 @@ private:
     template<typename T, typename Work, typename Done>
     void request(Work work, Done done);
 
-    ServerClient m_client; ///< the address as the user gave it (for an ssh:// target: that)
+    // The server layer's types stay out of this header (the views include it): held by pointer.
+    std::unique_ptr<ServerClient> m_client; ///< the address as the user gave it (for an ssh:// target: that)
     QPointer<SshTunnel> m_tunnel; ///< a child; stopped by close()
-    SshTarget m_target;
+    std::unique_ptr<SshTarget> m_target;
     QElapsedTimer m_tunnelUp; ///< since the tunnel was last ready
     State m_state = State::Disconnected;
     QString m_detail;

@@ -372,6 +372,12 @@ QString deniedMessage(const QString &permission, const QStringList &patterns)
            u"Do not retry this call; choose another approach or ask the user."_s.arg(permission, what);
 }
 
+PermissionRequest request(const PermissionAsk &ask, const QString &sessionID, const QString &messageID, const QString &callID)
+{
+    return PermissionRequest{{},        sessionID,     messageID,  callID, ask.permission, ask.patterns,
+                             ask.metadata, ask.always, ask.unresolved};
+}
+
 } // namespace Permission
 
 // -------------------------------------------------------------------------------------------------
@@ -379,13 +385,6 @@ QString deniedMessage(const QString &permission, const QStringList &patterns)
 PermissionGate::PermissionGate(AskPolicy policy)
     : m_policy(policy)
 {
-}
-
-PermissionRequest PermissionRequest::from(const PermissionAsk &ask, const QString &sessionID, const QString &messageID,
-                                          const QString &callID)
-{
-    return PermissionRequest{{},        sessionID,     messageID,  callID, ask.permission, ask.patterns,
-                             ask.metadata, ask.always, ask.unresolved};
 }
 
 Action PermissionGate::decide(const PermissionRequest &request, const PermissionRuleset &rules) const

@@ -5,6 +5,7 @@
 // over the concatenation of the config's, the agent's and the session's rulesets.
 
 #include "core/json.h"
+#include "core/permissionrequest.h"
 #include "core/result.h"
 #include "core/types.h"
 #include "pendingreplies.h"
@@ -109,26 +110,12 @@ struct Paths {
 /// The message a tool returns when a permission is refused (what the model reads).
 [[nodiscard]] QString deniedMessage(const QString &permission, const QStringList &patterns);
 
+/// The question @p ask of the tool call @p callID (of @p messageID in @p sessionID) puts to the
+/// user; its ID is the gate's to give.
+[[nodiscard]] PermissionRequest request(const PermissionAsk &ask, const QString &sessionID, const QString &messageID,
+                                        const QString &callID);
+
 } // namespace Permission
-
-/// One question of a tool to the user: may it do this?
-struct PermissionRequest
-{
-    QString id;
-    QString sessionID;
-    QString messageID;
-    QString callID;
-    QString permission; ///< "edit", "bash", "external_directory", "doom_loop", ...
-    QStringList patterns; ///< "always" approves each of them exactly
-    JsonObject metadata;
-    QStringList always;      ///< wildcard patterns "always" approves as well (see PermissionAsk)
-    bool unresolved = false; ///< see PermissionAsk::unresolved
-
-    [[nodiscard]] static PermissionRequest from(const PermissionAsk &ask, const QString &sessionID,
-                                                const QString &messageID, const QString &callID);
-};
-
-enum class PermissionReply { Once, Always, Reject };
 
 /// The processor's answers to the permission questions of tools (OpenCode's PermissionNext.ask):
 /// the rules decide, explicit `deny` rules always win, and an `ask` is answered by the policy:
@@ -184,5 +171,3 @@ private:
 };
 
 } // namespace weft
-
-Q_DECLARE_METATYPE(weft::PermissionRequest)

@@ -270,7 +270,7 @@ PermissionDecision SessionRun::ask(const PermissionAsk &question, const QString 
     PermissionRuleset rules = Permission::agentRuleset(m_agent.name, {m_config.dataDir, m_worktree},
                                                        m_config.permission, m_agent.permission);
     rules += m_session.permission();
-    const PermissionRequest request = PermissionRequest::from(question, m_session.id(), messageID, callID);
+    const PermissionRequest request = Permission::request(question, m_session.id(), messageID, callID);
     auto announce = [this](const PermissionRequest &question) {
         flushDeltas();
         Q_EMIT permissionRequested(question);

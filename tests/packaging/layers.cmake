@@ -22,4 +22,7 @@ endfunction()
 
 weft_layer_probe(views_app LINKS weftviews)
 weft_layer_probe(views_opencodedb LINKS weftviews MISSING opencodedb/opencodedbstore.h)
+weft_layer_probe(views_store LINKS weftviews MISSING store/store.h)
+weft_layer_probe(views_sessionstore LINKS weftviews MISSING store/store.h)
+weft_layer_probe(views_server LINKS weftviews MISSING server/serverclient.h)
 weft_layer_probe(store_session LINKS weftstore MISSING session/sessionservice.h)

@@ -65,7 +65,7 @@ struct Sandbox {
         context.worktree = project;
         context.dataDir = data;
         context.ask = [this, rules](const PermissionAsk &ask) {
-            const PermissionRequest request = PermissionRequest::from(ask, u"ses_bash"_s, u"msg_bash"_s, u"call_bash"_s);
+            const PermissionRequest request = Permission::request(ask, u"ses_bash"_s, u"msg_bash"_s, u"call_bash"_s);
             return gate.ask(
                 request, rules,
                 [this](const PermissionRequest &question) {
@@ -380,7 +380,7 @@ private Q_SLOTS:
         const auto ask = [&](const QString &command, PermissionReply reply) {
             bool asked = false;
             PermissionAsk question = BashTool::permissions(context, command, project).command;
-            gate.ask(PermissionRequest::from(question, u"ses"_s, {}, {}), rules,
+            gate.ask(Permission::request(question, u"ses"_s, {}, {}), rules,
                      [&](const PermissionRequest &r) {
                          asked = true;
                          gate.answer(r.id, reply);

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Compiled with the views' include roots and flags (tests/packaging/layers.cmake): a view may use
-// the controller. Must compile, so that the probes that must not are known to fail for the
-// right reason.
+// the controller, the sources, the session service and the item models, whose headers show no
+// backend layer. Must compile, so that the probes that must not are known to fail for the right
+// reason.
+#include "app/opencodesource.h"
+#include "app/rememberedservers.h"
+#include "app/serveraddress.h"
+#include "app/serversource.h"
 #include "app/sessioncontroller.h"
 #include "qt/sessionsmodel.h"
+#include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
 
 int weftLayerProbe()
