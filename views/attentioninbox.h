@@ -2,9 +2,9 @@
 #pragma once
 
 #include "core/json.h"
+#include "core/permissionrequest.h"
 #include "core/types.h"
 #include "desktopnotifier.h"
-#include "processor/permission.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "findbar.h"
 
+#include "app/sessioncontroller.h"
 #include "core/async.h"
 #include "qt/timelinemodel.h"
-#include "search/searchindex.h"
 #include "session/sessionservice.h"
 #include "style.h"
 #include "timelineview.h"
@@ -37,7 +37,7 @@ QList<FindBar::Match> findIn(const QList<MessageWithParts> &messages, const QStr
     if (text.isEmpty())
         return matches;
     for (const MessageWithParts &m : messages) {
-        for (const SearchDocument &doc : SearchIndex::documents(m.info, m.parts)) {
+        for (const SearchDocument &doc : SessionController::searchDocuments(m.info, m.parts)) {
             int occurrence = 0;
             for (qsizetype at = doc.text.indexOf(text, 0, Qt::CaseInsensitive); at >= 0;
                  at = doc.text.indexOf(text, at + text.size(), Qt::CaseInsensitive)) {

@@ -21,8 +21,8 @@ class TimelineView;
 ///
 /// Matches are every case-insensitive occurrence of the text in what the session holds: message
 /// text, reasoning, tool inputs and outputs, file names, errors (the texts the search index keeps,
-/// SearchIndex::documents()). They are found in the timeline's model (which first loads the older
-/// pages it has not loaded yet), off the GUI thread, and again when the session changes live. Going to a match scrolls
+/// SessionController::searchDocuments()). They are found in the timeline's model (which first
+/// loads the older pages it has not loaded yet), off the GUI thread, and again when the session changes live. Going to a match scrolls
 /// the timeline to its part (TimelineView::revealPart, which loads older messages when needed), highlights the text in
 /// the messages and frames the part.
 class FindBar : public QWidget

@@ -12,7 +12,6 @@
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
 #include "qt/timelinemodel.h"
-#include "search/searchindex.h"
 #include "searchpanel.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
@@ -291,7 +290,7 @@ void MainWindow::onImported(const Session &copy)
 SearchPanel *MainWindow::searchPanel()
 {
     if (!m_searchPanel) {
-        m_searchPanel = new SearchPanel(searchIndex(), this);
+        m_searchPanel = new SearchPanel(m_controller.get(), this);
         connect(m_searchPanel, &SearchPanel::hitActivated, this, [this](const SearchHit &hit) {
             if (openSearchHit(hit))
                 m_searchPanel->hide();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "searchpanel.h"
 
+#include "app/sessioncontroller.h"
 #include "core/async.h"
 #include "style.h"
 
@@ -215,9 +216,9 @@ void SearchResultDelegate::paint(QPainter *p, const QStyleOptionViewItem &option
 
 // ---- SearchPanel
 
-SearchPanel::SearchPanel(SearchIndex *index, QWidget *parent)
+SearchPanel::SearchPanel(SessionController *controller, QWidget *parent)
     : QDialog(parent)
-    , m_index(index)
+    , m_controller(controller)
     , m_query(new QLineEdit(this))
     , m_view(new QListView(this))
     , m_status(new QLabel(this))
@@ -275,8 +276,8 @@ SearchPanel::SearchPanel(SearchIndex *index, QWidget *parent)
         m_activateWhenReady = false;
         m_debounce.start();
     });
-    if (m_index)
-        connect(m_index, &SearchIndex::progress, this, [this](int done, int total) {
+    if (m_controller)
+        connect(m_controller, &SessionController::searchProgress, this, [this](int done, int total) {
             if (done < total)
                 m_status->setText(tr("Indexing sessions: %1 of %2…").arg(done).arg(total));
         });
@@ -306,26 +307,27 @@ void SearchPanel::runSearch()
     m_debounce.stop();
     const int generation = ++m_generation;
     const QString query = m_query->text().trimmed();
-    if (!m_index || !m_index->isOpen() || SearchIndex::ftsQuery(query).isEmpty()) {
+    const bool open = m_controller && m_controller->canSearch();
+    if (!open || !SessionController::isSearchQuery(query)) {
         m_searching = false;
         m_activateWhenReady = false;
         m_model->setResults({});
-        m_status->setText(query.isEmpty() || !m_index || m_index->isOpen() ? QString()
+        m_status->setText(query.isEmpty() || !m_controller || open ? QString()
                                                                             : tr("The search index is not available."));
         Q_EMIT resultsReady(0);
         return;
     }
     m_searching = true;
     m_status->setText(tr("Searching…"));
-    SearchIndex *index = m_index;
+    const SessionController::Searcher search = m_controller->searcher();
     const auto labels = m_sourceLabels;
     const auto resolver = m_roleResolver;
     m_pool.setMaxThreadCount(1);
-    const QFuture<QList<SearchResult>> future = QtConcurrent::run(&m_pool, [index, query, labels, resolver] {
+    const QFuture<QList<SearchResult>> future = QtConcurrent::run(&m_pool, [search, query, labels, resolver] {
         QList<SearchResult> results;
         SearchOptions options;
         options.limit = ResultLimit;
-        const Result<QList<SearchHit>> hits = index->search(query, options);
+        const Result<QList<SearchHit>> hits = search(query, options);
         if (!hits)
             return results;
         for (const SearchHit &hit : hits.value()) {

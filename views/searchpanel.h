@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/searchhit.h"
 #include "core/types.h"
-#include "search/searchindex.h"
 
 #include <QAbstractListModel>
 #include <QDialog>
@@ -22,6 +22,8 @@ class QListView;
 
 namespace weft
 {
+
+class SessionController;
 
 /// One result row: the hit and what the panel found out about its message.
 struct SearchResult {
@@ -78,8 +80,9 @@ class SearchPanel : public QDialog
     Q_OBJECT
 
 public:
-    /// @p index must outlive the panel.
-    explicit SearchPanel(SearchIndex *index, QWidget *parent = nullptr);
+    /// Searches with @p controller's index (SessionController::searcher()); @p controller must
+    /// outlive the panel.
+    explicit SearchPanel(SessionController *controller, QWidget *parent = nullptr);
     ~SearchPanel() override;
 
     /// The label of each source key shown in the results ("Weft", "OpenCode (…)").
@@ -112,7 +115,7 @@ protected:
 private:
     void runSearch();
 
-    SearchIndex *m_index;
+    SessionController *m_controller;
     QLineEdit *m_query;
     QListView *m_view;
     QLabel *m_status;

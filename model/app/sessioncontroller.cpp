@@ -6,6 +6,7 @@
 #include "core/project.h"
 #include "core/tr.h"
 #include "opencodedb/dbimport.h"
+#include "search/searchindex.h"
 #include "processor/revert.h"
 #include "processor/setup.h"
 #include "core/async.h"
@@ -710,6 +711,7 @@ void SessionController::openSources()
         return;
     // The search index lives beside Weft's own data, never in OpenCode's folder.
     m_searchIndex = new SearchIndex(this);
+    connect(m_searchIndex, &SearchIndex::progress, this, &SessionController::searchProgress);
     const QString weftDir = m_service->isReadOnly() ? DataDir::defaultPath() : m_dataDir;
     QDir().mkpath(weftDir);
     if (const Result<void> opened = m_searchIndex->open(SearchIndex::defaultFile(weftDir)); !opened)
@@ -849,6 +851,28 @@ bool SessionController::rejectQuestion(const QString &requestID)
             return server->rejectQuestion(requestID);
     }
     return m_processor && m_processor->rejectQuestion(requestID);
+}
+
+bool SessionController::canSearch() const
+{
+    return m_searchIndex && m_searchIndex->isOpen();
+}
+
+bool SessionController::isSearchQuery(const QString &query)
+{
+    return !SearchIndex::ftsQuery(query).isEmpty();
+}
+
+SessionController::Searcher SessionController::searcher() const
+{
+    return [index = m_searchIndex](const QString &query, const SearchOptions &options) -> Result<QList<SearchHit>> {
+        return index ? index->search(query, options) : Result<QList<SearchHit>>(QList<SearchHit>());
+    };
+}
+
+QList<SearchDocument> SessionController::searchDocuments(const Message &message, const QList<Part> &parts)
+{
+    return SearchIndex::documents(message, parts);
 }
 
 QString SessionController::primarySourceKey() const

@@ -3,7 +3,7 @@
 
 #include "processor/setup.h"
 #include "processor/snapshot.h"
-#include "search/searchindex.h"
+#include "core/searchhit.h"
 #include "core/storeinfo.h"
 #include "core/types.h"
 
@@ -25,6 +25,7 @@ namespace weft
 
 class DiffDocument;
 class OpencodeSource;
+class SearchIndex;
 class ServerClient;
 class ServerSource;
 class SessionService;
@@ -244,7 +245,19 @@ public:
     void openSources();
     /// Closes both (before the services they follow go).
     void closeSources();
+    /// The index itself, for the command line and the tests (the views search with search()).
     [[nodiscard]] SearchIndex *searchIndex() const { return m_searchIndex; }
+    /// Whether the search index is open (openSources() opened it).
+    [[nodiscard]] bool canSearch() const;
+    /// Whether @p query has words to look for (SearchIndex::ftsQuery()).
+    [[nodiscard]] static bool isSearchQuery(const QString &query);
+    using Searcher = std::function<Result<QList<SearchHit>>(const QString &query, const SearchOptions &options)>;
+    /// Searches every source of the open index (SearchIndex::search()); callable off the GUI
+    /// thread while the sources stay open.
+    [[nodiscard]] Searcher searcher() const;
+    /// The documents a message and its parts give the index: what "find in this session" looks
+    /// in too, so that both find the same.
+    [[nodiscard]] static QList<SearchDocument> searchDocuments(const Message &message, const QList<Part> &parts);
     [[nodiscard]] OpencodeSource *opencodeSource() const { return m_opencode; }
     /// The service of @p source: OpenCode's or a server's when @p source is its key, else Weft's.
     [[nodiscard]] SessionService *serviceFor(const QString &source) const;
@@ -284,6 +297,8 @@ Q_SIGNALS:
     /// (Processor::questionAsked), in the same shape.
     void questionAsked(const weft::JsonObject &request);
     void questionClosed(const QString &sessionID, const QString &requestID);
+    /// The search index is catching up with a source: sessions @p done of @p total.
+    void searchProgress(int done, int total);
     /// A server source was made (addServer()).
     void serverAdded(weft::ServerSource *server);
     /// @p operation on @p sessionID failed; @p error says why.

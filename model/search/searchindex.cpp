@@ -155,20 +155,6 @@ void parseSnippet(const QString &marked, const QStringList &words, SearchHit &hi
 
 // ---------------------------------------------------------------------------------------------
 
-QString SearchHit::markedSnippet(const QString &open, const QString &close) const
-{
-    QString out;
-    int pos = 0;
-    for (const auto &[start, length] : highlights) {
-        if (start < pos)
-            continue;
-        out += QStringView(snippet).mid(pos, start - pos) + open + QStringView(snippet).mid(start, length) + close;
-        pos = start + length;
-    }
-    out += QStringView(snippet).mid(pos);
-    return out;
-}
-
 const SearchHit *SearchNavigator::current() const
 {
     return m_index >= 0 && m_index < m_hits.size() ? &m_hits.at(m_index) : nullptr;

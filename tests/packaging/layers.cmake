@@ -25,4 +25,5 @@ weft_layer_probe(views_opencodedb LINKS weftviews MISSING opencodedb/opencodedbs
 weft_layer_probe(views_store LINKS weftviews MISSING store/store.h)
 weft_layer_probe(views_sessionstore LINKS weftviews MISSING store/store.h)
 weft_layer_probe(views_server LINKS weftviews MISSING server/serverclient.h)
+weft_layer_probe(views_search LINKS weftviews MISSING search/searchindex.h)
 weft_layer_probe(store_session LINKS weftstore MISSING session/sessionservice.h)
