@@ -23,7 +23,6 @@
 #include <QTest>
 #include <QToolButton>
 #include <QTreeView>
-#include <QTreeView>
 
 using namespace Qt::StringLiterals;
 using namespace weft;
