@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The window makes no store read on its GUI thread (issue 34) while it shows, loads its list, opens
-// a session (with its context meter), lists the trash and restores from it: every read there is
+// a session, shows the context meter of its model, lists the trash and restores from it: every read there is
 // reported by StoreReads (model/store/storereads.h), and this test fails on any report. The
 // test's own reads run before the window is watched.
 
+#include "contextmeter.h"
 #include "guitest.h"
 #include "mainwindow.h"
+#include "processor/setup.h"
 #include "qt/sessionsmodel.h"
 #include "session/sessionservice.h"
 #include "store/jsonstore.h"
 #include "store/storereads.h"
+#include "runfixture.h"
 #include "testdata.h"
 #include "trashdialog.h"
 
@@ -64,6 +67,7 @@ private Q_SLOTS:
         QVERIFY(m_settings.isValid());
         test::isolateSettings(m_settings);
         test::useStyle(test::lightPalette());
+        test::clearProviderKeys();
     }
 
     void init()
@@ -110,6 +114,24 @@ private Q_SLOTS:
             QCOMPARE(g_reported, QStringList());
         }
         QVERIFY(m_service->get(HandNamed));
+    }
+
+    void theContextMeterReadsNoSession()
+    {
+        test::RunFixture run;
+        QVERIFY(run.setUp());
+        const Result<ProcessorSetup> setup = loadProcessorSetup(run.writeConfig(), run.data->path());
+        QVERIFY(setup);
+        {
+            MainWindow window(run.service, run.data->path(), setup.value());
+            const Watch watch;
+            QVERIFY(test::showAndOpen(window, run.sessionID));
+            // The limit of the model the next prompt would use, decided as for a prompt.
+            QCOMPARE(window.contextMeter()->limit(), 100000);
+            test::deliverPosted();
+            QCOMPARE(g_reported, QStringList());
+        }
+        run.tearDown();
     }
 
 private:
