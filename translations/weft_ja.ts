@@ -2875,6 +2875,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::Session</name>
     <message>
+        <source>the trash is closed</source>
+        <translation>ゴミ箱は閉じられています</translation>
+    </message>
+    <message>
         <source>an OpenCode server&apos;s sessions have no trash</source>
         <translation>OpenCode サーバーのセッションにはゴミ箱がありません</translation>
     </message>

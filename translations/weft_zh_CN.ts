@@ -2875,6 +2875,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::Session</name>
     <message>
+        <source>the trash is closed</source>
+        <translation>回收站已关闭</translation>
+    </message>
+    <message>
         <source>an OpenCode server&apos;s sessions have no trash</source>
         <translation>OpenCode 服务器的会话没有回收站</translation>
     </message>

@@ -744,7 +744,7 @@ void ChangesPane::revertTurn()
 {
     if (m_turnID.isEmpty() || !m_session || !m_controller || m_reverting != Reverting::None)
         return;
-    if (!ImportedDirectory::ensureAccepted(this, *m_service, m_sessionID, m_confirm))
+    if (!ImportedDirectory::ensureAccepted(this, *m_service, *m_session, m_confirm))
         return;
     // What the revert does, found before asking: the files written back and those deleted, or
     // why it is refused (snapshots this machine did not make, a file no snapshot can hold); and
@@ -823,7 +823,7 @@ void ChangesPane::unrevert()
 {
     if (!m_session || !m_session->hasRevert() || !m_controller || m_reverting != Reverting::None)
         return;
-    if (!ImportedDirectory::ensureAccepted(this, *m_service, m_sessionID, m_confirm))
+    if (!ImportedDirectory::ensureAccepted(this, *m_service, *m_session, m_confirm))
         return;
     // The files the revert took back, from the messages it hides: read off the GUI thread.
     const QString sessionID = m_sessionID;

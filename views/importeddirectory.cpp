@@ -31,15 +31,12 @@ QString question(const QString &sessionTitle, const QString &directory)
                                  : QDir::toNativeSeparators(directory));
 }
 
-bool ensureAccepted(QWidget *parent, SessionService &service, const QString &sessionID,
+bool ensureAccepted(QWidget *parent, SessionService &service, const Session &session,
                     const std::function<bool(const QString &, const QString &)> &handler)
 {
-    if (service.checkDirectoryConfirmed(sessionID))
+    if (service.checkDirectoryConfirmed(session))
         return true;
-    const std::optional<Session> session = service.get(sessionID);
-    if (!session)
-        return false;
-    const QString text = question(session->title(), session->directory());
+    const QString text = question(session.title(), session.directory());
     bool accepted = false;
     if (handler) {
         accepted = handler(title(), text);
@@ -54,7 +51,7 @@ bool ensureAccepted(QWidget *parent, SessionService &service, const QString &ses
     }
     if (!accepted)
         return false;
-    if (auto r = service.confirmImportedDirectory(sessionID); !r) {
+    if (auto r = service.confirmImportedDirectory(session); !r) {
         if (!handler)
             QMessageBox::warning(parent, title(), r.error().toString());
         return false;

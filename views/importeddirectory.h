@@ -10,6 +10,7 @@ class QWidget;
 namespace weft
 {
 
+class Session;
 class SessionService;
 
 /// The window's question before the first run or revert of an imported session: the directory
@@ -21,10 +22,10 @@ namespace ImportedDirectory
 [[nodiscard]] QString title();
 [[nodiscard]] QString question(const QString &sessionTitle, const QString &directory);
 
-/// True when @p sessionID may use its directory: it was not imported, its directory was accepted
-/// before, or the user accepts it now (asked with @p handler when set, else a message box over
-/// @p parent), which is recorded.
-bool ensureAccepted(QWidget *parent, SessionService &service, const QString &sessionID,
+/// True when @p session (as the window holds it: not read again) may use its directory: it was
+/// not imported, its directory was accepted before, or the user accepts it now (asked with
+/// @p handler when set, else a message box over @p parent), which is recorded.
+bool ensureAccepted(QWidget *parent, SessionService &service, const Session &session,
                     const std::function<bool(const QString &title, const QString &text)> &handler);
 
 } // namespace ImportedDirectory

@@ -488,12 +488,18 @@ void MainWindow::showSession(const QString &sessionID, const QString &source)
     m_todos->setSession(m_controller->serviceFor(m_currentSource), sessionID);
     m_composer->setSessionID(sessionID);
     // Files are attached from the project of a session of Weft's own store: as listed, or read
-    // (one small file) while the list is still loading.
-    std::optional<Session> shown = sessionID.isEmpty() || !m_currentSource.isEmpty() ? std::nullopt
-                                                                                     : m_sessions->session(sessionID);
-    if (!shown && !sessionID.isEmpty() && m_currentSource.isEmpty())
-        shown = m_controller->service()->get(sessionID);
+    // off the GUI thread while the list is still loading.
+    const std::optional<Session> shown = sessionID.isEmpty() || !m_currentSource.isEmpty()
+        ? std::nullopt
+        : m_sessions->session(sessionID);
     m_composer->setProjectDirectory(shown ? shown->directory() : QString());
+    if (!shown && !sessionID.isEmpty() && m_currentSource.isEmpty()) {
+        whenFinished(QtConcurrent::run([service = m_controller->sharedService(), sessionID] { return service->get(sessionID); }),
+                     this, [this, sessionID](const std::optional<Session> &session) {
+                         if (session && sessionID == m_current && m_currentSource.isEmpty())
+                             m_composer->setProjectDirectory(session->directory());
+                     });
+    }
     updateProjectChoices();
     updateSourceState();
     m_composer->setRunning(m_controller && m_controller->isBusy(sessionID));
@@ -1101,10 +1107,15 @@ void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const
         return;
     }
     // An imported session's folder is the file's choice: the user sees it before the first run.
-    if (SessionService *service = m_controller->serviceFor(m_controller->sourceOf(sessionID));
-        service && !ImportedDirectory::ensureAccepted(this, *service, sessionID, m_confirm)) {
-        showSendError(tr("The imported session's folder was not accepted; nothing was sent."));
-        return;
+    // The session as the list holds it: not read again on the GUI thread. One the list does not
+    // hold (a server's) was never imported here, which needs no read to tell.
+    if (SessionService *service = m_controller->serviceFor(m_controller->sourceOf(sessionID)); service) {
+        const std::optional<Session> session = m_sessions->session(sessionID);
+        if (session ? !ImportedDirectory::ensureAccepted(this, *service, *session, m_confirm)
+                    : !service->checkDirectoryConfirmed(sessionID)) {
+            showSendError(tr("The imported session's folder was not accepted; nothing was sent."));
+            return;
+        }
     }
     // A model that cannot be reached is said here, with what to do, before anything is written.
     const QString where = QDir::toNativeSeparators(m_controller->configPath());
@@ -1419,6 +1430,9 @@ void MainWindow::updateContextMeter()
     request.model = m_composer->currentModel();
     if (request.model.isEmpty())
         request.model = m_timeline->lastModel();
+    // As listed: not read again on the GUI thread.
+    if (!m_current.isEmpty() && m_currentSource.isEmpty())
+        request.session = m_sessions->session(m_current);
     const SessionController::PromptResult check = m_controller->checkPrompt(request);
     const std::optional<ResolvedModel> model = check.resolved ? check.resolved->model : std::nullopt;
     const qint64 limit = model ? model->contextLimit : 0;

@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include "app/sessioncontroller.h"
+#include "core/async.h"
 #include "noticebar.h"
 #include "session/sessionservice.h"
 #include "sessionsidebar.h"
@@ -12,6 +13,7 @@
 #include <QAction>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <utility>
@@ -72,14 +74,18 @@ bool MainWindow::undoDelete()
 
 bool MainWindow::restoreFromTrash(const QString &entryID)
 {
-    const Result<Session> session = m_service->restoreFromTrash(entryID);
-    if (!session) {
-        m_notices->showNotice(u"trash"_s, NoticeBar::Kind::Error,
-                              tr("The session could not be restored:\n%1").arg(session.error().toString()), {}, true);
-        return false;
-    }
-    statusBar()->showMessage(tr("Restored “%1”").arg(session->title()), 5000);
-    openSession(session->id());
+    // Moves the files back and reads the restored session: off the GUI thread.
+    whenFinished(QtConcurrent::run([service = m_service, entryID] { return service->restoreFromTrash(entryID); }),
+                 this, [this](const Result<Session> &session) {
+                     if (!session) {
+                         m_notices->showNotice(
+                             u"trash"_s, NoticeBar::Kind::Error,
+                             tr("The session could not be restored:\n%1").arg(session.error().toString()), {}, true);
+                         return;
+                     }
+                     statusBar()->showMessage(tr("Restored “%1”").arg(session->title()), 5000);
+                     openSession(session->id());
+                 });
     return true;
 }
 
@@ -87,14 +93,20 @@ void MainWindow::onTrashChanged()
 {
     if (m_lastTrashed.isEmpty())
         return;
-    const QList<TrashEntry> entries = m_service->trashEntries();
-    const bool stillThere = std::any_of(entries.cbegin(), entries.cend(),
-                                        [this](const TrashEntry &e) { return e.id == m_lastTrashed; });
-    if (stillThere)
-        return;
-    m_lastTrashed.clear();
-    action(u"undoDelete"_s)->setEnabled(false);
-    m_notices->removeNotice(u"trash"_s);
+    // Listed off the GUI thread: the entry deleted last may have been restored or deleted since.
+    const QString entry = m_lastTrashed;
+    whenFinished(QtConcurrent::run([service = m_service, entry] {
+                     const QList<TrashEntry> entries = service->trashEntries();
+                     return std::any_of(entries.cbegin(), entries.cend(),
+                                        [&entry](const TrashEntry &e) { return e.id == entry; });
+                 }),
+                 this, [this, entry](bool stillThere) {
+                     if (stillThere || m_lastTrashed != entry)
+                         return;
+                     m_lastTrashed.clear();
+                     action(u"undoDelete"_s)->setEnabled(false);
+                     m_notices->removeNotice(u"trash"_s);
+                 });
 }
 
 TrashDialog *MainWindow::trashDialog() const
@@ -107,7 +119,7 @@ TrashDialog *MainWindow::showTrash()
     if (!m_service->has(StoreCapability::Trash))
         return nullptr;
     if (!m_trashDialog) {
-        m_trashDialog = new TrashDialog(m_service.get(), [this](const QString &title, const QString &text) {
+        m_trashDialog = new TrashDialog(m_service, [this](const QString &title, const QString &text) {
             return confirm(title, text);
         }, this);
         connect(m_trashDialog, &TrashDialog::restored, this, [this](const QString &sessionID) {

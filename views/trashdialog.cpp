@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trashdialog.h"
 
+#include "core/async.h"
 #include "noticebar.h"
-#include "session/sessionservice.h"
+#include "qt/trashmodel.h"
 #include "style.h"
 
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QHeaderView>
+#include <QIdentityProxyModel>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -21,14 +23,77 @@ namespace weft
 
 namespace
 {
-constexpr int EntryRole = Qt::UserRole + 1;
-}
+/// The trash's rows in words: a title with its subagent sessions, the folder, how long ago.
+class TrashRows : public QIdentityProxyModel
+{
+public:
+    using QIdentityProxyModel::QIdentityProxyModel;
 
-TrashDialog::TrashDialog(SessionService *service, std::function<bool(const QString &, const QString &)> confirm,
-                         QWidget *parent)
+    QVariant data(const QModelIndex &index, int role) const override
+    {
+        if (!index.isValid())
+            return {};
+        const auto column = TrashModel::Column(index.column());
+        switch (role) {
+        case Qt::DisplayRole:
+            if (column == TrashModel::TitleColumn)
+                return title(index);
+            if (column == TrashModel::DeletedColumn)
+                return Style::relativeTime(index.data(TrashModel::DeletedRole).toLongLong());
+            return QIdentityProxyModel::data(index, role);
+        case Qt::ToolTipRole:
+            if (column == TrashModel::DirectoryColumn)
+                return index.data(TrashModel::DirectoryRole);
+            if (column == TrashModel::DeletedColumn) {
+                const qint64 deleted = index.data(TrashModel::DeletedRole).toLongLong();
+                return deleted > 0 ? QLocale().toString(QDateTime::fromMSecsSinceEpoch(deleted), QLocale::LongFormat)
+                                   : QString();
+            }
+            if (const QString problem = index.data(TrashModel::ProblemRole).toString(); !problem.isEmpty())
+                return TrashDialog::tr("This entry cannot be restored: %1").arg(problem);
+            return {};
+        case Qt::DecorationRole:
+            if (column == TrashModel::TitleColumn && !index.data(TrashModel::ProblemRole).toString().isEmpty())
+                return Style::icon(u"dialog-warning"_s);
+            return {};
+        default:
+            return QIdentityProxyModel::data(index, role);
+        }
+    }
+
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override
+    {
+        if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+            return QIdentityProxyModel::headerData(section, orientation, role);
+        switch (TrashModel::Column(section)) {
+        case TrashModel::TitleColumn:
+            return TrashDialog::tr("Session");
+        case TrashModel::DirectoryColumn:
+            return TrashDialog::tr("Folder");
+        case TrashModel::DeletedColumn:
+            return TrashDialog::tr("Deleted");
+        default:
+            return {};
+        }
+    }
+
+private:
+    static QString title(const QModelIndex &index)
+    {
+        const QString stored = index.data(TrashModel::TitleRole).toString();
+        QString title = stored.isEmpty() ? TrashDialog::tr("(untitled)") : stored;
+        if (const int children = index.data(TrashModel::ChildrenRole).toInt(); children > 0)
+            title += u"  "_s + Style::plural(TrashDialog::tr("(+%n subagent session(s))", nullptr, children), children);
+        return title;
+    }
+};
+} // namespace
+
+TrashDialog::TrashDialog(const std::shared_ptr<SessionService> &service,
+                         std::function<bool(const QString &, const QString &)> confirm, QWidget *parent)
     : QDialog(parent)
-    , m_service(service)
     , m_confirm(std::move(confirm))
+    , m_model(new TrashModel(this))
 {
     setObjectName(u"trashDialog"_s);
     setWindowTitle(tr("Trash"));
@@ -37,18 +102,20 @@ TrashDialog::TrashDialog(SessionService *service, std::function<bool(const QStri
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
-    m_list = new QTreeWidget(this);
+    m_list = new QTreeView(this);
     m_list->setObjectName(u"trashList"_s);
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true);
-    m_list->setHeaderLabels({tr("Session"), tr("Folder"), tr("Deleted")});
+    m_list->setAllColumnsShowFocus(true);
+    auto *rows = new TrashRows(this);
+    rows->setSourceModel(m_model);
+    m_list->setModel(rows);
     m_list->setAccessibleName(tr("Deleted sessions"));
-    m_list->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_list->header()->setSectionResizeMode(1, QHeaderView::Interactive);
-    m_list->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    m_list->header()->setSectionResizeMode(TrashModel::TitleColumn, QHeaderView::Stretch);
+    m_list->header()->setSectionResizeMode(TrashModel::DirectoryColumn, QHeaderView::Interactive);
+    m_list->header()->setSectionResizeMode(TrashModel::DeletedColumn, QHeaderView::ResizeToContents);
     m_list->header()->setStretchLastSection(false);
     layout->addWidget(m_list, 1);
-
     // Errors in the dialog itself, not in a second modal box over it.
     m_notices = new NoticeBar(this);
     layout->addWidget(m_notices);
@@ -71,65 +138,50 @@ TrashDialog::TrashDialog(SessionService *service, std::function<bool(const QStri
     connect(m_restore, &QPushButton::clicked, this, &TrashDialog::restoreCurrent);
     connect(m_delete, &QPushButton::clicked, this, &TrashDialog::deleteCurrent);
     connect(m_empty, &QPushButton::clicked, this, &TrashDialog::emptyTrash);
-    connect(m_list, &QTreeWidget::itemActivated, this, &TrashDialog::restoreCurrent);
-    connect(m_list, &QTreeWidget::currentItemChanged, this, &TrashDialog::updateButtons);
-    connect(m_service, &SessionService::trashChanged, this, &TrashDialog::reload);
+    connect(m_list, &QTreeView::activated, this, &TrashDialog::restoreCurrent);
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this, &TrashDialog::updateButtons);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &TrashDialog::updateButtons);
+    connect(m_model, &TrashModel::loaded, this, &TrashDialog::selectFirstUnlessCurrent);
     resize(640, 380);
-    reload();
+    m_model->setService(service);
+    updateButtons();
 }
 
 TrashDialog::~TrashDialog() = default;
 
 QString TrashDialog::currentEntry() const
 {
-    const QTreeWidgetItem *item = m_list->currentItem();
-    return item ? item->data(0, EntryRole).toString() : QString();
+    return m_list->currentIndex().data(TrashModel::EntryIDRole).toString();
 }
 
 bool TrashDialog::selectEntry(const QString &entryID)
 {
-    for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
-        if (m_list->topLevelItem(i)->data(0, EntryRole).toString() == entryID) {
-            m_list->setCurrentItem(m_list->topLevelItem(i));
-            return true;
-        }
-    }
-    return false;
+    const QModelIndex index = m_model->indexOf(entryID);
+    if (!index.isValid())
+        return false;
+    m_list->setCurrentIndex(m_list->model()->index(index.row(), 0));
+    return true;
 }
 
-void TrashDialog::reload()
+void TrashDialog::selectFirstUnlessCurrent()
 {
-    const QString current = currentEntry();
-    m_list->clear();
-    const QLocale locale;
-    for (const TrashEntry &e : m_service->trashEntries()) {
-        QString title = e.title.isEmpty() ? tr("(untitled)") : e.title;
-        if (!e.children.isEmpty())
-            title += u"  "_s
-                + Style::plural(tr("(+%n subagent session(s))", nullptr, int(e.children.size())), e.children.size());
-        auto *item = new QTreeWidgetItem(m_list, {title, e.directory, Style::relativeTime(e.deleted)});
-        item->setData(0, EntryRole, e.id);
-        const QString when = e.deleted > 0
-            ? locale.toString(QDateTime::fromMSecsSinceEpoch(e.deleted), QLocale::LongFormat)
-            : QString();
-        item->setToolTip(2, when);
-        item->setToolTip(1, e.directory);
-        if (!e.problem.isEmpty()) {
-            item->setToolTip(0, tr("This entry cannot be restored: %1").arg(e.problem));
-            item->setIcon(0, Style::icon(u"dialog-warning"_s));
-        }
-    }
-    if (!selectEntry(current) && m_list->topLevelItemCount() > 0)
-        m_list->setCurrentItem(m_list->topLevelItem(0));
+    if (!m_list->currentIndex().isValid() && m_model->rowCount() > 0)
+        m_list->setCurrentIndex(m_list->model()->index(0, 0));
     updateButtons();
 }
 
 void TrashDialog::updateButtons()
 {
-    const bool have = !currentEntry().isEmpty();
+    const bool have = !m_busy && !currentEntry().isEmpty();
     m_restore->setEnabled(have);
     m_delete->setEnabled(have);
-    m_empty->setEnabled(m_list->topLevelItemCount() > 0);
+    m_empty->setEnabled(!m_busy && m_model->rowCount() > 0);
+}
+
+void TrashDialog::setBusy(bool busy)
+{
+    m_busy = busy;
+    updateButtons();
 }
 
 void TrashDialog::showError(const QString &text)
@@ -140,35 +192,41 @@ void TrashDialog::showError(const QString &text)
 void TrashDialog::restoreCurrent()
 {
     const QString entry = currentEntry();
-    if (entry.isEmpty())
+    if (entry.isEmpty() || m_busy)
         return;
     m_notices->removeNotice(u"error"_s);
-    const Result<Session> session = m_service->restoreFromTrash(entry);
-    if (!session) {
-        showError(tr("The session could not be restored:\n%1").arg(session.error().toString()));
-        return;
-    }
-    Q_EMIT restored(session->id());
+    setBusy(true);
+    whenFinished(m_model->restore(entry), this, [this](const Result<Session> &session) {
+        setBusy(false);
+        if (!session) {
+            showError(tr("The session could not be restored:\n%1").arg(session.error().toString()));
+            return;
+        }
+        Q_EMIT restored(session->id());
+    });
 }
 
 void TrashDialog::deleteCurrent()
 {
-    const QTreeWidgetItem *item = m_list->currentItem();
-    if (!item)
-        return;
     const QString entry = currentEntry();
-    if (m_confirm && !m_confirm(tr("Delete Permanently"),
-                                tr("Delete “%1” for good?\n\nThis cannot be undone.").arg(item->text(0))))
+    if (entry.isEmpty() || m_busy)
+        return;
+    const QString title = m_list->currentIndex().siblingAtColumn(TrashModel::TitleColumn).data().toString();
+    if (m_confirm && !m_confirm(tr("Delete Permanently"), tr("Delete “%1” for good?\n\nThis cannot be undone.").arg(title)))
         return;
     m_notices->removeNotice(u"error"_s);
-    if (const Result<void> r = m_service->deleteFromTrash(entry); !r)
-        showError(tr("The session could not be deleted:\n%1").arg(r.error().toString()));
+    setBusy(true);
+    whenFinished(m_model->remove(entry), this, [this](const Result<void> &r) {
+        setBusy(false);
+        if (!r)
+            showError(tr("The session could not be deleted:\n%1").arg(r.error().toString()));
+    });
 }
 
 void TrashDialog::emptyTrash()
 {
-    const int count = m_list->topLevelItemCount();
-    if (count == 0)
+    const int count = m_model->rowCount();
+    if (count == 0 || m_busy)
         return;
     if (m_confirm
         && !m_confirm(tr("Empty Trash"),
@@ -176,8 +234,12 @@ void TrashDialog::emptyTrash()
                           + u"\n\n"_s + tr("This cannot be undone.")))
         return;
     m_notices->removeNotice(u"error"_s);
-    if (const Result<void> r = m_service->emptyTrash(); !r)
-        showError(tr("The trash could not be emptied:\n%1").arg(r.error().toString()));
+    setBusy(true);
+    whenFinished(m_model->empty(), this, [this](const Result<void> &r) {
+        setBusy(false);
+        if (!r)
+            showError(tr("The trash could not be emptied:\n%1").arg(r.error().toString()));
+    });
 }
 
 } // namespace weft

@@ -4,18 +4,21 @@
 #include <QDialog>
 
 #include <functional>
+#include <memory>
 
 class QPushButton;
-class QTreeWidget;
+class QTreeView;
 
 namespace weft
 {
 
 class NoticeBar;
 class SessionService;
+class TrashModel;
 
 /// The trash of Weft's own sessions: the deleted sessions of the last 30 days (title, folder,
-/// when), to restore or delete for good, and Empty Trash. Follows SessionService::trashChanged.
+/// when), to restore or delete for good, and Empty Trash. Reads through a TrashModel, which lists
+/// the trash and runs the operations off the GUI thread.
 class TrashDialog : public QDialog
 {
     Q_OBJECT
@@ -23,11 +26,12 @@ class TrashDialog : public QDialog
 public:
     /// @p confirm asks before what cannot be undone (deleting for good): title, text, whether to
     /// go ahead.
-    TrashDialog(SessionService *service, std::function<bool(const QString &, const QString &)> confirm,
-                QWidget *parent = nullptr);
+    TrashDialog(const std::shared_ptr<SessionService> &service,
+                std::function<bool(const QString &, const QString &)> confirm, QWidget *parent = nullptr);
     ~TrashDialog() override;
 
-    [[nodiscard]] QTreeWidget *list() const { return m_list; }
+    [[nodiscard]] QTreeView *list() const { return m_list; }
+    [[nodiscard]] TrashModel *model() const { return m_model; }
     /// The trash entry of the current row, or empty.
     [[nodiscard]] QString currentEntry() const;
     /// Makes the row of @p entryID current; false when it is not listed.
@@ -42,17 +46,20 @@ Q_SIGNALS:
     void restored(const QString &sessionID);
 
 private:
-    void reload();
+    void selectFirstUnlessCurrent();
     void updateButtons();
     void showError(const QString &text);
+    /// Runs while an operation is under way: the buttons wait for it.
+    void setBusy(bool busy);
 
-    SessionService *m_service;
     std::function<bool(const QString &, const QString &)> m_confirm;
-    QTreeWidget *m_list;
+    TrashModel *m_model;
+    QTreeView *m_list;
     NoticeBar *m_notices;
     QPushButton *m_restore;
     QPushButton *m_delete;
     QPushButton *m_empty;
+    bool m_busy = false;
 };
 
 } // namespace weft

@@ -10,6 +10,7 @@
 #include "core/parallel.h"
 #include "core/sqlitehandle.h"
 #include "store/jsonstorage.h"
+#include "store/storereads.h"
 #include "threadconnections.h"
 
 #include <QCoreApplication>
@@ -898,6 +899,7 @@ Result<void> OpencodeDbStore::readV2Rows(QSqlDatabase &db, const QStringList &id
 
 QList<Project> OpencodeDbStore::projects()
 {
+    StoreReads::check("projects");
     QList<Project> result;
     if (!m_schema.tables.contains(u"project"_s))
         return result;
@@ -948,6 +950,7 @@ QList<Project> OpencodeDbStore::projects()
 
 QList<Session> OpencodeDbStore::sessions()
 {
+    StoreReads::check("sessions");
     QList<Session> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
@@ -965,6 +968,7 @@ QList<Session> OpencodeDbStore::sessions()
 
 std::optional<Session> OpencodeDbStore::session(const QString &sessionID)
 {
+    StoreReads::check("session");
     std::optional<Session> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         // id is the primary key: one row at most.
@@ -977,6 +981,7 @@ std::optional<Session> OpencodeDbStore::session(const QString &sessionID)
 
 QList<Message> OpencodeDbStore::messages(const QString &sessionID)
 {
+    StoreReads::check("messages");
     QList<Message> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
@@ -1020,6 +1025,7 @@ Result<void> OpencodeDbStore::readMessageIDs(QSqlDatabase &db, const QString &se
 
 QStringList OpencodeDbStore::messageIDs(const QString &sessionID)
 {
+    StoreReads::check("messageIDs");
     // What a view asks first of a long session: the IDs alone, not the JSON of every message
     // (messages() parses it, which took most of opening L-db's 3,000 messages).
     QStringList result;
@@ -1034,6 +1040,7 @@ QStringList OpencodeDbStore::messageIDs(const QString &sessionID)
 
 std::optional<Message> OpencodeDbStore::message(const QString &sessionID, const QString &messageID)
 {
+    StoreReads::check("message");
     std::optional<Message> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         // id is the primary key: one row at most.
@@ -1054,6 +1061,7 @@ std::optional<Message> OpencodeDbStore::message(const QString &sessionID, const 
 
 QList<Part> OpencodeDbStore::parts(const QString &sessionID, const QString &messageID)
 {
+    StoreReads::check("parts");
     QList<Part> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
@@ -1104,6 +1112,7 @@ Result<void> OpencodeDbStore::readV1Parts(QSqlDatabase &db, MessageWithParts &me
 
 QList<Message> OpencodeDbStore::messagesByID(const QString &sessionID, const QStringList &messageIDs)
 {
+    StoreReads::check("messagesByID");
     // Many (a long session's older messages): Store's one read of all. A page: the V1 rows by
     // their key, the V2 rows together, their session's order read once and not once per message.
     if (!m_hasV2 || messageIDs.size() > 64)
@@ -1123,6 +1132,7 @@ QList<Message> OpencodeDbStore::messagesByID(const QString &sessionID, const QSt
 
 QList<MessageWithParts> OpencodeDbStore::withParts(const QString &sessionID, const QList<Message> &infos)
 {
+    StoreReads::check("withParts");
     if (!m_hasV2)
         return Store::withParts(sessionID, infos);
     // The V1 part rows message by message; the messages without any are V2 rows, mapped together.
@@ -1157,6 +1167,7 @@ QList<MessageWithParts> OpencodeDbStore::withParts(const QString &sessionID, con
 
 NewestMessages OpencodeDbStore::newestMessages(const QString &sessionID, qsizetype count)
 {
+    StoreReads::check("newestMessages");
     if (!m_hasV2)
         return Store::newestMessages(sessionID, count);
     // One read: the IDs of the session's V1 rows and the keys of its V2 rows (which tell which
@@ -1315,6 +1326,7 @@ Result<void> OpencodeDbStore::streamMessages(QSqlDatabase &db, const QString &se
 
 QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessionID)
 {
+    StoreReads::check("messagesWithParts");
     QList<MessageWithParts> result;
     const Result<void> r = read([&](QSqlDatabase &db) {
         result.clear();
@@ -1329,6 +1341,7 @@ QList<MessageWithParts> OpencodeDbStore::messagesWithParts(const QString &sessio
 void OpencodeDbStore::mapMessages(const QString &sessionID, const MessageMapper &map,
                                   const std::function<void(QByteArray &&)> &take)
 {
+    StoreReads::check("mapMessages");
     const Result<void> r
         = read([&](QSqlDatabase &db) { return streamMessages<QByteArray>(db, sessionID, map, take); });
     reportReadFailure(r);
@@ -1336,6 +1349,7 @@ void OpencodeDbStore::mapMessages(const QString &sessionID, const MessageMapper 
 
 QList<FileDiff> OpencodeDbStore::sessionDiff(const QString &sessionID)
 {
+    StoreReads::check("sessionDiff");
     QList<FileDiff> result;
     if (!Identifier::isSafeKeyComponent(sessionID))
         return result;
@@ -1361,6 +1375,7 @@ StoreWatcher *OpencodeDbStore::createWatcher(QObject *parent)
 
 Result<QHash<QString, qint64>> OpencodeDbStore::changeStamps(const QList<Session> &sessions)
 {
+    StoreReads::check("changeStamps");
     Q_UNUSED(sessions)
     QHash<QString, qint64> stamps;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {

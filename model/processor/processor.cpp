@@ -120,7 +120,9 @@ Result<ResolvedPrompt> Processor::checkPrompt(const PromptRequest &request) cons
     if (!request.sessionID.isEmpty()) {
         if (const QString why = Identifier::whyInvalid(request.sessionID, Identifier::Kind::Session); !why.isEmpty())
             return Error{why, {}};
-        resolved.session = m_service->get(request.sessionID);
+        resolved.session = request.session && request.session->id() == request.sessionID
+            ? request.session
+            : m_service->get(request.sessionID);
         if (!resolved.session)
             return Error{ProcessorTr::tr("no session with ID \"%1\"").arg(request.sessionID), {}};
     }
@@ -129,7 +131,7 @@ Result<ResolvedPrompt> Processor::checkPrompt(const PromptRequest &request) cons
     // An imported session's directory is the file's claim: no run works there before the user
     // has accepted it.
     if (resolved.session) {
-        if (auto confirmed = m_service->checkDirectoryConfirmed(resolved.session->id()); !confirmed)
+        if (auto confirmed = m_service->checkDirectoryConfirmed(*resolved.session); !confirmed)
             return confirmed.error();
     }
     resolved.directory = resolved.session ? resolved.session->directory()

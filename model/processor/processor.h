@@ -134,6 +134,9 @@ struct PromptRequest {
     /// Files, folders and images sent along: they become file parts (and the synthetic text
     /// of their reading) of the user message, after its text (Attachments::toParts).
     QList<PromptAttachment> attachments;
+    /// The session `sessionID` as the caller holds it (a window's list), so that checkPrompt()
+    /// does not read it again (on a window's GUI thread); none: checkPrompt() reads it.
+    std::optional<Session> session;
 };
 
 /// A prompt checked by Processor::checkPrompt(): how it runs, decided once.

@@ -6,6 +6,7 @@
 
 #include "core/logging.h"
 #include "opencodedb/sessionmessagev2.h"
+#include "store/storereads.h"
 
 #include <QMutexLocker>
 #include <QSet>
@@ -116,6 +117,7 @@ StoreWatcher *ServerStore::createWatcher(QObject *parent)
 
 QList<Project> ServerStore::projects()
 {
+    StoreReads::check("projects");
     const Result<JsonValue> answer = get(u"/project"_s);
     if (!answer) {
         reportProblem(m_client.displayName(), answer.error().message);
@@ -182,6 +184,7 @@ Result<QList<Session>> ServerStore::readSessions()
 
 QList<Session> ServerStore::sessions()
 {
+    StoreReads::check("sessions");
     Result<QList<Session>> result = readSessions();
     if (!result) {
         reportProblem(m_client.displayName(), result.error().message);
@@ -205,6 +208,7 @@ Result<Session> ServerStore::readSession(const QString &sessionID)
 
 std::optional<Session> ServerStore::session(const QString &sessionID)
 {
+    StoreReads::check("session");
     Result<Session> result = readSession(sessionID);
     if (!result)
         return std::nullopt;
@@ -326,6 +330,7 @@ QList<MessageWithParts> ServerStore::v1Messages(const QString &sessionID, const 
 
 NewestMessages ServerStore::newestMessages(const QString &sessionID, qsizetype count)
 {
+    StoreReads::check("newestMessages");
     // The whole session when it is read already (cached), or has V2 messages (whose route pages
     // by a cursor of its own); else the newest page of the V1 route alone (`?limit=`: OpenCode
     // answers the newest, in order), without the 32 MB of a long session before the first frame.
@@ -392,6 +397,7 @@ bool ServerStore::isV2(const QString &sessionID)
 
 QList<MessageWithParts> ServerStore::messagesWithParts(const QString &sessionID)
 {
+    StoreReads::check("messagesWithParts");
     Result<QList<MessageWithParts>> result = readMessages(sessionID);
     if (!result) {
         reportProblem(m_client.displayName() + pathOf(sessionID), result.error().message);
@@ -402,6 +408,7 @@ QList<MessageWithParts> ServerStore::messagesWithParts(const QString &sessionID)
 
 QList<Message> ServerStore::messages(const QString &sessionID)
 {
+    StoreReads::check("messages");
     QList<Message> result;
     for (MessageWithParts &m : messagesWithParts(sessionID))
         result.append(std::move(m.info));
@@ -410,6 +417,7 @@ QList<Message> ServerStore::messages(const QString &sessionID)
 
 QList<Part> ServerStore::parts(const QString &sessionID, const QString &messageID)
 {
+    StoreReads::check("parts");
     for (MessageWithParts &m : messagesWithParts(sessionID)) {
         if (m.info.id() == messageID)
             return std::move(m.parts);
@@ -419,6 +427,7 @@ QList<Part> ServerStore::parts(const QString &sessionID, const QString &messageI
 
 std::optional<Message> ServerStore::message(const QString &sessionID, const QString &messageID)
 {
+    StoreReads::check("message");
     for (MessageWithParts &m : messagesWithParts(sessionID)) {
         if (m.info.id() == messageID)
             return std::move(m.info);
@@ -428,6 +437,7 @@ std::optional<Message> ServerStore::message(const QString &sessionID, const QStr
 
 QList<MessageWithParts> ServerStore::withParts(const QString &sessionID, const QList<Message> &infos)
 {
+    StoreReads::check("withParts");
     if (infos.isEmpty())
         return {};
     QHash<QString, QList<Part>> parts;
@@ -442,6 +452,7 @@ QList<MessageWithParts> ServerStore::withParts(const QString &sessionID, const Q
 
 QList<FileDiff> ServerStore::sessionDiff(const QString &sessionID)
 {
+    StoreReads::check("sessionDiff");
     const Result<JsonValue> answer = get(pathOf(sessionID, u"/diff"_s));
     if (!answer)
         return {};

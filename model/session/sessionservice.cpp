@@ -342,16 +342,35 @@ Result<void> SessionService::confirmImportedDirectory(const QString &sessionID)
     const std::optional<Session> session = get(sessionID);
     if (!session)
         return Error{SessionTr::tr("no session with ID \"%1\"").arg(sessionID), {}};
-    std::optional<ImportNote> note = importNote(sessionID);
+    return confirmImportedDirectory(*session);
+}
+
+Result<void> SessionService::confirmImportedDirectory(const Session &session)
+{
+    std::optional<ImportNote> note = importNote(session.id());
     if (!note)
         return {}; // not imported: nothing to confirm
-    note->directory = session->directory();
+    note->directory = session.directory();
     note->confirmed = true;
-    if (auto r = writeImportNote(sessionID, *note); !r)
+    if (auto r = writeImportNote(session.id(), *note); !r)
         return r;
-    qCInfo(lcSession) << "the directory" << note->directory << "of imported session" << sessionID << "was confirmed";
+    qCInfo(lcSession) << "the directory" << note->directory << "of imported session" << session.id() << "was confirmed";
     return {};
 }
+
+namespace
+{
+Result<void> confirmedFor(const QString &sessionID, const SessionService::ImportNote &note, const QString &directory)
+{
+    if (note.confirmed && note.directory == directory)
+        return {};
+    return Error{SessionTr::tr("session %1 was imported and works in %2, a directory you have not confirmed yet; "
+                               "check that this is the folder you mean, then accept it (`weft session accept %1`, "
+                               "or --accept-directory)")
+                     .arg(sessionID, directory.isEmpty() ? SessionTr::tr("(no directory)") : directory),
+                 {}};
+}
+} // namespace
 
 Result<void> SessionService::checkDirectoryConfirmed(const QString &sessionID) const
 {
@@ -359,14 +378,13 @@ Result<void> SessionService::checkDirectoryConfirmed(const QString &sessionID) c
     if (!note)
         return {};
     const std::optional<Session> session = get(sessionID);
-    const QString directory = session ? session->directory() : note->directory;
-    if (note->confirmed && note->directory == directory)
-        return {};
-    return Error{SessionTr::tr("session %1 was imported and works in %2, a directory you have not confirmed yet; "
-                               "check that this is the folder you mean, then accept it (`weft session accept %1`, "
-                               "or --accept-directory)")
-                     .arg(sessionID, directory.isEmpty() ? SessionTr::tr("(no directory)") : directory),
-                 {}};
+    return confirmedFor(sessionID, *note, session ? session->directory() : note->directory);
+}
+
+Result<void> SessionService::checkDirectoryConfirmed(const Session &session) const
+{
+    const std::optional<ImportNote> note = importNote(session.id());
+    return note ? confirmedFor(session.id(), *note, session.directory()) : Result<void>();
 }
 
 QString SessionService::makeSlug()

@@ -126,6 +126,11 @@ public:
     /// Refuses a session whose directory comes from an import the user has not confirmed yet
     /// (or that changed since): what a run or a revert checks before it touches the directory.
     [[nodiscard]] Result<void> checkDirectoryConfirmed(const QString &sessionID) const;
+    /// confirmImportedDirectory() and checkDirectoryConfirmed() for @p session as the caller
+    /// holds it (a window's list): the session is not read again, so a window may ask on its GUI
+    /// thread (only the import note is read).
+    Result<void> confirmImportedDirectory(const Session &session);
+    [[nodiscard]] Result<void> checkDirectoryConfirmed(const Session &session) const;
 
     // ---- the trash (StoreCapability::Trash)
     /// Moves a session with its children (recursively) and all their files to the store's

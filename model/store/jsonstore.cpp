@@ -8,6 +8,7 @@
 #include "core/tr.h"
 #include "jsonstorewatcher.h"
 #include "migrations.h"
+#include "storereads.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -96,6 +97,7 @@ std::optional<T> JsonStore::readTyped(const JsonStorage::Key &key)
 
 QList<Project> JsonStore::projects()
 {
+    StoreReads::check("projects");
     QList<Project> result;
     for (const JsonStorage::Key &key : m_storage.list({u"project"_s})) {
         if (auto p = readTyped<Project>(key))
@@ -106,6 +108,7 @@ QList<Project> JsonStore::projects()
 
 QList<Session> JsonStore::sessions()
 {
+    StoreReads::check("sessions");
     QList<JsonStorage::Key> keys;
     for (const QString &projectID : m_storage.listFolders({u"session"_s})) {
         for (JsonStorage::Key &key : m_storage.list({u"session"_s, projectID})) {
@@ -170,6 +173,7 @@ QString JsonStore::sessionFile(const QString &sessionID)
 
 Result<QHash<QString, qint64>> JsonStore::changeStamps(const QList<Session> &sessions)
 {
+    StoreReads::check("changeStamps");
     const QString root = m_storage.root() + u"/message/"_s;
     QHash<QString, qint64> stamps;
     stamps.reserve(sessions.size());
@@ -185,6 +189,7 @@ StoreWatcher *JsonStore::createWatcher(QObject *parent)
 
 std::optional<Session> JsonStore::session(const QString &sessionID)
 {
+    StoreReads::check("session");
     const QString projectID = projectOf(sessionID);
     if (projectID.isEmpty())
         return std::nullopt;
@@ -193,6 +198,7 @@ std::optional<Session> JsonStore::session(const QString &sessionID)
 
 QStringList JsonStore::messageIDs(const QString &sessionID)
 {
+    StoreReads::check("messageIDs");
     QStringList ids;
     if (!Identifier::isSafeKeyComponent(sessionID))
         return ids;
@@ -207,6 +213,7 @@ QStringList JsonStore::messageIDs(const QString &sessionID)
 
 QSet<QString> JsonStore::takenIDs(const QSet<QString> &messageIDs, const QSet<QString> &partIDs)
 {
+    StoreReads::check("takenIDs");
     QSet<QString> taken;
     if (messageIDs.isEmpty() && partIDs.isEmpty())
         return taken;
@@ -243,11 +250,13 @@ std::optional<Message> JsonStore::readMessage(const QString &sessionID, const QS
 
 QList<Message> JsonStore::messages(const QString &sessionID)
 {
+    StoreReads::check("messages");
     return messagesByID(sessionID, messageIDs(sessionID));
 }
 
 QList<Message> JsonStore::messagesByID(const QString &sessionID, const QStringList &messageIDs)
 {
+    StoreReads::check("messagesByID");
     QList<Message> result;
     if (!Identifier::isSafeKeyComponent(sessionID))
         return result;
@@ -267,6 +276,7 @@ QList<Message> JsonStore::messagesByID(const QString &sessionID, const QStringLi
 
 QList<MessageWithParts> JsonStore::withParts(const QString &sessionID, const QList<Message> &infos)
 {
+    StoreReads::check("withParts");
     QList<MessageWithParts> result(infos.size());
     parallelFor(infos.size(), [&](qsizetype i) {
         result[i].info = infos.at(i);
@@ -277,6 +287,7 @@ QList<MessageWithParts> JsonStore::withParts(const QString &sessionID, const QLi
 
 std::optional<Message> JsonStore::message(const QString &sessionID, const QString &messageID)
 {
+    StoreReads::check("message");
     // An unsafe ID names no file: nothing to read, and no damaged data to report.
     if (!Identifier::isSafeKeyComponent(sessionID) || !Identifier::isSafeKeyComponent(messageID))
         return std::nullopt;
@@ -285,6 +296,7 @@ std::optional<Message> JsonStore::message(const QString &sessionID, const QStrin
 
 QList<Part> JsonStore::parts(const QString &sessionID, const QString &messageID)
 {
+    StoreReads::check("parts");
     Q_UNUSED(sessionID)
     QList<Part> result;
     if (!Identifier::isSafeKeyComponent(messageID))
@@ -317,6 +329,7 @@ QList<Part> JsonStore::parts(const QString &sessionID, const QString &messageID)
 
 QList<MessageWithParts> JsonStore::messagesWithParts(const QString &sessionID)
 {
+    StoreReads::check("messagesWithParts");
     // One pass over every core: each message file, then its parts.
     const QStringList ids = messageIDs(sessionID);
     QList<std::optional<MessageWithParts>> read(ids.size());
@@ -340,6 +353,7 @@ QList<MessageWithParts> JsonStore::messagesWithParts(const QString &sessionID)
 
 QList<FileDiff> JsonStore::sessionDiff(const QString &sessionID)
 {
+    StoreReads::check("sessionDiff");
     QList<FileDiff> result;
     if (!Identifier::isSafeKeyComponent(sessionID))
         return result;
@@ -559,6 +573,7 @@ Result<void> JsonStore::writeSessionDiff(const QString &sessionID, const QList<F
 
 QList<Todo> JsonStore::todos(const QString &sessionID)
 {
+    StoreReads::check("todos");
     // OpenCode reads a missing or unreadable list as empty; a damaged one is reported too.
     QList<Todo> result;
     if (!Identifier::isSafeKeyComponent(sessionID))

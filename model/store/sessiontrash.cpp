@@ -5,6 +5,7 @@
 #include "core/logging.h"
 #include "core/tr.h"
 #include "jsonstore.h"
+#include "storereads.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -306,6 +307,7 @@ TrashEntry SessionTrash::readEntry(const QString &entryID) const
 
 QList<TrashEntry> SessionTrash::entries() const
 {
+    StoreReads::check("trash entries");
     QMutexLocker locker(&m_mutex);
     QList<TrashEntry> result;
     const QStringList names

@@ -5,15 +5,74 @@
 #include "core/logging.h"
 #include "core/parallel.h"
 #include "core/tr.h"
+#include "storereads.h"
 #include "storewatcher.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QSet>
+#include <QThread>
 
 #include <algorithm>
+#include <atomic>
 
 namespace weft
 {
+
+namespace
+{
+constexpr int PolicyUndecided = -1;
+std::atomic<int> g_readPolicy{PolicyUndecided};
+
+StoreReads::OnGuiThread policyOfEnvironment()
+{
+    using enum StoreReads::OnGuiThread;
+    const QByteArray value = qgetenv("WEFT_STORE_READ_CHECK");
+    if (value == "off")
+        return Allow;
+    if (value == "report")
+        return Report;
+    if (value == "fatal")
+        return Abort;
+#ifdef NDEBUG
+    return Allow;
+#else
+    return Report;
+#endif
+}
+} // namespace
+
+StoreReads::OnGuiThread StoreReads::policy()
+{
+    int policy = g_readPolicy.load(std::memory_order_relaxed);
+    if (policy == PolicyUndecided) {
+        // Two threads may both read the environment; they find the same.
+        policy = int(policyOfEnvironment());
+        g_readPolicy.store(policy, std::memory_order_relaxed);
+    }
+    return OnGuiThread(policy);
+}
+
+void StoreReads::setPolicy(OnGuiThread policy)
+{
+    g_readPolicy.store(int(policy), std::memory_order_relaxed);
+}
+
+bool StoreReads::onGuiThread()
+{
+    const QCoreApplication *app = QCoreApplication::instance();
+    return app && QThread::currentThread() == app->thread() && app->inherits("QGuiApplication");
+}
+
+void StoreReads::check(const char *read)
+{
+    const OnGuiThread what = policy();
+    if (what == OnGuiThread::Allow || !onGuiThread())
+        return;
+    if (what == OnGuiThread::Abort)
+        qFatal("a store read (%s) on the GUI thread: read it off the GUI thread", read);
+    qCCritical(lcStore, "a store read (%s) on the GUI thread: read it off the GUI thread", read);
+}
 
 Store::~Store() = default;
 
@@ -21,6 +80,7 @@ StoreWatcher::~StoreWatcher() = default;
 
 Result<QHash<QString, qint64>> Store::changeStamps(const QList<Session> &sessions)
 {
+    StoreReads::check("changeStamps");
     QHash<QString, qint64> stamps;
     stamps.reserve(sessions.size());
     for (const Session &s : sessions)
@@ -30,11 +90,13 @@ Result<QHash<QString, qint64>> Store::changeStamps(const QList<Session> &session
 
 QList<MessageWithParts> Store::messagesWithParts(const QString &sessionID)
 {
+    StoreReads::check("messagesWithParts");
     return withParts(sessionID, messages(sessionID));
 }
 
 void Store::mapMessages(const QString &sessionID, const MessageMapper &map, const std::function<void(QByteArray &&)> &take)
 {
+    StoreReads::check("mapMessages");
     ParallelMap<MessageWithParts, QByteArray> mapper([&map](MessageWithParts &m) { return map(std::move(m)); },
                                                      MapMessagesBatch);
     for (MessageWithParts &m : messagesWithParts(sessionID)) {
@@ -47,6 +109,7 @@ void Store::mapMessages(const QString &sessionID, const MessageMapper &map, cons
 
 QSet<QString> Store::takenIDs(const QSet<QString> &messageIDs, const QSet<QString> &partIDs)
 {
+    StoreReads::check("takenIDs");
     QSet<QString> taken;
     if (messageIDs.isEmpty() && partIDs.isEmpty())
         return taken;
@@ -65,6 +128,7 @@ QSet<QString> Store::takenIDs(const QSet<QString> &messageIDs, const QSet<QStrin
 
 QStringList Store::messageIDs(const QString &sessionID)
 {
+    StoreReads::check("messageIDs");
     QStringList ids;
     for (const Message &m : messages(sessionID))
         ids.append(m.id());
@@ -73,6 +137,7 @@ QStringList Store::messageIDs(const QString &sessionID)
 
 QList<Message> Store::messagesByID(const QString &sessionID, const QStringList &messageIDs)
 {
+    StoreReads::check("messagesByID");
     // Many IDs (the older messages of a long session): one read of all, filtered, rather than a
     // query per message.
     if (messageIDs.size() > 64) {
@@ -93,6 +158,7 @@ QList<Message> Store::messagesByID(const QString &sessionID, const QStringList &
 
 QList<MessageWithParts> Store::withParts(const QString &sessionID, const QList<Message> &infos)
 {
+    StoreReads::check("withParts");
     QList<MessageWithParts> result;
     result.reserve(infos.size());
     for (const Message &info : infos)
@@ -119,6 +185,7 @@ std::pair<QStringList, QStringList> Store::splitNewest(const QStringList &ids, q
 
 NewestMessages Store::newestMessages(const QString &sessionID, qsizetype count)
 {
+    StoreReads::check("newestMessages");
     auto [newest, older] = splitNewest(messageIDs(sessionID), count);
     NewestMessages result;
     result.olderIDs = std::move(older);
