@@ -3,7 +3,7 @@
 
 #include "core/result.h"
 #include "core/types.h"
-#include "store/sessiontrash.h"
+#include "core/storeinfo.h"
 
 #include <QAbstractTableModel>
 #include <QFuture>
