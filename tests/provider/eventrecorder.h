@@ -124,6 +124,20 @@ public:
         return wait(timeoutMs);
     }
 
+    /// Checks that the run ended in failed() on an error response, before any event, with the
+    /// error @p name, @p message and retryability. Like QVERIFY, it returns at the first check
+    /// that fails: the caller goes on only while !QTest::currentTestFailed().
+    void verifyErrorResponse(const QString &name, const QString &message, bool retryable) const
+    {
+        QVERIFY(!finished);
+        QVERIFY(error);
+        QCOMPARE(endings, 1);
+        QVERIFY(events.isEmpty()); // no "start" for an error response
+        QCOMPARE(error->name(), name);
+        QCOMPARE(error->message(), message);
+        QCOMPARE(error->isRetryable(), retryable);
+    }
+
     void clear()
     {
         events.clear();

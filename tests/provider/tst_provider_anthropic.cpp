@@ -372,11 +372,10 @@ private Q_SLOTS:
         auto provider = makeProvider();
         EventRecorder rec(provider.get());
         QVERIFY(rec.run(simpleRequest()));
-        QVERIFY(rec.error);
-        QCOMPARE(rec.error->name(), name);
-        QCOMPARE(rec.error->isRetryable(), retryable);
         const QString expectedMessage = parseJson(body)->toObject().object(u"error").string(u"message");
-        QCOMPARE(rec.error->message(), expectedMessage);
+        rec.verifyErrorResponse(name, expectedMessage, retryable);
+        if (QTest::currentTestFailed())
+            return;
         if (name == u"APIError")
             QCOMPARE(rec.error->statusCode(), status);
         if (name == u"ContextOverflowError")
