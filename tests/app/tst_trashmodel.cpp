@@ -5,6 +5,7 @@
 #include "qt/trashmodel.h"
 #include "session/sessionservice.h"
 #include "store/jsonstore.h"
+#include "store/sessiontrash.h"
 #include "testdata.h"
 
 #include <QAbstractItemModelTester>
