@@ -10,7 +10,9 @@
 
 #include <QRegularExpression>
 #include <QTest>
-#include <QtConcurrent/QtConcurrentRun>
+#include <QThread>
+
+#include <memory>
 
 using namespace Qt::StringLiterals;
 using namespace weft;
@@ -66,10 +68,17 @@ private Q_SLOTS:
         QVERIFY(m_store->trash()->entries().isEmpty());
         QCOMPARE(g_reported.size(), 2);
 #endif
-        // Off the GUI thread, as a window reads.
-        const bool onWorker = QtConcurrent::run([] { return StoreReads::onGuiThread(); }).result();
+        // Off the GUI thread, as a window reads. A thread of its own: QFuture::result() runs a
+        // task that has not started yet on the waiting thread, which here is the GUI thread.
+        bool onWorker = true;
+        qsizetype sessions = 0;
+        std::unique_ptr<QThread> worker(QThread::create([&onWorker, &sessions, store = m_store] {
+            onWorker = StoreReads::onGuiThread();
+            sessions = store->sessions().size();
+        }));
+        worker->start();
+        QVERIFY(worker->wait(30000));
         QVERIFY(!onWorker);
-        const qsizetype sessions = QtConcurrent::run([store = m_store] { return store->sessions().size(); }).result();
         QVERIFY(sessions > 0);
         QCOMPARE(g_reported.size(), StoreReads::onGuiThread() ? 2 : 0);
     }
