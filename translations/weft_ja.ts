@@ -445,6 +445,10 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::CompactionDialog</name>
     <message>
+        <source>&amp;Compact</source>
+        <translation>コンパクト化(&amp;C)</translation>
+    </message>
+    <message>
         <source>~%1 tokens</source>
         <translation>約 %1 トークン</translation>
     </message>
@@ -491,10 +495,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Summary</source>
         <translation>要約</translation>
-    </message>
-    <message>
-        <source>&amp;Compact</source>
-        <translation>コンパクト化(&amp;C)</translation>
     </message>
     <message>
         <source>Working out what a compaction would do…</source>
@@ -1144,6 +1144,10 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::MainWindow</name>
     <message>
+        <source>&amp;Compact</source>
+        <translation>コンパクト化(&amp;C)</translation>
+    </message>
+    <message>
         <source>Weft cannot see every command this runs, so no rule could allow it.</source>
         <translation>Weft はこれが実行するすべてのコマンドを確認できないため、どのルールでも許可できません。</translation>
     </message>
@@ -1356,16 +1360,6 @@ Changes made to the file since are lost.</source>
         <translation>フォークしています…</translation>
     </message>
     <message>
-        <source>Fork</source>
-        <translation>フォーク</translation>
-    </message>
-    <message>
-        <source>The session could not be forked:
-%1</source>
-        <translation>セッションをフォークできませんでした:
-%1</translation>
-    </message>
-    <message>
         <source>Forked into “%1”</source>
         <translation>「%1」にフォークしました</translation>
     </message>
@@ -1440,46 +1434,6 @@ Changes made to the file since are lost.</source>
         <translation>%1 %2 秒後に再試行します (%3 回目)…</translation>
     </message>
     <message>
-        <source>This session is read-only. Import it into Weft to continue it.</source>
-        <translation>このセッションは読み取り専用です。続けるには Weft にインポートしてください。</translation>
-    </message>
-    <message>
-        <source>No model is configured, so the prompt cannot be sent. Add a provider and a &quot;model&quot; (&quot;provider/model&quot;) to %1 (OpenCode&apos;s config format), start Weft with --config FILE, or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.</source>
-        <translation>モデルが設定されていないため、プロンプトを送信できません。%1 (OpenCode の設定形式) にプロバイダと &quot;model&quot; (&quot;provider/model&quot;) を追加するか、--config FILE を付けて Weft を起動するか、ANTHROPIC_API_KEY や OPENAI_API_KEY などの API キーを設定してください。</translation>
-    </message>
-    <message>
-        <source>The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode&apos;s config format) or choose another model.</source>
-        <translation>モデル %1 は使用できません: %2。%3 (OpenCode の設定形式) でプロバイダを設定するか、別のモデルを選択してください。</translation>
-    </message>
-    <message>
-        <source>The provider %1 of the model %2 has no API key. Set %3, or give an &quot;apiKey&quot; in the provider&apos;s &quot;options&quot; in %4, or choose another model.</source>
-        <translation>モデル %2 のプロバイダ %1 に API キーがありません。%3 を設定するか、%4 でプロバイダの &quot;options&quot; に &quot;apiKey&quot; を指定するか、別のモデルを選択してください。</translation>
-    </message>
-    <message>
-        <source> or </source>
-        <translation> または </translation>
-    </message>
-    <message>
-        <source>The prompt could not be sent: %1</source>
-        <translation>プロンプトを送信できませんでした: %1</translation>
-    </message>
-    <message>
-        <source>The compaction ended without a summary.</source>
-        <translation>コンパクト化は要約なしで終了しました。</translation>
-    </message>
-    <message>
-        <source>The compaction failed: %1</source>
-        <translation>コンパクト化に失敗しました: %1</translation>
-    </message>
-    <message>
-        <source>The run failed.</source>
-        <translation>実行に失敗しました。</translation>
-    </message>
-    <message>
-        <source>The run failed: %1</source>
-        <translation>実行に失敗しました: %1</translation>
-    </message>
-    <message>
         <source>The compaction could not start: %1</source>
         <translation>コンパクト化を開始できませんでした: %1</translation>
     </message>
@@ -1494,24 +1448,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Compacted: the next prompt continues from the summary.</source>
         <translation>コンパクト化しました: 次のプロンプトは要約から続きます。</translation>
-    </message>
-    <message>
-        <source>The compaction was cancelled; the session is as it was.</source>
-        <translation>コンパクト化はキャンセルされました。セッションは元のままです。</translation>
-    </message>
-    <message>
-        <source>The compaction failed; the session is as it was: %1</source>
-        <translation>コンパクト化に失敗しました。セッションは元のままです: %1</translation>
-    </message>
-    <message>
-        <source>Undo Compaction</source>
-        <translation>コンパクト化を取り消す</translation>
-    </message>
-    <message>
-        <source>The compaction could not be undone:
-%1</source>
-        <translation>コンパクト化を取り消せませんでした:
-%1</translation>
     </message>
     <message>
         <source>The compaction was undone: the model reads the whole conversation again.</source>
@@ -1572,16 +1508,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>&amp;Deny</source>
         <translation>拒否(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Unrevert</source>
-        <translation>元に戻す操作を取り消す</translation>
-    </message>
-    <message>
-        <source>The reverted messages could not be brought back:
-%1</source>
-        <translation>元に戻したメッセージを復元できませんでした:
-%1</translation>
     </message>
     <message>
         <source>The conversation was compacted; the next prompt continues from the summary.</source>
@@ -1672,26 +1598,12 @@ Changes made to the file since are lost.</source>
         <translation>Weft にコピーしています…</translation>
     </message>
     <message>
-        <source>The session could not be copied into Weft:
-%1</source>
-        <translation>セッションを Weft にコピーできませんでした:
-%1</translation>
-    </message>
-    <message>
         <source>Copied “%1” into Weft</source>
         <translation>「%1」を Weft にコピーしました</translation>
     </message>
     <message>
-        <source>Weft cannot connect to the OpenCode server: %1</source>
-        <translation>Weft は OpenCode サーバーに接続できません: %1</translation>
-    </message>
-    <message>
         <source>&amp;Connect…</source>
         <translation>接続(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>The OpenCode server refused: %1</source>
-        <translation>OpenCode サーバーが拒否しました: %1</translation>
     </message>
     <message>
         <source>Delete the session “%1” on the OpenCode server %2, with its messages and subagent sessions?
@@ -1782,12 +1694,6 @@ This cannot be undone.</source>
     <message>
         <source>%1 (arguments: %2)</source>
         <translation>%1（引数: %2）</translation>
-    </message>
-    <message numerus="yes">
-        <source>Closed %n interrupted run(s) whose process ended before finishing; what was written is kept.</source>
-        <translation>
-            <numerusform>処理中にプロセスが終了した実行 %n 件を閉じました。書き込まれた内容は残っています。</numerusform>
-        </translation>
     </message>
     <message>
         <source>This session is being run by %1. It follows live here; fork it to work on it meanwhile.</source>
@@ -1900,10 +1806,6 @@ This cannot be undone.</source>
     <message>
         <source>Imported sessions keep only permission rules that deny: %1</source>
         <translation>インポートしたセッションには拒否の権限ルールだけが残ります: %1</translation>
-    </message>
-    <message>
-        <source>The imported session&apos;s folder was not accepted; nothing was sent.</source>
-        <translation>インポートしたセッションのフォルダーが承認されなかったため、何も送信されませんでした。</translation>
     </message>
 </context>
 <context>
@@ -4240,6 +4142,115 @@ This cannot be undone.</source>
 %1</source>
         <translation>ごみ箱を空にできませんでした:
 %1</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ErrorWording</name>
+    <message>
+        <source>Copy into Weft</source>
+        <translation>Weft にコピー</translation>
+    </message>
+    <message>
+        <source>This session is read-only. Import it into Weft to continue it.</source>
+        <translation>このセッションは読み取り専用です。続けるには Weft にインポートしてください。</translation>
+    </message>
+    <message>
+        <source>The imported session&apos;s folder was not accepted; nothing was sent.</source>
+        <translation>インポートしたセッションのフォルダーが承認されなかったため、何も送信されませんでした。</translation>
+    </message>
+    <message>
+        <source>No model is configured, so the prompt cannot be sent. Add a provider and a &quot;model&quot; (&quot;provider/model&quot;) to %1 (OpenCode&apos;s config format), start Weft with --config FILE, or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.</source>
+        <translation>モデルが設定されていないため、プロンプトを送信できません。%1 (OpenCode の設定形式) にプロバイダと &quot;model&quot; (&quot;provider/model&quot;) を追加するか、--config FILE を付けて Weft を起動するか、ANTHROPIC_API_KEY や OPENAI_API_KEY などの API キーを設定してください。</translation>
+    </message>
+    <message>
+        <source>The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode&apos;s config format) or choose another model.</source>
+        <translation>モデル %1 は使用できません: %2。%3 (OpenCode の設定形式) でプロバイダを設定するか、別のモデルを選択してください。</translation>
+    </message>
+    <message>
+        <source>The provider %1 of the model %2 has no API key. Set %3, or give an &quot;apiKey&quot; in the provider&apos;s &quot;options&quot; in %4, or choose another model.</source>
+        <translation>モデル %2 のプロバイダ %1 に API キーがありません。%3 を設定するか、%4 でプロバイダの &quot;options&quot; に &quot;apiKey&quot; を指定するか、別のモデルを選択してください。</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> または </translation>
+    </message>
+    <message>
+        <source>The prompt could not be sent: %1</source>
+        <translation>プロンプトを送信できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>Fork</source>
+        <translation>フォーク</translation>
+    </message>
+    <message>
+        <source>The session could not be forked:
+%1</source>
+        <translation>セッションをフォークできませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>The session could not be copied into Weft:
+%1</source>
+        <translation>セッションを Weft にコピーできませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>Undo Compaction</source>
+        <translation>コンパクト化を取り消す</translation>
+    </message>
+    <message>
+        <source>The compaction could not be undone:
+%1</source>
+        <translation>コンパクト化を取り消せませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>Unrevert</source>
+        <translation>元に戻す操作を取り消す</translation>
+    </message>
+    <message>
+        <source>The reverted messages could not be brought back:
+%1</source>
+        <translation>元に戻したメッセージを復元できませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>Weft cannot connect to the OpenCode server: %1</source>
+        <translation>Weft は OpenCode サーバーに接続できません: %1</translation>
+    </message>
+    <message>
+        <source>The OpenCode server refused: %1</source>
+        <translation>OpenCode サーバーが拒否しました: %1</translation>
+    </message>
+    <message>
+        <source>The run failed.</source>
+        <translation>実行に失敗しました。</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>実行に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>The compaction ended without a summary.</source>
+        <translation>コンパクト化は要約なしで終了しました。</translation>
+    </message>
+    <message>
+        <source>The compaction failed: %1</source>
+        <translation>コンパクト化に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>The compaction was cancelled; the session is as it was.</source>
+        <translation>コンパクト化はキャンセルされました。セッションは元のままです。</translation>
+    </message>
+    <message>
+        <source>The compaction failed; the session is as it was: %1</source>
+        <translation>コンパクト化に失敗しました。セッションは元のままです: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Closed %n interrupted run(s) whose process ended before finishing; what was written is kept.</source>
+        <translation>
+            <numerusform>処理中にプロセスが終了した実行 %n 件を閉じました。書き込まれた内容は残っています。</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

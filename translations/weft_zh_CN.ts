@@ -445,6 +445,10 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::CompactionDialog</name>
     <message>
+        <source>&amp;Compact</source>
+        <translation>压缩(&amp;C)</translation>
+    </message>
+    <message>
         <source>~%1 tokens</source>
         <translation>约 %1 token</translation>
     </message>
@@ -491,10 +495,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Summary</source>
         <translation>摘要</translation>
-    </message>
-    <message>
-        <source>&amp;Compact</source>
-        <translation>压缩(&amp;C)</translation>
     </message>
     <message>
         <source>Working out what a compaction would do…</source>
@@ -1144,6 +1144,10 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::MainWindow</name>
     <message>
+        <source>&amp;Compact</source>
+        <translation>压缩(&amp;C)</translation>
+    </message>
+    <message>
         <source>Weft cannot see every command this runs, so no rule could allow it.</source>
         <translation>Weft 无法看清这会运行的每一条命令，因此没有规则能允许它。</translation>
     </message>
@@ -1356,16 +1360,6 @@ Changes made to the file since are lost.</source>
         <translation>正在分叉…</translation>
     </message>
     <message>
-        <source>Fork</source>
-        <translation>分叉</translation>
-    </message>
-    <message>
-        <source>The session could not be forked:
-%1</source>
-        <translation>无法分叉会话：
-%1</translation>
-    </message>
-    <message>
         <source>Forked into “%1”</source>
         <translation>已分叉为“%1”</translation>
     </message>
@@ -1440,46 +1434,6 @@ Changes made to the file since are lost.</source>
         <translation>%1 %2 秒后重试（第 %3 次尝试）…</translation>
     </message>
     <message>
-        <source>This session is read-only. Import it into Weft to continue it.</source>
-        <translation>此会话为只读。将其导入 Weft 即可继续。</translation>
-    </message>
-    <message>
-        <source>No model is configured, so the prompt cannot be sent. Add a provider and a &quot;model&quot; (&quot;provider/model&quot;) to %1 (OpenCode&apos;s config format), start Weft with --config FILE, or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.</source>
-        <translation>未配置模型，因此无法发送提示词。请在 %1（OpenCode 的配置格式）中添加提供商和 &quot;model&quot;（&quot;provider/model&quot;），或使用 --config FILE 启动 Weft，或设置 API 密钥，例如 ANTHROPIC_API_KEY 或 OPENAI_API_KEY。</translation>
-    </message>
-    <message>
-        <source>The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode&apos;s config format) or choose another model.</source>
-        <translation>无法使用模型 %1：%2。请在 %3（OpenCode 的配置格式）中配置其提供商，或选择其他模型。</translation>
-    </message>
-    <message>
-        <source>The provider %1 of the model %2 has no API key. Set %3, or give an &quot;apiKey&quot; in the provider&apos;s &quot;options&quot; in %4, or choose another model.</source>
-        <translation>模型 %2 的提供商 %1 没有 API 密钥。请设置 %3，或在 %4 中提供商的 &quot;options&quot; 里提供 &quot;apiKey&quot;，或选择其他模型。</translation>
-    </message>
-    <message>
-        <source> or </source>
-        <translation> 或 </translation>
-    </message>
-    <message>
-        <source>The prompt could not be sent: %1</source>
-        <translation>无法发送提示词：%1</translation>
-    </message>
-    <message>
-        <source>The compaction ended without a summary.</source>
-        <translation>压缩结束，但没有生成摘要。</translation>
-    </message>
-    <message>
-        <source>The compaction failed: %1</source>
-        <translation>压缩失败：%1</translation>
-    </message>
-    <message>
-        <source>The run failed.</source>
-        <translation>运行失败。</translation>
-    </message>
-    <message>
-        <source>The run failed: %1</source>
-        <translation>运行失败：%1</translation>
-    </message>
-    <message>
         <source>The compaction could not start: %1</source>
         <translation>无法开始压缩：%1</translation>
     </message>
@@ -1494,24 +1448,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Compacted: the next prompt continues from the summary.</source>
         <translation>已压缩：下一条提示词将从摘要继续。</translation>
-    </message>
-    <message>
-        <source>The compaction was cancelled; the session is as it was.</source>
-        <translation>压缩已取消；会话保持原样。</translation>
-    </message>
-    <message>
-        <source>The compaction failed; the session is as it was: %1</source>
-        <translation>压缩失败；会话保持原样：%1</translation>
-    </message>
-    <message>
-        <source>Undo Compaction</source>
-        <translation>撤销压缩</translation>
-    </message>
-    <message>
-        <source>The compaction could not be undone:
-%1</source>
-        <translation>无法撤销压缩：
-%1</translation>
     </message>
     <message>
         <source>The compaction was undone: the model reads the whole conversation again.</source>
@@ -1572,16 +1508,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>&amp;Deny</source>
         <translation>拒绝(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Unrevert</source>
-        <translation>取消还原</translation>
-    </message>
-    <message>
-        <source>The reverted messages could not be brought back:
-%1</source>
-        <translation>无法恢复已还原的消息：
-%1</translation>
     </message>
     <message>
         <source>The conversation was compacted; the next prompt continues from the summary.</source>
@@ -1672,26 +1598,12 @@ Changes made to the file since are lost.</source>
         <translation>正在复制到 Weft…</translation>
     </message>
     <message>
-        <source>The session could not be copied into Weft:
-%1</source>
-        <translation>无法将会话复制到 Weft：
-%1</translation>
-    </message>
-    <message>
         <source>Copied “%1” into Weft</source>
         <translation>已将“%1”复制到 Weft</translation>
     </message>
     <message>
-        <source>Weft cannot connect to the OpenCode server: %1</source>
-        <translation>Weft 无法连接到 OpenCode 服务器：%1</translation>
-    </message>
-    <message>
         <source>&amp;Connect…</source>
         <translation>连接(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>The OpenCode server refused: %1</source>
-        <translation>OpenCode 服务器拒绝了：%1</translation>
     </message>
     <message>
         <source>Delete the session “%1” on the OpenCode server %2, with its messages and subagent sessions?
@@ -1782,12 +1694,6 @@ This cannot be undone.</source>
     <message>
         <source>%1 (arguments: %2)</source>
         <translation>%1（参数：%2）</translation>
-    </message>
-    <message numerus="yes">
-        <source>Closed %n interrupted run(s) whose process ended before finishing; what was written is kept.</source>
-        <translation>
-            <numerusform>已关闭 %n 个因进程在完成前结束而中断的运行；已写入的内容均已保留。</numerusform>
-        </translation>
     </message>
     <message>
         <source>This session is being run by %1. It follows live here; fork it to work on it meanwhile.</source>
@@ -1900,10 +1806,6 @@ This cannot be undone.</source>
     <message>
         <source>Imported sessions keep only permission rules that deny: %1</source>
         <translation>导入的会话只保留拒绝类的权限规则：%1</translation>
-    </message>
-    <message>
-        <source>The imported session&apos;s folder was not accepted; nothing was sent.</source>
-        <translation>导入会话的文件夹未被接受，未发送任何内容。</translation>
     </message>
 </context>
 <context>
@@ -4240,6 +4142,115 @@ This cannot be undone.</source>
 %1</source>
         <translation>无法清空回收站：
 %1</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ErrorWording</name>
+    <message>
+        <source>Copy into Weft</source>
+        <translation>复制到 Weft</translation>
+    </message>
+    <message>
+        <source>This session is read-only. Import it into Weft to continue it.</source>
+        <translation>此会话为只读。将其导入 Weft 即可继续。</translation>
+    </message>
+    <message>
+        <source>The imported session&apos;s folder was not accepted; nothing was sent.</source>
+        <translation>导入会话的文件夹未被接受，未发送任何内容。</translation>
+    </message>
+    <message>
+        <source>No model is configured, so the prompt cannot be sent. Add a provider and a &quot;model&quot; (&quot;provider/model&quot;) to %1 (OpenCode&apos;s config format), start Weft with --config FILE, or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.</source>
+        <translation>未配置模型，因此无法发送提示词。请在 %1（OpenCode 的配置格式）中添加提供商和 &quot;model&quot;（&quot;provider/model&quot;），或使用 --config FILE 启动 Weft，或设置 API 密钥，例如 ANTHROPIC_API_KEY 或 OPENAI_API_KEY。</translation>
+    </message>
+    <message>
+        <source>The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode&apos;s config format) or choose another model.</source>
+        <translation>无法使用模型 %1：%2。请在 %3（OpenCode 的配置格式）中配置其提供商，或选择其他模型。</translation>
+    </message>
+    <message>
+        <source>The provider %1 of the model %2 has no API key. Set %3, or give an &quot;apiKey&quot; in the provider&apos;s &quot;options&quot; in %4, or choose another model.</source>
+        <translation>模型 %2 的提供商 %1 没有 API 密钥。请设置 %3，或在 %4 中提供商的 &quot;options&quot; 里提供 &quot;apiKey&quot;，或选择其他模型。</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> 或 </translation>
+    </message>
+    <message>
+        <source>The prompt could not be sent: %1</source>
+        <translation>无法发送提示词：%1</translation>
+    </message>
+    <message>
+        <source>Fork</source>
+        <translation>分叉</translation>
+    </message>
+    <message>
+        <source>The session could not be forked:
+%1</source>
+        <translation>无法分叉会话：
+%1</translation>
+    </message>
+    <message>
+        <source>The session could not be copied into Weft:
+%1</source>
+        <translation>无法将会话复制到 Weft：
+%1</translation>
+    </message>
+    <message>
+        <source>Undo Compaction</source>
+        <translation>撤销压缩</translation>
+    </message>
+    <message>
+        <source>The compaction could not be undone:
+%1</source>
+        <translation>无法撤销压缩：
+%1</translation>
+    </message>
+    <message>
+        <source>Unrevert</source>
+        <translation>取消还原</translation>
+    </message>
+    <message>
+        <source>The reverted messages could not be brought back:
+%1</source>
+        <translation>无法恢复已还原的消息：
+%1</translation>
+    </message>
+    <message>
+        <source>Weft cannot connect to the OpenCode server: %1</source>
+        <translation>Weft 无法连接到 OpenCode 服务器：%1</translation>
+    </message>
+    <message>
+        <source>The OpenCode server refused: %1</source>
+        <translation>OpenCode 服务器拒绝了：%1</translation>
+    </message>
+    <message>
+        <source>The run failed.</source>
+        <translation>运行失败。</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>The compaction ended without a summary.</source>
+        <translation>压缩结束，但没有生成摘要。</translation>
+    </message>
+    <message>
+        <source>The compaction failed: %1</source>
+        <translation>压缩失败：%1</translation>
+    </message>
+    <message>
+        <source>The compaction was cancelled; the session is as it was.</source>
+        <translation>压缩已取消；会话保持原样。</translation>
+    </message>
+    <message>
+        <source>The compaction failed; the session is as it was: %1</source>
+        <translation>压缩失败；会话保持原样：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Closed %n interrupted run(s) whose process ended before finishing; what was written is kept.</source>
+        <translation>
+            <numerusform>已关闭 %n 个因进程在完成前结束而中断的运行；已写入的内容均已保留。</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -12,6 +12,7 @@
 #include "composer.h"
 #include "contextmeter.h"
 #include "core/logging.h"
+#include "errorwording.h"
 #include "noticebar.h"
 #include "problemsdialog.h"
 #include "shortcutsdialog.h"
@@ -27,6 +28,7 @@
 #include "style.h"
 #include "timelineview.h"
 #include "todopanel.h"
+#include "userquestions.h"
 
 #include <QAction>
 #include <QApplication>
@@ -631,36 +633,31 @@ void MainWindow::onForked(const Session &session)
 
 void MainWindow::onFailed(SessionController::Operation operation, const QString &error)
 {
+    const ErrorWording::Text failure = ErrorWording::operationFailed(operation, error);
     switch (operation) {
     case SessionController::Operation::Fork:
-        statusBar()->clearMessage();
-        QMessageBox::warning(this, tr("Fork"), tr("The session could not be forked:\n%1").arg(error));
-        break;
     case SessionController::Operation::Import:
         statusBar()->clearMessage();
-        QMessageBox::warning(this, tr("Copy into Weft"),
-                             tr("The session could not be copied into Weft:\n%1").arg(error));
+        QMessageBox::warning(this, failure.title, failure.text);
         break;
     case SessionController::Operation::UndoCompaction:
-        QMessageBox::warning(this, tr("Undo Compaction"), tr("The compaction could not be undone:\n%1").arg(error));
+        QMessageBox::warning(this, failure.title, failure.text);
         updateActions();
         break;
     case SessionController::Operation::Revert:
         break;
     case SessionController::Operation::Unrevert:
-        QMessageBox::warning(this, tr("Unrevert"),
-                             tr("The reverted messages could not be brought back:\n%1").arg(error));
+        QMessageBox::warning(this, failure.title, failure.text);
         break;
     case SessionController::Operation::Connect:
         statusBar()->clearMessage();
-        m_notices->showNotice(u"serverConnect"_s, NoticeBar::Kind::Error,
-                              tr("Weft cannot connect to the OpenCode server: %1").arg(error),
+        m_notices->showNotice(u"serverConnect"_s, NoticeBar::Kind::Error, failure.text,
                               {{tr("&Connect…"), u"network-connect"_s, u"connect"_s, [this] { showConnectServer(); }}},
                               true);
         break;
     case SessionController::Operation::ServerRequest:
         statusBar()->clearMessage();
-        showSendError(tr("The OpenCode server refused: %1").arg(error));
+        showSendError(failure.text);
         updateActions();
         break;
     }
@@ -689,22 +686,22 @@ void MainWindow::toggleArchived()
         m_sidebar->selectSession(s->id());
 }
 
-bool MainWindow::confirm(const QString &title, const QString &text)
+UserQuestions &MainWindow::questions()
 {
-    if (m_confirm)
-        return m_confirm(title, text);
-    QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Cancel, this);
-    QPushButton *del = box.addButton(tr("&Delete"), QMessageBox::DestructiveRole);
-    del->setIcon(Style::icon(u"edit-delete"_s));
-    box.setDefaultButton(QMessageBox::Cancel);
-    box.exec();
-    return box.clickedButton() == del;
+    if (!m_questions)
+        setUserQuestions(std::make_shared<DialogQuestions>(this));
+    return *m_questions;
 }
 
-void MainWindow::setConfirmationHandler(std::function<bool(const QString &, const QString &)> handler)
+void MainWindow::setUserQuestions(std::shared_ptr<UserQuestions> questions)
 {
-    m_confirm = std::move(handler);
-    m_changes->setConfirmationHandler(m_confirm);
+    m_questions = std::move(questions);
+    m_changes->setUserQuestions(m_questions);
+}
+
+bool MainWindow::confirm(const QString &title, const QString &text)
+{
+    return questions().confirm({title, text, tr("&Delete"), u"edit-delete"_s});
 }
 
 void MainWindow::deleteSession()
@@ -1103,7 +1100,7 @@ void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const
     m_notices->removeNotice(u"sendError"_s);
     m_notices->removeNotice(u"runError"_s);
     if (!isRunnable(sessionID)) {
-        showSendError(tr("This session is read-only. Import it into Weft to continue it."));
+        showSendError(ErrorWording::readOnlySession());
         return;
     }
     // An imported session's folder is the file's choice: the user sees it before the first run.
@@ -1111,57 +1108,28 @@ void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const
     // hold (a server's) was never imported here, which needs no read to tell.
     if (SessionService *service = m_controller->serviceFor(m_controller->sourceOf(sessionID)); service) {
         const std::optional<Session> session = m_sessions->session(sessionID);
-        if (session ? !ImportedDirectory::ensureAccepted(this, *service, *session, m_confirm)
+        if (session ? !ImportedDirectory::ensureAccepted(questions(), *service, *session)
                     : !service->checkDirectoryConfirmed(sessionID)) {
-            showSendError(tr("The imported session's folder was not accepted; nothing was sent."));
+            showSendError(ErrorWording::importedFolderRefused());
             return;
         }
     }
     // A model that cannot be reached is said here, with what to do, before anything is written.
-    const QString where = QDir::toNativeSeparators(m_controller->configPath());
     const SessionController::PromptResult sent = m_controller->prompt(sessionID, text, agent, model, attachments);
-    using Status = SessionController::PromptResult::Status;
-    switch (sent.status) {
-    case Status::Sent:
-        m_composer->clearText();
-        m_timelineView->jumpToBottom();
-        return;
-    case Status::NotRunnable:
-        showSendError(tr("This session is read-only. Import it into Weft to continue it."));
-        return;
-    case Status::NoModel:
-        showSendError(tr("No model is configured, so the prompt cannot be sent. Add a provider and a \"model\" "
-                         "(\"provider/model\") to %1 (OpenCode's config format), start Weft with --config FILE, "
-                         "or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.")
-                          .arg(where));
-        return;
-    case Status::UnknownModel:
-        showSendError(tr("The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode's config "
-                         "format) or choose another model.")
-                          .arg(model, sent.error, where));
-        return;
-    case Status::NoApiKey:
-        showSendError(tr("The provider %1 of the model %2 has no API key. Set %3, or give an \"apiKey\" in the "
-                         "provider's \"options\" in %4, or choose another model.")
-                          .arg(sent.providerID, sent.model, sent.env.join(tr(" or ")), where));
-        return;
-    case Status::Failed:
-        showSendError(tr("The prompt could not be sent: %1").arg(sent.error));
+    if (!sent.ok()) {
+        showSendError(ErrorWording::promptNotSent(sent, model, m_controller->configPath()));
         return;
     }
+    m_composer->clearText();
+    m_timelineView->jumpToBottom();
 }
 
 void MainWindow::showInterruptedRuns(int runs, const QStringList &sessions)
 {
     if (runs <= 0)
         return;
-    // Closed as OpenCode closes an aborted reply: the timeline shows where each one stopped.
-    m_notices->showNotice(u"interruptedRuns"_s, NoticeBar::Kind::Information,
-                          Style::plural(tr("Closed %n interrupted run(s) whose process ended before finishing; what "
-                                           "was written is kept.",
-                                           nullptr, runs),
-                                        runs),
-                          {}, true);
+    m_notices->showNotice(u"interruptedRuns"_s, NoticeBar::Kind::Information, ErrorWording::interruptedRuns(runs), {},
+                          true);
     for (const QString &sessionID : sessions)
         m_sessions->setRunning(sessionID, m_controller->isBusy(sessionID));
 }
@@ -1179,8 +1147,7 @@ void MainWindow::onRunFinished(const QString &sessionID, bool ok, const MessageE
 {
     if (m_compactionDialog && m_compactionDialog->sessionID() == sessionID
         && m_compactionDialog->stage() == CompactionDialog::Stage::Running)
-        m_compactionDialog->setFailed(error.isNull() ? tr("The compaction ended without a summary.")
-                                                     : tr("The compaction failed: %1").arg(error.message()));
+        m_compactionDialog->setFailed(ErrorWording::compactionRunFailed(error));
     if (ok || sessionID != m_current || error.kind() == MessageError::Kind::Aborted)
         return;
     // Errors of a reply show in the timeline; one that ended the run before any reply did not.
@@ -1188,9 +1155,7 @@ void MainWindow::onRunFinished(const QString &sessionID, bool ok, const MessageE
     const QModelIndex last = rows > 0 ? m_timeline->index(rows - 1) : QModelIndex();
     if (last.isValid() && last.data(TimelineModel::ErrorTextRole).toString() == error.message())
         return;
-    m_notices->showNotice(u"runError"_s, NoticeBar::Kind::Error,
-                          error.isNull() ? tr("The run failed.") : tr("The run failed: %1").arg(error.message()), {},
-                          true);
+    m_notices->showNotice(u"runError"_s, NoticeBar::Kind::Error, ErrorWording::runFailed(error), {}, true);
 }
 
 // ---- compaction
@@ -1206,10 +1171,12 @@ void MainWindow::showCompaction(const QString &sessionID)
         return;
     if (const ServerSource *server = currentServer()) {
         // The server compacts with its own model and settings: no preview to show.
-        if (!confirm(tr("Compact Session"),
-                     tr("Ask the OpenCode server %1 to summarise this session's context with the model the session "
-                        "uses? Later prompts continue from the summary; the older messages stay.")
-                         .arg(server->url().toString())))
+        if (!questions().confirm(
+                {tr("Compact Session"),
+                 tr("Ask the OpenCode server %1 to summarise this session's context with the model the session "
+                    "uses? Later prompts continue from the summary; the older messages stay.")
+                     .arg(server->url().toString()),
+                 tr("&Compact"), u"weft-compact"_s, false, true}))
             return;
         (void)m_controller->compact(sessionID);
         statusBar()->showMessage(tr("Compacting on the server…"));
@@ -1262,9 +1229,7 @@ void MainWindow::onCompactionFinished(const QString &sessionID, bool ok, const M
         if (sessionID == m_current)
             statusBar()->showMessage(tr("Compacted: the next prompt continues from the summary."), 8000);
     } else {
-        const QString text = error.kind() == MessageError::Kind::Aborted
-            ? tr("The compaction was cancelled; the session is as it was.")
-            : tr("The compaction failed; the session is as it was: %1").arg(error.message());
+        const QString text = ErrorWording::compactionFailed(error);
         if (followed)
             dialog->setFailed(text);
         else if (sessionID == m_current)

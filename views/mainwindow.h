@@ -35,6 +35,7 @@ class SessionsModel;
 class TimelineModel;
 class TimelineView;
 class TodoPanel;
+class UserQuestions;
 class FindBar;
 class OpencodeSource;
 class ServerSource;
@@ -131,11 +132,6 @@ public:
     /// Opens @p sessionID of @p source scrolled to @p partID of @p messageID.
     bool openSessionAt(const QString &source, const QString &sessionID, const QString &messageID,
                        const QString &partID = {});
-    /// Replaces the question "copy this OpenCode session into Weft?" (tests): returns whether to.
-    void setImportQuestionHandler(std::function<bool(const QString &text)> handler)
-    {
-        m_importQuestion = std::move(handler);
-    }
     /// Forks @p sessionID before @p messageID (see SessionService::fork) off the GUI thread, then
     /// opens the new session with @p prompt in the composer (a user message forked from).
     void forkSession(const QString &sessionID, const QString &messageID, const QString &prompt = {});
@@ -149,19 +145,15 @@ public:
     /// Connects to the OpenCode server at @p address (File › Connect to OpenCode Server…) and
     /// remembers it for the next start (its password only when @p rememberPassword).
     ServerSource *connectServer(const QString &address, const QString &password, bool rememberPassword);
-    /// How the questions of a server's agent are answered when they need a dialog (tests).
-    void setQuestionHandler(std::function<std::optional<QList<QStringList>>(const weft::JsonObject &request)> handler)
-    {
-        m_questionHandler = std::move(handler);
-    }
     /// Closes server source @p key and forgets to connect it at the next start.
     void disconnectServer(const QString &key);
     /// Writes the export document of @p sessionID (`opencode export`) to @p path.
     bool exportSession(const QString &sessionID, const QString &path, QString *error = nullptr);
     /// The number of problems shown in the status bar.
     [[nodiscard]] int problemCount() const { return m_problemCount; }
-    /// Replaces the confirmation dialogs (tests, scripted use): returns whether to go ahead.
-    void setConfirmationHandler(std::function<bool(const QString &title, const QString &text)> handler);
+    /// Who answers what the window and its panes ask (confirmations, copying an OpenCode session
+    /// into Weft, a server agent's questions): dialogs over the window unless given (tests).
+    void setUserQuestions(std::shared_ptr<UserQuestions> questions);
 
 Q_SIGNALS:
     void currentSessionChanged(const QString &sessionID);
@@ -257,6 +249,8 @@ private:
     void unrevert();
     void updateSessionNotices();
     void updateContextMeter();
+    [[nodiscard]] UserQuestions &questions();
+    /// Whether to go ahead with deleting what @p text says (a "Delete" button).
     bool confirm(const QString &title, const QString &text);
     void readSettings();
     void writeSettings();
@@ -269,13 +263,11 @@ private:
     NoticeBar *m_notices = nullptr;
     AttentionInbox *m_attention = nullptr;
     TodoPanel *m_todos = nullptr;
-    std::function<std::optional<QList<QStringList>>(const weft::JsonObject &)> m_questionHandler;
     QPointer<CompactionDialog> m_compactionDialog;
     QString m_current;
     QString m_currentSource;
     QPointer<SearchPanel> m_searchPanel;
     FindBar *m_findBar = nullptr;
-    std::function<bool(const QString &)> m_importQuestion;
     SessionsModel *m_sessions;
     SessionTreeModel *m_tree;
     TimelineModel *m_timeline;
@@ -296,7 +288,7 @@ private:
     QLabel *m_dataDirLabel = nullptr;
     QToolButton *m_problemsButton = nullptr;
     QHash<QString, QAction *> m_actions;
-    std::function<bool(const QString &, const QString &)> m_confirm;
+    std::shared_ptr<UserQuestions> m_questions;
     int m_problemCount = 0;
     bool m_settingsRead = false;
 };

@@ -10,7 +10,7 @@
 #include "app/serversource.h"
 #include "connectserverdialog.h"
 #include "noticebar.h"
-#include "questiondialog.h"
+#include "userquestions.h"
 #include "style.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
@@ -184,15 +184,7 @@ void MainWindow::onQuestionAsked(const JsonObject &request)
         }
     } else {
         actions.append({tr("&Answer…"), u"dialog-question"_s, u"answer"_s, [this, c, id, request] {
-                            std::optional<QList<QStringList>> answers;
-                            if (m_questionHandler) {
-                                answers = m_questionHandler(request);
-                            } else {
-                                QuestionDialog dialog(request, this);
-                                if (dialog.exec() == QDialog::Accepted)
-                                    answers = dialog.answers();
-                            }
-                            if (answers)
+                            if (const std::optional<QList<QStringList>> answers = this->questions().answer(request))
                                 c->answerQuestion(id, *answers);
                         }});
     }

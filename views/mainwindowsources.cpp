@@ -18,6 +18,7 @@
 #include "sessionsidebar.h"
 #include "style.h"
 #include "timelineview.h"
+#include "userquestions.h"
 
 #include <QAction>
 #include <QBoxLayout>
@@ -256,17 +257,7 @@ bool MainWindow::offerImportInstead(const QString &sessionID, const QString &wha
     const QString text = tr("“%1” is one of OpenCode's sessions: Weft shows it but never writes to OpenCode's data. "
                             "To %2, copy it into Weft's own sessions first; the copy opens in the Weft list.")
                              .arg(title, what);
-    bool copy = false;
-    if (m_importQuestion) {
-        copy = m_importQuestion(text);
-    } else {
-        QMessageBox box(QMessageBox::Question, tr("Copy into Weft"), text, QMessageBox::Cancel, this);
-        QPushButton *button = box.addButton(tr("&Copy into Weft"), QMessageBox::AcceptRole);
-        box.setDefaultButton(button);
-        box.exec();
-        copy = box.clickedButton() == button;
-    }
-    if (copy)
+    if (questions().confirm({tr("Copy into Weft"), text, tr("&Copy into Weft"), QString(), false, true}))
         importSession(sessionID);
     return true;
 }

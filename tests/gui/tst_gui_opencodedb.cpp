@@ -5,6 +5,7 @@
 
 #include "composer.h"
 #include "guitest.h"
+#include "scriptedquestions.h"
 #include "mainwindow.h"
 #include "noticebar.h"
 #include "app/opencodesource.h"
@@ -371,10 +372,10 @@ void TestGuiOpencodeDb::composerAndForkOfferTheCopy()
     QVERIFY(test::openAndLoad(*w, MainID, key));
     QStringList asked;
     bool answer = false;
-    w->setImportQuestionHandler([&](const QString &text) {
-        asked.append(text);
-        return answer;
-    });
+    w->setUserQuestions(test::scriptedQuestions([&](const Confirmation &c) {
+        asked.append(c.text);
+        return c.title == u"Copy into Weft"_s && answer;
+    }));
     w->action(u"forkSession"_s)->trigger();
     QCOMPARE(asked.size(), 1);
     QVERIFY2(asked.first().contains(u"fork it"_s), qPrintable(asked.first()));

@@ -13,6 +13,7 @@
 #include "questiondialog.h"
 #include "fakeopencodeserver.h"
 #include "guitest.h"
+#include "scriptedquestions.h"
 #include "mainwindow.h"
 #include "noticebar.h"
 #include "qt/sessionsmodel.h"
@@ -262,7 +263,7 @@ MainWindow *TestGuiServer::makeWindow()
 {
     m_window = std::make_unique<MainWindow>(m_service, m_data->path());
     m_window->resize(1300, 820);
-    m_window->setConfirmationHandler([](const QString &, const QString &) { return true; });
+    m_window->setUserQuestions(test::scriptedQuestions([](const Confirmation &) { return true; }));
     m_window->show();
     if (!QTest::qWaitForWindowExposed(m_window.get()))
         return nullptr;
@@ -494,11 +495,13 @@ void TestGuiServer::questionsAreAnsweredThere()
     JsonObject several = which;
     several.insert(u"multiple"_s, true);
     ask(u"que_2"_s, JsonArray{which, several});
-    w->setQuestionHandler([](const JsonObject &request) -> std::optional<QList<QStringList>> {
-        if (request.value(u"questions"_s).toArray().size() != 2)
-            return std::nullopt;
-        return QList<QStringList>{{u"a.txt"_s}, {u"a.txt"_s, u"b.txt"_s}};
-    });
+    w->setUserQuestions(test::scriptedQuestions(
+        [](const Confirmation &) { return true; },
+        [](const JsonObject &request) -> std::optional<QList<QStringList>> {
+            if (request.value(u"questions"_s).toArray().size() != 2)
+                return std::nullopt;
+            return QList<QStringList>{{u"a.txt"_s}, {u"a.txt"_s, u"b.txt"_s}};
+        }));
     QTRY_VERIFY((b = w->noticeBar()->button(u"question-que_2"_s, u"answer"_s)) != nullptr);
     QTest::mouseClick(b, Qt::LeftButton);
     QTRY_COMPARE(requestsTo(*m_server, "POST", u"/question/que_2/reply"_s).size(), 1);

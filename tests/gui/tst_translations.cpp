@@ -6,6 +6,7 @@
 // error paths give Japanese and Chinese messages, and English ones with no translator.
 
 #include "compactiondialog.h"
+#include "errorwording.h"
 #include "findbar.h"
 #include "guitest.h"
 #include "i18n.h"
@@ -661,7 +662,7 @@ void TestTranslations::noUntranslatedString()
     compaction.show();
     QVERIFY(QTest::qWaitForWindowExposed(&compaction));
     QVERIFY(compaction.grab().save(shots + tag + u"-compaction.png"_s));
-    compaction.setFailed(QCoreApplication::translate("weft::MainWindow", "The compaction was cancelled; the session is as it was."));
+    compaction.setFailed(ErrorWording::compactionFailed(MessageError::aborted(u"stopped"_s)));
     found += untranslatedStrings(&compaction, userData);
 
     ProblemsDialog problems({StoreProblem{fixture.path() + u"/storage/session/broken.json"_s, u"-"_s}}, &window);
