@@ -1168,144 +1168,12 @@ Changes made to the file since are lost.</source>
         <translation>スキップされた破損ファイル。クリックすると一覧を表示します</translation>
     </message>
     <message>
-        <source>&amp;New Session</source>
-        <translation>新しいセッション(&amp;N)</translation>
-    </message>
-    <message>
-        <source>Start a new session in the current session&apos;s folder</source>
-        <translation>現在のセッションのフォルダーで新しいセッションを開始します</translation>
-    </message>
-    <message>
-        <source>&amp;Fork</source>
-        <translation>フォーク(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Copy the whole session into a new one, to try another direction</source>
-        <translation>セッション全体を新しいセッションにコピーして、別の方向を試します</translation>
-    </message>
-    <message>
-        <source>&amp;Rename…</source>
-        <translation>名前を変更(&amp;R)…</translation>
-    </message>
-    <message>
-        <source>&amp;Archive</source>
-        <translation>アーカイブ(&amp;A)</translation>
-    </message>
-    <message>
-        <source>&amp;Delete…</source>
-        <translation>削除(&amp;D)…</translation>
-    </message>
-    <message>
-        <source>&amp;Export…</source>
-        <translation>エクスポート(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Save the session as an OpenCode export file</source>
-        <translation>セッションを OpenCode のエクスポートファイルとして保存します</translation>
-    </message>
-    <message>
-        <source>Show Data &amp;File</source>
-        <translation>データファイルを表示(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Open the folder that holds the session&apos;s file</source>
-        <translation>セッションのファイルがあるフォルダーを開きます</translation>
-    </message>
-    <message>
-        <source>&amp;Find in Session…</source>
-        <translation>セッション内を検索(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Find text in the open session</source>
-        <translation>開いているセッション内のテキストを検索します</translation>
-    </message>
-    <message>
-        <source>&amp;Go to Session…</source>
-        <translation>セッションへ移動(&amp;G)…</translation>
-    </message>
-    <message>
-        <source>Filter the sessions in the sidebar by title</source>
-        <translation>サイドバーのセッションをタイトルで絞り込みます</translation>
-    </message>
-    <message>
-        <source>&amp;Compact…</source>
-        <translation>コンパクト化(&amp;C)…</translation>
-    </message>
-    <message>
         <source>compact it</source>
         <translation>コンパクト化する</translation>
     </message>
     <message>
         <source>&amp;Undo Compaction</source>
         <translation>コンパクト化を取り消す(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Remove the last compaction&apos;s summary: the model reads the whole conversation again</source>
-        <translation>最後のコンパクト化の要約を削除します。モデルは再び会話全体を読み込みます</translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation>停止(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Jump to Latest</source>
-        <translation>最新へ移動(&amp;J)</translation>
-    </message>
-    <message>
-        <source>Show &amp;Sidebar</source>
-        <translation>サイドバーを表示(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Show &amp;Changes</source>
-        <translation>変更を表示(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>終了(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Configure Weft…</source>
-        <translation>Weft を設定(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>Providers and models, compaction, appearance</source>
-        <translation>プロバイダとモデル、コンパクト化、外観</translation>
-    </message>
-    <message>
-        <source>&amp;About Weft</source>
-        <translation>Weft について(&amp;A)</translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation>Qt について(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>ファイル(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation>編集(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>表示(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Session</source>
-        <translation>セッション(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Se&amp;ttings</source>
-        <translation>設定(&amp;T)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>ヘルプ(&amp;H)</translation>
-    </message>
-    <message>
-        <source>Main Toolbar</source>
-        <translation>メインツールバー</translation>
     </message>
     <message numerus="yes">
         <source>%n message(s)</source>
@@ -1322,18 +1190,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>archived</source>
         <translation>アーカイブ済み</translation>
-    </message>
-    <message>
-        <source>Un&amp;archive</source>
-        <translation>アーカイブを解除(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Move the session back to the list</source>
-        <translation>セッションを一覧に戻します</translation>
-    </message>
-    <message>
-        <source>Move the session to the Archived group</source>
-        <translation>セッションを「アーカイブ済み」グループに移動します</translation>
     </message>
     <message numerus="yes">
         <source>%n problem(s)</source>
@@ -1528,30 +1384,6 @@ Changes made to the file since are lost.</source>
         <translation>元に戻す操作を取り消す(&amp;N)</translation>
     </message>
     <message>
-        <source>&amp;Search All Sessions…</source>
-        <translation>すべてのセッションを検索(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Search the text of every session: messages, reasoning, tool calls, files, errors</source>
-        <translation>すべてのセッションのテキストを検索します: メッセージ、推論、ツール呼び出し、ファイル、エラー</translation>
-    </message>
-    <message>
-        <source>Show &amp;OpenCode Sessions</source>
-        <translation>OpenCode のセッションを表示(&amp;O)</translation>
-    </message>
-    <message>
-        <source>Show the sessions of OpenCode&apos;s own data folder in the sidebar, read-only and live</source>
-        <translation>OpenCode 自身のデータフォルダーのセッションをサイドバーに表示します (読み取り専用、リアルタイム)</translation>
-    </message>
-    <message>
-        <source>Choose OpenCode &amp;Folder…</source>
-        <translation>OpenCode のフォルダーを選択(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Show the OpenCode sessions of another data folder</source>
-        <translation>別のデータフォルダーにある OpenCode のセッションを表示します</translation>
-    </message>
-    <message>
         <source>OpenCode&apos;s sessions are in %1. Show them in the sidebar beside Weft&apos;s? They stay OpenCode&apos;s: Weft reads them live and never changes them.</source>
         <translation>OpenCode のセッションが %1 にあります。Weft のセッションと並べてサイドバーに表示しますか？セッションは OpenCode のものとして残り、Weft はリアルタイムで読み取るだけで変更はしません。</translation>
     </message>
@@ -1626,22 +1458,6 @@ This cannot be undone.</source>
         <translation>サーバーで圧縮しています…</translation>
     </message>
     <message>
-        <source>Connect to OpenCode &amp;Server…</source>
-        <translation>OpenCode サーバーに接続(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Show the sessions of a running OpenCode server and run them there</source>
-        <translation>実行中の OpenCode サーバーのセッションを表示し、そこで実行します</translation>
-    </message>
-    <message>
-        <source>&amp;Disconnect from Server</source>
-        <translation>サーバーから切断(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Stop showing the OpenCode server of the selected session</source>
-        <translation>選択したセッションの OpenCode サーバーを表示しないようにします</translation>
-    </message>
-    <message>
         <source>Connect to OpenCode Server</source>
         <translation>OpenCode サーバーに接続</translation>
     </message>
@@ -1700,10 +1516,6 @@ This cannot be undone.</source>
         <translation>このセッションは %1 が実行中です。ここではその様子をリアルタイムで表示します。その間に作業するにはフォークしてください。</translation>
     </message>
     <message>
-        <source>&amp;Keyboard Shortcuts</source>
-        <translation>キーボードショートカット(&amp;K)</translation>
-    </message>
-    <message>
         <source>Quit Weft</source>
         <translation>Weft を終了</translation>
     </message>
@@ -1720,14 +1532,6 @@ This cannot be undone.</source>
     <message>
         <source>Keep Window Open</source>
         <translation>ウィンドウを開いたままにする</translation>
-    </message>
-    <message>
-        <source>&amp;Import…</source>
-        <translation>インポート(&amp;I)…</translation>
-    </message>
-    <message>
-        <source>Add sessions from OpenCode export files (or drop the files on the window)</source>
-        <translation>OpenCode のエクスポートファイルからセッションを追加します(ファイルをウィンドウにドロップしても追加できます)</translation>
     </message>
     <message>
         <source>Import Sessions</source>
@@ -1762,22 +1566,6 @@ This cannot be undone.</source>
         <translation>
             <numerusform>%n 個のセッションをインポートしました</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>&amp;Undo Delete</source>
-        <translation>削除を元に戻す(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Bring back the session deleted last</source>
-        <translation>最後に削除したセッションを戻します</translation>
-    </message>
-    <message>
-        <source>&amp;Trash…</source>
-        <translation>ごみ箱(&amp;T)…</translation>
-    </message>
-    <message>
-        <source>The sessions deleted in the last 30 days, to restore them</source>
-        <translation>過去 30 日間に削除したセッション (復元できます)</translation>
     </message>
     <message numerus="yes">
         <source>with %n subagent session(s)</source>
@@ -4251,6 +4039,229 @@ This cannot be undone.</source>
         <translation>
             <numerusform>処理中にプロセスが終了した実行 %n 件を閉じました。書き込まれた内容は残っています。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>weft::WindowActions</name>
+    <message>
+        <source>&amp;Undo Compaction</source>
+        <translation>コンパクト化を取り消す(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>削除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;New Session</source>
+        <translation>新しいセッション(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Start a new session in the current session&apos;s folder</source>
+        <translation>現在のセッションのフォルダーで新しいセッションを開始します</translation>
+    </message>
+    <message>
+        <source>&amp;Fork</source>
+        <translation>フォーク(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Copy the whole session into a new one, to try another direction</source>
+        <translation>セッション全体を新しいセッションにコピーして、別の方向を試します</translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation>名前を変更(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>&amp;Archive</source>
+        <translation>アーカイブ(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>削除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>エクスポート(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the session as an OpenCode export file</source>
+        <translation>セッションを OpenCode のエクスポートファイルとして保存します</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>インポート(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Add sessions from OpenCode export files (or drop the files on the window)</source>
+        <translation>OpenCode のエクスポートファイルからセッションを追加します(ファイルをウィンドウにドロップしても追加できます)</translation>
+    </message>
+    <message>
+        <source>Show Data &amp;File</source>
+        <translation>データファイルを表示(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open the folder that holds the session&apos;s file</source>
+        <translation>セッションのファイルがあるフォルダーを開きます</translation>
+    </message>
+    <message>
+        <source>&amp;Find in Session…</source>
+        <translation>セッション内を検索(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find text in the open session</source>
+        <translation>開いているセッション内のテキストを検索します</translation>
+    </message>
+    <message>
+        <source>&amp;Search All Sessions…</source>
+        <translation>すべてのセッションを検索(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Search the text of every session: messages, reasoning, tool calls, files, errors</source>
+        <translation>すべてのセッションのテキストを検索します: メッセージ、推論、ツール呼び出し、ファイル、エラー</translation>
+    </message>
+    <message>
+        <source>&amp;Go to Session…</source>
+        <translation>セッションへ移動(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Filter the sessions in the sidebar by title</source>
+        <translation>サイドバーのセッションをタイトルで絞り込みます</translation>
+    </message>
+    <message>
+        <source>&amp;Compact…</source>
+        <translation>コンパクト化(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Remove the last compaction&apos;s summary: the model reads the whole conversation again</source>
+        <translation>最後のコンパクト化の要約を削除します。モデルは再び会話全体を読み込みます</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Jump to Latest</source>
+        <translation>最新へ移動(&amp;J)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Sidebar</source>
+        <translation>サイドバーを表示(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Changes</source>
+        <translation>変更を表示(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Show &amp;OpenCode Sessions</source>
+        <translation>OpenCode のセッションを表示(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show the sessions of OpenCode&apos;s own data folder in the sidebar, read-only and live</source>
+        <translation>OpenCode 自身のデータフォルダーのセッションをサイドバーに表示します (読み取り専用、リアルタイム)</translation>
+    </message>
+    <message>
+        <source>Choose OpenCode &amp;Folder…</source>
+        <translation>OpenCode のフォルダーを選択(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Show the OpenCode sessions of another data folder</source>
+        <translation>別のデータフォルダーにある OpenCode のセッションを表示します</translation>
+    </message>
+    <message>
+        <source>Connect to OpenCode &amp;Server…</source>
+        <translation>OpenCode サーバーに接続(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Show the sessions of a running OpenCode server and run them there</source>
+        <translation>実行中の OpenCode サーバーのセッションを表示し、そこで実行します</translation>
+    </message>
+    <message>
+        <source>&amp;Disconnect from Server</source>
+        <translation>サーバーから切断(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Stop showing the OpenCode server of the selected session</source>
+        <translation>選択したセッションの OpenCode サーバーを表示しないようにします</translation>
+    </message>
+    <message>
+        <source>&amp;Undo Delete</source>
+        <translation>削除を元に戻す(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Bring back the session deleted last</source>
+        <translation>最後に削除したセッションを戻します</translation>
+    </message>
+    <message>
+        <source>&amp;Trash…</source>
+        <translation>ごみ箱(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The sessions deleted in the last 30 days, to restore them</source>
+        <translation>過去 30 日間に削除したセッション (復元できます)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Configure Weft…</source>
+        <translation>Weft を設定(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Providers and models, compaction, appearance</source>
+        <translation>プロバイダとモデル、コンパクト化、外観</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>キーボードショートカット(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Weft</source>
+        <translation>Weft について(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Qt について(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>編集(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Session</source>
+        <translation>セッション(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Se&amp;ttings</source>
+        <translation>設定(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Main Toolbar</source>
+        <translation>メインツールバー</translation>
+    </message>
+    <message>
+        <source>Un&amp;archive</source>
+        <translation>アーカイブを解除(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Move the session back to the list</source>
+        <translation>セッションを一覧に戻します</translation>
+    </message>
+    <message>
+        <source>Move the session to the Archived group</source>
+        <translation>セッションを「アーカイブ済み」グループに移動します</translation>
     </message>
 </context>
 </TS>

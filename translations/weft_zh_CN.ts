@@ -1168,144 +1168,12 @@ Changes made to the file since are lost.</source>
         <translation>已跳过的损坏文件；点击查看列表</translation>
     </message>
     <message>
-        <source>&amp;New Session</source>
-        <translation>新建会话(&amp;N)</translation>
-    </message>
-    <message>
-        <source>Start a new session in the current session&apos;s folder</source>
-        <translation>在当前会话的文件夹中开始新会话</translation>
-    </message>
-    <message>
-        <source>&amp;Fork</source>
-        <translation>分叉(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Copy the whole session into a new one, to try another direction</source>
-        <translation>将整个会话复制为新会话，以尝试另一个方向</translation>
-    </message>
-    <message>
-        <source>&amp;Rename…</source>
-        <translation>重命名(&amp;R)…</translation>
-    </message>
-    <message>
-        <source>&amp;Archive</source>
-        <translation>归档(&amp;A)</translation>
-    </message>
-    <message>
-        <source>&amp;Delete…</source>
-        <translation>删除(&amp;D)…</translation>
-    </message>
-    <message>
-        <source>&amp;Export…</source>
-        <translation>导出(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Save the session as an OpenCode export file</source>
-        <translation>将会话保存为 OpenCode 导出文件</translation>
-    </message>
-    <message>
-        <source>Show Data &amp;File</source>
-        <translation>显示数据文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Open the folder that holds the session&apos;s file</source>
-        <translation>打开包含此会话文件的文件夹</translation>
-    </message>
-    <message>
-        <source>&amp;Find in Session…</source>
-        <translation>在会话中查找(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Find text in the open session</source>
-        <translation>在打开的会话中查找文本</translation>
-    </message>
-    <message>
-        <source>&amp;Go to Session…</source>
-        <translation>转到会话(&amp;G)…</translation>
-    </message>
-    <message>
-        <source>Filter the sessions in the sidebar by title</source>
-        <translation>按标题筛选侧边栏中的会话</translation>
-    </message>
-    <message>
-        <source>&amp;Compact…</source>
-        <translation>压缩(&amp;C)…</translation>
-    </message>
-    <message>
         <source>compact it</source>
         <translation>压缩它</translation>
     </message>
     <message>
         <source>&amp;Undo Compaction</source>
         <translation>撤销压缩(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Remove the last compaction&apos;s summary: the model reads the whole conversation again</source>
-        <translation>移除上一次压缩的摘要：模型将重新读取整个对话</translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation>停止(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Jump to Latest</source>
-        <translation>跳到最新(&amp;J)</translation>
-    </message>
-    <message>
-        <source>Show &amp;Sidebar</source>
-        <translation>显示侧边栏(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Show &amp;Changes</source>
-        <translation>显示更改(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Configure Weft…</source>
-        <translation>配置 Weft(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>Providers and models, compaction, appearance</source>
-        <translation>提供商和模型、压缩、外观</translation>
-    </message>
-    <message>
-        <source>&amp;About Weft</source>
-        <translation>关于 Weft(&amp;A)</translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation>关于 Qt(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation>编辑(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Session</source>
-        <translation>会话(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Se&amp;ttings</source>
-        <translation>设置(&amp;T)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>Main Toolbar</source>
-        <translation>主工具栏</translation>
     </message>
     <message numerus="yes">
         <source>%n message(s)</source>
@@ -1322,18 +1190,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>archived</source>
         <translation>已归档</translation>
-    </message>
-    <message>
-        <source>Un&amp;archive</source>
-        <translation>取消归档(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Move the session back to the list</source>
-        <translation>将会话移回列表</translation>
-    </message>
-    <message>
-        <source>Move the session to the Archived group</source>
-        <translation>将会话移到“已归档”分组</translation>
     </message>
     <message numerus="yes">
         <source>%n problem(s)</source>
@@ -1528,30 +1384,6 @@ Changes made to the file since are lost.</source>
         <translation>取消还原(&amp;N)</translation>
     </message>
     <message>
-        <source>&amp;Search All Sessions…</source>
-        <translation>搜索所有会话(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Search the text of every session: messages, reasoning, tool calls, files, errors</source>
-        <translation>搜索每个会话的文本：消息、推理、工具调用、文件、错误</translation>
-    </message>
-    <message>
-        <source>Show &amp;OpenCode Sessions</source>
-        <translation>显示 OpenCode 会话(&amp;O)</translation>
-    </message>
-    <message>
-        <source>Show the sessions of OpenCode&apos;s own data folder in the sidebar, read-only and live</source>
-        <translation>在侧边栏中显示 OpenCode 自己数据文件夹中的会话（只读，实时更新）</translation>
-    </message>
-    <message>
-        <source>Choose OpenCode &amp;Folder…</source>
-        <translation>选择 OpenCode 文件夹(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Show the OpenCode sessions of another data folder</source>
-        <translation>显示另一个数据文件夹中的 OpenCode 会话</translation>
-    </message>
-    <message>
         <source>OpenCode&apos;s sessions are in %1. Show them in the sidebar beside Weft&apos;s? They stay OpenCode&apos;s: Weft reads them live and never changes them.</source>
         <translation>OpenCode 的会话位于 %1。要在侧边栏中将它们与 Weft 的会话一起显示吗？它们仍属于 OpenCode：Weft 只实时读取，从不更改它们。</translation>
     </message>
@@ -1626,22 +1458,6 @@ This cannot be undone.</source>
         <translation>正在服务器上压缩…</translation>
     </message>
     <message>
-        <source>Connect to OpenCode &amp;Server…</source>
-        <translation>连接到 OpenCode 服务器(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Show the sessions of a running OpenCode server and run them there</source>
-        <translation>显示正在运行的 OpenCode 服务器的会话并在那里运行它们</translation>
-    </message>
-    <message>
-        <source>&amp;Disconnect from Server</source>
-        <translation>断开服务器(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Stop showing the OpenCode server of the selected session</source>
-        <translation>不再显示所选会话的 OpenCode 服务器</translation>
-    </message>
-    <message>
         <source>Connect to OpenCode Server</source>
         <translation>连接到 OpenCode 服务器</translation>
     </message>
@@ -1700,10 +1516,6 @@ This cannot be undone.</source>
         <translation>此会话正由 %1 运行。此处会实时跟随显示；如需同时继续工作，请派生此会话。</translation>
     </message>
     <message>
-        <source>&amp;Keyboard Shortcuts</source>
-        <translation>键盘快捷键(&amp;K)</translation>
-    </message>
-    <message>
         <source>Quit Weft</source>
         <translation>退出 Weft</translation>
     </message>
@@ -1720,14 +1532,6 @@ This cannot be undone.</source>
     <message>
         <source>Keep Window Open</source>
         <translation>保持窗口打开</translation>
-    </message>
-    <message>
-        <source>&amp;Import…</source>
-        <translation>导入(&amp;I)…</translation>
-    </message>
-    <message>
-        <source>Add sessions from OpenCode export files (or drop the files on the window)</source>
-        <translation>从 OpenCode 导出文件添加会话（也可以把文件拖放到窗口上）</translation>
     </message>
     <message>
         <source>Import Sessions</source>
@@ -1762,22 +1566,6 @@ This cannot be undone.</source>
         <translation>
             <numerusform>已导入 %n 个会话</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>&amp;Undo Delete</source>
-        <translation>撤销删除(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Bring back the session deleted last</source>
-        <translation>恢复最后删除的会话</translation>
-    </message>
-    <message>
-        <source>&amp;Trash…</source>
-        <translation>回收站(&amp;T)…</translation>
-    </message>
-    <message>
-        <source>The sessions deleted in the last 30 days, to restore them</source>
-        <translation>过去 30 天内删除的会话，可以恢复</translation>
     </message>
     <message numerus="yes">
         <source>with %n subagent session(s)</source>
@@ -4251,6 +4039,229 @@ This cannot be undone.</source>
         <translation>
             <numerusform>已关闭 %n 个因进程在完成前结束而中断的运行；已写入的内容均已保留。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>weft::WindowActions</name>
+    <message>
+        <source>&amp;Undo Compaction</source>
+        <translation>撤销压缩(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;New Session</source>
+        <translation>新建会话(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Start a new session in the current session&apos;s folder</source>
+        <translation>在当前会话的文件夹中开始新会话</translation>
+    </message>
+    <message>
+        <source>&amp;Fork</source>
+        <translation>分叉(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Copy the whole session into a new one, to try another direction</source>
+        <translation>将整个会话复制为新会话，以尝试另一个方向</translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation>重命名(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>&amp;Archive</source>
+        <translation>归档(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the session as an OpenCode export file</source>
+        <translation>将会话保存为 OpenCode 导出文件</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>导入(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Add sessions from OpenCode export files (or drop the files on the window)</source>
+        <translation>从 OpenCode 导出文件添加会话（也可以把文件拖放到窗口上）</translation>
+    </message>
+    <message>
+        <source>Show Data &amp;File</source>
+        <translation>显示数据文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open the folder that holds the session&apos;s file</source>
+        <translation>打开包含此会话文件的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Find in Session…</source>
+        <translation>在会话中查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find text in the open session</source>
+        <translation>在打开的会话中查找文本</translation>
+    </message>
+    <message>
+        <source>&amp;Search All Sessions…</source>
+        <translation>搜索所有会话(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Search the text of every session: messages, reasoning, tool calls, files, errors</source>
+        <translation>搜索每个会话的文本：消息、推理、工具调用、文件、错误</translation>
+    </message>
+    <message>
+        <source>&amp;Go to Session…</source>
+        <translation>转到会话(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Filter the sessions in the sidebar by title</source>
+        <translation>按标题筛选侧边栏中的会话</translation>
+    </message>
+    <message>
+        <source>&amp;Compact…</source>
+        <translation>压缩(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Remove the last compaction&apos;s summary: the model reads the whole conversation again</source>
+        <translation>移除上一次压缩的摘要：模型将重新读取整个对话</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Jump to Latest</source>
+        <translation>跳到最新(&amp;J)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Sidebar</source>
+        <translation>显示侧边栏(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Changes</source>
+        <translation>显示更改(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Show &amp;OpenCode Sessions</source>
+        <translation>显示 OpenCode 会话(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show the sessions of OpenCode&apos;s own data folder in the sidebar, read-only and live</source>
+        <translation>在侧边栏中显示 OpenCode 自己数据文件夹中的会话（只读，实时更新）</translation>
+    </message>
+    <message>
+        <source>Choose OpenCode &amp;Folder…</source>
+        <translation>选择 OpenCode 文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Show the OpenCode sessions of another data folder</source>
+        <translation>显示另一个数据文件夹中的 OpenCode 会话</translation>
+    </message>
+    <message>
+        <source>Connect to OpenCode &amp;Server…</source>
+        <translation>连接到 OpenCode 服务器(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Show the sessions of a running OpenCode server and run them there</source>
+        <translation>显示正在运行的 OpenCode 服务器的会话并在那里运行它们</translation>
+    </message>
+    <message>
+        <source>&amp;Disconnect from Server</source>
+        <translation>断开服务器(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Stop showing the OpenCode server of the selected session</source>
+        <translation>不再显示所选会话的 OpenCode 服务器</translation>
+    </message>
+    <message>
+        <source>&amp;Undo Delete</source>
+        <translation>撤销删除(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Bring back the session deleted last</source>
+        <translation>恢复最后删除的会话</translation>
+    </message>
+    <message>
+        <source>&amp;Trash…</source>
+        <translation>回收站(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The sessions deleted in the last 30 days, to restore them</source>
+        <translation>过去 30 天内删除的会话，可以恢复</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Configure Weft…</source>
+        <translation>配置 Weft(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Providers and models, compaction, appearance</source>
+        <translation>提供商和模型、压缩、外观</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Weft</source>
+        <translation>关于 Weft(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Session</source>
+        <translation>会话(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Se&amp;ttings</source>
+        <translation>设置(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Main Toolbar</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>Un&amp;archive</source>
+        <translation>取消归档(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Move the session back to the list</source>
+        <translation>将会话移回列表</translation>
+    </message>
+    <message>
+        <source>Move the session to the Archived group</source>
+        <translation>将会话移到“已归档”分组</translation>
     </message>
 </context>
 </TS>

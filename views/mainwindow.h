@@ -36,6 +36,7 @@ class TimelineModel;
 class TimelineView;
 class TodoPanel;
 class UserQuestions;
+class WindowActions;
 class FindBar;
 class OpencodeSource;
 class ServerSource;
@@ -95,7 +96,7 @@ public:
     /// The window's actions by object name: "newSession", "forkSession", "renameSession",
     /// "archiveSession", "deleteSession", "exportSession", "revealDataFile", "find", "compact",
     /// "stop", "quit", ...
-    [[nodiscard]] QAction *action(const QString &name) const { return m_actions.value(name); }
+    [[nodiscard]] QAction *action(const QString &name) const;
 
     [[nodiscard]] QString currentSessionID() const { return m_current; }
     /// The source of the open session: empty for Weft's own, OpenCodeSource::key() for OpenCode's.
@@ -170,8 +171,8 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    /// The actions (WindowActions), the menus, and what each action does.
     void createActions();
-    void createMenus();
     void showSession(const QString &sessionID, const QString &source = {});
     // OpenCode's sessions, search, find (mainwindowsources.cpp)
     void createSourceActions();
@@ -254,8 +255,6 @@ private:
     bool confirm(const QString &title, const QString &text);
     void readSettings();
     void writeSettings();
-    QAction *makeAction(const QString &name, const QString &text, const QString &icon,
-                        const QKeySequence &shortcut = {});
 
     std::shared_ptr<SessionService> m_service;
     QString m_dataDir;
@@ -287,7 +286,7 @@ private:
     QSplitter *m_centerSplitter = nullptr;
     QLabel *m_dataDirLabel = nullptr;
     QToolButton *m_problemsButton = nullptr;
-    QHash<QString, QAction *> m_actions;
+    WindowActions *m_actions = nullptr;
     std::shared_ptr<UserQuestions> m_questions;
     int m_problemCount = 0;
     bool m_settingsRead = false;

@@ -66,13 +66,8 @@ void updateStored(const QString &url, const std::function<void(StoredServer &)> 
 
 void MainWindow::createServerActions()
 {
-    QAction *a = makeAction(u"connectServer"_s, tr("Connect to OpenCode &Server…"), u"network-connect"_s);
-    a->setToolTip(tr("Show the sessions of a running OpenCode server and run them there"));
-    connect(a, &QAction::triggered, this, &MainWindow::showConnectServer);
-
-    a = makeAction(u"disconnectServer"_s, tr("&Disconnect from Server"), u"network-disconnect"_s);
-    a->setToolTip(tr("Stop showing the OpenCode server of the selected session"));
-    connect(a, &QAction::triggered, this, [this] {
+    connect(action(u"connectServer"_s), &QAction::triggered, this, &MainWindow::showConnectServer);
+    connect(action(u"disconnectServer"_s), &QAction::triggered, this, [this] {
         const QString key = !m_sidebar->currentSource().isEmpty() ? m_sidebar->currentSource() : m_currentSource;
         if (ServerSource *server = m_controller->server(key))
             disconnectServer(server->key());

@@ -43,32 +43,9 @@ const QString OfferKey = u"opencodeOffer"_s;
 
 void MainWindow::createSourceActions()
 {
-    QAction *a = makeAction(u"searchAll"_s, tr("&Search All Sessions…"), u"edit-find"_s,
-                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
-    a->setToolTip(tr("Search the text of every session: messages, reasoning, tool calls, files, errors"));
-    a->setProperty("weftGlobal", true);
-    connect(a, &QAction::triggered, this, &MainWindow::showSearchPanel);
-
-    a = makeAction(u"showOpencode"_s, tr("Show &OpenCode Sessions"), u"network-server"_s);
-    a->setCheckable(true);
-    a->setToolTip(tr("Show the sessions of OpenCode's own data folder in the sidebar, read-only and live"));
-    connect(a, &QAction::triggered, this, [this](bool checked) { setOpencodeShown(checked); });
-
-    a = makeAction(u"chooseOpencodeDir"_s, tr("Choose OpenCode &Folder…"), u"document-open-folder"_s);
-    a->setToolTip(tr("Show the OpenCode sessions of another data folder"));
-    connect(a, &QAction::triggered, this, &MainWindow::chooseOpencodeDir);
-
-    // The find bar sits under the timeline; its actions are the window's.
-    m_findBar = new FindBar(m_timelineView, this);
-    m_actions.insert(u"findNext"_s, m_findBar->findNextAction());
-    m_actions.insert(u"findPrevious"_s, m_findBar->findPreviousAction());
-    addAction(m_findBar->findNextAction());
-    addAction(m_findBar->findPreviousAction());
-    connect(action(u"find"_s), &QAction::triggered, this, [this] {
-        if (!m_current.isEmpty())
-            m_findBar->activate();
-    });
-
+    connect(action(u"searchAll"_s), &QAction::triggered, this, &MainWindow::showSearchPanel);
+    connect(action(u"showOpencode"_s), &QAction::triggered, this, [this](bool checked) { setOpencodeShown(checked); });
+    connect(action(u"chooseOpencodeDir"_s), &QAction::triggered, this, &MainWindow::chooseOpencodeDir);
     connect(m_composer, &Composer::importRequested, this, &MainWindow::importSession);
     createServerActions();
 }
@@ -90,8 +67,6 @@ void MainWindow::setupSources()
     const QString dir = settings.value(u"path"_s, DataDir::opencodePath()).toString();
     // A Weft started on OpenCode's folder itself shows it already.
     const bool isPrimary = QDir(dir).canonicalPath() == QDir(m_dataDir).canonicalPath() || m_service->isReadOnly();
-    action(u"showOpencode"_s)->setEnabled(!m_service->isReadOnly());
-    action(u"chooseOpencodeDir"_s)->setEnabled(!m_service->isReadOnly());
     if (isPrimary)
         return;
     if (settings.contains(u"show"_s)) {

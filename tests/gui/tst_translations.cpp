@@ -343,7 +343,7 @@ void TestTranslations::installTranslations()
 
     QStringList loaded = I18n::installTranslations(app, QLocale(QLocale::Japanese, QLocale::Japan));
     QCOMPARE(loaded.size(), 2); // weft_ja and Qt's qtbase_ja
-    QCOMPARE(QCoreApplication::translate("weft::MainWindow", "&File"), u"ファイル(&F)"_s);
+    QCOMPARE(QCoreApplication::translate("weft::WindowActions", "&File"), u"ファイル(&F)"_s);
     QCOMPARE(QCoreApplication::translate("weft::Style", "%n min ago", nullptr, 5), u"5 分前"_s);
     QCOMPARE(QCoreApplication::translate("QPlatformTheme", "Cancel"), u"キャンセル"_s);
 
@@ -351,12 +351,12 @@ void TestTranslations::installTranslations()
     loaded = I18n::installTranslations(app, QLocale(QLocale::Chinese, QLocale::SimplifiedChineseScript, QLocale::China));
     QCOMPARE(loaded.size(), 2);
     QVERIFY(loaded.first().endsWith(u"weft_zh_CN.qm"_s));
-    QCOMPARE(QCoreApplication::translate("weft::MainWindow", "&File"), u"文件(&F)"_s);
+    QCOMPARE(QCoreApplication::translate("weft::WindowActions", "&File"), u"文件(&F)"_s);
     QCOMPARE(QCoreApplication::translate("weft::ChangesPane", "A", "added file"), u"增"_s);
 
     loaded = I18n::installTranslations(app, QLocale(QLocale::English, QLocale::UnitedStates));
     QVERIFY(loaded.isEmpty());
-    QCOMPARE(QCoreApplication::translate("weft::MainWindow", "&File"), u"&File"_s);
+    QCOMPARE(QCoreApplication::translate("weft::WindowActions", "&File"), u"&File"_s);
     QCOMPARE(app.findChildren<QTranslator *>().size(), 0);
 }
 

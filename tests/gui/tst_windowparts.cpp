@@ -1,11 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The parts of the main window, each without the window: the wording of prompt and operation
-// errors (ErrorWording).
+// errors (ErrorWording), the actions and menus (WindowActions), the questions' dialogs
+// (DialogQuestions).
 
 #include "errorwording.h"
+#include "userquestions.h"
+#include "windowactions.h"
 
 #include "core/types.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QDialog>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
+#include <QMainWindow>
+#include <QMenuBar>
+#include <QSet>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -13,6 +25,7 @@ using namespace weft;
 
 Q_DECLARE_METATYPE(weft::SessionController::PromptResult::Status)
 Q_DECLARE_METATYPE(weft::SessionController::Operation)
+Q_DECLARE_METATYPE(weft::WindowActions::State)
 
 class TestWindowParts : public QObject
 {
@@ -25,6 +38,13 @@ private Q_SLOTS:
     void operationFailed();
     void runAndCompactionFailures();
     void interruptedRuns();
+    void actionsHaveNamesAndDistinctShortcuts();
+    void menusShowTheActions();
+    void actionsFollowTheSession_data();
+    void actionsFollowTheSession();
+    void archiveAndDeleteNameWhatTheyDo();
+    void dialogQuestionsConfirm();
+    void dialogQuestionsAnswer();
 };
 
 void TestWindowParts::promptNotSent_data()
@@ -114,6 +134,213 @@ void TestWindowParts::interruptedRuns()
              u"Closed 1 interrupted run whose process ended before finishing; what was written is kept."_s);
     QCOMPARE(ErrorWording::interruptedRuns(3),
              u"Closed 3 interrupted runs whose process ended before finishing; what was written is kept."_s);
+}
+
+void TestWindowParts::actionsHaveNamesAndDistinctShortcuts()
+{
+    QMainWindow window;
+    WindowActions actions(&window);
+    QVERIFY(actions.actions().size() >= 28);
+    QHash<QKeySequence, QString> owners;
+    for (auto it = actions.actions().cbegin(); it != actions.actions().cend(); ++it) {
+        QAction *a = it.value();
+        QCOMPARE(a->objectName(), it.key());
+        QVERIFY2(!a->text().isEmpty(), qPrintable(it.key()));
+        QCOMPARE(actions.action(it.key()), a);
+        // One key, one action: a key two actions share does neither.
+        for (const QKeySequence &key : a->shortcuts()) {
+            QVERIFY2(!owners.contains(key),
+                     qPrintable(key.toString() + u" of "_s + it.key() + u" and "_s + owners.value(key)));
+            owners.insert(key, it.key());
+        }
+    }
+    QVERIFY(!actions.action(u"noSuchAction"_s));
+}
+
+void TestWindowParts::menusShowTheActions()
+{
+    QMainWindow window;
+    WindowActions actions(&window);
+    auto *copy = new QAction(u"Copy"_s, &window);
+    actions.add(u"findNext"_s, new QAction(u"Find Next"_s, &window));
+    actions.add(u"findPrevious"_s, new QAction(u"Find Previous"_s, &window));
+    actions.createMenus(&window, {copy});
+    QStringList menus;
+    QSet<QAction *> shown;
+    for (QAction *menu : window.menuBar()->actions()) {
+        menus.append(menu->text());
+        for (QAction *a : menu->menu()->actions())
+            shown.insert(a);
+    }
+    QCOMPARE(menus, (QStringList{u"&File"_s, u"&Edit"_s, u"&View"_s, u"&Session"_s, u"Se&ttings"_s, u"&Help"_s}));
+    QVERIFY(shown.contains(copy));
+    // Every action is in a menu, where its shortcut shows.
+    for (QAction *a : actions.actions())
+        QVERIFY2(shown.contains(a), qPrintable(a->objectName()));
+    const QList<QAction *> context = actions.sessionContextActions();
+    QVERIFY(context.contains(actions.action(u"deleteSession"_s)));
+    QVERIFY(context.contains(nullptr)); // separators
+}
+
+namespace
+{
+using State = WindowActions::State;
+
+/// The open session of Weft's own writable store, idle.
+State ownSession()
+{
+    State s;
+    s.session = true;
+    s.writable = true;
+    s.runsHere = true;
+    s.runnable = true;
+    s.trash = true;
+    s.sessionFiles = true;
+    return s;
+}
+} // namespace
+
+void TestWindowParts::actionsFollowTheSession_data()
+{
+    QTest::addColumn<State>("state");
+    // The actions enabled (all others of the list below are disabled).
+    QTest::addColumn<QStringList>("enabled");
+    State none;
+    QTest::addRow("no session") << none << QStringList{u"newSession"_s, u"showOpencode"_s, u"chooseOpencodeDir"_s};
+    QTest::addRow("own session") << ownSession()
+                                 << QStringList{u"newSession"_s,     u"showOpencode"_s,  u"chooseOpencodeDir"_s,
+                                                u"forkSession"_s,    u"renameSession"_s, u"archiveSession"_s,
+                                                u"deleteSession"_s,  u"exportSession"_s, u"revealDataFile"_s,
+                                                u"compact"_s};
+    State busy = ownSession();
+    busy.busy = true;
+    QTest::addRow("own session, running")
+        << busy
+        << QStringList{u"newSession"_s,    u"showOpencode"_s,  u"chooseOpencodeDir"_s, u"forkSession"_s,
+                       u"renameSession"_s, u"archiveSession"_s, u"deleteSession"_s,     u"exportSession"_s,
+                       u"revealDataFile"_s, u"stop"_s};
+    State notRunnable = ownSession();
+    notRunnable.runnable = false;
+    notRunnable.sessionFiles = false;
+    QTest::addRow("own session, no model to run it")
+        << notRunnable
+        << QStringList{u"newSession"_s,    u"showOpencode"_s,   u"chooseOpencodeDir"_s, u"forkSession"_s,
+                       u"renameSession"_s, u"archiveSession"_s, u"deleteSession"_s,     u"exportSession"_s};
+    State opencode;
+    opencode.session = true;
+    opencode.importable = true;
+    QTest::addRow("OpenCode's folder") << opencode
+                                       << QStringList{u"newSession"_s,  u"showOpencode"_s, u"chooseOpencodeDir"_s,
+                                                      u"forkSession"_s, u"exportSession"_s, u"compact"_s};
+    State server;
+    server.session = true;
+    server.server = true;
+    server.runsHere = true;
+    server.runnable = true;
+    QTest::addRow("server, connected")
+        << server
+        << QStringList{u"newSession"_s,    u"showOpencode"_s,  u"chooseOpencodeDir"_s, u"forkSession"_s,
+                       u"deleteSession"_s, u"exportSession"_s, u"compact"_s,           u"disconnectServer"_s};
+    State offline = server;
+    offline.runsHere = false;
+    QTest::addRow("server, disconnected")
+        << offline
+        << QStringList{u"newSession"_s, u"showOpencode"_s, u"chooseOpencodeDir"_s, u"exportSession"_s,
+                       u"disconnectServer"_s};
+    State readOnly;
+    readOnly.session = true;
+    readOnly.readOnly = true;
+    QTest::addRow("read-only store") << readOnly << QStringList{u"exportSession"_s};
+}
+
+void TestWindowParts::actionsFollowTheSession()
+{
+    QFETCH(State, state);
+    QFETCH(QStringList, enabled);
+    QMainWindow window;
+    WindowActions actions(&window);
+    actions.update(state);
+    const QStringList followed{u"newSession"_s,     u"forkSession"_s,       u"renameSession"_s,
+                               u"archiveSession"_s, u"deleteSession"_s,     u"exportSession"_s,
+                               u"revealDataFile"_s, u"compact"_s,           u"stop"_s,
+                               u"disconnectServer"_s, u"showOpencode"_s,    u"chooseOpencodeDir"_s};
+    for (const QString &name : followed)
+        QVERIFY2(actions.action(name)->isEnabled() == enabled.contains(name), qPrintable(name));
+}
+
+void TestWindowParts::archiveAndDeleteNameWhatTheyDo()
+{
+    QMainWindow window;
+    WindowActions actions(&window);
+    State state = ownSession();
+    actions.update(state);
+    QCOMPARE(actions.action(u"archiveSession"_s)->text(), u"&Archive"_s);
+    // Into the trash at once (Undo brings it back): no question, no dots.
+    QCOMPARE(actions.action(u"deleteSession"_s)->text(), u"&Delete"_s);
+    QVERIFY(actions.action(u"showTrash"_s)->isVisible());
+    state.archived = true;
+    state.trash = false;
+    actions.update(state);
+    QCOMPARE(actions.action(u"archiveSession"_s)->text(), u"Un&archive"_s);
+    QCOMPARE(actions.action(u"deleteSession"_s)->text(), u"&Delete…"_s);
+    QVERIFY(!actions.action(u"showTrash"_s)->isVisible());
+    QVERIFY(!actions.action(u"undoDelete"_s)->isVisible());
+}
+
+void TestWindowParts::dialogQuestionsConfirm()
+{
+    QWidget parent;
+    DialogQuestions questions(&parent);
+    // What the box showed, and the button clicked: the going ahead, or Cancel.
+    QMessageBox::Icon icon = QMessageBox::NoIcon;
+    QString title;
+    QString defaultButton;
+    const auto answer = [&](bool goAhead) {
+        QTimer::singleShot(0, &parent, [&, goAhead] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            QVERIFY(box);
+            icon = box->icon();
+            title = box->windowTitle();
+            defaultButton = box->defaultButton() ? box->defaultButton()->text() : QString();
+            QAbstractButton *cancel = box->button(QMessageBox::Cancel);
+            QAbstractButton *go = nullptr;
+            for (QAbstractButton *b : box->buttons()) {
+                if (b != cancel)
+                    go = b;
+            }
+            QVERIFY(go && cancel);
+            (goAhead ? go : cancel)->click();
+        });
+    };
+    answer(true);
+    QVERIFY(questions.confirm({u"Delete Session"_s, u"Delete it?"_s, u"&Delete"_s, u"edit-delete"_s}));
+    QCOMPARE(icon, QMessageBox::Warning);
+    QCOMPARE(title, u"Delete Session"_s);
+    QVERIFY(defaultButton != u"&Delete"_s); // what cannot be undone is not the default
+    answer(false);
+    QVERIFY(!questions.confirm({u"Delete Session"_s, u"Delete it?"_s, u"&Delete"_s, u"edit-delete"_s}));
+    answer(false);
+    QVERIFY(!questions.confirm({u"Copy into Weft"_s, u"Copy it?"_s, u"&Copy into Weft"_s, QString(), false, true}));
+    QCOMPARE(icon, QMessageBox::Question);
+    QCOMPARE(defaultButton, u"&Copy into Weft"_s);
+}
+
+void TestWindowParts::dialogQuestionsAnswer()
+{
+    QWidget parent;
+    DialogQuestions questions(&parent);
+    const JsonObject request{{u"id"_s, u"que_1"_s},
+                             {u"questions"_s,
+                              JsonArray{JsonObject{{u"question"_s, u"Which file?"_s},
+                                                   {u"header"_s, u"File"_s},
+                                                   {u"options"_s, JsonArray{JsonObject{{u"label"_s, u"a.txt"_s}}}}}}}};
+    // Cancelled: no answer to send.
+    QTimer::singleShot(0, &parent, [] {
+        auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        dialog->reject();
+    });
+    QVERIFY(!questions.answer(request).has_value());
 }
 
 QTEST_MAIN(TestWindowParts)
