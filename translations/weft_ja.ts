@@ -1384,52 +1384,6 @@ Changes made to the file since are lost.</source>
         <translation>元に戻す操作を取り消す(&amp;N)</translation>
     </message>
     <message>
-        <source>OpenCode&apos;s sessions are in %1. Show them in the sidebar beside Weft&apos;s? They stay OpenCode&apos;s: Weft reads them live and never changes them.</source>
-        <translation>OpenCode のセッションが %1 にあります。Weft のセッションと並べてサイドバーに表示しますか？セッションは OpenCode のものとして残り、Weft はリアルタイムで読み取るだけで変更はしません。</translation>
-    </message>
-    <message>
-        <source>&amp;Show OpenCode Sessions</source>
-        <translation>OpenCode のセッションを表示(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Not Now</source>
-        <translation>今はしない(&amp;N)</translation>
-    </message>
-    <message>
-        <source>OpenCode Sessions</source>
-        <translation>OpenCode のセッション</translation>
-    </message>
-    <message>
-        <source>OpenCode&apos;s sessions in %1 cannot be shown:
-%2</source>
-        <translation>%1 にある OpenCode のセッションを表示できません:
-%2</translation>
-    </message>
-    <message>
-        <source>OpenCode&apos;s Data Folder</source>
-        <translation>OpenCode のデータフォルダー</translation>
-    </message>
-    <message>
-        <source>OpenCode&apos;s data: %1 (%2)</source>
-        <translation>OpenCode のデータ: %1 (%2)</translation>
-    </message>
-    <message>
-        <source>“%1” is one of OpenCode&apos;s sessions: Weft shows it but never writes to OpenCode&apos;s data. To %2, copy it into Weft&apos;s own sessions first; the copy opens in the Weft list.</source>
-        <translation>「%1」は OpenCode のセッションです。Weft は表示はしますが、OpenCode のデータには書き込みません。%2には、まず Weft 自身のセッションにコピーしてください。コピーは Weft の一覧で開きます。</translation>
-    </message>
-    <message>
-        <source>Copy into Weft</source>
-        <translation>Weft にコピー</translation>
-    </message>
-    <message>
-        <source>&amp;Copy into Weft</source>
-        <translation>Weft にコピー(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Copying into Weft…</source>
-        <translation>Weft にコピーしています…</translation>
-    </message>
-    <message>
         <source>Copied “%1” into Weft</source>
         <translation>「%1」を Weft にコピーしました</translation>
     </message>
@@ -1456,40 +1410,6 @@ This cannot be undone.</source>
     <message>
         <source>Compacting on the server…</source>
         <translation>サーバーで圧縮しています…</translation>
-    </message>
-    <message>
-        <source>Connect to OpenCode Server</source>
-        <translation>OpenCode サーバーに接続</translation>
-    </message>
-    <message>
-        <source>Connecting to %1…</source>
-        <translation>%1 に接続しています…</translation>
-    </message>
-    <message>
-        <source>Connected to OpenCode %1 at %2</source>
-        <translation>%2 の OpenCode %1 に接続しました</translation>
-    </message>
-    <message>
-        <source>The connection to %1 dropped (%2); reconnecting…</source>
-        <translation>%1 への接続が切れました（%2）。再接続しています…</translation>
-    </message>
-    <message>
-        <source>The agent asks: %1</source>
-        <translation>エージェントの質問: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>The agent asks %n question(s).</source>
-        <translation>
-            <numerusform>エージェントから %n 件の質問があります。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>&amp;Answer…</source>
-        <translation>回答(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>&amp;Decline</source>
-        <translation>断る(&amp;D)</translation>
     </message>
     <message>
         <source>The MCP server “%1” is not available: %2</source>
@@ -4262,6 +4182,93 @@ This cannot be undone.</source>
     <message>
         <source>Move the session to the Archived group</source>
         <translation>セッションを「アーカイブ済み」グループに移動します</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SourcesPresenter</name>
+    <message>
+        <source>In “%1”: %2</source>
+        <translation>「%1」内: %2</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s sessions are in %1. Show them in the sidebar beside Weft&apos;s? They stay OpenCode&apos;s: Weft reads them live and never changes them.</source>
+        <translation>OpenCode のセッションが %1 にあります。Weft のセッションと並べてサイドバーに表示しますか？セッションは OpenCode のものとして残り、Weft はリアルタイムで読み取るだけで変更はしません。</translation>
+    </message>
+    <message>
+        <source>&amp;Show OpenCode Sessions</source>
+        <translation>OpenCode のセッションを表示(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Not Now</source>
+        <translation>今はしない(&amp;N)</translation>
+    </message>
+    <message>
+        <source>OpenCode Sessions</source>
+        <translation>OpenCode のセッション</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s sessions in %1 cannot be shown:
+%2</source>
+        <translation>%1 にある OpenCode のセッションを表示できません:
+%2</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s Data Folder</source>
+        <translation>OpenCode のデータフォルダー</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s data: %1 (%2)</source>
+        <translation>OpenCode のデータ: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>“%1” is one of OpenCode&apos;s sessions: Weft shows it but never writes to OpenCode&apos;s data. To %2, copy it into Weft&apos;s own sessions first; the copy opens in the Weft list.</source>
+        <translation>「%1」は OpenCode のセッションです。Weft は表示はしますが、OpenCode のデータには書き込みません。%2には、まず Weft 自身のセッションにコピーしてください。コピーは Weft の一覧で開きます。</translation>
+    </message>
+    <message>
+        <source>Copy into Weft</source>
+        <translation>Weft にコピー</translation>
+    </message>
+    <message>
+        <source>&amp;Copy into Weft</source>
+        <translation>Weft にコピー(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copying into Weft…</source>
+        <translation>Weft にコピーしています…</translation>
+    </message>
+    <message>
+        <source>Connect to OpenCode Server</source>
+        <translation>OpenCode サーバーに接続</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>%1 に接続しています…</translation>
+    </message>
+    <message>
+        <source>Connected to OpenCode %1 at %2</source>
+        <translation>%2 の OpenCode %1 に接続しました</translation>
+    </message>
+    <message>
+        <source>The connection to %1 dropped (%2); reconnecting…</source>
+        <translation>%1 への接続が切れました（%2）。再接続しています…</translation>
+    </message>
+    <message>
+        <source>The agent asks: %1</source>
+        <translation>エージェントの質問: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>The agent asks %n question(s).</source>
+        <translation>
+            <numerusform>エージェントから %n 件の質問があります。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Answer…</source>
+        <translation>回答(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Decline</source>
+        <translation>断る(&amp;D)</translation>
     </message>
 </context>
 </TS>

@@ -1384,52 +1384,6 @@ Changes made to the file since are lost.</source>
         <translation>取消还原(&amp;N)</translation>
     </message>
     <message>
-        <source>OpenCode&apos;s sessions are in %1. Show them in the sidebar beside Weft&apos;s? They stay OpenCode&apos;s: Weft reads them live and never changes them.</source>
-        <translation>OpenCode 的会话位于 %1。要在侧边栏中将它们与 Weft 的会话一起显示吗？它们仍属于 OpenCode：Weft 只实时读取，从不更改它们。</translation>
-    </message>
-    <message>
-        <source>&amp;Show OpenCode Sessions</source>
-        <translation>显示 OpenCode 会话(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Not Now</source>
-        <translation>暂不(&amp;N)</translation>
-    </message>
-    <message>
-        <source>OpenCode Sessions</source>
-        <translation>OpenCode 会话</translation>
-    </message>
-    <message>
-        <source>OpenCode&apos;s sessions in %1 cannot be shown:
-%2</source>
-        <translation>无法显示 %1 中的 OpenCode 会话：
-%2</translation>
-    </message>
-    <message>
-        <source>OpenCode&apos;s Data Folder</source>
-        <translation>OpenCode 的数据文件夹</translation>
-    </message>
-    <message>
-        <source>OpenCode&apos;s data: %1 (%2)</source>
-        <translation>OpenCode 的数据：%1（%2）</translation>
-    </message>
-    <message>
-        <source>“%1” is one of OpenCode&apos;s sessions: Weft shows it but never writes to OpenCode&apos;s data. To %2, copy it into Weft&apos;s own sessions first; the copy opens in the Weft list.</source>
-        <translation>“%1”是 OpenCode 的会话：Weft 会显示它，但从不写入 OpenCode 的数据。要%2，请先将其复制到 Weft 自己的会话中；副本将在 Weft 列表中打开。</translation>
-    </message>
-    <message>
-        <source>Copy into Weft</source>
-        <translation>复制到 Weft</translation>
-    </message>
-    <message>
-        <source>&amp;Copy into Weft</source>
-        <translation>复制到 Weft(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Copying into Weft…</source>
-        <translation>正在复制到 Weft…</translation>
-    </message>
-    <message>
         <source>Copied “%1” into Weft</source>
         <translation>已将“%1”复制到 Weft</translation>
     </message>
@@ -1456,40 +1410,6 @@ This cannot be undone.</source>
     <message>
         <source>Compacting on the server…</source>
         <translation>正在服务器上压缩…</translation>
-    </message>
-    <message>
-        <source>Connect to OpenCode Server</source>
-        <translation>连接到 OpenCode 服务器</translation>
-    </message>
-    <message>
-        <source>Connecting to %1…</source>
-        <translation>正在连接 %1…</translation>
-    </message>
-    <message>
-        <source>Connected to OpenCode %1 at %2</source>
-        <translation>已连接到 %2 上的 OpenCode %1</translation>
-    </message>
-    <message>
-        <source>The connection to %1 dropped (%2); reconnecting…</source>
-        <translation>与 %1 的连接已断开（%2）；正在重新连接…</translation>
-    </message>
-    <message>
-        <source>The agent asks: %1</source>
-        <translation>智能体提问：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source>The agent asks %n question(s).</source>
-        <translation>
-            <numerusform>智能体提出了 %n 个问题。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>&amp;Answer…</source>
-        <translation>回答(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>&amp;Decline</source>
-        <translation>拒绝(&amp;D)</translation>
     </message>
     <message>
         <source>The MCP server “%1” is not available: %2</source>
@@ -4262,6 +4182,93 @@ This cannot be undone.</source>
     <message>
         <source>Move the session to the Archived group</source>
         <translation>将会话移到“已归档”分组</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SourcesPresenter</name>
+    <message>
+        <source>In “%1”: %2</source>
+        <translation>在“%1”中：%2</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s sessions are in %1. Show them in the sidebar beside Weft&apos;s? They stay OpenCode&apos;s: Weft reads them live and never changes them.</source>
+        <translation>OpenCode 的会话位于 %1。要在侧边栏中将它们与 Weft 的会话一起显示吗？它们仍属于 OpenCode：Weft 只实时读取，从不更改它们。</translation>
+    </message>
+    <message>
+        <source>&amp;Show OpenCode Sessions</source>
+        <translation>显示 OpenCode 会话(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Not Now</source>
+        <translation>暂不(&amp;N)</translation>
+    </message>
+    <message>
+        <source>OpenCode Sessions</source>
+        <translation>OpenCode 会话</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s sessions in %1 cannot be shown:
+%2</source>
+        <translation>无法显示 %1 中的 OpenCode 会话：
+%2</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s Data Folder</source>
+        <translation>OpenCode 的数据文件夹</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s data: %1 (%2)</source>
+        <translation>OpenCode 的数据：%1（%2）</translation>
+    </message>
+    <message>
+        <source>“%1” is one of OpenCode&apos;s sessions: Weft shows it but never writes to OpenCode&apos;s data. To %2, copy it into Weft&apos;s own sessions first; the copy opens in the Weft list.</source>
+        <translation>“%1”是 OpenCode 的会话：Weft 会显示它，但从不写入 OpenCode 的数据。要%2，请先将其复制到 Weft 自己的会话中；副本将在 Weft 列表中打开。</translation>
+    </message>
+    <message>
+        <source>Copy into Weft</source>
+        <translation>复制到 Weft</translation>
+    </message>
+    <message>
+        <source>&amp;Copy into Weft</source>
+        <translation>复制到 Weft(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copying into Weft…</source>
+        <translation>正在复制到 Weft…</translation>
+    </message>
+    <message>
+        <source>Connect to OpenCode Server</source>
+        <translation>连接到 OpenCode 服务器</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>Connected to OpenCode %1 at %2</source>
+        <translation>已连接到 %2 上的 OpenCode %1</translation>
+    </message>
+    <message>
+        <source>The connection to %1 dropped (%2); reconnecting…</source>
+        <translation>与 %1 的连接已断开（%2）；正在重新连接…</translation>
+    </message>
+    <message>
+        <source>The agent asks: %1</source>
+        <translation>智能体提问：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>The agent asks %n question(s).</source>
+        <translation>
+            <numerusform>智能体提出了 %n 个问题。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Answer…</source>
+        <translation>回答(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Decline</source>
+        <translation>拒绝(&amp;D)</translation>
     </message>
 </context>
 </TS>

@@ -17,6 +17,7 @@
 #include "noticebar.h"
 #include "problemsdialog.h"
 #include "shortcutsdialog.h"
+#include "sourcespresenter.h"
 #include "core/async.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
@@ -306,7 +307,7 @@ void MainWindow::createActions()
     });
     action(u"compact"_s)->setToolTip(m_composer->compactButton()->toolTip());
     on(u"compact"_s, [this] {
-        if (!offerImportInstead(m_current, tr("compact it")))
+        if (!m_sources->offerImportInstead(m_current, tr("compact it")))
             m_composer->compact();
     });
     on(u"undoCompaction"_s, &MainWindow::undoCompaction);
@@ -344,6 +345,7 @@ void MainWindow::showSession(const QString &sessionID, const QString &source)
         return;
     m_current = sessionID;
     m_currentSource = sessionID.isEmpty() ? QString() : source;
+    m_sources->setCurrent(m_current, m_currentSource);
     // An error of sending belongs to the session it was sent to.
     m_notices->removeNotice(u"sendError"_s);
     m_notices->removeNotice(u"runError"_s);
@@ -459,7 +461,7 @@ void MainWindow::newSession()
 
 void MainWindow::forkSession(const QString &sessionID, const QString &messageID, const QString &prompt)
 {
-    if (sessionID.isEmpty() || offerImportInstead(sessionID, tr("fork it")))
+    if (sessionID.isEmpty() || m_sources->offerImportInstead(sessionID, tr("fork it")))
         return;
     m_forkPrompt = prompt;
     statusBar()->showMessage(tr("Forking…"));
@@ -503,7 +505,7 @@ void MainWindow::onFailed(SessionController::Operation operation, const QString 
     case SessionController::Operation::Connect:
         statusBar()->clearMessage();
         m_notices->showNotice(u"serverConnect"_s, NoticeBar::Kind::Error, failure.text,
-                              {{tr("&Connect…"), u"network-connect"_s, u"connect"_s, [this] { showConnectServer(); }}},
+                              {{tr("&Connect…"), u"network-connect"_s, u"connect"_s, [this] { m_sources->showConnectServer(); }}},
                               true);
         break;
     case SessionController::Operation::ServerRequest:

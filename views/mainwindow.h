@@ -42,6 +42,7 @@ class OpencodeSource;
 class ServerSource;
 class SearchIndex;
 class SearchPanel;
+class SourcesPresenter;
 struct SearchHit;
 
 /// Weft's main window: session sidebar | timeline and composer | changes pane, in splitters
@@ -113,7 +114,7 @@ public:
     /// there is none or it cannot be restored (the notice says why).
     bool undoDelete();
 
-    // ---- OpenCode's sessions, search, find (mainwindowsources.cpp)
+    // ---- OpenCode's sessions, servers, search (SourcesPresenter, wired in mainwindowsources.cpp)
     [[nodiscard]] OpencodeSource *opencodeSource() const
     {
         return m_controller ? m_controller->opencodeSource() : nullptr;
@@ -175,31 +176,15 @@ private:
     void createActions();
     void showSession(const QString &sessionID, const QString &source = {});
     // OpenCode's sessions, search, find (mainwindowsources.cpp)
+    /// The sources presenter, its actions and what the window does when it says something changed.
     void createSourceActions();
     void setupSources();
     void shutdownSources();
-    void offerOpencode(const QString &dir);
-    void onOpencodeReady();
-    void onOpencodeClosing();
-    /// The header and actions follow changes of the open session in @p model (source @p key).
-    void followSourceModel(const QString &key, SessionsModel *model);
-    void createServerActions();
-    void setupServers();
-    void showConnectServer();
-    void onServerAdded(weft::ServerSource *server);
-    /// A server's agent asks the user (OpenCode's `question` tool): a notice with the options,
-    /// or a dialog for several questions.
-    void onQuestionAsked(const weft::JsonObject &request);
     /// The server source of the open session, or null.
     [[nodiscard]] ServerSource *currentServer() const;
     [[nodiscard]] SessionsModel *sessionsFor(const QString &source) const;
     [[nodiscard]] std::optional<Session> currentSessionInfo() const;
-    /// On a session of OpenCode's source: offers to copy it into Weft instead of @p what
-    /// (forking, compacting) and returns true (the caller stops there).
-    bool offerImportInstead(const QString &sessionID, const QString &what);
     void updateSourceState();
-    void showSearchPanel();
-    void chooseOpencodeDir();
     void updateHeader();
     void updateActions();
     void updateProblems();
@@ -265,7 +250,7 @@ private:
     QPointer<CompactionDialog> m_compactionDialog;
     QString m_current;
     QString m_currentSource;
-    QPointer<SearchPanel> m_searchPanel;
+    SourcesPresenter *m_sources = nullptr;
     FindBar *m_findBar = nullptr;
     SessionsModel *m_sessions;
     SessionTreeModel *m_tree;
