@@ -1282,10 +1282,6 @@ Changes made to the file since are lost.</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;コーディングエージェントのセッションのためのデスクトップアプリ: セッションを読み、続け、フォークし、コンパクト化し、変更内容を確認できます。OpenCode のデータと互換性があります。&lt;/p&gt;&lt;p&gt;GNU 一般公衆利用許諾書 (GPL) バージョン 3 以降の下でライセンスされています。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>%1: not available yet.</source>
-        <translation>%1: まだ利用できません。</translation>
-    </message>
-    <message>
         <source>%1 Retrying in %2 s (attempt %3)…</source>
         <translation>%1 %2 秒後に再試行します (%3 回目)…</translation>
     </message>

@@ -1282,10 +1282,6 @@ Changes made to the file since are lost.</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;编程智能体会话的桌面之家：阅读、继续、分叉和压缩会话，并审阅它们所做的更改。与 OpenCode 的数据兼容。&lt;/p&gt;&lt;p&gt;根据 GNU 通用公共许可证第 3 版或更高版本授权。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>%1: not available yet.</source>
-        <translation>%1：尚不可用。</translation>
-    </message>
-    <message>
         <source>%1 Retrying in %2 s (attempt %3)…</source>
         <translation>%1 %2 秒后重试（第 %3 次尝试）…</translation>
     </message>

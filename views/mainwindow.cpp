@@ -760,11 +760,6 @@ void MainWindow::about()
                            .arg(QCoreApplication::applicationVersion()));
 }
 
-void MainWindow::notAvailableYet(const QString &what)
-{
-    statusBar()->showMessage(tr("%1: not available yet.").arg(what), 4000);
-}
-
 void MainWindow::readSettings()
 {
     QSettings settings;

@@ -209,7 +209,6 @@ private:
     void showSettings();
     /// Notices of MCP servers that fail (McpManager::serverFailed), with Reconnect.
     void setupMcpNotices();
-    void notAvailableYet(const QString &what);
     // running sessions
     void connectController();
     void applyProcessor();
