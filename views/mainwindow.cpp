@@ -42,7 +42,6 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QtConcurrent>
 #include <QMimeData>
@@ -54,7 +53,6 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
 #include <QUrl>

@@ -4,12 +4,10 @@
 #include "app/sessioncontroller.h"
 #include "shortcutsdialog.h"
 
-#include <QHash>
 #include <QSet>
 #include <QMainWindow>
 #include <QPointer>
 
-#include <functional>
 #include <memory>
 
 class QLabel;
@@ -52,8 +50,10 @@ struct SearchHit;
 /// The window runs sessions through a SessionController, whose Processor is made from a
 /// ProcessorSetup (the config file; an empty config when none is given): the composer's prompts,
 /// Stop, the compaction dialog, the permission questions of `ask` rules (in the notice strip
-/// under the timeline), undo of a compaction and of a revert. The window keeps the layout, the
-/// actions, the menus, the dialogs and the confirmations; the controller does the work.
+/// under the timeline), undo of a compaction and of a revert. The window keeps the layout and
+/// wires its parts: WindowActions (the actions and menus), SourcesPresenter (OpenCode's folder,
+/// servers, search), ErrorWording (what failures say), UserQuestions (what the user is asked);
+/// the controller does the work.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
