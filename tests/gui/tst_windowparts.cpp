@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The parts of the main window, each without the window: the wording of prompt and operation
 // errors (ErrorWording), the actions and menus (WindowActions), the questions' dialogs
-// (DialogQuestions).
+// (DialogQuestions), and the sources presenter (SourcesPresenter) of a window.
 
+#include "app/rememberedservers.h"
+#include "app/serversource.h"
 #include "errorwording.h"
+#include "guitest.h"
+#include "session/sessionservice.h"
+#include "sourcespresenter.h"
+#include "store/jsonstore.h"
 #include "userquestions.h"
 #include "windowactions.h"
 
@@ -32,6 +38,7 @@ class TestWindowParts : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase();
     void promptNotSent_data();
     void promptNotSent();
     void operationFailed_data();
@@ -45,7 +52,17 @@ private Q_SLOTS:
     void archiveAndDeleteNameWhatTheyDo();
     void dialogQuestionsConfirm();
     void dialogQuestionsAnswer();
+    void sourcesRememberServersAndOpenTheirHits();
+
+private:
+    QTemporaryDir m_settings;
 };
+
+void TestWindowParts::initTestCase()
+{
+    QVERIFY(m_settings.isValid());
+    test::isolateSettings(m_settings);
+}
 
 void TestWindowParts::promptNotSent_data()
 {
@@ -341,6 +358,45 @@ void TestWindowParts::dialogQuestionsAnswer()
         dialog->reject();
     });
     QVERIFY(!questions.answer(request).has_value());
+}
+
+void TestWindowParts::sourcesRememberServersAndOpenTheirHits()
+{
+    QTemporaryDir data;
+    QVERIFY(data.isValid());
+    auto service = std::make_shared<SessionService>(std::make_shared<JsonStore>(data.path()));
+    MainWindow window(service, data.path());
+    auto *sources = window.findChild<SourcesPresenter *>();
+    QVERIFY(sources);
+
+    // A search hit in Weft's own store opens there; one of a source not shown does not open.
+    SearchHit own;
+    own.source = window.controller()->primarySourceKey();
+    QCOMPARE(sources->sourceOf(own), std::optional<QString>(QString()));
+    SearchHit elsewhere;
+    elsewhere.source = u"opencode:/nowhere"_s;
+    QVERIFY(!sources->sourceOf(elsewhere).has_value());
+
+    // Weft's own sessions are forked and compacted where they are: no offer to copy them.
+    sources->setCurrent(u"ses_own"_s, QString());
+    QVERIFY(!sources->offerImportInstead(u"ses_own"_s, u"fork it"_s));
+
+    // A server is remembered connected, with its password when asked to; disconnected, it is
+    // not connected at the next start.
+    ServerSource *server = sources->connectServer(u"http://127.0.0.1:9"_s, u"secret"_s, true);
+    QVERIFY(server);
+    const QString url = server->url().toString();
+    const QString key = server->key();
+    {
+        QSettings settings;
+        QCOMPARE(RememberedServers::read(settings), (QList<RememberedServers::Entry>{{url, u"secret"_s, true}}));
+    }
+    sources->disconnectServer(key);
+    {
+        QSettings settings;
+        QCOMPARE(RememberedServers::read(settings), (QList<RememberedServers::Entry>{{url, u"secret"_s, false}}));
+    }
+    QVERIFY(!window.controller()->server(key));
 }
 
 QTEST_MAIN(TestWindowParts)
