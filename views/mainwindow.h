@@ -115,20 +115,14 @@ public:
     bool undoDelete();
 
     // ---- OpenCode's sessions, servers, search (SourcesPresenter, wired in mainwindowsources.cpp)
+    /// OpenCode's folder and servers as sources, copying into Weft, the search panel.
+    [[nodiscard]] SourcesPresenter *sources() const { return m_sources; }
     [[nodiscard]] OpencodeSource *opencodeSource() const
     {
         return m_controller ? m_controller->opencodeSource() : nullptr;
     }
     [[nodiscard]] SearchIndex *searchIndex() const { return m_controller ? m_controller->searchIndex() : nullptr; }
-    /// The search panel (made on first use).
-    [[nodiscard]] SearchPanel *searchPanel();
     [[nodiscard]] FindBar *findBar() const { return m_findBar; }
-    /// Shows (or hides) OpenCode's sessions of @p dataDir (empty: the remembered folder, else
-    /// ~/.local/share/opencode) as a source in the sidebar, and remembers the choice.
-    bool setOpencodeShown(bool shown, const QString &dataDir = {});
-    /// Copies @p sessionID of OpenCode's source into Weft's store off the GUI thread, then opens
-    /// the copy (imported()).
-    void importSession(const QString &sessionID);
     /// Opens the session of a search result, scrolled to its part.
     bool openSearchHit(const SearchHit &hit);
     /// Opens @p sessionID of @p source scrolled to @p partID of @p messageID.
@@ -144,11 +138,6 @@ public:
     /// Help › Keyboard Shortcuts (non-modal, one at a time).
     void showShortcuts();
     [[nodiscard]] ShortcutsDialog *shortcutsDialog() const { return m_shortcuts; }
-    /// Connects to the OpenCode server at @p address (File › Connect to OpenCode Server…) and
-    /// remembers it for the next start (its password only when @p rememberPassword).
-    ServerSource *connectServer(const QString &address, const QString &password, bool rememberPassword);
-    /// Closes server source @p key and forgets to connect it at the next start.
-    void disconnectServer(const QString &key);
     /// Writes the export document of @p sessionID (`opencode export`) to @p path.
     bool exportSession(const QString &sessionID, const QString &path, QString *error = nullptr);
     /// The number of problems shown in the status bar.

@@ -65,31 +65,6 @@ void MainWindow::shutdownSources()
     m_sources->shutdown();
 }
 
-SearchPanel *MainWindow::searchPanel()
-{
-    return m_sources->searchPanel();
-}
-
-bool MainWindow::setOpencodeShown(bool shown, const QString &dataDir)
-{
-    return m_sources->setOpencodeShown(shown, dataDir);
-}
-
-void MainWindow::importSession(const QString &sessionID)
-{
-    m_sources->importSession(sessionID);
-}
-
-ServerSource *MainWindow::connectServer(const QString &address, const QString &password, bool rememberPassword)
-{
-    return m_sources->connectServer(address, password, rememberPassword);
-}
-
-void MainWindow::disconnectServer(const QString &key)
-{
-    m_sources->disconnectServer(key);
-}
-
 SessionsModel *MainWindow::sessionsFor(const QString &source) const
 {
     if (source.isEmpty())

@@ -5,6 +5,7 @@
 
 #include "composer.h"
 #include "guitest.h"
+#include "sourcespresenter.h"
 #include "scriptedquestions.h"
 #include "mainwindow.h"
 #include "noticebar.h"
@@ -170,7 +171,7 @@ void TestGuiOpencodeDb::showsTheDatabaseAsASource()
     QVERIFY(weftSessions > 0);
     QSignalSpy resets(tree, &QAbstractItemModel::modelReset);
 
-    QVERIFY(w->setOpencodeShown(true, m_opencodeDir));
+    QVERIFY(w->sources()->setOpencodeShown(true, m_opencodeDir));
     QVERIFY(waitForSource(w));
     // Two sources: Weft's own projects moved under "Weft", OpenCode's with the version of its
     // newest session.
@@ -207,7 +208,7 @@ void TestGuiOpencodeDb::showsTheDatabaseAsASource()
     QTRY_VERIFY(w->timelineModel()->rowCount() > 0);
 
     // Hidden again: back to one source, remembered.
-    QVERIFY(w->setOpencodeShown(false));
+    QVERIFY(w->sources()->setOpencodeShown(false));
     QTRY_COMPARE(sessionsBelow(tree, {}), weftSessions);
     QVERIFY(tree->index(0, 0).data(SessionTreeModel::NodeKindRole).value<SessionTreeModel::NodeKind>()
             != SessionTreeModel::NodeKind::Source);

@@ -13,6 +13,7 @@
 #include "questiondialog.h"
 #include "fakeopencodeserver.h"
 #include "guitest.h"
+#include "sourcespresenter.h"
 #include "scriptedquestions.h"
 #include "mainwindow.h"
 #include "noticebar.h"
@@ -272,7 +273,7 @@ MainWindow *TestGuiServer::makeWindow()
 
 ServerSource *TestGuiServer::connect(MainWindow *w, const QUrl &url, int timeoutMs)
 {
-    ServerSource *source = w->connectServer((url.isEmpty() ? m_server->url() : url).toString(), u"secret"_s, true);
+    ServerSource *source = w->sources()->connectServer((url.isEmpty() ? m_server->url() : url).toString(), u"secret"_s, true);
     if (!source)
         return nullptr;
     if (!source->isReady()) {
@@ -335,7 +336,7 @@ void TestGuiServer::showsTheServerAsASource()
     QCOMPARE(again->sessionTreeModel()->rowCount(), 2);
 
     // Disconnected: gone from the sidebar and not connected at the next start.
-    again->disconnectServer(key);
+    again->sources()->disconnectServer(key);
     QTRY_COMPARE(again->sessionTreeModel()->rowCount(), 1);
     QCOMPARE(QSettings().value(u"OpenCodeServers/1/connected"_s).toBool(), false);
 }
@@ -442,7 +443,7 @@ void TestGuiServer::refusedAndDroppedConnections()
 {
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    ServerSource *refused = w->connectServer(m_server->url().toString(), u"wrong"_s, false);
+    ServerSource *refused = w->sources()->connectServer(m_server->url().toString(), u"wrong"_s, false);
     QVERIFY(refused);
     QTRY_COMPARE(refused->state(), ServerSource::State::Failed);
     QTRY_VERIFY(w->noticeBar()->noticeText(u"serverConnect"_s).contains(u"refused the password"_s));

@@ -9,6 +9,7 @@
 #include "errorwording.h"
 #include "findbar.h"
 #include "guitest.h"
+#include "sourcespresenter.h"
 #include "i18n.h"
 #include "mainwindow.h"
 #include "problemsdialog.h"
@@ -637,7 +638,7 @@ void TestTranslations::noUntranslatedString()
     // The dialogs, as the window opens them.
     window.findBar()->show();
     found += untranslatedStrings(window.findBar(), userData);
-    found += untranslatedStrings(window.searchPanel(), userData);
+    found += untranslatedStrings(window.sources()->searchPanel(), userData);
 
     QTemporaryDir config;
     SettingsDialog settings(config.filePath(u"weft.json"_s), &window);

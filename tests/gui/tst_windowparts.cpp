@@ -366,7 +366,7 @@ void TestWindowParts::sourcesRememberServersAndOpenTheirHits()
     QVERIFY(data.isValid());
     auto service = std::make_shared<SessionService>(std::make_shared<JsonStore>(data.path()));
     MainWindow window(service, data.path());
-    auto *sources = window.findChild<SourcesPresenter *>();
+    SourcesPresenter *sources = window.sources();
     QVERIFY(sources);
 
     // A search hit in Weft's own store opens there; one of a source not shown does not open.
