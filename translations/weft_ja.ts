@@ -445,6 +445,10 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::CompactionDialog</name>
     <message>
+        <source>&amp;Compact</source>
+        <translation>コンパクト化(&amp;C)</translation>
+    </message>
+    <message>
         <source>~%1 tokens</source>
         <translation>約 %1 トークン</translation>
     </message>
@@ -491,10 +495,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Summary</source>
         <translation>要約</translation>
-    </message>
-    <message>
-        <source>&amp;Compact</source>
-        <translation>コンパクト化(&amp;C)</translation>
     </message>
     <message>
         <source>Working out what a compaction would do…</source>
@@ -1144,6 +1144,10 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::MainWindow</name>
     <message>
+        <source>&amp;Compact</source>
+        <translation>コンパクト化(&amp;C)</translation>
+    </message>
+    <message>
         <source>Weft cannot see every command this runs, so no rule could allow it.</source>
         <translation>Weft はこれが実行するすべてのコマンドを確認できないため、どのルールでも許可できません。</translation>
     </message>
@@ -1164,144 +1168,12 @@ Changes made to the file since are lost.</source>
         <translation>スキップされた破損ファイル。クリックすると一覧を表示します</translation>
     </message>
     <message>
-        <source>&amp;New Session</source>
-        <translation>新しいセッション(&amp;N)</translation>
-    </message>
-    <message>
-        <source>Start a new session in the current session&apos;s folder</source>
-        <translation>現在のセッションのフォルダーで新しいセッションを開始します</translation>
-    </message>
-    <message>
-        <source>&amp;Fork</source>
-        <translation>フォーク(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Copy the whole session into a new one, to try another direction</source>
-        <translation>セッション全体を新しいセッションにコピーして、別の方向を試します</translation>
-    </message>
-    <message>
-        <source>&amp;Rename…</source>
-        <translation>名前を変更(&amp;R)…</translation>
-    </message>
-    <message>
-        <source>&amp;Archive</source>
-        <translation>アーカイブ(&amp;A)</translation>
-    </message>
-    <message>
-        <source>&amp;Delete…</source>
-        <translation>削除(&amp;D)…</translation>
-    </message>
-    <message>
-        <source>&amp;Export…</source>
-        <translation>エクスポート(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Save the session as an OpenCode export file</source>
-        <translation>セッションを OpenCode のエクスポートファイルとして保存します</translation>
-    </message>
-    <message>
-        <source>Show Data &amp;File</source>
-        <translation>データファイルを表示(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Open the folder that holds the session&apos;s file</source>
-        <translation>セッションのファイルがあるフォルダーを開きます</translation>
-    </message>
-    <message>
-        <source>&amp;Find in Session…</source>
-        <translation>セッション内を検索(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Find text in the open session</source>
-        <translation>開いているセッション内のテキストを検索します</translation>
-    </message>
-    <message>
-        <source>&amp;Go to Session…</source>
-        <translation>セッションへ移動(&amp;G)…</translation>
-    </message>
-    <message>
-        <source>Filter the sessions in the sidebar by title</source>
-        <translation>サイドバーのセッションをタイトルで絞り込みます</translation>
-    </message>
-    <message>
-        <source>&amp;Compact…</source>
-        <translation>コンパクト化(&amp;C)…</translation>
-    </message>
-    <message>
         <source>compact it</source>
         <translation>コンパクト化する</translation>
     </message>
     <message>
         <source>&amp;Undo Compaction</source>
         <translation>コンパクト化を取り消す(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Remove the last compaction&apos;s summary: the model reads the whole conversation again</source>
-        <translation>最後のコンパクト化の要約を削除します。モデルは再び会話全体を読み込みます</translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation>停止(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Jump to Latest</source>
-        <translation>最新へ移動(&amp;J)</translation>
-    </message>
-    <message>
-        <source>Show &amp;Sidebar</source>
-        <translation>サイドバーを表示(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Show &amp;Changes</source>
-        <translation>変更を表示(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>終了(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Configure Weft…</source>
-        <translation>Weft を設定(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>Providers and models, compaction, appearance</source>
-        <translation>プロバイダとモデル、コンパクト化、外観</translation>
-    </message>
-    <message>
-        <source>&amp;About Weft</source>
-        <translation>Weft について(&amp;A)</translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation>Qt について(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>ファイル(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation>編集(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>表示(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Session</source>
-        <translation>セッション(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Se&amp;ttings</source>
-        <translation>設定(&amp;T)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>ヘルプ(&amp;H)</translation>
-    </message>
-    <message>
-        <source>Main Toolbar</source>
-        <translation>メインツールバー</translation>
     </message>
     <message numerus="yes">
         <source>%n message(s)</source>
@@ -1318,18 +1190,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>archived</source>
         <translation>アーカイブ済み</translation>
-    </message>
-    <message>
-        <source>Un&amp;archive</source>
-        <translation>アーカイブを解除(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Move the session back to the list</source>
-        <translation>セッションを一覧に戻します</translation>
-    </message>
-    <message>
-        <source>Move the session to the Archived group</source>
-        <translation>セッションを「アーカイブ済み」グループに移動します</translation>
     </message>
     <message numerus="yes">
         <source>%n problem(s)</source>
@@ -1354,16 +1214,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Forking…</source>
         <translation>フォークしています…</translation>
-    </message>
-    <message>
-        <source>Fork</source>
-        <translation>フォーク</translation>
-    </message>
-    <message>
-        <source>The session could not be forked:
-%1</source>
-        <translation>セッションをフォークできませんでした:
-%1</translation>
     </message>
     <message>
         <source>Forked into “%1”</source>
@@ -1432,52 +1282,8 @@ Changes made to the file since are lost.</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;コーディングエージェントのセッションのためのデスクトップアプリ: セッションを読み、続け、フォークし、コンパクト化し、変更内容を確認できます。OpenCode のデータと互換性があります。&lt;/p&gt;&lt;p&gt;GNU 一般公衆利用許諾書 (GPL) バージョン 3 以降の下でライセンスされています。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>%1: not available yet.</source>
-        <translation>%1: まだ利用できません。</translation>
-    </message>
-    <message>
         <source>%1 Retrying in %2 s (attempt %3)…</source>
         <translation>%1 %2 秒後に再試行します (%3 回目)…</translation>
-    </message>
-    <message>
-        <source>This session is read-only. Import it into Weft to continue it.</source>
-        <translation>このセッションは読み取り専用です。続けるには Weft にインポートしてください。</translation>
-    </message>
-    <message>
-        <source>No model is configured, so the prompt cannot be sent. Add a provider and a &quot;model&quot; (&quot;provider/model&quot;) to %1 (OpenCode&apos;s config format), start Weft with --config FILE, or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.</source>
-        <translation>モデルが設定されていないため、プロンプトを送信できません。%1 (OpenCode の設定形式) にプロバイダと &quot;model&quot; (&quot;provider/model&quot;) を追加するか、--config FILE を付けて Weft を起動するか、ANTHROPIC_API_KEY や OPENAI_API_KEY などの API キーを設定してください。</translation>
-    </message>
-    <message>
-        <source>The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode&apos;s config format) or choose another model.</source>
-        <translation>モデル %1 は使用できません: %2。%3 (OpenCode の設定形式) でプロバイダを設定するか、別のモデルを選択してください。</translation>
-    </message>
-    <message>
-        <source>The provider %1 of the model %2 has no API key. Set %3, or give an &quot;apiKey&quot; in the provider&apos;s &quot;options&quot; in %4, or choose another model.</source>
-        <translation>モデル %2 のプロバイダ %1 に API キーがありません。%3 を設定するか、%4 でプロバイダの &quot;options&quot; に &quot;apiKey&quot; を指定するか、別のモデルを選択してください。</translation>
-    </message>
-    <message>
-        <source> or </source>
-        <translation> または </translation>
-    </message>
-    <message>
-        <source>The prompt could not be sent: %1</source>
-        <translation>プロンプトを送信できませんでした: %1</translation>
-    </message>
-    <message>
-        <source>The compaction ended without a summary.</source>
-        <translation>コンパクト化は要約なしで終了しました。</translation>
-    </message>
-    <message>
-        <source>The compaction failed: %1</source>
-        <translation>コンパクト化に失敗しました: %1</translation>
-    </message>
-    <message>
-        <source>The run failed.</source>
-        <translation>実行に失敗しました。</translation>
-    </message>
-    <message>
-        <source>The run failed: %1</source>
-        <translation>実行に失敗しました: %1</translation>
     </message>
     <message>
         <source>The compaction could not start: %1</source>
@@ -1494,24 +1300,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Compacted: the next prompt continues from the summary.</source>
         <translation>コンパクト化しました: 次のプロンプトは要約から続きます。</translation>
-    </message>
-    <message>
-        <source>The compaction was cancelled; the session is as it was.</source>
-        <translation>コンパクト化はキャンセルされました。セッションは元のままです。</translation>
-    </message>
-    <message>
-        <source>The compaction failed; the session is as it was: %1</source>
-        <translation>コンパクト化に失敗しました。セッションは元のままです: %1</translation>
-    </message>
-    <message>
-        <source>Undo Compaction</source>
-        <translation>コンパクト化を取り消す</translation>
-    </message>
-    <message>
-        <source>The compaction could not be undone:
-%1</source>
-        <translation>コンパクト化を取り消せませんでした:
-%1</translation>
     </message>
     <message>
         <source>The compaction was undone: the model reads the whole conversation again.</source>
@@ -1574,16 +1362,6 @@ Changes made to the file since are lost.</source>
         <translation>拒否(&amp;D)</translation>
     </message>
     <message>
-        <source>Unrevert</source>
-        <translation>元に戻す操作を取り消す</translation>
-    </message>
-    <message>
-        <source>The reverted messages could not be brought back:
-%1</source>
-        <translation>元に戻したメッセージを復元できませんでした:
-%1</translation>
-    </message>
-    <message>
         <source>The conversation was compacted; the next prompt continues from the summary.</source>
         <translation>会話はコンパクト化されました。次のプロンプトは要約から続きます。</translation>
     </message>
@@ -1602,96 +1380,12 @@ Changes made to the file since are lost.</source>
         <translation>元に戻す操作を取り消す(&amp;N)</translation>
     </message>
     <message>
-        <source>&amp;Search All Sessions…</source>
-        <translation>すべてのセッションを検索(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Search the text of every session: messages, reasoning, tool calls, files, errors</source>
-        <translation>すべてのセッションのテキストを検索します: メッセージ、推論、ツール呼び出し、ファイル、エラー</translation>
-    </message>
-    <message>
-        <source>Show &amp;OpenCode Sessions</source>
-        <translation>OpenCode のセッションを表示(&amp;O)</translation>
-    </message>
-    <message>
-        <source>Show the sessions of OpenCode&apos;s own data folder in the sidebar, read-only and live</source>
-        <translation>OpenCode 自身のデータフォルダーのセッションをサイドバーに表示します (読み取り専用、リアルタイム)</translation>
-    </message>
-    <message>
-        <source>Choose OpenCode &amp;Folder…</source>
-        <translation>OpenCode のフォルダーを選択(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Show the OpenCode sessions of another data folder</source>
-        <translation>別のデータフォルダーにある OpenCode のセッションを表示します</translation>
-    </message>
-    <message>
-        <source>OpenCode&apos;s sessions are in %1. Show them in the sidebar beside Weft&apos;s? They stay OpenCode&apos;s: Weft reads them live and never changes them.</source>
-        <translation>OpenCode のセッションが %1 にあります。Weft のセッションと並べてサイドバーに表示しますか？セッションは OpenCode のものとして残り、Weft はリアルタイムで読み取るだけで変更はしません。</translation>
-    </message>
-    <message>
-        <source>&amp;Show OpenCode Sessions</source>
-        <translation>OpenCode のセッションを表示(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Not Now</source>
-        <translation>今はしない(&amp;N)</translation>
-    </message>
-    <message>
-        <source>OpenCode Sessions</source>
-        <translation>OpenCode のセッション</translation>
-    </message>
-    <message>
-        <source>OpenCode&apos;s sessions in %1 cannot be shown:
-%2</source>
-        <translation>%1 にある OpenCode のセッションを表示できません:
-%2</translation>
-    </message>
-    <message>
-        <source>OpenCode&apos;s Data Folder</source>
-        <translation>OpenCode のデータフォルダー</translation>
-    </message>
-    <message>
-        <source>OpenCode&apos;s data: %1 (%2)</source>
-        <translation>OpenCode のデータ: %1 (%2)</translation>
-    </message>
-    <message>
-        <source>“%1” is one of OpenCode&apos;s sessions: Weft shows it but never writes to OpenCode&apos;s data. To %2, copy it into Weft&apos;s own sessions first; the copy opens in the Weft list.</source>
-        <translation>「%1」は OpenCode のセッションです。Weft は表示はしますが、OpenCode のデータには書き込みません。%2には、まず Weft 自身のセッションにコピーしてください。コピーは Weft の一覧で開きます。</translation>
-    </message>
-    <message>
-        <source>Copy into Weft</source>
-        <translation>Weft にコピー</translation>
-    </message>
-    <message>
-        <source>&amp;Copy into Weft</source>
-        <translation>Weft にコピー(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Copying into Weft…</source>
-        <translation>Weft にコピーしています…</translation>
-    </message>
-    <message>
-        <source>The session could not be copied into Weft:
-%1</source>
-        <translation>セッションを Weft にコピーできませんでした:
-%1</translation>
-    </message>
-    <message>
         <source>Copied “%1” into Weft</source>
         <translation>「%1」を Weft にコピーしました</translation>
     </message>
     <message>
-        <source>Weft cannot connect to the OpenCode server: %1</source>
-        <translation>Weft は OpenCode サーバーに接続できません: %1</translation>
-    </message>
-    <message>
         <source>&amp;Connect…</source>
         <translation>接続(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>The OpenCode server refused: %1</source>
-        <translation>OpenCode サーバーが拒否しました: %1</translation>
     </message>
     <message>
         <source>Delete the session “%1” on the OpenCode server %2, with its messages and subagent sessions?
@@ -1714,56 +1408,6 @@ This cannot be undone.</source>
         <translation>サーバーで圧縮しています…</translation>
     </message>
     <message>
-        <source>Connect to OpenCode &amp;Server…</source>
-        <translation>OpenCode サーバーに接続(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Show the sessions of a running OpenCode server and run them there</source>
-        <translation>実行中の OpenCode サーバーのセッションを表示し、そこで実行します</translation>
-    </message>
-    <message>
-        <source>&amp;Disconnect from Server</source>
-        <translation>サーバーから切断(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Stop showing the OpenCode server of the selected session</source>
-        <translation>選択したセッションの OpenCode サーバーを表示しないようにします</translation>
-    </message>
-    <message>
-        <source>Connect to OpenCode Server</source>
-        <translation>OpenCode サーバーに接続</translation>
-    </message>
-    <message>
-        <source>Connecting to %1…</source>
-        <translation>%1 に接続しています…</translation>
-    </message>
-    <message>
-        <source>Connected to OpenCode %1 at %2</source>
-        <translation>%2 の OpenCode %1 に接続しました</translation>
-    </message>
-    <message>
-        <source>The connection to %1 dropped (%2); reconnecting…</source>
-        <translation>%1 への接続が切れました（%2）。再接続しています…</translation>
-    </message>
-    <message>
-        <source>The agent asks: %1</source>
-        <translation>エージェントの質問: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>The agent asks %n question(s).</source>
-        <translation>
-            <numerusform>エージェントから %n 件の質問があります。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>&amp;Answer…</source>
-        <translation>回答(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>&amp;Decline</source>
-        <translation>断る(&amp;D)</translation>
-    </message>
-    <message>
         <source>The MCP server “%1” is not available: %2</source>
         <translation>MCP サーバー「%1」を利用できません: %2</translation>
     </message>
@@ -1783,19 +1427,9 @@ This cannot be undone.</source>
         <source>%1 (arguments: %2)</source>
         <translation>%1（引数: %2）</translation>
     </message>
-    <message numerus="yes">
-        <source>Closed %n interrupted run(s) whose process ended before finishing; what was written is kept.</source>
-        <translation>
-            <numerusform>処理中にプロセスが終了した実行 %n 件を閉じました。書き込まれた内容は残っています。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>This session is being run by %1. It follows live here; fork it to work on it meanwhile.</source>
         <translation>このセッションは %1 が実行中です。ここではその様子をリアルタイムで表示します。その間に作業するにはフォークしてください。</translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard Shortcuts</source>
-        <translation>キーボードショートカット(&amp;K)</translation>
     </message>
     <message>
         <source>Quit Weft</source>
@@ -1814,14 +1448,6 @@ This cannot be undone.</source>
     <message>
         <source>Keep Window Open</source>
         <translation>ウィンドウを開いたままにする</translation>
-    </message>
-    <message>
-        <source>&amp;Import…</source>
-        <translation>インポート(&amp;I)…</translation>
-    </message>
-    <message>
-        <source>Add sessions from OpenCode export files (or drop the files on the window)</source>
-        <translation>OpenCode のエクスポートファイルからセッションを追加します(ファイルをウィンドウにドロップしても追加できます)</translation>
     </message>
     <message>
         <source>Import Sessions</source>
@@ -1857,22 +1483,6 @@ This cannot be undone.</source>
             <numerusform>%n 個のセッションをインポートしました</numerusform>
         </translation>
     </message>
-    <message>
-        <source>&amp;Undo Delete</source>
-        <translation>削除を元に戻す(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Bring back the session deleted last</source>
-        <translation>最後に削除したセッションを戻します</translation>
-    </message>
-    <message>
-        <source>&amp;Trash…</source>
-        <translation>ごみ箱(&amp;T)…</translation>
-    </message>
-    <message>
-        <source>The sessions deleted in the last 30 days, to restore them</source>
-        <translation>過去 30 日間に削除したセッション (復元できます)</translation>
-    </message>
     <message numerus="yes">
         <source>with %n subagent session(s)</source>
         <translation>
@@ -1900,10 +1510,6 @@ This cannot be undone.</source>
     <message>
         <source>Imported sessions keep only permission rules that deny: %1</source>
         <translation>インポートしたセッションには拒否の権限ルールだけが残ります: %1</translation>
-    </message>
-    <message>
-        <source>The imported session&apos;s folder was not accepted; nothing was sent.</source>
-        <translation>インポートしたセッションのフォルダーが承認されなかったため、何も送信されませんでした。</translation>
     </message>
 </context>
 <context>
@@ -4240,6 +3846,425 @@ This cannot be undone.</source>
 %1</source>
         <translation>ごみ箱を空にできませんでした:
 %1</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ErrorWording</name>
+    <message>
+        <source>Copy into Weft</source>
+        <translation>Weft にコピー</translation>
+    </message>
+    <message>
+        <source>This session is read-only. Import it into Weft to continue it.</source>
+        <translation>このセッションは読み取り専用です。続けるには Weft にインポートしてください。</translation>
+    </message>
+    <message>
+        <source>The imported session&apos;s folder was not accepted; nothing was sent.</source>
+        <translation>インポートしたセッションのフォルダーが承認されなかったため、何も送信されませんでした。</translation>
+    </message>
+    <message>
+        <source>No model is configured, so the prompt cannot be sent. Add a provider and a &quot;model&quot; (&quot;provider/model&quot;) to %1 (OpenCode&apos;s config format), start Weft with --config FILE, or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.</source>
+        <translation>モデルが設定されていないため、プロンプトを送信できません。%1 (OpenCode の設定形式) にプロバイダと &quot;model&quot; (&quot;provider/model&quot;) を追加するか、--config FILE を付けて Weft を起動するか、ANTHROPIC_API_KEY や OPENAI_API_KEY などの API キーを設定してください。</translation>
+    </message>
+    <message>
+        <source>The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode&apos;s config format) or choose another model.</source>
+        <translation>モデル %1 は使用できません: %2。%3 (OpenCode の設定形式) でプロバイダを設定するか、別のモデルを選択してください。</translation>
+    </message>
+    <message>
+        <source>The provider %1 of the model %2 has no API key. Set %3, or give an &quot;apiKey&quot; in the provider&apos;s &quot;options&quot; in %4, or choose another model.</source>
+        <translation>モデル %2 のプロバイダ %1 に API キーがありません。%3 を設定するか、%4 でプロバイダの &quot;options&quot; に &quot;apiKey&quot; を指定するか、別のモデルを選択してください。</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> または </translation>
+    </message>
+    <message>
+        <source>The prompt could not be sent: %1</source>
+        <translation>プロンプトを送信できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>Fork</source>
+        <translation>フォーク</translation>
+    </message>
+    <message>
+        <source>The session could not be forked:
+%1</source>
+        <translation>セッションをフォークできませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>The session could not be copied into Weft:
+%1</source>
+        <translation>セッションを Weft にコピーできませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>Undo Compaction</source>
+        <translation>コンパクト化を取り消す</translation>
+    </message>
+    <message>
+        <source>The compaction could not be undone:
+%1</source>
+        <translation>コンパクト化を取り消せませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>Unrevert</source>
+        <translation>元に戻す操作を取り消す</translation>
+    </message>
+    <message>
+        <source>The reverted messages could not be brought back:
+%1</source>
+        <translation>元に戻したメッセージを復元できませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>Weft cannot connect to the OpenCode server: %1</source>
+        <translation>Weft は OpenCode サーバーに接続できません: %1</translation>
+    </message>
+    <message>
+        <source>The OpenCode server refused: %1</source>
+        <translation>OpenCode サーバーが拒否しました: %1</translation>
+    </message>
+    <message>
+        <source>The run failed.</source>
+        <translation>実行に失敗しました。</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>実行に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>The compaction ended without a summary.</source>
+        <translation>コンパクト化は要約なしで終了しました。</translation>
+    </message>
+    <message>
+        <source>The compaction failed: %1</source>
+        <translation>コンパクト化に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>The compaction was cancelled; the session is as it was.</source>
+        <translation>コンパクト化はキャンセルされました。セッションは元のままです。</translation>
+    </message>
+    <message>
+        <source>The compaction failed; the session is as it was: %1</source>
+        <translation>コンパクト化に失敗しました。セッションは元のままです: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Closed %n interrupted run(s) whose process ended before finishing; what was written is kept.</source>
+        <translation>
+            <numerusform>処理中にプロセスが終了した実行 %n 件を閉じました。書き込まれた内容は残っています。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>weft::WindowActions</name>
+    <message>
+        <source>&amp;Undo Compaction</source>
+        <translation>コンパクト化を取り消す(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>削除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;New Session</source>
+        <translation>新しいセッション(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Start a new session in the current session&apos;s folder</source>
+        <translation>現在のセッションのフォルダーで新しいセッションを開始します</translation>
+    </message>
+    <message>
+        <source>&amp;Fork</source>
+        <translation>フォーク(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Copy the whole session into a new one, to try another direction</source>
+        <translation>セッション全体を新しいセッションにコピーして、別の方向を試します</translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation>名前を変更(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>&amp;Archive</source>
+        <translation>アーカイブ(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>削除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>エクスポート(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the session as an OpenCode export file</source>
+        <translation>セッションを OpenCode のエクスポートファイルとして保存します</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>インポート(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Add sessions from OpenCode export files (or drop the files on the window)</source>
+        <translation>OpenCode のエクスポートファイルからセッションを追加します(ファイルをウィンドウにドロップしても追加できます)</translation>
+    </message>
+    <message>
+        <source>Show Data &amp;File</source>
+        <translation>データファイルを表示(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open the folder that holds the session&apos;s file</source>
+        <translation>セッションのファイルがあるフォルダーを開きます</translation>
+    </message>
+    <message>
+        <source>&amp;Find in Session…</source>
+        <translation>セッション内を検索(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find text in the open session</source>
+        <translation>開いているセッション内のテキストを検索します</translation>
+    </message>
+    <message>
+        <source>&amp;Search All Sessions…</source>
+        <translation>すべてのセッションを検索(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Search the text of every session: messages, reasoning, tool calls, files, errors</source>
+        <translation>すべてのセッションのテキストを検索します: メッセージ、推論、ツール呼び出し、ファイル、エラー</translation>
+    </message>
+    <message>
+        <source>&amp;Go to Session…</source>
+        <translation>セッションへ移動(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Filter the sessions in the sidebar by title</source>
+        <translation>サイドバーのセッションをタイトルで絞り込みます</translation>
+    </message>
+    <message>
+        <source>&amp;Compact…</source>
+        <translation>コンパクト化(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Remove the last compaction&apos;s summary: the model reads the whole conversation again</source>
+        <translation>最後のコンパクト化の要約を削除します。モデルは再び会話全体を読み込みます</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Jump to Latest</source>
+        <translation>最新へ移動(&amp;J)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Sidebar</source>
+        <translation>サイドバーを表示(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Changes</source>
+        <translation>変更を表示(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Show &amp;OpenCode Sessions</source>
+        <translation>OpenCode のセッションを表示(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show the sessions of OpenCode&apos;s own data folder in the sidebar, read-only and live</source>
+        <translation>OpenCode 自身のデータフォルダーのセッションをサイドバーに表示します (読み取り専用、リアルタイム)</translation>
+    </message>
+    <message>
+        <source>Choose OpenCode &amp;Folder…</source>
+        <translation>OpenCode のフォルダーを選択(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Show the OpenCode sessions of another data folder</source>
+        <translation>別のデータフォルダーにある OpenCode のセッションを表示します</translation>
+    </message>
+    <message>
+        <source>Connect to OpenCode &amp;Server…</source>
+        <translation>OpenCode サーバーに接続(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Show the sessions of a running OpenCode server and run them there</source>
+        <translation>実行中の OpenCode サーバーのセッションを表示し、そこで実行します</translation>
+    </message>
+    <message>
+        <source>&amp;Disconnect from Server</source>
+        <translation>サーバーから切断(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Stop showing the OpenCode server of the selected session</source>
+        <translation>選択したセッションの OpenCode サーバーを表示しないようにします</translation>
+    </message>
+    <message>
+        <source>&amp;Undo Delete</source>
+        <translation>削除を元に戻す(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Bring back the session deleted last</source>
+        <translation>最後に削除したセッションを戻します</translation>
+    </message>
+    <message>
+        <source>&amp;Trash…</source>
+        <translation>ごみ箱(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The sessions deleted in the last 30 days, to restore them</source>
+        <translation>過去 30 日間に削除したセッション (復元できます)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Configure Weft…</source>
+        <translation>Weft を設定(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Providers and models, compaction, appearance</source>
+        <translation>プロバイダとモデル、コンパクト化、外観</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>キーボードショートカット(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Weft</source>
+        <translation>Weft について(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Qt について(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>編集(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Session</source>
+        <translation>セッション(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Se&amp;ttings</source>
+        <translation>設定(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Main Toolbar</source>
+        <translation>メインツールバー</translation>
+    </message>
+    <message>
+        <source>Un&amp;archive</source>
+        <translation>アーカイブを解除(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Move the session back to the list</source>
+        <translation>セッションを一覧に戻します</translation>
+    </message>
+    <message>
+        <source>Move the session to the Archived group</source>
+        <translation>セッションを「アーカイブ済み」グループに移動します</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SourcesPresenter</name>
+    <message>
+        <source>In “%1”: %2</source>
+        <translation>「%1」内: %2</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s sessions are in %1. Show them in the sidebar beside Weft&apos;s? They stay OpenCode&apos;s: Weft reads them live and never changes them.</source>
+        <translation>OpenCode のセッションが %1 にあります。Weft のセッションと並べてサイドバーに表示しますか？セッションは OpenCode のものとして残り、Weft はリアルタイムで読み取るだけで変更はしません。</translation>
+    </message>
+    <message>
+        <source>&amp;Show OpenCode Sessions</source>
+        <translation>OpenCode のセッションを表示(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Not Now</source>
+        <translation>今はしない(&amp;N)</translation>
+    </message>
+    <message>
+        <source>OpenCode Sessions</source>
+        <translation>OpenCode のセッション</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s sessions in %1 cannot be shown:
+%2</source>
+        <translation>%1 にある OpenCode のセッションを表示できません:
+%2</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s Data Folder</source>
+        <translation>OpenCode のデータフォルダー</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s data: %1 (%2)</source>
+        <translation>OpenCode のデータ: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>“%1” is one of OpenCode&apos;s sessions: Weft shows it but never writes to OpenCode&apos;s data. To %2, copy it into Weft&apos;s own sessions first; the copy opens in the Weft list.</source>
+        <translation>「%1」は OpenCode のセッションです。Weft は表示はしますが、OpenCode のデータには書き込みません。%2には、まず Weft 自身のセッションにコピーしてください。コピーは Weft の一覧で開きます。</translation>
+    </message>
+    <message>
+        <source>Copy into Weft</source>
+        <translation>Weft にコピー</translation>
+    </message>
+    <message>
+        <source>&amp;Copy into Weft</source>
+        <translation>Weft にコピー(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copying into Weft…</source>
+        <translation>Weft にコピーしています…</translation>
+    </message>
+    <message>
+        <source>Connect to OpenCode Server</source>
+        <translation>OpenCode サーバーに接続</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>%1 に接続しています…</translation>
+    </message>
+    <message>
+        <source>Connected to OpenCode %1 at %2</source>
+        <translation>%2 の OpenCode %1 に接続しました</translation>
+    </message>
+    <message>
+        <source>The connection to %1 dropped (%2); reconnecting…</source>
+        <translation>%1 への接続が切れました（%2）。再接続しています…</translation>
+    </message>
+    <message>
+        <source>The agent asks: %1</source>
+        <translation>エージェントの質問: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>The agent asks %n question(s).</source>
+        <translation>
+            <numerusform>エージェントから %n 件の質問があります。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Answer…</source>
+        <translation>回答(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Decline</source>
+        <translation>断る(&amp;D)</translation>
     </message>
 </context>
 </TS>

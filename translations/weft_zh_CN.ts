@@ -445,6 +445,10 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::CompactionDialog</name>
     <message>
+        <source>&amp;Compact</source>
+        <translation>压缩(&amp;C)</translation>
+    </message>
+    <message>
         <source>~%1 tokens</source>
         <translation>约 %1 token</translation>
     </message>
@@ -491,10 +495,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Summary</source>
         <translation>摘要</translation>
-    </message>
-    <message>
-        <source>&amp;Compact</source>
-        <translation>压缩(&amp;C)</translation>
     </message>
     <message>
         <source>Working out what a compaction would do…</source>
@@ -1144,6 +1144,10 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::MainWindow</name>
     <message>
+        <source>&amp;Compact</source>
+        <translation>压缩(&amp;C)</translation>
+    </message>
+    <message>
         <source>Weft cannot see every command this runs, so no rule could allow it.</source>
         <translation>Weft 无法看清这会运行的每一条命令，因此没有规则能允许它。</translation>
     </message>
@@ -1164,144 +1168,12 @@ Changes made to the file since are lost.</source>
         <translation>已跳过的损坏文件；点击查看列表</translation>
     </message>
     <message>
-        <source>&amp;New Session</source>
-        <translation>新建会话(&amp;N)</translation>
-    </message>
-    <message>
-        <source>Start a new session in the current session&apos;s folder</source>
-        <translation>在当前会话的文件夹中开始新会话</translation>
-    </message>
-    <message>
-        <source>&amp;Fork</source>
-        <translation>分叉(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Copy the whole session into a new one, to try another direction</source>
-        <translation>将整个会话复制为新会话，以尝试另一个方向</translation>
-    </message>
-    <message>
-        <source>&amp;Rename…</source>
-        <translation>重命名(&amp;R)…</translation>
-    </message>
-    <message>
-        <source>&amp;Archive</source>
-        <translation>归档(&amp;A)</translation>
-    </message>
-    <message>
-        <source>&amp;Delete…</source>
-        <translation>删除(&amp;D)…</translation>
-    </message>
-    <message>
-        <source>&amp;Export…</source>
-        <translation>导出(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Save the session as an OpenCode export file</source>
-        <translation>将会话保存为 OpenCode 导出文件</translation>
-    </message>
-    <message>
-        <source>Show Data &amp;File</source>
-        <translation>显示数据文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Open the folder that holds the session&apos;s file</source>
-        <translation>打开包含此会话文件的文件夹</translation>
-    </message>
-    <message>
-        <source>&amp;Find in Session…</source>
-        <translation>在会话中查找(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Find text in the open session</source>
-        <translation>在打开的会话中查找文本</translation>
-    </message>
-    <message>
-        <source>&amp;Go to Session…</source>
-        <translation>转到会话(&amp;G)…</translation>
-    </message>
-    <message>
-        <source>Filter the sessions in the sidebar by title</source>
-        <translation>按标题筛选侧边栏中的会话</translation>
-    </message>
-    <message>
-        <source>&amp;Compact…</source>
-        <translation>压缩(&amp;C)…</translation>
-    </message>
-    <message>
         <source>compact it</source>
         <translation>压缩它</translation>
     </message>
     <message>
         <source>&amp;Undo Compaction</source>
         <translation>撤销压缩(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Remove the last compaction&apos;s summary: the model reads the whole conversation again</source>
-        <translation>移除上一次压缩的摘要：模型将重新读取整个对话</translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation>停止(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Jump to Latest</source>
-        <translation>跳到最新(&amp;J)</translation>
-    </message>
-    <message>
-        <source>Show &amp;Sidebar</source>
-        <translation>显示侧边栏(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Show &amp;Changes</source>
-        <translation>显示更改(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Configure Weft…</source>
-        <translation>配置 Weft(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>Providers and models, compaction, appearance</source>
-        <translation>提供商和模型、压缩、外观</translation>
-    </message>
-    <message>
-        <source>&amp;About Weft</source>
-        <translation>关于 Weft(&amp;A)</translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation>关于 Qt(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation>编辑(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Session</source>
-        <translation>会话(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Se&amp;ttings</source>
-        <translation>设置(&amp;T)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>Main Toolbar</source>
-        <translation>主工具栏</translation>
     </message>
     <message numerus="yes">
         <source>%n message(s)</source>
@@ -1318,18 +1190,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>archived</source>
         <translation>已归档</translation>
-    </message>
-    <message>
-        <source>Un&amp;archive</source>
-        <translation>取消归档(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Move the session back to the list</source>
-        <translation>将会话移回列表</translation>
-    </message>
-    <message>
-        <source>Move the session to the Archived group</source>
-        <translation>将会话移到“已归档”分组</translation>
     </message>
     <message numerus="yes">
         <source>%n problem(s)</source>
@@ -1354,16 +1214,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Forking…</source>
         <translation>正在分叉…</translation>
-    </message>
-    <message>
-        <source>Fork</source>
-        <translation>分叉</translation>
-    </message>
-    <message>
-        <source>The session could not be forked:
-%1</source>
-        <translation>无法分叉会话：
-%1</translation>
     </message>
     <message>
         <source>Forked into “%1”</source>
@@ -1432,52 +1282,8 @@ Changes made to the file since are lost.</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;编程智能体会话的桌面之家：阅读、继续、分叉和压缩会话，并审阅它们所做的更改。与 OpenCode 的数据兼容。&lt;/p&gt;&lt;p&gt;根据 GNU 通用公共许可证第 3 版或更高版本授权。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>%1: not available yet.</source>
-        <translation>%1：尚不可用。</translation>
-    </message>
-    <message>
         <source>%1 Retrying in %2 s (attempt %3)…</source>
         <translation>%1 %2 秒后重试（第 %3 次尝试）…</translation>
-    </message>
-    <message>
-        <source>This session is read-only. Import it into Weft to continue it.</source>
-        <translation>此会话为只读。将其导入 Weft 即可继续。</translation>
-    </message>
-    <message>
-        <source>No model is configured, so the prompt cannot be sent. Add a provider and a &quot;model&quot; (&quot;provider/model&quot;) to %1 (OpenCode&apos;s config format), start Weft with --config FILE, or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.</source>
-        <translation>未配置模型，因此无法发送提示词。请在 %1（OpenCode 的配置格式）中添加提供商和 &quot;model&quot;（&quot;provider/model&quot;），或使用 --config FILE 启动 Weft，或设置 API 密钥，例如 ANTHROPIC_API_KEY 或 OPENAI_API_KEY。</translation>
-    </message>
-    <message>
-        <source>The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode&apos;s config format) or choose another model.</source>
-        <translation>无法使用模型 %1：%2。请在 %3（OpenCode 的配置格式）中配置其提供商，或选择其他模型。</translation>
-    </message>
-    <message>
-        <source>The provider %1 of the model %2 has no API key. Set %3, or give an &quot;apiKey&quot; in the provider&apos;s &quot;options&quot; in %4, or choose another model.</source>
-        <translation>模型 %2 的提供商 %1 没有 API 密钥。请设置 %3，或在 %4 中提供商的 &quot;options&quot; 里提供 &quot;apiKey&quot;，或选择其他模型。</translation>
-    </message>
-    <message>
-        <source> or </source>
-        <translation> 或 </translation>
-    </message>
-    <message>
-        <source>The prompt could not be sent: %1</source>
-        <translation>无法发送提示词：%1</translation>
-    </message>
-    <message>
-        <source>The compaction ended without a summary.</source>
-        <translation>压缩结束，但没有生成摘要。</translation>
-    </message>
-    <message>
-        <source>The compaction failed: %1</source>
-        <translation>压缩失败：%1</translation>
-    </message>
-    <message>
-        <source>The run failed.</source>
-        <translation>运行失败。</translation>
-    </message>
-    <message>
-        <source>The run failed: %1</source>
-        <translation>运行失败：%1</translation>
     </message>
     <message>
         <source>The compaction could not start: %1</source>
@@ -1494,24 +1300,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Compacted: the next prompt continues from the summary.</source>
         <translation>已压缩：下一条提示词将从摘要继续。</translation>
-    </message>
-    <message>
-        <source>The compaction was cancelled; the session is as it was.</source>
-        <translation>压缩已取消；会话保持原样。</translation>
-    </message>
-    <message>
-        <source>The compaction failed; the session is as it was: %1</source>
-        <translation>压缩失败；会话保持原样：%1</translation>
-    </message>
-    <message>
-        <source>Undo Compaction</source>
-        <translation>撤销压缩</translation>
-    </message>
-    <message>
-        <source>The compaction could not be undone:
-%1</source>
-        <translation>无法撤销压缩：
-%1</translation>
     </message>
     <message>
         <source>The compaction was undone: the model reads the whole conversation again.</source>
@@ -1574,16 +1362,6 @@ Changes made to the file since are lost.</source>
         <translation>拒绝(&amp;D)</translation>
     </message>
     <message>
-        <source>Unrevert</source>
-        <translation>取消还原</translation>
-    </message>
-    <message>
-        <source>The reverted messages could not be brought back:
-%1</source>
-        <translation>无法恢复已还原的消息：
-%1</translation>
-    </message>
-    <message>
         <source>The conversation was compacted; the next prompt continues from the summary.</source>
         <translation>对话已压缩；下一条提示词将从摘要继续。</translation>
     </message>
@@ -1602,96 +1380,12 @@ Changes made to the file since are lost.</source>
         <translation>取消还原(&amp;N)</translation>
     </message>
     <message>
-        <source>&amp;Search All Sessions…</source>
-        <translation>搜索所有会话(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Search the text of every session: messages, reasoning, tool calls, files, errors</source>
-        <translation>搜索每个会话的文本：消息、推理、工具调用、文件、错误</translation>
-    </message>
-    <message>
-        <source>Show &amp;OpenCode Sessions</source>
-        <translation>显示 OpenCode 会话(&amp;O)</translation>
-    </message>
-    <message>
-        <source>Show the sessions of OpenCode&apos;s own data folder in the sidebar, read-only and live</source>
-        <translation>在侧边栏中显示 OpenCode 自己数据文件夹中的会话（只读，实时更新）</translation>
-    </message>
-    <message>
-        <source>Choose OpenCode &amp;Folder…</source>
-        <translation>选择 OpenCode 文件夹(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Show the OpenCode sessions of another data folder</source>
-        <translation>显示另一个数据文件夹中的 OpenCode 会话</translation>
-    </message>
-    <message>
-        <source>OpenCode&apos;s sessions are in %1. Show them in the sidebar beside Weft&apos;s? They stay OpenCode&apos;s: Weft reads them live and never changes them.</source>
-        <translation>OpenCode 的会话位于 %1。要在侧边栏中将它们与 Weft 的会话一起显示吗？它们仍属于 OpenCode：Weft 只实时读取，从不更改它们。</translation>
-    </message>
-    <message>
-        <source>&amp;Show OpenCode Sessions</source>
-        <translation>显示 OpenCode 会话(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Not Now</source>
-        <translation>暂不(&amp;N)</translation>
-    </message>
-    <message>
-        <source>OpenCode Sessions</source>
-        <translation>OpenCode 会话</translation>
-    </message>
-    <message>
-        <source>OpenCode&apos;s sessions in %1 cannot be shown:
-%2</source>
-        <translation>无法显示 %1 中的 OpenCode 会话：
-%2</translation>
-    </message>
-    <message>
-        <source>OpenCode&apos;s Data Folder</source>
-        <translation>OpenCode 的数据文件夹</translation>
-    </message>
-    <message>
-        <source>OpenCode&apos;s data: %1 (%2)</source>
-        <translation>OpenCode 的数据：%1（%2）</translation>
-    </message>
-    <message>
-        <source>“%1” is one of OpenCode&apos;s sessions: Weft shows it but never writes to OpenCode&apos;s data. To %2, copy it into Weft&apos;s own sessions first; the copy opens in the Weft list.</source>
-        <translation>“%1”是 OpenCode 的会话：Weft 会显示它，但从不写入 OpenCode 的数据。要%2，请先将其复制到 Weft 自己的会话中；副本将在 Weft 列表中打开。</translation>
-    </message>
-    <message>
-        <source>Copy into Weft</source>
-        <translation>复制到 Weft</translation>
-    </message>
-    <message>
-        <source>&amp;Copy into Weft</source>
-        <translation>复制到 Weft(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Copying into Weft…</source>
-        <translation>正在复制到 Weft…</translation>
-    </message>
-    <message>
-        <source>The session could not be copied into Weft:
-%1</source>
-        <translation>无法将会话复制到 Weft：
-%1</translation>
-    </message>
-    <message>
         <source>Copied “%1” into Weft</source>
         <translation>已将“%1”复制到 Weft</translation>
     </message>
     <message>
-        <source>Weft cannot connect to the OpenCode server: %1</source>
-        <translation>Weft 无法连接到 OpenCode 服务器：%1</translation>
-    </message>
-    <message>
         <source>&amp;Connect…</source>
         <translation>连接(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>The OpenCode server refused: %1</source>
-        <translation>OpenCode 服务器拒绝了：%1</translation>
     </message>
     <message>
         <source>Delete the session “%1” on the OpenCode server %2, with its messages and subagent sessions?
@@ -1714,56 +1408,6 @@ This cannot be undone.</source>
         <translation>正在服务器上压缩…</translation>
     </message>
     <message>
-        <source>Connect to OpenCode &amp;Server…</source>
-        <translation>连接到 OpenCode 服务器(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Show the sessions of a running OpenCode server and run them there</source>
-        <translation>显示正在运行的 OpenCode 服务器的会话并在那里运行它们</translation>
-    </message>
-    <message>
-        <source>&amp;Disconnect from Server</source>
-        <translation>断开服务器(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Stop showing the OpenCode server of the selected session</source>
-        <translation>不再显示所选会话的 OpenCode 服务器</translation>
-    </message>
-    <message>
-        <source>Connect to OpenCode Server</source>
-        <translation>连接到 OpenCode 服务器</translation>
-    </message>
-    <message>
-        <source>Connecting to %1…</source>
-        <translation>正在连接 %1…</translation>
-    </message>
-    <message>
-        <source>Connected to OpenCode %1 at %2</source>
-        <translation>已连接到 %2 上的 OpenCode %1</translation>
-    </message>
-    <message>
-        <source>The connection to %1 dropped (%2); reconnecting…</source>
-        <translation>与 %1 的连接已断开（%2）；正在重新连接…</translation>
-    </message>
-    <message>
-        <source>The agent asks: %1</source>
-        <translation>智能体提问：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source>The agent asks %n question(s).</source>
-        <translation>
-            <numerusform>智能体提出了 %n 个问题。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>&amp;Answer…</source>
-        <translation>回答(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>&amp;Decline</source>
-        <translation>拒绝(&amp;D)</translation>
-    </message>
-    <message>
         <source>The MCP server “%1” is not available: %2</source>
         <translation>MCP 服务器“%1”不可用：%2</translation>
     </message>
@@ -1783,19 +1427,9 @@ This cannot be undone.</source>
         <source>%1 (arguments: %2)</source>
         <translation>%1（参数：%2）</translation>
     </message>
-    <message numerus="yes">
-        <source>Closed %n interrupted run(s) whose process ended before finishing; what was written is kept.</source>
-        <translation>
-            <numerusform>已关闭 %n 个因进程在完成前结束而中断的运行；已写入的内容均已保留。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>This session is being run by %1. It follows live here; fork it to work on it meanwhile.</source>
         <translation>此会话正由 %1 运行。此处会实时跟随显示；如需同时继续工作，请派生此会话。</translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard Shortcuts</source>
-        <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
         <source>Quit Weft</source>
@@ -1814,14 +1448,6 @@ This cannot be undone.</source>
     <message>
         <source>Keep Window Open</source>
         <translation>保持窗口打开</translation>
-    </message>
-    <message>
-        <source>&amp;Import…</source>
-        <translation>导入(&amp;I)…</translation>
-    </message>
-    <message>
-        <source>Add sessions from OpenCode export files (or drop the files on the window)</source>
-        <translation>从 OpenCode 导出文件添加会话（也可以把文件拖放到窗口上）</translation>
     </message>
     <message>
         <source>Import Sessions</source>
@@ -1857,22 +1483,6 @@ This cannot be undone.</source>
             <numerusform>已导入 %n 个会话</numerusform>
         </translation>
     </message>
-    <message>
-        <source>&amp;Undo Delete</source>
-        <translation>撤销删除(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Bring back the session deleted last</source>
-        <translation>恢复最后删除的会话</translation>
-    </message>
-    <message>
-        <source>&amp;Trash…</source>
-        <translation>回收站(&amp;T)…</translation>
-    </message>
-    <message>
-        <source>The sessions deleted in the last 30 days, to restore them</source>
-        <translation>过去 30 天内删除的会话，可以恢复</translation>
-    </message>
     <message numerus="yes">
         <source>with %n subagent session(s)</source>
         <translation>
@@ -1900,10 +1510,6 @@ This cannot be undone.</source>
     <message>
         <source>Imported sessions keep only permission rules that deny: %1</source>
         <translation>导入的会话只保留拒绝类的权限规则：%1</translation>
-    </message>
-    <message>
-        <source>The imported session&apos;s folder was not accepted; nothing was sent.</source>
-        <translation>导入会话的文件夹未被接受，未发送任何内容。</translation>
     </message>
 </context>
 <context>
@@ -4240,6 +3846,425 @@ This cannot be undone.</source>
 %1</source>
         <translation>无法清空回收站：
 %1</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ErrorWording</name>
+    <message>
+        <source>Copy into Weft</source>
+        <translation>复制到 Weft</translation>
+    </message>
+    <message>
+        <source>This session is read-only. Import it into Weft to continue it.</source>
+        <translation>此会话为只读。将其导入 Weft 即可继续。</translation>
+    </message>
+    <message>
+        <source>The imported session&apos;s folder was not accepted; nothing was sent.</source>
+        <translation>导入会话的文件夹未被接受，未发送任何内容。</translation>
+    </message>
+    <message>
+        <source>No model is configured, so the prompt cannot be sent. Add a provider and a &quot;model&quot; (&quot;provider/model&quot;) to %1 (OpenCode&apos;s config format), start Weft with --config FILE, or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.</source>
+        <translation>未配置模型，因此无法发送提示词。请在 %1（OpenCode 的配置格式）中添加提供商和 &quot;model&quot;（&quot;provider/model&quot;），或使用 --config FILE 启动 Weft，或设置 API 密钥，例如 ANTHROPIC_API_KEY 或 OPENAI_API_KEY。</translation>
+    </message>
+    <message>
+        <source>The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode&apos;s config format) or choose another model.</source>
+        <translation>无法使用模型 %1：%2。请在 %3（OpenCode 的配置格式）中配置其提供商，或选择其他模型。</translation>
+    </message>
+    <message>
+        <source>The provider %1 of the model %2 has no API key. Set %3, or give an &quot;apiKey&quot; in the provider&apos;s &quot;options&quot; in %4, or choose another model.</source>
+        <translation>模型 %2 的提供商 %1 没有 API 密钥。请设置 %3，或在 %4 中提供商的 &quot;options&quot; 里提供 &quot;apiKey&quot;，或选择其他模型。</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> 或 </translation>
+    </message>
+    <message>
+        <source>The prompt could not be sent: %1</source>
+        <translation>无法发送提示词：%1</translation>
+    </message>
+    <message>
+        <source>Fork</source>
+        <translation>分叉</translation>
+    </message>
+    <message>
+        <source>The session could not be forked:
+%1</source>
+        <translation>无法分叉会话：
+%1</translation>
+    </message>
+    <message>
+        <source>The session could not be copied into Weft:
+%1</source>
+        <translation>无法将会话复制到 Weft：
+%1</translation>
+    </message>
+    <message>
+        <source>Undo Compaction</source>
+        <translation>撤销压缩</translation>
+    </message>
+    <message>
+        <source>The compaction could not be undone:
+%1</source>
+        <translation>无法撤销压缩：
+%1</translation>
+    </message>
+    <message>
+        <source>Unrevert</source>
+        <translation>取消还原</translation>
+    </message>
+    <message>
+        <source>The reverted messages could not be brought back:
+%1</source>
+        <translation>无法恢复已还原的消息：
+%1</translation>
+    </message>
+    <message>
+        <source>Weft cannot connect to the OpenCode server: %1</source>
+        <translation>Weft 无法连接到 OpenCode 服务器：%1</translation>
+    </message>
+    <message>
+        <source>The OpenCode server refused: %1</source>
+        <translation>OpenCode 服务器拒绝了：%1</translation>
+    </message>
+    <message>
+        <source>The run failed.</source>
+        <translation>运行失败。</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>The compaction ended without a summary.</source>
+        <translation>压缩结束，但没有生成摘要。</translation>
+    </message>
+    <message>
+        <source>The compaction failed: %1</source>
+        <translation>压缩失败：%1</translation>
+    </message>
+    <message>
+        <source>The compaction was cancelled; the session is as it was.</source>
+        <translation>压缩已取消；会话保持原样。</translation>
+    </message>
+    <message>
+        <source>The compaction failed; the session is as it was: %1</source>
+        <translation>压缩失败；会话保持原样：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Closed %n interrupted run(s) whose process ended before finishing; what was written is kept.</source>
+        <translation>
+            <numerusform>已关闭 %n 个因进程在完成前结束而中断的运行；已写入的内容均已保留。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>weft::WindowActions</name>
+    <message>
+        <source>&amp;Undo Compaction</source>
+        <translation>撤销压缩(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;New Session</source>
+        <translation>新建会话(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Start a new session in the current session&apos;s folder</source>
+        <translation>在当前会话的文件夹中开始新会话</translation>
+    </message>
+    <message>
+        <source>&amp;Fork</source>
+        <translation>分叉(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Copy the whole session into a new one, to try another direction</source>
+        <translation>将整个会话复制为新会话，以尝试另一个方向</translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation>重命名(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>&amp;Archive</source>
+        <translation>归档(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the session as an OpenCode export file</source>
+        <translation>将会话保存为 OpenCode 导出文件</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>导入(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Add sessions from OpenCode export files (or drop the files on the window)</source>
+        <translation>从 OpenCode 导出文件添加会话（也可以把文件拖放到窗口上）</translation>
+    </message>
+    <message>
+        <source>Show Data &amp;File</source>
+        <translation>显示数据文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open the folder that holds the session&apos;s file</source>
+        <translation>打开包含此会话文件的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Find in Session…</source>
+        <translation>在会话中查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find text in the open session</source>
+        <translation>在打开的会话中查找文本</translation>
+    </message>
+    <message>
+        <source>&amp;Search All Sessions…</source>
+        <translation>搜索所有会话(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Search the text of every session: messages, reasoning, tool calls, files, errors</source>
+        <translation>搜索每个会话的文本：消息、推理、工具调用、文件、错误</translation>
+    </message>
+    <message>
+        <source>&amp;Go to Session…</source>
+        <translation>转到会话(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Filter the sessions in the sidebar by title</source>
+        <translation>按标题筛选侧边栏中的会话</translation>
+    </message>
+    <message>
+        <source>&amp;Compact…</source>
+        <translation>压缩(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Remove the last compaction&apos;s summary: the model reads the whole conversation again</source>
+        <translation>移除上一次压缩的摘要：模型将重新读取整个对话</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Jump to Latest</source>
+        <translation>跳到最新(&amp;J)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Sidebar</source>
+        <translation>显示侧边栏(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Changes</source>
+        <translation>显示更改(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Show &amp;OpenCode Sessions</source>
+        <translation>显示 OpenCode 会话(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show the sessions of OpenCode&apos;s own data folder in the sidebar, read-only and live</source>
+        <translation>在侧边栏中显示 OpenCode 自己数据文件夹中的会话（只读，实时更新）</translation>
+    </message>
+    <message>
+        <source>Choose OpenCode &amp;Folder…</source>
+        <translation>选择 OpenCode 文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Show the OpenCode sessions of another data folder</source>
+        <translation>显示另一个数据文件夹中的 OpenCode 会话</translation>
+    </message>
+    <message>
+        <source>Connect to OpenCode &amp;Server…</source>
+        <translation>连接到 OpenCode 服务器(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Show the sessions of a running OpenCode server and run them there</source>
+        <translation>显示正在运行的 OpenCode 服务器的会话并在那里运行它们</translation>
+    </message>
+    <message>
+        <source>&amp;Disconnect from Server</source>
+        <translation>断开服务器(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Stop showing the OpenCode server of the selected session</source>
+        <translation>不再显示所选会话的 OpenCode 服务器</translation>
+    </message>
+    <message>
+        <source>&amp;Undo Delete</source>
+        <translation>撤销删除(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Bring back the session deleted last</source>
+        <translation>恢复最后删除的会话</translation>
+    </message>
+    <message>
+        <source>&amp;Trash…</source>
+        <translation>回收站(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The sessions deleted in the last 30 days, to restore them</source>
+        <translation>过去 30 天内删除的会话，可以恢复</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Configure Weft…</source>
+        <translation>配置 Weft(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Providers and models, compaction, appearance</source>
+        <translation>提供商和模型、压缩、外观</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Weft</source>
+        <translation>关于 Weft(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Session</source>
+        <translation>会话(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Se&amp;ttings</source>
+        <translation>设置(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Main Toolbar</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>Un&amp;archive</source>
+        <translation>取消归档(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Move the session back to the list</source>
+        <translation>将会话移回列表</translation>
+    </message>
+    <message>
+        <source>Move the session to the Archived group</source>
+        <translation>将会话移到“已归档”分组</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SourcesPresenter</name>
+    <message>
+        <source>In “%1”: %2</source>
+        <translation>在“%1”中：%2</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s sessions are in %1. Show them in the sidebar beside Weft&apos;s? They stay OpenCode&apos;s: Weft reads them live and never changes them.</source>
+        <translation>OpenCode 的会话位于 %1。要在侧边栏中将它们与 Weft 的会话一起显示吗？它们仍属于 OpenCode：Weft 只实时读取，从不更改它们。</translation>
+    </message>
+    <message>
+        <source>&amp;Show OpenCode Sessions</source>
+        <translation>显示 OpenCode 会话(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Not Now</source>
+        <translation>暂不(&amp;N)</translation>
+    </message>
+    <message>
+        <source>OpenCode Sessions</source>
+        <translation>OpenCode 会话</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s sessions in %1 cannot be shown:
+%2</source>
+        <translation>无法显示 %1 中的 OpenCode 会话：
+%2</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s Data Folder</source>
+        <translation>OpenCode 的数据文件夹</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s data: %1 (%2)</source>
+        <translation>OpenCode 的数据：%1（%2）</translation>
+    </message>
+    <message>
+        <source>“%1” is one of OpenCode&apos;s sessions: Weft shows it but never writes to OpenCode&apos;s data. To %2, copy it into Weft&apos;s own sessions first; the copy opens in the Weft list.</source>
+        <translation>“%1”是 OpenCode 的会话：Weft 会显示它，但从不写入 OpenCode 的数据。要%2，请先将其复制到 Weft 自己的会话中；副本将在 Weft 列表中打开。</translation>
+    </message>
+    <message>
+        <source>Copy into Weft</source>
+        <translation>复制到 Weft</translation>
+    </message>
+    <message>
+        <source>&amp;Copy into Weft</source>
+        <translation>复制到 Weft(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copying into Weft…</source>
+        <translation>正在复制到 Weft…</translation>
+    </message>
+    <message>
+        <source>Connect to OpenCode Server</source>
+        <translation>连接到 OpenCode 服务器</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>Connected to OpenCode %1 at %2</source>
+        <translation>已连接到 %2 上的 OpenCode %1</translation>
+    </message>
+    <message>
+        <source>The connection to %1 dropped (%2); reconnecting…</source>
+        <translation>与 %1 的连接已断开（%2）；正在重新连接…</translation>
+    </message>
+    <message>
+        <source>The agent asks: %1</source>
+        <translation>智能体提问：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>The agent asks %n question(s).</source>
+        <translation>
+            <numerusform>智能体提出了 %n 个问题。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Answer…</source>
+        <translation>回答(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Decline</source>
+        <translation>拒绝(&amp;D)</translation>
     </message>
 </context>
 </TS>

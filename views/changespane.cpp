@@ -11,6 +11,7 @@
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
 #include "style.h"
+#include "userquestions.h"
 
 #include <QAction>
 #include <QApplication>
@@ -21,9 +22,7 @@
 #include <QLabel>
 #include <QListView>
 #include <QMenu>
-#include <QMessageBox>
 #include <QPainter>
-#include <QPushButton>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTimer>
@@ -361,9 +360,9 @@ QSize ChangesPane::sizeHint() const
     return QSize(360, 600);
 }
 
-void ChangesPane::setConfirmationHandler(std::function<bool(const QString &, const QString &)> handler)
+void ChangesPane::setUserQuestions(std::shared_ptr<UserQuestions> questions)
 {
-    m_confirm = std::move(handler);
+    m_questions = std::move(questions);
 }
 
 void ChangesPane::setSessionID(const QString &sessionID)
@@ -601,14 +600,14 @@ void ChangesPane::ensureRoom()
 
 bool ChangesPane::confirm(const QString &title, const QString &text, const QString &button)
 {
-    if (m_confirm)
-        return m_confirm(title, text);
-    QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Cancel, this);
-    QPushButton *go = box.addButton(button, QMessageBox::DestructiveRole);
-    go->setIcon(Style::icon(u"edit-undo"_s));
-    box.setDefaultButton(QMessageBox::Cancel);
-    box.exec();
-    return box.clickedButton() == go;
+    return questions().confirm({title, text, button, u"edit-undo"_s});
+}
+
+UserQuestions &ChangesPane::questions()
+{
+    if (!m_questions)
+        m_questions = std::make_shared<DialogQuestions>(this);
+    return *m_questions;
 }
 
 QString ChangesPane::relativePath(const QString &path) const
@@ -744,7 +743,7 @@ void ChangesPane::revertTurn()
 {
     if (m_turnID.isEmpty() || !m_session || !m_controller || m_reverting != Reverting::None)
         return;
-    if (!ImportedDirectory::ensureAccepted(this, *m_service, *m_session, m_confirm))
+    if (!ImportedDirectory::ensureAccepted(questions(), *m_service, *m_session))
         return;
     // What the revert does, found before asking: the files written back and those deleted, or
     // why it is refused (snapshots this machine did not make, a file no snapshot can hold); and
@@ -823,7 +822,7 @@ void ChangesPane::unrevert()
 {
     if (!m_session || !m_session->hasRevert() || !m_controller || m_reverting != Reverting::None)
         return;
-    if (!ImportedDirectory::ensureAccepted(this, *m_service, *m_session, m_confirm))
+    if (!ImportedDirectory::ensureAccepted(questions(), *m_service, *m_session))
         return;
     // The files the revert took back, from the messages it hides: read off the GUI thread.
     const QString sessionID = m_sessionID;

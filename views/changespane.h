@@ -27,6 +27,7 @@ class DiffModel;
 class DiffView;
 class SessionService;
 class TimelineModel;
+class UserQuestions;
 
 /// The right-hand pane: what the agent changed on disk. The files of the open session's
 /// session_diff, or of one turn (a user message's summary.diffs), with the diff of the selected
@@ -81,8 +82,8 @@ public:
     /// Brings back what the session's pending revert undid.
     void unrevert();
 
-    /// Replaces the confirmation dialogs (tests, scripted use): returns whether to go ahead.
-    void setConfirmationHandler(std::function<bool(const QString &title, const QString &text)> handler);
+    /// Who confirms a revert (the window's; dialogs over the pane when none is given).
+    void setUserQuestions(std::shared_ptr<UserQuestions> questions);
     /// The last message shown in the pane's banner (a revert's result or why it was refused).
     [[nodiscard]] QString bannerText() const;
 
@@ -113,6 +114,7 @@ private:
     void showBanner(const QString &text, bool ok);
     void ensureRoom();
     bool confirm(const QString &title, const QString &text, const QString &button);
+    UserQuestions &questions();
     /// Files (relative to the session's directory) of @p messages a revert from @p messageID on
     /// restores.
     [[nodiscard]] QStringList filesRevertedFrom(const QList<MessageWithParts> &messages, const QString &messageID) const;
@@ -150,7 +152,7 @@ private:
     QAction *m_nextFile;
     QAction *m_previousFile;
     QSet<QString> m_forceShown;
-    std::function<bool(const QString &, const QString &)> m_confirm;
+    std::shared_ptr<UserQuestions> m_questions;
     int m_generation = 0;
     /// The file whose diff is being built to be shown (-1: none): a build finishing for another
     /// file (an older selection) is not shown.

@@ -2,12 +2,10 @@
 #include "importeddirectory.h"
 
 #include "session/sessionservice.h"
-#include "style.h"
+#include "userquestions.h"
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QMessageBox>
-#include <QPushButton>
 
 using namespace Qt::StringLiterals;
 
@@ -31,29 +29,16 @@ QString question(const QString &sessionTitle, const QString &directory)
                                  : QDir::toNativeSeparators(directory));
 }
 
-bool ensureAccepted(QWidget *parent, SessionService &service, const Session &session,
-                    const std::function<bool(const QString &, const QString &)> &handler)
+bool ensureAccepted(UserQuestions &questions, SessionService &service, const Session &session)
 {
     if (service.checkDirectoryConfirmed(session))
         return true;
-    const QString text = question(session.title(), session.directory());
-    bool accepted = false;
-    if (handler) {
-        accepted = handler(title(), text);
-    } else {
-        QMessageBox box(QMessageBox::Question, title(), text, QMessageBox::Cancel, parent);
-        QPushButton *use = box.addButton(QCoreApplication::translate("ImportedDirectory", "&Use This Folder"),
-                                         QMessageBox::AcceptRole);
-        use->setIcon(Style::icon(u"folder"_s));
-        box.setDefaultButton(QMessageBox::Cancel);
-        box.exec();
-        accepted = box.clickedButton() == use;
-    }
-    if (!accepted)
+    if (!questions.confirm({title(), question(session.title(), session.directory()),
+                            QCoreApplication::translate("ImportedDirectory", "&Use This Folder"), u"folder"_s,
+                            false, false}))
         return false;
     if (auto r = service.confirmImportedDirectory(session); !r) {
-        if (!handler)
-            QMessageBox::warning(parent, title(), r.error().toString());
+        questions.warn(title(), r.error().toString());
         return false;
     }
     return true;

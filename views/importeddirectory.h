@@ -3,15 +3,12 @@
 
 #include <QString>
 
-#include <functional>
-
-class QWidget;
-
 namespace weft
 {
 
 class Session;
 class SessionService;
+class UserQuestions;
 
 /// The window's question before the first run or revert of an imported session: the directory
 /// the session claims comes from someone else's file (SessionService::checkDirectoryConfirmed()).
@@ -24,9 +21,8 @@ namespace ImportedDirectory
 
 /// True when @p session (as the window holds it: not read again) may use its directory: it was
 /// not imported, its directory was accepted before, or the user accepts it now (asked with
-/// @p handler when set, else a message box over @p parent), which is recorded.
-bool ensureAccepted(QWidget *parent, SessionService &service, const Session &session,
-                    const std::function<bool(const QString &title, const QString &text)> &handler);
+/// @p questions), which is recorded.
+bool ensureAccepted(UserQuestions &questions, SessionService &service, const Session &session);
 
 } // namespace ImportedDirectory
 } // namespace weft

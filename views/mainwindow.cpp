@@ -12,9 +12,12 @@
 #include "composer.h"
 #include "contextmeter.h"
 #include "core/logging.h"
+#include "errorwording.h"
+#include "findbar.h"
 #include "noticebar.h"
 #include "problemsdialog.h"
 #include "shortcutsdialog.h"
+#include "sourcespresenter.h"
 #include "core/async.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
@@ -27,6 +30,8 @@
 #include "style.h"
 #include "timelineview.h"
 #include "todopanel.h"
+#include "userquestions.h"
+#include "windowactions.h"
 
 #include <QAction>
 #include <QApplication>
@@ -37,7 +42,6 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QtConcurrent>
 #include <QMimeData>
@@ -49,7 +53,6 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
 #include <QUrl>
@@ -134,7 +137,6 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
     setCentralWidget(m_splitter);
 
     createActions();
-    createMenus();
 
     m_dataDirLabel = new QLabel(this);
     m_dataDirLabel->setObjectName(u"dataDirLabel"_s);
@@ -267,204 +269,64 @@ ContextMeter *MainWindow::contextMeter() const
     return m_header->meter();
 }
 
-QAction *MainWindow::makeAction(const QString &name, const QString &text, const QString &icon,
-                                const QKeySequence &shortcut)
-{
-    auto *action = new QAction(text, this);
-    action->setObjectName(name);
-    if (!icon.isEmpty())
-        action->setIcon(Style::icon(icon));
-    if (!shortcut.isEmpty())
-        action->setShortcut(shortcut);
-    m_actions.insert(name, action);
-    return action;
-}
-
 void MainWindow::createActions()
 {
-    QAction *a = makeAction(u"newSession"_s, tr("&New Session"), u"document-new"_s, QKeySequence::New);
-    a->setToolTip(tr("Start a new session in the current session's folder"));
-    a->setProperty("weftGlobal", true);
-    connect(a, &QAction::triggered, this, &MainWindow::newSession);
+    m_actions = new WindowActions(this);
+    // The find bar sits under the timeline; its actions are the window's.
+    m_findBar = new FindBar(m_timelineView, this);
+    m_actions->add(u"findNext"_s, m_findBar->findNextAction());
+    m_actions->add(u"findPrevious"_s, m_findBar->findPreviousAction());
+    addAction(m_findBar->findNextAction());
+    addAction(m_findBar->findPreviousAction());
+    m_actions->createMenus(this, {m_timelineView->copyTextAction(), m_timelineView->copyMarkdownAction(),
+                                  m_timelineView->selectAllTextAction()});
 
-    // Ctrl+Shift+F is "Search All Sessions", as "Search in Files" in Kate.
-    a = makeAction(u"forkSession"_s, tr("&Fork"), u"weft-fork"_s, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
-    a->setToolTip(tr("Copy the whole session into a new one, to try another direction"));
-    connect(a, &QAction::triggered, this, [this] {
+    // What each action does.
+    const auto on = [this](const QString &name, auto slot) { connect(action(name), &QAction::triggered, this, slot); };
+    on(u"newSession"_s, &MainWindow::newSession);
+    on(u"forkSession"_s, [this] {
         if (!m_current.isEmpty())
             forkSession(m_current, {});
     });
-
-    a = makeAction(u"renameSession"_s, tr("&Rename…"), u"edit-rename"_s, QKeySequence(Qt::Key_F2));
-    a->setPriority(QAction::LowPriority);
-    connect(a, &QAction::triggered, this, &MainWindow::renameSession);
-
-    a = makeAction(u"archiveSession"_s, tr("&Archive"), u"archive-insert"_s);
-    a->setPriority(QAction::LowPriority);
-    connect(a, &QAction::triggered, this, &MainWindow::toggleArchived);
-
-    a = makeAction(u"deleteSession"_s, tr("&Delete…"), u"edit-delete"_s, QKeySequence::Delete);
-    a->setPriority(QAction::LowPriority);
-    // Delete acts on the sidebar only: in the composer the key deletes text.
-    a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    m_sidebar->view()->addAction(a);
-    connect(a, &QAction::triggered, this, &MainWindow::deleteSession);
-
-    a = makeAction(u"exportSession"_s, tr("&Export…"), u"document-export"_s,
-                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    a->setPriority(QAction::LowPriority);
-    a->setToolTip(tr("Save the session as an OpenCode export file"));
-    connect(a, &QAction::triggered, this, &MainWindow::exportCurrent);
-
-    a = makeAction(u"importSession"_s, tr("&Import…"), u"document-import"_s,
-                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
-    a->setToolTip(tr("Add sessions from OpenCode export files (or drop the files on the window)"));
-    connect(a, &QAction::triggered, this, &MainWindow::chooseImportFiles);
-
-    a = makeAction(u"revealDataFile"_s, tr("Show Data &File"), u"document-open-folder"_s);
-    a->setToolTip(tr("Open the folder that holds the session's file"));
-    connect(a, &QAction::triggered, this, &MainWindow::revealDataFile);
-
-    // Ctrl+F finds in the open session (the find bar under the timeline, mainwindowsources.cpp);
-    // the sidebar's filter has its own shortcut.
-    a = makeAction(u"find"_s, tr("&Find in Session…"), u"edit-find"_s, QKeySequence::Find);
-    a->setToolTip(tr("Find text in the open session"));
-
-    a = makeAction(u"filterSessions"_s, tr("&Go to Session…"), u"view-filter"_s, QKeySequence(Qt::CTRL | Qt::Key_K));
-    a->setProperty("weftGlobal", true);
-    a->setToolTip(tr("Filter the sessions in the sidebar by title"));
-    connect(a, &QAction::triggered, this, [this] {
+    on(u"renameSession"_s, &MainWindow::renameSession);
+    on(u"archiveSession"_s, &MainWindow::toggleArchived);
+    m_sidebar->view()->addAction(action(u"deleteSession"_s));
+    on(u"deleteSession"_s, &MainWindow::deleteSession);
+    on(u"exportSession"_s, &MainWindow::exportCurrent);
+    on(u"importSession"_s, &MainWindow::chooseImportFiles);
+    on(u"revealDataFile"_s, &MainWindow::revealDataFile);
+    on(u"find"_s, [this] {
+        if (!m_current.isEmpty())
+            m_findBar->activate();
+    });
+    on(u"filterSessions"_s, [this] {
         m_sidebar->show();
         m_sidebar->focusFilter();
     });
-
-    a = makeAction(u"compact"_s, tr("&Compact…"), u"weft-compact"_s);
-    a->setToolTip(m_composer->compactButton()->toolTip());
-    connect(a, &QAction::triggered, this, [this] {
-        if (!offerImportInstead(m_current, tr("compact it")))
+    action(u"compact"_s)->setToolTip(m_composer->compactButton()->toolTip());
+    on(u"compact"_s, [this] {
+        if (!m_sources->offerImportInstead(m_current, tr("compact it")))
             m_composer->compact();
     });
-
-    a = makeAction(u"undoCompaction"_s, tr("&Undo Compaction"), u"edit-undo"_s);
-    a->setToolTip(tr("Remove the last compaction's summary: the model reads the whole conversation again"));
-    connect(a, &QAction::triggered, this, &MainWindow::undoCompaction);
-
-    a = makeAction(u"stop"_s, tr("&Stop"), u"process-stop"_s);
-    connect(a, &QAction::triggered, m_composer, &Composer::stop);
-
-    a = makeAction(u"jumpToLatest"_s, tr("&Jump to Latest"), u"go-bottom"_s, QKeySequence(Qt::CTRL | Qt::Key_End));
-    connect(a, &QAction::triggered, m_timelineView, &TimelineView::jumpToBottom);
-
-    a = makeAction(u"showSidebar"_s, tr("Show &Sidebar"), u"view-sidebar"_s, QKeySequence(Qt::Key_F9));
-    a->setCheckable(true);
-    a->setChecked(true);
-    connect(a, &QAction::toggled, m_sidebar, &QWidget::setVisible);
-
-    a = makeAction(u"showChanges"_s, tr("Show &Changes"), u"view-split-left-right"_s, QKeySequence(Qt::Key_F11));
-    a->setCheckable(true);
-    a->setChecked(true);
-    connect(a, &QAction::toggled, m_changes, &QWidget::setVisible);
-
-    a = makeAction(u"quit"_s, tr("&Quit"), u"application-exit"_s, QKeySequence::Quit);
-    a->setMenuRole(QAction::QuitRole);
-    connect(a, &QAction::triggered, this, &QWidget::close);
-
-    // KDE's standard shortcut for KStandardAction::preferences.
-    a = makeAction(u"configure"_s, tr("&Configure Weft…"), u"configure"_s,
-                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Comma));
-    a->setMenuRole(QAction::PreferencesRole);
-    a->setToolTip(tr("Providers and models, compaction, appearance"));
-    connect(a, &QAction::triggered, this, &MainWindow::showSettings);
-
-    a = makeAction(u"keyboardShortcuts"_s, tr("&Keyboard Shortcuts"), u"preferences-desktop-keyboard"_s,
-                   QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Comma));
-    connect(a, &QAction::triggered, this, &MainWindow::showShortcuts);
-    a = makeAction(u"about"_s, tr("&About Weft"), u"help-about"_s);
-    a->setMenuRole(QAction::AboutRole);
-    connect(a, &QAction::triggered, this, &MainWindow::about);
-    a = makeAction(u"aboutQt"_s, tr("About &Qt"), QString());
-    a->setMenuRole(QAction::AboutQtRole);
-    connect(a, &QAction::triggered, qApp, &QApplication::aboutQt);
+    on(u"undoCompaction"_s, &MainWindow::undoCompaction);
+    connect(action(u"stop"_s), &QAction::triggered, m_composer, &Composer::stop);
+    connect(action(u"jumpToLatest"_s), &QAction::triggered, m_timelineView, &TimelineView::jumpToBottom);
+    connect(action(u"showSidebar"_s), &QAction::toggled, m_sidebar, &QWidget::setVisible);
+    connect(action(u"showChanges"_s), &QAction::toggled, m_changes, &QWidget::setVisible);
+    on(u"quit"_s, &QWidget::close);
+    on(u"configure"_s, &MainWindow::showSettings);
+    on(u"keyboardShortcuts"_s, &MainWindow::showShortcuts);
+    on(u"about"_s, &MainWindow::about);
+    connect(action(u"aboutQt"_s), &QAction::triggered, qApp, &QApplication::aboutQt);
 
     createSourceActions();
     createTrashActions();
-
-    m_sidebar->setContextActions({action(u"newSession"_s), nullptr, action(u"renameSession"_s),
-                                  action(u"forkSession"_s), action(u"archiveSession"_s), nullptr,
-                                  action(u"exportSession"_s), action(u"revealDataFile"_s), nullptr,
-                                  action(u"deleteSession"_s)});
+    m_sidebar->setContextActions(m_actions->sessionContextActions());
 }
 
-void MainWindow::createMenus()
+QAction *MainWindow::action(const QString &name) const
 {
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(action(u"newSession"_s));
-    file->addSeparator();
-    file->addAction(action(u"connectServer"_s));
-    file->addAction(action(u"disconnectServer"_s));
-    file->addSeparator();
-    file->addAction(action(u"importSession"_s));
-    file->addAction(action(u"exportSession"_s));
-    file->addAction(action(u"revealDataFile"_s));
-    file->addSeparator();
-    file->addAction(action(u"quit"_s));
-
-    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
-    edit->addAction(action(u"undoDelete"_s));
-    edit->addSeparator();
-    edit->addAction(m_timelineView->copyTextAction());
-    edit->addAction(m_timelineView->copyMarkdownAction());
-    edit->addAction(m_timelineView->selectAllTextAction());
-    edit->addSeparator();
-    edit->addAction(action(u"find"_s));
-    edit->addAction(action(u"findNext"_s));
-    edit->addAction(action(u"findPrevious"_s));
-    edit->addAction(action(u"searchAll"_s));
-    edit->addAction(action(u"filterSessions"_s));
-
-    QMenu *view = menuBar()->addMenu(tr("&View"));
-    view->addAction(action(u"showSidebar"_s));
-    view->addAction(action(u"showChanges"_s));
-    view->addSeparator();
-    view->addAction(action(u"jumpToLatest"_s));
-    view->addSeparator();
-    view->addAction(action(u"showOpencode"_s));
-    view->addAction(action(u"chooseOpencodeDir"_s));
-
-    QMenu *session = menuBar()->addMenu(tr("&Session"));
-    session->addAction(action(u"forkSession"_s));
-    session->addAction(action(u"renameSession"_s));
-    session->addAction(action(u"archiveSession"_s));
-    session->addAction(action(u"deleteSession"_s));
-    session->addAction(action(u"showTrash"_s));
-    session->addSeparator();
-    session->addAction(action(u"compact"_s));
-    session->addAction(action(u"undoCompaction"_s));
-    session->addAction(action(u"stop"_s));
-
-    QMenu *settings = menuBar()->addMenu(tr("Se&ttings"));
-    settings->addAction(action(u"configure"_s));
-
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(action(u"keyboardShortcuts"_s));
-    help->addSeparator();
-    help->addAction(action(u"about"_s));
-    help->addAction(action(u"aboutQt"_s));
-
-    QToolBar *toolbar = addToolBar(tr("Main Toolbar"));
-    toolbar->setObjectName(u"mainToolBar"_s);
-    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    toolbar->setIconSize(QSize(16, 16));
-    toolbar->addAction(action(u"newSession"_s));
-    toolbar->addAction(action(u"forkSession"_s));
-    toolbar->addSeparator();
-    toolbar->addAction(action(u"renameSession"_s));
-    toolbar->addAction(action(u"archiveSession"_s));
-    toolbar->addAction(action(u"deleteSession"_s));
-    toolbar->addSeparator();
-    toolbar->addAction(action(u"exportSession"_s));
-    view->addSeparator();
-    view->addAction(toolbar->toggleViewAction());
+    return m_actions->action(name);
 }
 
 bool MainWindow::openSession(const QString &sessionID, const QString &source)
@@ -481,6 +343,7 @@ void MainWindow::showSession(const QString &sessionID, const QString &source)
         return;
     m_current = sessionID;
     m_currentSource = sessionID.isEmpty() ? QString() : source;
+    m_sources->setCurrent(m_current, m_currentSource);
     // An error of sending belongs to the session it was sent to.
     m_notices->removeNotice(u"sendError"_s);
     m_notices->removeNotice(u"runError"_s);
@@ -546,31 +409,21 @@ void MainWindow::updateHeader()
 void MainWindow::updateActions()
 {
     const std::optional<Session> s = currentSessionInfo();
-    const bool have = s.has_value();
-    // OpenCode's folder is read-only here: fork and compact offer to copy its sessions into
-    // Weft. A server's sessions are forked, compacted, stopped and deleted there.
+    // OpenCode's folder is read-only here; a server's sessions run there.
     const ServerSource *server = currentServer();
-    const bool writable = !m_service->isReadOnly() && m_currentSource.isEmpty();
-    const bool importable = !m_service->isReadOnly() && !m_currentSource.isEmpty() && !server;
-    const bool runsHere = writable || (server && server->state() == ServerSource::State::Connected);
-    action(u"forkSession"_s)->setEnabled(have && (runsHere || importable));
-    action(u"renameSession"_s)->setEnabled(have && writable);
-    action(u"archiveSession"_s)->setEnabled(have && writable);
-    action(u"deleteSession"_s)->setEnabled(have && runsHere);
-    action(u"deleteSession"_s)->setText(writable && m_service->has(StoreCapability::Trash) ? tr("&Delete") : tr("&Delete…"));
-    action(u"exportSession"_s)->setEnabled(have);
-    action(u"revealDataFile"_s)->setEnabled(have && writable && m_service->has(StoreCapability::SessionFiles));
-    action(u"newSession"_s)->setEnabled(!m_service->isReadOnly());
-    action(u"disconnectServer"_s)->setEnabled(server != nullptr);
-    const bool busy = have && runsHere && m_controller && m_controller->isBusy(m_current);
-    action(u"compact"_s)->setEnabled(have && ((runsHere && !busy && isRunnable(m_current)) || importable));
-    action(u"stop"_s)->setEnabled(busy);
-    QAction *archive = action(u"archiveSession"_s);
-    const bool archived = have && s->isArchived();
-    archive->setText(archived ? tr("Un&archive") : tr("&Archive"));
-    archive->setIcon(Style::icon(archived ? u"archive-extract"_s : u"archive-insert"_s));
-    archive->setToolTip(archived ? tr("Move the session back to the list")
-                                 : tr("Move the session to the Archived group"));
+    WindowActions::State state;
+    state.session = s.has_value();
+    state.archived = s && s->isArchived();
+    state.writable = !m_service->isReadOnly() && m_currentSource.isEmpty();
+    state.importable = !m_service->isReadOnly() && !m_currentSource.isEmpty() && !server;
+    state.server = server != nullptr;
+    state.runsHere = state.writable || (server && server->state() == ServerSource::State::Connected);
+    state.busy = m_controller && m_controller->isBusy(m_current);
+    state.runnable = state.session && state.runsHere && !state.busy && isRunnable(m_current);
+    state.readOnly = m_service->isReadOnly();
+    state.trash = m_service->has(StoreCapability::Trash);
+    state.sessionFiles = m_service->has(StoreCapability::SessionFiles);
+    m_actions->update(state);
     updateSessionNotices();
 }
 
@@ -606,7 +459,7 @@ void MainWindow::newSession()
 
 void MainWindow::forkSession(const QString &sessionID, const QString &messageID, const QString &prompt)
 {
-    if (sessionID.isEmpty() || offerImportInstead(sessionID, tr("fork it")))
+    if (sessionID.isEmpty() || m_sources->offerImportInstead(sessionID, tr("fork it")))
         return;
     m_forkPrompt = prompt;
     statusBar()->showMessage(tr("Forking…"));
@@ -631,36 +484,31 @@ void MainWindow::onForked(const Session &session)
 
 void MainWindow::onFailed(SessionController::Operation operation, const QString &error)
 {
+    const ErrorWording::Text failure = ErrorWording::operationFailed(operation, error);
     switch (operation) {
     case SessionController::Operation::Fork:
-        statusBar()->clearMessage();
-        QMessageBox::warning(this, tr("Fork"), tr("The session could not be forked:\n%1").arg(error));
-        break;
     case SessionController::Operation::Import:
         statusBar()->clearMessage();
-        QMessageBox::warning(this, tr("Copy into Weft"),
-                             tr("The session could not be copied into Weft:\n%1").arg(error));
+        QMessageBox::warning(this, failure.title, failure.text);
         break;
     case SessionController::Operation::UndoCompaction:
-        QMessageBox::warning(this, tr("Undo Compaction"), tr("The compaction could not be undone:\n%1").arg(error));
+        QMessageBox::warning(this, failure.title, failure.text);
         updateActions();
         break;
     case SessionController::Operation::Revert:
         break;
     case SessionController::Operation::Unrevert:
-        QMessageBox::warning(this, tr("Unrevert"),
-                             tr("The reverted messages could not be brought back:\n%1").arg(error));
+        QMessageBox::warning(this, failure.title, failure.text);
         break;
     case SessionController::Operation::Connect:
         statusBar()->clearMessage();
-        m_notices->showNotice(u"serverConnect"_s, NoticeBar::Kind::Error,
-                              tr("Weft cannot connect to the OpenCode server: %1").arg(error),
-                              {{tr("&Connect…"), u"network-connect"_s, u"connect"_s, [this] { showConnectServer(); }}},
+        m_notices->showNotice(u"serverConnect"_s, NoticeBar::Kind::Error, failure.text,
+                              {{tr("&Connect…"), u"network-connect"_s, u"connect"_s, [this] { m_sources->showConnectServer(); }}},
                               true);
         break;
     case SessionController::Operation::ServerRequest:
         statusBar()->clearMessage();
-        showSendError(tr("The OpenCode server refused: %1").arg(error));
+        showSendError(failure.text);
         updateActions();
         break;
     }
@@ -689,22 +537,22 @@ void MainWindow::toggleArchived()
         m_sidebar->selectSession(s->id());
 }
 
-bool MainWindow::confirm(const QString &title, const QString &text)
+UserQuestions &MainWindow::questions()
 {
-    if (m_confirm)
-        return m_confirm(title, text);
-    QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Cancel, this);
-    QPushButton *del = box.addButton(tr("&Delete"), QMessageBox::DestructiveRole);
-    del->setIcon(Style::icon(u"edit-delete"_s));
-    box.setDefaultButton(QMessageBox::Cancel);
-    box.exec();
-    return box.clickedButton() == del;
+    if (!m_questions)
+        setUserQuestions(std::make_shared<DialogQuestions>(this));
+    return *m_questions;
 }
 
-void MainWindow::setConfirmationHandler(std::function<bool(const QString &, const QString &)> handler)
+void MainWindow::setUserQuestions(std::shared_ptr<UserQuestions> questions)
 {
-    m_confirm = std::move(handler);
-    m_changes->setConfirmationHandler(m_confirm);
+    m_questions = std::move(questions);
+    m_changes->setUserQuestions(m_questions);
+}
+
+bool MainWindow::confirm(const QString &title, const QString &text)
+{
+    return questions().confirm({title, text, tr("&Delete"), u"edit-delete"_s});
 }
 
 void MainWindow::deleteSession()
@@ -910,11 +758,6 @@ void MainWindow::about()
                            .arg(QCoreApplication::applicationVersion()));
 }
 
-void MainWindow::notAvailableYet(const QString &what)
-{
-    statusBar()->showMessage(tr("%1: not available yet.").arg(what), 4000);
-}
-
 void MainWindow::readSettings()
 {
     QSettings settings;
@@ -1103,7 +946,7 @@ void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const
     m_notices->removeNotice(u"sendError"_s);
     m_notices->removeNotice(u"runError"_s);
     if (!isRunnable(sessionID)) {
-        showSendError(tr("This session is read-only. Import it into Weft to continue it."));
+        showSendError(ErrorWording::readOnlySession());
         return;
     }
     // An imported session's folder is the file's choice: the user sees it before the first run.
@@ -1111,57 +954,28 @@ void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const
     // hold (a server's) was never imported here, which needs no read to tell.
     if (SessionService *service = m_controller->serviceFor(m_controller->sourceOf(sessionID)); service) {
         const std::optional<Session> session = m_sessions->session(sessionID);
-        if (session ? !ImportedDirectory::ensureAccepted(this, *service, *session, m_confirm)
+        if (session ? !ImportedDirectory::ensureAccepted(questions(), *service, *session)
                     : !service->checkDirectoryConfirmed(sessionID)) {
-            showSendError(tr("The imported session's folder was not accepted; nothing was sent."));
+            showSendError(ErrorWording::importedFolderRefused());
             return;
         }
     }
     // A model that cannot be reached is said here, with what to do, before anything is written.
-    const QString where = QDir::toNativeSeparators(m_controller->configPath());
     const SessionController::PromptResult sent = m_controller->prompt(sessionID, text, agent, model, attachments);
-    using Status = SessionController::PromptResult::Status;
-    switch (sent.status) {
-    case Status::Sent:
-        m_composer->clearText();
-        m_timelineView->jumpToBottom();
-        return;
-    case Status::NotRunnable:
-        showSendError(tr("This session is read-only. Import it into Weft to continue it."));
-        return;
-    case Status::NoModel:
-        showSendError(tr("No model is configured, so the prompt cannot be sent. Add a provider and a \"model\" "
-                         "(\"provider/model\") to %1 (OpenCode's config format), start Weft with --config FILE, "
-                         "or set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.")
-                          .arg(where));
-        return;
-    case Status::UnknownModel:
-        showSendError(tr("The model %1 cannot be used: %2. Configure its provider in %3 (OpenCode's config "
-                         "format) or choose another model.")
-                          .arg(model, sent.error, where));
-        return;
-    case Status::NoApiKey:
-        showSendError(tr("The provider %1 of the model %2 has no API key. Set %3, or give an \"apiKey\" in the "
-                         "provider's \"options\" in %4, or choose another model.")
-                          .arg(sent.providerID, sent.model, sent.env.join(tr(" or ")), where));
-        return;
-    case Status::Failed:
-        showSendError(tr("The prompt could not be sent: %1").arg(sent.error));
+    if (!sent.ok()) {
+        showSendError(ErrorWording::promptNotSent(sent, model, m_controller->configPath()));
         return;
     }
+    m_composer->clearText();
+    m_timelineView->jumpToBottom();
 }
 
 void MainWindow::showInterruptedRuns(int runs, const QStringList &sessions)
 {
     if (runs <= 0)
         return;
-    // Closed as OpenCode closes an aborted reply: the timeline shows where each one stopped.
-    m_notices->showNotice(u"interruptedRuns"_s, NoticeBar::Kind::Information,
-                          Style::plural(tr("Closed %n interrupted run(s) whose process ended before finishing; what "
-                                           "was written is kept.",
-                                           nullptr, runs),
-                                        runs),
-                          {}, true);
+    m_notices->showNotice(u"interruptedRuns"_s, NoticeBar::Kind::Information, ErrorWording::interruptedRuns(runs), {},
+                          true);
     for (const QString &sessionID : sessions)
         m_sessions->setRunning(sessionID, m_controller->isBusy(sessionID));
 }
@@ -1179,8 +993,7 @@ void MainWindow::onRunFinished(const QString &sessionID, bool ok, const MessageE
 {
     if (m_compactionDialog && m_compactionDialog->sessionID() == sessionID
         && m_compactionDialog->stage() == CompactionDialog::Stage::Running)
-        m_compactionDialog->setFailed(error.isNull() ? tr("The compaction ended without a summary.")
-                                                     : tr("The compaction failed: %1").arg(error.message()));
+        m_compactionDialog->setFailed(ErrorWording::compactionRunFailed(error));
     if (ok || sessionID != m_current || error.kind() == MessageError::Kind::Aborted)
         return;
     // Errors of a reply show in the timeline; one that ended the run before any reply did not.
@@ -1188,9 +1001,7 @@ void MainWindow::onRunFinished(const QString &sessionID, bool ok, const MessageE
     const QModelIndex last = rows > 0 ? m_timeline->index(rows - 1) : QModelIndex();
     if (last.isValid() && last.data(TimelineModel::ErrorTextRole).toString() == error.message())
         return;
-    m_notices->showNotice(u"runError"_s, NoticeBar::Kind::Error,
-                          error.isNull() ? tr("The run failed.") : tr("The run failed: %1").arg(error.message()), {},
-                          true);
+    m_notices->showNotice(u"runError"_s, NoticeBar::Kind::Error, ErrorWording::runFailed(error), {}, true);
 }
 
 // ---- compaction
@@ -1206,10 +1017,12 @@ void MainWindow::showCompaction(const QString &sessionID)
         return;
     if (const ServerSource *server = currentServer()) {
         // The server compacts with its own model and settings: no preview to show.
-        if (!confirm(tr("Compact Session"),
-                     tr("Ask the OpenCode server %1 to summarise this session's context with the model the session "
-                        "uses? Later prompts continue from the summary; the older messages stay.")
-                         .arg(server->url().toString())))
+        if (!questions().confirm(
+                {tr("Compact Session"),
+                 tr("Ask the OpenCode server %1 to summarise this session's context with the model the session "
+                    "uses? Later prompts continue from the summary; the older messages stay.")
+                     .arg(server->url().toString()),
+                 tr("&Compact"), u"weft-compact"_s, false, true}))
             return;
         (void)m_controller->compact(sessionID);
         statusBar()->showMessage(tr("Compacting on the server…"));
@@ -1262,9 +1075,7 @@ void MainWindow::onCompactionFinished(const QString &sessionID, bool ok, const M
         if (sessionID == m_current)
             statusBar()->showMessage(tr("Compacted: the next prompt continues from the summary."), 8000);
     } else {
-        const QString text = error.kind() == MessageError::Kind::Aborted
-            ? tr("The compaction was cancelled; the session is as it was.")
-            : tr("The compaction failed; the session is as it was: %1").arg(error.message());
+        const QString text = ErrorWording::compactionFailed(error);
         if (followed)
             dialog->setFailed(text);
         else if (sessionID == m_current)

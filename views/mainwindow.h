@@ -4,12 +4,10 @@
 #include "app/sessioncontroller.h"
 #include "shortcutsdialog.h"
 
-#include <QHash>
 #include <QSet>
 #include <QMainWindow>
 #include <QPointer>
 
-#include <functional>
 #include <memory>
 
 class QLabel;
@@ -35,11 +33,14 @@ class SessionsModel;
 class TimelineModel;
 class TimelineView;
 class TodoPanel;
+class UserQuestions;
+class WindowActions;
 class FindBar;
 class OpencodeSource;
 class ServerSource;
 class SearchIndex;
 class SearchPanel;
+class SourcesPresenter;
 struct SearchHit;
 
 /// Weft's main window: session sidebar | timeline and composer | changes pane, in splitters
@@ -49,8 +50,10 @@ struct SearchHit;
 /// The window runs sessions through a SessionController, whose Processor is made from a
 /// ProcessorSetup (the config file; an empty config when none is given): the composer's prompts,
 /// Stop, the compaction dialog, the permission questions of `ask` rules (in the notice strip
-/// under the timeline), undo of a compaction and of a revert. The window keeps the layout, the
-/// actions, the menus, the dialogs and the confirmations; the controller does the work.
+/// under the timeline), undo of a compaction and of a revert. The window keeps the layout and
+/// wires its parts: WindowActions (the actions and menus), SourcesPresenter (OpenCode's folder,
+/// servers, search), ErrorWording (what failures say), UserQuestions (what the user is asked);
+/// the controller does the work.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -94,7 +97,7 @@ public:
     /// The window's actions by object name: "newSession", "forkSession", "renameSession",
     /// "archiveSession", "deleteSession", "exportSession", "revealDataFile", "find", "compact",
     /// "stop", "quit", ...
-    [[nodiscard]] QAction *action(const QString &name) const { return m_actions.value(name); }
+    [[nodiscard]] QAction *action(const QString &name) const;
 
     [[nodiscard]] QString currentSessionID() const { return m_current; }
     /// The source of the open session: empty for Weft's own, OpenCodeSource::key() for OpenCode's.
@@ -111,31 +114,20 @@ public:
     /// there is none or it cannot be restored (the notice says why).
     bool undoDelete();
 
-    // ---- OpenCode's sessions, search, find (mainwindowsources.cpp)
+    // ---- OpenCode's sessions, servers, search (SourcesPresenter, wired in mainwindowsources.cpp)
+    /// OpenCode's folder and servers as sources, copying into Weft, the search panel.
+    [[nodiscard]] SourcesPresenter *sources() const { return m_sources; }
     [[nodiscard]] OpencodeSource *opencodeSource() const
     {
         return m_controller ? m_controller->opencodeSource() : nullptr;
     }
     [[nodiscard]] SearchIndex *searchIndex() const { return m_controller ? m_controller->searchIndex() : nullptr; }
-    /// The search panel (made on first use).
-    [[nodiscard]] SearchPanel *searchPanel();
     [[nodiscard]] FindBar *findBar() const { return m_findBar; }
-    /// Shows (or hides) OpenCode's sessions of @p dataDir (empty: the remembered folder, else
-    /// ~/.local/share/opencode) as a source in the sidebar, and remembers the choice.
-    bool setOpencodeShown(bool shown, const QString &dataDir = {});
-    /// Copies @p sessionID of OpenCode's source into Weft's store off the GUI thread, then opens
-    /// the copy (imported()).
-    void importSession(const QString &sessionID);
     /// Opens the session of a search result, scrolled to its part.
     bool openSearchHit(const SearchHit &hit);
     /// Opens @p sessionID of @p source scrolled to @p partID of @p messageID.
     bool openSessionAt(const QString &source, const QString &sessionID, const QString &messageID,
                        const QString &partID = {});
-    /// Replaces the question "copy this OpenCode session into Weft?" (tests): returns whether to.
-    void setImportQuestionHandler(std::function<bool(const QString &text)> handler)
-    {
-        m_importQuestion = std::move(handler);
-    }
     /// Forks @p sessionID before @p messageID (see SessionService::fork) off the GUI thread, then
     /// opens the new session with @p prompt in the composer (a user message forked from).
     void forkSession(const QString &sessionID, const QString &messageID, const QString &prompt = {});
@@ -146,22 +138,13 @@ public:
     /// Help › Keyboard Shortcuts (non-modal, one at a time).
     void showShortcuts();
     [[nodiscard]] ShortcutsDialog *shortcutsDialog() const { return m_shortcuts; }
-    /// Connects to the OpenCode server at @p address (File › Connect to OpenCode Server…) and
-    /// remembers it for the next start (its password only when @p rememberPassword).
-    ServerSource *connectServer(const QString &address, const QString &password, bool rememberPassword);
-    /// How the questions of a server's agent are answered when they need a dialog (tests).
-    void setQuestionHandler(std::function<std::optional<QList<QStringList>>(const weft::JsonObject &request)> handler)
-    {
-        m_questionHandler = std::move(handler);
-    }
-    /// Closes server source @p key and forgets to connect it at the next start.
-    void disconnectServer(const QString &key);
     /// Writes the export document of @p sessionID (`opencode export`) to @p path.
     bool exportSession(const QString &sessionID, const QString &path, QString *error = nullptr);
     /// The number of problems shown in the status bar.
     [[nodiscard]] int problemCount() const { return m_problemCount; }
-    /// Replaces the confirmation dialogs (tests, scripted use): returns whether to go ahead.
-    void setConfirmationHandler(std::function<bool(const QString &title, const QString &text)> handler);
+    /// Who answers what the window and its panes ask (confirmations, copying an OpenCode session
+    /// into Weft, a server agent's questions): dialogs over the window unless given (tests).
+    void setUserQuestions(std::shared_ptr<UserQuestions> questions);
 
 Q_SIGNALS:
     void currentSessionChanged(const QString &sessionID);
@@ -178,35 +161,19 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    /// The actions (WindowActions), the menus, and what each action does.
     void createActions();
-    void createMenus();
     void showSession(const QString &sessionID, const QString &source = {});
     // OpenCode's sessions, search, find (mainwindowsources.cpp)
+    /// The sources presenter, its actions and what the window does when it says something changed.
     void createSourceActions();
     void setupSources();
     void shutdownSources();
-    void offerOpencode(const QString &dir);
-    void onOpencodeReady();
-    void onOpencodeClosing();
-    /// The header and actions follow changes of the open session in @p model (source @p key).
-    void followSourceModel(const QString &key, SessionsModel *model);
-    void createServerActions();
-    void setupServers();
-    void showConnectServer();
-    void onServerAdded(weft::ServerSource *server);
-    /// A server's agent asks the user (OpenCode's `question` tool): a notice with the options,
-    /// or a dialog for several questions.
-    void onQuestionAsked(const weft::JsonObject &request);
     /// The server source of the open session, or null.
     [[nodiscard]] ServerSource *currentServer() const;
     [[nodiscard]] SessionsModel *sessionsFor(const QString &source) const;
     [[nodiscard]] std::optional<Session> currentSessionInfo() const;
-    /// On a session of OpenCode's source: offers to copy it into Weft instead of @p what
-    /// (forking, compacting) and returns true (the caller stops there).
-    bool offerImportInstead(const QString &sessionID, const QString &what);
     void updateSourceState();
-    void showSearchPanel();
-    void chooseOpencodeDir();
     void updateHeader();
     void updateActions();
     void updateProblems();
@@ -231,7 +198,6 @@ private:
     void showSettings();
     /// Notices of MCP servers that fail (McpManager::serverFailed), with Reconnect.
     void setupMcpNotices();
-    void notAvailableYet(const QString &what);
     // running sessions
     void connectController();
     void applyProcessor();
@@ -257,11 +223,11 @@ private:
     void unrevert();
     void updateSessionNotices();
     void updateContextMeter();
+    [[nodiscard]] UserQuestions &questions();
+    /// Whether to go ahead with deleting what @p text says (a "Delete" button).
     bool confirm(const QString &title, const QString &text);
     void readSettings();
     void writeSettings();
-    QAction *makeAction(const QString &name, const QString &text, const QString &icon,
-                        const QKeySequence &shortcut = {});
 
     std::shared_ptr<SessionService> m_service;
     QString m_dataDir;
@@ -269,13 +235,11 @@ private:
     NoticeBar *m_notices = nullptr;
     AttentionInbox *m_attention = nullptr;
     TodoPanel *m_todos = nullptr;
-    std::function<std::optional<QList<QStringList>>(const weft::JsonObject &)> m_questionHandler;
     QPointer<CompactionDialog> m_compactionDialog;
     QString m_current;
     QString m_currentSource;
-    QPointer<SearchPanel> m_searchPanel;
+    SourcesPresenter *m_sources = nullptr;
     FindBar *m_findBar = nullptr;
-    std::function<bool(const QString &)> m_importQuestion;
     SessionsModel *m_sessions;
     SessionTreeModel *m_tree;
     TimelineModel *m_timeline;
@@ -295,8 +259,8 @@ private:
     QSplitter *m_centerSplitter = nullptr;
     QLabel *m_dataDirLabel = nullptr;
     QToolButton *m_problemsButton = nullptr;
-    QHash<QString, QAction *> m_actions;
-    std::function<bool(const QString &, const QString &)> m_confirm;
+    WindowActions *m_actions = nullptr;
+    std::shared_ptr<UserQuestions> m_questions;
     int m_problemCount = 0;
     bool m_settingsRead = false;
 };

@@ -1,32 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// MainWindow: OpenCode's sessions as a second source in the sidebar (read-only, live), copying
-// them into Weft, search across every session (Ctrl+Shift+F) and find in the open session (Ctrl+F).
+// MainWindow: the sources presenter (OpenCode's folder, OpenCode servers, search) wired to the
+// window, and what the window does with the open session's source.
 
 #include "mainwindow.h"
 
+#include "app/serversource.h"
 #include "composer.h"
-#include "core/logging.h"
 #include "findbar.h"
-#include "noticebar.h"
-#include "app/opencodesource.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
-#include "qt/timelinemodel.h"
-#include "searchpanel.h"
-#include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "sessionsidebar.h"
-#include "style.h"
+#include "sourcespresenter.h"
 #include "timelineview.h"
 
 #include <QAction>
 #include <QBoxLayout>
-#include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QMessageBox>
-#include <QPushButton>
-#include <QSettings>
 #include <QStatusBar>
 
 using namespace Qt::StringLiterals;
@@ -34,177 +23,46 @@ using namespace Qt::StringLiterals;
 namespace weft
 {
 
-namespace
-{
-const QString SettingsGroup = u"OpenCodeSource"_s;
-const QString OfferKey = u"opencodeOffer"_s;
-} // namespace
-
 void MainWindow::createSourceActions()
 {
-    QAction *a = makeAction(u"searchAll"_s, tr("&Search All Sessions…"), u"edit-find"_s,
-                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
-    a->setToolTip(tr("Search the text of every session: messages, reasoning, tool calls, files, errors"));
-    a->setProperty("weftGlobal", true);
-    connect(a, &QAction::triggered, this, &MainWindow::showSearchPanel);
-
-    a = makeAction(u"showOpencode"_s, tr("Show &OpenCode Sessions"), u"network-server"_s);
-    a->setCheckable(true);
-    a->setToolTip(tr("Show the sessions of OpenCode's own data folder in the sidebar, read-only and live"));
-    connect(a, &QAction::triggered, this, [this](bool checked) { setOpencodeShown(checked); });
-
-    a = makeAction(u"chooseOpencodeDir"_s, tr("Choose OpenCode &Folder…"), u"document-open-folder"_s);
-    a->setToolTip(tr("Show the OpenCode sessions of another data folder"));
-    connect(a, &QAction::triggered, this, &MainWindow::chooseOpencodeDir);
-
-    // The find bar sits under the timeline; its actions are the window's.
-    m_findBar = new FindBar(m_timelineView, this);
-    m_actions.insert(u"findNext"_s, m_findBar->findNextAction());
-    m_actions.insert(u"findPrevious"_s, m_findBar->findPreviousAction());
-    addAction(m_findBar->findNextAction());
-    addAction(m_findBar->findPreviousAction());
-    connect(action(u"find"_s), &QAction::triggered, this, [this] {
-        if (!m_current.isEmpty())
-            m_findBar->activate();
+    m_sources = new SourcesPresenter(this, m_controller.get(), m_tree, m_notices,
+                                     [this]() -> UserQuestions & { return questions(); });
+    connect(action(u"searchAll"_s), &QAction::triggered, m_sources, &SourcesPresenter::showSearchPanel);
+    connect(action(u"showOpencode"_s), &QAction::triggered, m_sources,
+            [this](bool checked) { m_sources->setOpencodeShown(checked); });
+    connect(action(u"chooseOpencodeDir"_s), &QAction::triggered, m_sources, &SourcesPresenter::chooseOpencodeDir);
+    connect(action(u"connectServer"_s), &QAction::triggered, m_sources, &SourcesPresenter::showConnectServer);
+    connect(action(u"disconnectServer"_s), &QAction::triggered, this, [this] {
+        const QString key = !m_sidebar->currentSource().isEmpty() ? m_sidebar->currentSource() : m_currentSource;
+        if (ServerSource *server = m_controller->server(key))
+            m_sources->disconnectServer(server->key());
     });
-
-    connect(m_composer, &Composer::importRequested, this, &MainWindow::importSession);
-    createServerActions();
+    connect(m_composer, &Composer::importRequested, m_sources, &SourcesPresenter::importSession);
+    connect(m_sources, &SourcesPresenter::opencodeShownChanged, action(u"showOpencode"_s), &QAction::setChecked);
+    connect(m_sources, &SourcesPresenter::currentChanged, this, [this] {
+        updateHeader();
+        updateActions();
+    });
+    connect(m_sources, &SourcesPresenter::sourceClosing, this, [this](const QString &key) {
+        if (m_currentSource == key)
+            showSession(QString());
+    });
+    connect(m_sources, &SourcesPresenter::searchHitActivated, this, [this](const SearchHit &hit) {
+        if (openSearchHit(hit))
+            m_sources->hideSearchPanel();
+    });
 }
 
 void MainWindow::setupSources()
 {
     if (auto *layout = qobject_cast<QBoxLayout *>(m_timelineView->parentWidget()->layout()))
         layout->insertWidget(layout->indexOf(m_timelineView) + 1, m_findBar);
-
-    // The search index (beside Weft's own data) and OpenCode's source are the controller's; the
-    // sidebar shows the source.
-    m_controller->openSources();
-    setupServers();
-    connect(opencodeSource(), &OpencodeSource::ready, this, &MainWindow::onOpencodeReady);
-    connect(opencodeSource(), &OpencodeSource::aboutToClose, this, &MainWindow::onOpencodeClosing);
-
-    QSettings settings;
-    settings.beginGroup(SettingsGroup);
-    const QString dir = settings.value(u"path"_s, DataDir::opencodePath()).toString();
-    // A Weft started on OpenCode's folder itself shows it already.
-    const bool isPrimary = QDir(dir).canonicalPath() == QDir(m_dataDir).canonicalPath() || m_service->isReadOnly();
-    action(u"showOpencode"_s)->setEnabled(!m_service->isReadOnly());
-    action(u"chooseOpencodeDir"_s)->setEnabled(!m_service->isReadOnly());
-    if (isPrimary)
-        return;
-    if (settings.contains(u"show"_s)) {
-        if (settings.value(u"show"_s).toBool())
-            setOpencodeShown(true, dir);
-    } else if (OpencodeSource::looksLikeDataDir(dir)) {
-        offerOpencode(dir);
-    }
+    m_sources->setup(m_dataDir, m_service->isReadOnly());
 }
 
 void MainWindow::shutdownSources()
 {
-    // The panel's query and the index's worker use the services: they end first.
-    delete m_searchPanel.data();
-    if (OpencodeSource *opencode = opencodeSource())
-        disconnect(opencode, nullptr, this, nullptr);
-    m_controller->closeSources();
-}
-
-void MainWindow::offerOpencode(const QString &dir)
-{
-    QString shown = QDir::toNativeSeparators(dir);
-    const QString home = QDir::toNativeSeparators(QDir::homePath());
-    if (shown.startsWith(home + QDir::separator()))
-        shown = u"~"_s + shown.mid(home.size());
-    const auto answer = [this, dir](bool show) {
-        m_notices->removeNotice(OfferKey);
-        QSettings settings;
-        settings.beginGroup(SettingsGroup);
-        settings.setValue(u"show"_s, show);
-        if (show)
-            setOpencodeShown(true, dir);
-    };
-    m_notices->showNotice(
-        OfferKey, NoticeBar::Kind::Question,
-        tr("OpenCode's sessions are in %1. Show them in the sidebar beside Weft's? They stay OpenCode's: Weft reads "
-           "them live and never changes them.")
-            .arg(shown),
-        {{tr("&Show OpenCode Sessions"), u"network-server"_s, u"showOpencode"_s, [answer] { answer(true); }},
-         {tr("&Not Now"), QString(), u"notNow"_s, [answer] { answer(false); }}},
-        true);
-}
-
-bool MainWindow::setOpencodeShown(bool shown, const QString &dataDir)
-{
-    QSettings settings;
-    settings.beginGroup(SettingsGroup);
-    const QString dir = !dataDir.isEmpty() ? dataDir : settings.value(u"path"_s, DataDir::opencodePath()).toString();
-    m_notices->removeNotice(OfferKey);
-    if (!shown) {
-        settings.setValue(u"show"_s, false);
-        opencodeSource()->close();
-        action(u"showOpencode"_s)->setChecked(false);
-        return true;
-    }
-    const Result<void> opened = opencodeSource()->open(dir);
-    if (!opened) {
-        action(u"showOpencode"_s)->setChecked(false);
-        QMessageBox::warning(this, tr("OpenCode Sessions"),
-                             tr("OpenCode's sessions in %1 cannot be shown:\n%2")
-                                 .arg(QDir::toNativeSeparators(dir), opened.error().message));
-        return false;
-    }
-    settings.setValue(u"show"_s, true);
-    settings.setValue(u"path"_s, opencodeSource()->dataDir());
-    action(u"showOpencode"_s)->setChecked(true);
-    if (!opencodeSource()->warning().isEmpty())
-        statusBar()->showMessage(opencodeSource()->warning(), 10000);
-    return true;
-}
-
-void MainWindow::chooseOpencodeDir()
-{
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("OpenCode's Data Folder"),
-                                                          opencodeSource()->isOpen() ? opencodeSource()->dataDir()
-                                                                                     : DataDir::opencodePath());
-    if (!dir.isEmpty())
-        setOpencodeShown(true, dir);
-}
-
-void MainWindow::onOpencodeReady()
-{
-    SessionsModel *model = opencodeSource()->sessions();
-    const QString key = opencodeSource()->key();
-    m_tree->addSource(key, model, opencodeSource()->label());
-    followSourceModel(key, model);
-    connect(opencodeSource()->service(), &SessionService::problemFound, this,
-            [this](const QString &location, const QString &reason) {
-                statusBar()->showMessage(tr("OpenCode's data: %1 (%2)").arg(reason, location), 8000);
-            });
-}
-
-void MainWindow::followSourceModel(const QString &key, SessionsModel *model)
-{
-    // The open session's header follows the source's changes (a title, a summary, a revert).
-    connect(model, &QAbstractItemModel::dataChanged, this, [this, key, model](const QModelIndex &tl, const QModelIndex &br) {
-        if (m_currentSource != key)
-            return;
-        const QModelIndex current = model->indexForId(m_current);
-        if (current.isValid() && current.row() >= tl.row() && current.row() <= br.row()) {
-            updateHeader();
-            updateActions();
-        }
-    });
-}
-
-void MainWindow::onOpencodeClosing()
-{
-    const QString key = opencodeSource()->key();
-    if (!m_currentSource.isEmpty())
-        showSession(QString());
-    m_tree->removeSource(key);
-    if (SessionsModel *model = opencodeSource()->sessions())
-        disconnect(model, nullptr, this, nullptr);
+    m_sources->shutdown();
 }
 
 SessionsModel *MainWindow::sessionsFor(const QString &source) const
@@ -244,41 +102,6 @@ ServerSource *MainWindow::currentServer() const
     return m_currentSource.isEmpty() ? nullptr : m_controller->server(m_currentSource);
 }
 
-bool MainWindow::offerImportInstead(const QString &sessionID, const QString &what)
-{
-    // Weft's own sessions and a server's are acted on where they are.
-    if (m_currentSource.isEmpty() || sessionID.isEmpty() || sessionID != m_current || currentServer())
-        return false;
-    if (m_service->isReadOnly())
-        return true;
-    const std::optional<Session> s = currentSessionInfo();
-    const QString title = s ? s->title() : sessionID;
-    const QString text = tr("“%1” is one of OpenCode's sessions: Weft shows it but never writes to OpenCode's data. "
-                            "To %2, copy it into Weft's own sessions first; the copy opens in the Weft list.")
-                             .arg(title, what);
-    bool copy = false;
-    if (m_importQuestion) {
-        copy = m_importQuestion(text);
-    } else {
-        QMessageBox box(QMessageBox::Question, tr("Copy into Weft"), text, QMessageBox::Cancel, this);
-        QPushButton *button = box.addButton(tr("&Copy into Weft"), QMessageBox::AcceptRole);
-        box.setDefaultButton(button);
-        box.exec();
-        copy = box.clickedButton() == button;
-    }
-    if (copy)
-        importSession(sessionID);
-    return true;
-}
-
-void MainWindow::importSession(const QString &sessionID)
-{
-    if (!opencodeSource() || !opencodeSource()->service() || m_service->isReadOnly() || sessionID.isEmpty())
-        return;
-    statusBar()->showMessage(tr("Copying into Weft…"));
-    m_controller->importSession(sessionID);
-}
-
 void MainWindow::onImported(const Session &copy)
 {
     m_sessions->refreshSession(copy.id());
@@ -287,43 +110,10 @@ void MainWindow::onImported(const Session &copy)
     Q_EMIT imported(copy.id());
 }
 
-SearchPanel *MainWindow::searchPanel()
-{
-    if (!m_searchPanel) {
-        m_searchPanel = new SearchPanel(m_controller.get(), this);
-        connect(m_searchPanel, &SearchPanel::hitActivated, this, [this](const SearchHit &hit) {
-            if (openSearchHit(hit))
-                m_searchPanel->hide();
-        });
-    }
-    // What each source is called in the results, and who wrote each message (read off the GUI
-    // thread, from the stores, which are thread-safe).
-    QHash<QString, QString> labels;
-    labels.insert(m_controller->primarySourceKey(), m_tree->primaryLabel());
-    if (opencodeSource() && opencodeSource()->service())
-        labels.insert(opencodeSource()->key(), opencodeSource()->label());
-    m_searchPanel->setSourceLabels(labels);
-    m_searchPanel->setRoleResolver(m_controller->roleResolver());
-    return m_searchPanel;
-}
-
-void MainWindow::showSearchPanel()
-{
-    SearchPanel *panel = searchPanel();
-    panel->show();
-    panel->raise();
-    panel->activateWindow();
-}
-
 bool MainWindow::openSearchHit(const SearchHit &hit)
 {
-    QString source;
-    if (hit.source != m_controller->primarySourceKey()) {
-        if (!opencodeSource() || hit.source != opencodeSource()->key())
-            return false;
-        source = hit.source;
-    }
-    return openSessionAt(source, hit.sessionID, hit.messageID, hit.partID);
+    const std::optional<QString> source = m_sources->sourceOf(hit);
+    return source && openSessionAt(*source, hit.sessionID, hit.messageID, hit.partID);
 }
 
 bool MainWindow::openSessionAt(const QString &source, const QString &sessionID, const QString &messageID,

@@ -25,20 +25,9 @@ namespace weft
 
 void MainWindow::createTrashActions()
 {
-    const bool hasTrash = m_service->has(StoreCapability::Trash);
-    // Ctrl+Z reaches this action only where the focus is not a text field: the composer and the
-    // filter box take the key for their own undo first (ShortcutOverride).
-    QAction *a = makeAction(u"undoDelete"_s, tr("&Undo Delete"), u"edit-undo"_s, QKeySequence::Undo);
-    a->setToolTip(tr("Bring back the session deleted last"));
-    a->setEnabled(false);
-    a->setVisible(hasTrash);
-    connect(a, &QAction::triggered, this, [this] { undoDelete(); });
-
-    a = makeAction(u"showTrash"_s, tr("&Trash…"), u"user-trash"_s);
-    a->setToolTip(tr("The sessions deleted in the last 30 days, to restore them"));
-    a->setVisible(hasTrash);
-    connect(a, &QAction::triggered, this, [this] { showTrash(); });
-    m_sidebar->addFooterAction(a);
+    connect(action(u"undoDelete"_s), &QAction::triggered, this, [this] { undoDelete(); });
+    connect(action(u"showTrash"_s), &QAction::triggered, this, [this] { showTrash(); });
+    m_sidebar->addFooterAction(action(u"showTrash"_s));
 
     connect(m_service.get(), &SessionService::trashChanged, this, &MainWindow::onTrashChanged);
 }

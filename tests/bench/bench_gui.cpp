@@ -33,6 +33,7 @@
 #include "app/opencodesource.h"
 #include "app/serversource.h"
 #include "mainwindow.h"
+#include "sourcespresenter.h"
 #include "timelineview.h"
 
 #include <QApplication>
@@ -281,7 +282,7 @@ int guiOpenSource(BenchApplication &app, bool server, const QString &address, co
     SessionsModel *sessions = nullptr;
     if (server) {
         const QString password = qEnvironmentVariable("OPENCODE_SERVER_PASSWORD");
-        ServerSource *source = window->connectServer(address, password, false);
+        ServerSource *source = window->sources()->connectServer(address, password, false);
         if (!source || !waitFor([source] { return source->isReady(); }, 60000)) {
             std::fprintf(stderr, "could not connect to %s\n", qPrintable(address));
             return 1;
@@ -290,7 +291,7 @@ int guiOpenSource(BenchApplication &app, bool server, const QString &address, co
         sessions = source->sessions();
     } else {
         OpencodeSource *source = window->opencodeSource();
-        if (!window->setOpencodeShown(true, address) || !waitFor([source] { return source->isReady(); }, 60000)) {
+        if (!window->sources()->setOpencodeShown(true, address) || !waitFor([source] { return source->isReady(); }, 60000)) {
             std::fprintf(stderr, "could not open OpenCode's database in %s\n", qPrintable(address));
             return 1;
         }

@@ -13,6 +13,7 @@
 #include "diffview.h"
 #include "fakellmserver.h"
 #include "guitest.h"
+#include "scriptedquestions.h"
 #include "mainwindow.h"
 #include "opencodedb/opencodedbstore.h"
 #include "diff/textdiff.h"
@@ -908,12 +909,12 @@ void TestDiffPane::paneRevertsOneFile()
     QString title, text;
     bool answer = false;
     int asked = 0;
-    pane.setConfirmationHandler([&](const QString &t, const QString &x) {
-        title = t;
-        text = x;
+    pane.setUserQuestions(test::scriptedQuestions([&](const Confirmation &c) {
+        title = c.title;
+        text = c.text;
         ++asked;
         return answer;
-    });
+    }));
     QSignalSpy finished(&pane, &ChangesPane::revertFinished);
     // Cancelled: nothing changes.
     pane.revertFileAction()->trigger();
@@ -1261,12 +1262,12 @@ void TestDiffPane::turnScopeAndRevert()
     // Revert one file of the turn: report.py gets its old contents back (no final newline).
     QString title, text;
     QStringList asked;
-    window->setConfirmationHandler([&](const QString &t, const QString &x) {
-        title = t;
-        text = x;
-        asked.append(t);
+    window->setUserQuestions(test::scriptedQuestions([&](const Confirmation &c) {
+        title = c.title;
+        text = c.text;
+        asked.append(c.title);
         return true;
-    });
+    }));
     pane->selectFile(pane->model()->rowOfPath(u"tools/report.py"_s));
     QVERIFY(waitShown(pane));
     QCOMPARE(pane->diffView()->document()->path(), u"tools/report.py"_s);

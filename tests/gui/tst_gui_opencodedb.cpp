@@ -5,6 +5,8 @@
 
 #include "composer.h"
 #include "guitest.h"
+#include "sourcespresenter.h"
+#include "scriptedquestions.h"
 #include "mainwindow.h"
 #include "noticebar.h"
 #include "app/opencodesource.h"
@@ -169,7 +171,7 @@ void TestGuiOpencodeDb::showsTheDatabaseAsASource()
     QVERIFY(weftSessions > 0);
     QSignalSpy resets(tree, &QAbstractItemModel::modelReset);
 
-    QVERIFY(w->setOpencodeShown(true, m_opencodeDir));
+    QVERIFY(w->sources()->setOpencodeShown(true, m_opencodeDir));
     QVERIFY(waitForSource(w));
     // Two sources: Weft's own projects moved under "Weft", OpenCode's with the version of its
     // newest session.
@@ -206,7 +208,7 @@ void TestGuiOpencodeDb::showsTheDatabaseAsASource()
     QTRY_VERIFY(w->timelineModel()->rowCount() > 0);
 
     // Hidden again: back to one source, remembered.
-    QVERIFY(w->setOpencodeShown(false));
+    QVERIFY(w->sources()->setOpencodeShown(false));
     QTRY_COMPARE(sessionsBelow(tree, {}), weftSessions);
     QVERIFY(tree->index(0, 0).data(SessionTreeModel::NodeKindRole).value<SessionTreeModel::NodeKind>()
             != SessionTreeModel::NodeKind::Source);
@@ -371,10 +373,10 @@ void TestGuiOpencodeDb::composerAndForkOfferTheCopy()
     QVERIFY(test::openAndLoad(*w, MainID, key));
     QStringList asked;
     bool answer = false;
-    w->setImportQuestionHandler([&](const QString &text) {
-        asked.append(text);
-        return answer;
-    });
+    w->setUserQuestions(test::scriptedQuestions([&](const Confirmation &c) {
+        asked.append(c.text);
+        return c.title == u"Copy into Weft"_s && answer;
+    }));
     w->action(u"forkSession"_s)->trigger();
     QCOMPARE(asked.size(), 1);
     QVERIFY2(asked.first().contains(u"fork it"_s), qPrintable(asked.first()));

@@ -12,6 +12,7 @@
 #include "fakellmserver.h"
 #include "runfixture.h"
 #include "guitest.h"
+#include "scriptedquestions.h"
 #include "mainwindow.h"
 #include "noticebar.h"
 #include "processor/processor.h"
@@ -611,10 +612,10 @@ void TestGuiRun::agentQuestionAnsweredInWindow()
     m_run.server->enqueue(FakeReply::sse(questionCall(u"call_q1"_s, u"Which colour?"_s)));
     m_run.server->enqueue(FakeReply::sse(textReply({u"Blue it is."_s})));
     JsonObject shown;
-    m_window->setQuestionHandler([&shown](const JsonObject &request) -> std::optional<QList<QStringList>> {
+    m_window->setUserQuestions(test::scriptedQuestions({}, [&shown](const JsonObject &request) {
         shown = request;
-        return QList<QStringList>{{u"Blue"_s}};
-    });
+        return std::optional<QList<QStringList>>({{u"Blue"_s}});
+    }));
     m_window->composer()->setText(u"Paint it"_s);
     m_window->composer()->send();
     NoticeBar *notices = m_window->noticeBar();

@@ -4,6 +4,7 @@
 
 #include "findbar.h"
 #include "guitest.h"
+#include "sourcespresenter.h"
 #include "mainwindow.h"
 #include "app/opencodesource.h"
 #include "qt/sessionsmodel.h"
@@ -182,7 +183,7 @@ void TestGuiSearch::searchPanelFindsAndOpens()
     // Ctrl+Shift+F opens the panel with the focus in the field.
     w->activateWindow();
     QTest::keySequence(w, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
-    SearchPanel *panel = w->searchPanel();
+    SearchPanel *panel = w->sources()->searchPanel();
     // Every reset and row the searches below cause is checked for consistency.
     QAbstractItemModelTester tester(panel->resultsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QTRY_VERIFY(panel->isVisible());
@@ -380,7 +381,7 @@ void TestGuiSearch::screenshots()
     QVERIFY(w);
     QVERIFY(waitForIndex(w));
     QVERIFY(QDir().mkpath(QStringLiteral(WEFT_BINARY_DIR "/screenshots")));
-    SearchPanel *panel = w->searchPanel();
+    SearchPanel *panel = w->sources()->searchPanel();
     panel->resize(760, 600);
     panel->show();
     QVERIFY(QTest::qWaitForWindowExposed(panel));

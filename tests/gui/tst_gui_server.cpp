@@ -13,6 +13,8 @@
 #include "questiondialog.h"
 #include "fakeopencodeserver.h"
 #include "guitest.h"
+#include "sourcespresenter.h"
+#include "scriptedquestions.h"
 #include "mainwindow.h"
 #include "noticebar.h"
 #include "qt/sessionsmodel.h"
@@ -262,7 +264,7 @@ MainWindow *TestGuiServer::makeWindow()
 {
     m_window = std::make_unique<MainWindow>(m_service, m_data->path());
     m_window->resize(1300, 820);
-    m_window->setConfirmationHandler([](const QString &, const QString &) { return true; });
+    m_window->setUserQuestions(test::scriptedQuestions([](const Confirmation &) { return true; }));
     m_window->show();
     if (!QTest::qWaitForWindowExposed(m_window.get()))
         return nullptr;
@@ -271,7 +273,7 @@ MainWindow *TestGuiServer::makeWindow()
 
 ServerSource *TestGuiServer::connect(MainWindow *w, const QUrl &url, int timeoutMs)
 {
-    ServerSource *source = w->connectServer((url.isEmpty() ? m_server->url() : url).toString(), u"secret"_s, true);
+    ServerSource *source = w->sources()->connectServer((url.isEmpty() ? m_server->url() : url).toString(), u"secret"_s, true);
     if (!source)
         return nullptr;
     if (!source->isReady()) {
@@ -334,7 +336,7 @@ void TestGuiServer::showsTheServerAsASource()
     QCOMPARE(again->sessionTreeModel()->rowCount(), 2);
 
     // Disconnected: gone from the sidebar and not connected at the next start.
-    again->disconnectServer(key);
+    again->sources()->disconnectServer(key);
     QTRY_COMPARE(again->sessionTreeModel()->rowCount(), 1);
     QCOMPARE(QSettings().value(u"OpenCodeServers/1/connected"_s).toBool(), false);
 }
@@ -441,7 +443,7 @@ void TestGuiServer::refusedAndDroppedConnections()
 {
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    ServerSource *refused = w->connectServer(m_server->url().toString(), u"wrong"_s, false);
+    ServerSource *refused = w->sources()->connectServer(m_server->url().toString(), u"wrong"_s, false);
     QVERIFY(refused);
     QTRY_COMPARE(refused->state(), ServerSource::State::Failed);
     QTRY_VERIFY(w->noticeBar()->noticeText(u"serverConnect"_s).contains(u"refused the password"_s));
@@ -494,11 +496,13 @@ void TestGuiServer::questionsAreAnsweredThere()
     JsonObject several = which;
     several.insert(u"multiple"_s, true);
     ask(u"que_2"_s, JsonArray{which, several});
-    w->setQuestionHandler([](const JsonObject &request) -> std::optional<QList<QStringList>> {
-        if (request.value(u"questions"_s).toArray().size() != 2)
-            return std::nullopt;
-        return QList<QStringList>{{u"a.txt"_s}, {u"a.txt"_s, u"b.txt"_s}};
-    });
+    w->setUserQuestions(test::scriptedQuestions(
+        [](const Confirmation &) { return true; },
+        [](const JsonObject &request) -> std::optional<QList<QStringList>> {
+            if (request.value(u"questions"_s).toArray().size() != 2)
+                return std::nullopt;
+            return QList<QStringList>{{u"a.txt"_s}, {u"a.txt"_s, u"b.txt"_s}};
+        }));
     QTRY_VERIFY((b = w->noticeBar()->button(u"question-que_2"_s, u"answer"_s)) != nullptr);
     QTest::mouseClick(b, Qt::LeftButton);
     QTRY_COMPARE(requestsTo(*m_server, "POST", u"/question/que_2/reply"_s).size(), 1);

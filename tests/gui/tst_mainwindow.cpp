@@ -7,6 +7,7 @@
 #include "shortcutsdialog.h"
 #include "contextmeter.h"
 #include "guitest.h"
+#include "scriptedquestions.h"
 #include "mainwindow.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
@@ -416,10 +417,10 @@ void TestMainWindow::deleteMovesToTheTrash()
     QVERIFY(w);
     QVERIFY(test::openAndLoad(*w, HandNamed));
     QStringList asked;
-    w->setConfirmationHandler([&](const QString &, const QString &text) {
-        asked.append(text);
+    w->setUserQuestions(test::scriptedQuestions([&](const Confirmation &c) {
+        asked.append(c.text);
         return false;
-    });
+    }));
     QTreeView *tree = w->sidebar()->view();
     w->activateWindow();
     tree->setFocus();

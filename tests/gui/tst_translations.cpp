@@ -6,8 +6,10 @@
 // error paths give Japanese and Chinese messages, and English ones with no translator.
 
 #include "compactiondialog.h"
+#include "errorwording.h"
 #include "findbar.h"
 #include "guitest.h"
+#include "sourcespresenter.h"
 #include "i18n.h"
 #include "mainwindow.h"
 #include "problemsdialog.h"
@@ -342,7 +344,7 @@ void TestTranslations::installTranslations()
 
     QStringList loaded = I18n::installTranslations(app, QLocale(QLocale::Japanese, QLocale::Japan));
     QCOMPARE(loaded.size(), 2); // weft_ja and Qt's qtbase_ja
-    QCOMPARE(QCoreApplication::translate("weft::MainWindow", "&File"), u"ファイル(&F)"_s);
+    QCOMPARE(QCoreApplication::translate("weft::WindowActions", "&File"), u"ファイル(&F)"_s);
     QCOMPARE(QCoreApplication::translate("weft::Style", "%n min ago", nullptr, 5), u"5 分前"_s);
     QCOMPARE(QCoreApplication::translate("QPlatformTheme", "Cancel"), u"キャンセル"_s);
 
@@ -350,12 +352,12 @@ void TestTranslations::installTranslations()
     loaded = I18n::installTranslations(app, QLocale(QLocale::Chinese, QLocale::SimplifiedChineseScript, QLocale::China));
     QCOMPARE(loaded.size(), 2);
     QVERIFY(loaded.first().endsWith(u"weft_zh_CN.qm"_s));
-    QCOMPARE(QCoreApplication::translate("weft::MainWindow", "&File"), u"文件(&F)"_s);
+    QCOMPARE(QCoreApplication::translate("weft::WindowActions", "&File"), u"文件(&F)"_s);
     QCOMPARE(QCoreApplication::translate("weft::ChangesPane", "A", "added file"), u"增"_s);
 
     loaded = I18n::installTranslations(app, QLocale(QLocale::English, QLocale::UnitedStates));
     QVERIFY(loaded.isEmpty());
-    QCOMPARE(QCoreApplication::translate("weft::MainWindow", "&File"), u"&File"_s);
+    QCOMPARE(QCoreApplication::translate("weft::WindowActions", "&File"), u"&File"_s);
     QCOMPARE(app.findChildren<QTranslator *>().size(), 0);
 }
 
@@ -636,7 +638,7 @@ void TestTranslations::noUntranslatedString()
     // The dialogs, as the window opens them.
     window.findBar()->show();
     found += untranslatedStrings(window.findBar(), userData);
-    found += untranslatedStrings(window.searchPanel(), userData);
+    found += untranslatedStrings(window.sources()->searchPanel(), userData);
 
     QTemporaryDir config;
     SettingsDialog settings(config.filePath(u"weft.json"_s), &window);
@@ -661,7 +663,7 @@ void TestTranslations::noUntranslatedString()
     compaction.show();
     QVERIFY(QTest::qWaitForWindowExposed(&compaction));
     QVERIFY(compaction.grab().save(shots + tag + u"-compaction.png"_s));
-    compaction.setFailed(QCoreApplication::translate("weft::MainWindow", "The compaction was cancelled; the session is as it was."));
+    compaction.setFailed(ErrorWording::compactionFailed(MessageError::aborted(u"stopped"_s)));
     found += untranslatedStrings(&compaction, userData);
 
     ProblemsDialog problems({StoreProblem{fixture.path() + u"/storage/session/broken.json"_s, u"-"_s}}, &window);

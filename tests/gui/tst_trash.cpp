@@ -5,6 +5,7 @@
 
 #include "composer.h"
 #include "guitest.h"
+#include "scriptedquestions.h"
 #include "mainwindow.h"
 #include "noticebar.h"
 #include "qt/sessionsmodel.h"
@@ -85,10 +86,10 @@ void TestTrash::cleanup()
 MainWindow *TestTrash::makeWindow()
 {
     m_window = std::make_unique<MainWindow>(m_service, m_data->path());
-    m_window->setConfirmationHandler([this](const QString &, const QString &text) {
-        m_asked.append(text);
+    m_window->setUserQuestions(test::scriptedQuestions([this](const Confirmation &c) {
+        m_asked.append(c.text);
         return true;
-    });
+    }));
     if (!test::showAndOpen(*m_window, HandNamed, QSize(1300, 820)))
         return nullptr;
     m_window->activateWindow();
