@@ -714,14 +714,14 @@ void ChangesPane::confirmRevertFile(const std::shared_ptr<const DiffDocument> &d
 {
     const QString rel = QDir(QFileInfo(directory).canonicalFilePath()).relativeFilePath(path);
     QString what;
-    switch (FileRevert::actionFor(*doc)) {
-    case FileRevert::Action::Delete:
+    switch (doc->revertAction()) {
+    case DiffDocument::RevertAction::Delete:
         what = tr("“%1” did not exist before this change: it will be deleted.").arg(rel);
         break;
-    case FileRevert::Action::Create:
+    case DiffDocument::RevertAction::Create:
         what = tr("“%1” was deleted by this change: it will be created again with its old contents.").arg(rel);
         break;
-    case FileRevert::Action::Restore:
+    case DiffDocument::RevertAction::Restore:
         what = tr("“%1” will get its contents from before this change back (%2 added and %3 removed lines undone).")
                    .arg(rel)
                    .arg(doc->additions())
