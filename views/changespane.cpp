@@ -6,7 +6,6 @@
 #include "diffview.h"
 #include "importeddirectory.h"
 #include "app/sessioncontroller.h"
-#include "processor/revert.h"
 #include "qt/diffmodel.h"
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
@@ -754,7 +753,7 @@ void ChangesPane::revertTurn()
     m_revertingSession = sessionID;
     updateActions();
     whenFinished(m_controller->planRevert(sessionID, turnID), this,
-                 [this, sessionID, turnID](const Result<Snapshot::RevertPlan> &plan) {
+                 [this, sessionID, turnID](const Result<RevertPlan> &plan) {
                      if (!plan) {
                          finishRevert(false, tr("Could not revert the turn: %1").arg(plan.error().toString()));
                          return;
@@ -769,7 +768,7 @@ void ChangesPane::revertTurn()
                  });
 }
 
-void ChangesPane::confirmRevertTurn(const Snapshot::RevertPlan &plan, const QList<MessageWithParts> &messages)
+void ChangesPane::confirmRevertTurn(const RevertPlan &plan, const QList<MessageWithParts> &messages)
 {
     const auto relative = [this](const QStringList &paths) {
         QStringList out;

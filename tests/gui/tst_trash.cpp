@@ -84,7 +84,7 @@ void TestTrash::cleanup()
 
 MainWindow *TestTrash::makeWindow()
 {
-    m_window = std::make_unique<MainWindow>(m_service, m_data->path());
+    m_window = std::make_unique<MainWindow>(test::makeController(m_service, m_data->path()));
     m_window->setConfirmationHandler([this](const QString &, const QString &text) {
         m_asked.append(text);
         return true;
