@@ -159,9 +159,9 @@ void CompactionDialog::setPreview(const Result<CompactionPreview> &result)
     else
         setField(u"model"_s, p.model);
 
-    setField(u"strategy"_s, p.keepsTail
-                                ? tr("Summarise the older messages, keep the newest 30% as they are")
-                                : tr("Summarise the whole conversation"));
+    setField(u"strategy"_s,
+             p.keepsTail ? tr("Summarise the older messages, keep the newest 30% as they are")
+                         : tr("Summarise the whole conversation"));
     const int summarized = p.summarized;
     setField(u"summarized"_s, Style::plural(tr("%n message(s)", nullptr, summarized), summarized) + u", "_s
                                   + tokens(p.summarizedTokens));
@@ -176,7 +176,8 @@ void CompactionDialog::setPreview(const Result<CompactionPreview> &result)
         const int n = p.prunedOutputs;
         prune = Style::plural(tr("%n output(s)", nullptr, n), n) + u", "_s + tokens(p.pruneSavings);
     } else {
-        prune = tr("none: old outputs hold %1, clearing starts above %2").arg(tokens(p.prunable), tokens(p.pruneMinimum));
+        prune
+            = tr("none: old outputs hold %1, clearing starts above %2").arg(tokens(p.prunable), tokens(p.pruneMinimum));
     }
     setField(u"prune"_s, prune);
 

@@ -485,7 +485,8 @@ bool Composer::addAttachment(const QString &path)
         showNotice(tr("Files can only be attached to Weft's own sessions."));
         return false;
     }
-    return accept(PromptAttachments::fromPath(path, m_projectDir), QFileInfo(path).fileName().isEmpty() ? path : QFileInfo(path).fileName());
+    return accept(PromptAttachments::fromPath(path, m_projectDir),
+                  QFileInfo(path).fileName().isEmpty() ? path : QFileInfo(path).fileName());
 }
 
 bool Composer::addPastedImage(const QString &dataUrl)

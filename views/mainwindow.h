@@ -47,9 +47,10 @@ struct SearchHit;
 /// the store found.
 ///
 /// The window runs sessions through the SessionController it is given (the composition root,
-/// app/window.cpp, makes it from the config): the composer's prompts, Stop, the compaction dialog, the permission questions of `ask` rules (in the notice strip
-/// under the timeline), undo of a compaction and of a revert. The window keeps the layout, the
-/// actions, the menus, the dialogs and the confirmations; the controller does the work.
+/// app/window.cpp, makes it from the config): the composer's prompts, Stop, the compaction
+/// dialog, the permission questions of `ask` rules (in the notice strip under the timeline),
+/// undo of a compaction and of a revert. The window keeps the layout, the actions, the menus,
+/// the dialogs and the confirmations; the controller does the work.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT

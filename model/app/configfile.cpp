@@ -2,9 +2,9 @@
 #include "configfile.h"
 
 #include "compaction/compaction.h"
-#include "provider/config.h"
 #include "core/logging.h"
 #include "core/tr.h"
+#include "provider/config.h"
 
 #include <QDir>
 #include <QFile>

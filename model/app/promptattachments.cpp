@@ -126,7 +126,8 @@ Result<PromptAttachment> fromDataUrl(const QString &dataUrl, const QString &file
                      filename};
     // Checked before decoding: base64 grows by a third.
     if (data.data.size() / 4 * 3 > PromptAttachment::MaxImageBytes + 3)
-        return Error{ProcessorTr::tr("the image is too large to attach (at most %1)").arg(sizeText(PromptAttachment::MaxImageBytes)),
+        return Error{ProcessorTr::tr("the image is too large to attach (at most %1)")
+                         .arg(sizeText(PromptAttachment::MaxImageBytes)),
                      filename};
     const auto decoded = QByteArray::fromBase64Encoding(data.data.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
     if (!decoded || decoded.decoded.isEmpty())

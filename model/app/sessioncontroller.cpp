@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessioncontroller.h"
 
-#include "session/sessionstore.h"
+#include "app/opencodesource.h"
+#include "app/serversource.h"
+#include "compaction/compaction.h"
+#include "core/async.h"
 #include "core/logging.h"
 #include "core/project.h"
 #include "core/tr.h"
 #include "opencodedb/dbimport.h"
-#include "search/searchindex.h"
-#include "compaction/compaction.h"
 #include "processor/revert.h"
 #include "processor/setup.h"
-#include "core/async.h"
-#include "app/opencodesource.h"
-#include "app/serversource.h"
+#include "search/searchindex.h"
 #include "server/serverclient.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
+#include "session/sessionstore.h"
 #include "session/transfer.h"
 #include "store/sessionlock.h"
 
@@ -147,7 +147,8 @@ void SessionController::setupProcessor(ProcessorSetup setup)
     m_configPath
         = m_factory && !m_factory->config().path().isEmpty() ? m_factory->config().path() : Config::defaultPath();
     const Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(setup.config.compaction);
-    m_compactionSettings = std::make_unique<const Compaction::Settings>(settings ? settings.value() : Compaction::Settings());
+    m_compactionSettings
+        = std::make_unique<const Compaction::Settings>(settings ? settings.value() : Compaction::Settings());
     m_processor = std::make_unique<Processor>(m_service, setup.config);
     Processor *processor = m_processor.get();
     connect(processor, &Processor::busyChanged, this, &SessionController::onBusyChanged);

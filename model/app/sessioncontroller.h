@@ -6,8 +6,8 @@
 #include "core/mcpserver.h"
 #include "core/permissionrequest.h"
 #include "core/prompt.h"
-#include "core/revertplan.h"
 #include "core/result.h"
+#include "core/revertplan.h"
 #include "core/searchhit.h"
 #include "core/storeinfo.h"
 #include "core/types.h"
@@ -140,7 +140,8 @@ public:
     struct ProjectChoices {
         /// A command `/name` runs: the config's, a .opencode/command file's or an MCP server's
         /// prompt (its arguments, in their order).
-        struct Command {
+        struct Command
+        {
             QString name;
             QString description;
             QStringList mcpArguments;

@@ -132,7 +132,8 @@ QList<Part> toParts(const PromptAttachment &a, ToolContext &context, const QStri
         parts.append(syntheticText(sessionID, messageID, u"Called the Read tool with the following input: "_s
                                                              + toolInput(u"filePath"_s, a.path)));
         QFile file(a.path);
-        const qint64 limit = a.kind == PromptAttachment::Kind::Image ? PromptAttachment::MaxImageBytes : PromptAttachment::MaxPdfBytes;
+        const qint64 limit
+            = a.kind == PromptAttachment::Kind::Image ? PromptAttachment::MaxImageBytes : PromptAttachment::MaxPdfBytes;
         if (!file.open(QIODevice::ReadOnly) || file.size() > limit) {
             const QString why = file.isOpen() ? u"the file grew beyond %1"_s.arg(sizeText(limit)) : file.errorString();
             parts.append(syntheticText(sessionID, messageID,

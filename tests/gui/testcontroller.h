@@ -17,11 +17,12 @@ namespace weft::test
 
 /// A SessionController over @p service and @p dataDir, its processor made from @p setup (an
 /// empty config without one).
-inline std::unique_ptr<SessionController> makeController(std::shared_ptr<SessionService> service, const QString &dataDir,
+inline std::unique_ptr<SessionController> makeController(std::shared_ptr<SessionService> service,
+                                                         const QString &dataDir,
                                                          std::optional<ProcessorSetup> setup = std::nullopt)
 {
-    return std::make_unique<SessionController>(std::move(service), dataDir,
-                                               setup ? std::move(*setup) : makeProcessorSetup(Config(), dataDir).value());
+    return std::make_unique<SessionController>(
+        std::move(service), dataDir, setup ? std::move(*setup) : makeProcessorSetup(Config(), dataDir).value());
 }
 
 } // namespace weft::test

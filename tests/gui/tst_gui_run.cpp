@@ -427,7 +427,8 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QVERIFY(dialog->isVisible());
     QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Preview);
     QCOMPARE(m_run.server->requests().size(), requestsBefore);
-    const Result<Compaction::Preview> expected = m_window->controller()->processor()->previewCompaction(m_run.sessionID);
+    const Result<Compaction::Preview> expected
+        = m_window->controller()->processor()->previewCompaction(m_run.sessionID);
     QVERIFY(expected);
     QVERIFY(expected->canCompact());
     const QLocale locale;
