@@ -7,6 +7,7 @@
 #include "cliserver.h"
 #include "interrupt.h"
 
+#include "app/promptattachments.h"
 #include "core/identifier.h"
 #include "core/json.h"
 #include "core/logging.h"
@@ -380,7 +381,7 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     // Every file is checked before anything is written or sent.
     QList<PromptAttachment> attachments;
     for (const QString &path : cmd.values(u"file"_s)) {
-        Result<PromptAttachment> attachment = Attachments::fromPath(path, QDir::currentPath());
+        Result<PromptAttachment> attachment = PromptAttachments::fromPath(path, QDir::currentPath());
         if (!attachment)
             return fail(u"cannot attach %1: %2"_s.arg(path, attachment.error().message));
         attachments.append(attachment.value());

@@ -2,6 +2,7 @@
 // weft-window: the window, started by `weft` without a command (app/main.cpp).
 #include "cli.h"
 
+#include "app/sessioncontroller.h"
 #include "appearance.h"
 #include "core/logging.h"
 #include "i18n.h"
@@ -66,7 +67,8 @@ int main(int argc, char **argv)
                                  .arg(setup.error().toString()));
         setup = weft::makeProcessorSetup(weft::Config(), opened->path);
     }
-    weft::MainWindow window(service, opened->path, std::optional<weft::ProcessorSetup>(setup.value()));
+    // The composition root: the controller over the service and the processor, given to the window.
+    weft::MainWindow window(std::make_unique<weft::SessionController>(service, opened->path, std::move(setup).value()));
     // Colours and the timeline font chosen in the settings dialog.
     weft::Appearance::apply(weft::Appearance::Settings::load());
     window.show();

@@ -6,7 +6,6 @@
 #include "diffview.h"
 #include "importeddirectory.h"
 #include "app/sessioncontroller.h"
-#include "processor/revert.h"
 #include "qt/diffmodel.h"
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
@@ -713,14 +712,14 @@ void ChangesPane::confirmRevertFile(const std::shared_ptr<const DiffDocument> &d
 {
     const QString rel = QDir(QFileInfo(directory).canonicalFilePath()).relativeFilePath(path);
     QString what;
-    switch (FileRevert::actionFor(*doc)) {
-    case FileRevert::Action::Delete:
+    switch (doc->revertAction()) {
+    case DiffDocument::RevertAction::Delete:
         what = tr("“%1” did not exist before this change: it will be deleted.").arg(rel);
         break;
-    case FileRevert::Action::Create:
+    case DiffDocument::RevertAction::Create:
         what = tr("“%1” was deleted by this change: it will be created again with its old contents.").arg(rel);
         break;
-    case FileRevert::Action::Restore:
+    case DiffDocument::RevertAction::Restore:
         what = tr("“%1” will get its contents from before this change back (%2 added and %3 removed lines undone).")
                    .arg(rel)
                    .arg(doc->additions())
@@ -753,7 +752,7 @@ void ChangesPane::revertTurn()
     m_revertingSession = sessionID;
     updateActions();
     whenFinished(m_controller->planRevert(sessionID, turnID), this,
-                 [this, sessionID, turnID](const Result<Snapshot::RevertPlan> &plan) {
+                 [this, sessionID, turnID](const Result<RevertPlan> &plan) {
                      if (!plan) {
                          finishRevert(false, tr("Could not revert the turn: %1").arg(plan.error().toString()));
                          return;
@@ -768,7 +767,7 @@ void ChangesPane::revertTurn()
                  });
 }
 
-void ChangesPane::confirmRevertTurn(const Snapshot::RevertPlan &plan, const QList<MessageWithParts> &messages)
+void ChangesPane::confirmRevertTurn(const RevertPlan &plan, const QList<MessageWithParts> &messages)
 {
     const auto relative = [this](const QStringList &paths) {
         QStringList out;

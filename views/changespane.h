@@ -119,7 +119,7 @@ private:
     /// restores.
     [[nodiscard]] QStringList filesRevertedFrom(const QList<MessageWithParts> &messages, const QString &messageID) const;
     void confirmRevertFile(const std::shared_ptr<const DiffDocument> &doc, const QString &directory, const QString &path);
-    void confirmRevertTurn(const Snapshot::RevertPlan &plan, const QList<MessageWithParts> &messages);
+    void confirmRevertTurn(const RevertPlan &plan, const QList<MessageWithParts> &messages);
     void confirmUnrevert(const QList<MessageWithParts> &messages);
     /// Ends the revert under way: the banner and revertFinished().
     void finishRevert(bool ok, const QString &message);

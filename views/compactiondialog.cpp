@@ -136,7 +136,7 @@ QString CompactionDialog::fieldText(const QString &field) const
     return label && m_form->isRowVisible(label) ? label->text() : QString();
 }
 
-void CompactionDialog::setPreview(const Result<Compaction::Preview> &result)
+void CompactionDialog::setPreview(const Result<CompactionPreview> &result)
 {
     m_stage = Stage::Preview;
     m_status->hide();
@@ -149,40 +149,40 @@ void CompactionDialog::setPreview(const Result<Compaction::Preview> &result)
         return;
     }
     m_preview = result.value();
-    const Compaction::Preview &p = *m_preview;
+    const CompactionPreview &p = *m_preview;
     const QLocale locale;
 
-    if (p.model.ref.isEmpty())
+    if (p.model.isEmpty())
         setField(u"model"_s, tr("No model configured"));
-    else if (p.model.context > 0)
-        setField(u"model"_s, tr("%1 (%2 tokens of context)").arg(p.model.ref, locale.toString(p.model.context)));
+    else if (p.modelContext > 0)
+        setField(u"model"_s, tr("%1 (%2 tokens of context)").arg(p.model, locale.toString(p.modelContext)));
     else
-        setField(u"model"_s, p.model.ref);
+        setField(u"model"_s, p.model);
 
-    setField(u"strategy"_s, p.strategy == Compaction::Strategy::SummaryTail
-                                ? tr("Summarise the older messages, keep the newest 30% as they are")
-                                : tr("Summarise the whole conversation"));
-    const int summarized = int(p.summarized.size());
+    setField(u"strategy"_s,
+             p.keepsTail ? tr("Summarise the older messages, keep the newest 30% as they are")
+                         : tr("Summarise the whole conversation"));
+    const int summarized = p.summarized;
     setField(u"summarized"_s, Style::plural(tr("%n message(s)", nullptr, summarized), summarized) + u", "_s
                                   + tokens(p.summarizedTokens));
-    const int kept = int(p.kept.size());
+    const int kept = p.kept;
     setField(u"kept"_s, Style::plural(tr("%n message(s)", nullptr, kept), kept) + u", "_s + tokens(p.keptTokens));
-    m_form->setRowVisible(m_fields.value(u"kept"_s), p.strategy == Compaction::Strategy::SummaryTail || kept > 0);
+    m_form->setRowVisible(m_fields.value(u"kept"_s), p.keepsTail || kept > 0);
 
     QString prune;
-    if (!p.prune.enabled) {
-        prune = tr("none: clearing is turned off (%1)").arg(p.prune.disabledBy);
-    } else if (p.prune.willApply()) {
-        const int n = int(p.prune.parts.size());
-        prune = Style::plural(tr("%n output(s)", nullptr, n), n) + u", "_s + tokens(p.prune.savings());
+    if (!p.pruneEnabled) {
+        prune = tr("none: clearing is turned off (%1)").arg(p.pruneDisabledBy);
+    } else if (p.pruneApplies) {
+        const int n = p.prunedOutputs;
+        prune = Style::plural(tr("%n output(s)", nullptr, n), n) + u", "_s + tokens(p.pruneSavings);
     } else {
-        prune = tr("none: old outputs hold %1, clearing starts above %2")
-                    .arg(tokens(p.prune.pruned), tokens(Compaction::PruneMinimum));
+        prune
+            = tr("none: old outputs hold %1, clearing starts above %2").arg(tokens(p.prunable), tokens(p.pruneMinimum));
     }
     setField(u"prune"_s, prune);
 
     QString before = tokens(p.tokensBefore);
-    before += u' ' + (p.beforeSource == u"usage" ? tr("(the last reply's usage)") : tr("(estimated)"));
+    before += u' ' + (p.beforeFromUsage ? tr("(the last reply's usage)") : tr("(estimated)"));
     if (p.usable > 0)
         before += u", "_s + tr("%1% of the usable context").arg(int(std::lround(100.0 * double(p.tokensBefore) / double(p.usable))));
     setField(u"before"_s, before);
@@ -209,8 +209,8 @@ void CompactionDialog::setRunning()
     m_cancel->setToolTip(tr("Stop the compaction; the session stays as it was"));
     m_problem->hide();
     m_intro->hide();
-    m_status->setText(m_preview && !m_preview->model.ref.isEmpty()
-                          ? tr("Compacting: %1 is writing the summary…").arg(m_preview->model.ref)
+    m_status->setText(m_preview && !m_preview->model.isEmpty()
+                          ? tr("Compacting: %1 is writing the summary…").arg(m_preview->model)
                           : tr("Compacting: the model is writing the summary…"));
     m_status->show();
     m_progress->show();

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "compaction/compaction.h"
+#include "app/compactionpreview.h"
 #include "core/result.h"
 
 #include <QDialog>
 #include <QHash>
+
+#include <optional>
 
 class QDialogButtonBox;
 class QFormLayout;
@@ -18,7 +20,7 @@ class QWidget;
 namespace weft
 {
 
-/// "Compact…": first what a compaction would do (Processor::previewCompaction: the messages
+/// "Compact…": first what a compaction would do (SessionController::previewCompaction: the messages
 /// the summary replaces, the tool outputs prune clears, the context before and after, the
 /// model), then, once the user agrees, its progress with the summary as it streams and a
 /// Cancel button that stops it.
@@ -41,8 +43,8 @@ public:
     [[nodiscard]] Stage stage() const { return m_stage; }
 
     /// Shows the preview, or why there is none. Compact is enabled when it can compact.
-    void setPreview(const Result<Compaction::Preview> &preview);
-    [[nodiscard]] const std::optional<Compaction::Preview> &preview() const { return m_preview; }
+    void setPreview(const Result<CompactionPreview> &preview);
+    [[nodiscard]] const std::optional<CompactionPreview> &preview() const { return m_preview; }
     /// The compaction started: an indeterminate progress bar, the streamed summary, Cancel.
     void setRunning();
     /// More of the summary text arrived (the whole text so far).
@@ -71,7 +73,7 @@ private:
 
     QString m_sessionID;
     Stage m_stage = Stage::Loading;
-    std::optional<Compaction::Preview> m_preview;
+    std::optional<CompactionPreview> m_preview;
     QWidget *m_previewPage;
     QFormLayout *m_form;
     QHash<QString, QLabel *> m_fields;

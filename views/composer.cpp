@@ -2,6 +2,7 @@
 #include "composer.h"
 
 #include "app/projectfiles.h"
+#include "app/promptattachments.h"
 #include "style.h"
 
 #include <QAbstractItemView>
@@ -484,7 +485,8 @@ bool Composer::addAttachment(const QString &path)
         showNotice(tr("Files can only be attached to Weft's own sessions."));
         return false;
     }
-    return accept(Attachments::fromPath(path, m_projectDir), QFileInfo(path).fileName().isEmpty() ? path : QFileInfo(path).fileName());
+    return accept(PromptAttachments::fromPath(path, m_projectDir),
+                  QFileInfo(path).fileName().isEmpty() ? path : QFileInfo(path).fileName());
 }
 
 bool Composer::addPastedImage(const QString &dataUrl)
@@ -497,7 +499,7 @@ bool Composer::addPastedImage(const QString &dataUrl)
     for (const PromptAttachment &a : std::as_const(m_attachments))
         n += a.path.isEmpty() ? 1 : 0;
     const QString name = n == 1 ? tr("pasted-image.png") : tr("pasted-image-%1.png").arg(n);
-    return accept(Attachments::fromDataUrl(dataUrl, name), name);
+    return accept(PromptAttachments::fromDataUrl(dataUrl, name), name);
 }
 
 void Composer::removeAttachment(int index)
@@ -524,7 +526,7 @@ void Composer::setResources(const QList<McpResourceInfo> &resources)
 
 QList<PromptAttachment> Composer::attachmentsToSend() const
 {
-    QList<PromptAttachment> all = Attachments::mentions(text(), m_projectDir);
+    QList<PromptAttachment> all = PromptAttachments::mentions(text(), m_projectDir);
     const QString written = text();
     QStringList sent;
     for (const McpResourceInfo &r : m_resourceMentions) {
@@ -533,7 +535,7 @@ QList<PromptAttachment> Composer::attachmentsToSend() const
         if (at < 0 || sent.contains(r.server + u'\n' + r.uri))
             continue;
         sent.append(r.server + u'\n' + r.uri);
-        all.append(Attachments::fromMcpResource(r, at));
+        all.append(PromptAttachments::fromMcpResource(r, at));
     }
     for (const PromptAttachment &a : m_attachments) {
         bool mentioned = false;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "mcp/mcpclient.h"
-#include "processor/attachments.h"
+#include "core/mcpserver.h"
+#include "core/prompt.h"
+#include "core/result.h"
 
 #include <QFutureWatcher>
 #include <QHash>

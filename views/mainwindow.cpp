@@ -2,7 +2,7 @@
 #include "mainwindow.h"
 #include "importeddirectory.h"
 
-#include "mcp/mcpmanager.h"
+#include "app/mcpservers.h"
 #include "app/serversource.h"
 
 #include "appearance.h"
@@ -63,18 +63,11 @@ using namespace Qt::StringLiterals;
 namespace weft
 {
 
-MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &dataDir, QWidget *parent)
-    : MainWindow(std::move(service), dataDir, std::nullopt, parent)
-{
-}
-
-MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &dataDir,
-                       std::optional<ProcessorSetup> setup, QWidget *parent)
+MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *parent)
     : QMainWindow(parent)
-    , m_service(std::move(service))
-    , m_dataDir(dataDir)
-    , m_controller(std::make_unique<SessionController>(
-          m_service, dataDir, setup ? std::move(*setup) : makeProcessorSetup(Config(), dataDir).value()))
+    , m_service(controller->sharedService())
+    , m_dataDir(controller->dataDir())
+    , m_controller(std::move(controller))
     , m_sessions(new SessionsModel(m_service.get(), this))
     , m_tree(new SessionTreeModel(m_sessions, this))
     , m_timeline(new TimelineModel(m_service.get(), this))
@@ -140,8 +133,8 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
 
     m_dataDirLabel = new QLabel(this);
     m_dataDirLabel->setObjectName(u"dataDirLabel"_s);
-    m_dataDirLabel->setText(tr("Data: %1").arg(QDir::toNativeSeparators(dataDir)));
-    m_dataDirLabel->setToolTip(tr("Sessions are read from and written to %1").arg(QDir::toNativeSeparators(dataDir)));
+    m_dataDirLabel->setText(tr("Data: %1").arg(QDir::toNativeSeparators(m_dataDir)));
+    m_dataDirLabel->setToolTip(tr("Sessions are read from and written to %1").arg(QDir::toNativeSeparators(m_dataDir)));
     m_dataDirLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     statusBar()->addWidget(m_dataDirLabel, 1);
     m_problemsButton = new QToolButton(this);
@@ -224,7 +217,7 @@ MainWindow::MainWindow(std::shared_ptr<SessionService> service, const QString &d
 void MainWindow::setupMcpNotices()
 {
     // An MCP server that fails is a notice with a way to try again; it goes once the server works.
-    McpManager *mcp = McpManager::instance();
+    auto *mcp = new McpServers(this);
     const auto showFailure = [this, mcp](const QString &name, const QString &error) {
         m_notices->showNotice(
             u"mcp-"_s + name, NoticeBar::Kind::Warning, tr("The MCP server “%1” is not available: %2").arg(name, error),
@@ -238,10 +231,10 @@ void MainWindow::setupMcpNotices()
               }}},
             true);
     };
-    connect(mcp, &McpManager::serverFailed, this, showFailure);
+    connect(mcp, &McpServers::serverFailed, this, showFailure);
     // A server that connects (or whose prompts change) brings commands for the composer.
-    connect(mcp, &McpManager::serverChanged, this, &MainWindow::updateProjectChoices);
-    connect(mcp, &McpManager::serverChanged, this, [this, mcp](const QString &name) {
+    connect(mcp, &McpServers::serverChanged, this, &MainWindow::updateProjectChoices);
+    connect(mcp, &McpServers::serverChanged, this, [this, mcp](const QString &name) {
         const auto status = mcp->server(name);
         if (!status || status->state != McpServerStatus::State::Failed)
             m_notices->removeNotice(u"mcp-"_s + name);
@@ -793,7 +786,7 @@ void MainWindow::writeSettings()
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     // Runs of this window stop with it (a server's go on there): ask first.
-    const QStringList running = processor() ? processor()->busySessions() : QStringList();
+    const QStringList running = m_controller->runningHere();
     if (!running.isEmpty()) {
         QMessageBox box(QMessageBox::Question, tr("Quit Weft"),
                         tr("%n session(s) are still running here. Quitting stops them; what they wrote so far is kept.",
@@ -810,8 +803,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
             event->ignore();
             return;
         }
-        processor()->abortAll();
-        processor()->waitForIdle();
+        m_controller->stopRunsHere();
     }
     writeSettings();
     QMainWindow::closeEvent(event);
@@ -882,8 +874,7 @@ void MainWindow::applyProcessor()
     if (!agents.isEmpty())
         m_composer->setAgents(agents);
     m_composer->setModels(m_controller->availableModels());
-    if (m_controller->factory())
-        m_composer->setCurrentModel(m_controller->factory()->defaultModel());
+    m_composer->setCurrentModel(m_controller->defaultModel());
     updateProjectChoices();
 }
 
@@ -899,7 +890,7 @@ void MainWindow::updateProjectChoices()
         if (!choices.agents.isEmpty())
             m_composer->setAgents(choices.agents);
         QList<Composer::CommandChoice> commands;
-        for (const PromptCommand &c : choices.commands) {
+        for (const SessionController::ProjectChoices::Command &c : choices.commands) {
             // An MCP prompt's arguments are given in its order: say which.
             commands.append({c.name, c.mcpArguments.isEmpty()
                                          ? c.description
@@ -917,15 +908,6 @@ void MainWindow::updateProjectChoices()
                                       .arg(choices.error),
                                   {}, true);
     });
-}
-
-bool MainWindow::setProcessorSetup(ProcessorSetup setup)
-{
-    if (!m_controller->setProcessorSetup(std::move(setup)))
-        return false;
-    updateContextMeter();
-    updateActions();
-    return true;
 }
 
 bool MainWindow::isRunnable(const QString &sessionID) const
@@ -1042,7 +1024,7 @@ void MainWindow::showCompaction(const QString &sessionID)
     dialog->open();
     // The preview reads every message of the session: off the GUI thread.
     whenFinished(m_controller->previewCompaction(sessionID), dialog,
-                 [dialog](const Result<Compaction::Preview> &preview) { dialog->setPreview(preview); });
+                 [dialog](const Result<CompactionPreview> &preview) { dialog->setPreview(preview); });
 }
 
 void MainWindow::startCompaction()
@@ -1232,7 +1214,7 @@ void MainWindow::updateContextMeter()
     ContextMeter *meter = contextMeter();
     meter->setTokens(m_timeline->contextTokens());
     meter->setCost(m_timeline->totalCost());
-    if (!m_controller || !m_controller->processor())
+    if (!m_controller)
         return;
     // The limit of the model the next prompt uses, as the controller decides it for a prompt.
     PromptRequest request;
@@ -1245,13 +1227,10 @@ void MainWindow::updateContextMeter()
     if (!m_current.isEmpty() && m_currentSource.isEmpty())
         request.session = m_sessions->session(m_current);
     const SessionController::PromptResult check = m_controller->checkPrompt(request);
-    const std::optional<ResolvedModel> model = check.resolved ? check.resolved->model : std::nullopt;
-    const qint64 limit = model ? model->contextLimit : 0;
+    const qint64 limit = check.contextLimit;
     meter->setLimit(limit);
     // OpenCode's overflow: input + cache.read + output > context - min(output limit, 32000).
-    const Compaction::Settings &settings = m_controller->compactionSettings();
-    const qint64 usable = model ? Compaction::usableContext(limit, model->outputLimit, settings) : 0;
-    meter->setThreshold(limit > 0 && usable > 0 && settings.autoCompact ? double(usable) / double(limit) : 0.0);
+    meter->setThreshold(limit > 0 && check.compactAt > 0 ? double(check.compactAt) / double(limit) : 0.0);
 }
 
 void MainWindow::showShortcuts()

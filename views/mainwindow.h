@@ -47,23 +47,20 @@ struct SearchHit;
 /// whose sizes persist; menus, a toolbar and a status bar with the data dir and the problems
 /// the store found.
 ///
-/// The window runs sessions through a SessionController, whose Processor is made from a
-/// ProcessorSetup (the config file; an empty config when none is given): the composer's prompts,
-/// Stop, the compaction dialog, the permission questions of `ask` rules (in the notice strip
-/// under the timeline), undo of a compaction and of a revert. The window keeps the layout and
-/// wires its parts: WindowActions (the actions and menus), SourcesPresenter (OpenCode's folder,
-/// servers, search), ErrorWording (what failures say), UserQuestions (what the user is asked);
-/// the controller does the work.
+/// The window runs sessions through the SessionController it is given (the composition root,
+/// app/window.cpp, makes it from the config): the composer's prompts, Stop, the compaction
+/// dialog, the permission questions of `ask` rules (in the notice strip under the timeline),
+/// undo of a compaction and of a revert. The window keeps the layout and wires its parts:
+/// WindowActions (the actions and menus), SourcesPresenter (OpenCode's folder, servers, search),
+/// ErrorWording (what failures say), UserQuestions (what the user is asked); the controller does
+/// the work.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 
 public:
-    MainWindow(std::shared_ptr<SessionService> service, const QString &dataDir, QWidget *parent = nullptr);
-    /// With the processor set up from @p setup (loadProcessorSetup()); its `ask` permissions are
-    /// always asked interactively.
-    MainWindow(std::shared_ptr<SessionService> service, const QString &dataDir, std::optional<ProcessorSetup> setup,
-               QWidget *parent = nullptr);
+    /// Shows and runs the sessions of @p controller (its service and data dir).
+    explicit MainWindow(std::unique_ptr<SessionController> controller, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     [[nodiscard]] SessionService *service() const { return m_service.get(); }
@@ -77,10 +74,6 @@ public:
     [[nodiscard]] ChangesPane *changesPane() const { return m_changes; }
     /// What runs, compacts, forks, imports and searches the sessions.
     [[nodiscard]] SessionController *controller() const { return m_controller.get(); }
-    [[nodiscard]] Processor *processor() const { return m_controller ? m_controller->processor() : nullptr; }
-    /// Replaces the processor with one made from @p setup (after the config changed). Refused
-    /// (false) while a session runs.
-    bool setProcessorSetup(ProcessorSetup setup);
     /// What waits on the user across sessions: the sidebar's count, its list, desktop notifications.
     [[nodiscard]] AttentionInbox *attentionInbox() const { return m_attention; }
     /// What permission @p permission ("bash", "edit", ...) lets the agent do, as "to ..." ends.
@@ -90,7 +83,7 @@ public:
     /// The open compaction dialog, if any.
     [[nodiscard]] CompactionDialog *compactionDialog() const;
     /// Whether the current session's last compaction can be undone now (what
-    /// Processor::canUndoCompaction() answers, from the loaded rows).
+    /// SessionController::canUndoCompaction() answers, from the loaded rows).
     [[nodiscard]] bool canUndoCompaction() const;
     [[nodiscard]] QSplitter *splitter() const { return m_splitter; }
     [[nodiscard]] QSplitter *centerSplitter() const { return m_centerSplitter; }
@@ -196,7 +189,7 @@ private:
     void revealDataFile();
     void about();
     void showSettings();
-    /// Notices of MCP servers that fail (McpManager::serverFailed), with Reconnect.
+    /// Notices of MCP servers that fail (McpServers::serverFailed), with Reconnect.
     void setupMcpNotices();
     // running sessions
     void connectController();

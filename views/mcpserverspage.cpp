@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpserverspage.h"
 
-#include "mcp/mcpmanager.h"
+#include "app/mcpservers.h"
 #include "style.h"
 
 #include <QHeaderView>
@@ -20,9 +20,9 @@ namespace
 enum Column { NameColumn, TypeColumn, StateColumn, ToolsColumn, DetailsColumn, ActionColumn, ColumnCount };
 }
 
-McpServersPage::McpServersPage(McpManager *manager, QWidget *parent)
+McpServersPage::McpServersPage(McpServers *servers, QWidget *parent)
     : QWidget(parent)
-    , m_manager(manager)
+    , m_servers(servers)
 {
     setObjectName(u"mcpServersPage"_s);
     auto *intro = new QLabel(tr("MCP servers from the \"mcp\" key of the configuration. Their tools are offered to the "
@@ -44,8 +44,8 @@ McpServersPage::McpServersPage(McpManager *manager, QWidget *parent)
     layout->addWidget(intro);
     layout->addWidget(m_tree, 1);
     layout->addWidget(m_empty);
-    if (m_manager)
-        connect(m_manager, &McpManager::serverChanged, this, &McpServersPage::reload);
+    if (m_servers)
+        connect(m_servers, &McpServers::serverChanged, this, &McpServersPage::reload);
     reload();
 }
 
@@ -61,14 +61,14 @@ QPushButton *McpServersPage::connectButton(const QString &name) const
 
 void McpServersPage::reload()
 {
-    const QList<McpServerStatus> servers = m_manager ? m_manager->servers() : QList<McpServerStatus>();
+    const QList<McpServerStatus> servers = m_servers ? m_servers->servers() : QList<McpServerStatus>();
     m_tree->clear();
     m_empty->setVisible(servers.isEmpty());
     m_tree->setVisible(!servers.isEmpty());
     for (const McpServerStatus &s : servers) {
         auto *item = new QTreeWidgetItem(m_tree);
         item->setText(NameColumn, s.name);
-        item->setText(TypeColumn, s.type == McpServerConfig::Type::Local ? tr("local") : tr("remote"));
+        item->setText(TypeColumn, s.type == McpServerType::Local ? tr("local") : tr("remote"));
         QString state;
         QString icon;
         switch (s.state) {
@@ -111,8 +111,8 @@ void McpServersPage::reload()
         button->setEnabled(s.state != McpServerStatus::State::Connecting);
         button->setToolTip(tr("Start a new session with this server (a test of its configuration)"));
         connect(button, &QPushButton::clicked, this, [this, name = s.name] {
-            if (m_manager)
-                m_manager->reconnect(name);
+            if (m_servers)
+                m_servers->reconnect(name);
         });
         m_tree->setItemWidget(item, ActionColumn, button);
     }

@@ -11,7 +11,7 @@ class QTreeWidget;
 namespace weft
 {
 
-class McpManager;
+class McpServers;
 
 /// The settings page of the MCP servers (the config's `mcp` key): each server with its type,
 /// state, tool count and error or what it runs, updated live, and a Connect button per server
@@ -21,7 +21,7 @@ class McpServersPage : public QWidget
     Q_OBJECT
 
 public:
-    explicit McpServersPage(McpManager *manager, QWidget *parent = nullptr);
+    explicit McpServersPage(McpServers *servers, QWidget *parent = nullptr);
 
     [[nodiscard]] QTreeWidget *tree() const { return m_tree; }
     /// The Connect button of server @p name, or nullptr.
@@ -30,7 +30,7 @@ public:
 private:
     void reload();
 
-    QPointer<McpManager> m_manager;
+    QPointer<McpServers> m_servers;
     QTreeWidget *m_tree = nullptr;
     QLabel *m_empty = nullptr;
 };

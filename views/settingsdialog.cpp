@@ -4,9 +4,7 @@
 #include "appearance.h"
 #include "desktopnotifier.h"
 #include "mcpserverspage.h"
-#include "mcp/mcpmanager.h"
-#include "compaction/compaction.h"
-#include "provider/config.h"
+#include "app/mcpservers.h"
 #include "style.h"
 
 #include <QApplication>
@@ -136,7 +134,7 @@ SettingsDialog::SettingsDialog(const QString &configPath, QWidget *parent)
     addPage(createProvidersPage(), tr("Providers"), u"network-server"_s);
     addPage(createCompactionPage(), tr("Compaction"), u"weft-compact"_s);
     addPage(createAppearancePage(), tr("Appearance"), u"preferences-desktop-color"_s);
-    addPage(new McpServersPage(McpManager::instance(), this), tr("MCP Servers"), u"network-connect"_s);
+    addPage(new McpServersPage(new McpServers(this), this), tr("MCP Servers"), u"network-connect"_s);
     addPage(createNotificationsPage(), tr("Notifications"), u"preferences-desktop-notification"_s);
 
     auto *body = new QHBoxLayout;
@@ -152,7 +150,7 @@ SettingsDialog::SettingsDialog(const QString &configPath, QWidget *parent)
         m_config = std::move(config).value();
     } else {
         m_loadError = config.error().toString();
-        m_config = ConfigFile(configPath.isEmpty() ? Config::defaultPath() : configPath);
+        m_config = ConfigFile(configPath);
     }
     loadConfig();
     loadAppearance();
@@ -384,16 +382,15 @@ QWidget *SettingsDialog::createCompactionPage()
 
     m_strategy = new QComboBox(this);
     m_strategy->setObjectName(u"strategy"_s);
-    m_strategy->addItem(tr("Summarize the whole conversation (OpenCode)"), Compaction::strategyName(Compaction::Strategy::Summary));
-    m_strategy->addItem(tr("Summarize the older 70%, keep the newest 30% (Gemini CLI)"),
-                        Compaction::strategyName(Compaction::Strategy::SummaryTail));
+    // The values of `compaction.strategy` and `compaction.estimator` (the config file's format).
+    m_strategy->addItem(tr("Summarize the whole conversation (OpenCode)"), u"summary"_s);
+    m_strategy->addItem(tr("Summarize the older 70%, keep the newest 30% (Gemini CLI)"), u"summary-tail"_s);
 
     m_estimator = new QComboBox(this);
     m_estimator->setObjectName(u"estimator"_s);
-    m_estimator->addItem(tr("Characters ÷ 4 (OpenCode)"), Compaction::estimatorName(Compaction::Estimator::OpenCode));
-    m_estimator->addItem(tr("By kind of character (Gemini CLI; closer for Chinese and Japanese)"),
-                         Compaction::estimatorName(Compaction::Estimator::Gemini));
-    m_estimator->addItem(tr("The larger of the two"), Compaction::estimatorName(Compaction::Estimator::Auto));
+    m_estimator->addItem(tr("Characters ÷ 4 (OpenCode)"), u"opencode"_s);
+    m_estimator->addItem(tr("By kind of character (Gemini CLI; closer for Chinese and Japanese)"), u"gemini"_s);
+    m_estimator->addItem(tr("The larger of the two"), u"auto"_s);
 
     m_reserved = new QSpinBox(this);
     m_reserved->setObjectName(u"reserved"_s);
@@ -420,11 +417,7 @@ QWidget *SettingsDialog::createCompactionPage()
     auto *environment = new QLabel(this);
     environment->setObjectName(u"compactionEnvironment"_s);
     environment->setWordWrap(true);
-    QStringList overrides;
-    for (const char *name : {"OPENCODE_DISABLE_AUTOCOMPACT", "OPENCODE_DISABLE_PRUNE"}) {
-        if (Compaction::Settings::envSwitch(qEnvironmentVariable(name)))
-            overrides.append(QString::fromLatin1(name));
-    }
+    const QStringList overrides = ConfigFile::compactionOverrides();
     environment->setText(overrides.isEmpty()
                              ? QString()
                              : tr("%1 is set in the environment and overrides these settings.").arg(overrides.join(u", "_s)));
@@ -685,8 +678,7 @@ void SettingsDialog::showProvider(int row)
         return;
     }
     // What applies when a field is left empty: the catalogue's values.
-    const ModelCatalogue catalogue = ModelCatalogue::builtin();
-    const JsonObject known = catalogue.provider(entry->id);
+    const JsonObject known = ConfigFile::knownProvider(entry->id);
     m_providerID->setText(entry->id);
     m_providerName->setText(entry->name);
     m_providerName->setPlaceholderText(known.string(u"name", entry->id));
@@ -722,19 +714,7 @@ void SettingsDialog::updateKeyWidgets()
     m_key->setVisible(source != KeySource::Environment);
     switch (source) {
     case KeySource::Environment: {
-        QStringList vars;
-        if (entry) {
-            for (const JsonObject &o : {entry->json, ModelCatalogue::builtin().provider(entry->id)}) {
-                for (const JsonValue &v : o.array(u"env")) {
-                    if (v.isString() && !vars.contains(v.toString()))
-                        vars.append(v.toString());
-                }
-            }
-            for (const QString &var : ProviderFactory::knownEnvVars(entry->id)) {
-                if (!vars.contains(var))
-                    vars.append(var);
-            }
-        }
+        const QStringList vars = entry ? ConfigFile::keyVariables(entry->id, entry->json) : QStringList();
         m_keyHint->setText(vars.isEmpty() ? tr("No key: for a local server that needs none.")
                                           : tr("Weft reads the key from %1 when it starts.").arg(vars.join(u", "_s)));
         break;
@@ -793,7 +773,7 @@ QString SettingsDialog::addProvider(const QString &id)
     }
     ProviderEntry entry;
     entry.id = unique;
-    if (!ModelCatalogue::builtin().hasProvider(unique))
+    if (ConfigFile::knownProvider(unique).isEmpty())
         entry.npm = u"@ai-sdk/openai-compatible"_s;
     m_providers.append(entry);
     new QListWidgetItem(unique, m_providerList);
@@ -872,8 +852,6 @@ Result<JsonObject> SettingsDialog::buildConfig()
 
     static const QRegularExpression idPattern(u"^[^/\\s]+$"_s);
     static const QRegularExpression varPattern(u"^[A-Za-z_][A-Za-z0-9_]*$"_s);
-    const ModelCatalogue catalogue = ModelCatalogue::builtin();
-
     JsonObject providers;
     for (const ProviderEntry &entry : std::as_const(m_providers)) {
         if (!idPattern.match(entry.id).hasMatch())
@@ -916,7 +894,7 @@ Result<JsonObject> SettingsDialog::buildConfig()
                 return Error{tr("Provider %1 has the model \"%2\" twice.").arg(entry.id, id), {}};
             JsonObject m = model.json;
             setString(m, u"name"_s, model.cells.value(ColName));
-            const JsonObject known = catalogue.model(entry.id, id);
+            const JsonObject known = ConfigFile::knownModel(entry.id, id);
             // OpenCode's schema wants limit{context, output} and cost{input, output} in pairs:
             // the missing half of a pair the user started comes from the catalogue, or is 0
             // (unknown).
@@ -967,8 +945,8 @@ Result<JsonObject> SettingsDialog::buildConfig()
     };
     setKey(u"auto"_s, m_autoCompact->isChecked(), true);
     setKey(u"prune"_s, m_prune->isChecked(), true);
-    setKey(u"strategy"_s, m_strategy->currentData().toString(), Compaction::strategyName(Compaction::Strategy::Summary));
-    setKey(u"estimator"_s, m_estimator->currentData().toString(), Compaction::estimatorName(Compaction::Estimator::OpenCode));
+    setKey(u"strategy"_s, m_strategy->currentData().toString(), u"summary"_s);
+    setKey(u"estimator"_s, m_estimator->currentData().toString(), u"opencode"_s);
     if (m_reserved->value() > 0)
         compaction.insert(u"reserved"_s, qint64(m_reserved->value()));
     else
@@ -976,9 +954,8 @@ Result<JsonObject> SettingsDialog::buildConfig()
     setString(compaction, u"model"_s, m_compactionModel->currentText().trimmed());
     if (hadCompaction || !compaction.isEmpty())
         root.insert(u"compaction"_s, compaction);
-    const Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(compaction);
-    if (!settings)
-        return Error{tr("Compaction: %1").arg(settings.error().toString()), {}};
+    if (const Result<void> checked = ConfigFile::checkCompaction(compaction); !checked)
+        return Error{tr("Compaction: %1").arg(checked.error().toString()), {}};
     return root;
 }
 

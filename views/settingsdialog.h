@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "provider/configfile.h"
+#include "app/configfile.h"
 
 #include <QDialog>
 #include <QList>

@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessioncontroller.h"
 
-#include "session/sessionstore.h"
+#include "app/opencodesource.h"
+#include "app/serversource.h"
+#include "compaction/compaction.h"
+#include "core/async.h"
 #include "core/logging.h"
 #include "core/project.h"
 #include "core/tr.h"
 #include "opencodedb/dbimport.h"
-#include "search/searchindex.h"
 #include "processor/revert.h"
 #include "processor/setup.h"
-#include "core/async.h"
-#include "app/opencodesource.h"
-#include "app/serversource.h"
+#include "search/searchindex.h"
 #include "server/serverclient.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
+#include "session/sessionstore.h"
 #include "session/transfer.h"
 #include "store/sessionlock.h"
 
@@ -145,9 +146,9 @@ void SessionController::setupProcessor(ProcessorSetup setup)
     m_factory = setup.factory;
     m_configPath
         = m_factory && !m_factory->config().path().isEmpty() ? m_factory->config().path() : Config::defaultPath();
-    m_compactionSettings = Compaction::Settings();
-    if (const Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(setup.config.compaction))
-        m_compactionSettings = settings.value();
+    const Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(setup.config.compaction);
+    m_compactionSettings
+        = std::make_unique<const Compaction::Settings>(settings ? settings.value() : Compaction::Settings());
     m_processor = std::make_unique<Processor>(m_service, setup.config);
     Processor *processor = m_processor.get();
     connect(processor, &Processor::busyChanged, this, &SessionController::onBusyChanged);
@@ -177,6 +178,11 @@ bool SessionController::setProcessorSetup(ProcessorSetup setup)
     setupProcessor(std::move(setup));
     Q_EMIT processorChanged();
     return true;
+}
+
+QString SessionController::defaultModel() const
+{
+    return m_factory ? m_factory->defaultModel() : QString();
 }
 
 QStringList SessionController::availableModels() const
@@ -237,7 +243,8 @@ QFuture<SessionController::ProjectChoices> SessionController::projectChoices(con
                 if (!agent.hidden)
                     choices.agents.append(agent.name);
             }
-            choices.commands = config->availableCommands();
+            for (const PromptCommand &command : config->availableCommands())
+                choices.commands.append({command.name, command.description, command.mcpArguments});
             choices.resources = config->availableResources();
             return choices;
         });
@@ -261,41 +268,64 @@ bool SessionController::isBusy(const QString &sessionID) const
 
 QStringList SessionController::busySessions() const
 {
-    QStringList busy = m_processor ? m_processor->busySessions() : QStringList();
+    QStringList busy = runningHere();
     for (const ServerSource *server : m_servers)
         busy += server->busySessions();
     return busy;
 }
 
+QStringList SessionController::runningHere() const
+{
+    return m_processor ? m_processor->busySessions() : QStringList();
+}
+
+void SessionController::stopRunsHere()
+{
+    if (!m_processor)
+        return;
+    m_processor->abortAll();
+    m_processor->waitForIdle();
+}
+
 SessionController::PromptResult SessionController::checkPrompt(const PromptRequest &request) const
+{
+    std::optional<ResolvedPrompt> resolved;
+    return check(request, resolved);
+}
+
+SessionController::PromptResult SessionController::check(const PromptRequest &request,
+                                                         std::optional<ResolvedPrompt> &resolved) const
 {
     using Status = PromptResult::Status;
     PromptResult result;
     result.sessionID = request.sessionID;
-    Result<ResolvedPrompt> resolved = Error{};
+    // What the context meter shows of the model the prompt runs with.
+    const auto meter = [this, &result](const ResolvedModel &model) {
+        result.model = model.ref();
+        result.contextLimit = model.contextLimit;
+        if (m_compactionSettings && m_compactionSettings->autoCompact)
+            result.compactAt = Compaction::usableContext(model.contextLimit, model.outputLimit, *m_compactionSettings);
+    };
+    Result<ResolvedPrompt> checked = Error{};
     if (!isRunnable(request.sessionID))
         result.status = Status::NotRunnable;
     else if (!serverOf(request.sessionID))
-        resolved = m_processor->checkPrompt(request);
-    if (!resolved) {
+        checked = m_processor->checkPrompt(request);
+    if (!checked) {
         // Not run here (or the server runs it with its own config): only the model, resolved
         // against Weft's configuration, for what a window shows of it.
         if (result.ok() && !serverOf(request.sessionID)) {
             result.status = Status::Failed;
-            result.error = resolved.error().toString();
+            result.error = checked.error().toString();
         }
-        ResolvedPrompt base;
-        base.request = request;
-        base.modelRef = request.model;
         if (m_processor && m_processor->config().resolveModel) {
             if (const Result<ResolvedModel> model = m_processor->config().resolveModel(request.model))
-                base.model = model.value();
+                meter(model.value());
         }
-        result.resolved = std::move(base);
         return result;
     }
-    result.resolved = std::move(resolved).value();
-    const ResolvedPrompt &prompt = *result.resolved;
+    resolved = std::move(checked).value();
+    const ResolvedPrompt &prompt = *resolved;
     // A model that cannot be reached is said before anything is written.
     if (!prompt.model) {
         result.status = prompt.modelRef.isEmpty() ? Status::NoModel : Status::UnknownModel;
@@ -303,13 +333,13 @@ SessionController::PromptResult SessionController::checkPrompt(const PromptReque
         result.model = prompt.modelRef;
         return result;
     }
+    meter(*prompt.model);
     if (m_factory) {
         // A provider of the catalogue that needs a key and has none would fail after retries.
         const Result<ProviderInfo> provider = m_factory->providerInfo(prompt.model->providerID);
         if (provider && provider->apiKey.isEmpty() && !provider->env.isEmpty()) {
             result.status = Status::NoApiKey;
             result.providerID = prompt.model->providerID;
-            result.model = prompt.model->ref();
             result.env = provider->env;
         }
     }
@@ -328,7 +358,8 @@ SessionController::PromptResult SessionController::prompt(const QString &session
     request.model = model;
     request.slashCommands = true;
     request.attachments = attachments;
-    PromptResult result = checkPrompt(request);
+    std::optional<ResolvedPrompt> resolved;
+    PromptResult result = check(request, resolved);
     if (!result.ok())
         return result;
     if (ServerSource *server = serverOf(sessionID)) {
@@ -341,8 +372,7 @@ SessionController::PromptResult SessionController::prompt(const QString &session
         server->prompt(sessionID, text, agent, model);
         return result;
     }
-    const Result<QString> started = m_processor->prompt(*std::move(result.resolved));
-    result.resolved.reset();
+    const Result<QString> started = m_processor->prompt(*std::move(resolved));
     if (!started) {
         result.status = Status::Failed;
         result.error = started.error().toString();
@@ -369,14 +399,40 @@ void SessionController::onBusyChanged(const QString &sessionID, bool busy)
 
 // ---- compaction
 
-QFuture<Result<Compaction::Preview>> SessionController::previewCompaction(const QString &sessionID)
+QFuture<Result<CompactionPreview>> SessionController::previewCompaction(const QString &sessionID)
 {
     // The preview reads every message of the session.
     Processor *processor = m_processor.get();
-    return QtConcurrent::run(m_pool, [processor, sessionID] { return processor->previewCompaction(sessionID); });
+    return QtConcurrent::run(m_pool, [processor, sessionID]() -> Result<CompactionPreview> {
+        const Result<Compaction::Preview> preview = processor->previewCompaction(sessionID);
+        if (!preview)
+            return preview.error();
+        const Compaction::Preview &p = preview.value();
+        CompactionPreview shown;
+        shown.model = p.model.ref;
+        shown.modelContext = p.model.context;
+        shown.keepsTail = p.strategy == Compaction::Strategy::SummaryTail;
+        shown.summarized = int(p.summarized.size());
+        shown.summarizedTokens = p.summarizedTokens;
+        shown.kept = int(p.kept.size());
+        shown.keptTokens = p.keptTokens;
+        shown.pruneEnabled = p.prune.enabled;
+        shown.pruneDisabledBy = p.prune.disabledBy;
+        shown.pruneApplies = p.prune.willApply();
+        shown.prunedOutputs = int(p.prune.parts.size());
+        shown.pruneSavings = p.prune.savings();
+        shown.prunable = p.prune.pruned;
+        shown.pruneMinimum = Compaction::PruneMinimum;
+        shown.tokensBefore = p.tokensBefore;
+        shown.beforeFromUsage = p.beforeSource == u"usage";
+        shown.tokensAfter = p.tokensAfter;
+        shown.usable = p.usable;
+        shown.problem = p.problem;
+        return shown;
+    });
 }
 
-Result<QString> SessionController::compact(const QString &sessionID, const std::optional<Compaction::Preview> &preview)
+Result<QString> SessionController::compact(const QString &sessionID, const std::optional<CompactionPreview> &preview)
 {
     if (ServerSource *server = serverOf(sessionID)) {
         // The server summarises with its own agent loop and model (OpenCode's /compact).
@@ -566,10 +622,10 @@ SessionService *SessionController::serviceOf(const QString &sessionID) const
     return server && server->service() ? server->service() : m_service.get();
 }
 
-QFuture<Result<Snapshot::RevertPlan>> SessionController::planRevert(const QString &sessionID, const QString &messageID)
+QFuture<Result<RevertPlan>> SessionController::planRevert(const QString &sessionID, const QString &messageID)
 {
     if (serverOf(sessionID))
-        return QtFuture::makeReadyValueFuture(Result<Snapshot::RevertPlan>(Snapshot::RevertPlan()));
+        return QtFuture::makeReadyValueFuture(Result<RevertPlan>(RevertPlan()));
     std::shared_ptr<SessionService> service = m_service;
     const QString dataDir = m_dataDir;
     // Reads the session and stages the current files in the snapshot repository (git).

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "processor/setup.h"
-#include "processor/snapshot.h"
+#include "app/compactionpreview.h"
+#include "core/json.h"
+#include "core/mcpserver.h"
+#include "core/permissionrequest.h"
+#include "core/prompt.h"
+#include "core/result.h"
+#include "core/revertplan.h"
 #include "core/searchhit.h"
 #include "core/storeinfo.h"
 #include "core/types.h"
@@ -25,10 +30,18 @@ namespace weft
 
 class DiffDocument;
 class OpencodeSource;
+class Processor;
+class ProviderFactory;
 class SearchIndex;
 class ServerClient;
 class ServerSource;
 class SessionService;
+struct ProcessorSetup;
+struct ResolvedPrompt;
+namespace Compaction
+{
+struct Settings;
+}
 
 /// What Weft does with sessions, without widgets: the window, the command line and the tests
 /// drive it alike.
@@ -73,10 +86,13 @@ public:
         QString sessionID; ///< the session a sent prompt runs in
         QString error; ///< the resolver's or the processor's message
         QString providerID; ///< NoApiKey: the provider
-        QString model; ///< NoApiKey: "provider/model"
+        /// The model it runs with, "provider/model" (UnknownModel: the one named; NoModel: empty).
+        QString model;
         QStringList env; ///< NoApiKey: the variables that give the key
-        /// checkPrompt(): how it would run (the model the context meter shows too).
-        std::optional<ResolvedPrompt> resolved;
+        /// What the context meter shows of that model: its context (0: unknown) and the tokens
+        /// in context at which its session compacts itself (0: never, or unknown).
+        qint64 contextLimit = 0;
+        qint64 compactAt = 0;
         [[nodiscard]] bool ok() const { return status == Status::Sent; }
     };
 
@@ -87,8 +103,9 @@ public:
         qint64 after = 0;
     };
 
-    /// Runs sessions of @p service with a processor made from @p setup; its `ask` permissions
-    /// are always asked (Interactive), its data dir defaults to @p dataDir.
+    /// Runs sessions of @p service with a processor made from @p setup (processor/setup.h: the
+    /// composition root, app/window.cpp, makes it); its `ask` permissions are always asked
+    /// (Interactive), its data dir defaults to @p dataDir.
     SessionController(std::shared_ptr<SessionService> service, const QString &dataDir, ProcessorSetup setup,
                       QObject *parent = nullptr);
     /// Ends the search index and OpenCode's source, waits for the work off the GUI thread, then
@@ -102,11 +119,12 @@ public:
     [[nodiscard]] QList<StoreProblem> problems() const;
 
     // ---- the processor
+    /// The processor itself, for the command line and the tests (the views ask the controller).
     [[nodiscard]] Processor *processor() const { return m_processor.get(); }
-    [[nodiscard]] const std::shared_ptr<const ProviderFactory> &factory() const { return m_factory; }
     /// The config file the processor was set up from (the default path without one).
     [[nodiscard]] QString configPath() const { return m_configPath; }
-    [[nodiscard]] const Compaction::Settings &compactionSettings() const { return m_compactionSettings; }
+    /// The configured default model ("provider/model"), empty when none is.
+    [[nodiscard]] QString defaultModel() const;
     /// Replaces the processor with one made from @p setup (after the config changed). Refused
     /// (false) while a session runs. processorChanged() follows.
     bool setProcessorSetup(ProcessorSetup setup);
@@ -120,8 +138,16 @@ public:
     /// the resources of its MCP servers, or the error that keeps that configuration from being
     /// used.
     struct ProjectChoices {
+        /// A command `/name` runs: the config's, a .opencode/command file's or an MCP server's
+        /// prompt (its arguments, in their order).
+        struct Command
+        {
+            QString name;
+            QString description;
+            QStringList mcpArguments;
+        };
         QStringList agents;
-        QList<PromptCommand> commands;
+        QList<Command> commands;
         QList<McpResourceInfo> resources;
         QString error;
     };
@@ -138,6 +164,10 @@ public:
     [[nodiscard]] std::optional<RunHolder> runningElsewhere(const QString &sessionID) const;
     [[nodiscard]] QStringList sessionsRunningElsewhere() const { return m_elsewhere.keys(); }
     [[nodiscard]] QStringList busySessions() const;
+    /// The sessions this process runs (a server's run there): what quitting stops.
+    [[nodiscard]] QStringList runningHere() const;
+    /// Stops the runs of this process and waits for them to end (before quitting).
+    void stopRunsHere();
     /// Decides, once, whether and how @p request would run: the session can be run here (not
     /// read-only, not busy elsewhere), its project's configuration, command, agent and model
     /// (Processor::checkPrompt()), and a key for the model's provider. Status Sent: it would be
@@ -153,10 +183,10 @@ public:
 
     // ---- compaction
     /// What compacting @p sessionID would do, read off the GUI thread.
-    [[nodiscard]] QFuture<Result<Compaction::Preview>> previewCompaction(const QString &sessionID);
+    [[nodiscard]] QFuture<Result<CompactionPreview>> previewCompaction(const QString &sessionID);
     /// Starts a compaction of @p sessionID; @p preview, when given, is kept as its result
     /// (compactionResult()) unless it fails. The summary streams as compactionSummaryChanged().
-    Result<QString> compact(const QString &sessionID, const std::optional<Compaction::Preview> &preview = {});
+    Result<QString> compact(const QString &sessionID, const std::optional<CompactionPreview> &preview = {});
     /// The tokens of @p sessionID's last compaction started here, while it stands.
     [[nodiscard]] std::optional<CompactionTokens> compactionResult(const QString &sessionID) const;
     /// Whether the last compaction of @p sessionID can be undone, from the store.
@@ -189,7 +219,7 @@ public:
     /// What reverting @p sessionID to before @p messageID would do to the files (those written
     /// back, those deleted) or why it is refused (Revert::plan()), read off the GUI thread. A
     /// server's session: an empty plan (the server keeps its files and its snapshots).
-    [[nodiscard]] QFuture<Result<Snapshot::RevertPlan>> planRevert(const QString &sessionID, const QString &messageID);
+    [[nodiscard]] QFuture<Result<RevertPlan>> planRevert(const QString &sessionID, const QString &messageID);
     /// Reverts @p sessionID to before @p messageID (or @p partID of it): the files go back from
     /// the snapshots off the GUI thread, or the server does it. revertChanged() or failed(Revert)
     /// follows. False (nothing done) when the session cannot be run or is busy.
@@ -306,6 +336,8 @@ Q_SIGNALS:
 
 private:
     void setupProcessor(ProcessorSetup setup);
+    /// checkPrompt(), and how the prompt would run (@p resolved) when it runs here.
+    [[nodiscard]] PromptResult check(const PromptRequest &request, std::optional<ResolvedPrompt> &resolved) const;
     void onBusyChanged(const QString &sessionID, bool busy);
     void onCompactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
     void dropPermissions(const QString &sessionID);
@@ -321,7 +353,7 @@ private:
     std::unique_ptr<Processor> m_processor;
     std::shared_ptr<const ProviderFactory> m_factory;
     QString m_configPath;
-    Compaction::Settings m_compactionSettings;
+    std::unique_ptr<const Compaction::Settings> m_compactionSettings; // of the config (the context meter's)
     QThreadPool *m_pool = nullptr; // work off the GUI thread that uses the processor (previews, undo)
     QList<PermissionRequest> m_permissions; // pending questions, oldest first
     QHash<QString, CompactionTokens> m_compactionResults;

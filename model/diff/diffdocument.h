@@ -114,6 +114,12 @@ public:
     [[nodiscard]] bool isAdded() const { return m_status == QLatin1String("added"); }
     /// Whether the file no longer exists after the change (reverting recreates it).
     [[nodiscard]] bool isDeleted() const { return m_status == QLatin1String("deleted"); }
+    /// What putting the file back as it was before the change does to it (FileRevert::revert()).
+    enum class RevertAction { Restore, Create, Delete };
+    [[nodiscard]] RevertAction revertAction() const
+    {
+        return isAdded() ? RevertAction::Delete : isDeleted() ? RevertAction::Create : RevertAction::Restore;
+    }
 
     /// Word-level marks for a pair of changed lines: the changed ranges of @p oldLine and of
     /// @p newLine, empty when the lines have too little in common for marks to help (see

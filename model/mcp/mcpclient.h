@@ -9,6 +9,7 @@
 #include "mcptransport.h"
 
 #include "core/json.h"
+#include "core/mcpserver.h"
 #include "core/result.h"
 
 #include <QElapsedTimer>
@@ -44,17 +45,6 @@ struct McpPromptInfo
     QString description;
     QStringList arguments;
     QStringList requiredArguments;
-};
-
-/// A resource a server offers (resources/list): what an @mention in the composer attaches.
-struct McpResourceInfo
-{
-    QString server;
-    QString name;
-    QString uri;
-    QString description;
-    QString mimeType;
-    bool operator==(const McpResourceInfo &) const = default;
 };
 
 /// What a server offers, as last listed.

@@ -7,6 +7,7 @@
 //          | { "type": "remote", "url": "https://...", "headers": {...}, "enabled": ..., "timeout": ... } }
 
 #include "core/json.h"
+#include "core/mcpserver.h"
 
 #include <QByteArray>
 #include <QList>
@@ -22,7 +23,7 @@ namespace weft
 /// One MCP server as configured.
 struct McpServerConfig
 {
-    enum class Type { Local, Remote };
+    using Type = McpServerType;
 
     QString name;
     Type type = Type::Local;

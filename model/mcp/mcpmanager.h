@@ -28,31 +28,6 @@ namespace weft
 
 class McpWorker;
 
-/// What is known about one configured server.
-struct McpServerStatus
-{
-    enum class State { Disabled, Connecting, Connected, Failed };
-
-    QString name;
-    McpServerConfig::Type type = McpServerConfig::Type::Local;
-    State state = State::Disabled;
-    QString error; ///< why it failed
-    QString target; ///< the command line or the URL
-    QString transport; ///< "stdio", "streamable HTTP", "SSE" once connected
-    QString serverName; ///< the server's own name and version (serverInfo)
-    QString serverVersion;
-    QString protocolVersion;
-    int toolCount = 0;
-    int promptCount = 0;
-    int resourceCount = 0;
-    qint64 handshakeMs = -1; ///< start to initialize answered
-    qint64 connectMs = -1; ///< start to tools listed
-    QStringList log; ///< the last lines of stderr and notices (at most 50)
-
-    /// OpenCode's names: "connected", "connecting", "failed", "disabled".
-    [[nodiscard]] static QString stateName(State state);
-};
-
 /// The thread-safe face of the servers: their states, their tools, and requests that wait for
 /// the answer. Shared by the manager, the tools it hands out and the processor's runs, so that it
 /// outlives whichever goes first.

@@ -117,28 +117,6 @@ struct QuestionReply {
     QList<QStringList> answers;
 };
 
-/// A prompt to run.
-struct PromptRequest {
-    QString sessionID;  ///< empty: a new session in `directory`
-    QString directory;  ///< for a new session
-    QString text;
-    QString agent;      ///< empty: "build"
-    QString model;      ///< "provider/model"; empty: the agent's, else the last one used, else the default
-    /// A command to run (ProcessorConfig::availableCommands(), without the '/'); `text` is then
-    /// its arguments. Its `agent` and `model` win over the request's, as in OpenCode.
-    QString command;
-    /// Whether `text` of the form "/name arguments" runs command `name` when the session's
-    /// project has one by that name, as OpenCode's prompt box does (other text starting with '/',
-    /// a path say, is sent as written).
-    bool slashCommands = false;
-    /// Files, folders and images sent along: they become file parts (and the synthetic text
-    /// of their reading) of the user message, after its text (Attachments::toParts).
-    QList<PromptAttachment> attachments;
-    /// The session `sessionID` as the caller holds it (a window's list), so that checkPrompt()
-    /// does not read it again (on a window's GUI thread); none: checkPrompt() reads it.
-    std::optional<Session> session;
-};
-
 /// A prompt checked by Processor::checkPrompt(): how it runs, decided once.
 struct ResolvedPrompt {
     PromptRequest request; ///< as asked, a "/name" of its text found as a command

@@ -255,19 +255,9 @@ Result<QString> resolve(const QString &base, const QString &directory, const QSt
     return path;
 }
 
-Action actionFor(const DiffDocument &document)
-{
-    if (document.isAdded())
-        return Action::Delete;
-    if (document.isDeleted())
-        return Action::Create;
-    return Action::Restore;
-}
-
 Result<void> revert(const DiffDocument &document, const QString &absolutePath)
 {
-    const Action action = actionFor(document);
-    if (action == Action::Delete) {
+    if (document.revertAction() == DiffDocument::RevertAction::Delete) {
         const QFileInfo info(absolutePath);
         if (!info.exists() && !info.isSymLink())
             return {};

@@ -52,11 +52,6 @@ namespace FileRevert
 /// once `..` and symbolic links are resolved.
 [[nodiscard]] Result<QString> resolve(const QString &base, const QString &directory, const QString &file);
 
-/// What reverting @p document does to the file at @p absolutePath: "delete", "create" or
-/// "restore".
-enum class Action { Restore, Create, Delete };
-[[nodiscard]] Action actionFor(const DiffDocument &document);
-
 /// Puts the file at @p absolutePath back to the "before" side of @p document: writes the old
 /// contents (the patch form is applied backwards to the current file), or deletes the file when
 /// it did not exist before.

@@ -5,6 +5,7 @@
 // can record a tree hash, list what it changed and be undone. Uses the `git` program.
 
 #include "core/result.h"
+#include "core/revertplan.h"
 #include "core/types.h"
 
 #include <QList>
@@ -67,12 +68,8 @@ public:
     /// unless madeHere(@p hash).
     Result<void> restore(const QString &hash);
 
-    /// What revert() would do: files written back from a snapshot and files deleted (they did not
-    /// exist in their patch's snapshot), absolute paths.
-    struct RevertPlan {
-        QStringList restore;
-        QStringList remove;
-    };
+    /// What revert() would do (core/revertplan.h).
+    using RevertPlan = weft::RevertPlan;
     /// The plan of revert(@p patches), or why it is refused: a patch whose snapshot is not
     /// madeHere(), or a file it would change whose current content no snapshot can hold (over
     /// maxFileSize, or ignored), so that restoring the current state (an unrevert) could not

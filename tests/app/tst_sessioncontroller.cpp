@@ -254,8 +254,8 @@ void TestSessionController::compactThenUndo()
     QCOMPARE(m_run.service->messages(m_run.sessionID).size(), 4);
     QVERIFY(!controller->canUndoCompaction(m_run.sessionID));
 
-    const QFuture<Result<Compaction::Preview>> future = controller->previewCompaction(m_run.sessionID);
-    const Result<Compaction::Preview> preview = future.result();
+    const QFuture<Result<CompactionPreview>> future = controller->previewCompaction(m_run.sessionID);
+    const Result<CompactionPreview> preview = future.result();
     QVERIFY2(preview, qPrintable(preview ? QString() : preview.error().toString()));
 
     QSignalSpy summary(controller.get(), &SessionController::compactionSummaryChanged);
@@ -313,9 +313,11 @@ void TestSessionController::checkPromptDecidesOnce()
     // the context meter shows.
     const SessionController::PromptResult check = controller->checkPrompt(request);
     QVERIFY2(check.ok(), qPrintable(check.error));
-    QVERIFY(check.resolved && check.resolved->model);
-    QCOMPARE(check.resolved->model->ref(), u"fake/gpt-test"_s);
-    QCOMPARE(check.resolved->directory, m_run.service->get(m_run.sessionID)->directory());
+    QCOMPARE(check.model, u"fake/gpt-test"_s);
+    // The meter's figures: the model's context, and where automatic compaction starts (OpenCode's
+    // usable context: the context less the output the model may need).
+    QCOMPARE(check.contextLimit, 100000);
+    QVERIFY2(check.compactAt > 0 && check.compactAt < check.contextLimit, qPrintable(QString::number(check.compactAt)));
     // An unknown model and agent are refused before anything is written, with the reason.
     request.model = u"nowhere/model"_s;
     const SessionController::PromptResult unknown = controller->checkPrompt(request);
@@ -398,7 +400,7 @@ void TestSessionController::serverSessionRevertsOnTheServer()
         = test::recordedExchange(u"fork before the 2nd user message"_s).requestBody.toObject().string(u"messageID");
 
     // Nothing is planned here (the server keeps the files), and the revert is a request to it.
-    const Result<Snapshot::RevertPlan> plan = controller->planRevert(id, messageID).result();
+    const Result<RevertPlan> plan = controller->planRevert(id, messageID).result();
     QVERIFY(plan && plan->restore.isEmpty() && plan->remove.isEmpty());
     QSignalSpy changed(controller.get(), &SessionController::revertChanged);
     QVERIFY(controller->revert(id, messageID));

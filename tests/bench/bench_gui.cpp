@@ -145,7 +145,7 @@ std::unique_ptr<Window> showWindow(BenchApplication &app, const QString &dataDir
     w->service = openService(dataDir);
     if (!w->service)
         return {};
-    w->window = std::make_unique<MainWindow>(w->service, dataDir);
+    w->window = std::make_unique<MainWindow>(test::makeController(w->service, dataDir));
     MainWindow *window = w->window.get();
     TimelineModel *timeline = window->timelineModel();
     Window *raw = w.get();

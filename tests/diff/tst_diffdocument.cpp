@@ -7,7 +7,6 @@
 #include "diff/diffdocument.h"
 #include "diff/textdiff.h"
 #include "difffixtures.h"
-#include "processor/revert.h"
 #include "qt/diffmodel.h"
 
 #include <QAbstractItemModelTester>
@@ -100,7 +99,7 @@ void TestDiffDocument::realOpencodePatch()
     QVERIFY(doc.isAdded());
     QCOMPARE(rowsText(doc), (QStringList{u"@@ -0,0 +1,2 @@"_s, u"+# 笔记"_s, u"+数据库测试 note: weft fixture"_s}));
     QCOMPARE(rowNumbers(doc), (QStringList{u"-/-"_s, u"-/1"_s, u"-/2"_s}));
-    QCOMPARE(FileRevert::actionFor(doc), FileRevert::Action::Delete);
+    QCOMPARE(doc.revertAction(), DiffDocument::RevertAction::Delete);
 }
 
 void TestDiffDocument::bothFormsAgree_data()

@@ -4,6 +4,7 @@
 // Shared set-up of the GUI tests: settings in a temporary folder, a fixed style and palette.
 
 #include "mainwindow.h"
+#include "testcontroller.h"
 #include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
 #include "timelineview.h"

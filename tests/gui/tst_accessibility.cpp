@@ -38,7 +38,7 @@ private Q_SLOTS:
     {
         test::FixtureDataDir data;
         auto service = std::make_shared<SessionService>(std::make_shared<JsonStore>(data.path()));
-        MainWindow window(service, data.path());
+        MainWindow window(test::makeController(service, data.path()));
         QVERIFY(test::showAndOpen(window, MainID));
         TimelineView *view = window.timelineView();
         QAccessibleInterface *list = QAccessible::queryAccessibleInterface(view);
@@ -73,7 +73,7 @@ private Q_SLOTS:
     {
         test::FixtureDataDir data;
         auto service = std::make_shared<SessionService>(std::make_shared<JsonStore>(data.path()));
-        MainWindow window(service, data.path());
+        MainWindow window(test::makeController(service, data.path()));
         QVERIFY(test::showAndOpen(window, MainID));
         // Walk the accessibility tree from the window: each control that takes keyboard focus
         // has a name (its text, its label or its accessible name).

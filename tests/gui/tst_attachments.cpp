@@ -62,7 +62,7 @@ private:
         s.config.generateTitles = false;
         s.config.snapshots = ProcessorConfig::Snapshots::Never;
         s.config.maxRetries = 0;
-        m_window = std::make_unique<MainWindow>(m_run.service, m_run.data->path(), s);
+        m_window = std::make_unique<MainWindow>(test::makeController(m_run.service, m_run.data->path(), s));
         return showAndOpen(*m_window, m_run.sessionID, QSize(1100, 760));
     }
 
@@ -249,7 +249,7 @@ private Q_SLOTS:
         Composer *composer = m_window->composer();
         QVERIFY(composer->addAttachment(u"red.png"_s));
         m_run.server->enqueue(FakeReply::sse(textReply({u"A red rectangle."_s})));
-        QSignalSpy finished(m_window->processor(), &Processor::finished);
+        QSignalSpy finished(m_window->controller()->processor(), &Processor::finished);
         composer->setText(u"What colour is this?"_s);
         composer->send();
         QVERIFY(composer->attachments().isEmpty());

@@ -1165,7 +1165,7 @@ QString TestDiffPane::runAgentSession()
 
 std::unique_ptr<MainWindow> TestDiffPane::makeWindow(const QString &sessionID)
 {
-    auto window = std::make_unique<MainWindow>(m_service, m_data->path());
+    auto window = std::make_unique<MainWindow>(test::makeController(m_service, m_data->path()));
     window->resize(1440, 900);
     window->show();
     if (!QTest::qWaitForWindowExposed(window.get()))

@@ -172,7 +172,7 @@ bool TestGuiAttention::makeWindow()
     s.config.retryInitialMs = 5;
     s.config.retryMaxMs = 20;
     s.config.maxRetries = 1;
-    m_window = std::make_unique<MainWindow>(m_run.service, m_run.data->path(), s);
+    m_window = std::make_unique<MainWindow>(test::makeController(m_run.service, m_run.data->path(), s));
     // Every model under the tester, from empty.
     new QAbstractItemModelTester(m_window->attentionInbox()->model(),
                                  QAbstractItemModelTester::FailureReportingMode::Fatal, m_window.get());
@@ -193,7 +193,7 @@ bool TestGuiAttention::prompt(const QString &sessionID, const QString &text)
 bool TestGuiAttention::waitIdle(const QString &sessionID)
 {
     // The queued signals of the run's end (the inbox's, the window's) come after it is idle.
-    const bool idle = QTest::qWaitFor([&] { return !m_window->processor()->isBusy(sessionID); }, 20000);
+    const bool idle = QTest::qWaitFor([&] { return !m_window->controller()->processor()->isBusy(sessionID); }, 20000);
     QCoreApplication::processEvents();
     return idle;
 }

@@ -76,7 +76,7 @@ private Q_SLOTS:
         QCOMPARE(store->recovery().runs, 0); // a live run is never touched
         QCOMPARE(store->recovery().live, 1);
         auto service = std::make_shared<SessionService>(store);
-        MainWindow window(service, data.path());
+        MainWindow window(test::makeController(service, data.path()));
         QVERIFY(test::showAndOpen(window, MainID));
 
         // While a session runs elsewhere the window looks at its lock every second (a holder

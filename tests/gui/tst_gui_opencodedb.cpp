@@ -134,7 +134,7 @@ void TestGuiOpencodeDb::cleanup()
 
 MainWindow *TestGuiOpencodeDb::makeWindow()
 {
-    m_window = std::make_unique<MainWindow>(m_service, m_data->path());
+    m_window = std::make_unique<MainWindow>(test::makeController(m_service, m_data->path()));
     m_window->resize(1300, 820);
     m_window->show();
     if (!QTest::qWaitForWindowExposed(m_window.get()))

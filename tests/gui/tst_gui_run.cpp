@@ -116,7 +116,7 @@ void TestGuiRun::cleanup()
 
 bool TestGuiRun::makeWindow(std::optional<ProcessorSetup> setup)
 {
-    m_window = std::make_unique<MainWindow>(m_run.service, m_run.data->path(), std::move(setup));
+    m_window = std::make_unique<MainWindow>(test::makeController(m_run.service, m_run.data->path(), std::move(setup)));
     return test::showAndOpen(*m_window, m_run.sessionID);
 }
 
@@ -139,7 +139,7 @@ bool TestGuiRun::makeConfiguredWindow()
 
 bool TestGuiRun::waitIdle(int timeoutMs)
 {
-    if (!QTest::qWaitFor([this] { return !m_window->processor()->isBusy(m_run.sessionID); }, timeoutMs))
+    if (!QTest::qWaitFor([this] { return !m_window->controller()->processor()->isBusy(m_run.sessionID); }, timeoutMs))
         return false;
     // The run's last updates were queued to this thread before it ended: delivered now.
     return test::settle(*m_window);
@@ -171,9 +171,9 @@ void TestGuiRun::noModelSaysHowToConfigure()
     QVERIFY(notices->isVisibleTo(m_window.get()));
     QCOMPARE(m_run.server->requests().size(), 0);
     QVERIFY(m_run.service->messages(m_run.sessionID).isEmpty());
-    QVERIFY(!m_window->processor()->isBusy(m_run.sessionID));
+    QVERIFY(!m_window->controller()->processor()->isBusy(m_run.sessionID));
     // The window's processor asks about `ask` rules.
-    QCOMPARE(m_window->processor()->config().askPolicy, ProcessorConfig::AskPolicy::Interactive);
+    QCOMPARE(m_window->controller()->processor()->config().askPolicy, ProcessorConfig::AskPolicy::Interactive);
 }
 
 void TestGuiRun::providerWithoutKeySaysWhichKey()
@@ -365,7 +365,7 @@ void TestGuiRun::quitDuringRunAsksFirst()
     Composer *composer = m_window->composer();
     composer->setText(u"Take your time"_s);
     composer->send();
-    QTRY_VERIFY(m_window->processor()->isBusy(m_run.sessionID));
+    QTRY_VERIFY(m_window->controller()->processor()->isBusy(m_run.sessionID));
     TimelineModel *timeline = m_window->timelineModel();
     QTRY_VERIFY(timeline->rowCount() == 2
                 && timeline->index(1).data(TimelineModel::TextRole).toString().contains(u"Still working"_s));
@@ -389,13 +389,13 @@ void TestGuiRun::quitDuringRunAsksFirst()
     QVERIFY(!kept);
     QVERIFY2(asked.contains(u"1 session is still running"_s) || asked.contains(u"1 session(s)"_s), qPrintable(asked));
     QVERIFY(m_window->isVisible());
-    QVERIFY(m_window->processor()->isBusy(m_run.sessionID));
+    QVERIFY(m_window->controller()->processor()->isBusy(m_run.sessionID));
     // "Stop and Quit": the run stops, what it wrote is kept, the window closes.
     const auto [closed, again] = closeAnswering(u"stopAndQuit"_s);
     QVERIFY(closed);
     QVERIFY(!again.isEmpty());
     QVERIFY(!m_window->isVisible());
-    QVERIFY(!m_window->processor()->isBusy(m_run.sessionID));
+    QVERIFY(!m_window->controller()->processor()->isBusy(m_run.sessionID));
     const QList<MessageWithParts> messages = m_run.service->messages(m_run.sessionID);
     QCOMPARE(messages.size(), 2);
     QCOMPARE(messages.at(1).info.error().name(), u"MessageAbortedError"_s);
@@ -428,7 +428,8 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QVERIFY(dialog->isVisible());
     QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Preview);
     QCOMPARE(m_run.server->requests().size(), requestsBefore);
-    const Result<Compaction::Preview> expected = m_window->processor()->previewCompaction(m_run.sessionID);
+    const Result<Compaction::Preview> expected
+        = m_window->controller()->processor()->previewCompaction(m_run.sessionID);
     QVERIFY(expected);
     QVERIFY(expected->canCompact());
     const QLocale locale;
@@ -475,7 +476,7 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QCOMPARE(m_window->contextMeter()->tokens(), 300);
 
     // Undo: in the menu and in the notice strip, while the processor agrees.
-    QVERIFY(m_window->processor()->canUndoCompaction(m_run.sessionID).ok());
+    QVERIFY(m_window->controller()->processor()->canUndoCompaction(m_run.sessionID).ok());
     QTRY_VERIFY(m_window->canUndoCompaction());
     QVERIFY(m_window->action(u"undoCompaction"_s)->isEnabled());
     NoticeBar *notices = m_window->noticeBar();
@@ -490,7 +491,7 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QCOMPARE(m_run.service->messages(m_run.sessionID).size(), 4);
     QTRY_VERIFY(!notices->hasNotice(u"compactionUndo"_s));
     QVERIFY(!m_window->action(u"undoCompaction"_s)->isEnabled());
-    QVERIFY(!m_window->processor()->canUndoCompaction(m_run.sessionID).ok());
+    QVERIFY(!m_window->controller()->processor()->canUndoCompaction(m_run.sessionID).ok());
     QCOMPARE(reset.size(), 0);
 
     // The menu action opens the same dialog; Cancel in the preview closes it.
@@ -519,7 +520,7 @@ void TestGuiRun::cancelCompaction()
     m_run.server->enqueue(hanging);
     dialog->compactButton()->click();
     QTRY_VERIFY(dialog->summaryText().contains(u"Something"_s));
-    QVERIFY(m_window->processor()->isBusy(m_run.sessionID));
+    QVERIFY(m_window->controller()->processor()->isBusy(m_run.sessionID));
     QVERIFY(m_window->composer()->isRunning());
     // Escape (or Cancel) stops the compaction; the session stays as it was.
     QTest::keyClick(dialog, Qt::Key_Escape);
@@ -548,7 +549,7 @@ void TestGuiRun::permissionAllowOnce()
              qPrintable(notices->noticeText(key)));
     // The tool call waits, marked in the timeline.
     QVERIFY(m_window->timelineView()->timelineDelegate()->isAwaitingPermission(u"call_allow"_s));
-    QVERIFY(m_window->processor()->isBusy(m_run.sessionID));
+    QVERIFY(m_window->controller()->processor()->isBusy(m_run.sessionID));
     QPushButton *allow = notices->button(key, u"allowOnce"_s);
     QVERIFY(allow);
     QVERIFY(notices->button(key, u"allowAlways"_s));
@@ -595,7 +596,7 @@ void TestGuiRun::agentQuestionAnsweredInWindow()
     // Weft's own agent asks (the question tool): the notice and dialog of an OpenCode server's
     // questions, answered to the run; a second question declined ends the turn.
     QVERIFY(makeConfiguredWindow());
-    QCOMPARE(m_window->processor()->config().questions, true);
+    QCOMPARE(m_window->controller()->processor()->config().questions, true);
     auto questionCall = [](const QString &callID, const QString &question) {
         const JsonArray questions{JsonObject{
             {u"question"_s, question},

@@ -262,7 +262,7 @@ void TestGuiServer::cleanup()
 
 MainWindow *TestGuiServer::makeWindow()
 {
-    m_window = std::make_unique<MainWindow>(m_service, m_data->path());
+    m_window = std::make_unique<MainWindow>(test::makeController(m_service, m_data->path()));
     m_window->resize(1300, 820);
     m_window->setUserQuestions(test::scriptedQuestions([](const Confirmation &) { return true; }));
     m_window->show();

@@ -192,7 +192,7 @@ void TestScreenshots::render()
         QVERIFY(service->updatePart(bash));
     }
 
-    MainWindow window(service, dataDir);
+    MainWindow window(test::makeController(service, dataDir));
     QVERIFY(test::showAndOpen(window, open, QSize(1440, 900)));
     // Limits come from the provider's model list; a typical one shows the meter's bar.
     window.contextMeter()->setLimit(200000);
@@ -255,7 +255,7 @@ void TestScreenshots::liveRun()
     const ProcessorSetup s = liveSetup(sample.dataDir.path(), server.baseUrl());
     QVERIFY(s.config.resolveModel);
 
-    MainWindow window(service, sample.dataDir.path(), s);
+    MainWindow window(test::makeController(service, sample.dataDir.path(), s));
     QVERIFY(test::showAndOpen(window, open, QSize(1440, 900)));
 
     window.composer()->setCurrentModel(u"local/qwen3-coder"_s);
@@ -283,7 +283,7 @@ void TestScreenshots::liveRun()
                                             .bytes()));
     const QString key = window.noticeBar()->keys().filter(u"permission-"_s).first();
     window.noticeBar()->button(key, u"deny"_s)->click();
-    QTRY_VERIFY_WITH_TIMEOUT(!window.processor()->isBusy(open), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->processor()->isBusy(open), 10000);
 
     // The compaction dialog: the preview, then the summary streaming.
     window.composer()->compactButton()->click();
@@ -304,7 +304,7 @@ void TestScreenshots::liveRun()
     QVERIFY(dialog->grab().save(dir + u"compaction-progress"_s + suffix));
     QVERIFY(window.grab().save(dir + u"compaction-running"_s + suffix));
     dialog->cancelButton()->click();
-    QTRY_VERIFY_WITH_TIMEOUT(!window.processor()->isBusy(open), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->processor()->isBusy(open), 10000);
     QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Failed);
     dialog->close();
 }
@@ -318,7 +318,7 @@ void TestScreenshots::forkPrefilledAndShortcuts()
     QVERIFY(store->initialize());
     auto service = std::make_shared<SessionService>(store);
     const QString open = u"ses_dff058141ffeXJnTNzT8vnXcKt"_s;
-    MainWindow window(service, fixture.path());
+    MainWindow window(test::makeController(service, fixture.path()));
     QVERIFY(test::showAndOpen(window, open, QSize(1440, 900)));
     // The last message the user wrote, forked from as the timeline's menu does.
     TimelineView *view = window.timelineView();
@@ -353,7 +353,7 @@ void TestScreenshots::textSelection()
     QSettings().clear();
     SampleStore sample;
     QVERIFY(sample.setUp());
-    MainWindow window(sample.service, sample.dataDir.path());
+    MainWindow window(test::makeController(sample.service, sample.dataDir.path()));
     QVERIFY(test::showAndOpen(window, sample.sampleID, QSize(1440, 900)));
     TimelineView *view = window.timelineView();
     QAbstractItemModel *rows = view->model();
@@ -410,7 +410,7 @@ void TestScreenshots::attentionInbox()
     QVERIFY(!asking.isEmpty() && !failing.isEmpty());
     const ProcessorSetup s = liveSetup(sample.dataDir.path(), server.baseUrl());
     QVERIFY(s.config.resolveModel);
-    MainWindow window(service, sample.dataDir.path(), s);
+    MainWindow window(test::makeController(service, sample.dataDir.path(), s));
     QVERIFY(test::showAndOpen(window, sample.sampleID, QSize(1440, 900)));
 
     test::OpenAiStream reply(u"qwen3-coder"_s);

@@ -560,7 +560,7 @@ void TestSettings::mainWindowOpensTheDialog()
     QVERIFY(writeText(path, "{ \"model\": \"acme/big\" }\n"));
     Result<ProcessorSetup> setup = loadProcessorSetup(path, data.path());
     QVERIFY(setup);
-    MainWindow window(service, data.path(), std::optional<ProcessorSetup>(setup.value()));
+    MainWindow window(test::makeController(service, data.path(), setup.value()));
     QAction *configure = window.action(u"configure"_s);
     QVERIFY(configure);
     QCOMPARE(configure->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Comma));

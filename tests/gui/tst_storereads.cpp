@@ -94,7 +94,7 @@ private Q_SLOTS:
     void openTheTrashAndRestore()
     {
         QVERIFY(m_service->moveToTrash(HandNamed));
-        MainWindow window(m_service, m_data->path());
+        MainWindow window(test::makeController(m_service, m_data->path()));
         {
             const Watch watch;
             window.resize(1200, 800);
@@ -123,7 +123,7 @@ private Q_SLOTS:
         const Result<ProcessorSetup> setup = loadProcessorSetup(run.writeConfig(), run.data->path());
         QVERIFY(setup);
         {
-            MainWindow window(run.service, run.data->path(), setup.value());
+            MainWindow window(test::makeController(run.service, run.data->path(), setup.value()));
             const Watch watch;
             QVERIFY(test::showAndOpen(window, run.sessionID));
             // The limit of the model the next prompt would use, decided as for a prompt.

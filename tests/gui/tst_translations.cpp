@@ -609,7 +609,7 @@ void TestTranslations::noUntranslatedString()
     auto store = std::make_shared<JsonStore>(fixture.path());
     QVERIFY(store->initialize());
     auto service = std::make_shared<SessionService>(store);
-    MainWindow window(service, fixture.path());
+    MainWindow window(test::makeController(service, fixture.path()));
     const QString open = u"ses_dff058141ffeXJnTNzT8vnXcKt"_s;
     QVERIFY(test::showAndOpen(window, open, QSize(1440, 900)));
     QVERIFY(test::settle(window));

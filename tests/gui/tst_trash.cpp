@@ -85,7 +85,7 @@ void TestTrash::cleanup()
 
 MainWindow *TestTrash::makeWindow()
 {
-    m_window = std::make_unique<MainWindow>(m_service, m_data->path());
+    m_window = std::make_unique<MainWindow>(test::makeController(m_service, m_data->path()));
     m_window->setUserQuestions(test::scriptedQuestions([this](const Confirmation &c) {
         m_asked.append(c.text);
         return true;

@@ -365,7 +365,7 @@ void TestWindowParts::sourcesRememberServersAndOpenTheirHits()
     QTemporaryDir data;
     QVERIFY(data.isValid());
     auto service = std::make_shared<SessionService>(std::make_shared<JsonStore>(data.path()));
-    MainWindow window(service, data.path());
+    MainWindow window(test::makeController(service, data.path()));
     SourcesPresenter *sources = window.sources();
     QVERIFY(sources);
 

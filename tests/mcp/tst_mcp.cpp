@@ -7,6 +7,7 @@
 #include "fakemcpserver.h"
 #include "runfixture.h"
 
+#include "app/promptattachments.h"
 #include "core/network.h"
 #include "mcp/mcpconfig.h"
 #include "mcp/mcpmanager.h"
@@ -783,7 +784,7 @@ void TestMcp::resourcesAreAttached()
     const QString text = u"Summarise @notes and @logo, and @gone"_s;
     PromptRequest request{fixture.sessionID, {}, text, {}, {}};
     for (const McpResourceInfo &r : resources)
-        request.attachments.append(Attachments::fromMcpResource(r, text.indexOf(u'@' + r.name)));
+        request.attachments.append(PromptAttachments::fromMcpResource(r, text.indexOf(u'@' + r.name)));
     QVERIFY(processor.prompt(request));
     QVERIFY(finished.wait(30000));
     QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(finished.at(0).at(2).value<MessageError>().message()));

@@ -4,9 +4,11 @@
 
 #include "fakemcpserver.h"
 #include "testdata.h"
+#include "../gui/testcontroller.h"
 
 #include "composer.h"
 #include "mainwindow.h"
+#include "app/mcpservers.h"
 #include "mcp/mcpmanager.h"
 #include "mcpserverspage.h"
 #include "noticebar.h"
@@ -58,7 +60,8 @@ private Q_SLOTS:
 void TestMcpGui::settingsPage()
 {
     McpManager manager;
-    McpServersPage page(&manager);
+    McpServers servers(&manager);
+    McpServersPage page(&servers);
     QVERIFY(page.findChild<QLabel *>(u"mcpEmpty"_s)->isVisibleTo(&page));
     JsonObject off = fake();
     off.insert(u"enabled"_s, false);
@@ -92,7 +95,7 @@ void TestMcpGui::noticeOfFailedServer()
     McpManager *mcp = McpManager::instance();
     mcp->configure({{u"early"_s, fake({u"--exit-at-start"_s})}});
     QVERIFY(mcp->waitForStartup(20000));
-    MainWindow window(service, fixture.path());
+    MainWindow window(test::makeController(service, fixture.path()));
     auto *notices = window.findChild<NoticeBar *>();
     QVERIFY(notices);
     QTRY_VERIFY(notices->hasNotice(u"mcp-early"_s));
@@ -125,7 +128,7 @@ void TestMcpGui::promptsInTheComposer()
     file.close();
     Result<ProcessorSetup> setup = loadProcessorSetup(file.fileName(), fixture.path());
     QVERIFY2(setup, qPrintable(setup ? QString() : setup.error().toString()));
-    MainWindow window(service, fixture.path(), setup.value());
+    MainWindow window(test::makeController(service, fixture.path(), setup.value()));
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QAbstractItemModel *commands = window.composer()->commandCompleter()->model();

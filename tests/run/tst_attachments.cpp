@@ -5,6 +5,7 @@
 #include "fakellmserver.h"
 #include "runfixture.h"
 
+#include "app/promptattachments.h"
 #include "app/projectfiles.h"
 #include "core/json.h"
 #include "processor/attachments.h"
@@ -129,7 +130,7 @@ private:
 
     PromptAttachment attach(const QString &relative)
     {
-        const Result<PromptAttachment> a = Attachments::fromPath(relative, m_fx.project->path());
+        const Result<PromptAttachment> a = PromptAttachments::fromPath(relative, m_fx.project->path());
         if (!a)
             qWarning() << a.error().toString();
         return a ? a.value() : PromptAttachment();
@@ -256,7 +257,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, path);
         QFETCH(QString, message);
-        const Result<PromptAttachment> a = Attachments::fromPath(path, m_fx.project->path());
+        const Result<PromptAttachment> a = PromptAttachments::fromPath(path, m_fx.project->path());
         QVERIFY(!a);
         QVERIFY2(a.error().message.contains(message), qPrintable(a.error().message));
     }
@@ -266,7 +267,7 @@ private Q_SLOTS:
         const QString fifo = m_fx.project->filePath(u"pipe"_s);
         QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
         // A FIFO is never opened (that would block until a writer comes).
-        Result<PromptAttachment> a = Attachments::fromPath(fifo, {});
+        Result<PromptAttachment> a = PromptAttachments::fromPath(fifo, {});
         QVERIFY(!a);
         QVERIFY(a.error().message.contains(u"pipe"_s));
 
@@ -276,9 +277,9 @@ private Q_SLOTS:
             QFile f(huge);
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(TinyPng);
-            QVERIFY(f.resize(Attachments::MaxImageBytes + 1));
+            QVERIFY(f.resize(PromptAttachment::MaxImageBytes + 1));
         }
-        a = Attachments::fromPath(huge, {});
+        a = PromptAttachments::fromPath(huge, {});
         QVERIFY(!a);
         QVERIFY2(a.error().message.contains(u"too large"_s), qPrintable(a.error().message));
 
@@ -287,7 +288,7 @@ private Q_SLOTS:
         const QString secret = m_fx.project->filePath(u"secret.txt"_s);
         QVERIFY(writeFile(secret, "secret\n"));
         QVERIFY(QFile::setPermissions(secret, QFileDevice::Permissions()));
-        a = Attachments::fromPath(secret, {});
+        a = PromptAttachments::fromPath(secret, {});
         QVERIFY(!a);
         QVERIFY2(a.error().message.contains(u"cannot read"_s), qPrintable(a.error().message));
     }
@@ -295,7 +296,7 @@ private Q_SLOTS:
     void pastedImages()
     {
         const QString png = u"data:image/png;base64,"_s + QString::fromLatin1(TinyPng.toBase64());
-        Result<PromptAttachment> a = Attachments::fromDataUrl(png, u"clipboard.png"_s);
+        Result<PromptAttachment> a = PromptAttachments::fromDataUrl(png, u"clipboard.png"_s);
         QVERIFY(a);
         QCOMPARE(a->kind, PromptAttachment::Kind::Image);
         QCOMPARE(a->mime, u"image/png"_s);
@@ -306,11 +307,11 @@ private Q_SLOTS:
                                    u"data:image/png;base64,"_s, u"data:image/png;base64,@@@"_s,
                                    // says PNG, is a JPEG
                                    u"data:image/png;base64,/9j/4AAQSkZJRg=="_s, u"https://example.com/x.png"_s}) {
-            a = Attachments::fromDataUrl(bad, u"clipboard.png"_s);
+            a = PromptAttachments::fromDataUrl(bad, u"clipboard.png"_s);
             QVERIFY2(!a, qPrintable(bad));
         }
-        const QString huge = u"data:image/png;base64,"_s + QString(Attachments::MaxImageBytes / 3 * 4 + 8, u'A');
-        a = Attachments::fromDataUrl(huge, u"clipboard.png"_s);
+        const QString huge = u"data:image/png;base64,"_s + QString(PromptAttachment::MaxImageBytes / 3 * 4 + 8, u'A');
+        a = PromptAttachments::fromDataUrl(huge, u"clipboard.png"_s);
         QVERIFY(!a);
         QVERIFY(a.error().message.contains(u"too large"_s));
     }
@@ -321,7 +322,7 @@ private Q_SLOTS:
         QVERIFY(QFile::link(u"/etc"_s, root + u"/etc-link"_s));
         const QString text = u"Look at @src/main.cpp, then @src/deep/ and @missing.txt; not @../outside or "
                              u"@/etc/passwd or @etc-link/passwd or mail@example.com."_s;
-        const QList<PromptAttachment> found = Attachments::mentions(text, root);
+        const QList<PromptAttachment> found = PromptAttachments::mentions(text, root);
         QCOMPARE(found.size(), 2);
         QCOMPARE(found.at(0).filename, u"src/main.cpp"_s);
         QCOMPARE(found.at(0).mention, u"@src/main.cpp"_s);
@@ -332,7 +333,7 @@ private Q_SLOTS:
         const JsonObject source = Attachments::source(found.at(0));
         QCOMPARE(source.object(u"text").integer(u"end") - source.object(u"text").integer(u"start"),
                  qint64(u"@src/main.cpp"_s.size()));
-        QVERIFY(Attachments::mentions(text, {}).isEmpty());
+        QVERIFY(PromptAttachments::mentions(text, {}).isEmpty());
     }
 
     // ---- the project's files for @mention completion
@@ -445,7 +446,7 @@ private Q_SLOTS:
     {
         m_fx.server->enqueue(FakeReply::sse(textReply({u"Seen."_s})));
         const QString text = u"Explain @src/main.cpp please"_s;
-        QList<PromptAttachment> attachments = Attachments::mentions(text, m_fx.project->path());
+        QList<PromptAttachment> attachments = PromptAttachments::mentions(text, m_fx.project->path());
         QCOMPARE(attachments.size(), 1);
         attachments << attach(u"src/deep"_s) << attach(u"shot.png"_s) << attach(u"paper.pdf"_s);
         const QList<Part> parts = run(text, attachments);
@@ -510,7 +511,7 @@ private Q_SLOTS:
         m_modalities = QStringList{u"text"_s};
         m_fx.server->enqueue(FakeReply::sse(textReply({u"I cannot see images."_s})));
         const QString png = u"data:image/png;base64,"_s + QString::fromLatin1(TinyPng.toBase64());
-        const Result<PromptAttachment> pasted = Attachments::fromDataUrl(png, u"clipboard.png"_s);
+        const Result<PromptAttachment> pasted = PromptAttachments::fromDataUrl(png, u"clipboard.png"_s);
         QVERIFY(pasted);
         const QList<Part> parts = run(u"What is this?"_s, {pasted.value()});
         // Stored as given: the file is kept, only the request leaves it out.

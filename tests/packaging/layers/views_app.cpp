@@ -3,7 +3,12 @@
 // the controller, the sources, the session service and the item models, whose headers show no
 // backend layer. Must compile, so that the probes that must not are known to fail for the right
 // reason.
+#include "app/compactionpreview.h"
+#include "app/configfile.h"
+#include "app/mcpservers.h"
 #include "app/opencodesource.h"
+#include "app/projectfiles.h"
+#include "app/promptattachments.h"
 #include "app/rememberedservers.h"
 #include "app/serveraddress.h"
 #include "app/serversource.h"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "configfile.h"
 
-#include "config.h"
+#include "compaction/compaction.h"
 #include "core/logging.h"
 #include "core/tr.h"
+#include "provider/config.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,6 +15,11 @@ using namespace Qt::StringLiterals;
 
 namespace weft
 {
+
+ConfigFile::ConfigFile(const QString &path)
+    : m_path(path.isEmpty() ? Config::defaultPath() : path)
+{
+}
 
 Result<ConfigFile> ConfigFile::read(const QString &path)
 {
@@ -73,6 +79,50 @@ Result<void> ConfigFile::write()
     m_hasComments = false;
     qCInfo(lcProvider) << "saved the config" << m_path;
     return {};
+}
+
+JsonObject ConfigFile::knownProvider(const QString &providerID)
+{
+    return ModelCatalogue::builtin().provider(providerID);
+}
+
+JsonObject ConfigFile::knownModel(const QString &providerID, const QString &modelID)
+{
+    return ModelCatalogue::builtin().model(providerID, modelID);
+}
+
+QStringList ConfigFile::keyVariables(const QString &providerID, const JsonObject &provider)
+{
+    QStringList vars;
+    for (const JsonObject &o : {provider, ModelCatalogue::builtin().provider(providerID)}) {
+        for (const JsonValue &v : o.array(u"env")) {
+            if (v.isString() && !vars.contains(v.toString()))
+                vars.append(v.toString());
+        }
+    }
+    for (const QString &var : ProviderFactory::knownEnvVars(providerID)) {
+        if (!vars.contains(var))
+            vars.append(var);
+    }
+    return vars;
+}
+
+Result<void> ConfigFile::checkCompaction(const JsonObject &compaction)
+{
+    const Result<Compaction::Settings> settings = Compaction::Settings::fromConfig(compaction);
+    if (!settings)
+        return settings.error();
+    return {};
+}
+
+QStringList ConfigFile::compactionOverrides()
+{
+    QStringList overrides;
+    for (const char *name : {"OPENCODE_DISABLE_AUTOCOMPACT", "OPENCODE_DISABLE_PRUNE"}) {
+        if (Compaction::Settings::envSwitch(qEnvironmentVariable(name)))
+            overrides.append(QString::fromLatin1(name));
+    }
+    return overrides;
 }
 
 } // namespace weft
