@@ -232,9 +232,7 @@ private:
 
 void TestGuiServer::initTestCase()
 {
-    QVERIFY(m_settings.isValid());
-    test::isolateSettings(m_settings);
-    test::useStyle(test::lightPalette());
+    QVERIFY(test::initGuiTestCase(m_settings));
     QVERIFY(!v1Session().isEmpty());
 }
 
