@@ -70,8 +70,7 @@ private:
 
 void TestGuiSearch::initTestCase()
 {
-    // Issue 34: the window or the test still reads on the GUI thread here, unmarked.
-    QVERIFY(test::initGuiTestCase(m_settings, test::lightPalette(), StoreReads::OnGuiThread::Report));
+    QVERIFY(test::initGuiTestCase(m_settings));
 }
 
 void TestGuiSearch::init()
