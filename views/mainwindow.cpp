@@ -182,7 +182,7 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     m_controller->setSessionLookup([this](const QString &id) { return m_sessions->session(id); });
     // Renaming in the sidebar goes through the controller, as every operation on a session.
     m_sessions->setRenamer([this](const QString &id, const QString &title) {
-        return m_controller ? m_controller->rename(id, title) : Result<Session>(Error{});
+        return m_controller->rename(id, title);
     });
     connectController();
     m_attention = new AttentionInbox(this);
@@ -523,11 +523,12 @@ void MainWindow::toggleArchived()
     const std::optional<Session> s = m_sessions->session(m_current);
     if (!s)
         return;
-    const Result<Session> r = m_controller->setArchived(s->id(), !s->isArchived());
-    if (!r)
-        QMessageBox::warning(this, tr("Archive"), r.error().toString());
-    else
-        m_sidebar->selectSession(s->id());
+    whenFinished(m_controller->setArchived(s->id(), !s->isArchived()), this, [this](const Result<Session> &r) {
+        if (!r)
+            QMessageBox::warning(this, tr("Archive"), r.error().toString());
+        else
+            m_sidebar->selectSession(r->id());
+    });
 }
 
 UserQuestions &MainWindow::questions()
@@ -556,7 +557,7 @@ void MainWindow::deleteSession()
                          tr("Delete the session “%1” on the OpenCode server %2, with its messages and subagent "
                             "sessions?\n\nThis cannot be undone.")
                              .arg(s->title(), server->url().toString())))
-            (void)m_controller->remove(s->id());
+            (void)m_controller->remove(s->id()); // a refusal comes as failed(ServerRequest)
         return;
     }
     if (!m_sidebar->currentSource().isEmpty() || !m_currentSource.isEmpty())
@@ -588,12 +589,13 @@ void MainWindow::deleteSession()
     text += u"\n\n"_s + tr("This cannot be undone.");
     if (!confirm(tr("Delete Session"), text))
         return;
-    const Result<void> r = m_controller->remove(id);
-    if (!r)
-        QMessageBox::warning(this, tr("Delete Session"),
-                             tr("The session could not be deleted:\n%1").arg(r.error().toString()));
-    else
-        statusBar()->showMessage(tr("Deleted “%1”").arg(s->title()), 5000);
+    whenFinished(m_controller->remove(id), this, [this, title = s->title()](const Result<void> &r) {
+        if (!r)
+            QMessageBox::warning(this, tr("Delete Session"),
+                                 tr("The session could not be deleted:\n%1").arg(r.error().toString()));
+        else
+            statusBar()->showMessage(tr("Deleted “%1”").arg(title), 5000);
+    });
 }
 
 bool MainWindow::exportSession(const QString &sessionID, const QString &path, QString *error)
@@ -1226,6 +1228,8 @@ void MainWindow::updateContextMeter()
     // As listed: not read again on the GUI thread.
     if (!m_current.isEmpty() && m_currentSource.isEmpty())
         request.session = m_sessions->session(m_current);
+    else if (!m_currentSource.isEmpty() && !currentServer())
+        request.sessionID.clear(); // OpenCode's session, not run here: the model as for a new prompt
     const SessionController::PromptResult check = m_controller->checkPrompt(request);
     const qint64 limit = check.contextLimit;
     meter->setLimit(limit);

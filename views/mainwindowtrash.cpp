@@ -13,7 +13,6 @@
 #include <QAction>
 #include <QMessageBox>
 #include <QStatusBar>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <utility>
@@ -34,21 +33,24 @@ void MainWindow::createTrashActions()
 
 void MainWindow::moveToTrash(const Session &session)
 {
-    const Result<TrashEntry> entry = m_controller->moveToTrash(session.id());
-    if (!entry) {
-        QMessageBox::warning(this, tr("Delete Session"),
-                             tr("The session could not be deleted:\n%1").arg(entry.error().toString()));
-        return;
-    }
-    m_lastTrashed = entry->id;
-    action(u"undoDelete"_s)->setEnabled(true);
-    QString text = tr("Deleted “%1”").arg(session.title());
-    if (const qsizetype children = entry->children.size(); children > 0)
-        text += u' ' + Style::plural(tr("with %n subagent session(s)", nullptr, int(children)), children);
-    m_notices->showNotice(u"trash"_s, NoticeBar::Kind::Information, text,
-                          {{tr("&Undo"), u"edit-undo"_s, u"undoDelete"_s, [this] { undoDelete(); }},
-                           {tr("Show &Trash"), u"user-trash"_s, u"showTrash"_s, [this] { showTrash(); }}},
-                          true);
+    whenFinished(
+        m_controller->moveToTrash(session.id()), this,
+        [this, title = session.title()](const Result<TrashEntry> &entry) {
+            if (!entry) {
+                QMessageBox::warning(this, tr("Delete Session"),
+                                     tr("The session could not be deleted:\n%1").arg(entry.error().toString()));
+                return;
+            }
+            m_lastTrashed = entry->id;
+            action(u"undoDelete"_s)->setEnabled(true);
+            QString text = tr("Deleted “%1”").arg(title);
+            if (const qsizetype children = entry->children.size(); children > 0)
+                text += u' ' + Style::plural(tr("with %n subagent session(s)", nullptr, int(children)), children);
+            m_notices->showNotice(u"trash"_s, NoticeBar::Kind::Information, text,
+                                  {{tr("&Undo"), u"edit-undo"_s, u"undoDelete"_s, [this] { undoDelete(); }},
+                                   {tr("Show &Trash"), u"user-trash"_s, u"showTrash"_s, [this] { showTrash(); }}},
+                                  true);
+        });
 }
 
 bool MainWindow::undoDelete()
@@ -64,17 +66,16 @@ bool MainWindow::undoDelete()
 bool MainWindow::restoreFromTrash(const QString &entryID)
 {
     // Moves the files back and reads the restored session: off the GUI thread.
-    whenFinished(QtConcurrent::run([service = m_service, entryID] { return service->restoreFromTrash(entryID); }),
-                 this, [this](const Result<Session> &session) {
-                     if (!session) {
-                         m_notices->showNotice(
-                             u"trash"_s, NoticeBar::Kind::Error,
-                             tr("The session could not be restored:\n%1").arg(session.error().toString()), {}, true);
-                         return;
-                     }
-                     statusBar()->showMessage(tr("Restored “%1”").arg(session->title()), 5000);
-                     openSession(session->id());
-                 });
+    whenFinished(m_service->restoreFromTrashLater(entryID), this, [this](const Result<Session> &session) {
+        if (!session) {
+            m_notices->showNotice(u"trash"_s, NoticeBar::Kind::Error,
+                                  tr("The session could not be restored:\n%1").arg(session.error().toString()), {},
+                                  true);
+            return;
+        }
+        statusBar()->showMessage(tr("Restored “%1”").arg(session->title()), 5000);
+        openSession(session->id());
+    });
     return true;
 }
 
@@ -84,18 +85,15 @@ void MainWindow::onTrashChanged()
         return;
     // Listed off the GUI thread: the entry deleted last may have been restored or deleted since.
     const QString entry = m_lastTrashed;
-    whenFinished(QtConcurrent::run([service = m_service, entry] {
-                     const QList<TrashEntry> entries = service->trashEntries();
-                     return std::any_of(entries.cbegin(), entries.cend(),
-                                        [&entry](const TrashEntry &e) { return e.id == entry; });
-                 }),
-                 this, [this, entry](bool stillThere) {
-                     if (stillThere || m_lastTrashed != entry)
-                         return;
-                     m_lastTrashed.clear();
-                     action(u"undoDelete"_s)->setEnabled(false);
-                     m_notices->removeNotice(u"trash"_s);
-                 });
+    whenFinished(m_service->trashEntriesLater(), this, [this, entry](const QList<TrashEntry> &entries) {
+        const bool stillThere
+            = std::any_of(entries.cbegin(), entries.cend(), [&entry](const TrashEntry &e) { return e.id == entry; });
+        if (stillThere || m_lastTrashed != entry)
+            return;
+        m_lastTrashed.clear();
+        action(u"undoDelete"_s)->setEnabled(false);
+        m_notices->removeNotice(u"trash"_s);
+    });
 }
 
 TrashDialog *MainWindow::trashDialog() const
@@ -108,12 +106,10 @@ TrashDialog *MainWindow::showTrash()
     if (!m_service->has(StoreCapability::Trash))
         return nullptr;
     if (!m_trashDialog) {
-        m_trashDialog = new TrashDialog(m_service, [this](const QString &title, const QString &text) {
-            return confirm(title, text);
-        }, this);
-        connect(m_trashDialog, &TrashDialog::restored, this, [this](const QString &sessionID) {
-            openSession(sessionID);
-        });
+        m_trashDialog = new TrashDialog(
+            m_service, [this](const QString &title, const QString &text) { return confirm(title, text); }, this);
+        connect(m_trashDialog, &TrashDialog::restored, this,
+                [this](const QString &sessionID) { openSession(sessionID); });
     }
     m_trashDialog->show();
     m_trashDialog->raise();

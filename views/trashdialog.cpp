@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QStyledItemDelegate>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -87,6 +88,20 @@ private:
         return title;
     }
 };
+
+/// A folder elided in the middle: its start and the project's name at its end stay visible.
+class MiddleElided : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        option->textElideMode = Qt::ElideMiddle;
+    }
+};
 } // namespace
 
 TrashDialog::TrashDialog(const std::shared_ptr<SessionService> &service,
@@ -110,6 +125,7 @@ TrashDialog::TrashDialog(const std::shared_ptr<SessionService> &service,
     auto *rows = new TrashRows(this);
     rows->setSourceModel(m_model);
     m_list->setModel(rows);
+    m_list->setItemDelegateForColumn(TrashModel::DirectoryColumn, new MiddleElided(m_list));
     m_list->setAccessibleName(tr("Deleted sessions"));
     m_list->header()->setSectionResizeMode(TrashModel::TitleColumn, QHeaderView::Stretch);
     m_list->header()->setSectionResizeMode(TrashModel::DirectoryColumn, QHeaderView::Interactive);

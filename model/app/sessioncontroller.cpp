@@ -358,6 +358,9 @@ SessionController::PromptResult SessionController::prompt(const QString &session
     request.model = model;
     request.slashCommands = true;
     request.attachments = attachments;
+    // The session as the window lists it: the check does not read it again on the GUI thread.
+    if (m_lookup)
+        request.session = m_lookup(sessionID);
     std::optional<ResolvedPrompt> resolved;
     PromptResult result = check(request, resolved);
     if (!result.ok())
@@ -616,10 +619,10 @@ Result<void> SessionController::checkIdle(const QString &sessionID) const
     return {};
 }
 
-SessionService *SessionController::serviceOf(const QString &sessionID) const
+std::shared_ptr<SessionService> SessionController::sharedServiceOf(const QString &sessionID) const
 {
     const ServerSource *server = serverOf(sessionID);
-    return server && server->service() ? server->service() : m_service.get();
+    return server && server->service() ? server->sharedService() : m_service;
 }
 
 QFuture<Result<RevertPlan>> SessionController::planRevert(const QString &sessionID, const QString &messageID)
@@ -683,39 +686,44 @@ QFuture<Result<void>> SessionController::revertFile(const QString &sessionID, st
     });
 }
 
-Result<Session> SessionController::rename(const QString &sessionID, const QString &title)
+QFuture<Result<Session>> SessionController::rename(const QString &sessionID, const QString &title)
 {
     if (const Result<void> idle = checkIdle(sessionID); !idle)
-        return idle.error();
-    return serviceOf(sessionID)->rename(sessionID, title);
+        return QtFuture::makeReadyValueFuture(Result<Session>(idle.error()));
+    return QtConcurrent::run([service = sharedServiceOf(sessionID), sessionID, title] {
+        return service->rename(sessionID, title);
+    });
 }
 
-Result<Session> SessionController::setArchived(const QString &sessionID, bool archived)
+QFuture<Result<Session>> SessionController::setArchived(const QString &sessionID, bool archived)
 {
     if (const Result<void> idle = checkIdle(sessionID); !idle)
-        return idle.error();
-    return serviceOf(sessionID)->setArchived(sessionID, archived);
+        return QtFuture::makeReadyValueFuture(Result<Session>(idle.error()));
+    return QtConcurrent::run([service = sharedServiceOf(sessionID), sessionID, archived] {
+        return service->setArchived(sessionID, archived);
+    });
 }
 
-Result<TrashEntry> SessionController::moveToTrash(const QString &sessionID)
+QFuture<Result<TrashEntry>> SessionController::moveToTrash(const QString &sessionID)
 {
     if (serverOf(sessionID))
-        return Error{SessionTr::tr("an OpenCode server's sessions have no trash"), sessionID};
+        return QtFuture::makeReadyValueFuture(
+            Result<TrashEntry>(Error{SessionTr::tr("an OpenCode server's sessions have no trash"), sessionID}));
     if (const Result<void> idle = checkIdle(sessionID); !idle)
-        return idle.error();
-    return m_service->moveToTrash(sessionID);
+        return QtFuture::makeReadyValueFuture(Result<TrashEntry>(idle.error()));
+    return QtConcurrent::run([service = m_service, sessionID] { return service->moveToTrash(sessionID); });
 }
 
-Result<void> SessionController::remove(const QString &sessionID)
+QFuture<Result<void>> SessionController::remove(const QString &sessionID)
 {
     if (const Result<void> idle = checkIdle(sessionID); !idle)
-        return idle.error();
+        return QtFuture::makeReadyValueFuture(Result<void>(idle.error()));
     if (ServerSource *server = serverOf(sessionID)) {
         // Done there; a refusal comes as failed(ServerRequest).
         server->remove(sessionID);
-        return {};
+        return QtFuture::makeReadyValueFuture(Result<void>());
     }
-    return m_service->remove(sessionID);
+    return QtConcurrent::run([service = m_service, sessionID] { return service->remove(sessionID); });
 }
 
 bool SessionController::unrevert(const QString &sessionID)

@@ -232,15 +232,18 @@ public:
     /// run here (a read-only store, a server's: its files are there) or is busy.
     [[nodiscard]] QFuture<Result<void>> revertFile(const QString &sessionID, std::shared_ptr<const DiffDocument> document,
                                                    const QString &absolutePath);
+    // Each of these reads the session and writes it off the calling thread (a window's GUI thread
+    // must not wait for the disk or a server); the refusal of a session that runs is at once.
     /// Renames @p sessionID (refused while it runs).
-    Result<Session> rename(const QString &sessionID, const QString &title);
+    [[nodiscard]] QFuture<Result<Session>> rename(const QString &sessionID, const QString &title);
     /// Archives @p sessionID or brings it back to the list (refused while it runs).
-    Result<Session> setArchived(const QString &sessionID, bool archived);
+    [[nodiscard]] QFuture<Result<Session>> setArchived(const QString &sessionID, bool archived);
     /// Deletes @p sessionID of Weft's store, with its subagent sessions, into the trash
     /// (StoreCapability::Trash), refused while it runs.
-    Result<TrashEntry> moveToTrash(const QString &sessionID);
+    [[nodiscard]] QFuture<Result<TrashEntry>> moveToTrash(const QString &sessionID);
     /// Deletes @p sessionID for good: on its server, or from Weft's store (refused while it runs).
-    Result<void> remove(const QString &sessionID);
+    /// A server's refusal comes as failed(ServerRequest).
+    [[nodiscard]] QFuture<Result<void>> remove(const QString &sessionID);
     /// Copies @p sessionID of OpenCode's source into Weft's store off the GUI thread. False
     /// (nothing done) without an open source or with a read-only store.
     bool importSession(const QString &sessionID);
@@ -343,8 +346,8 @@ private:
     void dropPermissions(const QString &sessionID);
     /// Why @p sessionID cannot be changed now (busy, or run by another process), or nothing.
     [[nodiscard]] Result<void> checkIdle(const QString &sessionID) const;
-    /// The service that holds @p sessionID: its server's, or Weft's.
-    [[nodiscard]] SessionService *serviceOf(const QString &sessionID) const;
+    /// The service that holds @p sessionID: its server's, or Weft's (held by work off the GUI thread).
+    [[nodiscard]] std::shared_ptr<SessionService> sharedServiceOf(const QString &sessionID) const;
     /// Reads which sessions other processes run (their lock files).
     void refreshElsewhere();
 

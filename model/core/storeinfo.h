@@ -63,6 +63,7 @@ struct TrashEntry {
     /// Why it cannot be restored (a damaged or foreign entry), empty when it can. Such an entry
     /// is still listed, so that it can be deleted and purged.
     QString problem;
+    bool operator==(const TrashEntry &) const = default;
 };
 
 /// The process that runs a session: holds its lock (SessionLock).

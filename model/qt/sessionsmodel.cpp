@@ -233,18 +233,17 @@ bool SessionsModel::setData(const QModelIndex &index, const QVariant &value, int
     assertGuiThread();
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return false;
-    if (role != Qt::EditRole && role != TitleRole)
+    if ((role != Qt::EditRole && role != TitleRole) || !m_renamer)
         return false;
     const QString title = value.toString().trimmed();
     const Session &s = m_sessions.at(index.row());
     if (title.isEmpty() || title == s.title())
         return false;
     // The service writes the file and announces the change; applySession() updates the row.
-    const Result<Session> renamed = m_renamer ? m_renamer(s.id(), title) : m_service->rename(s.id(), title);
-    if (!renamed) {
-        qCWarning(lcUi) << "rename failed:" << renamed.error().toString();
-        return false;
-    }
+    whenFinished(m_renamer(s.id(), title), this, [](const Result<Session> &renamed) {
+        if (!renamed)
+            qCWarning(lcUi) << "rename failed:" << renamed.error().toString();
+    });
     return true;
 }
 
@@ -362,10 +361,14 @@ void SessionsModel::removeSession(const QString &sessionID)
 void SessionsModel::refreshSession(const QString &sessionID)
 {
     assertGuiThread();
-    if (const std::optional<Session> s = m_service->get(sessionID))
-        applySession(*s);
-    else
-        removeSession(sessionID);
+    // Read off the GUI thread; applied when it is in.
+    whenFinished(QtConcurrent::run([store = storeOf(*m_service), sessionID] { return store->session(sessionID); }), this,
+                 [this, sessionID](const std::optional<Session> &s) {
+                     if (s)
+                         applySession(*s);
+                     else
+                         removeSession(sessionID);
+                 });
 }
 
 void SessionsModel::refreshSession(const Session &session)

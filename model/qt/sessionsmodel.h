@@ -5,6 +5,7 @@
 #include "core/types.h"
 
 #include <QAbstractListModel>
+#include <QFuture>
 #include <QHash>
 #include <QSet>
 
@@ -54,11 +55,12 @@ public:
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    /// A title edited in a view: renamed by the renamer (see setRenamer()).
+    /// A title edited in a view: renamed by the renamer (see setRenamer()); the row follows the
+    /// service's sessionUpdated. Refused without a renamer.
     bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
-    /// How an edited title is applied: by default the service renames; a window routes it
-    /// through its SessionController (which refuses a session that runs).
-    void setRenamer(std::function<Result<Session>(const QString &sessionID, const QString &title)> renamer)
+    /// How an edited title is applied, off the GUI thread: a window routes it through its
+    /// SessionController (which refuses a session that runs).
+    void setRenamer(std::function<QFuture<Result<Session>>(const QString &sessionID, const QString &title)> renamer)
     {
         m_renamer = std::move(renamer);
     }
@@ -78,7 +80,8 @@ public:
 
     /// Marks a session as running or not (the processor calls this while it works on one).
     void setRunning(const QString &sessionID, bool running);
-    /// Re-reads one session from the store (after another process changed its file).
+    /// Re-reads one session from the store (after another process changed its file), off the GUI
+    /// thread: the row follows when it is read.
     void refreshSession(const QString &sessionID);
     /// Takes @p session as it is now (a value read off the GUI thread, e.g. from a server).
     void refreshSession(const Session &session);
@@ -101,7 +104,7 @@ private:
     void emitRowChanged(qsizetype row, const QList<int> &roles);
 
     SessionService *m_service;
-    std::function<Result<Session>(const QString &, const QString &)> m_renamer;
+    std::function<QFuture<Result<Session>>(const QString &, const QString &)> m_renamer;
     QList<Session> m_sessions;
     QHash<QString, qsizetype> m_rowById;
     QHash<QString, QString> m_projectNames; // projectID -> name

@@ -5,8 +5,6 @@
 #include "core/tr.h"
 #include "session/sessionservice.h"
 
-#include <QtConcurrent/QtConcurrentRun>
-
 #include <memory>
 
 using namespace Qt::StringLiterals;
@@ -16,30 +14,14 @@ namespace weft
 
 namespace
 {
-bool sameEntry(const TrashEntry &a, const TrashEntry &b)
-{
-    return a.id == b.id && a.sessionID == b.sessionID && a.title == b.title && a.directory == b.directory
-        && a.deleted == b.deleted && a.children == b.children && a.files == b.files && a.problem == b.problem;
-}
-
-// The service's work on the pool holds the service until it is done (a window may close meanwhile).
-// @p ifGone is the result when it is gone already.
-template<typename R, typename Work>
-QFuture<R> offTheGuiThread(const std::weak_ptr<SessionService> &service, R ifGone, Work work)
-{
-    return QtConcurrent::run([service, ifGone = std::move(ifGone), work = std::move(work)] {
-        const std::shared_ptr<SessionService> s = service.lock();
-        return s ? R(work(*s)) : ifGone;
-    });
-}
-
 Error gone()
 {
     return Error{SessionTr::tr("the trash is closed"), {}};
 }
 } // namespace
 
-TrashModel::TrashModel(QObject *parent) : QAbstractTableModel(parent)
+TrashModel::TrashModel(QObject *parent)
+    : QAbstractTableModel(parent)
 {
 }
 
@@ -60,13 +42,15 @@ void TrashModel::reload()
 {
     const int generation = ++m_generation;
     // A burst of changes (empty the trash) reads more than once; only the latest read is applied.
-    whenFinished(offTheGuiThread(m_service, QList<TrashEntry>(), [](SessionService &s) { return s.trashEntries(); }), this,
-                 [this, generation](const QList<TrashEntry> &entries) {
-                     if (generation != m_generation)
-                         return;
-                     apply(entries);
-                     Q_EMIT loaded();
-                 });
+    const std::shared_ptr<SessionService> service = m_service.lock();
+    if (!service)
+        return;
+    whenFinished(service->trashEntriesLater(), this, [this, generation](const QList<TrashEntry> &entries) {
+        if (generation != m_generation)
+            return;
+        apply(entries);
+        Q_EMIT loaded();
+    });
 }
 
 void TrashModel::apply(const QList<TrashEntry> &entries)
@@ -86,7 +70,7 @@ void TrashModel::apply(const QList<TrashEntry> &entries)
     for (int row = 0; row < int(entries.size()); ++row) {
         const TrashEntry &e = entries.at(row);
         if (row < int(m_entries.size()) && m_entries.at(row).id == e.id) {
-            if (!sameEntry(m_entries.at(row), e)) {
+            if (m_entries.at(row) != e) {
                 m_entries[row] = e;
                 Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
             }
@@ -109,19 +93,20 @@ QModelIndex TrashModel::indexOf(const QString &entryID, int column) const
 
 QFuture<Result<Session>> TrashModel::restore(const QString &entryID) const
 {
-    return offTheGuiThread(m_service, Result<Session>(gone()),
-                           [entryID](SessionService &s) { return s.restoreFromTrash(entryID); });
+    const std::shared_ptr<SessionService> service = m_service.lock();
+    return service ? service->restoreFromTrashLater(entryID) : QtFuture::makeReadyValueFuture(Result<Session>(gone()));
 }
 
 QFuture<Result<void>> TrashModel::remove(const QString &entryID) const
 {
-    return offTheGuiThread(m_service, Result<void>(gone()),
-                           [entryID](SessionService &s) { return s.deleteFromTrash(entryID); });
+    const std::shared_ptr<SessionService> service = m_service.lock();
+    return service ? service->deleteFromTrashLater(entryID) : QtFuture::makeReadyValueFuture(Result<void>(gone()));
 }
 
 QFuture<Result<void>> TrashModel::empty() const
 {
-    return offTheGuiThread(m_service, Result<void>(gone()), [](SessionService &s) { return s.emptyTrash(); });
+    const std::shared_ptr<SessionService> service = m_service.lock();
+    return service ? service->emptyTrashLater() : QtFuture::makeReadyValueFuture(Result<void>(gone()));
 }
 
 int TrashModel::rowCount(const QModelIndex &parent) const

@@ -15,10 +15,10 @@ namespace weft
 
 class SessionService;
 
-/// The trash of Weft's own sessions (SessionService::trashEntries()), newest first: read off the
-/// GUI thread when the service is set and again after each SessionService::trashChanged, then
+/// The trash of Weft's own sessions (SessionService::trashEntriesLater()), newest first: read off
+/// the GUI thread when the service is set and again after each SessionService::trashChanged, then
 /// applied row by row (an entry that stays keeps its row, and the view its selection). Restoring
-/// and deleting run off the GUI thread too. What the trash dialog shows.
+/// and deleting are the service's futures too. What the trash dialog shows.
 class TrashModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -48,19 +48,19 @@ public:
     explicit TrashModel(QObject *parent = nullptr);
 
     /// Follows the trash of @p service (none when null or without StoreCapability::Trash): the
-    /// rows empty at once, the entries follow (loaded()). The work off the GUI thread holds the
-    /// service while it runs; the model itself does not keep it alive.
+    /// rows empty at once, the entries follow (loaded()). The service's work off the GUI thread
+    /// holds it while it runs; the model itself does not keep it alive.
     void setService(const std::shared_ptr<SessionService> &service);
     [[nodiscard]] const QList<TrashEntry> &entries() const { return m_entries; }
     /// The row of @p entryID in @p column, or invalid.
     [[nodiscard]] QModelIndex indexOf(const QString &entryID, int column = TitleColumn) const;
 
-    /// Moves the sessions of @p entryID back (SessionService::restoreFromTrash()), off the GUI
-    /// thread; the rows follow trashChanged.
+    /// Moves the sessions of @p entryID back (SessionService::restoreFromTrashLater()); the rows
+    /// follow trashChanged.
     [[nodiscard]] QFuture<Result<Session>> restore(const QString &entryID) const;
-    /// Deletes @p entryID for good (SessionService::deleteFromTrash()), off the GUI thread.
+    /// Deletes @p entryID for good (SessionService::deleteFromTrashLater()).
     [[nodiscard]] QFuture<Result<void>> remove(const QString &entryID) const;
-    /// Deletes every entry for good (SessionService::emptyTrash()), off the GUI thread.
+    /// Deletes every entry for good (SessionService::emptyTrashLater()).
     [[nodiscard]] QFuture<Result<void>> empty() const;
 
     int rowCount(const QModelIndex &parent = {}) const override;

@@ -730,6 +730,45 @@ Result<void> SessionService::emptyTrash()
     return r;
 }
 
+template<typename R, typename Work>
+QFuture<R> SessionService::later(R ifGone, Work work) const
+{
+    std::shared_ptr<SessionService> self = std::const_pointer_cast<SessionService>(weak_from_this().lock());
+    if (!self) {
+        qCWarning(lcSession) << "a SessionService no std::shared_ptr owns cannot work off the calling thread";
+        return QtFuture::makeReadyValueFuture(std::move(ifGone));
+    }
+    return QtConcurrent::run([self = std::move(self), work = std::move(work)] { return R(work(*self)); });
+}
+
+QFuture<QList<TrashEntry>> SessionService::trashEntriesLater() const
+{
+    return later(QList<TrashEntry>(), [](const SessionService &s) { return s.trashEntries(); });
+}
+
+namespace
+{
+Error notShared()
+{
+    return Error{SessionTr::tr("the trash is closed"), {}};
+}
+} // namespace
+
+QFuture<Result<Session>> SessionService::restoreFromTrashLater(const QString &entryID)
+{
+    return later(Result<Session>(notShared()), [entryID](SessionService &s) { return s.restoreFromTrash(entryID); });
+}
+
+QFuture<Result<void>> SessionService::deleteFromTrashLater(const QString &entryID)
+{
+    return later(Result<void>(notShared()), [entryID](SessionService &s) { return s.deleteFromTrash(entryID); });
+}
+
+QFuture<Result<void>> SessionService::emptyTrashLater()
+{
+    return later(Result<void>(notShared()), [](SessionService &s) { return s.emptyTrash(); });
+}
+
 int SessionService::purgeTrash(qint64 now)
 {
     const Result<SessionTrash *> trash = this->trash();

@@ -30,7 +30,7 @@ struct StoreChange;
 /// All methods are thread-safe and may be called from any thread. Signals are emitted on the
 /// calling thread; receivers in other threads get them queued (connect with a context object),
 /// so models on the GUI thread can follow a processor on a worker thread.
-class SessionService : public QObject
+class SessionService : public QObject, public std::enable_shared_from_this<SessionService>
 {
     Q_OBJECT
 
@@ -147,6 +147,12 @@ public:
     Result<void> deleteFromTrash(const QString &entryID);
     /// Deletes every trash entry for good.
     Result<void> emptyTrash();
+    /// The same four off the calling thread, on Qt's global pool, as a window calls them: the work
+    /// holds the service until it is done. For a service a std::shared_ptr owns (else they fail).
+    [[nodiscard]] QFuture<QList<TrashEntry>> trashEntriesLater() const;
+    [[nodiscard]] QFuture<Result<Session>> restoreFromTrashLater(const QString &entryID);
+    [[nodiscard]] QFuture<Result<void>> deleteFromTrashLater(const QString &entryID);
+    [[nodiscard]] QFuture<Result<void>> emptyTrashLater();
     /// Deletes the trash entries older than 30 days at @p now (ms; 0: the current time); gives
     /// how many. The window calls it when it starts.
     int purgeTrash(qint64 now = 0);
@@ -231,6 +237,9 @@ private:
     /// @p session and its descendants, parents before children.
     Result<void> collectTree(const Session &session, int depth, QList<Session> &tree) const;
     Result<SessionTrash *> trash() const;
+    /// @p work(service) on Qt's global pool, holding the service; @p ifGone when no shared_ptr owns it.
+    template<typename R, typename Work>
+    QFuture<R> later(R ifGone, Work work) const;
     void announce(const QList<StoreChange> &changes);
 
     std::shared_ptr<Store> m_store;

@@ -23,6 +23,7 @@ namespace
 {
 constexpr int PolicyUndecided = -1;
 std::atomic<int> g_readPolicy{PolicyUndecided};
+thread_local int t_allowedHere = 0; // the AllowHere guards alive on this thread
 
 StoreReads::OnGuiThread policyOfEnvironment()
 {
@@ -67,11 +68,21 @@ bool StoreReads::onGuiThread()
 void StoreReads::check(const char *read)
 {
     const OnGuiThread what = policy();
-    if (what == OnGuiThread::Allow || !onGuiThread())
+    if (what == OnGuiThread::Allow || t_allowedHere > 0 || !onGuiThread())
         return;
     if (what == OnGuiThread::Abort)
         qFatal("a store read (%s) on the GUI thread: read it off the GUI thread", read);
     qCCritical(lcStore, "a store read (%s) on the GUI thread: read it off the GUI thread", read);
+}
+
+StoreReads::AllowHere::AllowHere()
+{
+    ++t_allowedHere;
+}
+
+StoreReads::AllowHere::~AllowHere()
+{
+    --t_allowedHere;
 }
 
 Store::~Store() = default;

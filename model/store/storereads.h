@@ -22,8 +22,22 @@ void setPolicy(OnGuiThread policy);
 /// Whether the calling thread is a window's GUI thread: the application's thread while a
 /// QGuiApplication exists (never on the command line, which has none).
 [[nodiscard]] bool onGuiThread();
-/// What a Store read named @p read does first: applies the policy when on the GUI thread.
+/// What a Store read named @p read does first: applies the policy when on the GUI thread, unless
+/// an AllowHere lives on the calling thread.
 void check(const char *read);
+
+/// Allows the store reads of the calling thread while it lives: a test's own set-up and checks,
+/// which read on the GUI thread on purpose. Keep it around those reads only, never around an event
+/// loop (QTRY_*, QSignalSpy::wait): the window's reads there would pass unseen. Not for the
+/// application.
+class AllowHere
+{
+public:
+    AllowHere();
+    ~AllowHere();
+    AllowHere(const AllowHere &) = delete;
+    AllowHere &operator=(const AllowHere &) = delete;
+};
 } // namespace StoreReads
 
 } // namespace weft

@@ -364,17 +364,17 @@ void TestSessionController::operationsRefusedWhileBusy()
     QVERIFY(!reverted);
     QVERIFY2(reverted.error().message.contains(u"running"_s), qPrintable(reverted.error().message));
     QCOMPARE(readFile(file), QByteArray("as it is\n"));
-    QVERIFY(!controller->rename(m_run.sessionID, u"Renamed"_s));
-    QVERIFY(!controller->setArchived(m_run.sessionID, true));
-    QVERIFY(!controller->moveToTrash(m_run.sessionID));
-    QVERIFY(!controller->remove(m_run.sessionID));
+    QVERIFY(!controller->rename(m_run.sessionID, u"Renamed"_s).result());
+    QVERIFY(!controller->setArchived(m_run.sessionID, true).result());
+    QVERIFY(!controller->moveToTrash(m_run.sessionID).result());
+    QVERIFY(!controller->remove(m_run.sessionID).result());
     QVERIFY(m_run.service->get(m_run.sessionID));
     QVERIFY(m_run.service->get(m_run.sessionID)->title() != u"Renamed"_s);
 
     // Once it ends, the same requests go through.
     controller->stop(m_run.sessionID);
     QVERIFY(waitIdle(controller.get()));
-    QVERIFY(controller->rename(m_run.sessionID, u"Renamed"_s));
+    QVERIFY(controller->rename(m_run.sessionID, u"Renamed"_s).result());
     QCOMPARE(m_run.service->get(m_run.sessionID)->title(), u"Renamed"_s);
     QVERIFY(changed.isEmpty());
     QVERIFY(failed.isEmpty());

@@ -29,9 +29,7 @@ class TestAccessibility : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY(m_settings.isValid());
-        test::isolateSettings(m_settings);
-        test::useStyle(test::lightPalette());
+        QVERIFY(test::initGuiTestCase(m_settings));
     }
 
     void timelineRowsAreRead()

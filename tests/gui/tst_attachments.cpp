@@ -83,9 +83,7 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY(m_settings.isValid());
-        isolateSettings(m_settings);
-        useStyle(lightPalette());
+        QVERIFY(initGuiTestCase(m_settings));
         clearProviderKeys();
     }
 

@@ -221,9 +221,7 @@ private:
 
 void TestDiffPane::initTestCase()
 {
-    QVERIFY(m_settings.isValid());
-    test::isolateSettings(m_settings);
-    test::useStyle(test::lightPalette());
+    QVERIFY(test::initGuiTestCase(m_settings));
     QVERIFY(QDir().mkpath(QStringLiteral(WEFT_BINARY_DIR "/screenshots")));
 }
 
@@ -244,10 +242,10 @@ QString TestDiffPane::sessionWithDiff(const QString &directory, const QList<File
     SessionService::CreateOptions options;
     options.directory = directory;
     options.title = u"Diff fixture"_s;
-    const Result<Session> created = m_service->create(options);
+    const Result<Session> created = test::ownRead([&] { return m_service->create(options); });
     if (!created)
         return {};
-    if (!m_service->setDiff(created->id(), diffs))
+    if (!test::ownRead([&] { return m_service->setDiff(created->id(), diffs); }))
         return {};
     return created->id();
 }
@@ -876,7 +874,7 @@ void TestDiffPane::paneRevertsOneFile()
     QFETCH(QString, expected);
     QFETCH(QString, says);
     QTemporaryDir dbDir;
-    const FileDiff real = realPatchDiff(dbDir);
+    const FileDiff real = test::ownRead([&] { return realPatchDiff(dbDir); });
     QVERIFY(!real.isNull());
     const QString dir = m_project->path();
     QVERIFY(writeFile(dir + u'/' + file, onDisk));
@@ -1008,14 +1006,14 @@ void TestDiffPane::followsTheSessionDiff()
     const QString summary = pane.findChild<QLabel *>(u"changesSummary"_s)->text();
     QVERIFY2(summary.contains(u"2 files"_s), qPrintable(summary));
     const FileDiff added = FileDiff::fromContents(u"docs/new.md"_s, QString(), u"# New\n"_s, 1, 0);
-    QVERIFY(m_service->setDiff(sid, {added, cppDiff(), pyPatchDiff()}));
+    QVERIFY(test::ownRead([&] { return m_service->setDiff(sid, {added, cppDiff(), pyPatchDiff()}); }));
     QTRY_COMPARE(pane.model()->rowCount(), 3);
     QCOMPARE(pane.currentFile(), 2);
     QVERIFY(waitShown(&pane));
     QCOMPARE(pane.diffView()->document()->path(), u"tools/report.py"_s);
     QVERIFY(pane.findChild<QLabel *>(u"changesSummary"_s)->text().contains(u"3 files"_s));
     // All changes gone: the pane says so.
-    QVERIFY(m_service->setDiff(sid, {}));
+    QVERIFY(test::ownRead([&] { return m_service->setDiff(sid, {}); }));
     QTRY_COMPARE(pane.model()->rowCount(), 0);
     QVERIFY(!pane.diffView()->document());
     QVERIFY(!pane.revertFileAction()->isEnabled());
@@ -1147,7 +1145,7 @@ QString TestDiffPane::runAgentSession()
         request.sessionID = sessionID;
         request.directory = project;
         request.text = text;
-        const Result<QString> started = processor.prompt(request);
+        const Result<QString> started = test::ownRead([&] { return processor.prompt(request); });
         if (!started) {
             qWarning() << started.error().toString();
             return {};
@@ -1194,14 +1192,14 @@ void TestDiffPane::turnScopeAndRevert()
     const QString project = m_project->path();
     const QString report = project + u"/tools/report.py"_s;
     QCOMPARE(readText(report), PyAfter);
-    const QList<MessageWithParts> messages = m_service->messages(sid);
+    const QList<MessageWithParts> messages = test::ownRead([&] { return m_service->messages(sid); });
     QString firstUser, secondUser;
     for (const MessageWithParts &m : messages) {
         if (m.info.isUser())
             (firstUser.isEmpty() ? firstUser : secondUser) = m.info.id();
     }
     QVERIFY(!secondUser.isEmpty());
-    QCOMPARE(m_service->diff(sid).size(), 3);
+    QCOMPARE(test::ownRead([&] { return m_service->diff(sid); }).size(), 3);
 
     auto window = makeWindow(sid);
     QVERIFY(window);
@@ -1295,8 +1293,8 @@ void TestDiffPane::turnScopeAndRevert()
     QCOMPARE(readText(report), PyBefore);
     QVERIFY(!QFile::exists(project + u"/notes.md"_s));
     QVERIFY(!QFile::exists(project + u"/extra.txt"_s));
-    QVERIFY(m_service->get(sid)->hasRevert());
-    QCOMPARE(m_service->get(sid)->revert().string(u"messageID"), firstUser);
+    QVERIFY(test::ownRead([&] { return m_service->get(sid); })->hasRevert());
+    QCOMPARE(test::ownRead([&] { return m_service->get(sid); })->revert().string(u"messageID"), firstUser);
     QTRY_VERIFY(pane->unrevertAction()->isEnabled());
 
     // And back again.
@@ -1308,7 +1306,7 @@ void TestDiffPane::turnScopeAndRevert()
     QCOMPARE(readText(project + u"/extra.txt"_s), ExtraText);
     // report.py as it was when the turn was reverted: the single-file revert above stays.
     QCOMPARE(readText(report), PyBefore);
-    QVERIFY(!m_service->get(sid)->hasRevert());
+    QVERIFY(!test::ownRead([&] { return m_service->get(sid); })->hasRevert());
     QCOMPARE(asked, (QStringList{u"Revert File"_s, u"Revert Turn"_s, u"Restore Reverted Changes"_s}));
 }
 
@@ -1318,7 +1316,7 @@ void TestDiffPane::screenshotSideBySide()
     const QString sid = runAgentSession();
     QVERIFY(!sid.isEmpty());
     QString firstUser;
-    for (const MessageWithParts &m : m_service->messages(sid)) {
+    for (const MessageWithParts &m : test::ownRead([&] { return m_service->messages(sid); })) {
         if (m.info.isUser() && firstUser.isEmpty())
             firstUser = m.info.id();
     }

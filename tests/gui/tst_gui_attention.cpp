@@ -130,9 +130,7 @@ private:
 
 void TestGuiAttention::initTestCase()
 {
-    QVERIFY(m_settings.isValid());
-    test::isolateSettings(m_settings);
-    test::useStyle(test::lightPalette());
+    QVERIFY(test::initGuiTestCase(m_settings));
     clearProviderKeys();
 }
 
@@ -143,7 +141,7 @@ void TestGuiAttention::init()
     SessionService::CreateOptions options;
     options.directory = m_run.project->path();
     options.title = u"The open session"_s;
-    const Result<Session> open = m_run.service->create(options);
+    const Result<Session> open = test::ownRead([&] { return m_run.service->create(options); });
     QVERIFY(open);
     m_openID = open->id();
     QVERIFY(makeWindow());
@@ -328,7 +326,7 @@ void TestGuiAttention::subagentNamesItsParent()
     options.directory = m_run.project->path();
     options.parentID = m_run.sessionID;
     options.title = u"Helper"_s;
-    const Result<Session> child = m_run.service->create(options);
+    const Result<Session> child = test::ownRead([&] { return m_run.service->create(options); });
     QVERIFY(child);
     QTRY_VERIFY(m_window->sessionsModel()->session(child->id()));
 

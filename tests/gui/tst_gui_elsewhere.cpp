@@ -33,9 +33,8 @@ class TestGuiElsewhere : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY(m_settings.isValid());
-        test::isolateSettings(m_settings);
-        test::useStyle(test::lightPalette());
+        // Issue 34: the window closes interrupted runs on the GUI thread (SessionController::refreshElsewhere()).
+        QVERIFY(test::initGuiTestCase(m_settings, test::lightPalette(), StoreReads::OnGuiThread::Report));
     }
 
     void followedThenClosedWhenItDies()
@@ -46,7 +45,7 @@ private Q_SLOTS:
         {
             JsonStore store(data.path());
             QVERIFY(store.initialize());
-            const Message last = store.messages(MainID).constLast();
+            const Message last = test::ownRead([&] { return store.messages(MainID); }).constLast();
             QVERIFY(last.isAssistant());
             messageID = last.id();
             JsonObject json = last.json();
@@ -118,7 +117,7 @@ private Q_SLOTS:
                  qPrintable(notices->noticeText(u"interruptedRuns"_s)));
         QTRY_VERIFY(!window.sessionsModel()->indexForId(MainID).data(SessionsModel::RunningRole).toBool());
         QVERIFY(!composer->editor()->isReadOnly());
-        const std::optional<Message> closed = store->message(MainID, messageID);
+        const std::optional<Message> closed = test::ownRead([&] { return store->message(MainID, messageID); });
         QVERIFY(closed);
         QCOMPARE(closed->error().name(), u"MessageAbortedError"_s);
         QVERIFY(closed->completed() > 0);

@@ -107,9 +107,8 @@ private:
 
 void TestGuiOpencodeDb::initTestCase()
 {
-    QVERIFY(m_settings.isValid());
-    test::isolateSettings(m_settings);
-    test::useStyle(test::lightPalette());
+    // Issue 34: the window or the test still reads on the GUI thread here, unmarked.
+    QVERIFY(test::initGuiTestCase(m_settings, test::lightPalette(), StoreReads::OnGuiThread::Report));
 }
 
 void TestGuiOpencodeDb::init()

@@ -71,9 +71,7 @@ private:
 
 void TestGuiSearch::initTestCase()
 {
-    QVERIFY(m_settings.isValid());
-    test::isolateSettings(m_settings);
-    test::useStyle(test::lightPalette());
+    QVERIFY(test::initGuiTestCase(m_settings));
 }
 
 void TestGuiSearch::init()

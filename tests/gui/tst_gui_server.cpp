@@ -234,9 +234,7 @@ private:
 
 void TestGuiServer::initTestCase()
 {
-    QVERIFY(m_settings.isValid());
-    test::isolateSettings(m_settings);
-    test::useStyle(test::lightPalette());
+    QVERIFY(test::initGuiTestCase(m_settings));
     QVERIFY(!v1Session().isEmpty());
 }
 

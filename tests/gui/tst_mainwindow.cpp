@@ -85,9 +85,8 @@ private:
 
 void TestMainWindow::initTestCase()
 {
-    QVERIFY(m_settings.isValid());
-    test::isolateSettings(m_settings);
-    test::useStyle(test::lightPalette());
+    // Issue 34: the window or the test still reads on the GUI thread here, unmarked.
+    QVERIFY(test::initGuiTestCase(m_settings, test::lightPalette(), StoreReads::OnGuiThread::Report));
 }
 
 void TestMainWindow::init()
@@ -427,11 +426,11 @@ void TestMainWindow::deleteMovesToTheTrash()
     // No question: the session goes to the trash, and Undo brings it back (tst_gui_trash).
     QTest::keyClick(tree, Qt::Key_Delete);
     QCOMPARE(asked.size(), 0);
-    QVERIFY(!m_service->get(HandNamed).has_value());
-    QVERIFY(!m_service->get(u"ses_dff057405ffesKzX5TtUsbqkQ3"_s).has_value());
-    QVERIFY(!w->sessionsModel()->indexForId(HandNamed).isValid());
+    QTRY_VERIFY(!test::ownRead([&] { return m_service->get(HandNamed); }).has_value());
+    QVERIFY(!test::ownRead([&] { return m_service->get(u"ses_dff057405ffesKzX5TtUsbqkQ3"_s); }).has_value());
+    QTRY_VERIFY(!w->sessionsModel()->indexForId(HandNamed).isValid());
     QCOMPARE(m_service->trashEntries().size(), 1);
-    QVERIFY(w->noticeBar()->hasNotice(u"trash"_s));
+    QTRY_VERIFY(w->noticeBar()->hasNotice(u"trash"_s));
     // Another session is shown instead.
     QTRY_VERIFY(!w->currentSessionID().isEmpty());
     QVERIFY(w->currentSessionID() != HandNamed);

@@ -115,10 +115,8 @@ private:
 
 void TestSettings::initTestCase()
 {
-    QVERIFY(m_settings.isValid());
     QVERIFY(m_dir.isValid());
-    test::isolateSettings(m_settings);
-    test::useStyle(test::lightPalette());
+    QVERIFY(test::initGuiTestCase(m_settings));
     // The environment must not override what the dialog saves.
     qunsetenv("OPENCODE_DISABLE_AUTOCOMPACT");
     qunsetenv("OPENCODE_DISABLE_PRUNE");

@@ -3,6 +3,7 @@
 // changed row by row by live updates (the service's signals and files another process writes).
 
 #include "core/identifier.h"
+#include "guitest.h"
 #include "qt/timelinemodel.h"
 #include "session/sampledata.h"
 #include "session/sessionservice.h"
@@ -105,6 +106,8 @@ class TestTimelineModel : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // Issue 34: the test still reads on the GUI thread here, unmarked.
+    void initTestCase() { test::checkGuiThreadReads(StoreReads::OnGuiThread::Report); }
     void fixtureSession();
     void forkPoints();
     void sampleToolStates();

@@ -67,8 +67,7 @@ private:
 
 void TestTimelineText::initTestCase()
 {
-    test::isolateSettings(m_settings);
-    test::useStyle(test::lightPalette());
+    QVERIFY(test::initGuiTestCase(m_settings));
 }
 
 void TestTimelineText::init()
@@ -79,7 +78,7 @@ void TestTimelineText::init()
     options.directory = m_data->path();
     options.title = u"Parser questions"_s;
     options.now = 1795312700000;
-    const auto created = m_service->create(options);
+    const auto created = test::ownRead([&] { return m_service->create(options); });
     QVERIFY(created);
     const QString Session = created->id();
     Message user = Message::makeUser(Question, Session, 1795312700000, u"build"_s, u"fake"_s, u"m1"_s);

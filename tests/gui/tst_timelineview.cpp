@@ -85,8 +85,7 @@ private:
 
 void TestTimelineView::initTestCase()
 {
-    test::isolateSettings(m_settings);
-    test::useStyle(test::lightPalette());
+    QVERIFY(test::initGuiTestCase(m_settings));
 }
 
 void TestTimelineView::init()
@@ -97,7 +96,7 @@ void TestTimelineView::init()
     options.directory = m_data->path();
     options.title = u"Estimated heights"_s;
     options.now = Start;
-    const auto created = m_service->create(options);
+    const auto created = test::ownRead([&] { return m_service->create(options); });
     QVERIFY(created);
     m_session = created->id();
     for (int n = 0; n < Messages; n += 2) {

@@ -2,6 +2,7 @@
 // The todo list below the timeline: hidden without a list, follows the todowrite tool's writes
 // (announced from another thread), switches with the session, folds away.
 
+#include "guitest.h"
 #include "session/sessionservice.h"
 #include "store/jsonstore.h"
 #include "todopanel.h"
@@ -20,6 +21,7 @@ class TestTodoPanel : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase() { test::checkGuiThreadReads(); }
     void followsTheSession()
     {
         QTemporaryDir dir;
@@ -28,8 +30,8 @@ private Q_SLOTS:
         auto service = std::make_shared<SessionService>(store);
         SessionService::CreateOptions options;
         options.directory = dir.path();
-        const Result<Session> first = service->create(options);
-        const Result<Session> second = service->create(options);
+        const Result<Session> first = test::ownRead([&] { return service->create(options); });
+        const Result<Session> second = test::ownRead([&] { return service->create(options); });
         QVERIFY(first && second);
         QVERIFY(service->setTodos(second->id(), {Todo::make(u"Other"_s, u"pending"_s, u"low"_s, u"1"_s)}));
 

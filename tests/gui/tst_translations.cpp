@@ -241,8 +241,7 @@ private:
 
 void TestTranslations::initTestCase()
 {
-    QVERIFY(m_settings.isValid());
-    test::isolateSettings(m_settings);
+    QVERIFY(test::initGuiTestCase(m_settings, std::nullopt));
     QVERIFY(QDir().mkpath(QStringLiteral(WEFT_BINARY_DIR "/screenshots")));
 }
 
@@ -438,7 +437,8 @@ void TestTranslations::modelErrors()
     QCOMPARE(hostile.error().toString(), hostileID); // no `where`, and nothing English around it
 
     // A session that is not there (model/session).
-    const Result<JsonObject> missing = Transfer::exportSession(service, u"ses_dff058141ffeXJnTNzT8vnXcKz"_s);
+    const Result<JsonObject> missing
+        = test::ownRead([&] { return Transfer::exportSession(service, u"ses_dff058141ffeXJnTNzT8vnXcKz"_s); });
     QVERIFY(!missing);
     QCOMPARE(missing.error().message, missingSession);
 

@@ -64,9 +64,7 @@ private:
 
 void TestTrash::initTestCase()
 {
-    QVERIFY(m_settings.isValid());
-    test::isolateSettings(m_settings);
-    test::useStyle(test::lightPalette());
+    QVERIFY(test::initGuiTestCase(m_settings));
 }
 
 void TestTrash::init()
@@ -121,8 +119,8 @@ void TestTrash::deleteThenUndoInTheNotice()
     deleteFromSidebar(HandNamed);
     QVERIFY(m_asked.isEmpty());
     // Gone from the sidebar and the store, with its subagent session.
-    QVERIFY(!m_service->get(HandNamed));
-    QVERIFY(!m_service->get(Child));
+    QTRY_VERIFY(!test::ownRead([&] { return m_service->get(HandNamed); }));
+    QVERIFY(!test::ownRead([&] { return m_service->get(Child); }));
     QTRY_VERIFY(!w->sessionsModel()->indexForId(HandNamed).isValid());
     QTRY_VERIFY(!w->currentSessionID().isEmpty() && w->currentSessionID() != HandNamed);
     // Its files are in the trash, outside storage/.
@@ -146,7 +144,7 @@ void TestTrash::deleteThenUndoInTheNotice()
     QTest::mouseClick(undo, Qt::LeftButton);
 
     QTRY_VERIFY(w->sessionsModel()->indexForId(HandNamed).isValid());
-    QVERIFY(m_service->get(Child));
+    QVERIFY(test::ownRead([&] { return m_service->get(Child); }));
     QVERIFY(storage() == before); // every byte back where it was
     QVERIFY(trashEntries().isEmpty());
     QVERIFY(!notices->hasNotice(u"trash"_s));
@@ -164,7 +162,7 @@ void TestTrash::ctrlZUndoesOutsideTextFields()
 
     // In the composer, Ctrl+Z undoes typing and brings back no session.
     deleteFromSidebar(HandNamed);
-    QVERIFY(!m_service->get(HandNamed));
+    QTRY_VERIFY(!test::ownRead([&] { return m_service->get(HandNamed); }));
     QTRY_VERIFY(!w->currentSessionID().isEmpty() && w->currentSessionID() != HandNamed);
     w->composer()->editor()->setFocus();
     QTRY_VERIFY(w->composer()->editor()->hasFocus());
@@ -172,12 +170,12 @@ void TestTrash::ctrlZUndoesOutsideTextFields()
     QCOMPARE(w->composer()->text(), u"xy"_s);
     QTest::keySequence(w->composer()->editor(), QKeySequence::Undo);
     QVERIFY(w->composer()->text() != u"xy"_s);
-    QVERIFY(!m_service->get(HandNamed));
+    QVERIFY(!test::ownRead([&] { return m_service->get(HandNamed); }));
 
     // In the sidebar, Ctrl+Z is Edit › Undo Delete.
     w->sidebar()->view()->setFocus();
     QTest::keySequence(w->sidebar()->view(), QKeySequence::Undo);
-    QTRY_VERIFY(m_service->get(HandNamed).has_value());
+    QTRY_VERIFY(test::ownRead([&] { return m_service->get(HandNamed); }).has_value());
     QTRY_VERIFY(w->sessionsModel()->indexForId(HandNamed).isValid());
     QVERIFY(storage() == before);
     // Nothing left to undo: a second Ctrl+Z does nothing.
@@ -192,7 +190,7 @@ void TestTrash::trashDialogRestores()
     QVERIFY(w);
     const QMap<QString, QByteArray> before = storage();
     deleteFromSidebar(HandNamed);
-    QVERIFY(!m_service->get(HandNamed));
+    QTRY_VERIFY(!test::ownRead([&] { return m_service->get(HandNamed); }));
 
     // The Trash button under the sessions opens the dialog; the Session menu has it too.
     auto *button = w->sidebar()->findChild<QToolButton *>(u"showTrashButton"_s);
@@ -206,7 +204,7 @@ void TestTrash::trashDialogRestores()
     QTRY_COMPARE(rows->rowCount(), 1); // listed off the GUI thread
     QVERIFY(rows->index(0, 0).data().toString().startsWith(u"Hand-named session"_s));
     QVERIFY(rows->index(0, 0).data().toString().contains(u"1 subagent session"_s));
-    QCOMPARE(rows->index(0, 1).data().toString(), m_service->get(MainID)->directory());
+    QCOMPARE(rows->index(0, 1).data().toString(), test::ownRead([&] { return m_service->get(MainID); })->directory());
     QCOMPARE(rows->index(0, 2).data().toString(), u"just now"_s);
     QCOMPARE(rows->headerData(0, Qt::Horizontal).toString(), u"Session"_s);
     QCOMPARE(dialog->list()->currentIndex().row(), 0); // the first row is current
@@ -230,7 +228,7 @@ void TestTrash::trashDialogDeletesAndEmpties()
 {
     MainWindow *w = makeWindow();
     QVERIFY(w);
-    const QString mainTitle = m_service->get(MainID)->title();
+    const QString mainTitle = test::ownRead([&] { return m_service->get(MainID); })->title();
     QVERIFY(!mainTitle.isEmpty());
     deleteFromSidebar(HandNamed);
     QTRY_VERIFY(!w->sessionsModel()->indexForId(HandNamed).isValid());
@@ -264,7 +262,7 @@ void TestTrash::trashDialogDeletesAndEmpties()
     QVERIFY(m_asked.first().contains(u"Hand-named session"_s));
     QTRY_COMPARE(rows->rowCount(), 1);
     QCOMPARE(trashEntries().size(), 1);
-    QVERIFY(!m_service->get(HandNamed));
+    QVERIFY(!test::ownRead([&] { return m_service->get(HandNamed); }));
 
     auto *empty = dialog->findChild<QPushButton *>(u"emptyTrash"_s);
     QVERIFY(empty->isEnabled());
@@ -273,8 +271,8 @@ void TestTrash::trashDialogDeletesAndEmpties()
     QTRY_COMPARE(rows->rowCount(), 0);
     QVERIFY(trashEntries().isEmpty());
     QVERIFY(!empty->isEnabled());
-    QVERIFY(!m_service->get(MainID));
-    QVERIFY(!m_service->get(HandNamed));
+    QVERIFY(!test::ownRead([&] { return m_service->get(MainID); }));
+    QVERIFY(!test::ownRead([&] { return m_service->get(HandNamed); }));
     // The last deletion is gone for good: nothing to undo.
     QTRY_VERIFY(!w->action(u"undoDelete"_s)->isEnabled());
     QVERIFY(!w->noticeBar()->hasNotice(u"trash"_s));

@@ -13,10 +13,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
+#include <atomic>
 #include <memory>
 
 using namespace Qt::StringLiterals;
@@ -97,6 +100,7 @@ private Q_SLOTS:
     void purgeAfterThirtyDays();
     void deleteAndEmpty();
     void readOnlyStoreHasNoTrash();
+    void futuresWorkOffTheCallingThread();
 };
 
 void TestSessionTrash::moveAndRestoreAreByteIdentical()
@@ -391,6 +395,53 @@ void TestSessionTrash::readOnlyStoreHasNoTrash()
     QVERIFY(service.get(Main));
     QVERIFY(service.trashEntries().isEmpty());
     QCOMPARE(service.purgeTrash(), 0);
+}
+
+void TestSessionTrash::futuresWorkOffTheCallingThread()
+{
+    // What a window calls: the listing, restore, delete and empty on the pool, each holding the
+    // service until it is done.
+    test::FixtureDataDir data;
+    auto service = std::make_shared<SessionService>(std::make_shared<JsonStore>(data.path()));
+    const Result<TrashEntry> a = service->moveToTrash(Reverted);
+    const Result<TrashEntry> b = service->moveToTrash(Main);
+    QVERIFY(a.ok() && b.ok());
+    std::atomic<QThread *> announcedOn = nullptr;
+    connect(service.get(), &SessionService::trashChanged, service.get(),
+            [&announcedOn] { announcedOn = QThread::currentThread(); }, Qt::DirectConnection);
+
+    // (Waiting with result() could run a task not started yet on this thread.)
+    QFuture<QList<TrashEntry>> listed = service->trashEntriesLater();
+    QTRY_VERIFY(listed.isFinished());
+    QVERIFY(listed.result() == service->trashEntries());
+    QCOMPARE(listed.result().size(), 2);
+
+    QFuture<Result<Session>> restored = service->restoreFromTrashLater(a->id);
+    std::weak_ptr<SessionService> held = service;
+    service.reset(); // the window closed meanwhile
+    QTRY_VERIFY(restored.isFinished());
+    QVERIFY(restored.result().ok());
+    QCOMPARE(restored.result()->id(), Reverted);
+    QVERIFY(announcedOn.load() && announcedOn.load() != QThread::currentThread());
+    QTRY_VERIFY(held.expired()); // and lets it go when it is done
+
+    service = std::make_shared<SessionService>(std::make_shared<JsonStore>(data.path()));
+    QFuture<Result<void>> deleted = service->deleteFromTrashLater(b->id);
+    QTRY_VERIFY(deleted.isFinished());
+    QVERIFY(deleted.result().ok());
+    QVERIFY(service->trashEntries().isEmpty());
+    QVERIFY(service->moveToTrash(Reverted).ok());
+    QFuture<Result<void>> emptied = service->emptyTrashLater();
+    QTRY_VERIFY(emptied.isFinished());
+    QVERIFY(emptied.result().ok());
+    QVERIFY(service->trashEntries().isEmpty());
+
+    // A service no std::shared_ptr owns cannot be held: refused, at once.
+    SessionService unshared(std::make_shared<JsonStore>(data.path()));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"cannot work off the calling thread"_s));
+    QFuture<Result<void>> refused = unshared.emptyTrashLater();
+    QVERIFY(refused.isFinished());
+    QVERIFY(!refused.result().ok());
 }
 
 QTEST_GUILESS_MAIN(TestSessionTrash)

@@ -83,6 +83,26 @@ private Q_SLOTS:
         QCOMPARE(g_reported.size(), StoreReads::onGuiThread() ? 2 : 0);
     }
 
+    void allowedHereWhileTheGuardLives()
+    {
+        {
+            const StoreReads::AllowHere allowed;
+            QVERIFY(!m_store->sessions().isEmpty());
+            {
+                const StoreReads::AllowHere nested;
+                QVERIFY(m_store->session(m_store->sessions().first().id()));
+            }
+            QVERIFY(m_store->trash()->entries().isEmpty());
+        }
+        QVERIFY(g_reported.isEmpty());
+#ifndef WEFT_HEADLESS
+        // Once it is gone, a read there is reported again.
+        QTest::ignoreMessage(QtCriticalMsg, QRegularExpression(u"a store read \\(sessions\\) on the GUI thread"_s));
+        QVERIFY(!m_store->sessions().isEmpty());
+        QCOMPARE(g_reported.size(), 1);
+#endif
+    }
+
     void offWhenAllowed()
     {
         StoreReads::setPolicy(StoreReads::OnGuiThread::Allow);

@@ -3,6 +3,7 @@
 
 #include "session/sessionservice.h"
 #include "store/jsonstore.h"
+#include "store/storereads.h"
 
 #include <QFile>
 #include <QProcess>
@@ -14,6 +15,7 @@ namespace weft::test
 
 bool RunFixture::setUp()
 {
+    const StoreReads::AllowHere ownReads; // the fixture's own set-up, on the test's thread
     data = std::make_unique<QTemporaryDir>();
     project = std::make_unique<QTemporaryDir>();
     if (!data->isValid() || !project->isValid()) {
