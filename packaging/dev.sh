@@ -350,7 +350,11 @@ main() {
     test)
         local dir=${WEFT_BUILD_DIR:-$SRC/build} extra=()
         if [ "${1:-}" = "--sanitize" ]; then
-            shift; dir=${WEFT_BUILD_DIR:-$SRC/build-sanitize}; extra=(-DWEFT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug "$DEBUG_FLAGS" -DWEFT_SHARED_LIBRARIES=ON)
+            # Each file compiled on its own (no unity build): this build also checks that every
+            # file includes what it uses, which a unity batch can hide.
+            shift; dir=${WEFT_BUILD_DIR:-$SRC/build-sanitize}
+            extra=(-DWEFT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug "$DEBUG_FLAGS" -DWEFT_SHARED_LIBRARIES=ON
+                   -DWEFT_UNITY_BUILD=OFF)
         else
             extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "$RELEASE_FLAGS")
         fi

@@ -31,14 +31,8 @@ constexpr int ResultLimit = 100;
 constexpr int Padding = 7;
 constexpr int SnippetLines = 2;
 
-QFont smallFont(const QFont &font)
-{
-    QFont f = font;
-    f.setPointSizeF(font.pointSizeF() * 0.88);
-    return f;
-}
-
-QString timeText(qint64 ms)
+/// When a hit's message was written: its time today, else its date and time.
+QString hitTimeText(qint64 ms)
 {
     if (ms <= 0)
         return {};
@@ -103,7 +97,7 @@ QVariant SearchResultsModel::data(const QModelIndex &index, int role) const
     case SnippetRole:
         return r.hit.snippet;
     case DetailRole: {
-        QStringList parts{whatText(r), timeText(r.hit.time)};
+        QStringList parts{whatText(r), hitTimeText(r.hit.time)};
         parts.removeAll(QString());
         return parts.join(u"  ·  "_s);
     }
@@ -127,7 +121,7 @@ void SearchResultsModel::setResults(const QList<SearchResult> &results)
 QSize SearchResultDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const
 {
     const QFontMetrics fm(option.font);
-    const QFontMetrics sfm(smallFont(option.font));
+    const QFontMetrics sfm(Style::smallFont(option.font));
     return QSize(300, Padding * 2 + fm.height() + 2 + sfm.height() + 4 + fm.lineSpacing() * SnippetLines);
 }
 
@@ -146,7 +140,7 @@ void SearchResultDelegate::paint(QPainter *p, const QStyleOptionViewItem &option
     const QFont font = opt.font;
     QFont bold = font;
     bold.setWeight(QFont::DemiBold);
-    const QFont small = smallFont(font);
+    const QFont small = Style::smallFont(font);
     const QFontMetrics fm(font), bfm(bold), sfm(small);
     const QRect r = opt.rect.adjusted(Padding + 2, Padding, -Padding - 2, -Padding);
 

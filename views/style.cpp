@@ -207,4 +207,11 @@ QString relativeTime(qint64 ms)
     return locale.toString(then.date(), QLocale::ShortFormat);
 }
 
+QFont smallFont(const QFont &font)
+{
+    QFont f = font;
+    f.setPointSizeF(font.pointSizeF() * 0.88);
+    return f;
+}
+
 } // namespace weft::Style

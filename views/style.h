@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QColor>
+#include <QFont>
 #include <QIcon>
 #include <QPalette>
 #include <QString>
@@ -21,6 +22,10 @@ namespace weft::Style
 [[nodiscard]] QColor active(const QPalette &palette);
 /// Text that matters less (times, sizes): the placeholder colour, or text blended into base.
 [[nodiscard]] QColor dimText(const QPalette &palette);
+
+/// The font of small print (badges, notices, captions, a search result's details): @p font a size
+/// smaller.
+[[nodiscard]] QFont smallFont(const QFont &font);
 
 /// An icon from the desktop's theme, or Weft's bundled fallback (resources/icons/<name>.svg)
 /// drawn in the palette's colours.

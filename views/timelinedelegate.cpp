@@ -466,7 +466,7 @@ struct TimelineDelegate::LayoutState
         : l(layout)
         , font(viewFont)
         , fm(viewFont)
-        , sfm(smallFont(viewFont))
+        , sfm(Style::smallFont(viewFont))
         , ffm(fixedFont(viewFont))
         , lh(fm.height())
     {
@@ -980,7 +980,7 @@ QSize TimelineDelegate::sizeHint(const QStyleOptionViewItem &, const QModelIndex
 void TimelineDelegate::paintBadge(QPainter *p, const QRectF &rect, ToolStatus status, bool live, bool asking,
                                   const QPalette &palette) const
 {
-    const QFont font = smallFont(m_view->font());
+    const QFont font = Style::smallFont(m_view->font());
     if (asking) {
         drawPill(p, rect, tr("Needs approval"), Style::neutral(palette), font);
         return;
@@ -1011,7 +1011,7 @@ struct TimelineDelegate::PaintState
         , selected(selectedRange)
         , exposed(exposedRect)
         , font(viewFont)
-        , small(smallFont(viewFont))
+        , small(Style::smallFont(viewFont))
         , fm(viewFont)
         , text(rowPalette.color(QPalette::Text))
         , dim(Style::dimText(rowPalette))
@@ -1304,7 +1304,7 @@ void TimelineDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, co
     const QColor text = palette.color(QPalette::Text);
     const QColor dim = Style::dimText(palette);
     const QFont font = m_view->font();
-    const QFont small = smallFont(font);
+    const QFont small = Style::smallFont(font);
 
     p->save();
     p->translate(option.rect.topLeft());

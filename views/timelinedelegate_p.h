@@ -13,14 +13,6 @@
 namespace weft
 {
 
-/// The font of the timeline's small print: badges, notices, captions.
-inline QFont smallFont(const QFont &font)
-{
-    QFont f = font;
-    f.setPointSizeF(font.pointSizeF() * 0.88);
-    return f;
-}
-
 struct TimelineDelegate::Block
 {
     enum class Kind { Text, Reasoning, Tool, Line, Error, Working, File };

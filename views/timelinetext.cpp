@@ -238,7 +238,7 @@ QString TimelineDelegate::codeBlockText(const QModelIndex &index, const QString 
 
 QRectF TimelineDelegate::copyButtonRect(const Block &block, const QRectF &code) const
 {
-    const QFontMetricsF sfm(smallFont(m_view->font()));
+    const QFontMetricsF sfm(Style::smallFont(m_view->font()));
     const qreal icon = sfm.height();
     const qreal label = std::max(sfm.horizontalAdvance(tr("Copy")), sfm.horizontalAdvance(tr("Copied")));
     const QSizeF size(icon + label + 16, sfm.height() + 6);
@@ -256,7 +256,7 @@ void TimelineDelegate::paintCopyButton(QPainter *p, const QRectF &rect, bool cop
     p->setPen(QPen(Style::mix(base, accent, copied ? 0.5 : 0.22), 1));
     p->setBrush(Style::mix(base, text, 0.02));
     p->drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
-    const QFont small = smallFont(m_view->font());
+    const QFont small = Style::smallFont(m_view->font());
     const qreal side = QFontMetricsF(small).height() - 2;
     const QRectF iconRect(rect.left() + 6, rect.center().y() - side / 2, side, side);
     Style::icon(copied ? u"dialog-ok-apply"_s : u"edit-copy"_s).paint(p, iconRect.toAlignedRect());

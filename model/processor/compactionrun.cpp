@@ -53,14 +53,6 @@ Result<ResolvedModel> resolveCompactionModel(const ProcessorConfig &config, cons
     return config.resolveModel({});
 }
 
-namespace
-{
-qint64 now()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
-} // namespace
-
 CompactionRun::CompactionRun(Host host)
     : m_host(std::move(host))
 {

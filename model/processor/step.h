@@ -5,11 +5,19 @@
 
 #include "processor.h"
 
+#include <QDateTime>
+
 #include <functional>
 #include <optional>
 
 namespace weft
 {
+
+/// The time a run stamps its messages and parts with, in milliseconds since the epoch.
+inline qint64 now()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
 
 /// How a step ended: the loop goes on (the model called tools), stops, or failed.
 enum class StepResult { Continue, Stop, Failed };

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "toolrunner.h"
+#include "step.h"
 
 #include "core/identifier.h"
 #include "tools/questiontool.h"
@@ -13,10 +14,6 @@ namespace weft
 
 namespace
 {
-qint64 now()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
 
 /// A tool's attachments as OpenCode stores them in the tool state: file parts with their own IDs.
 JsonArray toolAttachments(const JsonArray &files, const QString &sessionID, const QString &messageID)

@@ -223,8 +223,6 @@ Result<QString> applyChunks(const QString &original, const QList<Chunk> &chunks,
 namespace
 {
 
-const QByteArray Utf8ByteOrderMark("\xEF\xBB\xBF");
-
 struct FileChange {
     ApplyPatch::Hunk::Type type;
     ToolUtil::ResolvedPath path;
@@ -235,11 +233,6 @@ struct FileChange {
     QString diff;
     TextDiff::Counts counts;
 };
-
-Result<void> writeText(const QString &path, const QString &text, bool bom)
-{
-    return ToolUtil::writeFileWhole(path, bom ? Utf8ByteOrderMark + text.toUtf8() : text.toUtf8());
-}
 
 } // namespace
 
@@ -326,9 +319,9 @@ ToolResult ApplyPatchTool::execute(ToolContext &context, const JsonObject &input
             QFile file(change.path.absolute);
             if (!file.open(QIODevice::ReadOnly))
                 return ToolResult::failure(u"apply_patch verification failed: cannot read %1: %2"_s.arg(change.path.absolute, file.errorString()));
-            const QByteArray bytes = file.readAll();
-            change.bom = bytes.startsWith(Utf8ByteOrderMark);
-            change.before = QString::fromUtf8(change.bom ? bytes.mid(Utf8ByteOrderMark.size()) : bytes);
+            ToolUtil::TextFile text = ToolUtil::decodeTextFile(file.readAll());
+            change.bom = text.bom;
+            change.before = std::move(text.text);
             if (hunk.type == Type::Update) {
                 const bool crlf = change.before.contains(u"\r\n"_s);
                 QString lf = change.before;
@@ -377,7 +370,7 @@ ToolResult ApplyPatchTool::execute(ToolContext &context, const JsonObject &input
         case Type::Add:
         case Type::Update: {
             const QString target = c.moveTo.absolute.isEmpty() ? c.path.absolute : c.moveTo.absolute;
-            if (Result<void> written = writeText(target, c.after, c.bom); !written)
+            if (Result<void> written = ToolUtil::writeTextFile(target, {c.after, c.bom}); !written)
                 return ToolResult::failure(written.error().message);
             if (!c.moveTo.absolute.isEmpty() && c.moveTo.absolute != c.path.absolute)
                 QFile::remove(c.path.absolute);

@@ -63,9 +63,6 @@ QString toLineEnding(const QString &text, bool crlf)
     return out;
 }
 
-const QByteArray Utf8ByteOrderMark("\xEF\xBB\xBF");
-
-
 } // namespace
 
 QString reportedEditDiff(const QString &file, const QString &before, const QString &after)
@@ -109,9 +106,9 @@ ToolResult applyFileEdits(ToolContext &context, const QString &filePath, const Q
         QFile old(path.absolute);
         if (!old.open(QIODevice::ReadOnly))
             return ToolResult::failure(u"Cannot read %1: %2"_s.arg(path.absolute, old.errorString()));
-        const QByteArray bytes = old.readAll();
-        bom = bytes.startsWith(Utf8ByteOrderMark);
-        before = QString::fromUtf8(bom ? bytes.mid(Utf8ByteOrderMark.size()) : bytes);
+        TextFile text = decodeTextFile(old.readAll());
+        bom = text.bom;
+        before = std::move(text.text);
         // Replacing the whole content of an empty file needs no read; anything else does.
         if (!(before.isEmpty() && edits.first().oldString.isEmpty())) {
             if (auto refused = checkReadAndUnchanged(context, path.absolute))
@@ -155,7 +152,7 @@ ToolResult applyFileEdits(ToolContext &context, const QString &filePath, const Q
     }
 
     const QString after = text;
-    if (const Result<void> written = writeFileWhole(path.absolute, bom ? Utf8ByteOrderMark + after.toUtf8() : after.toUtf8());
+    if (const Result<void> written = writeTextFile(path.absolute, {after, bom});
         !written)
         return ToolResult::failure(written.error().toString());
     markRead(context, path.absolute);

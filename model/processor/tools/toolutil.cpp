@@ -367,6 +367,22 @@ void markRead(const ToolContext &context, const QString &absolutePath)
         context.markRead(absolutePath);
 }
 
+namespace
+{
+const QByteArray Utf8ByteOrderMark("\xEF\xBB\xBF");
+} // namespace
+
+TextFile decodeTextFile(const QByteArray &bytes)
+{
+    const bool bom = bytes.startsWith(Utf8ByteOrderMark);
+    return {QString::fromUtf8(bom ? bytes.sliced(Utf8ByteOrderMark.size()) : bytes), bom};
+}
+
+Result<void> writeTextFile(const QString &path, const TextFile &file)
+{
+    return writeFileWhole(path, file.bom ? Utf8ByteOrderMark + file.text.toUtf8() : file.text.toUtf8());
+}
+
 Result<void> writeFileWhole(const QString &path, QByteArrayView data)
 {
     const QString folder = QFileInfo(path).absolutePath();

@@ -101,6 +101,16 @@ void markRead(const ToolContext &context, const QString &absolutePath);
 /// left on device").
 Result<void> writeFileWhole(const QString &path, QByteArrayView data);
 
+/// A text file's content for the edit tools (edit, apply_patch): its UTF-8 byte-order mark stays
+/// where it is and out of the matching and the diff.
+struct TextFile {
+    QString text; ///< without the byte-order mark
+    bool bom = false; ///< whether the file starts with one
+};
+[[nodiscard]] TextFile decodeTextFile(const QByteArray &bytes);
+/// writeFileWhole() of @p file's text, with its byte-order mark when it had one.
+Result<void> writeTextFile(const QString &path, const TextFile &file);
+
 /// Caps of tool output (OpenCode's Truncate): lines and characters.
 inline constexpr int MaxOutputLines = 2000;
 inline constexpr qsizetype MaxOutputChars = 30000;
