@@ -440,14 +440,19 @@ void MainWindow::newSession()
     options.directory = current ? current->directory() : QDir::homePath();
     if (current)
         options.projectID = current->projectID();
-    const Result<Session> created = m_service->create(options);
-    if (!created) {
-        QMessageBox::warning(this, tr("New Session"),
+    // Created off the GUI thread (it reads the store's projects); the list has the session before
+    // the result comes (sessionCreated is queued first).
+    whenFinished(QtConcurrent::run([service = m_service, options] { return service->create(options); }), this,
+                 [this](const Result<Session> &created) {
+                     if (!created) {
+                         QMessageBox::warning(
+                             this, tr("New Session"),
                              tr("The session could not be created:\n%1").arg(created.error().toString()));
-        return;
-    }
-    openSession(created->id());
-    m_composer->editor()->setFocus();
+                         return;
+                     }
+                     openSession(created->id());
+                     m_composer->editor()->setFocus();
+                 });
 }
 
 void MainWindow::forkSession(const QString &sessionID, const QString &messageID, const QString &prompt)

@@ -99,15 +99,25 @@ void SessionsModel::reload()
                  });
 }
 
+// The rows of a project whose name changed say so.
 void SessionsModel::updateProjects(const QList<Project> &projects)
 {
+    QSet<QString> renamed;
     for (const Project &p : projects) {
         QString name = p.name();
         if (name.isEmpty() && p.id() != u"global")
             name = QDir(p.worktree()).dirName();
         if (name.isEmpty())
             name = tr("Global");
+        if (m_projectNames.value(p.id()) != name)
+            renamed.insert(p.id());
         m_projectNames.insert(p.id(), name);
+    }
+    if (renamed.isEmpty())
+        return;
+    for (qsizetype row = 0; row < m_sessions.size(); ++row) {
+        if (renamed.contains(m_sessions.at(row).projectID()))
+            emitRowChanged(row, {ProjectNameRole});
     }
 }
 
@@ -310,8 +320,10 @@ void SessionsModel::applySession(const Session &session)
     assertGuiThread();
     if (session.id().isEmpty())
         return;
+    // A project not known yet: its name is read off the GUI thread, and its rows follow.
     if (!m_projectNames.contains(session.projectID()))
-        updateProjects(storeOf(*m_service)->projects());
+        whenFinished(QtConcurrent::run([store = storeOf(*m_service)] { return store->projects(); }), this,
+                     [this](const QList<Project> &projects) { updateProjects(projects); });
     const auto it = m_rowById.constFind(session.id());
     if (it == m_rowById.constEnd()) {
         // New sessions are the newest: they go first, where a fresh load would put them.

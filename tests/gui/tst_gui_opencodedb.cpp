@@ -107,8 +107,7 @@ private:
 
 void TestGuiOpencodeDb::initTestCase()
 {
-    // Issue 34: the window or the test still reads on the GUI thread here, unmarked.
-    QVERIFY(test::initGuiTestCase(m_settings, test::lightPalette(), StoreReads::OnGuiThread::Report));
+    QVERIFY(test::initGuiTestCase(m_settings));
 }
 
 void TestGuiOpencodeDb::init()
@@ -252,7 +251,9 @@ void TestGuiOpencodeDb::timelineMatchesTheExport()
         QVERIFY(w->windowTitle().startsWith(w->opencodeSource()->sessions()->session(id)->title()));
         QTemporaryDir out;
         QString error;
-        QVERIFY2(w->exportSession(id, out.filePath(u"e.json"_s), &error), qPrintable(error));
+        // (The window's export reads on the calling thread: the test's own call.)
+        QVERIFY2(test::ownRead([&] { return w->exportSession(id, out.filePath(u"e.json"_s), &error); }),
+                 qPrintable(error));
         const QString exportDifference = test::firstDifference(
             readJsonFile(out.filePath(u"e.json"_s)).toObject().value(u"messages"), expected);
         QVERIFY2(exportDifference.isEmpty(), qPrintable(id + u": "_s + exportDifference));
@@ -362,7 +363,7 @@ void TestGuiOpencodeDb::composerAndForkOfferTheCopy()
     QCOMPARE(w->currentSessionID(), copy);
     QVERIFY(w->currentSource().isEmpty());
     QCOMPARE(w->timelineModel()->service(), w->service());
-    QCOMPARE(m_service->get(copy)->title(), u"Hand-named セッション 手动命名"_s);
+    QCOMPARE(test::ownRead([&] { return m_service->get(copy); })->title(), u"Hand-named セッション 手动命名"_s);
     QVERIFY(!composer->editor()->isReadOnly());
     QVERIFY(!composer->importButton()->isVisible());
     QVERIFY(w->action(u"renameSession"_s)->isEnabled());
@@ -384,7 +385,7 @@ void TestGuiOpencodeDb::composerAndForkOfferTheCopy()
     QCOMPARE(w->currentSource(), key);
     // "Yes" copies it (no fork is written anywhere) and opens the copy.
     answer = true;
-    const int weftSessions = int(m_service->list().size());
+    const int weftSessions = int(test::ownRead([&] { return m_service->list(); }).size());
     Q_EMIT w->timelineView()->forkRequested(MainID, QString(), QString());
     QVERIFY(imported.wait(10000));
     QCOMPARE(asked.size(), 2);
@@ -393,8 +394,8 @@ void TestGuiOpencodeDb::composerAndForkOfferTheCopy()
     QCOMPARE(w->currentSessionID(), mainCopy);
     QVERIFY(w->currentSource().isEmpty());
     // The main session with its child.
-    QCOMPARE(int(m_service->list().size()), weftSessions + 2);
-    QCOMPARE(m_service->messages(mainCopy).size(), 13);
+    QCOMPARE(int(test::ownRead([&] { return m_service->list(); }).size()), weftSessions + 2);
+    QCOMPARE(test::ownRead([&] { return m_service->messages(mainCopy); }).size(), 13);
     // Compact on a database session offers the copy too.
     QVERIFY(test::openAndLoad(*w, MainID, key));
     answer = false;

@@ -96,7 +96,8 @@ private:
 
 void TestGuiRun::initTestCase()
 {
-    // Issue 34: the window or the test still reads on the GUI thread here, unmarked.
+    // Issue 34: the window still reads on the GUI thread when it compacts (SessionController::compact()
+    // -> Processor::compact()) and asks whether a compaction can be undone.
     QVERIFY(test::initGuiTestCase(m_settings, test::lightPalette(), StoreReads::OnGuiThread::Report));
     clearProviderKeys();
 }
@@ -169,7 +170,7 @@ void TestGuiRun::noModelSaysHowToConfigure()
     QVERIFY2(text.contains(u"weft.json"_s) && text.contains(u"--config"_s), qPrintable(text));
     QVERIFY(notices->isVisibleTo(m_window.get()));
     QCOMPARE(m_run.server->requests().size(), 0);
-    QVERIFY(m_run.service->messages(m_run.sessionID).isEmpty());
+    QVERIFY(test::ownRead([&] { return m_run.service->messages(m_run.sessionID); }).isEmpty());
     QVERIFY(!m_window->controller()->processor()->isBusy(m_run.sessionID));
     // The window's processor asks about `ask` rules.
     QCOMPARE(m_window->controller()->processor()->config().askPolicy, ProcessorConfig::AskPolicy::Interactive);
@@ -186,14 +187,14 @@ void TestGuiRun::providerWithoutKeySaysWhichKey()
     QCOMPARE(composer->text(), u"hello"_s);
     const QString text = m_window->noticeBar()->noticeText(u"sendError"_s);
     QVERIFY2(text.contains(u"ANTHROPIC_API_KEY"_s), qPrintable(text));
-    QVERIFY(m_run.service->messages(m_run.sessionID).isEmpty());
+    QVERIFY(test::ownRead([&] { return m_run.service->messages(m_run.sessionID); }).isEmpty());
     // Back to a configured model: the error goes with the next prompt.
     m_run.server->enqueue(FakeReply::sse(textReply({u"Hi."_s})));
     composer->setCurrentModel(u"fake/gpt-test"_s);
     composer->send();
     QVERIFY(!m_window->noticeBar()->hasNotice(u"sendError"_s));
     QVERIFY(waitIdle());
-    QCOMPARE(m_run.service->messages(m_run.sessionID).size(), 2);
+    QCOMPARE(test::ownRead([&] { return m_run.service->messages(m_run.sessionID); }).size(), 2);
 }
 
 void TestGuiRun::promptStreamsIntoOneRow()
@@ -395,7 +396,7 @@ void TestGuiRun::quitDuringRunAsksFirst()
     QVERIFY(!again.isEmpty());
     QVERIFY(!m_window->isVisible());
     QVERIFY(!m_window->controller()->processor()->isBusy(m_run.sessionID));
-    const QList<MessageWithParts> messages = m_run.service->messages(m_run.sessionID);
+    const QList<MessageWithParts> messages = test::ownRead([&] { return m_run.service->messages(m_run.sessionID); });
     QCOMPARE(messages.size(), 2);
     QCOMPARE(messages.at(1).info.error().name(), u"MessageAbortedError"_s);
     QVERIFY(TimelineModel::visibleText(messages.at(1).parts).contains(u"Still working"_s));
@@ -487,7 +488,7 @@ void TestGuiRun::compactWithPreviewThenUndo()
     undo->click();
     QTRY_COMPARE(timeline->rowCount(), 4);
     QVERIFY(timeline->index(0).data(TimelineModel::InContextRole).toBool());
-    QCOMPARE(m_run.service->messages(m_run.sessionID).size(), 4);
+    QCOMPARE(test::ownRead([&] { return m_run.service->messages(m_run.sessionID); }).size(), 4);
     QTRY_VERIFY(!notices->hasNotice(u"compactionUndo"_s));
     QVERIFY(!m_window->action(u"undoCompaction"_s)->isEnabled());
     QVERIFY(!m_window->controller()->processor()->canUndoCompaction(m_run.sessionID).ok());
@@ -500,7 +501,7 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Preview);
     dialog->cancelButton()->click();
     QTRY_VERIFY(!dialog);
-    QCOMPARE(m_run.service->messages(m_run.sessionID).size(), 4);
+    QCOMPARE(test::ownRead([&] { return m_run.service->messages(m_run.sessionID); }).size(), 4);
 }
 
 void TestGuiRun::cancelCompaction()
@@ -527,7 +528,7 @@ void TestGuiRun::cancelCompaction()
     QVERIFY(waitIdle(10000));
     QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Failed);
     QVERIFY2(dialog->fieldText(u"status"_s).contains(u"cancelled"_s), qPrintable(dialog->fieldText(u"status"_s)));
-    QTRY_COMPARE(m_run.service->messages(m_run.sessionID).size(), 2);
+    QTRY_COMPARE(test::ownRead([&] { return m_run.service->messages(m_run.sessionID); }).size(), 2);
     QTRY_COMPARE(m_window->timelineModel()->rowCount(), 2);
     QVERIFY(!m_window->canUndoCompaction());
     dialog->cancelButton()->click(); // "Close"
@@ -557,7 +558,7 @@ void TestGuiRun::permissionAllowOnce()
     QVERIFY(!notices->hasNotice(key));
     QVERIFY(!m_window->timelineView()->timelineDelegate()->isAwaitingPermission(u"call_allow"_s));
     QVERIFY(waitIdle());
-    const Part tool = firstToolPart(m_run.service->messages(m_run.sessionID));
+    const Part tool = firstToolPart(test::ownRead([&] { return m_run.service->messages(m_run.sessionID); }));
     QCOMPARE(tool.state().status(), ToolStatus::Completed);
     QVERIFY(tool.state().output().contains(u"allowed-output"_s));
     QCOMPARE(m_run.server->requests().size(), 2);
@@ -576,10 +577,10 @@ void TestGuiRun::permissionDeny()
     const QString key = notices->keys().filter(u"permission-"_s).first();
     notices->button(key, u"deny"_s)->click();
     QVERIFY(waitIdle());
-    const Part tool = firstToolPart(m_run.service->messages(m_run.sessionID));
+    const Part tool = firstToolPart(test::ownRead([&] { return m_run.service->messages(m_run.sessionID); }));
     QCOMPARE(tool.state().status(), ToolStatus::Error);
     QVERIFY(!tool.state().errorText().isEmpty());
-    QVERIFY(!m_run.service->messages(m_run.sessionID).last().parts.isEmpty());
+    QVERIFY(!test::ownRead([&] { return m_run.service->messages(m_run.sessionID); }).last().parts.isEmpty());
     // The command never ran: its output is nowhere in what the model was sent.
     QCOMPARE(m_run.server->requests().size(), 2);
     QVERIFY(!m_run.server->requests().at(1).body.contains("denied-output\\n"));
@@ -629,7 +630,7 @@ void TestGuiRun::agentQuestionAnsweredInWindow()
     QCOMPARE(shown.object(u"tool").string(u"callID"), u"call_q1"_s);
     QTRY_VERIFY(!notices->hasNotice(key));
     QVERIFY(waitIdle());
-    Part tool = firstToolPart(m_run.service->messages(m_run.sessionID));
+    Part tool = firstToolPart(test::ownRead([&] { return m_run.service->messages(m_run.sessionID); }));
     QCOMPARE(tool.state().status(), ToolStatus::Completed);
     QVERIFY2(tool.state().output().contains(u"\"Which colour?\"=\"Blue\""_s), qPrintable(tool.state().output()));
     QCOMPARE(m_run.server->requests().size(), 2);
@@ -646,7 +647,7 @@ void TestGuiRun::agentQuestionAnsweredInWindow()
     QTRY_VERIFY(!notices->hasNotice(key));
     QVERIFY(waitIdle());
     QCOMPARE(m_run.server->requests().size(), 3);
-    const QList<MessageWithParts> messages = m_run.service->messages(m_run.sessionID);
+    const QList<MessageWithParts> messages = test::ownRead([&] { return m_run.service->messages(m_run.sessionID); });
     tool = firstToolPart({messages.last()});
     QCOMPARE(tool.callID(), u"call_q2"_s);
     QCOMPARE(tool.state().status(), ToolStatus::Error);
@@ -683,7 +684,7 @@ void TestGuiRun::revertHidesMessages()
 
     // Another process (`weft session revert`) records a revert in the session's file.
     JsonStore other(m_run.data->path());
-    Session session = *m_run.service->get(m_run.sessionID);
+    Session session = *test::ownRead([&] { return m_run.service->get(m_run.sessionID); });
     session.setRevert(JsonObject{{u"messageID"_s, secondUser}});
     QVERIFY(other.writeSession(session));
     QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 2, 5000);
@@ -697,7 +698,7 @@ void TestGuiRun::revertHidesMessages()
     notices->button(u"revert"_s, u"unrevert"_s)->click();
     QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 4, 5000);
     QTRY_VERIFY(!notices->hasNotice(u"revert"_s));
-    QVERIFY(!m_run.service->get(m_run.sessionID)->hasRevert());
+    QVERIFY(!test::ownRead([&] { return m_run.service->get(m_run.sessionID); })->hasRevert());
 }
 
 void TestGuiRun::otherProcessChangesAppear()
@@ -715,7 +716,7 @@ void TestGuiRun::otherProcessChangesAppear()
     QVERIFY(other.writeMessage(user));
     QVERIFY(other.writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_run.sessionID, user.id(),
                                            u"Written by OpenCode"_s)));
-    Session session = *m_run.service->get(m_run.sessionID);
+    Session session = *test::ownRead([&] { return m_run.service->get(m_run.sessionID); });
     session.setTitle(u"Renamed elsewhere"_s);
     QVERIFY(other.writeSession(session));
     QTRY_COMPARE_WITH_TIMEOUT(timeline->rowCount(), 3, 5000);
@@ -765,7 +766,7 @@ void TestGuiRun::commandFromTheComposer()
                                                : last.array(u"content").at(0).toObject().string(u"text"),
              u"Say hello to Bob!"_s);
     // The user message holds the filled-in template, as OpenCode records a command.
-    const QList<MessageWithParts> stored = m_run.service->messages(m_run.sessionID);
+    const QList<MessageWithParts> stored = test::ownRead([&] { return m_run.service->messages(m_run.sessionID); });
     QCOMPARE(stored.size(), 2);
     QCOMPARE(stored.first().parts.first().text(), u"Say hello to Bob!"_s);
 }

@@ -85,8 +85,7 @@ private:
 
 void TestMainWindow::initTestCase()
 {
-    // Issue 34: the window or the test still reads on the GUI thread here, unmarked.
-    QVERIFY(test::initGuiTestCase(m_settings, test::lightPalette(), StoreReads::OnGuiThread::Report));
+    QVERIFY(test::initGuiTestCase(m_settings));
 }
 
 void TestMainWindow::init()
@@ -176,15 +175,17 @@ void TestMainWindow::forkFromUserMessage()
     QCOMPARE(w->currentSessionID(), id);
     QCOMPARE(w->sidebar()->currentSessionID(), id);
     // Everything before that user message: 28 of the 30 messages.
-    QCOMPARE(m_service->messages(id).size(), 28);
+    QCOMPARE(test::ownRead([&] { return m_service->messages(id); }).size(), 28);
     QTRY_COMPARE(w->timelineModel()->rowCount(), 28);
     QCOMPARE(w->timelineModel()->sessionID(), id);
-    QCOMPARE(m_service->get(id)->title(), u"Scripted session please create the fi (fork #1)"_s);
+    QCOMPARE(test::ownRead([&] { return m_service->get(id); })->title(),
+             u"Scripted session please create the fi (fork #1)"_s);
     // The sidebar shows it under the session it came from.
     const QModelIndex node = w->sessionTreeModel()->indexForSession(id);
     QCOMPARE(node.parent(), w->sessionTreeModel()->indexForSession(MainID));
     // The message forked from is in the composer, to be edited and sent again, cursor at its end.
-    const QString forkedText = TimelineModel::visibleText(storeOf(*m_service)->parts(MainID, LastUser));
+    const QString forkedText
+        = TimelineModel::visibleText(test::ownRead([&] { return storeOf(*m_service)->parts(MainID, LastUser); }));
     QVERIFY(!forkedText.isEmpty());
     QCOMPARE(w->composer()->text(), forkedText);
     QTRY_VERIFY(w->composer()->editor()->hasFocus());
@@ -220,7 +221,7 @@ void TestMainWindow::forkFromAssistantMessage()
     const QString id = forked.first().at(0).toString();
     QCOMPARE(w->currentSessionID(), id);
     QCOMPARE(w->sidebar()->currentSessionID(), id);
-    QCOMPARE(m_service->messages(id).size(), expected);
+    QCOMPARE(test::ownRead([&] { return m_service->messages(id); }).size(), expected);
     QTRY_COMPARE(w->timelineModel()->rowCount(), expected);
     // The fork ends with the message it was made from; the composer stays empty.
     QCOMPARE(w->timelineModel()->index(expected - 1, 0).data(TimelineModel::TextRole), text);
@@ -274,7 +275,7 @@ void TestMainWindow::importByDropping()
     QTemporaryDir dir;
     const QString good = dir.filePath(u"main.json"_s);
     QString error;
-    QVERIFY2(w->exportSession(MainID, good, &error), qPrintable(error));
+    QVERIFY2(test::ownRead([&] { return w->exportSession(MainID, good, &error); }), qPrintable(error));
     const QString broken = dir.filePath(u"broken.json"_s);
     QFile file(broken);
     QVERIFY(file.open(QIODevice::WriteOnly));
@@ -303,21 +304,22 @@ void TestMainWindow::importByDropping()
     // Two export files: the good one is imported (its IDs are taken, so it gets new ones) and
     // opened; the damaged one is named in a notice with the reason.
     QSignalSpy finished(w, &MainWindow::importsFinished);
-    const qsizetype before = m_service->list().size();
+    const qsizetype before = test::ownRead([&] { return m_service->list(); }).size();
     QVERIFY(drag({QUrl::fromLocalFile(good), QUrl::fromLocalFile(broken)}));
     QVERIFY(finished.wait(10000));
     const QStringList imported = finished.first().at(0).toStringList();
     QCOMPARE(imported.size(), 1);
     QCOMPARE(finished.first().at(1).toStringList(), QStringList{broken});
     QVERIFY(imported.first() != MainID);
-    QCOMPARE(m_service->messages(imported.first()).size(), m_service->messages(MainID).size());
+    QCOMPARE(test::ownRead([&] { return m_service->messages(imported.first()); }).size(),
+             test::ownRead([&] { return m_service->messages(MainID); }).size());
     QTRY_COMPARE(w->currentSessionID(), imported.first());
     QTRY_VERIFY(w->sessionsModel()->indexForId(imported.first()).isValid());
     NoticeBar *notices = w->noticeBar();
     QVERIFY(notices->hasNotice(u"import"_s));
     QVERIFY2(notices->noticeText(u"import"_s).contains(u"broken.json"_s), qPrintable(notices->noticeText(u"import"_s)));
     // Nothing of the damaged file was written.
-    QCOMPARE(m_service->list().size(), before + 1);
+    QCOMPARE(test::ownRead([&] { return m_service->list(); }).size(), before + 1);
 }
 
 void TestMainWindow::promptHistory()
@@ -327,8 +329,10 @@ void TestMainWindow::promptHistory()
     QVERIFY(test::openAndLoad(*w, MainID));
     // The session's prompts, oldest first, as the user typed them.
     QStringList prompts;
-    for (const Message &m : storeOf(*m_service)->messages(MainID)) {
-        const QString text = m.isUser() ? TimelineModel::visibleText(storeOf(*m_service)->parts(MainID, m.id())) : QString();
+    for (const Message &m : test::ownRead([&] { return storeOf(*m_service)->messages(MainID); })) {
+        const QString text = m.isUser()
+            ? TimelineModel::visibleText(test::ownRead([&] { return storeOf(*m_service)->parts(MainID, m.id()); }))
+            : QString();
         if (!text.isEmpty())
             prompts.append(text);
     }
@@ -399,7 +403,7 @@ void TestMainWindow::keyboard()
     editor->selectAll();
     QTest::keyClicks(editor, u"Renamed by keyboard"_s);
     QTest::keyClick(editor, Qt::Key_Return);
-    QTRY_COMPARE(m_service->get(HandNamed)->title(), u"Renamed by keyboard"_s);
+    QTRY_COMPARE(test::ownRead([&] { return m_service->get(HandNamed); })->title(), u"Renamed by keyboard"_s);
     QTRY_COMPARE(w->windowTitle(), u"Renamed by keyboard"_s);
 
     // Ctrl+Shift+B forks the current session (Ctrl+Shift+F searches all sessions).
@@ -407,7 +411,8 @@ void TestMainWindow::keyboard()
     tree->setFocus();
     QTest::keySequence(w, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
     QVERIFY(forked.wait(10000));
-    QCOMPARE(m_service->get(forked.first().at(0).toString())->title(), u"Renamed by keyboard (fork #1)"_s);
+    QCOMPARE(test::ownRead([&] { return m_service->get(forked.first().at(0).toString()); })->title(),
+             u"Renamed by keyboard (fork #1)"_s);
 }
 
 void TestMainWindow::deleteMovesToTheTrash()
@@ -429,7 +434,7 @@ void TestMainWindow::deleteMovesToTheTrash()
     QTRY_VERIFY(!test::ownRead([&] { return m_service->get(HandNamed); }).has_value());
     QVERIFY(!test::ownRead([&] { return m_service->get(u"ses_dff057405ffesKzX5TtUsbqkQ3"_s); }).has_value());
     QTRY_VERIFY(!w->sessionsModel()->indexForId(HandNamed).isValid());
-    QCOMPARE(m_service->trashEntries().size(), 1);
+    QCOMPARE(test::ownRead([&] { return m_service->trashEntries(); }).size(), 1);
     QTRY_VERIFY(w->noticeBar()->hasNotice(u"trash"_s));
     // Another session is shown instead.
     QTRY_VERIFY(!w->currentSessionID().isEmpty());
@@ -443,7 +448,7 @@ void TestMainWindow::deleteMovesToTheTrash()
     QTest::keyClick(w->composer()->editor(), Qt::Key_Delete);
     QCOMPARE(w->composer()->text(), u"b"_s);
     QCOMPARE(asked.size(), 0);
-    QCOMPARE(m_service->trashEntries().size(), 1);
+    QCOMPARE(test::ownRead([&] { return m_service->trashEntries(); }).size(), 1);
 }
 
 void TestMainWindow::composerRequests()
@@ -514,7 +519,7 @@ void TestMainWindow::spinnerOnlyWhileRunning()
     Message reply
         = Message::makeAssistant(u"msg_300000000001AAAAAAAAAAAAAA"_s, MainID, 1795312760000, LastUser, u"fake"_s,
                                  u"m1"_s, u"build"_s, u"/home/dev/src/demo"_s, u"/home/dev/src/demo"_s);
-    QVERIFY(m_service->updateMessage(reply));
+    QVERIFY(test::ownRead([&] { return m_service->updateMessage(reply); }));
     QTRY_VERIFY(w->timelineView()->isAnimating());
     // Another process writes this reply: the sidebar marks the session, but Stop could not stop
     // it, and a reply a crash left unfinished must not lock the composer: Send stays.
@@ -522,7 +527,7 @@ void TestMainWindow::spinnerOnlyWhileRunning()
     QVERIFY(w->composer()->sendButton()->isVisible());
     QVERIFY(w->sessionsModel()->isRunning(MainID));
     reply.setCompleted(1795312761000);
-    QVERIFY(m_service->updateMessage(reply));
+    QVERIFY(test::ownRead([&] { return m_service->updateMessage(reply); }));
     QTRY_VERIFY(!w->timelineView()->isAnimating());
     QVERIFY(!w->composer()->isRunning());
 }
@@ -558,7 +563,7 @@ void TestMainWindow::exportWritesTheDocument()
     QTemporaryDir out;
     const QString path = out.filePath(u"main.json"_s);
     QString error;
-    QVERIFY2(w->exportSession(MainID, path, &error), qPrintable(error));
+    QVERIFY2(test::ownRead([&] { return w->exportSession(MainID, path, &error); }), qPrintable(error));
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const std::optional<JsonValue> doc = parseJson(file.readAll());

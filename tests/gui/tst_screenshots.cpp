@@ -83,7 +83,7 @@ struct SampleStore
         project = projects.filePath(u"src/hello"_s);
         if (!QDir().mkpath(project))
             return false;
-        const Result<QString> created = SampleData::create(*service, project);
+        const Result<QString> created = test::ownRead([&] { return SampleData::create(*service, project); });
         if (!created)
             return false;
         sampleID = created.value();
@@ -120,7 +120,7 @@ private:
 
 void TestScreenshots::initTestCase()
 {
-    // Issue 34: the window or the test still reads on the GUI thread here, unmarked.
+    // Issue 34: liveRun() still reads a session on the GUI thread (once, while its prompts run).
     QVERIFY(test::initGuiTestCase(m_settings, std::nullopt, StoreReads::OnGuiThread::Report));
     QVERIFY(QDir().mkpath(QStringLiteral(WEFT_BINARY_DIR "/screenshots")));
 }
@@ -158,7 +158,8 @@ void TestScreenshots::render()
     auto service = std::make_shared<SessionService>(store);
     QString open = u"ses_dff058141ffeXJnTNzT8vnXcKt"_s;
     if (sample) {
-        const Result<QString> created = SampleData::create(*service, QDir::homePath() + u"/src/hello"_s);
+        const Result<QString> created
+            = test::ownRead([&] { return SampleData::create(*service, QDir::homePath() + u"/src/hello"_s); });
         QVERIFY(created);
         open = created.value();
     }
@@ -168,28 +169,29 @@ void TestScreenshots::render()
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         const Message user = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), open, now - 8000,
                                                u"build"_s, u"anthropic"_s, u"claude-sonnet-4-5"_s);
-        QVERIFY(service->updateMessage(user));
-        QVERIFY(service->updatePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), open, user.id(),
-                                                   u"Go on with the `--shout` flag, and add a test for it."_s)));
-        const QString dir = service->get(open)->directory();
+        QVERIFY(test::ownRead([&] { return service->updateMessage(user); }));
+        const Part prompt = Part::makeText(Identifier::ascending(Identifier::Kind::Part), open, user.id(),
+                                           u"Go on with the `--shout` flag, and add a test for it."_s);
+        QVERIFY(test::ownRead([&] { return service->updatePart(prompt); }));
+        const QString dir = test::ownRead([&] { return service->get(open); })->directory();
         const Message reply
             = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), open, now - 7000, user.id(),
                                      u"anthropic"_s, u"claude-sonnet-4-5"_s, u"build"_s, dir, dir);
-        QVERIFY(service->updateMessage(reply));
-        QVERIFY(service->updatePart(
-            Part::makeText(Identifier::ascending(Identifier::Kind::Part), open, reply.id(),
-                           u"I'll add the flag to `main()` first, then a small test script that runs "
-                           u"`./hello --shout Ada` and checks the output."_s)));
+        QVERIFY(test::ownRead([&] { return service->updateMessage(reply); }));
+        const Part text = Part::makeText(Identifier::ascending(Identifier::Kind::Part), open, reply.id(),
+                                         u"I'll add the flag to `main()` first, then a small test script that runs "
+                                         u"`./hello --shout Ada` and checks the output."_s);
+        QVERIFY(test::ownRead([&] { return service->updatePart(text); }));
         Part edit = Part::make(Identifier::ascending(Identifier::Kind::Part), open, reply.id(), PartType::Tool);
         edit.json().insert(u"callID"_s, u"toolu_live1"_s);
         edit.json().insert(u"tool"_s, u"edit"_s);
         edit.setState(ToolState::running(JsonObject{{u"filePath"_s, dir + u"/hello.c"_s}}, now - 2000, u"hello.c"_s));
-        QVERIFY(service->updatePart(edit));
+        QVERIFY(test::ownRead([&] { return service->updatePart(edit); }));
         Part bash = Part::make(Identifier::ascending(Identifier::Kind::Part), open, reply.id(), PartType::Tool);
         bash.json().insert(u"callID"_s, u"toolu_live2"_s);
         bash.json().insert(u"tool"_s, u"bash"_s);
         bash.setState(ToolState::pending(JsonObject{}, u"{\"command\": \"sh test.sh"_s));
-        QVERIFY(service->updatePart(bash));
+        QVERIFY(test::ownRead([&] { return service->updatePart(bash); }));
     }
 
     MainWindow window(test::makeController(service, dataDir));
@@ -402,7 +404,7 @@ void TestScreenshots::attentionInbox()
         SessionService::CreateOptions options;
         options.directory = sample.project;
         options.title = title;
-        const Result<Session> session = service->create(options);
+        const Result<Session> session = test::ownRead([&] { return service->create(options); });
         return session ? session->id() : QString();
     };
     const QString asking = make(u"Update the README for --shout"_s);

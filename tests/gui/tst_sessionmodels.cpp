@@ -56,8 +56,7 @@ class TestSessionModels : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    // Issue 34: the test still reads on the GUI thread here, unmarked.
-    void initTestCase() { test::checkGuiThreadReads(StoreReads::OnGuiThread::Report); }
+    void initTestCase() { test::checkGuiThreadReads(); }
     void flatModelOnFixture();
     void treeGroupsAndNests();
     void liveRenameIsPreciseAndNoReset();
@@ -173,7 +172,7 @@ void TestSessionModels::liveRenameIsPreciseAndNoReset()
     QCOMPARE(treeRemoved.size(), 0);
     QVERIFY(child.isValid());
     QCOMPARE(child.data(Qt::DisplayRole).toString(), u"Renamed child"_s);
-    QCOMPARE(service->get(Child)->title(), u"Renamed child"_s);
+    QCOMPARE(test::ownRead([&] { return service->get(Child); })->title(), u"Renamed child"_s);
 }
 
 void TestSessionModels::archiveMovesIntoArchivedGroup()
@@ -191,7 +190,7 @@ void TestSessionModels::archiveMovesIntoArchivedGroup()
     QSignalSpy moved(&tree, &QAbstractItemModel::rowsMoved);
     QPersistentModelIndex main = tree.indexForSession(MainID);
     QPersistentModelIndex fork = tree.indexForSession(ForkFull);
-    QVERIFY(service->setArchived(MainID, true));
+    QVERIFY(test::ownRead([&] { return service->setArchived(MainID, true); }));
     // Archiving touches time.updated: the family moves into "Archived" (a move, so that the
     // view's selection and expansion follow), its forks with it.
     QCOMPARE(reset.size(), 0);
@@ -208,7 +207,7 @@ void TestSessionModels::archiveMovesIntoArchivedGroup()
     const QModelIndex project = group.parent();
     QCOMPARE(group.row(), tree.rowCount(project) - 1);
 
-    QVERIFY(service->setArchived(MainID, false));
+    QVERIFY(test::ownRead([&] { return service->setArchived(MainID, false); }));
     QVERIFY(main.isValid());
     QCOMPARE(main.parent().data(SessionTreeModel::DateGroupRole).value<SessionTreeModel::DateGroup>(),
              SessionTreeModel::DateGroup::Today);
@@ -227,22 +226,22 @@ void TestSessionModels::createAndDeleteAreIncremental()
     QVERIFY(loaded.wait(5000));
     QSignalSpy reset(&tree, &QAbstractItemModel::modelReset);
 
-    const Result<Session> forked = service->fork(MainID, {});
+    const Result<Session> forked = test::ownRead([&] { return service->fork(MainID, {}); });
     QVERIFY(forked);
     QCOMPARE(flat.rowCount(), 7);
     // "X (fork #1)" of "X (fork #1)" is "X (fork #2)": nested under the newest "(fork #1)".
-    const Result<Session> second = service->fork(forked->id(), {});
+    const Result<Session> second = test::ownRead([&] { return service->fork(forked->id(), {}); });
     QVERIFY(second);
     QCOMPARE(second->title(), u"Scripted session please create the fi (fork #2)"_s);
     QCOMPARE(tree.indexForSession(second->id()).parent(), tree.indexForSession(forked->id()));
 
-    QVERIFY(service->remove(forked->id()));
+    QVERIFY(test::ownRead([&] { return service->remove(forked->id()); }));
     QCOMPARE(flat.rowCount(), 7);
     // Its fork lost its origin: it moves under the newest remaining "(fork #1)".
     const QModelIndex orphan = tree.indexForSession(second->id());
     QVERIFY(orphan.isValid());
     QCOMPARE(orphan.parent(), tree.indexForSession(ForkFull));
-    QVERIFY(service->remove(HandNamed)); // with its child
+    QVERIFY(test::ownRead([&] { return service->remove(HandNamed); })); // with its child
     QCOMPARE(flat.rowCount(), 5);
     QVERIFY(!tree.indexForSession(Child).isValid());
     QCOMPARE(reset.size(), 0);
@@ -275,7 +274,7 @@ void TestSessionModels::updatesFromAnotherThread()
                                           u"msg_200fa8a79001521Zy53EibRhjH"_s, u"fake"_s, u"m1"_s, u"build"_s,
                                           u"/home/dev/src/demo"_s, u"/home/dev/src/demo"_s);
     done.setCompleted(1795312751000);
-    QVERIFY(service->updateMessage(done));
+    QVERIFY(test::ownRead([&] { return service->updateMessage(done); }));
     QVERIFY(!flat.indexForId(MainID).data(SessionsModel::RunningRole).toBool());
 
     flat.setRunning(FirstRun, true);
@@ -305,7 +304,8 @@ void TestSessionModels::groupsByDate()
     SessionTreeModel tree(&flat);
     QSignalSpy loaded(&flat, &SessionsModel::loaded);
     QVERIFY(loaded.wait(5000));
-    const QDate sessionDay = QDateTime::fromMSecsSinceEpoch(service->get(FirstRun)->updated()).date();
+    const QDate sessionDay
+        = QDateTime::fromMSecsSinceEpoch(test::ownRead([&] { return service->get(FirstRun); })->updated()).date();
     tree.setCurrentDate(sessionDay.addDays(daysAgo));
     QCOMPARE(tree.indexForSession(FirstRun)
                  .parent()

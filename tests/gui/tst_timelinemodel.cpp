@@ -106,8 +106,7 @@ class TestTimelineModel : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    // Issue 34: the test still reads on the GUI thread here, unmarked.
-    void initTestCase() { test::checkGuiThreadReads(StoreReads::OnGuiThread::Report); }
+    void initTestCase() { test::checkGuiThreadReads(); }
     void fixtureSession();
     void forkPoints();
     void sampleToolStates();
@@ -196,7 +195,7 @@ void TestTimelineModel::sampleToolStates()
     auto store = std::make_shared<JsonStore>(dir.path());
     QVERIFY(store->initialize());
     auto service = std::make_shared<SessionService>(store);
-    const Result<QString> sample = SampleData::create(*service, u"/home/dev/hello"_s);
+    const Result<QString> sample = test::ownRead([&] { return SampleData::create(*service, u"/home/dev/hello"_s); });
     QVERIFY(sample);
     TimelineModel model(service.get());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -239,7 +238,7 @@ void TestTimelineModel::liveToolStates()
     Message reply
         = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), MainID, 1795312760000, LastUser,
                                  u"fake"_s, u"m1"_s, u"build"_s, u"/home/dev/src/demo"_s, u"/home/dev/src/demo"_s);
-    QVERIFY(service->updateMessage(reply));
+    QVERIFY(test::ownRead([&] { return service->updateMessage(reply); }));
     QCOMPARE(inserted.size(), 1);
     QCOMPARE(model.rowCount(), 31);
     const QPersistentModelIndex row = model.index(30, 0);
@@ -257,7 +256,7 @@ void TestTimelineModel::liveToolStates()
     };
     for (const auto &[state, status] : steps) {
         changed.clear();
-        QVERIFY(service->updatePart(toolPart(partID, MainID, reply.id(), state)));
+        QVERIFY(test::ownRead([&] { return service->updatePart(toolPart(partID, MainID, reply.id(), state)); }));
         QCOMPARE(statuses(row), QList<ToolStatus>{status});
         QCOMPARE(changed.size(), 1);
         QCOMPARE(changed.first().at(0).toModelIndex(), QModelIndex(row));
@@ -269,7 +268,7 @@ void TestTimelineModel::liveToolStates()
         QVERIFY(!roles.contains(TimelineModel::InContextRole));
     }
     reply.setCompleted(1795312761000);
-    QVERIFY(service->updateMessage(reply));
+    QVERIFY(test::ownRead([&] { return service->updateMessage(reply); }));
     QVERIFY(!row.data(TimelineModel::RunningRole).toBool());
     QVERIFY(!model.isRunning());
     QCOMPARE(running.size(), 2);
@@ -284,7 +283,7 @@ void TestTimelineModel::compactionAmongOlderMessages()
     test::FixtureDataDir dir;
     auto service = openFixture(dir);
     // A cost on the oldest reply, which is not on the first page.
-    for (Message m : storeOf(*service)->messages(MainID)) {
+    for (Message m : test::ownRead([&] { return storeOf(*service)->messages(MainID); })) {
         if (m.isAssistant()) {
             m.setCost(0.25);
             QVERIFY(storeOf(*service)->writeMessage(m).ok());
@@ -292,7 +291,7 @@ void TestTimelineModel::compactionAmongOlderMessages()
         }
     }
     double sessionCost = 0;
-    for (const Message &m : storeOf(*service)->messages(MainID))
+    for (const Message &m : test::ownRead([&] { return storeOf(*service)->messages(MainID); }))
         sessionCost += m.cost();
     QVERIFY(sessionCost >= 0.25);
     TimelineModel model(service.get());
@@ -317,7 +316,7 @@ void TestTimelineModel::compactionAmongOlderMessages()
         QCOMPARE(model.index(row, 0).data(TimelineModel::InContextRole).toBool(), row >= marker);
     // A live change of a row recomputes both from the rows alone now.
     Message last = model.index(29, 0).data(TimelineModel::MessageRole).value<Message>();
-    QVERIFY(service->updateMessage(last));
+    QVERIFY(test::ownRead([&] { return service->updateMessage(last); }));
     QVERIFY(qFuzzyCompare(model.totalCost(), sessionCost));
     QCOMPARE(model.index(marker, 0).data(TimelineModel::InContextRole).toBool(), true);
     QCOMPARE(model.index(marker - 1, 0).data(TimelineModel::InContextRole).toBool(), false);
@@ -391,7 +390,7 @@ void TestTimelineModel::olderMessagesNotListed()
     test::FixtureDataDir dir;
     auto store = std::make_shared<PagedStore>(dir.path());
     auto service = std::make_shared<SessionService>(store);
-    const QList<Message> all = store->messages(MainID);
+    const QList<Message> all = test::ownRead([&] { return store->messages(MainID); });
     QCOMPARE(all.size(), 30);
     TimelineModel model(service.get());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -426,17 +425,18 @@ void TestTimelineModel::newestPageFirstThenTheRest()
     test::FixtureDataDir dir;
     auto held = std::make_shared<HeldRestStore>(dir.path());
     auto service = std::make_shared<SessionService>(held);
-    const Message last = storeOf(*service)->message(MainID, LastUser).value();
+    const Message last = test::ownRead([&] { return storeOf(*service)->message(MainID, LastUser); }).value();
     Message odd = last;
-    const qint64 oldTime = storeOf(*service)->messages(MainID).first().created() - 60000;
+    const qint64 oldTime = test::ownRead([&] { return storeOf(*service)->messages(MainID); }).first().created() - 60000;
     const QString oddID = Identifier::create(Identifier::Kind::Message, false, oldTime);
     odd.setId(oddID);
     JsonObject time = odd.json().object(u"time");
-    time.insert(u"created"_s, storeOf(*service)->messages(MainID).last().created() + 1000);
+    time.insert(u"created"_s,
+                test::ownRead([&] { return storeOf(*service)->messages(MainID); }).last().created() + 1000);
     odd.json().insert(u"time"_s, time);
     QVERIFY(storeOf(*service)->writeMessage(odd).ok());
     // A cost on the oldest reply, which is not on the first page.
-    for (Message m : storeOf(*service)->messages(MainID)) {
+    for (Message m : test::ownRead([&] { return storeOf(*service)->messages(MainID); })) {
         if (m.isAssistant()) {
             m.setCost(0.25);
             QVERIFY(storeOf(*service)->writeMessage(m).ok());
@@ -472,7 +472,7 @@ void TestTimelineModel::newestPageFirstThenTheRest()
     }
     // The cost is the whole session's, not the first page's.
     double cost = 0;
-    for (const Message &m : storeOf(*service)->messages(MainID))
+    for (const Message &m : test::ownRead([&] { return storeOf(*service)->messages(MainID); }))
         cost += m.cost();
     QVERIFY(cost >= 0.25);
     QVERIFY(qFuzzyCompare(model.totalCost(), cost));
@@ -597,10 +597,10 @@ void TestTimelineModel::otherProcessWrites()
     // Weft's own writes are announced once, by the service, and never come back from the files.
     announced.clear();
     text.setText(text.text() + u" Written by Weft."_s);
-    QVERIFY(service->updatePart(text));
-    QVERIFY(service->updateMessage(user));
+    QVERIFY(test::ownRead([&] { return service->updatePart(text); }));
+    QVERIFY(test::ownRead([&] { return service->updateMessage(user); }));
     QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 31, 5000);
-    QVERIFY(service->removeMessage(MainID, user.id()));
+    QVERIFY(test::ownRead([&] { return service->removeMessage(MainID, user.id()); }));
     QCOMPARE(announced.size(), 1);
     QSignalSpy messages(service.get(), &SessionService::messageUpdated);
     QSignalSpy removals(service.get(), &SessionService::messageRemoved);
