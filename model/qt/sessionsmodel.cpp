@@ -320,10 +320,17 @@ void SessionsModel::applySession(const Session &session)
     assertGuiThread();
     if (session.id().isEmpty())
         return;
-    // A project not known yet: its name is read off the GUI thread, and its rows follow.
-    if (!m_projectNames.contains(session.projectID()))
+    // A project not known yet: its name is read off the GUI thread, once for all the sessions
+    // of it that come meanwhile (an import brings many), and its rows follow.
+    const QString projectID = session.projectID();
+    if (!m_projectNames.contains(projectID) && !m_projectsReading.contains(projectID)) {
+        m_projectsReading.insert(projectID);
         whenFinished(QtConcurrent::run([store = storeOf(*m_service)] { return store->projects(); }), this,
-                     [this](const QList<Project> &projects) { updateProjects(projects); });
+                     [this, projectID](const QList<Project> &projects) {
+                         m_projectsReading.remove(projectID);
+                         updateProjects(projects);
+                     });
+    }
     const auto it = m_rowById.constFind(session.id());
     if (it == m_rowById.constEnd()) {
         // New sessions are the newest: they go first, where a fresh load would put them.

@@ -108,6 +108,7 @@ private:
     QList<Session> m_sessions;
     QHash<QString, qsizetype> m_rowById;
     QHash<QString, QString> m_projectNames; // projectID -> name
+    QSet<QString> m_projectsReading; // projects not known yet whose names are being read
     QSet<QString> m_runningExplicit;
     QHash<QString, QSet<QString>> m_openReplies; // sessionID -> assistant messages not completed
     bool m_loaded = false;
