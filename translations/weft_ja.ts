@@ -1144,6 +1144,10 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::MainWindow</name>
     <message>
+        <source>Exporting to %1…</source>
+        <translation>%1 へエクスポートしています…</translation>
+    </message>
+    <message>
         <source>&amp;Compact</source>
         <translation>コンパクト化(&amp;C)</translation>
     </message>

@@ -1144,6 +1144,10 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::MainWindow</name>
     <message>
+        <source>Exporting to %1…</source>
+        <translation>正在导出到 %1…</translation>
+    </message>
+    <message>
         <source>&amp;Compact</source>
         <translation>压缩(&amp;C)</translation>
     </message>

@@ -603,14 +603,10 @@ void MainWindow::deleteSession()
     });
 }
 
-bool MainWindow::exportSession(const QString &sessionID, const QString &path, QString *error)
+QFuture<Result<void>> MainWindow::exportSession(const QString &sessionID, const QString &path)
 {
     // A session of OpenCode's source exports from OpenCode's data, as `opencode export` does.
-    const Result<void> written
-        = m_controller->exportSession(sessionID, path, sessionID == m_current ? m_currentSource : QString());
-    if (!written && error)
-        *error = written.error().toString();
-    return written.ok();
+    return m_controller->exportSession(sessionID, path, sessionID == m_current ? m_currentSource : QString());
 }
 
 void MainWindow::exportCurrent()
@@ -625,11 +621,15 @@ void MainWindow::exportCurrent()
         = QFileDialog::getSaveFileName(this, tr("Export Session"), suggested, tr("OpenCode export (*.json)"));
     if (path.isEmpty())
         return;
-    QString error;
-    if (!exportSession(s->id(), path, &error))
-        QMessageBox::warning(this, tr("Export Session"), tr("The session could not be exported:\n%1").arg(error));
-    else
-        statusBar()->showMessage(tr("Exported to %1").arg(QDir::toNativeSeparators(path)), 5000);
+    statusBar()->showMessage(tr("Exporting to %1…").arg(QDir::toNativeSeparators(path)));
+    whenFinished(exportSession(s->id(), path), this, [this, path](const Result<void> &written) {
+        statusBar()->clearMessage();
+        if (!written)
+            QMessageBox::warning(this, tr("Export Session"),
+                                 tr("The session could not be exported:\n%1").arg(written.error().toString()));
+        else
+            statusBar()->showMessage(tr("Exported to %1").arg(QDir::toNativeSeparators(path)), 5000);
+    });
 }
 
 void MainWindow::chooseImportFiles()

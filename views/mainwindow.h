@@ -131,8 +131,9 @@ public:
     /// Help › Keyboard Shortcuts (non-modal, one at a time).
     void showShortcuts();
     [[nodiscard]] ShortcutsDialog *shortcutsDialog() const { return m_shortcuts; }
-    /// Writes the export document of @p sessionID (`opencode export`) to @p path.
-    bool exportSession(const QString &sessionID, const QString &path, QString *error = nullptr);
+    /// Writes the export document of @p sessionID (`opencode export`) to @p path off the GUI
+    /// thread.
+    [[nodiscard]] QFuture<Result<void>> exportSession(const QString &sessionID, const QString &path);
     /// The number of problems shown in the status bar.
     [[nodiscard]] int problemCount() const { return m_problemCount; }
     /// Who answers what the window and its panes ask (confirmations, copying an OpenCode session

@@ -106,11 +106,15 @@ void SessionController::refreshElsewhere()
         if (!before.contains(it.key()))
             Q_EMIT runningElsewhereChanged(it.key(), true);
     }
-    // A process that ended without finishing its run (killed, crashed) left it open: close it now.
+    // A process that ended without finishing its run (killed, crashed) left it open: close it
+    // now, off the GUI thread (it reads the sessions). A session live again meanwhile keeps its
+    // lock, and the recovery leaves it alone.
     if (ended) {
-        const InterruptedRuns recovery = m_service->closeInterruptedRuns();
-        if (recovery.runs > 0)
-            Q_EMIT interruptedRunsClosed(recovery.runs, recovery.sessions);
+        whenFinished(QtConcurrent::run(m_pool, [service = m_service] { return service->closeInterruptedRuns(); }),
+                     this, [this](const InterruptedRuns &recovery) {
+                         if (recovery.runs > 0)
+                             Q_EMIT interruptedRunsClosed(recovery.runs, recovery.sessions);
+                     });
     }
 }
 
@@ -447,7 +451,9 @@ Result<QString> SessionController::compact(const QString &sessionID, const std::
         return Error{ProcessorTr::tr("no processor"), {}};
     m_summaries.remove(sessionID);
     m_compacting.insert(sessionID);
-    const Result<QString> started = m_processor->compact(sessionID);
+    // The session as the window lists it: not read again on the GUI thread.
+    const std::optional<Session> listed = m_lookup ? m_lookup(sessionID) : std::nullopt;
+    const Result<QString> started = listed ? m_processor->compact(*listed) : m_processor->compact(sessionID);
     if (!started) {
         m_compacting.remove(sessionID);
         return started;
@@ -748,23 +754,25 @@ bool SessionController::unrevert(const QString &sessionID)
     return true;
 }
 
-Result<void> SessionController::exportSession(const QString &sessionID, const QString &path,
-                                              const QString &source) const
+QFuture<Result<void>> SessionController::exportSession(const QString &sessionID, const QString &path,
+                                                       const QString &source) const
 {
     // A session of OpenCode's source exports from OpenCode's data, as `opencode export` does.
     // Written as it is read; the file appears, whole, only when all of it is written.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Error{file.errorString(), {}};
-    const Result<void> written
-        = Transfer::writeExport(*serviceFor(source), sessionID, [&file](QByteArrayView bytes) { file.write(bytes.data(), bytes.size()); });
-    if (!written) {
-        file.cancelWriting();
-        return written.error();
-    }
-    if (!file.commit())
-        return Error{file.errorString(), {}};
-    return {};
+    return QtConcurrent::run([service = sharedServiceFor(source), sessionID, path]() -> Result<void> {
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            return Error{file.errorString(), {}};
+        const Result<void> written = Transfer::writeExport(
+            *service, sessionID, [&file](QByteArrayView bytes) { file.write(bytes.data(), bytes.size()); });
+        if (!written) {
+            file.cancelWriting();
+            return written.error();
+        }
+        if (!file.commit())
+            return Error{file.errorString(), {}};
+        return {};
+    });
 }
 
 // ---- sources and search
@@ -813,11 +821,16 @@ void SessionController::closeSources()
 
 SessionService *SessionController::serviceFor(const QString &source) const
 {
+    return sharedServiceFor(source).get();
+}
+
+std::shared_ptr<SessionService> SessionController::sharedServiceFor(const QString &source) const
+{
     if (!source.isEmpty() && m_opencode && m_opencode->key() == source && m_opencode->service())
-        return m_opencode->service();
+        return m_opencode->sharedService();
     if (const ServerSource *s = server(source); s && s->service())
-        return s->service();
-    return m_service.get();
+        return s->sharedService();
+    return m_service;
 }
 
 // ---- OpenCode servers

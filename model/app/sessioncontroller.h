@@ -251,8 +251,10 @@ public:
     /// thread, or asks its server: revertChanged() or failed(Unrevert). False when it cannot run
     /// now (not runnable, busy).
     bool unrevert(const QString &sessionID);
-    /// Writes the export document of @p sessionID of @p source (see serviceFor()) to @p path.
-    Result<void> exportSession(const QString &sessionID, const QString &path, const QString &source = {}) const;
+    /// Writes the export document of @p sessionID of @p source (see serviceFor()) to @p path, off
+    /// the GUI thread; the file appears, whole, only when all of it is written.
+    [[nodiscard]] QFuture<Result<void>> exportSession(const QString &sessionID, const QString &path,
+                                                      const QString &source = {}) const;
 
     // ---- OpenCode servers
     /// Connects to the OpenCode server of @p client (again, when it is a source already) and
@@ -348,6 +350,8 @@ private:
     [[nodiscard]] Result<void> checkIdle(const QString &sessionID) const;
     /// The service that holds @p sessionID: its server's, or Weft's (held by work off the GUI thread).
     [[nodiscard]] std::shared_ptr<SessionService> sharedServiceOf(const QString &sessionID) const;
+    /// serviceFor(), held by work off the GUI thread.
+    [[nodiscard]] std::shared_ptr<SessionService> sharedServiceFor(const QString &source) const;
     /// Reads which sessions other processes run (their lock files).
     void refreshElsewhere();
 

@@ -295,21 +295,27 @@ Result<QString> Processor::compact(const QString &sessionID, const CompactOption
     const Result<Session> session = sessionFor(*m_service, sessionID);
     if (!session)
         return session.error();
+    return compact(session.value(), options);
+}
+
+Result<QString> Processor::compact(const Session &session, const CompactOptions &options)
+{
+    const QString sessionID = session.id();
     if (m_service->isReadOnly())
         return Error{ProcessorTr::tr("this session is in a read-only store; import it into Weft first"), {}};
-    if (auto confirmed = m_service->checkDirectoryConfirmed(sessionID); !confirmed)
+    if (auto confirmed = m_service->checkDirectoryConfirmed(session); !confirmed)
         return confirmed.error();
     if (const Result<Compaction::Settings> settings = compactionSettings(); !settings)
         return settings.error();
     if (isBusy(sessionID))
         return Error{ProcessorTr::tr("session %1 is busy").arg(sessionID), {}};
-    Result<ProcessorConfig> config = configFor(session->directory());
+    Result<ProcessorConfig> config = configFor(session.directory());
     if (!config)
         return config.error();
     PromptRequest request;
     request.sessionID = sessionID;
-    request.directory = session->directory();
-    SessionRun *run = newRun(std::move(config).value(), request, session.value());
+    request.directory = session.directory();
+    SessionRun *run = newRun(std::move(config).value(), request, session);
     run->setCompaction(options);
     return start(run, sessionID);
 }

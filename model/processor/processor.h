@@ -191,6 +191,9 @@ public:
     /// Returns the session ID, or an error when the session is busy, unknown or read-only, or
     /// the settings are invalid.
     Result<QString> compact(const QString &sessionID, const CompactOptions &options = {});
+    /// compact() of @p session as the caller has it (not read again: no store read on the
+    /// calling thread).
+    Result<QString> compact(const Session &session, const CompactOptions &options = {});
     /// What compact() would do, without changing anything: messages summarised and kept, tool
     /// outputs pruned, tokens before and after, the model. Reads the store on the calling thread.
     [[nodiscard]] Result<Compaction::Preview> previewCompaction(const QString &sessionID, const CompactOptions &options = {}) const;

@@ -96,9 +96,7 @@ private:
 
 void TestGuiRun::initTestCase()
 {
-    // Issue 34: the window still reads on the GUI thread when it compacts (SessionController::compact()
-    // -> Processor::compact()) and asks whether a compaction can be undone.
-    QVERIFY(test::initGuiTestCase(m_settings, test::lightPalette(), StoreReads::OnGuiThread::Report));
+    QVERIFY(test::initGuiTestCase(m_settings));
     clearProviderKeys();
 }
 
@@ -429,7 +427,7 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Preview);
     QCOMPARE(m_run.server->requests().size(), requestsBefore);
     const Result<Compaction::Preview> expected
-        = m_window->controller()->processor()->previewCompaction(m_run.sessionID);
+        = test::ownRead([&] { return m_window->controller()->processor()->previewCompaction(m_run.sessionID); });
     QVERIFY(expected);
     QVERIFY(expected->canCompact());
     const QLocale locale;
@@ -476,7 +474,7 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QCOMPARE(m_window->contextMeter()->tokens(), 300);
 
     // Undo: in the menu and in the notice strip, while the processor agrees.
-    QVERIFY(m_window->controller()->processor()->canUndoCompaction(m_run.sessionID).ok());
+    QVERIFY(test::ownRead([&] { return m_window->controller()->processor()->canUndoCompaction(m_run.sessionID); }).ok());
     QTRY_VERIFY(m_window->canUndoCompaction());
     QVERIFY(m_window->action(u"undoCompaction"_s)->isEnabled());
     NoticeBar *notices = m_window->noticeBar();
@@ -491,7 +489,7 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QCOMPARE(test::ownRead([&] { return m_run.service->messages(m_run.sessionID); }).size(), 4);
     QTRY_VERIFY(!notices->hasNotice(u"compactionUndo"_s));
     QVERIFY(!m_window->action(u"undoCompaction"_s)->isEnabled());
-    QVERIFY(!m_window->controller()->processor()->canUndoCompaction(m_run.sessionID).ok());
+    QVERIFY(!test::ownRead([&] { return m_window->controller()->processor()->canUndoCompaction(m_run.sessionID); }).ok());
     QCOMPARE(reset.size(), 0);
 
     // The menu action opens the same dialog; Cancel in the preview closes it.
