@@ -4271,4 +4271,141 @@ This cannot be undone.</source>
         <translation>断る(&amp;D)</translation>
     </message>
 </context>
+<context>
+    <name>weft::Worktree</name>
+    <message numerus="yes">
+        <source>%1 has %n uncommitted change(s)</source>
+        <translation>
+            <numerusform>%1 に未コミットの変更が %n 件あります</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the main checkout %1 has uncommitted changes: commit or stash them first</source>
+        <translation>メインのチェックアウト %1 に未コミットの変更があります: 先にコミットするか退避してください</translation>
+    </message>
+    <message>
+        <source>the main checkout %1 has no branch checked out</source>
+        <translation>メインのチェックアウト %1 ではブランチがチェックアウトされていません</translation>
+    </message>
+    <message>
+        <source>the folder for worktrees must be an absolute path: %1</source>
+        <translation>ワークツリーのフォルダーは絶対パスでなければなりません: %1</translation>
+    </message>
+    <message>
+        <source>the branch %1 exists already</source>
+        <translation>ブランチ %1 は既に存在します</translation>
+    </message>
+    <message>
+        <source>no folder %1</source>
+        <translation>フォルダー %1 がありません</translation>
+    </message>
+    <message>
+        <source>cannot stage the changes of %1</source>
+        <translation>%1 の変更をステージできません</translation>
+    </message>
+    <message>
+        <source>cannot remove %1</source>
+        <translation>%1 を削除できません</translation>
+    </message>
+    <message>
+        <source>cannot record the base of %1</source>
+        <translation>%1 の基点を記録できません</translation>
+    </message>
+    <message>
+        <source>cannot rebase %1 onto %2</source>
+        <translation>%1 を %2 の上にリベースできません</translation>
+    </message>
+    <message>
+        <source>cannot read the state of %1</source>
+        <translation>%1 の状態を読めません</translation>
+    </message>
+    <message>
+        <source>cannot read the changes of %1</source>
+        <translation>%1 の変更を読めません</translation>
+    </message>
+    <message>
+        <source>cannot merge %1</source>
+        <translation>%1 をマージできません</translation>
+    </message>
+    <message>
+        <source>cannot make the worktree %1</source>
+        <translation>ワークツリー %1 を作成できません</translation>
+    </message>
+    <message>
+        <source>cannot make the folder %1</source>
+        <translation>フォルダー %1 を作成できません</translation>
+    </message>
+    <message>
+        <source>cannot list the worktrees</source>
+        <translation>ワークツリーを一覧できません</translation>
+    </message>
+    <message>
+        <source>cannot commit in %1</source>
+        <translation>%1 でコミットできません</translation>
+    </message>
+    <message>
+        <source>cannot bring %1 into %2</source>
+        <translation>%1 を %2 に取り込めません</translation>
+    </message>
+    <message>
+        <source>cannot apply the changes of %1</source>
+        <translation>%1 の変更を適用できません</translation>
+    </message>
+    <message>
+        <source>a commit needs a message</source>
+        <translation>コミットにはメッセージが必要です</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a commit</source>
+        <translation>「%1」はコミットではありません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a commit of %2</source>
+        <translation>「%1」は %2 のコミットではありません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; cannot name a worktree: use up to 64 letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;, starting with a letter, digit or &apos;_&apos;</source>
+        <translation>「%1」はワークツリー名に使えません: 英字・数字・「.」「_」「-」で 64 文字まで、先頭は英字・数字・「_」にしてください</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; cannot name a worktree</source>
+        <translation>「%1」はワークツリー名に使えません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; cannot name a branch</source>
+        <translation>「%1」はブランチ名に使えません</translation>
+    </message>
+    <message>
+        <source>%1: a bare repository has no checkout to work in</source>
+        <translation>%1: ベアリポジトリには作業するチェックアウトがありません</translation>
+    </message>
+    <message>
+        <source>%1 is the main checkout</source>
+        <translation>%1 はメインのチェックアウトです</translation>
+    </message>
+    <message>
+        <source>%1 is not in a git repository</source>
+        <translation>%1 は git リポジトリの中にありません</translation>
+    </message>
+    <message>
+        <source>%1 is not a worktree of %2</source>
+        <translation>%1 は %2 のワークツリーではありません</translation>
+    </message>
+    <message>
+        <source>%1 has nothing to commit</source>
+        <translation>%1 にはコミットするものがありません</translation>
+    </message>
+    <message>
+        <source>%1 has no recorded base commit</source>
+        <translation>%1 には記録された基点コミットがありません</translation>
+    </message>
+    <message>
+        <source>%1 has no branch to merge</source>
+        <translation>%1 にはマージするブランチがありません</translation>
+    </message>
+    <message>
+        <source>%1 exists already</source>
+        <translation>%1 は既に存在します</translation>
+    </message>
+</context>
 </TS>
