@@ -247,7 +247,7 @@ Result<QString> Processor::start(SessionRun *run, const QString &id)
         QMutexLocker locker(&m_mutex);
         if (m_running.contains(id))
             return refuse(Error{ProcessorTr::tr("session %1 is busy").arg(id), {}});
-        m_running.insert(id, {thread, run, run->abortFlag(), lock});
+        m_running.insert(id, {thread, run, run->abortFlag(), lock, run->isCompaction() ? nullptr : run->steerInbox()});
     }
     connect(thread, &QThread::started, run, &SessionRun::run);
     // The run's thread ends once the run is done (from that thread), then endRun() here.
@@ -386,6 +386,10 @@ void Processor::endRun(const QString &sessionID)
     // The worker's thread has ended: its objects can be deleted from here.
     delete run;
     delete running.thread;
+    if (running.steers) {
+        if (const QStringList late = running.steers->take(); !late.isEmpty())
+            Q_EMIT steersNotDelivered(sessionID, late);
+    }
     Q_EMIT busyChanged(sessionID, false);
     Q_EMIT finished(sessionID, ok, error);
 }
@@ -401,6 +405,18 @@ void Processor::abort(const QString &sessionID)
         QMetaObject::invokeMethod(it->run, &SessionRun::abortNow, Qt::QueuedConnection);
     m_permissions->wake();
     m_questions->wake();
+}
+
+bool Processor::steer(const QString &sessionID, const QString &text)
+{
+    if (text.trimmed().isEmpty())
+        return false;
+    QMutexLocker locker(&m_mutex);
+    const auto it = m_running.constFind(sessionID);
+    if (it == m_running.cend() || !it->steers)
+        return false;
+    it->steers->add(text);
+    return true;
 }
 
 void Processor::abortAll()
