@@ -2485,6 +2485,14 @@ This cannot be undone.</source>
 <context>
     <name>weft::Session</name>
     <message>
+        <source>nothing is queued for session %1</source>
+        <translation>セッション %1 に待機中のプロンプトはありません</translation>
+    </message>
+    <message>
+        <source>session %1 is running</source>
+        <translation>セッション %1 は実行中です</translation>
+    </message>
+    <message>
         <source>the trash is closed</source>
         <translation>ゴミ箱は閉じられています</translation>
     </message>

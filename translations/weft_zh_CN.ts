@@ -2485,6 +2485,14 @@ This cannot be undone.</source>
 <context>
     <name>weft::Session</name>
     <message>
+        <source>nothing is queued for session %1</source>
+        <translation>会话 %1 没有排队的提示</translation>
+    </message>
+    <message>
+        <source>session %1 is running</source>
+        <translation>会话 %1 正在运行</translation>
+    </message>
+    <message>
         <source>the trash is closed</source>
         <translation>回收站已关闭</translation>
     </message>

@@ -386,6 +386,8 @@ void Processor::endRun(const QString &sessionID)
     // The worker's thread has ended: its objects can be deleted from here.
     delete run;
     delete running.thread;
+    // Released before the run's end is announced: whoever hears it may start the next run.
+    running.lock.reset();
     if (running.steers) {
         if (const QStringList late = running.steers->take(); !late.isEmpty())
             Q_EMIT steersNotDelivered(sessionID, late);
