@@ -584,6 +584,30 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::Composer</name>
     <message>
+        <source>Send the prompt into the running reply: the agent reads it after its current step (%1)</source>
+        <translation>実行中の応答にプロンプトを送ります: エージェントは現在のステップの後に読みます (%1)</translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation>Enter</translation>
+    </message>
+    <message>
+        <source>Alt+Enter</source>
+        <translation>Alt+Enter</translation>
+    </message>
+    <message>
+        <source>Send the prompt when the reply has ended (%1)</source>
+        <translation>応答が終わったらプロンプトを送信します (%1)</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>キューに追加</translation>
+    </message>
+    <message>
+        <source>Steer</source>
+        <translation>ステア</translation>
+    </message>
+    <message>
         <source>Ask the agent… (Enter to send, Shift+Enter for a new line)</source>
         <translation>エージェントに質問… (Enter で送信、Shift+Enter で改行)</translation>
     </message>
@@ -1143,6 +1167,10 @@ Changes made to the file since are lost.</source>
 </context>
 <context>
     <name>weft::MainWindow</name>
+    <message>
+        <source>Sent into the running reply: the agent reads it after its current step</source>
+        <translation>実行中の応答に送りました: エージェントは現在のステップの後に読みます</translation>
+    </message>
     <message>
         <source>Exporting to %1…</source>
         <translation>%1 へエクスポートしています…</translation>
@@ -4414,6 +4442,41 @@ This cannot be undone.</source>
     <message>
         <source>%1 exists already</source>
         <translation>%1 は既に存在します</translation>
+    </message>
+</context>
+<context>
+    <name>weft::QueuedPromptsView</name>
+    <message>
+        <source>Remove from the queue</source>
+        <translation>キューから削除</translation>
+    </message>
+    <message>
+        <source>Send later</source>
+        <translation>後で送信</translation>
+    </message>
+    <message>
+        <source>Send earlier</source>
+        <translation>先に送信</translation>
+    </message>
+    <message>
+        <source>Queued prompt %1</source>
+        <translation>キューのプロンプト %1</translation>
+    </message>
+    <message>
+        <source>Queued (%1): waiting, as the last reply did not finish</source>
+        <translation>キュー (%1): 前回の応答が完了しなかったため待機中です</translation>
+    </message>
+    <message>
+        <source>Queued (%1): sent one by one when the reply has ended</source>
+        <translation>キュー (%1): 応答が終わると 1 件ずつ送信されます</translation>
+    </message>
+    <message>
+        <source>Send the first queued prompt now</source>
+        <translation>キューの最初のプロンプトを今すぐ送信します</translation>
+    </message>
+    <message>
+        <source>Send Next</source>
+        <translation>次を送信</translation>
     </message>
 </context>
 </TS>

@@ -584,6 +584,30 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::Composer</name>
     <message>
+        <source>Send the prompt into the running reply: the agent reads it after its current step (%1)</source>
+        <translation>将提示发送到正在进行的回复中：代理会在当前步骤之后读取 (%1)</translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation>Enter</translation>
+    </message>
+    <message>
+        <source>Alt+Enter</source>
+        <translation>Alt+Enter</translation>
+    </message>
+    <message>
+        <source>Send the prompt when the reply has ended (%1)</source>
+        <translation>回复结束后发送提示 (%1)</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>排队</translation>
+    </message>
+    <message>
+        <source>Steer</source>
+        <translation>插入</translation>
+    </message>
+    <message>
         <source>Ask the agent… (Enter to send, Shift+Enter for a new line)</source>
         <translation>向智能体提问…（Enter 发送，Shift+Enter 换行）</translation>
     </message>
@@ -1143,6 +1167,10 @@ Changes made to the file since are lost.</source>
 </context>
 <context>
     <name>weft::MainWindow</name>
+    <message>
+        <source>Sent into the running reply: the agent reads it after its current step</source>
+        <translation>已发送到正在进行的回复中：代理会在当前步骤之后读取</translation>
+    </message>
     <message>
         <source>Exporting to %1…</source>
         <translation>正在导出到 %1…</translation>
@@ -4414,6 +4442,41 @@ This cannot be undone.</source>
     <message>
         <source>%1 exists already</source>
         <translation>%1 已存在</translation>
+    </message>
+</context>
+<context>
+    <name>weft::QueuedPromptsView</name>
+    <message>
+        <source>Remove from the queue</source>
+        <translation>从队列中移除</translation>
+    </message>
+    <message>
+        <source>Send later</source>
+        <translation>稍后发送</translation>
+    </message>
+    <message>
+        <source>Send earlier</source>
+        <translation>提前发送</translation>
+    </message>
+    <message>
+        <source>Queued prompt %1</source>
+        <translation>排队的提示 %1</translation>
+    </message>
+    <message>
+        <source>Queued (%1): waiting, as the last reply did not finish</source>
+        <translation>队列 (%1)：上一次回复未完成，正在等待</translation>
+    </message>
+    <message>
+        <source>Queued (%1): sent one by one when the reply has ended</source>
+        <translation>队列 (%1)：回复结束后逐条发送</translation>
+    </message>
+    <message>
+        <source>Send the first queued prompt now</source>
+        <translation>立即发送队列中的第一条提示</translation>
+    </message>
+    <message>
+        <source>Send Next</source>
+        <translation>发送下一条</translation>
     </message>
 </context>
 </TS>

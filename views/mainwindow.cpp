@@ -15,6 +15,7 @@
 #include "errorwording.h"
 #include "findbar.h"
 #include "noticebar.h"
+#include "queuedprompts.h"
 #include "problemsdialog.h"
 #include "shortcutsdialog.h"
 #include "sourcespresenter.h"
@@ -109,6 +110,8 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     m_todos = new TodoPanel(this);
     timelineLayout->addWidget(m_todos);
     timelineLayout->addWidget(m_notices);
+    m_queued = new QueuedPromptsView(m_controller.get(), this);
+    timelineLayout->addWidget(m_queued);
 
     m_centerSplitter = new QSplitter(Qt::Vertical, this);
     m_centerSplitter->setObjectName(u"centerSplitter"_s);
@@ -332,6 +335,7 @@ bool MainWindow::openSession(const QString &sessionID, const QString &source)
 
 void MainWindow::showSession(const QString &sessionID, const QString &source)
 {
+    m_queued->setSessionID(sessionID);
     if (sessionID == m_current && source == m_currentSource)
         return;
     m_current = sessionID;
@@ -772,6 +776,10 @@ void MainWindow::readSettings()
     action(u"showSidebar"_s)->setChecked(!m_sidebar->isHidden());
     action(u"showChanges"_s)->setChecked(!m_changes->isHidden());
     settings.endGroup();
+    // What Enter does while the agent replies: queue the prompt (default) or steer it in.
+    m_composer->setDefaultDelivery(settings.value(u"Composer/enterWhileRunning"_s).toString() == u"steer"
+                                       ? PromptDelivery::Steer
+                                       : PromptDelivery::Queue);
     m_settingsRead = true;
     connect(m_splitter, &QSplitter::splitterMoved, this, &MainWindow::writeSettings);
     connect(m_centerSplitter, &QSplitter::splitterMoved, this, &MainWindow::writeSettings);
@@ -930,7 +938,7 @@ void MainWindow::showSendError(const QString &text)
 }
 
 void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
-                            const QList<PromptAttachment> &attachments)
+                            const QList<PromptAttachment> &attachments, PromptDelivery delivery)
 {
     m_notices->removeNotice(u"sendError"_s);
     m_notices->removeNotice(u"runError"_s);
@@ -950,12 +958,15 @@ void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const
         }
     }
     // A model that cannot be reached is said here, with what to do, before anything is written.
-    const SessionController::PromptResult sent = m_controller->prompt(sessionID, text, agent, model, attachments);
+    const SessionController::PromptResult sent
+        = m_controller->prompt(sessionID, text, agent, model, attachments, delivery);
     if (!sent.ok()) {
         showSendError(ErrorWording::promptNotSent(sent, model, m_controller->configPath()));
         return;
     }
     m_composer->clearText();
+    if (sent.status == SessionController::PromptResult::Status::Steered)
+        statusBar()->showMessage(tr("Sent into the running reply: the agent reads it after its current step"), 5000);
     m_timelineView->jumpToBottom();
 }
 

@@ -16,6 +16,7 @@
 #include "mainwindow.h"
 #include "noticebar.h"
 #include "processor/processor.h"
+#include "queuedprompts.h"
 #include "processor/setup.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
@@ -31,6 +32,7 @@
 #include <QAction>
 #include <QDateTime>
 #include <QFile>
+#include <QLineEdit>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -82,6 +84,7 @@ private Q_SLOTS:
     void revertHidesMessages();
     void otherProcessChangesAppear();
     void commandFromTheComposer();
+    void steerAndQueueFromTheComposer();
 
 private:
     bool makeWindow(std::optional<ProcessorSetup> setup);
@@ -767,6 +770,63 @@ void TestGuiRun::commandFromTheComposer()
     const QList<MessageWithParts> stored = test::ownRead([&] { return m_run.service->messages(m_run.sessionID); });
     QCOMPARE(stored.size(), 2);
     QCOMPARE(stored.first().parts.first().text(), u"Say hello to Bob!"_s);
+}
+
+void TestGuiRun::steerAndQueueFromTheComposer()
+{
+    QVERIFY(makeConfiguredWindow());
+    FakeReply first = FakeReply::sse(textReply({u"Looking at the parser."_s}));
+    first.held = true; // the reply runs while the user types more
+    m_run.server->enqueue(first);
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Tests added as well."_s})));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Docs updated."_s})));
+    Composer *composer = m_window->composer();
+    QueuedPromptsView *queue = m_window->queuedPrompts();
+    QVERIFY(queue->isHidden());
+    QVERIFY(composer->steerButton()->isHidden());
+    composer->editor()->setFocus();
+    QTest::keyClicks(composer->editor(), u"Fix the parser"_s);
+    QTest::keyClick(composer->editor(), Qt::Key_Return);
+    QTRY_VERIFY(composer->isRunning());
+    QTRY_COMPARE(m_run.server->requests().size(), 1);
+
+    // While it replies: Queue (Enter) and Steer (Alt+Enter) instead of Send.
+    QVERIFY(composer->steerButton()->isVisible());
+    QCOMPARE(composer->sendButton()->text(), u"Queue"_s);
+    QVERIFY(composer->stopButton()->isVisible());
+    QTest::keyClicks(composer->editor(), u"Add a test too"_s);
+    QTest::keyClick(composer->editor(), Qt::Key_Return, Qt::AltModifier);
+    QVERIFY(composer->text().isEmpty());
+    QVERIFY(queue->isHidden()); // steered, not queued
+    QTest::keyClicks(composer->editor(), u"Then update the docs"_s);
+    QTest::keyClick(composer->editor(), Qt::Key_Return);
+    QVERIFY(composer->text().isEmpty());
+    QTRY_VERIFY(queue->isVisible());
+    QCOMPARE(queue->rows().size(), 1);
+    QVERIFY2(queue->headline().contains(u"Queued (1)"_s), qPrintable(queue->headline()));
+    QVERIFY(queue->sendNextButton()->isHidden()); // it goes by itself
+
+    // Edited in place before it goes.
+    auto *editor = queue->rows().first()->findChild<QLineEdit *>(u"queuedText"_s);
+    QVERIFY(editor);
+    editor->selectAll();
+    QTest::keyClicks(editor, u"Then update the README"_s);
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTRY_COMPARE(m_window->controller()->queuedPrompts(m_run.sessionID).first().text, u"Then update the README"_s);
+
+    // The reply answers the steered prompt itself; the queued one follows as its own run.
+    m_run.server->release();
+    QTRY_VERIFY_WITH_TIMEOUT(m_run.server->requests().size() == 3 && !composer->isRunning(), 20000);
+    QVERIFY(waitIdle());
+    QTRY_VERIFY(queue->isHidden());
+    QCOMPARE(composer->sendButton()->text(), u"Send"_s);
+    QVERIFY(composer->steerButton()->isHidden());
+    TimelineModel *timeline = m_window->timelineModel();
+    QStringList texts;
+    for (int row = 0; row < timeline->rowCount(); ++row)
+        texts.append(timeline->index(row).data(TimelineModel::TextRole).toString());
+    QCOMPARE(texts, (QStringList{u"Fix the parser"_s, u"Looking at the parser."_s, u"Add a test too"_s,
+                                 u"Tests added as well."_s, u"Then update the README"_s, u"Docs updated."_s}));
 }
 
 QTEST_MAIN(TestGuiRun)
