@@ -2724,6 +2724,22 @@ Sessions written by version %2</source>
 <context>
     <name>weft::SettingsDialog</name>
     <message>
+        <source>While the agent &amp;replies, Enter:</source>
+        <translation>エージェントの応答中の Enter(&amp;R):</translation>
+    </message>
+    <message>
+        <source>Alt+Enter does the other.</source>
+        <translation>Alt+Enter はもう一方を行います。</translation>
+    </message>
+    <message>
+        <source>Steers it into the reply at its next step</source>
+        <translation>次のステップで応答に差し込む</translation>
+    </message>
+    <message>
+        <source>Queues the prompt for when the reply ends</source>
+        <translation>応答が終わったときのためにプロンプトをキューに入れる</translation>
+    </message>
+    <message>
         <source>Configure</source>
         <translation>設定</translation>
     </message>

@@ -2724,6 +2724,22 @@ Sessions written by version %2</source>
 <context>
     <name>weft::SettingsDialog</name>
     <message>
+        <source>While the agent &amp;replies, Enter:</source>
+        <translation>代理回复时，Enter(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Alt+Enter does the other.</source>
+        <translation>Alt+Enter 执行另一种方式。</translation>
+    </message>
+    <message>
+        <source>Steers it into the reply at its next step</source>
+        <translation>在下一步将其插入回复</translation>
+    </message>
+    <message>
+        <source>Queues the prompt for when the reply ends</source>
+        <translation>将提示排队，等回复结束后发送</translation>
+    </message>
+    <message>
         <source>Configure</source>
         <translation>配置</translation>
     </message>

@@ -25,6 +25,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QSettings>
 #include <QScrollBar>
 #include <QStandardItemModel>
 #include <QStringListModel>
@@ -314,6 +315,17 @@ void Composer::setRunning(bool running)
 {
     m_running = running;
     updateButtons();
+}
+
+PromptDelivery Composer::savedDefaultDelivery()
+{
+    return QSettings().value(u"Composer/enterWhileRunning"_s).toString() == u"steer" ? PromptDelivery::Steer
+                                                                                    : PromptDelivery::Queue;
+}
+
+void Composer::saveDefaultDelivery(PromptDelivery delivery)
+{
+    QSettings().setValue(u"Composer/enterWhileRunning"_s, delivery == PromptDelivery::Steer ? u"steer"_s : u"queue"_s);
 }
 
 void Composer::setDefaultDelivery(PromptDelivery delivery)

@@ -56,6 +56,10 @@ public:
     /// What Enter does while a reply runs (Alt+Enter does the other).
     void setDefaultDelivery(PromptDelivery delivery);
     [[nodiscard]] PromptDelivery defaultDelivery() const { return m_defaultDelivery; }
+    /// What Enter does while a reply runs, as the user set it (Settings › Appearance; QSettings
+    /// "Composer/enterWhileRunning": "queue", the default, or "steer").
+    [[nodiscard]] static PromptDelivery savedDefaultDelivery();
+    static void saveDefaultDelivery(PromptDelivery delivery);
     /// A read-only store (an OpenCode database) cannot take prompts; nor can a session another
     /// process runs. @p reason replaces the placeholder text that says so.
     void setReadOnly(bool readOnly, const QString &reason = {});

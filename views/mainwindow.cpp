@@ -749,6 +749,8 @@ void MainWindow::showSettings()
 {
     auto *dialog = new SettingsDialog(m_controller->configPath(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SettingsDialog::appearanceChanged, this,
+            [this] { m_composer->setDefaultDelivery(Composer::savedDefaultDelivery()); });
     dialog->open();
 }
 
@@ -777,9 +779,7 @@ void MainWindow::readSettings()
     action(u"showChanges"_s)->setChecked(!m_changes->isHidden());
     settings.endGroup();
     // What Enter does while the agent replies: queue the prompt (default) or steer it in.
-    m_composer->setDefaultDelivery(settings.value(u"Composer/enterWhileRunning"_s).toString() == u"steer"
-                                       ? PromptDelivery::Steer
-                                       : PromptDelivery::Queue);
+    m_composer->setDefaultDelivery(Composer::savedDefaultDelivery());
     m_settingsRead = true;
     connect(m_splitter, &QSplitter::splitterMoved, this, &MainWindow::writeSettings);
     connect(m_centerSplitter, &QSplitter::splitterMoved, this, &MainWindow::writeSettings);

@@ -241,10 +241,11 @@ void TestGuiRun::promptStreamsIntoOneRow()
     QCOMPARE(composer->text(), QString()); // taken
     QVERIFY(!m_window->noticeBar()->hasNotice(u"sendError"_s));
 
-    // Running: the composer offers Stop, the sidebar marks the session.
+    // Running: the composer offers Stop (and Queue, Steer for more), the sidebar marks the session.
     QTRY_VERIFY(composer->isRunning());
     QVERIFY(composer->stopButton()->isVisibleTo(composer));
-    QVERIFY(!composer->sendButton()->isVisibleTo(composer));
+    QCOMPARE(composer->sendButton()->text(), u"Queue"_s);
+    QVERIFY(composer->steerButton()->isVisibleTo(composer));
     QVERIFY(m_window->sessionsModel()->isRunning(m_run.sessionID));
     QVERIFY(m_window->sessionsModel()->indexForId(m_run.sessionID).data(SessionsModel::RunningRole).toBool());
     QVERIFY(m_window->action(u"stop"_s)->isEnabled());
