@@ -5,6 +5,7 @@
 #include "climcp.h"
 #include "cliquestion.h"
 #include "cliserver.h"
+#include "cliservice.h"
 #include "interrupt.h"
 
 #include "app/promptattachments.h"
@@ -16,6 +17,7 @@
 #include "processor/revert.h"
 #include "processor/setup.h"
 #include "server/serverstore.h"
+#include "server/servicefile.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
@@ -59,7 +61,8 @@ struct Context {
 std::optional<Context> openData(const GlobalOptions &options, int &exitCode, bool create = true)
 {
     if (!options.server.isEmpty()) {
-        Result<ServerConnection> server = connectServer(options);
+        const std::optional<QString> channel = ServiceFile::channelOf(options.server);
+        Result<ServerConnection> server = channel ? connectService(*channel, options) : connectServer(options);
         if (!server) {
             exitCode = fail(server.error().toString());
             return std::nullopt;

@@ -2346,6 +2346,42 @@ This cannot be undone.</source>
 <context>
     <name>weft::Server</name>
     <message>
+        <source>OpenCode&apos;s service is not running (its process %1 is gone)</source>
+        <translation>OpenCode サービスは動作していません (プロセス %1 は終了しています)</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file is too large</source>
+        <translation>OpenCode のサービスファイルが大きすぎます</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file may be read or changed by others (mode %1, not 600): it is not used</source>
+        <translation>OpenCode のサービスファイルは他のユーザーが読み書きできます (モード %1、600 ではありません): 使用しません</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file belongs to another user: it is not used</source>
+        <translation>OpenCode のサービスファイルは別のユーザーのものです: 使用しません</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file is not a regular file</source>
+        <translation>OpenCode のサービスファイルは通常のファイルではありません</translation>
+    </message>
+    <message>
+        <source>no OpenCode service runs (no %1)</source>
+        <translation>OpenCode サービスは動作していません (%1 がありません)</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file names %1, not an http:// address on this machine (127.0.0.1)</source>
+        <translation>OpenCode のサービスファイルが指すのは %1 で、このマシン上の http:// アドレス (127.0.0.1) ではありません</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file lacks its url, pid or password</source>
+        <translation>OpenCode のサービスファイルに url、pid、password のいずれかがありません</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file is not valid JSON</source>
+        <translation>OpenCode のサービスファイルは有効な JSON ではありません</translation>
+    </message>
+    <message>
         <source>the request to the OpenCode server was given up</source>
         <translation>OpenCode サーバーへのリクエストは中止されました</translation>
     </message>
@@ -2461,6 +2497,10 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::ServerSource</name>
+    <message>
+        <source>OpenCode service · %1</source>
+        <translation>OpenCode サービス · %1</translation>
+    </message>
     <message>
         <source>OpenCode server · %1</source>
         <translation>OpenCode サーバー · %1</translation>
@@ -4182,6 +4222,10 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::SourcesPresenter</name>
+    <message>
+        <source>An OpenCode service is not shown: %1</source>
+        <translation>OpenCode サービスを表示しません: %1</translation>
+    </message>
     <message>
         <source>In “%1”: %2</source>
         <translation>「%1」内: %2</translation>

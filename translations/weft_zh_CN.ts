@@ -2346,6 +2346,42 @@ This cannot be undone.</source>
 <context>
     <name>weft::Server</name>
     <message>
+        <source>OpenCode&apos;s service is not running (its process %1 is gone)</source>
+        <translation>OpenCode 服务未在运行（其进程 %1 已不存在）</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file is too large</source>
+        <translation>OpenCode 的服务文件过大</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file may be read or changed by others (mode %1, not 600): it is not used</source>
+        <translation>OpenCode 的服务文件可被他人读取或修改（模式 %1，而非 600）：不使用它</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file belongs to another user: it is not used</source>
+        <translation>OpenCode 的服务文件属于其他用户：不使用它</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file is not a regular file</source>
+        <translation>OpenCode 的服务文件不是普通文件</translation>
+    </message>
+    <message>
+        <source>no OpenCode service runs (no %1)</source>
+        <translation>没有运行中的 OpenCode 服务（没有 %1）</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file names %1, not an http:// address on this machine (127.0.0.1)</source>
+        <translation>OpenCode 的服务文件指向 %1，而不是本机上的 http:// 地址 (127.0.0.1)</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file lacks its url, pid or password</source>
+        <translation>OpenCode 的服务文件缺少 url、pid 或 password</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file is not valid JSON</source>
+        <translation>OpenCode 的服务文件不是有效的 JSON</translation>
+    </message>
+    <message>
         <source>the request to the OpenCode server was given up</source>
         <translation>已放弃对 OpenCode 服务器的请求</translation>
     </message>
@@ -2461,6 +2497,10 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::ServerSource</name>
+    <message>
+        <source>OpenCode service · %1</source>
+        <translation>OpenCode 服务 · %1</translation>
+    </message>
     <message>
         <source>OpenCode server · %1</source>
         <translation>OpenCode 服务器 · %1</translation>
@@ -4182,6 +4222,10 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::SourcesPresenter</name>
+    <message>
+        <source>An OpenCode service is not shown: %1</source>
+        <translation>未显示 OpenCode 服务：%1</translation>
+    </message>
     <message>
         <source>In “%1”: %2</source>
         <translation>在“%1”中：%2</translation>

@@ -91,7 +91,8 @@ QString ServerSource::label() const
     if (url.scheme() == u"ssh")
         where = m_target->displayHost() + (m_target->path.isEmpty() ? QString() : u':' + m_target->path);
     // The sidebar adds the version of the newest session.
-    const QString name = tr("OpenCode server · %1").arg(where);
+    const bool service = m_localService || (m_tunnel && m_tunnel->attachedToService());
+    const QString name = service ? tr("OpenCode service · %1").arg(where) : tr("OpenCode server · %1").arg(where);
     switch (m_state) {
     case State::Connecting:
         return tr("%1 (connecting…)").arg(name);

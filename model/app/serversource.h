@@ -67,9 +67,12 @@ public:
     [[nodiscard]] SshTunnel *tunnel() const;
     /// The server's OpenCode version, once connected.
     [[nodiscard]] QString version() const;
-    /// "OpenCode server · 127.0.0.1:4096", with the state when not connected.
+    /// "OpenCode server · 127.0.0.1:4096" ("OpenCode service · ..." for OpenCode's background
+    /// service, here or attached to over ssh), with the state when not connected.
     [[nodiscard]] QString label() const;
     [[nodiscard]] bool isReady() const { return m_sessions != nullptr; }
+    /// Whether this is OpenCode's background service on this machine (LocalServices).
+    void setService(bool service) { m_localService = service; }
 
     [[nodiscard]] SessionService *service() const { return m_service.get(); }
     [[nodiscard]] std::shared_ptr<SessionService> sharedService() const { return m_service; }
@@ -150,6 +153,7 @@ private:
     QSet<QString> m_v2Permissions; ///< questions of V2 sessions (answered through `/api`)
     QHash<QString, JsonObject> m_questions;
     int m_generation = 0;
+    bool m_localService = false;
 };
 
 } // namespace weft
