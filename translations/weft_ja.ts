@@ -4223,6 +4223,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::SourcesPresenter</name>
     <message>
+        <source>%1 (its OpenCode service is not used: %2)</source>
+        <translation>%1 (その OpenCode サービスは使用しません: %2)</translation>
+    </message>
+    <message>
         <source>An OpenCode service is not shown: %1</source>
         <translation>OpenCode サービスを表示しません: %1</translation>
     </message>

@@ -4223,6 +4223,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::SourcesPresenter</name>
     <message>
+        <source>%1 (its OpenCode service is not used: %2)</source>
+        <translation>%1（未使用其 OpenCode 服务：%2）</translation>
+    </message>
+    <message>
         <source>An OpenCode service is not shown: %1</source>
         <translation>未显示 OpenCode 服务：%1</translation>
     </message>

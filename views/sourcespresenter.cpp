@@ -361,7 +361,11 @@ void SourcesPresenter::onServerAdded(ServerSource *server)
     connect(server, &ServerSource::ready, this, [this, server] {
         m_tree->addSource(server->key(), server->sessions(), server->label());
         followSourceModel(server->key(), server->sessions());
-        showStatus(tr("Connected to OpenCode %1 at %2").arg(server->version(), server->url().toString()), 5000);
+        const QString connected = tr("Connected to OpenCode %1 at %2").arg(server->version(), server->url().toString());
+        if (const QString problem = server->serviceProblem(); !problem.isEmpty())
+            showStatus(tr("%1 (its OpenCode service is not used: %2)").arg(connected, problem), 15000);
+        else
+            showStatus(connected, 5000);
     });
     connect(server, &ServerSource::stateChanged, this, [this, server](ServerSource::State state) {
         if (m_tree->hasSource(server->key()))

@@ -78,6 +78,11 @@ SshTunnel *ServerSource::tunnel() const
     return m_tunnel.data();
 }
 
+QString ServerSource::serviceProblem() const
+{
+    return m_tunnel ? m_tunnel->serviceProblem() : QString();
+}
+
 QString ServerSource::version() const
 {
     return m_store ? m_store->info().version : QString();

@@ -71,6 +71,9 @@ public:
     /// service, here or attached to over ssh), with the state when not connected.
     [[nodiscard]] QString label() const;
     [[nodiscard]] bool isReady() const { return m_sessions != nullptr; }
+    /// For an ssh:// target: why the remote OpenCode service was not attached to (its file
+    /// refused or stale: a server was started instead), or empty.
+    [[nodiscard]] QString serviceProblem() const;
     /// Whether this is OpenCode's background service on this machine (LocalServices).
     void setService(bool service) { m_localService = service; }
 
