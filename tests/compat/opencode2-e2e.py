@@ -22,8 +22,10 @@ import importlib.util
 import json
 import os
 import shutil
+import random
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -43,6 +45,7 @@ _spec.loader.exec_module(rec)
 USER, PASSWORD = "opencode", "secret"
 RUN_TIMEOUT = 120
 SLOW_SECONDS = 10
+BIG_SESSION = int(os.environ.get("WEFT_E2E_BIG_SESSION", "3000"))  # messages of the long session
 MODEL_LOG = rec.MODEL_LOG
 
 
@@ -708,6 +711,55 @@ class Test:
                    and "not running" in p.stderr, self.show(p))
         os.remove(self.srv.service_file)
 
+    def big_session(self):
+        """A session of BIG_SESSION messages (written into the server's database while it is
+        stopped, as the rows a prompt leaves): the time weft takes to list and to export it."""
+        status, body = self.api("POST", "/api/session", {"location": {"directory": self.srv.project}})
+        sid = (body.get("data") or {}).get("id") if status == 200 and isinstance(body, dict) else None
+        if not self.check("a session for the long history", bool(sid), f"{status} {body!r}"[:300]):
+            return
+        self.srv.stop()
+        con = sqlite3.connect(os.path.join(self.srv.home, ".local", "share", "opencode", "opencode.db"))
+        try:
+            seq = con.execute("SELECT COALESCE(MAX(seq), 0) FROM session_message").fetchone()[0]
+            t = int(time.time() * 1000) - BIG_SESSION * 10
+            rng = random.Random(35)
+            rows = []
+            for i in range(BIG_SESSION):
+                t += 10
+                seq += 1
+                user = i % 2 == 0
+                data = ({"time": {"created": t}, "text": f"Question {i // 2}"} if user else
+                        {"time": {"created": t, "completed": t + 5}, "agent": "build",
+                         "model": {"id": "m1", "providerID": "fake"},
+                         "content": [{"type": "text", "text": f"Answer {i // 2}: " + "lorem ipsum " * 20}],
+                         "finish": "stop", "cost": 0,
+                         "tokens": {"input": 10, "output": 10, "reasoning": 0, "cache": {"read": 0, "write": 0}}})
+                # OpenCode's IDs: 12 hex digits of time, then 14 random characters.
+                mid = "msg_%012x" % (t * 0x1000 + 1) + "".join(rng.choice("abcdefghijkmnopqrstuvwxyzABCDEFGH0123456789")
+                                                               for _ in range(14))
+                rows.append((mid, sid, "user" if user else "assistant", seq, t, t, json.dumps(data)))
+            con.executemany("INSERT INTO session_message (id, session_id, type, seq, time_created, time_updated, data)"
+                            " VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+            con.commit()
+        finally:
+            con.close()
+        self.srv.start()
+        started = time.monotonic()
+        n = len(self.history(sid))
+        api_ms = int((time.monotonic() - started) * 1000)
+        p = self.weft_cmd(f"session list (with the {BIG_SESSION}-message session)", ["session", "list"])
+        self.check("session list with a long session there: exit 0", p.returncode == 0, self.show(p))
+        p = self.weft_cmd(f"export ({BIG_SESSION} messages)", ["export", sid], timeout=300)
+        try:
+            exported = len(json.loads(p.stdout).get("messages", []))
+        except (ValueError, AttributeError):
+            exported = -1
+        self.check(f"export of a {BIG_SESSION}-message session: every message ({exported} of {n})",
+                   p.returncode == 0 and exported == n == BIG_SESSION, self.show(p)[:600])
+        print(f"      (the server's own paged read of it: {api_ms} ms)")
+        return sid
+
     def timing_table(self):
         print("\nweft command                                      ms   exit")
         for label, ms, code in self.timings:
@@ -796,6 +848,8 @@ def main():
             test.compact(sid)
             test.revert(sid)
             test.delete(fork1, sid)
+            if BIG_SESSION > 0:
+                test.big_session()
             test.steer_and_queue(sid)
             test.abort(sid)
             test.reconnect(sid)
