@@ -69,6 +69,8 @@ std::optional<Context> openData(const GlobalOptions &options, int &exitCode, boo
         }
         Context context;
         context.tunnel = std::move(server.value().tunnel);
+        if (context.tunnel && !context.tunnel->serviceProblem().isEmpty())
+            err(u"weft: note: %1; a server was started for this command instead"_s.arg(context.tunnel->serviceProblem()));
         context.server = server.value().store;
         context.store = context.server;
         context.service = std::make_unique<SessionService>(context.store);

@@ -620,6 +620,16 @@ void TestSshTunnel::remoteService()
         tunnel.stop();
         QVERIFY2(waitGone(pid, 5000), c.name);
     }
+    // The command line says why it did not attach, and goes on with a server of its own.
+    QVERIFY(writeFile(file, registration(::getpid(), service.url().toString()), Private | QFileDevice::ReadGroup));
+    QProcessEnvironment env;
+    env.insert(u"WEFT_SSH_CONFIG"_s, m_dir.path() + u"/ssh_config"_s);
+    const WeftRun list = m_weft.run({u"--server"_s, u"ssh://root@127.0.0.1:%1%2"_s.arg(m_ok).arg(m_project), u"session"_s, u"list"_s}, env);
+    QVERIFY2(list.exitCode == 0, list.err.constData());
+    QVERIFY2(list.out.contains("Recorded V1"), list.out.constData());
+    const QByteArray note = list.err.left(list.err.indexOf('\n'));
+    QVERIFY2(note.startsWith("weft: note: ") && note.contains("may be read or changed by others"), list.err.constData());
+    QVERIFY(!list.err.contains(password.toUtf8()));
 }
 
 void TestSshTunnel::serverSource()
