@@ -2498,6 +2498,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::ServerSource</name>
     <message>
+        <source>OpenCode service %1 · %2</source>
+        <translation>OpenCode サービス %1 · %2</translation>
+    </message>
+    <message>
         <source>OpenCode service · %1</source>
         <translation>OpenCode サービス · %1</translation>
     </message>

@@ -96,8 +96,11 @@ QString ServerSource::label() const
     if (url.scheme() == u"ssh")
         where = m_target->displayHost() + (m_target->path.isEmpty() ? QString() : u':' + m_target->path);
     // The sidebar adds the version of the newest session.
+    // OpenCode's service with its version (OpenCode 2's sessions carry none for the sidebar).
     const bool service = m_localService || (m_tunnel && m_tunnel->attachedToService());
-    const QString name = service ? tr("OpenCode service · %1").arg(where) : tr("OpenCode server · %1").arg(where);
+    const QString name = !service              ? tr("OpenCode server · %1").arg(where)
+        : version().isEmpty() ? tr("OpenCode service · %1").arg(where)
+                              : tr("OpenCode service %1 · %2").arg(version(), where);
     switch (m_state) {
     case State::Connecting:
         return tr("%1 (connecting…)").arg(name);

@@ -67,8 +67,8 @@ public:
     [[nodiscard]] SshTunnel *tunnel() const;
     /// The server's OpenCode version, once connected.
     [[nodiscard]] QString version() const;
-    /// "OpenCode server · 127.0.0.1:4096" ("OpenCode service · ..." for OpenCode's background
-    /// service, here or attached to over ssh), with the state when not connected.
+    /// "OpenCode server · 127.0.0.1:4096" ("OpenCode service 2.0.9 · ..." for OpenCode's
+    /// background service, here or attached to over ssh), with the state when not connected.
     [[nodiscard]] QString label() const;
     [[nodiscard]] bool isReady() const { return m_sessions != nullptr; }
     /// For an ssh:// target: why the remote OpenCode service was not attached to (its file

@@ -462,7 +462,7 @@ void TestSessionController::localServiceShownAsSource()
     QCOMPARE(sources.size(), 1);
     QCOMPARE(controller->servers(), sources);
     QTRY_VERIFY_WITH_TIMEOUT(sources.first()->isReady(), 5000);
-    QCOMPARE(sources.first()->label(), u"OpenCode service · 127.0.0.1:%1"_s.arg(server.url().port()));
+    QCOMPARE(sources.first()->label(), u"OpenCode service 1.18.34 · 127.0.0.1:%1"_s.arg(server.url().port()));
     QCOMPARE(problems.size(), 1);
     QVERIFY2(problems.first().contains(u"service-beta.json"_s) && problems.first().contains(u"mode 604"_s),
              qPrintable(problems.first()));

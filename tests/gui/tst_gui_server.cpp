@@ -364,7 +364,7 @@ void TestGuiServer::showsTheLocalServiceWithoutBeingAsked()
     SessionTreeModel *tree = w->sessionTreeModel();
     QTRY_VERIFY(tree->indexForSession(v1Session(), key).isValid());
     const QString label = tree->indexForSource(key).data().toString();
-    QVERIFY2(label.startsWith(u"OpenCode service · 127.0.0.1:%1"_s.arg(m_server->url().port())), qPrintable(label));
+    QVERIFY2(label.startsWith(u"OpenCode service 1.18.34 · 127.0.0.1:%1"_s.arg(m_server->url().port())), qPrintable(label));
     // Found again at each start, never remembered (nor its password).
     QSettings settings;
     QCOMPARE(settings.value(u"OpenCodeServers/size"_s, 0).toInt(), 0);
