@@ -345,9 +345,11 @@ class Test:
         return subprocess.CompletedProcess(cmd, code, out, err)
 
     def weft_start(self, args):
-        """Starts weft --server URL ARGS in the background (Popen, text mode)."""
+        """Starts weft --server URL ARGS in the background (Popen, text mode), in a process group
+        of its own: Ctrl+C at a terminal signals the group (the launcher and weft in the build
+        root alike)."""
         return subprocess.Popen([self.weft, "--server", self.srv.url] + list(args), env=self.env, cwd=self.work,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
     @staticmethod
     def show(p):
@@ -638,7 +640,7 @@ class Test:
         if not self.check("abort: a slow run is streaming", streaming):
             self.finish(proc, 5)
             return
-        proc.send_signal(signal.SIGINT)
+        os.killpg(proc.pid, signal.SIGINT)
         p = self.finish(proc, 30)
         self.check("abort (Ctrl+C during weft run): exit 130, stderr says the run was stopped on the server",
                    p.returncode == 130 and "stopped" in p.stderr, self.show(p))
