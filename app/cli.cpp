@@ -372,6 +372,10 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
                    u"NAME"_s});
     cmd.addOption({u"dir"_s, u"With --server: the project folder on the server for a new session (default: the server's)."_s,
                    u"DIRECTORY"_s});
+    cmd.addOption({u"steer"_s,
+                   u"With --server (OpenCode 2) and --session: while the session runs, the message joins the running turn."_s});
+    cmd.addOption({u"queue"_s,
+                   u"With --server (OpenCode 2) and --session: while the session runs, the message waits for the run to end."_s});
     cmd.addOption({{u"f"_s, u"file"_s},
                    u"Attach a file or folder (text, PNG, JPEG, GIF or WebP image, PDF); may be given several times."_s,
                    u"PATH"_s});
@@ -400,6 +404,10 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     auto context = openData(options, code);
     if (!context)
         return code;
+    if (cmd.isSet(u"steer"_s) && cmd.isSet(u"queue"_s))
+        return cmd.usageError(u"--steer and --queue exclude each other"_s);
+    if ((cmd.isSet(u"steer"_s) || cmd.isSet(u"queue"_s)) && (!context->server || sessionID.isEmpty()))
+        return fail(u"--steer and --queue go with --server and --session (a prompt to a running session)"_s, 2);
     if (context->server) {
         if (!commandName.isEmpty())
             return fail(u"--command does not work with --server yet; send the command's text as the message"_s, 2);
@@ -412,6 +420,9 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
         request.agent = cmd.value(u"agent"_s);
         request.model = cmd.value(u"model"_s);
         request.autoApprove = cmd.isSet(u"auto-approve"_s);
+        request.delivery = cmd.isSet(u"queue"_s) ? ServerStore::Delivery::Queue
+            : cmd.isSet(u"steer"_s)              ? ServerStore::Delivery::Steer
+                                                 : ServerStore::Delivery::Default;
         return serverRun(context->server, std::shared_ptr<SessionService>(context->service.release()), request);
     }
     if (cmd.isSet(u"dir"_s))

@@ -2382,6 +2382,26 @@ This cannot be undone.</source>
         <translation>OpenCode のサービスファイルは有効な JSON ではありません</translation>
     </message>
     <message>
+        <source>waiting for a run needs an OpenCode 2 server (this is OpenCode %1)</source>
+        <translation>実行の完了を待つには OpenCode 2 のサーバーが必要です (これは OpenCode %1 です)</translation>
+    </message>
+    <message>
+        <source>forms are OpenCode 2&apos;s</source>
+        <translation>フォームは OpenCode 2 の機能です</translation>
+    </message>
+    <message>
+        <source>steering or queueing a prompt needs an OpenCode 2 server (this is OpenCode %1)</source>
+        <translation>プロンプトの割り込み (steer) やキュー投入には OpenCode 2 のサーバーが必要です (これは OpenCode %1 です)</translation>
+    </message>
+    <message>
+        <source>OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x and 2.x servers)</source>
+        <translation>OpenCode %1 は Weft が知らないバージョンです (Weft が対応するのは OpenCode 1.x と 2.x のサーバーです)</translation>
+    </message>
+    <message>
+        <source>this is not an OpenCode server (it has neither /global/health nor /api/health)</source>
+        <translation>これは OpenCode サーバーではありません (/global/health も /api/health もありません)</translation>
+    </message>
+    <message>
         <source>the request to the OpenCode server was given up</source>
         <translation>OpenCode サーバーへのリクエストは中止されました</translation>
     </message>
@@ -2431,16 +2451,8 @@ This cannot be undone.</source>
         <translation>%1 %2 が JSON ではない応答を返しました (OpenCode サーバーですか?)</translation>
     </message>
     <message>
-        <source>this is not an OpenCode server (it has no /global/health)</source>
-        <translation>これは OpenCode サーバーではありません (/global/health がありません)</translation>
-    </message>
-    <message>
         <source>this is not an OpenCode server (/global/health has no version)</source>
         <translation>これは OpenCode サーバーではありません (/global/health にバージョンがありません)</translation>
-    </message>
-    <message>
-        <source>OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x servers)</source>
-        <translation>OpenCode %1 は Weft が知らないバージョンです (Weft が対応するのは OpenCode 1.x のサーバーです)</translation>
     </message>
     <message>
         <source>the sessions of an OpenCode server are changed by the server (through its API), not written by Weft</source>

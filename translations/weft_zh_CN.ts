@@ -2382,6 +2382,26 @@ This cannot be undone.</source>
         <translation>OpenCode 的服务文件不是有效的 JSON</translation>
     </message>
     <message>
+        <source>waiting for a run needs an OpenCode 2 server (this is OpenCode %1)</source>
+        <translation>等待运行结束需要 OpenCode 2 服务器（这是 OpenCode %1）</translation>
+    </message>
+    <message>
+        <source>forms are OpenCode 2&apos;s</source>
+        <translation>表单是 OpenCode 2 的功能</translation>
+    </message>
+    <message>
+        <source>steering or queueing a prompt needs an OpenCode 2 server (this is OpenCode %1)</source>
+        <translation>引导或排队提示需要 OpenCode 2 服务器（这是 OpenCode %1）</translation>
+    </message>
+    <message>
+        <source>OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x and 2.x servers)</source>
+        <translation>Weft 不认识 OpenCode %1 这个版本（它支持 OpenCode 1.x 和 2.x 服务器）</translation>
+    </message>
+    <message>
+        <source>this is not an OpenCode server (it has neither /global/health nor /api/health)</source>
+        <translation>这不是 OpenCode 服务器（既没有 /global/health 也没有 /api/health）</translation>
+    </message>
+    <message>
         <source>the request to the OpenCode server was given up</source>
         <translation>已放弃对 OpenCode 服务器的请求</translation>
     </message>
@@ -2431,16 +2451,8 @@ This cannot be undone.</source>
         <translation>%1 %2 返回的内容不是 JSON（这是 OpenCode 服务器吗？）</translation>
     </message>
     <message>
-        <source>this is not an OpenCode server (it has no /global/health)</source>
-        <translation>这不是 OpenCode 服务器（没有 /global/health）</translation>
-    </message>
-    <message>
         <source>this is not an OpenCode server (/global/health has no version)</source>
         <translation>这不是 OpenCode 服务器（/global/health 中没有版本）</translation>
-    </message>
-    <message>
-        <source>OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x servers)</source>
-        <translation>OpenCode %1 是 Weft 不认识的版本（Weft 支持 OpenCode 1.x 服务器）</translation>
     </message>
     <message>
         <source>the sessions of an OpenCode server are changed by the server (through its API), not written by Weft</source>
