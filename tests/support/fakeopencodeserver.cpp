@@ -166,6 +166,12 @@ void FakeOpencodeServer::routeAllRecordedV2()
         seen.insert(path);
         route("GET", path, 200, answer.value(u"body"));
     }
+    // Each listed session by its ID, as the list has it (the recording read one of them).
+    for (const JsonValue &v : dump.object(u"/api/session"_s).object(u"body").array(u"data")) {
+        const QString path = u"/api/session/"_s + v.toObject().string(u"id");
+        if (!seen.contains(path))
+            route("GET", path, 200, JsonObject{{u"data"_s, v}});
+    }
 }
 
 void FakeOpencodeServer::pushApiEvent(const QString &type, const JsonObject &data)
