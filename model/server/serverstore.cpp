@@ -827,4 +827,14 @@ Result<JsonArray> ServerStore::models()
     return JsonArray();
 }
 
+Result<QString> ServerStore::defaultModel()
+{
+    if (!m_api)
+        return QString();
+    const Result<JsonObject> model = m_api->defaultModel();
+    if (!model)
+        return model.error();
+    return QString(model->string(u"providerID") + u'/' + model->string(u"id"));
+}
+
 } // namespace weft

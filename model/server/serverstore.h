@@ -105,6 +105,8 @@ public:
     /// `/api/model`, each `{id, name, ...}`; a model has `providerID`); empty on OpenCode 1.x.
     [[nodiscard]] Result<JsonArray> agents();
     [[nodiscard]] Result<JsonArray> models();
+    /// The model a prompt takes when it names none ("provider/model"; empty on OpenCode 1.x).
+    [[nodiscard]] Result<QString> defaultModel();
     /// Stops the session's run.
     Result<void> abort(const QString &sessionID);
     Result<Session> fork(const QString &sessionID, const QString &messageID = {});

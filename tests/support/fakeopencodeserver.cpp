@@ -161,7 +161,7 @@ void FakeOpencodeServer::routeAllRecordedV2()
     for (qsizetype i = 0; i < dump.size(); ++i) {
         const QString path = dump.keyAt(i).section(u'?', 0, 0);
         const JsonObject answer = dump.object(dump.keyAt(i));
-        if (seen.contains(path) || answer.integer(u"status") != 200 || !answer.value(u"body").isObject())
+        if (seen.contains(path) || answer.integer(u"status") != 200 || answer.value(u"body").isString())
             continue;
         seen.insert(path);
         route("GET", path, 200, answer.value(u"body"));
