@@ -14,6 +14,7 @@
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTest>
+#include <QUrlQuery>
 #include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
@@ -203,6 +204,23 @@ void TestServerV2::readsSessionsAndHistory()
     // No V1 route was asked after the probe.
     for (const test::FakeRequest &r : server->requests())
         QVERIFY2(r.path.startsWith("/api/") || r.path == "/global/health", r.path.constData());
+
+    // A long session's newest page first: the route's `limit` newest, in time order.
+    const JsonArray recorded = recordedApiAnswer(u"/api/session/"_s + ShellSession + u"/message?limit=100"_s).toObject().array(u"data");
+    server->route("GET", u"/api/session/"_s + ShellSession + u"/message"_s, [recorded](const test::FakeRequest &r) {
+        const QUrlQuery query(QString::fromUtf8(r.path.mid(r.path.indexOf('?') + 1)));
+        JsonArray page;
+        for (qsizetype i = 0; i < recorded.size() && i < query.queryItemValue(u"limit"_s).toInt(); ++i)
+            page.append(recorded.at(i));
+        return FakeOpencodeServer::Reply{200, toJson(JsonObject{{u"data"_s, page}}, 0)};
+    });
+    store->forget(ShellSession); // read whole above
+    const NewestMessages newest = offThread([&] { return store->newestMessages(ShellSession, 2); });
+    QVERIFY(!newest.olderListed);
+    QCOMPARE(newest.messages.size(), 2);
+    QCOMPARE(newest.messages.at(0).info.id(), recorded.at(1).toObject().string(u"id"));
+    QCOMPARE(newest.messages.at(1).info.id(), recorded.at(0).toObject().string(u"id"));
+    QVERIFY(lastRequest(*server, "GET", u"/api/session/"_s + ShellSession + u"/message"_s).path.endsWith("limit=2"));
 
     const Result<Session> one = offThread([&] { return store->readSession(WriteSession); });
     QVERIFY(one);
