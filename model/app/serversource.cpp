@@ -358,13 +358,44 @@ void ServerSource::request(Work work, Done done)
                  });
 }
 
-void ServerSource::prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model)
+void ServerSource::prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
+                          Delivery delivery)
 {
-    request<Result<void>>([=](ServerStore &s) { return s.prompt(sessionID, text, agent, model); },
+    const ServerStore::Delivery how = delivery == Delivery::Queue ? ServerStore::Delivery::Queue
+        : delivery == Delivery::Steer                              ? ServerStore::Delivery::Steer
+                                                                   : ServerStore::Delivery::Default;
+    request<Result<void>>([=](ServerStore &s) { return s.prompt(sessionID, text, agent, model, {}, how); },
                           [this, sessionID](const Result<void> &r) {
                               if (!r)
                                   Q_EMIT failed(Operation::Prompt, sessionID, r.error().message);
                           });
+}
+
+void ServerSource::readPromptChoices()
+{
+    struct Choices {
+        QStringList agents;
+        QStringList models;
+        QString defaultModel;
+    };
+    request<Choices>(
+        [](ServerStore &s) {
+            Choices choices;
+            if (const Result<JsonArray> agents = s.agents()) {
+                for (const JsonValue &v : *agents)
+                    choices.agents.append(v.toObject().string(u"id"));
+            }
+            if (const Result<JsonArray> models = s.models()) {
+                for (const JsonValue &v : *models) {
+                    const JsonObject m = v.toObject();
+                    choices.models.append(m.string(u"providerID") + u'/' + m.string(u"id"));
+                }
+            }
+            if (const Result<QString> model = s.defaultModel())
+                choices.defaultModel = *model;
+            return choices;
+        },
+        [this](const Choices &choices) { Q_EMIT promptChoicesRead(choices.agents, choices.models, choices.defaultModel); });
 }
 
 void ServerSource::stop(const QString &sessionID)
@@ -467,7 +498,12 @@ bool ServerSource::answerQuestion(const QString &requestID, const QList<QStringL
         return false;
     const QString sessionID = it->string(u"sessionID");
     const bool v2 = it->value(u"v2").toBool();
-    request<Result<void>>([=](ServerStore &s) { return s.replyQuestion(sessionID, requestID, answers, v2); },
+    const JsonObject asked = *it;
+    request<Result<void>>(
+        [=](ServerStore &s) {
+            return asked.value(u"form").toBool() ? s.replyForm(asked, answers)
+                                                 : s.replyQuestion(sessionID, requestID, answers, v2);
+        },
                           [this, sessionID, requestID](const Result<void> &r) {
                               if (r)
                                   return; // question.replied closes it
@@ -485,7 +521,11 @@ bool ServerSource::rejectQuestion(const QString &requestID)
         return false;
     const QString sessionID = it->string(u"sessionID");
     const bool v2 = it->value(u"v2").toBool();
-    request<Result<void>>([=](ServerStore &s) { return s.rejectQuestion(sessionID, requestID, v2); },
+    const JsonObject asked = *it;
+    request<Result<void>>(
+        [=](ServerStore &s) {
+            return asked.value(u"form").toBool() ? s.cancelForm(asked) : s.rejectQuestion(sessionID, requestID, v2);
+        },
                           [this, sessionID, requestID](const Result<void> &r) {
                               if (!r)
                                   Q_EMIT failed(Operation::Question, sessionID, r.error().message);

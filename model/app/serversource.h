@@ -86,7 +86,17 @@ public:
     // What the server does; each answer comes as a signal.
     [[nodiscard]] bool isBusy(const QString &sessionID) const { return m_busy.contains(sessionID); }
     [[nodiscard]] QStringList busySessions() const { return QStringList(m_busy.cbegin(), m_busy.cend()); }
-    void prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model);
+    /// How a prompt joins a session that runs (OpenCode 2; 1.x servers know only Default).
+    enum class Delivery {
+        Default, ///< the server's choice (OpenCode 2: steer)
+        Steer, ///< into the running turn, at its next step
+        Queue, ///< after the run ends
+    };
+    Q_ENUM(Delivery)
+    void prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
+                Delivery delivery = Delivery::Default);
+    /// Reads the agents and models the server offers (OpenCode 2), then promptChoicesRead().
+    void readPromptChoices();
     void stop(const QString &sessionID);
     void fork(const QString &sessionID, const QString &messageID);
     void compact(const QString &sessionID, const QString &model = {});
@@ -100,7 +110,8 @@ public:
     /// see ServerEventWatcher::questionAsked()).
     [[nodiscard]] QList<JsonObject> pendingQuestions() const { return m_questions.values(); }
     [[nodiscard]] bool hasQuestion(const QString &requestID) const { return m_questions.contains(requestID); }
-    /// Answers question @p requestID: for each of its questions, the labels chosen.
+    /// Answers question @p requestID: for each of its questions, the labels chosen. A form of
+    /// OpenCode 2 (`form: true`) is answered as a form.
     bool answerQuestion(const QString &requestID, const QList<QStringList> &answers);
     /// Declines to answer question @p requestID.
     bool rejectQuestion(const QString &requestID);
@@ -125,6 +136,9 @@ Q_SIGNALS:
     void forked(const QString &sessionID, const weft::Session &session);
     void compactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
     void reverted(const weft::Session &session);
+    /// The agents' names and the models ("provider/model") the server offers, and its default
+    /// model (empty when it has none, and on OpenCode 1.x).
+    void promptChoicesRead(const QStringList &agents, const QStringList &models, const QString &defaultModel);
     void failed(weft::ServerSource::Operation operation, const QString &sessionID, const QString &error);
 
 private:

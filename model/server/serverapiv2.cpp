@@ -64,7 +64,7 @@ Result<JsonValue> ServerApiV2::data(const QString &route, const QUrlQuery &query
     return answer->toObject().value(u"data");
 }
 
-Result<JsonArray> ServerApiV2::pages(const QString &route, const QUrlQuery &query) const
+Result<JsonArray> ServerApiV2::readPages(const ServerClient &client, const QString &route, const QUrlQuery &query)
 {
     // `{data: [...], cursor: {previous, next}}`; the next page's cursor also comes as
     // `x-next-cursor` from some releases. A page that adds nothing new is the end.
@@ -75,7 +75,7 @@ Result<JsonArray> ServerApiV2::pages(const QString &route, const QUrlQuery &quer
         QUrlQuery q = query;
         if (!cursor.isEmpty())
             q.addQueryItem(u"cursor"_s, cursor);
-        const Result<ServerPage> answer = ServerClient::wait(m_client.getPage(route, q));
+        const Result<ServerPage> answer = ServerClient::wait(client.getPage(route, q));
         if (!answer)
             return answer.error();
         const JsonObject o = answer->value.toObject();
@@ -114,7 +114,7 @@ Result<Session> ServerApiV2::sessionToV1(const JsonValue &info, const QString &v
 
 Result<QList<Session>> ServerApiV2::sessions() const
 {
-    const Result<JsonArray> items = pages(u"/api/session"_s, QUrlQuery{{u"limit"_s, u"200"_s}});
+    const Result<JsonArray> items = readPages(m_client, u"/api/session"_s, QUrlQuery{{u"limit"_s, u"200"_s}});
     if (!items)
         return items.error();
     QList<Session> result;
@@ -135,7 +135,7 @@ Result<Session> ServerApiV2::session(const QString &sessionID) const
 
 Result<JsonArray> ServerApiV2::messageItems(const QString &sessionID) const
 {
-    Result<JsonArray> items = pages(path(sessionID, u"/message"_s), QUrlQuery{{u"limit"_s, u"200"_s}});
+    Result<JsonArray> items = readPages(m_client, path(sessionID, u"/message"_s), QUrlQuery{{u"limit"_s, u"200"_s}});
     if (!items)
         return items;
     // Newest first: reversed.

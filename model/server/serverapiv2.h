@@ -82,12 +82,15 @@ public:
     /// The labels chosen for each question of formAsQuestion() as the form's answer.
     [[nodiscard]] static JsonObject formAnswer(const JsonObject &form, const QList<QStringList> &answers);
     [[nodiscard]] static QString path(const QString &sessionID, const QString &tail = {});
+    /// Every item of the paged route @p route (`{data: [...], cursor: {previous, next}}`, the
+    /// next page's cursor in the body or in `x-next-cursor`), in the route's order.
+    [[nodiscard]] static Result<JsonArray> readPages(const ServerClient &client, const QString &route,
+                                                     const QUrlQuery &query);
 
 private:
     [[nodiscard]] Result<JsonValue> post(const QString &route, const JsonValue &body, int timeoutMs = -1) const;
     /// The `data` of a GET.
     [[nodiscard]] Result<JsonValue> data(const QString &route, const QUrlQuery &query = {}) const;
-    [[nodiscard]] Result<JsonArray> pages(const QString &route, const QUrlQuery &query) const;
 
     ServerClient m_client;
     QString m_version;

@@ -238,34 +238,16 @@ std::optional<Session> ServerStore::session(const QString &sessionID)
 
 Result<QList<MessageWithParts>> ServerStore::readV2Messages(const QString &sessionID)
 {
-    // `{data: [...], cursor: {previous, next}}`, a page at a time, newest first. Each item is the
-    // `data` of a `session_message` row with the row's `id` and `type`.
-    const QString route = v2PathOf(sessionID, u"/message"_s);
-    JsonArray items;
-    QSet<QString> seen;
-    QString cursor;
-    for (int page = 0; page < 10000; ++page) {
-        QUrlQuery query;
-        if (!cursor.isEmpty())
-            query.addQueryItem(u"cursor"_s, cursor);
-        const Result<JsonValue> answer = get(route, query);
-        if (!answer)
-            return answer.error();
-        const JsonObject o = answer->toObject();
-        bool added = false;
-        for (const JsonValue &item : o.value(u"data").toArray()) {
-            const QString id = item.toObject().string(u"id");
-            if (id.isEmpty() || seen.contains(id))
-                continue;
-            seen.insert(id);
-            items.append(item);
-            added = true;
-        }
-        const QString next = o.object(u"cursor").string(u"next");
-        if (!added || next.isEmpty() || next == cursor)
-            break;
-        cursor = next;
-    }
+    // Each item is the `data` of a `session_message` row with the row's `id` and `type`.
+    const Result<JsonArray> items = m_api ? m_api->messageItems(sessionID)
+                                          : ServerApiV2::readPages(m_client, v2PathOf(sessionID, u"/message"_s), {});
+    if (!items)
+        return items.error();
+    return v2Messages(sessionID, *items);
+}
+
+QList<MessageWithParts> ServerStore::v2Messages(const QString &sessionID, const JsonArray &items)
+{
     QList<SessionMessageV2::Row> rows;
     rows.reserve(items.size());
     for (const JsonValue &item : items) {
@@ -286,9 +268,18 @@ Result<QList<MessageWithParts>> ServerStore::readV2Messages(const QString &sessi
     });
     for (qsizetype i = 0; i < rows.size(); ++i)
         rows[i].seq = i;
+    QString directory;
+    {
+        QMutexLocker locker(&m_mutex);
+        directory = m_directories.value(sessionID);
+    }
+    if (directory.isEmpty()) {
+        if (const Result<Session> s = readSession(sessionID))
+            directory = s->directory();
+    }
     JsonObject path;
-    if (const std::optional<Session> s = session(sessionID))
-        path = JsonObject{{u"cwd"_s, s->directory()}, {u"root"_s, s->directory()}};
+    if (!directory.isEmpty())
+        path = JsonObject{{u"cwd"_s, directory}, {u"root"_s, directory}};
     return SessionMessageV2::sessionToV1(rows, path, [&](const SessionMessageV2::Row &row, const QString &why) {
         reportProblem(m_client.displayName() + u"/api/session/"_s + sessionID + u"/message/"_s + row.id, why);
     });
@@ -369,10 +360,23 @@ NewestMessages ServerStore::newestMessages(const QString &sessionID, qsizetype c
         QMutexLocker locker(&m_mutex);
         const auto it = m_cache.constFind(sessionID);
         whole = (it != m_cache.cend() && it->age.isValid() && it->age.elapsed() < CacheMs)
-            || m_v2Sessions.contains(sessionID) || m_api;
+            || m_v2Sessions.contains(sessionID);
     }
     if (whole)
         return Store::newestMessages(sessionID, count);
+    if (m_api) {
+        // OpenCode 2: the newest page alone (`limit`, newest first); the others are read after
+        // it, whole.
+        const Result<JsonValue> page
+            = get(v2PathOf(sessionID, u"/message"_s), QUrlQuery{{u"limit"_s, QString::number(count)}});
+        if (!page)
+            return Store::newestMessages(sessionID, count); // which reports the error
+        const JsonArray items = page->toObject().array(u"data");
+        NewestMessages result;
+        result.messages = v2Messages(sessionID, items);
+        result.olderListed = items.size() < count;
+        return result;
+    }
     if (m_info.hasV2) {
         const Result<JsonValue> v2 = get(v2PathOf(sessionID, u"/message"_s));
         if (!v2 || !v2->toObject().value(u"data").toArray().isEmpty())
@@ -825,6 +829,16 @@ Result<JsonArray> ServerStore::models()
     if (m_api)
         return m_api->models();
     return JsonArray();
+}
+
+Result<QString> ServerStore::defaultModel()
+{
+    if (!m_api)
+        return QString();
+    const Result<JsonObject> model = m_api->defaultModel();
+    if (!model)
+        return model.error();
+    return QString(model->string(u"providerID") + u'/' + model->string(u"id"));
 }
 
 } // namespace weft

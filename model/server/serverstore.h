@@ -105,6 +105,8 @@ public:
     /// `/api/model`, each `{id, name, ...}`; a model has `providerID`); empty on OpenCode 1.x.
     [[nodiscard]] Result<JsonArray> agents();
     [[nodiscard]] Result<JsonArray> models();
+    /// The model a prompt takes when it names none ("provider/model"; empty on OpenCode 1.x).
+    [[nodiscard]] Result<QString> defaultModel();
     /// Stops the session's run.
     Result<void> abort(const QString &sessionID);
     Result<Session> fork(const QString &sessionID, const QString &messageID = {});
@@ -144,6 +146,8 @@ private:
                                          int timeoutMs = -1) const;
     [[nodiscard]] Result<JsonValue> del(const QString &path, const QUrlQuery &query = {}) const;
     [[nodiscard]] Result<QList<MessageWithParts>> readV2Messages(const QString &sessionID);
+    /// The items of `/api/session/{id}/message` (any order) as V1 messages, in time order.
+    [[nodiscard]] QList<MessageWithParts> v2Messages(const QString &sessionID, const JsonArray &items);
     /// The messages of an answer of the V1 route `/session/{id}/message` (problems reported).
     [[nodiscard]] QList<MessageWithParts> v1Messages(const QString &sessionID, const JsonValue &answer);
     /// `directory=` of @p sessionID, so that the server's instance of the session's project runs it.

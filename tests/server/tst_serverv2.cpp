@@ -4,6 +4,8 @@
 
 #include "fakeopencodeserver.h"
 
+#include "app/serversource.h"
+#include "qt/sessionsmodel.h"
 #include "server/serverapiv2.h"
 #include "server/servereventwatcher.h"
 #include "server/serverstore.h"
@@ -12,6 +14,7 @@
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTest>
+#include <QUrlQuery>
 #include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
@@ -89,6 +92,7 @@ private Q_SLOTS:
     void watcherMapsPermissionsQuestionsAndForms();
     void watcherLogsUnknownEventsOnce();
     void watcherReconcilesAfterAReconnection();
+    void sourceAnswersFormsAndQueues();
 };
 
 void TestServerV2::initTestCase()
@@ -200,6 +204,23 @@ void TestServerV2::readsSessionsAndHistory()
     // No V1 route was asked after the probe.
     for (const test::FakeRequest &r : server->requests())
         QVERIFY2(r.path.startsWith("/api/") || r.path == "/global/health", r.path.constData());
+
+    // A long session's newest page first: the route's `limit` newest, in time order.
+    const JsonArray recorded = recordedApiAnswer(u"/api/session/"_s + ShellSession + u"/message?limit=100"_s).toObject().array(u"data");
+    server->route("GET", u"/api/session/"_s + ShellSession + u"/message"_s, [recorded](const test::FakeRequest &r) {
+        const QUrlQuery query(QString::fromUtf8(r.path.mid(r.path.indexOf('?') + 1)));
+        JsonArray page;
+        for (qsizetype i = 0; i < recorded.size() && i < query.queryItemValue(u"limit"_s).toInt(); ++i)
+            page.append(recorded.at(i));
+        return FakeOpencodeServer::Reply{200, toJson(JsonObject{{u"data"_s, page}}, 0)};
+    });
+    store->forget(ShellSession); // read whole above
+    const NewestMessages newest = offThread([&] { return store->newestMessages(ShellSession, 2); });
+    QVERIFY(!newest.olderListed);
+    QCOMPARE(newest.messages.size(), 2);
+    QCOMPARE(newest.messages.at(0).info.id(), recorded.at(1).toObject().string(u"id"));
+    QCOMPARE(newest.messages.at(1).info.id(), recorded.at(0).toObject().string(u"id"));
+    QVERIFY(lastRequest(*server, "GET", u"/api/session/"_s + ShellSession + u"/message"_s).path.endsWith("limit=2"));
 
     const Result<Session> one = offThread([&] { return store->readSession(WriteSession); });
     QVERIFY(one);
@@ -539,6 +560,56 @@ void TestServerV2::watcherReconcilesAfterAReconnection()
     QTRY_VERIFY(std::any_of(external.cbegin(), external.cend(), [](const QList<QVariant> &e) { return e.at(0) == ShellSession; }));
     QTRY_VERIFY(std::any_of(external.cbegin(), external.cend(), [](const QList<QVariant> &e) { return e.at(0) == WriteSession; }));
     QVERIFY(server->count("GET", u"/api/session/active"_s) >= 1);
+}
+
+void TestServerV2::sourceAnswersFormsAndQueues()
+{
+    const std::unique_ptr<FakeOpencodeServer> server = recordedServer();
+    QVERIFY(server);
+    const QString base = u"/api/session/"_s + WriteSession;
+    for (const QString &tail : {u"/prompt"_s, u"/form/frm_1/reply"_s, u"/form/frm_2/cancel"_s})
+        server->route("POST", base + tail, [](const test::FakeRequest &) { return FakeOpencodeServer::Reply{204, {}}; });
+    ServerSource source;
+    QSignalSpy ready(&source, &ServerSource::ready);
+    source.connectTo(ServerClient(server->url(), u"secret"_s));
+    QTRY_COMPARE(ready.size(), 1);
+    QCOMPARE(source.version(), u"0.0.0-v2beta-db9e942"_s);
+    QTRY_VERIFY(source.sessions()->rowCount() == 3);
+
+    // A prompt queued behind the running turn.
+    source.prompt(WriteSession, u"after this"_s, {}, {}, ServerSource::Delivery::Queue);
+    QTRY_COMPARE(server->count("POST", base + u"/prompt"_s), 1);
+    QCOMPARE(lastRequest(*server, "POST", base + u"/prompt"_s).json,
+             (JsonObject{{u"text"_s, u"after this"_s}, {u"delivery"_s, u"queue"_s}}));
+
+    // Forms are shown as questions, and answered or declined as forms.
+    QSignalSpy asked(&source, &ServerSource::questionAsked);
+    QSignalSpy closed(&source, &ServerSource::questionClosed);
+    for (const QString &id : {u"frm_1"_s, u"frm_2"_s})
+        server->pushApiEvent(u"form.created"_s,
+                             JsonObject{{u"form"_s, JsonObject{{u"id"_s, id},
+                                                               {u"sessionID"_s, WriteSession},
+                                                               {u"title"_s, u"Name?"_s},
+                                                               {u"fields"_s, JsonArray{JsonObject{{u"key"_s, u"name"_s},
+                                                                                                  {u"type"_s, u"string"_s}}}}}}});
+    QTRY_COMPARE(asked.size(), 2);
+    QVERIFY(source.hasQuestion(u"frm_1"_s));
+    QVERIFY(source.answerQuestion(u"frm_1"_s, {{u"Weft"_s}}));
+    QTRY_COMPARE(server->count("POST", base + u"/form/frm_1/reply"_s), 1);
+    QCOMPARE(lastRequest(*server, "POST", base + u"/form/frm_1/reply"_s).json,
+             (JsonObject{{u"answer"_s, JsonObject{{u"name"_s, u"Weft"_s}}}}));
+    QVERIFY(source.rejectQuestion(u"frm_2"_s));
+    QTRY_COMPARE(server->count("POST", base + u"/form/frm_2/cancel"_s), 1);
+    QTRY_VERIFY(!source.hasQuestion(u"frm_2"_s));
+
+    // The composer's choices.
+    QSignalSpy choices(&source, &ServerSource::promptChoicesRead);
+    source.readPromptChoices();
+    QTRY_COMPARE(choices.size(), 1);
+    QVERIFY(choices.first().at(0).toStringList().contains(u"build"_s));
+    QCOMPARE(choices.first().at(1).toStringList(), QStringList{u"fake/m1"_s});
+    QCOMPARE(choices.first().at(2).toString(), u"fake/m1"_s);
+    source.close();
 }
 
 QTEST_GUILESS_MAIN(TestServerV2)

@@ -161,10 +161,16 @@ void FakeOpencodeServer::routeAllRecordedV2()
     for (qsizetype i = 0; i < dump.size(); ++i) {
         const QString path = dump.keyAt(i).section(u'?', 0, 0);
         const JsonObject answer = dump.object(dump.keyAt(i));
-        if (seen.contains(path) || answer.integer(u"status") != 200 || !answer.value(u"body").isObject())
+        if (seen.contains(path) || answer.integer(u"status") != 200 || answer.value(u"body").isString())
             continue;
         seen.insert(path);
         route("GET", path, 200, answer.value(u"body"));
+    }
+    // Each listed session by its ID, as the list has it (the recording read one of them).
+    for (const JsonValue &v : dump.object(u"/api/session"_s).object(u"body").array(u"data")) {
+        const QString path = u"/api/session/"_s + v.toObject().string(u"id");
+        if (!seen.contains(path))
+            route("GET", path, 200, JsonObject{{u"data"_s, v}});
     }
 }
 

@@ -78,7 +78,8 @@ public:
 
     /// OpenCode 2: the event stream is `/api/event` (`{id, type, data}` events).
     void setV2Only() { m_v2Only = true; }
-    /// Every GET recorded from the V2 preview (api-dump.json), the first of each path.
+    /// Every GET recorded from the V2 preview (api-dump.json), the first of each path, and
+    /// `GET /api/session/{id}` of each session listed.
     void routeAllRecordedV2();
     /// Sends one event of OpenCode 2's stream `{id, created, type, data}`.
     void pushApiEvent(const QString &type, const JsonObject &data);
