@@ -32,7 +32,6 @@ import tempfile
 import threading
 import time
 import urllib.error
-import urllib.parse
 import urllib.request
 from http.server import ThreadingHTTPServer
 
@@ -265,14 +264,9 @@ class Opencode2:
         token = base64.b64encode(f"{USER}:{password or self.password}".encode()).decode()
         return {"Accept": "application/json", "Authorization": "Basic " + token}
 
-    def api(self, method, path, body=None, timeout=60, directory=False):
-        """One request to the server's own API; returns (status, parsed body, headers)[:2]."""
-        status, parsed, _ = self.api_full(method, path, body, timeout, directory)
-        return status, parsed
-
-    def api_full(self, method, path, body=None, timeout=60, directory=False):
-        if directory:
-            path += ("&" if "?" in path else "?") + "location%5Bdirectory%5D=" + urllib.parse.quote(self.project, safe="")
+    def api(self, method, path, body=None, timeout=60):
+        """One request to the server's own API: (status, the parsed body); (None, why) when the
+        server cannot be reached."""
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.url + path, data=data, method=method, headers=self.headers())
         if data is not None:
@@ -280,15 +274,15 @@ class Opencode2:
         try:
             with urllib.request.urlopen(req, timeout=timeout) as r:
                 raw = r.read()
-                return r.status, (json.loads(raw) if raw.strip() else None), dict(r.headers)
+                return r.status, (json.loads(raw) if raw.strip() else None)
         except urllib.error.HTTPError as e:
             raw = e.read()
             try:
-                return e.code, json.loads(raw), dict(e.headers)
+                return e.code, json.loads(raw)
             except ValueError:
-                return e.code, raw.decode("utf-8", "replace"), dict(e.headers)
+                return e.code, raw.decode("utf-8", "replace")
         except OSError as e:
-            return None, str(e), {}
+            return None, str(e)
 
 
 def start(binary, service=False):
