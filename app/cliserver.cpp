@@ -24,7 +24,8 @@ namespace
 Result<QString> readPassword(const GlobalOptions &options)
 {
     if (options.passwordFile.isEmpty())
-        return qEnvironmentVariable("OPENCODE_SERVER_PASSWORD");
+        return qEnvironmentVariableIsSet("OPENCODE_SERVER_PASSWORD") ? qEnvironmentVariable("OPENCODE_SERVER_PASSWORD")
+                                                                       : qEnvironmentVariable("OPENCODE_PASSWORD");
     QFile file(options.passwordFile);
     if (!file.open(QIODevice::ReadOnly))
         return Error{u"cannot read the password file: "_s + file.errorString(), options.passwordFile};

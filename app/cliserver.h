@@ -30,7 +30,7 @@ struct ServerConnection {
 };
 
 /// Connects to --server: an http(s):// server with the password of --password-file or
-/// $OPENCODE_SERVER_PASSWORD, or an ssh:// target, where `opencode serve` is started for the
+/// $OPENCODE_SERVER_PASSWORD (else $OPENCODE_PASSWORD), or an ssh:// target, where `opencode serve` is started for the
 /// command (and stopped when the connection goes).
 [[nodiscard]] Result<ServerConnection> connectServer(const GlobalOptions &options);
 

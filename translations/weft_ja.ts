@@ -2382,8 +2382,8 @@ This cannot be undone.</source>
         <translation>OpenCode のサービスファイルは有効な JSON ではありません</translation>
     </message>
     <message>
-        <source>waiting for a run needs an OpenCode 2 server (this is OpenCode %1)</source>
-        <translation>実行の完了を待つには OpenCode 2 のサーバーが必要です (これは OpenCode %1 です)</translation>
+        <source>the OpenCode server is not connected</source>
+        <translation>OpenCode サーバーに接続していません</translation>
     </message>
     <message>
         <source>forms are OpenCode 2&apos;s</source>

@@ -2382,8 +2382,8 @@ This cannot be undone.</source>
         <translation>OpenCode 的服务文件不是有效的 JSON</translation>
     </message>
     <message>
-        <source>waiting for a run needs an OpenCode 2 server (this is OpenCode %1)</source>
-        <translation>等待运行结束需要 OpenCode 2 服务器（这是 OpenCode %1）</translation>
+        <source>the OpenCode server is not connected</source>
+        <translation>未连接到 OpenCode 服务器</translation>
     </message>
     <message>
         <source>forms are OpenCode 2&apos;s</source>

@@ -3,6 +3,7 @@
 
 #include "core/async.h"
 #include "core/logging.h"
+#include "core/tr.h"
 #include "qt/sessionsmodel.h"
 #include "server/serverclient.h"
 #include "server/servereventwatcher.h"
@@ -371,7 +372,7 @@ void ServerSource::prompt(const QString &sessionID, const QString &text, const Q
                           });
 }
 
-void ServerSource::readPromptChoices()
+void ServerSource::readPromptChoices(const QString &directory)
 {
     struct Choices {
         QStringList agents;
@@ -379,23 +380,33 @@ void ServerSource::readPromptChoices()
         QString defaultModel;
     };
     request<Choices>(
-        [](ServerStore &s) {
+        [directory](ServerStore &s) {
             Choices choices;
-            if (const Result<JsonArray> agents = s.agents()) {
+            if (const Result<JsonArray> agents = s.agents(directory)) {
                 for (const JsonValue &v : *agents)
                     choices.agents.append(v.toObject().string(u"id"));
             }
-            if (const Result<JsonArray> models = s.models()) {
+            if (const Result<JsonArray> models = s.models(directory)) {
                 for (const JsonValue &v : *models) {
                     const JsonObject m = v.toObject();
                     choices.models.append(m.string(u"providerID") + u'/' + m.string(u"id"));
                 }
             }
-            if (const Result<QString> model = s.defaultModel())
+            if (const Result<QString> model = s.defaultModel(directory))
                 choices.defaultModel = *model;
             return choices;
         },
         [this](const Choices &choices) { Q_EMIT promptChoicesRead(choices.agents, choices.models, choices.defaultModel); });
+}
+
+QFuture<Result<Session>> ServerSource::rename(const QString &sessionID, const QString &title)
+{
+    if (!m_store)
+        return QtFuture::makeReadyValueFuture(Result<Session>(Error{ServerTr::tr("the OpenCode server is not connected"), {}}));
+    const QString trimmed = title.trimmed();
+    if (trimmed.isEmpty())
+        return QtFuture::makeReadyValueFuture(Result<Session>(Error{SessionTr::tr("a session title cannot be empty"), {}}));
+    return QtConcurrent::run([store = m_store, sessionID, trimmed] { return store->rename(sessionID, trimmed); });
 }
 
 void ServerSource::stop(const QString &sessionID)

@@ -3,9 +3,11 @@
 
 #include "core/json.h"
 #include "core/permissionrequest.h"
+#include "core/result.h"
 #include "core/types.h"
 
 #include <QElapsedTimer>
+#include <QFuture>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
@@ -95,8 +97,11 @@ public:
     Q_ENUM(Delivery)
     void prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
                 Delivery delivery = Delivery::Default);
-    /// Reads the agents and models the server offers (OpenCode 2), then promptChoicesRead().
-    void readPromptChoices();
+    /// Reads the agents and models the server offers in @p directory (OpenCode 2; the server's
+    /// own folder when empty), then promptChoicesRead().
+    void readPromptChoices(const QString &directory = {});
+    /// Renames the session on the server: its new state, or the server's error.
+    [[nodiscard]] QFuture<Result<Session>> rename(const QString &sessionID, const QString &title);
     void stop(const QString &sessionID);
     void fork(const QString &sessionID, const QString &messageID);
     void compact(const QString &sessionID, const QString &model = {});

@@ -169,13 +169,6 @@ Result<QString> ServerApiV2::defaultDirectory() const
     return answer->toObject().string(u"directory");
 }
 
-Result<QStringList> ServerApiV2::activeSessions() const
-{
-    const Result<JsonValue> active = data(u"/api/session/active"_s);
-    if (!active)
-        return active.error();
-    return active->toObject().keys();
-}
 
 Result<Session> ServerApiV2::create(const QString &directory, const QString &title) const
 {
@@ -261,10 +254,6 @@ Result<Session> ServerApiV2::unrevert(const QString &sessionID) const
     return session(sessionID);
 }
 
-Result<void> ServerApiV2::commitRevert(const QString &sessionID) const
-{
-    return doneOf(post(path(sessionID, u"/revert/commit"_s), JsonObject()));
-}
 
 Result<void> ServerApiV2::remove(const QString &sessionID) const
 {
@@ -276,10 +265,6 @@ Result<void> ServerApiV2::rename(const QString &sessionID, const QString &title)
     return doneOf(post(path(sessionID, u"/rename"_s), JsonObject{{u"title"_s, title}}));
 }
 
-Result<void> ServerApiV2::move(const QString &sessionID, const QString &directory) const
-{
-    return doneOf(post(path(sessionID, u"/move"_s), JsonObject{{u"directory"_s, directory}}));
-}
 
 Result<void> ServerApiV2::replyForm(const QString &sessionID, const QString &formID, const JsonObject &answer) const
 {
@@ -291,25 +276,25 @@ Result<void> ServerApiV2::cancelForm(const QString &sessionID, const QString &fo
     return doneOf(post(path(sessionID, u"/form/"_s + idSegment(formID) + u"/cancel"_s), JsonObject()));
 }
 
-Result<JsonArray> ServerApiV2::agents() const
+Result<JsonArray> ServerApiV2::agents(const QString &directory) const
 {
-    const Result<JsonValue> list = data(u"/api/agent"_s);
+    const Result<JsonValue> list = data(u"/api/agent"_s, locationQuery(directory));
     if (!list)
         return list.error();
     return list->toArray();
 }
 
-Result<JsonArray> ServerApiV2::models() const
+Result<JsonArray> ServerApiV2::models(const QString &directory) const
 {
-    const Result<JsonValue> list = data(u"/api/model"_s);
+    const Result<JsonValue> list = data(u"/api/model"_s, locationQuery(directory));
     if (!list)
         return list.error();
     return list->toArray();
 }
 
-Result<JsonObject> ServerApiV2::defaultModel() const
+Result<JsonObject> ServerApiV2::defaultModel(const QString &directory) const
 {
-    const Result<JsonValue> model = data(u"/api/model/default"_s);
+    const Result<JsonValue> model = data(u"/api/model/default"_s, locationQuery(directory));
     if (!model)
         return model.error();
     return model->toObject();

@@ -37,8 +37,6 @@ public:
     [[nodiscard]] Result<QList<Project>> projects() const;
     /// The folder the server runs in (`GET /api/location`).
     [[nodiscard]] Result<QString> defaultDirectory() const;
-    /// IDs of the sessions running now (`GET /api/session/active`).
-    [[nodiscard]] Result<QStringList> activeSessions() const;
 
     [[nodiscard]] Result<Session> create(const QString &directory, const QString &title) const;
     /// @p agent and @p model ("provider/model") are selected for the session first when given.
@@ -55,20 +53,18 @@ public:
     [[nodiscard]] Result<Session> revert(const QString &sessionID, const QString &messageID) const;
     /// Clears a staged revert.
     [[nodiscard]] Result<Session> unrevert(const QString &sessionID) const;
-    /// Commits a staged revert now (the messages after it are dropped).
-    [[nodiscard]] Result<void> commitRevert(const QString &sessionID) const;
     [[nodiscard]] Result<void> remove(const QString &sessionID) const;
     [[nodiscard]] Result<void> rename(const QString &sessionID, const QString &title) const;
-    [[nodiscard]] Result<void> move(const QString &sessionID, const QString &directory) const;
     /// Replies to a form: @p answer is `{key: value}` (Form.Answer).
     [[nodiscard]] Result<void> replyForm(const QString &sessionID, const QString &formID, const JsonObject &answer) const;
     [[nodiscard]] Result<void> cancelForm(const QString &sessionID, const QString &formID) const;
 
     /// The agents (`{id, name, description, ...}`) and models (`{id, providerID, name, ...}`)
-    /// for the composer, and the default model.
-    [[nodiscard]] Result<JsonArray> agents() const;
-    [[nodiscard]] Result<JsonArray> models() const;
-    [[nodiscard]] Result<JsonObject> defaultModel() const;
+    /// for the composer, and the default model, in @p directory (the server's own when empty:
+    /// a project's config may add agents and models).
+    [[nodiscard]] Result<JsonArray> agents(const QString &directory) const;
+    [[nodiscard]] Result<JsonArray> models(const QString &directory) const;
+    [[nodiscard]] Result<JsonObject> defaultModel(const QString &directory) const;
 
     /// `Session.Info` as a V1 session: `location.directory` as `directory`, the server's version,
     /// a default title when it has none yet.

@@ -390,8 +390,10 @@ bool isApiEventWithoutEffect(QStringView type)
         u"session.model.selected"_s,
         // the whole input again (the deltas built it)
         u"session.tool.input.ended"_s,
-        // its summary is a message of the history (read when it ends)
+        // its summary is a message of the history (read when it ends); the session's execution
+        // events say it runs
         u"session.compaction.admitted"_s,
+        u"session.compaction.started"_s,
         u"session.compaction.delta"_s,
     };
     return names.contains(type.toString());
@@ -676,8 +678,6 @@ void ServerEventWatcher::handleApi(const JsonObject &event)
         const qint64 next = d.integer(u"at");
         const qint64 delay = next > 0 ? std::max<qint64>(0, next - QDateTime::currentMSecsSinceEpoch()) : 0;
         Q_EMIT sessionRetry(sessionID, int(d.integer(u"attempt")), delay, apiError(d.value(u"error")));
-    } else if (type == u"session.compaction.started") {
-        Q_EMIT sessionStatus(sessionID, u"busy"_s);
     } else if (type == u"session.compaction.ended" || type == u"session.compaction.failed") {
         if (type == u"session.compaction.failed")
             Q_EMIT sessionError(sessionID, apiError(d.value(u"error")));

@@ -781,61 +781,41 @@ Result<void> ServerStore::cancelForm(const JsonObject &form)
     return m_api->cancelForm(info.string(u"sessionID"), info.string(u"id"));
 }
 
-Result<void> ServerStore::waitIdle(const QString &sessionID)
-{
-    if (!m_api)
-        return Error{ServerTr::tr("waiting for a run needs an OpenCode 2 server (this is OpenCode %1)").arg(m_info.version),
-                     {}};
-    return m_api->wait(sessionID);
-}
 
-Result<void> ServerStore::rename(const QString &sessionID, const QString &title)
+Result<Session> ServerStore::rename(const QString &sessionID, const QString &title)
 {
-    if (m_api)
-        return m_api->rename(sessionID, title);
+    if (m_api) {
+        if (const Result<void> renamed = m_api->rename(sessionID, title); !renamed)
+            return renamed.error();
+        return m_api->session(sessionID);
+    }
     const Result<JsonValue> answer = ServerClient::wait(
         m_client.patch(pathOf(sessionID), JsonObject{{u"title"_s, title}}, instanceOf(sessionID)));
     if (!answer)
         return answer.error();
-    return {};
+    return Session::fromJson(answer.value());
 }
 
-Result<QStringList> ServerStore::activeSessions()
-{
-    if (m_api)
-        return m_api->activeSessions();
-    // {sessionID: {type: "busy" | "retry" | "idle"}}
-    const Result<JsonValue> answer = get(u"/session/status"_s);
-    if (!answer)
-        return answer.error();
-    QStringList busy;
-    const JsonObject o = answer->toObject();
-    for (qsizetype i = 0; i < o.size(); ++i) {
-        if (o.value(o.keyAt(i)).toObject().string(u"type") != u"idle")
-            busy.append(o.keyAt(i));
-    }
-    return busy;
-}
 
-Result<JsonArray> ServerStore::agents()
+Result<JsonArray> ServerStore::agents(const QString &directory)
 {
     if (m_api)
-        return m_api->agents();
+        return m_api->agents(directory);
     return JsonArray();
 }
 
-Result<JsonArray> ServerStore::models()
+Result<JsonArray> ServerStore::models(const QString &directory)
 {
     if (m_api)
-        return m_api->models();
+        return m_api->models(directory);
     return JsonArray();
 }
 
-Result<QString> ServerStore::defaultModel()
+Result<QString> ServerStore::defaultModel(const QString &directory)
 {
     if (!m_api)
         return QString();
-    const Result<JsonObject> model = m_api->defaultModel();
+    const Result<JsonObject> model = m_api->defaultModel(directory);
     if (!model)
         return model.error();
     return QString(model->string(u"providerID") + u'/' + model->string(u"id"));

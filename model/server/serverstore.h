@@ -96,17 +96,15 @@ public:
     Result<void> prompt(const QString &sessionID, const QString &text, const QString &agent = {},
                         const QString &model = {}, const QString &messageID = {},
                         Delivery delivery = Delivery::Default);
-    /// Blocks until the session's run ends (OpenCode 2's `/wait`; an error on OpenCode 1.x).
-    Result<void> waitIdle(const QString &sessionID);
-    Result<void> rename(const QString &sessionID, const QString &title);
-    /// The sessions running now (OpenCode 2; on 1.x `/session/status`'s busy ones).
-    [[nodiscard]] Result<QStringList> activeSessions();
+    /// Renames the session; its new state as the server has it.
+    Result<Session> rename(const QString &sessionID, const QString &title);
     /// The agents and models the server offers for a prompt (OpenCode 2's `/api/agent` and
-    /// `/api/model`, each `{id, name, ...}`; a model has `providerID`); empty on OpenCode 1.x.
-    [[nodiscard]] Result<JsonArray> agents();
-    [[nodiscard]] Result<JsonArray> models();
+    /// `/api/model`, each `{id, name, ...}`; a model has `providerID`) in @p directory (the
+    /// server's own when empty); empty on OpenCode 1.x.
+    [[nodiscard]] Result<JsonArray> agents(const QString &directory = {});
+    [[nodiscard]] Result<JsonArray> models(const QString &directory = {});
     /// The model a prompt takes when it names none ("provider/model"; empty on OpenCode 1.x).
-    [[nodiscard]] Result<QString> defaultModel();
+    [[nodiscard]] Result<QString> defaultModel(const QString &directory = {});
     /// Stops the session's run.
     Result<void> abort(const QString &sessionID);
     Result<Session> fork(const QString &sessionID, const QString &messageID = {});

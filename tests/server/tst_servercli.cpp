@@ -328,6 +328,11 @@ void TestServerCli::v2ListAndExport()
     for (const JsonValue &v : sessions)
         ids.append(v.toObject().string(u"id"));
     QVERIFY(ids.contains(V2WriteSession) && ids.contains(V2ShellSession));
+    // OpenCode 2's own variable for the password.
+    QProcessEnvironment v2Password;
+    v2Password.insert(u"OPENCODE_PASSWORD"_s, u"secret"_s);
+    const WeftRun withV2Variable = weft({u"session"_s, u"list"_s}, v2Password);
+    QVERIFY2(withV2Variable.exitCode == 0, withV2Variable.err.constData());
     // The text list too, as on OpenCode 1.x.
     const WeftRun text = weft({u"session"_s, u"list"_s});
     QVERIFY2(text.exitCode == 0, text.err.constData());

@@ -602,13 +602,22 @@ void TestServerV2::sourceAnswersFormsAndQueues()
     QTRY_COMPARE(server->count("POST", base + u"/form/frm_2/cancel"_s), 1);
     QTRY_VERIFY(!source.hasQuestion(u"frm_2"_s));
 
-    // The composer's choices.
+    // Renamed there.
+    server->route("POST", base + u"/rename"_s, [](const test::FakeRequest &) { return FakeOpencodeServer::Reply{204, {}}; });
+    const Result<Session> renamed = await(source.rename(WriteSession, u"  New title "_s));
+    QVERIFY2(renamed, qPrintable(renamed ? QString() : renamed.error().toString()));
+    QCOMPARE(renamed->id(), WriteSession);
+    QCOMPARE(lastRequest(*server, "POST", base + u"/rename"_s).json, (JsonObject{{u"title"_s, u"New title"_s}}));
+
+    // The composer's choices, in the session's folder.
     QSignalSpy choices(&source, &ServerSource::promptChoicesRead);
-    source.readPromptChoices();
+    source.readPromptChoices(Directory);
     QTRY_COMPARE(choices.size(), 1);
     QVERIFY(choices.first().at(0).toStringList().contains(u"build"_s));
     QCOMPARE(choices.first().at(1).toStringList(), QStringList{u"fake/m1"_s});
     QCOMPARE(choices.first().at(2).toString(), u"fake/m1"_s);
+    QVERIFY(lastRequest(*server, "GET", u"/api/agent"_s).path.contains("location%5Bdirectory%5D=%2Fhome%2Fdev%2Fsrc%2Fdemo4")
+            || lastRequest(*server, "GET", u"/api/agent"_s).path.contains("location[directory]=%2Fhome%2Fdev%2Fsrc%2Fdemo4"));
     source.close();
 }
 
