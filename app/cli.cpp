@@ -5,6 +5,7 @@
 #include "climcp.h"
 #include "cliquestion.h"
 #include "cliserver.h"
+#include "cliservice.h"
 #include "cliworktree.h"
 #include "interrupt.h"
 
@@ -17,6 +18,7 @@
 #include "processor/revert.h"
 #include "processor/setup.h"
 #include "server/serverstore.h"
+#include "server/servicefile.h"
 #include "session/datadir.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
@@ -60,13 +62,16 @@ struct Context {
 std::optional<Context> openData(const GlobalOptions &options, int &exitCode, bool create = true)
 {
     if (!options.server.isEmpty()) {
-        Result<ServerConnection> server = connectServer(options);
+        const std::optional<QString> channel = ServiceFile::channelOf(options.server);
+        Result<ServerConnection> server = channel ? connectService(*channel, options) : connectServer(options);
         if (!server) {
             exitCode = fail(server.error().toString());
             return std::nullopt;
         }
         Context context;
         context.tunnel = std::move(server.value().tunnel);
+        if (context.tunnel && !context.tunnel->serviceProblem().isEmpty())
+            err(u"weft: note: %1; a server was started for this command instead"_s.arg(context.tunnel->serviceProblem()));
         context.server = server.value().store;
         context.store = context.server;
         context.service = std::make_unique<SessionService>(context.store);
@@ -372,6 +377,10 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
                    u"Run a new session in the git worktree NAME of the current repository (made on branch weft/NAME "
                    u"from HEAD beside the repository when there is none; see `weft worktree`)."_s,
                    u"NAME"_s});
+    cmd.addOption({u"steer"_s,
+                   u"With --server (OpenCode 2) and --session: while the session runs, the message joins the running turn."_s});
+    cmd.addOption({u"queue"_s,
+                   u"With --server (OpenCode 2) and --session: while the session runs, the message waits for the run to end."_s});
     cmd.addOption({{u"f"_s, u"file"_s},
                    u"Attach a file or folder (text, PNG, JPEG, GIF or WebP image, PDF); may be given several times."_s,
                    u"PATH"_s});
@@ -404,6 +413,10 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     auto context = openData(options, code);
     if (!context)
         return code;
+    if (cmd.isSet(u"steer"_s) && cmd.isSet(u"queue"_s))
+        return cmd.usageError(u"--steer and --queue exclude each other"_s);
+    if ((cmd.isSet(u"steer"_s) || cmd.isSet(u"queue"_s)) && (!context->server || sessionID.isEmpty()))
+        return fail(u"--steer and --queue go with --server and --session (a prompt to a running session)"_s, 2);
     if (context->server) {
         if (!commandName.isEmpty())
             return fail(u"--command does not work with --server yet; send the command's text as the message"_s, 2);
@@ -416,6 +429,9 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
         request.agent = cmd.value(u"agent"_s);
         request.model = cmd.value(u"model"_s);
         request.autoApprove = cmd.isSet(u"auto-approve"_s);
+        request.delivery = cmd.isSet(u"queue"_s) ? ServerStore::Delivery::Queue
+            : cmd.isSet(u"steer"_s)              ? ServerStore::Delivery::Steer
+                                                 : ServerStore::Delivery::Default;
         return serverRun(context->server, std::shared_ptr<SessionService>(context->service.release()), request);
     }
     if (cmd.isSet(u"dir"_s))
@@ -878,7 +894,8 @@ QString usage()
            u"                   session list/fork/delete/revert/unrevert/compact, export and run act there;\n"
            u"                   ssh://[USER@]HOST[:PORT][/PROJECT] starts one on HOST through your ssh (keys,\n"
            u"                   agent, ~/.ssh/config) and stops it when the command ends\n"
-           u"  --password-file FILE  the server's password (default: $OPENCODE_SERVER_PASSWORD)\n"
+           u"  --password-file FILE  the server's password (default: $OPENCODE_SERVER_PASSWORD,\n"
+           u"                        else OpenCode 2's $OPENCODE_PASSWORD)\n"
            u"  -h, --help       this help\n"
            u"  -v, --version    the version\n\n"
            u"Commands:\n"

@@ -12,7 +12,8 @@ struct GlobalOptions {
     QString configFile;
     /// --server URL: an OpenCode server instead of a data dir.
     QString server;
-    /// --password-file FILE: the server's password (else $OPENCODE_SERVER_PASSWORD).
+    /// --password-file FILE: the server's password (else $OPENCODE_SERVER_PASSWORD, else
+    /// OpenCode 2's $OPENCODE_PASSWORD).
     QString passwordFile;
     QStringList rest; ///< the subcommand and its arguments
     bool help = false;

@@ -24,7 +24,8 @@ namespace
 Result<QString> readPassword(const GlobalOptions &options)
 {
     if (options.passwordFile.isEmpty())
-        return qEnvironmentVariable("OPENCODE_SERVER_PASSWORD");
+        return qEnvironmentVariableIsSet("OPENCODE_SERVER_PASSWORD") ? qEnvironmentVariable("OPENCODE_SERVER_PASSWORD")
+                                                                       : qEnvironmentVariable("OPENCODE_PASSWORD");
     QFile file(options.passwordFile);
     if (!file.open(QIODevice::ReadOnly))
         return Error{u"cannot read the password file: "_s + file.errorString(), options.passwordFile};
@@ -147,15 +148,24 @@ int serverRun(const std::shared_ptr<ServerStore> &server, const std::shared_ptr<
         QTimer::singleShot(subscribeMs, &receiver, [&] {
             phase = Phase::Prompting;
             const Result<void> sent
-                = server->prompt(sessionID, request.text, request.agent, request.model, userMessageID);
+                = server->prompt(sessionID, request.text, request.agent, request.model, userMessageID, request.delivery);
             if (!sent)
                 return finish(sent.error().toString());
             phase = Phase::Running;
         });
     });
+    // OpenCode 2: the run that ends is the one that took the prompt in (a queued prompt waits
+    // for the run before it).
+    bool promoted = !server->info().v2Only();
+    QObject::connect(watcher, &ServerEventWatcher::eventReceived, &receiver,
+                     [&](const QString &type, const JsonObject &data) {
+                         if (type == u"session.input.promoted" && data.string(u"sessionID") == sessionID
+                             && data.string(u"inputID") == userMessageID)
+                             promoted = true;
+                     });
     QObject::connect(watcher, &ServerEventWatcher::sessionStatus, &receiver,
                      [&](const QString &id, const QString &status) {
-                         if (id == sessionID && status == u"idle" && phase == Phase::Running)
+                         if (id == sessionID && status == u"idle" && phase == Phase::Running && promoted)
                              finish();
                      });
     QObject::connect(watcher, &ServerEventWatcher::sessionRetry, &receiver,
@@ -181,7 +191,8 @@ int serverRun(const std::shared_ptr<ServerStore> &server, const std::shared_ptr<
         const QString reply = request.autoApprove ? u"once"_s : u"reject"_s;
         if (!request.autoApprove)
             err(u"weft: refused permission \"%1\" for %2 (--auto-approve allows it)"_s.arg(what, patterns.join(u", "_s)));
-        if (const Result<void> r = server->replyPermission(sessionID, asked.string(u"id"), reply); !r)
+        if (const Result<void> r = server->replyPermission(sessionID, asked.string(u"id"), reply, asked.value(u"v2").toBool());
+            !r)
             err(u"weft: warning: "_s + r.error().toString());
     });
     QObject::connect(watcher, &ServerEventWatcher::questionAsked, &receiver, [&](const JsonObject &asked) {
@@ -191,7 +202,10 @@ int serverRun(const std::shared_ptr<ServerStore> &server, const std::shared_ptr<
         const JsonArray questions = asked.value(u"questions").toArray();
         err(u"weft: declined the agent's question \"%1\" (answer it in the window)"_s.arg(
             questions.isEmpty() ? QString() : questions.at(0).toObject().string(u"question")));
-        if (const Result<void> r = server->rejectQuestion(sessionID, asked.string(u"id"), asked.value(u"v2").toBool()); !r)
+        const Result<void> r = asked.value(u"form").toBool()
+            ? server->cancelForm(asked)
+            : server->rejectQuestion(sessionID, asked.string(u"id"), asked.value(u"v2").toBool());
+        if (!r)
             err(u"weft: warning: "_s + r.error().toString());
     });
     // Ctrl+C stops the run there (abort), then exits 130.

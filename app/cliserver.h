@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "core/result.h"
+#include "server/serverstore.h"
 #include "server/sshtunnel.h"
 
 #include <QStringList>
@@ -29,7 +30,7 @@ struct ServerConnection {
 };
 
 /// Connects to --server: an http(s):// server with the password of --password-file or
-/// $OPENCODE_SERVER_PASSWORD, or an ssh:// target, where `opencode serve` is started for the
+/// $OPENCODE_SERVER_PASSWORD (else $OPENCODE_PASSWORD), or an ssh:// target, where `opencode serve` is started for the
 /// command (and stopped when the connection goes).
 [[nodiscard]] Result<ServerConnection> connectServer(const GlobalOptions &options);
 
@@ -41,10 +42,14 @@ struct ServerRunRequest {
     QString agent;
     QString model;
     bool autoApprove = false;
+    /// For a session that runs: steer or queue (OpenCode 2).
+    ServerStore::Delivery delivery = ServerStore::Delivery::Default;
 };
 
 /// Sends a prompt to the server and prints the answer as it streams, as `weft run` does locally;
-/// returns the exit code (non-zero when the run fails).
+/// returns the exit code (non-zero when the run fails). On OpenCode 2 the run is over when the
+/// prompt was taken into the conversation (`session.input.promoted`; a queued one waits for the
+/// run before it) and the session is idle again.
 int serverRun(const std::shared_ptr<ServerStore> &server, const std::shared_ptr<SessionService> &service,
               const ServerRunRequest &request);
 

@@ -2378,6 +2378,62 @@ This cannot be undone.</source>
 <context>
     <name>weft::Server</name>
     <message>
+        <source>OpenCode&apos;s service is not running (its process %1 is gone)</source>
+        <translation>OpenCode サービスは動作していません (プロセス %1 は終了しています)</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file is too large</source>
+        <translation>OpenCode のサービスファイルが大きすぎます</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file may be read or changed by others (mode %1, not 600): it is not used</source>
+        <translation>OpenCode のサービスファイルは他のユーザーが読み書きできます (モード %1、600 ではありません): 使用しません</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file belongs to another user: it is not used</source>
+        <translation>OpenCode のサービスファイルは別のユーザーのものです: 使用しません</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file is not a regular file</source>
+        <translation>OpenCode のサービスファイルは通常のファイルではありません</translation>
+    </message>
+    <message>
+        <source>no OpenCode service runs (no %1)</source>
+        <translation>OpenCode サービスは動作していません (%1 がありません)</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file names %1, not an http:// address on this machine (127.0.0.1)</source>
+        <translation>OpenCode のサービスファイルが指すのは %1 で、このマシン上の http:// アドレス (127.0.0.1) ではありません</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file lacks its url, pid or password</source>
+        <translation>OpenCode のサービスファイルに url、pid、password のいずれかがありません</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file is not valid JSON</source>
+        <translation>OpenCode のサービスファイルは有効な JSON ではありません</translation>
+    </message>
+    <message>
+        <source>the OpenCode server is not connected</source>
+        <translation>OpenCode サーバーに接続していません</translation>
+    </message>
+    <message>
+        <source>forms are OpenCode 2&apos;s</source>
+        <translation>フォームは OpenCode 2 の機能です</translation>
+    </message>
+    <message>
+        <source>steering or queueing a prompt needs an OpenCode 2 server (this is OpenCode %1)</source>
+        <translation>プロンプトの割り込み (steer) やキュー投入には OpenCode 2 のサーバーが必要です (これは OpenCode %1 です)</translation>
+    </message>
+    <message>
+        <source>OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x and 2.x servers)</source>
+        <translation>OpenCode %1 は Weft が知らないバージョンです (Weft が対応するのは OpenCode 1.x と 2.x のサーバーです)</translation>
+    </message>
+    <message>
+        <source>this is not an OpenCode server (it has neither /global/health nor /api/health)</source>
+        <translation>これは OpenCode サーバーではありません (/global/health も /api/health もありません)</translation>
+    </message>
+    <message>
         <source>the request to the OpenCode server was given up</source>
         <translation>OpenCode サーバーへのリクエストは中止されました</translation>
     </message>
@@ -2427,16 +2483,8 @@ This cannot be undone.</source>
         <translation>%1 %2 が JSON ではない応答を返しました (OpenCode サーバーですか?)</translation>
     </message>
     <message>
-        <source>this is not an OpenCode server (it has no /global/health)</source>
-        <translation>これは OpenCode サーバーではありません (/global/health がありません)</translation>
-    </message>
-    <message>
         <source>this is not an OpenCode server (/global/health has no version)</source>
         <translation>これは OpenCode サーバーではありません (/global/health にバージョンがありません)</translation>
-    </message>
-    <message>
-        <source>OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x servers)</source>
-        <translation>OpenCode %1 は Weft が知らないバージョンです (Weft が対応するのは OpenCode 1.x のサーバーです)</translation>
     </message>
     <message>
         <source>the sessions of an OpenCode server are changed by the server (through its API), not written by Weft</source>
@@ -2493,6 +2541,14 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::ServerSource</name>
+    <message>
+        <source>OpenCode service %1 · %2</source>
+        <translation>OpenCode サービス %1 · %2</translation>
+    </message>
+    <message>
+        <source>OpenCode service · %1</source>
+        <translation>OpenCode サービス · %1</translation>
+    </message>
     <message>
         <source>OpenCode server · %1</source>
         <translation>OpenCode サーバー · %1</translation>
@@ -4238,6 +4294,14 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::SourcesPresenter</name>
+    <message>
+        <source>%1 (its OpenCode service is not used: %2)</source>
+        <translation>%1 (その OpenCode サービスは使用しません: %2)</translation>
+    </message>
+    <message>
+        <source>An OpenCode service is not shown: %1</source>
+        <translation>OpenCode サービスを表示しません: %1</translation>
+    </message>
     <message>
         <source>In “%1”: %2</source>
         <translation>「%1」内: %2</translation>

@@ -2378,6 +2378,62 @@ This cannot be undone.</source>
 <context>
     <name>weft::Server</name>
     <message>
+        <source>OpenCode&apos;s service is not running (its process %1 is gone)</source>
+        <translation>OpenCode 服务未在运行（其进程 %1 已不存在）</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file is too large</source>
+        <translation>OpenCode 的服务文件过大</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file may be read or changed by others (mode %1, not 600): it is not used</source>
+        <translation>OpenCode 的服务文件可被他人读取或修改（模式 %1，而非 600）：不使用它</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file belongs to another user: it is not used</source>
+        <translation>OpenCode 的服务文件属于其他用户：不使用它</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file is not a regular file</source>
+        <translation>OpenCode 的服务文件不是普通文件</translation>
+    </message>
+    <message>
+        <source>no OpenCode service runs (no %1)</source>
+        <translation>没有运行中的 OpenCode 服务（没有 %1）</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file names %1, not an http:// address on this machine (127.0.0.1)</source>
+        <translation>OpenCode 的服务文件指向 %1，而不是本机上的 http:// 地址 (127.0.0.1)</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file lacks its url, pid or password</source>
+        <translation>OpenCode 的服务文件缺少 url、pid 或 password</translation>
+    </message>
+    <message>
+        <source>OpenCode&apos;s service file is not valid JSON</source>
+        <translation>OpenCode 的服务文件不是有效的 JSON</translation>
+    </message>
+    <message>
+        <source>the OpenCode server is not connected</source>
+        <translation>未连接到 OpenCode 服务器</translation>
+    </message>
+    <message>
+        <source>forms are OpenCode 2&apos;s</source>
+        <translation>表单是 OpenCode 2 的功能</translation>
+    </message>
+    <message>
+        <source>steering or queueing a prompt needs an OpenCode 2 server (this is OpenCode %1)</source>
+        <translation>引导或排队提示需要 OpenCode 2 服务器（这是 OpenCode %1）</translation>
+    </message>
+    <message>
+        <source>OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x and 2.x servers)</source>
+        <translation>Weft 不认识 OpenCode %1 这个版本（它支持 OpenCode 1.x 和 2.x 服务器）</translation>
+    </message>
+    <message>
+        <source>this is not an OpenCode server (it has neither /global/health nor /api/health)</source>
+        <translation>这不是 OpenCode 服务器（既没有 /global/health 也没有 /api/health）</translation>
+    </message>
+    <message>
         <source>the request to the OpenCode server was given up</source>
         <translation>已放弃对 OpenCode 服务器的请求</translation>
     </message>
@@ -2427,16 +2483,8 @@ This cannot be undone.</source>
         <translation>%1 %2 返回的内容不是 JSON（这是 OpenCode 服务器吗？）</translation>
     </message>
     <message>
-        <source>this is not an OpenCode server (it has no /global/health)</source>
-        <translation>这不是 OpenCode 服务器（没有 /global/health）</translation>
-    </message>
-    <message>
         <source>this is not an OpenCode server (/global/health has no version)</source>
         <translation>这不是 OpenCode 服务器（/global/health 中没有版本）</translation>
-    </message>
-    <message>
-        <source>OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x servers)</source>
-        <translation>OpenCode %1 是 Weft 不认识的版本（Weft 支持 OpenCode 1.x 服务器）</translation>
     </message>
     <message>
         <source>the sessions of an OpenCode server are changed by the server (through its API), not written by Weft</source>
@@ -2493,6 +2541,14 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::ServerSource</name>
+    <message>
+        <source>OpenCode service %1 · %2</source>
+        <translation>OpenCode 服务 %1 · %2</translation>
+    </message>
+    <message>
+        <source>OpenCode service · %1</source>
+        <translation>OpenCode 服务 · %1</translation>
+    </message>
     <message>
         <source>OpenCode server · %1</source>
         <translation>OpenCode 服务器 · %1</translation>
@@ -4238,6 +4294,14 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::SourcesPresenter</name>
+    <message>
+        <source>%1 (its OpenCode service is not used: %2)</source>
+        <translation>%1（未使用其 OpenCode 服务：%2）</translation>
+    </message>
+    <message>
+        <source>An OpenCode service is not shown: %1</source>
+        <translation>未显示 OpenCode 服务：%1</translation>
+    </message>
     <message>
         <source>In “%1”: %2</source>
         <translation>在“%1”中：%2</translation>

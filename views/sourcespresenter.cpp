@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sourcespresenter.h"
 
+#include "app/localservices.h"
 #include "app/opencodesource.h"
 #include "app/rememberedservers.h"
 #include "app/serveraddress.h"
@@ -308,6 +309,12 @@ void SourcesPresenter::setupServers()
         if (const Result<ServerAddress> server = ServerAddress::parse(s.url))
             addServer(*m_controller, server.value(), s.password);
     }
+    // OpenCode's background services on this machine, without being asked (found again at each
+    // start, never remembered); a service file that is not trusted is said so.
+    QStringList problems;
+    LocalServices::connectAll(*m_controller, &problems);
+    if (!problems.isEmpty())
+        showStatus(tr("An OpenCode service is not shown: %1").arg(problems.join(u"; "_s)), 15000);
 }
 
 void SourcesPresenter::showConnectServer()
@@ -354,7 +361,11 @@ void SourcesPresenter::onServerAdded(ServerSource *server)
     connect(server, &ServerSource::ready, this, [this, server] {
         m_tree->addSource(server->key(), server->sessions(), server->label());
         followSourceModel(server->key(), server->sessions());
-        showStatus(tr("Connected to OpenCode %1 at %2").arg(server->version(), server->url().toString()), 5000);
+        const QString connected = tr("Connected to OpenCode %1 at %2").arg(server->version(), server->url().toString());
+        if (const QString problem = server->serviceProblem(); !problem.isEmpty())
+            showStatus(tr("%1 (its OpenCode service is not used: %2)").arg(connected, problem), 15000);
+        else
+            showStatus(connected, 5000);
     });
     connect(server, &ServerSource::stateChanged, this, [this, server](ServerSource::State state) {
         if (m_tree->hasSource(server->key()))

@@ -3,6 +3,7 @@
 
 #include "core/async.h"
 #include "core/logging.h"
+#include "core/tr.h"
 #include "qt/sessionsmodel.h"
 #include "server/serverclient.h"
 #include "server/servereventwatcher.h"
@@ -78,6 +79,11 @@ SshTunnel *ServerSource::tunnel() const
     return m_tunnel.data();
 }
 
+QString ServerSource::serviceProblem() const
+{
+    return m_tunnel ? m_tunnel->serviceProblem() : QString();
+}
+
 QString ServerSource::version() const
 {
     return m_store ? m_store->info().version : QString();
@@ -91,7 +97,11 @@ QString ServerSource::label() const
     if (url.scheme() == u"ssh")
         where = m_target->displayHost() + (m_target->path.isEmpty() ? QString() : u':' + m_target->path);
     // The sidebar adds the version of the newest session.
-    const QString name = tr("OpenCode server · %1").arg(where);
+    // OpenCode's service with its version (OpenCode 2's sessions carry none for the sidebar).
+    const bool service = m_localService || (m_tunnel && m_tunnel->attachedToService());
+    const QString name = !service              ? tr("OpenCode server · %1").arg(where)
+        : version().isEmpty() ? tr("OpenCode service · %1").arg(where)
+                              : tr("OpenCode service %1 · %2").arg(version(), where);
     switch (m_state) {
     case State::Connecting:
         return tr("%1 (connecting…)").arg(name);
@@ -349,13 +359,54 @@ void ServerSource::request(Work work, Done done)
                  });
 }
 
-void ServerSource::prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model)
+void ServerSource::prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
+                          Delivery delivery)
 {
-    request<Result<void>>([=](ServerStore &s) { return s.prompt(sessionID, text, agent, model); },
+    const ServerStore::Delivery how = delivery == Delivery::Queue ? ServerStore::Delivery::Queue
+        : delivery == Delivery::Steer                              ? ServerStore::Delivery::Steer
+                                                                   : ServerStore::Delivery::Default;
+    request<Result<void>>([=](ServerStore &s) { return s.prompt(sessionID, text, agent, model, {}, how); },
                           [this, sessionID](const Result<void> &r) {
                               if (!r)
                                   Q_EMIT failed(Operation::Prompt, sessionID, r.error().message);
                           });
+}
+
+void ServerSource::readPromptChoices(const QString &directory)
+{
+    struct Choices {
+        QStringList agents;
+        QStringList models;
+        QString defaultModel;
+    };
+    request<Choices>(
+        [directory](ServerStore &s) {
+            Choices choices;
+            if (const Result<JsonArray> agents = s.agents(directory)) {
+                for (const JsonValue &v : *agents)
+                    choices.agents.append(v.toObject().string(u"id"));
+            }
+            if (const Result<JsonArray> models = s.models(directory)) {
+                for (const JsonValue &v : *models) {
+                    const JsonObject m = v.toObject();
+                    choices.models.append(m.string(u"providerID") + u'/' + m.string(u"id"));
+                }
+            }
+            if (const Result<QString> model = s.defaultModel(directory))
+                choices.defaultModel = *model;
+            return choices;
+        },
+        [this](const Choices &choices) { Q_EMIT promptChoicesRead(choices.agents, choices.models, choices.defaultModel); });
+}
+
+QFuture<Result<Session>> ServerSource::rename(const QString &sessionID, const QString &title)
+{
+    if (!m_store)
+        return QtFuture::makeReadyValueFuture(Result<Session>(Error{ServerTr::tr("the OpenCode server is not connected"), {}}));
+    const QString trimmed = title.trimmed();
+    if (trimmed.isEmpty())
+        return QtFuture::makeReadyValueFuture(Result<Session>(Error{SessionTr::tr("a session title cannot be empty"), {}}));
+    return QtConcurrent::run([store = m_store, sessionID, trimmed] { return store->rename(sessionID, trimmed); });
 }
 
 void ServerSource::stop(const QString &sessionID)
@@ -458,7 +509,12 @@ bool ServerSource::answerQuestion(const QString &requestID, const QList<QStringL
         return false;
     const QString sessionID = it->string(u"sessionID");
     const bool v2 = it->value(u"v2").toBool();
-    request<Result<void>>([=](ServerStore &s) { return s.replyQuestion(sessionID, requestID, answers, v2); },
+    const JsonObject asked = *it;
+    request<Result<void>>(
+        [=](ServerStore &s) {
+            return asked.value(u"form").toBool() ? s.replyForm(asked, answers)
+                                                 : s.replyQuestion(sessionID, requestID, answers, v2);
+        },
                           [this, sessionID, requestID](const Result<void> &r) {
                               if (r)
                                   return; // question.replied closes it
@@ -476,7 +532,11 @@ bool ServerSource::rejectQuestion(const QString &requestID)
         return false;
     const QString sessionID = it->string(u"sessionID");
     const bool v2 = it->value(u"v2").toBool();
-    request<Result<void>>([=](ServerStore &s) { return s.rejectQuestion(sessionID, requestID, v2); },
+    const JsonObject asked = *it;
+    request<Result<void>>(
+        [=](ServerStore &s) {
+            return asked.value(u"form").toBool() ? s.cancelForm(asked) : s.rejectQuestion(sessionID, requestID, v2);
+        },
                           [this, sessionID, requestID](const Result<void> &r) {
                               if (!r)
                                   Q_EMIT failed(Operation::Question, sessionID, r.error().message);

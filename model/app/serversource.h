@@ -3,9 +3,11 @@
 
 #include "core/json.h"
 #include "core/permissionrequest.h"
+#include "core/result.h"
 #include "core/types.h"
 
 #include <QElapsedTimer>
+#include <QFuture>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
@@ -67,9 +69,15 @@ public:
     [[nodiscard]] SshTunnel *tunnel() const;
     /// The server's OpenCode version, once connected.
     [[nodiscard]] QString version() const;
-    /// "OpenCode server · 127.0.0.1:4096", with the state when not connected.
+    /// "OpenCode server · 127.0.0.1:4096" ("OpenCode service 2.0.9 · ..." for OpenCode's
+    /// background service, here or attached to over ssh), with the state when not connected.
     [[nodiscard]] QString label() const;
     [[nodiscard]] bool isReady() const { return m_sessions != nullptr; }
+    /// For an ssh:// target: why the remote OpenCode service was not attached to (its file
+    /// refused or stale: a server was started instead), or empty.
+    [[nodiscard]] QString serviceProblem() const;
+    /// Whether this is OpenCode's background service on this machine (LocalServices).
+    void setService(bool service) { m_localService = service; }
 
     [[nodiscard]] SessionService *service() const { return m_service.get(); }
     [[nodiscard]] std::shared_ptr<SessionService> sharedService() const { return m_service; }
@@ -80,7 +88,20 @@ public:
     // What the server does; each answer comes as a signal.
     [[nodiscard]] bool isBusy(const QString &sessionID) const { return m_busy.contains(sessionID); }
     [[nodiscard]] QStringList busySessions() const { return QStringList(m_busy.cbegin(), m_busy.cend()); }
-    void prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model);
+    /// How a prompt joins a session that runs (OpenCode 2; 1.x servers know only Default).
+    enum class Delivery {
+        Default, ///< the server's choice (OpenCode 2: steer)
+        Steer, ///< into the running turn, at its next step
+        Queue, ///< after the run ends
+    };
+    Q_ENUM(Delivery)
+    void prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
+                Delivery delivery = Delivery::Default);
+    /// Reads the agents and models the server offers in @p directory (OpenCode 2; the server's
+    /// own folder when empty), then promptChoicesRead().
+    void readPromptChoices(const QString &directory = {});
+    /// Renames the session on the server: its new state, or the server's error.
+    [[nodiscard]] QFuture<Result<Session>> rename(const QString &sessionID, const QString &title);
     void stop(const QString &sessionID);
     void fork(const QString &sessionID, const QString &messageID);
     void compact(const QString &sessionID, const QString &model = {});
@@ -94,7 +115,8 @@ public:
     /// see ServerEventWatcher::questionAsked()).
     [[nodiscard]] QList<JsonObject> pendingQuestions() const { return m_questions.values(); }
     [[nodiscard]] bool hasQuestion(const QString &requestID) const { return m_questions.contains(requestID); }
-    /// Answers question @p requestID: for each of its questions, the labels chosen.
+    /// Answers question @p requestID: for each of its questions, the labels chosen. A form of
+    /// OpenCode 2 (`form: true`) is answered as a form.
     bool answerQuestion(const QString &requestID, const QList<QStringList> &answers);
     /// Declines to answer question @p requestID.
     bool rejectQuestion(const QString &requestID);
@@ -119,6 +141,9 @@ Q_SIGNALS:
     void forked(const QString &sessionID, const weft::Session &session);
     void compactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
     void reverted(const weft::Session &session);
+    /// The agents' names and the models ("provider/model") the server offers, and its default
+    /// model (empty when it has none, and on OpenCode 1.x).
+    void promptChoicesRead(const QStringList &agents, const QStringList &models, const QString &defaultModel);
     void failed(weft::ServerSource::Operation operation, const QString &sessionID, const QString &error);
 
 private:
@@ -150,6 +175,7 @@ private:
     QSet<QString> m_v2Permissions; ///< questions of V2 sessions (answered through `/api`)
     QHash<QString, JsonObject> m_questions;
     int m_generation = 0;
+    bool m_localService = false;
 };
 
 } // namespace weft

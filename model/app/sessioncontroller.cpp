@@ -797,6 +797,8 @@ QFuture<Result<Session>> SessionController::rename(const QString &sessionID, con
 {
     if (const Result<void> idle = checkIdle(sessionID); !idle)
         return QtFuture::makeReadyValueFuture(Result<Session>(idle.error()));
+    if (ServerSource *server = serverOf(sessionID))
+        return server->rename(sessionID, title);
     return QtConcurrent::run([service = sharedServiceOf(sessionID), sessionID, title] {
         return service->rename(sessionID, title);
     });

@@ -200,8 +200,10 @@ Result<QUrl> ServerClient::parseUrl(const QString &text)
 
 bool ServerClient::isKnownVersion(const QString &version)
 {
+    if (version.startsWith(u"0.0.0-v2"))
+        return true; // OpenCode's V2 preview builds
     const QVersionNumber number = QVersionNumber::fromString(version);
-    return number.majorVersion() == 1;
+    return number.majorVersion() == 1 || number.majorVersion() == 2;
 }
 
 QNetworkRequest ServerClient::request(const QString &path, const QUrlQuery &query) const
@@ -298,9 +300,9 @@ QFuture<Result<JsonValue>> ServerClient::remove(const QString &path, const QUrlQ
 
 QFuture<Result<ServerInfo>> ServerClient::probe() const
 {
-    // Both at once (one round trip over a slow link): the V2 routes arrived in 1.18, and a server
-    // that has them answers /api/health.
-    QList<QFuture<Result<JsonValue>>> asked{get(u"/global/health"_s), get(u"/api/health"_s)};
+    // All at once (one round trip over a slow link): V1's health, the `/api` health of OpenCode
+    // 1.18 and 2, and 2.0.x's `/api/info` ({version, pid}; the V2 preview has no such route).
+    QList<QFuture<Result<JsonValue>>> asked{get(u"/global/health"_s), get(u"/api/health"_s), get(u"/api/info"_s)};
     const QString where = displayName();
     return QtFuture::whenAll(asked.begin(), asked.end())
         .then([where](const QList<QFuture<Result<JsonValue>>> &answers) -> Result<ServerInfo> {
@@ -308,25 +310,42 @@ QFuture<Result<ServerInfo>> ServerClient::probe() const
                 if (answer.isCanceled() || answer.resultCount() == 0)
                     return givenUp();
             }
-            const Result<JsonValue> health = answers.at(0).result();
-            if (!health) {
-                if (health.error().message.contains(u"(HTTP 404)"))
-                    return Error{ServerTr::tr("this is not an OpenCode server (it has no /global/health)"), where};
-                return health.error();
+            const Result<JsonValue> v1 = answers.at(0).result();
+            const Result<JsonValue> v2 = answers.at(1).result();
+            const Result<JsonValue> info = answers.at(2).result();
+            // A V1 health is a JSON object with a version; OpenCode 2 answers V1 paths with 404,
+            // or its web UI's HTML with status 200 (not JSON: an error here).
+            const QString v1Version = v1 ? v1->toObject().string(u"version") : QString();
+            const QString v2Version = info ? info->toObject().string(u"version")
+                                           : (v2 ? v2->toObject().string(u"version") : QString());
+            ServerInfo result;
+            if (!v1Version.isEmpty()) {
+                result.version = v1Version;
+                result.hasV2 = v2.ok();
+                result.protocol = result.hasV2 ? ServerProtocol::V1WithV2 : ServerProtocol::V1;
+            } else if (!v2Version.isEmpty()) {
+                result.version = v2Version;
+                result.hasV2 = true;
+                result.protocol = ServerProtocol::V2Only;
+            } else {
+                // The error a user can act on: a password refused or the server unreachable
+                // says so on every route.
+                for (const Result<JsonValue> *answer : {&v1, &v2}) {
+                    if (!*answer && !answer->error().message.contains(u"(HTTP 404)")
+                        && !answer->error().message.contains(u"not JSON"))
+                        return answer->error();
+                }
+                if (v1)
+                    return Error{ServerTr::tr("this is not an OpenCode server (/global/health has no version)"), where};
+                return Error{ServerTr::tr("this is not an OpenCode server (it has neither /global/health nor /api/health)"),
+                             where};
             }
-            const JsonObject o = health->toObject();
-            const QString version = o.string(u"version");
-            if (version.isEmpty())
-                return Error{ServerTr::tr("this is not an OpenCode server (/global/health has no version)"), where};
-            if (!isKnownVersion(version))
+            if (!isKnownVersion(result.version))
                 return Error{
-                    ServerTr::tr("OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x servers)")
-                        .arg(version),
+                    ServerTr::tr("OpenCode %1 is a version Weft does not know (it speaks to OpenCode 1.x and 2.x servers)")
+                        .arg(result.version),
                     where};
-            ServerInfo info;
-            info.version = version;
-            info.hasV2 = answers.at(1).result().ok();
-            return info;
+            return result;
         });
 }
 

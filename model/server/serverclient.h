@@ -16,12 +16,29 @@
 namespace weft
 {
 
+/// Which routes an OpenCode server has.
+enum class ServerProtocol {
+    /// The V1 routes alone (`/session`, `/global/event`; OpenCode 1.x before 1.18).
+    V1,
+    /// The V1 routes, and beside them the first `/api` routes of OpenCode 1.18 (V1 sessions,
+    /// and V2 sessions prompted through `/api/session/{id}/prompt`).
+    V1WithV2,
+    /// The `/api` routes alone (OpenCode 2): every session operation and the event stream
+    /// (`/api/event`) are V2's (ServerApiV2).
+    V2Only,
+};
+
 /// What an OpenCode server said about itself when Weft connected.
 struct ServerInfo {
-    /// `version` of `GET /global/health`, e.g. "1.18.34".
+    /// `version` of `GET /global/health` (V1) or `GET /api/health` / `GET /api/info` (V2), e.g.
+    /// "1.18.34", "2.0.12" or "0.0.0-v2beta-db9e942".
     QString version;
+    ServerProtocol protocol = ServerProtocol::V1;
     /// The server has the V2 routes (`/api/*`, OpenCode 1.18 and later).
     bool hasV2 = false;
+
+    /// Everything goes through `/api` (OpenCode 2).
+    [[nodiscard]] bool v2Only() const { return protocol == ServerProtocol::V2Only; }
 };
 
 /// A page of a paged answer: the value, and OpenCode's `x-next-cursor` (empty on the last page).
@@ -54,8 +71,11 @@ public:
     /// How long a request may go without a byte before it fails (default 30 s).
     void setTimeout(int ms) { m_timeoutMs = ms; }
 
-    /// Checks that the server answers, takes the password and is an OpenCode version Weft knows:
-    /// one clear error otherwise.
+    /// Checks that the server answers, takes the password and is an OpenCode version Weft knows,
+    /// and which routes it has (V1 `GET /global/health`, V2 `GET /api/health` and 2.0.x's
+    /// `GET /api/info`, asked at once): one clear error otherwise. A V1 route that answers
+    /// something other than JSON (OpenCode 2 releases serve their web UI there, status 200) is no
+    /// V1 route.
     [[nodiscard]] QFuture<Result<ServerInfo>> probe() const;
 
     [[nodiscard]] QFuture<Result<JsonValue>> get(const QString &path, const QUrlQuery &query = {}) const;
@@ -83,7 +103,8 @@ public:
 
     /// The value of the Authorization header for @p password.
     [[nodiscard]] static QByteArray basicAuth(const QString &password);
-    /// Versions of OpenCode whose server Weft speaks to: 1.x.
+    /// Versions of OpenCode whose server Weft speaks to: 1.x, 2.x and the V2 preview builds
+    /// (`0.0.0-v2beta-*`).
     [[nodiscard]] static bool isKnownVersion(const QString &version);
 
 private:

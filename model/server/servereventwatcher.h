@@ -28,8 +28,19 @@ class ServerStore;
 /// deltas (`message.part.delta`). What has no StoreChange (a run's status, errors, permission
 /// questions) has signals of its own.
 ///
+/// A V2-only server (OpenCode 2) streams `GET /api/event` instead: `{type, data, durable}`
+/// events of a session's pieces (`session.step.*`, `session.text.*`, `session.tool.*`, ...).
+/// The watcher builds each assistant message from them as its history will hold it, and maps
+/// it as ServerStore reads it (SessionMessageV2), so that a part streamed and the same part read
+/// later have one ID; it announces the parts that changed (text with its delta). Runs
+/// (`session.execution.*`), retries, permissions, questions and forms (as questions:
+/// ServerApiV2::formAsQuestion()) come as the signals below. An event of a name it does not know
+/// is logged once per name (and still reported by eventReceived()).
+///
 /// When the stream drops, the watcher reconnects (after 0.5 s, then up to 5 s apart) and has the
-/// followed session read again, so that nothing streamed meanwhile is lost or shown twice.
+/// followed session read again, so that nothing streamed meanwhile is lost or shown twice. The
+/// V2 stream keeps nothing across a reconnection: the watcher then asks which sessions still run
+/// (`/api/session/active`) and reports the others idle.
 class ServerEventWatcher : public StoreWatcher
 {
     Q_OBJECT
@@ -64,9 +75,11 @@ Q_SIGNALS:
     void permissionReplied(const QString &sessionID, const QString &requestID);
     /// `question.asked` (or `question.v2.asked`): the request of OpenCode's `question` tool,
     /// `{id, sessionID, questions: [{question, header, options: [{label, description}],
-    /// multiple, custom}], tool: {messageID, callID}}`.
+    /// multiple, custom}], tool: {messageID, callID}}`; with `v2: true` from a V2 session. A V2
+    /// form (`form.created`) comes in the same shape with `form: true`
+    /// (ServerApiV2::formAsQuestion()).
     void questionAsked(const weft::JsonObject &request);
-    /// `question.replied` or `question.rejected`.
+    /// `question.replied` or `question.rejected` (`form.replied`, `form.cancelled`).
     void questionClosed(const QString &sessionID, const QString &requestID);
     /// Any event, as sent: `type`, `properties` (and `directory` from the global stream).
     void eventReceived(const QString &type, const weft::JsonObject &properties);
@@ -80,6 +93,22 @@ private:
     /// A V2 session's conversation event (`session.next.*`): its status, and a re-read of the
     /// session soon (V2 events carry pieces of content items, not V1 parts).
     void handleV2(const QString &type, const JsonObject &properties);
+    /// An event of a V2-only server's `/api/event`.
+    void handleApi(const JsonObject &event);
+    /// What the V2 stream missed while it was down: which sessions still run.
+    void reconcileApi();
+    /// The assistant message @p messageID of @p sessionID as built so far, mapped to V1: the
+    /// changes of its info (when @p withInfo) and of each part that differs from what was
+    /// announced; @p delta is the text appended to the part of @p deltaIndex.
+    void announceApiMessage(const QString &messageID, bool withInfo, QList<StoreChange> &changes,
+                            qsizetype deltaIndex = -1, const QString &delta = {});
+    /// Has @p sessionID's messages read again soon.
+    void rereadSoon(const QString &sessionID);
+    /// Reads @p sessionID's metadata (off this thread) and announces it (SessionUpdated).
+    void refreshSession(const QString &sessionID);
+    /// `server.connected`: the first time started(), after a reconnection the followed
+    /// session read again.
+    void streamConnected();
 
     std::shared_ptr<ServerStore> m_store;
     QNetworkAccessManager *m_manager = nullptr;
@@ -98,6 +127,27 @@ private:
     /// V2 sessions that changed since the last re-read, read again when m_v2Reread fires.
     QSet<QString> m_v2Changed;
     QTimer m_v2Reread;
+
+    /// An assistant message of a V2-only server being streamed: its history item (`data` of a
+    /// `Session.Message.Info`) as built from the events, and what was announced of it.
+    struct ApiMessage {
+        QString sessionID;
+        JsonObject data;
+        QString parentID;
+        QString directory;
+        /// Index in `content` of each text, reasoning ("t0", "r0" by ordinal) and tool (call ID).
+        QHash<QString, qsizetype> content;
+        QHash<QString, Part> announced;
+        JsonObject announcedInfo;
+    };
+    QHash<QString, ApiMessage> m_apiMessages;
+    /// Each session's prompts admitted and not yet promoted (inputID: `{type, data}`), and its
+    /// newest user message (what its next assistant message answers).
+    QHash<QString, JsonObject> m_apiInputs;
+    QHash<QString, QString> m_apiLastUser;
+    /// Sessions running (execution started, not ended).
+    QSet<QString> m_apiRunning;
+    QSet<QString> m_unknownLogged;
 };
 
 } // namespace weft

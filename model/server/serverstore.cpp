@@ -96,6 +96,8 @@ ServerStore::ServerStore(const ServerClient &client, const ServerInfo &info)
     : m_client(client)
     , m_info(info)
 {
+    if (m_info.v2Only())
+        m_api.emplace(m_client, m_info.version);
 }
 
 ServerStore::~ServerStore() = default;
@@ -118,6 +120,12 @@ StoreWatcher *ServerStore::createWatcher(QObject *parent)
 QList<Project> ServerStore::projects()
 {
     StoreReads::check("projects");
+    if (m_api) {
+        Result<QList<Project>> projects = m_api->projects();
+        if (!projects)
+            reportProblem(m_client.displayName(), projects.error().message);
+        return projects ? std::move(projects.value()) : QList<Project>();
+    }
     const Result<JsonValue> answer = get(u"/project"_s);
     if (!answer) {
         reportProblem(m_client.displayName(), answer.error().message);
@@ -136,8 +144,16 @@ Result<QList<Session>> ServerStore::readSessions()
     // Every project's sessions, a page at a time (`x-next-cursor`); archived ones are left out
     // unless asked for, so both.
     QList<Session> result;
+    if (m_api) {
+        Result<QList<Session>> sessions = m_api->sessions();
+        if (!sessions)
+            return sessions.error();
+        result = std::move(sessions.value());
+    }
     QSet<QString> seen;
     for (const bool archived : {false, true}) {
+        if (m_api)
+            break;
         QByteArray cursor;
         for (int page = 0; page < 10000; ++page) {
             QUrlQuery query{{u"limit"_s, u"1000"_s}};
@@ -195,10 +211,15 @@ QList<Session> ServerStore::sessions()
 
 Result<Session> ServerStore::readSession(const QString &sessionID)
 {
-    const Result<JsonValue> answer = get(pathOf(sessionID));
-    if (!answer)
-        return answer.error();
-    Result<Session> session = Session::fromJson(answer.value());
+    Result<Session> session = Error{};
+    if (m_api) {
+        session = m_api->session(sessionID);
+    } else {
+        const Result<JsonValue> answer = get(pathOf(sessionID));
+        if (!answer)
+            return answer.error();
+        session = Session::fromJson(answer.value());
+    }
     if (session) {
         QMutexLocker locker(&m_mutex);
         m_directories.insert(session->id(), session->directory());
@@ -217,34 +238,16 @@ std::optional<Session> ServerStore::session(const QString &sessionID)
 
 Result<QList<MessageWithParts>> ServerStore::readV2Messages(const QString &sessionID)
 {
-    // `{data: [...], cursor: {previous, next}}`, a page at a time, newest first. Each item is the
-    // `data` of a `session_message` row with the row's `id` and `type`.
-    const QString route = v2PathOf(sessionID, u"/message"_s);
-    JsonArray items;
-    QSet<QString> seen;
-    QString cursor;
-    for (int page = 0; page < 10000; ++page) {
-        QUrlQuery query;
-        if (!cursor.isEmpty())
-            query.addQueryItem(u"cursor"_s, cursor);
-        const Result<JsonValue> answer = get(route, query);
-        if (!answer)
-            return answer.error();
-        const JsonObject o = answer->toObject();
-        bool added = false;
-        for (const JsonValue &item : o.value(u"data").toArray()) {
-            const QString id = item.toObject().string(u"id");
-            if (id.isEmpty() || seen.contains(id))
-                continue;
-            seen.insert(id);
-            items.append(item);
-            added = true;
-        }
-        const QString next = o.object(u"cursor").string(u"next");
-        if (!added || next.isEmpty() || next == cursor)
-            break;
-        cursor = next;
-    }
+    // Each item is the `data` of a `session_message` row with the row's `id` and `type`.
+    const Result<JsonArray> items = m_api ? m_api->messageItems(sessionID)
+                                          : ServerApiV2::readPages(m_client, v2PathOf(sessionID, u"/message"_s), {});
+    if (!items)
+        return items.error();
+    return v2Messages(sessionID, *items);
+}
+
+QList<MessageWithParts> ServerStore::v2Messages(const QString &sessionID, const JsonArray &items)
+{
     QList<SessionMessageV2::Row> rows;
     rows.reserve(items.size());
     for (const JsonValue &item : items) {
@@ -265,9 +268,18 @@ Result<QList<MessageWithParts>> ServerStore::readV2Messages(const QString &sessi
     });
     for (qsizetype i = 0; i < rows.size(); ++i)
         rows[i].seq = i;
+    QString directory;
+    {
+        QMutexLocker locker(&m_mutex);
+        directory = m_directories.value(sessionID);
+    }
+    if (directory.isEmpty()) {
+        if (const Result<Session> s = readSession(sessionID))
+            directory = s->directory();
+    }
     JsonObject path;
-    if (const std::optional<Session> s = session(sessionID))
-        path = JsonObject{{u"cwd"_s, s->directory()}, {u"root"_s, s->directory()}};
+    if (!directory.isEmpty())
+        path = JsonObject{{u"cwd"_s, directory}, {u"root"_s, directory}};
     return SessionMessageV2::sessionToV1(rows, path, [&](const SessionMessageV2::Row &row, const QString &why) {
         reportProblem(m_client.displayName() + u"/api/session/"_s + sessionID + u"/message/"_s + row.id, why);
     });
@@ -281,13 +293,21 @@ Result<QList<MessageWithParts>> ServerStore::readMessages(const QString &session
         if (it != m_cache.cend() && it->age.isValid() && it->age.elapsed() < CacheMs)
             return it->messages;
     }
-    const Result<JsonValue> answer = get(pathOf(sessionID, u"/message"_s));
-    if (!answer)
-        return answer.error();
-    QList<MessageWithParts> result = v1Messages(sessionID, answer.value());
+    QList<MessageWithParts> result;
+    if (m_api) {
+        Result<QList<MessageWithParts>> v2 = readV2Messages(sessionID);
+        if (!v2)
+            return v2.error();
+        result = std::move(v2.value());
+    } else {
+        const Result<JsonValue> answer = get(pathOf(sessionID, u"/message"_s));
+        if (!answer)
+            return answer.error();
+        result = v1Messages(sessionID, answer.value());
+    }
     // A session prompted through the V2 routes keeps its conversation elsewhere; one that used
     // both kinds of routes has both, shown in time order.
-    if (m_info.hasV2) {
+    if (m_info.hasV2 && !m_api) {
         Result<QList<MessageWithParts>> v2 = readV2Messages(sessionID);
         if (v2 && !v2->isEmpty()) {
             result.append(std::move(v2.value()));
@@ -339,10 +359,24 @@ NewestMessages ServerStore::newestMessages(const QString &sessionID, qsizetype c
     {
         QMutexLocker locker(&m_mutex);
         const auto it = m_cache.constFind(sessionID);
-        whole = (it != m_cache.cend() && it->age.isValid() && it->age.elapsed() < CacheMs) || m_v2Sessions.contains(sessionID);
+        whole = (it != m_cache.cend() && it->age.isValid() && it->age.elapsed() < CacheMs)
+            || m_v2Sessions.contains(sessionID);
     }
     if (whole)
         return Store::newestMessages(sessionID, count);
+    if (m_api) {
+        // OpenCode 2: the newest page alone (`limit`, newest first); the others are read after
+        // it, whole.
+        const Result<JsonValue> page
+            = get(v2PathOf(sessionID, u"/message"_s), QUrlQuery{{u"limit"_s, QString::number(count)}});
+        if (!page)
+            return Store::newestMessages(sessionID, count); // which reports the error
+        const JsonArray items = page->toObject().array(u"data");
+        NewestMessages result;
+        result.messages = v2Messages(sessionID, items);
+        result.olderListed = items.size() < count;
+        return result;
+    }
     if (m_info.hasV2) {
         const Result<JsonValue> v2 = get(v2PathOf(sessionID, u"/message"_s));
         if (!v2 || !v2->toObject().value(u"data").toArray().isEmpty())
@@ -382,6 +416,8 @@ void ServerStore::markV2(const QString &sessionID)
 
 bool ServerStore::isV2(const QString &sessionID)
 {
+    if (m_api)
+        return true;
     {
         QMutexLocker locker(&m_mutex);
         if (m_v2Sessions.contains(sessionID))
@@ -453,6 +489,8 @@ QList<MessageWithParts> ServerStore::withParts(const QString &sessionID, const Q
 QList<FileDiff> ServerStore::sessionDiff(const QString &sessionID)
 {
     StoreReads::check("sessionDiff");
+    if (m_api)
+        return {}; // OpenCode 2 keeps no per-session diff (its messages carry their files)
     const Result<JsonValue> answer = get(pathOf(sessionID, u"/diff"_s));
     if (!answer)
         return {};
@@ -502,6 +540,8 @@ QUrlQuery ServerStore::instanceOf(const QString &sessionID)
 
 Result<QString> ServerStore::defaultDirectory()
 {
+    if (m_api)
+        return m_api->defaultDirectory();
     const Result<JsonValue> answer = get(u"/path"_s);
     if (!answer)
         return answer.error();
@@ -510,13 +550,18 @@ Result<QString> ServerStore::defaultDirectory()
 
 Result<Session> ServerStore::create(const QString &directory, const QString &title)
 {
-    JsonObject body;
-    if (!title.isEmpty())
-        body.insert(u"title"_s, title);
-    const Result<JsonValue> answer = post(u"/session"_s, body, directoryQuery(directory));
-    if (!answer)
-        return answer.error();
-    Result<Session> session = Session::fromJson(answer.value());
+    Result<Session> session = Error{};
+    if (m_api) {
+        session = m_api->create(directory, title);
+    } else {
+        JsonObject body;
+        if (!title.isEmpty())
+            body.insert(u"title"_s, title);
+        const Result<JsonValue> answer = post(u"/session"_s, body, directoryQuery(directory));
+        if (!answer)
+            return answer.error();
+        session = Session::fromJson(answer.value());
+    }
     if (session) {
         QMutexLocker locker(&m_mutex);
         m_directories.insert(session->id(), session->directory());
@@ -525,8 +570,14 @@ Result<Session> ServerStore::create(const QString &directory, const QString &tit
 }
 
 Result<void> ServerStore::prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
-                                 const QString &messageID)
+                                 const QString &messageID, Delivery delivery)
 {
+    if (m_api)
+        return m_api->prompt(sessionID, text, agent, model, messageID, delivery);
+    if (delivery != Delivery::Default)
+        return Error{ServerTr::tr("steering or queueing a prompt needs an OpenCode 2 server (this is OpenCode %1)")
+                         .arg(m_info.version),
+                     {}};
     if (isV2(sessionID)) {
         // V2: the prompt is admitted and runs; agent and model are the session's.
         JsonObject body{{u"prompt"_s, JsonObject{{u"text"_s, text}}}};
@@ -557,6 +608,8 @@ Result<void> ServerStore::prompt(const QString &sessionID, const QString &text, 
 
 Result<void> ServerStore::abort(const QString &sessionID)
 {
+    if (m_api)
+        return m_api->interrupt(sessionID);
     if (isV2(sessionID)) {
         const Result<JsonValue> answer = post(v2PathOf(sessionID, u"/interrupt"_s), JsonObject());
         if (!answer)
@@ -571,6 +624,8 @@ Result<void> ServerStore::abort(const QString &sessionID)
 
 Result<Session> ServerStore::fork(const QString &sessionID, const QString &messageID)
 {
+    if (m_api)
+        return m_api->fork(sessionID, messageID);
     JsonObject body;
     if (!messageID.isEmpty())
         body.insert(u"messageID"_s, messageID);
@@ -582,6 +637,12 @@ Result<Session> ServerStore::fork(const QString &sessionID, const QString &messa
 
 Result<void> ServerStore::compact(const QString &sessionID, const QString &model)
 {
+    if (m_api) {
+        // OpenCode 2 compacts with the session's own model.
+        const Result<void> compacted = m_api->compact(sessionID);
+        forget(sessionID);
+        return compacted;
+    }
     std::optional<JsonObject> ref;
     if (!model.isEmpty()) {
         ref = modelRef(model);
@@ -612,6 +673,11 @@ Result<void> ServerStore::compact(const QString &sessionID, const QString &model
 
 Result<Session> ServerStore::revert(const QString &sessionID, const QString &messageID, const QString &partID)
 {
+    if (m_api) {
+        // OpenCode 2 reverts whole messages.
+        forget(sessionID);
+        return m_api->revert(sessionID, messageID);
+    }
     JsonObject body{{u"messageID"_s, messageID}};
     if (!partID.isEmpty())
         body.insert(u"partID"_s, partID);
@@ -624,6 +690,10 @@ Result<Session> ServerStore::revert(const QString &sessionID, const QString &mes
 
 Result<Session> ServerStore::unrevert(const QString &sessionID)
 {
+    if (m_api) {
+        forget(sessionID);
+        return m_api->unrevert(sessionID);
+    }
     const Result<JsonValue> answer = post(pathOf(sessionID, u"/unrevert"_s), JsonObject(), instanceOf(sessionID));
     forget(sessionID);
     if (!answer)
@@ -633,6 +703,10 @@ Result<Session> ServerStore::unrevert(const QString &sessionID)
 
 Result<void> ServerStore::remove(const QString &sessionID)
 {
+    if (m_api) {
+        forget(sessionID);
+        return m_api->remove(sessionID);
+    }
     const QUrlQuery query = instanceOf(sessionID);
     const Result<JsonValue> answer = del(pathOf(sessionID), query);
     forget(sessionID);
@@ -644,7 +718,7 @@ Result<void> ServerStore::remove(const QString &sessionID)
 Result<void> ServerStore::replyPermission(const QString &sessionID, const QString &requestID, const QString &reply,
                                           bool v2)
 {
-    if (v2) {
+    if (v2 || m_api) {
         const Result<JsonValue> answer = post(
             v2PathOf(sessionID, u"/permission/"_s + segment(requestID) + u"/reply"_s),
             JsonObject{{u"reply"_s, reply}});
@@ -671,6 +745,7 @@ Result<void> ServerStore::replyQuestion(const QString &sessionID, const QString 
         list.append(labels);
     }
     const QString id = segment(requestID);
+    v2 = v2 || m_api;
     const Result<JsonValue> answer
         = v2 ? post(v2PathOf(sessionID, u"/question/"_s + id + u"/reply"_s), JsonObject{{u"answers"_s, list}})
              : post(u"/question/"_s + id + u"/reply"_s, JsonObject{{u"answers"_s, list}}, instanceOf(sessionID));
@@ -682,11 +757,68 @@ Result<void> ServerStore::replyQuestion(const QString &sessionID, const QString 
 Result<void> ServerStore::rejectQuestion(const QString &sessionID, const QString &requestID, bool v2)
 {
     const QString id = segment(requestID);
+    v2 = v2 || m_api;
     const Result<JsonValue> answer = v2 ? post(v2PathOf(sessionID, u"/question/"_s + id + u"/reject"_s), JsonObject())
                                         : post(u"/question/"_s + id + u"/reject"_s, JsonObject(), instanceOf(sessionID));
     if (!answer)
         return answer.error();
     return {};
+}
+
+Result<void> ServerStore::replyForm(const JsonObject &form, const QList<QStringList> &answers)
+{
+    if (!m_api)
+        return Error{ServerTr::tr("forms are OpenCode 2's"), {}};
+    const JsonObject info = form.object(u"formInfo");
+    return m_api->replyForm(info.string(u"sessionID"), info.string(u"id"), ServerApiV2::formAnswer(info, answers));
+}
+
+Result<void> ServerStore::cancelForm(const JsonObject &form)
+{
+    if (!m_api)
+        return Error{ServerTr::tr("forms are OpenCode 2's"), {}};
+    const JsonObject info = form.object(u"formInfo");
+    return m_api->cancelForm(info.string(u"sessionID"), info.string(u"id"));
+}
+
+
+Result<Session> ServerStore::rename(const QString &sessionID, const QString &title)
+{
+    if (m_api) {
+        if (const Result<void> renamed = m_api->rename(sessionID, title); !renamed)
+            return renamed.error();
+        return m_api->session(sessionID);
+    }
+    const Result<JsonValue> answer = ServerClient::wait(
+        m_client.patch(pathOf(sessionID), JsonObject{{u"title"_s, title}}, instanceOf(sessionID)));
+    if (!answer)
+        return answer.error();
+    return Session::fromJson(answer.value());
+}
+
+
+Result<JsonArray> ServerStore::agents(const QString &directory)
+{
+    if (m_api)
+        return m_api->agents(directory);
+    return JsonArray();
+}
+
+Result<JsonArray> ServerStore::models(const QString &directory)
+{
+    if (m_api)
+        return m_api->models(directory);
+    return JsonArray();
+}
+
+Result<QString> ServerStore::defaultModel(const QString &directory)
+{
+    if (!m_api)
+        return QString();
+    const Result<JsonObject> model = m_api->defaultModel(directory);
+    if (!model)
+        return model.error();
+    return QString(model->string(u"providerID") + u'/' + model->string(u"id"));
 }
 
 } // namespace weft

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "serverapiv2.h"
 #include "serverclient.h"
 #include "store/store.h"
 
@@ -14,9 +15,11 @@
 namespace weft
 {
 
-/// The sessions of an OpenCode server (`opencode serve`, 1.x), read through its routes.
+/// The sessions of an OpenCode server (`opencode serve`), read through its routes.
 ///
-/// Reads use the V1 routes (`/experimental/session`, `/session/{id}`, `/session/{id}/message`),
+/// A V2-only server (OpenCode 2, ServerProtocol::V2Only) is spoken to through its `/api`
+/// routes for everything (ServerApiV2, the one place that knows their shapes); its sessions'
+/// messages are mapped as below. On OpenCode 1.x, reads use the V1 routes (`/experimental/session`, `/session/{id}`, `/session/{id}/message`),
 /// which answer in the shapes of OpenCode's JSON files; a session prompted through the V2 routes
 /// has no V1 messages and is read from `/api/session/{id}/message` instead, mapped to V1 messages
 /// as the database backend maps `session_message` rows (SessionMessageV2). Unknown fields are
@@ -84,11 +87,24 @@ public:
     [[nodiscard]] Result<QString> defaultDirectory();
     /// A new session in @p directory (the server's own when empty).
     Result<Session> create(const QString &directory, const QString &title = {});
+    using Delivery = ServerApiV2::Delivery;
     /// Sends @p text as a prompt; the server answers asynchronously (follow the event stream).
     /// @p model is "provider/model" or empty for the session's or server's default;
-    /// @p messageID the user message's ID (the server makes one when empty).
+    /// @p messageID the user message's ID (the server makes one when empty). @p delivery, for a
+    /// session that is running: steer it (the prompt joins the running turn) or queue the
+    /// prompt after the run (OpenCode 2 only; an error on OpenCode 1.x).
     Result<void> prompt(const QString &sessionID, const QString &text, const QString &agent = {},
-                        const QString &model = {}, const QString &messageID = {});
+                        const QString &model = {}, const QString &messageID = {},
+                        Delivery delivery = Delivery::Default);
+    /// Renames the session; its new state as the server has it.
+    Result<Session> rename(const QString &sessionID, const QString &title);
+    /// The agents and models the server offers for a prompt (OpenCode 2's `/api/agent` and
+    /// `/api/model`, each `{id, name, ...}`; a model has `providerID`) in @p directory (the
+    /// server's own when empty); empty on OpenCode 1.x.
+    [[nodiscard]] Result<JsonArray> agents(const QString &directory = {});
+    [[nodiscard]] Result<JsonArray> models(const QString &directory = {});
+    /// The model a prompt takes when it names none ("provider/model"; empty on OpenCode 1.x).
+    [[nodiscard]] Result<QString> defaultModel(const QString &directory = {});
     /// Stops the session's run.
     Result<void> abort(const QString &sessionID);
     Result<Session> fork(const QString &sessionID, const QString &messageID = {});
@@ -109,6 +125,10 @@ public:
                                bool v2 = false);
     /// Declines to answer it (the tool call fails and the agent goes on).
     Result<void> rejectQuestion(const QString &sessionID, const QString &requestID, bool v2 = false);
+    /// Answers or cancels a form of OpenCode 2 (`form.created`, shown as a question:
+    /// ServerApiV2::formAsQuestion()): @p form is the request as questionAsked() carried it.
+    Result<void> replyForm(const JsonObject &form, const QList<QStringList> &answers);
+    Result<void> cancelForm(const JsonObject &form);
 
     /// Forgets the copy of @p sessionID's messages (it changed on the server).
     void forget(const QString &sessionID);
@@ -124,6 +144,8 @@ private:
                                          int timeoutMs = -1) const;
     [[nodiscard]] Result<JsonValue> del(const QString &path, const QUrlQuery &query = {}) const;
     [[nodiscard]] Result<QList<MessageWithParts>> readV2Messages(const QString &sessionID);
+    /// The items of `/api/session/{id}/message` (any order) as V1 messages, in time order.
+    [[nodiscard]] QList<MessageWithParts> v2Messages(const QString &sessionID, const JsonArray &items);
     /// The messages of an answer of the V1 route `/session/{id}/message` (problems reported).
     [[nodiscard]] QList<MessageWithParts> v1Messages(const QString &sessionID, const JsonValue &answer);
     /// `directory=` of @p sessionID, so that the server's instance of the session's project runs it.
@@ -132,6 +154,8 @@ private:
 
     ServerClient m_client;
     ServerInfo m_info;
+    /// The `/api` routes of a V2-only server; null for OpenCode 1.x.
+    std::optional<ServerApiV2> m_api;
 
     struct Cached {
         QList<MessageWithParts> messages;

@@ -3,6 +3,7 @@
 
 #include "core/logging.h"
 #include "core/tr.h"
+#include "servicefile.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -160,6 +161,17 @@ QString SshTunnel::remoteScript()
         u"oc=$(command -v opencode) || { echo \"WEFT-REMOTE error no-opencode\"; exit 3; };"_s,
         u"case $d in \"\"|\"~\") d=$HOME;; \"~/\"*) d=$HOME/${d#\"~/\"};; esac;"_s,
         u"cd \"$d\" 2>/dev/null || { echo \"WEFT-REMOTE error no-folder\"; exit 4; };"_s,
+        // OpenCode's background service first: its file (mode, owner, content as hex) goes to
+        // Weft, which checks it and answers "attach PID" (attached while that process runs) or
+        // "start"; attached, the script only waits for the end of its input.
+        u"sf=${XDG_STATE_HOME:-$HOME/.local/state}/opencode/service.json;"_s,
+        u"if [ -f \"$sf\" ]; then"_s,
+        u"sm=$(ls -ln \"$sf\" | cut -c1-10); so=$(ls -ln \"$sf\" | tr -s \" \" | cut -d\" \" -f3);"_s,
+        u"echo \"WEFT-REMOTE service $sm $so $(id -u) $(od -An -tx1 -v -N 65536 \"$sf\" | tr -dc 0-9a-f)\";"_s,
+        u"read -r sa sp || sa=start;"_s,
+        u"if [ \"$sa\" = attach ] && kill -0 \"$sp\" 2>/dev/null; then echo \"WEFT-REMOTE attached\"; cat >/dev/null; echo \"WEFT-REMOTE stopped\"; exit 0; fi;"_s,
+        u"[ \"$sa\" = attach ] && echo \"WEFT-REMOTE service-gone\";"_s,
+        u"fi;"_s,
         u"t=$(mktemp -d \"${TMPDIR:-/tmp}/weft-remote.XXXXXX\") || { echo \"WEFT-REMOTE error no-temp\"; exit 5; };"_s,
         u"pw=$(od -An -tx1 -N24 /dev/urandom | tr -dc 0-9a-f);"_s,
         u"[ ${#pw} -ge 32 ] || { echo \"WEFT-REMOTE error no-random\"; rm -rf \"$t\"; exit 5; };"_s,
@@ -218,6 +230,8 @@ void SshTunnel::start(const SshTarget &target)
     m_remotePid = 0;
     m_forwardAttempts = 0;
     m_setupMs = 0;
+    m_service.reset();
+    m_serviceProblem.clear();
     m_clock.start();
 
     // The control socket lives in a folder of this tunnel's own, readable only by the user
@@ -299,7 +313,20 @@ void SshTunnel::onMasterOutput()
         const QStringList words = line.mid(Marker.size()).split(u' ', Qt::SkipEmptyParts);
         if (words.isEmpty())
             continue;
-        if (words.first() == u"error" && words.size() > 1) {
+        if (words.first() == u"service" && m_state == State::Starting) {
+            onRemoteService(words);
+        } else if (words.first() == u"attached" && m_state == State::Starting && m_service) {
+            m_remotePort = m_service->url.port();
+            m_password = m_service->password;
+            m_remotePid = m_service->pid;
+            qCDebug(lcSession).noquote() << "attached to OpenCode's service on" << m_target.displayHost() << "port"
+                                         << m_remotePort << "pid" << m_remotePid << "after" << m_clock.elapsed() << "ms";
+            forward();
+        } else if (words.first() == u"service-gone") {
+            m_serviceProblem = u"its OpenCode service is not running (a stale service.json)"_s;
+            m_service.reset();
+            qCInfo(lcSession).noquote() << m_target.displayHost() << ":" << m_serviceProblem << "; starting opencode serve";
+        } else if (words.first() == u"error" && words.size() > 1) {
             m_remoteError = words.at(1);
         } else if (words.first() == u"log") {
             m_remoteLog.append(line.mid(Marker.size() + 4).trimmed());
@@ -322,6 +349,43 @@ void SshTunnel::onMasterOutput()
             forward();
         }
     }
+}
+
+void SshTunnel::onRemoteService(const QStringList &words)
+{
+    // "service MODE OWNER UID HEX": the remote service.json and who may read it there.
+    const QString where = m_target.displayHost() + u":~/.local/state/opencode/service.json"_s;
+    Result<ServiceFile> service = Error{u"a service line Weft does not understand"_s, where};
+    if (words.size() == 5) {
+        // `ls -ln` of the file itself: a symlink's mode starts with "l".
+        if (!words.at(1).startsWith(u'-'))
+            service = Error{u"OpenCode's service file is not a regular file"_s, where};
+        else if (words.at(2) != words.at(3))
+            service = Error{u"OpenCode's service file belongs to another user: it is not used"_s, where};
+        else if (words.at(1).mid(4) != u"------"_s)
+            service = Error{u"OpenCode's service file may be read or changed by others (%1): it is not used"_s.arg(words.at(1)),
+                            where};
+        else
+            service = ServiceFile::parse(QByteArray::fromHex(words.at(4).toLatin1()), where);
+    }
+    if (!service) {
+        m_serviceProblem = service.error().toString();
+        qCInfo(lcSession).noquote() << m_serviceProblem << "; starting opencode serve";
+        m_master->write("start\n");
+        return;
+    }
+    m_service = std::make_unique<ServiceFile>(service.value());
+    m_master->write("attach " + QByteArray::number(m_service->pid) + '\n');
+}
+
+bool SshTunnel::attachedToService() const
+{
+    return m_state == State::Ready && m_service != nullptr;
+}
+
+QString SshTunnel::serviceVersion() const
+{
+    return attachedToService() ? m_service->version : QString();
 }
 
 void SshTunnel::forward()

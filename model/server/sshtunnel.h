@@ -24,6 +24,8 @@ class QTemporaryDir;
 namespace weft
 {
 
+struct ServiceFile;
+
 /// Where `ssh` goes: ssh://[user@]host[:port][/path/to/project].
 struct SshTarget {
     QString user; ///< empty: ssh's own default (config, then the local user)
@@ -48,16 +50,21 @@ struct SshTarget {
     bool operator==(const SshTarget &) const = default;
 };
 
-/// One remote `opencode serve` reached through one SSH control connection.
+/// One remote `opencode serve` reached through one SSH control connection: OpenCode's background
+/// service there when one runs (its service.json, checked as ServiceFile does), else one started
+/// for the tunnel.
 ///
 /// start() runs `ssh` as a control master whose own session is a small POSIX sh script: it
-/// finds `opencode` (PATH, ~/.opencode/bin, ~/.local/bin, ~/.bun/bin, ~/.npm-global/bin), makes a
-/// random password from /dev/urandom, starts `opencode serve --hostname 127.0.0.1 --port 0` in
-/// the project folder, waits until it listens, reports its port, password and PID on one line,
-/// and then waits for its stdin to close: when the tunnel stops (or Weft dies, or the
-/// connection drops) the script stops that server again. The local port is forwarded through
-/// the same control connection (`ssh -O forward`). Nothing is stored on either side; the remote
-/// script keeps its log in a private mktemp folder that it removes.
+/// finds `opencode` (PATH, ~/.opencode/bin, ~/.local/bin, ~/.bun/bin, ~/.npm-global/bin) and goes
+/// to the project folder. If a service.json is there, it hands it (mode, owner, content) to Weft,
+/// which checks it and answers "attach PID" or "start" on the script's stdin; attached (that PID
+/// runs), the script reports it and waits for its stdin to close, leaving the service alone.
+/// Otherwise it makes a random password from /dev/urandom, starts `opencode serve --hostname
+/// 127.0.0.1 --port 0` in the project folder, waits until it listens, reports its port, password
+/// and PID on one line, and then waits for its stdin to close: when the tunnel stops (or Weft
+/// dies, or the connection drops) the script stops that server again. The local port is forwarded
+/// through the same control connection (`ssh -O forward`). Nothing is stored on either side; the
+/// remote script keeps its log in a private mktemp folder that it removes.
 ///
 /// ready() or failed() says how start() ended; dropped() says that the connection went away
 /// afterwards. Lives on the thread that made it (the GUI thread, or the command line's).
@@ -97,6 +104,13 @@ public:
     /// Once ready: the PID of the remote `opencode serve`, and its port there.
     [[nodiscard]] qint64 remotePid() const { return m_remotePid; }
     [[nodiscard]] int remotePort() const { return m_remotePort; }
+    /// Once ready: whether the tunnel leads to the remote OpenCode service (which it leaves
+    /// running when it stops) rather than to a server it started.
+    [[nodiscard]] bool attachedToService() const;
+    /// The remote service's OpenCode version, when attached to it.
+    [[nodiscard]] QString serviceVersion() const;
+    /// Why a remote service file was not used (refused or stale), or empty.
+    [[nodiscard]] QString serviceProblem() const { return m_serviceProblem; }
     /// Once ready: how long start() took, in milliseconds.
     [[nodiscard]] qint64 setupMs() const { return m_setupMs; }
 
@@ -116,6 +130,7 @@ private:
     [[nodiscard]] QStringList baseArguments() const;
     void onMasterOutput();
     void onMasterFinished();
+    void onRemoteService(const QStringList &words);
     void forward();
     void fail(const QString &error);
     [[nodiscard]] QString sshFailure(const QString &fallback) const;
@@ -141,6 +156,8 @@ private:
     QString m_password;
     int m_forwardAttempts = 0;
     qint64 m_setupMs = 0;
+    std::unique_ptr<ServiceFile> m_service; ///< the remote service's file, once checked
+    QString m_serviceProblem;
 };
 
 } // namespace weft

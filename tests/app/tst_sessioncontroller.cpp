@@ -3,6 +3,7 @@
 // question answered, a fork, a compaction undone, the refusals that the window words, and the
 // route of each operation on a session: refused while it runs, sent to the server that holds it.
 
+#include "app/localservices.h"
 #include "app/serversource.h"
 #include "app/sessioncontroller.h"
 #include "diff/diffdocument.h"
@@ -17,10 +18,14 @@
 #include "store/jsonstore.h"
 #include "testdata.h"
 
+#include <QDir>
 #include <QFile>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 using namespace weft;
@@ -61,6 +66,7 @@ private Q_SLOTS:
     void serverSessionRevertsOnTheServer();
     void steerAndQueueWhileRunning();
     void queueWaitsAfterAFailedRun();
+    void localServiceShownAsSource();
 
 private:
     std::unique_ptr<SessionController> makeController(bool configured = true);
@@ -510,6 +516,47 @@ void TestSessionController::queueWaitsAfterAFailedRun()
     QVERIFY(waitIdle(controller.get()));
     QCOMPARE(m_run.server->requests().size(), 2);
     QCOMPARE(controller->sendQueuedNow(m_run.sessionID).status, Status::Failed); // nothing queued
+void TestSessionController::localServiceShownAsSource()
+{
+    // OpenCode's background service: a stand-in server registered in service.json (this
+    // process's PID runs), and a second channel whose file others may read.
+    const QString password = u"service-password-0123456789"_s;
+    test::FakeOpencodeServer server(password);
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    server.route("GET", u"/experimental/session"_s, 200, test::recordedExchange(u"session list"_s).responseBody);
+    QTemporaryDir state;
+    QVERIFY(QDir().mkpath(state.path() + u"/opencode"_s));
+    qputenv("XDG_STATE_HOME", state.path().toLocal8Bit());
+    const auto unset = qScopeGuard([] { qunsetenv("XDG_STATE_HOME"); });
+    const QByteArray registration = u"{\"id\":\"x\",\"version\":\"2.0.9\",\"url\":\"%1\",\"pid\":%2,\"password\":\"%3\"}"_s
+                                        .arg(server.url().toString())
+                                        .arg(::getpid())
+                                        .arg(password)
+                                        .toUtf8();
+    for (const QString &name : {u"service.json"_s, u"service-beta.json"_s}) {
+        QFile file(state.path() + u"/opencode/"_s + name);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(registration);
+        file.close();
+        QVERIFY(file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner
+                                    | (name == u"service.json" ? QFileDevice::Permissions() : QFileDevice::ReadOther)));
+    }
+
+    std::unique_ptr<SessionController> controller = makeController();
+    QVERIFY(controller);
+    QStringList problems;
+    const QList<ServerSource *> sources = LocalServices::connectAll(*controller, &problems);
+    QCOMPARE(sources.size(), 1);
+    QCOMPARE(controller->servers(), sources);
+    QTRY_VERIFY_WITH_TIMEOUT(sources.first()->isReady(), 5000);
+    QCOMPARE(sources.first()->label(), u"OpenCode service 1.18.34 · 127.0.0.1:%1"_s.arg(server.url().port()));
+    QCOMPARE(problems.size(), 1);
+    QVERIFY2(problems.first().contains(u"service-beta.json"_s) && problems.first().contains(u"mode 604"_s),
+             qPrintable(problems.first()));
+    QVERIFY(!problems.first().contains(password));
+    // Connected with the file's password.
+    QVERIFY(server.count("GET", u"/global/health"_s) >= 1);
 }
 
 QTEST_GUILESS_MAIN(TestSessionController)

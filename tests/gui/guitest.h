@@ -12,6 +12,7 @@
 #include "timelineview.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QFont>
 #include <QPalette>
 #include <QSettings>
@@ -34,6 +35,8 @@ inline void isolateSettings(const QTemporaryDir &dir)
     QCoreApplication::setApplicationName(QStringLiteral("weft-gui-tests"));
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+    // OpenCode's background services running on this machine stay out of the tests' windows.
+    qputenv("XDG_STATE_HOME", QFile::encodeName(dir.path() + QStringLiteral("/state")));
 }
 
 /// A light palette close to KDE's Breeze.

@@ -27,6 +27,8 @@
 
 #include <QAction>
 #include <QElapsedTimer>
+#include <QScopeGuard>
+#include <QDir>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
@@ -212,6 +214,7 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void showsTheServerAsASource();
+    void showsTheLocalServiceWithoutBeingAsked();
     void promptPermissionAndStopGoToTheServer();
     void forkAndCompactThere();
     void refusedAndDroppedConnections();
@@ -337,6 +340,36 @@ void TestGuiServer::showsTheServerAsASource()
     again->sources()->disconnectServer(key);
     QTRY_COMPARE(again->sessionTreeModel()->rowCount(), 1);
     QCOMPARE(QSettings().value(u"OpenCodeServers/1/connected"_s).toBool(), false);
+}
+
+void TestGuiServer::showsTheLocalServiceWithoutBeingAsked()
+{
+    // `opencode serve --service` registered in $XDG_STATE_HOME/opencode/service.json (this
+    // process's PID runs): the window shows it at its start, connected with the file's password.
+    const QString dir = qEnvironmentVariable("XDG_STATE_HOME") + u"/opencode"_s;
+    QVERIFY(QDir().mkpath(dir));
+    QFile file(dir + u"/service.json"_s);
+    const auto remove = qScopeGuard([&file] { file.remove(); });
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(u"{\"id\":\"x\",\"version\":\"2.0.9\",\"url\":\"%1\",\"pid\":%2,\"password\":\"secret\"}"_s
+                   .arg(m_server->url().toString())
+                   .arg(QCoreApplication::applicationPid())
+                   .toUtf8());
+    file.close();
+    QVERIFY(file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    const QString key = ServerSource::keyFor(m_server->url());
+    SessionTreeModel *tree = w->sessionTreeModel();
+    QTRY_VERIFY(tree->indexForSession(v1Session(), key).isValid());
+    const QString label = tree->indexForSource(key).data().toString();
+    QVERIFY2(label.startsWith(u"OpenCode service 1.18.34 · 127.0.0.1:%1"_s.arg(m_server->url().port())), qPrintable(label));
+    // Found again at each start, never remembered (nor its password).
+    QSettings settings;
+    QCOMPARE(settings.value(u"OpenCodeServers/size"_s, 0).toInt(), 0);
+    QFile stored(settings.fileName());
+    QVERIFY(!stored.open(QIODevice::ReadOnly) || !stored.readAll().contains("secret"));
 }
 
 void TestGuiServer::promptPermissionAndStopGoToTheServer()

@@ -17,6 +17,8 @@
 using namespace Qt::StringLiterals;
 using namespace weft;
 using weft::test::FakeOpencodeServer;
+using weft::test::recordedApiAnswer;
+using weft::test::recordedApiEvents;
 using weft::test::recordedEvents;
 using weft::test::RecordedExchange;
 using weft::test::recordedExchange;
@@ -69,6 +71,11 @@ private Q_SLOTS:
     void runFails();
     void runInterrupted();
     void localOnlyCommandsRefused();
+    // Against OpenCode 2 (only `/api` routes), recorded from its V2 preview.
+    void v2ListAndExport();
+    void v2Run_data();
+    void v2Run();
+    void v2ForkCompactRevertDelete();
 
 private:
     std::unique_ptr<FakeOpencodeServer> m_server;
@@ -287,6 +294,201 @@ void TestServerCli::localOnlyCommandsRefused()
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("not with --server"), run.err.constData());
     }
+}
+
+namespace
+{
+
+const QString V2WriteSession = u"ses_ddcdb783cffeX7KYY6OJl6gO0h"_s;
+const QString V2ShellSession = u"ses_ddcdb745affekya26AGAW2oUML"_s;
+/// The recorded prompt of V2WriteSession ("Please create the files").
+const QByteArray V2RecordedInput = "msg_2232488d4001QzWT0pMlA8YN5C";
+
+std::unique_ptr<FakeOpencodeServer> v2Server()
+{
+    auto server = std::make_unique<FakeOpencodeServer>();
+    server->setV2Only();
+    server->routeAllRecordedV2();
+    if (!server->listen())
+        return nullptr;
+    return server;
+}
+
+} // namespace
+
+void TestServerCli::v2ListAndExport()
+{
+    m_server = v2Server();
+    QVERIFY(m_server);
+    const WeftRun list = weft({u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+    QVERIFY2(list.exitCode == 0, list.err.constData());
+    const JsonArray sessions = parse(list.out).toArray();
+    QCOMPARE(sessions.size(), 3);
+    QStringList ids;
+    for (const JsonValue &v : sessions)
+        ids.append(v.toObject().string(u"id"));
+    QVERIFY(ids.contains(V2WriteSession) && ids.contains(V2ShellSession));
+    // OpenCode 2's own variable for the password.
+    QProcessEnvironment v2Password;
+    v2Password.insert(u"OPENCODE_PASSWORD"_s, u"secret"_s);
+    const WeftRun withV2Variable = weft({u"session"_s, u"list"_s}, v2Password);
+    QVERIFY2(withV2Variable.exitCode == 0, withV2Variable.err.constData());
+    // The text list too, as on OpenCode 1.x.
+    const WeftRun text = weft({u"session"_s, u"list"_s});
+    QVERIFY2(text.exitCode == 0, text.err.constData());
+    QVERIFY(text.out.contains(V2ShellSession.toUtf8()));
+
+    const WeftRun exported = weft({u"export"_s, V2ShellSession});
+    QVERIFY2(exported.exitCode == 0, exported.err.constData());
+    const JsonObject document = parse(exported.out).toObject();
+    QCOMPARE(document.object(u"info").string(u"id"), V2ShellSession);
+    QCOMPARE(document.object(u"info").string(u"directory"), u"/home/dev/src/demo4"_s);
+    // OpenCode's export shape: [{info, parts}], the server's history mapped to V1 messages.
+    const JsonArray messages = document.array(u"messages");
+    QCOMPARE(messages.size(), 6);
+    QCOMPARE(messages.at(0).toObject().object(u"info").string(u"role"), u"user"_s);
+    QVERIFY(exported.out.contains("\"tool\": \"shell\""));
+    QVERIFY(exported.out.contains("python3 hello.py"));
+    // A session the server does not know.
+    m_server->route("GET", u"/api/session/ses_0000000000000000000000unkn"_s, 404,
+                    JsonObject{{u"name"_s, u"NotFoundError"_s}, {u"data"_s, JsonObject{{u"message"_s, u"Session not found"_s}}}});
+    const WeftRun missing = weft({u"export"_s, u"ses_0000000000000000000000unkn"_s});
+    QVERIFY2(oneErrorLine(missing, u"ses_0000000000000000000000unkn"_s), missing.err.constData());
+    // No V1 route was asked after the probe.
+    for (const test::FakeRequest &r : m_server->requests())
+        QVERIFY2(r.path.startsWith("/api/") || r.path == "/global/health", r.path.constData());
+}
+
+void TestServerCli::v2Run_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<QString>("reply"); // to the permission asked
+    QTest::addRow("plain") << QStringList() << u"reject"_s;
+    QTest::addRow("auto-approve") << QStringList{u"--auto-approve"_s} << u"once"_s;
+    // A queued prompt: the run before it ends first, and the command waits for its own.
+    QTest::addRow("queue") << QStringList{u"--queue"_s} << u"reject"_s;
+}
+
+void TestServerCli::v2Run()
+{
+    QFETCH(QStringList, options);
+    QFETCH(QString, reply);
+    m_server = v2Server();
+    QVERIFY(m_server);
+    const QString base = u"/api/session/"_s + V2WriteSession;
+    // The recorded run of the session's first prompt, with the prompt's ID the command sends.
+    QList<QByteArray> frames;
+    for (const QByteArray &frame : recordedApiEvents()) {
+        if (!frame.contains(V2WriteSession.toUtf8()) || frame.contains("\"session.created\""))
+            continue;
+        frames.append(frame);
+        if (frame.contains("\"session.execution.succeeded\""))
+            break;
+    }
+    QVERIFY(frames.size() > 10);
+    const QByteArray history = toJson(recordedApiAnswer(base + u"/message?limit=100"_s), 0);
+    QByteArray promptID;
+    m_server->route("GET", base + u"/message"_s, [&](const test::FakeRequest &) {
+        return FakeOpencodeServer::Reply{200, QByteArray(history).replace(V2RecordedInput, promptID)};
+    });
+    const bool queued = options.contains(u"--queue"_s);
+    m_server->route("POST", base + u"/prompt"_s, [&](const test::FakeRequest &request) {
+        promptID = request.json.string(u"id").toUtf8();
+        QTimer::singleShot(10, m_server.get(), [&, queued] {
+            if (queued) {
+                m_server->pushApiEvent(u"session.execution.started"_s, JsonObject{{u"sessionID"_s, V2WriteSession}});
+                m_server->pushApiEvent(u"session.execution.succeeded"_s, JsonObject{{u"sessionID"_s, V2WriteSession}});
+            }
+            m_server->pushApiEvent(u"permission.asked"_s,
+                                   JsonObject{{u"id"_s, u"per_1"_s},
+                                              {u"sessionID"_s, V2WriteSession},
+                                              {u"action"_s, u"write"_s},
+                                              {u"resources"_s, JsonArray{u"hello.py"_s}}});
+            m_server->pushApiEvent(u"form.created"_s,
+                                   JsonObject{{u"form"_s, JsonObject{{u"id"_s, u"frm_1"_s},
+                                                                     {u"sessionID"_s, V2WriteSession},
+                                                                     {u"title"_s, u"Name?"_s},
+                                                                     {u"fields"_s, JsonArray{JsonObject{{u"key"_s, u"name"_s},
+                                                                                                        {u"type"_s, u"string"_s},
+                                                                                                        {u"title"_s, u"Name"_s}}}}}}});
+            for (const QByteArray &frame : frames)
+                m_server->pushFrame(QByteArray(frame).replace(V2RecordedInput, promptID));
+        });
+        return FakeOpencodeServer::Reply{200, toJson(JsonObject{{u"data"_s, JsonObject{{u"id"_s, QString::fromUtf8(promptID)}}}}, 0)};
+    });
+    for (const QString &tail : {u"/permission/per_1/reply"_s, u"/form/frm_1/cancel"_s})
+        m_server->route("POST", base + tail, [](const test::FakeRequest &) { return FakeOpencodeServer::Reply{204, {}}; });
+
+    const WeftRun run = weft(QStringList{u"run"_s, u"--session"_s, V2WriteSession} + options + QStringList{u"Please create the files"_s});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QString out = QString::fromUtf8(run.out);
+    QVERIFY2(out.contains(u"✓ write"_s), run.out.constData());
+    // Streamed once, and not printed again from the history read at the end.
+    QCOMPARE(out.count(u"Done. The tool finished; here is what happened in short."_s), 1);
+    const JsonObject prompt = [&] {
+        for (const test::FakeRequest &r : m_server->requests()) {
+            if (r.path.endsWith("/prompt"))
+                return r.json;
+        }
+        return JsonObject();
+    }();
+    QCOMPARE(prompt.string(u"text"), u"Please create the files"_s);
+    QVERIFY(prompt.string(u"id").startsWith(u"msg_"_s));
+    QCOMPARE(prompt.string(u"delivery"), queued ? u"queue"_s : QString());
+    QCOMPARE(m_server->requests().isEmpty(), false);
+    QTRY_COMPARE(m_server->count("POST", base + u"/permission/per_1/reply"_s), 1);
+    for (const test::FakeRequest &r : m_server->requests()) {
+        if (r.path.endsWith("/permission/per_1/reply"))
+            QCOMPARE(r.json, (JsonObject{{u"reply"_s, reply}}));
+    }
+    // The form is declined, as a question is (the command line has no one to ask).
+    QCOMPARE(m_server->count("POST", base + u"/form/frm_1/cancel"_s), 1);
+    QVERIFY2(run.err.contains("declined"), run.err.constData());
+}
+
+void TestServerCli::v2ForkCompactRevertDelete()
+{
+    m_server = v2Server();
+    QVERIFY(m_server);
+    const QString base = u"/api/session/"_s + V2WriteSession;
+    const JsonValue info = [] {
+        for (const JsonValue &v : recordedApiAnswer(u"/api/session"_s).toObject().array(u"data")) {
+            if (v.toObject().string(u"id") == V2ShellSession)
+                return JsonValue(JsonObject{{u"data"_s, v}});
+        }
+        return JsonValue();
+    }();
+    m_server->route("POST", base + u"/fork"_s, 200, info);
+    for (const QString &tail : {u"/compact"_s, u"/wait"_s, u"/revert/stage"_s, u"/revert/clear"_s})
+        m_server->route("POST", base + tail, [](const test::FakeRequest &) { return FakeOpencodeServer::Reply{204, {}}; });
+    m_server->route("DELETE", base, [](const test::FakeRequest &) { return FakeOpencodeServer::Reply{204, {}}; });
+    const QString messageID = u"msg_2232488e8001V2OLWwvZFRlcvK"_s;
+
+    const WeftRun forked = weft({u"session"_s, u"fork"_s, V2WriteSession, u"--message"_s, messageID});
+    QVERIFY2(forked.exitCode == 0, forked.err.constData());
+    QCOMPARE(forked.out.trimmed(), V2ShellSession.toUtf8());
+    QCOMPARE(m_server->requests().last().json,
+             (JsonObject{{u"boundary"_s, JsonObject{{u"type"_s, u"before"_s}, {u"messageID"_s, messageID}}}}));
+
+    const WeftRun compacted = weft({u"session"_s, u"compact"_s, V2WriteSession});
+    QVERIFY2(compacted.exitCode == 0, compacted.err.constData());
+    QCOMPARE(m_server->count("POST", base + u"/compact"_s), 1);
+    QCOMPARE(m_server->count("POST", base + u"/wait"_s), 1);
+
+    const WeftRun reverted = weft({u"session"_s, u"revert"_s, V2WriteSession, messageID});
+    QVERIFY2(reverted.exitCode == 0, reverted.err.constData());
+    QCOMPARE(m_server->count("POST", base + u"/revert/stage"_s), 1);
+    const WeftRun unreverted = weft({u"session"_s, u"unrevert"_s, V2WriteSession});
+    QVERIFY2(unreverted.exitCode == 0, unreverted.err.constData());
+    QCOMPARE(m_server->count("POST", base + u"/revert/clear"_s), 1);
+
+    const WeftRun deleted = weft({u"session"_s, u"delete"_s, V2WriteSession});
+    QVERIFY2(deleted.exitCode == 0, deleted.err.constData());
+    QCOMPARE(m_server->count("DELETE", base), 1);
+
+    // Steering and queueing go with a session.
+    const WeftRun noSession = weft({u"run"_s, u"--queue"_s, u"hi"_s});
+    QCOMPARE(noSession.exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestServerCli)

@@ -157,10 +157,10 @@ void TestServerStore::probeErrors()
     Result<ServerInfo> notOpencode = await(ServerClient(other.url(), QString()).probe());
     QVERIFY(!notOpencode);
     QVERIFY2(notOpencode.error().message.contains(u"not an OpenCode server"_s), qPrintable(notOpencode.error().toString()));
-    other.route("GET", u"/global/health"_s, 200, JsonObject{{u"healthy"_s, true}, {u"version"_s, u"2.0.1"_s}});
+    other.route("GET", u"/global/health"_s, 200, JsonObject{{u"healthy"_s, true}, {u"version"_s, u"3.0.1"_s}});
     Result<ServerInfo> future = await(ServerClient(other.url(), QString()).probe());
     QVERIFY(!future);
-    QVERIFY2(future.error().message.contains(u"2.0.1"_s), qPrintable(future.error().toString()));
+    QVERIFY2(future.error().message.contains(u"3.0.1"_s), qPrintable(future.error().toString()));
     other.route("GET", u"/global/health"_s, 200, JsonValue(u"<html>"_s));
     QVERIFY(!await(ServerClient(other.url(), QString()).probe()));
 }

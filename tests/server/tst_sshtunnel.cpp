@@ -23,6 +23,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -118,6 +119,7 @@ private Q_SLOTS:
     void cliSessionList();
     void cliErrors();
     void killedWeftStopsTheRemoteServer();
+    void remoteService();
     void serverSource();
     void realOpencode();
 
@@ -527,6 +529,107 @@ void TestSshTunnel::killedWeftStopsTheRemoteServer()
     weft.kill();
     QVERIFY(weft.waitForFinished(5000));
     QVERIFY2(waitGone(pid, 10000), "the remote server outlived a killed weft");
+}
+
+/// An HTTP GET of @p path through @p port with basic auth @p password: the status line.
+static QByteArray httpStatus(int port, const QString &path, const QString &password)
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, quint16(port));
+    if (!socket.waitForConnected(5000))
+        return {};
+    socket.write("GET " + path.toUtf8() + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: Basic "
+                 + (u"opencode:"_s + password).toUtf8().toBase64() + "\r\n\r\n");
+    QByteArray answer;
+    // The server may be this very process: the event loop runs meanwhile.
+    (void)QTest::qWaitFor([&] {
+        answer += socket.readAll();
+        return answer.contains("\r\n") || socket.state() == QAbstractSocket::UnconnectedState;
+    }, 10000);
+    return answer.left(answer.indexOf("\r\n"));
+}
+
+void TestSshTunnel::remoteService()
+{
+    // OpenCode's background service on the "remote" machine: a stand-in server in this process
+    // on loopback, registered in that machine's ~/.local/state/opencode/service.json with this
+    // process's PID (which runs).
+    const QString password = u"service-password-0123456789abcdef"_s;
+    test::FakeOpencodeServer service(password);
+    service.routeAllRecorded();
+    QVERIFY(service.listen());
+    const QString dir = m_dir.path() + u"/ok/home/.local/state/opencode"_s;
+    QVERIFY(QDir().mkpath(dir));
+    const QString file = dir + u"/service.json"_s;
+    const auto cleanup = qScopeGuard([&] { QFile::remove(file); });
+    const auto registration = [&](qint64 pid, const QString &url) {
+        return u"{\"id\":\"x\",\"version\":\"2.0.9\",\"url\":\"%1\",\"pid\":%2,\"password\":\"%3\"}"_s.arg(url)
+            .arg(pid)
+            .arg(password)
+            .toUtf8();
+    };
+    constexpr auto Private = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
+
+    // Attached: no server started there, the forward leads to the service, with its password.
+    {
+        QVERIFY(writeFile(file, registration(::getpid(), service.url().toString()), Private));
+        const QList<qint64> before = fakePids();
+        SshTunnel tunnel;
+        const Result<void> started = startAndWait(tunnel, target(m_ok, m_project));
+        QVERIFY2(started, qPrintable(started ? QString() : started.error().message));
+        QVERIFY(tunnel.attachedToService());
+        QCOMPARE(tunnel.serviceVersion(), u"2.0.9"_s);
+        QCOMPARE(tunnel.remotePid(), qint64(::getpid()));
+        QCOMPARE(tunnel.remotePort(), service.url().port());
+        QCOMPARE(tunnel.password(), password);
+        QCOMPARE(fakePids(), before);
+        QCOMPARE(httpStatus(tunnel.localUrl().port(), u"/global/health"_s, password), "HTTP/1.1 200 OK");
+        QVERIFY(service.count("GET", u"/global/health"_s) >= 1);
+        const QUrl local = tunnel.localUrl();
+        tunnel.stop();
+        QTRY_VERIFY(!portAccepts(local.port()));
+        // The service is left running.
+        QVERIFY(portAccepts(service.url().port()));
+    }
+    // Not used, and said why; a server of the tunnel's own is started as before.
+    struct Case {
+        const char *name;
+        QByteArray json;
+        QFileDevice::Permissions permissions;
+        QString why;
+    };
+    const QList<Case> cases{
+        {"readable by others", registration(::getpid(), service.url().toString()), Private | QFileDevice::ReadOther,
+         u"may be read or changed by others"_s},
+        {"another host", registration(::getpid(), u"http://192.0.2.7:4096"_s), Private, u"not an http:// address on this machine"_s},
+        {"a file URL", registration(::getpid(), u"file:///etc/passwd"_s), Private, u"not an http:// address on this machine"_s},
+        {"damaged", QByteArray("{\"url\": \"http://127.0.0.1:1\", "), Private, u"not valid JSON"_s},
+        {"stale", registration(999999999, service.url().toString()), Private, u"stale"_s},
+    };
+    for (const Case &c : cases) {
+        QVERIFY(writeFile(file, c.json, c.permissions));
+        SshTunnel tunnel;
+        const Result<void> started = startAndWait(tunnel, target(m_ok, m_project));
+        QVERIFY2(started, qPrintable(started ? QString() : started.error().message));
+        QVERIFY2(!tunnel.attachedToService(), c.name);
+        QVERIFY2(tunnel.serviceProblem().contains(c.why), qPrintable(u"%1: %2"_s.arg(QLatin1StringView(c.name), tunnel.serviceProblem())));
+        QVERIFY2(!tunnel.serviceProblem().contains(password), c.name);
+        QVERIFY2(fakePids().contains(tunnel.remotePid()), c.name);
+        QVERIFY(tunnel.password() != password);
+        const qint64 pid = tunnel.remotePid();
+        tunnel.stop();
+        QVERIFY2(waitGone(pid, 5000), c.name);
+    }
+    // The command line says why it did not attach, and goes on with a server of its own.
+    QVERIFY(writeFile(file, registration(::getpid(), service.url().toString()), Private | QFileDevice::ReadGroup));
+    QProcessEnvironment env;
+    env.insert(u"WEFT_SSH_CONFIG"_s, m_dir.path() + u"/ssh_config"_s);
+    const WeftRun list = m_weft.run({u"--server"_s, u"ssh://root@127.0.0.1:%1%2"_s.arg(m_ok).arg(m_project), u"session"_s, u"list"_s}, env);
+    QVERIFY2(list.exitCode == 0, list.err.constData());
+    QVERIFY2(list.out.contains("Recorded V1"), list.out.constData());
+    const QByteArray note = list.err.left(list.err.indexOf('\n'));
+    QVERIFY2(note.startsWith("weft: note: ") && note.contains("may be read or changed by others"), list.err.constData());
+    QVERIFY(!list.err.contains(password.toUtf8()));
 }
 
 void TestSshTunnel::serverSource()

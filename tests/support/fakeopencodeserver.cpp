@@ -2,6 +2,7 @@
 #include "fakeopencodeserver.h"
 #include "testdata.h"
 
+#include <QDateTime>
 #include <QSet>
 
 using namespace Qt::StringLiterals;
@@ -15,6 +16,11 @@ namespace
 QString recordedDir()
 {
     return QStringLiteral(WEFT_TEST_DATA) + u"/opencode-1.18.34-server"_s;
+}
+
+QString recordedV2Dir()
+{
+    return QStringLiteral(WEFT_TEST_DATA) + u"/opencode-v2-preview-server"_s;
 }
 
 QString key(const QByteArray &method, const QString &path)
@@ -76,6 +82,31 @@ QList<QByteArray> recordedEvents(const QString &file)
     return frames;
 }
 
+QList<QByteArray> recordedApiEvents()
+{
+    QList<QByteArray> frames;
+    const QByteArray bytes = readFile(recordedV2Dir() + u"/events-stream.txt"_s);
+    for (const QByteArray &frame : bytes.split('\n')) {
+        if (frame.startsWith("data: "))
+            frames.append(frame + "\n\n");
+    }
+    return frames;
+}
+
+static JsonObject apiDump()
+{
+    static const JsonObject dump = [] {
+        const std::optional<JsonValue> parsed = parseJson(readFile(recordedV2Dir() + u"/api-dump.json"_s));
+        return parsed ? parsed->toObject() : JsonObject();
+    }();
+    return dump;
+}
+
+JsonValue recordedApiAnswer(const QString &target)
+{
+    return apiDump().object(target).value(u"body");
+}
+
 FakeOpencodeServer::FakeOpencodeServer(const QString &password, QObject *parent)
     : QObject(parent)
     , m_authorization(password.isEmpty() ? QByteArray() : "Basic " + (u"opencode:"_s + password).toUtf8().toBase64())
@@ -123,6 +154,35 @@ void FakeOpencodeServer::routeAllRecorded()
     }
 }
 
+void FakeOpencodeServer::routeAllRecordedV2()
+{
+    const JsonObject dump = apiDump();
+    QSet<QString> seen;
+    for (qsizetype i = 0; i < dump.size(); ++i) {
+        const QString path = dump.keyAt(i).section(u'?', 0, 0);
+        const JsonObject answer = dump.object(dump.keyAt(i));
+        if (seen.contains(path) || answer.integer(u"status") != 200 || answer.value(u"body").isString())
+            continue;
+        seen.insert(path);
+        route("GET", path, 200, answer.value(u"body"));
+    }
+    // Each listed session by its ID, as the list has it (the recording read one of them).
+    for (const JsonValue &v : dump.object(u"/api/session"_s).object(u"body").array(u"data")) {
+        const QString path = u"/api/session/"_s + v.toObject().string(u"id");
+        if (!seen.contains(path))
+            route("GET", path, 200, JsonObject{{u"data"_s, v}});
+    }
+}
+
+void FakeOpencodeServer::pushApiEvent(const QString &type, const JsonObject &data)
+{
+    const JsonObject event{{u"id"_s, u"evt_fake%1"_s.arg(++m_apiEvents)},
+                           {u"created"_s, QDateTime::currentMSecsSinceEpoch()},
+                           {u"type"_s, type},
+                           {u"data"_s, data}};
+    pushFrame("data: " + toJson(event, 0) + "\n\n");
+}
+
 void FakeOpencodeServer::onNewConnection()
 {
     while (QTcpSocket *socket = m_server.nextPendingConnection()) {
@@ -158,11 +218,13 @@ void FakeOpencodeServer::onReadyRead(QTcpSocket *socket)
             respond(401, {}, "www-authenticate: Basic realm=\"Secure Area\"\r\n");
             continue;
         }
-        if (request.method == "GET" && path == u"/global/event") {
+        if (request.method == "GET" && path == (m_v2Only ? u"/api/event"_s : u"/global/event"_s)) {
             socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
                           "Transfer-Encoding: chunked\r\n\r\n");
             m_streams.append(socket);
-            const QByteArray hello = "data: {\"payload\":{\"id\":\"evt_0\",\"type\":\"server.connected\",\"properties\":{}}}\n\n";
+            const QByteArray hello = m_v2Only
+                ? QByteArray("data: {\"id\":\"evt_0\",\"type\":\"server.connected\",\"data\":{}}\n\n")
+                : QByteArray("data: {\"payload\":{\"id\":\"evt_0\",\"type\":\"server.connected\",\"properties\":{}}}\n\n");
             socket->write(QByteArray::number(hello.size(), 16) + "\r\n" + hello + "\r\n");
             Q_EMIT eventStreamOpened();
             continue;

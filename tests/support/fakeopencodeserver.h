@@ -4,7 +4,9 @@
 // A loopback stand-in for `opencode serve`: answers routes with bodies recorded from the real
 // OpenCode 1.18.34 (tests/data/opencode-1.18.34-server, see its README), checks HTTP basic auth
 // as the real server does, and streams server-sent events on `/global/event` that a test pushes
-// (recorded streams replayed frame by frame, or its own).
+// (recorded streams replayed frame by frame, or its own). In V2-only mode (setV2Only()) it is
+// OpenCode 2's server instead: the answers recorded from the V2 preview
+// (tests/data/opencode-v2-preview-server) and the event stream on `/api/event`.
 
 #include "core/json.h"
 #include "fakellmserver.h"
@@ -39,6 +41,10 @@ struct RecordedExchange {
 [[nodiscard]] RecordedExchange recordedExchange(const QString &name);
 /// The `data:` frames of a recorded event stream (events-*.sse), each "data: ...\n\n".
 [[nodiscard]] QList<QByteArray> recordedEvents(const QString &file);
+/// The `data:` frames of the V2 preview's recorded `/api/event` stream, each "data: ...\n\n".
+[[nodiscard]] QList<QByteArray> recordedApiEvents();
+/// The answer recorded from the V2 preview for @p target (path and query, as in api-dump.json).
+[[nodiscard]] JsonValue recordedApiAnswer(const QString &target);
 
 class FakeOpencodeServer : public QObject
 {
@@ -70,6 +76,14 @@ public:
     /// the state the recording started from. (`/global/health` included.)
     void routeAllRecorded();
 
+    /// OpenCode 2: the event stream is `/api/event` (`{id, type, data}` events).
+    void setV2Only() { m_v2Only = true; }
+    /// Every GET recorded from the V2 preview (api-dump.json), the first of each path, and
+    /// `GET /api/session/{id}` of each session listed.
+    void routeAllRecordedV2();
+    /// Sends one event of OpenCode 2's stream `{id, created, type, data}`.
+    void pushApiEvent(const QString &type, const JsonObject &data);
+
     /// Sends @p frame ("data: ...\n\n") to every open event stream.
     void pushFrame(const QByteArray &frame);
     /// Sends one event `{directory, payload: {type, properties}}`.
@@ -97,6 +111,8 @@ private:
     QList<FakeRequest> m_requests;
     QHash<QTcpSocket *, QByteArray> m_buffers;
     QList<QPointer<QTcpSocket>> m_streams;
+    bool m_v2Only = false;
+    int m_apiEvents = 0;
 };
 
 } // namespace weft::test
