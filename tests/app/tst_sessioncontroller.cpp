@@ -516,6 +516,8 @@ void TestSessionController::queueWaitsAfterAFailedRun()
     QVERIFY(waitIdle(controller.get()));
     QCOMPARE(m_run.server->requests().size(), 2);
     QCOMPARE(controller->sendQueuedNow(m_run.sessionID).status, Status::Failed); // nothing queued
+}
+
 void TestSessionController::localServiceShownAsSource()
 {
     // OpenCode's background service: a stand-in server registered in service.json (this

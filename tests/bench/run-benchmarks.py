@@ -448,29 +448,32 @@ class Runner:
                          "loopback) to its first painted frame", runs, first)
 
     def opencode2_path(self):
-        """The OpenCode V2 preview server (`opencode2`), given with --opencode2 or unpacked once
-        from ../shared/tools/opencode-v2-preview/opencode2.xz (checksum checked); None when neither."""
+        """The OpenCode V2 preview server (`opencode2`): given with --opencode2, else where
+        tests/compat/opencode2-e2e.sh unpacks it (${WEFT_OPENCODE2_CACHE:-/var/cache/weft/opencode2}/SHA256/),
+        unpacked there once from ../shared/tools/opencode-v2-preview/opencode2.xz (checksum checked).
+        None when neither is there."""
         if self.args.opencode2:
             return self.args.opencode2
-        exe = os.path.join(self.build, "opencode2", "opencode2")
-        if os.access(exe, os.X_OK):
-            return exe
         src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        tool = os.path.join(os.path.dirname(src), "shared", "tools", "opencode-v2-preview")
-        packed = os.path.join(tool, "opencode2.xz")
+        packed = os.environ.get("WEFT_OPENCODE2_XZ",
+                                os.path.join(os.path.dirname(src), "shared", "tools", "opencode-v2-preview", "opencode2.xz"))
         if not os.path.exists(packed):
             return None
-        log(f"unpacking {packed} (once)")
-        os.makedirs(os.path.dirname(exe), exist_ok=True)
+        expected = open(packed[:-3] + ".sha256").read().split()[0]
+        cache = os.path.join(os.environ.get("WEFT_OPENCODE2_CACHE", "/var/cache/weft/opencode2"), expected)
+        exe = os.path.join(cache, "opencode2")
+        if os.access(exe, os.X_OK):
+            return exe
+        log(f"unpacking {packed} (222 MB, once) into {cache}")
+        os.makedirs(cache, exist_ok=True)
         digest = hashlib.sha256()
         with lzma.open(packed) as f, open(exe + ".tmp", "wb") as out:
             for chunk in iter(lambda: f.read(1 << 20), b""):
                 digest.update(chunk)
                 out.write(chunk)
-        expected = open(os.path.join(tool, "opencode2.sha256")).read().split()[0]
         if digest.hexdigest() != expected:
             os.remove(exe + ".tmp")
-            raise RuntimeError(f"{packed}: checksum mismatch")
+            raise RuntimeError(f"{packed}: the unpacked file has another SHA-256 than opencode2.sha256 says")
         os.chmod(exe + ".tmp", 0o755)
         os.rename(exe + ".tmp", exe)
         return exe
