@@ -14,7 +14,6 @@ import importlib.util
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -80,12 +79,6 @@ class _Replay:
 class NotOpencode(SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Test:
@@ -197,7 +190,7 @@ class Test:
         p = self.weft_cmd("session list (no password)", ["session", "list"], password=None)
         self.one_error_line("no password: non-zero exit, one stderr line about the password", p, ["password"])
 
-        closed = f"http://127.0.0.1:{free_port()}"
+        closed = f"http://127.0.0.1:{rec.free_port()}"
         p = self.weft_cmd("session list (closed port)", ["session", "list"], server=closed)
         self.one_error_line("unreachable server (closed port): non-zero exit, one stderr line", p)
 
@@ -283,10 +276,10 @@ class Test:
         server = self.messages(sid)
         mine = doc.get("messages") if isinstance(doc, dict) else None
         self.check(f"export: messages and parts equal GET /session/{{id}}/message ({len(server)} messages)",
-                   mine == server and len(server) > 0, first_difference(mine, server))
+                   mine == server and len(server) > 0, rec.first_difference(mine, server))
         if isinstance(doc, dict) and isinstance(info, dict):
             self.check("export: info equals GET /session/{id}", doc.get("info") == info,
-                       first_difference(doc.get("info"), info))
+                       rec.first_difference(doc.get("info"), info))
         return doc
 
     def fork(self, sid):
@@ -381,29 +374,6 @@ class Test:
         for label, ms, code in self.timings:
             print(f"  {label:<42} {ms:>6}   {code}")
         print(f"  {'total':<42} {sum(ms for _, ms, _ in self.timings):>6}")
-
-
-def first_difference(a, b, path="$"):
-    """Where two JSON values first differ, for a readable failure."""
-    if type(a) is not type(b):
-        return f"{path}: {type(a).__name__} {json.dumps(a)[:300]} vs {type(b).__name__} {json.dumps(b)[:300]}"
-    if isinstance(a, dict):
-        for k in sorted(set(a) | set(b)):
-            if k not in a:
-                return f"{path}.{k}: missing in weft's (server has {json.dumps(b[k])[:300]})"
-            if k not in b:
-                return f"{path}.{k}: only in weft's ({json.dumps(a[k])[:300]})"
-            d = first_difference(a[k], b[k], f"{path}.{k}")
-            if d:
-                return d
-        return ""
-    if isinstance(a, list):
-        for i, (x, y) in enumerate(zip(a, b)):
-            d = first_difference(x, y, f"{path}[{i}]")
-            if d:
-                return d
-        return f"{path}: {len(a)} items vs {len(b)}" if len(a) != len(b) else ""
-    return "" if a == b else f"{path}: {json.dumps(a)[:300]} vs {json.dumps(b)[:300]}"
 
 
 def main():

@@ -24,7 +24,6 @@ import os
 import shutil
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -136,12 +135,6 @@ class V2Model(rec.ModelHandler):
 # The server
 # ---------------------------------------------------------------------------------------------
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Opencode2:
     """`opencode2 serve` in a throwaway HOME (base/home), its project base/home/src/demo, and the
     scripted model. start() (again after stop(), on the same HOME and database) starts it as a
@@ -156,7 +149,7 @@ class Opencode2:
         os.makedirs(self.project)
         for d in (".local/share", ".config/opencode", ".cache", ".local/state"):
             os.makedirs(os.path.join(self.home, d), exist_ok=True)
-        self.model_port, self.port = free_port(), free_port()
+        self.model_port, self.port = rec.free_port(), rec.free_port()
         V2Model.project = self.project
         self.model = ThreadingHTTPServer(("127.0.0.1", self.model_port), V2Model)
         self.model.daemon_threads = True
@@ -516,7 +509,7 @@ class Test:
         mine = [digest_v1(m) for m in doc.get("messages", [])]
         self.check(f"{label}: the messages equal the server's history ({len(server)} items: ids, roles, "
                    "texts, tool calls and states)", mine == server and len(server) > 0,
-                   first_difference(mine, server))
+                   rec.first_difference(mine, server))
         return doc
 
     def fork(self, sid):
@@ -791,29 +784,6 @@ def digest_v1(message):
     texts = [p.get("text", "") for p in parts if p.get("type") == "text"]
     tools = [[p.get("callID"), p.get("tool"), (p.get("state") or {}).get("status")] for p in parts if p.get("type") == "tool"]
     return {"id": info.get("id"), "role": info.get("role"), "text": texts, "tools": tools}
-
-
-def first_difference(a, b, path="$"):
-    """Where two JSON values first differ, for a readable failure."""
-    if type(a) is not type(b):
-        return f"{path}: {type(a).__name__} {json.dumps(a)[:300]} vs {type(b).__name__} {json.dumps(b)[:300]}"
-    if isinstance(a, dict):
-        for k in sorted(set(a) | set(b)):
-            if k not in a:
-                return f"{path}.{k}: missing in weft's (server has {json.dumps(b[k])[:300]})"
-            if k not in b:
-                return f"{path}.{k}: only in weft's ({json.dumps(a[k])[:300]})"
-            d = first_difference(a[k], b[k], f"{path}.{k}")
-            if d:
-                return d
-        return ""
-    if isinstance(a, list):
-        for i, (x, y) in enumerate(zip(a, b)):
-            d = first_difference(x, y, f"{path}[{i}]")
-            if d:
-                return d
-        return f"{path}: {len(a)} items vs {len(b)}" if len(a) != len(b) else ""
-    return "" if a == b else f"{path}: {json.dumps(a)[:300]} vs {json.dumps(b)[:300]}"
 
 
 def main():

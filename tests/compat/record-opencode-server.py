@@ -181,6 +181,30 @@ def free_port():
         return s.getsockname()[1]
 
 
+def first_difference(a, b, path="$"):
+    """Where two JSON values first differ (@p a: weft's, @p b: the server's), for a readable
+    failure; empty when they are equal. For the end-to-end checks."""
+    if type(a) is not type(b):
+        return f"{path}: {type(a).__name__} {json.dumps(a)[:300]} vs {type(b).__name__} {json.dumps(b)[:300]}"
+    if isinstance(a, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a:
+                return f"{path}.{k}: missing in weft's (server has {json.dumps(b[k])[:300]})"
+            if k not in b:
+                return f"{path}.{k}: only in weft's ({json.dumps(a[k])[:300]})"
+            d = first_difference(a[k], b[k], f"{path}.{k}")
+            if d:
+                return d
+        return ""
+    if isinstance(a, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = first_difference(x, y, f"{path}[{i}]")
+            if d:
+                return d
+        return f"{path}: {len(a)} items vs {len(b)}" if len(a) != len(b) else ""
+    return "" if a == b else f"{path}: {json.dumps(a)[:300]} vs {json.dumps(b)[:300]}"
+
+
 class Recorder:
     def __init__(self, port, home, model_port):
         self.port, self.home, self.model_port = port, home, model_port
