@@ -932,6 +932,10 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::Core</name>
     <message>
+        <source>Shell</source>
+        <translation>シェル</translation>
+    </message>
+    <message>
         <source>Patch</source>
         <translation>パッチ</translation>
     </message>
@@ -950,10 +954,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Subagent</source>
         <translation>サブエージェント</translation>
-    </message>
-    <message>
-        <source>Shell</source>
-        <translation>シェル</translation>
     </message>
     <message>
         <source>%1 redirected to %2, another origin: Weft does not send credentials there (give that address instead if you trust it)</source>

@@ -932,6 +932,10 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::Core</name>
     <message>
+        <source>Shell</source>
+        <translation>Shell 命令</translation>
+    </message>
+    <message>
         <source>Patch</source>
         <translation>补丁</translation>
     </message>
@@ -950,10 +954,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>Subagent</source>
         <translation>子代理</translation>
-    </message>
-    <message>
-        <source>Shell</source>
-        <translation>Shell</translation>
     </message>
     <message>
         <source>%1 redirected to %2, another origin: Weft does not send credentials there (give that address instead if you trust it)</source>
