@@ -827,6 +827,17 @@ Result<void> OpencodeDbStore::readEventRows(QSqlDatabase &db, const QString &ses
         if (!m_schema.event.contains(QStringView(c).toString()))
             return {};
     }
+    // Only a session that ran steps has a conversation to rebuild: a V1 session's events (1.18
+    // logs every message and part update) are not read. One probe of the (aggregate_id, type)
+    // index.
+    bool steps = false;
+    const Result<void> probe = forEachRow(
+        db,
+        u"SELECT 1 FROM event WHERE aggregate_id = ? AND (type LIKE 'session.step.started.%' "
+        u"OR type LIKE 'session.next.step.started.%') LIMIT 1"_s,
+        {sessionID}, [&](const QSqlQuery &) { steps = true; });
+    if (!probe || !steps)
+        return probe;
     // `created` came with OpenCode 2 (1.18's events carry a `timestamp` in their data instead).
     const QString created = m_schema.event.contains(u"created"_s) ? u"created"_s : u"0"_s;
     QList<SessionEventLog::Event> events;
