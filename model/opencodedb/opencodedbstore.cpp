@@ -200,6 +200,36 @@ OpencodeDbStore::Columns::Columns(const QSqlRecord &record)
     }
 }
 
+namespace
+{
+/// An OpenCode 2.0.x database made by 2.x alone may have no legacy V1 tables (`session`,
+/// `message`, `part`; OpenCode's V1→V2 migration looks for `session` to know whether it has V1
+/// data): the connection gets empty ones of its own, as TEMP tables (writable on a read-only
+/// connection, never in the file, found before the file's by unqualified names), so that every
+/// read of V1 rows reads none instead of failing.
+void addEmptyLegacyTables(QSqlQuery &query)
+{
+    QSet<QString> tables;
+    runRows(query, u"SELECT name FROM sqlite_master WHERE type = 'table'"_s, {},
+            [&](const QSqlQuery &q) { tables.insert(q.value(0).toString()); });
+    if (!tables.contains(u"session_v2"_s))
+        return;
+    const QList<std::pair<QString, QString>> legacy{
+        {u"session"_s, u"CREATE TEMP TABLE session (id text PRIMARY KEY, project_id text NOT NULL, parent_id text, "
+                       u"slug text NOT NULL, directory text NOT NULL, title text NOT NULL, version text NOT NULL, "
+                       u"time_created integer NOT NULL, time_updated integer NOT NULL)"_s},
+        {u"message"_s, u"CREATE TEMP TABLE message (id text PRIMARY KEY, session_id text NOT NULL, "
+                       u"time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)"_s},
+        {u"part"_s, u"CREATE TEMP TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL, "
+                    u"time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)"_s},
+    };
+    for (const auto &[name, sql] : legacy) {
+        if (!tables.contains(name))
+            runRows(query, sql, {}, {});
+    }
+}
+} // namespace
+
 // ---------------------------------------------------------------------------------------------
 
 OpencodeDbStore::OpencodeDbStore(const QString &file, const Options &options)
@@ -207,8 +237,9 @@ OpencodeDbStore::OpencodeDbStore(const QString &file, const Options &options)
     , m_options(options)
     , m_connections(std::make_unique<ThreadConnections>(
           file, u"QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=%1"_s.arg(options.busyTimeoutMs), [](QSqlDatabase &db) -> Result<void> {
-              // Belt and braces: the connection refuses writes even if a statement tried one.
               QSqlQuery pragma(db);
+              addEmptyLegacyTables(pragma);
+              // Belt and braces: the connection refuses writes even if a statement tried one.
               runRows(pragma, u"PRAGMA query_only = 1"_s, {}, {});
               return {};
           }))
@@ -438,7 +469,10 @@ Result<void> OpencodeDbStore::inspect()
     QString migrationPhase;
     Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         const Result<void> tables
-            = forEachRow(db, u"SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"_s, {},
+            = forEachRow(db,
+                         u"SELECT name FROM sqlite_master WHERE type = 'table' UNION "
+                         u"SELECT name FROM sqlite_temp_master WHERE type = 'table' ORDER BY name"_s,
+                         {},
                          [&](const QSqlQuery &q) { schema.tables.append(q.value(0).toString()); });
         if (!tables)
             return tables;

@@ -190,6 +190,7 @@ private Q_SLOTS:
     void eventLogRebuildsSession();
     void previewDatabase();
     void previewRebuiltFromEvents();
+    void sessionV2WithoutLegacyTables();
 };
 
 void TestOpencodeDbStore::initTestCase()
@@ -1412,6 +1413,41 @@ void TestOpencodeDbStore::previewRebuiltFromEvents()
         QVERIFY(!it.value().isEmpty());
         QCOMPARE(outline(opened.value()->messagesWithParts(it.key())), it.value());
     }
+}
+
+void TestOpencodeDbStore::sessionV2WithoutLegacyTables()
+{
+    // A database OpenCode 2.0.x made alone need not have the V1 tables: it opens, with the
+    // session_v2 sessions, and the file is left as it was.
+    QTemporaryDir dir;
+    const QString file = copyRealFixture(dir, SessionV2Fixture) + u"/opencode.db"_s;
+    {
+        TestDb db(file, SchemaAge::V1_15_13, false);
+        QVERIFY(db.exec(u"DROP TABLE part"_s));
+        QVERIFY(db.exec(u"DROP TABLE message"_s));
+        QVERIFY(db.exec(u"DROP TABLE session"_s));
+        QVERIFY(db.exec(u"PRAGMA wal_checkpoint(TRUNCATE)"_s));
+    }
+    const QByteArray before = fileHash(file);
+    const auto opened = OpencodeDbStore::open(file);
+    QVERIFY2(opened, qPrintable(opened ? QString() : opened.error().message));
+    OpencodeDbStore &store = *opened.value();
+    QStringList ids;
+    for (const Session &s : store.sessions()) {
+        QVERIFY(!s.isNotMigrated());
+        ids.append(s.id());
+    }
+    ids.sort();
+    QCOMPARE(ids, (QStringList{Migrated, NativeV2, EventsOnly}));
+    QCOMPARE(store.messagesWithParts(NativeV2).size(), 2);
+    QCOMPARE(store.messagesWithParts(EventsOnly).size(), 2);
+    QCOMPARE(store.messageIDs(Migrated).size(), 1);
+    compareNewestPages(store, NativeV2, store.messagesWithParts(NativeV2));
+    const auto stamps = store.changeStamps({});
+    QVERIFY(stamps);
+    QCOMPARE(stamps->size(), 3);
+    store.closeThreadConnection();
+    QCOMPARE(fileHash(file), before);
 }
 
 QTEST_GUILESS_MAIN(TestOpencodeDbStore)
