@@ -1562,7 +1562,8 @@ QString TimelineDelegate::accessibleText(const QModelIndex &index) const
         }
         if (p.type() != PartType::Tool)
             continue;
-        const QString title = p.state().title();
+        // What the call is about, as its card shows it: the command, the file, the subagent's task.
+        const QString title = toolSubject(p, QString());
         const QString tool = ToolNames::displayName(p.tool());
         body.append(title.isEmpty() ? tr("Tool %1: %2").arg(tool, badgeText(p.state().status(), live))
                                     : tr("Tool %1 (%2): %3").arg(tool, title, badgeText(p.state().status(), live)));

@@ -507,7 +507,9 @@ void TestGuiOpencodeDb::openCode2Database()
     for (int i = 0; i < list->childCount(); ++i)
         rows.append(list->child(i)->text(QAccessible::Name));
     const QString all = rows.join(u'\n');
-    QVERIFY2(all.contains(u"Tool Shell"_s) && all.contains(u"Tool Subagent"_s) && all.contains(u"Tool Read"_s), qPrintable(all));
+    QVERIFY2(all.contains(u"Tool Shell (make test): Completed"_s), qPrintable(all));
+    QVERIFY2(all.contains(u"Tool Read (src/main.c): Completed"_s), qPrintable(all));
+    QVERIFY2(all.contains(u"Tool Subagent (Review the change): Completed"_s), qPrintable(all));
 }
 
 QTEST_MAIN(TestGuiOpencodeDb)
