@@ -152,12 +152,15 @@ int sessionList(const GlobalOptions &options, const QStringList &args)
     if (format == u"json") {
         JsonArray array;
         for (const Session &s : std::as_const(sessions)) {
-            array.append(JsonObject{{u"id"_s, s.id()},
-                                    {u"title"_s, s.title()},
-                                    {u"updated"_s, s.updated()},
-                                    {u"created"_s, s.created()},
-                                    {u"projectId"_s, s.projectID()},
-                                    {u"directory"_s, s.directory()}});
+            JsonObject o{{u"id"_s, s.id()},
+                         {u"title"_s, s.title()},
+                         {u"updated"_s, s.updated()},
+                         {u"created"_s, s.created()},
+                         {u"projectId"_s, s.projectID()},
+                         {u"directory"_s, s.directory()}};
+            if (s.isNotMigrated())
+                o.insert(u"notMigrated"_s, true);
+            array.append(o);
         }
         out(toJson(array, 2) + '\n');
         keepUntilExit(std::move(array));
@@ -169,15 +172,23 @@ int sessionList(const GlobalOptions &options, const QStringList &args)
         return 0;
     }
     qsizetype titleWidth = 5;
-    for (const Session &s : std::as_const(sessions))
+    // A Note column only when a session has one: the V1 sessions of an OpenCode 2 database that
+    // its V1→V2 migration skipped (OpenCode 2 does not list them).
+    bool notes = false;
+    for (const Session &s : std::as_const(sessions)) {
         titleWidth = qMax(titleWidth, qMin<qsizetype>(s.title().size(), 60));
-    outLine(u"%1  %2  %3"_s.arg(u"Session ID"_s.leftJustified(30), u"Title"_s.leftJustified(titleWidth), u"Updated"_s));
-    outLine(QString(30 + 2 + titleWidth + 2 + 16, u'─'));
+        notes = notes || s.isNotMigrated();
+    }
+    outLine(u"%1  %2  %3%4"_s.arg(u"Session ID"_s.leftJustified(30), u"Title"_s.leftJustified(titleWidth),
+                                  notes ? u"Updated"_s.leftJustified(16) : u"Updated"_s, notes ? u"  Note"_s : QString()));
+    outLine(QString(30 + 2 + titleWidth + 2 + 16 + (notes ? 15 : 0), u'─'));
     for (const Session &s : std::as_const(sessions)) {
         QString title = s.title();
         if (title.size() > 60)
             title = title.left(59) + u'…';
-        outLine(u"%1  %2  %3"_s.arg(s.id().leftJustified(30), title.leftJustified(titleWidth), relativeTime(s.updated())));
+        const QString note = s.isNotMigrated() ? u"  not migrated"_s : QString();
+        outLine(u"%1  %2  %3%4"_s.arg(s.id().leftJustified(30), title.leftJustified(titleWidth),
+                                      note.isEmpty() ? relativeTime(s.updated()) : relativeTime(s.updated()).leftJustified(16), note));
     }
     return 0;
 }

@@ -956,6 +956,30 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::Core</name>
     <message>
+        <source>Shell</source>
+        <translation>シェル</translation>
+    </message>
+    <message>
+        <source>Patch</source>
+        <translation>パッチ</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>編集</translation>
+    </message>
+    <message>
+        <source>Write</source>
+        <translation>書き込み</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>読み取り</translation>
+    </message>
+    <message>
+        <source>Subagent</source>
+        <translation>サブエージェント</translation>
+    </message>
+    <message>
         <source>%1 redirected to %2, another origin: Weft does not send credentials there (give that address instead if you trust it)</source>
         <translation>%1 が別のオリジン %2 へリダイレクトしました。Weft はそこへ認証情報を送りません（信頼できる場合はそのアドレスを直接指定してください）</translation>
     </message>
@@ -2706,6 +2730,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::SessionDelegate</name>
     <message>
+        <source>Not migrated</source>
+        <translation>未移行</translation>
+    </message>
+    <message>
         <source>Running</source>
         <translation>実行中</translation>
     </message>
@@ -2772,6 +2800,10 @@ Sessions written by version %2</source>
 </context>
 <context>
     <name>weft::SessionsModel</name>
+    <message>
+        <source>Not migrated: OpenCode 2 skipped this OpenCode 1 session and does not list it. Import it into Weft to keep working on it.</source>
+        <translation>未移行: OpenCode 2 はこの OpenCode 1 のセッションを移行しておらず、一覧に表示しません。作業を続けるには Weft にインポートしてください。</translation>
+    </message>
     <message>
         <source>Global</source>
         <translation>グローバル</translation>

@@ -956,6 +956,30 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::Core</name>
     <message>
+        <source>Shell</source>
+        <translation>Shell 命令</translation>
+    </message>
+    <message>
+        <source>Patch</source>
+        <translation>补丁</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <source>Write</source>
+        <translation>写入</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <source>Subagent</source>
+        <translation>子代理</translation>
+    </message>
+    <message>
         <source>%1 redirected to %2, another origin: Weft does not send credentials there (give that address instead if you trust it)</source>
         <translation>%1 重定向到另一个来源 %2：Weft 不会把凭据发送到那里（如果信任该地址，请直接填写它）</translation>
     </message>
@@ -2706,6 +2730,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::SessionDelegate</name>
     <message>
+        <source>Not migrated</source>
+        <translation>未迁移</translation>
+    </message>
+    <message>
         <source>Running</source>
         <translation>运行中</translation>
     </message>
@@ -2772,6 +2800,10 @@ Sessions written by version %2</source>
 </context>
 <context>
     <name>weft::SessionsModel</name>
+    <message>
+        <source>Not migrated: OpenCode 2 skipped this OpenCode 1 session and does not list it. Import it into Weft to keep working on it.</source>
+        <translation>未迁移：OpenCode 2 跳过了这个 OpenCode 1 会话，不会列出它。将其导入 Weft 以继续使用。</translation>
+    </message>
     <message>
         <source>Global</source>
         <translation>全局</translation>

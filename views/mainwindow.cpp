@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
+#include "core/toolnames.h"
 #include "importeddirectory.h"
 
 #include "app/mcpservers.h"
@@ -1113,7 +1114,7 @@ void MainWindow::undoCompaction()
 
 QString MainWindow::permissionWhat(const QString &permission)
 {
-    if (permission == u"bash")
+    if (ToolNames::kind(permission) == ToolNames::Kind::Shell)
         return MainWindow::tr("run a command");
     if (permission == u"edit")
         return MainWindow::tr("change files");
@@ -1125,7 +1126,7 @@ QString MainWindow::permissionWhat(const QString &permission)
         return MainWindow::tr("repeat the same tool call once more");
     if (permission == u"webfetch")
         return MainWindow::tr("fetch a web page");
-    if (permission == u"task")
+    if (ToolNames::kind(permission) == ToolNames::Kind::Subagent)
         return MainWindow::tr("start a subagent");
     return MainWindow::tr("use “%1”").arg(permission);
 }
@@ -1135,7 +1136,7 @@ void MainWindow::onPermissionRequested(const PermissionRequest &request)
     // A command is shown as the model wrote it; the patterns name each of its commands twice
     // (as written and as run).
     QString what = request.patterns.join(u", "_s);
-    if (request.permission == u"bash" && request.metadata.value(u"command").isString())
+    if (ToolNames::kind(request.permission) == ToolNames::Kind::Shell && request.metadata.value(u"command").isString())
         what = request.metadata.string(u"command");
     if (what.size() > 500)
         what = what.left(500) + u'…';

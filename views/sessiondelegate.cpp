@@ -183,6 +183,10 @@ void SessionDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
         put(u"+%1 "_s.arg(additions), selected ? text : Style::positive(opt.palette));
         put(u"\u2212%1"_s.arg(deletions), selected ? text : Style::negative(opt.palette));
     }
+    if (index.data(SessionsModel::NotMigratedRole).toBool()) {
+        separator();
+        put(tr("Not migrated"), selected ? text : Style::negative(opt.palette));
+    }
     if (!index.data(SessionsModel::ParentIDRole).toString().isEmpty()) {
         separator();
         put(tr("Subagent"), dim);

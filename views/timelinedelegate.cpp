@@ -2,6 +2,7 @@
 #include "timelinedelegate.h"
 #include "timelinedelegate_p.h"
 
+#include "core/toolnames.h"
 #include "markdownrenderer.h"
 #include "qt/timelinemodel.h"
 #include "style.h"
@@ -91,8 +92,9 @@ QString toolSubject(const Part &part, const QString &root)
     QString subject = state.title();
     if (subject.isEmpty()) {
         const JsonObject input = state.input();
-        for (const auto key : {u"description", u"command", u"filePath", u"path", u"pattern", u"url", u"query"}) {
-            subject = input.string(key).section(u'\n', 0, 0);
+        for (const auto key : {u"description", u"command", u"path", u"pattern", u"url", u"query"}) {
+            // `path` (2.x) or `filePath` (1.x)
+            subject = (key == QStringView(u"path") ? ToolNames::filePath(input) : input.string(key)).section(u'\n', 0, 0);
             if (!subject.isEmpty())
                 break;
         }
@@ -745,7 +747,8 @@ void TimelineDelegate::layoutTool(const Part &part, LayoutState &s) const
     b.partID = part.id();
     b.status = state.status();
     b.expanded = m_expanded.contains(part.id());
-    b.title = capitalized(part.tool());
+    b.title = ToolNames::displayName(part.tool());
+    b.tool = part.tool();
     b.subject = toolSubject(part, s.root);
     if (state.isCompacted())
         b.note = tr("cleared from context");
@@ -775,8 +778,11 @@ void TimelineDelegate::layoutTool(const Part &part, LayoutState &s) const
 qreal TimelineDelegate::layoutToolDetails(const ToolState &state, Block &b, qreal cy, LayoutState &s) const
 {
     cy += 4;
+    // A shell call's input is its command line, shown as one; other inputs as their JSON.
     QString input;
-    if (!state.input().isEmpty())
+    if (const QString command = ToolNames::command(b.tool, state.input()); !command.isEmpty())
+        input = u"$ "_s + command;
+    else if (!state.input().isEmpty())
         input = QString::fromUtf8(toJson(state.input(), 2));
     else
         input = state.raw();
@@ -1504,7 +1510,7 @@ QString TimelineDelegate::toolToolTip(const Part &part, bool live) const
 {
     const ToolState state = part.state();
     QStringList lines;
-    lines.append(u"<b>%1</b> — %2"_s.arg(part.tool().toHtmlEscaped(), badgeText(state.status(), live)));
+    lines.append(u"<b>%1</b> — %2"_s.arg(ToolNames::displayName(part.tool()).toHtmlEscaped(), badgeText(state.status(), live)));
     const qint64 ms = state.ended() - state.started();
     if (ms > 0)
         lines.append(tr("Took %1").arg(durationText(ms)));
@@ -1556,9 +1562,11 @@ QString TimelineDelegate::accessibleText(const QModelIndex &index) const
         }
         if (p.type() != PartType::Tool)
             continue;
-        const QString title = p.state().title();
-        body.append(title.isEmpty() ? tr("Tool %1: %2").arg(p.tool(), badgeText(p.state().status(), live))
-                                    : tr("Tool %1 (%2): %3").arg(p.tool(), title, badgeText(p.state().status(), live)));
+        // What the call is about, as its card shows it: the command, the file, the subagent's task.
+        const QString title = toolSubject(p, QString());
+        const QString tool = ToolNames::displayName(p.tool());
+        body.append(title.isEmpty() ? tr("Tool %1: %2").arg(tool, badgeText(p.state().status(), live))
+                                    : tr("Tool %1 (%2): %3").arg(tool, title, badgeText(p.state().status(), live)));
     }
     const auto error = index.data(TimelineModel::ErrorRole).value<MessageError>();
     if (!error.isNull())

@@ -29,6 +29,8 @@ struct TimelineDelegate::Block
     int codeBase = 0;
     // tool
     QString title;
+    /// Tool blocks: the tool's name as the session stores it (title is the name shown).
+    QString tool;
     QString subject;
     QString note;
     ToolStatus status = ToolStatus::Unknown;

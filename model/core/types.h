@@ -183,6 +183,12 @@ public:
     [[nodiscard]] QList<PermissionRule> permission() const;
     [[nodiscard]] bool hasRevert() const { return m_json.value(u"revert").isObject(); }
     [[nodiscard]] JsonObject revert() const { return m_json.object(u"revert"); }
+    /// A V1 session of an OpenCode 2 database that OpenCode's one-time V1→V2 migration skipped
+    /// (in the legacy `session` table, not in `session_v2`): OpenCode 2 does not list it. Set by
+    /// Weft's database store under the key NotMigratedKey, which is not OpenCode's (an import
+    /// drops it).
+    [[nodiscard]] bool isNotMigrated() const { return m_json.boolean(NotMigratedKey); }
+    static constexpr QStringView NotMigratedKey = u"weftNotMigrated";
 
     void setTitle(const QString &title) { m_json.insert(QStringLiteral("title"), title); }
     void setParentID(const QString &id);

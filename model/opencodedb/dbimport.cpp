@@ -97,6 +97,8 @@ Result<QList<Imported>> importSessions(Store &source, SessionService &target, co
         entry.sourceID = session.id();
         if (const QString parent = session.parentID(); newIDs.contains(parent) && newIDs.value(parent) != parent)
             session.setParentID(newIDs.value(parent));
+        // Where the copy came from is no longer a fact about the imported session.
+        session.json().remove(Session::NotMigratedKey);
         JsonArray messages;
         const QList<MessageWithParts> list = source.messagesWithParts(entry.sourceID);
         for (const MessageWithParts &m : list)

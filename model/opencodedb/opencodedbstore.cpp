@@ -3,6 +3,7 @@
 
 #include "core/tr.h"
 #include "opencodedbwatcher.h"
+#include "sessioneventlog.h"
 #include "sessionmessagev2.h"
 
 #include "core/identifier.h"
@@ -140,6 +141,8 @@ bool OpencodeDbSchema::has(QStringView table, const QString &column) const
 {
     if (table == u"session")
         return session.contains(column);
+    if (table == u"session_v2")
+        return sessionV2.contains(column);
     if (table == u"message")
         return message.contains(column);
     if (table == u"part")
@@ -197,6 +200,36 @@ OpencodeDbStore::Columns::Columns(const QSqlRecord &record)
     }
 }
 
+namespace
+{
+/// An OpenCode 2.0.x database made by 2.x alone may have no legacy V1 tables (`session`,
+/// `message`, `part`; OpenCode's V1→V2 migration looks for `session` to know whether it has V1
+/// data): the connection gets empty ones of its own, as TEMP tables (writable on a read-only
+/// connection, never in the file, found before the file's by unqualified names), so that every
+/// read of V1 rows reads none instead of failing.
+void addEmptyLegacyTables(QSqlQuery &query)
+{
+    QSet<QString> tables;
+    runRows(query, u"SELECT name FROM sqlite_master WHERE type = 'table'"_s, {},
+            [&](const QSqlQuery &q) { tables.insert(q.value(0).toString()); });
+    if (!tables.contains(u"session_v2"_s))
+        return;
+    const QList<std::pair<QString, QString>> legacy{
+        {u"session"_s, u"CREATE TEMP TABLE session (id text PRIMARY KEY, project_id text NOT NULL, parent_id text, "
+                       u"slug text NOT NULL, directory text NOT NULL, title text NOT NULL, version text NOT NULL, "
+                       u"time_created integer NOT NULL, time_updated integer NOT NULL)"_s},
+        {u"message"_s, u"CREATE TEMP TABLE message (id text PRIMARY KEY, session_id text NOT NULL, "
+                       u"time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)"_s},
+        {u"part"_s, u"CREATE TEMP TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL, "
+                    u"time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)"_s},
+    };
+    for (const auto &[name, sql] : legacy) {
+        if (!tables.contains(name))
+            runRows(query, sql, {}, {});
+    }
+}
+} // namespace
+
 // ---------------------------------------------------------------------------------------------
 
 OpencodeDbStore::OpencodeDbStore(const QString &file, const Options &options)
@@ -204,8 +237,9 @@ OpencodeDbStore::OpencodeDbStore(const QString &file, const Options &options)
     , m_options(options)
     , m_connections(std::make_unique<ThreadConnections>(
           file, u"QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=%1"_s.arg(options.busyTimeoutMs), [](QSqlDatabase &db) -> Result<void> {
-              // Belt and braces: the connection refuses writes even if a statement tried one.
               QSqlQuery pragma(db);
+              addEmptyLegacyTables(pragma);
+              // Belt and braces: the connection refuses writes even if a statement tried one.
               runRows(pragma, u"PRAGMA query_only = 1"_s, {}, {});
               return {};
           }))
@@ -432,9 +466,13 @@ Result<void> OpencodeDbStore::inspect()
 {
     OpencodeDbSchema schema;
     bool hasV2 = false;
+    QString migrationPhase;
     Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         const Result<void> tables
-            = forEachRow(db, u"SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"_s, {},
+            = forEachRow(db,
+                         u"SELECT name FROM sqlite_master WHERE type = 'table' UNION "
+                         u"SELECT name FROM sqlite_temp_master WHERE type = 'table' ORDER BY name"_s,
+                         {},
                          [&](const QSqlQuery &q) { schema.tables.append(q.value(0).toString()); });
         if (!tables)
             return tables;
@@ -443,7 +481,7 @@ Result<void> OpencodeDbStore::inspect()
                 return Error{OpencodeDbTr::tr("an empty SQLite database: no OpenCode tables in it"), m_file};
             return Error{OpencodeDbTr::tr("not an OpenCode database: it has no session table"), m_file};
         }
-        for (const QString &table : {u"session"_s, u"message"_s, u"part"_s, u"project"_s}) {
+        for (const QString &table : {u"session"_s, u"session_v2"_s, u"message"_s, u"part"_s, u"project"_s, u"event"_s}) {
             QSet<QString> columns;
             if (schema.tables.contains(table)) {
                 const Result<void> info
@@ -454,6 +492,10 @@ Result<void> OpencodeDbStore::inspect()
             }
             if (table == u"session")
                 schema.session = columns;
+            else if (table == u"session_v2")
+                schema.sessionV2 = columns;
+            else if (table == u"event")
+                schema.event = columns;
             else if (table == u"message")
                 schema.message = columns;
             else if (table == u"part")
@@ -472,6 +514,14 @@ Result<void> OpencodeDbStore::inspect()
             hasV2 = true;
             for (const QString &c : {u"id"_s, u"session_id"_s, u"type"_s, u"seq"_s, u"time_created"_s, u"time_updated"_s, u"data"_s})
                 hasV2 = hasV2 && columns.contains(c);
+        }
+        // OpenCode 2's V1→V2 migration marker. Optional, as the migration table below.
+        if (schema.tables.contains(u"kv"_s)) {
+            QSqlQuery kv(db);
+            runRows(kv, u"SELECT value FROM kv WHERE key = 'migration.v1-v2'"_s, {}, [&](const QSqlQuery &q) {
+                if (const std::optional<JsonValue> v = parseJson(q.value(0).toString().toUtf8()))
+                    migrationPhase = v->toObject().string(u"phase");
+            });
         }
         // OpenCode's own migration table (1.3 and later), or drizzle's before it (1.2). Optional:
         // a failure here leaves the migration unknown (and is no failed() error).
@@ -517,10 +567,30 @@ Result<void> OpencodeDbStore::inspect()
         return r;
     m_schema = schema;
     m_hasV2 = hasV2;
+    m_v1MigrationPhase = migrationPhase;
     QStringList select;
-    for (const QString &c : knownSessionColumns()) {
-        if (m_schema.session.contains(c))
+    if (m_schema.sessionV2.contains(u"id"_s)) {
+        // OpenCode 2.0.x: `session_v2` first, then the legacy rows it has no copy of. A column
+        // only one of the tables has is null in the other's rows.
+        QStringList v2;
+        QStringList v1;
+        for (const QString &c : knownSessionColumns()) {
+            if (!m_schema.sessionV2.contains(c) && !m_schema.session.contains(c))
+                continue;
             select.append(c);
+            v2.append(m_schema.sessionV2.contains(c) ? c : u"NULL AS "_s + c);
+            v1.append(m_schema.session.contains(c) ? c : u"NULL AS "_s + c);
+        }
+        m_sessionSource = u"(SELECT rowid AS weft_rowid, 0 AS weft_not_migrated, %1 FROM session_v2 UNION ALL "
+                          u"SELECT rowid, 1, %2 FROM session WHERE id NOT IN (SELECT id FROM session_v2))"_s
+                              .arg(v2.join(u", "_s), v1.join(u", "_s));
+        select.append(u"weft_not_migrated"_s);
+    } else {
+        for (const QString &c : knownSessionColumns()) {
+            if (m_schema.session.contains(c))
+                select.append(c);
+        }
+        m_sessionSource = u"(SELECT rowid AS weft_rowid, * FROM session)"_s;
     }
     m_sessionColumns = select.join(u", "_s);
     if (m_schema.isNewerThanKnown())
@@ -616,6 +686,8 @@ std::optional<Session> OpencodeDbStore::sessionFromRow(const QSqlQuery &query, c
     }
     if (std::optional<JsonValue> metadata = json(u"metadata"_s))
         o.insert(u"metadata"_s, *metadata);
+    if (value(u"weft_not_migrated"_s).toInt() == 1)
+        o.insert(Session::NotMigratedKey.toString(), true);
 
     const QList<ValidationIssue> issues = Session::validate(o);
     if (!issues.isEmpty()) {
@@ -742,10 +814,11 @@ Result<void> OpencodeDbStore::readV2Path(QSqlDatabase &db, const QString &sessio
 {
     // What a V1 assistant message records as `path`: where it ran and the project's root.
     path = {};
-    const bool withProject = m_schema.tables.contains(u"project"_s) && m_schema.has(u"session", u"project_id"_s);
-    const QString sql = withProject ? u"SELECT s.directory, p.worktree FROM session s LEFT JOIN project p "
-                                      u"ON p.id = s.project_id WHERE s.id = ?"_s
-                                    : u"SELECT directory, directory FROM session WHERE id = ?"_s;
+    const QString table = hasSessionV2() ? u"session_v2"_s : u"session"_s;
+    const bool withProject = m_schema.tables.contains(u"project"_s) && m_schema.has(table, u"project_id"_s);
+    const QString sql = withProject ? u"SELECT s.directory, p.worktree FROM %1 s LEFT JOIN project p "
+                                      u"ON p.id = s.project_id WHERE s.id = ?"_s.arg(table)
+                                    : u"SELECT directory, directory FROM %1 WHERE id = ?"_s.arg(table);
     return forEachRow(db, sql, {sessionID}, [&](const QSqlQuery &q) {
         const QString cwd = q.value(0).toString();
         const QString root = q.value(1).isNull() ? cwd : q.value(1).toString();
@@ -777,6 +850,42 @@ Result<void> OpencodeDbStore::readV2Keys(QSqlDatabase &db, const QString &sessio
     // A row written between the two scans (they are in one read transaction, so none is).
     rows.removeIf([](const SessionMessageV2::Row &row) { return row.id.isEmpty(); });
     std::sort(rows.begin(), rows.end(), [](const SessionMessageV2::Row &a, const SessionMessageV2::Row &b) { return a.seq < b.seq; });
+    if (rows.isEmpty())
+        return readEventRows(db, sessionID, rows);
+    return {};
+}
+
+Result<void> OpencodeDbStore::readEventRows(QSqlDatabase &db, const QString &sessionID, QList<SessionMessageV2::Row> &rows)
+{
+    for (const auto c : {u"aggregate_id", u"seq", u"type", u"data"}) {
+        if (!m_schema.event.contains(QStringView(c).toString()))
+            return {};
+    }
+    // Only a session that ran steps has a conversation to rebuild: a V1 session's events (1.18
+    // logs every message and part update) are not read. One probe of the (aggregate_id, type)
+    // index.
+    bool steps = false;
+    const Result<void> probe = forEachRow(
+        db,
+        u"SELECT 1 FROM event WHERE aggregate_id = ? AND (type LIKE 'session.step.started.%' "
+        u"OR type LIKE 'session.next.step.started.%') LIMIT 1"_s,
+        {sessionID}, [&](const QSqlQuery &) { steps = true; });
+    if (!probe || !steps)
+        return probe;
+    // `created` came with OpenCode 2 (1.18's events carry a `timestamp` in their data instead).
+    const QString created = m_schema.event.contains(u"created"_s) ? u"created"_s : u"0"_s;
+    QList<SessionEventLog::Event> events;
+    const Result<void> r = forEachRow(db, u"SELECT seq, %1, type, CAST(data AS BLOB) FROM event WHERE aggregate_id = ? ORDER BY seq"_s.arg(created),
+                                      {sessionID}, [&](const QSqlQuery &q) {
+                                          events.append({q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(),
+                                                         utf8Of(q.value(3))});
+                                      });
+    if (!r)
+        return r;
+    rows = SessionEventLog::rebuildRows(sessionID, events);
+    if (!rows.isEmpty())
+        qCInfo(lcStore) << "session" << sessionID << "has no session_message rows: rebuilt" << rows.size()
+                        << "from its" << events.size() << "events";
     return {};
 }
 
@@ -798,18 +907,27 @@ Result<void> OpencodeDbStore::readV2Session(QSqlDatabase &db, const QString &ses
                      [&](const QSqlQuery &q) { rows.append(v2Row(q)); });
     if (!r)
         return r;
+    if (rows.isEmpty()) {
+        if (const Result<void> rebuilt = readEventRows(db, sessionID, rows); !rebuilt)
+            return rebuilt;
+    }
     return mapV2(db, sessionID, rows, nullptr, out);
 }
 
 Result<void> OpencodeDbStore::readV2Selection(QSqlDatabase &db, const QString &sessionID, QList<SessionMessageV2::Row> &keys,
                                               const QSet<QString> &only, QList<MessageWithParts> &out)
 {
-    const QList<qsizetype> needed = SessionMessageV2::rowsNeeded(keys, only);
-    if (needed.isEmpty())
+    const QList<qsizetype> rowsNeeded = SessionMessageV2::rowsNeeded(keys, only);
+    if (rowsNeeded.isEmpty())
         return {};
     QHash<QString, qsizetype> at;
-    for (const qsizetype i : needed)
-        at.insert(keys.at(i).id, i);
+    QList<qsizetype> needed;
+    for (const qsizetype i : rowsNeeded) {
+        if (keys.at(i).data.isEmpty()) { // rows rebuilt from the event log come with their data
+            at.insert(keys.at(i).id, i);
+            needed.append(i);
+        }
+    }
     for (qsizetype from = 0; from < needed.size(); from += V2IdsPerRead) {
         const qsizetype n = std::min(V2IdsPerRead, needed.size() - from);
         QVariantList ids;
@@ -955,7 +1073,7 @@ QList<Session> OpencodeDbStore::sessions()
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
         std::optional<Columns> columns;
-        return forEachRow(db, u"SELECT %1 FROM session"_s.arg(m_sessionColumns), {}, [&](const QSqlQuery &q) {
+        return forEachRow(db, u"SELECT %1 FROM %2"_s.arg(m_sessionColumns, m_sessionSource), {}, [&](const QSqlQuery &q) {
             if (!columns)
                 columns.emplace(q.record());
             if (std::optional<Session> s = sessionFromRow(q, *columns))
@@ -972,7 +1090,7 @@ std::optional<Session> OpencodeDbStore::session(const QString &sessionID)
     std::optional<Session> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         // id is the primary key: one row at most.
-        return forEachRow(db, u"SELECT %1 FROM session WHERE id = ?"_s.arg(m_sessionColumns), {sessionID},
+        return forEachRow(db, u"SELECT %1 FROM %2 WHERE id = ?"_s.arg(m_sessionColumns, m_sessionSource), {sessionID},
                           [&](const QSqlQuery &q) { result = sessionFromRow(q); });
     });
     reportReadFailure(r);
@@ -985,9 +1103,12 @@ QList<Message> OpencodeDbStore::messages(const QString &sessionID)
     QList<Message> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
+        const Result<QString> key = v1Key(db, sessionID);
+        if (!key)
+            return key.error();
         std::optional<Columns> columns;
         const Result<void> v1 = forEachRow(
-            db, MessageSelect + u" WHERE session_id = ? ORDER BY time_created, id"_s, {sessionID}, [&](const QSqlQuery &q) {
+            db, MessageSelect + u" WHERE session_id = ? ORDER BY time_created, id"_s, {*key}, [&](const QSqlQuery &q) {
                 if (!columns)
                     columns.emplace(q.record());
                 if (std::optional<Message> m = messageFromRow(q, *columns))
@@ -1002,11 +1123,28 @@ QList<Message> OpencodeDbStore::messages(const QString &sessionID)
     return result;
 }
 
+Result<QString> OpencodeDbStore::v1Key(QSqlDatabase &db, const QString &sessionID)
+{
+    if (!hasSessionV2() || !m_hasV2)
+        return sessionID;
+    bool migrated = false;
+    const Result<void> r = forEachRow(db,
+                                      u"SELECT 1 FROM session_v2 WHERE id = ? AND EXISTS "
+                                      u"(SELECT 1 FROM session_message WHERE session_id = ?)"_s,
+                                      {sessionID, sessionID}, [&](const QSqlQuery &) { migrated = true; });
+    if (!r)
+        return r.error();
+    return migrated ? QString() : sessionID;
+}
+
 Result<void> OpencodeDbStore::readMessageIDs(QSqlDatabase &db, const QString &sessionID, QStringList &ids,
                                              qsizetype &v1Count, QList<SessionMessageV2::Row> &keys)
 {
     ids.clear();
-    const Result<void> v1 = forEachRow(db, u"SELECT id FROM message WHERE session_id = ?"_s, {sessionID},
+    const Result<QString> key = v1Key(db, sessionID);
+    if (!key)
+        return key.error();
+    const Result<void> v1 = forEachRow(db, u"SELECT id FROM message WHERE session_id = ?"_s, {*key},
                                        [&](const QSqlQuery &q) { ids.append(q.value(0).toString()); });
     v1Count = ids.size();
     if (!v1)
@@ -1044,8 +1182,11 @@ std::optional<Message> OpencodeDbStore::message(const QString &sessionID, const 
     std::optional<Message> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         // id is the primary key: one row at most.
+        const Result<QString> key = v1Key(db, sessionID);
+        if (!key)
+            return key.error();
         const Result<void> v1 = forEachRow(db, MessageSelect + u" WHERE id = ? AND session_id = ?"_s,
-                                           {messageID, sessionID}, [&](const QSqlQuery &q) { result = messageFromRow(q); });
+                                           {messageID, *key}, [&](const QSqlQuery &q) { result = messageFromRow(q); });
         if (!v1 || result)
             return v1;
         QList<Message> v2;
@@ -1065,8 +1206,11 @@ QList<Part> OpencodeDbStore::parts(const QString &sessionID, const QString &mess
     QList<Part> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
-        const Result<void> v1
-            = forEachRow(db, PartSelect + u" WHERE message_id = ? ORDER BY id"_s, {messageID}, [&](const QSqlQuery &q) {
+        const Result<QString> key = v1Key(db, sessionID);
+        if (!key)
+            return key.error();
+        const Result<void> v1 = forEachRow(
+            db, PartSelect + u" WHERE message_id = ? AND session_id = ? ORDER BY id"_s, {messageID, *key}, [&](const QSqlQuery &q) {
                   if (std::optional<Part> p = partFromRow(q))
                       result.append(*p);
               });
@@ -1087,10 +1231,13 @@ QList<Part> OpencodeDbStore::parts(const QString &sessionID, const QString &mess
 Result<void> OpencodeDbStore::readV1Messages(QSqlDatabase &db, const QString &sessionID, const QStringList &ids,
                                              QList<Message> &out, QSet<QString> *missing)
 {
+    const Result<QString> key = v1Key(db, sessionID);
+    if (!key)
+        return key.error();
     for (const QString &id : ids) {
         const qsizetype before = out.size();
         const Result<void> r
-            = forEachRow(db, MessageSelect + u" WHERE id = ? AND session_id = ?"_s, {id, sessionID}, [&](const QSqlQuery &q) {
+            = forEachRow(db, MessageSelect + u" WHERE id = ? AND session_id = ?"_s, {id, *key}, [&](const QSqlQuery &q) {
                   if (std::optional<Message> m = messageFromRow(q))
                       out.append(std::move(*m));
               });
@@ -1140,9 +1287,16 @@ QList<MessageWithParts> OpencodeDbStore::withParts(const QString &sessionID, con
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
         result.reserve(infos.size());
+        const Result<QString> key = v1Key(db, sessionID);
+        if (!key)
+            return key.error();
         QSet<QString> v2;
         for (const Message &info : infos) {
             result.append({info, {}});
+            if (key->isEmpty()) {
+                v2.insert(info.id());
+                continue;
+            }
             if (const Result<void> v1 = readV1Parts(db, result.last()); !v1)
                 return v1;
             if (result.last().parts.isEmpty())
@@ -1233,8 +1387,11 @@ Result<void> OpencodeDbStore::streamMessages(QSqlDatabase &db, const QString &se
         row.data = QByteArray();
         return m;
     });
+    const Result<QString> key = v1Key(db, sessionID);
+    if (!key)
+        return key.error();
     const Result<void> messages = forEachRawRow(
-        db, u"SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s, {sessionID},
+        db, u"SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id"_s, {*key},
         [&](const RawColumns &row) { messageMap.add({QString::fromUtf8(row.at[0]), row.at[1].toByteArray()}); });
     QList<std::optional<Message>> infos = messageMap.finish();
     if (!messages)
@@ -1298,7 +1455,7 @@ Result<void> OpencodeDbStore::streamMessages(QSqlDatabase &db, const QString &se
         db,
         u"SELECT p.id, p.message_id, p.data FROM message m CROSS JOIN part p ON p.message_id = m.id "
         u"WHERE m.session_id = ? AND +p.session_id = ? ORDER BY m.time_created, m.id"_s,
-        {sessionID, sessionID}, [&](const RawColumns &row) {
+        {*key, *key}, [&](const RawColumns &row) {
             if (row.at[1] != messageID) {
                 messageID = row.at[1].toByteArray();
                 at = v1Index.value(QString::fromUtf8(messageID), -1);
@@ -1383,10 +1540,10 @@ Result<QHash<QString, qint64>> OpencodeDbStore::changeStamps(const QList<Session
         // NOT INDEXED: a plain table scan is far cheaper than walking the session index and
         // looking every row up for its time_updated.
         for (const QString &sql :
-             {u"SELECT id, time_updated FROM session"_s,
+             {QString(u"SELECT id, time_updated FROM "_s + m_sessionSource),
               u"SELECT session_id, max(time_updated) FROM message NOT INDEXED GROUP BY session_id"_s,
               u"SELECT session_id, max(time_updated) FROM part NOT INDEXED GROUP BY session_id"_s}) {
-            const bool sessionRows = sql.contains(u"FROM session"_s);
+            const bool sessionRows = sql.contains(u"FROM ("_s);
             const Result<void> rows = forEachRow(db, sql, {}, [&](const QSqlQuery &q) {
                 const QString id = q.value(0).toString();
                 const qint64 t = q.value(1).toLongLong();

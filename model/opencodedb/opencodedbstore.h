@@ -33,6 +33,10 @@ class ThreadConnections;
 /// 1.14.49, metadata 1.15.13); Weft reads what exists, by name.
 struct OpencodeDbSchema {
     QSet<QString> session;
+    /// The columns of OpenCode 2.0.x's `session_v2` (empty without that table).
+    QSet<QString> sessionV2;
+    /// The columns of OpenCode's event log (`event`, 1.18 and later).
+    QSet<QString> event;
     QSet<QString> message;
     QSet<QString> part;
     QSet<QString> project;
@@ -133,8 +137,20 @@ public:
     /// Runs @p reader with this thread's connection inside one read transaction. Retries when the
     /// database is busy; a failure is returned with a message for the user.
     Result<void> read(const std::function<Result<void>(QSqlDatabase &db)> &reader);
-    /// The session columns to select, by the names this database has.
+    /// The session columns to select from sessionSource(), by the names this database has.
     [[nodiscard]] QString sessionColumns() const { return m_sessionColumns; }
+    /// Where sessions are selected from (`SELECT ... FROM <this>`): the `session` table, or in an
+    /// OpenCode 2.0.x database (`session_v2`), the `session_v2` rows and then the legacy
+    /// `session` rows whose ID is not in `session_v2` (the V1 sessions that OpenCode's one-time
+    /// V1→V2 migration skipped), with `weft_not_migrated` 1 on those. Either way with the row's
+    /// `weft_rowid` (unique only within its table) and the columns of sessionColumns().
+    [[nodiscard]] QString sessionSource() const { return m_sessionSource; }
+    /// True for an OpenCode 2.0.x database: sessions live in `session_v2`.
+    [[nodiscard]] bool hasSessionV2() const { return !m_schema.sessionV2.isEmpty(); }
+    /// OpenCode 2's one-time V1→V2 migration state (`kv` key `migration.v1-v2`, `{phase,
+    /// cursor}`): its phase ("completed", "sessions"), empty when it has not run or the database
+    /// has no `kv`.
+    [[nodiscard]] QString v1MigrationPhase() const { return m_v1MigrationPhase; }
     /// Where each column of a query's result is, by name (-1: absent). Found once per statement:
     /// QSqlRecord::indexOf compares names without case, and looking every column up that way on
     /// every row cost more than mapping the row.
@@ -220,6 +236,10 @@ private:
     /// Inside read(): the session_message rows of @p sessionID in `seq` order, with their ID,
     /// type and seq alone (no data).
     Result<void> readV2Keys(QSqlDatabase &db, const QString &sessionID, QList<SessionMessageV2::Row> &rows);
+    /// Inside read(): when @p sessionID has no `session_message` rows, the rows rebuilt from its
+    /// events in OpenCode 2's `event` table (SessionEventLog), with their data; none without
+    /// that table or such events.
+    Result<void> readEventRows(QSqlDatabase &db, const QString &sessionID, QList<SessionMessageV2::Row> &rows);
     /// The `path` (`{cwd, root}`) of a V2 session's assistant messages.
     Result<void> readV2Path(QSqlDatabase &db, const QString &sessionID, JsonObject &path);
     /// Inside read(): the session_message rows of @p sessionID as V1 messages with parts, in
@@ -240,6 +260,10 @@ private:
     /// (readV2Keys()).
     Result<void> readMessageIDs(QSqlDatabase &db, const QString &sessionID, QStringList &ids, qsizetype &v1Count,
                                 QList<SessionMessageV2::Row> &keys);
+    /// Inside read(): the session ID to read @p sessionID's V1 `message` rows by: @p sessionID,
+    /// or an ID no row has when they are the legacy copy of a migrated session (OpenCode 2 copied
+    /// them into `session_v2` and `session_message`, whose rows are read instead).
+    Result<QString> v1Key(QSqlDatabase &db, const QString &sessionID);
     /// Inside read(): the V1 message rows of @p ids in @p sessionID (appended to @p out, in the
     /// order of @p ids); the IDs of no such row are added to @p missing.
     Result<void> readV1Messages(QSqlDatabase &db, const QString &sessionID, const QStringList &ids, QList<Message> &out,
@@ -254,6 +278,8 @@ private:
     Options m_options;
     OpencodeDbSchema m_schema;
     QString m_sessionColumns;
+    QString m_sessionSource;
+    QString m_v1MigrationPhase;
     /// The database has OpenCode's V2 `session_message` table (with the columns Weft reads).
     bool m_hasV2 = false;
     std::unique_ptr<ThreadConnections> m_connections;

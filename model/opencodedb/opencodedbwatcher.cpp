@@ -144,7 +144,9 @@ void OpencodeDbWatcher::Worker::prime()
         QSqlQuery q(db);
         q.setForwardOnly(true);
         for (Table *table : std::as_const(m_tables)) {
-            if (!q.exec(u"SELECT max(rowid) FROM %1"_s.arg(table->name)) || !q.next())
+            const QString from = table == &m_sessionTable ? m_store->sessionSource() : table->name;
+            if (!q.exec(u"SELECT max(%1) FROM %2"_s.arg(table == &m_sessionTable ? u"weft_rowid"_s : u"rowid"_s, from))
+                || !q.next())
                 return m_store->failed(q);
             table->maxRowid = q.value(0).toLongLong();
         }
@@ -298,7 +300,10 @@ Result<void> OpencodeDbWatcher::Worker::readChanges(QSqlDatabase &db, bool full,
     q.setForwardOnly(true);
     // Sessions: a small table, always read in full for its IDs (deletions) and for the rows that
     // are new or changed.
-    q.prepare(u"SELECT rowid AS weft_rowid, time_updated AS weft_updated, %1 FROM session WHERE rowid > ? OR time_updated >= ?"_s.arg(m_store->sessionColumns()));
+    // In an OpenCode 2.0.x database the rows of two tables, whose rowids overlap: a new row
+    // there is found by its time_updated (a new row's is new), an old one by its rowid.
+    q.prepare(u"SELECT weft_rowid, time_updated AS weft_updated, %1 FROM %2 WHERE weft_rowid > ? OR time_updated >= ?"_s.arg(
+        m_store->sessionColumns(), m_store->sessionSource()));
     q.addBindValue(m_sessionTable.maxRowid);
     q.addBindValue(m_watermark - OverlapMs);
     if (!q.exec())
@@ -320,7 +325,7 @@ Result<void> OpencodeDbWatcher::Worker::readChanges(QSqlDatabase &db, bool full,
     std::stable_sort(sessionRows.begin(), sessionRows.end(),
                      [](const Row &a, const Row &b) { return a.updated != b.updated ? a.updated < b.updated : a.rowid < b.rowid; });
     QSet<QString> ids;
-    if (!q.exec(u"SELECT id, rowid FROM session"_s))
+    if (!q.exec(u"SELECT id, weft_rowid FROM "_s + m_store->sessionSource()))
         return m_store->failed(q);
     qint64 maxSessionRowid = m_sessionTable.maxRowid;
     while (q.next()) {

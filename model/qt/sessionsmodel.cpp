@@ -183,8 +183,15 @@ QVariant SessionsModel::roleValue(const Session &s, int role) const
     case Qt::EditRole:
     case TitleRole:
         return s.title();
-    case Qt::ToolTipRole:
-        return s.directory().isEmpty() ? s.title() : s.title() + u'\n' + s.directory();
+    case Qt::ToolTipRole: {
+        QString tip = s.directory().isEmpty() ? s.title() : s.title() + u'\n' + s.directory();
+        if (s.isNotMigrated())
+            tip += u'\n' + tr("Not migrated: OpenCode 2 skipped this OpenCode 1 session and does not list it. "
+                               "Import it into Weft to keep working on it.");
+        return tip;
+    }
+    case NotMigratedRole:
+        return s.isNotMigrated();
     case IdRole:
         return s.id();
     case ProjectIDRole:

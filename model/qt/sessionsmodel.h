@@ -46,6 +46,7 @@ public:
         ForkBaseTitleRole, ///< QString: the title without " (fork #n)"
         DepthRole, ///< int: how many parentID links lead to a root session (0 for roots)
         VersionRole, ///< QString: the version of the program that wrote the session (OpenCode's or Weft's)
+        NotMigratedRole, ///< bool: a V1 session OpenCode 2's V1→V2 migration skipped (Session::isNotMigrated())
         SessionRole, ///< weft::Session: the whole session value
     };
     Q_ENUM(Roles)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "searchindex.h"
+#include "core/toolnames.h"
 
 #include "session/sessionstore.h"
 #include "core/tr.h"
@@ -599,7 +600,8 @@ std::optional<SearchDocument> SearchIndex::document(const Part &part, qint64 tim
     case PartType::Tool: {
         d.kind = u"tool"_s;
         const ToolState state = part.state();
-        texts << part.tool() << state.title();
+        // Found by either release's name: "bash" finds a 2.x shell call, "shell" a 1.x one.
+        texts << part.tool() << ToolNames::displayName(part.tool()) << state.title();
         collectStrings(state.input(), texts);
         if (state.status() == ToolStatus::Error)
             texts << state.errorText();

@@ -57,7 +57,7 @@ private Q_SLOTS:
         QVERIFY2(user.startsWith(u"You, "_s), qPrintable(user));
         QVERIFY(user.contains(u"Not in context"_s));
         // A reply with a tool call: the tool and its state in words, not a colour.
-        const QStringList tools = rows.filter(u"Tool bash"_s);
+        const QStringList tools = rows.filter(u"Tool Shell"_s); // a bash call, by what it is
         QVERIFY(!tools.isEmpty());
         QVERIFY2(tools.first().startsWith(u"Build, m1, "_s), qPrintable(tools.first()));
         QVERIFY2(tools.first().contains(u"Completed"_s), qPrintable(tools.first()));

@@ -23,6 +23,7 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QDateTime>
+#include <QAccessible>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -92,6 +93,7 @@ private Q_SLOTS:
     void firstStartOffer_data();
     void firstStartOffer();
     void screenshot();
+    void openCode2Database();
 
 private:
     MainWindow *makeWindow();
@@ -466,6 +468,46 @@ void TestGuiOpencodeDb::screenshot()
     QVERIFY(test::settle(*w));
     QVERIFY(QDir().mkpath(QStringLiteral(WEFT_BINARY_DIR "/screenshots")));
     QVERIFY(w->grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/opencode-source.png")));
+}
+
+void TestGuiOpencodeDb::openCode2Database()
+{
+    // An OpenCode 2.0.x database (tests/data/opencode-2.0-sessionv2): the V1 session its
+    // migration skipped is marked in the sidebar, and 2.x tools read as what they are.
+    const QString dir = m_home->filePath(u"opencode2"_s);
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(QFile::copy(test::realFixtureDir(u"2.0-sessionv2"_s) + u"/opencode.db"_s, dir + u"/opencode.db"_s));
+    QFile(dir + u"/opencode.db"_s).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QTRY_VERIFY(w->sessionsModel()->isLoaded());
+    QVERIFY(w->sources()->setOpencodeShown(true, dir));
+    QVERIFY(waitForSource(w));
+    const QString key = w->opencodeSource()->key();
+    SessionTreeModel *tree = w->sessionTreeModel();
+    QTRY_VERIFY(tree->indexForSession(u"ses_3000000000000skippedV1CCCC"_s, key).isValid());
+    const QModelIndex skipped = tree->indexForSession(u"ses_3000000000000skippedV1CCCC"_s, key);
+    QVERIFY(skipped.data(SessionsModel::NotMigratedRole).toBool());
+    QVERIFY2(skipped.data(Qt::ToolTipRole).toString().contains(u"Not migrated"_s), qPrintable(skipped.data(Qt::ToolTipRole).toString()));
+    const QString native = u"ses_2000000000000nativeV2BBBBB"_s;
+    const QModelIndex nativeRow = tree->indexForSession(native, key);
+    QVERIFY(nativeRow.isValid());
+    QVERIFY(!nativeRow.data(SessionsModel::NotMigratedRole).toBool());
+    QVERIFY(!nativeRow.data(Qt::ToolTipRole).toString().contains(u"Not migrated"_s));
+    // The 2.x session's shell call reads as a shell command (the accessible text of its row).
+    QVERIFY(w->sidebar()->selectSession(native, key));
+    QTRY_COMPARE(w->currentSessionID(), native);
+    TimelineView *view = w->timelineView();
+    QTRY_VERIFY(view->model()->rowCount() >= 2);
+    QAccessibleInterface *list = QAccessible::queryAccessibleInterface(view);
+    QVERIFY(list);
+    QStringList rows;
+    for (int i = 0; i < list->childCount(); ++i)
+        rows.append(list->child(i)->text(QAccessible::Name));
+    const QString all = rows.join(u'\n');
+    QVERIFY2(all.contains(u"Tool Shell (make test): Completed"_s), qPrintable(all));
+    QVERIFY2(all.contains(u"Tool Read (src/main.c): Completed"_s), qPrintable(all));
+    QVERIFY2(all.contains(u"Tool Subagent (Review the change): Completed"_s), qPrintable(all));
 }
 
 QTEST_MAIN(TestGuiOpencodeDb)

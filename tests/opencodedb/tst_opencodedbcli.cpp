@@ -3,6 +3,7 @@
 // 1.18.34 data): session list, export, import --from-db, and what happens with damaged data.
 
 #include "core/json.h"
+#include "core/types.h"
 #include "testdata.h"
 #include "testdb.h"
 #include "weftrun.h"
@@ -65,6 +66,7 @@ private Q_SLOTS:
     void damagedDatabaseAlone();
     void writesAreRefused();
     void helpListsTheCommands();
+    void notMigratedListedAndImported();
 
 private:
     weft::test::WeftRunner m_weft;
@@ -315,6 +317,49 @@ void TestOpencodeDbCli::helpListsTheCommands()
     const WeftRun import = m_weft.run({u"import"_s, u"--help"_s});
     QCOMPARE(import.exitCode, 0);
     QVERIFY(import.out.contains("--from-db <DIR>"));
+}
+
+void TestOpencodeDbCli::notMigratedListedAndImported()
+{
+    // An OpenCode 2.0.x database (tests/data/opencode-2.0-sessionv2): the V1 session that the
+    // V1→V2 migration skipped is listed with a note, and imports into Weft without it.
+    const QString skipped = u"ses_3000000000000skippedV1CCCC"_s;
+    QTemporaryDir dir;
+    const QString data = copyRealFixture(dir, u"2.0-sessionv2"_s);
+    const WeftRun table = m_weft.run({u"--data-dir"_s, data, u"session"_s, u"list"_s});
+    QVERIFY2(table.exitCode == 0, table.err.constData());
+    const QList<QByteArray> lines = table.out.split('\n');
+    QVERIFY(lines.first().endsWith("Note"));
+    int notes = 0;
+    for (const QByteArray &line : lines) {
+        if (line.endsWith("not migrated")) {
+            ++notes;
+            QVERIFY(line.startsWith(skipped.toUtf8()));
+        }
+    }
+    QCOMPARE(notes, 1);
+    const WeftRun json = m_weft.run({u"--data-dir"_s, data, u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+    QCOMPARE(json.exitCode, 0);
+    int marked = 0;
+    for (const JsonValue &v : parse(json.out).toArray()) {
+        if (v.toObject().boolean(u"notMigrated")) {
+            ++marked;
+            QCOMPARE(v.toObject().string(u"id"), skipped);
+        }
+    }
+    QCOMPARE(marked, 1);
+    const QString weftDir = dir.filePath(u"weft"_s);
+    const WeftRun imported = m_weft.run({u"--data-dir"_s, weftDir, u"import"_s, u"--from-db"_s, data, skipped});
+    QVERIFY2(imported.exitCode == 0, imported.err.constData());
+    const WeftRun exported = m_weft.run({u"--data-dir"_s, weftDir, u"export"_s, skipped});
+    QVERIFY2(exported.exitCode == 0, exported.err.constData());
+    const JsonObject info = parse(exported.out).toObject().object(u"info");
+    QCOMPARE(info.string(u"title"), u"Skipped by the migration"_s);
+    QVERIFY(!info.contains(weft::Session::NotMigratedKey));
+    QCOMPARE(parse(exported.out).toObject().array(u"messages").size(), 1);
+    // Weft's own store lists it without the note.
+    const WeftRun after = m_weft.run({u"--data-dir"_s, weftDir, u"session"_s, u"list"_s});
+    QVERIFY(!after.out.contains("not migrated"));
 }
 
 QTEST_GUILESS_MAIN(TestOpencodeDbCli)

@@ -184,6 +184,13 @@ private Q_SLOTS:
     void v2BesideV1Rows();
     void v2UnknownContentKept();
     void v2DamagedDataReported();
+    void sessionV2Preferred();
+    void sessionV2MigratedReadsV2Rows();
+    void sessionV2ChangeStamps();
+    void eventLogRebuildsSession();
+    void previewDatabase();
+    void previewRebuiltFromEvents();
+    void sessionV2WithoutLegacyTables();
 };
 
 void TestOpencodeDbStore::initTestCase()
@@ -1244,6 +1251,203 @@ void TestOpencodeDbStore::v2DamagedDataReported()
         locations.append(p.location);
     QVERIFY2(locations.contains(file + u"#session_message/"_s + broken), qPrintable(locations.join(u", ")));
     QVERIFY(locations.contains(file + u"#session_message/"_s + notObject));
+}
+
+namespace
+{
+// tests/data/opencode-2.0-sessionv2: an OpenCode 2.0.x database built from public facts (README).
+const QString SessionV2Fixture = u"2.0-sessionv2"_s;
+const QString Migrated = u"ses_1000000000000migratedAAAAA"_s;
+const QString NativeV2 = u"ses_2000000000000nativeV2BBBBB"_s;
+const QString Skipped = u"ses_3000000000000skippedV1CCCC"_s;
+const QString EventsOnly = u"ses_4000000000000eventsOnlyDDD"_s;
+
+/// The parts of @p messages as "role:type[:tool]" lines, for comparing conversations.
+QStringList outline(const QList<MessageWithParts> &messages)
+{
+    QStringList lines;
+    for (const MessageWithParts &m : messages) {
+        for (const Part &p : m.parts) {
+            QString line = (m.info.isUser() ? u"user:"_s : u"assistant:"_s) + p.typeName();
+            if (p.type() == PartType::Tool)
+                line += u':' + p.tool() + u':' + p.state().output();
+            if (p.type() == PartType::Text)
+                line += u':' + p.text();
+            lines.append(line);
+        }
+    }
+    return lines;
+}
+} // namespace
+
+void TestOpencodeDbStore::sessionV2Preferred()
+{
+    QTemporaryDir dir;
+    const auto opened = OpencodeDbStore::open(copyRealFixture(dir, SessionV2Fixture) + u"/opencode.db"_s);
+    QVERIFY2(opened, qPrintable(opened ? QString() : opened.error().message));
+    OpencodeDbStore &store = *opened.value();
+    QVERIFY(store.hasSessionV2());
+    QCOMPARE(store.v1MigrationPhase(), u"completed"_s);
+    QHash<QString, Session> byID;
+    for (const Session &s : store.sessions())
+        byID.insert(s.id(), s);
+    QCOMPARE(byID.size(), 4); // the migrated session once, from session_v2
+    QCOMPARE(byID.value(Migrated).title(), u"Migrated"_s);
+    QCOMPARE(byID.value(Migrated).version(), u"2.0.25"_s);
+    QVERIFY(!byID.value(Migrated).isNotMigrated());
+    QVERIFY(!byID.value(NativeV2).isNotMigrated());
+    QVERIFY(byID.value(Skipped).isNotMigrated());
+    QCOMPARE(byID.value(Skipped).version(), u"1.18.34"_s);
+    // One session alone: the same copy.
+    QCOMPARE(store.session(Migrated)->title(), u"Migrated"_s);
+    QVERIFY(store.session(Skipped)->isNotMigrated());
+    // The skipped session's V1 rows are read.
+    QCOMPARE(outline(store.messagesWithParts(Skipped)), QStringList{u"user:text:Skipped by the migration (V1 rows)"_s});
+    // A 2.x session's tools keep their 2.x names and inputs.
+    const QList<MessageWithParts> v2 = store.messagesWithParts(NativeV2);
+    QCOMPARE(v2.size(), 2);
+    QStringList tools;
+    for (const Part &p : v2.at(1).parts) {
+        if (p.type() == PartType::Tool)
+            tools.append(p.tool() + u' ' + p.state().input().string(u"path", p.state().input().string(u"command")));
+    }
+    QCOMPARE(tools, (QStringList{u"shell make test"_s, u"read src/main.c"_s, u"subagent "_s}));
+    // Without session_v2 (a 1.18 database), nothing is marked.
+    QTemporaryDir v1dir;
+    const auto v1 = OpencodeDbStore::open(copyRealFixture(v1dir, V2Version) + u"/opencode.db"_s);
+    QVERIFY(v1);
+    QVERIFY(!v1.value()->hasSessionV2());
+    QVERIFY(v1.value()->v1MigrationPhase().isEmpty());
+    for (const Session &s : v1.value()->sessions())
+        QVERIFY(!s.isNotMigrated());
+}
+
+void TestOpencodeDbStore::sessionV2MigratedReadsV2Rows()
+{
+    // A migrated session's conversation is its session_message copy, not the legacy V1 rows,
+    // through every read.
+    QTemporaryDir dir;
+    const auto opened = OpencodeDbStore::open(copyRealFixture(dir, SessionV2Fixture) + u"/opencode.db"_s);
+    QVERIFY(opened);
+    OpencodeDbStore &store = *opened.value();
+    const QList<MessageWithParts> all = store.messagesWithParts(Migrated);
+    QCOMPARE(outline(all), QStringList{u"user:text:Migrated (V2 rows)"_s});
+    QCOMPARE(store.messageIDs(Migrated), QStringList{u"msg_1000000000001migratedUSRxx"_s});
+    QCOMPARE(store.messages(Migrated).size(), 1);
+    QVERIFY(!store.message(Migrated, u"msg_1000000000000migratedAAAAA"_s));
+    QVERIFY(store.parts(Migrated, u"msg_1000000000000migratedAAAAA"_s).isEmpty());
+    compareNewestPages(store, Migrated, all);
+}
+
+void TestOpencodeDbStore::sessionV2ChangeStamps()
+{
+    QTemporaryDir dir;
+    const auto opened = OpencodeDbStore::open(copyRealFixture(dir, SessionV2Fixture) + u"/opencode.db"_s);
+    QVERIFY(opened);
+    const auto stamps = opened.value()->changeStamps({});
+    QVERIFY(stamps);
+    QCOMPARE(stamps->size(), 4);
+    QCOMPARE(stamps->value(Migrated), 1790000000900); // session_v2's row, not the legacy one
+    QCOMPARE(stamps->value(Skipped), 1790000020500);
+}
+
+void TestOpencodeDbStore::eventLogRebuildsSession()
+{
+    QTemporaryDir dir;
+    const auto opened = OpencodeDbStore::open(copyRealFixture(dir, SessionV2Fixture) + u"/opencode.db"_s);
+    QVERIFY(opened);
+    OpencodeDbStore &store = *opened.value();
+    const QList<MessageWithParts> all = store.messagesWithParts(EventsOnly);
+    QCOMPARE(outline(all), (QStringList{u"user:text:list the files"_s, u"assistant:step-start"_s,
+                                        u"assistant:tool:shell:Makefile\nsrc"_s, u"assistant:text:Two entries."_s,
+                                        u"assistant:step-finish"_s}));
+    QCOMPARE(all.at(1).info.json().object(u"tokens").integer(u"input"), 20);
+    QCOMPARE(all.at(1).info.completed(), 1790000030080);
+    QCOMPARE(all.at(1).parts.at(1).state().input().string(u"command"), u"ls"_s);
+    QCOMPARE(store.messageIDs(EventsOnly), (QStringList{u"msg_4000000000001eventsOnUSRxx"_s, u"msg_4000000000002eventsOnASTxx"_s}));
+    compareNewestPages(store, EventsOnly, all);
+}
+
+void TestOpencodeDbStore::previewDatabase()
+{
+    // The real preview's database: session metadata in a V2-shaped `session` table.
+    QTemporaryDir dir;
+    const auto opened = OpencodeDbStore::open(copyRealFixture(dir, u"v2-preview"_s) + u"/opencode.db"_s);
+    QVERIFY2(opened, qPrintable(opened ? QString() : opened.error().message));
+    OpencodeDbStore &store = *opened.value();
+    QVERIFY(!store.hasSessionV2());
+    const QList<Session> sessions = store.sessions();
+    QCOMPARE(sessions.size(), 3);
+    QStringList all;
+    for (const Session &s : sessions) {
+        QVERIFY(!s.isNotMigrated());
+        QCOMPARE(s.version(), u"0.0.0-v2beta-db9e942"_s);
+        all += outline(store.messagesWithParts(s.id()));
+    }
+    const QString joined = all.join(u'|');
+    QVERIFY2(joined.contains(u"assistant:tool:shell:hello, world\nbye"_s), qPrintable(joined));
+    QVERIFY2(joined.contains(u"assistant:tool:edit:Edited hello.py"_s), qPrintable(joined));
+}
+
+void TestOpencodeDbStore::previewRebuiltFromEvents()
+{
+    // Without its session_message rows (as when the rows are lost), each session of the preview
+    // is rebuilt from its event log into the same conversation.
+    QTemporaryDir dir;
+    const QString file = copyRealFixture(dir, u"v2-preview"_s) + u"/opencode.db"_s;
+    QHash<QString, QStringList> expected;
+    {
+        const auto opened = OpencodeDbStore::open(file);
+        QVERIFY(opened);
+        for (const Session &s : opened.value()->sessions())
+            expected.insert(s.id(), outline(opened.value()->messagesWithParts(s.id())));
+    }
+    {
+        TestDb db(file, SchemaAge::V1_15_13, false);
+        QVERIFY(db.exec(u"DELETE FROM session_message"_s));
+    }
+    const auto opened = OpencodeDbStore::open(file);
+    QVERIFY(opened);
+    QCOMPARE(expected.size(), 3);
+    for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
+        QVERIFY(!it.value().isEmpty());
+        QCOMPARE(outline(opened.value()->messagesWithParts(it.key())), it.value());
+    }
+}
+
+void TestOpencodeDbStore::sessionV2WithoutLegacyTables()
+{
+    // A database OpenCode 2.0.x made alone need not have the V1 tables: it opens, with the
+    // session_v2 sessions, and the file is left as it was.
+    QTemporaryDir dir;
+    const QString file = copyRealFixture(dir, SessionV2Fixture) + u"/opencode.db"_s;
+    {
+        TestDb db(file, SchemaAge::V1_15_13, false);
+        QVERIFY(db.exec(u"DROP TABLE part"_s));
+        QVERIFY(db.exec(u"DROP TABLE message"_s));
+        QVERIFY(db.exec(u"DROP TABLE session"_s));
+        QVERIFY(db.exec(u"PRAGMA wal_checkpoint(TRUNCATE)"_s));
+    }
+    const QByteArray before = fileHash(file);
+    const auto opened = OpencodeDbStore::open(file);
+    QVERIFY2(opened, qPrintable(opened ? QString() : opened.error().message));
+    OpencodeDbStore &store = *opened.value();
+    QStringList ids;
+    for (const Session &s : store.sessions()) {
+        QVERIFY(!s.isNotMigrated());
+        ids.append(s.id());
+    }
+    ids.sort();
+    QCOMPARE(ids, (QStringList{Migrated, NativeV2, EventsOnly}));
+    QCOMPARE(store.messagesWithParts(NativeV2).size(), 2);
+    QCOMPARE(store.messagesWithParts(EventsOnly).size(), 2);
+    QCOMPARE(store.messageIDs(Migrated).size(), 1);
+    compareNewestPages(store, NativeV2, store.messagesWithParts(NativeV2));
+    const auto stamps = store.changeStamps({});
+    QVERIFY(stamps);
+    QCOMPARE(stamps->size(), 3);
+    store.closeThreadConnection();
+    QCOMPARE(fileHash(file), before);
 }
 
 QTEST_GUILESS_MAIN(TestOpencodeDbStore)

@@ -256,6 +256,7 @@ private Q_SLOTS:
     void followsV2Rows();
     void nothingReportedForExistingV2Rows();
     void deletedV2RowReloadsSession();
+    void followsSessionV2();
 };
 
 void TestOpencodeDbWatcher::followsAWriterThread()
@@ -663,6 +664,46 @@ void TestOpencodeDbWatcher::deletedV2RowReloadsSession()
     QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 5000);
     QCOMPARE(changed.at(0).at(0).toString(), SessionID);
     QCOMPARE(messages.count(), 0);
+}
+
+void TestOpencodeDbWatcher::followsSessionV2()
+{
+    // An OpenCode 2.0.x database (tests/data/opencode-2.0-sessionv2): new session_v2 rows, a V1
+    // session written beside them (not migrated), then its copy in session_v2 (migrated).
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"opencode.db"_s);
+    QVERIFY(QFile::copy(weft::test::realFixtureDir(u"2.0-sessionv2"_s) + u"/opencode.db"_s, file));
+    QFile(file).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    TestDb db(file, weft::test::SchemaAge::V1_15_13, false);
+    QVERIFY(db.isOk());
+    const auto opened = OpencodeDbStore::open(file);
+    QVERIFY(opened);
+    SessionService service(opened.value());
+    OpencodeDbWatcher &watcher = *new OpencodeDbWatcher(opened.value()); // the service takes it over at start
+    QSignalSpy started(&watcher, &OpencodeDbWatcher::started);
+    QSignalSpy created(&service, &SessionService::sessionCreated);
+    QSignalSpy updated(&service, &SessionService::sessionUpdated);
+    service.startWatching(&watcher);
+    QVERIFY(started.wait(5000));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const QString v2 = u"ses_5000000000000newV2EEEEEEEE"_s;
+    QVERIFY(db.exec(u"INSERT INTO session_v2 (id, project_id, slug, directory, title, version, time_created, time_updated) "
+                    u"VALUES (?, 'prj_demo', 'new', '/home/dev/src/demo', 'new in V2', '2.0.25', ?, ?)"_s,
+                    {v2, now, now}));
+    QTRY_COMPARE_WITH_TIMEOUT(created.count(), 1, 3000);
+    QCOMPARE(created.at(0).at(0).value<Session>().id(), v2);
+    QVERIFY(!created.at(0).at(0).value<Session>().isNotMigrated());
+    QVERIFY(db.insertSession(sessionJson(SessionID, u"written by 1.18"_s, now + 10)));
+    QTRY_COMPARE_WITH_TIMEOUT(created.count(), 2, 3000);
+    QCOMPARE(created.at(1).at(0).value<Session>().id(), SessionID);
+    QVERIFY(created.at(1).at(0).value<Session>().isNotMigrated());
+    QVERIFY(db.exec(u"INSERT INTO session_v2 (id, project_id, slug, directory, title, version, time_created, time_updated) "
+                    u"VALUES (?, 'prj_demo', 'late', '/home/dev/src/demo', 'migrated late', '2.0.25', ?, ?)"_s,
+                    {SessionID, now + 10, now + 20}));
+    QTRY_COMPARE_WITH_TIMEOUT(updated.count(), 1, 3000);
+    QCOMPARE(updated.at(0).at(0).value<Session>().title(), u"migrated late"_s);
+    QVERIFY(!updated.at(0).at(0).value<Session>().isNotMigrated());
+    QCOMPARE(created.count(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestOpencodeDbWatcher)
