@@ -20,7 +20,8 @@ namespace weft::Transfer
 
 namespace
 {
-/// The session to export, or why there is none.
+/// The session to export, or why there is none: OpenCode's keys only (Weft's own marks, such as
+/// Session::NotMigratedKey, stay out of the file).
 Result<Session> sessionToExport(const SessionService &service, const QString &sessionID)
 {
     if (const QString why = Identifier::whyInvalid(sessionID, Identifier::Kind::Session); !why.isEmpty())
@@ -28,6 +29,7 @@ Result<Session> sessionToExport(const SessionService &service, const QString &se
     std::optional<Session> session = service.get(sessionID);
     if (!session)
         return Error{SessionTr::tr("Session not found: %1").arg(sessionID), {}};
+    session->json().remove(Session::NotMigratedKey);
     return std::move(*session);
 }
 

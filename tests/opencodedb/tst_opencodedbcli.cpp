@@ -348,6 +348,11 @@ void TestOpencodeDbCli::notMigratedListedAndImported()
         }
     }
     QCOMPARE(marked, 1);
+    // An export straight from the database is OpenCode's document: Weft's mark stays out.
+    const WeftRun fromDb = m_weft.run({u"--data-dir"_s, data, u"export"_s, skipped});
+    QVERIFY2(fromDb.exitCode == 0, fromDb.err.constData());
+    QCOMPARE(parse(fromDb.out).toObject().object(u"info").string(u"id"), skipped);
+    QVERIFY(!fromDb.out.contains("weftNotMigrated"));
     const QString weftDir = dir.filePath(u"weft"_s);
     const WeftRun imported = m_weft.run({u"--data-dir"_s, weftDir, u"import"_s, u"--from-db"_s, data, skipped});
     QVERIFY2(imported.exitCode == 0, imported.err.constData());
