@@ -30,7 +30,8 @@ public:
     /// OpenCode's default) or "queue" (after the run ends).
     enum class Delivery { Default, Steer, Queue };
 
-    [[nodiscard]] Result<QList<Session>> sessions() const;
+    /// Every session's `Session.Info` (sessionToV1() makes each a session).
+    [[nodiscard]] Result<JsonArray> sessionItems() const;
     [[nodiscard]] Result<Session> session(const QString &sessionID) const;
     /// The session's `Session.Message.Info` items, oldest first (the route pages newest first).
     [[nodiscard]] Result<JsonArray> messageItems(const QString &sessionID) const;

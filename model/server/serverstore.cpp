@@ -145,10 +145,15 @@ Result<QList<Session>> ServerStore::readSessions()
     // unless asked for, so both.
     QList<Session> result;
     if (m_api) {
-        Result<QList<Session>> sessions = m_api->sessions();
-        if (!sessions)
-            return sessions.error();
-        result = std::move(sessions.value());
+        const Result<JsonArray> items = m_api->sessionItems();
+        if (!items)
+            return items.error();
+        for (const JsonValue &v : *items) {
+            if (Result<Session> s = ServerApiV2::sessionToV1(v, m_info.version))
+                result.append(std::move(s.value()));
+            else
+                reportProblem(m_client.displayName() + u"/api/session"_s, s.error().toString());
+        }
     }
     QSet<QString> seen;
     for (const bool archived : {false, true}) {
