@@ -823,6 +823,8 @@ Result<QString> ServerStore::defaultModel(const QString &directory)
     const Result<JsonObject> model = m_api->defaultModel(directory);
     if (!model)
         return model.error();
+    if (model->string(u"id").isEmpty())
+        return QString(); // none configured (`data: null`)
     return QString(model->string(u"providerID") + u'/' + model->string(u"id"));
 }
 

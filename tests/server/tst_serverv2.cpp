@@ -302,6 +302,10 @@ void TestServerV2::operationsTakeTheApiRoutes()
     const Result<JsonArray> models = offThread([&] { return store->models(); });
     QVERIFY(models && !models->isEmpty());
     QCOMPARE(models->at(0).toObject().string(u"providerID"), u"fake"_s);
+    QCOMPARE(offThread([&] { return store->defaultModel().value(); }), u"fake/m1"_s);
+    // A server with no model configured answers `data: null`.
+    server->route("GET", u"/api/model/default"_s, 200, JsonObject{{u"data"_s, nullptr}});
+    QCOMPARE(offThread([&] { return store->defaultModel().value(); }), QString());
     const Result<QString> directory = offThread([&] { return store->defaultDirectory(); });
     QVERIFY(directory);
     QCOMPARE(*directory, Directory);
