@@ -5,6 +5,7 @@
 #include "climcp.h"
 #include "cliquestion.h"
 #include "cliserver.h"
+#include "cliworktree.h"
 #include "interrupt.h"
 
 #include "app/promptattachments.h"
@@ -371,6 +372,10 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
                    u"With --server (OpenCode 2) and --session: while the session runs, the message joins the running turn."_s});
     cmd.addOption({u"queue"_s,
                    u"With --server (OpenCode 2) and --session: while the session runs, the message waits for the run to end."_s});
+    cmd.addOption({u"worktree"_s,
+                   u"Run a new session in the git worktree NAME of the current repository (made on branch weft/NAME "
+                   u"from HEAD beside the repository when there is none; see `weft worktree`)."_s,
+                   u"NAME"_s});
     cmd.addOption({{u"f"_s, u"file"_s},
                    u"Attach a file or folder (text, PNG, JPEG, GIF or WebP image, PDF); may be given several times."_s,
                    u"PATH"_s});
@@ -395,6 +400,10 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
         if (const auto bad = invalidId(sessionID, Identifier::Kind::Session))
             return *bad;
     }
+    if (cmd.isSet(u"worktree"_s) && !sessionID.isEmpty())
+        return cmd.usageError(u"--worktree starts a new session; a continued one stays where it is"_s);
+    if (cmd.isSet(u"worktree"_s) && !options.server.isEmpty())
+        return fail(u"--worktree works for local runs; an OpenCode server's sessions run in its own folders"_s, 2);
     int code = 0;
     auto context = openData(options, code);
     if (!context)
@@ -470,6 +479,12 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     PromptRequest request;
     request.sessionID = sessionID;
     request.directory = QDir::currentPath();
+    if (cmd.isSet(u"worktree"_s)) {
+        const Result<Worktree> worktree = worktreeForRun(cmd.value(u"worktree"_s));
+        if (!worktree)
+            return fail(worktree.error().toString());
+        request.directory = worktree->path;
+    }
     request.text = message;
     request.agent = cmd.value(u"agent"_s);
     request.model = cmd.value(u"model"_s);
@@ -891,9 +906,10 @@ QString usage()
            u"  import FILE\n"
            u"  import --from-db OPENCODE_DATA_DIR [SESSION_ID...]\n"
            u"  search QUERY... [--format json|text] [--session ID] [--limit N] [--rebuild]\n"
-           u"  run [--session ID] [--model PROVIDER/MODEL] [--agent NAME] [--auto-approve] [--dir DIR] MESSAGE...\n"
+           u"  run [--session ID | --worktree NAME] [--model PROVIDER/MODEL] [--agent NAME] [--auto-approve] [--dir DIR] MESSAGE...\n"
            u"  mcp list [--format json|text]\n"
-           u"  trash list|restore ENTRY|delete ENTRY|empty\n\n"
+           u"  trash list|restore ENTRY|delete ENTRY|empty\n"
+           u"  worktree list|apply NAME [--mode merge|rebase|diff]|remove NAME [--force]\n\n"
            u"Run `weft COMMAND --help` for a command's options.\n"_s;
 }
 
@@ -999,6 +1015,8 @@ int run(const GlobalOptions &options)
         return mcpCommand(options, args);
     if (command == u"trash")
         return trashCommand(options, args);
+    if (command == u"worktree")
+        return worktreeCommand(options, args);
     return fail(u"unknown command \"%1\"\n\n"_s.arg(command) + usage(), 2);
 }
 

@@ -584,6 +584,30 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::Composer</name>
     <message>
+        <source>Send the prompt into the running reply: the agent reads it after its current step (%1)</source>
+        <translation>実行中の応答にプロンプトを送ります: エージェントは現在のステップの後に読みます (%1)</translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation>Enter</translation>
+    </message>
+    <message>
+        <source>Alt+Enter</source>
+        <translation>Alt+Enter</translation>
+    </message>
+    <message>
+        <source>Send the prompt when the reply has ended (%1)</source>
+        <translation>応答が終わったらプロンプトを送信します (%1)</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>キューに追加</translation>
+    </message>
+    <message>
+        <source>Steer</source>
+        <translation>ステア</translation>
+    </message>
+    <message>
         <source>Ask the agent… (Enter to send, Shift+Enter for a new line)</source>
         <translation>エージェントに質問… (Enter で送信、Shift+Enter で改行)</translation>
     </message>
@@ -1143,6 +1167,14 @@ Changes made to the file since are lost.</source>
 </context>
 <context>
     <name>weft::MainWindow</name>
+    <message>
+        <source>Sent into the running reply: the agent reads it after its current step</source>
+        <translation>実行中の応答に送りました: エージェントは現在のステップの後に読みます</translation>
+    </message>
+    <message>
+        <source>Exporting to %1…</source>
+        <translation>%1 へエクスポートしています…</translation>
+    </message>
     <message>
         <source>&amp;Compact</source>
         <translation>コンパクト化(&amp;C)</translation>
@@ -2493,6 +2525,14 @@ This cannot be undone.</source>
 <context>
     <name>weft::Session</name>
     <message>
+        <source>nothing is queued for session %1</source>
+        <translation>セッション %1 に待機中のプロンプトはありません</translation>
+    </message>
+    <message>
+        <source>session %1 is running</source>
+        <translation>セッション %1 は実行中です</translation>
+    </message>
+    <message>
         <source>the trash is closed</source>
         <translation>ゴミ箱は閉じられています</translation>
     </message>
@@ -2695,6 +2735,22 @@ Sessions written by version %2</source>
 </context>
 <context>
     <name>weft::SettingsDialog</name>
+    <message>
+        <source>While the agent &amp;replies, Enter:</source>
+        <translation>エージェントの応答中の Enter(&amp;R):</translation>
+    </message>
+    <message>
+        <source>Alt+Enter does the other.</source>
+        <translation>Alt+Enter はもう一方を行います。</translation>
+    </message>
+    <message>
+        <source>Steers it into the reply at its next step</source>
+        <translation>次のステップで応答に差し込む</translation>
+    </message>
+    <message>
+        <source>Queues the prompt for when the reply ends</source>
+        <translation>応答が終わったときのためにプロンプトをキューに入れる</translation>
+    </message>
     <message>
         <source>Configure</source>
         <translation>設定</translation>
@@ -4277,6 +4333,178 @@ This cannot be undone.</source>
     <message>
         <source>&amp;Decline</source>
         <translation>断る(&amp;D)</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Worktree</name>
+    <message numerus="yes">
+        <source>%1 has %n uncommitted change(s)</source>
+        <translation>
+            <numerusform>%1 に未コミットの変更が %n 件あります</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the main checkout %1 has uncommitted changes: commit or stash them first</source>
+        <translation>メインのチェックアウト %1 に未コミットの変更があります: 先にコミットするか退避してください</translation>
+    </message>
+    <message>
+        <source>the main checkout %1 has no branch checked out</source>
+        <translation>メインのチェックアウト %1 ではブランチがチェックアウトされていません</translation>
+    </message>
+    <message>
+        <source>the folder for worktrees must be an absolute path: %1</source>
+        <translation>ワークツリーのフォルダーは絶対パスでなければなりません: %1</translation>
+    </message>
+    <message>
+        <source>the branch %1 exists already</source>
+        <translation>ブランチ %1 は既に存在します</translation>
+    </message>
+    <message>
+        <source>no folder %1</source>
+        <translation>フォルダー %1 がありません</translation>
+    </message>
+    <message>
+        <source>cannot stage the changes of %1</source>
+        <translation>%1 の変更をステージできません</translation>
+    </message>
+    <message>
+        <source>cannot remove %1</source>
+        <translation>%1 を削除できません</translation>
+    </message>
+    <message>
+        <source>cannot record the base of %1</source>
+        <translation>%1 の基点を記録できません</translation>
+    </message>
+    <message>
+        <source>cannot rebase %1 onto %2</source>
+        <translation>%1 を %2 の上にリベースできません</translation>
+    </message>
+    <message>
+        <source>cannot read the state of %1</source>
+        <translation>%1 の状態を読めません</translation>
+    </message>
+    <message>
+        <source>cannot read the changes of %1</source>
+        <translation>%1 の変更を読めません</translation>
+    </message>
+    <message>
+        <source>cannot merge %1</source>
+        <translation>%1 をマージできません</translation>
+    </message>
+    <message>
+        <source>cannot make the worktree %1</source>
+        <translation>ワークツリー %1 を作成できません</translation>
+    </message>
+    <message>
+        <source>cannot make the folder %1</source>
+        <translation>フォルダー %1 を作成できません</translation>
+    </message>
+    <message>
+        <source>cannot list the worktrees</source>
+        <translation>ワークツリーを一覧できません</translation>
+    </message>
+    <message>
+        <source>cannot commit in %1</source>
+        <translation>%1 でコミットできません</translation>
+    </message>
+    <message>
+        <source>cannot bring %1 into %2</source>
+        <translation>%1 を %2 に取り込めません</translation>
+    </message>
+    <message>
+        <source>cannot apply the changes of %1</source>
+        <translation>%1 の変更を適用できません</translation>
+    </message>
+    <message>
+        <source>a commit needs a message</source>
+        <translation>コミットにはメッセージが必要です</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a commit</source>
+        <translation>「%1」はコミットではありません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a commit of %2</source>
+        <translation>「%1」は %2 のコミットではありません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; cannot name a worktree: use up to 64 letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;, starting with a letter, digit or &apos;_&apos;</source>
+        <translation>「%1」はワークツリー名に使えません: 英字・数字・「.」「_」「-」で 64 文字まで、先頭は英字・数字・「_」にしてください</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; cannot name a worktree</source>
+        <translation>「%1」はワークツリー名に使えません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; cannot name a branch</source>
+        <translation>「%1」はブランチ名に使えません</translation>
+    </message>
+    <message>
+        <source>%1: a bare repository has no checkout to work in</source>
+        <translation>%1: ベアリポジトリには作業するチェックアウトがありません</translation>
+    </message>
+    <message>
+        <source>%1 is the main checkout</source>
+        <translation>%1 はメインのチェックアウトです</translation>
+    </message>
+    <message>
+        <source>%1 is not in a git repository</source>
+        <translation>%1 は git リポジトリの中にありません</translation>
+    </message>
+    <message>
+        <source>%1 is not a worktree of %2</source>
+        <translation>%1 は %2 のワークツリーではありません</translation>
+    </message>
+    <message>
+        <source>%1 has nothing to commit</source>
+        <translation>%1 にはコミットするものがありません</translation>
+    </message>
+    <message>
+        <source>%1 has no recorded base commit</source>
+        <translation>%1 には記録された基点コミットがありません</translation>
+    </message>
+    <message>
+        <source>%1 has no branch to merge</source>
+        <translation>%1 にはマージするブランチがありません</translation>
+    </message>
+    <message>
+        <source>%1 exists already</source>
+        <translation>%1 は既に存在します</translation>
+    </message>
+</context>
+<context>
+    <name>weft::QueuedPromptsView</name>
+    <message>
+        <source>Remove from the queue</source>
+        <translation>キューから削除</translation>
+    </message>
+    <message>
+        <source>Send later</source>
+        <translation>後で送信</translation>
+    </message>
+    <message>
+        <source>Send earlier</source>
+        <translation>先に送信</translation>
+    </message>
+    <message>
+        <source>Queued prompt %1</source>
+        <translation>キューのプロンプト %1</translation>
+    </message>
+    <message>
+        <source>Queued (%1): waiting, as the last reply did not finish</source>
+        <translation>キュー (%1): 前回の応答が完了しなかったため待機中です</translation>
+    </message>
+    <message>
+        <source>Queued (%1): sent one by one when the reply has ended</source>
+        <translation>キュー (%1): 応答が終わると 1 件ずつ送信されます</translation>
+    </message>
+    <message>
+        <source>Send the first queued prompt now</source>
+        <translation>キューの最初のプロンプトを今すぐ送信します</translation>
+    </message>
+    <message>
+        <source>Send Next</source>
+        <translation>次を送信</translation>
     </message>
 </context>
 </TS>

@@ -584,6 +584,30 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::Composer</name>
     <message>
+        <source>Send the prompt into the running reply: the agent reads it after its current step (%1)</source>
+        <translation>将提示发送到正在进行的回复中：代理会在当前步骤之后读取 (%1)</translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation>Enter</translation>
+    </message>
+    <message>
+        <source>Alt+Enter</source>
+        <translation>Alt+Enter</translation>
+    </message>
+    <message>
+        <source>Send the prompt when the reply has ended (%1)</source>
+        <translation>回复结束后发送提示 (%1)</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>排队</translation>
+    </message>
+    <message>
+        <source>Steer</source>
+        <translation>插入</translation>
+    </message>
+    <message>
         <source>Ask the agent… (Enter to send, Shift+Enter for a new line)</source>
         <translation>向智能体提问…（Enter 发送，Shift+Enter 换行）</translation>
     </message>
@@ -1143,6 +1167,14 @@ Changes made to the file since are lost.</source>
 </context>
 <context>
     <name>weft::MainWindow</name>
+    <message>
+        <source>Sent into the running reply: the agent reads it after its current step</source>
+        <translation>已发送到正在进行的回复中：代理会在当前步骤之后读取</translation>
+    </message>
+    <message>
+        <source>Exporting to %1…</source>
+        <translation>正在导出到 %1…</translation>
+    </message>
     <message>
         <source>&amp;Compact</source>
         <translation>压缩(&amp;C)</translation>
@@ -2493,6 +2525,14 @@ This cannot be undone.</source>
 <context>
     <name>weft::Session</name>
     <message>
+        <source>nothing is queued for session %1</source>
+        <translation>会话 %1 没有排队的提示</translation>
+    </message>
+    <message>
+        <source>session %1 is running</source>
+        <translation>会话 %1 正在运行</translation>
+    </message>
+    <message>
         <source>the trash is closed</source>
         <translation>回收站已关闭</translation>
     </message>
@@ -2695,6 +2735,22 @@ Sessions written by version %2</source>
 </context>
 <context>
     <name>weft::SettingsDialog</name>
+    <message>
+        <source>While the agent &amp;replies, Enter:</source>
+        <translation>代理回复时，Enter(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Alt+Enter does the other.</source>
+        <translation>Alt+Enter 执行另一种方式。</translation>
+    </message>
+    <message>
+        <source>Steers it into the reply at its next step</source>
+        <translation>在下一步将其插入回复</translation>
+    </message>
+    <message>
+        <source>Queues the prompt for when the reply ends</source>
+        <translation>将提示排队，等回复结束后发送</translation>
+    </message>
     <message>
         <source>Configure</source>
         <translation>配置</translation>
@@ -4277,6 +4333,178 @@ This cannot be undone.</source>
     <message>
         <source>&amp;Decline</source>
         <translation>拒绝(&amp;D)</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Worktree</name>
+    <message numerus="yes">
+        <source>%1 has %n uncommitted change(s)</source>
+        <translation>
+            <numerusform>%1 有 %n 处未提交的更改</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the main checkout %1 has uncommitted changes: commit or stash them first</source>
+        <translation>主检出 %1 有未提交的更改：请先提交或储藏它们</translation>
+    </message>
+    <message>
+        <source>the main checkout %1 has no branch checked out</source>
+        <translation>主检出 %1 没有检出分支</translation>
+    </message>
+    <message>
+        <source>the folder for worktrees must be an absolute path: %1</source>
+        <translation>工作树的文件夹必须是绝对路径：%1</translation>
+    </message>
+    <message>
+        <source>the branch %1 exists already</source>
+        <translation>分支 %1 已存在</translation>
+    </message>
+    <message>
+        <source>no folder %1</source>
+        <translation>没有文件夹 %1</translation>
+    </message>
+    <message>
+        <source>cannot stage the changes of %1</source>
+        <translation>无法暂存 %1 的更改</translation>
+    </message>
+    <message>
+        <source>cannot remove %1</source>
+        <translation>无法删除 %1</translation>
+    </message>
+    <message>
+        <source>cannot record the base of %1</source>
+        <translation>无法记录 %1 的基准</translation>
+    </message>
+    <message>
+        <source>cannot rebase %1 onto %2</source>
+        <translation>无法将 %1 变基到 %2 上</translation>
+    </message>
+    <message>
+        <source>cannot read the state of %1</source>
+        <translation>无法读取 %1 的状态</translation>
+    </message>
+    <message>
+        <source>cannot read the changes of %1</source>
+        <translation>无法读取 %1 的更改</translation>
+    </message>
+    <message>
+        <source>cannot merge %1</source>
+        <translation>无法合并 %1</translation>
+    </message>
+    <message>
+        <source>cannot make the worktree %1</source>
+        <translation>无法创建工作树 %1</translation>
+    </message>
+    <message>
+        <source>cannot make the folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>cannot list the worktrees</source>
+        <translation>无法列出工作树</translation>
+    </message>
+    <message>
+        <source>cannot commit in %1</source>
+        <translation>无法在 %1 中提交</translation>
+    </message>
+    <message>
+        <source>cannot bring %1 into %2</source>
+        <translation>无法将 %1 并入 %2</translation>
+    </message>
+    <message>
+        <source>cannot apply the changes of %1</source>
+        <translation>无法应用 %1 的更改</translation>
+    </message>
+    <message>
+        <source>a commit needs a message</source>
+        <translation>提交需要提交信息</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a commit</source>
+        <translation>“%1”不是提交</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a commit of %2</source>
+        <translation>“%1”不是 %2 的提交</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; cannot name a worktree: use up to 64 letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;, starting with a letter, digit or &apos;_&apos;</source>
+        <translation>“%1”不能用作工作树名：请使用最多 64 个字母、数字、“.”、“_”和“-”，并以字母、数字或“_”开头</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; cannot name a worktree</source>
+        <translation>“%1”不能用作工作树名</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; cannot name a branch</source>
+        <translation>“%1”不能用作分支名</translation>
+    </message>
+    <message>
+        <source>%1: a bare repository has no checkout to work in</source>
+        <translation>%1：裸仓库没有可工作的检出</translation>
+    </message>
+    <message>
+        <source>%1 is the main checkout</source>
+        <translation>%1 是主检出</translation>
+    </message>
+    <message>
+        <source>%1 is not in a git repository</source>
+        <translation>%1 不在 git 仓库中</translation>
+    </message>
+    <message>
+        <source>%1 is not a worktree of %2</source>
+        <translation>%1 不是 %2 的工作树</translation>
+    </message>
+    <message>
+        <source>%1 has nothing to commit</source>
+        <translation>%1 没有可提交的内容</translation>
+    </message>
+    <message>
+        <source>%1 has no recorded base commit</source>
+        <translation>%1 没有记录的基准提交</translation>
+    </message>
+    <message>
+        <source>%1 has no branch to merge</source>
+        <translation>%1 没有可合并的分支</translation>
+    </message>
+    <message>
+        <source>%1 exists already</source>
+        <translation>%1 已存在</translation>
+    </message>
+</context>
+<context>
+    <name>weft::QueuedPromptsView</name>
+    <message>
+        <source>Remove from the queue</source>
+        <translation>从队列中移除</translation>
+    </message>
+    <message>
+        <source>Send later</source>
+        <translation>稍后发送</translation>
+    </message>
+    <message>
+        <source>Send earlier</source>
+        <translation>提前发送</translation>
+    </message>
+    <message>
+        <source>Queued prompt %1</source>
+        <translation>排队的提示 %1</translation>
+    </message>
+    <message>
+        <source>Queued (%1): waiting, as the last reply did not finish</source>
+        <translation>队列 (%1)：上一次回复未完成，正在等待</translation>
+    </message>
+    <message>
+        <source>Queued (%1): sent one by one when the reply has ended</source>
+        <translation>队列 (%1)：回复结束后逐条发送</translation>
+    </message>
+    <message>
+        <source>Send the first queued prompt now</source>
+        <translation>立即发送队列中的第一条提示</translation>
+    </message>
+    <message>
+        <source>Send Next</source>
+        <translation>发送下一条</translation>
     </message>
 </context>
 </TS>

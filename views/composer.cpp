@@ -25,6 +25,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QSettings>
 #include <QScrollBar>
 #include <QStandardItemModel>
 #include <QStringListModel>
@@ -147,6 +148,7 @@ Composer::Composer(QWidget *parent)
     , m_attach(new QToolButton(this))
     , m_send(new QPushButton(this))
     , m_stop(new QPushButton(this))
+    , m_steer(new QPushButton(this))
     , m_chipArea(new QScrollArea(this))
     , m_chips(new QWidget)
     , m_chipLayout(new QHBoxLayout(m_chips))
@@ -248,6 +250,10 @@ Composer::Composer(QWidget *parent)
     m_send->setIcon(Style::icon(u"document-send"_s));
     m_send->setToolTip(tr("Send the prompt (Enter)"));
     connect(m_send, &QPushButton::clicked, this, &Composer::send);
+    m_steer->setObjectName(u"steerButton"_s);
+    m_steer->setText(tr("Steer"));
+    m_steer->setIcon(Style::icon(u"edit-redo"_s));
+    connect(m_steer, &QPushButton::clicked, this, &Composer::steer);
     m_stop->setObjectName(u"stopButton"_s);
     m_stop->setText(tr("Stop"));
     m_stop->setIcon(Style::icon(u"process-stop"_s));
@@ -280,6 +286,7 @@ Composer::Composer(QWidget *parent)
     controls->addWidget(m_attach);
     controls->addWidget(m_compact);
     controls->addWidget(m_stop);
+    controls->addWidget(m_steer);
     controls->addWidget(m_send);
     controls->addWidget(m_import);
 
@@ -307,6 +314,23 @@ void Composer::setSessionID(const QString &sessionID)
 void Composer::setRunning(bool running)
 {
     m_running = running;
+    updateButtons();
+}
+
+PromptDelivery Composer::savedDefaultDelivery()
+{
+    return QSettings().value(u"Composer/enterWhileRunning"_s).toString() == u"steer" ? PromptDelivery::Steer
+                                                                                    : PromptDelivery::Queue;
+}
+
+void Composer::saveDefaultDelivery(PromptDelivery delivery)
+{
+    QSettings().setValue(u"Composer/enterWhileRunning"_s, delivery == PromptDelivery::Steer ? u"steer"_s : u"queue"_s);
+}
+
+void Composer::setDefaultDelivery(PromptDelivery delivery)
+{
+    m_defaultDelivery = delivery;
     updateButtons();
 }
 
@@ -701,9 +725,22 @@ void Composer::updateButtons()
     const bool haveSession = !m_sessionID.isEmpty() && !m_readOnly;
     const bool offerImport = m_readOnly && m_importAvailable && !m_sessionID.isEmpty();
     m_import->setVisible(offerImport);
-    m_send->setVisible(!m_running && !offerImport);
+    m_send->setVisible(!offerImport);
     m_stop->setVisible(m_running);
-    m_send->setEnabled(haveSession && !text().trimmed().isEmpty());
+    m_steer->setVisible(m_running && !offerImport);
+    const bool enterSteers = m_defaultDelivery == PromptDelivery::Steer;
+    if (m_running) {
+        m_send->setText(tr("Queue"));
+        m_send->setToolTip(tr("Send the prompt when the reply has ended (%1)").arg(enterSteers ? tr("Alt+Enter") : tr("Enter")));
+        m_steer->setToolTip(tr("Send the prompt into the running reply: the agent reads it after its current step (%1)")
+                                .arg(enterSteers ? tr("Enter") : tr("Alt+Enter")));
+    } else {
+        m_send->setText(tr("Send"));
+        m_send->setToolTip(tr("Send the prompt (Enter)"));
+    }
+    const bool haveText = !text().trimmed().isEmpty();
+    m_send->setEnabled(haveSession && haveText);
+    m_steer->setEnabled(haveSession && haveText);
     m_stop->setEnabled(haveSession);
     m_compact->setEnabled(haveSession && !m_running);
     m_attach->setEnabled(haveSession && !m_projectDir.isEmpty());
@@ -712,9 +749,19 @@ void Composer::updateButtons()
 
 void Composer::send()
 {
-    if (m_sessionID.isEmpty() || m_running || m_readOnly || text().trimmed().isEmpty())
+    request(PromptDelivery::Queue);
+}
+
+void Composer::steer()
+{
+    request(PromptDelivery::Steer);
+}
+
+void Composer::request(PromptDelivery delivery)
+{
+    if (m_sessionID.isEmpty() || m_readOnly || text().trimmed().isEmpty())
         return;
-    Q_EMIT sendRequested(m_sessionID, text(), currentAgent(), currentModel(), attachmentsToSend());
+    Q_EMIT sendRequested(m_sessionID, text(), currentAgent(), currentModel(), attachmentsToSend(), delivery);
 }
 
 void Composer::chooseAttachments()
@@ -796,7 +843,10 @@ bool Composer::eventFilter(QObject *watched, QEvent *event)
             return true;
         const bool enter = ke->key() == Qt::Key_Return || ke->key() == Qt::Key_Enter;
         if (enter && !(ke->modifiers() & Qt::ShiftModifier)) {
-            send();
+            // Alt+Enter: the other way of reaching a running reply than Enter's.
+            const PromptDelivery otherDelivery
+                = m_defaultDelivery == PromptDelivery::Steer ? PromptDelivery::Queue : PromptDelivery::Steer;
+            request(ke->modifiers() & Qt::AltModifier ? otherDelivery : m_defaultDelivery);
             return true;
         }
         if (enter) {

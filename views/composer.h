@@ -49,9 +49,17 @@ public:
 
     void setSessionID(const QString &sessionID);
     [[nodiscard]] QString sessionID() const { return m_sessionID; }
-    /// While a reply runs, Send becomes Stop.
+    /// While a reply runs, Stop shows, and a prompt is queued for when it ends (Queue, Enter) or
+    /// steered into it now (Steer, Alt+Enter): PromptDelivery. setDefaultDelivery() swaps the keys.
     void setRunning(bool running);
     [[nodiscard]] bool isRunning() const { return m_running; }
+    /// What Enter does while a reply runs (Alt+Enter does the other).
+    void setDefaultDelivery(PromptDelivery delivery);
+    [[nodiscard]] PromptDelivery defaultDelivery() const { return m_defaultDelivery; }
+    /// What Enter does while a reply runs, as the user set it (Settings › Appearance; QSettings
+    /// "Composer/enterWhileRunning": "queue", the default, or "steer").
+    [[nodiscard]] static PromptDelivery savedDefaultDelivery();
+    static void saveDefaultDelivery(PromptDelivery delivery);
     /// A read-only store (an OpenCode database) cannot take prompts; nor can a session another
     /// process runs. @p reason replaces the placeholder text that says so.
     void setReadOnly(bool readOnly, const QString &reason = {});
@@ -116,20 +124,26 @@ public:
     [[nodiscard]] QPlainTextEdit *editor() const { return m_editor; }
     [[nodiscard]] QPushButton *sendButton() const { return m_send; }
     [[nodiscard]] QPushButton *stopButton() const { return m_stop; }
+    /// While a reply runs: sends the prompt into it (PromptDelivery::Steer); Send queues then.
+    [[nodiscard]] QPushButton *steerButton() const { return m_steer; }
     [[nodiscard]] QToolButton *compactButton() const { return m_compact; }
     [[nodiscard]] QPushButton *importButton() const { return m_import; }
     [[nodiscard]] QToolButton *attachButton() const { return m_attach; }
 
 public Q_SLOTS:
+    /// Sends the prompt; while a reply runs, queued for when it ends.
     void send();
+    /// While a reply runs, sends the prompt into it at its next step.
+    void steer();
     void stop();
     void compact();
     /// Asks for files to attach (a file dialog in the project folder).
     void chooseAttachments();
 
 Q_SIGNALS:
+    /// @p delivery says what to do when the session runs (as it does when isRunning()).
     void sendRequested(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
-                       const QList<weft::PromptAttachment> &attachments);
+                       const QList<weft::PromptAttachment> &attachments, weft::PromptDelivery delivery);
     void stopRequested(const QString &sessionID);
     void compactRequested(const QString &sessionID);
     /// The read-only session should be copied into Weft's store to be continued there.
@@ -145,6 +159,7 @@ protected:
 private:
     friend class PromptEditor;
     void updateButtons();
+    void request(PromptDelivery delivery);
     /// Pasted or dropped data: local files and folders, or an image. False: plain text.
     bool takeMimeData(const QMimeData *data);
     [[nodiscard]] static bool offersAttachments(const QMimeData *data);
@@ -170,6 +185,8 @@ private:
     QToolButton *m_attach;
     QPushButton *m_send;
     QPushButton *m_stop;
+    QPushButton *m_steer;
+    PromptDelivery m_defaultDelivery = PromptDelivery::Queue;
     QPushButton *m_import = nullptr;
     QScrollArea *m_chipArea;
     QWidget *m_chips;

@@ -29,6 +29,8 @@ QString ErrorWording::promptNotSent(const SessionController::PromptResult &resul
     using Status = SessionController::PromptResult::Status;
     switch (result.status) {
     case Status::Sent:
+    case Status::Steered:
+    case Status::Queued:
         return {};
     case Status::NotRunnable:
         return readOnlySession();

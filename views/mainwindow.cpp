@@ -15,6 +15,7 @@
 #include "errorwording.h"
 #include "findbar.h"
 #include "noticebar.h"
+#include "queuedprompts.h"
 #include "problemsdialog.h"
 #include "shortcutsdialog.h"
 #include "sourcespresenter.h"
@@ -109,6 +110,8 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     m_todos = new TodoPanel(this);
     timelineLayout->addWidget(m_todos);
     timelineLayout->addWidget(m_notices);
+    m_queued = new QueuedPromptsView(m_controller.get(), this);
+    timelineLayout->addWidget(m_queued);
 
     m_centerSplitter = new QSplitter(Qt::Vertical, this);
     m_centerSplitter->setObjectName(u"centerSplitter"_s);
@@ -332,6 +335,7 @@ bool MainWindow::openSession(const QString &sessionID, const QString &source)
 
 void MainWindow::showSession(const QString &sessionID, const QString &source)
 {
+    m_queued->setSessionID(sessionID);
     if (sessionID == m_current && source == m_currentSource)
         return;
     m_current = sessionID;
@@ -603,14 +607,10 @@ void MainWindow::deleteSession()
     });
 }
 
-bool MainWindow::exportSession(const QString &sessionID, const QString &path, QString *error)
+QFuture<Result<void>> MainWindow::exportSession(const QString &sessionID, const QString &path)
 {
     // A session of OpenCode's source exports from OpenCode's data, as `opencode export` does.
-    const Result<void> written
-        = m_controller->exportSession(sessionID, path, sessionID == m_current ? m_currentSource : QString());
-    if (!written && error)
-        *error = written.error().toString();
-    return written.ok();
+    return m_controller->exportSession(sessionID, path, sessionID == m_current ? m_currentSource : QString());
 }
 
 void MainWindow::exportCurrent()
@@ -625,11 +625,15 @@ void MainWindow::exportCurrent()
         = QFileDialog::getSaveFileName(this, tr("Export Session"), suggested, tr("OpenCode export (*.json)"));
     if (path.isEmpty())
         return;
-    QString error;
-    if (!exportSession(s->id(), path, &error))
-        QMessageBox::warning(this, tr("Export Session"), tr("The session could not be exported:\n%1").arg(error));
-    else
-        statusBar()->showMessage(tr("Exported to %1").arg(QDir::toNativeSeparators(path)), 5000);
+    statusBar()->showMessage(tr("Exporting to %1…").arg(QDir::toNativeSeparators(path)));
+    whenFinished(exportSession(s->id(), path), this, [this, path](const Result<void> &written) {
+        statusBar()->clearMessage();
+        if (!written)
+            QMessageBox::warning(this, tr("Export Session"),
+                                 tr("The session could not be exported:\n%1").arg(written.error().toString()));
+        else
+            statusBar()->showMessage(tr("Exported to %1").arg(QDir::toNativeSeparators(path)), 5000);
+    });
 }
 
 void MainWindow::chooseImportFiles()
@@ -745,6 +749,8 @@ void MainWindow::showSettings()
 {
     auto *dialog = new SettingsDialog(m_controller->configPath(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SettingsDialog::appearanceChanged, this,
+            [this] { m_composer->setDefaultDelivery(Composer::savedDefaultDelivery()); });
     dialog->open();
 }
 
@@ -772,6 +778,8 @@ void MainWindow::readSettings()
     action(u"showSidebar"_s)->setChecked(!m_sidebar->isHidden());
     action(u"showChanges"_s)->setChecked(!m_changes->isHidden());
     settings.endGroup();
+    // What Enter does while the agent replies: queue the prompt (default) or steer it in.
+    m_composer->setDefaultDelivery(Composer::savedDefaultDelivery());
     m_settingsRead = true;
     connect(m_splitter, &QSplitter::splitterMoved, this, &MainWindow::writeSettings);
     connect(m_centerSplitter, &QSplitter::splitterMoved, this, &MainWindow::writeSettings);
@@ -930,7 +938,7 @@ void MainWindow::showSendError(const QString &text)
 }
 
 void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
-                            const QList<PromptAttachment> &attachments)
+                            const QList<PromptAttachment> &attachments, PromptDelivery delivery)
 {
     m_notices->removeNotice(u"sendError"_s);
     m_notices->removeNotice(u"runError"_s);
@@ -950,12 +958,15 @@ void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const
         }
     }
     // A model that cannot be reached is said here, with what to do, before anything is written.
-    const SessionController::PromptResult sent = m_controller->prompt(sessionID, text, agent, model, attachments);
+    const SessionController::PromptResult sent
+        = m_controller->prompt(sessionID, text, agent, model, attachments, delivery);
     if (!sent.ok()) {
         showSendError(ErrorWording::promptNotSent(sent, model, m_controller->configPath()));
         return;
     }
     m_composer->clearText();
+    if (sent.status == SessionController::PromptResult::Status::Steered)
+        statusBar()->showMessage(tr("Sent into the running reply: the agent reads it after its current step"), 5000);
     m_timelineView->jumpToBottom();
 }
 

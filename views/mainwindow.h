@@ -24,6 +24,7 @@ class CompactionDialog;
 class Composer;
 class ContextMeter;
 class NoticeBar;
+class QueuedPromptsView;
 class TrashDialog;
 class SessionHeader;
 class SessionService;
@@ -80,6 +81,8 @@ public:
     [[nodiscard]] static QString permissionWhat(const QString &permission);
     /// The strip of notices under the timeline: permission questions, errors, undo offers.
     [[nodiscard]] NoticeBar *noticeBar() const { return m_notices; }
+    /// The prompts queued for the session shown, above the composer.
+    [[nodiscard]] QueuedPromptsView *queuedPrompts() const { return m_queued; }
     /// The open compaction dialog, if any.
     [[nodiscard]] CompactionDialog *compactionDialog() const;
     /// Whether the current session's last compaction can be undone now (what
@@ -131,8 +134,9 @@ public:
     /// Help › Keyboard Shortcuts (non-modal, one at a time).
     void showShortcuts();
     [[nodiscard]] ShortcutsDialog *shortcutsDialog() const { return m_shortcuts; }
-    /// Writes the export document of @p sessionID (`opencode export`) to @p path.
-    bool exportSession(const QString &sessionID, const QString &path, QString *error = nullptr);
+    /// Writes the export document of @p sessionID (`opencode export`) to @p path off the GUI
+    /// thread.
+    [[nodiscard]] QFuture<Result<void>> exportSession(const QString &sessionID, const QString &path);
     /// The number of problems shown in the status bar.
     [[nodiscard]] int problemCount() const { return m_problemCount; }
     /// Who answers what the window and its panes ask (confirmations, copying an OpenCode session
@@ -198,7 +202,7 @@ private:
     void updateProjectChoices();
     [[nodiscard]] bool isRunnable(const QString &sessionID) const;
     void sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
-                    const QList<weft::PromptAttachment> &attachments);
+                    const QList<weft::PromptAttachment> &attachments, weft::PromptDelivery delivery);
     void showSendError(const QString &text);
     void onBusyChanged(const QString &sessionID, bool busy);
     void showInterruptedRuns(int runs, const QStringList &sessions);
@@ -225,6 +229,7 @@ private:
     std::shared_ptr<SessionService> m_service;
     QString m_dataDir;
     std::unique_ptr<SessionController> m_controller;
+    QueuedPromptsView *m_queued = nullptr;
     NoticeBar *m_notices = nullptr;
     AttentionInbox *m_attention = nullptr;
     TodoPanel *m_todos = nullptr;

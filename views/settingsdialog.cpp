@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "settingsdialog.h"
 
+#include "composer.h"
+
 #include "appearance.h"
 #include "desktopnotifier.h"
 #include "mcpserverspage.h"
@@ -461,12 +463,19 @@ QWidget *SettingsDialog::createAppearancePage()
     fontRow->addWidget(m_fontFamily, 1);
     fontRow->addWidget(m_fontSize);
 
+    m_enterWhileRunning = new QComboBox(this);
+    m_enterWhileRunning->setObjectName(u"enterWhileRunning"_s);
+    m_enterWhileRunning->addItem(tr("Queues the prompt for when the reply ends"), int(PromptDelivery::Queue));
+    m_enterWhileRunning->addItem(tr("Steers it into the reply at its next step"), int(PromptDelivery::Steer));
+    m_enterWhileRunning->setToolTip(tr("Alt+Enter does the other."));
+
     auto *form = new QFormLayout;
     form->addRow(tr("&Colors:"), m_theme);
     form->addRow(QString(), m_customFont);
     auto *fontLabel = new QLabel(tr("&Font:"), this);
     fontLabel->setBuddy(m_fontFamily);
     form->addRow(fontLabel, fontRow);
+    form->addRow(tr("While the agent &replies, Enter:"), m_enterWhileRunning);
 
     auto *layout = new QVBoxLayout(page);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -480,6 +489,7 @@ QWidget *SettingsDialog::createAppearancePage()
     });
     connect(m_fontFamily, &QFontComboBox::currentFontChanged, this, &SettingsDialog::markAppearanceChanged);
     connect(m_fontSize, &QSpinBox::valueChanged, this, &SettingsDialog::markAppearanceChanged);
+    connect(m_enterWhileRunning, &QComboBox::currentIndexChanged, this, &SettingsDialog::markAppearanceChanged);
     return page;
 }
 
@@ -609,6 +619,8 @@ void SettingsDialog::loadAppearance()
     const QFont font = settings.timelineFont.value_or(QApplication::font());
     m_fontFamily->setCurrentFont(font);
     m_fontSize->setValue(font.pointSize() > 0 ? font.pointSize() : 10);
+    m_enterWhileRunning->setCurrentIndex(
+        std::max(0, m_enterWhileRunning->findData(int(Composer::savedDefaultDelivery()))));
     updateFontWidgets();
     m_loading = false;
 }
@@ -992,6 +1004,7 @@ bool SettingsDialog::apply()
         }
         settings.save();
         Appearance::apply(settings);
+        Composer::saveDefaultDelivery(PromptDelivery(m_enterWhileRunning->currentData().toInt()));
         m_appearanceChanged = false;
         Q_EMIT appearanceChanged();
     }

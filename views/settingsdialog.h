@@ -167,6 +167,7 @@ private:
     QCheckBox *m_customFont = nullptr;
     QFontComboBox *m_fontFamily = nullptr;
     QSpinBox *m_fontSize = nullptr;
+    QComboBox *m_enterWhileRunning = nullptr;
 
     // Notifications
     QCheckBox *m_desktopNotifications = nullptr;

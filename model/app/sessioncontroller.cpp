@@ -26,6 +26,8 @@
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace weft
@@ -106,11 +108,15 @@ void SessionController::refreshElsewhere()
         if (!before.contains(it.key()))
             Q_EMIT runningElsewhereChanged(it.key(), true);
     }
-    // A process that ended without finishing its run (killed, crashed) left it open: close it now.
+    // A process that ended without finishing its run (killed, crashed) left it open: close it
+    // now, off the GUI thread (it reads the sessions). A session live again meanwhile keeps its
+    // lock, and the recovery leaves it alone.
     if (ended) {
-        const InterruptedRuns recovery = m_service->closeInterruptedRuns();
-        if (recovery.runs > 0)
-            Q_EMIT interruptedRunsClosed(recovery.runs, recovery.sessions);
+        whenFinished(QtConcurrent::run(m_pool, [service = m_service] { return service->closeInterruptedRuns(); }),
+                     this, [this](const InterruptedRuns &recovery) {
+                         if (recovery.runs > 0)
+                             Q_EMIT interruptedRunsClosed(recovery.runs, recovery.sessions);
+                     });
     }
 }
 
@@ -156,8 +162,13 @@ void SessionController::setupProcessor(ProcessorSetup setup)
             [this](const QString &sessionID, bool ok, const MessageError &error) {
                 m_compacting.remove(sessionID);
                 m_summaries.remove(sessionID);
-                Q_EMIT runFinished(sessionID, ok, error);
+                onRunFinished(sessionID, ok, error);
             });
+    // Steered too late for the run: they go first when it has ended.
+    connect(processor, &Processor::steersNotDelivered, this, [this](const QString &sessionID, const QStringList &texts) {
+        for (auto it = texts.crbegin(); it != texts.crend(); ++it)
+            enqueue(sessionID, {.text = *it}, true);
+    });
     connect(processor, &Processor::permissionRequested, this, [this](const PermissionRequest &request) {
         m_permissions.append(request);
         Q_EMIT permissionRequested(request);
@@ -348,7 +359,8 @@ SessionController::PromptResult SessionController::check(const PromptRequest &re
 
 SessionController::PromptResult SessionController::prompt(const QString &sessionID, const QString &text,
                                                           const QString &agent, const QString &model,
-                                                          const QList<PromptAttachment> &attachments)
+                                                          const QList<PromptAttachment> &attachments,
+                                                          PromptDelivery delivery)
 {
     using Status = PromptResult::Status;
     PromptRequest request;
@@ -361,6 +373,19 @@ SessionController::PromptResult SessionController::prompt(const QString &session
     // The session as the window lists it: the check does not read it again on the GUI thread.
     if (m_lookup)
         request.session = m_lookup(sessionID);
+    if (isBusy(sessionID)) {
+        PromptResult result;
+        result.sessionID = sessionID;
+        // Weft's own run takes a steered text at its next step; anything else waits its turn.
+        if (delivery == PromptDelivery::Steer && attachments.isEmpty() && !serverOf(sessionID) && m_processor
+            && m_processor->steer(sessionID, text)) {
+            result.status = PromptResult::Status::Steered;
+            return result;
+        }
+        enqueue(sessionID, {.text = text, .agent = agent, .model = model, .attachments = attachments});
+        result.status = PromptResult::Status::Queued;
+        return result;
+    }
     std::optional<ResolvedPrompt> resolved;
     PromptResult result = check(request, resolved);
     if (!result.ok())
@@ -383,6 +408,86 @@ SessionController::PromptResult SessionController::prompt(const QString &session
     }
     result.sessionID = started.value();
     return result;
+}
+
+void SessionController::enqueue(const QString &sessionID, QueuedPrompt prompt, bool first)
+{
+    prompt.id = m_nextQueuedID++;
+    QList<QueuedPrompt> &queue = m_queues[sessionID];
+    if (first)
+        queue.prepend(std::move(prompt));
+    else
+        queue.append(std::move(prompt));
+    Q_EMIT queueChanged(sessionID);
+}
+
+QList<SessionController::QueuedPrompt> SessionController::queuedPrompts(const QString &sessionID) const
+{
+    return m_queues.value(sessionID);
+}
+
+bool SessionController::editQueued(const QString &sessionID, quint64 id, const QString &text)
+{
+    for (QueuedPrompt &p : m_queues[sessionID]) {
+        if (p.id == id) {
+            p.text = text;
+            Q_EMIT queueChanged(sessionID);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool SessionController::moveQueued(const QString &sessionID, quint64 id, qsizetype position)
+{
+    QList<QueuedPrompt> &queue = m_queues[sessionID];
+    for (qsizetype i = 0; i < queue.size(); ++i) {
+        if (queue.at(i).id == id) {
+            queue.move(i, std::clamp<qsizetype>(position, 0, queue.size() - 1));
+            Q_EMIT queueChanged(sessionID);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool SessionController::removeQueued(const QString &sessionID, quint64 id)
+{
+    const auto it = m_queues.find(sessionID);
+    if (it == m_queues.end() || !it->removeIf([id](const QueuedPrompt &p) { return p.id == id; }))
+        return false;
+    if (it->isEmpty())
+        m_queues.erase(it);
+    Q_EMIT queueChanged(sessionID);
+    return true;
+}
+
+SessionController::PromptResult SessionController::sendQueuedNow(const QString &sessionID)
+{
+    PromptResult result;
+    result.sessionID = sessionID;
+    const auto it = m_queues.find(sessionID);
+    if (it == m_queues.end() || it->isEmpty() || isBusy(sessionID)) {
+        result.status = PromptResult::Status::Failed;
+        result.error = isBusy(sessionID) ? SessionTr::tr("session %1 is running").arg(sessionID)
+                                         : SessionTr::tr("nothing is queued for session %1").arg(sessionID);
+        return result;
+    }
+    const QueuedPrompt next = it->takeFirst();
+    if (it->isEmpty())
+        m_queues.erase(it);
+    result = prompt(sessionID, next.text, next.agent, next.model, next.attachments);
+    if (result.status != PromptResult::Status::Sent)
+        m_queues[sessionID].prepend(next); // it waits, first, for the user to see why
+    Q_EMIT queueChanged(sessionID);
+    return result;
+}
+
+void SessionController::onRunFinished(const QString &sessionID, bool ok, const MessageError &error)
+{
+    Q_EMIT runFinished(sessionID, ok, error);
+    if (ok && !m_queues.value(sessionID).isEmpty() && !isBusy(sessionID))
+        sendQueuedNow(sessionID);
 }
 
 void SessionController::stop(const QString &sessionID)
@@ -447,7 +552,9 @@ Result<QString> SessionController::compact(const QString &sessionID, const std::
         return Error{ProcessorTr::tr("no processor"), {}};
     m_summaries.remove(sessionID);
     m_compacting.insert(sessionID);
-    const Result<QString> started = m_processor->compact(sessionID);
+    // The session as the window lists it: not read again on the GUI thread.
+    const std::optional<Session> listed = m_lookup ? m_lookup(sessionID) : std::nullopt;
+    const Result<QString> started = listed ? m_processor->compact(*listed) : m_processor->compact(sessionID);
     if (!started) {
         m_compacting.remove(sessionID);
         return started;
@@ -750,23 +857,25 @@ bool SessionController::unrevert(const QString &sessionID)
     return true;
 }
 
-Result<void> SessionController::exportSession(const QString &sessionID, const QString &path,
-                                              const QString &source) const
+QFuture<Result<void>> SessionController::exportSession(const QString &sessionID, const QString &path,
+                                                       const QString &source) const
 {
     // A session of OpenCode's source exports from OpenCode's data, as `opencode export` does.
     // Written as it is read; the file appears, whole, only when all of it is written.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Error{file.errorString(), {}};
-    const Result<void> written
-        = Transfer::writeExport(*serviceFor(source), sessionID, [&file](QByteArrayView bytes) { file.write(bytes.data(), bytes.size()); });
-    if (!written) {
-        file.cancelWriting();
-        return written.error();
-    }
-    if (!file.commit())
-        return Error{file.errorString(), {}};
-    return {};
+    return QtConcurrent::run([service = sharedServiceFor(source), sessionID, path]() -> Result<void> {
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            return Error{file.errorString(), {}};
+        const Result<void> written = Transfer::writeExport(
+            *service, sessionID, [&file](QByteArrayView bytes) { file.write(bytes.data(), bytes.size()); });
+        if (!written) {
+            file.cancelWriting();
+            return written.error();
+        }
+        if (!file.commit())
+            return Error{file.errorString(), {}};
+        return {};
+    });
 }
 
 // ---- sources and search
@@ -815,11 +924,16 @@ void SessionController::closeSources()
 
 SessionService *SessionController::serviceFor(const QString &source) const
 {
+    return sharedServiceFor(source).get();
+}
+
+std::shared_ptr<SessionService> SessionController::sharedServiceFor(const QString &source) const
+{
     if (!source.isEmpty() && m_opencode && m_opencode->key() == source && m_opencode->service())
-        return m_opencode->service();
+        return m_opencode->sharedService();
     if (const ServerSource *s = server(source); s && s->service())
-        return s->service();
-    return m_service.get();
+        return s->sharedService();
+    return m_service;
 }
 
 // ---- OpenCode servers
@@ -834,7 +948,7 @@ ServerSource *SessionController::addServer(const ServerClient &client)
     auto *source = new ServerSource(this);
     m_servers.append(source);
     connect(source, &ServerSource::busyChanged, this, &SessionController::busyChanged);
-    connect(source, &ServerSource::runFinished, this, &SessionController::runFinished);
+    connect(source, &ServerSource::runFinished, this, &SessionController::onRunFinished);
     connect(source, &ServerSource::permissionRequested, this, &SessionController::permissionRequested);
     connect(source, &ServerSource::permissionClosed, this, &SessionController::permissionClosed);
     connect(source, &ServerSource::questionAsked, this, &SessionController::questionAsked);

@@ -76,6 +76,8 @@ public:
     {
         enum class Status {
             Sent,
+            Steered, ///< the session runs: the prompt goes into its run at the next step
+            Queued, ///< the session runs: the prompt waits for the run to end (queuedPrompts())
             NotRunnable, ///< no processor, no session, or a read-only store
             NoModel, ///< no model given and none configured
             UnknownModel, ///< the model cannot be resolved (@c error says why)
@@ -93,7 +95,10 @@ public:
         /// in context at which its session compacts itself (0: never, or unknown).
         qint64 contextLimit = 0;
         qint64 compactAt = 0;
-        [[nodiscard]] bool ok() const { return status == Status::Sent; }
+        [[nodiscard]] bool ok() const
+        {
+            return status == Status::Sent || status == Status::Steered || status == Status::Queued;
+        }
     };
 
     /// Tokens in context before and after a compaction (from its preview).
@@ -175,9 +180,32 @@ public:
     /// model is resolved (against Weft's), for the context meter. Its text is not looked at.
     [[nodiscard]] PromptResult checkPrompt(const PromptRequest &request) const;
     /// checkPrompt(), then starts the run with @p attachments (refused for a server's session:
-    /// its files are on the server).
+    /// its files are on the server). While the session runs, @p delivery decides: steered into
+    /// the run (Weft's own runs; a prompt with attachments, or one a server cannot steer, is
+    /// queued instead), or queued to be sent when the run has ended.
     PromptResult prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
-                        const QList<PromptAttachment> &attachments = {});
+                        const QList<PromptAttachment> &attachments = {},
+                        PromptDelivery delivery = PromptDelivery::Queue);
+
+    // ---- the queue: prompts waiting for their session's run to end
+    struct QueuedPrompt {
+        quint64 id = 0; ///< unique in this controller
+        QString text;
+        QString agent;
+        QString model;
+        QList<PromptAttachment> attachments;
+        bool operator==(const QueuedPrompt &) const = default;
+    };
+    /// The prompts waiting for @p sessionID, the next first. The next goes when a run of the
+    /// session ends well; after a run that failed or was stopped they wait (sendQueuedNow()).
+    [[nodiscard]] QList<QueuedPrompt> queuedPrompts(const QString &sessionID) const;
+    bool editQueued(const QString &sessionID, quint64 id, const QString &text);
+    /// Moves queued prompt @p id to @p position (0: next).
+    bool moveQueued(const QString &sessionID, quint64 id, qsizetype position);
+    bool removeQueued(const QString &sessionID, quint64 id);
+    /// Sends the next queued prompt of @p sessionID now, when it does not run; its result (a
+    /// prompt that cannot be sent stays first in the queue).
+    PromptResult sendQueuedNow(const QString &sessionID);
     /// Stops the run of @p sessionID (a prompt or a compaction).
     void stop(const QString &sessionID);
 
@@ -251,8 +279,10 @@ public:
     /// thread, or asks its server: revertChanged() or failed(Unrevert). False when it cannot run
     /// now (not runnable, busy).
     bool unrevert(const QString &sessionID);
-    /// Writes the export document of @p sessionID of @p source (see serviceFor()) to @p path.
-    Result<void> exportSession(const QString &sessionID, const QString &path, const QString &source = {}) const;
+    /// Writes the export document of @p sessionID of @p source (see serviceFor()) to @p path, off
+    /// the GUI thread; the file appears, whole, only when all of it is written.
+    [[nodiscard]] QFuture<Result<void>> exportSession(const QString &sessionID, const QString &path,
+                                                      const QString &source = {}) const;
 
     // ---- OpenCode servers
     /// Connects to the OpenCode server of @p client (again, when it is a source already) and
@@ -311,6 +341,8 @@ Q_SIGNALS:
     void retrying(const QString &sessionID, int attempt, qint64 delayMs, const weft::MessageError &error);
     /// A run ended (prompt or compaction); see Processor::finished.
     void runFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
+    /// The queued prompts of @p sessionID changed (queued, edited, moved, removed or sent).
+    void queueChanged(const QString &sessionID);
     void compactionStarted(const QString &sessionID, bool automatic);
     void compactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
     /// The summary of a compaction started with compact() grew.
@@ -348,6 +380,8 @@ private:
     [[nodiscard]] Result<void> checkIdle(const QString &sessionID) const;
     /// The service that holds @p sessionID: its server's, or Weft's (held by work off the GUI thread).
     [[nodiscard]] std::shared_ptr<SessionService> sharedServiceOf(const QString &sessionID) const;
+    /// serviceFor(), held by work off the GUI thread.
+    [[nodiscard]] std::shared_ptr<SessionService> sharedServiceFor(const QString &source) const;
     /// Reads which sessions other processes run (their lock files).
     void refreshElsewhere();
 
@@ -361,6 +395,11 @@ private:
     QList<PermissionRequest> m_permissions; // pending questions, oldest first
     QHash<QString, CompactionTokens> m_compactionResults;
     QSet<QString> m_compacting; // sessions with a compact() running
+    QHash<QString, QList<QueuedPrompt>> m_queues;
+    quint64 m_nextQueuedID = 1;
+    void enqueue(const QString &sessionID, QueuedPrompt prompt, bool first = false);
+    /// A run of @p sessionID ended: runFinished(), then its next queued prompt when it went well.
+    void onRunFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
     QHash<QString, QString> m_summaries; // sessionID -> the summary message of its compaction
     std::function<std::optional<Session>(const QString &)> m_lookup;
     SearchIndex *m_searchIndex = nullptr;

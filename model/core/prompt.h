@@ -45,6 +45,12 @@ struct PromptAttachment
     static constexpr qint64 MaxPdfBytes = 32 * 1024 * 1024;
 };
 
+/// How a prompt sent while its session runs reaches it (OpenCode 2's `delivery`).
+enum class PromptDelivery {
+    Steer, ///< into the running turn: a user message after its current step, which it answers
+    Queue, ///< the next prompt, sent when the run has ended
+};
+
 /// A prompt to run.
 struct PromptRequest {
     QString sessionID;  ///< empty: a new session in `directory`

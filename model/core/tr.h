@@ -73,5 +73,10 @@ struct DiffTr
 {
     Q_DECLARE_TR_FUNCTIONS(weft::Diff)
 };
+/// model/worktree: git worktrees of sessions.
+struct WorktreeTr
+{
+    Q_DECLARE_TR_FUNCTIONS(weft::Worktree)
+};
 
 } // namespace weft

@@ -247,7 +247,7 @@ Result<QString> Processor::start(SessionRun *run, const QString &id)
         QMutexLocker locker(&m_mutex);
         if (m_running.contains(id))
             return refuse(Error{ProcessorTr::tr("session %1 is busy").arg(id), {}});
-        m_running.insert(id, {thread, run, run->abortFlag(), lock});
+        m_running.insert(id, {thread, run, run->abortFlag(), lock, run->isCompaction() ? nullptr : run->steerInbox()});
     }
     connect(thread, &QThread::started, run, &SessionRun::run);
     // The run's thread ends once the run is done (from that thread), then endRun() here.
@@ -295,21 +295,27 @@ Result<QString> Processor::compact(const QString &sessionID, const CompactOption
     const Result<Session> session = sessionFor(*m_service, sessionID);
     if (!session)
         return session.error();
+    return compact(session.value(), options);
+}
+
+Result<QString> Processor::compact(const Session &session, const CompactOptions &options)
+{
+    const QString sessionID = session.id();
     if (m_service->isReadOnly())
         return Error{ProcessorTr::tr("this session is in a read-only store; import it into Weft first"), {}};
-    if (auto confirmed = m_service->checkDirectoryConfirmed(sessionID); !confirmed)
+    if (auto confirmed = m_service->checkDirectoryConfirmed(session); !confirmed)
         return confirmed.error();
     if (const Result<Compaction::Settings> settings = compactionSettings(); !settings)
         return settings.error();
     if (isBusy(sessionID))
         return Error{ProcessorTr::tr("session %1 is busy").arg(sessionID), {}};
-    Result<ProcessorConfig> config = configFor(session->directory());
+    Result<ProcessorConfig> config = configFor(session.directory());
     if (!config)
         return config.error();
     PromptRequest request;
     request.sessionID = sessionID;
-    request.directory = session->directory();
-    SessionRun *run = newRun(std::move(config).value(), request, session.value());
+    request.directory = session.directory();
+    SessionRun *run = newRun(std::move(config).value(), request, session);
     run->setCompaction(options);
     return start(run, sessionID);
 }
@@ -380,6 +386,12 @@ void Processor::endRun(const QString &sessionID)
     // The worker's thread has ended: its objects can be deleted from here.
     delete run;
     delete running.thread;
+    // Released before the run's end is announced: whoever hears it may start the next run.
+    running.lock.reset();
+    if (running.steers) {
+        if (const QStringList late = running.steers->take(); !late.isEmpty())
+            Q_EMIT steersNotDelivered(sessionID, late);
+    }
     Q_EMIT busyChanged(sessionID, false);
     Q_EMIT finished(sessionID, ok, error);
 }
@@ -395,6 +407,18 @@ void Processor::abort(const QString &sessionID)
         QMetaObject::invokeMethod(it->run, &SessionRun::abortNow, Qt::QueuedConnection);
     m_permissions->wake();
     m_questions->wake();
+}
+
+bool Processor::steer(const QString &sessionID, const QString &text)
+{
+    if (text.trimmed().isEmpty())
+        return false;
+    QMutexLocker locker(&m_mutex);
+    const auto it = m_running.constFind(sessionID);
+    if (it == m_running.cend() || !it->steers)
+        return false;
+    it->steers->add(text);
+    return true;
 }
 
 void Processor::abortAll()

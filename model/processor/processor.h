@@ -32,6 +32,7 @@ class McpRegistry;
 class SessionLock;
 class SessionService;
 class SessionRun;
+class SteerInbox;
 
 /// A model the processor can call, resolved from "provider/model" by the configuration.
 struct ResolvedModel {
@@ -177,6 +178,12 @@ public:
     /// Stops the session's run: the stream stops, running tools are cancelled, the message is
     /// completed with MessageAbortedError. An aborted compaction leaves the session as it was.
     void abort(const QString &sessionID);
+    /// Steers the prompt @p sessionID runs (PromptDelivery::Steer): @p text becomes a user
+    /// message once its current step has ended, and the loop answers it, going on where it would
+    /// have stopped. False, and nothing done, when the session runs no prompt (idle, or a
+    /// compaction). Text that arrives too late for the loop (it has ended meanwhile) comes back
+    /// through steersNotDelivered().
+    bool steer(const QString &sessionID, const QString &text);
 
     // ---- compaction (see model/compaction/compaction.h)
     /// The compaction settings: the config's `compaction` object and the environment, read now.
@@ -191,6 +198,9 @@ public:
     /// Returns the session ID, or an error when the session is busy, unknown or read-only, or
     /// the settings are invalid.
     Result<QString> compact(const QString &sessionID, const CompactOptions &options = {});
+    /// compact() of @p session as the caller has it (not read again: no store read on the
+    /// calling thread).
+    Result<QString> compact(const Session &session, const CompactOptions &options = {});
     /// What compact() would do, without changing anything: messages summarised and kept, tool
     /// outputs pruned, tokens before and after, the model. Reads the store on the calling thread.
     [[nodiscard]] Result<Compaction::Preview> previewCompaction(const QString &sessionID, const CompactOptions &options = {}) const;
@@ -240,6 +250,9 @@ Q_SIGNALS:
     void questionAsked(const weft::JsonObject &request);
     /// Question @p requestID is not waiting any more: answered, dismissed, or its run stopped.
     void questionClosed(const QString &sessionID, const QString &requestID);
+    /// Steered @p texts that the run of @p sessionID could no longer take (its loop had ended,
+    /// failed or was stopped): emitted before finished(), for the caller to send them next.
+    void steersNotDelivered(const QString &sessionID, const QStringList &texts);
 
 private:
     struct Running {
@@ -248,6 +261,8 @@ private:
         std::shared_ptr<std::atomic_bool> abortFlag;
         /// This process's claim on the session (released when the run has ended).
         std::shared_ptr<SessionLock> lock;
+        /// Messages steered into it (none for a compaction).
+        std::shared_ptr<SteerInbox> steers;
     };
     /// The run's thread has ended (its run was done): deletes both, releases the session and
     /// says so. Nothing when waitForIdle() did it already.

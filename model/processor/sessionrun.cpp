@@ -1148,10 +1148,33 @@ void SessionRun::afterStep(StepResult result, const Message &assistant)
         return;
     }
     loop.justCompacted = false;
+    // Messages steered into the run are answered next, whether or not the step asked for more.
+    if (!m_stopAfterStep && !m_nested) {
+        if (const std::optional<Message> steered = admitSteers()) {
+            loop.user = *steered;
+            m_turns.append(steered->id());
+            ++loop.step;
+            return nextStep();
+        }
+    }
     if (result != StepResult::Continue)
         return endLoop(true);
     ++loop.step;
     nextStep();
+}
+
+std::optional<Message> SessionRun::admitSteers()
+{
+    std::optional<Message> last;
+    for (const QString &text : m_steers->take()) {
+        Message user = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), m_session.id(), now(),
+                                         m_agent.name, m_model.providerID, m_model.modelID);
+        (void)stored(m_service->updateMessage(user));
+        writePart(Part::makeText(Identifier::ascending(Identifier::Kind::Part), m_session.id(), user.id(), text));
+        qCInfo(lcProcessor).noquote() << "steered into" << m_session.id() << "as" << user.id();
+        last = user;
+    }
+    return last;
 }
 
 void SessionRun::continueAfterCompaction(const Compacted &continued)

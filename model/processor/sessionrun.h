@@ -20,6 +20,7 @@
 #include <QPointer>
 #include <QMutex>
 #include <QSet>
+#include <QStringList>
 #include <QTimer>
 
 #include <atomic>
@@ -39,6 +40,28 @@ namespace weft
 /// continuations keep OpenCode's SessionPrompt.loop order: prepare, steps (retries, tools,
 /// automatic compaction), prune, summaries, title. A sub-agent's run (the task tool) lives on
 /// the same thread; the tool's thread waits for it.
+/// The steered messages of a run (Processor::steer()) waiting for its next step: filled on any
+/// thread, emptied by the run between its steps, and by the Processor after the run for what
+/// came too late. Thread-safe.
+class SteerInbox
+{
+public:
+    void add(const QString &text)
+    {
+        const QMutexLocker locker(&m_mutex);
+        m_texts.append(text);
+    }
+    [[nodiscard]] QStringList take()
+    {
+        const QMutexLocker locker(&m_mutex);
+        return std::exchange(m_texts, {});
+    }
+
+private:
+    QMutex m_mutex;
+    QStringList m_texts;
+};
+
 class SessionRun : public QObject
 {
     Q_OBJECT
@@ -68,6 +91,10 @@ public:
     /// Starts the run (on its thread); done() follows from that thread's event loop.
     void run();
     [[nodiscard]] std::shared_ptr<std::atomic_bool> abortFlag() const { return m_abort; }
+    /// Where Processor::steer() leaves messages for the run's next step.
+    [[nodiscard]] const std::shared_ptr<SteerInbox> &steerInbox() const { return m_steers; }
+    /// A compaction run (setCompaction()), which takes no steered messages.
+    [[nodiscard]] bool isCompaction() const { return m_compactOnly; }
     /// Whether the run ended without an error (valid once state() is Finished).
     [[nodiscard]] bool succeeded() const { return m_ok; }
     /// The error the run ended with (null when it succeeded).
@@ -327,6 +354,10 @@ private:
     Compaction::Settings m_settings;
     QStringList m_turns; // synthetic user messages of this run: after automatic compactions, after a subtask
     bool m_compactOnly = false;
+    std::shared_ptr<SteerInbox> m_steers = std::make_shared<SteerInbox>();
+    /// Writes the steered messages waiting in the inbox as user messages after the step that
+    /// just ended; the last of them, or nothing when none waits.
+    [[nodiscard]] std::optional<Message> admitSteers();
     CompactOptions m_compactOptions;
 
     /// Deltas coalesced before they are announced (tools write from their own threads).

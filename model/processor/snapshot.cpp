@@ -12,7 +12,6 @@
 #include <QHash>
 #include <QMutex>
 #include <QMutexLocker>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSet>
@@ -82,12 +81,6 @@ QString notMadeHere(const QString &hash, const QString &workTree)
 
 } // namespace
 
-QString Snapshot::GitResult::errorText() const
-{
-    const QString text = QString::fromUtf8(err).trimmed();
-    return text.isEmpty() ? u"git exited with code %1"_s.arg(code) : text;
-}
-
 Snapshot::Snapshot(const QString &dataDir, const QString &projectID, const QString &worktree, const QString &directory)
     : m_dataDir(dataDir)
 {
@@ -108,16 +101,6 @@ Snapshot::Snapshot(const QString &dataDir, const QString &projectID, const QStri
     m_recordFile = m_gitDir + u"/weft-made-"_s + QString::fromLatin1(key);
 }
 
-bool Snapshot::gitAvailable()
-{
-    static const bool available = [] {
-        QProcess p;
-        p.start(u"git"_s, {u"--version"_s});
-        return p.waitForFinished(10000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-    }();
-    return available;
-}
-
 Snapshot::GitResult Snapshot::git(const QStringList &args, const QByteArray &stdinData, bool withWorkTree) const
 {
     QStringList full{
@@ -130,41 +113,15 @@ Snapshot::GitResult Snapshot::git(const QStringList &args, const QByteArray &std
     if (withWorkTree)
         full << u"--work-tree"_s << m_workTree;
     full += args;
-
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    // Nothing from an outer git (a hook, an IDE) may redirect these commands to another repository.
-    const QStringList keys = env.keys();
-    for (const QString &key : keys) {
-        if (key.startsWith(u"GIT_"))
-            env.remove(key);
-    }
-    env.insert(u"GIT_TERMINAL_PROMPT"_s, u"0"_s);
-    env.insert(u"LC_ALL"_s, u"C"_s);
+    Git::Options options;
+    options.workingDirectory = QFileInfo(m_workTree).isDir() ? m_workTree : m_gitDir;
+    options.input = stdinData;
+    options.timeoutMs = m_gitTimeoutMs;
     if (!m_indexFile.isEmpty())
-        env.insert(u"GIT_INDEX_FILE"_s, m_indexFile);
-
-    QProcess process;
-    process.setProcessEnvironment(env);
-    process.setWorkingDirectory(QFileInfo(m_workTree).isDir() ? m_workTree : m_gitDir);
-    process.start(u"git"_s, full);
-    GitResult result;
-    if (!process.waitForStarted(10000)) {
-        result.err = process.errorString().toUtf8();
-        return result;
-    }
-    if (!stdinData.isEmpty())
-        process.write(stdinData);
-    process.closeWriteChannel();
-    if (!process.waitForFinished(m_gitTimeoutMs)) {
-        process.kill();
-        process.waitForFinished(2000);
-        result.err = "git timed out";
+        options.environment.insert(u"GIT_INDEX_FILE"_s, m_indexFile);
+    const GitResult result = Git::run(full, options);
+    if (result.timedOut)
         qCWarning(lcProcessor) << "snapshot: git timed out:" << args.mid(0, 3);
-        return result;
-    }
-    result.out = process.readAllStandardOutput();
-    result.err = process.readAllStandardError();
-    result.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
     return result;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/git.h"
+
 // OpenCode's Snapshot: the project's files tracked in a shadow git repository, so that every step
 // can record a tree hash, list what it changed and be undone. Uses the `git` program.
 
@@ -44,9 +46,6 @@ public:
     /// Time limit of one git command.
     void setGitTimeout(int ms) { m_gitTimeoutMs = ms; }
 
-    /// Whether the git program can be run.
-    [[nodiscard]] static bool gitAvailable();
-
     /// Stages the directory's current files (`git add -A .`, huge files left out) and writes the
     /// tree: returns its hash. Initializes the shadow repository on first use.
     Result<QString> track();
@@ -84,13 +83,7 @@ public:
     Result<void> cleanup();
 
 private:
-    struct GitResult {
-        int code = -1;
-        QByteArray out;
-        QByteArray err;
-        [[nodiscard]] bool ok() const { return code == 0; }
-        [[nodiscard]] QString errorText() const;
-    };
+    using GitResult = Git::Output;
     GitResult git(const QStringList &args, const QByteArray &stdinData = {}, bool withWorkTree = true) const;
     Result<void> ensureInit();
     Result<void> stage();

@@ -59,6 +59,8 @@ private Q_SLOTS:
     void checkPromptDecidesOnce();
     void operationsRefusedWhileBusy();
     void serverSessionRevertsOnTheServer();
+    void steerAndQueueWhileRunning();
+    void queueWaitsAfterAFailedRun();
 
 private:
     std::unique_ptr<SessionController> makeController(bool configured = true);
@@ -420,6 +422,94 @@ void TestSessionController::serverSessionRevertsOnTheServer()
     QVERIFY(posted(u"/unrevert"_s));
     // A file of a server's session is not written here.
     QVERIFY(!controller->revertFile(id, std::make_shared<DiffDocument>(), m_run.project->filePath(u"x"_s)).result());
+}
+
+void TestSessionController::steerAndQueueWhileRunning()
+{
+    std::unique_ptr<SessionController> controller = makeController();
+    QVERIFY(controller);
+    FakeReply first = FakeReply::sse(textReply({u"First."_s}));
+    first.held = true; // the run waits for it while the test sends more
+    m_run.server->enqueue(first);
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Steered answer."_s})));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Second queued answer."_s})));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"First queued answer."_s})));
+    QSignalSpy queueChanged(controller.get(), &SessionController::queueChanged);
+    QSignalSpy finished(controller.get(), &SessionController::runFinished);
+    using Status = SessionController::PromptResult::Status;
+
+    QCOMPARE(controller->prompt(m_run.sessionID, u"Start"_s, {}, {}).status, Status::Sent);
+    QTRY_COMPARE(m_run.server->requests().size(), 1);
+    QCOMPARE(controller->prompt(m_run.sessionID, u"Steer this"_s, {}, {}, {}, PromptDelivery::Steer).status, Status::Steered);
+    QCOMPARE(controller->prompt(m_run.sessionID, u"Queued one"_s, {}, {}).status, Status::Queued);
+    QCOMPARE(controller->prompt(m_run.sessionID, u"Queued two"_s, {}, {}, {}, PromptDelivery::Queue).status, Status::Queued);
+    // A steered prompt with files waits its turn: a run takes only text at its next step.
+    const PromptAttachment file{.kind = PromptAttachment::Kind::Text, .path = m_run.project->filePath(u"a.txt"_s)};
+    QCOMPARE(controller->prompt(m_run.sessionID, u"With a file"_s, {}, {}, {file}, PromptDelivery::Steer).status,
+             Status::Queued);
+    QList<SessionController::QueuedPrompt> queued = controller->queuedPrompts(m_run.sessionID);
+    QCOMPARE(queued.size(), 3);
+    QCOMPARE(queued.at(0).text, u"Queued one"_s);
+    QCOMPARE(queueChanged.size(), 3);
+
+    // Edited, reordered and removed before they go.
+    QVERIFY(controller->editQueued(m_run.sessionID, queued.at(1).id, u"Queued two, edited"_s));
+    QVERIFY(controller->moveQueued(m_run.sessionID, queued.at(1).id, 0));
+    QVERIFY(controller->removeQueued(m_run.sessionID, queued.at(2).id));
+    QVERIFY(!controller->removeQueued(m_run.sessionID, 999999));
+    QVERIFY(!controller->editQueued(m_run.sessionID, 999999, u"x"_s));
+    queued = controller->queuedPrompts(m_run.sessionID);
+    QCOMPARE(queued.size(), 2);
+    QCOMPARE(queued.at(0).text, u"Queued two, edited"_s);
+    QCOMPARE(queued.at(1).text, u"Queued one"_s);
+    QCOMPARE(controller->sendQueuedNow(m_run.sessionID).status, Status::Failed); // it runs
+
+    // The run answers the steered prompt itself, then the queue goes, one run each.
+    m_run.server->release();
+    QTRY_VERIFY2_WITH_TIMEOUT(finished.size() == 3,
+                              qPrintable(u"%1 runs ended, %2 requests"_s.arg(finished.size()).arg(m_run.server->requests().size())),
+                              20000);
+    QVERIFY(!controller->isBusy(m_run.sessionID));
+    for (const QList<QVariant> &run : std::as_const(finished))
+        QVERIFY(run.at(1).toBool());
+    QVERIFY(controller->queuedPrompts(m_run.sessionID).isEmpty());
+    QStringList texts;
+    for (const MessageWithParts &m : m_run.service->messages(m_run.sessionID)) {
+        for (const Part &part : m.parts) {
+            if (part.type() == PartType::Text && !part.isSynthetic())
+                texts.append(part.text());
+        }
+    }
+    QCOMPARE(texts, (QStringList{u"Start"_s, u"First."_s, u"Steer this"_s, u"Steered answer."_s, u"Queued two, edited"_s,
+                                 u"Second queued answer."_s, u"Queued one"_s, u"First queued answer."_s}));
+    QCOMPARE(m_run.server->requests().size(), 4);
+}
+
+void TestSessionController::queueWaitsAfterAFailedRun()
+{
+    std::unique_ptr<SessionController> controller = makeController();
+    QVERIFY(controller);
+    FakeReply refused = FakeReply::json(401, "{\"error\":{\"message\":\"bad key\"}}");
+    refused.held = true;
+    m_run.server->enqueue(refused);
+    QSignalSpy finished(controller.get(), &SessionController::runFinished);
+    using Status = SessionController::PromptResult::Status;
+    QCOMPARE(controller->prompt(m_run.sessionID, u"Fails"_s, {}, {}).status, Status::Sent);
+    QTRY_COMPARE(m_run.server->requests().size(), 1);
+    QCOMPARE(controller->prompt(m_run.sessionID, u"Waits"_s, {}, {}).status, Status::Queued);
+    m_run.server->release();
+    QVERIFY(finished.wait(20000));
+    QVERIFY(!finished.first().at(1).toBool());
+    QVERIFY(!controller->isBusy(m_run.sessionID));
+    // Not sent after a failure: the user sees why first, then sends it.
+    QCOMPARE(m_run.server->requests().size(), 1);
+    QCOMPARE(controller->queuedPrompts(m_run.sessionID).size(), 1);
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Now it works."_s})));
+    QCOMPARE(controller->sendQueuedNow(m_run.sessionID).status, Status::Sent);
+    QVERIFY(controller->queuedPrompts(m_run.sessionID).isEmpty());
+    QVERIFY(waitIdle(controller.get()));
+    QCOMPARE(m_run.server->requests().size(), 2);
+    QCOMPARE(controller->sendQueuedNow(m_run.sessionID).status, Status::Failed); // nothing queued
 }
 
 QTEST_GUILESS_MAIN(TestSessionController)

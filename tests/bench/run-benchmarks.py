@@ -14,12 +14,15 @@ Normally started by `packaging/dev.sh bench [...]`, which builds BUILD_DIR in re
 """
 import argparse
 import datetime
+import hashlib
 import json
+import lzma
 import os
 import platform
 import re
 import shutil
 import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -444,6 +447,112 @@ class Runner:
         self.record_open(fig, f"open L-db's session served by OpenCode {OPENCODE_DB_VERSION} (`opencode serve` on "
                          "loopback) to its first painted frame", runs, first)
 
+    def opencode2_path(self):
+        """The OpenCode V2 preview server (`opencode2`), given with --opencode2 or unpacked once
+        from ../shared/tools/opencode-v2-preview/opencode2.xz (checksum checked); None when neither."""
+        if self.args.opencode2:
+            return self.args.opencode2
+        exe = os.path.join(self.build, "opencode2", "opencode2")
+        if os.access(exe, os.X_OK):
+            return exe
+        src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        tool = os.path.join(os.path.dirname(src), "shared", "tools", "opencode-v2-preview")
+        packed = os.path.join(tool, "opencode2.xz")
+        if not os.path.exists(packed):
+            return None
+        log(f"unpacking {packed} (once)")
+        os.makedirs(os.path.dirname(exe), exist_ok=True)
+        digest = hashlib.sha256()
+        with lzma.open(packed) as f, open(exe + ".tmp", "wb") as out:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                digest.update(chunk)
+                out.write(chunk)
+        expected = open(os.path.join(tool, "opencode2.sha256")).read().split()[0]
+        if digest.hexdigest() != expected:
+            os.remove(exe + ".tmp")
+            raise RuntimeError(f"{packed}: checksum mismatch")
+        os.chmod(exe + ".tmp", 0o755)
+        os.rename(exe + ".tmp", exe)
+        return exe
+
+    def serve_opencode2(self, opencode2, info):
+        """A real OpenCode V2 server on a copy of L-db's opencode.db, holding L's session as V2
+        rows. The preview migrates a 1.18.34 database to its schema on its first start and
+        empties `session_message` doing so; the V2 rows go in after that start, as that build
+        would have written them."""
+        rec = load_recorder()
+        base = tempfile.mkdtemp(prefix="opencode2.", dir=self.scratch)
+        home = os.path.join(base, "home")
+        data = os.path.join(home, ".local", "share", "opencode")
+        os.makedirs(data)
+        db = os.path.join(data, "opencode.db")
+        shutil.copyfile(os.path.join(info["dataDir"], "opencode.db"), db)
+        env = {"OPENCODE_PASSWORD": rec.PASSWORD}
+        srv = rec.serve(opencode2, base, home, info["projectDir"], rec.free_port(), env_overrides=env,
+                        health="/api/health")
+        srv.stop()
+        with sqlite3.connect(os.path.join(info["dataDir"], "opencode.db")) as generated:
+            rows = generated.execute("SELECT id, session_id, type, seq, time_created, time_updated, data "
+                                     "FROM session_message").fetchall()
+        with sqlite3.connect(db) as c:
+            c.executemany("INSERT OR REPLACE INTO session_message VALUES (?, ?, ?, ?, ?, ?, ?)",
+                          [r[:6] + (json.dumps(preview_row(json.loads(r[6])), ensure_ascii=False),) for r in rows])
+        return rec.serve(opencode2, base, home, info["projectDir"], rec.free_port(), env_overrides=env,
+                         health="/api/health")
+
+    def servers(self):
+        """L's 3,000-message session through OpenCode's servers, whole `weft --server` process:
+        the list and the export (the whole history read) of its V1 copy through `opencode serve`
+        1.18.34 (V1 routes) and of its V2 copy through the OpenCode V2 preview (`/api` only), and
+        the window's first frame on the V2 one."""
+        kinds = [("list", lambda sid: ["session", "list", "--format", "json"], 1000),
+                 ("export", lambda sid: ["export", sid], 3000)]
+        figs = [f"server-{k}-L-{v}" for k, _, _ in kinds for v in ("v1", "v2")] + ["gui-first-frame-L-server-v2"]
+        if not any(self.want(f) for f in figs):
+            return
+        info = self.db_store("L")
+        rec = load_recorder()
+        servers = []
+        opencode = self.opencode_path(OPENCODE_DB_VERSION)
+        if opencode:
+            servers.append(("v1", f"OpenCode {OPENCODE_DB_VERSION} (V1 routes)", "largestSession",
+                            lambda: rec.serve(opencode, tempfile.mkdtemp(prefix="opencode-serve.", dir=self.scratch),
+                                              info["home"], info["projectDir"], rec.free_port())))
+        else:
+            log(f"server-*-v1: skipped, no OpenCode {OPENCODE_DB_VERSION} (--compare-opencode or --opencode-db)")
+        opencode2 = self.opencode2_path()
+        if opencode2:
+            servers.append(("v2", "the OpenCode V2 preview (/api)", "v2Session",
+                            lambda: self.serve_opencode2(opencode2, info)))
+        else:
+            log("server-*-v2: skipped, no opencode2 (--opencode2 PATH, or ../shared/tools/opencode-v2-preview)")
+        for version, server_name, session, start in servers:
+            srv = start()
+            try:
+                env = dict(self.env, OPENCODE_SERVER_PASSWORD=srv.password)
+                for kind, args, target in kinds:
+                    fig = f"server-{kind}-L-{version}"
+                    if not self.want(fig):
+                        continue
+                    cmd = [self.weft, "--server", srv.url] + args(info[session])
+                    out = os.path.join(self.scratch, f"{fig}.json")
+                    with open(out, "wb") as f:
+                        self.time_process(cmd, env=env, stdout=f)  # warm-up, and what it read
+                    extra = {"bytes": os.path.getsize(out)}
+                    if kind == "export":
+                        extra["messages"] = len(json.load(open(out))["messages"])
+                    samples = [self.time_process(cmd, env=env) for _ in range(self.args.runs)]
+                    self.record(fig, f"weft --server {kind} of L's session through {server_name}, whole process",
+                                samples, target, "<", extra=extra)
+                fig = "gui-first-frame-L-server-v2"
+                if version == "v2" and self.want(fig):
+                    cmd = [os.path.join(self.bench, "bench_gui"), "gui-open-server", srv.url, info[session],
+                           self.weft_store(fig)]
+                    self.record_open(fig, f"open L's V2 session served by {server_name} (loopback) to its first "
+                                     "painted frame", *self.open_runs(cmd, env), target=500)
+            finally:
+                srv.stop()
+
     def gui_scroll(self):
         for shape in ("L", "XL"):
             self.gui_scroll_one(shape)
@@ -738,7 +847,7 @@ class Runner:
 
     def run(self):
         steps = [self.session_list, self.db_figures, self.model_open, lambda: self.gui_open("L", 150),
-                 lambda: self.gui_open("XL", 300), self.gui_open_sources, self.export, self.fork, self.compaction,
+                 lambda: self.gui_open("XL", 300), self.gui_open_sources, self.servers, self.export, self.fork, self.compaction,
                  self.json_parse, self.stream,
                  self.gui_scroll, self.typing, self.gui_idle,
                  self.search]
@@ -799,6 +908,27 @@ def fmt(v, unit):
     if unit == "MB/s":
         return f"{v:.0f} MB/s"
     return f"{v:g}"
+
+
+def preview_row(data):
+    """A `session_message` row's data as OpenCode 1.18.34 writes it, in the shape the V2 preview's
+    schema accepts (it answers 500 for a history holding anything else): a tool's `executed` at its
+    top level (1.18.34: `provider.executed`), no `structured` in its state, and `content` only when
+    it has something."""
+    for item in data.get("content", []) if isinstance(data.get("content"), list) else []:
+        if item.get("type") != "tool":
+            continue
+        provider = item.pop("provider", None)
+        if isinstance(provider, dict) and "executed" in provider:
+            item["executed"] = provider["executed"]
+        state = item.get("state", {})
+        state.pop("structured", None)
+        if state.get("content") == []:
+            if state.get("status") == "completed":
+                state["content"] = [{"type": "text", "text": ""}]
+            else:
+                del state["content"]
+    return data
 
 
 def list_files(d):
@@ -870,6 +1000,7 @@ def main():
                         "S-db and L-db (downloads them with npm)")
     p.add_argument("--opencode", help=f"the OpenCode {OPENCODE_VERSION} binary to compare with on the JSON stores")
     p.add_argument("--opencode-db", help=f"the OpenCode {OPENCODE_DB_VERSION} binary to compare with on the databases")
+    p.add_argument("--opencode2", help="the OpenCode V2 server (default: unpacked from ../shared/tools/opencode-v2-preview)")
     p.add_argument("--cold", action="store_true", help="also time session list and export with a dropped page cache (root)")
     args = p.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))

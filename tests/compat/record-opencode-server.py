@@ -479,12 +479,13 @@ def start_server(opencode, handler=None, prefix="weft-rec.", startup_seconds=60)
     return serve(opencode, base, home, project, port, model_port, model, startup_seconds)
 
 
-def serve(opencode, base, home, cwd, port, model_port=None, model=None, startup_seconds=60, env_overrides=None):
+def serve(opencode, base, home, cwd, port, model_port=None, model=None, startup_seconds=60, env_overrides=None,
+          health="/global/health"):
     """Starts `opencode serve` (password `secret`) on 127.0.0.1:@p port in @p cwd, with HOME and
     the XDG folders in @p home (so its opencode.db is home/.local/share/opencode/opencode.db;
-    @p env_overrides may move the others), its log in @p base. Waits until /global/health
-    answers and returns an OpencodeServer (which also stops @p model, if given); on failure
-    stops it and raises RuntimeError."""
+    @p env_overrides may move the others), its log in @p base. Waits until @p health answers
+    (`/api/health` for an OpenCode 2 server) and returns an OpencodeServer (which also stops
+    @p model, if given); on failure stops it and raises RuntimeError."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENCODE")}
     env.update(HOME=home, XDG_DATA_HOME=os.path.join(home, ".local/share"),
                XDG_CONFIG_HOME=os.path.join(home, ".config"), XDG_CACHE_HOME=os.path.join(home, ".cache"),
@@ -504,7 +505,7 @@ def serve(opencode, base, home, cwd, port, model_port=None, model=None, startup_
                 raise RuntimeError(f"opencode serve exited ({srv.process.returncode}):\n" + srv.log_tail())
             try:
                 c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-                c.request("GET", "/global/health", None, srv.headers())
+                c.request("GET", health, None, srv.headers())
                 if c.getresponse().status == 200:
                     break
             except OSError:

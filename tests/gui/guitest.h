@@ -102,26 +102,24 @@ inline void useStyle(const QPalette &palette)
 /// A store read on the GUI thread ends the test (StoreReads::OnGuiThread::Abort): the window
 /// reads off it, and the test's own reads there say so (ownRead(), StoreReads::AllowHere). Unless
 /// WEFT_STORE_READ_CHECK is set: "report" lists every such read and goes on.
-inline void checkGuiThreadReads(StoreReads::OnGuiThread reads = StoreReads::OnGuiThread::Abort)
+inline void checkGuiThreadReads()
 {
     if (!qEnvironmentVariableIsSet("WEFT_STORE_READ_CHECK"))
-        StoreReads::setPolicy(reads);
+        StoreReads::setPolicy(StoreReads::OnGuiThread::Abort);
 }
 
 /// What every GUI test's initTestCase() does: settings in @p settings (isolateSettings()), the
 /// Fusion style with @p palette (none: the test chooses the style itself) and
-/// checkGuiThreadReads(@p reads). False when @p settings is not usable. A test that still reads on
-/// the GUI thread where it does not say so passes OnGuiThread::Report (issue 34: to be done).
+/// checkGuiThreadReads(). False when @p settings is not usable.
 [[nodiscard]] inline bool initGuiTestCase(const QTemporaryDir &settings,
-                                          const std::optional<QPalette> &palette = lightPalette(),
-                                          StoreReads::OnGuiThread reads = StoreReads::OnGuiThread::Abort)
+                                          const std::optional<QPalette> &palette = lightPalette())
 {
     if (!settings.isValid())
         return false;
     isolateSettings(settings);
     if (palette)
         useStyle(*palette);
-    checkGuiThreadReads(reads);
+    checkGuiThreadReads();
     return true;
 }
 
@@ -132,6 +130,15 @@ auto ownRead(Read &&read)
 {
     const StoreReads::AllowHere allowed;
     return read();
+}
+
+/// The result of @p future, the GUI thread's events running meanwhile; an error when it does not
+/// finish within @p timeoutMs.
+template<typename T> Result<T> awaitResult(QFuture<Result<T>> future, int timeoutMs = 10000)
+{
+    if (!QTest::qWaitFor([&] { return future.isFinished(); }, timeoutMs))
+        return Error{QStringLiteral("not finished after %1 ms").arg(timeoutMs), {}};
+    return future.result();
 }
 
 /// Waits for the session list of @p window, opens @p sessionID of @p source (Weft's own store when

@@ -250,10 +250,8 @@ void TestGuiOpencodeDb::timelineMatchesTheExport()
         // The header and the export are OpenCode's session.
         QVERIFY(w->windowTitle().startsWith(w->opencodeSource()->sessions()->session(id)->title()));
         QTemporaryDir out;
-        QString error;
-        // (The window's export reads on the calling thread: the test's own call.)
-        QVERIFY2(test::ownRead([&] { return w->exportSession(id, out.filePath(u"e.json"_s), &error); }),
-                 qPrintable(error));
+        const Result<void> exported = test::awaitResult(w->exportSession(id, out.filePath(u"e.json"_s)));
+        QVERIFY2(exported, qPrintable(exported ? QString() : exported.error().toString()));
         const QString exportDifference = test::firstDifference(
             readJsonFile(out.filePath(u"e.json"_s)).toObject().value(u"messages"), expected);
         QVERIFY2(exportDifference.isEmpty(), qPrintable(id + u": "_s + exportDifference));

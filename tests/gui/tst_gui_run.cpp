@@ -16,6 +16,7 @@
 #include "mainwindow.h"
 #include "noticebar.h"
 #include "processor/processor.h"
+#include "queuedprompts.h"
 #include "processor/setup.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
@@ -31,6 +32,7 @@
 #include <QAction>
 #include <QDateTime>
 #include <QFile>
+#include <QLineEdit>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -82,6 +84,7 @@ private Q_SLOTS:
     void revertHidesMessages();
     void otherProcessChangesAppear();
     void commandFromTheComposer();
+    void steerAndQueueFromTheComposer();
 
 private:
     bool makeWindow(std::optional<ProcessorSetup> setup);
@@ -96,9 +99,7 @@ private:
 
 void TestGuiRun::initTestCase()
 {
-    // Issue 34: the window still reads on the GUI thread when it compacts (SessionController::compact()
-    // -> Processor::compact()) and asks whether a compaction can be undone.
-    QVERIFY(test::initGuiTestCase(m_settings, test::lightPalette(), StoreReads::OnGuiThread::Report));
+    QVERIFY(test::initGuiTestCase(m_settings));
     clearProviderKeys();
 }
 
@@ -240,10 +241,11 @@ void TestGuiRun::promptStreamsIntoOneRow()
     QCOMPARE(composer->text(), QString()); // taken
     QVERIFY(!m_window->noticeBar()->hasNotice(u"sendError"_s));
 
-    // Running: the composer offers Stop, the sidebar marks the session.
+    // Running: the composer offers Stop (and Queue, Steer for more), the sidebar marks the session.
     QTRY_VERIFY(composer->isRunning());
     QVERIFY(composer->stopButton()->isVisibleTo(composer));
-    QVERIFY(!composer->sendButton()->isVisibleTo(composer));
+    QCOMPARE(composer->sendButton()->text(), u"Queue"_s);
+    QVERIFY(composer->steerButton()->isVisibleTo(composer));
     QVERIFY(m_window->sessionsModel()->isRunning(m_run.sessionID));
     QVERIFY(m_window->sessionsModel()->indexForId(m_run.sessionID).data(SessionsModel::RunningRole).toBool());
     QVERIFY(m_window->action(u"stop"_s)->isEnabled());
@@ -429,7 +431,7 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QTRY_COMPARE(dialog->stage(), CompactionDialog::Stage::Preview);
     QCOMPARE(m_run.server->requests().size(), requestsBefore);
     const Result<Compaction::Preview> expected
-        = m_window->controller()->processor()->previewCompaction(m_run.sessionID);
+        = test::ownRead([&] { return m_window->controller()->processor()->previewCompaction(m_run.sessionID); });
     QVERIFY(expected);
     QVERIFY(expected->canCompact());
     const QLocale locale;
@@ -476,7 +478,7 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QCOMPARE(m_window->contextMeter()->tokens(), 300);
 
     // Undo: in the menu and in the notice strip, while the processor agrees.
-    QVERIFY(m_window->controller()->processor()->canUndoCompaction(m_run.sessionID).ok());
+    QVERIFY(test::ownRead([&] { return m_window->controller()->processor()->canUndoCompaction(m_run.sessionID); }).ok());
     QTRY_VERIFY(m_window->canUndoCompaction());
     QVERIFY(m_window->action(u"undoCompaction"_s)->isEnabled());
     NoticeBar *notices = m_window->noticeBar();
@@ -491,7 +493,7 @@ void TestGuiRun::compactWithPreviewThenUndo()
     QCOMPARE(test::ownRead([&] { return m_run.service->messages(m_run.sessionID); }).size(), 4);
     QTRY_VERIFY(!notices->hasNotice(u"compactionUndo"_s));
     QVERIFY(!m_window->action(u"undoCompaction"_s)->isEnabled());
-    QVERIFY(!m_window->controller()->processor()->canUndoCompaction(m_run.sessionID).ok());
+    QVERIFY(!test::ownRead([&] { return m_window->controller()->processor()->canUndoCompaction(m_run.sessionID); }).ok());
     QCOMPARE(reset.size(), 0);
 
     // The menu action opens the same dialog; Cancel in the preview closes it.
@@ -769,6 +771,63 @@ void TestGuiRun::commandFromTheComposer()
     const QList<MessageWithParts> stored = test::ownRead([&] { return m_run.service->messages(m_run.sessionID); });
     QCOMPARE(stored.size(), 2);
     QCOMPARE(stored.first().parts.first().text(), u"Say hello to Bob!"_s);
+}
+
+void TestGuiRun::steerAndQueueFromTheComposer()
+{
+    QVERIFY(makeConfiguredWindow());
+    FakeReply first = FakeReply::sse(textReply({u"Looking at the parser."_s}));
+    first.held = true; // the reply runs while the user types more
+    m_run.server->enqueue(first);
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Tests added as well."_s})));
+    m_run.server->enqueue(FakeReply::sse(textReply({u"Docs updated."_s})));
+    Composer *composer = m_window->composer();
+    QueuedPromptsView *queue = m_window->queuedPrompts();
+    QVERIFY(queue->isHidden());
+    QVERIFY(composer->steerButton()->isHidden());
+    composer->editor()->setFocus();
+    QTest::keyClicks(composer->editor(), u"Fix the parser"_s);
+    QTest::keyClick(composer->editor(), Qt::Key_Return);
+    QTRY_VERIFY(composer->isRunning());
+    QTRY_COMPARE(m_run.server->requests().size(), 1);
+
+    // While it replies: Queue (Enter) and Steer (Alt+Enter) instead of Send.
+    QVERIFY(composer->steerButton()->isVisible());
+    QCOMPARE(composer->sendButton()->text(), u"Queue"_s);
+    QVERIFY(composer->stopButton()->isVisible());
+    QTest::keyClicks(composer->editor(), u"Add a test too"_s);
+    QTest::keyClick(composer->editor(), Qt::Key_Return, Qt::AltModifier);
+    QVERIFY(composer->text().isEmpty());
+    QVERIFY(queue->isHidden()); // steered, not queued
+    QTest::keyClicks(composer->editor(), u"Then update the docs"_s);
+    QTest::keyClick(composer->editor(), Qt::Key_Return);
+    QVERIFY(composer->text().isEmpty());
+    QTRY_VERIFY(queue->isVisible());
+    QCOMPARE(queue->rows().size(), 1);
+    QVERIFY2(queue->headline().contains(u"Queued (1)"_s), qPrintable(queue->headline()));
+    QVERIFY(queue->sendNextButton()->isHidden()); // it goes by itself
+
+    // Edited in place before it goes.
+    auto *editor = queue->rows().first()->findChild<QLineEdit *>(u"queuedText"_s);
+    QVERIFY(editor);
+    editor->selectAll();
+    QTest::keyClicks(editor, u"Then update the README"_s);
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTRY_COMPARE(m_window->controller()->queuedPrompts(m_run.sessionID).first().text, u"Then update the README"_s);
+
+    // The reply answers the steered prompt itself; the queued one follows as its own run.
+    m_run.server->release();
+    QTRY_VERIFY_WITH_TIMEOUT(m_run.server->requests().size() == 3 && !composer->isRunning(), 20000);
+    QVERIFY(waitIdle());
+    QTRY_VERIFY(queue->isHidden());
+    QCOMPARE(composer->sendButton()->text(), u"Send"_s);
+    QVERIFY(composer->steerButton()->isHidden());
+    TimelineModel *timeline = m_window->timelineModel();
+    QStringList texts;
+    for (int row = 0; row < timeline->rowCount(); ++row)
+        texts.append(timeline->index(row).data(TimelineModel::TextRole).toString());
+    QCOMPARE(texts, (QStringList{u"Fix the parser"_s, u"Looking at the parser."_s, u"Add a test too"_s,
+                                 u"Tests added as well."_s, u"Then update the README"_s, u"Docs updated."_s}));
 }
 
 QTEST_MAIN(TestGuiRun)

@@ -274,8 +274,8 @@ void TestMainWindow::importByDropping()
     QVERIFY(test::openAndLoad(*w, MainID));
     QTemporaryDir dir;
     const QString good = dir.filePath(u"main.json"_s);
-    QString error;
-    QVERIFY2(test::ownRead([&] { return w->exportSession(MainID, good, &error); }), qPrintable(error));
+    const Result<void> exported = test::awaitResult(w->exportSession(MainID, good));
+    QVERIFY2(exported, qPrintable(exported ? QString() : exported.error().toString()));
     const QString broken = dir.filePath(u"broken.json"_s);
     QFile file(broken);
     QVERIFY(file.open(QIODevice::WriteOnly));
@@ -562,8 +562,8 @@ void TestMainWindow::exportWritesTheDocument()
     QVERIFY(w);
     QTemporaryDir out;
     const QString path = out.filePath(u"main.json"_s);
-    QString error;
-    QVERIFY2(test::ownRead([&] { return w->exportSession(MainID, path, &error); }), qPrintable(error));
+    const Result<void> exported = test::awaitResult(w->exportSession(MainID, path));
+    QVERIFY2(exported, qPrintable(exported ? QString() : exported.error().toString()));
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const std::optional<JsonValue> doc = parseJson(file.readAll());

@@ -120,8 +120,7 @@ private:
 
 void TestScreenshots::initTestCase()
 {
-    // Issue 34: liveRun() still reads a session on the GUI thread (once, while its prompts run).
-    QVERIFY(test::initGuiTestCase(m_settings, std::nullopt, StoreReads::OnGuiThread::Report));
+    QVERIFY(test::initGuiTestCase(m_settings, std::nullopt));
     QVERIFY(QDir().mkpath(QStringLiteral(WEFT_BINARY_DIR "/screenshots")));
 }
 

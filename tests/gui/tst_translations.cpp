@@ -128,7 +128,7 @@ const QStringList &modelContextNames()
 {
     static const QStringList contexts{u"weft::Core"_s,   u"weft::Store"_s,  u"weft::Session"_s,   u"weft::OpencodeDb"_s,
                                       u"weft::Server"_s, u"weft::Config"_s, u"weft::Processor"_s, u"weft::Compaction"_s,
-                                      u"weft::Search"_s, u"weft::Mcp"_s,    u"weft::Diff"_s};
+                                      u"weft::Search"_s, u"weft::Mcp"_s,    u"weft::Diff"_s,       u"weft::Worktree"_s};
     return contexts;
 }
 

@@ -60,8 +60,7 @@ private:
 
 void TestWindowParts::initTestCase()
 {
-    QVERIFY(m_settings.isValid());
-    test::isolateSettings(m_settings);
+    QVERIFY(test::initGuiTestCase(m_settings, std::nullopt));
 }
 
 void TestWindowParts::promptNotSent_data()

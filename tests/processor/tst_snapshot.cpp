@@ -118,7 +118,7 @@ class TestSnapshot : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        if (!Snapshot::gitAvailable())
+        if (!Git::available())
             QSKIP("the git program is not available");
     }
 

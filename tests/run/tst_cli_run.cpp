@@ -486,6 +486,83 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(file));
     }
 
+    void runInWorktree()
+    {
+        // A new session in a worktree of its own: the model's relative path lands there, not in
+        // the main checkout, until the worktree is applied.
+        OpenAiStream tool;
+        tool.role().toolCallStart(0, u"call_t"_s, u"write"_s,
+                                  QString::fromUtf8(toJson(JsonObject{{u"filePath"_s, u"feature.txt"_s},
+                                                                      {u"content"_s, u"from the worktree\n"_s}},
+                                                           0)));
+        tool.finish(u"tool_calls"_s).done();
+        m_server.clearReplies();
+        m_server.enqueue(FakeReply::sse(tool.bytes()));
+        m_server.enqueue(FakeReply::sse(text({u"Written."_s})));
+        m_server.enqueue(FakeReply::sse(text({u"Feature"_s})));
+        const QString worktree = QFileInfo(m_project.path()).dir().filePath(QFileInfo(m_project.path()).fileName()
+                                                                          + u".worktrees/feature"_s);
+        const auto cleanUp = qScopeGuard([&] {
+            if (QFileInfo::exists(worktree))
+                QProcess::execute(u"git"_s, {u"-C"_s, m_project.path(), u"worktree"_s, u"remove"_s, u"--force"_s, worktree});
+            QDir(QFileInfo(worktree).path()).removeRecursively();
+        });
+        const QStringList before = sessionIDs();
+        const Output run = weft({u"run"_s, u"--worktree"_s, u"feature"_s, u"write"_s, u"feature.txt"_s});
+        QVERIFY2(run.code == 0, run.err.constData());
+        QVERIFY2(run.err.contains(QByteArray("made worktree " + worktree.toUtf8() + " (branch weft/feature")),
+                 run.err.constData());
+        QCOMPARE(QFile::exists(worktree + u"/feature.txt"_s), true);
+        QVERIFY(!QFile::exists(m_project.path() + u"/feature.txt"_s));
+        const QString id = newSession(before, sessionIDs());
+        QVERIFY(!id.isEmpty());
+        const Output list = weft({u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+        bool found = false;
+        for (const JsonValue &s : parseJson(list.out)->toArray()) {
+            if (s.toObject().string(u"id") == id) {
+                QCOMPARE(s.toObject().string(u"directory"), worktree);
+                found = true;
+            }
+        }
+        QVERIFY(found);
+
+        // Listed with what it holds; a second run goes to the same one.
+        Output worktrees = weft({u"worktree"_s, u"list"_s, u"--format"_s, u"json"_s});
+        QVERIFY2(worktrees.code == 0, worktrees.err.constData());
+        JsonArray all = parseJson(worktrees.out)->toArray();
+        QCOMPARE(all.size(), 2);
+        QVERIFY(all.at(0).toObject().boolean(u"main"));
+        QCOMPARE(all.at(1).toObject().string(u"path"), worktree);
+        QCOMPARE(all.at(1).toObject().string(u"branch"), u"weft/feature"_s);
+        QCOMPARE(all.at(1).toObject().integer(u"uncommitted"), 1);
+        m_server.enqueue(FakeReply::sse(text({u"Still here."_s})));
+        m_server.enqueue(FakeReply::sse(text({u"Again"_s})));
+        const Output again = weft({u"run"_s, u"--worktree"_s, u"feature"_s, u"anything"_s, u"else?"_s});
+        QVERIFY2(again.code == 0, again.err.constData());
+        QVERIFY2(again.err.contains(QByteArray("in worktree " + worktree.toUtf8())), again.err.constData());
+        const Output table = weft({u"worktree"_s, u"list"_s});
+        QVERIFY2(table.out.contains("feature") && table.out.contains("weft/feature") && table.out.contains("1 uncommitted"),
+                 table.out.constData());
+        m_server.clearReplies();
+
+        // Not removed while it holds work; applied as changes; then removed.
+        const Output refused = weft({u"worktree"_s, u"remove"_s, u"feature"_s});
+        QCOMPARE(refused.code, 1);
+        QVERIFY2(refused.err.contains("uncommitted") && refused.err.contains("--force"), refused.err.constData());
+        QVERIFY(QFile::exists(worktree + u"/feature.txt"_s));
+        const Output applied = weft({u"worktree"_s, u"apply"_s, u"feature"_s, u"--mode"_s, u"diff"_s});
+        QVERIFY2(applied.code == 0, applied.err.constData());
+        QFile copied(m_project.path() + u"/feature.txt"_s);
+        QVERIFY(copied.open(QIODevice::ReadOnly));
+        QCOMPARE(copied.readAll(), QByteArray("from the worktree\n"));
+        const Output removed = weft({u"worktree"_s, u"remove"_s, u"feature"_s, u"--force"_s});
+        QVERIFY2(removed.code == 0, removed.err.constData());
+        QVERIFY(!QFileInfo::exists(worktree));
+        worktrees = weft({u"worktree"_s, u"list"_s, u"--format"_s, u"json"_s});
+        QCOMPARE(parseJson(worktrees.out)->toArray().size(), 1);
+        QVERIFY(weft({u"worktree"_s, u"remove"_s, u"feature"_s}).err.contains("no worktree \"feature\""));
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -493,6 +570,12 @@ private Q_SLOTS:
         QTest::addRow("hostile session") << QStringList{u"run"_s, u"--session"_s, u"../../etc"_s, u"hi"_s};
         QTest::addRow("unknown model") << QStringList{u"run"_s, u"--model"_s, u"nowhere/none"_s, u"hi"_s};
         QTest::addRow("revert hostile message") << QStringList{u"session"_s, u"revert"_s, u"ses_x"_s, u"../x"_s};
+        QTest::addRow("hostile worktree") << QStringList{u"run"_s, u"--worktree"_s, u"../../etc"_s, u"hi"_s};
+        QTest::addRow("worktree option") << QStringList{u"run"_s, u"--worktree"_s, u"--force"_s, u"hi"_s};
+        QTest::addRow("worktree and session")
+            << QStringList{u"run"_s, u"--worktree"_s, u"w"_s, u"--session"_s, u"ses_dff058141ffeXJnTNzT8vnXcKz"_s, u"hi"_s};
+        QTest::addRow("worktree apply mode") << QStringList{u"worktree"_s, u"apply"_s, u"w"_s, u"--mode"_s, u"squash"_s};
+        QTest::addRow("worktree unknown") << QStringList{u"worktree"_s, u"prune"_s};
     }
 
     void usageErrors()

@@ -438,6 +438,71 @@ private Q_SLOTS:
         QCOMPARE(m_service->messages(id).at(1).info.error().name(), u"ProviderAuthError"_s);
     }
 
+    void steerIsAnsweredAtTheNextStep()
+    {
+        // A message steered into a run that would have ended after its first step: written after
+        // that step, and answered by one more.
+        m_server->enqueue(FakeReply::sse(textReply({u"First answer."_s})));
+        m_server->enqueue(FakeReply::sse(textReply({u"Tests added too."_s})));
+        auto processor = makeProcessor();
+        QVERIFY(!processor->steer(u"ses_dff058141ffeXJnTNzT8vnXcKz"_s, u"nothing runs"_s));
+        QSignalSpy finished(processor.get(), &Processor::finished);
+        QSignalSpy late(processor.get(), &Processor::steersNotDelivered);
+        PromptRequest request;
+        request.directory = m_project->path();
+        request.text = u"Fix the parser"_s;
+        const Result<QString> id = processor->prompt(request);
+        QVERIFY(id.ok());
+        QVERIFY(!processor->steer(id.value(), u"   "_s)); // nothing to say
+        bool steered = false;
+        // The loopback server answers on this thread: the first request is seen here while the
+        // run waits for its answer.
+        connect(m_server.get(), &FakeLlmServer::requestReceived, this, [&] {
+            if (m_server->requests().size() == 1)
+                steered = processor->steer(id.value(), u"And add a test for it."_s);
+        });
+        QVERIFY(finished.wait(30000));
+        QVERIFY(steered);
+        QCOMPARE(finished.first().at(1).toBool(), true);
+        QVERIFY(late.isEmpty());
+        QCOMPARE(m_server->requests().size(), 2);
+        const QList<MessageWithParts> messages = m_service->messages(id.value());
+        QCOMPARE(messages.size(), 4);
+        QCOMPARE(messages.at(1).parts.at(1).text(), u"First answer."_s);
+        QVERIFY(messages.at(2).info.isUser());
+        QCOMPARE(messages.at(2).parts.first().text(), u"And add a test for it."_s);
+        QCOMPARE(messages.at(3).info.parentID(), messages.at(2).info.id());
+        QCOMPARE(messages.at(3).parts.at(1).text(), u"Tests added too."_s);
+        // The second step saw the first answer, then the steered message.
+        const JsonArray sent = m_server->requests().at(1).json.array(u"messages");
+        const JsonValue lastSent = sent.at(sent.size() - 1);
+        QCOMPARE(lastSent.toObject().string(u"role"), u"user"_s);
+        QVERIFY(toJson(lastSent, 0).contains("And add a test for it."));
+        QCOMPARE(sent.at(sent.size() - 2).toObject().string(u"role"), u"assistant"_s);
+        QVERIFY(!processor->steer(id.value(), u"too late"_s)); // idle again
+    }
+
+    void steerTooLateComesBack()
+    {
+        // The step fails and the loop ends: the steered message is handed back, not written.
+        m_server->enqueue(FakeReply::json(401, "{\"error\":{\"message\":\"bad key\"}}"));
+        auto processor = makeProcessor();
+        QSignalSpy finished(processor.get(), &Processor::finished);
+        QSignalSpy late(processor.get(), &Processor::steersNotDelivered);
+        PromptRequest request;
+        request.directory = m_project->path();
+        request.text = u"auth"_s;
+        const Result<QString> id = processor->prompt(request);
+        QVERIFY(id.ok());
+        connect(m_server.get(), &FakeLlmServer::requestReceived, this,
+                [&] { QVERIFY(processor->steer(id.value(), u"Fix it."_s)); });
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(late.size(), 1);
+        QCOMPARE(late.first().at(0).toString(), id.value());
+        QCOMPARE(late.first().at(1).toStringList(), QStringList{u"Fix it."_s});
+        QCOMPARE(m_service->messages(id.value()).size(), 2);
+    }
+
     void abortMidStream()
     {
         FakeReply hanging = FakeReply::sse(OpenAiStream().role().text(u"Thinking about it"_s).bytes());

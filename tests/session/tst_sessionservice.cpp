@@ -5,7 +5,7 @@
 #include "core/identifier.h"
 #include "core/json.h"
 #include "processor/revert.h"
-#include "processor/snapshot.h"
+#include "core/git.h"
 #include "session/sampledata.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
@@ -1283,7 +1283,7 @@ void TestSessionService::importedRevertRefusesForeignSnapshots()
 {
     // An imported session chooses its directory and its snapshot hashes (git's empty tree is
     // known to every repository): a revert must not delete what the file names.
-    if (!Snapshot::gitAvailable())
+    if (!Git::available())
         QSKIP("the git program is not available");
     Fixture f(false);
     QTemporaryDir home;
