@@ -440,9 +440,9 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
         request.agent = cmd.value(u"agent"_s);
         request.model = cmd.value(u"model"_s);
         request.autoApprove = cmd.isSet(u"auto-approve"_s);
-        request.delivery = cmd.isSet(u"queue"_s) ? ServerStore::Delivery::Queue
-            : cmd.isSet(u"steer"_s)              ? ServerStore::Delivery::Steer
-                                                 : ServerStore::Delivery::Default;
+        request.delivery = cmd.isSet(u"queue"_s) ? PromptDelivery::Queue
+            : cmd.isSet(u"steer"_s)              ? PromptDelivery::Steer
+                                                 : PromptDelivery::Default;
         return serverRun(context->server, std::shared_ptr<SessionService>(context->service.release()), request);
     }
     if (cmd.isSet(u"dir"_s))

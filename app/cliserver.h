@@ -43,7 +43,7 @@ struct ServerRunRequest {
     QString model;
     bool autoApprove = false;
     /// For a session that runs: steer or queue (OpenCode 2).
-    ServerStore::Delivery delivery = ServerStore::Delivery::Default;
+    PromptDelivery delivery = PromptDelivery::Default;
 };
 
 /// Sends a prompt to the server and prints the answer as it streams, as `weft run` does locally;

@@ -89,6 +89,11 @@ QString ServerSource::version() const
     return m_store ? m_store->info().version : QString();
 }
 
+bool ServerSource::takesDelivery() const
+{
+    return m_store && m_store->info().v2Only();
+}
+
 QString ServerSource::label() const
 {
     const QUrl url = m_client->baseUrl();
@@ -360,12 +365,9 @@ void ServerSource::request(Work work, Done done)
 }
 
 void ServerSource::prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
-                          Delivery delivery)
+                          PromptDelivery delivery)
 {
-    const ServerStore::Delivery how = delivery == Delivery::Queue ? ServerStore::Delivery::Queue
-        : delivery == Delivery::Steer                              ? ServerStore::Delivery::Steer
-                                                                   : ServerStore::Delivery::Default;
-    request<Result<void>>([=](ServerStore &s) { return s.prompt(sessionID, text, agent, model, {}, how); },
+    request<Result<void>>([=](ServerStore &s) { return s.prompt(sessionID, text, agent, model, {}, delivery); },
                           [this, sessionID](const Result<void> &r) {
                               if (!r)
                                   Q_EMIT failed(Operation::Prompt, sessionID, r.error().message);

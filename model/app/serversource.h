@@ -3,6 +3,7 @@
 
 #include "core/json.h"
 #include "core/permissionrequest.h"
+#include "core/prompt.h"
 #include "core/result.h"
 #include "core/types.h"
 
@@ -69,6 +70,8 @@ public:
     [[nodiscard]] SshTunnel *tunnel() const;
     /// The server's OpenCode version, once connected.
     [[nodiscard]] QString version() const;
+    /// The server takes a prompt's delivery (steer or queue into a running session): OpenCode 2.
+    [[nodiscard]] bool takesDelivery() const;
     /// "OpenCode server · 127.0.0.1:4096" ("OpenCode service 2.0.9 · ..." for OpenCode's
     /// background service, here or attached to over ssh), with the state when not connected.
     [[nodiscard]] QString label() const;
@@ -88,15 +91,8 @@ public:
     // What the server does; each answer comes as a signal.
     [[nodiscard]] bool isBusy(const QString &sessionID) const { return m_busy.contains(sessionID); }
     [[nodiscard]] QStringList busySessions() const { return QStringList(m_busy.cbegin(), m_busy.cend()); }
-    /// How a prompt joins a session that runs (OpenCode 2; 1.x servers know only Default).
-    enum class Delivery {
-        Default, ///< the server's choice (OpenCode 2: steer)
-        Steer, ///< into the running turn, at its next step
-        Queue, ///< after the run ends
-    };
-    Q_ENUM(Delivery)
     void prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
-                Delivery delivery = Delivery::Default);
+                PromptDelivery delivery = PromptDelivery::Default);
     /// Reads the agents and models the server offers in @p directory (OpenCode 2; the server's
     /// own folder when empty), then promptChoicesRead().
     void readPromptChoices(const QString &directory = {});

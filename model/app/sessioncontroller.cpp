@@ -376,11 +376,19 @@ SessionController::PromptResult SessionController::prompt(const QString &session
     if (isBusy(sessionID)) {
         PromptResult result;
         result.sessionID = sessionID;
-        // Weft's own run takes a steered text at its next step; anything else waits its turn.
-        if (delivery == PromptDelivery::Steer && attachments.isEmpty() && !serverOf(sessionID) && m_processor
-            && m_processor->steer(sessionID, text)) {
-            result.status = PromptResult::Status::Steered;
-            return result;
+        // Weft's own run, and an OpenCode 2 server's, take a steered text at its next step;
+        // anything else waits its turn in Weft's queue, where it can still be edited.
+        if (delivery == PromptDelivery::Steer && attachments.isEmpty()) {
+            ServerSource *server = serverOf(sessionID);
+            if (server && server->takesDelivery()) {
+                server->prompt(sessionID, text, agent, model, PromptDelivery::Steer);
+                result.status = PromptResult::Status::Steered;
+                return result;
+            }
+            if (!server && m_processor && m_processor->steer(sessionID, text)) {
+                result.status = PromptResult::Status::Steered;
+                return result;
+            }
         }
         enqueue(sessionID, {.text = text, .agent = agent, .model = model, .attachments = attachments});
         result.status = PromptResult::Status::Queued;

@@ -181,8 +181,9 @@ public:
     [[nodiscard]] PromptResult checkPrompt(const PromptRequest &request) const;
     /// checkPrompt(), then starts the run with @p attachments (refused for a server's session:
     /// its files are on the server). While the session runs, @p delivery decides: steered into
-    /// the run (Weft's own runs; a prompt with attachments, or one a server cannot steer, is
-    /// queued instead), or queued to be sent when the run has ended.
+    /// the run (Weft's own runs and OpenCode 2 servers'; a prompt with attachments, or one an
+    /// OpenCode 1.x server cannot steer, is queued instead), or queued (Default too) in Weft, to
+    /// be sent when the run has ended.
     PromptResult prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
                         const QList<PromptAttachment> &attachments = {},
                         PromptDelivery delivery = PromptDelivery::Queue);

@@ -47,6 +47,7 @@ struct PromptAttachment
 
 /// How a prompt sent while its session runs reaches it (OpenCode 2's `delivery`).
 enum class PromptDelivery {
+    Default, ///< the receiver's choice: an OpenCode 2 server steers, Weft's own runs queue
     Steer, ///< into the running turn: a user message after its current step, which it answers
     Queue, ///< the next prompt, sent when the run has ended
 };

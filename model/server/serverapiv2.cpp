@@ -107,22 +107,12 @@ Result<Session> ServerApiV2::sessionToV1(const JsonValue &info, const QString &v
         o.insert(u"version"_s, version);
     if (!o.contains(u"title"))
         o.insert(u"title"_s, Session::defaultTitle(o.contains(u"parentID"), o.object(u"time").integer(u"created")));
-    if (!o.contains(u"slug"))
-        o.insert(u"slug"_s, o.string(u"id"));
     return Session::fromJson(o);
 }
 
-Result<QList<Session>> ServerApiV2::sessions() const
+Result<JsonArray> ServerApiV2::sessionItems() const
 {
-    const Result<JsonArray> items = readPages(m_client, u"/api/session"_s, QUrlQuery{{u"limit"_s, u"200"_s}});
-    if (!items)
-        return items.error();
-    QList<Session> result;
-    for (const JsonValue &v : *items) {
-        if (Result<Session> s = sessionToV1(v, m_version))
-            result.append(std::move(s.value()));
-    }
-    return result;
+    return readPages(m_client, u"/api/session"_s, QUrlQuery{{u"limit"_s, u"200"_s}});
 }
 
 Result<Session> ServerApiV2::session(const QString &sessionID) const
@@ -188,7 +178,7 @@ Result<Session> ServerApiV2::create(const QString &directory, const QString &tit
 }
 
 Result<void> ServerApiV2::prompt(const QString &sessionID, const QString &text, const QString &agent,
-                                 const QString &model, const QString &messageID, Delivery delivery) const
+                                 const QString &model, const QString &messageID, PromptDelivery delivery) const
 {
     if (!agent.isEmpty()) {
         if (const Result<void> r = doneOf(post(path(sessionID, u"/agent"_s), JsonObject{{u"agent"_s, agent}})); !r)
@@ -205,8 +195,8 @@ Result<void> ServerApiV2::prompt(const QString &sessionID, const QString &text, 
     JsonObject body{{u"text"_s, text}};
     if (!messageID.isEmpty())
         body.insert(u"id"_s, messageID);
-    if (delivery != Delivery::Default)
-        body.insert(u"delivery"_s, delivery == Delivery::Queue ? u"queue"_s : u"steer"_s);
+    if (delivery != PromptDelivery::Default)
+        body.insert(u"delivery"_s, delivery == PromptDelivery::Queue ? u"queue"_s : u"steer"_s);
     return doneOf(post(path(sessionID, u"/prompt"_s), body));
 }
 

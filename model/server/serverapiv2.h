@@ -3,6 +3,8 @@
 
 #include "serverclient.h"
 
+#include "core/prompt.h"
+
 #include "core/types.h"
 
 #include <QList>
@@ -26,11 +28,9 @@ class ServerApiV2
 public:
     ServerApiV2(const ServerClient &client, const QString &version);
 
-    /// How a prompt joins a running session: "steer" (into the running turn, at its next step;
-    /// OpenCode's default) or "queue" (after the run ends).
-    enum class Delivery { Default, Steer, Queue };
 
-    [[nodiscard]] Result<QList<Session>> sessions() const;
+    /// Every session's `Session.Info` (sessionToV1() makes each a session).
+    [[nodiscard]] Result<JsonArray> sessionItems() const;
     [[nodiscard]] Result<Session> session(const QString &sessionID) const;
     /// The session's `Session.Message.Info` items, oldest first (the route pages newest first).
     [[nodiscard]] Result<JsonArray> messageItems(const QString &sessionID) const;
@@ -41,7 +41,7 @@ public:
     [[nodiscard]] Result<Session> create(const QString &directory, const QString &title) const;
     /// @p agent and @p model ("provider/model") are selected for the session first when given.
     [[nodiscard]] Result<void> prompt(const QString &sessionID, const QString &text, const QString &agent,
-                                      const QString &model, const QString &messageID, Delivery delivery) const;
+                                      const QString &model, const QString &messageID, PromptDelivery delivery) const;
     /// Blocks until the session's run ends (`POST /wait`).
     [[nodiscard]] Result<void> wait(const QString &sessionID) const;
     [[nodiscard]] Result<void> interrupt(const QString &sessionID) const;

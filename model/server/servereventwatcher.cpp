@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "servereventwatcher.h"
-#include "serverstore.h"
-
 #include "serverapiv2.h"
+#include "serverstore.h"
 
 #include "core/logging.h"
 #include "core/network.h"

@@ -145,10 +145,15 @@ Result<QList<Session>> ServerStore::readSessions()
     // unless asked for, so both.
     QList<Session> result;
     if (m_api) {
-        Result<QList<Session>> sessions = m_api->sessions();
-        if (!sessions)
-            return sessions.error();
-        result = std::move(sessions.value());
+        const Result<JsonArray> items = m_api->sessionItems();
+        if (!items)
+            return items.error();
+        for (const JsonValue &v : *items) {
+            if (Result<Session> s = ServerApiV2::sessionToV1(v, m_info.version))
+                result.append(std::move(s.value()));
+            else
+                reportProblem(m_client.displayName() + u"/api/session"_s, s.error().toString());
+        }
     }
     QSet<QString> seen;
     for (const bool archived : {false, true}) {
@@ -570,11 +575,11 @@ Result<Session> ServerStore::create(const QString &directory, const QString &tit
 }
 
 Result<void> ServerStore::prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
-                                 const QString &messageID, Delivery delivery)
+                                 const QString &messageID, PromptDelivery delivery)
 {
     if (m_api)
         return m_api->prompt(sessionID, text, agent, model, messageID, delivery);
-    if (delivery != Delivery::Default)
+    if (delivery != PromptDelivery::Default)
         return Error{ServerTr::tr("steering or queueing a prompt needs an OpenCode 2 server (this is OpenCode %1)")
                          .arg(m_info.version),
                      {}};
@@ -818,6 +823,8 @@ Result<QString> ServerStore::defaultModel(const QString &directory)
     const Result<JsonObject> model = m_api->defaultModel(directory);
     if (!model)
         return model.error();
+    if (model->string(u"id").isEmpty())
+        return QString(); // none configured (`data: null`)
     return QString(model->string(u"providerID") + u'/' + model->string(u"id"));
 }
 

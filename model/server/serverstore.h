@@ -87,7 +87,6 @@ public:
     [[nodiscard]] Result<QString> defaultDirectory();
     /// A new session in @p directory (the server's own when empty).
     Result<Session> create(const QString &directory, const QString &title = {});
-    using Delivery = ServerApiV2::Delivery;
     /// Sends @p text as a prompt; the server answers asynchronously (follow the event stream).
     /// @p model is "provider/model" or empty for the session's or server's default;
     /// @p messageID the user message's ID (the server makes one when empty). @p delivery, for a
@@ -95,7 +94,7 @@ public:
     /// prompt after the run (OpenCode 2 only; an error on OpenCode 1.x).
     Result<void> prompt(const QString &sessionID, const QString &text, const QString &agent = {},
                         const QString &model = {}, const QString &messageID = {},
-                        Delivery delivery = Delivery::Default);
+                        PromptDelivery delivery = PromptDelivery::Default);
     /// Renames the session; its new state as the server has it.
     Result<Session> rename(const QString &sessionID, const QString &title);
     /// The agents and models the server offers for a prompt (OpenCode 2's `/api/agent` and

@@ -252,14 +252,14 @@ void TestServerV2::operationsTakeTheApiRoutes()
 
     QVERIFY(offThread([&] {
         return store->prompt(WriteSession, u"hi"_s, u"plan"_s, u"fake/m1"_s, u"msg_0123456789abABCDEFGHIJKLMN"_s,
-                             ServerStore::Delivery::Queue).ok();
+                             PromptDelivery::Queue).ok();
     }));
     QCOMPARE(body("POST", u"/prompt"_s),
              (JsonObject{{u"text"_s, u"hi"_s}, {u"id"_s, u"msg_0123456789abABCDEFGHIJKLMN"_s}, {u"delivery"_s, u"queue"_s}}));
     QCOMPARE(body("POST", u"/agent"_s), (JsonObject{{u"agent"_s, u"plan"_s}}));
     QCOMPARE(body("POST", u"/model"_s),
              (JsonObject{{u"model"_s, JsonObject{{u"id"_s, u"m1"_s}, {u"providerID"_s, u"fake"_s}}}}));
-    QVERIFY(offThread([&] { return store->prompt(WriteSession, u"now"_s, {}, {}, {}, ServerStore::Delivery::Steer).ok(); }));
+    QVERIFY(offThread([&] { return store->prompt(WriteSession, u"now"_s, {}, {}, {}, PromptDelivery::Steer).ok(); }));
     QCOMPARE(body("POST", u"/prompt"_s).string(u"delivery"_s), u"steer"_s);
 
     QVERIFY(offThread([&] { return store->abort(WriteSession).ok(); }));
@@ -302,6 +302,10 @@ void TestServerV2::operationsTakeTheApiRoutes()
     const Result<JsonArray> models = offThread([&] { return store->models(); });
     QVERIFY(models && !models->isEmpty());
     QCOMPARE(models->at(0).toObject().string(u"providerID"), u"fake"_s);
+    QCOMPARE(offThread([&] { return store->defaultModel().value(); }), u"fake/m1"_s);
+    // A server with no model configured answers `data: null`.
+    server->route("GET", u"/api/model/default"_s, 200, JsonObject{{u"data"_s, nullptr}});
+    QCOMPARE(offThread([&] { return store->defaultModel().value(); }), QString());
     const Result<QString> directory = offThread([&] { return store->defaultDirectory(); });
     QVERIFY(directory);
     QCOMPARE(*directory, Directory);
@@ -577,7 +581,7 @@ void TestServerV2::sourceAnswersFormsAndQueues()
     QTRY_VERIFY(source.sessions()->rowCount() == 3);
 
     // A prompt queued behind the running turn.
-    source.prompt(WriteSession, u"after this"_s, {}, {}, ServerSource::Delivery::Queue);
+    source.prompt(WriteSession, u"after this"_s, {}, {}, PromptDelivery::Queue);
     QTRY_COMPARE(server->count("POST", base + u"/prompt"_s), 1);
     QCOMPARE(lastRequest(*server, "POST", base + u"/prompt"_s).json,
              (JsonObject{{u"text"_s, u"after this"_s}, {u"delivery"_s, u"queue"_s}}));
