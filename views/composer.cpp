@@ -375,12 +375,12 @@ QString Composer::currentAgent() const
     return m_agent->currentText();
 }
 
-void Composer::setModels(const QStringList &models)
+void Composer::setModels(const QStringList &models, const std::optional<QString> &current)
 {
-    const QString current = currentModel();
+    const QString chosen = current.value_or(currentModel());
     m_model->clear();
     m_model->addItems(models);
-    setCurrentModel(current);
+    setCurrentModel(chosen);
 }
 
 void Composer::setCurrentModel(const QString &model)

@@ -10,6 +10,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <optional>
+
 #include <functional>
 
 class QComboBox;
@@ -69,8 +71,9 @@ public:
     void setAgents(const QStringList &agents);
     void setCurrentAgent(const QString &agent);
     [[nodiscard]] QString currentAgent() const;
-    /// Models as "provider/model".
-    void setModels(const QStringList &models);
+    /// Models as "provider/model"; the one chosen stays chosen (and listed), unless @p current
+    /// says which to choose instead (empty: the first listed, or none).
+    void setModels(const QStringList &models, const std::optional<QString> &current = std::nullopt);
     void setCurrentModel(const QString &model);
     [[nodiscard]] QString currentModel() const;
 

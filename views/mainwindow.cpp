@@ -897,14 +897,22 @@ void MainWindow::applyProcessor()
 void MainWindow::updateProjectChoices()
 {
     const QString sessionID = m_current;
+    // Weft's own sessions: the project's config; an OpenCode 2 server's: what the server offers.
+    const bool asks = m_controller && (m_currentSource.isEmpty() || m_controller->server(m_currentSource));
     const QFuture<SessionController::ProjectChoices> choices
-        = m_controller && m_currentSource.isEmpty() ? m_controller->projectChoices(sessionID)
-                                                    : QtFuture::makeReadyValueFuture(SessionController::ProjectChoices());
+        = asks ? m_controller->projectChoices(sessionID) : QtFuture::makeReadyValueFuture(SessionController::ProjectChoices());
     whenFinished(choices, this, [this, sessionID](const SessionController::ProjectChoices &choices) {
         if (sessionID != m_current)
             return; // another session was opened meanwhile
         if (!choices.agents.isEmpty())
             m_composer->setAgents(choices.agents);
+        if (!choices.models.isEmpty()) {
+            m_composer->setModels(choices.models, choices.defaultModel.isEmpty() ? choices.models.first()
+                                                                                  : choices.defaultModel);
+            m_serverModelsShown = true;
+        } else if (std::exchange(m_serverModelsShown, false)) {
+            m_composer->setModels(m_controller->availableModels(), m_controller->defaultModel());
+        }
         QList<Composer::CommandChoice> commands;
         for (const SessionController::ProjectChoices::Command &c : choices.commands) {
             // An MCP prompt's arguments are given in its order: say which.

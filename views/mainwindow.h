@@ -230,6 +230,8 @@ private:
     QString m_dataDir;
     std::unique_ptr<SessionController> m_controller;
     QueuedPromptsView *m_queued = nullptr;
+    /// The composer lists an OpenCode 2 server's models (Weft's come back for other sessions).
+    bool m_serverModelsShown = false;
     NoticeBar *m_notices = nullptr;
     AttentionInbox *m_attention = nullptr;
     TodoPanel *m_todos = nullptr;

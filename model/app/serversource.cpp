@@ -374,31 +374,32 @@ void ServerSource::prompt(const QString &sessionID, const QString &text, const Q
                           });
 }
 
-void ServerSource::readPromptChoices(const QString &directory)
+QFuture<ServerSource::PromptChoices> ServerSource::promptChoices(const QString &directory) const
 {
-    struct Choices {
-        QStringList agents;
-        QStringList models;
-        QString defaultModel;
-    };
-    request<Choices>(
-        [directory](ServerStore &s) {
-            Choices choices;
-            if (const Result<JsonArray> agents = s.agents(directory)) {
-                for (const JsonValue &v : *agents)
-                    choices.agents.append(v.toObject().string(u"id"));
+    if (!takesDelivery())
+        return QtFuture::makeReadyValueFuture(PromptChoices());
+    return QtConcurrent::run([store = m_store, directory] {
+        PromptChoices choices;
+        // The agents a prompt may name: primary ones (or "all"), not hidden (sub-agents and
+        // OpenCode's own, such as title and summary, are not).
+        if (const Result<JsonArray> agents = store->agents(directory)) {
+            for (const JsonValue &v : *agents) {
+                const JsonObject agent = v.toObject();
+                const QString mode = agent.string(u"mode");
+                if (!agent.boolean(u"hidden") && (mode.isEmpty() || mode == u"primary" || mode == u"all"))
+                    choices.agents.append(agent.string(u"id"));
             }
-            if (const Result<JsonArray> models = s.models(directory)) {
-                for (const JsonValue &v : *models) {
-                    const JsonObject m = v.toObject();
-                    choices.models.append(m.string(u"providerID") + u'/' + m.string(u"id"));
-                }
+        }
+        if (const Result<JsonArray> models = store->models(directory)) {
+            for (const JsonValue &v : *models) {
+                const JsonObject m = v.toObject();
+                choices.models.append(m.string(u"providerID") + u'/' + m.string(u"id"));
             }
-            if (const Result<QString> model = s.defaultModel(directory))
-                choices.defaultModel = *model;
-            return choices;
-        },
-        [this](const Choices &choices) { Q_EMIT promptChoicesRead(choices.agents, choices.models, choices.defaultModel); });
+        }
+        if (const Result<QString> model = store->defaultModel(directory))
+            choices.defaultModel = *model;
+        return choices;
+    });
 }
 
 QFuture<Result<Session>> ServerSource::rename(const QString &sessionID, const QString &title)

@@ -93,9 +93,17 @@ public:
     [[nodiscard]] QStringList busySessions() const { return QStringList(m_busy.cbegin(), m_busy.cend()); }
     void prompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
                 PromptDelivery delivery = PromptDelivery::Default);
-    /// Reads the agents and models the server offers in @p directory (OpenCode 2; the server's
-    /// own folder when empty), then promptChoicesRead().
-    void readPromptChoices(const QString &directory = {});
+    /// What the server offers a prompt in @p directory (its own folder when empty).
+    struct PromptChoices {
+        QStringList agents;
+        /// "provider/model"
+        QStringList models;
+        /// Empty when the server has none.
+        QString defaultModel;
+    };
+    /// The agents and models the server offers in @p directory, read off the GUI thread (OpenCode
+    /// 2 only: an OpenCode 1.x server gives none).
+    [[nodiscard]] QFuture<PromptChoices> promptChoices(const QString &directory = {}) const;
     /// Renames the session on the server: its new state, or the server's error.
     [[nodiscard]] QFuture<Result<Session>> rename(const QString &sessionID, const QString &title);
     void stop(const QString &sessionID);
@@ -137,9 +145,6 @@ Q_SIGNALS:
     void forked(const QString &sessionID, const weft::Session &session);
     void compactionFinished(const QString &sessionID, bool ok, const weft::MessageError &error);
     void reverted(const weft::Session &session);
-    /// The agents' names and the models ("provider/model") the server offers, and its default
-    /// model (empty when it has none, and on OpenCode 1.x).
-    void promptChoicesRead(const QStringList &agents, const QStringList &models, const QString &defaultModel);
     void failed(weft::ServerSource::Operation operation, const QString &sessionID, const QString &error);
 
 private:

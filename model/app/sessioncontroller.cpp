@@ -236,7 +236,19 @@ QStringList SessionController::agents() const
 
 QFuture<SessionController::ProjectChoices> SessionController::projectChoices(const QString &sessionID)
 {
-    if (!m_processor || serverOf(sessionID))
+    if (const ServerSource *server = serverOf(sessionID)) {
+        // The server's own agents and models, in the session's folder (as the list holds it).
+        const std::optional<Session> session = m_lookup ? m_lookup(sessionID) : std::nullopt;
+        return server->promptChoices(session ? session->directory() : QString())
+            .then([](const ServerSource::PromptChoices &offered) {
+                ProjectChoices choices;
+                choices.agents = offered.agents;
+                choices.models = offered.models;
+                choices.defaultModel = offered.defaultModel;
+                return choices;
+            });
+    }
+    if (!m_processor)
         return QtFuture::makeReadyValueFuture(ProjectChoices());
     const std::optional<Session> session
         = sessionID.isEmpty() ? std::nullopt : (m_lookup ? m_lookup(sessionID) : m_service->get(sessionID));

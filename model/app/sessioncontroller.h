@@ -152,6 +152,10 @@ public:
             QStringList mcpArguments;
         };
         QStringList agents;
+        /// An OpenCode 2 server's models ("provider/model") and its default; empty: the
+        /// composer keeps Weft's.
+        QStringList models;
+        QString defaultModel;
         QList<Command> commands;
         QList<McpResourceInfo> resources;
         QString error;

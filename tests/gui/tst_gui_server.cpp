@@ -16,6 +16,8 @@
 #include "sourcespresenter.h"
 #include "scriptedquestions.h"
 #include "mainwindow.h"
+#include "processor/setup.h"
+#include "runfixture.h"
 #include "noticebar.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
@@ -26,6 +28,7 @@
 #include "timelineview.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QScopeGuard>
 #include <QDir>
@@ -221,6 +224,7 @@ private Q_SLOTS:
     void questionsAreAnsweredThere();
     void questionDialog();
     void keepsPaintingOverASlowLink();
+    void composerOffersAnOpenCode2ServersModels();
 
 private:
     MainWindow *makeWindow();
@@ -627,6 +631,51 @@ void TestGuiServer::keepsPaintingOverASlowLink()
     phase("a prompt streams");
     qInfo("longest frame over a link with %d ms answers: %lld ms", DelayMs, longest);
     QVERIFY2(longest < DelayMs, qPrintable(u"the GUI thread stood still for %1 ms"_s.arg(longest)));
+}
+
+void TestGuiServer::composerOffersAnOpenCode2ServersModels()
+{
+    // An OpenCode 2 server (the preview's recorded answers): its session's composer offers the
+    // server's agents and models, in the session's folder; Weft's come back for Weft's sessions.
+    m_server = std::make_unique<FakeOpencodeServer>();
+    m_server->setV2Only();
+    m_server->routeAllRecordedV2();
+    QVERIFY(m_server->listen());
+    // Weft's own models: a provider of its config.
+    const QString config = m_data->path() + u"/weft.json"_s;
+    QVERIFY(test::writeFakeProviderConfig(config, QUrl(u"http://127.0.0.1:9/v1"_s)));
+    Result<ProcessorSetup> setup = loadProcessorSetup(config, m_data->path());
+    QVERIFY2(setup, qPrintable(setup ? QString() : setup.error().toString()));
+    m_window = std::make_unique<MainWindow>(test::makeController(m_service, m_data->path(), setup.value()));
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    MainWindow *w = m_window.get();
+    auto *models = w->composer()->findChild<QComboBox *>(u"modelCombo"_s);
+    QVERIFY(models);
+    const auto listed = [models] {
+        QStringList items;
+        for (int i = 0; i < models->count(); ++i)
+            items.append(models->itemText(i));
+        return items;
+    };
+    const QStringList weftModels = listed();
+    QVERIFY(weftModels.contains(u"fake/gpt-test"_s));
+    QVERIFY(!weftModels.contains(u"fake/m1"_s));
+    ServerSource *source = connect(w);
+    QVERIFY(source);
+    QVERIFY(source->takesDelivery());
+    const QString session = u"ses_ddcdb783cffeX7KYY6OJl6gO0h"_s;
+    QVERIFY(test::openAndLoad(*w, session, source->key()));
+    // The server's models only (Weft's would be listed beside the session's own model).
+    QTRY_COMPARE_WITH_TIMEOUT(listed(), QStringList{u"fake/m1"_s}, 10000);
+    QCOMPARE(w->composer()->currentModel(), u"fake/m1"_s);
+
+    // A session of Weft's own: Weft's models (and the one the session used), not the server's.
+    QVERIFY(test::openAndLoad(*w, u"ses_dff058141ffeXJnTNzT8vnXcKt"_s)); // the fixture data dir's main session
+    QTRY_VERIFY(listed().contains(u"fake/gpt-test"_s));
+    QVERIFY(!listed().contains(u"fake/m1"_s));
+    for (const QString &model : weftModels)
+        QVERIFY(listed().contains(model));
 }
 
 QTEST_MAIN(TestGuiServer)

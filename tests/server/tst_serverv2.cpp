@@ -614,12 +614,12 @@ void TestServerV2::sourceAnswersFormsAndQueues()
     QCOMPARE(lastRequest(*server, "POST", base + u"/rename"_s).json, (JsonObject{{u"title"_s, u"New title"_s}}));
 
     // The composer's choices, in the session's folder.
-    QSignalSpy choices(&source, &ServerSource::promptChoicesRead);
-    source.readPromptChoices(Directory);
-    QTRY_COMPARE(choices.size(), 1);
-    QVERIFY(choices.first().at(0).toStringList().contains(u"build"_s));
-    QCOMPARE(choices.first().at(1).toStringList(), QStringList{u"fake/m1"_s});
-    QCOMPARE(choices.first().at(2).toString(), u"fake/m1"_s);
+    QFuture<ServerSource::PromptChoices> read = source.promptChoices(Directory);
+    QTRY_VERIFY(read.isFinished());
+    const ServerSource::PromptChoices choices = read.result();
+    QVERIFY(choices.agents.contains(u"build"_s));
+    QCOMPARE(choices.models, QStringList{u"fake/m1"_s});
+    QCOMPARE(choices.defaultModel, u"fake/m1"_s);
     QVERIFY(lastRequest(*server, "GET", u"/api/agent"_s).path.contains("location%5Bdirectory%5D=%2Fhome%2Fdev%2Fsrc%2Fdemo4")
             || lastRequest(*server, "GET", u"/api/agent"_s).path.contains("location[directory]=%2Fhome%2Fdev%2Fsrc%2Fdemo4"));
     source.close();
