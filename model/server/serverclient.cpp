@@ -148,13 +148,21 @@ ServerClient::Channel::~Channel()
 {
     if (!m_thread)
         return;
-    m_thread->quit();
     if (QThread::currentThread() == m_thread) {
         // The last copy went with a continuation on the network thread itself: the thread
         // ends once that returns, and is deleted then.
+        m_thread->quit();
         QObject::connect(m_thread, &QThread::finished, m_thread, &QObject::deleteLater, Qt::DirectConnection);
         return;
     }
+    // The manager goes first, on its thread while that thread's event loop still runs: its
+    // replies are aborted and its own HTTP thread is ended in order. (Deleted after the loop had
+    // stopped, its HTTP thread could spin on a reply it could no longer hand over, and the wait
+    // below never ended.)
+    QMetaObject::invokeMethod(
+        m_manager, [manager = m_manager] { delete manager; }, Qt::BlockingQueuedConnection);
+    m_manager = nullptr;
+    m_thread->quit();
     m_thread->wait();
     delete m_thread;
 }
