@@ -58,6 +58,11 @@ ServerSource::ServerSource(QObject *parent)
 
 ServerSource::~ServerSource()
 {
+    // Work off the GUI thread that still holds the store (a list being read) gives up its
+    // requests now, rather than wait for a server nobody asks any more (and hold up the exit).
+    if (m_store)
+        m_store->client().close();
+    m_client->close();
     close();
 }
 

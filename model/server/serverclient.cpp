@@ -120,8 +120,12 @@ public:
     ~Channel();
 
     [[nodiscard]] QNetworkAccessManager *manager();
+    /// close(): every request in progress aborted, later ones refused.
+    void close();
+    [[nodiscard]] bool isClosed() const { return m_closed.loadAcquire(); }
 
 private:
+    QAtomicInt m_closed = 0;
     QMutex m_mutex;
     QThread *m_thread = nullptr;
     QNetworkAccessManager *m_manager = nullptr;
@@ -142,6 +146,22 @@ QNetworkAccessManager *ServerClient::Channel::manager()
         m_thread->start();
     }
     return m_manager;
+}
+
+void ServerClient::Channel::close()
+{
+    m_closed.storeRelease(1);
+    QMutexLocker locker(&m_mutex);
+    if (!m_manager)
+        return;
+    // On the network thread: each reply's finished() then ends its future with an error.
+    QMetaObject::invokeMethod(
+        m_manager,
+        [manager = m_manager] {
+            for (QNetworkReply *reply : manager->findChildren<QNetworkReply *>())
+                reply->abort();
+        },
+        Qt::QueuedConnection);
 }
 
 ServerClient::Channel::~Channel()
@@ -233,9 +253,11 @@ QFuture<Result<ServerPage>> ServerClient::send(const QByteArray &verb, const QSt
 {
     if (!m_channel || !m_baseUrl.isValid() || m_baseUrl.host().isEmpty())
         return QtFuture::makeReadyValueFuture(Result<ServerPage>(Error{ServerTr::tr("no OpenCode server given"), {}}));
-    // While the application closes down no answer is waited for.
+    // While the application closes down no answer is waited for; nor after the source closed.
     if (!QCoreApplication::instance() || QCoreApplication::closingDown())
         return QtFuture::makeReadyValueFuture(Result<ServerPage>(Error{ServerTr::tr("Weft is quitting"), displayName()}));
+    if (m_channel->isClosed())
+        return QtFuture::makeReadyValueFuture(Result<ServerPage>(givenUp()));
     QNetworkRequest req = request(path, query);
     if (timeoutMs > 0)
         req.setTransferTimeout(timeoutMs);
@@ -250,7 +272,13 @@ QFuture<Result<ServerPage>> ServerClient::send(const QByteArray &verb, const QSt
     // On the network thread. The password goes to the server's own origin only (Network::send).
     QMetaObject::invokeMethod(
         manager,
-        [manager, req, body, sent, promise] {
+        [manager, req, body, sent, promise, channel = std::weak_ptr<Channel>(m_channel)] {
+            // Closed between the check above and now: nothing is sent.
+            if (const std::shared_ptr<Channel> c = channel.lock(); !c || c->isClosed()) {
+                promise->addResult(Result<ServerPage>(givenUp()));
+                promise->finish();
+                return;
+            }
             QNetworkReply *reply = Network::send(manager, req, sent.verb, body);
             // A request in progress (a long session's older messages) must not hold up the exit.
             if (QCoreApplication *app = QCoreApplication::instance())
@@ -263,6 +291,12 @@ QFuture<Result<ServerPage>> ServerClient::send(const QByteArray &verb, const QSt
         },
         Qt::QueuedConnection);
     return future;
+}
+
+void ServerClient::close() const
+{
+    if (m_channel)
+        m_channel->close();
 }
 
 bool ServerClient::mayWait()

@@ -71,6 +71,11 @@ public:
     /// How long a request may go without a byte before it fails (default 30 s).
     void setTimeout(int ms) { m_timeoutMs = ms; }
 
+    /// Gives up the requests of this client and of all its copies: those in progress end with an
+    /// error at once, later ones too (their source was closed; work still holding a copy on a
+    /// worker thread must not wait for a server nobody asks any more).
+    void close() const;
+
     /// Checks that the server answers, takes the password and is an OpenCode version Weft knows,
     /// and which routes it has (V1 `GET /global/health`, V2 `GET /api/health` and 2.0.x's
     /// `GET /api/info`, asked at once): one clear error otherwise. A V1 route that answers
