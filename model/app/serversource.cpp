@@ -66,6 +66,11 @@ ServerSource::~ServerSource()
     close();
 }
 
+SessionsModel *ServerSource::sessions() const
+{
+    return m_sessions;
+}
+
 QString ServerSource::keyFor(const QUrl &url)
 {
     // An ssh:// target keeps its user: another user on the same host is another server.

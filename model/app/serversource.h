@@ -84,7 +84,7 @@ public:
 
     [[nodiscard]] SessionService *service() const { return m_service.get(); }
     [[nodiscard]] std::shared_ptr<SessionService> sharedService() const { return m_service; }
-    [[nodiscard]] SessionsModel *sessions() const { return m_sessions; }
+    [[nodiscard]] SessionsModel *sessions() const;
     /// Whether @p sessionID is one of this server's sessions.
     [[nodiscard]] bool holds(const QString &sessionID) const;
 
