@@ -71,6 +71,11 @@ SessionsModel *ServerSource::sessions() const
     return m_sessions;
 }
 
+bool ServerSource::isReady() const
+{
+    return !m_sessions.isNull();
+}
+
 QString ServerSource::keyFor(const QUrl &url)
 {
     // An ssh:// target keeps its user: another user on the same host is another server.

@@ -75,7 +75,7 @@ public:
     /// "OpenCode server · 127.0.0.1:4096" ("OpenCode service 2.0.9 · ..." for OpenCode's
     /// background service, here or attached to over ssh), with the state when not connected.
     [[nodiscard]] QString label() const;
-    [[nodiscard]] bool isReady() const { return m_sessions != nullptr; }
+    [[nodiscard]] bool isReady() const;
     /// For an ssh:// target: why the remote OpenCode service was not attached to (its file
     /// refused or stale: a server was started instead), or empty.
     [[nodiscard]] QString serviceProblem() const;
