@@ -273,15 +273,7 @@ QList<MessageWithParts> ServerStore::v2Messages(const QString &sessionID, const 
     });
     for (qsizetype i = 0; i < rows.size(); ++i)
         rows[i].seq = i;
-    QString directory;
-    {
-        QMutexLocker locker(&m_mutex);
-        directory = m_directories.value(sessionID);
-    }
-    if (directory.isEmpty()) {
-        if (const Result<Session> s = readSession(sessionID))
-            directory = s->directory();
-    }
+    const QString directory = directoryOf(sessionID);
     JsonObject path;
     if (!directory.isEmpty())
         path = JsonObject{{u"cwd"_s, directory}, {u"root"_s, directory}};
@@ -529,18 +521,20 @@ Result<void> ServerStore::removeSession(const Session &session)
     return remove(session.id());
 }
 
-QUrlQuery ServerStore::instanceOf(const QString &sessionID)
+QString ServerStore::directoryOf(const QString &sessionID)
 {
-    QString directory;
     {
         QMutexLocker locker(&m_mutex);
-        directory = m_directories.value(sessionID);
+        if (const QString known = m_directories.value(sessionID); !known.isEmpty())
+            return known;
     }
-    if (directory.isEmpty()) {
-        if (const Result<Session> s = readSession(sessionID))
-            directory = s->directory();
-    }
-    return directoryQuery(directory);
+    const Result<Session> s = readSession(sessionID);
+    return s ? s->directory() : QString();
+}
+
+QUrlQuery ServerStore::instanceOf(const QString &sessionID)
+{
+    return directoryQuery(directoryOf(sessionID));
 }
 
 Result<QString> ServerStore::defaultDirectory()

@@ -149,6 +149,8 @@ private:
     [[nodiscard]] QList<MessageWithParts> v1Messages(const QString &sessionID, const JsonValue &answer);
     /// `directory=` of @p sessionID, so that the server's instance of the session's project runs it.
     [[nodiscard]] QUrlQuery instanceOf(const QString &sessionID);
+    /// The folder of @p sessionID: as learnt from the server's answers, else read.
+    [[nodiscard]] QString directoryOf(const QString &sessionID);
     [[nodiscard]] static Result<void> readOnly();
 
     ServerClient m_client;
