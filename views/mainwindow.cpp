@@ -906,12 +906,16 @@ void MainWindow::updateProjectChoices()
             return; // another session was opened meanwhile
         if (!choices.agents.isEmpty())
             m_composer->setAgents(choices.agents);
+        // The model the session used last stays chosen when its rows came first (the timeline's
+        // loaded() chose it); else the default of what is offered.
+        const bool rowsLoaded = m_timeline->sessionID() == sessionID && !m_timeline->isLoading();
+        const QString used = rowsLoaded ? m_timeline->lastModel() : QString();
         if (!choices.models.isEmpty()) {
-            m_composer->setModels(choices.models, choices.defaultModel.isEmpty() ? choices.models.first()
-                                                                                  : choices.defaultModel);
+            const QString fallback = choices.defaultModel.isEmpty() ? choices.models.first() : choices.defaultModel;
+            m_composer->setModels(choices.models, used.isEmpty() ? fallback : used);
             m_serverModelsShown = true;
         } else if (std::exchange(m_serverModelsShown, false)) {
-            m_composer->setModels(m_controller->availableModels(), m_controller->defaultModel());
+            m_composer->setModels(m_controller->availableModels(), used.isEmpty() ? m_controller->defaultModel() : used);
         }
         QList<Composer::CommandChoice> commands;
         for (const SessionController::ProjectChoices::Command &c : choices.commands) {
