@@ -23,6 +23,7 @@
 #include <QMenu>
 #include <QPainter>
 #include <QPainterPath>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStackedLayout>
 #include <QStyledItemDelegate>
@@ -193,7 +194,8 @@ public:
             p->setFont(bold);
             p->setPen(Style::active(palette));
             const int toolW = std::min(bfm.horizontalAdvance(tool), lineRect.width() / 2);
-            p->drawText(lineRect, Qt::AlignVCenter | Qt::AlignLeft, bfm.elidedText(tool, Qt::ElideRight, toolW));
+            // elidedText() measures in fractions: the rounded advance alone would cut the name.
+            p->drawText(lineRect, Qt::AlignVCenter | Qt::AlignLeft, bfm.elidedText(tool, Qt::ElideRight, toolW + 1));
             lineRect.setLeft(lineRect.left() + toolW + fm.horizontalAdvance(u' ') * 2);
             p->setFont(font);
             p->setPen(text);
@@ -259,7 +261,6 @@ public:
         setUniformItemSizes(true);
         setSpacing(TileSpacing / 2);
         setSelectionMode(QAbstractItemView::SingleSelection);
-        setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
         setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         setMouseTracking(true);
         setFrameShape(QFrame::NoFrame);
@@ -330,7 +331,12 @@ protected:
 private:
     void relayoutTiles()
     {
-        const int width = viewport()->width() - TileSpacing;
+        // QListView keeps room for the scroll bar while it is hidden (its wrapping layout would
+        // otherwise show it, narrowing the rows and wrapping them again).
+        const int bar = verticalScrollBar()->isVisible()
+            ? 0
+            : style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, verticalScrollBar()) + 2;
+        const int width = viewport()->width() - bar - TileSpacing;
         const int columns = std::max(1, width / (MinTileWidth + TileSpacing));
         const int tile = std::max(MinTileWidth, width / columns - TileSpacing);
         m_delegate->setTileWidth(tile);
@@ -435,6 +441,7 @@ BoardView::BoardView(Board *board, QWidget *parent)
     , m_sorted(new BoardWords(this))
     , m_sort(new QComboBox(this))
     , m_list(new BoardList(this))
+    , m_summary(new QLabel(this))
     , m_empty(new QLabel(tr("No session is running"), this))
     , m_stack(new QStackedLayout)
 {
@@ -467,6 +474,9 @@ BoardView::BoardView(Board *board, QWidget *parent)
 
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(TileSpacing, TileSpacing / 2, TileSpacing, 0);
+    m_summary->setObjectName(u"boardSummary"_s);
+    m_summary->setPalette(emptyPalette);
+    bar->addWidget(m_summary);
     bar->addStretch(1);
     bar->addWidget(m_sort);
     m_stack->addWidget(m_list);
@@ -488,6 +498,11 @@ BoardView::BoardView(Board *board, QWidget *parent)
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
         connect(m_sorted, signal, this, &BoardView::updateEmpty);
     connect(m_sorted, &QAbstractItemModel::modelReset, this, &BoardView::updateEmpty);
+    connect(m_sorted, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &, const QModelIndex &,
+                                                                     const QList<int> &roles) {
+        if (roles.isEmpty() || roles.contains(BoardModel::StateRole))
+            updateSummary();
+    });
     connect(m_sorted, &QAbstractItemModel::dataChanged, list, &BoardList::updateSpinner);
     connect(m_sorted, &QAbstractItemModel::rowsInserted, list, &BoardList::updateSpinner);
     connect(m_sorted, &QAbstractItemModel::rowsRemoved, list, &BoardList::updateSpinner);
@@ -509,8 +524,39 @@ void BoardView::open(const QModelIndex &index)
     m_board->open(index.data(BoardModel::SessionIdRole).toString(), index.data(BoardModel::SourceRole).toString());
 }
 
+void BoardView::updateSummary()
+{
+    int running = 0;
+    int waiting = 0;
+    int ended = 0;
+    for (int row = 0; row < m_sorted->rowCount(); ++row) {
+        const BoardModel::State state = tileState(m_sorted->index(row, 0));
+        if (state == BoardModel::State::Waiting)
+            ++waiting;
+        else if (state == BoardModel::State::Running)
+            ++running;
+        else if (BoardModel::hasEnded(state))
+            ++ended;
+    }
+    QStringList parts;
+    if (running > 0)
+        parts.append(tr("%1 running").arg(running));
+    if (waiting > 0)
+        parts.append(tr("%1 waiting for you").arg(waiting));
+    if (ended > 0)
+        parts.append(tr("%1 ended").arg(ended));
+    m_summary->setText(parts.join(u" · "_s));
+}
+
+QSize BoardView::sizeHint() const
+{
+    // The sort bar and one row of tiles.
+    return {MinTileWidth * 3, m_sort->sizeHint().height() + BoardDelegate::tileHeight(m_list->font()) + 4 * TileSpacing};
+}
+
 void BoardView::updateEmpty()
 {
+    updateSummary();
     const bool empty = m_sorted->rowCount() == 0;
     m_empty->setText(m_sorted->sessionFilter().isEmpty() ? tr("No session is running")
                                                          : tr("None of these sessions is running"));

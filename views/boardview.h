@@ -78,6 +78,9 @@ public:
     [[nodiscard]] BoardSortModel *sortModel() const { return m_sorted; }
     /// The text shown while no tile is (the empty state).
     [[nodiscard]] QLabel *emptyLabel() const { return m_empty; }
+    /// How many run, wait, ended: "3 running · 1 waiting for you".
+    [[nodiscard]] QLabel *summaryLabel() const { return m_summary; }
+    QSize sizeHint() const override;
     /// The menu of the tile at @p index: Open, Stop, Dismiss, Dismiss All Ended (the caller owns it).
     [[nodiscard]] QMenu *contextMenu(const QModelIndex &index);
 
@@ -99,12 +102,14 @@ public:
 private:
     void open(const QModelIndex &index);
     void updateEmpty();
+    void updateSummary();
     void showContextMenu(const QPoint &pos);
 
     Board *m_board;
     BoardSortModel *m_sorted;
     QComboBox *m_sort;
     QListView *m_list;
+    QLabel *m_summary;
     QLabel *m_empty;
     QStackedLayout *m_stack;
 };
