@@ -375,13 +375,13 @@ Board::Board(MainWindow *window)
     connect(c, &SessionController::queueChanged, m_model, [this, c](const QString &sessionID) {
         m_model->setQueued(sessionID, c->sourceOf(sessionID), int(c->queuedPrompts(sessionID).size()));
     });
+    // A server's key is its address once it connects: asked when it is ready and when it closes.
     const auto followServer = [this](ServerSource *server) {
-        const QString key = server->key();
         if (server->isReady())
-            m_model->followService(key, server->service());
+            m_model->followService(server->key(), server->service());
         connect(server, &ServerSource::ready, m_model,
                 [this, server] { m_model->followService(server->key(), server->service()); });
-        connect(server, &ServerSource::aboutToClose, m_model, [this, key] { m_model->removeSource(key); });
+        connect(server, &ServerSource::aboutToClose, m_model, [this, server] { m_model->removeSource(server->key()); });
     };
     connect(c, &SessionController::serverAdded, this, followServer);
     for (ServerSource *server : c->servers())
