@@ -15,6 +15,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QDockWidget>
 #include <QHBoxLayout>
 #include <QKeyEvent>
@@ -265,7 +266,6 @@ public:
         setMouseTracking(true);
         setFrameShape(QFrame::NoFrame);
         setItemDelegate(m_delegate);
-        setContextMenuPolicy(Qt::CustomContextMenu);
         viewport()->setBackgroundRole(QPalette::Window);
         m_spinner->setInterval(80);
         connect(m_spinner, &QTimer::timeout, this, [this] {
@@ -277,6 +277,7 @@ public:
 
     std::function<void(const QModelIndex &)> onOpen;
     std::function<void(const QModelIndex &)> onDismiss;
+    std::function<void(const QModelIndex &, const QPoint &globalPos)> onMenu;
 
     /// Turns the spinners while a shown tile runs.
     void updateSpinner()
@@ -308,6 +309,18 @@ protected:
     {
         QListView::hideEvent(event);
         m_spinner->stop();
+    }
+
+    void contextMenuEvent(QContextMenuEvent *event) override
+    {
+        // The menu key: the current tile's menu, at the tile.
+        const bool keyboard = event->reason() == QContextMenuEvent::Keyboard;
+        const QModelIndex index = keyboard ? currentIndex() : indexAt(event->pos());
+        if (!index.isValid() || !onMenu)
+            return;
+        setCurrentIndex(index);
+        onMenu(index, keyboard ? viewport()->mapToGlobal(visualRect(index).center()) : event->globalPos());
+        event->accept();
     }
 
     void keyPressEvent(QKeyEvent *event) override
@@ -406,7 +419,10 @@ Board::Board(MainWindow *window)
     connect(m_dock->toggleViewAction(), &QAction::toggled, show, &QAction::setChecked);
 }
 
-Board::~Board() = default;
+Board::~Board()
+{
+    delete m_dock; // its view shows the model that goes with the board
+}
 
 BoardView *Board::view() const
 {
@@ -423,8 +439,13 @@ void Board::onBusyChanged(const QString &sessionID, bool busy)
     m_model->setRunning(sessionID, m_window->controller()->sourceOf(sessionID), busy);
 }
 
-void Board::open(const QString &sessionID, const QString &source)
+void Board::open(const QString &sessionID, const QString &source, const QString &requestID)
 {
+    // A question: opened as the inbox opens it, the keyboard on its first answer.
+    if (const QModelIndex question = m_window->attentionInbox()->model()->indexForRequest(requestID); question.isValid()) {
+        m_window->attentionInbox()->open(question);
+        return;
+    }
     m_window->openSession(sessionID, source);
 }
 
@@ -490,11 +511,12 @@ BoardView::BoardView(Board *board, QWidget *parent)
     auto *list = static_cast<BoardList *>(m_list);
     list->onOpen = [this](const QModelIndex &index) { open(index); };
     list->onDismiss = [this](const QModelIndex &index) {
-        m_board->model()->dismiss(index.data(BoardModel::SessionIdRole).toString(),
+        if (m_board)
+            m_board->model()->dismiss(index.data(BoardModel::SessionIdRole).toString(),
                                   index.data(BoardModel::SourceRole).toString());
     };
     connect(m_list, &QListView::clicked, this, &BoardView::open);
-    connect(m_list, &QWidget::customContextMenuRequested, this, &BoardView::showContextMenu);
+    list->onMenu = [this](const QModelIndex &index, const QPoint &globalPos) { showContextMenu(index, globalPos); };
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
         connect(m_sorted, signal, this, &BoardView::updateEmpty);
     connect(m_sorted, &QAbstractItemModel::modelReset, this, &BoardView::updateEmpty);
@@ -521,7 +543,9 @@ void BoardView::open(const QModelIndex &index)
 {
     if (!index.isValid())
         return;
-    m_board->open(index.data(BoardModel::SessionIdRole).toString(), index.data(BoardModel::SourceRole).toString());
+    if (m_board)
+        m_board->open(index.data(BoardModel::SessionIdRole).toString(), index.data(BoardModel::SourceRole).toString(),
+                      index.data(BoardModel::RequestIdRole).toString());
 }
 
 void BoardView::updateSummary()
@@ -571,32 +595,37 @@ QMenu *BoardView::contextMenu(const QModelIndex &index)
     const QString sessionID = index.data(BoardModel::SessionIdRole).toString();
     const QString source = index.data(BoardModel::SourceRole).toString();
     const BoardModel::State state = tileState(index);
-    QAction *open = menu->addAction(Style::icon(u"weft-session"_s), tr("&Open"), this,
-                                    [this, sessionID, source] { m_board->open(sessionID, source); });
+    const QPersistentModelIndex tile(index);
+    QAction *open = menu->addAction(Style::icon(u"weft-session"_s), tr("&Open"), this, [this, tile] { BoardView::open(tile); });
     open->setObjectName(u"boardOpen"_s);
     QAction *stop = menu->addAction(Style::icon(u"process-stop"_s), tr("&Stop Run"), this,
-                                    [this, sessionID] { m_board->stop(sessionID); });
+                                    [this, sessionID] {
+                                        if (m_board)
+                                            m_board->stop(sessionID);
+                                    });
     stop->setObjectName(u"boardStop"_s);
     stop->setEnabled(state == BoardModel::State::Running || state == BoardModel::State::Waiting);
     menu->addSeparator();
     QAction *dismiss = menu->addAction(Style::icon(u"dialog-close"_s), tr("&Dismiss"), this,
-                                       [this, sessionID, source] { m_board->model()->dismiss(sessionID, source); });
+                                       [this, sessionID, source] {
+                                           if (m_board)
+                                               m_board->model()->dismiss(sessionID, source);
+                                       });
     dismiss->setObjectName(u"boardDismiss"_s);
     dismiss->setEnabled(BoardModel::hasEnded(state));
-    QAction *all = menu->addAction(tr("Dismiss &All Ended"), this, [this] { m_board->model()->dismissEnded(); });
+    QAction *all = menu->addAction(tr("Dismiss &All Ended"), this, [this] {
+        if (m_board)
+            m_board->model()->dismissEnded();
+    });
     all->setObjectName(u"boardDismissAll"_s);
     return menu;
 }
 
-void BoardView::showContextMenu(const QPoint &pos)
+void BoardView::showContextMenu(const QModelIndex &index, const QPoint &globalPos)
 {
-    const QModelIndex index = m_list->indexAt(pos);
-    if (!index.isValid())
-        return;
-    m_list->setCurrentIndex(index);
     QMenu *menu = contextMenu(index);
     menu->setAttribute(Qt::WA_DeleteOnClose);
-    menu->popup(m_list->viewport()->mapToGlobal(pos));
+    menu->popup(globalPos);
 }
 
 QString BoardView::stateText(const QModelIndex &index)

@@ -43,8 +43,9 @@ public:
     [[nodiscard]] BoardView *view() const;
     [[nodiscard]] QDockWidget *dock() const;
 
-    /// Opens @p sessionID of @p source in the window.
-    void open(const QString &sessionID, const QString &source);
+    /// Opens @p sessionID of @p source in the window; with the question @p requestID that waits
+    /// there, the keyboard on its first answer.
+    void open(const QString &sessionID, const QString &source, const QString &requestID = {});
     /// Stops the run of @p sessionID (where it runs: here or on its server).
     void stop(const QString &sessionID);
 
@@ -103,9 +104,9 @@ private:
     void open(const QModelIndex &index);
     void updateEmpty();
     void updateSummary();
-    void showContextMenu(const QPoint &pos);
+    void showContextMenu(const QModelIndex &index, const QPoint &globalPos);
 
-    Board *m_board;
+    QPointer<Board> m_board;
     BoardSortModel *m_sorted;
     QComboBox *m_sort;
     QListView *m_list;

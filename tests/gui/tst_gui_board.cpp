@@ -223,9 +223,12 @@ void TestGuiBoard::concurrentRunsAsTiles()
 
     // Denied in the window: the question leaves the tile; the agent's answer ends the run.
     m_run.server->enqueue(FakeReply::sse(textReply({u"Understood, I will leave build/ alone."_s})));
-    QVERIFY(m_window->openSession(clean));
+    // The asking tile opens its session with the keyboard on the question's first answer.
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualRect(tile(clean)).center());
+    QTRY_COMPARE(m_window->currentSessionID(), clean);
     const QStringList keys = m_window->noticeBar()->keys().filter(u"permission-"_s);
     QVERIFY(!keys.isEmpty());
+    QTRY_VERIFY(m_window->noticeBar()->button(keys.first(), u"allowOnce"_s)->hasFocus());
     m_window->noticeBar()->button(keys.first(), u"deny"_s)->click();
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(clean), State::Finished, 20000);
     QCOMPARE(lastLine(clean), u"Understood, I will leave build/ alone."_s);
@@ -234,10 +237,10 @@ void TestGuiBoard::concurrentRunsAsTiles()
     QTRY_COMPARE_WITH_TIMEOUT(lastLine(clean), u"Second thoughts: listing build/ first."_s, 20000);
     QCOMPARE(stateOf(clean), State::Running);
 
-    // Stop from the tile's context menu.
-    const QRect loginRect = list->visualRect(tile(login));
-    QContextMenuEvent menuEvent(QContextMenuEvent::Mouse, loginRect.center(), list->viewport()->mapToGlobal(loginRect.center()));
-    QCoreApplication::sendEvent(list->viewport(), &menuEvent);
+    // Stop from the tile's context menu, opened with the menu key.
+    list->setCurrentIndex(tile(login));
+    QContextMenuEvent menuEvent(QContextMenuEvent::Keyboard, QPoint(), list->mapToGlobal(QPoint()));
+    QCoreApplication::sendEvent(list, &menuEvent);
     QMenu *menu = nullptr;
     QTRY_VERIFY((menu = qobject_cast<QMenu *>(QApplication::activePopupWidget())));
     QAction *stop = menu->findChild<QAction *>(u"boardStop"_s);
@@ -286,13 +289,18 @@ void TestGuiBoard::emptyStateAndFilter()
     QCOMPARE(view()->sortModel()->rowCount(), 1);
     QVERIFY(view()->listView()->isVisible());
 
-    // Dismissed from the menu: empty again.
-    QMenu *menu = view()->contextMenu(tile(m_run.sessionID));
+    // Dismissed from the menu of a right click: empty again.
+    QListView *list = view()->listView();
+    const QPoint at = list->visualRect(tile(m_run.sessionID)).center();
+    QContextMenuEvent menuEvent(QContextMenuEvent::Mouse, at, list->viewport()->mapToGlobal(at));
+    QCoreApplication::sendEvent(list->viewport(), &menuEvent);
+    QMenu *menu = nullptr;
+    QTRY_VERIFY((menu = qobject_cast<QMenu *>(QApplication::activePopupWidget())));
     QAction *dismiss = menu->findChild<QAction *>(u"boardDismiss"_s);
     QVERIFY(dismiss && dismiss->isEnabled());
     QVERIFY(!menu->findChild<QAction *>(u"boardStop"_s)->isEnabled());
     dismiss->trigger();
-    delete menu;
+    menu->close();
     QCOMPARE(view()->sortModel()->rowCount(), 0);
     QVERIFY(view()->emptyLabel()->isVisible());
 }
