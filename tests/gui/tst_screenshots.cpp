@@ -121,6 +121,7 @@ private Q_SLOTS:
     void attentionInbox();
     /// The board docked under the window: four sessions running at once against the loopback
     /// server (one writes, one runs the tests, one thinks, one waits for permission).
+    void board_data();
     void board();
 
 private:
@@ -451,9 +452,17 @@ void TestScreenshots::attentionInbox()
     qInfo("wrote %sattention-inbox.png", qPrintable(dir));
 }
 
+void TestScreenshots::board_data()
+{
+    QTest::addColumn<bool>("dark");
+    QTest::addRow("light") << false;
+    QTest::addRow("dark") << true;
+}
+
 void TestScreenshots::board()
 {
-    test::useStyle(test::lightPalette());
+    QFETCH(bool, dark);
+    test::useStyle(dark ? test::darkPalette() : test::lightPalette());
     QSettings().clear();
     test::FakeLlmServer server;
     QVERIFY(server.listen());
@@ -560,9 +569,10 @@ void TestScreenshots::board()
     QTRY_VERIFY(!board->listView()->verticalScrollBar()->isVisible());
     QVERIFY(test::settle(window));
     const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
-    QVERIFY(window.grab().save(dir + u"board.png"_s));
-    QVERIFY(board->grab().save(dir + u"board-tiles.png"_s));
-    qInfo("wrote %sboard.png", qPrintable(dir));
+    const QString suffix = dark ? u"-dark.png"_s : u"-light.png"_s;
+    QVERIFY(window.grab().save(dir + u"board"_s + suffix));
+    QVERIFY(board->grab().save(dir + u"board-tiles"_s + suffix));
+    qInfo("wrote %sboard%s", qPrintable(dir), qPrintable(suffix));
     for (const QString &id : {login, readme, pytest, cleanup})
         window.controller()->stop(id);
     QTRY_VERIFY_WITH_TIMEOUT(window.controller()->busySessions().isEmpty(), 20000);
