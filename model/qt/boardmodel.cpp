@@ -430,7 +430,24 @@ void BoardModel::readMessages(int row)
                              break;
                          }
                      }
+                     // A run that started before the board saw it (a server's, followed from
+                     // the middle of its run): it started with the prompt of its open reply.
+                     bool started = false;
+                     if (t.running) {
+                         QHash<QString, qint64> prompts;
+                         for (const MessageWithParts &m : messages) {
+                             if (m.info.isUser())
+                                 prompts.insert(m.info.id(), m.info.created());
+                             else if (m.isUnfinished() && prompts.value(m.info.parentID()) > 0
+                                      && prompts.value(m.info.parentID()) < t.started) {
+                                 t.started = prompts.value(m.info.parentID());
+                                 started = true;
+                             }
+                         }
+                     }
                      QList<int> roles{TokensRole, CostRole};
+                     if (started)
+                         roles += {StartedRole, ElapsedRole};
                      if (activity)
                          roles += {ActivityRole, ActivityTextRole, ToolRole, ToolStatusRole};
                      emitChanged(row, roles);

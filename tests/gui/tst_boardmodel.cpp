@@ -49,6 +49,7 @@ private Q_SLOTS:
     void runsBecomeTiles();
     void liveOutputTokensAndCost();
     void usageReadOffTheGuiThread();
+    void runFollowedFromItsMiddle();
     void endedRunsStayUntilDismissed();
     void questionsOnTheirTiles();
     void queuedSessions();
@@ -246,6 +247,23 @@ void TestBoardModel::usageReadOffTheGuiThread()
     QTRY_COMPARE(m_model->index(0).data(BoardModel::CostRole).toDouble(), 0.4);
     QCOMPARE(m_model->index(0).data(BoardModel::TokensRole).toLongLong(), qint64(8200));
     QCOMPARE(m_model->index(0).data(BoardModel::ActivityTextRole).toString(), u"All tests pass now."_s);
+}
+
+void TestBoardModel::runFollowedFromItsMiddle()
+{
+    // A run under way before the board sees it: its time counts from its prompt.
+    const QString id = makeSession(u"Runs already"_s);
+    const qint64 prompted = QDateTime::currentMSecsSinceEpoch() - 90000;
+    const Message prompt = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), id, prompted,
+                                             u"build"_s, u"fake"_s, u"gpt-test"_s);
+    Message reply = assistant(id, prompted + 100, 0, 0, 0);
+    reply.setParentID(prompt.id());
+    QVERIFY(test::ownRead([&] { return m_service->updateMessage(prompt); }));
+    QVERIFY(test::ownRead([&] { return m_service->updateMessage(reply); }));
+    QCoreApplication::processEvents();
+    m_model->setRunning(id, {}, true);
+    QTRY_COMPARE(m_model->index(0).data(BoardModel::StartedRole).toLongLong(), prompted);
+    QVERIFY(m_model->index(0).data(BoardModel::ElapsedRole).toLongLong() >= 90000);
 }
 
 void TestBoardModel::endedRunsStayUntilDismissed()

@@ -203,8 +203,23 @@ void TestGuiBoard::concurrentRunsAsTiles()
     QCOMPARE(BoardView::stateText(tile(clean)), u"Needs approval"_s);
     QVERIFY(tile(clean).data(Qt::AccessibleTextRole).toString().contains(u"rm -rf build"_s));
 
-    // A click on a tile opens its session.
+    // The grid reflows with the width: the four in a row, in two rows of a narrow floating dock.
     QListView *list = view()->listView();
+    const auto rows = [&] {
+        QSet<int> tops;
+        for (int row = 0; row < view()->sortModel()->rowCount(); ++row)
+            tops.insert(list->visualRect(view()->sortModel()->index(row, 0)).top());
+        return tops.size();
+    };
+    QTRY_COMPARE(rows(), 1);
+    QDockWidget *dock = m_window->board()->dock();
+    dock->setFloating(true);
+    dock->resize(640, 420);
+    QTRY_COMPARE(rows(), 2);
+    dock->setFloating(false);
+    QTRY_COMPARE(rows(), 1);
+
+    // A click on a tile opens its session.
     const QRect docsRect = list->visualRect(tile(docs));
     QVERIFY(!docsRect.isEmpty());
     QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, docsRect.center());
