@@ -595,10 +595,14 @@ void BoardModel::updateRequests()
             if (requestID.isEmpty())
                 continue; // a run's outcome: the tile has its own
             const QString source = a.data(AttentionModel::SourceRole).toString();
+            // A sub-agent's question goes on the tile of the run it is part of: its own, or the
+            // nearest ancestor's.
             int row = rowOf(a.data(AttentionModel::SessionIdRole).toString(), source);
-            if (row < 0) {
-                if (const QString parent = a.data(AttentionModel::ParentIdRole).toString(); !parent.isEmpty())
-                    row = rowOf(parent, source);
+            QString parent = a.data(AttentionModel::ParentIdRole).toString();
+            for (int depth = 0; row < 0 && !parent.isEmpty() && depth < 16; ++depth) {
+                row = rowOf(parent, source);
+                const std::optional<Session> s = m_lookup ? m_lookup(source, parent) : std::nullopt;
+                parent = s ? s->parentID() : QString();
             }
             if (row >= 0)
                 byRow[row].append({requestID, int(a.data(AttentionModel::KindRole).value<AttentionModel::Kind>()),
@@ -629,9 +633,16 @@ void BoardModel::updateTicking()
 
 void BoardModel::tick()
 {
-    for (int row = 0; row < rowCount(); ++row) {
-        if (m_tiles.at(row).running)
-            emitChanged(row, {ElapsedRole});
+    // One change per run of neighbouring running tiles.
+    int first = -1;
+    for (int row = 0; row <= rowCount(); ++row) {
+        const bool running = row < rowCount() && m_tiles.at(row).running;
+        if (running && first < 0) {
+            first = row;
+        } else if (!running && first >= 0) {
+            Q_EMIT dataChanged(index(first), index(row - 1), {ElapsedRole});
+            first = -1;
+        }
     }
 }
 

@@ -334,6 +334,12 @@ void TestBoardModel::questionsOnTheirTiles()
     attention.addRequest(AttentionModel::Kind::Question, u"que_1"_s, child, {}, u"Asks: Which database?"_s);
     QCOMPARE(m_model->indexFor(id).data(BoardModel::RequestCountRole).toInt(), 2);
     QVERIFY(!m_model->indexFor(child).isValid());
+    // A sub-agent of the sub-agent too.
+    const QString grandchild = makeSession(u"A helper's helper"_s, {}, child);
+    attention.addRequest(AttentionModel::Kind::Permission, u"per_2"_s, grandchild, {}, u"Asks to read files: x"_s);
+    QCOMPARE(m_model->indexFor(id).data(BoardModel::RequestCountRole).toInt(), 3);
+    attention.removeRequest(u"per_2"_s);
+    QCOMPARE(m_model->indexFor(id).data(BoardModel::RequestCountRole).toInt(), 2);
 
     // A run's outcome in the inbox is not a question.
     attention.addRunResult(AttentionModel::Kind::Failed, id, {}, u"The run failed."_s);
