@@ -142,7 +142,8 @@ QVariant BoardModel::data(const QModelIndex &index, int role) const
     case RequestIdRole:
         return t.requests.isEmpty() ? QString() : t.requests.constFirst().id;
     case RequestKindRole:
-        return t.requests.isEmpty() ? QVariant() : QVariant::fromValue(AttentionModel::Kind(t.requests.constFirst().kind));
+        return t.requests.isEmpty() ? QVariant()
+                                    : QVariant::fromValue(AttentionModel::Kind(t.requests.constFirst().kind));
     case RequestDetailRole:
         return t.requests.isEmpty() ? QString() : t.requests.constFirst().detail;
     case RequestCountRole:
@@ -264,7 +265,8 @@ void BoardModel::setRunning(const QString &sessionID, const QString &source, boo
         t.finished = now;
     }
     emitChanged(row,
-                {StateRole, StartedRole, ElapsedRole, ErrorRole, ActivityRole, ActivityTextRole, ToolRole, ToolStatusRole});
+                {StateRole, StartedRole, ElapsedRole, ErrorRole, ActivityRole, ActivityTextRole, ToolRole,
+                 ToolStatusRole});
     updateTicking();
 }
 
