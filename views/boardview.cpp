@@ -10,7 +10,6 @@
 #include "qt/boardmodel.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
-#include "session/sessionservice.h"
 #include "style.h"
 
 #include <QAction>
