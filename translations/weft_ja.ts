@@ -4602,6 +4602,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::BoardView</name>
     <message>
+        <source>Runs in another process</source>
+        <translation>別のプロセスで実行中</translation>
+    </message>
+    <message>
         <source>%1 ended</source>
         <translation>%1 件終了</translation>
     </message>

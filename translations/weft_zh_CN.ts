@@ -4602,6 +4602,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::BoardView</name>
     <message>
+        <source>Runs in another process</source>
+        <translation>在另一个进程中运行</translation>
+    </message>
+    <message>
         <source>%1 ended</source>
         <translation>%1 个已结束</translation>
     </message>

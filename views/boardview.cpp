@@ -389,6 +389,12 @@ Board::Board(MainWindow *window)
                 m_model->setFinished(sessionID, c->sourceOf(sessionID), outcome,
                                      ok || stopped ? QString() : error.message());
             });
+    // A `weft run` in a terminal, another window: shown, not stopped from here.
+    connect(c, &SessionController::runningElsewhereChanged, m_model, [this](const QString &sessionID, bool running) {
+        m_model->setRunningElsewhere(sessionID, QString(), running);
+    });
+    for (const QString &sessionID : c->sessionsRunningElsewhere())
+        m_model->setRunningElsewhere(sessionID, QString(), true);
     connect(c, &SessionController::queueChanged, m_model, [this, c](const QString &sessionID) {
         m_model->setQueued(sessionID, c->sourceOf(sessionID), int(c->queuedPrompts(sessionID).size()));
     });
@@ -611,7 +617,8 @@ QMenu *BoardView::contextMenu(const QModelIndex &index)
                                             m_board->stop(sessionID);
                                     });
     stop->setObjectName(u"boardStop"_s);
-    stop->setEnabled(state == BoardModel::State::Running || state == BoardModel::State::Waiting);
+    stop->setEnabled((state == BoardModel::State::Running || state == BoardModel::State::Waiting)
+                     && !index.data(BoardModel::ElsewhereRole).toBool());
     menu->addSeparator();
     QAction *dismiss = menu->addAction(Style::icon(u"dialog-close"_s), tr("&Dismiss"), this,
                                        [this, sessionID, source] {
@@ -700,6 +707,8 @@ QString BoardView::noteText(const QModelIndex &index)
     case BoardModel::State::Queued:
     case BoardModel::State::Running:
     case BoardModel::State::Finished: {
+        if (index.data(BoardModel::ElsewhereRole).toBool())
+            return tr("Runs in another process");
         const int queued = index.data(BoardModel::QueuedRole).toInt();
         return queued > 0 ? tr("Queued prompts: %1").arg(queued) : QString();
     }

@@ -148,6 +148,8 @@ QVariant BoardModel::data(const QModelIndex &index, int role) const
         return t.requests.isEmpty() ? QString() : t.requests.constFirst().detail;
     case RequestCountRole:
         return int(t.requests.size());
+    case ElsewhereRole:
+        return t.elsewhere;
     default:
         return {};
     }
@@ -176,7 +178,8 @@ QHash<int, QByteArray> BoardModel::roleNames() const
                   {RequestIdRole, "requestID"},
                   {RequestKindRole, "requestKind"},
                   {RequestDetailRole, "requestDetail"},
-                  {RequestCountRole, "requestCount"}});
+                  {RequestCountRole, "requestCount"},
+                  {ElsewhereRole, "elsewhere"}});
     return names;
 }
 
@@ -268,6 +271,20 @@ void BoardModel::setRunning(const QString &sessionID, const QString &source, boo
                 {StateRole, StartedRole, ElapsedRole, ErrorRole, ActivityRole, ActivityTextRole, ToolRole,
                  ToolStatusRole});
     updateTicking();
+}
+
+void BoardModel::setRunningElsewhere(const QString &sessionID, const QString &source, bool running)
+{
+    setRunning(sessionID, source, running);
+    const int row = rowOf(sessionID, source);
+    if (row < 0)
+        return;
+    if (m_tiles.at(row).elsewhere != running) {
+        m_tiles[row].elsewhere = running;
+        emitChanged(row, {ElsewhereRole});
+    }
+    if (!running)
+        setFinished(sessionID, source, State::Finished);
 }
 
 void BoardModel::setFinished(const QString &sessionID, const QString &source, State outcome, const QString &error)

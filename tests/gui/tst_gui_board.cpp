@@ -19,6 +19,7 @@
 #include "runfixture.h"
 #include "session/sessionservice.h"
 #include "sourcespresenter.h"
+#include "store/sessionlock.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -27,6 +28,8 @@
 #include <QLabel>
 #include <QListView>
 #include <QMenu>
+#include <QProcess>
+#include <QSysInfo>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -58,6 +61,7 @@ private Q_SLOTS:
     void concurrentRunsAsTiles();
     void emptyStateAndFilter();
     void serverSessionsOnTheBoard();
+    void sessionRunElsewhere();
 
 private:
     bool makeWindow();
@@ -366,6 +370,40 @@ void TestGuiBoard::serverSessionsOnTheBoard()
     // The server goes: so do its tiles.
     m_window->sources()->disconnectServer(source->key());
     QTRY_VERIFY_WITH_TIMEOUT(!tile(id).isValid(), 20000);
+}
+
+void TestGuiBoard::sessionRunElsewhere()
+{
+    // A `weft run` in a terminal holds the session's lock: flock(1) holding it, named as Weft
+    // names its holder.
+    QVERIFY(showBoard());
+    const QString id = m_run.sessionID;
+    const QString lockFile = SessionLock::path(m_run.data->path(), id);
+    QVERIFY(QDir().mkpath(SessionLock::folder(m_run.data->path())));
+    QFile file(lockFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(toJson(JsonObject{{u"pid"_s, 4242}, {u"host"_s, QSysInfo::machineHostName()},
+                                 {u"command"_s, u"weft run"_s}, {u"since"_s, qint64(1764000000000)}},
+                      0));
+    file.close();
+    QProcess holder;
+    // --no-fork: flock(1) becomes `sleep`, so that killing it releases the lock.
+    holder.start(u"flock"_s, {u"--exclusive"_s, u"--no-fork"_s, lockFile, u"sleep"_s, u"120"_s});
+    QVERIFY2(holder.waitForStarted(), "flock(1) of util-linux is needed");
+
+    QTRY_VERIFY_WITH_TIMEOUT(tile(id).isValid(), 20000);
+    QCOMPARE(stateOf(id), State::Running);
+    QVERIFY(tile(id).data(BoardModel::ElsewhereRole).toBool());
+    QCOMPARE(BoardView::noteText(tile(id)), u"Runs in another process"_s);
+    // Not stopped from here.
+    std::unique_ptr<QMenu> menu(view()->contextMenu(tile(id)));
+    QVERIFY(!menu->findChild<QAction *>(u"boardStop"_s)->isEnabled());
+
+    // That process ends: so does the tile's run.
+    holder.kill();
+    QVERIFY(holder.waitForFinished());
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(id), State::Finished, 20000);
+    QVERIFY(!tile(id).data(BoardModel::ElsewhereRole).toBool());
 }
 
 QTEST_MAIN(TestGuiBoard)
