@@ -218,7 +218,7 @@ void BoardModel::followService(const QString &source, SessionService *service)
             [this, source](const Session &session) { onSessionUpdated(source, session); });
     connect(service, &SessionService::sessionDeleted, this, [this, source](const Session &session) {
         if (const int row = rowOf(session.id(), source); row >= 0)
-            removeRow(row);
+            dropRow(row);
     });
     for (int row = 0; row < rowCount(); ++row) {
         if (m_tiles.at(row).source == source && !m_tiles.at(row).read)
@@ -319,7 +319,7 @@ void BoardModel::setQueued(const QString &sessionID, const QString &source, int 
     t.queued = std::max(0, count);
     // A tile that only waited and never ran here goes with its queue.
     if (t.queued == 0 && !t.running && t.started == 0 && t.requests.isEmpty()) {
-        removeRow(row);
+        dropRow(row);
         return;
     }
     emitChanged(row, {StateRole, QueuedRole});
@@ -333,7 +333,7 @@ void BoardModel::dismiss(const QString &sessionID, const QString &source)
     const Tile &t = m_tiles.at(row);
     if (t.running || t.queued > 0 || !t.requests.isEmpty())
         return;
-    removeRow(row);
+    dropRow(row);
 }
 
 void BoardModel::dismissEnded()
@@ -341,7 +341,7 @@ void BoardModel::dismissEnded()
     for (int row = rowCount() - 1; row >= 0; --row) {
         const Tile &t = m_tiles.at(row);
         if (!t.running && t.queued == 0 && t.requests.isEmpty())
-            removeRow(row);
+            dropRow(row);
     }
 }
 
@@ -349,7 +349,7 @@ void BoardModel::removeSource(const QString &source)
 {
     for (int row = rowCount() - 1; row >= 0; --row) {
         if (m_tiles.at(row).source == source)
-            removeRow(row);
+            dropRow(row);
     }
     if (const QPointer<SessionService> old = m_services.take(source))
         disconnect(old, nullptr, this, nullptr);
@@ -406,7 +406,7 @@ int BoardModel::ensureTile(const QString &sessionID, const QString &source)
     return row;
 }
 
-void BoardModel::removeRow(int row)
+void BoardModel::dropRow(int row)
 {
     beginRemoveRows({}, row, row);
     m_tiles.removeAt(row);

@@ -170,7 +170,7 @@ private:
     [[nodiscard]] int rowOf(const QString &sessionID, const QString &source) const;
     /// The row of @p sessionID's tile, made (with its first reads) when there is none.
     int ensureTile(const QString &sessionID, const QString &source);
-    void removeRow(int row);
+    void dropRow(int row);
     void emitChanged(int row, const QList<int> &roles);
     void readMessages(int row);
     void resolveBranch(int row);
