@@ -11,6 +11,7 @@
 #include "core/searchhit.h"
 #include "core/storeinfo.h"
 #include "core/types.h"
+#include "worktree/worktrees.h"
 
 #include <QFuture>
 #include <QHash>
@@ -42,6 +43,19 @@ namespace Compaction
 {
 struct Settings;
 }
+
+/// A new session of Weft's own store: in @c directory, or in a new git worktree of its repository.
+struct NewSessionRequest {
+    QString directory;
+    /// Empty: identified from the directory as OpenCode does.
+    QString projectID;
+    /// Empty: "New session - <ISO time>".
+    QString title;
+    /// A worktree to make (Worktrees::create()) for the session to work in, instead of @c directory.
+    std::optional<Worktrees::CreateOptions> worktree;
+    /// Run the repository's setup script in the new worktree (SessionWorktree::setupScript()).
+    bool runSetup = true;
+};
 
 /// What Weft does with sessions, without widgets: the window, the command line and the tests
 /// drive it alike.
@@ -288,6 +302,14 @@ public:
     /// the GUI thread; the file appears, whole, only when all of it is written.
     [[nodiscard]] QFuture<Result<void>> exportSession(const QString &sessionID, const QString &path,
                                                       const QString &source = {}) const;
+
+    // ---- sessions in git worktrees (sessioncontrollerworktrees.cpp)
+    /// Creates a session off the GUI thread: with a worktree, the worktree is made first (git),
+    /// then the repository's setup script runs in it when asked; the session works there.
+    [[nodiscard]] QFuture<Result<Session>> createSession(const NewSessionRequest &request);
+    /// The linked worktree that holds @p sessionID's folder, read off the GUI thread; an error
+    /// when none does (the main checkout, no repository, a server's session).
+    [[nodiscard]] QFuture<Result<Worktree>> worktreeOf(const QString &sessionID);
 
     // ---- OpenCode servers
     /// Connects to the OpenCode server of @p client (again, when it is a source already) and

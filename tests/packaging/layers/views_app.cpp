@@ -13,6 +13,7 @@
 #include "app/serveraddress.h"
 #include "app/serversource.h"
 #include "app/sessioncontroller.h"
+#include "app/sessionworktree.h"
 #include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
