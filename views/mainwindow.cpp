@@ -8,6 +8,7 @@
 
 #include "appearance.h"
 #include "attentioninbox.h"
+#include "boardview.h"
 #include "changespane.h"
 #include "compactiondialog.h"
 #include "composer.h"
@@ -190,6 +191,7 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     });
     connectController();
     m_attention = new AttentionInbox(this);
+    m_board = new Board(this);
     applyProcessor();
     connect(m_composer, &Composer::sendRequested, this, &MainWindow::sendPrompt);
     connect(m_composer, &Composer::stopRequested, m_controller.get(), &SessionController::stop);
@@ -254,6 +256,8 @@ MainWindow::~MainWindow()
 {
     writeSettings();
     shutdownSources();
+    delete m_board; // it follows the inbox and the runs stopped below
+    m_board = nullptr;
     delete m_attention; // no notifications about the runs stopped below
     m_attention = nullptr;
     // The controller waits for its work off the GUI thread, then stops the runs and waits for them.

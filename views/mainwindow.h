@@ -19,6 +19,7 @@ namespace weft
 {
 
 class AttentionInbox;
+class Board;
 class ChangesPane;
 class CompactionDialog;
 class Composer;
@@ -77,6 +78,8 @@ public:
     [[nodiscard]] SessionController *controller() const { return m_controller.get(); }
     /// What waits on the user across sessions: the sidebar's count, its list, desktop notifications.
     [[nodiscard]] AttentionInbox *attentionInbox() const { return m_attention; }
+    /// Every running or waiting session as a tile (View › Show Board).
+    [[nodiscard]] Board *board() const { return m_board; }
     /// What permission @p permission ("bash", "edit", ...) lets the agent do, as "to ..." ends.
     [[nodiscard]] static QString permissionWhat(const QString &permission);
     /// The strip of notices under the timeline: permission questions, errors, undo offers.
@@ -234,6 +237,7 @@ private:
     bool m_serverModelsShown = false;
     NoticeBar *m_notices = nullptr;
     AttentionInbox *m_attention = nullptr;
+    Board *m_board = nullptr;
     TodoPanel *m_todos = nullptr;
     QPointer<CompactionDialog> m_compactionDialog;
     QString m_current;

@@ -214,4 +214,34 @@ QFont smallFont(const QFont &font)
     return f;
 }
 
+void drawSpinner(QPainter *p, const QPointF &center, qreal radius, int phase, const QColor &color)
+{
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing);
+    QColor faint = color;
+    faint.setAlphaF(0.25f);
+    p->setPen(QPen(faint, 1.6));
+    p->drawEllipse(center, radius, radius);
+    p->setPen(QPen(color, 1.6, Qt::SolidLine, Qt::RoundCap));
+    p->drawArc(QRectF(center.x() - radius, center.y() - radius, 2 * radius, 2 * radius), -phase * 16, 100 * 16);
+    p->restore();
+}
+
+void drawPill(QPainter *p, const QRectF &rect, const QString &text, const QColor &color, const QFont &font)
+{
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing);
+    QColor bg = color;
+    bg.setAlphaF(0.14f);
+    QColor border = color;
+    border.setAlphaF(0.45f);
+    p->setPen(QPen(border, 1));
+    p->setBrush(bg);
+    p->drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), rect.height() / 2, rect.height() / 2);
+    p->setFont(font);
+    p->setPen(color);
+    p->drawText(rect, Qt::AlignCenter, text);
+    p->restore();
+}
+
 } // namespace weft::Style

@@ -2,10 +2,14 @@
 #pragma once
 
 #include <QColor>
+#include <QPointF>
+#include <QRectF>
 #include <QFont>
 #include <QIcon>
 #include <QPalette>
 #include <QString>
+
+class QPainter;
 
 namespace weft::Style
 {
@@ -44,5 +48,10 @@ namespace weft::Style
 /// "just now", "5 min ago", "3 h ago", "yesterday", "Mon", "12 Mar": when @p ms was, relative
 /// to now.
 [[nodiscard]] QString relativeTime(qint64 ms);
+
+/// A rounded badge ("pill") in @p color: a faint fill, a border, @p text centred (may be empty).
+void drawPill(QPainter *p, const QRectF &rect, const QString &text, const QColor &color, const QFont &font);
+/// A busy spinner: a faint ring and an arc at @p phase (degrees), for what runs.
+void drawSpinner(QPainter *p, const QPointF &center, qreal radius, int phase, const QColor &color);
 
 } // namespace weft::Style

@@ -151,19 +151,6 @@ void drawChevron(QPainter *p, const QPointF &center, bool expanded, const QColor
     p->restore();
 }
 
-void drawSpinner(QPainter *p, const QPointF &center, qreal radius, int phase, const QColor &color)
-{
-    p->save();
-    p->setRenderHint(QPainter::Antialiasing);
-    QColor faint = color;
-    faint.setAlphaF(0.25f);
-    p->setPen(QPen(faint, 1.6));
-    p->drawEllipse(center, radius, radius);
-    p->setPen(QPen(color, 1.6, Qt::SolidLine, Qt::RoundCap));
-    p->drawArc(QRectF(center.x() - radius, center.y() - radius, 2 * radius, 2 * radius), -phase * 16, 100 * 16);
-    p->restore();
-}
-
 QColor statusColor(ToolStatus status, bool live, const QPalette &palette)
 {
     switch (status) {
@@ -181,22 +168,6 @@ QColor statusColor(ToolStatus status, bool live, const QPalette &palette)
     return Style::dimText(palette);
 }
 
-void drawPill(QPainter *p, const QRectF &rect, const QString &text, const QColor &color, const QFont &font)
-{
-    p->save();
-    p->setRenderHint(QPainter::Antialiasing);
-    QColor bg = color;
-    bg.setAlphaF(0.14f);
-    QColor border = color;
-    border.setAlphaF(0.45f);
-    p->setPen(QPen(border, 1));
-    p->setBrush(bg);
-    p->drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), rect.height() / 2, rect.height() / 2);
-    p->setFont(font);
-    p->setPen(color);
-    p->drawText(rect, Qt::AlignCenter, text);
-    p->restore();
-}
 } // namespace
 
 struct TimelineDelegate::CachedLayout
@@ -988,21 +959,21 @@ void TimelineDelegate::paintBadge(QPainter *p, const QRectF &rect, ToolStatus st
 {
     const QFont font = Style::smallFont(m_view->font());
     if (asking) {
-        drawPill(p, rect, tr("Needs approval"), Style::neutral(palette), font);
+        Style::drawPill(p, rect, tr("Needs approval"), Style::neutral(palette), font);
         return;
     }
     const QColor color = statusColor(status, live, palette);
     const QString text = badgeText(status, live);
     if (live && status == ToolStatus::Running) {
-        drawPill(p, rect, QString(), color, font);
-        drawSpinner(p, QPointF(rect.left() + 13, rect.center().y()), 4, m_spinnerPhase, color);
+        Style::drawPill(p, rect, QString(), color, font);
+        Style::drawSpinner(p, QPointF(rect.left() + 13, rect.center().y()), 4, m_spinnerPhase, color);
         p->save();
         p->setFont(font);
         p->setPen(color);
         p->drawText(rect.adjusted(22, 0, -8, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
         p->restore();
     } else {
-        drawPill(p, rect, text, color, font);
+        Style::drawPill(p, rect, text, color, font);
     }
 }
 
@@ -1296,7 +1267,7 @@ void TimelineDelegate::paintError(const Block &b, const PaintState &s) const
 
 void TimelineDelegate::paintWorking(const Block &b, const PaintState &s) const
 {
-    drawSpinner(s.p, QPointF(b.rect.left() + 6, b.rect.center().y()), 5, m_spinnerPhase, Style::active(s.palette));
+    Style::drawSpinner(s.p, QPointF(b.rect.left() + 6, b.rect.center().y()), 5, m_spinnerPhase, Style::active(s.palette));
     s.p->setFont(s.font);
     s.p->setPen(s.dim);
     s.p->drawText(b.rect.adjusted(18, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, b.text);
@@ -1387,7 +1358,7 @@ void TimelineDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, co
         if (!l->tag.isEmpty()) {
             const qreal w = sfm.horizontalAdvance(l->tag) + 16;
             const QRectF pill(right - w, l->header.center().y() - (sfm.height() + 2) / 2, w, sfm.height() + 2);
-            drawPill(p, pill, l->tag, l->inContext ? Style::active(palette) : Style::neutral(palette), small);
+            Style::drawPill(p, pill, l->tag, l->inContext ? Style::active(palette) : Style::neutral(palette), small);
             right -= w + 8;
         }
         if (!l->tokens.isEmpty()) {

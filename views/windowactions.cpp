@@ -78,6 +78,11 @@ WindowActions::WindowActions(QMainWindow *window)
     a->setCheckable(true);
     a->setChecked(true);
 
+    // Ctrl+Shift+B is Fork's.
+    a = make(u"showBoard"_s, tr("Show &Board"), u"view-list-icons"_s, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    a->setCheckable(true);
+    a->setToolTip(tr("Every running or waiting session as a tile, live"));
+
     a = make(u"showOpencode"_s, tr("Show &OpenCode Sessions"), u"network-server"_s, {});
     a->setCheckable(true);
     a->setToolTip(tr("Show the sessions of OpenCode's own data folder in the sidebar, read-only and live"));
@@ -170,6 +175,7 @@ void WindowActions::createMenus(QMainWindow *window, const QList<QAction *> &cop
     QMenu *view = bar->addMenu(tr("&View"));
     view->addAction(action(u"showSidebar"_s));
     view->addAction(action(u"showChanges"_s));
+    view->addAction(action(u"showBoard"_s));
     view->addSeparator();
     view->addAction(action(u"jumpToLatest"_s));
     view->addSeparator();
