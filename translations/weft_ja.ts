@@ -4104,6 +4104,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::WindowActions</name>
     <message>
+        <source>Run on Several &amp;Models…</source>
+        <translation>複数のモデルで実行(&amp;M)…</translation>
+    </message>
+    <message>
         <source>&amp;Undo Compaction</source>
         <translation>コンパクト化を取り消す(&amp;U)</translation>
     </message>
@@ -4589,6 +4593,279 @@ This cannot be undone.</source>
     <message>
         <source>Send Next</source>
         <translation>次を送信</translation>
+    </message>
+</context>
+<context>
+    <name>weft::BestOfDialog</name>
+    <message>
+        <source>%1 at once, %2 waiting for a free place</source>
+        <translation>同時に %1、空きを待つもの %2</translation>
+    </message>
+    <message>
+        <source>all runs at once</source>
+        <translation>すべて同時に実行</translation>
+    </message>
+    <message>
+        <source>Model of run %1</source>
+        <translation>実行 %1 のモデル</translation>
+    </message>
+    <message>
+        <source>Remove this run</source>
+        <translation>この実行を削除</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>実行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Test command:</source>
+        <translation>テストコマンド(&amp;T):</translation>
+    </message>
+    <message>
+        <source>Run with sh in each worktree when its run has finished; exit code 0 passes</source>
+        <translation>各ワークツリーで実行の終了後に sh で実行します。終了コード 0 で合格です</translation>
+    </message>
+    <message>
+        <source>e.g. make test (optional)</source>
+        <translation>例: make test (任意)</translation>
+    </message>
+    <message>
+        <source>At &amp;once:</source>
+        <translation>同時実行数(&amp;O):</translation>
+    </message>
+    <message>
+        <source>&amp;Models:</source>
+        <translation>モデル(&amp;M):</translation>
+    </message>
+    <message>
+        <source>Another run, on the same model or another one (up to %1)</source>
+        <translation>同じモデルまたは別のモデルでもう一つ実行(最大 %1)</translation>
+    </message>
+    <message>
+        <source>&amp;Add a Run</source>
+        <translation>実行を追加(&amp;A)</translation>
+    </message>
+    <message>
+        <source>A&amp;gent:</source>
+        <translation>エージェント(&amp;G):</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt:</source>
+        <translation>プロンプト(&amp;P):</translation>
+    </message>
+    <message>
+        <source>What every run is asked</source>
+        <translation>各実行に送るプロンプト</translation>
+    </message>
+    <message>
+        <source>Each run gets a git worktree and a session of its own. When they have finished, compare their changes and test results, and keep one.</source>
+        <translation>各実行には専用の git ワークツリーとセッションが用意されます。終了したら変更とテスト結果を比べ、一つを残します。</translation>
+    </message>
+    <message>
+        <source>Run on Several Models</source>
+        <translation>複数のモデルで実行</translation>
+    </message>
+</context>
+<context>
+    <name>weft::BestOfView</name>
+    <message>
+        <source>Running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>出力</translation>
+    </message>
+    <message>
+        <source>Run %1 applied to the main checkout; the other worktrees were removed.</source>
+        <translation>実行 %1 をメインのチェックアウトに適用し、他のワークツリーを削除しました。</translation>
+    </message>
+    <message>
+        <source>Run %1 applied; not removed: %2</source>
+        <translation>実行 %1 を適用しました。削除できなかったもの: %2</translation>
+    </message>
+    <message>
+        <source>Run %1 conflicts with the main checkout in: %2. The other worktrees were kept.</source>
+        <translation>実行 %1 はメインのチェックアウトと競合しています: %2。他のワークツリーは残してあります。</translation>
+    </message>
+    <message>
+        <source>Applying run %1…</source>
+        <translation>実行 %1 を適用中…</translation>
+    </message>
+    <message>
+        <source>&amp;Keep and Remove the Others</source>
+        <translation>残して他を削除(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Apply the work of run %1 (%2) to the main checkout %3, and remove the worktrees of the other runs (%4)? Their branches stay.</source>
+        <translation>実行 %1 (%2) の成果を%3メインのチェックアウトに適用し、他の実行のワークツリー (%4) を削除しますか? それらのブランチは残ります。</translation>
+    </message>
+    <message>
+        <source>Keep Run %1</source>
+        <translation>実行 %1 を残す</translation>
+    </message>
+    <message>
+        <source>Kept</source>
+        <translation>残しました</translation>
+    </message>
+    <message>
+        <source>Collecting its changes…</source>
+        <translation>変更を収集中…</translation>
+    </message>
+    <message>
+        <source>No changes</source>
+        <translation>変更なし</translation>
+    </message>
+    <message>
+        <source>Tests fail (exit %1)</source>
+        <translation>テスト失敗 (終了コード %1)</translation>
+    </message>
+    <message>
+        <source>Tests timed out</source>
+        <translation>テストがタイムアウト</translation>
+    </message>
+    <message>
+        <source>Tests pass</source>
+        <translation>テスト合格</translation>
+    </message>
+    <message>
+        <source>Not tested</source>
+        <translation>未テスト</translation>
+    </message>
+    <message>
+        <source>No test command</source>
+        <translation>テストコマンドなし</translation>
+    </message>
+    <message>
+        <source>Files: %1  +%2 −%3</source>
+        <translation>ファイル: %1  +%2 −%3</translation>
+    </message>
+    <message>
+        <source>%1 tokens · %2</source>
+        <translation>%1 トークン · %2</translation>
+    </message>
+    <message>
+        <source>%1 running, %2 waiting (at most %3 at once)</source>
+        <translation>実行中 %1、待機中 %2 (同時に最大 %3)</translation>
+    </message>
+    <message>
+        <source>All runs ended: keep one</source>
+        <translation>すべての実行が終了: 一つを残してください</translation>
+    </message>
+    <message>
+        <source>Run %1 kept</source>
+        <translation>実行 %1 を残しました</translation>
+    </message>
+    <message>
+        <source>Keep run %1</source>
+        <translation>実行 %1 を残す</translation>
+    </message>
+    <message>
+        <source>&amp;Keep This One</source>
+        <translation>これを残す(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Files changed by run %1</source>
+        <translation>実行 %1 が変更したファイル</translation>
+    </message>
+    <message>
+        <source>Test output of run %1</source>
+        <translation>実行 %1 のテスト出力</translation>
+    </message>
+    <message>
+        <source>Show the test command&apos;s last lines</source>
+        <translation>テストコマンドの最後の行を表示</translation>
+    </message>
+    <message>
+        <source>Open the session of run %1</source>
+        <translation>実行 %1 のセッションを開く</translation>
+    </message>
+    <message>
+        <source>Open its session in the main window</source>
+        <translation>メインウィンドウでセッションを開く</translation>
+    </message>
+    <message>
+        <source>Keep a run&apos;s work in the main checkout &amp;by:</source>
+        <translation>実行の成果をメインのチェックアウトに取り込む方法(&amp;B):</translation>
+    </message>
+    <message>
+        <source>by rebasing its branch</source>
+        <translation>ブランチをリベースして</translation>
+    </message>
+    <message>
+        <source>by merging its branch</source>
+        <translation>ブランチをマージして</translation>
+    </message>
+    <message>
+        <source>as uncommitted changes</source>
+        <translation>未コミットの変更として</translation>
+    </message>
+    <message>
+        <source>Show &amp;Tiles</source>
+        <translation>タイルを表示(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Keep Run</source>
+        <translation>実行を残す</translation>
+    </message>
+    <message>
+        <source>Run %1 was not applied: %2</source>
+        <translation>実行 %1 は適用されませんでした: %2</translation>
+    </message>
+    <message>
+        <source>&amp;Stop All</source>
+        <translation>すべて停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>比較(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Best of %1: %2</source>
+        <translation>%1 件から選ぶ: %2</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失敗: %1</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>停止しました</translation>
+    </message>
+    <message>
+        <source>Finished, checking…</source>
+        <translation>完了、確認中…</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <source>Making its worktree…</source>
+        <translation>ワークツリーを作成中…</translation>
+    </message>
+    <message>
+        <source>Waiting for a free place</source>
+        <translation>空きを待っています</translation>
+    </message>
+</context>
+<context>
+    <name>weft::BestOfLauncher</name>
+    <message>
+        <source>Send a prompt to several models, each in a worktree of its own, and keep the best</source>
+        <translation>プロンプトを複数のモデルに送り、それぞれ専用のワークツリーで実行して、最良のものを残します</translation>
+    </message>
+    <message>
+        <source>The session&apos;s folder is not in a git repository: each run needs a worktree</source>
+        <translation>セッションのフォルダーは git リポジトリ内にありません。各実行にはワークツリーが必要です</translation>
+    </message>
+    <message>
+        <source>Looking for the session&apos;s git repository…</source>
+        <translation>セッションの git リポジトリを探しています…</translation>
+    </message>
+    <message>
+        <source>Open a session of Weft&apos;s own, in a git repository, to run its prompt on several models</source>
+        <translation>複数のモデルでプロンプトを実行するには、git リポジトリ内の Weft のセッションを開いてください</translation>
     </message>
 </context>
 </TS>

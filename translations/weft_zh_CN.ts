@@ -4104,6 +4104,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::WindowActions</name>
     <message>
+        <source>Run on Several &amp;Models…</source>
+        <translation>在多个模型上运行(&amp;M)…</translation>
+    </message>
+    <message>
         <source>&amp;Undo Compaction</source>
         <translation>撤销压缩(&amp;U)</translation>
     </message>
@@ -4589,6 +4593,279 @@ This cannot be undone.</source>
     <message>
         <source>Send Next</source>
         <translation>发送下一条</translation>
+    </message>
+</context>
+<context>
+    <name>weft::BestOfDialog</name>
+    <message>
+        <source>%1 at once, %2 waiting for a free place</source>
+        <translation>同时运行 %1 个，%2 个等待空位</translation>
+    </message>
+    <message>
+        <source>all runs at once</source>
+        <translation>全部同时运行</translation>
+    </message>
+    <message>
+        <source>Model of run %1</source>
+        <translation>运行 %1 的模型</translation>
+    </message>
+    <message>
+        <source>Remove this run</source>
+        <translation>移除此次运行</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Test command:</source>
+        <translation>测试命令(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Run with sh in each worktree when its run has finished; exit code 0 passes</source>
+        <translation>每次运行结束后在其工作树中用 sh 执行；退出码为 0 即通过</translation>
+    </message>
+    <message>
+        <source>e.g. make test (optional)</source>
+        <translation>例如 make test(可选)</translation>
+    </message>
+    <message>
+        <source>At &amp;once:</source>
+        <translation>同时运行(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>&amp;Models:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>Another run, on the same model or another one (up to %1)</source>
+        <translation>再添加一次运行，使用相同或其他模型(最多 %1 次)</translation>
+    </message>
+    <message>
+        <source>&amp;Add a Run</source>
+        <translation>添加一次运行(&amp;A)</translation>
+    </message>
+    <message>
+        <source>A&amp;gent:</source>
+        <translation>代理(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt:</source>
+        <translation>提示(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>What every run is asked</source>
+        <translation>发给每次运行的提示</translation>
+    </message>
+    <message>
+        <source>Each run gets a git worktree and a session of its own. When they have finished, compare their changes and test results, and keep one.</source>
+        <translation>每次运行都有自己的 git 工作树和会话。全部结束后，比较它们的更改和测试结果，保留其中一个。</translation>
+    </message>
+    <message>
+        <source>Run on Several Models</source>
+        <translation>在多个模型上运行</translation>
+    </message>
+</context>
+<context>
+    <name>weft::BestOfView</name>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Run %1 applied to the main checkout; the other worktrees were removed.</source>
+        <translation>已将运行 %1 应用到主检出，其他工作树已移除。</translation>
+    </message>
+    <message>
+        <source>Run %1 applied; not removed: %2</source>
+        <translation>已应用运行 %1；未能移除：%2</translation>
+    </message>
+    <message>
+        <source>Run %1 conflicts with the main checkout in: %2. The other worktrees were kept.</source>
+        <translation>运行 %1 与主检出存在冲突：%2。其他工作树已保留。</translation>
+    </message>
+    <message>
+        <source>Applying run %1…</source>
+        <translation>正在应用运行 %1…</translation>
+    </message>
+    <message>
+        <source>&amp;Keep and Remove the Others</source>
+        <translation>保留并移除其他(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Apply the work of run %1 (%2) to the main checkout %3, and remove the worktrees of the other runs (%4)? Their branches stay.</source>
+        <translation>将运行 %1(%2)的成果%3应用到主检出，并移除其他运行的工作树(%4 个)吗？它们的分支会保留。</translation>
+    </message>
+    <message>
+        <source>Keep Run %1</source>
+        <translation>保留运行 %1</translation>
+    </message>
+    <message>
+        <source>Kept</source>
+        <translation>已保留</translation>
+    </message>
+    <message>
+        <source>Collecting its changes…</source>
+        <translation>正在收集更改…</translation>
+    </message>
+    <message>
+        <source>No changes</source>
+        <translation>无更改</translation>
+    </message>
+    <message>
+        <source>Tests fail (exit %1)</source>
+        <translation>测试失败(退出码 %1)</translation>
+    </message>
+    <message>
+        <source>Tests timed out</source>
+        <translation>测试超时</translation>
+    </message>
+    <message>
+        <source>Tests pass</source>
+        <translation>测试通过</translation>
+    </message>
+    <message>
+        <source>Not tested</source>
+        <translation>未测试</translation>
+    </message>
+    <message>
+        <source>No test command</source>
+        <translation>无测试命令</translation>
+    </message>
+    <message>
+        <source>Files: %1  +%2 −%3</source>
+        <translation>文件：%1  +%2 −%3</translation>
+    </message>
+    <message>
+        <source>%1 tokens · %2</source>
+        <translation>%1 个令牌 · %2</translation>
+    </message>
+    <message>
+        <source>%1 running, %2 waiting (at most %3 at once)</source>
+        <translation>%1 个运行中，%2 个等待中(最多同时 %3 个)</translation>
+    </message>
+    <message>
+        <source>All runs ended: keep one</source>
+        <translation>所有运行均已结束：请保留一个</translation>
+    </message>
+    <message>
+        <source>Run %1 kept</source>
+        <translation>已保留运行 %1</translation>
+    </message>
+    <message>
+        <source>Keep run %1</source>
+        <translation>保留运行 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Keep This One</source>
+        <translation>保留这个(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Files changed by run %1</source>
+        <translation>运行 %1 更改的文件</translation>
+    </message>
+    <message>
+        <source>Test output of run %1</source>
+        <translation>运行 %1 的测试输出</translation>
+    </message>
+    <message>
+        <source>Show the test command&apos;s last lines</source>
+        <translation>显示测试命令的最后几行</translation>
+    </message>
+    <message>
+        <source>Open the session of run %1</source>
+        <translation>打开运行 %1 的会话</translation>
+    </message>
+    <message>
+        <source>Open its session in the main window</source>
+        <translation>在主窗口中打开其会话</translation>
+    </message>
+    <message>
+        <source>Keep a run&apos;s work in the main checkout &amp;by:</source>
+        <translation>将运行的成果带入主检出的方式(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>by rebasing its branch</source>
+        <translation>变基其分支</translation>
+    </message>
+    <message>
+        <source>by merging its branch</source>
+        <translation>合并其分支</translation>
+    </message>
+    <message>
+        <source>as uncommitted changes</source>
+        <translation>作为未提交的更改</translation>
+    </message>
+    <message>
+        <source>Show &amp;Tiles</source>
+        <translation>显示磁贴(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Keep Run</source>
+        <translation>保留运行</translation>
+    </message>
+    <message>
+        <source>Run %1 was not applied: %2</source>
+        <translation>运行 %1 未被应用：%2</translation>
+    </message>
+    <message>
+        <source>&amp;Stop All</source>
+        <translation>全部停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>比较(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Best of %1: %2</source>
+        <translation>%1 选一：%2</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Finished, checking…</source>
+        <translation>已完成，正在检查…</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Making its worktree…</source>
+        <translation>正在创建工作树…</translation>
+    </message>
+    <message>
+        <source>Waiting for a free place</source>
+        <translation>正在等待空位</translation>
+    </message>
+</context>
+<context>
+    <name>weft::BestOfLauncher</name>
+    <message>
+        <source>Send a prompt to several models, each in a worktree of its own, and keep the best</source>
+        <translation>将提示发送给多个模型，各自在自己的工作树中运行，保留最好的一个</translation>
+    </message>
+    <message>
+        <source>The session&apos;s folder is not in a git repository: each run needs a worktree</source>
+        <translation>会话的文件夹不在 git 仓库中：每次运行都需要一个工作树</translation>
+    </message>
+    <message>
+        <source>Looking for the session&apos;s git repository…</source>
+        <translation>正在查找会话的 git 仓库…</translation>
+    </message>
+    <message>
+        <source>Open a session of Weft&apos;s own, in a git repository, to run its prompt on several models</source>
+        <translation>要在多个模型上运行提示，请打开 git 仓库中的 Weft 自有会话</translation>
     </message>
 </context>
 </TS>

@@ -8,6 +8,7 @@
 
 #include "appearance.h"
 #include "attentioninbox.h"
+#include "bestoflauncher.h"
 #include "boardview.h"
 #include "changespane.h"
 #include "compactiondialog.h"
@@ -192,6 +193,7 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     connectController();
     m_attention = new AttentionInbox(this);
     m_board = new Board(this);
+    new BestOfLauncher(this); // Session › Run on Several Models…
     applyProcessor();
     connect(m_composer, &Composer::sendRequested, this, &MainWindow::sendPrompt);
     connect(m_composer, &Composer::stopRequested, m_controller.get(), &SessionController::stop);

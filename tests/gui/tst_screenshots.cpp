@@ -6,12 +6,18 @@
 #include "composer.h"
 #include "attentioninbox.h"
 #include "attentionpanel.h"
+#include "bestofdialog.h"
+#include "bestoflauncher.h"
+#include "bestofview.h"
 #include "contextmeter.h"
+#include "diffview.h"
+#include "core/git.h"
 #include "core/identifier.h"
 #include "fakellmserver.h"
 #include "guitest.h"
 #include "mainwindow.h"
 #include "noticebar.h"
+#include "runfixture.h"
 #include "qt/attentionmodel.h"
 #include "processor/setup.h"
 #include "qt/sessionsmodel.h"
@@ -26,7 +32,9 @@
 #include <QDateTime>
 #include <QPainter>
 #include <QDir>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QMenu>
@@ -113,6 +121,9 @@ private Q_SLOTS:
     /// The attention inbox open over the window: a session asking for permission and one whose
     /// run failed, while a third is open.
     void attentionInbox();
+    /// Best of three: three models' runs of one prompt compared side by side (changes, diffs,
+    /// test results), in a git repository made by the test.
+    void bestOfComparison();
 
 private:
     QTemporaryDir m_settings;
@@ -440,6 +451,119 @@ void TestScreenshots::attentionInbox()
     const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
     QVERIFY(shot.save(dir + u"attention-inbox.png"_s));
     qInfo("wrote %sattention-inbox.png", qPrintable(dir));
+}
+
+void TestScreenshots::bestOfComparison()
+{
+    if (!Git::available())
+        QSKIP("git is not installed");
+    test::useStyle(test::lightPalette());
+    QSettings().clear();
+    test::FakeLlmServer server;
+    QVERIFY(server.listen());
+    SampleStore sample;
+    QVERIFY(sample.setUp());
+    const auto writeFile = [&](const QString &name, const QByteArray &content) {
+        QFile f(sample.project + u'/' + name);
+        return f.open(QIODevice::WriteOnly) && f.write(content) == content.size();
+    };
+    QVERIFY(writeFile(u"hello.py"_s,
+                      "import sys\n\n\ndef greet(name):\n    return f\"Hello, {name}!\"\n\n\n"
+                      "if __name__ == \"__main__\":\n    name = sys.argv[1] if len(sys.argv) > 1 else \"world\"\n"
+                      "    print(greet(name))\n"));
+    QVERIFY(writeFile(u"README.md"_s, "# hello\n\nGreets someone: `python3 hello.py Ada`.\n"));
+    QVERIFY(test::makeGitRepository(sample.project));
+    QVERIFY(test::git(sample.project, {u"add"_s, u"-A"_s}));
+    QVERIFY(test::git(sample.project, {u"-c"_s, u"user.email=t@e"_s, u"-c"_s, u"user.name=t"_s, u"commit"_s, u"-q"_s,
+                                       u"-m"_s, u"hello"_s}));
+
+    // Three models of one local provider, each with its price.
+    JsonObject models;
+    const QStringList names{u"qwen3-coder"_s, u"gpt-oss-120b"_s, u"devstral"_s};
+    for (int i = 0; i < names.size(); ++i) {
+        models.insert(names.at(i), JsonObject{{u"limit"_s, JsonObject{{u"context"_s, 262144}, {u"output"_s, 65536}}},
+                                              {u"cost"_s, JsonObject{{u"input"_s, 0.4 + i}, {u"output"_s, 1.6 + 2 * i}}}});
+    }
+    const JsonObject config{
+        {u"model"_s, u"local/qwen3-coder"_s},
+        {u"provider"_s,
+         JsonObject{{u"local"_s,
+                     JsonObject{{u"npm"_s, u"@ai-sdk/openai-compatible"_s},
+                                {u"options"_s, JsonObject{{u"baseURL"_s, server.baseUrl().toString()}, {u"apiKey"_s, u"sk-local"_s}}},
+                                {u"models"_s, models}}}}},
+        {u"permission"_s, JsonObject{{u"bash"_s, u"allow"_s}}},
+    };
+    const Result<Config> parsed = Config::parse(toJson(config, 2), QDir(sample.dataDir.path()).filePath(u"weft.json"_s));
+    QVERIFY(parsed);
+    Result<ProcessorSetup> setup = makeProcessorSetup(parsed.value(), sample.dataDir.path());
+    QVERIFY(setup);
+    ProcessorSetup s = setup.value();
+    s.config.generateTitles = false;
+    s.config.snapshots = ProcessorConfig::Snapshots::Never;
+
+    // One run after another (the replies are played in order): two add --shout, the third
+    // --loud, which the test script does not accept.
+    const QByteArray shout = "import sys\n\n\ndef greet(name, shout=False):\n    text = f\"Hello, {name}!\"\n"
+                             "    return text.upper() if shout else text\n\n\nif __name__ == \"__main__\":\n"
+                             "    args = [a for a in sys.argv[1:] if a != \"--shout\"]\n"
+                             "    print(greet(args[0] if args else \"world\", \"--shout\" in sys.argv))\n";
+    const QByteArray shout2 = "import argparse\n\n\ndef greet(name, shout=False):\n    text = f\"Hello, {name}!\"\n"
+                              "    return text.upper() if shout else text\n\n\nif __name__ == \"__main__\":\n"
+                              "    parser = argparse.ArgumentParser()\n    parser.add_argument(\"name\", nargs=\"?\", default=\"world\")\n"
+                              "    parser.add_argument(\"--shout\", action=\"store_true\")\n    args = parser.parse_args()\n"
+                              "    print(greet(args.name, args.shout))\n";
+    const QByteArray loud = "import sys\n\n\ndef greet(name, loud=False):\n    return f\"Hello, {name}!\" + (\"!!\" if loud else \"\")\n\n\n"
+                            "if __name__ == \"__main__\":\n    name = sys.argv[1] if len(sys.argv) > 1 else \"world\"\n"
+                            "    print(greet(name, \"--loud\" in sys.argv))\n";
+    const QList<QString> commands{
+        u"cat > hello.py <<'EOF'\n"_s + QString::fromUtf8(shout)
+            + u"EOF\nprintf '\\nShout it: `python3 hello.py --shout Ada`.\\n' >> README.md"_s,
+        u"cat > hello.py <<'EOF'\n"_s + QString::fromUtf8(shout2) + u"EOF"_s,
+        u"cat > hello.py <<'EOF'\n"_s + QString::fromUtf8(loud) + u"EOF"_s,
+    };
+    for (int i = 0; i < commands.size(); ++i) {
+        test::OpenAiStream call(names.at(i));
+        call.role().text(u"I'll add the flag to hello.py."_s);
+        const QByteArray args = toJson(JsonObject{{u"command"_s, commands.at(i)}, {u"description"_s, u"Add the flag"_s}}, 0);
+        call.toolCallStart(0, u"call_%1"_s.arg(i), u"bash"_s, QString::fromUtf8(args));
+        call.finish(u"tool_calls"_s).usage(14200 + 2100 * i, 310 + 90 * i).done();
+        server.enqueue(test::FakeReply::sse(call.bytes()));
+        test::OpenAiStream done(names.at(i));
+        done.role().text(u"Added the flag."_s).finish(u"stop"_s).usage(15100 + 2300 * i, 120 + 40 * i).done();
+        server.enqueue(test::FakeReply::sse(done.bytes()));
+    }
+
+    MainWindow window(test::makeController(sample.service, sample.dataDir.path(), s));
+    QVERIFY(test::showAndOpen(window, sample.sampleID, QSize(1440, 900)));
+    QAction *action = window.action(u"runOnSeveralModels"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(action->isEnabled(), 10000);
+    window.composer()->setCurrentModel(u"local/qwen3-coder"_s);
+    window.composer()->setText(u"Add a --shout flag to hello.py that upper-cases the greeting."_s);
+    action->trigger();
+    auto *launcher = window.findChild<BestOfLauncher *>();
+    QVERIFY(launcher && launcher->dialog());
+    BestOfDialog *dialog = launcher->dialog();
+    QCOMPARE(dialog->models(), QStringList({u"local/qwen3-coder"_s, u"local/gpt-oss-120b"_s, u"local/devstral"_s}));
+    dialog->limitBox()->setValue(1);
+    dialog->testEdit()->setText(u"grep -q 'upper()' hello.py && echo 'ok  test_shout' || { echo 'FAIL test_shout: "
+                                u"hello.py --shout Ada printed \"Hello, Ada!\"'; exit 1; }"_s);
+    QVERIFY(test::settle(window));
+    QVERIFY(dialog->grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/best-of-dialog.png")));
+    dialog->runButton()->click();
+    QTRY_COMPARE(launcher->views().size(), 1);
+    BestOfView *view = launcher->views().first();
+    view->resize(1440, 900);
+    QTRY_VERIFY_WITH_TIMEOUT(view->group()->isFinished(), 30000);
+    QTRY_VERIFY(view->isComparing());
+    for (int i = 0; i < 3; ++i) {
+        const BestOfView::Column &column = view->column(i);
+        QTRY_VERIFY(column.diff->document());
+    }
+    view->column(2).showOutput->click();
+    test::deliverPosted();
+    const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
+    QVERIFY(view->grab().save(dir + u"best-of-3.png"_s));
+    qInfo("wrote %sbest-of-3.png", qPrintable(dir));
 }
 
 QTEST_MAIN(TestScreenshots)
