@@ -4669,6 +4669,18 @@ This cannot be undone.</source>
 <context>
     <name>weft::BestOfView</name>
     <message>
+        <source>&amp;Stop and Close</source>
+        <translation>停止して閉じる(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Closing stops the runs that have not ended. Their worktrees and sessions stay.</source>
+        <translation>閉じると、終了していない実行は停止します。ワークツリーとセッションは残ります。</translation>
+    </message>
+    <message>
+        <source>Stop the Runs</source>
+        <translation>実行を停止</translation>
+    </message>
+    <message>
         <source>Running</source>
         <translation>実行中</translation>
     </message>

@@ -4669,6 +4669,18 @@ This cannot be undone.</source>
 <context>
     <name>weft::BestOfView</name>
     <message>
+        <source>&amp;Stop and Close</source>
+        <translation>停止并关闭(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Closing stops the runs that have not ended. Their worktrees and sessions stay.</source>
+        <translation>关闭会停止尚未结束的运行。它们的工作树和会话会保留。</translation>
+    </message>
+    <message>
+        <source>Stop the Runs</source>
+        <translation>停止运行</translation>
+    </message>
+    <message>
         <source>Running</source>
         <translation>运行中</translation>
     </message>

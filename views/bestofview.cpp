@@ -8,6 +8,7 @@
 #include "style.h"
 #include "userquestions.h"
 
+#include <QCloseEvent>
 #include <QComboBox>
 #include <QFontDatabase>
 #include <QFrame>
@@ -129,6 +130,22 @@ BestOfView::BestOfView(BestOfRun *group, Board *board, QWidget *parent)
 }
 
 BestOfView::~BestOfView() = default;
+
+void BestOfView::closeEvent(QCloseEvent *event)
+{
+    if (!m_group->isFinished()) {
+        Confirmation confirmation;
+        confirmation.title = tr("Stop the Runs");
+        confirmation.text = tr("Closing stops the runs that have not ended. Their worktrees and sessions stay.");
+        confirmation.button = tr("&Stop and Close");
+        if (!m_questions->confirm(confirmation)) {
+            event->ignore();
+            return;
+        }
+        m_group->stopAll();
+    }
+    QWidget::closeEvent(event);
+}
 
 void BestOfView::setUserQuestions(std::shared_ptr<UserQuestions> questions)
 {

@@ -78,6 +78,10 @@ Q_SIGNALS:
     /// The user asks to open a run's session in the main window.
     void openSessionRequested(const QString &sessionID);
 
+protected:
+    /// While runs go, closing stops them, after a confirmation.
+    void closeEvent(QCloseEvent *event) override;
+
 private:
     void buildComparison();
     void updateStatus();

@@ -73,7 +73,7 @@ BestOfRun::~BestOfRun()
 
 bool BestOfRun::start()
 {
-    if (m_started || m_request.prompt.trimmed().isEmpty() || m_runs.isEmpty() || m_runs.size() > MaxRuns)
+    if (!m_controller || m_started || m_request.prompt.trimmed().isEmpty() || m_runs.isEmpty() || m_runs.size() > MaxRuns)
         return false;
     m_started = true;
     startNext();
@@ -118,7 +118,11 @@ int BestOfRun::indexOf(const QString &sessionID) const
 
 void BestOfRun::startNext()
 {
-    while (!m_stopping && runningCount() < m_limit) {
+    // One worktree made at a time: two `git worktree add` in one repository race for its locks.
+    const auto starting = [this] {
+        return std::any_of(m_runs.cbegin(), m_runs.cend(), [](const Run &run) { return run.state == State::Starting; });
+    };
+    while (m_controller && !m_stopping && runningCount() < m_limit && !starting()) {
         const auto waiting = std::find_if(m_runs.cbegin(), m_runs.cend(),
                                           [](const Run &run) { return run.state == State::Waiting; });
         if (waiting == m_runs.cend())
@@ -155,7 +159,7 @@ void BestOfRun::onSessionMade(int index, const Result<Session> &session)
     run.sessionID = session->id();
     run.directory = session->directory();
     run.branch = u"weft/"_s + run.name;
-    if (m_stopping) {
+    if (m_stopping || !m_controller) {
         end(index, State::Stopped);
         return;
     }
@@ -167,6 +171,7 @@ void BestOfRun::onSessionMade(int index, const Result<Session> &session)
     }
     run.state = State::Running;
     Q_EMIT runChanged(index);
+    startNext();
 }
 
 void BestOfRun::onRunFinished(const QString &sessionID, bool ok, const MessageError &error)
@@ -193,11 +198,11 @@ void BestOfRun::check(int index)
     const QString sessionID = run.sessionID;
     const QString test = run.state == State::Finished ? m_request.testCommand.trimmed() : QString();
     const int timeoutMs = m_request.testTimeoutMs;
-    std::shared_ptr<SessionService> service = m_controller->sharedService();
+    std::shared_ptr<SessionService> service = m_controller ? m_controller->sharedService() : nullptr;
     std::shared_ptr<std::atomic_bool> cancelled = m_cancelled;
     QFuture<Checked> checked = QtConcurrent::run([directory, sessionID, test, timeoutMs, service, cancelled] {
         Checked c;
-        if (!sessionID.isEmpty()) {
+        if (service && !sessionID.isEmpty()) {
             for (const MessageWithParts &m : service->messages(sessionID)) {
                 if (m.info.isAssistant()) {
                     c.tokens += m.info.tokens();
@@ -250,7 +255,7 @@ void BestOfRun::stopAll()
         Run &run = m_runs[i];
         if (run.state == State::Waiting)
             end(int(i), State::Stopped);
-        else if (run.state == State::Running)
+        else if (run.state == State::Running && m_controller)
             m_controller->stop(run.sessionID); // runFinished() follows, aborted
     }
     Q_EMIT countsChanged();

@@ -8,6 +8,7 @@
 #include <QFuture>
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QSet>
 #include <QString>
 #include <QStringList>
@@ -114,7 +115,8 @@ public:
         QStringList notRemoved;
     };
 
-    /// A group for @p request, run by @p controller (which must outlive it). start() starts it.
+    /// A group for @p request, run by @p controller. start() starts it. A group that outlives its
+    /// controller (a window closing) does nothing more.
     BestOfRun(SessionController *controller, Request request, QObject *parent = nullptr);
     /// Stops what still runs (stopAll()) and waits for the work off the GUI thread.
     ~BestOfRun() override;
@@ -174,7 +176,7 @@ private:
     void check(int index);
     [[nodiscard]] int indexOf(const QString &sessionID) const;
 
-    SessionController *m_controller;
+    QPointer<SessionController> m_controller;
     Request m_request;
     QList<Run> m_runs;
     int m_limit = DefaultLimit;

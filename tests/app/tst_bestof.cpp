@@ -44,6 +44,7 @@ private Q_SLOTS:
     void threeRunsTwoAtOnceThenKeepOne();
     void failedRunAndMergeKept();
     void stopAll();
+    void keepRefusedLeavesEveryWorktree();
     void splitDiff();
     void testTimesOut();
 
@@ -159,11 +160,18 @@ void TestBestOf::threeRunsTwoAtOnceThenKeepOne()
     });
     QSignalSpy finished(&group, &BestOfRun::finished);
     QVERIFY(group.start());
-    QCOMPARE(group.runningCount(), 2);
-    QCOMPARE(group.waitingCount(), 1);
-    QCOMPARE(group.runs().at(2).state, BestOfRun::State::Waiting);
+    QCOMPARE(group.runningCount(), 1); // one worktree made at a time
+    QCOMPARE(group.waitingCount(), 2);
+    QCOMPARE(group.runs().at(0).state, BestOfRun::State::Starting);
 
-    QTRY_VERIFY_WITH_TIMEOUT(m_servers.at(0)->heldReplies() == 1 && m_servers.at(1)->heldReplies() == 1, 20000);
+    const auto states = [&] {
+        QStringList out;
+        for (const BestOfRun::Run &run : group.runs())
+            out.append(u"%1 %2"_s.arg(int(run.state)).arg(run.setupError));
+        return out.join(u"; "_s);
+    };
+    QTRY_VERIFY2_WITH_TIMEOUT(m_servers.at(0)->heldReplies() == 1 && m_servers.at(1)->heldReplies() == 1,
+                              qPrintable(states()), 20000);
     QCOMPARE(group.runningCount(), 2);
     QCOMPARE(group.waitingCount(), 1);
     QCOMPARE(m_servers.at(2)->requests().size(), 0);
@@ -243,7 +251,7 @@ void TestBestOf::failedRunAndMergeKept()
     QCOMPARE(good.state, BestOfRun::State::Finished);
     QVERIFY(good.test && good.test->passed());
     QCOMPARE(bad.state, BestOfRun::State::Failed);
-    QVERIFY(!bad.error.isNull());
+    QVERIFY2(!bad.error.isNull(), qPrintable(bad.setupError));
     QVERIFY(!bad.test); // a failed run is not tested
     QVERIFY(bad.diffs.isEmpty());
 
@@ -283,6 +291,46 @@ void TestBestOf::stopAll()
     QVERIFY(group.runs().at(1).sessionID.isEmpty()); // never started
     QCOMPARE(m_servers.at(0)->requests().size(), 1);
     QVERIFY(group.isFinished());
+}
+
+void TestBestOf::keepRefusedLeavesEveryWorktree()
+{
+    std::unique_ptr<SessionController> controller = makeController();
+    QVERIFY(controller);
+    for (int i = 0; i < 2; ++i) {
+        m_servers.at(i)->enqueue(FakeReply::sse(bashCallReply(u"call_%1"_s.arg(i), u"echo run > run%1.txt"_s.arg(i))));
+        m_servers.at(i)->enqueue(FakeReply::sse(textReply({u"Done."_s})));
+    }
+    BestOfRun group(controller.get(), request({u"fake1/gpt-test"_s, u"fake2/gpt-test"_s}));
+    QSignalSpy finished(&group, &BestOfRun::finished);
+    QVERIFY(!group.keep(0, ApplyMode::Diff)); // nothing ended yet
+    QVERIFY(group.start());
+    QVERIFY(!group.start());
+    QVERIFY(finished.wait(30000));
+    QVERIFY(!group.runs().at(0).test); // no test command
+
+    // A merge needs a clean main checkout: refused, and nothing is removed.
+    QFile dirty(m_repo + u"/dirty.txt"_s);
+    QVERIFY(dirty.open(QIODevice::WriteOnly) && dirty.write("x\n") == 2);
+    dirty.close();
+    QVERIFY(git(m_repo, {u"add"_s, u"dirty.txt"_s}));
+    QSignalSpy failed(&group, &BestOfRun::keepFailed);
+    QVERIFY(group.keep(0, ApplyMode::Merge));
+    QVERIFY(failed.wait(20000));
+    QCOMPARE(failed.at(0).at(0).toInt(), 0);
+    QVERIFY(!failed.at(0).at(1).toString().isEmpty());
+    QCOMPARE(group.keptIndex(), -1);
+    QVERIFY(!group.isKeeping());
+    for (const BestOfRun::Run &run : group.runs())
+        QVERIFY(QDir(run.worktreePath).exists());
+    QVERIFY(!QFile::exists(m_repo + u"/run0.txt"_s));
+    // Once the main checkout is clean again, it can be kept.
+    QVERIFY(git(m_repo, {u"rm"_s, u"-q"_s, u"-f"_s, u"dirty.txt"_s}));
+    QSignalSpy kept(&group, &BestOfRun::kept);
+    QVERIFY(group.keep(0, ApplyMode::Rebase));
+    QVERIFY(kept.wait(20000));
+    QVERIFY(QFile::exists(m_repo + u"/run0.txt"_s));
+    QVERIFY(!QDir(group.runs().at(1).worktreePath).exists());
 }
 
 void TestBestOf::splitDiff()

@@ -20,6 +20,7 @@
 #include "scriptedquestions.h"
 
 #include <QAction>
+#include <QPointer>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -46,6 +47,7 @@ private Q_SLOTS:
     void cleanup();
     void disabledOutsideARepository();
     void dialogRunsCompareAndKeep();
+    void closingStopsTheRunsAfterAsking();
 
 private:
     bool makeWindow();
@@ -113,9 +115,12 @@ void TestGuiBestOf::dialogRunsCompareAndKeep()
 
     // Three runs of the same model one after the other: each writes a file named after its
     // worktree; the test command passes in the second one only.
+    // The first reply waits until the first run's tile has been looked at.
     for (int i = 0; i < 3; ++i) {
-        m_run.server->enqueue(
-            FakeReply::sse(bashCallReply(u"call_%1"_s.arg(i), u"echo hello > \"$(basename \"$PWD\").txt\""_s)));
+        FakeReply call
+            = FakeReply::sse(bashCallReply(u"call_%1"_s.arg(i), u"echo hello > \"$(basename \"$PWD\").txt\""_s));
+        call.held = i == 0;
+        m_run.server->enqueue(call);
         m_run.server->enqueue(FakeReply::sse(textReply({u"Wrote it."_s})));
     }
     m_window->composer()->editor()->setFocus();
@@ -123,7 +128,7 @@ void TestGuiBestOf::dialogRunsCompareAndKeep()
     action->trigger();
     BestOfDialog *dialog = launcher()->dialog();
     QVERIFY(dialog);
-    QTRY_VERIFY(dialog->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->isVisible(), 20000);
     QCOMPARE(dialog->promptEdit()->toPlainText(), u"Write a greeting file"_s);
     QCOMPARE(dialog->models().size(), 3);
     QCOMPARE(dialog->models().first(), u"fake/gpt-test"_s);
@@ -157,21 +162,25 @@ void TestGuiBestOf::dialogRunsCompareAndKeep()
     QVERIFY(dialog->runButton()->isEnabled());
     QTest::mouseClick(dialog->runButton(), Qt::LeftButton);
 
-    QTRY_COMPARE(launcher()->views().size(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(launcher()->views().size(), 1, 20000);
     BestOfView *view = launcher()->views().first();
     auto questions = scriptedQuestions([](const Confirmation &c) { return c.text.contains(u"run 2"_s); });
     view->setUserQuestions(questions);
-    QTRY_VERIFY(view->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(view->isVisible(), 20000);
     QVERIFY(!view->isComparing());
     QVERIFY(view->statusLabel()->text().contains(u"1 running, 2 waiting"_s));
     QVERIFY(view->statusLabel()->text().contains(u"at most 1"_s));
     // The running run's tile, and only the group's.
+    QTRY_COMPARE_WITH_TIMEOUT(m_run.server->heldReplies(), 1, 20000);
     QTRY_COMPARE_WITH_TIMEOUT(view->boardView()->sortModel()->rowCount(), 1, 20000);
     QCOMPARE(view->boardView()->sortModel()->index(0, 0).data(BoardModel::SessionIdRole).toString(),
              view->group()->runs().at(0).sessionID);
+    QCOMPARE(view->group()->runs().at(0).state, BestOfRun::State::Running);
+    QVERIFY(view->statusLabel()->text().contains(u"1 running, 2 waiting"_s));
+    m_run.server->release();
 
     QTRY_VERIFY_WITH_TIMEOUT(view->group()->isFinished(), 30000);
-    QTRY_VERIFY(view->isComparing());
+    QTRY_VERIFY_WITH_TIMEOUT(view->isComparing(), 20000);
     QVERIFY(view->statusLabel()->text().contains(u"keep one"_s));
     QVERIFY(!view->stopButton()->isEnabled());
     QCOMPARE(m_run.server->requests().size(), 6);
@@ -185,7 +194,7 @@ void TestGuiBestOf::dialogRunsCompareAndKeep()
         QCOMPARE(column.test->text(), i == 1 ? u"Tests pass"_s : u"Tests fail (exit 1)"_s);
         QCOMPARE(column.diffs->rowCount(), 1);
         QCOMPARE(column.diffs->diff(0).file(), run.name + u".txt"_s);
-        QTRY_VERIFY(column.diff->document());
+        QTRY_VERIFY_WITH_TIMEOUT(column.diff->document(), 20000);
         QVERIFY(column.keep->isEnabled());
     }
     // The output on demand.
@@ -213,9 +222,59 @@ void TestGuiBestOf::dialogRunsCompareAndKeep()
 
     // Its session opens in the window.
     QTest::mouseClick(view->column(1).open, Qt::LeftButton);
-    QTRY_COMPARE(m_window->currentSessionID(), kept.sessionID);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->currentSessionID(), kept.sessionID, 20000);
     // The test command is remembered for the repository.
     QVERIFY(BestOfLauncher::savedTestCommand(QFileInfo(repo).canonicalFilePath()).contains(u"testing"_s));
+}
+
+void TestGuiBestOf::closingStopsTheRunsAfterAsking()
+{
+    if (!Git::available())
+        QSKIP("git is not installed");
+    QVERIFY(makeGitRepository(m_run.project->path()));
+    QVERIFY(makeWindow());
+    QAction *action = m_window->action(u"runOnSeveralModels"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(action->isEnabled(), 10000);
+    OpenAiStream endless;
+    endless.role().text(u"Thinking about it"_s);
+    FakeReply hanging = FakeReply::sse(endless.bytes());
+    hanging.hang = true;
+    m_run.server->enqueue(hanging);
+    m_window->composer()->setText(u"Take your time"_s);
+    action->trigger();
+    BestOfDialog *dialog = launcher()->dialog();
+    QVERIFY(dialog);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->isVisible(), 20000);
+    QTest::mouseClick(dialog->removeButton(2), Qt::LeftButton);
+    QCOMPARE(dialog->models().size(), 2);
+    dialog->limitBox()->setFocus();
+    QTest::keyClick(dialog->limitBox(), Qt::Key_Down);
+    QCOMPARE(dialog->limitBox()->value(), 1);
+    // Return in the test command runs it (the default button).
+    dialog->testEdit()->setFocus();
+    QTest::keyClick(dialog->testEdit(), Qt::Key_Return);
+    QTRY_COMPARE_WITH_TIMEOUT(launcher()->views().size(), 1, 20000);
+    QPointer<BestOfView> view = launcher()->views().first();
+    QTRY_COMPARE_WITH_TIMEOUT(m_run.server->requests().size(), 1, 20000);
+    const QString sessionID = view->group()->runs().at(0).sessionID;
+    QVERIFY(m_window->controller()->isBusy(sessionID));
+
+    int asked = 0;
+    bool agree = false;
+    view->setUserQuestions(scriptedQuestions([&](const Confirmation &) {
+        ++asked;
+        return agree;
+    }));
+    QVERIFY(!view->close());
+    QCOMPARE(asked, 1);
+    QVERIFY(view->isVisible());
+    QVERIFY(m_window->controller()->isBusy(sessionID));
+    agree = true;
+    QVERIFY(view->close());
+    QCOMPARE(asked, 2);
+    QTRY_VERIFY_WITH_TIMEOUT(!view, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->controller()->isBusy(sessionID), 20000);
+    QCOMPARE(m_run.server->requests().size(), 1); // the second run never started
 }
 
 QTEST_MAIN(TestGuiBestOf)
