@@ -140,7 +140,8 @@ void BestOfRun::startRun(int index)
     request.directory = m_request.directory;
     request.projectID = m_request.projectID;
     const QString firstLine = m_request.prompt.trimmed().section(u'\n', 0, 0);
-    request.title = u"%1 · %2"_s.arg(firstLine.left(60), run.model);
+    // The model first: what tells the group's sessions apart in the sidebar and on the tiles.
+    request.title = u"%1 · %2"_s.arg(run.model, firstLine.left(60));
     request.worktree = Worktrees::CreateOptions{.name = run.name};
     QFuture<Result<Session>> made = m_controller->createSession(request);
     m_work.append(QFuture<void>(made));

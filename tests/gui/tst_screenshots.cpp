@@ -9,6 +9,8 @@
 #include "bestofdialog.h"
 #include "bestoflauncher.h"
 #include "bestofview.h"
+#include "boardview.h"
+#include "qt/boardmodel.h"
 #include "contextmeter.h"
 #include "diffview.h"
 #include "core/git.h"
@@ -501,8 +503,9 @@ void TestScreenshots::bestOfComparison()
     s.config.generateTitles = false;
     s.config.snapshots = ProcessorConfig::Snapshots::Never;
 
-    // One run after another (the replies are played in order): two add --shout, the third
-    // --loud, which the test script does not accept.
+    // The three at once, their first replies held until the tiles are taken (the replies are
+    // played in the order asked: the worktrees are made one at a time, so run 1 asks first);
+    // two add --shout, the third --loud, which the test script does not accept.
     const QByteArray shout = "import sys\n\n\ndef greet(name, shout=False):\n    text = f\"Hello, {name}!\"\n"
                              "    return text.upper() if shout else text\n\n\nif __name__ == \"__main__\":\n"
                              "    args = [a for a in sys.argv[1:] if a != \"--shout\"]\n"
@@ -527,7 +530,11 @@ void TestScreenshots::bestOfComparison()
         const QByteArray args = toJson(JsonObject{{u"command"_s, commands.at(i)}, {u"description"_s, u"Add the flag"_s}}, 0);
         call.toolCallStart(0, u"call_%1"_s.arg(i), u"bash"_s, QString::fromUtf8(args));
         call.finish(u"tool_calls"_s).usage(14200 + 2100 * i, 310 + 90 * i).done();
-        server.enqueue(test::FakeReply::sse(call.bytes()));
+        test::FakeReply held = test::FakeReply::sse(call.bytes());
+        held.held = true;
+        server.enqueue(held);
+    }
+    for (int i = 0; i < commands.size(); ++i) {
         test::OpenAiStream done(names.at(i));
         done.role().text(u"Added the flag."_s).finish(u"stop"_s).usage(15100 + 2300 * i, 120 + 40 * i).done();
         server.enqueue(test::FakeReply::sse(done.bytes()));
@@ -544,7 +551,6 @@ void TestScreenshots::bestOfComparison()
     QVERIFY(launcher && launcher->dialog());
     BestOfDialog *dialog = launcher->dialog();
     QCOMPARE(dialog->models(), QStringList({u"local/qwen3-coder"_s, u"local/gpt-oss-120b"_s, u"local/devstral"_s}));
-    dialog->limitBox()->setValue(1);
     dialog->testEdit()->setText(u"grep -q 'upper()' hello.py && echo 'ok  test_shout' || { echo 'FAIL test_shout: "
                                 u"hello.py --shout Ada printed \"Hello, Ada!\"'; exit 1; }"_s);
     QVERIFY(test::settle(window));
@@ -553,6 +559,12 @@ void TestScreenshots::bestOfComparison()
     QTRY_COMPARE(launcher->views().size(), 1);
     BestOfView *view = launcher->views().first();
     view->resize(1440, 900);
+    QTRY_COMPARE_WITH_TIMEOUT(server.heldReplies(), 3, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(view->boardView()->sortModel()->rowCount(), 3, 20000);
+    test::deliverPosted();
+    const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
+    QVERIFY(view->grab().save(dir + u"best-of-3-running.png"_s));
+    server.release();
     QTRY_VERIFY_WITH_TIMEOUT(view->group()->isFinished(), 30000);
     QTRY_VERIFY(view->isComparing());
     for (int i = 0; i < 3; ++i) {
@@ -561,7 +573,6 @@ void TestScreenshots::bestOfComparison()
     }
     view->column(2).showOutput->click();
     test::deliverPosted();
-    const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
     QVERIFY(view->grab().save(dir + u"best-of-3.png"_s));
     qInfo("wrote %sbest-of-3.png", qPrintable(dir));
 }
