@@ -34,6 +34,7 @@
 #include "todopanel.h"
 #include "userquestions.h"
 #include "windowactions.h"
+#include "worktreepresenter.h"
 
 #include <QAction>
 #include <QApplication>
@@ -190,6 +191,7 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     });
     connectController();
     m_attention = new AttentionInbox(this);
+    m_worktrees = new WorktreePresenter(this);
     applyProcessor();
     connect(m_composer, &Composer::sendRequested, this, &MainWindow::sendPrompt);
     connect(m_composer, &Composer::stopRequested, m_controller.get(), &SessionController::stop);
