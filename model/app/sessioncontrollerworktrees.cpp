@@ -212,14 +212,18 @@ QFuture<Result<QString>> SessionController::proposeCommitMessage(const QString &
         request.messages = {LlmMessage::user(prompt)};
         request.maxOutputTokens = 400;
         request.small = true;
-        auto *network = new QNetworkAccessManager(this);
-        Provider *provider = Provider::create(model->settings, network, network);
+        // The network manager is the provider's: deleted after it (the provider lets go of its
+        // reply first), when it answered or with the controller.
+        auto *network = new QNetworkAccessManager;
+        Provider *provider = Provider::create(model->settings, network, this);
+        network->setParent(provider);
+        const auto release = [provider] { provider->deleteLater(); };
         auto text = std::make_shared<QString>();
-        connect(provider, &Provider::event, network, [text](const LlmEvent &e) {
+        connect(provider, &Provider::event, provider, [text](const LlmEvent &e) {
             if (e.type == LlmEvent::Type::TextDelta)
                 *text += e.text;
         });
-        connect(provider, &Provider::finished, network, [network, text, finish] {
+        connect(provider, &Provider::finished, provider, [text, finish, release] {
             QString message = text->trimmed();
             // Some models fence it all the same.
             if (message.startsWith(u"```"_s)) {
@@ -229,11 +233,11 @@ QFuture<Result<QString>> SessionController::proposeCommitMessage(const QString &
                 message = message.trimmed();
             }
             finish(message.isEmpty() ? Answer(Error{SessionTr::tr("the model proposed no message"), {}}) : Answer(message));
-            network->deleteLater();
+            release();
         });
-        connect(provider, &Provider::failed, network, [network, finish](const MessageError &error, std::optional<qint64>) {
+        connect(provider, &Provider::failed, provider, [finish, release](const MessageError &error, std::optional<qint64>) {
             finish(Error{error.message(), {}});
-            network->deleteLater();
+            release();
         });
         provider->start(request);
     });

@@ -11,6 +11,7 @@
 #include "guitest.h"
 #include "newsessiondialog.h"
 #include "processor/setup.h"
+#include "qt/diffmodel.h"
 #include "runfixture.h"
 #include "scriptedquestions.h"
 #include "session/sessionservice.h"
@@ -467,7 +468,7 @@ void TestGuiWorktrees::terminalCommand()
     const QByteArray saved = qgetenv("TERMINAL");
     const QString sh = QStandardPaths::findExecutable(u"sh"_s);
     QVERIFY(!sh.isEmpty());
-    qputenv("TERMINAL", QFile::encodeName(sh) + " -c 'exit 0'");
+    qputenv("TERMINAL", QByteArray(QFile::encodeName(sh) + " -c \"exit 0\""));
     const std::optional<WorktreePresenter::Command> chosen = WorktreePresenter::terminalCommand(u"/tmp/a b"_s);
     QVERIFY(chosen);
     QCOMPARE(chosen->program, sh);
