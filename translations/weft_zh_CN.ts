@@ -4665,6 +4665,14 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::ApplyWorktreeDialog</name>
+    <message>
+        <source>Files in conflict (%1)</source>
+        <translation>有冲突的文件（%1）</translation>
+    </message>
+    <message>
+        <source>Files in conflict</source>
+        <translation>有冲突的文件</translation>
+    </message>
     <message numerus="yes">
         <source>Not applied: %n file(s) conflict. Nothing was changed: the main checkout and the worktree are as they were. Resolve it in the worktree, or apply as uncommitted changes.</source>
         <translation>

@@ -95,9 +95,12 @@ ApplyWorktreeDialog::ApplyWorktreeDialog(SessionController *controller, const Wo
     m_outcome->setWordWrap(true);
     m_outcome->setTextFormat(Qt::PlainText);
     m_outcome->hide();
+    m_conflictsLabel = new QLabel(tr("Files in conflict"), this);
+    m_conflictsLabel->hide();
     m_conflicts = new QListWidget(this);
     m_conflicts->setObjectName(u"conflicts"_s);
-    m_conflicts->setMaximumHeight(120);
+    m_conflicts->setMaximumHeight(100);
+    m_conflicts->setIconSize(QSize(16, 16));
     m_conflicts->hide();
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
@@ -109,6 +112,7 @@ ApplyWorktreeDialog::ApplyWorktreeDialog(SessionController *controller, const Wo
     layout->addWidget(how);
     layout->addLayout(lists, 1);
     layout->addWidget(m_outcome);
+    layout->addWidget(m_conflictsLabel);
     layout->addWidget(m_conflicts);
     layout->addWidget(m_buttons);
     resize(720, 520);
@@ -180,8 +184,10 @@ void ApplyWorktreeDialog::updateMode()
         return;
     const ApplyMode current = mode();
     const bool branchModes = !m_changes->mainDirty && !m_worktree.branch.isEmpty();
-    m_merge->setEnabled(branchModes);
-    m_rebase->setEnabled(branchModes);
+    const bool open = !m_applying && !m_done;
+    m_merge->setEnabled(open && branchModes);
+    m_rebase->setEnabled(open && branchModes);
+    m_diff->setEnabled(open);
     QStringList notes;
     if (m_changes->mainDirty)
         notes << tr("The main checkout has uncommitted changes: merging and rebasing need it clean (commit or stash "
@@ -202,7 +208,7 @@ void ApplyWorktreeDialog::updateMode()
     m_filesLabel->setText(tr("Files (%1)").arg(m_changes->files.size()));
     const bool possible = current == ApplyMode::Diff ? !m_changes->files.isEmpty()
                                                      : branchModes && !m_changes->commits.isEmpty();
-    m_apply->setEnabled(possible && !m_applying && !m_outcome->isVisible());
+    m_apply->setEnabled(possible && !m_applying && !m_done);
 }
 
 void ApplyWorktreeDialog::apply()
@@ -210,10 +216,9 @@ void ApplyWorktreeDialog::apply()
     if (!m_controller || m_applying || !m_apply->isEnabled())
         return;
     m_applying = true;
-    m_apply->setEnabled(false);
-    for (QAbstractButton *b : m_modes->buttons())
-        b->setEnabled(false);
+    updateMode();
     m_outcome->setText(tr("Applying…"));
+    m_outcome->setPalette(palette());
     m_outcome->show();
     const ApplyMode applying = mode();
     whenFinished(m_controller->applyWorktree(m_worktree, applying), this, [this](const Result<ApplyResult> &result) {
@@ -233,20 +238,20 @@ void ApplyWorktreeDialog::showOutcome(const Result<ApplyResult> &result)
         p.setColor(QPalette::WindowText, Style::negative(palette()));
         // It may be retried (another mode, after committing in the main checkout).
         m_outcome->setPalette(p);
-        m_merge->setEnabled(true);
-        m_rebase->setEnabled(true);
-        m_diff->setEnabled(true);
         m_outcome->show();
-        m_apply->setEnabled(true);
+        updateMode();
         return;
     }
     m_conflicts->clear();
+    // Done, unless a merge or rebase met conflicts and changed nothing: another way may be tried.
+    m_done = result->clean() || applied == ApplyMode::Diff;
     if (result->clean()) {
         m_outcome->setText(applied == ApplyMode::Diff
                                ? tr("Applied: the main checkout has the changes of %1, not committed.").arg(branchOf(m_worktree))
                                : tr("Applied: the main checkout has the work of %1.").arg(branchOf(m_worktree)));
         p.setColor(QPalette::WindowText, Style::positive(palette()));
         m_conflicts->hide();
+        m_conflictsLabel->hide();
     } else {
         const int n = int(result->conflicts.size());
         m_outcome->setText(Style::plural(applied == ApplyMode::Diff
@@ -260,17 +265,14 @@ void ApplyWorktreeDialog::showOutcome(const Result<ApplyResult> &result)
                                          n));
         p.setColor(QPalette::WindowText, Style::negative(palette()));
         for (const QString &file : result->conflicts)
-            new QListWidgetItem(QIcon::fromTheme(u"dialog-warning"_s), file, m_conflicts);
+            new QListWidgetItem(Style::icon(u"dialog-warning"_s), file, m_conflicts);
+        m_conflictsLabel->setText(tr("Files in conflict (%1)").arg(n));
+        m_conflictsLabel->show();
         m_conflicts->show();
-        if (applied != ApplyMode::Diff) {
-            // Nothing changed: another way may be tried.
-            m_diff->setEnabled(true);
-            m_merge->setEnabled(true);
-            m_rebase->setEnabled(true);
-        }
     }
     m_outcome->setPalette(p);
     m_outcome->show();
+    updateMode();
 }
 
 // ---- CommitWorktreeDialog -----------------------------------------------------------------------

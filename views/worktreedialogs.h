@@ -57,6 +57,7 @@ private:
     Worktree m_worktree;
     std::optional<SessionController::WorktreeChanges> m_changes;
     bool m_applying = false;
+    bool m_done = false; // applied (cleanly, or as a diff with conflict markers): nothing more to do
     QLabel *m_intro;
     QButtonGroup *m_modes;
     QRadioButton *m_merge;
@@ -68,6 +69,7 @@ private:
     QLabel *m_commitsLabel;
     QLabel *m_filesLabel;
     QLabel *m_outcome;
+    QLabel *m_conflictsLabel;
     QListWidget *m_conflicts;
     QDialogButtonBox *m_buttons;
     QPushButton *m_apply;

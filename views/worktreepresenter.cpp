@@ -109,16 +109,14 @@ void WorktreePresenter::createActions()
             action->setIcon(Style::icon(icon));
         if (!shortcut.isEmpty())
             action->setShortcut(shortcut);
-        if (slot)
-            connect(action, &QAction::triggered, this, slot);
+        connect(action, &QAction::triggered, this, slot);
         m_actions.insert(name, action);
         m_window->addAction(action);
         return action;
     };
     QAction *newSession = make(u"newSessionInWorktree"_s, tr("New Session (&Folder, Worktree)…"), u"document-new"_s,
-                               QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N), nullptr);
+                               QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N), &WorktreePresenter::newSession);
     newSession->setToolTip(tr("A new session in a folder you choose, or in a new git worktree"));
-    connect(newSession, &QAction::triggered, this, [this] { this->newSession(false); });
     make(u"worktreeApply"_s, tr("&Apply to Main Checkout…"), u"vcs-merge"_s, {}, &WorktreePresenter::showApply);
     make(u"worktreeCommit"_s, tr("&Commit…"), u"vcs-commit"_s, {}, &WorktreePresenter::showCommit);
     make(u"worktreeTerminal"_s, tr("Open in &Terminal"), u"utilities-terminal"_s, {}, &WorktreePresenter::openInTerminal);
@@ -268,7 +266,7 @@ bool WorktreePresenter::projectInWorktree(const QString &projectID)
     return QSettings().value(projectKey(projectID, u"inWorktree"_s), defaultInWorktree()).toBool();
 }
 
-void WorktreePresenter::newSession(bool inWorktree)
+void WorktreePresenter::newSession()
 {
     if (m_newSession) {
         m_newSession->raise();
@@ -278,15 +276,13 @@ void WorktreePresenter::newSession(bool inWorktree)
     const QString sessionID = m_window->currentSessionID();
     const std::optional<Session> current
         = m_window->currentSource().isEmpty() ? m_window->sessionsModel()->session(sessionID) : std::nullopt;
-    // From a session in a worktree, a new one starts from the main checkout by default.
-    const QString directory = m_current && m_current->path == (current ? current->directory() : QString())
-        ? QString()
-        : (current ? current->directory() : QString());
+    // In the current session's folder (a new worktree of a worktree's repository starts from the
+    // main checkout's HEAD, beside the main checkout: Worktrees::create()).
     const QString projectID = current ? current->projectID() : QString();
     m_newSession = new NewSessionDialog(m_controller, m_window);
     m_newSession->setAttribute(Qt::WA_DeleteOnClose);
-    m_newSession->setDirectory(!directory.isEmpty() ? directory : current ? current->directory() : QDir::homePath(), projectID);
-    m_newSession->setInWorktree(inWorktree || projectInWorktree(projectID));
+    m_newSession->setDirectory(current ? current->directory() : QDir::homePath(), projectID);
+    m_newSession->setInWorktree(projectInWorktree(projectID));
     m_newSession->setWorktreeParent(QSettings().value(projectKey(projectID, u"parent"_s)).toString());
     connect(m_newSession, &QDialog::accepted, this, [this, projectID, dialog = m_newSession] {
         QSettings settings;

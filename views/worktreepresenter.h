@@ -49,7 +49,7 @@ public:
 
     /// Shows the New Session dialog for the current session's folder, "in a new worktree"
     /// checked as the project last had it (else as Settings say).
-    void newSession(bool inWorktree);
+    void newSession();
     [[nodiscard]] NewSessionDialog *newSessionDialog() const;
     void showApply();
     [[nodiscard]] ApplyWorktreeDialog *applyDialog() const;
