@@ -144,6 +144,22 @@ The agent will read, change and run commands there, and a revert changes files t
 <context>
     <name>weft::ChangesPane</name>
     <message>
+        <source>Worktree vs base: %1</source>
+        <translation>ワークツリーと基点の差分: %1</translation>
+    </message>
+    <message>
+        <source>No changes in the worktree since its base commit.</source>
+        <translation>基点のコミット以降、ワークツリーに変更はありません。</translation>
+    </message>
+    <message>
+        <source>Everything the worktree %1 changed since its base commit, committed or not</source>
+        <translation>ワークツリー %1 が基点のコミット以降に変更したすべて (コミット済みかどうかを問わず)</translation>
+    </message>
+    <message>
+        <source>Worktree</source>
+        <translation>ワークツリー</translation>
+    </message>
+    <message>
         <source>the session is running</source>
         <translation>セッションは実行中です</translation>
     </message>
@@ -2402,6 +2418,14 @@ This cannot be undone.</source>
 <context>
     <name>weft::Server</name>
     <message>
+        <source>worktrees are not available on this server</source>
+        <translation>このサーバーではワークツリーを使用できません</translation>
+    </message>
+    <message>
+        <source>the session does not work in a worktree of the server</source>
+        <translation>このセッションはサーバーのワークツリーで作業していません</translation>
+    </message>
+    <message>
         <source>OpenCode&apos;s service is not running (its process %1 is gone)</source>
         <translation>OpenCode サービスは動作していません (プロセス %1 は終了しています)</translation>
     </message>
@@ -2592,6 +2616,18 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::Session</name>
+    <message>
+        <source>the model proposed no message</source>
+        <translation>モデルはメッセージを提案しませんでした</translation>
+    </message>
+    <message>
+        <source>no model is configured</source>
+        <translation>モデルが設定されていません</translation>
+    </message>
+    <message>
+        <source>no session %1</source>
+        <translation>セッション %1 はありません</translation>
+    </message>
     <message>
         <source>nothing is queued for session %1</source>
         <translation>セッション %1 に待機中のプロンプトはありません</translation>
@@ -2811,6 +2847,14 @@ Sessions written by version %2</source>
 </context>
 <context>
     <name>weft::SettingsDialog</name>
+    <message>
+        <source>For projects that have not chosen yet: each project remembers its last choice.</source>
+        <translation>まだ選んでいないプロジェクト向けです。各プロジェクトは最後の選択を記憶します。</translation>
+    </message>
+    <message>
+        <source>New Session (Folder, Worktree)… offers a new git &amp;worktree first</source>
+        <translation>「新しいセッション (フォルダー、ワークツリー)…」で新しい git ワークツリーを最初から選択(&amp;W)</translation>
+    </message>
     <message>
         <source>While the agent &amp;replies, Enter:</source>
         <translation>エージェントの応答中の Enter(&amp;R):</translation>
@@ -4425,6 +4469,34 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::Worktree</name>
+    <message>
+        <source>cannot read the commits of %1</source>
+        <translation>%1 のコミットを読み取れません</translation>
+    </message>
+    <message>
+        <source>cannot copy the uncommitted changes of %1 into %2: %3</source>
+        <translation>%1 の未コミットの変更を %2 にコピーできません: %3</translation>
+    </message>
+    <message>
+        <source>%1 is not in a linked worktree of %2</source>
+        <translation>%1 は %2 のリンクされたワークツリーにありません</translation>
+    </message>
+    <message>
+        <source>the setup script %1 failed (exit code %2); the worktree %3 stays:
+%4</source>
+        <translation>セットアップスクリプト %1 が失敗しました (終了コード %2)。ワークツリー %3 は残ります:
+%4</translation>
+    </message>
+    <message numerus="yes">
+        <source>the setup script %1 did not finish in %n minute(s); the worktree %2 stays</source>
+        <translation>
+            <numerusform>セットアップスクリプト %1 が %n 分以内に終了しませんでした。ワークツリー %2 は残ります</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cannot run the setup script %1: %2</source>
+        <translation>セットアップスクリプト %1 を実行できません: %2</translation>
+    </message>
     <message numerus="yes">
         <source>%1 has %n uncommitted change(s)</source>
         <translation>
@@ -4878,6 +4950,400 @@ This cannot be undone.</source>
     <message>
         <source>Open a session of Weft&apos;s own, in a git repository, to run its prompt on several models</source>
         <translation>複数のモデルでプロンプトを実行するには、git リポジトリ内の Weft のセッションを開いてください</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ApplyWorktreeDialog</name>
+    <message>
+        <source>Files in conflict (%1)</source>
+        <translation>競合しているファイル (%1)</translation>
+    </message>
+    <message>
+        <source>Files in conflict</source>
+        <translation>競合しているファイル</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not applied: %n file(s) conflict. Nothing was changed: the main checkout and the worktree are as they were. Resolve it in the worktree, or apply as uncommitted changes.</source>
+        <translation>
+            <numerusform>適用されませんでした: %n 個のファイルが競合します。何も変更されていません。メインのチェックアウトとワークツリーは元のままです。ワークツリーで解決するか、未コミットの変更として適用してください。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied with conflicts in %n file(s): they hold conflict markers in the main checkout; resolve them there.</source>
+        <translation>
+            <numerusform>%n 個のファイルで競合して適用されました。メインのチェックアウトのそれらのファイルに競合マーカーがあります。そこで解決してください。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Applied: the main checkout has the work of %1.</source>
+        <translation>適用しました: メインのチェックアウトに %1 の作業が入りました。</translation>
+    </message>
+    <message>
+        <source>Applied: the main checkout has the changes of %1, not committed.</source>
+        <translation>適用しました: メインのチェックアウトに %1 の変更が未コミットで入りました。</translation>
+    </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>適用されませんでした: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>閉じる(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Applying…</source>
+        <translation>適用しています…</translation>
+    </message>
+    <message>
+        <source>Files (%1)</source>
+        <translation>ファイル (%1)</translation>
+    </message>
+    <message>
+        <source>Commits (%1)</source>
+        <translation>コミット (%1)</translation>
+    </message>
+    <message>
+        <source>Commits (%1, their changes come as uncommitted ones)</source>
+        <translation>コミット (%1、変更は未コミットとして取り込まれます)</translation>
+    </message>
+    <message>
+        <source>Its branch has no commits since it was made: there is nothing to merge.</source>
+        <translation>ブランチには作成以降のコミットがありません。マージするものはありません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) changed in the worktree are not committed: merging or rebasing leaves them behind (commit them first, or apply as uncommitted changes).</source>
+        <translation>
+            <numerusform>ワークツリーで変更された %n 個のファイルが未コミットです。マージやリベースでは取り込まれません (先にコミットするか、未コミットの変更として適用してください)。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The main checkout has uncommitted changes: merging and rebasing need it clean (commit or stash them first).</source>
+        <translation>メインのチェックアウトに未コミットの変更があります。マージとリベースには変更のない状態が必要です (先にコミットするか退避してください)。</translation>
+    </message>
+    <message>
+        <source>Not committed in the worktree</source>
+        <translation>ワークツリーで未コミット</translation>
+    </message>
+    <message>
+        <source>Bring the work of %1 (%2) into the main checkout %3, on %4.</source>
+        <translation>%1 (%2) の作業をメインのチェックアウト %3 (%4) に取り込みます。</translation>
+    </message>
+    <message>
+        <source>Bring the work of %1 (%2) into the main checkout %3.</source>
+        <translation>%1 (%2) の作業をメインのチェックアウト %3 に取り込みます。</translation>
+    </message>
+    <message>
+        <source>What %1 holds cannot be read: %2</source>
+        <translation>%1 の内容を読み取れません: %2</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>適用(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <source>Commits</source>
+        <translation>コミット</translation>
+    </message>
+    <message>
+        <source>Apply everything as &amp;uncommitted changes (committed or not)</source>
+        <translation>すべてを未コミットの変更として適用(&amp;U) (コミット済みかどうかを問わず)</translation>
+    </message>
+    <message>
+        <source>&amp;Rebase its branch onto the main checkout&apos;s, then fast-forward</source>
+        <translation>ブランチをメインのチェックアウトのブランチにリベースし、早送り(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Merge its branch (a merge commit; uncommitted changes stay behind)</source>
+        <translation>ブランチをマージ(&amp;M) (マージコミット。未コミットの変更は残ります)</translation>
+    </message>
+    <message>
+        <source>How</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>Reading what %1 holds…</source>
+        <translation>%1 の内容を読み取っています…</translation>
+    </message>
+    <message>
+        <source>Apply to Main Checkout</source>
+        <translation>メインのチェックアウトに適用</translation>
+    </message>
+</context>
+<context>
+    <name>weft::CommitWorktreeDialog</name>
+    <message>
+        <source>Not committed: %1</source>
+        <translation>コミットされませんでした: %1</translation>
+    </message>
+    <message>
+        <source>Committing…</source>
+        <translation>コミットしています…</translation>
+    </message>
+    <message>
+        <source>No message was proposed: %1</source>
+        <translation>メッセージは提案されませんでした: %1</translation>
+    </message>
+    <message>
+        <source>The model&apos;s proposal was not put in: you had started writing.</source>
+        <translation>入力を始めていたため、モデルの提案は入れませんでした。</translation>
+    </message>
+    <message>
+        <source>Proposed by the session&apos;s model: edit it as you like.</source>
+        <translation>セッションのモデルによる提案です。自由に編集してください。</translation>
+    </message>
+    <message>
+        <source>&amp;Commit</source>
+        <translation>コミット(&amp;C)</translation>
+    </message>
+    <message>
+        <source>The session&apos;s model is writing a message…</source>
+        <translation>セッションのモデルがメッセージを書いています…</translation>
+    </message>
+    <message>
+        <source>The commit message</source>
+        <translation>コミットメッセージ</translation>
+    </message>
+    <message>
+        <source>Commit everything %1 holds, new files too, on %2.</source>
+        <translation>%1 のすべて (新しいファイルも) を %2 にコミットします。</translation>
+    </message>
+    <message>
+        <source>Commit in Worktree</source>
+        <translation>ワークツリーでコミット</translation>
+    </message>
+</context>
+<context>
+    <name>weft::NewSessionDialog</name>
+    <message>
+        <source>Looking for the folder&apos;s git repository…</source>
+        <translation>フォルダーの git リポジトリを探しています…</translation>
+    </message>
+    <message>
+        <source>The folder is in no git repository: the session works in the folder itself.</source>
+        <translation>このフォルダーは git リポジトリにありません。セッションはフォルダーそのもので作業します。</translation>
+    </message>
+    <message>
+        <source>On a new branch: %1</source>
+        <translation>新しいブランチ: %1</translation>
+    </message>
+    <message>
+        <source>Run the &amp;setup script %1 there</source>
+        <translation>そこでセットアップスクリプト %1 を実行(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Run the setup script (the repository has no %1)</source>
+        <translation>セットアップスクリプトを実行 (リポジトリに %1 はありません)</translation>
+    </message>
+    <message>
+        <source>Folder for Worktrees</source>
+        <translation>ワークツリーのフォルダー</translation>
+    </message>
+    <message>
+        <source>Folder of the New Session</source>
+        <translation>新しいセッションのフォルダー</translation>
+    </message>
+    <message>
+        <source>&amp;Create</source>
+        <translation>作成(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Put it in:</source>
+        <translation>作成場所(&amp;P):</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名前(&amp;N):</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>フォルダー(&amp;F):</translation>
+    </message>
+    <message>
+        <source>B&amp;rowse…</source>
+        <translation>参照(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>The session works on a branch of its own in a copy of the repository, and its work comes back when you apply it (Session › Worktree).</source>
+        <translation>セッションはリポジトリのコピー上の専用ブランチで作業し、適用すると作業が戻ってきます (セッション › ワークツリー)。</translation>
+    </message>
+    <message>
+        <source>In a new git &amp;worktree</source>
+        <translation>新しい git ワークツリーで(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>参照(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>New Session</source>
+        <translation>新しいセッション</translation>
+    </message>
+</context>
+<context>
+    <name>weft::WorktreePresenter</name>
+    <message>
+        <source>The fork works in %1</source>
+        <translation>フォークは %1 で作業します</translation>
+    </message>
+    <message>
+        <source>Fork the Worktree</source>
+        <translation>ワークツリーのフォーク</translation>
+    </message>
+    <message>
+        <source>Forking the worktree %1…</source>
+        <translation>ワークツリー %1 をフォークしています…</translation>
+    </message>
+    <message>
+        <source>Fork &amp;Worktree</source>
+        <translation>ワークツリーをフォーク(&amp;W)</translation>
+    </message>
+    <message>
+        <source>The session works in the worktree %1 (%2). Give the fork a worktree of its own? It is made from that worktree&apos;s last commit, with its uncommitted changes copied. Otherwise the fork works in the same folder.</source>
+        <translation>このセッションはワークツリー %1 (%2) で作業しています。フォークに専用のワークツリーを用意しますか? そのワークツリーの最新コミットから作成され、未コミットの変更もコピーされます。用意しない場合、フォークは同じフォルダーで作業します。</translation>
+    </message>
+    <message>
+        <source>Fork the Worktree Too?</source>
+        <translation>ワークツリーもフォークしますか?</translation>
+    </message>
+    <message>
+        <source>No terminal program was found: set TERMINAL to the one you use.</source>
+        <translation>端末プログラムが見つかりません。使用するものを TERMINAL に設定してください。</translation>
+    </message>
+    <message>
+        <source>%1 could not be started.</source>
+        <translation>%1 を起動できませんでした。</translation>
+    </message>
+    <message>
+        <source>Open in Terminal</source>
+        <translation>端末で開く</translation>
+    </message>
+    <message>
+        <source>Its branch %1 stays, with its commits.</source>
+        <translation>ブランチ %1 はコミットとともに残ります。</translation>
+    </message>
+    <message>
+        <source>Remove the worktree %1? Its folder is deleted.</source>
+        <translation>ワークツリー %1 を削除しますか? フォルダーが削除されます。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 has %n uncommitted change(s), which are lost when it is removed. Remove it anyway?</source>
+        <translation>
+            <numerusform>%1 には未コミットの変更が %n 件あり、削除すると失われます。それでも削除しますか?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Removed the worktree %1</source>
+        <translation>ワークツリー %1 を削除しました</translation>
+    </message>
+    <message>
+        <source>Not removed</source>
+        <translation>削除されませんでした</translation>
+    </message>
+    <message>
+        <source>Remove the server&apos;s worktree %1? The server deletes its folder and its branch.</source>
+        <translation>サーバーのワークツリー %1 を削除しますか? サーバーがフォルダーとブランチを削除します。</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>削除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Remove Worktree</source>
+        <translation>ワークツリーを削除</translation>
+    </message>
+    <message>
+        <source>Committed %1 on %2</source>
+        <translation>%2 に %1 をコミットしました</translation>
+    </message>
+    <message>
+        <source>Applied to the main checkout</source>
+        <translation>メインのチェックアウトに適用しました</translation>
+    </message>
+    <message>
+        <source>New session in %1</source>
+        <translation>%1 に新しいセッション</translation>
+    </message>
+    <message>
+        <source>The session could not be created:
+%1</source>
+        <translation>セッションを作成できませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>New Session</source>
+        <translation>新しいセッション</translation>
+    </message>
+    <message>
+        <source>Making the worktree %1…</source>
+        <translation>ワークツリー %1 を作成しています…</translation>
+    </message>
+    <message>
+        <source>Making the worktree %1 and running its setup script…</source>
+        <translation>ワークツリー %1 を作成し、セットアップスクリプトを実行しています…</translation>
+    </message>
+    <message>
+        <source>&amp;Worktree (%1)</source>
+        <translation>ワークツリー (%1)(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Not while the session runs</source>
+        <translation>セッションの実行中はできません</translation>
+    </message>
+    <message>
+        <source>The session does not work in a worktree (File › New Session (Folder, Worktree)… makes one)</source>
+        <translation>このセッションはワークツリーで作業していません (ファイル › 新しいセッション (フォルダー、ワークツリー)… で作成できます)</translation>
+    </message>
+    <message>
+        <source>no worktree</source>
+        <translation>ワークツリーはありません</translation>
+    </message>
+    <message>
+        <source>Not available on this server: %1</source>
+        <translation>このサーバーでは使用できません: %1</translation>
+    </message>
+    <message>
+        <source>Not available for OpenCode&apos;s sessions: copy the session into Weft first</source>
+        <translation>OpenCode のセッションでは使用できません: 先にセッションを Weft にコピーしてください</translation>
+    </message>
+    <message>
+        <source>Not available on this server: its files are the server&apos;s</source>
+        <translation>このサーバーでは使用できません: ファイルはサーバー上にあります</translation>
+    </message>
+    <message>
+        <source>&amp;Worktree</source>
+        <translation>ワークツリー(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove Worktree…</source>
+        <translation>ワークツリーを削除(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Open in &amp;File Manager</source>
+        <translation>ファイルマネージャーで開く(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open in &amp;Terminal</source>
+        <translation>端末で開く(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Commit…</source>
+        <translation>コミット(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Apply to Main Checkout…</source>
+        <translation>メインのチェックアウトに適用(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>A new session in a folder you choose, or in a new git worktree</source>
+        <translation>選んだフォルダー、または新しい git ワークツリーでの新しいセッション</translation>
+    </message>
+    <message>
+        <source>New Session (&amp;Folder, Worktree)…</source>
+        <translation>新しいセッション (フォルダー、ワークツリー)(&amp;F)…</translation>
     </message>
 </context>
 </TS>

@@ -6,6 +6,7 @@
 #include "core/prompt.h"
 #include "core/result.h"
 #include "core/types.h"
+#include "worktree/worktrees.h"
 
 #include <QElapsedTimer>
 #include <QFuture>
@@ -107,6 +108,13 @@ public:
     /// Renames the session on the server: its new state, or the server's error.
     [[nodiscard]] QFuture<Result<Session>> rename(const QString &sessionID, const QString &title);
     void stop(const QString &sessionID);
+    /// The server's worktree (OpenCode 1.18's `/experimental/worktree`) that @p sessionID works in,
+    /// read off the GUI thread (its path; the server does not say its branch or base); an error
+    /// when it works in none, or the server has no worktrees (OpenCode 2, older 1.x).
+    [[nodiscard]] QFuture<Result<Worktree>> worktreeOf(const QString &sessionID) const;
+    /// Removes the server's worktree @p worktree of @p sessionID's project (OpenCode deletes its
+    /// branch too).
+    [[nodiscard]] QFuture<Result<void>> removeWorktree(const QString &sessionID, const QString &worktree) const;
     void fork(const QString &sessionID, const QString &messageID);
     void compact(const QString &sessionID, const QString &model = {});
     void revert(const QString &sessionID, const QString &messageID, const QString &partID = {});

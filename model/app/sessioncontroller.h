@@ -308,8 +308,54 @@ public:
     /// then the repository's setup script runs in it when asked; the session works there.
     [[nodiscard]] QFuture<Result<Session>> createSession(const NewSessionRequest &request);
     /// The linked worktree that holds @p sessionID's folder, read off the GUI thread; an error
-    /// when none does (the main checkout, no repository, a server's session).
+    /// when none does (the main checkout, no repository). A server's session: the server's
+    /// worktree (ServerSource::worktreeOf()), where the server has them.
     [[nodiscard]] QFuture<Result<Worktree>> worktreeOf(const QString &sessionID);
+    /// The repository of a folder as New Session shows it: where its worktrees go by default and
+    /// its setup script (empty: none).
+    struct WorktreeRepository {
+        QString mainPath;
+        QString defaultParent;
+        QString setupScript;
+    };
+    /// Read off the GUI thread; an error when @p directory is in no git repository.
+    [[nodiscard]] QFuture<Result<WorktreeRepository>> worktreeRepository(const QString &directory);
+    /// The branch of each of @p directories that a linked worktree holds (the others are left
+    /// out), read off the GUI thread: what the sidebar and the board show.
+    [[nodiscard]] QFuture<QHash<QString, QString>> worktreeBranches(const QStringList &directories);
+    /// What a worktree holds that its base does not, as the apply dialog shows it.
+    struct WorktreeChanges {
+        /// Its commits since its base, the newest first.
+        QList<WorktreeCommit> commits;
+        /// Everything it changed since its base, uncommitted changes included, file by file.
+        QList<FileDiff> files;
+        /// Its files changed and not committed (Worktrees::status()).
+        QStringList uncommitted;
+        /// The main checkout's folder and branch (what applying changes).
+        QString mainPath;
+        QString mainBranch;
+        /// The main checkout has uncommitted changes (Merge and Rebase refuse then).
+        bool mainDirty = false;
+    };
+    /// Read off the GUI thread.
+    [[nodiscard]] QFuture<Result<WorktreeChanges>> worktreeChanges(const Worktree &worktree);
+    /// Brings @p worktree's work into the main checkout off the GUI thread (Worktrees::apply()).
+    [[nodiscard]] QFuture<Result<ApplyResult>> applyWorktree(const Worktree &worktree, ApplyMode mode);
+    /// Commits everything @p worktree holds with @p message off the GUI thread: the new commit.
+    [[nodiscard]] QFuture<Result<QString>> commitWorktree(const Worktree &worktree, const QString &message);
+    /// A commit message for what @p worktree holds, asked of @p sessionID's model (its last
+    /// reply's, else the default) in one call without tools: a subject line, a blank line and
+    /// a short body. The worktree's changes are read off the GUI thread; the model's answer streams
+    /// on it.
+    [[nodiscard]] QFuture<Result<QString>> proposeCommitMessage(const QString &sessionID, const Worktree &worktree);
+    /// Removes @p worktree's folder off the GUI thread; refused while it has uncommitted changes
+    /// unless @p force. Its branch stays.
+    [[nodiscard]] QFuture<Result<void>> removeWorktree(const Worktree &worktree, bool force);
+    /// Gives session @p sessionID (a fork of a session in @p from) a worktree of its own: @p options
+    /// made from @p from's HEAD with its uncommitted changes (SessionWorktree::fork()), and the
+    /// session's folder moved there. Off the GUI thread; refused while the session runs.
+    [[nodiscard]] QFuture<Result<Session>> forkWorktree(const QString &sessionID, const Worktree &from,
+                                                        const Worktrees::CreateOptions &options);
 
     // ---- OpenCode servers
     /// Connects to the OpenCode server of @p client (again, when it is a source already) and

@@ -6,6 +6,7 @@
 // `weft run --worktree` share. Every call blocks (git, the script).
 
 #include "core/result.h"
+#include "core/types.h"
 #include "worktree/worktrees.h"
 
 #include <QString>
@@ -36,5 +37,14 @@ struct Made {
 
 /// The linked worktree (not the main checkout) that holds @p directory, or an error when none does.
 [[nodiscard]] Result<Worktree> holding(const QString &directory);
+
+/// A new worktree @p options made from @p from's HEAD, with @p from's uncommitted changes (new
+/// files too) copied into it as uncommitted changes: a fork of the work as it stands. Its base is
+/// @p from's HEAD. No setup script runs (the work is copied, not set up anew).
+[[nodiscard]] Result<Worktree> fork(const Worktree &from, Worktrees::CreateOptions options);
+
+/// A unified diff of many files (`git diff`) as one FileDiff per file: its path, its own patch,
+/// its status ("added", "deleted", "modified") and its added and removed lines.
+[[nodiscard]] QList<FileDiff> splitPatch(const QByteArray &patch);
 
 } // namespace weft::SessionWorktree

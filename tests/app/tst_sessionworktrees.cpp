@@ -3,9 +3,13 @@
 // new session in a new worktree (its setup script run, or not, or failing), worktreeOf(), and
 // hostile names refused before git sees them.
 
+#include "app/serversource.h"
 #include "app/sessioncontroller.h"
 #include "app/sessionworktree.h"
 #include "core/git.h"
+#include "fakeopencodeserver.h"
+#include "qt/sessionsmodel.h"
+#include "server/serverclient.h"
 #include "processor/setup.h"
 #include "runfixture.h"
 #include "session/sessionservice.h"
@@ -56,6 +60,7 @@ private Q_SLOTS:
     void worktreeOfTheMainCheckoutIsAnError();
     void hostileNamesRefused_data();
     void hostileNamesRefused();
+    void serverWorktrees();
 
 private:
     [[nodiscard]] NewSessionRequest request(const QString &name) const;
@@ -193,6 +198,41 @@ void TestSessionWorktrees::hostileNamesRefused()
     QCOMPARE(sessionCount(), before);
     QCOMPARE(QDir(m_run.project->path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), around);
     QVERIFY(!QFileInfo::exists(m_repo + u"/setup-ran"_s));
+}
+
+void TestSessionWorktrees::serverWorktrees()
+{
+    // OpenCode 1.18's /experimental/worktree: a session in one of the server's worktrees, its
+    // removal asked of the server; a server without the routes says so.
+    test::FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    server.route("GET", u"/experimental/session"_s, 200, test::recordedExchange(u"session list"_s).responseBody);
+    const JsonObject session = test::recordedExchange(u"create V1 session"_s).responseBody.toObject();
+    const QString id = session.string(u"id");
+    const QString folder = session.string(u"directory");
+    QVERIFY(!id.isEmpty() && !folder.isEmpty());
+    ServerSource *source = m_controller->addServer(ServerClient(server.url(), u"secret"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(source->isReady(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(source->sessions()->isLoaded(), 5000);
+
+    const Result<Worktree> none = awaitFuture(m_controller->worktreeOf(id));
+    QVERIFY(!none);
+    QVERIFY2(none.error().message.contains(u"not available on this server"_s), qPrintable(none.error().toString()));
+
+    server.route("GET", u"/experimental/worktree"_s, 200, JsonArray{u"/elsewhere"_s, folder});
+    QByteArray removedBody;
+    server.route("DELETE", u"/experimental/worktree"_s, [&removedBody](const test::FakeRequest &request) {
+        removedBody = request.body;
+        return test::FakeOpencodeServer::Reply{200, "true"};
+    });
+    const Result<Worktree> held = awaitFuture(m_controller->worktreeOf(id));
+    QVERIFY2(held, qPrintable(held ? QString() : held.error().toString()));
+    QCOMPARE(held->path, folder);
+    QVERIFY(awaitFuture(source->removeWorktree(id, folder)));
+    QCOMPARE(parseJson(removedBody)->toObject().string(u"directory"), folder);
+    server.route("GET", u"/experimental/worktree"_s, 200, JsonArray{u"/elsewhere"_s});
+    QVERIFY(!awaitFuture(m_controller->worktreeOf(id)));
 }
 
 QTEST_GUILESS_MAIN(TestSessionWorktrees)

@@ -10,17 +10,15 @@
 #include "bestoflauncher.h"
 #include "bestofview.h"
 #include "boardview.h"
-#include "qt/boardmodel.h"
 #include "contextmeter.h"
 #include "diffview.h"
-#include "core/git.h"
 #include "core/identifier.h"
 #include "fakellmserver.h"
 #include "guitest.h"
 #include "mainwindow.h"
 #include "noticebar.h"
-#include "runfixture.h"
 #include "qt/attentionmodel.h"
+#include "qt/boardmodel.h"
 #include "processor/setup.h"
 #include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
@@ -30,6 +28,13 @@
 #include "testdata.h"
 #include "timelinedelegate.h"
 #include "timelineview.h"
+#include "worktreedialogs.h"
+#include "core/git.h"
+#include "runfixture.h"
+
+#include <QFile>
+#include <QListWidget>
+#include <QRadioButton>
 
 #include <QDateTime>
 #include <QPainter>
@@ -123,6 +128,10 @@ private Q_SLOTS:
     /// The attention inbox open over the window: a session asking for permission and one whose
     /// run failed, while a third is open.
     void attentionInbox();
+    /// Session › Worktree › Apply to Main Checkout… after a merge that met a conflict: the
+    /// worktree's commits and files, and the file in conflict listed.
+    void worktreeApplyConflict();
+
     /// Best of three: three models' runs of one prompt compared side by side (changes, diffs,
     /// test results), in a git repository made by the test.
     void bestOfComparison();
@@ -453,6 +462,64 @@ void TestScreenshots::attentionInbox()
     const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
     QVERIFY(shot.save(dir + u"attention-inbox.png"_s));
     qInfo("wrote %sattention-inbox.png", qPrintable(dir));
+}
+
+void TestScreenshots::worktreeApplyConflict()
+{
+    if (!Git::available())
+        QSKIP("git is not installed");
+    test::useStyle(test::lightPalette());
+    QSettings().clear();
+    SampleStore sample;
+    QVERIFY(sample.setUp());
+    const QString repo = sample.projects.filePath(u"parser"_s);
+    const auto write = [](const QString &path, const QByteArray &content) {
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly) && f.write(content) == content.size();
+    };
+    QVERIFY(QDir().mkpath(repo));
+    QVERIFY(test::git(repo, {u"init"_s, u"--quiet"_s, u"--initial-branch=main"_s}));
+    QVERIFY(test::git(repo, {u"config"_s, u"user.name"_s, u"Ada"_s}));
+    QVERIFY(test::git(repo, {u"config"_s, u"user.email"_s, u"ada@example.com"_s}));
+    QVERIFY(write(repo + u"/src/lexer.c"_s, "int next_token(void)\n{\n    return 0;\n}\n"));
+    QVERIFY(write(repo + u"/README.md"_s, "# parser\n"));
+    QVERIFY(test::git(repo, {u"add"_s, u"-A"_s}));
+    QVERIFY(test::git(repo, {u"commit"_s, u"--quiet"_s, u"-m"_s, u"Start"_s}));
+
+    MainWindow window(test::makeController(sample.service, sample.dataDir.path()));
+    QVERIFY(test::showAndOpen(window, sample.sampleID, QSize(1280, 800)));
+    NewSessionRequest request;
+    request.directory = repo;
+    request.worktree = Worktrees::CreateOptions{.name = u"string-literals"_s};
+    const Result<Session> created = test::awaitResult(window.controller()->createSession(request), 20000);
+    QVERIFY(created);
+    const QString tree = created->directory();
+    QVERIFY(write(tree + u"/src/lexer.c"_s, "int next_token(void)\n{\n    return read_string();\n}\n"));
+    QVERIFY(write(tree + u"/src/strings.c"_s, "int read_string(void);\n"));
+    QVERIFY(test::git(tree, {u"add"_s, u"-A"_s}));
+    QVERIFY(test::git(tree, {u"commit"_s, u"--quiet"_s, u"-m"_s, u"Lex string literals"_s}));
+    QVERIFY(write(tree + u"/tests/strings.t"_s, "\"a\\\"b\"\n"));
+    QVERIFY(test::git(tree, {u"add"_s, u"-A"_s}));
+    QVERIFY(test::git(tree, {u"commit"_s, u"--quiet"_s, u"-m"_s, u"Test escaped quotes"_s}));
+    QVERIFY(write(repo + u"/src/lexer.c"_s, "int next_token(void)\n{\n    return skip_space();\n}\n"));
+    QVERIFY(test::git(repo, {u"commit"_s, u"--quiet"_s, u"-am"_s, u"Skip white space"_s}));
+
+    const Result<Worktree> held = test::awaitResult(window.controller()->worktreeOf(created->id()), 20000);
+    QVERIFY(held);
+    auto *dialog = new ApplyWorktreeDialog(window.controller(), held.value(), &window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    QSignalSpy loaded(dialog, &ApplyWorktreeDialog::loaded);
+    dialog->show();
+    QVERIFY(loaded.wait(20000));
+    QSignalSpy applied(dialog, &ApplyWorktreeDialog::applied);
+    QTest::mouseClick(dialog->findChild<QPushButton *>(u"apply"_s), Qt::LeftButton);
+    QVERIFY(applied.wait(20000));
+    QCOMPARE(dialog->conflictList()->count(), 1);
+    test::deliverPosted();
+    const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
+    QVERIFY(dialog->grab().save(dir + u"worktree-apply-conflict.png"_s));
+    qInfo("wrote %sworktree-apply-conflict.png", qPrintable(dir));
 }
 
 void TestScreenshots::bestOfComparison()
