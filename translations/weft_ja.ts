@@ -4148,6 +4148,14 @@ This cannot be undone.</source>
 <context>
     <name>weft::WindowActions</name>
     <message>
+        <source>Every running or waiting session as a tile, live</source>
+        <translation>実行中または待機中のすべてのセッションをタイルでライブ表示</translation>
+    </message>
+    <message>
+        <source>Show &amp;Board</source>
+        <translation>ボードを表示(&amp;B)</translation>
+    </message>
+    <message>
         <source>Run on Several &amp;Models…</source>
         <translation>複数のモデルで実行(&amp;M)…</translation>
     </message>
@@ -5344,6 +5352,164 @@ This cannot be undone.</source>
     <message>
         <source>New Session (&amp;Folder, Worktree)…</source>
         <translation>新しいセッション (フォルダー、ワークツリー)(&amp;F)…</translation>
+    </message>
+</context>
+<context>
+    <name>weft::BoardView</name>
+    <message>
+        <source>%1 ended</source>
+        <translation>%1 件終了</translation>
+    </message>
+    <message>
+        <source>%1 waiting for you</source>
+        <translation>%1 件があなたを待っています</translation>
+    </message>
+    <message>
+        <source>%1 running</source>
+        <translation>%1 件実行中</translation>
+    </message>
+    <message>
+        <source>Dismiss &amp;All Ended</source>
+        <translation>終了したものをすべて閉じる(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Dismiss</source>
+        <translation>閉じる(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop Run</source>
+        <translation>実行を停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>開く(&amp;O)</translation>
+    </message>
+    <message>
+        <source>By title</source>
+        <translation>タイトル順</translation>
+    </message>
+    <message>
+        <source>By cost</source>
+        <translation>コスト順</translation>
+    </message>
+    <message>
+        <source>By time</source>
+        <translation>時間順</translation>
+    </message>
+    <message>
+        <source>By state</source>
+        <translation>状態順</translation>
+    </message>
+    <message>
+        <source>Sort the board</source>
+        <translation>ボードの並べ替え</translation>
+    </message>
+    <message>
+        <source>Running sessions</source>
+        <translation>実行中のセッション</translation>
+    </message>
+    <message>
+        <source>None of these sessions is running</source>
+        <translation>これらのセッションはどれも実行されていません</translation>
+    </message>
+    <message>
+        <source>No session is running</source>
+        <translation>実行中のセッションはありません</translation>
+    </message>
+    <message>
+        <source>Nothing written yet</source>
+        <translation>まだ出力はありません</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>開始中…</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 時間 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 トークン</translation>
+    </message>
+    <message>
+        <source>Queued prompts: %1</source>
+        <translation>待機中のプロンプト: %1</translation>
+    </message>
+    <message>
+        <source>Stopped by you.</source>
+        <translation>あなたが停止しました。</translation>
+    </message>
+    <message>
+        <source>The run failed.</source>
+        <translation>実行に失敗しました。</translation>
+    </message>
+    <message>
+        <source>⚑ %1</source>
+        <translation>⚑ %1</translation>
+    </message>
+    <message>
+        <source>⚑ %1 (+%2 more)</source>
+        <translation>⚑ %1（ほか %2 件）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Thinking: %1</source>
+        <translation>思考中: %1</translation>
+    </message>
+    <message>
+        <source>%1 · branch %2</source>
+        <translation>%1 · ブランチ %2</translation>
+    </message>
+    <message>
+        <source>branch %1</source>
+        <translation>ブランチ %1</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>待機中</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>Needs approval</source>
+        <translation>承認待ち</translation>
+    </message>
+    <message>
+        <source>Asks you</source>
+        <translation>質問があります</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Board</name>
+    <message>
+        <source>Board</source>
+        <translation>ボード</translation>
     </message>
 </context>
 </TS>

@@ -4148,6 +4148,14 @@ This cannot be undone.</source>
 <context>
     <name>weft::WindowActions</name>
     <message>
+        <source>Every running or waiting session as a tile, live</source>
+        <translation>以磁贴实时显示所有正在运行或等待的会话</translation>
+    </message>
+    <message>
+        <source>Show &amp;Board</source>
+        <translation>显示看板(&amp;B)</translation>
+    </message>
+    <message>
         <source>Run on Several &amp;Models…</source>
         <translation>在多个模型上运行(&amp;M)…</translation>
     </message>
@@ -5344,6 +5352,164 @@ This cannot be undone.</source>
     <message>
         <source>New Session (&amp;Folder, Worktree)…</source>
         <translation>新建会话（文件夹、工作树）(&amp;F)…</translation>
+    </message>
+</context>
+<context>
+    <name>weft::BoardView</name>
+    <message>
+        <source>%1 ended</source>
+        <translation>%1 个已结束</translation>
+    </message>
+    <message>
+        <source>%1 waiting for you</source>
+        <translation>%1 个等待你处理</translation>
+    </message>
+    <message>
+        <source>%1 running</source>
+        <translation>%1 个运行中</translation>
+    </message>
+    <message>
+        <source>Dismiss &amp;All Ended</source>
+        <translation>移除所有已结束的(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Dismiss</source>
+        <translation>移除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop Run</source>
+        <translation>停止运行(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>By title</source>
+        <translation>按标题</translation>
+    </message>
+    <message>
+        <source>By cost</source>
+        <translation>按费用</translation>
+    </message>
+    <message>
+        <source>By time</source>
+        <translation>按时间</translation>
+    </message>
+    <message>
+        <source>By state</source>
+        <translation>按状态</translation>
+    </message>
+    <message>
+        <source>Sort the board</source>
+        <translation>排序看板</translation>
+    </message>
+    <message>
+        <source>Running sessions</source>
+        <translation>正在运行的会话</translation>
+    </message>
+    <message>
+        <source>None of these sessions is running</source>
+        <translation>这些会话都没有在运行</translation>
+    </message>
+    <message>
+        <source>No session is running</source>
+        <translation>没有正在运行的会话</translation>
+    </message>
+    <message>
+        <source>Nothing written yet</source>
+        <translation>尚无输出</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个令牌</translation>
+    </message>
+    <message>
+        <source>Queued prompts: %1</source>
+        <translation>排队的提示：%1</translation>
+    </message>
+    <message>
+        <source>Stopped by you.</source>
+        <translation>已由你停止。</translation>
+    </message>
+    <message>
+        <source>The run failed.</source>
+        <translation>运行失败。</translation>
+    </message>
+    <message>
+        <source>⚑ %1</source>
+        <translation>⚑ %1</translation>
+    </message>
+    <message>
+        <source>⚑ %1 (+%2 more)</source>
+        <translation>⚑ %1（另有 %2 项）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Thinking: %1</source>
+        <translation>思考中：%1</translation>
+    </message>
+    <message>
+        <source>%1 · branch %2</source>
+        <translation>%1 · 分支 %2</translation>
+    </message>
+    <message>
+        <source>branch %1</source>
+        <translation>分支 %1</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Needs approval</source>
+        <translation>需要批准</translation>
+    </message>
+    <message>
+        <source>Asks you</source>
+        <translation>在提问</translation>
+    </message>
+</context>
+<context>
+    <name>weft::Board</name>
+    <message>
+        <source>Board</source>
+        <translation>看板</translation>
     </message>
 </context>
 </TS>

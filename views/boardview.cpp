@@ -15,6 +15,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QDockWidget>
 #include <QHBoxLayout>
 #include <QKeyEvent>
@@ -23,6 +24,7 @@
 #include <QMenu>
 #include <QPainter>
 #include <QPainterPath>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStackedLayout>
 #include <QStyledItemDelegate>
@@ -193,7 +195,8 @@ public:
             p->setFont(bold);
             p->setPen(Style::active(palette));
             const int toolW = std::min(bfm.horizontalAdvance(tool), lineRect.width() / 2);
-            p->drawText(lineRect, Qt::AlignVCenter | Qt::AlignLeft, bfm.elidedText(tool, Qt::ElideRight, toolW));
+            // elidedText() measures in fractions: the rounded advance alone would cut the name.
+            p->drawText(lineRect, Qt::AlignVCenter | Qt::AlignLeft, bfm.elidedText(tool, Qt::ElideRight, toolW + 1));
             lineRect.setLeft(lineRect.left() + toolW + fm.horizontalAdvance(u' ') * 2);
             p->setFont(font);
             p->setPen(text);
@@ -259,12 +262,10 @@ public:
         setUniformItemSizes(true);
         setSpacing(TileSpacing / 2);
         setSelectionMode(QAbstractItemView::SingleSelection);
-        setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
         setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         setMouseTracking(true);
         setFrameShape(QFrame::NoFrame);
         setItemDelegate(m_delegate);
-        setContextMenuPolicy(Qt::CustomContextMenu);
         viewport()->setBackgroundRole(QPalette::Window);
         m_spinner->setInterval(80);
         connect(m_spinner, &QTimer::timeout, this, [this] {
@@ -276,6 +277,7 @@ public:
 
     std::function<void(const QModelIndex &)> onOpen;
     std::function<void(const QModelIndex &)> onDismiss;
+    std::function<void(const QModelIndex &, const QPoint &globalPos)> onMenu;
 
     /// Turns the spinners while a shown tile runs.
     void updateSpinner()
@@ -309,6 +311,18 @@ protected:
         m_spinner->stop();
     }
 
+    void contextMenuEvent(QContextMenuEvent *event) override
+    {
+        // The menu key: the current tile's menu, at the tile.
+        const bool keyboard = event->reason() == QContextMenuEvent::Keyboard;
+        const QModelIndex index = keyboard ? currentIndex() : indexAt(event->pos());
+        if (!index.isValid() || !onMenu)
+            return;
+        setCurrentIndex(index);
+        onMenu(index, keyboard ? viewport()->mapToGlobal(visualRect(index).center()) : event->globalPos());
+        event->accept();
+    }
+
     void keyPressEvent(QKeyEvent *event) override
     {
         const QModelIndex current = currentIndex();
@@ -330,7 +344,12 @@ protected:
 private:
     void relayoutTiles()
     {
-        const int width = viewport()->width() - TileSpacing;
+        // QListView keeps room for the scroll bar while it is hidden (its wrapping layout would
+        // otherwise show it, narrowing the rows and wrapping them again).
+        const int bar = verticalScrollBar()->isVisible()
+            ? 0
+            : style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, verticalScrollBar()) + 2;
+        const int width = viewport()->width() - bar - TileSpacing;
         const int columns = std::max(1, width / (MinTileWidth + TileSpacing));
         const int tile = std::max(MinTileWidth, width / columns - TileSpacing);
         m_delegate->setTileWidth(tile);
@@ -369,13 +388,13 @@ Board::Board(MainWindow *window)
     connect(c, &SessionController::queueChanged, m_model, [this, c](const QString &sessionID) {
         m_model->setQueued(sessionID, c->sourceOf(sessionID), int(c->queuedPrompts(sessionID).size()));
     });
+    // A server's key is its address once it connects: asked when it is ready and when it closes.
     const auto followServer = [this](ServerSource *server) {
-        const QString key = server->key();
         if (server->isReady())
-            m_model->followService(key, server->service());
+            m_model->followService(server->key(), server->service());
         connect(server, &ServerSource::ready, m_model,
                 [this, server] { m_model->followService(server->key(), server->service()); });
-        connect(server, &ServerSource::aboutToClose, m_model, [this, key] { m_model->removeSource(key); });
+        connect(server, &ServerSource::aboutToClose, m_model, [this, server] { m_model->removeSource(server->key()); });
     };
     connect(c, &SessionController::serverAdded, this, followServer);
     for (ServerSource *server : c->servers())
@@ -400,7 +419,10 @@ Board::Board(MainWindow *window)
     connect(m_dock->toggleViewAction(), &QAction::toggled, show, &QAction::setChecked);
 }
 
-Board::~Board() = default;
+Board::~Board()
+{
+    delete m_dock; // its view shows the model that goes with the board
+}
 
 BoardView *Board::view() const
 {
@@ -417,8 +439,13 @@ void Board::onBusyChanged(const QString &sessionID, bool busy)
     m_model->setRunning(sessionID, m_window->controller()->sourceOf(sessionID), busy);
 }
 
-void Board::open(const QString &sessionID, const QString &source)
+void Board::open(const QString &sessionID, const QString &source, const QString &requestID)
 {
+    // A question: opened as the inbox opens it, the keyboard on its first answer.
+    if (const QModelIndex question = m_window->attentionInbox()->model()->indexForRequest(requestID); question.isValid()) {
+        m_window->attentionInbox()->open(question);
+        return;
+    }
     m_window->openSession(sessionID, source);
 }
 
@@ -435,6 +462,7 @@ BoardView::BoardView(Board *board, QWidget *parent)
     , m_sorted(new BoardWords(this))
     , m_sort(new QComboBox(this))
     , m_list(new BoardList(this))
+    , m_summary(new QLabel(this))
     , m_empty(new QLabel(tr("No session is running"), this))
     , m_stack(new QStackedLayout)
 {
@@ -467,6 +495,9 @@ BoardView::BoardView(Board *board, QWidget *parent)
 
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(TileSpacing, TileSpacing / 2, TileSpacing, 0);
+    m_summary->setObjectName(u"boardSummary"_s);
+    m_summary->setPalette(emptyPalette);
+    bar->addWidget(m_summary);
     bar->addStretch(1);
     bar->addWidget(m_sort);
     m_stack->addWidget(m_list);
@@ -480,14 +511,20 @@ BoardView::BoardView(Board *board, QWidget *parent)
     auto *list = static_cast<BoardList *>(m_list);
     list->onOpen = [this](const QModelIndex &index) { open(index); };
     list->onDismiss = [this](const QModelIndex &index) {
-        m_board->model()->dismiss(index.data(BoardModel::SessionIdRole).toString(),
+        if (m_board)
+            m_board->model()->dismiss(index.data(BoardModel::SessionIdRole).toString(),
                                   index.data(BoardModel::SourceRole).toString());
     };
     connect(m_list, &QListView::clicked, this, &BoardView::open);
-    connect(m_list, &QWidget::customContextMenuRequested, this, &BoardView::showContextMenu);
+    list->onMenu = [this](const QModelIndex &index, const QPoint &globalPos) { showContextMenu(index, globalPos); };
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
         connect(m_sorted, signal, this, &BoardView::updateEmpty);
     connect(m_sorted, &QAbstractItemModel::modelReset, this, &BoardView::updateEmpty);
+    connect(m_sorted, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &, const QModelIndex &,
+                                                                     const QList<int> &roles) {
+        if (roles.isEmpty() || roles.contains(BoardModel::StateRole))
+            updateSummary();
+    });
     connect(m_sorted, &QAbstractItemModel::dataChanged, list, &BoardList::updateSpinner);
     connect(m_sorted, &QAbstractItemModel::rowsInserted, list, &BoardList::updateSpinner);
     connect(m_sorted, &QAbstractItemModel::rowsRemoved, list, &BoardList::updateSpinner);
@@ -506,11 +543,44 @@ void BoardView::open(const QModelIndex &index)
 {
     if (!index.isValid())
         return;
-    m_board->open(index.data(BoardModel::SessionIdRole).toString(), index.data(BoardModel::SourceRole).toString());
+    if (m_board)
+        m_board->open(index.data(BoardModel::SessionIdRole).toString(), index.data(BoardModel::SourceRole).toString(),
+                      index.data(BoardModel::RequestIdRole).toString());
+}
+
+void BoardView::updateSummary()
+{
+    int running = 0;
+    int waiting = 0;
+    int ended = 0;
+    for (int row = 0; row < m_sorted->rowCount(); ++row) {
+        const BoardModel::State state = tileState(m_sorted->index(row, 0));
+        if (state == BoardModel::State::Waiting)
+            ++waiting;
+        else if (state == BoardModel::State::Running)
+            ++running;
+        else if (BoardModel::hasEnded(state))
+            ++ended;
+    }
+    QStringList parts;
+    if (running > 0)
+        parts.append(tr("%1 running").arg(running));
+    if (waiting > 0)
+        parts.append(tr("%1 waiting for you").arg(waiting));
+    if (ended > 0)
+        parts.append(tr("%1 ended").arg(ended));
+    m_summary->setText(parts.join(u" · "_s));
+}
+
+QSize BoardView::sizeHint() const
+{
+    // The sort bar and one row of tiles.
+    return {MinTileWidth * 3, m_sort->sizeHint().height() + BoardDelegate::tileHeight(m_list->font()) + 4 * TileSpacing};
 }
 
 void BoardView::updateEmpty()
 {
+    updateSummary();
     const bool empty = m_sorted->rowCount() == 0;
     m_empty->setText(m_sorted->sessionFilter().isEmpty() ? tr("No session is running")
                                                          : tr("None of these sessions is running"));
@@ -525,32 +595,37 @@ QMenu *BoardView::contextMenu(const QModelIndex &index)
     const QString sessionID = index.data(BoardModel::SessionIdRole).toString();
     const QString source = index.data(BoardModel::SourceRole).toString();
     const BoardModel::State state = tileState(index);
-    QAction *open = menu->addAction(Style::icon(u"weft-session"_s), tr("&Open"), this,
-                                    [this, sessionID, source] { m_board->open(sessionID, source); });
+    const QPersistentModelIndex tile(index);
+    QAction *open = menu->addAction(Style::icon(u"weft-session"_s), tr("&Open"), this, [this, tile] { BoardView::open(tile); });
     open->setObjectName(u"boardOpen"_s);
     QAction *stop = menu->addAction(Style::icon(u"process-stop"_s), tr("&Stop Run"), this,
-                                    [this, sessionID] { m_board->stop(sessionID); });
+                                    [this, sessionID] {
+                                        if (m_board)
+                                            m_board->stop(sessionID);
+                                    });
     stop->setObjectName(u"boardStop"_s);
     stop->setEnabled(state == BoardModel::State::Running || state == BoardModel::State::Waiting);
     menu->addSeparator();
     QAction *dismiss = menu->addAction(Style::icon(u"dialog-close"_s), tr("&Dismiss"), this,
-                                       [this, sessionID, source] { m_board->model()->dismiss(sessionID, source); });
+                                       [this, sessionID, source] {
+                                           if (m_board)
+                                               m_board->model()->dismiss(sessionID, source);
+                                       });
     dismiss->setObjectName(u"boardDismiss"_s);
     dismiss->setEnabled(BoardModel::hasEnded(state));
-    QAction *all = menu->addAction(tr("Dismiss &All Ended"), this, [this] { m_board->model()->dismissEnded(); });
+    QAction *all = menu->addAction(tr("Dismiss &All Ended"), this, [this] {
+        if (m_board)
+            m_board->model()->dismissEnded();
+    });
     all->setObjectName(u"boardDismissAll"_s);
     return menu;
 }
 
-void BoardView::showContextMenu(const QPoint &pos)
+void BoardView::showContextMenu(const QModelIndex &index, const QPoint &globalPos)
 {
-    const QModelIndex index = m_list->indexAt(pos);
-    if (!index.isValid())
-        return;
-    m_list->setCurrentIndex(index);
     QMenu *menu = contextMenu(index);
     menu->setAttribute(Qt::WA_DeleteOnClose);
-    menu->popup(m_list->viewport()->mapToGlobal(pos));
+    menu->popup(globalPos);
 }
 
 QString BoardView::stateText(const QModelIndex &index)

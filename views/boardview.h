@@ -43,8 +43,9 @@ public:
     [[nodiscard]] BoardView *view() const;
     [[nodiscard]] QDockWidget *dock() const;
 
-    /// Opens @p sessionID of @p source in the window.
-    void open(const QString &sessionID, const QString &source);
+    /// Opens @p sessionID of @p source in the window; with the question @p requestID that waits
+    /// there, the keyboard on its first answer.
+    void open(const QString &sessionID, const QString &source, const QString &requestID = {});
     /// Stops the run of @p sessionID (where it runs: here or on its server).
     void stop(const QString &sessionID);
 
@@ -78,6 +79,9 @@ public:
     [[nodiscard]] BoardSortModel *sortModel() const { return m_sorted; }
     /// The text shown while no tile is (the empty state).
     [[nodiscard]] QLabel *emptyLabel() const { return m_empty; }
+    /// How many run, wait, ended: "3 running · 1 waiting for you".
+    [[nodiscard]] QLabel *summaryLabel() const { return m_summary; }
+    QSize sizeHint() const override;
     /// The menu of the tile at @p index: Open, Stop, Dismiss, Dismiss All Ended (the caller owns it).
     [[nodiscard]] QMenu *contextMenu(const QModelIndex &index);
 
@@ -99,12 +103,14 @@ public:
 private:
     void open(const QModelIndex &index);
     void updateEmpty();
-    void showContextMenu(const QPoint &pos);
+    void updateSummary();
+    void showContextMenu(const QModelIndex &index, const QPoint &globalPos);
 
-    Board *m_board;
+    QPointer<Board> m_board;
     BoardSortModel *m_sorted;
     QComboBox *m_sort;
     QListView *m_list;
+    QLabel *m_summary;
     QLabel *m_empty;
     QStackedLayout *m_stack;
 };

@@ -37,6 +37,9 @@
 #include <QRadioButton>
 
 #include <QDateTime>
+#include <QDockWidget>
+#include <QLabel>
+#include <QListView>
 #include <QPainter>
 #include <QDir>
 #include <QLineEdit>
@@ -55,8 +58,9 @@ using namespace weft;
 
 namespace
 {
-/// A processor set-up whose one model is served by the loopback server at @p base; bash asks.
-ProcessorSetup liveSetup(const QString &dataDir, const QUrl &base)
+/// A processor set-up whose one model is served by the loopback server at @p base; bash asks
+/// unless @p bash says otherwise.
+ProcessorSetup liveSetup(const QString &dataDir, const QUrl &base, const JsonValue &bash = JsonValue(u"ask"_s))
 {
     const JsonObject config{
         {u"model"_s, u"local/qwen3-coder"_s},
@@ -66,7 +70,7 @@ ProcessorSetup liveSetup(const QString &dataDir, const QUrl &base)
                                 {u"options"_s, JsonObject{{u"baseURL"_s, base.toString()}, {u"apiKey"_s, u"sk-local"_s}}},
                                 {u"models"_s, JsonObject{{u"qwen3-coder"_s,
                                                           JsonObject{{u"limit"_s, JsonObject{{u"context"_s, 262144}, {u"output"_s, 65536}}}}}}}}}}},
-        {u"permission"_s, JsonObject{{u"bash"_s, u"ask"_s}}},
+        {u"permission"_s, JsonObject{{u"bash"_s, bash}}},
     };
     const Result<Config> parsed = Config::parse(toJson(config, 2), QDir(dataDir).filePath(u"weft.json"_s));
     if (!parsed)
@@ -135,6 +139,10 @@ private Q_SLOTS:
     /// Best of three: three models' runs of one prompt compared side by side (changes, diffs,
     /// test results), in a git repository made by the test.
     void bestOfComparison();
+    /// The board docked under the window: four sessions running at once against the loopback
+    /// server (one writes, one runs the tests, one thinks, one waits for permission).
+    void board_data();
+    void board();
 
 private:
     QTemporaryDir m_settings;
@@ -642,6 +650,132 @@ void TestScreenshots::bestOfComparison()
     test::deliverPosted();
     QVERIFY(view->grab().save(dir + u"best-of-3.png"_s));
     qInfo("wrote %sbest-of-3.png", qPrintable(dir));
+}
+
+void TestScreenshots::board_data()
+{
+    QTest::addColumn<bool>("dark");
+    QTest::addRow("light") << false;
+    QTest::addRow("dark") << true;
+}
+
+void TestScreenshots::board()
+{
+    QFETCH(bool, dark);
+    test::useStyle(dark ? test::darkPalette() : test::lightPalette());
+    QSettings().clear();
+    test::FakeLlmServer server;
+    QVERIFY(server.listen());
+    SampleStore sample;
+    QVERIFY(sample.setUp());
+    const auto &service = sample.service;
+    // The test script the agent runs takes a while.
+    QFile script(QDir(sample.project).filePath(u"test.sh"_s));
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write("sleep 20\n");
+    script.close();
+    const auto make = [&](const QString &title, double cost, qint64 tokens) {
+        SessionService::CreateOptions options;
+        options.directory = sample.project;
+        options.title = title;
+        const Result<Session> session = test::ownRead([&] { return service->create(options); });
+        if (!session)
+            return QString();
+        // What its earlier turns cost.
+        Message earlier = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), session->id(),
+                                                 QDateTime::currentMSecsSinceEpoch() - 600000, u"msg_earlier"_s,
+                                                 u"local"_s, u"qwen3-coder"_s, u"build"_s, sample.project,
+                                                 sample.project);
+        earlier.setCost(cost);
+        Tokens t;
+        t.input = tokens;
+        t.output = tokens / 40;
+        earlier.setTokens(t);
+        earlier.setCompleted(QDateTime::currentMSecsSinceEpoch() - 590000);
+        if (!test::ownRead([&] { return service->updateMessage(earlier); }))
+            return QString();
+        return session->id();
+    };
+    const QString login = make(u"Fix the login form validation"_s, 0.42, 38200);
+    const QString readme = make(u"Document --shout in the README"_s, 0.08, 12400);
+    const QString pytest = make(u"Port the tests to pytest"_s, 1.37, 91800);
+    const QString cleanup = make(u"Clean up the build scripts"_s, 0.21, 24100);
+    QVERIFY(!login.isEmpty() && !readme.isEmpty() && !pytest.isEmpty() && !cleanup.isEmpty());
+
+    const ProcessorSetup s = liveSetup(sample.dataDir.path(), server.baseUrl(),
+                                       JsonObject{{u"*"_s, u"ask"_s}, {u"sh test.sh"_s, u"allow"_s}});
+    QVERIFY(s.config.resolveModel);
+    MainWindow window(test::makeController(service, sample.dataDir.path(), s));
+    QVERIFY(test::showAndOpen(window, sample.sampleID, QSize(1440, 900)));
+    window.action(u"showBoard"_s)->trigger();
+    QDockWidget *dock = window.board()->dock();
+    QTRY_VERIFY(dock->isVisible());
+    window.resizeDocks({dock}, {dock->sizeHint().height()}, Qt::Vertical);
+
+    // One run at a time takes its reply.
+    const auto run = [&](const QString &sessionID, const QByteArray &body, bool hang) {
+        const qsizetype requests = server.requests().size();
+        test::FakeReply reply = test::FakeReply::sse(body);
+        reply.hang = hang;
+        server.enqueue(reply);
+        return window.controller()->prompt(sessionID, u"Go on"_s, {}, {}).ok()
+            && QTest::qWaitFor([&] { return server.requests().size() > requests; }, 10000);
+    };
+    const auto tool = [](const QString &text, const QString &id, const QString &command, const QString &what) {
+        test::OpenAiStream reply(u"qwen3-coder"_s);
+        reply.role().text(text);
+        const QByteArray args = toJson(JsonObject{{u"command"_s, command}, {u"description"_s, what}}, 0);
+        reply.toolCallStart(0, id, u"bash"_s, QString::fromUtf8(args));
+        return reply.finish(u"tool_calls"_s).usage(21400, 80).done().bytes();
+    };
+    QVERIFY(run(login,
+                test::OpenAiStream(u"qwen3-coder"_s)
+                    .role()
+                    .text(u"The bug is in `validate()`: an empty password passes.\n"_s)
+                    .text(u"I'll add the check, then a test for an empty password and one for spaces only."_s)
+                    .bytes(),
+                true));
+    QVERIFY(run(readme, tool(u"The flag is documented; now the examples."_s, u"call_tests"_s, u"sh test.sh"_s,
+                             u"Run the tests"_s),
+                false));
+    QVERIFY(run(pytest,
+                test::OpenAiStream(u"qwen3-coder"_s)
+                    .role()
+                    .reasoning(u"test.sh compares the output of three runs.\nEach becomes a parametrized pytest case "
+                               "with capsys."_s)
+                    .bytes(),
+                true));
+    QVERIFY(run(cleanup, tool(u"Removing the old build output first."_s, u"call_clean"_s, u"rm -rf build dist"_s,
+                              u"Remove the build output"_s),
+                false));
+
+    BoardView *board = window.board()->view();
+    const auto tileOf = [&](const QString &id) { return window.board()->model()->indexFor(id); };
+    QTRY_COMPARE_WITH_TIMEOUT(board->sortModel()->rowCount(), 4, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(tileOf(cleanup).data(BoardModel::StateRole).value<BoardModel::State>(),
+                              BoardModel::State::Waiting, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(tileOf(readme).data(BoardModel::ToolStatusRole).value<ToolStatus>(), ToolStatus::Running,
+                              10000);
+    QTRY_VERIFY_WITH_TIMEOUT(tileOf(login).data(BoardModel::ActivityTextRole).toString().contains(u"spaces only"_s),
+                             10000);
+    QTRY_COMPARE_WITH_TIMEOUT(tileOf(pytest).data(BoardModel::ActivityRole).value<BoardModel::Activity>(),
+                              BoardModel::Activity::Thinking, 10000);
+    // A few seconds into the runs.
+    QTRY_VERIFY_WITH_TIMEOUT(tileOf(login).data(BoardModel::ElapsedRole).toLongLong() >= 2000, 10000);
+    board->listView()->setCurrentIndex(board->sortModel()->index(0, 0));
+    QVERIFY(test::settle(window));
+    QCOMPARE(board->summaryLabel()->text(), u"3 running · 1 waiting for you"_s);
+    // The list lays its tiles out again 100 ms after a resize (QListView::Adjust).
+    QTRY_VERIFY(!board->listView()->verticalScrollBar()->isVisible());
+    QVERIFY(test::settle(window));
+    const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
+    const QString suffix = dark ? u"-dark.png"_s : u"-light.png"_s;
+    QVERIFY(window.grab().save(dir + u"board"_s + suffix));
+    QVERIFY(board->grab().save(dir + u"board-tiles"_s + suffix));
+    qInfo("wrote %sboard%s", qPrintable(dir), qPrintable(suffix));
+    for (const QString &id : {login, readme, pytest, cleanup})
+        window.controller()->stop(id);
+    QTRY_VERIFY_WITH_TIMEOUT(window.controller()->busySessions().isEmpty(), 20000);
 }
 
 QTEST_MAIN(TestScreenshots)
