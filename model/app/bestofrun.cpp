@@ -28,15 +28,6 @@ struct Checked {
     std::optional<BestOfRun::TestResult> test;
 };
 
-FileDiff fileDiff(const QString &file, const QString &status, const QString &patch, qint64 additions, qint64 deletions)
-{
-    return FileDiff(JsonObject{{u"file"_s, file},
-                               {u"status"_s, status},
-                               {u"patch"_s, patch},
-                               {u"additions"_s, additions},
-                               {u"deletions"_s, deletions}});
-}
-
 /// The last @p count lines of @p text.
 QString lastLines(const QString &text, int count)
 {
@@ -219,7 +210,7 @@ void BestOfRun::check(int index)
         c.worktreePath = worktree->path;
         if (const Result<Worktrees> trees = Worktrees::open(worktree->path)) {
             if (const Result<QByteArray> diff = trees->diff(worktree.value()))
-                c.diffs = splitDiff(diff.value());
+                c.diffs = SessionWorktree::splitPatch(diff.value());
         }
         for (const FileDiff &d : std::as_const(c.diffs)) {
             c.additions += d.additions();
@@ -364,50 +355,6 @@ BestOfRun::TestResult BestOfRun::runTest(const QString &command, const QString &
         result.exitCode = process.exitCode();
     result.output = lastLines(QString::fromUtf8(output), TestOutputLines);
     return result;
-}
-
-QList<FileDiff> BestOfRun::splitDiff(const QByteArray &diff)
-{
-    QList<FileDiff> files;
-    const QString text = QString::fromUtf8(diff);
-    QString file, status, patch;
-    qint64 additions = 0, deletions = 0;
-    bool inHunk = false;
-    const auto flush = [&] {
-        if (!file.isEmpty())
-            files.append(fileDiff(file, status, patch, additions, deletions));
-        file.clear();
-        patch.clear();
-        status = u"modified"_s;
-        additions = deletions = 0;
-        inHunk = false;
-    };
-    for (const QStringView line : text.tokenize(u'\n')) {
-        if (line.startsWith(u"diff --git ")) {
-            flush();
-            // "diff --git a/PATH b/PATH": the "b/" side's path, refined by "+++ b/PATH" below.
-            const qsizetype b = line.lastIndexOf(u" b/");
-            file = b > 0 ? line.mid(b + 3).toString() : line.mid(11).toString();
-        } else if (!inHunk && line.startsWith(u"new file mode")) {
-            status = u"added"_s;
-        } else if (!inHunk && line.startsWith(u"deleted file mode")) {
-            status = u"deleted"_s;
-        } else if (!inHunk && line.startsWith(u"+++ b/")) {
-            file = line.mid(6).toString();
-        } else if (!inHunk && line.startsWith(u"--- a/") && status == u"deleted") {
-            file = line.mid(6).toString();
-        } else if (line.startsWith(u"@@")) {
-            inHunk = true;
-        } else if (inHunk && line.startsWith(u'+')) {
-            ++additions;
-        } else if (inHunk && line.startsWith(u'-')) {
-            ++deletions;
-        }
-        if (!file.isEmpty())
-            patch += line + u'\n';
-    }
-    flush();
-    return files;
 }
 
 } // namespace weft

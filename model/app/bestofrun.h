@@ -129,8 +129,6 @@ public:
     /// The runs and failures of a test command in @p directory, off the calling thread (a worker's).
     [[nodiscard]] static TestResult runTest(const QString &command, const QString &directory, int timeoutMs,
                                             const std::atomic_bool *cancelled);
-    /// The files of a unified diff (`git diff` output) with their patches and counts.
-    [[nodiscard]] static QList<FileDiff> splitDiff(const QByteArray &diff);
 
     /// Checks the request (models, a repository) and starts the first limit() runs; false (and
     /// nothing started) when the request is not one that can run: no prompt, no model or too many.

@@ -6,6 +6,7 @@
 
 #include "app/bestofrun.h"
 #include "app/sessioncontroller.h"
+#include "app/sessionworktree.h"
 #include "core/git.h"
 #include "fakellmserver.h"
 #include "processor/setup.h"
@@ -45,7 +46,7 @@ private Q_SLOTS:
     void failedRunAndMergeKept();
     void stopAll();
     void keepRefusedLeavesEveryWorktree();
-    void splitDiff();
+    void diffOfEachFile();
     void testTimesOut();
 
 private:
@@ -333,7 +334,8 @@ void TestBestOf::keepRefusedLeavesEveryWorktree()
     QVERIFY(!QDir(group.runs().at(1).worktreePath).exists());
 }
 
-void TestBestOf::splitDiff()
+/// What a run's column shows of its worktree's diff: a file each, with its patch and counts.
+void TestBestOf::diffOfEachFile()
 {
     const QByteArray diff = "diff --git a/src/a.c b/src/a.c\n"
                             "index 1..2 100644\n"
@@ -356,7 +358,7 @@ void TestBestOf::splitDiff()
                             "@@ -0,0 +1,2 @@\n"
                             "+--- a line that looks like a header\n"
                             "++++ and another\n";
-    const QList<FileDiff> files = BestOfRun::splitDiff(diff);
+    const QList<FileDiff> files = SessionWorktree::splitPatch(diff);
     QCOMPARE(files.size(), 3);
     QCOMPARE(files.at(0).file(), u"src/a.c"_s);
     QCOMPARE(files.at(0).status(), u"modified"_s);
@@ -370,7 +372,7 @@ void TestBestOf::splitDiff()
     QCOMPARE(files.at(2).status(), u"added"_s);
     QCOMPARE(files.at(2).additions(), qint64(2));
     QCOMPARE(files.at(2).deletions(), qint64(0));
-    QVERIFY(BestOfRun::splitDiff({}).isEmpty());
+    QVERIFY(SessionWorktree::splitPatch({}).isEmpty());
 }
 
 void TestBestOf::testTimesOut()
