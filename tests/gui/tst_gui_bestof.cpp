@@ -47,7 +47,7 @@ private Q_SLOTS:
     void cleanup();
     void disabledOutsideARepository();
     void dialogRunsCompareAndKeep();
-    void closingStopsTheRunsAfterAsking();
+    void closingAsksAndStopAllStops();
 
 private:
     bool makeWindow();
@@ -227,7 +227,7 @@ void TestGuiBestOf::dialogRunsCompareAndKeep()
     QVERIFY(BestOfLauncher::savedTestCommand(QFileInfo(repo).canonicalFilePath()).contains(u"testing"_s));
 }
 
-void TestGuiBestOf::closingStopsTheRunsAfterAsking()
+void TestGuiBestOf::closingAsksAndStopAllStops()
 {
     if (!Git::available())
         QSKIP("git is not installed");
@@ -269,11 +269,18 @@ void TestGuiBestOf::closingStopsTheRunsAfterAsking()
     QCOMPARE(asked, 1);
     QVERIFY(view->isVisible());
     QVERIFY(m_window->controller()->isBusy(sessionID));
-    agree = true;
+
+    // Stop All: the run stops, the waiting one never starts; then closing asks nothing.
+    QTest::mouseClick(view->stopButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(view->group()->isFinished(), 20000);
+    QVERIFY(!m_window->controller()->isBusy(sessionID));
+    QCOMPARE(view->group()->runs().at(0).state, BestOfRun::State::Stopped);
+    QCOMPARE(view->group()->runs().at(1).state, BestOfRun::State::Stopped);
+    QTRY_COMPARE_WITH_TIMEOUT(view->column(0).state->text(), u"Stopped"_s, 20000);
+    QVERIFY(!view->stopButton()->isEnabled());
     QVERIFY(view->close());
-    QCOMPARE(asked, 2);
+    QCOMPARE(asked, 1);
     QTRY_VERIFY_WITH_TIMEOUT(!view, 20000);
-    QTRY_VERIFY_WITH_TIMEOUT(!m_window->controller()->isBusy(sessionID), 20000);
     QCOMPARE(m_run.server->requests().size(), 1); // the second run never started
 }
 
