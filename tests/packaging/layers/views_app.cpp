@@ -3,6 +3,7 @@
 // the controller, the sources, the session service and the item models, whose headers show no
 // backend layer. Must compile, so that the probes that must not are known to fail for the right
 // reason.
+#include "app/bestofrun.h"
 #include "app/compactionpreview.h"
 #include "app/configfile.h"
 #include "app/mcpservers.h"
