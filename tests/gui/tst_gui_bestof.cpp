@@ -97,7 +97,7 @@ void TestGuiBestOf::disabledOutsideARepository()
     QAction *action = m_window->action(u"runOnSeveralModels"_s);
     QVERIFY(action);
     QVERIFY(launcher());
-    QTRY_VERIFY_WITH_TIMEOUT(action->toolTip().contains(u"git"_s), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(action->toolTip().contains(u"not in a git repository"_s), 10000);
     QVERIFY(!action->isEnabled());
     action->trigger();
     QVERIFY(!launcher()->dialog());
