@@ -235,7 +235,6 @@ void BestOfView::buildComparison()
         c.files->setAccessibleName(tr("Files changed by run %1").arg(i + 1));
         c.files->setEditTriggers(QAbstractItemView::NoEditTriggers);
         c.diff = new DiffView(c.frame);
-        c.diff->setMode(DiffView::Mode::Unified);
         c.keep = new QPushButton(Style::icon(u"dialog-ok-apply"_s), tr("&Keep This One"), c.frame);
         c.keep->setObjectName(u"bestOfKeep%1"_s.arg(i + 1));
         c.keep->setAccessibleName(tr("Keep run %1").arg(i + 1));
