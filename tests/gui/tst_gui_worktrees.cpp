@@ -6,7 +6,10 @@
 // files are listed, Commit with the message the session's model proposes, Remove refused while
 // dirty then confirmed, and a fork that gets a worktree of its own.
 
+#include "app/serversource.h"
 #include "changespane.h"
+#include "fakeopencodeserver.h"
+#include "server/serverclient.h"
 #include "core/git.h"
 #include "guitest.h"
 #include "newsessiondialog.h"
@@ -24,6 +27,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QInputDialog>
+#include <QUrlQuery>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -82,6 +87,7 @@ private Q_SLOTS:
     void removeRefusedWhileDirtyThenConfirmed();
     void forkGetsAWorktree();
     void terminalCommand();
+    void serverSession();
 
 private:
     [[nodiscard]] WorktreePresenter *presenter() const { return m_window->worktrees(); }
@@ -477,6 +483,67 @@ void TestGuiWorktrees::terminalCommand()
         qunsetenv("TERMINAL");
     else
         qputenv("TERMINAL", saved);
+}
+
+void TestGuiWorktrees::serverSession()
+{
+    // An OpenCode server's session: its worktree is the server's (OpenCode 1.18's
+    // /experimental/worktree); without the routes the menu says it is not available.
+    test::FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    server.route("GET", u"/experimental/session"_s, 200, test::recordedExchange(u"session list"_s).responseBody);
+    const JsonObject recorded = test::recordedExchange(u"create V1 session"_s).responseBody.toObject();
+    const QString id = recorded.string(u"id");
+    const QString folder = recorded.string(u"directory");
+    ServerSource *source = m_window->controller()->addServer(ServerClient(server.url(), u"secret"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(source->isReady(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(source->sessions()->isLoaded(), 10000);
+    QSignalSpy known(presenter(), &WorktreePresenter::currentWorktreeChanged);
+    QVERIFY(m_window->openSession(id, source->key()));
+    QVERIFY(known.wait(20000));
+    QAction *apply = presenter()->action(u"worktreeApply"_s);
+    QAction *remove = presenter()->action(u"worktreeRemove"_s);
+    QVERIFY(!apply->isEnabled() && !remove->isEnabled());
+    QCOMPARE(apply->toolTip(), u"Worktrees are not available on this server"_s);
+
+    server.route("GET", u"/experimental/worktree"_s, 200, JsonArray{folder});
+    QVERIFY(m_window->openSession(m_repoSessionID));
+    QVERIFY(known.wait(20000));
+    QVERIFY(m_window->openSession(id, source->key()));
+    QVERIFY(known.wait(20000));
+    QVERIFY(presenter()->currentWorktree());
+    QCOMPARE(presenter()->currentWorktree()->path, folder);
+    // The server's worktree can be removed there; what needs its files here cannot.
+    QVERIFY(remove->isEnabled());
+    QVERIFY(!apply->isEnabled());
+    QCOMPARE(apply->toolTip(), u"Not available on this server: its files are the server's"_s);
+
+    // New Session from it: a worktree the server makes, named here, and a session there.
+    server.route("POST", u"/experimental/worktree"_s, [](const test::FakeRequest &request) {
+        const QString name = request.json.string(u"name");
+        return test::FakeOpencodeServer::Reply{
+            200, toJson(JsonObject{{u"name"_s, name}, {u"branch"_s, u"opencode/"_s + name}, {u"directory"_s, u"/srv/wt/"_s + name}}, 0)};
+    });
+    server.route("POST", u"/session"_s, [](const test::FakeRequest &request) {
+        JsonObject session = test::recordedExchange(u"create V1 session"_s).responseBody.toObject();
+        session.insert(u"id"_s, u"ses_inservertree00000000000"_s);
+        session.insert(u"directory"_s,
+                       QUrlQuery(QUrl(QString::fromUtf8(request.path)).query()).queryItemValue(u"directory"_s, QUrl::FullyDecoded));
+        return test::FakeOpencodeServer::Reply{200, toJson(session, 0)};
+    });
+    QSignalSpy created(presenter(), &WorktreePresenter::sessionCreated);
+    QTest::keyClick(m_window.get(), Qt::Key_N, Qt::ControlModifier | Qt::ShiftModifier);
+    QInputDialog *ask = nullptr;
+    QTRY_VERIFY((ask = m_window->findChild<QInputDialog *>(u"serverWorktreeDialog"_s)));
+    auto *edit = ask->findChild<QLineEdit *>();
+    QVERIFY(edit);
+    QTest::keyClicks(edit, u"hotfix"_s);
+    QTest::keyClick(edit, Qt::Key_Return);
+    QVERIFY(created.wait(20000));
+    QCOMPARE(created.first().first().toString(), u"ses_inservertree00000000000"_s);
+    QTRY_COMPARE(m_window->currentSessionID(), u"ses_inservertree00000000000"_s);
+    QCOMPARE(m_window->currentSource(), source->key());
 }
 
 QTEST_MAIN(TestGuiWorktrees)
