@@ -255,6 +255,8 @@ void TestSessionWorktrees::serverWorktrees()
     QCOMPARE(parseJson(removedBody)->toObject().string(u"directory"), folder);
     server.route("GET", u"/experimental/worktree"_s, 200, JsonArray{u"/elsewhere"_s});
     QVERIFY(!awaitFuture(m_controller->worktreeOf(id)));
+    // The source goes before its server.
+    m_controller->removeServer(source->key());
 }
 
 QTEST_GUILESS_MAIN(TestSessionWorktrees)

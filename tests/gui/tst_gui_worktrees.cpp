@@ -282,7 +282,7 @@ void TestGuiWorktrees::changesPaneShowsTheWorktreeDiff()
     QTest::mouseClick(button, Qt::LeftButton);
     QCOMPARE(pane->scope(), ChangesPane::Scope::Worktree);
     QVERIFY(loaded.wait(20000));
-    QTRY_COMPARE(pane->model()->rowCount(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(pane->model()->rowCount(), 2, 20000);
     QStringList files;
     for (int row = 0; row < pane->model()->rowCount(); ++row)
         files << pane->model()->diff(row).file();
@@ -451,7 +451,7 @@ void TestGuiWorktrees::forkGetsAWorktree()
     QVERIFY2(done.first().first().toBool(), qPrintable(done.first().at(1).toString()));
     QCOMPARE(m_asked.size(), 1);
     QVERIFY(m_asked.first().contains(u"uncommitted changes copied"_s));
-    QTRY_COMPARE(forked.size(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(forked.size(), 1, 20000);
     const QString forkID = forked.first().first().toString();
     const QString forkPath = done.first().at(1).toString();
     QVERIFY(forkPath.startsWith(worktreePath(u"forked-fork-"_s)));
@@ -542,8 +542,10 @@ void TestGuiWorktrees::serverSession()
     QTest::keyClick(edit, Qt::Key_Return);
     QVERIFY(created.wait(20000));
     QCOMPARE(created.first().first().toString(), u"ses_inservertree00000000000"_s);
-    QTRY_COMPARE(m_window->currentSessionID(), u"ses_inservertree00000000000"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->currentSessionID(), u"ses_inservertree00000000000"_s, 20000);
     QCOMPARE(m_window->currentSource(), source->key());
+    // The source goes before its server.
+    m_window->controller()->removeServer(source->key());
 }
 
 QTEST_MAIN(TestGuiWorktrees)
