@@ -80,6 +80,7 @@ private Q_SLOTS:
     void cleanup();
     void newSessionByKeyboard();
     void newSessionByMouse();
+    void defaultFromSettingsThenProject();
     void changesPaneShowsTheWorktreeDiff();
     void apply_data();
     void apply();
@@ -263,6 +264,39 @@ void TestGuiWorktrees::newSessionByMouse()
     QVERIFY(!QFileInfo::exists(elsewhere + u"/mouse-one/setup-ran"_s));
     QTRY_COMPARE_WITH_TIMEOUT(m_window->sessionsModel()->indexForId(session->id()).data(SessionsModel::BranchRole).toString(),
                               u"weft/mouse-one"_s, 20000);
+}
+
+void TestGuiWorktrees::defaultFromSettingsThenProject()
+{
+    // Settings say "in a worktree" for projects that have not chosen; a project's own choice wins.
+    WorktreePresenter::setDefaultInWorktree(true);
+    const auto open = [this]() -> NewSessionDialog * {
+        presenter()->action(u"newSessionInWorktree"_s)->trigger();
+        NewSessionDialog *dialog = presenter()->newSessionDialog();
+        if (!dialog || !QTest::qWaitFor([dialog] { return dialog->isRepository(); }, 20000))
+            return nullptr;
+        return dialog;
+    };
+    NewSessionDialog *dialog = open();
+    QVERIFY(dialog);
+    auto *inWorktree = dialog->findChild<QCheckBox *>(u"inWorktree"_s);
+    QVERIFY(inWorktree->isChecked());
+    // This project chooses the plain session: remembered.
+    clickButton(inWorktree);
+    QVERIFY(!inWorktree->isChecked());
+    QSignalSpy created(presenter(), &WorktreePresenter::sessionCreated);
+    QTest::keyClick(dialog->findChild<QLineEdit *>(u"directory"_s), Qt::Key_Return);
+    QVERIFY(created.wait(20000));
+    const std::optional<Session> plain = m_window->sessionsModel()->session(created.first().first().toString());
+    QVERIFY(plain);
+    QCOMPARE(plain->directory(), m_repo);
+    QVERIFY(!WorktreePresenter::projectInWorktree(plain->projectID()));
+    QVERIFY(m_window->openSession(m_repoSessionID));
+    dialog = open();
+    QVERIFY(dialog);
+    QVERIFY(!dialog->findChild<QCheckBox *>(u"inWorktree"_s)->isChecked());
+    QTest::keyClick(dialog, Qt::Key_Escape);
+    QTRY_VERIFY(!presenter()->newSessionDialog());
 }
 
 void TestGuiWorktrees::changesPaneShowsTheWorktreeDiff()
