@@ -220,14 +220,12 @@ void WorktreePresenter::refreshBranches(bool all)
 {
     if (!m_controller)
         return;
-    if (m_branchesPending) {
-        // Read again once the reading under way has ended.
-        m_branchesAsked.clear();
-        return;
-    }
-    SessionsModel *sessions = m_window->sessionsModel();
     if (all)
         m_branchesAsked.clear();
+    // The reading under way looks for folders not asked about yet once it has ended.
+    if (m_branchesPending)
+        return;
+    SessionsModel *sessions = m_window->sessionsModel();
     QStringList directories;
     for (const Session &s : sessions->sessions()) {
         if (!s.directory().isEmpty() && !m_branchesAsked.contains(s.directory()) && !directories.contains(s.directory()))

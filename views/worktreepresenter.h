@@ -97,7 +97,7 @@ private:
     void createActions();
     void onCurrentSessionChanged(const QString &sessionID);
     void updateActions();
-    /// Reads the branches of the sessions' folders not asked about yet.
+    /// Reads the branches of the sessions' folders not asked about yet (@p all: every folder again).
     void refreshBranches(bool all = false);
     void onForked(const QString &sessionID, const Session &fork);
     void create(const NewSessionRequest &request);

@@ -175,6 +175,9 @@ QString TestGuiWorktrees::openInWorktree(const QString &name)
         qWarning() << created.error().toString();
         return {};
     }
+    // The future may have finished before the sidebar took the session (queued to this thread).
+    if (!QTest::qWaitFor([&] { return m_window->sessionsModel()->indexForId(created->id()).isValid(); }, 20000))
+        return {};
     QSignalSpy known(presenter(), &WorktreePresenter::currentWorktreeChanged);
     if (!openAndLoad(*m_window, created->id()) || !(presenter()->currentWorktree() || known.wait(20000))
         || !presenter()->currentWorktree())
