@@ -2418,6 +2418,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::Server</name>
     <message>
+        <source>the server made no worktree</source>
+        <translation>サーバーはワークツリーを作成しませんでした</translation>
+    </message>
+    <message>
         <source>worktrees are not available on this server</source>
         <translation>このサーバーではワークツリーを使用できません</translation>
     </message>
@@ -2853,7 +2857,7 @@ Sessions written by version %2</source>
     </message>
     <message>
         <source>New Session (Folder, Worktree)… offers a new git &amp;worktree first</source>
-        <translation>「新しいセッション (フォルダー、ワークツリー)…」で新しい git ワークツリーを最初から選択(&amp;W)</translation>
+        <translation>「新しいセッション (フォルダー、ワークツリー)…」で新しい ワークツリーを最初から選択(&amp;W)</translation>
     </message>
     <message>
         <source>While the agent &amp;replies, Enter:</source>
@@ -5180,7 +5184,7 @@ This cannot be undone.</source>
     </message>
     <message>
         <source>In a new git &amp;worktree</source>
-        <translation>新しい git ワークツリーで(&amp;W)</translation>
+        <translation>新しい ワークツリーで(&amp;W)</translation>
     </message>
     <message>
         <source>&amp;Browse…</source>
@@ -5193,6 +5197,28 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::WorktreePresenter</name>
+    <message>
+        <source>The server makes the worktree…</source>
+        <translation>サーバーがワークツリーを作成しています…</translation>
+    </message>
+    <message>
+        <source>The server is not connected any more.</source>
+        <translation>サーバーはもう接続されていません。</translation>
+    </message>
+    <message>
+        <source>The server makes a new worktree of this session&apos;s project and starts a session there.
+Name of the worktree (empty: the server names it):</source>
+        <translation>サーバーがこのセッションのプロジェクトの新しいワークツリーを作成し、そこでセッションを開始します。
+ワークツリーの名前 (空の場合はサーバーが名付けます):</translation>
+    </message>
+    <message>
+        <source>New Session in a Server Worktree</source>
+        <translation>サーバーのワークツリーで新しいセッション</translation>
+    </message>
+    <message>
+        <source>Not available on this server</source>
+        <translation>このサーバーでは使用できません</translation>
+    </message>
     <message>
         <source>The fork works in %1</source>
         <translation>フォークは %1 で作業します</translation>
@@ -5306,14 +5332,6 @@ This cannot be undone.</source>
         <translation>このセッションはワークツリーで作業していません (ファイル › 新しいセッション (フォルダー、ワークツリー)… で作成できます)</translation>
     </message>
     <message>
-        <source>no worktree</source>
-        <translation>ワークツリーはありません</translation>
-    </message>
-    <message>
-        <source>Not available on this server: %1</source>
-        <translation>このサーバーでは使用できません: %1</translation>
-    </message>
-    <message>
         <source>Not available for OpenCode&apos;s sessions: copy the session into Weft first</source>
         <translation>OpenCode のセッションでは使用できません: 先にセッションを Weft にコピーしてください</translation>
     </message>
@@ -5347,7 +5365,7 @@ This cannot be undone.</source>
     </message>
     <message>
         <source>A new session in a folder you choose, or in a new git worktree</source>
-        <translation>選んだフォルダー、または新しい git ワークツリーでの新しいセッション</translation>
+        <translation>選んだフォルダー、または新しい ワークツリーでの新しいセッション</translation>
     </message>
     <message>
         <source>New Session (&amp;Folder, Worktree)…</source>

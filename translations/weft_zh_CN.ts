@@ -2418,6 +2418,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::Server</name>
     <message>
+        <source>the server made no worktree</source>
+        <translation>服务器未创建工作树</translation>
+    </message>
+    <message>
         <source>worktrees are not available on this server</source>
         <translation>此服务器不支持工作树</translation>
     </message>
@@ -2853,7 +2857,7 @@ Sessions written by version %2</source>
     </message>
     <message>
         <source>New Session (Folder, Worktree)… offers a new git &amp;worktree first</source>
-        <translation>“新建会话（文件夹、工作树）…”默认选择新的 git 工作树(&amp;W)</translation>
+        <translation>“新建会话（文件夹、工作树）…”默认选择新的 工作树(&amp;W)</translation>
     </message>
     <message>
         <source>While the agent &amp;replies, Enter:</source>
@@ -5180,7 +5184,7 @@ This cannot be undone.</source>
     </message>
     <message>
         <source>In a new git &amp;worktree</source>
-        <translation>在新的 git 工作树中(&amp;W)</translation>
+        <translation>在新的 工作树中(&amp;W)</translation>
     </message>
     <message>
         <source>&amp;Browse…</source>
@@ -5193,6 +5197,28 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::WorktreePresenter</name>
+    <message>
+        <source>The server makes the worktree…</source>
+        <translation>服务器正在创建工作树…</translation>
+    </message>
+    <message>
+        <source>The server is not connected any more.</source>
+        <translation>服务器已不再连接。</translation>
+    </message>
+    <message>
+        <source>The server makes a new worktree of this session&apos;s project and starts a session there.
+Name of the worktree (empty: the server names it):</source>
+        <translation>服务器会为此会话的项目创建一个新工作树并在其中启动会话。
+工作树名称（留空则由服务器命名）：</translation>
+    </message>
+    <message>
+        <source>New Session in a Server Worktree</source>
+        <translation>在服务器工作树中新建会话</translation>
+    </message>
+    <message>
+        <source>Not available on this server</source>
+        <translation>此服务器上不可用</translation>
+    </message>
     <message>
         <source>The fork works in %1</source>
         <translation>分叉在 %1 中工作</translation>
@@ -5306,14 +5332,6 @@ This cannot be undone.</source>
         <translation>该会话不在工作树中工作（文件 › 新建会话（文件夹、工作树）… 可创建）</translation>
     </message>
     <message>
-        <source>no worktree</source>
-        <translation>没有工作树</translation>
-    </message>
-    <message>
-        <source>Not available on this server: %1</source>
-        <translation>此服务器上不可用：%1</translation>
-    </message>
-    <message>
         <source>Not available for OpenCode&apos;s sessions: copy the session into Weft first</source>
         <translation>对 OpenCode 的会话不可用：请先将会话复制到 Weft</translation>
     </message>
@@ -5347,7 +5365,7 @@ This cannot be undone.</source>
     </message>
     <message>
         <source>A new session in a folder you choose, or in a new git worktree</source>
-        <translation>在您选择的文件夹或新的 git 工作树中新建会话</translation>
+        <translation>在您选择的文件夹或新的 工作树中新建会话</translation>
     </message>
     <message>
         <source>New Session (&amp;Folder, Worktree)…</source>

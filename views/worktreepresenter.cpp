@@ -15,6 +15,7 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
@@ -194,7 +195,8 @@ void WorktreePresenter::updateActions()
     // A server's worktree lives on the server: only the server's own route (remove) works on it.
     const QString onServer = tr("Not available on this server: its files are the server's");
     const QString why = other ? tr("Not available for OpenCode's sessions: copy the session into Weft first")
-        : server && !held     ? tr("Not available on this server: %1").arg(m_serverWhy.isEmpty() ? tr("no worktree") : m_serverWhy)
+        : server && !held     ? (m_serverWhy.isEmpty() ? tr("Not available on this server")
+                                                   : m_serverWhy.left(1).toUpper() + m_serverWhy.mid(1))
         : held                ? QString()
                               : tr("The session does not work in a worktree (File › New Session (Folder, Worktree)… makes one)");
     for (const QString &name : {u"worktreeApply"_s, u"worktreeCommit"_s, u"worktreeTerminal"_s, u"worktreeFileManager"_s,
@@ -218,14 +220,12 @@ void WorktreePresenter::refreshBranches(bool all)
 {
     if (!m_controller)
         return;
-    if (m_branchesPending) {
-        // Read again once the reading under way has ended.
-        m_branchesAsked.clear();
-        return;
-    }
-    SessionsModel *sessions = m_window->sessionsModel();
     if (all)
         m_branchesAsked.clear();
+    // The reading under way looks for folders not asked about yet once it has ended.
+    if (m_branchesPending)
+        return;
+    SessionsModel *sessions = m_window->sessionsModel();
     QStringList directories;
     for (const Session &s : sessions->sessions()) {
         if (!s.directory().isEmpty() && !m_branchesAsked.contains(s.directory()) && !directories.contains(s.directory()))
@@ -274,6 +274,10 @@ void WorktreePresenter::newSession()
         return;
     }
     const QString sessionID = m_window->currentSessionID();
+    if (ServerSource *server = m_controller ? m_controller->serverOf(sessionID) : nullptr) {
+        newServerSession(server, sessionID);
+        return;
+    }
     const std::optional<Session> current
         = m_window->currentSource().isEmpty() ? m_window->sessionsModel()->session(sessionID) : std::nullopt;
     // In the current session's folder (a new worktree of a worktree's repository starts from the
@@ -294,6 +298,42 @@ void WorktreePresenter::newSession()
         create(dialog->request());
     });
     m_newSession->open();
+}
+
+void WorktreePresenter::newServerSession(ServerSource *server, const QString &sessionID)
+{
+    // The server makes the worktree (OpenCode 1.18's /experimental/worktree, its project's start
+    // command run there) in a folder of its own: only its name is asked.
+    auto *ask = new QInputDialog(m_window);
+    ask->setObjectName(u"serverWorktreeDialog"_s);
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    ask->setWindowTitle(tr("New Session in a Server Worktree"));
+    ask->setLabelText(tr("The server makes a new worktree of this session's project and starts a session there.\n"
+                         "Name of the worktree (empty: the server names it):"));
+    connect(ask, &QInputDialog::textValueSelected, this, [this, server = QPointer<ServerSource>(server), sessionID](const QString &text) {
+        const QString name = text.trimmed();
+        if (const QString why = name.isEmpty() ? QString() : Worktrees::whyInvalidName(name); !why.isEmpty() || !server) {
+            questions().warn(tr("New Session"), why.isEmpty() ? tr("The server is not connected any more.") : why);
+            return;
+        }
+        showStatus(tr("The server makes the worktree…"));
+        whenFinished(server->createInWorktree(sessionID, name), this, [this, server](const Result<Session> &created) {
+            if (!created) {
+                showStatus(QString());
+                questions().warn(tr("New Session"), tr("The session could not be created:\n%1").arg(created.error().toString()));
+                Q_EMIT createFailed(created.error().toString());
+                return;
+            }
+            if (!server)
+                return;
+            showStatus(tr("New session in %1").arg(created->directory()));
+            // In the list before the server's event about it comes.
+            server->sessions()->refreshSession(created.value());
+            m_window->openSession(created->id(), server->key());
+            Q_EMIT sessionCreated(created->id());
+        });
+    });
+    ask->open();
 }
 
 void WorktreePresenter::create(const NewSessionRequest &request)

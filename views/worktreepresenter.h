@@ -22,6 +22,7 @@ class ApplyWorktreeDialog;
 class CommitWorktreeDialog;
 class MainWindow;
 class NewSessionDialog;
+class ServerSource;
 class UserQuestions;
 
 /// The window's git worktrees of sessions: New Session in a worktree (File, Ctrl+Shift+N), the
@@ -48,7 +49,8 @@ public:
     [[nodiscard]] std::optional<Worktree> currentWorktree() const { return m_current; }
 
     /// Shows the New Session dialog for the current session's folder, "in a new worktree"
-    /// checked as the project last had it (else as Settings say).
+    /// checked as the project last had it (else as Settings say). From a server's session: the
+    /// name of a worktree the server makes, and a session there.
     void newSession();
     [[nodiscard]] NewSessionDialog *newSessionDialog() const;
     void showApply();
@@ -95,10 +97,12 @@ private:
     void createActions();
     void onCurrentSessionChanged(const QString &sessionID);
     void updateActions();
-    /// Reads the branches of the sessions' folders not asked about yet.
+    /// Reads the branches of the sessions' folders not asked about yet (@p all: every folder again).
     void refreshBranches(bool all = false);
     void onForked(const QString &sessionID, const Session &fork);
     void create(const NewSessionRequest &request);
+    /// New Session from a server's session: a worktree the server makes (its name asked).
+    void newServerSession(ServerSource *server, const QString &sessionID);
     void showStatus(const QString &text);
     UserQuestions &questions();
 

@@ -444,6 +444,18 @@ QFuture<Result<Worktree>> ServerSource::worktreeOf(const QString &sessionID) con
     });
 }
 
+QFuture<Result<Session>> ServerSource::createInWorktree(const QString &sessionID, const QString &name) const
+{
+    if (!m_store)
+        return QtFuture::makeReadyValueFuture(Result<Session>(Error{ServerTr::tr("the OpenCode server is not connected"), {}}));
+    return QtConcurrent::run([store = m_store, sessionID, name]() -> Result<Session> {
+        const Result<JsonObject> made = store->createWorktree(sessionID, name);
+        if (!made)
+            return made.error();
+        return store->create(made->string(u"directory"));
+    });
+}
+
 QFuture<Result<void>> ServerSource::removeWorktree(const QString &sessionID, const QString &worktree) const
 {
     if (!m_store)

@@ -112,6 +112,10 @@ public:
     /// read off the GUI thread (its path; the server does not say its branch or base); an error
     /// when it works in none, or the server has no worktrees (OpenCode 2, older 1.x).
     [[nodiscard]] QFuture<Result<Worktree>> worktreeOf(const QString &sessionID) const;
+    /// A new session in a new worktree of @p sessionID's project on the server, named @p name
+    /// (the server names it when empty; its project's start command runs there), off the GUI
+    /// thread.
+    [[nodiscard]] QFuture<Result<Session>> createInWorktree(const QString &sessionID, const QString &name) const;
     /// Removes the server's worktree @p worktree of @p sessionID's project (OpenCode deletes its
     /// branch too).
     [[nodiscard]] QFuture<Result<void>> removeWorktree(const QString &sessionID, const QString &worktree) const;

@@ -183,6 +183,8 @@ QFuture<Result<QString>> SessionController::proposeCommitMessage(const QString &
     promise->start();
     whenFinished(read, this, [this, promise](const Result<Asked> &asked) {
         const auto finish = [promise](const Answer &a) {
+            if (promise->future().isFinished())
+                return;
             promise->addResult(a);
             promise->finish();
         };

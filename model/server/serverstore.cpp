@@ -644,6 +644,23 @@ Result<QStringList> ServerStore::worktrees(const QString &sessionID)
     return folders;
 }
 
+Result<JsonObject> ServerStore::createWorktree(const QString &sessionID, const QString &name)
+{
+    if (m_api)
+        return Error{ServerTr::tr("worktrees are not available on this server"), {}};
+    JsonObject body;
+    if (!name.isEmpty())
+        body.insert(u"name"_s, name);
+    // Its start command runs before the answer: up to 10 minutes.
+    const Result<JsonValue> answer = post(u"/experimental/worktree"_s, body, instanceOf(sessionID), 10 * 60 * 1000);
+    if (!answer)
+        return worktreeError(answer.error());
+    const JsonObject made = answer->toObject();
+    if (made.string(u"directory").isEmpty())
+        return Error{ServerTr::tr("the server made no worktree"), {}};
+    return made;
+}
+
 Result<void> ServerStore::removeWorktree(const QString &sessionID, const QString &worktree)
 {
     if (m_api)

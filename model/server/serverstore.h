@@ -135,6 +135,9 @@ public:
     [[nodiscard]] Result<QStringList> worktrees(const QString &sessionID);
     /// The folder @p sessionID works in.
     [[nodiscard]] QString folderOf(const QString &sessionID) { return directoryOf(sessionID); }
+    /// Makes a worktree of @p sessionID's project named @p name (the server names it when empty)
+    /// and runs the project's start command there: `{name, branch, directory}`.
+    Result<JsonObject> createWorktree(const QString &sessionID, const QString &name);
     /// Removes the server's worktree at @p worktree, of @p sessionID's project (the server
     /// deletes its branch too).
     Result<void> removeWorktree(const QString &sessionID, const QString &worktree);

@@ -18,6 +18,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QTest>
+#include <QUrlQuery>
 
 using namespace Qt::StringLiterals;
 using namespace weft;
@@ -229,10 +230,33 @@ void TestSessionWorktrees::serverWorktrees()
     const Result<Worktree> held = awaitFuture(m_controller->worktreeOf(id));
     QVERIFY2(held, qPrintable(held ? QString() : held.error().toString()));
     QCOMPARE(held->path, folder);
+    // A new session in a new worktree of the server: the worktree made there, then the session.
+    server.route("POST", u"/experimental/worktree"_s, [](const test::FakeRequest &request) {
+        return test::FakeOpencodeServer::Reply{
+            200, toJson(JsonObject{{u"name"_s, request.json.string(u"name")},
+                                   {u"branch"_s, u"opencode/"_s + request.json.string(u"name")},
+                                   {u"directory"_s, u"/srv/worktrees/"_s + request.json.string(u"name")}},
+                        0)};
+    });
+    QString createdIn;
+    server.route("POST", u"/session"_s, [&createdIn](const test::FakeRequest &request) {
+        createdIn = QUrlQuery(QUrl(QString::fromUtf8(request.path)).query()).queryItemValue(u"directory"_s, QUrl::FullyDecoded);
+        JsonObject session = test::recordedExchange(u"create V1 session"_s).responseBody.toObject();
+        session.insert(u"id"_s, u"ses_inworktree0000000000000"_s);
+        session.insert(u"directory"_s, createdIn);
+        return test::FakeOpencodeServer::Reply{200, toJson(session, 0)};
+    });
+    const Result<Session> inWorktree = awaitFuture(source->createInWorktree(id, u"bugfix"_s));
+    QVERIFY2(inWorktree, qPrintable(inWorktree ? QString() : inWorktree.error().toString()));
+    QCOMPARE(createdIn, u"/srv/worktrees/bugfix"_s);
+    QCOMPARE(inWorktree->directory(), u"/srv/worktrees/bugfix"_s);
+
     QVERIFY(awaitFuture(source->removeWorktree(id, folder)));
     QCOMPARE(parseJson(removedBody)->toObject().string(u"directory"), folder);
     server.route("GET", u"/experimental/worktree"_s, 200, JsonArray{u"/elsewhere"_s});
     QVERIFY(!awaitFuture(m_controller->worktreeOf(id)));
+    // The source goes before its server.
+    m_controller->removeServer(source->key());
 }
 
 QTEST_GUILESS_MAIN(TestSessionWorktrees)

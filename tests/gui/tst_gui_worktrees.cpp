@@ -6,7 +6,10 @@
 // files are listed, Commit with the message the session's model proposes, Remove refused while
 // dirty then confirmed, and a fork that gets a worktree of its own.
 
+#include "app/serversource.h"
 #include "changespane.h"
+#include "fakeopencodeserver.h"
+#include "server/serverclient.h"
 #include "core/git.h"
 #include "guitest.h"
 #include "newsessiondialog.h"
@@ -24,6 +27,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QInputDialog>
+#include <QUrlQuery>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -75,6 +80,7 @@ private Q_SLOTS:
     void cleanup();
     void newSessionByKeyboard();
     void newSessionByMouse();
+    void defaultFromSettingsThenProject();
     void changesPaneShowsTheWorktreeDiff();
     void apply_data();
     void apply();
@@ -82,6 +88,7 @@ private Q_SLOTS:
     void removeRefusedWhileDirtyThenConfirmed();
     void forkGetsAWorktree();
     void terminalCommand();
+    void serverSession();
 
 private:
     [[nodiscard]] WorktreePresenter *presenter() const { return m_window->worktrees(); }
@@ -168,6 +175,9 @@ QString TestGuiWorktrees::openInWorktree(const QString &name)
         qWarning() << created.error().toString();
         return {};
     }
+    // The future may have finished before the sidebar took the session (queued to this thread).
+    if (!QTest::qWaitFor([&] { return m_window->sessionsModel()->indexForId(created->id()).isValid(); }, 20000))
+        return {};
     QSignalSpy known(presenter(), &WorktreePresenter::currentWorktreeChanged);
     if (!openAndLoad(*m_window, created->id()) || !(presenter()->currentWorktree() || known.wait(20000))
         || !presenter()->currentWorktree())
@@ -259,6 +269,39 @@ void TestGuiWorktrees::newSessionByMouse()
                               u"weft/mouse-one"_s, 20000);
 }
 
+void TestGuiWorktrees::defaultFromSettingsThenProject()
+{
+    // Settings say "in a worktree" for projects that have not chosen; a project's own choice wins.
+    WorktreePresenter::setDefaultInWorktree(true);
+    const auto open = [this]() -> NewSessionDialog * {
+        presenter()->action(u"newSessionInWorktree"_s)->trigger();
+        NewSessionDialog *dialog = presenter()->newSessionDialog();
+        if (!dialog || !QTest::qWaitFor([dialog] { return dialog->isRepository(); }, 20000))
+            return nullptr;
+        return dialog;
+    };
+    NewSessionDialog *dialog = open();
+    QVERIFY(dialog);
+    auto *inWorktree = dialog->findChild<QCheckBox *>(u"inWorktree"_s);
+    QVERIFY(inWorktree->isChecked());
+    // This project chooses the plain session: remembered.
+    clickButton(inWorktree);
+    QVERIFY(!inWorktree->isChecked());
+    QSignalSpy created(presenter(), &WorktreePresenter::sessionCreated);
+    QTest::keyClick(dialog->findChild<QLineEdit *>(u"directory"_s), Qt::Key_Return);
+    QVERIFY(created.wait(20000));
+    const std::optional<Session> plain = m_window->sessionsModel()->session(created.first().first().toString());
+    QVERIFY(plain);
+    QCOMPARE(plain->directory(), m_repo);
+    QVERIFY(!WorktreePresenter::projectInWorktree(plain->projectID()));
+    QVERIFY(m_window->openSession(m_repoSessionID));
+    dialog = open();
+    QVERIFY(dialog);
+    QVERIFY(!dialog->findChild<QCheckBox *>(u"inWorktree"_s)->isChecked());
+    QTest::keyClick(dialog, Qt::Key_Escape);
+    QTRY_VERIFY(!presenter()->newSessionDialog());
+}
+
 void TestGuiWorktrees::changesPaneShowsTheWorktreeDiff()
 {
     ChangesPane *pane = m_window->changesPane();
@@ -276,7 +319,7 @@ void TestGuiWorktrees::changesPaneShowsTheWorktreeDiff()
     QTest::mouseClick(button, Qt::LeftButton);
     QCOMPARE(pane->scope(), ChangesPane::Scope::Worktree);
     QVERIFY(loaded.wait(20000));
-    QTRY_COMPARE(pane->model()->rowCount(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(pane->model()->rowCount(), 2, 20000);
     QStringList files;
     for (int row = 0; row < pane->model()->rowCount(); ++row)
         files << pane->model()->diff(row).file();
@@ -445,7 +488,7 @@ void TestGuiWorktrees::forkGetsAWorktree()
     QVERIFY2(done.first().first().toBool(), qPrintable(done.first().at(1).toString()));
     QCOMPARE(m_asked.size(), 1);
     QVERIFY(m_asked.first().contains(u"uncommitted changes copied"_s));
-    QTRY_COMPARE(forked.size(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(forked.size(), 1, 20000);
     const QString forkID = forked.first().first().toString();
     const QString forkPath = done.first().at(1).toString();
     QVERIFY(forkPath.startsWith(worktreePath(u"forked-fork-"_s)));
@@ -477,6 +520,69 @@ void TestGuiWorktrees::terminalCommand()
         qunsetenv("TERMINAL");
     else
         qputenv("TERMINAL", saved);
+}
+
+void TestGuiWorktrees::serverSession()
+{
+    // An OpenCode server's session: its worktree is the server's (OpenCode 1.18's
+    // /experimental/worktree); without the routes the menu says it is not available.
+    test::FakeOpencodeServer server;
+    QVERIFY(server.listen());
+    server.routeAllRecorded();
+    server.route("GET", u"/experimental/session"_s, 200, test::recordedExchange(u"session list"_s).responseBody);
+    const JsonObject recorded = test::recordedExchange(u"create V1 session"_s).responseBody.toObject();
+    const QString id = recorded.string(u"id");
+    const QString folder = recorded.string(u"directory");
+    ServerSource *source = m_window->controller()->addServer(ServerClient(server.url(), u"secret"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(source->isReady(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(source->sessions()->isLoaded(), 10000);
+    QSignalSpy known(presenter(), &WorktreePresenter::currentWorktreeChanged);
+    QVERIFY(m_window->openSession(id, source->key()));
+    QVERIFY(known.wait(20000));
+    QAction *apply = presenter()->action(u"worktreeApply"_s);
+    QAction *remove = presenter()->action(u"worktreeRemove"_s);
+    QVERIFY(!apply->isEnabled() && !remove->isEnabled());
+    QCOMPARE(apply->toolTip(), u"Worktrees are not available on this server"_s);
+
+    server.route("GET", u"/experimental/worktree"_s, 200, JsonArray{folder});
+    QVERIFY(m_window->openSession(m_repoSessionID));
+    QVERIFY(known.wait(20000));
+    QVERIFY(m_window->openSession(id, source->key()));
+    QVERIFY(known.wait(20000));
+    QVERIFY(presenter()->currentWorktree());
+    QCOMPARE(presenter()->currentWorktree()->path, folder);
+    // The server's worktree can be removed there; what needs its files here cannot.
+    QVERIFY(remove->isEnabled());
+    QVERIFY(!apply->isEnabled());
+    QCOMPARE(apply->toolTip(), u"Not available on this server: its files are the server's"_s);
+
+    // New Session from it: a worktree the server makes, named here, and a session there.
+    server.route("POST", u"/experimental/worktree"_s, [](const test::FakeRequest &request) {
+        const QString name = request.json.string(u"name");
+        return test::FakeOpencodeServer::Reply{
+            200, toJson(JsonObject{{u"name"_s, name}, {u"branch"_s, u"opencode/"_s + name}, {u"directory"_s, u"/srv/wt/"_s + name}}, 0)};
+    });
+    server.route("POST", u"/session"_s, [](const test::FakeRequest &request) {
+        JsonObject session = test::recordedExchange(u"create V1 session"_s).responseBody.toObject();
+        session.insert(u"id"_s, u"ses_inservertree00000000000"_s);
+        session.insert(u"directory"_s,
+                       QUrlQuery(QUrl(QString::fromUtf8(request.path)).query()).queryItemValue(u"directory"_s, QUrl::FullyDecoded));
+        return test::FakeOpencodeServer::Reply{200, toJson(session, 0)};
+    });
+    QSignalSpy created(presenter(), &WorktreePresenter::sessionCreated);
+    QTest::keyClick(m_window.get(), Qt::Key_N, Qt::ControlModifier | Qt::ShiftModifier);
+    QInputDialog *ask = nullptr;
+    QTRY_VERIFY((ask = m_window->findChild<QInputDialog *>(u"serverWorktreeDialog"_s)));
+    auto *edit = ask->findChild<QLineEdit *>();
+    QVERIFY(edit);
+    QTest::keyClicks(edit, u"hotfix"_s);
+    QTest::keyClick(edit, Qt::Key_Return);
+    QVERIFY(created.wait(20000));
+    QCOMPARE(created.first().first().toString(), u"ses_inservertree00000000000"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->currentSessionID(), u"ses_inservertree00000000000"_s, 20000);
+    QCOMPARE(m_window->currentSource(), source->key());
+    // The source goes before its server.
+    m_window->controller()->removeServer(source->key());
 }
 
 QTEST_MAIN(TestGuiWorktrees)
