@@ -5375,6 +5375,10 @@ Name of the worktree (empty: the server names it):</source>
 <context>
     <name>weft::BoardView</name>
     <message>
+        <source>Runs in another process</source>
+        <translation>別のプロセスで実行中</translation>
+    </message>
+    <message>
         <source>%1 ended</source>
         <translation>%1 件終了</translation>
     </message>

@@ -5375,6 +5375,10 @@ Name of the worktree (empty: the server names it):</source>
 <context>
     <name>weft::BoardView</name>
     <message>
+        <source>Runs in another process</source>
+        <translation>在另一个进程中运行</translation>
+    </message>
+    <message>
         <source>%1 ended</source>
         <translation>%1 个已结束</translation>
     </message>

@@ -10,7 +10,6 @@
 #include "qt/boardmodel.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
-#include "session/sessionservice.h"
 #include "style.h"
 
 #include <QAction>
@@ -107,8 +106,9 @@ public:
         QFont bold = font;
         bold.setBold(true);
         const QFontMetrics title(bold);
-        return TilePadding + title.height() + 2 + small.height() + 8 + fm.height() + 4 + fm.height() + 8 + small.height()
-            + TilePadding;
+        // Title, place, what it does, what waits, usage.
+        return TilePadding + title.height() + 2 + small.height() + 8 + fm.height() + 4 + fm.height() + 8
+            + small.height() + TilePadding;
     }
 
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const override
@@ -200,12 +200,13 @@ public:
             lineRect.setLeft(lineRect.left() + toolW + fm.horizontalAdvance(u' ') * 2);
             p->setFont(font);
             p->setPen(text);
-            p->drawText(lineRect, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(line, Qt::ElideRight, lineRect.width()));
+            p->drawText(lineRect, Qt::AlignVCenter | Qt::AlignLeft,
+                        fm.elidedText(line, Qt::ElideRight, lineRect.width()));
         } else if (activity == BoardModel::Activity::None) {
             p->setPen(dim);
+            const bool starting = state == BoardModel::State::Queued || state == BoardModel::State::Running;
             p->drawText(lineRect, Qt::AlignVCenter | Qt::AlignLeft,
-                        state == BoardModel::State::Queued || state == BoardModel::State::Running ? BoardView::tr("Starting…")
-                                                                          : BoardView::tr("Nothing written yet"));
+                        starting ? BoardView::tr("Starting…") : BoardView::tr("Nothing written yet"));
         } else {
             QFont f = font;
             f.setItalic(activity == BoardModel::Activity::Thinking);
@@ -382,9 +383,18 @@ Board::Board(MainWindow *window)
     connect(c, &SessionController::runFinished, m_model,
             [this, c](const QString &sessionID, bool ok, const MessageError &error) {
                 const bool stopped = !ok && error.kind() == MessageError::Kind::Aborted;
-                const BoardModel::State outcome = ok ? BoardModel::State::Finished : stopped ? BoardModel::State::Stopped : BoardModel::State::Failed;
-                m_model->setFinished(sessionID, c->sourceOf(sessionID), outcome, ok || stopped ? QString() : error.message());
+                const BoardModel::State outcome = ok ? BoardModel::State::Finished
+                    : stopped                        ? BoardModel::State::Stopped
+                                                     : BoardModel::State::Failed;
+                m_model->setFinished(sessionID, c->sourceOf(sessionID), outcome,
+                                     ok || stopped ? QString() : error.message());
             });
+    // A `weft run` in a terminal, another window: shown, not stopped from here.
+    connect(c, &SessionController::runningElsewhereChanged, m_model, [this](const QString &sessionID, bool running) {
+        m_model->setRunningElsewhere(sessionID, QString(), running);
+    });
+    for (const QString &sessionID : c->sessionsRunningElsewhere())
+        m_model->setRunningElsewhere(sessionID, QString(), true);
     connect(c, &SessionController::queueChanged, m_model, [this, c](const QString &sessionID) {
         m_model->setQueued(sessionID, c->sourceOf(sessionID), int(c->queuedPrompts(sessionID).size()));
     });
@@ -442,8 +452,9 @@ void Board::onBusyChanged(const QString &sessionID, bool busy)
 void Board::open(const QString &sessionID, const QString &source, const QString &requestID)
 {
     // A question: opened as the inbox opens it, the keyboard on its first answer.
-    if (const QModelIndex question = m_window->attentionInbox()->model()->indexForRequest(requestID); question.isValid()) {
-        m_window->attentionInbox()->open(question);
+    AttentionInbox *inbox = m_window->attentionInbox();
+    if (const QModelIndex question = inbox->model()->indexForRequest(requestID); question.isValid()) {
+        inbox->open(question);
         return;
     }
     m_window->openSession(sessionID, source);
@@ -575,7 +586,8 @@ void BoardView::updateSummary()
 QSize BoardView::sizeHint() const
 {
     // The sort bar and one row of tiles.
-    return {MinTileWidth * 3, m_sort->sizeHint().height() + BoardDelegate::tileHeight(m_list->font()) + 4 * TileSpacing};
+    return {MinTileWidth * 3,
+            m_sort->sizeHint().height() + BoardDelegate::tileHeight(m_list->font()) + 4 * TileSpacing};
 }
 
 void BoardView::updateEmpty()
@@ -596,7 +608,8 @@ QMenu *BoardView::contextMenu(const QModelIndex &index)
     const QString source = index.data(BoardModel::SourceRole).toString();
     const BoardModel::State state = tileState(index);
     const QPersistentModelIndex tile(index);
-    QAction *open = menu->addAction(Style::icon(u"weft-session"_s), tr("&Open"), this, [this, tile] { BoardView::open(tile); });
+    QAction *open = menu->addAction(Style::icon(u"weft-session"_s), tr("&Open"), this,
+                                    [this, tile] { BoardView::open(tile); });
     open->setObjectName(u"boardOpen"_s);
     QAction *stop = menu->addAction(Style::icon(u"process-stop"_s), tr("&Stop Run"), this,
                                     [this, sessionID] {
@@ -604,7 +617,8 @@ QMenu *BoardView::contextMenu(const QModelIndex &index)
                                             m_board->stop(sessionID);
                                     });
     stop->setObjectName(u"boardStop"_s);
-    stop->setEnabled(state == BoardModel::State::Running || state == BoardModel::State::Waiting);
+    stop->setEnabled((state == BoardModel::State::Running || state == BoardModel::State::Waiting)
+                     && !index.data(BoardModel::ElsewhereRole).toBool());
     menu->addSeparator();
     QAction *dismiss = menu->addAction(Style::icon(u"dialog-close"_s), tr("&Dismiss"), this,
                                        [this, sessionID, source] {
@@ -693,6 +707,8 @@ QString BoardView::noteText(const QModelIndex &index)
     case BoardModel::State::Queued:
     case BoardModel::State::Running:
     case BoardModel::State::Finished: {
+        if (index.data(BoardModel::ElsewhereRole).toBool())
+            return tr("Runs in another process");
         const int queued = index.data(BoardModel::QueuedRole).toInt();
         return queued > 0 ? tr("Queued prompts: %1").arg(queued) : QString();
     }

@@ -142,11 +142,14 @@ QVariant BoardModel::data(const QModelIndex &index, int role) const
     case RequestIdRole:
         return t.requests.isEmpty() ? QString() : t.requests.constFirst().id;
     case RequestKindRole:
-        return t.requests.isEmpty() ? QVariant() : QVariant::fromValue(AttentionModel::Kind(t.requests.constFirst().kind));
+        return t.requests.isEmpty() ? QVariant()
+                                    : QVariant::fromValue(AttentionModel::Kind(t.requests.constFirst().kind));
     case RequestDetailRole:
         return t.requests.isEmpty() ? QString() : t.requests.constFirst().detail;
     case RequestCountRole:
         return int(t.requests.size());
+    case ElsewhereRole:
+        return t.elsewhere;
     default:
         return {};
     }
@@ -175,7 +178,8 @@ QHash<int, QByteArray> BoardModel::roleNames() const
                   {RequestIdRole, "requestID"},
                   {RequestKindRole, "requestKind"},
                   {RequestDetailRole, "requestDetail"},
-                  {RequestCountRole, "requestCount"}});
+                  {RequestCountRole, "requestCount"},
+                  {ElsewhereRole, "elsewhere"}});
     return names;
 }
 
@@ -264,8 +268,23 @@ void BoardModel::setRunning(const QString &sessionID, const QString &source, boo
         t.finished = now;
     }
     emitChanged(row,
-                {StateRole, StartedRole, ElapsedRole, ErrorRole, ActivityRole, ActivityTextRole, ToolRole, ToolStatusRole});
+                {StateRole, StartedRole, ElapsedRole, ErrorRole, ActivityRole, ActivityTextRole, ToolRole,
+                 ToolStatusRole});
     updateTicking();
+}
+
+void BoardModel::setRunningElsewhere(const QString &sessionID, const QString &source, bool running)
+{
+    setRunning(sessionID, source, running);
+    const int row = rowOf(sessionID, source);
+    if (row < 0)
+        return;
+    if (m_tiles.at(row).elsewhere != running) {
+        m_tiles[row].elsewhere = running;
+        emitChanged(row, {ElsewhereRole});
+    }
+    if (!running)
+        setFinished(sessionID, source, State::Finished);
 }
 
 void BoardModel::setFinished(const QString &sessionID, const QString &source, State outcome, const QString &error)
@@ -430,7 +449,24 @@ void BoardModel::readMessages(int row)
                              break;
                          }
                      }
+                     // A run that started before the board saw it (a server's, followed from
+                     // the middle of its run): it started with the prompt of its open reply.
+                     bool started = false;
+                     if (t.running) {
+                         QHash<QString, qint64> prompts;
+                         for (const MessageWithParts &m : messages) {
+                             if (m.info.isUser())
+                                 prompts.insert(m.info.id(), m.info.created());
+                             else if (m.isUnfinished() && prompts.value(m.info.parentID()) > 0
+                                      && prompts.value(m.info.parentID()) < t.started) {
+                                 t.started = prompts.value(m.info.parentID());
+                                 started = true;
+                             }
+                         }
+                     }
                      QList<int> roles{TokensRole, CostRole};
+                     if (started)
+                         roles += {StartedRole, ElapsedRole};
                      if (activity)
                          roles += {ActivityRole, ActivityTextRole, ToolRole, ToolStatusRole};
                      emitChanged(row, roles);
@@ -578,10 +614,14 @@ void BoardModel::updateRequests()
             if (requestID.isEmpty())
                 continue; // a run's outcome: the tile has its own
             const QString source = a.data(AttentionModel::SourceRole).toString();
+            // A sub-agent's question goes on the tile of the run it is part of: its own, or the
+            // nearest ancestor's.
             int row = rowOf(a.data(AttentionModel::SessionIdRole).toString(), source);
-            if (row < 0) {
-                if (const QString parent = a.data(AttentionModel::ParentIdRole).toString(); !parent.isEmpty())
-                    row = rowOf(parent, source);
+            QString parent = a.data(AttentionModel::ParentIdRole).toString();
+            for (int depth = 0; row < 0 && !parent.isEmpty() && depth < 16; ++depth) {
+                row = rowOf(parent, source);
+                const std::optional<Session> s = m_lookup ? m_lookup(source, parent) : std::nullopt;
+                parent = s ? s->parentID() : QString();
             }
             if (row >= 0)
                 byRow[row].append({requestID, int(a.data(AttentionModel::KindRole).value<AttentionModel::Kind>()),
@@ -612,9 +652,16 @@ void BoardModel::updateTicking()
 
 void BoardModel::tick()
 {
-    for (int row = 0; row < rowCount(); ++row) {
-        if (m_tiles.at(row).running)
-            emitChanged(row, {ElapsedRole});
+    // One change per run of neighbouring running tiles.
+    int first = -1;
+    for (int row = 0; row <= rowCount(); ++row) {
+        const bool running = row < rowCount() && m_tiles.at(row).running;
+        if (running && first < 0) {
+            first = row;
+        } else if (!running && first >= 0) {
+            Q_EMIT dataChanged(index(first), index(row - 1), {ElapsedRole});
+            first = -1;
+        }
     }
 }
 

@@ -80,6 +80,7 @@ public:
         RequestKindRole, ///< AttentionModel::Kind of that question
         RequestDetailRole, ///< QString: that question in words (the attention inbox's)
         RequestCountRole, ///< int: questions waiting
+        ElsewhereRole, ///< bool: another process runs it (a `weft run`, another window): not stopped here
     };
     Q_ENUM(Roles)
 
@@ -108,6 +109,9 @@ public:
     /// @p sessionID of @p source runs (a tile appears, or comes back to Running) or stopped
     /// running; its outcome comes with setFinished().
     void setRunning(const QString &sessionID, const QString &source, bool running);
+    /// Another process (a `weft run`, another window) started or stopped running @p sessionID of
+    /// @p source; its end counts as Finished (that process knows how it went).
+    void setRunningElsewhere(const QString &sessionID, const QString &source, bool running);
     /// The run of @p sessionID ended: @p outcome is Finished, Failed (@p error says why) or
     /// Stopped. The tile stays until dismiss() or the next run.
     void setFinished(const QString &sessionID, const QString &source, State outcome, const QString &error = {});
@@ -144,6 +148,7 @@ private:
         QString source;
         std::optional<Session> session;
         bool running = false;
+        bool elsewhere = false; // run by another process
         State outcome = State::Finished; // once the run ended
         bool ended = false;
         int queued = 0;

@@ -49,6 +49,7 @@ private Q_SLOTS:
     void runsBecomeTiles();
     void liveOutputTokensAndCost();
     void usageReadOffTheGuiThread();
+    void runFollowedFromItsMiddle();
     void endedRunsStayUntilDismissed();
     void questionsOnTheirTiles();
     void queuedSessions();
@@ -156,16 +157,18 @@ void TestBoardModel::runsBecomeTiles()
 
     // A title changed in the store shows.
     QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
-    const Result<Session> renamed = test::ownRead([&] { return m_service->rename(id, u"Fix the login form, again"_s); });
+    const Result<Session> renamed
+        = test::ownRead([&] { return m_service->rename(id, u"Fix the login form, again"_s); });
     QVERIFY(renamed);
     m_sessions.insert(id, renamed.value());
-    QTRY_COMPARE(m_model->index(0).data(BoardModel::TitleRole).toString(), u"Fix the login form, again"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->index(0).data(BoardModel::TitleRole).toString(), u"Fix the login form, again"_s,
+                              20000);
     QVERIFY(!changed.isEmpty());
     QVERIFY(changed.constLast().at(2).value<QList<int>>().contains(BoardModel::TitleRole));
 
     // Deleted: the tile goes.
     QVERIFY(test::ownRead([&] { return m_service->remove(id); }));
-    QTRY_COMPARE(m_model->rowCount(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), 0, 20000);
 }
 
 void TestBoardModel::liveOutputTokensAndCost()
@@ -181,7 +184,8 @@ void TestBoardModel::liveOutputTokensAndCost()
     Part text = Part::makeText(Identifier::ascending(Identifier::Kind::Part), id, reply.id(),
                                u"First I read the form.\nThen I check the handler.\n\n"_s);
     QVERIFY(test::ownRead([&] { return m_service->updatePart(text, u"Then I check the handler.\n\n"_s); }));
-    QTRY_COMPARE(m_model->index(0).data(BoardModel::ActivityTextRole).toString(), u"Then I check the handler."_s);
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->index(0).data(BoardModel::ActivityTextRole).toString(),
+                              u"Then I check the handler."_s, 20000);
     QCOMPARE(m_model->index(0).data(BoardModel::ActivityRole).value<BoardModel::Activity>(),
              BoardModel::Activity::Text);
     const auto rolesChanged = [&] {
@@ -200,8 +204,8 @@ void TestBoardModel::liveOutputTokensAndCost()
     tool.json().insert(u"callID"_s, u"call_1"_s);
     tool.setState(ToolState::running(JsonObject{{u"command"_s, u"npm test -- --watch=false"_s}}, 1));
     QVERIFY(test::ownRead([&] { return m_service->updatePart(tool); }));
-    QTRY_COMPARE(m_model->index(0).data(BoardModel::ActivityRole).value<BoardModel::Activity>(),
-                 BoardModel::Activity::Tool);
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->index(0).data(BoardModel::ActivityRole).value<BoardModel::Activity>(),
+                 BoardModel::Activity::Tool, 20000);
     QCOMPARE(m_model->index(0).data(BoardModel::ToolRole).toString(), u"bash"_s);
     QCOMPARE(m_model->index(0).data(BoardModel::ActivityTextRole).toString(), u"npm test -- --watch=false"_s);
     QCOMPARE(m_model->index(0).data(BoardModel::ToolStatusRole).value<ToolStatus>(), ToolStatus::Running);
@@ -212,14 +216,14 @@ void TestBoardModel::liveOutputTokensAndCost()
     const Message second = assistant(id, 2000, 0.5, 20000, 500);
     QVERIFY(test::ownRead([&] { return m_service->updateMessage(first); }));
     QVERIFY(test::ownRead([&] { return m_service->updateMessage(second); }));
-    QTRY_COMPARE(m_model->index(0).data(BoardModel::CostRole).toDouble(), 0.75);
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->index(0).data(BoardModel::CostRole).toDouble(), 0.75, 20000);
     QCOMPARE(m_model->index(0).data(BoardModel::TokensRole).toLongLong(), qint64(20500));
     QVERIFY(rolesChanged().contains(BoardModel::CostRole));
     // An update of a message replaces its usage.
     Message more = second;
     more.setCost(1.0);
     QVERIFY(test::ownRead([&] { return m_service->updateMessage(more); }));
-    QTRY_COMPARE(m_model->index(0).data(BoardModel::CostRole).toDouble(), 1.25);
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->index(0).data(BoardModel::CostRole).toDouble(), 1.25, 20000);
 
     // Another session's output does not touch the tile.
     changed.clear();
@@ -243,9 +247,26 @@ void TestBoardModel::usageReadOffTheGuiThread()
     QCoreApplication::processEvents();
 
     m_model->setRunning(id, {}, true);
-    QTRY_COMPARE(m_model->index(0).data(BoardModel::CostRole).toDouble(), 0.4);
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->index(0).data(BoardModel::CostRole).toDouble(), 0.4, 20000);
     QCOMPARE(m_model->index(0).data(BoardModel::TokensRole).toLongLong(), qint64(8200));
     QCOMPARE(m_model->index(0).data(BoardModel::ActivityTextRole).toString(), u"All tests pass now."_s);
+}
+
+void TestBoardModel::runFollowedFromItsMiddle()
+{
+    // A run under way before the board sees it: its time counts from its prompt.
+    const QString id = makeSession(u"Runs already"_s);
+    const qint64 prompted = QDateTime::currentMSecsSinceEpoch() - 90000;
+    const Message prompt = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), id, prompted,
+                                             u"build"_s, u"fake"_s, u"gpt-test"_s);
+    Message reply = assistant(id, prompted + 100, 0, 0, 0);
+    reply.setParentID(prompt.id());
+    QVERIFY(test::ownRead([&] { return m_service->updateMessage(prompt); }));
+    QVERIFY(test::ownRead([&] { return m_service->updateMessage(reply); }));
+    QCoreApplication::processEvents();
+    m_model->setRunning(id, {}, true);
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->index(0).data(BoardModel::StartedRole).toLongLong(), prompted, 20000);
+    QVERIFY(m_model->index(0).data(BoardModel::ElapsedRole).toLongLong() >= 90000);
 }
 
 void TestBoardModel::endedRunsStayUntilDismissed()
@@ -270,7 +291,8 @@ void TestBoardModel::endedRunsStayUntilDismissed()
     QCOMPARE(m_model->indexFor(stopped).data(BoardModel::StateRole).value<State>(), State::Stopped);
     // The elapsed time is that of the run, no longer growing.
     const qint64 elapsed = m_model->indexFor(ok).data(BoardModel::ElapsedRole).toLongLong();
-    QTRY_VERIFY(QDateTime::currentMSecsSinceEpoch() > m_model->indexFor(ok).data(BoardModel::StartedRole).toLongLong() + elapsed + 5);
+    const qint64 started = m_model->indexFor(ok).data(BoardModel::StartedRole).toLongLong();
+    QTRY_VERIFY_WITH_TIMEOUT(QDateTime::currentMSecsSinceEpoch() > started + elapsed + 5, 20000);
     QCOMPARE(m_model->indexFor(ok).data(BoardModel::ElapsedRole).toLongLong(), elapsed);
 
     // Dismissed: gone. A running one cannot be dismissed.
@@ -316,6 +338,12 @@ void TestBoardModel::questionsOnTheirTiles()
     attention.addRequest(AttentionModel::Kind::Question, u"que_1"_s, child, {}, u"Asks: Which database?"_s);
     QCOMPARE(m_model->indexFor(id).data(BoardModel::RequestCountRole).toInt(), 2);
     QVERIFY(!m_model->indexFor(child).isValid());
+    // A sub-agent of the sub-agent too.
+    const QString grandchild = makeSession(u"A helper's helper"_s, {}, child);
+    attention.addRequest(AttentionModel::Kind::Permission, u"per_2"_s, grandchild, {}, u"Asks to read files: x"_s);
+    QCOMPARE(m_model->indexFor(id).data(BoardModel::RequestCountRole).toInt(), 3);
+    attention.removeRequest(u"per_2"_s);
+    QCOMPARE(m_model->indexFor(id).data(BoardModel::RequestCountRole).toInt(), 2);
 
     // A run's outcome in the inbox is not a question.
     attention.addRunResult(AttentionModel::Kind::Failed, id, {}, u"The run failed."_s);
@@ -368,7 +396,7 @@ void TestBoardModel::sortingAndFilter()
     sorted.setSourceModel(m_model.get());
 
     m_model->setRunning(a, {}, true); // running, started first
-    QTRY_VERIFY(m_model->indexFor(a).data(BoardModel::ElapsedRole).toLongLong() > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(m_model->indexFor(a).data(BoardModel::ElapsedRole).toLongLong() > 0, 20000);
     m_model->setRunning(b, {}, true);
     m_model->setFinished(b, {}, State::Finished);
     m_model->setRunning(c, {}, true);
@@ -378,8 +406,8 @@ void TestBoardModel::sortingAndFilter()
     // Costs: Bravo 3, Charlie 1, Delta 2, Alpha 0.
     for (const auto &[id, cost] : {std::pair(b, 3.0), std::pair(c, 1.0), std::pair(d, 2.0)})
         QVERIFY(test::ownRead([&] { return m_service->updateMessage(assistant(id, 1000, cost, 10, 10)); }));
-    QTRY_COMPARE(m_model->indexFor(b).data(BoardModel::CostRole).toDouble(), 3.0);
-    QTRY_COMPARE(m_model->indexFor(d).data(BoardModel::CostRole).toDouble(), 2.0);
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->indexFor(b).data(BoardModel::CostRole).toDouble(), 3.0, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_model->indexFor(d).data(BoardModel::CostRole).toDouble(), 2.0, 20000);
 
     // By state: waiting, failed, running, finished.
     QCOMPARE(sorted.sortKey(), BoardSortModel::SortKey::State);
@@ -416,12 +444,12 @@ void TestBoardModel::elapsedTicksWhileRunning()
             return signal.at(2).value<QList<int>>() == QList<int>{BoardModel::ElapsedRole};
         });
     };
-    QTRY_VERIFY_WITH_TIMEOUT(ticks() >= 1, 5000);
-    QTRY_VERIFY_WITH_TIMEOUT(m_model->index(0).data(BoardModel::ElapsedRole).toLongLong() >= 1000, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(ticks() >= 1, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_model->index(0).data(BoardModel::ElapsedRole).toLongLong() >= 1000, 20000);
     // Ended: no more ticks.
     m_model->setFinished(id, {}, State::Finished);
     changed.clear();
-    QVERIFY(!changed.wait(1500));
+    QVERIFY(!QTest::qWaitFor([&] { return ticks() > 0; }, 1500));
 }
 
 void TestBoardModel::branchOfAGitFolder()

@@ -19,6 +19,7 @@
 #include "runfixture.h"
 #include "session/sessionservice.h"
 #include "sourcespresenter.h"
+#include "store/sessionlock.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -27,6 +28,8 @@
 #include <QLabel>
 #include <QListView>
 #include <QMenu>
+#include <QProcess>
+#include <QSysInfo>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -58,6 +61,7 @@ private Q_SLOTS:
     void concurrentRunsAsTiles();
     void emptyStateAndFilter();
     void serverSessionsOnTheBoard();
+    void sessionRunElsewhere();
 
 private:
     bool makeWindow();
@@ -203,12 +207,27 @@ void TestGuiBoard::concurrentRunsAsTiles()
     QCOMPARE(BoardView::stateText(tile(clean)), u"Needs approval"_s);
     QVERIFY(tile(clean).data(Qt::AccessibleTextRole).toString().contains(u"rm -rf build"_s));
 
-    // A click on a tile opens its session.
+    // The grid reflows with the width: the four in a row, in two rows of a narrow floating dock.
     QListView *list = view()->listView();
+    const auto rows = [&] {
+        QSet<int> tops;
+        for (int row = 0; row < view()->sortModel()->rowCount(); ++row)
+            tops.insert(list->visualRect(view()->sortModel()->index(row, 0)).top());
+        return tops.size();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(rows(), 1, 20000);
+    QDockWidget *dock = m_window->board()->dock();
+    dock->setFloating(true);
+    dock->resize(640, 420);
+    QTRY_COMPARE_WITH_TIMEOUT(rows(), 2, 20000);
+    dock->setFloating(false);
+    QTRY_COMPARE_WITH_TIMEOUT(rows(), 1, 20000);
+
+    // A click on a tile opens its session.
     const QRect docsRect = list->visualRect(tile(docs));
     QVERIFY(!docsRect.isEmpty());
     QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, docsRect.center());
-    QTRY_COMPARE(m_window->currentSessionID(), docs);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->currentSessionID(), docs, 20000);
 
     // The keyboard: Home, Right, Return opens the second tile's session.
     list->setFocus();
@@ -219,16 +238,16 @@ void TestGuiBoard::concurrentRunsAsTiles()
     const QString second = list->currentIndex().data(BoardModel::SessionIdRole).toString();
     QVERIFY(second != docs);
     QTest::keyClick(list, Qt::Key_Return);
-    QTRY_COMPARE(m_window->currentSessionID(), second);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->currentSessionID(), second, 20000);
 
     // Denied in the window: the question leaves the tile; the agent's answer ends the run.
     m_run.server->enqueue(FakeReply::sse(textReply({u"Understood, I will leave build/ alone."_s})));
     // The asking tile opens its session with the keyboard on the question's first answer.
     QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualRect(tile(clean)).center());
-    QTRY_COMPARE(m_window->currentSessionID(), clean);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->currentSessionID(), clean, 20000);
     const QStringList keys = m_window->noticeBar()->keys().filter(u"permission-"_s);
     QVERIFY(!keys.isEmpty());
-    QTRY_VERIFY(m_window->noticeBar()->button(keys.first(), u"allowOnce"_s)->hasFocus());
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->noticeBar()->button(keys.first(), u"allowOnce"_s)->hasFocus(), 20000);
     m_window->noticeBar()->button(keys.first(), u"deny"_s)->click();
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(clean), State::Finished, 20000);
     QCOMPARE(lastLine(clean), u"Understood, I will leave build/ alone."_s);
@@ -242,7 +261,7 @@ void TestGuiBoard::concurrentRunsAsTiles()
     QContextMenuEvent menuEvent(QContextMenuEvent::Keyboard, QPoint(), list->mapToGlobal(QPoint()));
     QCoreApplication::sendEvent(list, &menuEvent);
     QMenu *menu = nullptr;
-    QTRY_VERIFY((menu = qobject_cast<QMenu *>(QApplication::activePopupWidget())));
+    QTRY_VERIFY_WITH_TIMEOUT((menu = qobject_cast<QMenu *>(QApplication::activePopupWidget())), 20000);
     QAction *stop = menu->findChild<QAction *>(u"boardStop"_s);
     QVERIFY(stop && stop->isEnabled());
     QVERIFY(!menu->findChild<QAction *>(u"boardDismiss"_s)->isEnabled());
@@ -265,7 +284,7 @@ void TestGuiBoard::concurrentRunsAsTiles()
 
     // Hidden again with the action.
     m_window->action(u"showBoard"_s)->trigger();
-    QTRY_VERIFY(!m_window->board()->dock()->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->board()->dock()->isVisible(), 20000);
     for (const QString &id : {docs, tests, clean})
         m_window->controller()->stop(id);
     QTRY_VERIFY_WITH_TIMEOUT(m_window->controller()->busySessions().isEmpty(), 20000);
@@ -295,7 +314,7 @@ void TestGuiBoard::emptyStateAndFilter()
     QContextMenuEvent menuEvent(QContextMenuEvent::Mouse, at, list->viewport()->mapToGlobal(at));
     QCoreApplication::sendEvent(list->viewport(), &menuEvent);
     QMenu *menu = nullptr;
-    QTRY_VERIFY((menu = qobject_cast<QMenu *>(QApplication::activePopupWidget())));
+    QTRY_VERIFY_WITH_TIMEOUT((menu = qobject_cast<QMenu *>(QApplication::activePopupWidget())), 20000);
     QAction *dismiss = menu->findChild<QAction *>(u"boardDismiss"_s);
     QVERIFY(dismiss && dismiss->isEnabled());
     QVERIFY(!menu->findChild<QAction *>(u"boardStop"_s)->isEnabled());
@@ -342,7 +361,7 @@ void TestGuiBoard::serverSessionsOnTheBoard()
     // A click opens it from its server.
     QListView *list = view()->listView();
     QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualRect(tile(id)).center());
-    QTRY_COMPARE(m_window->currentSessionID(), id);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->currentSessionID(), id, 20000);
     QCOMPARE(m_window->currentSource(), source->key());
     // (Its timeline loaded before the server goes: a server closed while the timeline still reads
     // its session's first page ends the window, a bug of its own.)
@@ -350,7 +369,41 @@ void TestGuiBoard::serverSessionsOnTheBoard()
 
     // The server goes: so do its tiles.
     m_window->sources()->disconnectServer(source->key());
-    QTRY_VERIFY(!tile(id).isValid());
+    QTRY_VERIFY_WITH_TIMEOUT(!tile(id).isValid(), 20000);
+}
+
+void TestGuiBoard::sessionRunElsewhere()
+{
+    // A `weft run` in a terminal holds the session's lock: flock(1) holding it, named as Weft
+    // names its holder.
+    QVERIFY(showBoard());
+    const QString id = m_run.sessionID;
+    const QString lockFile = SessionLock::path(m_run.data->path(), id);
+    QVERIFY(QDir().mkpath(SessionLock::folder(m_run.data->path())));
+    QFile file(lockFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(toJson(JsonObject{{u"pid"_s, 4242}, {u"host"_s, QSysInfo::machineHostName()},
+                                 {u"command"_s, u"weft run"_s}, {u"since"_s, qint64(1764000000000)}},
+                      0));
+    file.close();
+    QProcess holder;
+    // --no-fork: flock(1) becomes `sleep`, so that killing it releases the lock.
+    holder.start(u"flock"_s, {u"--exclusive"_s, u"--no-fork"_s, lockFile, u"sleep"_s, u"120"_s});
+    QVERIFY2(holder.waitForStarted(), "flock(1) of util-linux is needed");
+
+    QTRY_VERIFY_WITH_TIMEOUT(tile(id).isValid(), 20000);
+    QCOMPARE(stateOf(id), State::Running);
+    QVERIFY(tile(id).data(BoardModel::ElsewhereRole).toBool());
+    QCOMPARE(BoardView::noteText(tile(id)), u"Runs in another process"_s);
+    // Not stopped from here.
+    std::unique_ptr<QMenu> menu(view()->contextMenu(tile(id)));
+    QVERIFY(!menu->findChild<QAction *>(u"boardStop"_s)->isEnabled());
+
+    // That process ends: so does the tile's run.
+    holder.kill();
+    QVERIFY(holder.waitForFinished());
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(id), State::Finished, 20000);
+    QVERIFY(!tile(id).data(BoardModel::ElsewhereRole).toBool());
 }
 
 QTEST_MAIN(TestGuiBoard)

@@ -22,6 +22,7 @@
 #include "processor/setup.h"
 #include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
+#include "runfixture.h"
 #include "session/sampledata.h"
 #include "session/sessionservice.h"
 #include "store/jsonstore.h"
@@ -669,14 +670,16 @@ void TestScreenshots::board()
     SampleStore sample;
     QVERIFY(sample.setUp());
     const auto &service = sample.service;
-    // The test script the agent runs takes a while.
-    QFile script(QDir(sample.project).filePath(u"test.sh"_s));
-    QVERIFY(script.open(QIODevice::WriteOnly));
-    script.write("sleep 20\n");
-    script.close();
-    const auto make = [&](const QString &title, double cost, qint64 tokens) {
+    // Each session in a worktree of its own, on its branch.
+    QVERIFY(test::makeGitRepository(sample.project));
+    const auto worktree = [&](const QString &name, const QString &branch) {
+        const QString path = QDir::cleanPath(sample.project + u"/../hello-"_s + name);
+        const bool added = test::git(sample.project, {u"worktree"_s, u"add"_s, u"-q"_s, u"-b"_s, branch, path});
+        return added ? path : QString();
+    };
+    const auto make = [&](const QString &title, double cost, qint64 tokens, const QString &directory) {
         SessionService::CreateOptions options;
-        options.directory = sample.project;
+        options.directory = directory;
         options.title = title;
         const Result<Session> session = test::ownRead([&] { return service->create(options); });
         if (!session)
@@ -684,8 +687,7 @@ void TestScreenshots::board()
         // What its earlier turns cost.
         Message earlier = Message::makeAssistant(Identifier::ascending(Identifier::Kind::Message), session->id(),
                                                  QDateTime::currentMSecsSinceEpoch() - 600000, u"msg_earlier"_s,
-                                                 u"local"_s, u"qwen3-coder"_s, u"build"_s, sample.project,
-                                                 sample.project);
+                                                 u"local"_s, u"qwen3-coder"_s, u"build"_s, directory, directory);
         earlier.setCost(cost);
         Tokens t;
         t.input = tokens;
@@ -696,10 +698,19 @@ void TestScreenshots::board()
             return QString();
         return session->id();
     };
-    const QString login = make(u"Fix the login form validation"_s, 0.42, 38200);
-    const QString readme = make(u"Document --shout in the README"_s, 0.08, 12400);
-    const QString pytest = make(u"Port the tests to pytest"_s, 1.37, 91800);
-    const QString cleanup = make(u"Clean up the build scripts"_s, 0.21, 24100);
+    const QString readmeDir = worktree(u"readme"_s, u"docs/shout-flag"_s);
+    QVERIFY(!readmeDir.isEmpty());
+    // The test script the agent runs there takes a while.
+    QFile script(QDir(readmeDir).filePath(u"test.sh"_s));
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write("sleep 20\n");
+    script.close();
+    const QString login
+        = make(u"Fix the login form validation"_s, 0.42, 38200, worktree(u"login"_s, u"fix/login-validation"_s));
+    const QString readme = make(u"Document --shout in the README"_s, 0.08, 12400, readmeDir);
+    const QString pytest
+        = make(u"Port the tests to pytest"_s, 1.37, 91800, worktree(u"pytest"_s, u"tests/pytest"_s));
+    const QString cleanup = make(u"Clean up the build scripts"_s, 0.21, 24100, sample.project);
     QVERIFY(!login.isEmpty() && !readme.isEmpty() && !pytest.isEmpty() && !cleanup.isEmpty());
 
     const ProcessorSetup s = liveSetup(sample.dataDir.path(), server.baseUrl(),
@@ -760,6 +771,8 @@ void TestScreenshots::board()
                              10000);
     QTRY_COMPARE_WITH_TIMEOUT(tileOf(pytest).data(BoardModel::ActivityRole).value<BoardModel::Activity>(),
                               BoardModel::Activity::Thinking, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(tileOf(login).data(BoardModel::BranchRole).toString(), u"fix/login-validation"_s,
+                              10000);
     // A few seconds into the runs.
     QTRY_VERIFY_WITH_TIMEOUT(tileOf(login).data(BoardModel::ElapsedRole).toLongLong() >= 2000, 10000);
     board->listView()->setCurrentIndex(board->sortModel()->index(0, 0));
