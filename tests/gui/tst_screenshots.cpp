@@ -632,7 +632,7 @@ void TestScreenshots::bestOfComparison()
     QVERIFY(test::settle(window));
     QVERIFY(dialog->grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/best-of-dialog.png")));
     dialog->runButton()->click();
-    QTRY_COMPARE(launcher->views().size(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(launcher->views().size(), 1, 20000);
     BestOfView *view = launcher->views().first();
     view->resize(1440, 900);
     QTRY_COMPARE_WITH_TIMEOUT(server.heldReplies(), 3, 20000);
@@ -642,10 +642,10 @@ void TestScreenshots::bestOfComparison()
     QVERIFY(view->grab().save(dir + u"best-of-3-running.png"_s));
     server.release();
     QTRY_VERIFY_WITH_TIMEOUT(view->group()->isFinished(), 30000);
-    QTRY_VERIFY(view->isComparing());
+    QTRY_VERIFY_WITH_TIMEOUT(view->isComparing(), 20000);
     for (int i = 0; i < 3; ++i) {
         const BestOfView::Column &column = view->column(i);
-        QTRY_VERIFY(column.diff->document());
+        QTRY_VERIFY_WITH_TIMEOUT(column.diff->document(), 20000);
     }
     view->column(2).showOutput->click();
     test::deliverPosted();
