@@ -386,8 +386,10 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
                    u"DIRECTORY"_s});
     cmd.addOption({u"worktree"_s,
                    u"Run a new session in the git worktree NAME of the current repository (made on branch weft/NAME "
-                   u"from HEAD beside the repository when there is none; see `weft worktree`)."_s,
+                   u"from HEAD beside the repository when there is none, then its .weft/worktree-setup script run "
+                   u"there; see `weft worktree`)."_s,
                    u"NAME"_s});
+    cmd.addOption({u"no-setup"_s, u"With --worktree: do not run the repository's .weft/worktree-setup script in a new worktree."_s});
     cmd.addOption({u"steer"_s,
                    u"With --server (OpenCode 2) and --session: while the session runs, the message joins the running turn."_s});
     cmd.addOption({u"queue"_s,
@@ -496,10 +498,10 @@ int runCommand(const GlobalOptions &options, const QStringList &args)
     request.sessionID = sessionID;
     request.directory = QDir::currentPath();
     if (cmd.isSet(u"worktree"_s)) {
-        const Result<Worktree> worktree = worktreeForRun(cmd.value(u"worktree"_s));
+        const Result<QString> worktree = worktreeForRun(cmd.value(u"worktree"_s), !cmd.isSet(u"no-setup"_s));
         if (!worktree)
             return fail(worktree.error().toString());
-        request.directory = worktree->path;
+        request.directory = worktree.value();
     }
     request.text = message;
     request.agent = cmd.value(u"agent"_s);

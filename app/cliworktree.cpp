@@ -3,6 +3,8 @@
 
 #include "clicommand.h"
 
+#include "app/sessionworktree.h"
+
 #include "core/json.h"
 
 #include <QDir>
@@ -179,7 +181,7 @@ int worktreeCommand(const GlobalOptions &options, const QStringList &args)
     return remove(trees.value(), rest);
 }
 
-Result<Worktree> worktreeForRun(const QString &name)
+Result<QString> worktreeForRun(const QString &name, bool runSetup)
 {
     if (const QString why = Worktrees::whyInvalidName(name); !why.isEmpty())
         return Error{why, {}};
@@ -191,12 +193,17 @@ Result<Worktree> worktreeForRun(const QString &name)
         return all.error();
     if (const std::optional<Worktree> existing = findByName(all.value(), name)) {
         err(u"weft: in worktree %1 (%2)"_s.arg(existing->path, existing->branch));
-        return *existing;
+        return existing->path;
     }
-    Result<Worktree> created = trees->create({.name = name});
-    if (created)
-        err(u"weft: made worktree %1 (branch %2 from %3)"_s.arg(created->path, created->branch, shortHash(created->base)));
-    return created;
+    // As the window makes one (SessionController::createSession()).
+    if (runSetup && !SessionWorktree::setupScript(trees->mainPath()).isEmpty())
+        err(u"weft: running the setup script %1"_s.arg(SessionWorktree::setupScriptName()));
+    const Result<SessionWorktree::Made> created = SessionWorktree::create(QDir::currentPath(), {.name = name}, runSetup);
+    if (!created)
+        return created.error();
+    const Worktree &made = created->worktree;
+    err(u"weft: made worktree %1 (branch %2 from %3)"_s.arg(made.path, made.branch, shortHash(made.base)));
+    return created->directory;
 }
 
 } // namespace weft::Cli

@@ -21,7 +21,8 @@ int worktreeCommand(const GlobalOptions &options, const QStringList &args);
 
 /// The worktree @p name of the repository of the current directory, for `weft run --worktree`:
 /// the existing one of that name, else a new one (branch weft/NAME from HEAD, beside the
-/// repository). Says on stderr which.
-[[nodiscard]] Result<Worktree> worktreeForRun(const QString &name);
+/// repository, with the repository's setup script run there when @p runSetup). Says on stderr
+/// which. The folder to run in: the worktree's, or the current directory's counterpart in it.
+[[nodiscard]] Result<QString> worktreeForRun(const QString &name, bool runSetup);
 
 } // namespace weft::Cli

@@ -144,6 +144,22 @@ The agent will read, change and run commands there, and a revert changes files t
 <context>
     <name>weft::ChangesPane</name>
     <message>
+        <source>Worktree vs base: %1</source>
+        <translation>ワークツリーと基点の差分: %1</translation>
+    </message>
+    <message>
+        <source>No changes in the worktree since its base commit.</source>
+        <translation>基点のコミット以降、ワークツリーに変更はありません。</translation>
+    </message>
+    <message>
+        <source>Everything the worktree %1 changed since its base commit, committed or not</source>
+        <translation>ワークツリー %1 が基点のコミット以降に変更したすべて (コミット済みかどうかを問わず)</translation>
+    </message>
+    <message>
+        <source>Worktree</source>
+        <translation>ワークツリー</translation>
+    </message>
+    <message>
         <source>the session is running</source>
         <translation>セッションは実行中です</translation>
     </message>
@@ -2402,6 +2418,18 @@ This cannot be undone.</source>
 <context>
     <name>weft::Server</name>
     <message>
+        <source>the server made no worktree</source>
+        <translation>サーバーはワークツリーを作成しませんでした</translation>
+    </message>
+    <message>
+        <source>worktrees are not available on this server</source>
+        <translation>このサーバーではワークツリーを使用できません</translation>
+    </message>
+    <message>
+        <source>the session does not work in a worktree of the server</source>
+        <translation>このセッションはサーバーのワークツリーで作業していません</translation>
+    </message>
+    <message>
         <source>OpenCode&apos;s service is not running (its process %1 is gone)</source>
         <translation>OpenCode サービスは動作していません (プロセス %1 は終了しています)</translation>
     </message>
@@ -2592,6 +2620,18 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::Session</name>
+    <message>
+        <source>the model proposed no message</source>
+        <translation>モデルはメッセージを提案しませんでした</translation>
+    </message>
+    <message>
+        <source>no model is configured</source>
+        <translation>モデルが設定されていません</translation>
+    </message>
+    <message>
+        <source>no session %1</source>
+        <translation>セッション %1 はありません</translation>
+    </message>
     <message>
         <source>nothing is queued for session %1</source>
         <translation>セッション %1 に待機中のプロンプトはありません</translation>
@@ -2811,6 +2851,14 @@ Sessions written by version %2</source>
 </context>
 <context>
     <name>weft::SettingsDialog</name>
+    <message>
+        <source>For projects that have not chosen yet: each project remembers its last choice.</source>
+        <translation>まだ選んでいないプロジェクト向けです。各プロジェクトは最後の選択を記憶します。</translation>
+    </message>
+    <message>
+        <source>New Session (Folder, Worktree)… offers a new git &amp;worktree first</source>
+        <translation>「新しいセッション (フォルダー、ワークツリー)…」で新しい ワークツリーを最初から選択(&amp;W)</translation>
+    </message>
     <message>
         <source>While the agent &amp;replies, Enter:</source>
         <translation>エージェントの応答中の Enter(&amp;R):</translation>
@@ -4112,6 +4160,10 @@ This cannot be undone.</source>
         <translation>ボードを表示(&amp;B)</translation>
     </message>
     <message>
+        <source>Run on Several &amp;Models…</source>
+        <translation>複数のモデルで実行(&amp;M)…</translation>
+    </message>
+    <message>
         <source>&amp;Undo Compaction</source>
         <translation>コンパクト化を取り消す(&amp;U)</translation>
     </message>
@@ -4429,6 +4481,34 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::Worktree</name>
+    <message>
+        <source>cannot read the commits of %1</source>
+        <translation>%1 のコミットを読み取れません</translation>
+    </message>
+    <message>
+        <source>cannot copy the uncommitted changes of %1 into %2: %3</source>
+        <translation>%1 の未コミットの変更を %2 にコピーできません: %3</translation>
+    </message>
+    <message>
+        <source>%1 is not in a linked worktree of %2</source>
+        <translation>%1 は %2 のリンクされたワークツリーにありません</translation>
+    </message>
+    <message>
+        <source>the setup script %1 failed (exit code %2); the worktree %3 stays:
+%4</source>
+        <translation>セットアップスクリプト %1 が失敗しました (終了コード %2)。ワークツリー %3 は残ります:
+%4</translation>
+    </message>
+    <message numerus="yes">
+        <source>the setup script %1 did not finish in %n minute(s); the worktree %2 stays</source>
+        <translation>
+            <numerusform>セットアップスクリプト %1 が %n 分以内に終了しませんでした。ワークツリー %2 は残ります</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cannot run the setup script %1: %2</source>
+        <translation>セットアップスクリプト %1 を実行できません: %2</translation>
+    </message>
     <message numerus="yes">
         <source>%1 has %n uncommitted change(s)</source>
         <translation>
@@ -4597,6 +4677,699 @@ This cannot be undone.</source>
     <message>
         <source>Send Next</source>
         <translation>次を送信</translation>
+    </message>
+</context>
+<context>
+    <name>weft::BestOfDialog</name>
+    <message>
+        <source>%1 at once, %2 waiting for a free place</source>
+        <translation>同時に %1、空きを待つもの %2</translation>
+    </message>
+    <message>
+        <source>all runs at once</source>
+        <translation>すべて同時に実行</translation>
+    </message>
+    <message>
+        <source>Model of run %1</source>
+        <translation>実行 %1 のモデル</translation>
+    </message>
+    <message>
+        <source>Remove this run</source>
+        <translation>この実行を削除</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>実行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Test command:</source>
+        <translation>テストコマンド(&amp;T):</translation>
+    </message>
+    <message>
+        <source>Run with sh in each worktree when its run has finished; exit code 0 passes</source>
+        <translation>各ワークツリーで実行の終了後に sh で実行します。終了コード 0 で合格です</translation>
+    </message>
+    <message>
+        <source>e.g. make test (optional)</source>
+        <translation>例: make test (任意)</translation>
+    </message>
+    <message>
+        <source>At &amp;once:</source>
+        <translation>同時実行数(&amp;O):</translation>
+    </message>
+    <message>
+        <source>&amp;Models:</source>
+        <translation>モデル(&amp;M):</translation>
+    </message>
+    <message>
+        <source>Another run, on the same model or another one (up to %1)</source>
+        <translation>同じモデルまたは別のモデルでもう一つ実行(最大 %1)</translation>
+    </message>
+    <message>
+        <source>&amp;Add a Run</source>
+        <translation>実行を追加(&amp;A)</translation>
+    </message>
+    <message>
+        <source>A&amp;gent:</source>
+        <translation>エージェント(&amp;G):</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt:</source>
+        <translation>プロンプト(&amp;P):</translation>
+    </message>
+    <message>
+        <source>What every run is asked</source>
+        <translation>各実行に送るプロンプト</translation>
+    </message>
+    <message>
+        <source>Each run gets a git worktree and a session of its own. When they have finished, compare their changes and test results, and keep one.</source>
+        <translation>各実行には専用の git ワークツリーとセッションが用意されます。終了したら変更とテスト結果を比べ、一つを残します。</translation>
+    </message>
+    <message>
+        <source>Run on Several Models</source>
+        <translation>複数のモデルで実行</translation>
+    </message>
+</context>
+<context>
+    <name>weft::BestOfView</name>
+    <message>
+        <source>&amp;Stop and Close</source>
+        <translation>停止して閉じる(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Closing stops the runs that have not ended. Their worktrees and sessions stay.</source>
+        <translation>閉じると、終了していない実行は停止します。ワークツリーとセッションは残ります。</translation>
+    </message>
+    <message>
+        <source>Stop the Runs</source>
+        <translation>実行を停止</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>出力</translation>
+    </message>
+    <message>
+        <source>Run %1 applied to the main checkout; the other worktrees were removed.</source>
+        <translation>実行 %1 をメインのチェックアウトに適用し、他のワークツリーを削除しました。</translation>
+    </message>
+    <message>
+        <source>Run %1 applied; not removed: %2</source>
+        <translation>実行 %1 を適用しました。削除できなかったもの: %2</translation>
+    </message>
+    <message>
+        <source>Run %1 conflicts with the main checkout in: %2. The other worktrees were kept.</source>
+        <translation>実行 %1 はメインのチェックアウトと競合しています: %2。他のワークツリーは残してあります。</translation>
+    </message>
+    <message>
+        <source>Applying run %1…</source>
+        <translation>実行 %1 を適用中…</translation>
+    </message>
+    <message>
+        <source>&amp;Keep and Remove the Others</source>
+        <translation>残して他を削除(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Apply the work of run %1 (%2) to the main checkout %3, and remove the worktrees of the other runs (%4)? Their branches stay.</source>
+        <translation>実行 %1 (%2) の成果を%3メインのチェックアウトに適用し、他の実行のワークツリー (%4) を削除しますか? それらのブランチは残ります。</translation>
+    </message>
+    <message>
+        <source>Keep Run %1</source>
+        <translation>実行 %1 を残す</translation>
+    </message>
+    <message>
+        <source>Kept</source>
+        <translation>残しました</translation>
+    </message>
+    <message>
+        <source>Collecting its changes…</source>
+        <translation>変更を収集中…</translation>
+    </message>
+    <message>
+        <source>No changes</source>
+        <translation>変更なし</translation>
+    </message>
+    <message>
+        <source>Tests fail (exit %1)</source>
+        <translation>テスト失敗 (終了コード %1)</translation>
+    </message>
+    <message>
+        <source>Tests timed out</source>
+        <translation>テストがタイムアウト</translation>
+    </message>
+    <message>
+        <source>Tests pass</source>
+        <translation>テスト合格</translation>
+    </message>
+    <message>
+        <source>Not tested</source>
+        <translation>未テスト</translation>
+    </message>
+    <message>
+        <source>No test command</source>
+        <translation>テストコマンドなし</translation>
+    </message>
+    <message>
+        <source>Files: %1  +%2 −%3</source>
+        <translation>ファイル: %1  +%2 −%3</translation>
+    </message>
+    <message>
+        <source>%1 tokens · %2</source>
+        <translation>%1 トークン · %2</translation>
+    </message>
+    <message>
+        <source>%1 running, %2 waiting (at most %3 at once)</source>
+        <translation>実行中 %1、待機中 %2 (同時に最大 %3)</translation>
+    </message>
+    <message>
+        <source>All runs ended: keep one</source>
+        <translation>すべての実行が終了: 一つを残してください</translation>
+    </message>
+    <message>
+        <source>Run %1 kept</source>
+        <translation>実行 %1 を残しました</translation>
+    </message>
+    <message>
+        <source>Keep run %1</source>
+        <translation>実行 %1 を残す</translation>
+    </message>
+    <message>
+        <source>&amp;Keep This One</source>
+        <translation>これを残す(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Files changed by run %1</source>
+        <translation>実行 %1 が変更したファイル</translation>
+    </message>
+    <message>
+        <source>Test output of run %1</source>
+        <translation>実行 %1 のテスト出力</translation>
+    </message>
+    <message>
+        <source>Show the test command&apos;s last lines</source>
+        <translation>テストコマンドの最後の行を表示</translation>
+    </message>
+    <message>
+        <source>Open the session of run %1</source>
+        <translation>実行 %1 のセッションを開く</translation>
+    </message>
+    <message>
+        <source>Open its session in the main window</source>
+        <translation>メインウィンドウでセッションを開く</translation>
+    </message>
+    <message>
+        <source>Keep a run&apos;s work in the main checkout &amp;by:</source>
+        <translation>実行の成果をメインのチェックアウトに取り込む方法(&amp;B):</translation>
+    </message>
+    <message>
+        <source>by rebasing its branch</source>
+        <translation>ブランチをリベースして</translation>
+    </message>
+    <message>
+        <source>by merging its branch</source>
+        <translation>ブランチをマージして</translation>
+    </message>
+    <message>
+        <source>as uncommitted changes</source>
+        <translation>未コミットの変更として</translation>
+    </message>
+    <message>
+        <source>Show &amp;Tiles</source>
+        <translation>タイルを表示(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Keep Run</source>
+        <translation>実行を残す</translation>
+    </message>
+    <message>
+        <source>Run %1 was not applied: %2</source>
+        <translation>実行 %1 は適用されませんでした: %2</translation>
+    </message>
+    <message>
+        <source>&amp;Stop All</source>
+        <translation>すべて停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>比較(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Best of %1: %2</source>
+        <translation>%1 件から選ぶ: %2</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失敗: %1</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>停止しました</translation>
+    </message>
+    <message>
+        <source>Finished, checking…</source>
+        <translation>完了、確認中…</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <source>Making its worktree…</source>
+        <translation>ワークツリーを作成中…</translation>
+    </message>
+    <message>
+        <source>Waiting for a free place</source>
+        <translation>空きを待っています</translation>
+    </message>
+</context>
+<context>
+    <name>weft::BestOfLauncher</name>
+    <message>
+        <source>Send a prompt to several models, each in a worktree of its own, and keep the best</source>
+        <translation>プロンプトを複数のモデルに送り、それぞれ専用のワークツリーで実行して、最良のものを残します</translation>
+    </message>
+    <message>
+        <source>The session&apos;s folder is not in a git repository: each run needs a worktree</source>
+        <translation>セッションのフォルダーは git リポジトリ内にありません。各実行にはワークツリーが必要です</translation>
+    </message>
+    <message>
+        <source>Looking for the session&apos;s git repository…</source>
+        <translation>セッションの git リポジトリを探しています…</translation>
+    </message>
+    <message>
+        <source>Open a session of Weft&apos;s own, in a git repository, to run its prompt on several models</source>
+        <translation>複数のモデルでプロンプトを実行するには、git リポジトリ内の Weft のセッションを開いてください</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ApplyWorktreeDialog</name>
+    <message>
+        <source>Files in conflict (%1)</source>
+        <translation>競合しているファイル (%1)</translation>
+    </message>
+    <message>
+        <source>Files in conflict</source>
+        <translation>競合しているファイル</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not applied: %n file(s) conflict. Nothing was changed: the main checkout and the worktree are as they were. Resolve it in the worktree, or apply as uncommitted changes.</source>
+        <translation>
+            <numerusform>適用されませんでした: %n 個のファイルが競合します。何も変更されていません。メインのチェックアウトとワークツリーは元のままです。ワークツリーで解決するか、未コミットの変更として適用してください。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied with conflicts in %n file(s): they hold conflict markers in the main checkout; resolve them there.</source>
+        <translation>
+            <numerusform>%n 個のファイルで競合して適用されました。メインのチェックアウトのそれらのファイルに競合マーカーがあります。そこで解決してください。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Applied: the main checkout has the work of %1.</source>
+        <translation>適用しました: メインのチェックアウトに %1 の作業が入りました。</translation>
+    </message>
+    <message>
+        <source>Applied: the main checkout has the changes of %1, not committed.</source>
+        <translation>適用しました: メインのチェックアウトに %1 の変更が未コミットで入りました。</translation>
+    </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>適用されませんでした: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>閉じる(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Applying…</source>
+        <translation>適用しています…</translation>
+    </message>
+    <message>
+        <source>Files (%1)</source>
+        <translation>ファイル (%1)</translation>
+    </message>
+    <message>
+        <source>Commits (%1)</source>
+        <translation>コミット (%1)</translation>
+    </message>
+    <message>
+        <source>Commits (%1, their changes come as uncommitted ones)</source>
+        <translation>コミット (%1、変更は未コミットとして取り込まれます)</translation>
+    </message>
+    <message>
+        <source>Its branch has no commits since it was made: there is nothing to merge.</source>
+        <translation>ブランチには作成以降のコミットがありません。マージするものはありません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) changed in the worktree are not committed: merging or rebasing leaves them behind (commit them first, or apply as uncommitted changes).</source>
+        <translation>
+            <numerusform>ワークツリーで変更された %n 個のファイルが未コミットです。マージやリベースでは取り込まれません (先にコミットするか、未コミットの変更として適用してください)。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The main checkout has uncommitted changes: merging and rebasing need it clean (commit or stash them first).</source>
+        <translation>メインのチェックアウトに未コミットの変更があります。マージとリベースには変更のない状態が必要です (先にコミットするか退避してください)。</translation>
+    </message>
+    <message>
+        <source>Not committed in the worktree</source>
+        <translation>ワークツリーで未コミット</translation>
+    </message>
+    <message>
+        <source>Bring the work of %1 (%2) into the main checkout %3, on %4.</source>
+        <translation>%1 (%2) の作業をメインのチェックアウト %3 (%4) に取り込みます。</translation>
+    </message>
+    <message>
+        <source>Bring the work of %1 (%2) into the main checkout %3.</source>
+        <translation>%1 (%2) の作業をメインのチェックアウト %3 に取り込みます。</translation>
+    </message>
+    <message>
+        <source>What %1 holds cannot be read: %2</source>
+        <translation>%1 の内容を読み取れません: %2</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>適用(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <source>Commits</source>
+        <translation>コミット</translation>
+    </message>
+    <message>
+        <source>Apply everything as &amp;uncommitted changes (committed or not)</source>
+        <translation>すべてを未コミットの変更として適用(&amp;U) (コミット済みかどうかを問わず)</translation>
+    </message>
+    <message>
+        <source>&amp;Rebase its branch onto the main checkout&apos;s, then fast-forward</source>
+        <translation>ブランチをメインのチェックアウトのブランチにリベースし、早送り(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Merge its branch (a merge commit; uncommitted changes stay behind)</source>
+        <translation>ブランチをマージ(&amp;M) (マージコミット。未コミットの変更は残ります)</translation>
+    </message>
+    <message>
+        <source>How</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>Reading what %1 holds…</source>
+        <translation>%1 の内容を読み取っています…</translation>
+    </message>
+    <message>
+        <source>Apply to Main Checkout</source>
+        <translation>メインのチェックアウトに適用</translation>
+    </message>
+</context>
+<context>
+    <name>weft::CommitWorktreeDialog</name>
+    <message>
+        <source>Not committed: %1</source>
+        <translation>コミットされませんでした: %1</translation>
+    </message>
+    <message>
+        <source>Committing…</source>
+        <translation>コミットしています…</translation>
+    </message>
+    <message>
+        <source>No message was proposed: %1</source>
+        <translation>メッセージは提案されませんでした: %1</translation>
+    </message>
+    <message>
+        <source>The model&apos;s proposal was not put in: you had started writing.</source>
+        <translation>入力を始めていたため、モデルの提案は入れませんでした。</translation>
+    </message>
+    <message>
+        <source>Proposed by the session&apos;s model: edit it as you like.</source>
+        <translation>セッションのモデルによる提案です。自由に編集してください。</translation>
+    </message>
+    <message>
+        <source>&amp;Commit</source>
+        <translation>コミット(&amp;C)</translation>
+    </message>
+    <message>
+        <source>The session&apos;s model is writing a message…</source>
+        <translation>セッションのモデルがメッセージを書いています…</translation>
+    </message>
+    <message>
+        <source>The commit message</source>
+        <translation>コミットメッセージ</translation>
+    </message>
+    <message>
+        <source>Commit everything %1 holds, new files too, on %2.</source>
+        <translation>%1 のすべて (新しいファイルも) を %2 にコミットします。</translation>
+    </message>
+    <message>
+        <source>Commit in Worktree</source>
+        <translation>ワークツリーでコミット</translation>
+    </message>
+</context>
+<context>
+    <name>weft::NewSessionDialog</name>
+    <message>
+        <source>Looking for the folder&apos;s git repository…</source>
+        <translation>フォルダーの git リポジトリを探しています…</translation>
+    </message>
+    <message>
+        <source>The folder is in no git repository: the session works in the folder itself.</source>
+        <translation>このフォルダーは git リポジトリにありません。セッションはフォルダーそのもので作業します。</translation>
+    </message>
+    <message>
+        <source>On a new branch: %1</source>
+        <translation>新しいブランチ: %1</translation>
+    </message>
+    <message>
+        <source>Run the &amp;setup script %1 there</source>
+        <translation>そこでセットアップスクリプト %1 を実行(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Run the setup script (the repository has no %1)</source>
+        <translation>セットアップスクリプトを実行 (リポジトリに %1 はありません)</translation>
+    </message>
+    <message>
+        <source>Folder for Worktrees</source>
+        <translation>ワークツリーのフォルダー</translation>
+    </message>
+    <message>
+        <source>Folder of the New Session</source>
+        <translation>新しいセッションのフォルダー</translation>
+    </message>
+    <message>
+        <source>&amp;Create</source>
+        <translation>作成(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Put it in:</source>
+        <translation>作成場所(&amp;P):</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名前(&amp;N):</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>フォルダー(&amp;F):</translation>
+    </message>
+    <message>
+        <source>B&amp;rowse…</source>
+        <translation>参照(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>The session works on a branch of its own in a copy of the repository, and its work comes back when you apply it (Session › Worktree).</source>
+        <translation>セッションはリポジトリのコピー上の専用ブランチで作業し、適用すると作業が戻ってきます (セッション › ワークツリー)。</translation>
+    </message>
+    <message>
+        <source>In a new git &amp;worktree</source>
+        <translation>新しい ワークツリーで(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>参照(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>New Session</source>
+        <translation>新しいセッション</translation>
+    </message>
+</context>
+<context>
+    <name>weft::WorktreePresenter</name>
+    <message>
+        <source>The server makes the worktree…</source>
+        <translation>サーバーがワークツリーを作成しています…</translation>
+    </message>
+    <message>
+        <source>The server is not connected any more.</source>
+        <translation>サーバーはもう接続されていません。</translation>
+    </message>
+    <message>
+        <source>The server makes a new worktree of this session&apos;s project and starts a session there.
+Name of the worktree (empty: the server names it):</source>
+        <translation>サーバーがこのセッションのプロジェクトの新しいワークツリーを作成し、そこでセッションを開始します。
+ワークツリーの名前 (空の場合はサーバーが名付けます):</translation>
+    </message>
+    <message>
+        <source>New Session in a Server Worktree</source>
+        <translation>サーバーのワークツリーで新しいセッション</translation>
+    </message>
+    <message>
+        <source>Not available on this server</source>
+        <translation>このサーバーでは使用できません</translation>
+    </message>
+    <message>
+        <source>The fork works in %1</source>
+        <translation>フォークは %1 で作業します</translation>
+    </message>
+    <message>
+        <source>Fork the Worktree</source>
+        <translation>ワークツリーのフォーク</translation>
+    </message>
+    <message>
+        <source>Forking the worktree %1…</source>
+        <translation>ワークツリー %1 をフォークしています…</translation>
+    </message>
+    <message>
+        <source>Fork &amp;Worktree</source>
+        <translation>ワークツリーをフォーク(&amp;W)</translation>
+    </message>
+    <message>
+        <source>The session works in the worktree %1 (%2). Give the fork a worktree of its own? It is made from that worktree&apos;s last commit, with its uncommitted changes copied. Otherwise the fork works in the same folder.</source>
+        <translation>このセッションはワークツリー %1 (%2) で作業しています。フォークに専用のワークツリーを用意しますか? そのワークツリーの最新コミットから作成され、未コミットの変更もコピーされます。用意しない場合、フォークは同じフォルダーで作業します。</translation>
+    </message>
+    <message>
+        <source>Fork the Worktree Too?</source>
+        <translation>ワークツリーもフォークしますか?</translation>
+    </message>
+    <message>
+        <source>No terminal program was found: set TERMINAL to the one you use.</source>
+        <translation>端末プログラムが見つかりません。使用するものを TERMINAL に設定してください。</translation>
+    </message>
+    <message>
+        <source>%1 could not be started.</source>
+        <translation>%1 を起動できませんでした。</translation>
+    </message>
+    <message>
+        <source>Open in Terminal</source>
+        <translation>端末で開く</translation>
+    </message>
+    <message>
+        <source>Its branch %1 stays, with its commits.</source>
+        <translation>ブランチ %1 はコミットとともに残ります。</translation>
+    </message>
+    <message>
+        <source>Remove the worktree %1? Its folder is deleted.</source>
+        <translation>ワークツリー %1 を削除しますか? フォルダーが削除されます。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 has %n uncommitted change(s), which are lost when it is removed. Remove it anyway?</source>
+        <translation>
+            <numerusform>%1 には未コミットの変更が %n 件あり、削除すると失われます。それでも削除しますか?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Removed the worktree %1</source>
+        <translation>ワークツリー %1 を削除しました</translation>
+    </message>
+    <message>
+        <source>Not removed</source>
+        <translation>削除されませんでした</translation>
+    </message>
+    <message>
+        <source>Remove the server&apos;s worktree %1? The server deletes its folder and its branch.</source>
+        <translation>サーバーのワークツリー %1 を削除しますか? サーバーがフォルダーとブランチを削除します。</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>削除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Remove Worktree</source>
+        <translation>ワークツリーを削除</translation>
+    </message>
+    <message>
+        <source>Committed %1 on %2</source>
+        <translation>%2 に %1 をコミットしました</translation>
+    </message>
+    <message>
+        <source>Applied to the main checkout</source>
+        <translation>メインのチェックアウトに適用しました</translation>
+    </message>
+    <message>
+        <source>New session in %1</source>
+        <translation>%1 に新しいセッション</translation>
+    </message>
+    <message>
+        <source>The session could not be created:
+%1</source>
+        <translation>セッションを作成できませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>New Session</source>
+        <translation>新しいセッション</translation>
+    </message>
+    <message>
+        <source>Making the worktree %1…</source>
+        <translation>ワークツリー %1 を作成しています…</translation>
+    </message>
+    <message>
+        <source>Making the worktree %1 and running its setup script…</source>
+        <translation>ワークツリー %1 を作成し、セットアップスクリプトを実行しています…</translation>
+    </message>
+    <message>
+        <source>&amp;Worktree (%1)</source>
+        <translation>ワークツリー (%1)(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Not while the session runs</source>
+        <translation>セッションの実行中はできません</translation>
+    </message>
+    <message>
+        <source>The session does not work in a worktree (File › New Session (Folder, Worktree)… makes one)</source>
+        <translation>このセッションはワークツリーで作業していません (ファイル › 新しいセッション (フォルダー、ワークツリー)… で作成できます)</translation>
+    </message>
+    <message>
+        <source>Not available for OpenCode&apos;s sessions: copy the session into Weft first</source>
+        <translation>OpenCode のセッションでは使用できません: 先にセッションを Weft にコピーしてください</translation>
+    </message>
+    <message>
+        <source>Not available on this server: its files are the server&apos;s</source>
+        <translation>このサーバーでは使用できません: ファイルはサーバー上にあります</translation>
+    </message>
+    <message>
+        <source>&amp;Worktree</source>
+        <translation>ワークツリー(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove Worktree…</source>
+        <translation>ワークツリーを削除(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Open in &amp;File Manager</source>
+        <translation>ファイルマネージャーで開く(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open in &amp;Terminal</source>
+        <translation>端末で開く(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Commit…</source>
+        <translation>コミット(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Apply to Main Checkout…</source>
+        <translation>メインのチェックアウトに適用(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>A new session in a folder you choose, or in a new git worktree</source>
+        <translation>選んだフォルダー、または新しい ワークツリーでの新しいセッション</translation>
+    </message>
+    <message>
+        <source>New Session (&amp;Folder, Worktree)…</source>
+        <translation>新しいセッション (フォルダー、ワークツリー)(&amp;F)…</translation>
     </message>
 </context>
 <context>

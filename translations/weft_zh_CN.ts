@@ -144,6 +144,22 @@ The agent will read, change and run commands there, and a revert changes files t
 <context>
     <name>weft::ChangesPane</name>
     <message>
+        <source>Worktree vs base: %1</source>
+        <translation>工作树与基础相比：%1</translation>
+    </message>
+    <message>
+        <source>No changes in the worktree since its base commit.</source>
+        <translation>自基础提交以来工作树没有更改。</translation>
+    </message>
+    <message>
+        <source>Everything the worktree %1 changed since its base commit, committed or not</source>
+        <translation>工作树 %1 自基础提交以来的所有更改（无论是否已提交）</translation>
+    </message>
+    <message>
+        <source>Worktree</source>
+        <translation>工作树</translation>
+    </message>
+    <message>
         <source>the session is running</source>
         <translation>会话正在运行</translation>
     </message>
@@ -2402,6 +2418,18 @@ This cannot be undone.</source>
 <context>
     <name>weft::Server</name>
     <message>
+        <source>the server made no worktree</source>
+        <translation>服务器未创建工作树</translation>
+    </message>
+    <message>
+        <source>worktrees are not available on this server</source>
+        <translation>此服务器不支持工作树</translation>
+    </message>
+    <message>
+        <source>the session does not work in a worktree of the server</source>
+        <translation>该会话不在服务器的工作树中工作</translation>
+    </message>
+    <message>
         <source>OpenCode&apos;s service is not running (its process %1 is gone)</source>
         <translation>OpenCode 服务未在运行（其进程 %1 已不存在）</translation>
     </message>
@@ -2592,6 +2620,18 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::Session</name>
+    <message>
+        <source>the model proposed no message</source>
+        <translation>模型未提供消息</translation>
+    </message>
+    <message>
+        <source>no model is configured</source>
+        <translation>未配置模型</translation>
+    </message>
+    <message>
+        <source>no session %1</source>
+        <translation>没有会话 %1</translation>
+    </message>
     <message>
         <source>nothing is queued for session %1</source>
         <translation>会话 %1 没有排队的提示</translation>
@@ -2811,6 +2851,14 @@ Sessions written by version %2</source>
 </context>
 <context>
     <name>weft::SettingsDialog</name>
+    <message>
+        <source>For projects that have not chosen yet: each project remembers its last choice.</source>
+        <translation>适用于尚未选择的项目：每个项目会记住其上次的选择。</translation>
+    </message>
+    <message>
+        <source>New Session (Folder, Worktree)… offers a new git &amp;worktree first</source>
+        <translation>“新建会话（文件夹、工作树）…”默认选择新的 工作树(&amp;W)</translation>
+    </message>
     <message>
         <source>While the agent &amp;replies, Enter:</source>
         <translation>代理回复时，Enter(&amp;R)：</translation>
@@ -4112,6 +4160,10 @@ This cannot be undone.</source>
         <translation>显示看板(&amp;B)</translation>
     </message>
     <message>
+        <source>Run on Several &amp;Models…</source>
+        <translation>在多个模型上运行(&amp;M)…</translation>
+    </message>
+    <message>
         <source>&amp;Undo Compaction</source>
         <translation>撤销压缩(&amp;U)</translation>
     </message>
@@ -4429,6 +4481,34 @@ This cannot be undone.</source>
 </context>
 <context>
     <name>weft::Worktree</name>
+    <message>
+        <source>cannot read the commits of %1</source>
+        <translation>无法读取 %1 的提交</translation>
+    </message>
+    <message>
+        <source>cannot copy the uncommitted changes of %1 into %2: %3</source>
+        <translation>无法将 %1 的未提交更改复制到 %2：%3</translation>
+    </message>
+    <message>
+        <source>%1 is not in a linked worktree of %2</source>
+        <translation>%1 不在 %2 的链接工作树中</translation>
+    </message>
+    <message>
+        <source>the setup script %1 failed (exit code %2); the worktree %3 stays:
+%4</source>
+        <translation>设置脚本 %1 失败（退出码 %2）；工作树 %3 保留：
+%4</translation>
+    </message>
+    <message numerus="yes">
+        <source>the setup script %1 did not finish in %n minute(s); the worktree %2 stays</source>
+        <translation>
+            <numerusform>设置脚本 %1 未在 %n 分钟内完成；工作树 %2 保留</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cannot run the setup script %1: %2</source>
+        <translation>无法运行设置脚本 %1：%2</translation>
+    </message>
     <message numerus="yes">
         <source>%1 has %n uncommitted change(s)</source>
         <translation>
@@ -4597,6 +4677,699 @@ This cannot be undone.</source>
     <message>
         <source>Send Next</source>
         <translation>发送下一条</translation>
+    </message>
+</context>
+<context>
+    <name>weft::BestOfDialog</name>
+    <message>
+        <source>%1 at once, %2 waiting for a free place</source>
+        <translation>同时运行 %1 个，%2 个等待空位</translation>
+    </message>
+    <message>
+        <source>all runs at once</source>
+        <translation>全部同时运行</translation>
+    </message>
+    <message>
+        <source>Model of run %1</source>
+        <translation>运行 %1 的模型</translation>
+    </message>
+    <message>
+        <source>Remove this run</source>
+        <translation>移除此次运行</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Test command:</source>
+        <translation>测试命令(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Run with sh in each worktree when its run has finished; exit code 0 passes</source>
+        <translation>每次运行结束后在其工作树中用 sh 执行；退出码为 0 即通过</translation>
+    </message>
+    <message>
+        <source>e.g. make test (optional)</source>
+        <translation>例如 make test(可选)</translation>
+    </message>
+    <message>
+        <source>At &amp;once:</source>
+        <translation>同时运行(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>&amp;Models:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>Another run, on the same model or another one (up to %1)</source>
+        <translation>再添加一次运行，使用相同或其他模型(最多 %1 次)</translation>
+    </message>
+    <message>
+        <source>&amp;Add a Run</source>
+        <translation>添加一次运行(&amp;A)</translation>
+    </message>
+    <message>
+        <source>A&amp;gent:</source>
+        <translation>代理(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt:</source>
+        <translation>提示(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>What every run is asked</source>
+        <translation>发给每次运行的提示</translation>
+    </message>
+    <message>
+        <source>Each run gets a git worktree and a session of its own. When they have finished, compare their changes and test results, and keep one.</source>
+        <translation>每次运行都有自己的 git 工作树和会话。全部结束后，比较它们的更改和测试结果，保留其中一个。</translation>
+    </message>
+    <message>
+        <source>Run on Several Models</source>
+        <translation>在多个模型上运行</translation>
+    </message>
+</context>
+<context>
+    <name>weft::BestOfView</name>
+    <message>
+        <source>&amp;Stop and Close</source>
+        <translation>停止并关闭(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Closing stops the runs that have not ended. Their worktrees and sessions stay.</source>
+        <translation>关闭会停止尚未结束的运行。它们的工作树和会话会保留。</translation>
+    </message>
+    <message>
+        <source>Stop the Runs</source>
+        <translation>停止运行</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Run %1 applied to the main checkout; the other worktrees were removed.</source>
+        <translation>已将运行 %1 应用到主检出，其他工作树已移除。</translation>
+    </message>
+    <message>
+        <source>Run %1 applied; not removed: %2</source>
+        <translation>已应用运行 %1；未能移除：%2</translation>
+    </message>
+    <message>
+        <source>Run %1 conflicts with the main checkout in: %2. The other worktrees were kept.</source>
+        <translation>运行 %1 与主检出存在冲突：%2。其他工作树已保留。</translation>
+    </message>
+    <message>
+        <source>Applying run %1…</source>
+        <translation>正在应用运行 %1…</translation>
+    </message>
+    <message>
+        <source>&amp;Keep and Remove the Others</source>
+        <translation>保留并移除其他(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Apply the work of run %1 (%2) to the main checkout %3, and remove the worktrees of the other runs (%4)? Their branches stay.</source>
+        <translation>将运行 %1(%2)的成果%3应用到主检出，并移除其他运行的工作树(%4 个)吗？它们的分支会保留。</translation>
+    </message>
+    <message>
+        <source>Keep Run %1</source>
+        <translation>保留运行 %1</translation>
+    </message>
+    <message>
+        <source>Kept</source>
+        <translation>已保留</translation>
+    </message>
+    <message>
+        <source>Collecting its changes…</source>
+        <translation>正在收集更改…</translation>
+    </message>
+    <message>
+        <source>No changes</source>
+        <translation>无更改</translation>
+    </message>
+    <message>
+        <source>Tests fail (exit %1)</source>
+        <translation>测试失败(退出码 %1)</translation>
+    </message>
+    <message>
+        <source>Tests timed out</source>
+        <translation>测试超时</translation>
+    </message>
+    <message>
+        <source>Tests pass</source>
+        <translation>测试通过</translation>
+    </message>
+    <message>
+        <source>Not tested</source>
+        <translation>未测试</translation>
+    </message>
+    <message>
+        <source>No test command</source>
+        <translation>无测试命令</translation>
+    </message>
+    <message>
+        <source>Files: %1  +%2 −%3</source>
+        <translation>文件：%1  +%2 −%3</translation>
+    </message>
+    <message>
+        <source>%1 tokens · %2</source>
+        <translation>%1 个令牌 · %2</translation>
+    </message>
+    <message>
+        <source>%1 running, %2 waiting (at most %3 at once)</source>
+        <translation>%1 个运行中，%2 个等待中(最多同时 %3 个)</translation>
+    </message>
+    <message>
+        <source>All runs ended: keep one</source>
+        <translation>所有运行均已结束：请保留一个</translation>
+    </message>
+    <message>
+        <source>Run %1 kept</source>
+        <translation>已保留运行 %1</translation>
+    </message>
+    <message>
+        <source>Keep run %1</source>
+        <translation>保留运行 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Keep This One</source>
+        <translation>保留这个(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Files changed by run %1</source>
+        <translation>运行 %1 更改的文件</translation>
+    </message>
+    <message>
+        <source>Test output of run %1</source>
+        <translation>运行 %1 的测试输出</translation>
+    </message>
+    <message>
+        <source>Show the test command&apos;s last lines</source>
+        <translation>显示测试命令的最后几行</translation>
+    </message>
+    <message>
+        <source>Open the session of run %1</source>
+        <translation>打开运行 %1 的会话</translation>
+    </message>
+    <message>
+        <source>Open its session in the main window</source>
+        <translation>在主窗口中打开其会话</translation>
+    </message>
+    <message>
+        <source>Keep a run&apos;s work in the main checkout &amp;by:</source>
+        <translation>将运行的成果带入主检出的方式(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>by rebasing its branch</source>
+        <translation>变基其分支</translation>
+    </message>
+    <message>
+        <source>by merging its branch</source>
+        <translation>合并其分支</translation>
+    </message>
+    <message>
+        <source>as uncommitted changes</source>
+        <translation>作为未提交的更改</translation>
+    </message>
+    <message>
+        <source>Show &amp;Tiles</source>
+        <translation>显示磁贴(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Keep Run</source>
+        <translation>保留运行</translation>
+    </message>
+    <message>
+        <source>Run %1 was not applied: %2</source>
+        <translation>运行 %1 未被应用：%2</translation>
+    </message>
+    <message>
+        <source>&amp;Stop All</source>
+        <translation>全部停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>比较(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Best of %1: %2</source>
+        <translation>%1 选一：%2</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Finished, checking…</source>
+        <translation>已完成，正在检查…</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Making its worktree…</source>
+        <translation>正在创建工作树…</translation>
+    </message>
+    <message>
+        <source>Waiting for a free place</source>
+        <translation>正在等待空位</translation>
+    </message>
+</context>
+<context>
+    <name>weft::BestOfLauncher</name>
+    <message>
+        <source>Send a prompt to several models, each in a worktree of its own, and keep the best</source>
+        <translation>将提示发送给多个模型，各自在自己的工作树中运行，保留最好的一个</translation>
+    </message>
+    <message>
+        <source>The session&apos;s folder is not in a git repository: each run needs a worktree</source>
+        <translation>会话的文件夹不在 git 仓库中：每次运行都需要一个工作树</translation>
+    </message>
+    <message>
+        <source>Looking for the session&apos;s git repository…</source>
+        <translation>正在查找会话的 git 仓库…</translation>
+    </message>
+    <message>
+        <source>Open a session of Weft&apos;s own, in a git repository, to run its prompt on several models</source>
+        <translation>要在多个模型上运行提示，请打开 git 仓库中的 Weft 自有会话</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ApplyWorktreeDialog</name>
+    <message>
+        <source>Files in conflict (%1)</source>
+        <translation>有冲突的文件（%1）</translation>
+    </message>
+    <message>
+        <source>Files in conflict</source>
+        <translation>有冲突的文件</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not applied: %n file(s) conflict. Nothing was changed: the main checkout and the worktree are as they were. Resolve it in the worktree, or apply as uncommitted changes.</source>
+        <translation>
+            <numerusform>未应用：%n 个文件冲突。没有任何更改：主检出和工作树保持原样。请在工作树中解决，或作为未提交的更改应用。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied with conflicts in %n file(s): they hold conflict markers in the main checkout; resolve them there.</source>
+        <translation>
+            <numerusform>已应用，但 %n 个文件有冲突：它们在主检出中带有冲突标记；请在那里解决。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Applied: the main checkout has the work of %1.</source>
+        <translation>已应用：主检出包含 %1 的工作。</translation>
+    </message>
+    <message>
+        <source>Applied: the main checkout has the changes of %1, not committed.</source>
+        <translation>已应用：主检出包含 %1 的更改，未提交。</translation>
+    </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>未应用：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Applying…</source>
+        <translation>正在应用…</translation>
+    </message>
+    <message>
+        <source>Files (%1)</source>
+        <translation>文件（%1）</translation>
+    </message>
+    <message>
+        <source>Commits (%1)</source>
+        <translation>提交（%1）</translation>
+    </message>
+    <message>
+        <source>Commits (%1, their changes come as uncommitted ones)</source>
+        <translation>提交（%1，其更改作为未提交的更改带入）</translation>
+    </message>
+    <message>
+        <source>Its branch has no commits since it was made: there is nothing to merge.</source>
+        <translation>其分支自创建以来没有提交：没有可合并的内容。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) changed in the worktree are not committed: merging or rebasing leaves them behind (commit them first, or apply as uncommitted changes).</source>
+        <translation>
+            <numerusform>工作树中有 %n 个已更改的文件未提交：合并或变基会将其留下（请先提交，或作为未提交的更改应用）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The main checkout has uncommitted changes: merging and rebasing need it clean (commit or stash them first).</source>
+        <translation>主检出有未提交的更改：合并和变基需要干净的状态（请先提交或暂存）。</translation>
+    </message>
+    <message>
+        <source>Not committed in the worktree</source>
+        <translation>在工作树中未提交</translation>
+    </message>
+    <message>
+        <source>Bring the work of %1 (%2) into the main checkout %3, on %4.</source>
+        <translation>将 %1（%2）的工作带入主检出 %3（%4 分支）。</translation>
+    </message>
+    <message>
+        <source>Bring the work of %1 (%2) into the main checkout %3.</source>
+        <translation>将 %1（%2）的工作带入主检出 %3。</translation>
+    </message>
+    <message>
+        <source>What %1 holds cannot be read: %2</source>
+        <translation>无法读取 %1 的内容：%2</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>应用(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Commits</source>
+        <translation>提交</translation>
+    </message>
+    <message>
+        <source>Apply everything as &amp;uncommitted changes (committed or not)</source>
+        <translation>将所有内容作为未提交的更改应用(&amp;U)（无论是否已提交）</translation>
+    </message>
+    <message>
+        <source>&amp;Rebase its branch onto the main checkout&apos;s, then fast-forward</source>
+        <translation>将其分支变基到主检出的分支上，然后快进(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Merge its branch (a merge commit; uncommitted changes stay behind)</source>
+        <translation>合并其分支(&amp;M)（合并提交；未提交的更改留下）</translation>
+    </message>
+    <message>
+        <source>How</source>
+        <translation>方式</translation>
+    </message>
+    <message>
+        <source>Reading what %1 holds…</source>
+        <translation>正在读取 %1 的内容…</translation>
+    </message>
+    <message>
+        <source>Apply to Main Checkout</source>
+        <translation>应用到主检出</translation>
+    </message>
+</context>
+<context>
+    <name>weft::CommitWorktreeDialog</name>
+    <message>
+        <source>Not committed: %1</source>
+        <translation>未提交：%1</translation>
+    </message>
+    <message>
+        <source>Committing…</source>
+        <translation>正在提交…</translation>
+    </message>
+    <message>
+        <source>No message was proposed: %1</source>
+        <translation>未提议消息：%1</translation>
+    </message>
+    <message>
+        <source>The model&apos;s proposal was not put in: you had started writing.</source>
+        <translation>您已开始输入，因此未填入模型的提议。</translation>
+    </message>
+    <message>
+        <source>Proposed by the session&apos;s model: edit it as you like.</source>
+        <translation>由会话的模型提议：可随意编辑。</translation>
+    </message>
+    <message>
+        <source>&amp;Commit</source>
+        <translation>提交(&amp;C)</translation>
+    </message>
+    <message>
+        <source>The session&apos;s model is writing a message…</source>
+        <translation>会话的模型正在撰写消息…</translation>
+    </message>
+    <message>
+        <source>The commit message</source>
+        <translation>提交消息</translation>
+    </message>
+    <message>
+        <source>Commit everything %1 holds, new files too, on %2.</source>
+        <translation>将 %1 中的所有内容（包括新文件）提交到 %2。</translation>
+    </message>
+    <message>
+        <source>Commit in Worktree</source>
+        <translation>在工作树中提交</translation>
+    </message>
+</context>
+<context>
+    <name>weft::NewSessionDialog</name>
+    <message>
+        <source>Looking for the folder&apos;s git repository…</source>
+        <translation>正在查找文件夹的 git 仓库…</translation>
+    </message>
+    <message>
+        <source>The folder is in no git repository: the session works in the folder itself.</source>
+        <translation>该文件夹不在 git 仓库中：会话在文件夹本身中工作。</translation>
+    </message>
+    <message>
+        <source>On a new branch: %1</source>
+        <translation>在新分支上：%1</translation>
+    </message>
+    <message>
+        <source>Run the &amp;setup script %1 there</source>
+        <translation>在那里运行设置脚本 %1(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Run the setup script (the repository has no %1)</source>
+        <translation>运行设置脚本（仓库中没有 %1）</translation>
+    </message>
+    <message>
+        <source>Folder for Worktrees</source>
+        <translation>工作树的文件夹</translation>
+    </message>
+    <message>
+        <source>Folder of the New Session</source>
+        <translation>新会话的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Create</source>
+        <translation>创建(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Put it in:</source>
+        <translation>放在(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>文件夹(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>B&amp;rowse…</source>
+        <translation>浏览(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>The session works on a branch of its own in a copy of the repository, and its work comes back when you apply it (Session › Worktree).</source>
+        <translation>会话在仓库副本中自己的分支上工作，应用后其工作会带回（会话 › 工作树）。</translation>
+    </message>
+    <message>
+        <source>In a new git &amp;worktree</source>
+        <translation>在新的 工作树中(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>New Session</source>
+        <translation>新建会话</translation>
+    </message>
+</context>
+<context>
+    <name>weft::WorktreePresenter</name>
+    <message>
+        <source>The server makes the worktree…</source>
+        <translation>服务器正在创建工作树…</translation>
+    </message>
+    <message>
+        <source>The server is not connected any more.</source>
+        <translation>服务器已不再连接。</translation>
+    </message>
+    <message>
+        <source>The server makes a new worktree of this session&apos;s project and starts a session there.
+Name of the worktree (empty: the server names it):</source>
+        <translation>服务器会为此会话的项目创建一个新工作树并在其中启动会话。
+工作树名称（留空则由服务器命名）：</translation>
+    </message>
+    <message>
+        <source>New Session in a Server Worktree</source>
+        <translation>在服务器工作树中新建会话</translation>
+    </message>
+    <message>
+        <source>Not available on this server</source>
+        <translation>此服务器上不可用</translation>
+    </message>
+    <message>
+        <source>The fork works in %1</source>
+        <translation>分叉在 %1 中工作</translation>
+    </message>
+    <message>
+        <source>Fork the Worktree</source>
+        <translation>分叉工作树</translation>
+    </message>
+    <message>
+        <source>Forking the worktree %1…</source>
+        <translation>正在分叉工作树 %1…</translation>
+    </message>
+    <message>
+        <source>Fork &amp;Worktree</source>
+        <translation>分叉工作树(&amp;W)</translation>
+    </message>
+    <message>
+        <source>The session works in the worktree %1 (%2). Give the fork a worktree of its own? It is made from that worktree&apos;s last commit, with its uncommitted changes copied. Otherwise the fork works in the same folder.</source>
+        <translation>该会话在工作树 %1（%2）中工作。要为分叉创建自己的工作树吗？它将基于该工作树的最新提交创建，并复制其未提交的更改。否则分叉将在同一文件夹中工作。</translation>
+    </message>
+    <message>
+        <source>Fork the Worktree Too?</source>
+        <translation>也分叉工作树吗？</translation>
+    </message>
+    <message>
+        <source>No terminal program was found: set TERMINAL to the one you use.</source>
+        <translation>未找到终端程序：请将 TERMINAL 设置为您使用的终端。</translation>
+    </message>
+    <message>
+        <source>%1 could not be started.</source>
+        <translation>无法启动 %1。</translation>
+    </message>
+    <message>
+        <source>Open in Terminal</source>
+        <translation>在终端中打开</translation>
+    </message>
+    <message>
+        <source>Its branch %1 stays, with its commits.</source>
+        <translation>其分支 %1 及其提交会保留。</translation>
+    </message>
+    <message>
+        <source>Remove the worktree %1? Its folder is deleted.</source>
+        <translation>删除工作树 %1？其文件夹将被删除。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 has %n uncommitted change(s), which are lost when it is removed. Remove it anyway?</source>
+        <translation>
+            <numerusform>%1 有 %n 处未提交的更改，删除后将丢失。仍要删除吗？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Removed the worktree %1</source>
+        <translation>已删除工作树 %1</translation>
+    </message>
+    <message>
+        <source>Not removed</source>
+        <translation>未删除</translation>
+    </message>
+    <message>
+        <source>Remove the server&apos;s worktree %1? The server deletes its folder and its branch.</source>
+        <translation>删除服务器的工作树 %1？服务器会删除其文件夹和分支。</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>删除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Remove Worktree</source>
+        <translation>删除工作树</translation>
+    </message>
+    <message>
+        <source>Committed %1 on %2</source>
+        <translation>已在 %2 上提交 %1</translation>
+    </message>
+    <message>
+        <source>Applied to the main checkout</source>
+        <translation>已应用到主检出</translation>
+    </message>
+    <message>
+        <source>New session in %1</source>
+        <translation>在 %1 中新建会话</translation>
+    </message>
+    <message>
+        <source>The session could not be created:
+%1</source>
+        <translation>无法创建会话：
+%1</translation>
+    </message>
+    <message>
+        <source>New Session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <source>Making the worktree %1…</source>
+        <translation>正在创建工作树 %1…</translation>
+    </message>
+    <message>
+        <source>Making the worktree %1 and running its setup script…</source>
+        <translation>正在创建工作树 %1 并运行其设置脚本…</translation>
+    </message>
+    <message>
+        <source>&amp;Worktree (%1)</source>
+        <translation>工作树（%1）(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Not while the session runs</source>
+        <translation>会话运行时不可用</translation>
+    </message>
+    <message>
+        <source>The session does not work in a worktree (File › New Session (Folder, Worktree)… makes one)</source>
+        <translation>该会话不在工作树中工作（文件 › 新建会话（文件夹、工作树）… 可创建）</translation>
+    </message>
+    <message>
+        <source>Not available for OpenCode&apos;s sessions: copy the session into Weft first</source>
+        <translation>对 OpenCode 的会话不可用：请先将会话复制到 Weft</translation>
+    </message>
+    <message>
+        <source>Not available on this server: its files are the server&apos;s</source>
+        <translation>此服务器上不可用：其文件在服务器上</translation>
+    </message>
+    <message>
+        <source>&amp;Worktree</source>
+        <translation>工作树(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove Worktree…</source>
+        <translation>删除工作树(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Open in &amp;File Manager</source>
+        <translation>在文件管理器中打开(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open in &amp;Terminal</source>
+        <translation>在终端中打开(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Commit…</source>
+        <translation>提交(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Apply to Main Checkout…</source>
+        <translation>应用到主检出(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>A new session in a folder you choose, or in a new git worktree</source>
+        <translation>在您选择的文件夹或新的 工作树中新建会话</translation>
+    </message>
+    <message>
+        <source>New Session (&amp;Folder, Worktree)…</source>
+        <translation>新建会话（文件夹、工作树）(&amp;F)…</translation>
     </message>
 </context>
 <context>

@@ -174,9 +174,13 @@ ChangesPane::ChangesPane(SessionService *service, QWidget *parent)
     m_turnButton->setObjectName(u"scopeTurn"_s);
     m_turnButton->setText(tr("Turn"));
     m_turnButton->setToolTip(tr("What one turn changed: click “files changed” under a message of yours"));
+    m_worktreeButton = new QToolButton(this);
+    m_worktreeButton->setObjectName(u"scopeWorktree"_s);
+    m_worktreeButton->setText(tr("Worktree"));
+    m_worktreeButton->hide();
     m_scopeGroup = new QButtonGroup(this);
     m_scopeGroup->setExclusive(true);
-    for (QToolButton *b : {m_sessionButton, m_turnButton}) {
+    for (QToolButton *b : {m_sessionButton, m_turnButton, m_worktreeButton}) {
         b->setCheckable(true);
         b->setAutoRaise(true);
         b->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -186,6 +190,7 @@ ChangesPane::ChangesPane(SessionService *service, QWidget *parent)
     m_turnButton->setEnabled(false);
     connect(m_sessionButton, &QToolButton::clicked, this, [this] { setScope(Scope::Session); });
     connect(m_turnButton, &QToolButton::clicked, this, [this] { setScope(Scope::Turn); });
+    connect(m_worktreeButton, &QToolButton::clicked, this, [this] { setScope(Scope::Worktree); });
 
     // Revert.
     m_revertFile = new QAction(Style::icon(u"edit-undo"_s), tr("Revert This &File…"), this);
@@ -221,6 +226,7 @@ ChangesPane::ChangesPane(SessionService *service, QWidget *parent)
     titleRow->addStretch(1);
     titleRow->addWidget(m_sessionButton);
     titleRow->addWidget(m_turnButton);
+    titleRow->addWidget(m_worktreeButton);
     auto *gap = new QFrame(this);
     gap->setFrameShape(QFrame::VLine);
     gap->setFrameShadow(QFrame::Sunken);
@@ -340,6 +346,8 @@ void ChangesPane::connectService()
     connect(m_service, &SessionService::sessionDiffChanged, this, [this](const QString &sid, const QList<FileDiff> &diffs) {
         if (sid == m_sessionID && m_scope == Scope::Session)
             showDiffs(diffs);
+        else if (sid == m_sessionID && m_scope == Scope::Worktree)
+            load(); // the agent wrote files there: the worktree's diff is read again
     });
     connect(m_service, &SessionService::messageUpdated, this, [this](const Message &message) {
         if (m_scope == Scope::Turn && message.sessionID() == m_sessionID && message.id() == m_turnID)
@@ -376,6 +384,21 @@ void ChangesPane::setSessionID(const QString &sessionID)
     m_turnButton->setEnabled(false);
     m_turnButton->setToolTip(tr("What one turn changed: click “files changed” under a message of yours"));
     m_banner->hide();
+    m_worktree.reset();
+    m_worktreeButton->hide();
+    if (m_controller && !sessionID.isEmpty()) {
+        whenFinished(m_controller->worktreeOf(sessionID), this, [this, sessionID](const Result<Worktree> &held) {
+            if (sessionID != m_sessionID)
+                return;
+            if (held) {
+                m_worktree = held.value();
+                m_worktreeButton->setToolTip(tr("Everything the worktree %1 changed since its base commit, committed or not")
+                                                 .arg(held->branch.isEmpty() ? held->path : held->branch));
+                m_worktreeButton->show();
+            }
+            Q_EMIT worktreeKnown();
+        });
+    }
     load();
 }
 
@@ -393,10 +416,10 @@ void ChangesPane::showTurn(const QString &messageID)
 
 void ChangesPane::setScope(Scope scope)
 {
-    if (scope == Scope::Turn && m_turnID.isEmpty())
+    if ((scope == Scope::Turn && m_turnID.isEmpty()) || (scope == Scope::Worktree && !m_worktree))
         scope = Scope::Session;
     m_scope = scope;
-    (scope == Scope::Session ? m_sessionButton : m_turnButton)->setChecked(true);
+    (scope == Scope::Session ? m_sessionButton : scope == Scope::Turn ? m_turnButton : m_worktreeButton)->setChecked(true);
     load();
 }
 
@@ -406,6 +429,17 @@ void ChangesPane::load()
     showDiffs({});
     if (m_sessionID.isEmpty())
         return;
+    if (m_scope == Scope::Worktree && m_worktree && m_controller) {
+        whenFinished(m_controller->worktreeChanges(*m_worktree), this,
+                     [this, generation](const Result<SessionController::WorktreeChanges> &changes) {
+                         if (generation != m_generation)
+                             return;
+                         if (!changes)
+                             showBanner(changes.error().toString(), false);
+                         showLoaded({m_session, changes ? changes->files : QList<FileDiff>(), {}});
+                     });
+        return;
+    }
     const QString turnID = m_scope == Scope::Turn ? m_turnID : QString();
     const QModelIndex row = m_timeline && !turnID.isEmpty() && m_timeline->sessionID() == m_sessionID
         ? m_timeline->indexForId(turnID)
@@ -454,7 +488,9 @@ void ChangesPane::showDiffs(const QList<FileDiff> &diffs)
     const bool empty = diffs.isEmpty();
     m_splitter->setVisible(!empty);
     m_empty->setVisible(empty);
-    m_empty->setText(m_scope == Scope::Turn ? tr("No file changes in this turn.") : tr("No file changes in this session."));
+    m_empty->setText(m_scope == Scope::Turn       ? tr("No file changes in this turn.")
+                         : m_scope == Scope::Worktree ? tr("No changes in the worktree since its base commit.")
+                                                      : tr("No file changes in this session."));
     updateSummary();
     if (!empty) {
         const int row = std::max(0, m_model->rowOfPath(previousPath));
@@ -537,6 +573,8 @@ void ChangesPane::updateSummary()
                                  files);
     if (m_scope == Scope::Turn)
         text = m_turnPrompt.isEmpty() ? tr("This turn: %1").arg(text) : tr("“%1”: %2").arg(m_turnPrompt, text);
+    else if (m_scope == Scope::Worktree)
+        text = tr("Worktree vs base: %1").arg(text);
     m_summary->setText(text);
     m_summary->setToolTip(m_scope == Scope::Turn ? m_turnPrompt : QString());
     m_summary->setVisible(files > 0 || m_scope == Scope::Turn);
@@ -549,7 +587,8 @@ void ChangesPane::updateActions()
     const bool writable = m_controller && m_session && !m_session->directory().isEmpty()
         && m_reverting == Reverting::None && m_controller->isRunnable(m_sessionID) && !m_controller->isBusy(m_sessionID);
     const bool here = writable && !m_controller->serverOf(m_sessionID) && !m_controller->dataDir().isEmpty();
-    m_revertFile->setEnabled(here && currentFile() >= 0);
+    // A worktree's diff is git's, not the session's snapshots: no revert from there.
+    m_revertFile->setEnabled(here && currentFile() >= 0 && m_scope != Scope::Worktree);
     m_revertTurn->setEnabled(writable && m_scope == Scope::Turn && !m_turnID.isEmpty());
     const bool reverted = m_session && m_session->hasRevert();
     m_unrevert->setVisible(reverted);

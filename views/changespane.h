@@ -38,7 +38,8 @@ class ChangesPane : public QWidget
     Q_OBJECT
 
 public:
-    enum class Scope { Session, Turn };
+    /// Worktree: everything the session's git worktree changed since its base commit (Worktrees::diff()).
+    enum class Scope { Session, Turn, Worktree };
 
     explicit ChangesPane(SessionService *service, QWidget *parent = nullptr);
     ~ChangesPane() override;
@@ -58,7 +59,9 @@ public:
     void showTurn(const QString &messageID);
     [[nodiscard]] QString turnMessageID() const { return m_turnID; }
     [[nodiscard]] Scope scope() const { return m_scope; }
-    /// Switches between the whole session and the turn shown last.
+    /// The worktree the session works in, once the controller said (the Worktree scope is offered then).
+    [[nodiscard]] std::optional<Worktree> worktree() const { return m_worktree; }
+    /// Switches between the whole session, the turn shown last and the session's worktree.
     void setScope(Scope scope);
 
     [[nodiscard]] DiffModel *model() const { return m_model; }
@@ -96,6 +99,8 @@ public:
 Q_SIGNALS:
     /// The files of the current scope are listed.
     void loaded();
+    /// Whether the session shown works in a worktree is known (worktree()).
+    void worktreeKnown();
     /// The diff of the selected file is shown, after it was built off the GUI thread.
     void fileShown();
     /// A revert (of a file or a turn) or an unrevert finished; @p message says what happened.
@@ -144,6 +149,8 @@ private:
     QLabel *m_banner;
     QToolButton *m_sessionButton;
     QToolButton *m_turnButton;
+    QToolButton *m_worktreeButton;
+    std::optional<Worktree> m_worktree;
     QButtonGroup *m_scopeGroup;
     QToolButton *m_revertButton;
     QAction *m_revertFile;

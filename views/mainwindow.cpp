@@ -8,6 +8,7 @@
 
 #include "appearance.h"
 #include "attentioninbox.h"
+#include "bestoflauncher.h"
 #include "boardview.h"
 #include "changespane.h"
 #include "compactiondialog.h"
@@ -35,6 +36,7 @@
 #include "todopanel.h"
 #include "userquestions.h"
 #include "windowactions.h"
+#include "worktreepresenter.h"
 
 #include <QAction>
 #include <QApplication>
@@ -192,6 +194,8 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     connectController();
     m_attention = new AttentionInbox(this);
     m_board = new Board(this);
+    new BestOfLauncher(this); // Session › Run on Several Models…
+    m_worktrees = new WorktreePresenter(this);
     applyProcessor();
     connect(m_composer, &Composer::sendRequested, this, &MainWindow::sendPrompt);
     connect(m_composer, &Composer::stopRequested, m_controller.get(), &SessionController::stop);

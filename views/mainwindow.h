@@ -37,6 +37,7 @@ class TimelineView;
 class TodoPanel;
 class UserQuestions;
 class WindowActions;
+class WorktreePresenter;
 class FindBar;
 class OpencodeSource;
 class ServerSource;
@@ -82,6 +83,8 @@ public:
     [[nodiscard]] Board *board() const { return m_board; }
     /// What permission @p permission ("bash", "edit", ...) lets the agent do, as "to ..." ends.
     [[nodiscard]] static QString permissionWhat(const QString &permission);
+    /// Sessions in git worktrees: New Session in one, Session › Worktree, a fork's worktree.
+    [[nodiscard]] WorktreePresenter *worktrees() const { return m_worktrees; }
     /// The strip of notices under the timeline: permission questions, errors, undo offers.
     [[nodiscard]] NoticeBar *noticeBar() const { return m_notices; }
     /// The prompts queued for the session shown, above the composer.
@@ -238,6 +241,7 @@ private:
     NoticeBar *m_notices = nullptr;
     AttentionInbox *m_attention = nullptr;
     Board *m_board = nullptr;
+    WorktreePresenter *m_worktrees = nullptr;
     TodoPanel *m_todos = nullptr;
     QPointer<CompactionDialog> m_compactionDialog;
     QString m_current;

@@ -146,7 +146,7 @@ void SessionDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     painter->drawText(l.title, Qt::AlignVCenter | Qt::AlignLeft,
                       QFontMetrics(opt.font).elidedText(title, Qt::ElideRight, l.title.width()));
 
-    // Second line: when · running · +12 −3 · fork / subagent
+    // Second line: when · branch · running · +12 −3 · fork / subagent
     painter->setFont(meta);
     int x = l.meta.left();
     const int right = l.meta.right();
@@ -161,6 +161,11 @@ void SessionDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     };
     const auto separator = [&] { put(u"  ·  "_s, dim); };
     put(Style::relativeTime(index.data(SessionsModel::UpdatedRole).toLongLong()), dim);
+    // A session in a worktree of its own: its branch (U+2387, the alternative key symbol git GUIs use).
+    if (const QString branch = index.data(SessionsModel::BranchRole).toString(); !branch.isEmpty()) {
+        separator();
+        put(u"\u2387 "_s + branch, dim);
+    }
     if (running) {
         separator();
         const QColor accent = selected ? text : Style::active(opt.palette);

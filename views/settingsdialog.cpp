@@ -8,6 +8,7 @@
 #include "mcpserverspage.h"
 #include "app/mcpservers.h"
 #include "style.h"
+#include "worktreepresenter.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -476,6 +477,10 @@ QWidget *SettingsDialog::createAppearancePage()
     fontLabel->setBuddy(m_fontFamily);
     form->addRow(fontLabel, fontRow);
     form->addRow(tr("While the agent &replies, Enter:"), m_enterWhileRunning);
+    m_newSessionInWorktree = new QCheckBox(tr("New Session (Folder, Worktree)… offers a new git &worktree first"), this);
+    m_newSessionInWorktree->setObjectName(u"newSessionInWorktree"_s);
+    m_newSessionInWorktree->setToolTip(tr("For projects that have not chosen yet: each project remembers its last choice."));
+    form->addRow(QString(), m_newSessionInWorktree);
 
     auto *layout = new QVBoxLayout(page);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -490,6 +495,7 @@ QWidget *SettingsDialog::createAppearancePage()
     connect(m_fontFamily, &QFontComboBox::currentFontChanged, this, &SettingsDialog::markAppearanceChanged);
     connect(m_fontSize, &QSpinBox::valueChanged, this, &SettingsDialog::markAppearanceChanged);
     connect(m_enterWhileRunning, &QComboBox::currentIndexChanged, this, &SettingsDialog::markAppearanceChanged);
+    connect(m_newSessionInWorktree, &QCheckBox::toggled, this, &SettingsDialog::markAppearanceChanged);
     return page;
 }
 
@@ -621,6 +627,7 @@ void SettingsDialog::loadAppearance()
     m_fontSize->setValue(font.pointSize() > 0 ? font.pointSize() : 10);
     m_enterWhileRunning->setCurrentIndex(
         std::max(0, m_enterWhileRunning->findData(int(Composer::savedDefaultDelivery()))));
+    m_newSessionInWorktree->setChecked(WorktreePresenter::defaultInWorktree());
     updateFontWidgets();
     m_loading = false;
 }
@@ -1005,6 +1012,7 @@ bool SettingsDialog::apply()
         settings.save();
         Appearance::apply(settings);
         Composer::saveDefaultDelivery(PromptDelivery(m_enterWhileRunning->currentData().toInt()));
+        WorktreePresenter::setDefaultInWorktree(m_newSessionInWorktree->isChecked());
         m_appearanceChanged = false;
         Q_EMIT appearanceChanged();
     }

@@ -168,6 +168,7 @@ private:
     QFontComboBox *m_fontFamily = nullptr;
     QSpinBox *m_fontSize = nullptr;
     QComboBox *m_enterWhileRunning = nullptr;
+    QCheckBox *m_newSessionInWorktree = nullptr;
 
     // Notifications
     QCheckBox *m_desktopNotifications = nullptr;

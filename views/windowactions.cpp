@@ -26,6 +26,9 @@ WindowActions::WindowActions(QMainWindow *window)
     a = make(u"forkSession"_s, tr("&Fork"), u"weft-fork"_s, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
     a->setToolTip(tr("Copy the whole session into a new one, to try another direction"));
 
+    // Enabled by BestOfLauncher: for a session of Weft's own in a git repository.
+    a = make(u"runOnSeveralModels"_s, tr("Run on Several &Models…"), u"view-split-left-right"_s, {});
+
     a = make(u"renameSession"_s, tr("&Rename…"), u"edit-rename"_s, QKeySequence(Qt::Key_F2));
     a->setPriority(QAction::LowPriority);
 
@@ -184,6 +187,7 @@ void WindowActions::createMenus(QMainWindow *window, const QList<QAction *> &cop
 
     QMenu *session = bar->addMenu(tr("&Session"));
     session->addAction(action(u"forkSession"_s));
+    session->addAction(action(u"runOnSeveralModels"_s));
     session->addAction(action(u"renameSession"_s));
     session->addAction(action(u"archiveSession"_s));
     session->addAction(action(u"deleteSession"_s));

@@ -427,6 +427,42 @@ QFuture<Result<Session>> ServerSource::rename(const QString &sessionID, const QS
     return QtConcurrent::run([store = m_store, sessionID, trimmed] { return store->rename(sessionID, trimmed); });
 }
 
+QFuture<Result<Worktree>> ServerSource::worktreeOf(const QString &sessionID) const
+{
+    if (!m_store)
+        return QtFuture::makeReadyValueFuture(Result<Worktree>(Error{ServerTr::tr("the OpenCode server is not connected"), {}}));
+    return QtConcurrent::run([store = m_store, sessionID]() -> Result<Worktree> {
+        const QString folder = store->folderOf(sessionID);
+        const Result<QStringList> worktrees = store->worktrees(sessionID);
+        if (!worktrees)
+            return worktrees.error();
+        if (folder.isEmpty() || !worktrees->contains(folder))
+            return Error{ServerTr::tr("the session does not work in a worktree of the server"), sessionID};
+        Worktree worktree;
+        worktree.path = folder;
+        return worktree;
+    });
+}
+
+QFuture<Result<Session>> ServerSource::createInWorktree(const QString &sessionID, const QString &name) const
+{
+    if (!m_store)
+        return QtFuture::makeReadyValueFuture(Result<Session>(Error{ServerTr::tr("the OpenCode server is not connected"), {}}));
+    return QtConcurrent::run([store = m_store, sessionID, name]() -> Result<Session> {
+        const Result<JsonObject> made = store->createWorktree(sessionID, name);
+        if (!made)
+            return made.error();
+        return store->create(made->string(u"directory"));
+    });
+}
+
+QFuture<Result<void>> ServerSource::removeWorktree(const QString &sessionID, const QString &worktree) const
+{
+    if (!m_store)
+        return QtFuture::makeReadyValueFuture(Result<void>(Error{ServerTr::tr("the OpenCode server is not connected"), {}}));
+    return QtConcurrent::run([store = m_store, sessionID, worktree] { return store->removeWorktree(sessionID, worktree); });
+}
+
 void ServerSource::stop(const QString &sessionID)
 {
     request<Result<void>>([=](ServerStore &s) { return s.abort(sessionID); },

@@ -6,6 +6,7 @@
 #include "core/prompt.h"
 #include "core/result.h"
 #include "core/types.h"
+#include "worktree/worktrees.h"
 
 #include <QElapsedTimer>
 #include <QFuture>
@@ -107,6 +108,17 @@ public:
     /// Renames the session on the server: its new state, or the server's error.
     [[nodiscard]] QFuture<Result<Session>> rename(const QString &sessionID, const QString &title);
     void stop(const QString &sessionID);
+    /// The server's worktree (OpenCode 1.18's `/experimental/worktree`) that @p sessionID works in,
+    /// read off the GUI thread (its path; the server does not say its branch or base); an error
+    /// when it works in none, or the server has no worktrees (OpenCode 2, older 1.x).
+    [[nodiscard]] QFuture<Result<Worktree>> worktreeOf(const QString &sessionID) const;
+    /// A new session in a new worktree of @p sessionID's project on the server, named @p name
+    /// (the server names it when empty; its project's start command runs there), off the GUI
+    /// thread.
+    [[nodiscard]] QFuture<Result<Session>> createInWorktree(const QString &sessionID, const QString &name) const;
+    /// Removes the server's worktree @p worktree of @p sessionID's project (OpenCode deletes its
+    /// branch too).
+    [[nodiscard]] QFuture<Result<void>> removeWorktree(const QString &sessionID, const QString &worktree) const;
     void fork(const QString &sessionID, const QString &messageID);
     void compact(const QString &sessionID, const QString &model = {});
     void revert(const QString &sessionID, const QString &messageID, const QString &partID = {});

@@ -11,6 +11,7 @@
 #include "core/searchhit.h"
 #include "core/storeinfo.h"
 #include "core/types.h"
+#include "worktree/worktrees.h"
 
 #include <QFuture>
 #include <QHash>
@@ -42,6 +43,19 @@ namespace Compaction
 {
 struct Settings;
 }
+
+/// A new session of Weft's own store: in @c directory, or in a new git worktree of its repository.
+struct NewSessionRequest {
+    QString directory;
+    /// Empty: identified from the directory as OpenCode does.
+    QString projectID;
+    /// Empty: "New session - <ISO time>".
+    QString title;
+    /// A worktree to make (Worktrees::create()) for the session to work in, instead of @c directory.
+    std::optional<Worktrees::CreateOptions> worktree;
+    /// Run the repository's setup script in the new worktree (SessionWorktree::setupScript()).
+    bool runSetup = true;
+};
 
 /// What Weft does with sessions, without widgets: the window, the command line and the tests
 /// drive it alike.
@@ -288,6 +302,60 @@ public:
     /// the GUI thread; the file appears, whole, only when all of it is written.
     [[nodiscard]] QFuture<Result<void>> exportSession(const QString &sessionID, const QString &path,
                                                       const QString &source = {}) const;
+
+    // ---- sessions in git worktrees (sessioncontrollerworktrees.cpp)
+    /// Creates a session off the GUI thread: with a worktree, the worktree is made first (git),
+    /// then the repository's setup script runs in it when asked; the session works there.
+    [[nodiscard]] QFuture<Result<Session>> createSession(const NewSessionRequest &request);
+    /// The linked worktree that holds @p sessionID's folder, read off the GUI thread; an error
+    /// when none does (the main checkout, no repository). A server's session: the server's
+    /// worktree (ServerSource::worktreeOf()), where the server has them.
+    [[nodiscard]] QFuture<Result<Worktree>> worktreeOf(const QString &sessionID);
+    /// The repository of a folder as New Session shows it: where its worktrees go by default and
+    /// its setup script (empty: none).
+    struct WorktreeRepository {
+        QString mainPath;
+        QString defaultParent;
+        QString setupScript;
+    };
+    /// Read off the GUI thread; an error when @p directory is in no git repository.
+    [[nodiscard]] QFuture<Result<WorktreeRepository>> worktreeRepository(const QString &directory);
+    /// The branch of each of @p directories that a linked worktree holds (the others are left
+    /// out), read off the GUI thread: what the sidebar and the board show.
+    [[nodiscard]] QFuture<QHash<QString, QString>> worktreeBranches(const QStringList &directories);
+    /// What a worktree holds that its base does not, as the apply dialog shows it.
+    struct WorktreeChanges {
+        /// Its commits since its base, the newest first.
+        QList<WorktreeCommit> commits;
+        /// Everything it changed since its base, uncommitted changes included, file by file.
+        QList<FileDiff> files;
+        /// Its files changed and not committed (Worktrees::status()).
+        QStringList uncommitted;
+        /// The main checkout's folder and branch (what applying changes).
+        QString mainPath;
+        QString mainBranch;
+        /// The main checkout has uncommitted changes (Merge and Rebase refuse then).
+        bool mainDirty = false;
+    };
+    /// Read off the GUI thread.
+    [[nodiscard]] QFuture<Result<WorktreeChanges>> worktreeChanges(const Worktree &worktree);
+    /// Brings @p worktree's work into the main checkout off the GUI thread (Worktrees::apply()).
+    [[nodiscard]] QFuture<Result<ApplyResult>> applyWorktree(const Worktree &worktree, ApplyMode mode);
+    /// Commits everything @p worktree holds with @p message off the GUI thread: the new commit.
+    [[nodiscard]] QFuture<Result<QString>> commitWorktree(const Worktree &worktree, const QString &message);
+    /// A commit message for what @p worktree holds, asked of @p sessionID's model (its last
+    /// reply's, else the default) in one call without tools: a subject line, a blank line and
+    /// a short body. The worktree's changes are read off the GUI thread; the model's answer streams
+    /// on it.
+    [[nodiscard]] QFuture<Result<QString>> proposeCommitMessage(const QString &sessionID, const Worktree &worktree);
+    /// Removes @p worktree's folder off the GUI thread; refused while it has uncommitted changes
+    /// unless @p force. Its branch stays.
+    [[nodiscard]] QFuture<Result<void>> removeWorktree(const Worktree &worktree, bool force);
+    /// Gives session @p sessionID (a fork of a session in @p from) a worktree of its own: @p options
+    /// made from @p from's HEAD with its uncommitted changes (SessionWorktree::fork()), and the
+    /// session's folder moved there. Off the GUI thread; refused while the session runs.
+    [[nodiscard]] QFuture<Result<Session>> forkWorktree(const QString &sessionID, const Worktree &from,
+                                                        const Worktrees::CreateOptions &options);
 
     // ---- OpenCode servers
     /// Connects to the OpenCode server of @p client (again, when it is a source already) and

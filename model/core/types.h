@@ -191,6 +191,7 @@ public:
     static constexpr QStringView NotMigratedKey = u"weftNotMigrated";
 
     void setTitle(const QString &title) { m_json.insert(QStringLiteral("title"), title); }
+    void setDirectory(const QString &directory) { m_json.insert(QStringLiteral("directory"), directory); }
     void setParentID(const QString &id);
     void setTimeField(const QString &field, qint64 ms);
     void removeTimeField(QStringView field);

@@ -233,6 +233,8 @@ QVariant SessionsModel::roleValue(const Session &s, int role) const
         return s.version();
     case SessionRole:
         return QVariant::fromValue(s);
+    case BranchRole:
+        return m_branches.value(s.directory());
     default:
         return {};
     }
@@ -296,7 +298,8 @@ QHash<int, QByteArray> SessionsModel::roleNames() const
                   {ForkBaseTitleRole, "forkBaseTitle"},
                   {DepthRole, "depth"},
                   {VersionRole, "version"},
-                  {SessionRole, "session"}});
+                  {SessionRole, "session"},
+                  {BranchRole, "branch"}});
     return names;
 }
 
@@ -401,6 +404,25 @@ void SessionsModel::refreshSession(const Session &session)
 {
     assertGuiThread();
     applySession(session);
+}
+
+void SessionsModel::setBranches(const QHash<QString, QString> &branchByDirectory)
+{
+    assertGuiThread();
+    QSet<QString> changed;
+    for (auto it = branchByDirectory.cbegin(); it != branchByDirectory.cend(); ++it) {
+        if (m_branches.value(it.key()) != it.value()) {
+            changed.insert(it.key());
+            if (it.value().isEmpty())
+                m_branches.remove(it.key());
+            else
+                m_branches.insert(it.key(), it.value());
+        }
+    }
+    for (qsizetype row = 0; row < m_sessions.size(); ++row) {
+        if (changed.contains(m_sessions.at(row).directory()))
+            emitRowChanged(row, {BranchRole});
+    }
 }
 
 void SessionsModel::setRunning(const QString &sessionID, bool running)

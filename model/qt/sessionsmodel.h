@@ -48,6 +48,8 @@ public:
         VersionRole, ///< QString: the version of the program that wrote the session (OpenCode's or Weft's)
         NotMigratedRole, ///< bool: a V1 session OpenCode 2's V1→V2 migration skipped (Session::isNotMigrated())
         SessionRole, ///< weft::Session: the whole session value
+        /// QString: the git branch of the worktree the session works in (setBranches()), or empty
+        BranchRole,
     };
     Q_ENUM(Roles)
 
@@ -81,6 +83,9 @@ public:
 
     /// Marks a session as running or not (the processor calls this while it works on one).
     void setRunning(const QString &sessionID, bool running);
+    /// The branches of the linked worktrees that hold these folders (others: none): the sessions
+    /// in them show it (BranchRole). Read by the controller off the GUI thread (worktreeBranches()).
+    void setBranches(const QHash<QString, QString> &branchByDirectory);
     /// Re-reads one session from the store (after another process changed its file), off the GUI
     /// thread: the row follows when it is read.
     void refreshSession(const QString &sessionID);
@@ -111,6 +116,7 @@ private:
     QHash<QString, QString> m_projectNames; // projectID -> name
     QSet<QString> m_projectsReading; // projects not known yet whose names are being read
     QSet<QString> m_runningExplicit;
+    QHash<QString, QString> m_branches; // directory -> the branch of the worktree holding it
     QHash<QString, QSet<QString>> m_openReplies; // sessionID -> assistant messages not completed
     bool m_loaded = false;
     int m_generation = 0;

@@ -335,9 +335,9 @@ QFuture<Result<JsonValue>> ServerClient::patch(const QString &path, const JsonVa
     return send("PATCH", path, query, toJson(body, 0), -1).then(valueOf);
 }
 
-QFuture<Result<JsonValue>> ServerClient::remove(const QString &path, const QUrlQuery &query) const
+QFuture<Result<JsonValue>> ServerClient::remove(const QString &path, const QUrlQuery &query, const JsonValue &body) const
 {
-    return send("DELETE", path, query, QByteArray(), -1).then(valueOf);
+    return send("DELETE", path, query, body.isNull() ? QByteArray() : toJson(body, 0), -1).then(valueOf);
 }
 
 QFuture<Result<ServerInfo>> ServerClient::probe() const

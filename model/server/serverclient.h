@@ -90,7 +90,9 @@ public:
                                                   const QUrlQuery &query = {}, int timeoutMs = -1) const;
     [[nodiscard]] QFuture<Result<JsonValue>> patch(const QString &path, const JsonValue &body,
                                                    const QUrlQuery &query = {}) const;
-    [[nodiscard]] QFuture<Result<JsonValue>> remove(const QString &path, const QUrlQuery &query = {}) const;
+    /// DELETE @p path, with @p body when it is not null (OpenCode's worktree route takes one).
+    [[nodiscard]] QFuture<Result<JsonValue>> remove(const QString &path, const QUrlQuery &query = {},
+                                                    const JsonValue &body = {}) const;
 
     /// The result of @p future once it is there, blocking the calling thread meanwhile (no
     /// event loop runs): for worker threads and the command line. The GUI thread never blocks on

@@ -87,9 +87,9 @@ Result<JsonValue> ServerStore::post(const QString &path, const JsonValue &body, 
     return ServerClient::wait(m_client.post(path, body, query, timeoutMs));
 }
 
-Result<JsonValue> ServerStore::del(const QString &path, const QUrlQuery &query) const
+Result<JsonValue> ServerStore::del(const QString &path, const QUrlQuery &query, const JsonValue &body) const
 {
-    return ServerClient::wait(m_client.remove(path, query));
+    return ServerClient::wait(m_client.remove(path, query, body));
 }
 
 ServerStore::ServerStore(const ServerClient &client, const ServerInfo &info)
@@ -618,6 +618,57 @@ Result<void> ServerStore::abort(const QString &sessionID)
     const Result<JsonValue> answer = post(pathOf(sessionID, u"/abort"_s), JsonObject(), instanceOf(sessionID));
     if (!answer)
         return answer.error();
+    return {};
+}
+
+Error ServerStore::worktreeError(const Error &error)
+{
+    // A server without the routes answers 404 (OpenCode 2 serves its web page there: not JSON).
+    if (error.message.contains(u"(HTTP 404)") || error.message.contains(u"not JSON"))
+        return Error{ServerTr::tr("worktrees are not available on this server"), error.where};
+    return error;
+}
+
+Result<QStringList> ServerStore::worktrees(const QString &sessionID)
+{
+    if (m_api)
+        return Error{ServerTr::tr("worktrees are not available on this server"), {}};
+    const Result<JsonValue> answer = get(u"/experimental/worktree"_s, instanceOf(sessionID));
+    if (!answer)
+        return worktreeError(answer.error());
+    QStringList folders;
+    for (const JsonValue &folder : answer->toArray()) {
+        if (folder.isString())
+            folders.append(folder.toString());
+    }
+    return folders;
+}
+
+Result<JsonObject> ServerStore::createWorktree(const QString &sessionID, const QString &name)
+{
+    if (m_api)
+        return Error{ServerTr::tr("worktrees are not available on this server"), {}};
+    JsonObject body;
+    if (!name.isEmpty())
+        body.insert(u"name"_s, name);
+    // Its start command runs before the answer: up to 10 minutes.
+    const Result<JsonValue> answer = post(u"/experimental/worktree"_s, body, instanceOf(sessionID), 10 * 60 * 1000);
+    if (!answer)
+        return worktreeError(answer.error());
+    const JsonObject made = answer->toObject();
+    if (made.string(u"directory").isEmpty())
+        return Error{ServerTr::tr("the server made no worktree"), {}};
+    return made;
+}
+
+Result<void> ServerStore::removeWorktree(const QString &sessionID, const QString &worktree)
+{
+    if (m_api)
+        return Error{ServerTr::tr("worktrees are not available on this server"), {}};
+    const Result<JsonValue> answer
+        = del(u"/experimental/worktree"_s, instanceOf(sessionID), JsonObject{{u"directory"_s, worktree}});
+    if (!answer)
+        return worktreeError(answer.error());
     return {};
 }
 

@@ -129,6 +129,19 @@ public:
     Result<void> replyForm(const JsonObject &form, const QList<QStringList> &answers);
     Result<void> cancelForm(const JsonObject &form);
 
+    // OpenCode 1.18's worktrees (`/experimental/worktree`); an OpenCode 2 server, or a 1.x one
+    // without the routes, has none: an error that says so.
+    /// The folders of the server's worktrees of the project of @p sessionID.
+    [[nodiscard]] Result<QStringList> worktrees(const QString &sessionID);
+    /// The folder @p sessionID works in.
+    [[nodiscard]] QString folderOf(const QString &sessionID) { return directoryOf(sessionID); }
+    /// Makes a worktree of @p sessionID's project named @p name (the server names it when empty)
+    /// and runs the project's start command there: `{name, branch, directory}`.
+    Result<JsonObject> createWorktree(const QString &sessionID, const QString &name);
+    /// Removes the server's worktree at @p worktree, of @p sessionID's project (the server
+    /// deletes its branch too).
+    Result<void> removeWorktree(const QString &sessionID, const QString &worktree);
+
     /// Forgets the copy of @p sessionID's messages (it changed on the server).
     void forget(const QString &sessionID);
     /// Notes that @p sessionID is a V2 session (prompted through `/api`): its prompts, Stop and
@@ -141,7 +154,9 @@ private:
     [[nodiscard]] Result<JsonValue> get(const QString &path, const QUrlQuery &query = {}) const;
     [[nodiscard]] Result<JsonValue> post(const QString &path, const JsonValue &body, const QUrlQuery &query = {},
                                          int timeoutMs = -1) const;
-    [[nodiscard]] Result<JsonValue> del(const QString &path, const QUrlQuery &query = {}) const;
+    [[nodiscard]] Result<JsonValue> del(const QString &path, const QUrlQuery &query = {}, const JsonValue &body = {}) const;
+    /// A worktree route's error in words: "not available on this server" for a missing route.
+    [[nodiscard]] static Error worktreeError(const Error &error);
     [[nodiscard]] Result<QList<MessageWithParts>> readV2Messages(const QString &sessionID);
     /// The items of `/api/session/{id}/message` (any order) as V1 messages, in time order.
     [[nodiscard]] QList<MessageWithParts> v2Messages(const QString &sessionID, const JsonArray &items);

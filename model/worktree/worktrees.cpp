@@ -239,6 +239,20 @@ Result<QByteArray> Worktrees::diff(const Worktree &worktree) const
     return diffed.out;
 }
 
+Result<QList<WorktreeCommit>> Worktrees::commits(const Worktree &worktree) const
+{
+    if (worktree.base.isEmpty())
+        return Error{WorktreeTr::tr("%1 has no recorded base commit").arg(worktree.path), worktree.path};
+    const Git::Output logged
+        = git(worktree.path, {u"log"_s, u"-z"_s, u"--format=%H %s"_s, worktree.base + u"..HEAD"_s, u"--"_s});
+    if (!logged.ok())
+        return gitError(WorktreeTr::tr("cannot read the commits of %1").arg(worktree.path), logged, worktree.path);
+    QList<WorktreeCommit> list;
+    for (const QString &entry : nulSeparated(logged.out))
+        list.append({entry.section(u' ', 0, 0), entry.section(u' ', 1)});
+    return list;
+}
+
 Result<QString> Worktrees::commit(const Worktree &worktree, const QString &message) const
 {
     if (message.trimmed().isEmpty())

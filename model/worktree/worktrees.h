@@ -39,6 +39,14 @@ struct WorktreeStatus {
     int commits = 0;
 };
 
+/// A commit of a worktree's branch.
+struct WorktreeCommit {
+    QString hash;
+    /// The first line of its message.
+    QString subject;
+    bool operator==(const WorktreeCommit &) const = default;
+};
+
 /// How Worktrees::apply() brings a worktree's work into the main checkout.
 enum class ApplyMode {
     Merge, ///< `git merge --no-ff` of its branch (its uncommitted changes are not taken)
@@ -90,6 +98,8 @@ public:
     /// Everything @p worktree changed since its base, uncommitted and new files included, as a
     /// unified diff (`git diff --binary`); its index is left alone.
     [[nodiscard]] Result<QByteArray> diff(const Worktree &worktree) const;
+    /// The commits on @p worktree's branch since its base, the newest first.
+    [[nodiscard]] Result<QList<WorktreeCommit>> commits(const Worktree &worktree) const;
     /// Commits everything @p worktree holds (new files included) with @p message; an error when
     /// there is nothing to commit.
     [[nodiscard]] Result<QString> commit(const Worktree &worktree, const QString &message) const;

@@ -6,8 +6,12 @@
 #include "composer.h"
 #include "attentioninbox.h"
 #include "attentionpanel.h"
+#include "bestofdialog.h"
+#include "bestoflauncher.h"
+#include "bestofview.h"
 #include "boardview.h"
 #include "contextmeter.h"
+#include "diffview.h"
 #include "core/identifier.h"
 #include "fakellmserver.h"
 #include "guitest.h"
@@ -25,6 +29,13 @@
 #include "testdata.h"
 #include "timelinedelegate.h"
 #include "timelineview.h"
+#include "worktreedialogs.h"
+#include "core/git.h"
+#include "runfixture.h"
+
+#include <QFile>
+#include <QListWidget>
+#include <QRadioButton>
 
 #include <QDateTime>
 #include <QDockWidget>
@@ -32,7 +43,9 @@
 #include <QListView>
 #include <QPainter>
 #include <QDir>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QMenu>
@@ -120,6 +133,13 @@ private Q_SLOTS:
     /// The attention inbox open over the window: a session asking for permission and one whose
     /// run failed, while a third is open.
     void attentionInbox();
+    /// Session › Worktree › Apply to Main Checkout… after a merge that met a conflict: the
+    /// worktree's commits and files, and the file in conflict listed.
+    void worktreeApplyConflict();
+
+    /// Best of three: three models' runs of one prompt compared side by side (changes, diffs,
+    /// test results), in a git repository made by the test.
+    void bestOfComparison();
     /// The board docked under the window: four sessions running at once against the loopback
     /// server (one writes, one runs the tests, one thinks, one waits for permission).
     void board_data();
@@ -451,6 +471,186 @@ void TestScreenshots::attentionInbox()
     const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
     QVERIFY(shot.save(dir + u"attention-inbox.png"_s));
     qInfo("wrote %sattention-inbox.png", qPrintable(dir));
+}
+
+void TestScreenshots::worktreeApplyConflict()
+{
+    if (!Git::available())
+        QSKIP("git is not installed");
+    test::useStyle(test::lightPalette());
+    QSettings().clear();
+    SampleStore sample;
+    QVERIFY(sample.setUp());
+    const QString repo = sample.projects.filePath(u"parser"_s);
+    const auto write = [](const QString &path, const QByteArray &content) {
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly) && f.write(content) == content.size();
+    };
+    QVERIFY(QDir().mkpath(repo));
+    QVERIFY(test::git(repo, {u"init"_s, u"--quiet"_s, u"--initial-branch=main"_s}));
+    QVERIFY(test::git(repo, {u"config"_s, u"user.name"_s, u"Ada"_s}));
+    QVERIFY(test::git(repo, {u"config"_s, u"user.email"_s, u"ada@example.com"_s}));
+    QVERIFY(write(repo + u"/src/lexer.c"_s, "int next_token(void)\n{\n    return 0;\n}\n"));
+    QVERIFY(write(repo + u"/README.md"_s, "# parser\n"));
+    QVERIFY(test::git(repo, {u"add"_s, u"-A"_s}));
+    QVERIFY(test::git(repo, {u"commit"_s, u"--quiet"_s, u"-m"_s, u"Start"_s}));
+
+    MainWindow window(test::makeController(sample.service, sample.dataDir.path()));
+    QVERIFY(test::showAndOpen(window, sample.sampleID, QSize(1280, 800)));
+    NewSessionRequest request;
+    request.directory = repo;
+    request.worktree = Worktrees::CreateOptions{.name = u"string-literals"_s};
+    const Result<Session> created = test::awaitResult(window.controller()->createSession(request), 20000);
+    QVERIFY(created);
+    const QString tree = created->directory();
+    QVERIFY(write(tree + u"/src/lexer.c"_s, "int next_token(void)\n{\n    return read_string();\n}\n"));
+    QVERIFY(write(tree + u"/src/strings.c"_s, "int read_string(void);\n"));
+    QVERIFY(test::git(tree, {u"add"_s, u"-A"_s}));
+    QVERIFY(test::git(tree, {u"commit"_s, u"--quiet"_s, u"-m"_s, u"Lex string literals"_s}));
+    QVERIFY(write(tree + u"/tests/strings.t"_s, "\"a\\\"b\"\n"));
+    QVERIFY(test::git(tree, {u"add"_s, u"-A"_s}));
+    QVERIFY(test::git(tree, {u"commit"_s, u"--quiet"_s, u"-m"_s, u"Test escaped quotes"_s}));
+    QVERIFY(write(repo + u"/src/lexer.c"_s, "int next_token(void)\n{\n    return skip_space();\n}\n"));
+    QVERIFY(test::git(repo, {u"commit"_s, u"--quiet"_s, u"-am"_s, u"Skip white space"_s}));
+
+    const Result<Worktree> held = test::awaitResult(window.controller()->worktreeOf(created->id()), 20000);
+    QVERIFY(held);
+    auto *dialog = new ApplyWorktreeDialog(window.controller(), held.value(), &window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    QSignalSpy loaded(dialog, &ApplyWorktreeDialog::loaded);
+    dialog->show();
+    QVERIFY(loaded.wait(20000));
+    QSignalSpy applied(dialog, &ApplyWorktreeDialog::applied);
+    QTest::mouseClick(dialog->findChild<QPushButton *>(u"apply"_s), Qt::LeftButton);
+    QVERIFY(applied.wait(20000));
+    QCOMPARE(dialog->conflictList()->count(), 1);
+    test::deliverPosted();
+    const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
+    QVERIFY(dialog->grab().save(dir + u"worktree-apply-conflict.png"_s));
+    qInfo("wrote %sworktree-apply-conflict.png", qPrintable(dir));
+}
+
+void TestScreenshots::bestOfComparison()
+{
+    if (!Git::available())
+        QSKIP("git is not installed");
+    test::useStyle(test::lightPalette());
+    QSettings().clear();
+    test::FakeLlmServer server;
+    QVERIFY(server.listen());
+    SampleStore sample;
+    QVERIFY(sample.setUp());
+    const auto writeFile = [&](const QString &name, const QByteArray &content) {
+        QFile f(sample.project + u'/' + name);
+        return f.open(QIODevice::WriteOnly) && f.write(content) == content.size();
+    };
+    QVERIFY(writeFile(u"hello.py"_s,
+                      "import sys\n\n\ndef greet(name):\n    return f\"Hello, {name}!\"\n\n\n"
+                      "if __name__ == \"__main__\":\n    name = sys.argv[1] if len(sys.argv) > 1 else \"world\"\n"
+                      "    print(greet(name))\n"));
+    QVERIFY(writeFile(u"README.md"_s, "# hello\n\nGreets someone: `python3 hello.py Ada`.\n"));
+    QVERIFY(test::makeGitRepository(sample.project));
+    QVERIFY(test::git(sample.project, {u"add"_s, u"-A"_s}));
+    QVERIFY(test::git(sample.project, {u"-c"_s, u"user.email=t@e"_s, u"-c"_s, u"user.name=t"_s, u"commit"_s, u"-q"_s,
+                                       u"-m"_s, u"hello"_s}));
+
+    // Three models of one local provider, each with its price.
+    JsonObject models;
+    const QStringList names{u"qwen3-coder"_s, u"gpt-oss-120b"_s, u"devstral"_s};
+    for (int i = 0; i < names.size(); ++i) {
+        models.insert(names.at(i), JsonObject{{u"limit"_s, JsonObject{{u"context"_s, 262144}, {u"output"_s, 65536}}},
+                                              {u"cost"_s, JsonObject{{u"input"_s, 0.4 + i}, {u"output"_s, 1.6 + 2 * i}}}});
+    }
+    const JsonObject config{
+        {u"model"_s, u"local/qwen3-coder"_s},
+        {u"provider"_s,
+         JsonObject{{u"local"_s,
+                     JsonObject{{u"npm"_s, u"@ai-sdk/openai-compatible"_s},
+                                {u"options"_s, JsonObject{{u"baseURL"_s, server.baseUrl().toString()}, {u"apiKey"_s, u"sk-local"_s}}},
+                                {u"models"_s, models}}}}},
+        {u"permission"_s, JsonObject{{u"bash"_s, u"allow"_s}}},
+    };
+    const Result<Config> parsed = Config::parse(toJson(config, 2), QDir(sample.dataDir.path()).filePath(u"weft.json"_s));
+    QVERIFY(parsed);
+    Result<ProcessorSetup> setup = makeProcessorSetup(parsed.value(), sample.dataDir.path());
+    QVERIFY(setup);
+    ProcessorSetup s = setup.value();
+    s.config.generateTitles = false;
+    s.config.snapshots = ProcessorConfig::Snapshots::Never;
+
+    // The three at once, their first replies held until the tiles are taken (the replies are
+    // played in the order asked: the worktrees are made one at a time, so run 1 asks first);
+    // two add --shout, the third --loud, which the test script does not accept.
+    const QByteArray shout = "import sys\n\n\ndef greet(name, shout=False):\n    text = f\"Hello, {name}!\"\n"
+                             "    return text.upper() if shout else text\n\n\nif __name__ == \"__main__\":\n"
+                             "    args = [a for a in sys.argv[1:] if a != \"--shout\"]\n"
+                             "    print(greet(args[0] if args else \"world\", \"--shout\" in sys.argv))\n";
+    const QByteArray shout2 = "import argparse\n\n\ndef greet(name, shout=False):\n    text = f\"Hello, {name}!\"\n"
+                              "    return text.upper() if shout else text\n\n\nif __name__ == \"__main__\":\n"
+                              "    parser = argparse.ArgumentParser()\n    parser.add_argument(\"name\", nargs=\"?\", default=\"world\")\n"
+                              "    parser.add_argument(\"--shout\", action=\"store_true\")\n    args = parser.parse_args()\n"
+                              "    print(greet(args.name, args.shout))\n";
+    const QByteArray loud = "import sys\n\n\ndef greet(name, loud=False):\n    return f\"Hello, {name}!\" + (\"!!\" if loud else \"\")\n\n\n"
+                            "if __name__ == \"__main__\":\n    name = sys.argv[1] if len(sys.argv) > 1 else \"world\"\n"
+                            "    print(greet(name, \"--loud\" in sys.argv))\n";
+    const QList<QString> commands{
+        u"cat > hello.py <<'EOF'\n"_s + QString::fromUtf8(shout)
+            + u"EOF\nprintf '\\nShout it: `python3 hello.py --shout Ada`.\\n' >> README.md"_s,
+        u"cat > hello.py <<'EOF'\n"_s + QString::fromUtf8(shout2) + u"EOF"_s,
+        u"cat > hello.py <<'EOF'\n"_s + QString::fromUtf8(loud) + u"EOF"_s,
+    };
+    for (int i = 0; i < commands.size(); ++i) {
+        test::OpenAiStream call(names.at(i));
+        call.role().text(u"I'll add the flag to hello.py."_s);
+        const QByteArray args = toJson(JsonObject{{u"command"_s, commands.at(i)}, {u"description"_s, u"Add the flag"_s}}, 0);
+        call.toolCallStart(0, u"call_%1"_s.arg(i), u"bash"_s, QString::fromUtf8(args));
+        call.finish(u"tool_calls"_s).usage(14200 + 2100 * i, 310 + 90 * i).done();
+        test::FakeReply held = test::FakeReply::sse(call.bytes());
+        held.held = true;
+        server.enqueue(held);
+    }
+    for (int i = 0; i < commands.size(); ++i) {
+        test::OpenAiStream done(names.at(i));
+        done.role().text(u"Added the flag."_s).finish(u"stop"_s).usage(15100 + 2300 * i, 120 + 40 * i).done();
+        server.enqueue(test::FakeReply::sse(done.bytes()));
+    }
+
+    MainWindow window(test::makeController(sample.service, sample.dataDir.path(), s));
+    QVERIFY(test::showAndOpen(window, sample.sampleID, QSize(1440, 900)));
+    QAction *action = window.action(u"runOnSeveralModels"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(action->isEnabled(), 10000);
+    window.composer()->setCurrentModel(u"local/qwen3-coder"_s);
+    window.composer()->setText(u"Add a --shout flag to hello.py that upper-cases the greeting."_s);
+    action->trigger();
+    auto *launcher = window.findChild<BestOfLauncher *>();
+    QVERIFY(launcher && launcher->dialog());
+    BestOfDialog *dialog = launcher->dialog();
+    QCOMPARE(dialog->models(), QStringList({u"local/qwen3-coder"_s, u"local/gpt-oss-120b"_s, u"local/devstral"_s}));
+    dialog->testEdit()->setText(u"grep -q 'upper()' hello.py && echo 'ok  test_shout' || { echo 'FAIL test_shout: "
+                                u"hello.py --shout Ada printed \"Hello, Ada!\"'; exit 1; }"_s);
+    QVERIFY(test::settle(window));
+    QVERIFY(dialog->grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/best-of-dialog.png")));
+    dialog->runButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(launcher->views().size(), 1, 20000);
+    BestOfView *view = launcher->views().first();
+    view->resize(1440, 900);
+    QTRY_COMPARE_WITH_TIMEOUT(server.heldReplies(), 3, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(view->boardView()->sortModel()->rowCount(), 3, 20000);
+    test::deliverPosted();
+    const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
+    QVERIFY(view->grab().save(dir + u"best-of-3-running.png"_s));
+    server.release();
+    QTRY_VERIFY_WITH_TIMEOUT(view->group()->isFinished(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(view->isComparing(), 20000);
+    for (int i = 0; i < 3; ++i) {
+        const BestOfView::Column &column = view->column(i);
+        QTRY_VERIFY_WITH_TIMEOUT(column.diff->document(), 20000);
+    }
+    view->column(2).showOutput->click();
+    test::deliverPosted();
+    QVERIFY(view->grab().save(dir + u"best-of-3.png"_s));
+    qInfo("wrote %sbest-of-3.png", qPrintable(dir));
 }
 
 void TestScreenshots::board_data()

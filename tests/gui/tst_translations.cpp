@@ -178,7 +178,7 @@ QString trailingSpace(const QString &text)
 }
 
 /// What a visible string may keep in Latin letters, in either language:
-/// - product and protocol names, which are not translated: Weft, OpenCode, Qt, Gemini CLI, Markdown, MCP;
+/// - product and protocol names, which are not translated: Weft, OpenCode, Qt, Gemini CLI, Markdown, MCP, git;
 /// - technical abbreviations written in Latin letters in Japanese and Chinese software: API, URL, ID;
 /// - "token", the usual word in Chinese AI tools (Japanese writes トークン);
 /// - "OK", which Japanese keeps on buttons (Qt's own qtbase_ja translates it so);
@@ -187,7 +187,7 @@ const QStringList &exemptWords()
 {
     static const QStringList words{u"Weft"_s,  u"OpenCode"_s, u"Qt"_s,  u"Gemini"_s, u"CLI"_s,    u"Markdown"_s,
                                    u"API"_s,   u"URL"_s,      u"ID"_s,  u"token"_s,  u"Enter"_s,  u"Escape"_s,
-                                   u"pt"_s,    u"OK"_s,       u"MCP"_s};
+                                   u"pt"_s,    u"OK"_s,       u"MCP"_s,  u"git"_s};
     return words;
 }
 

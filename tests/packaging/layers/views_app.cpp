@@ -3,6 +3,7 @@
 // the controller, the sources, the session service and the item models, whose headers show no
 // backend layer. Must compile, so that the probes that must not are known to fail for the right
 // reason.
+#include "app/bestofrun.h"
 #include "app/compactionpreview.h"
 #include "app/configfile.h"
 #include "app/mcpservers.h"
@@ -13,6 +14,7 @@
 #include "app/serveraddress.h"
 #include "app/serversource.h"
 #include "app/sessioncontroller.h"
+#include "app/sessionworktree.h"
 #include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
