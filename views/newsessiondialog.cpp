@@ -86,7 +86,8 @@ NewSessionDialog::NewSessionDialog(SessionController *controller, QWidget *paren
         chooseFolder(m_directory, tr("Folder of the New Session"));
         readRepository();
     });
-    connect(m_parentBrowse, &QPushButton::clicked, this, [this] { chooseFolder(m_parent, tr("Folder for Worktrees")); });
+    connect(m_parentBrowse, &QPushButton::clicked, this,
+            [this] { chooseFolder(m_parent, tr("Folder for Worktrees")); });
     connect(m_directory, &QLineEdit::editingFinished, this, [this] {
         if (!m_repository || QDir::cleanPath(m_directory->text()) != m_directory->property("read").toString())
             readRepository();
@@ -202,8 +203,9 @@ void NewSessionDialog::validate()
                        static_cast<QWidget *>(m_parentBrowse), static_cast<QWidget *>(m_branch)})
         w->setEnabled(worktree);
     const QString script = repository ? m_repository->setupScript : QString();
-    m_runSetup->setText(script.isEmpty() ? tr("Run the setup script (the repository has no %1)").arg(SessionWorktree::setupScriptName())
-                                         : tr("Run the &setup script %1 there").arg(SessionWorktree::setupScriptName()));
+    const QString scriptName = SessionWorktree::setupScriptName();
+    m_runSetup->setText(script.isEmpty() ? tr("Run the setup script (the repository has no %1)").arg(scriptName)
+                                         : tr("Run the &setup script %1 there").arg(scriptName));
     m_runSetup->setEnabled(worktree && !script.isEmpty());
     if (!script.isEmpty() && !m_runSetup->property("set").toBool()) {
         m_runSetup->setChecked(true);
@@ -223,7 +225,8 @@ void NewSessionDialog::validate()
     QPalette hintPalette = palette();
     hintPalette.setColor(QPalette::WindowText, why.isEmpty() ? Style::dimText(palette()) : Style::negative(palette()));
     m_hint->setPalette(hintPalette);
-    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(!m_directory->text().trimmed().isEmpty() && why.isEmpty() && !reading);
+    const bool folder = !m_directory->text().trimmed().isEmpty();
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(folder && why.isEmpty() && !reading);
 }
 
 } // namespace weft

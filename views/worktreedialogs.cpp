@@ -168,8 +168,8 @@ void ApplyWorktreeDialog::showChanges(const SessionController::WorktreeChanges &
     m_files->clear();
     for (const FileDiff &f : changes.files) {
         const QString status = f.status() == u"added" ? u"A"_s : f.status() == u"deleted" ? u"D"_s : u"M"_s;
-        auto *item = new QListWidgetItem(u"%1  %2   +%3 \u2212%4"_s.arg(status, f.file()).arg(f.additions()).arg(f.deletions()),
-                                         m_files);
+        const QString line = u"%1  %2   +%3 \u2212%4"_s.arg(status, f.file()).arg(f.additions()).arg(f.deletions());
+        auto *item = new QListWidgetItem(line, m_files);
         item->setData(Qt::UserRole, f.file());
         if (changes.uncommitted.contains(f.file()))
             item->setToolTip(tr("Not committed in the worktree"));
@@ -194,17 +194,18 @@ void ApplyWorktreeDialog::updateMode()
                     "them first).");
     const qsizetype uncommitted = m_changes->uncommitted.size();
     if (current != ApplyMode::Diff && uncommitted > 0)
-        notes << Style::plural(tr("%n file(s) changed in the worktree are not committed: merging or rebasing leaves them "
-                                  "behind (commit them first, or apply as uncommitted changes).",
+        notes << Style::plural(tr("%n file(s) changed in the worktree are not committed: merging or rebasing "
+                                  "leaves them behind (commit them first, or apply as uncommitted changes).",
                                   nullptr, int(uncommitted)),
                                uncommitted);
     if (current != ApplyMode::Diff && m_changes->commits.isEmpty())
         notes << tr("Its branch has no commits since it was made: there is nothing to merge.");
     m_modeNote->setText(notes.join(u'\n'));
     m_modeNote->setVisible(!notes.isEmpty());
+    const qsizetype commits = m_changes->commits.size();
     m_commitsLabel->setText(current == ApplyMode::Diff
-                                ? tr("Commits (%1, their changes come as uncommitted ones)").arg(m_changes->commits.size())
-                                : tr("Commits (%1)").arg(m_changes->commits.size()));
+                                ? tr("Commits (%1, their changes come as uncommitted ones)").arg(commits)
+                                : tr("Commits (%1)").arg(commits));
     m_filesLabel->setText(tr("Files (%1)").arg(m_changes->files.size()));
     const bool possible = current == ApplyMode::Diff ? !m_changes->files.isEmpty()
                                                      : branchModes && !m_changes->commits.isEmpty();
@@ -224,7 +225,8 @@ void ApplyWorktreeDialog::apply()
     whenFinished(m_controller->applyWorktree(m_worktree, applying), this, [this](const Result<ApplyResult> &result) {
         m_applying = false;
         showOutcome(result);
-        Q_EMIT applied(result.ok(), result ? result->conflicts : QStringList(), result ? QString() : result.error().toString());
+        Q_EMIT applied(result.ok(), result ? result->conflicts : QStringList(),
+                       result ? QString() : result.error().toString());
     });
 }
 
@@ -246,23 +248,23 @@ void ApplyWorktreeDialog::showOutcome(const Result<ApplyResult> &result)
     // Done, unless a merge or rebase met conflicts and changed nothing: another way may be tried.
     m_done = result->clean() || applied == ApplyMode::Diff;
     if (result->clean()) {
+        const QString branch = branchOf(m_worktree);
         m_outcome->setText(applied == ApplyMode::Diff
-                               ? tr("Applied: the main checkout has the changes of %1, not committed.").arg(branchOf(m_worktree))
-                               : tr("Applied: the main checkout has the work of %1.").arg(branchOf(m_worktree)));
+                               ? tr("Applied: the main checkout has the changes of %1, not committed.").arg(branch)
+                               : tr("Applied: the main checkout has the work of %1.").arg(branch));
         p.setColor(QPalette::WindowText, Style::positive(palette()));
         m_conflicts->hide();
         m_conflictsLabel->hide();
     } else {
         const int n = int(result->conflicts.size());
-        m_outcome->setText(Style::plural(applied == ApplyMode::Diff
-                                             ? tr("Applied with conflicts in %n file(s): they hold conflict markers in the "
-                                                  "main checkout; resolve them there.",
-                                                  nullptr, n)
-                                             : tr("Not applied: %n file(s) conflict. Nothing was changed: the main checkout "
-                                                  "and the worktree are as they were. Resolve it in the worktree, or apply "
-                                                  "as uncommitted changes.",
-                                                  nullptr, n),
-                                         n));
+        const QString text = applied == ApplyMode::Diff
+            ? tr("Applied with conflicts in %n file(s): they hold conflict markers in the main checkout; resolve them "
+                 "there.",
+                 nullptr, n)
+            : tr("Not applied: %n file(s) conflict. Nothing was changed: the main checkout and the worktree are as "
+                 "they were. Resolve it in the worktree, or apply as uncommitted changes.",
+                 nullptr, n);
+        m_outcome->setText(Style::plural(text, n));
         p.setColor(QPalette::WindowText, Style::negative(palette()));
         for (const QString &file : result->conflicts)
             new QListWidgetItem(Style::icon(u"dialog-warning"_s), file, m_conflicts);
@@ -317,7 +319,8 @@ CommitWorktreeDialog::CommitWorktreeDialog(SessionController *controller, const 
     updateButtons();
     if (!m_controller)
         return;
-    whenFinished(m_controller->proposeCommitMessage(sessionID, worktree), this, [this](const Result<QString> &proposal) {
+    const QFuture<Result<QString>> proposing = m_controller->proposeCommitMessage(sessionID, worktree);
+    whenFinished(proposing, this, [this](const Result<QString> &proposal) {
         if (proposal && !m_typed) {
             m_message->setPlainText(proposal.value());
             m_status->setText(tr("Proposed by the session's model: edit it as you like."));

@@ -75,10 +75,11 @@ WorktreePresenter::WorktreePresenter(MainWindow *window)
     SessionsModel *sessions = window->sessionsModel();
     connect(sessions, &SessionsModel::loaded, this, [this] { refreshBranches(); });
     connect(sessions, &QAbstractItemModel::rowsInserted, this, [this] { refreshBranches(); });
-    connect(sessions, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &, const QModelIndex &, const QList<int> &roles) {
-        if (roles.isEmpty() || roles.contains(SessionsModel::DirectoryRole))
-            refreshBranches();
-    });
+    connect(sessions, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex &, const QModelIndex &, const QList<int> &roles) {
+                if (roles.isEmpty() || roles.contains(SessionsModel::DirectoryRole))
+                    refreshBranches();
+            });
     onCurrentSessionChanged(window->currentSessionID());
     refreshBranches();
 }
@@ -102,8 +103,8 @@ CommitWorktreeDialog *WorktreePresenter::commitDialog() const
 
 void WorktreePresenter::createActions()
 {
-    const auto make = [this](const QString &name, const QString &text, const QString &icon, const QKeySequence &shortcut,
-                             void (WorktreePresenter::*slot)()) {
+    const auto make = [this](const QString &name, const QString &text, const QString &icon,
+                             const QKeySequence &shortcut, void (WorktreePresenter::*slot)()) {
         auto *action = new QAction(text, this);
         action->setObjectName(name);
         if (!icon.isEmpty())
@@ -120,7 +121,8 @@ void WorktreePresenter::createActions()
     newSession->setToolTip(tr("A new session in a folder you choose, or in a new git worktree"));
     make(u"worktreeApply"_s, tr("&Apply to Main Checkout…"), u"vcs-merge"_s, {}, &WorktreePresenter::showApply);
     make(u"worktreeCommit"_s, tr("&Commit…"), u"vcs-commit"_s, {}, &WorktreePresenter::showCommit);
-    make(u"worktreeTerminal"_s, tr("Open in &Terminal"), u"utilities-terminal"_s, {}, &WorktreePresenter::openInTerminal);
+    make(u"worktreeTerminal"_s, tr("Open in &Terminal"), u"utilities-terminal"_s, {},
+         &WorktreePresenter::openInTerminal);
     make(u"worktreeFileManager"_s, tr("Open in &File Manager"), u"system-file-manager"_s, {},
          &WorktreePresenter::openInFileManager);
     make(u"worktreeRemove"_s, tr("&Remove Worktree…"), u"edit-delete"_s, {}, &WorktreePresenter::removeCurrent);
@@ -172,7 +174,8 @@ void WorktreePresenter::onCurrentSessionChanged(const QString &sessionID)
     m_current.reset();
     updateActions();
     m_serverWhy.clear();
-    if (sessionID.isEmpty() || !m_controller || (!m_window->currentSource().isEmpty() && !m_controller->serverOf(sessionID)))
+    if (sessionID.isEmpty() || !m_controller
+        || (!m_window->currentSource().isEmpty() && !m_controller->serverOf(sessionID)))
         return;
     whenFinished(m_controller->worktreeOf(sessionID), this, [this, sessionID](const Result<Worktree> &held) {
         if (sessionID != m_currentID)
@@ -198,9 +201,10 @@ void WorktreePresenter::updateActions()
         : server && !held     ? (m_serverWhy.isEmpty() ? tr("Not available on this server")
                                                    : m_serverWhy.left(1).toUpper() + m_serverWhy.mid(1))
         : held                ? QString()
-                              : tr("The session does not work in a worktree (File › New Session (Folder, Worktree)… makes one)");
-    for (const QString &name : {u"worktreeApply"_s, u"worktreeCommit"_s, u"worktreeTerminal"_s, u"worktreeFileManager"_s,
-                                u"worktreeRemove"_s}) {
+                              : tr("The session does not work in a worktree "
+                                   "(File › New Session (Folder, Worktree)… makes one)");
+    for (const QString &name : {u"worktreeApply"_s, u"worktreeCommit"_s, u"worktreeTerminal"_s,
+                                u"worktreeFileManager"_s, u"worktreeRemove"_s}) {
         QAction *a = action(name);
         const bool changes = name == u"worktreeCommit" || name == u"worktreeRemove";
         const bool local = name != u"worktreeRemove"; // what needs the worktree's files here
@@ -228,22 +232,24 @@ void WorktreePresenter::refreshBranches(bool all)
     SessionsModel *sessions = m_window->sessionsModel();
     QStringList directories;
     for (const Session &s : sessions->sessions()) {
-        if (!s.directory().isEmpty() && !m_branchesAsked.contains(s.directory()) && !directories.contains(s.directory()))
-            directories.append(s.directory());
+        const QString directory = s.directory();
+        if (!directory.isEmpty() && !m_branchesAsked.contains(directory) && !directories.contains(directory))
+            directories.append(directory);
     }
     if (directories.isEmpty())
         return;
     for (const QString &d : std::as_const(directories))
         m_branchesAsked.insert(d);
     m_branchesPending = true;
+    const QPointer<SessionsModel> model(sessions);
     whenFinished(m_controller->worktreeBranches(directories), this,
-                 [this, sessions = QPointer<SessionsModel>(sessions), directories](const QHash<QString, QString> &branches) {
+                 [this, model, directories](const QHash<QString, QString> &branches) {
                      m_branchesPending = false;
-                     if (sessions) {
+                     if (model) {
                          QHash<QString, QString> all;
                          for (const QString &d : directories)
                              all.insert(d, branches.value(d));
-                         sessions->setBranches(all);
+                         model->setBranches(all);
                      }
                      refreshBranches();
                  });
@@ -310,9 +316,11 @@ void WorktreePresenter::newServerSession(ServerSource *server, const QString &se
     ask->setWindowTitle(tr("New Session in a Server Worktree"));
     ask->setLabelText(tr("The server makes a new worktree of this session's project and starts a session there.\n"
                          "Name of the worktree (empty: the server names it):"));
-    connect(ask, &QInputDialog::textValueSelected, this, [this, server = QPointer<ServerSource>(server), sessionID](const QString &text) {
+    const QPointer<ServerSource> source(server);
+    connect(ask, &QInputDialog::textValueSelected, this, [this, server = source, sessionID](const QString &text) {
         const QString name = text.trimmed();
-        if (const QString why = name.isEmpty() ? QString() : Worktrees::whyInvalidName(name); !why.isEmpty() || !server) {
+        const QString why = name.isEmpty() ? QString() : Worktrees::whyInvalidName(name);
+        if (!why.isEmpty() || !server) {
             questions().warn(tr("New Session"), why.isEmpty() ? tr("The server is not connected any more.") : why);
             return;
         }
@@ -320,7 +328,8 @@ void WorktreePresenter::newServerSession(ServerSource *server, const QString &se
         whenFinished(server->createInWorktree(sessionID, name), this, [this, server](const Result<Session> &created) {
             if (!created) {
                 showStatus(QString());
-                questions().warn(tr("New Session"), tr("The session could not be created:\n%1").arg(created.error().toString()));
+                questions().warn(tr("New Session"),
+                                 tr("The session could not be created:\n%1").arg(created.error().toString()));
                 Q_EMIT createFailed(created.error().toString());
                 return;
             }
@@ -339,12 +348,14 @@ void WorktreePresenter::newServerSession(ServerSource *server, const QString &se
 void WorktreePresenter::create(const NewSessionRequest &request)
 {
     if (request.worktree)
-        showStatus(request.runSetup ? tr("Making the worktree %1 and running its setup script…").arg(request.worktree->name)
-                                    : tr("Making the worktree %1…").arg(request.worktree->name));
+        showStatus(request.runSetup
+                       ? tr("Making the worktree %1 and running its setup script…").arg(request.worktree->name)
+                       : tr("Making the worktree %1…").arg(request.worktree->name));
     whenFinished(m_controller->createSession(request), this, [this](const Result<Session> &created) {
         if (!created) {
             showStatus(QString());
-            questions().warn(tr("New Session"), tr("The session could not be created:\n%1").arg(created.error().toString()));
+            questions().warn(tr("New Session"),
+                             tr("The session could not be created:\n%1").arg(created.error().toString()));
             Q_EMIT createFailed(created.error().toString());
             return;
         }
@@ -402,12 +413,14 @@ void WorktreePresenter::removeCurrent()
         ask.title = tr("Remove Worktree");
         ask.button = tr("&Remove");
         ask.icon = u"edit-delete"_s;
-        ask.text = tr("Remove the server's worktree %1? The server deletes its folder and its branch.").arg(worktree.path);
+        ask.text
+            = tr("Remove the server's worktree %1? The server deletes its folder and its branch.").arg(worktree.path);
         if (!questions().confirm(ask)) {
             Q_EMIT removeFinished(false, tr("Not removed"));
             return;
         }
-        whenFinished(server->removeWorktree(sessionID, worktree.path), this, [this, worktree, sessionID](const Result<void> &removed) {
+        const QFuture<Result<void>> removing = server->removeWorktree(sessionID, worktree.path);
+        whenFinished(removing, this, [this, worktree, sessionID](const Result<void> &removed) {
             if (!removed) {
                 questions().warn(tr("Remove Worktree"), removed.error().toString());
                 Q_EMIT removeFinished(false, removed.error().toString());
@@ -436,7 +449,8 @@ void WorktreePresenter::removeCurrent()
                                             nullptr, int(uncommitted)),
                                          uncommitted)
                                .arg(QDir::toNativeSeparators(worktree.path))
-                         : tr("Remove the worktree %1? Its folder is deleted.").arg(QDir::toNativeSeparators(worktree.path));
+                         : tr("Remove the worktree %1? Its folder is deleted.")
+                               .arg(QDir::toNativeSeparators(worktree.path));
                      if (!branch.isEmpty())
                          ask.text += u' ' + tr("Its branch %1 stays, with its commits.").arg(branch);
                      if (!questions().confirm(ask)) {
@@ -450,7 +464,8 @@ void WorktreePresenter::removeCurrent()
                                           Q_EMIT removeFinished(false, removed.error().toString());
                                           return;
                                       }
-                                      showStatus(tr("Removed the worktree %1").arg(QDir::toNativeSeparators(worktree.path)));
+                                      showStatus(tr("Removed the worktree %1")
+                                                     .arg(QDir::toNativeSeparators(worktree.path)));
                                       if (sessionID == m_currentID)
                                           m_current.reset();
                                       refreshBranches(true);
@@ -516,9 +531,9 @@ void WorktreePresenter::onForked(const QString &sessionID, const Session &fork)
             return;
         Confirmation ask;
         ask.title = tr("Fork the Worktree Too?");
-        ask.text = tr("The session works in the worktree %1 (%2). Give the fork a worktree of its own? It is made from "
-                      "that worktree's last commit, with its uncommitted changes copied. Otherwise the fork works in the "
-                      "same folder.")
+        ask.text = tr("The session works in the worktree %1 (%2). Give the fork a worktree of its own? It is made "
+                      "from that worktree's last commit, with its uncommitted changes copied. Otherwise the fork "
+                      "works in the same folder.")
                        .arg(QDir::toNativeSeparators(held->path), nameOf(held.value()));
         ask.button = tr("Fork &Worktree");
         ask.destructive = false;
@@ -532,7 +547,8 @@ void WorktreePresenter::onForked(const QString &sessionID, const Session &fork)
         options.name = QFileInfo(held->path).fileName().left(48) + u"-fork-"_s + suffix;
         options.parent = QFileInfo(held->path).path();
         showStatus(tr("Forking the worktree %1…").arg(nameOf(held.value())));
-        whenFinished(m_controller->forkWorktree(fork.id(), held.value(), options), this, [this](const Result<Session> &moved) {
+        const QFuture<Result<Session>> forking = m_controller->forkWorktree(fork.id(), held.value(), options);
+        whenFinished(forking, this, [this](const Result<Session> &moved) {
             if (!moved) {
                 questions().warn(tr("Fork the Worktree"), moved.error().toString());
                 Q_EMIT forkWorktreeFinished(false, moved.error().toString());

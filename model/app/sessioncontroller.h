@@ -64,8 +64,10 @@ struct NewSessionRequest {
 /// asked: permissionRequested(), then answerPermission()), runs prompts, Stop and compactions,
 /// keeps the pending permission questions, the result of each session's last compaction and
 /// undoes it, forks, copies OpenCode's sessions into Weft and brings reverted messages back off
-/// the GUI thread (forked(), imported(), revertChanged(), or failed()), and holds the search index
-/// and OpenCode's data folder as a second source (openSources()).
+/// the GUI thread (forked(), imported(), revertChanged(), or failed()), creates sessions, in a new
+/// git worktree when asked, and does what the window does with those worktrees (createSession(),
+/// worktreeOf(), applyWorktree(), ...), and holds the search index and OpenCode's data folder as a
+/// second source (openSources()).
 ///
 /// It says nothing in words: its results are values and signals, the window words them.
 class SessionController : public QObject

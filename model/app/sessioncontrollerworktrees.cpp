@@ -57,7 +57,8 @@ QFuture<Result<SessionController::WorktreeRepository>> SessionController::worktr
         const Result<Worktrees> trees = Worktrees::open(directory);
         if (!trees)
             return trees.error();
-        return WorktreeRepository{trees->mainPath(), trees->defaultParent(), SessionWorktree::setupScript(trees->mainPath())};
+        const QString main = trees->mainPath();
+        return WorktreeRepository{main, trees->defaultParent(), SessionWorktree::setupScript(main)};
     });
 }
 
@@ -156,7 +157,8 @@ QFuture<Result<QString>> SessionController::proposeCommitMessage(const QString &
         QByteArray diff;
         QList<WorktreeCommit> commits;
     };
-    QFuture<Result<Asked>> read = QtConcurrent::run([service = sharedServiceOf(sessionID), sessionID, worktree]() -> Result<Asked> {
+    const std::shared_ptr<SessionService> service = sharedServiceOf(sessionID);
+    QFuture<Result<Asked>> read = QtConcurrent::run([service, sessionID, worktree]() -> Result<Asked> {
         Asked asked;
         const QList<MessageWithParts> messages = service->messages(sessionID);
         for (auto it = messages.crbegin(); it != messages.crend(); ++it) {
@@ -199,13 +201,14 @@ QFuture<Result<QString>> SessionController::proposeCommitMessage(const QString &
         // The changes as the model reads them: which files, then as much of the diff as is sensible.
         QString summary;
         for (const FileDiff &file : SessionWorktree::splitPatch(asked->diff))
-            summary += u"%1 %2 (+%3 -%4)\n"_s.arg(file.status(), file.file()).arg(file.additions()).arg(file.deletions());
+            summary
+                += u"%1 %2 (+%3 -%4)\n"_s.arg(file.status(), file.file()).arg(file.additions()).arg(file.deletions());
         QString commits;
         for (const WorktreeCommit &c : asked->commits)
             commits += u"- "_s + c.subject + u'\n';
-        const QString prompt = u"Write a git commit message for these changes: a subject line of at most 72 characters in "
-                               u"the imperative mood, a blank line, then a short body saying what changed and why. Answer "
-                               u"with the message alone, no code fences.\n\nFiles:\n"_s
+        const QString prompt = u"Write a git commit message for these changes: a subject line of at most 72 "
+                               u"characters in the imperative mood, a blank line, then a short body saying what "
+                               u"changed and why. Answer with the message alone, no code fences.\n\nFiles:\n"_s
             + summary + (commits.isEmpty() ? QString() : u"\nCommits already on the branch:\n"_s + commits)
             + u"\nDiff:\n"_s + QString::fromUtf8(asked->diff.left(12000));
         LlmRequest request;
@@ -234,13 +237,15 @@ QFuture<Result<QString>> SessionController::proposeCommitMessage(const QString &
                     message.chop(3);
                 message = message.trimmed();
             }
-            finish(message.isEmpty() ? Answer(Error{SessionTr::tr("the model proposed no message"), {}}) : Answer(message));
+            finish(message.isEmpty() ? Answer(Error{SessionTr::tr("the model proposed no message"), {}})
+                                     : Answer(message));
             release();
         });
-        connect(provider, &Provider::failed, provider, [finish, release](const MessageError &error, std::optional<qint64>) {
-            finish(Error{error.message(), {}});
-            release();
-        });
+        connect(provider, &Provider::failed, provider,
+                [finish, release](const MessageError &error, std::optional<qint64>) {
+                    finish(Error{error.message(), {}});
+                    release();
+                });
         provider->start(request);
     });
     return answer;

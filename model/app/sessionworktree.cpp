@@ -35,12 +35,13 @@ Result<void> runSetupScript(const QString &script, const Worktree &worktree, con
     process.setStandardInputFile(QProcess::nullDevice());
     process.start();
     if (!process.waitForStarted())
-        return Error{WorktreeTr::tr("cannot run the setup script %1: %2").arg(script, process.errorString()), worktree.path};
+        return Error{WorktreeTr::tr("cannot run the setup script %1: %2").arg(script, process.errorString()),
+                     worktree.path};
     if (!process.waitForFinished(SetupTimeoutMs)) {
         process.kill();
         process.waitForFinished();
-        return Error{WorktreeTr::tr("the setup script %1 did not finish in %n minute(s); the worktree %2 stays", nullptr,
-                                    SetupTimeoutMs / 60000)
+        return Error{WorktreeTr::tr("the setup script %1 did not finish in %n minute(s); the worktree %2 stays",
+                                    nullptr, SetupTimeoutMs / 60000)
                          .arg(script, worktree.path),
                      worktree.path};
     }
@@ -119,7 +120,8 @@ Result<Worktree> holding(const QString &directory)
         }
     }
     if (!found || found->main)
-        return Error{WorktreeTr::tr("%1 is not in a linked worktree of %2").arg(directory, trees->mainPath()), directory};
+        return Error{WorktreeTr::tr("%1 is not in a linked worktree of %2").arg(directory, trees->mainPath()),
+                     directory};
     return *found;
 }
 

@@ -563,6 +563,48 @@ private Q_SLOTS:
         QVERIFY(weft({u"worktree"_s, u"remove"_s, u"feature"_s}).err.contains("no worktree \"feature\""));
     }
 
+    void runInWorktreeRunsTheSetupScript()
+    {
+        // The repository's .weft/worktree-setup runs in a new worktree (as the window's New
+        // Session does), not with --no-setup, and its failure says so.
+        QVERIFY(QDir().mkpath(m_project.path() + u"/.weft"_s));
+        QFile script(m_project.path() + u"/.weft/worktree-setup"_s);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("echo \"$WEFT_MAIN_CHECKOUT\" > setup-ran\n");
+        script.close();
+        const QString parent = QFileInfo(m_project.path()).dir().filePath(QFileInfo(m_project.path()).fileName()
+                                                                        + u".worktrees"_s);
+        const auto cleanUp = qScopeGuard([&] {
+            for (const QString &name : {u"with-setup"_s, u"no-setup"_s, u"failing"_s})
+                QProcess::execute(u"git"_s, {u"-C"_s, m_project.path(), u"worktree"_s, u"remove"_s, u"--force"_s,
+                                             parent + u'/' + name});
+            QDir(parent).removeRecursively();
+            QDir(m_project.path() + u"/.weft"_s).removeRecursively();
+        });
+        m_server.clearReplies();
+        m_server.enqueue(FakeReply::sse(text({u"Done."_s})));
+        m_server.enqueue(FakeReply::sse(text({u"Title"_s})));
+        const Output with = weft({u"run"_s, u"--worktree"_s, u"with-setup"_s, u"hi"_s});
+        QVERIFY2(with.code == 0, with.err.constData());
+        QVERIFY2(with.err.contains("running the setup script .weft/worktree-setup"), with.err.constData());
+        QFile ran(parent + u"/with-setup/setup-ran"_s);
+        QVERIFY(ran.open(QIODevice::ReadOnly));
+        QCOMPARE(ran.readAll().trimmed(), m_project.path().toUtf8());
+        m_server.enqueue(FakeReply::sse(text({u"Done."_s})));
+        m_server.enqueue(FakeReply::sse(text({u"Title"_s})));
+        const Output without = weft({u"run"_s, u"--worktree"_s, u"no-setup"_s, u"--no-setup"_s, u"hi"_s});
+        QVERIFY2(without.code == 0, without.err.constData());
+        QVERIFY(QFileInfo::exists(parent + u"/no-setup"_s));
+        QVERIFY(!QFileInfo::exists(parent + u"/no-setup/setup-ran"_s));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("echo 'no such tool' >&2\nexit 7\n");
+        script.close();
+        const Output failing = weft({u"run"_s, u"--worktree"_s, u"failing"_s, u"hi"_s});
+        QCOMPARE(failing.code, 1);
+        QVERIFY2(failing.err.contains("exit code 7") && failing.err.contains("no such tool"), failing.err.constData());
+        m_server.clearReplies();
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");
