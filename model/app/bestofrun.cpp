@@ -109,11 +109,7 @@ int BestOfRun::indexOf(const QString &sessionID) const
 
 void BestOfRun::startNext()
 {
-    // One worktree made at a time: two `git worktree add` in one repository race for its locks.
-    const auto starting = [this] {
-        return std::any_of(m_runs.cbegin(), m_runs.cend(), [](const Run &run) { return run.state == State::Starting; });
-    };
-    while (m_controller && !m_stopping && runningCount() < m_limit && !starting()) {
+    while (m_controller && !m_stopping && runningCount() < m_limit) {
         const auto waiting = std::find_if(m_runs.cbegin(), m_runs.cend(),
                                           [](const Run &run) { return run.state == State::Waiting; });
         if (waiting == m_runs.cend())

@@ -9,6 +9,10 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
+#include <map>
+#include <memory>
+#include <mutex>
+
 using namespace Qt::StringLiterals;
 
 namespace weft
@@ -30,6 +34,26 @@ Git::Output git(const QString &directory, const QStringList &arguments, const QB
     options.input = input;
     options.environment = environment;
     return Git::run(arguments, options);
+}
+
+/// Holds the repository at @p mainPath for this process's changes to what its worktrees share
+/// (.git/config, .git/worktrees, the main checkout) and for reading the list of worktrees: git
+/// takes its own locks on them and fails instead of waiting (two worktrees made at once in one
+/// repository failed about once in 30), and a list read while one is added can find it half made.
+/// Recursive: create() finds what it made.
+std::unique_lock<std::recursive_mutex> lockRepository(const QString &mainPath)
+{
+    static std::mutex guard;
+    static std::map<QString, std::unique_ptr<std::recursive_mutex>> locks;
+    std::recursive_mutex *lock = nullptr;
+    {
+        const std::lock_guard held(guard);
+        std::unique_ptr<std::recursive_mutex> &slot = locks[mainPath];
+        if (!slot)
+            slot = std::make_unique<std::recursive_mutex>();
+        lock = slot.get();
+    }
+    return std::unique_lock(*lock);
 }
 
 Error gitError(const QString &what, const Git::Output &output, const QString &where)
@@ -120,6 +144,7 @@ QString Worktrees::whyInvalidName(const QString &name)
 
 Result<QList<Worktree>> Worktrees::list() const
 {
+    const auto held = lockRepository(m_main);
     const Git::Output listed = git(m_main, {u"worktree"_s, u"list"_s, u"--porcelain"_s});
     if (!listed.ok())
         return gitError(WorktreeTr::tr("cannot list the worktrees"), listed, m_main);
@@ -186,6 +211,7 @@ Result<Worktree> Worktrees::create(const CreateOptions &options) const
         return Error{WorktreeTr::tr("%1 exists already").arg(path), path};
     if (!QDir().mkpath(parent))
         return Error{WorktreeTr::tr("cannot make the folder %1").arg(parent), parent};
+    const auto held = lockRepository(m_main);
     const Git::Output added = git(m_main, {u"worktree"_s, u"add"_s, u"--quiet"_s, u"-b"_s, branch, path, base.value()});
     if (!added.ok())
         return gitError(WorktreeTr::tr("cannot make the worktree %1").arg(path), added, path);
@@ -277,6 +303,7 @@ Result<ApplyResult> Worktrees::apply(const Worktree &worktree, ApplyMode mode) c
         return Error{WorktreeTr::tr("%1 is the main checkout").arg(worktree.path), worktree.path};
     if (worktree.branch.isEmpty() && mode != ApplyMode::Diff)
         return Error{WorktreeTr::tr("%1 has no branch to merge").arg(worktree.path), worktree.path};
+    const auto held = lockRepository(m_main);
     ApplyResult result;
     if (mode == ApplyMode::Diff) {
         const Result<QByteArray> patch = diff(worktree);
@@ -341,6 +368,7 @@ Result<void> Worktrees::remove(const Worktree &worktree, bool force) const
     if (force)
         arguments << u"--force"_s;
     arguments << worktree.path;
+    const auto held = lockRepository(m_main);
     const Git::Output removed = git(m_main, arguments);
     if (!removed.ok()) {
         if (worktree.prunable && git(m_main, {u"worktree"_s, u"prune"_s}).ok())

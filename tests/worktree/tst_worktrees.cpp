@@ -9,6 +9,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <array>
+#include <thread>
+#include <vector>
+
 using namespace weft;
 using namespace Qt::StringLiterals;
 
@@ -42,6 +46,7 @@ class TestWorktrees : public QObject
 private Q_SLOTS:
     void init();
     void createListAndFind();
+    void createsAtOnceFromManyThreads();
     void statusDiffAndCommit();
     void mergeBringsTheBranch();
     void mergeConflictLeavesMainAsItWas();
@@ -142,6 +147,36 @@ void TestWorktrees::createListAndFind()
     QVERIFY(!m_trees->create({.name = u"fix-parser"_s}));
     QVERIFY(!m_trees->create({.name = u"other"_s, .branch = u"weft/fix-parser"_s}));
     QVERIFY(!m_trees->find(m_dir->path()));
+}
+
+void TestWorktrees::createsAtOnceFromManyThreads()
+{
+    // Git fails instead of waiting for its own locks (.git/config.lock, .git/worktrees): made at
+    // once from six threads (best of N, a fork and a new session together), every worktree is
+    // made, with its base recorded, and removed again.
+    constexpr int count = 6;
+    std::array<std::optional<Result<Worktree>>, count> made;
+    std::vector<std::thread> threads;
+    for (int i = 0; i < count; ++i)
+        threads.emplace_back([this, i, &made] { made[i] = m_trees->create({.name = u"at-once-%1"_s.arg(i)}); });
+    for (std::thread &t : threads)
+        t.join();
+    const QString head = git(m_repo, {u"rev-parse"_s, u"HEAD"_s}).line();
+    for (const std::optional<Result<Worktree>> &m : made) {
+        QVERIFY(m.has_value());
+        QVERIFY2(*m, qPrintable(*m ? QString() : m->error().toString()));
+        QCOMPARE((*m)->base, head);
+    }
+    QCOMPARE(m_trees->list()->size(), count + 1);
+    threads.clear();
+    std::array<std::optional<Result<void>>, count> removed;
+    for (int i = 0; i < count; ++i)
+        threads.emplace_back([this, i, &made, &removed] { removed[i] = m_trees->remove(made[i]->value()); });
+    for (std::thread &t : threads)
+        t.join();
+    for (const std::optional<Result<void>> &r : removed)
+        QVERIFY2(r && *r, qPrintable(r && !*r ? r->error().toString() : QString()));
+    QCOMPARE(m_trees->list()->size(), 1);
 }
 
 void TestWorktrees::statusDiffAndCommit()
