@@ -374,22 +374,24 @@ void TestGuiBoard::serverSessionsOnTheBoard()
 
 void TestGuiBoard::sessionRunElsewhere()
 {
-    // A `weft run` in a terminal holds the session's lock: flock(1) holding it, named as Weft
-    // names its holder.
+    // A `weft run` in a terminal holds the session's lock (flock(1) holding it), then names
+    // itself in the file as Weft does (SessionLock::acquire(): the name is written once the lock is
+    // held, which is what the window's watcher sees).
     QVERIFY(showBoard());
     const QString id = m_run.sessionID;
     const QString lockFile = SessionLock::path(m_run.data->path(), id);
     QVERIFY(QDir().mkpath(SessionLock::folder(m_run.data->path())));
+    QProcess holder;
+    // --no-fork: flock(1) becomes `sleep`, so that killing it releases the lock.
+    holder.start(u"flock"_s, {u"--exclusive"_s, u"--no-fork"_s, lockFile, u"sleep"_s, u"120"_s});
+    QVERIFY2(holder.waitForStarted(), "flock(1) of util-linux is needed");
+    QTRY_VERIFY_WITH_TIMEOUT(SessionLock::holder(m_run.data->path(), id).has_value(), 20000);
     QFile file(lockFile);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(toJson(JsonObject{{u"pid"_s, 4242}, {u"host"_s, QSysInfo::machineHostName()},
                                  {u"command"_s, u"weft run"_s}, {u"since"_s, qint64(1764000000000)}},
                       0));
     file.close();
-    QProcess holder;
-    // --no-fork: flock(1) becomes `sleep`, so that killing it releases the lock.
-    holder.start(u"flock"_s, {u"--exclusive"_s, u"--no-fork"_s, lockFile, u"sleep"_s, u"120"_s});
-    QVERIFY2(holder.waitForStarted(), "flock(1) of util-linux is needed");
 
     QTRY_VERIFY_WITH_TIMEOUT(tile(id).isValid(), 20000);
     QCOMPARE(stateOf(id), State::Running);
