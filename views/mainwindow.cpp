@@ -123,7 +123,13 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     // The sidebar's current row is shown in the focused pane; a middle click or a Ctrl+click
     // opens a row in a new tab (eventFilter()).
     connect(m_sidebar->view()->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
-        if (const QString id = m_sidebar->currentSessionID(); !id.isEmpty())
+        const QString id = m_sidebar->currentSessionID();
+        if (id.isEmpty())
+            return;
+        // A tab that shows it already is focused.
+        if (SessionPane *shown = m_panes->paneShowing(id, m_sidebar->currentSource()))
+            m_panes->setCurrentPane(shown, false);
+        else
             showSession(id, m_sidebar->currentSource());
     });
     m_sidebar->view()->viewport()->installEventFilter(this);
@@ -470,10 +476,10 @@ void MainWindow::createPaneActions(QMenu *view)
              {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backslash)}, [this] { m_panes->splitCurrent(Qt::Vertical); }),
         make(u"moveTabToWindow"_s, tr("&Move Tab to New Window"), u"window-new"_s, {},
              [this] { m_panes->moveToNewWindow(currentPane()); }),
-        make(u"nextTab"_s, tr("&Next Tab"), u"go-next"_s, {QKeySequence(Qt::CTRL | Qt::Key_Tab), QKeySequence::NextChild},
+        make(u"nextTab"_s, tr("&Next Tab"), u"go-next"_s, {QKeySequence(Qt::CTRL | Qt::Key_Tab)},
              [this] { m_panes->cycleTab(1); }),
         make(u"previousTab"_s, tr("&Previous Tab"), u"go-previous"_s,
-             {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab), QKeySequence::PreviousChild},
+             {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab)},
              [this] { m_panes->cycleTab(-1); })};
     QAction *before = view->actions().value(2);
     view->insertSeparator(before);
@@ -957,8 +963,15 @@ void MainWindow::writeSettings()
     settings.setValue(u"geometry"_s, saveGeometry());
     settings.setValue(u"state"_s, saveState());
     settings.setValue(u"splitter"_s, m_splitter->saveState());
-    m_paneSplitterState = currentPane()->splitter()->saveState();
-    m_centerSplitterState = currentPane()->centerSplitter()->saveState();
+    // A pane not laid out yet (a tab just made) has no sizes to keep.
+    const auto laidOut = [](const QSplitter *splitter) {
+        const QList<int> sizes = splitter->sizes();
+        return std::any_of(sizes.cbegin(), sizes.cend(), [](int size) { return size > 0; });
+    };
+    if (laidOut(currentPane()->splitter()))
+        m_paneSplitterState = currentPane()->splitter()->saveState();
+    if (laidOut(currentPane()->centerSplitter()))
+        m_centerSplitterState = currentPane()->centerSplitter()->saveState();
     settings.setValue(u"paneSplitter"_s, m_paneSplitterState);
     settings.setValue(u"centerSplitter"_s, m_centerSplitterState);
     settings.setValue(u"panes"_s, m_panes->saveLayout());

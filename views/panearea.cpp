@@ -522,6 +522,10 @@ void PaneArea::updateActiveMarks()
     // One pane needs no mark; of several, the focused one has it.
     for (SessionPane *p : all)
         p->setActive(all.size() > 1 && p == m_current);
+    // A lone group shows its tab bar from two tabs on; groups side by side always show theirs.
+    const QList<PaneGroup *> allGroups = groups();
+    for (PaneGroup *group : allGroups)
+        group->setTabBarAutoHide(allGroups.size() == 1);
 }
 
 void PaneArea::setCurrentPane(SessionPane *pane, bool focus)

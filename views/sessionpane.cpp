@@ -68,7 +68,6 @@ SessionPane::SessionPane(SessionController *controller, SessionTreeModel *tree, 
     });
     m_changes->setController(controller);
     m_changes->setTimelineModel(m_timeline);
-    m_changes->hide();
 
     auto *timelineBox = new QWidget(this);
     auto *timelineLayout = new QVBoxLayout(timelineBox);
