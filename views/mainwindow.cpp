@@ -503,9 +503,8 @@ bool MainWindow::openSession(const QString &sessionID, const QString &source)
 {
     // A tab that shows it already is focused; else the focused tab shows it.
     if (SessionPane *shown = m_panes->paneShowing(sessionID, source); shown && !sessionID.isEmpty()) {
-        if (shown != currentPane())
-            m_panes->setCurrentPane(shown, false);
-        return m_sidebar->selectSession(sessionID, source) || !source.isEmpty();
+        m_panes->setCurrentPane(shown, false); // the sidebar follows (onCurrentPaneChanged())
+        return true;
     }
     if (!m_sidebar->selectSession(sessionID, source))
         return false;
@@ -517,10 +516,13 @@ bool MainWindow::openSessionInNewTab(const QString &sessionID, const QString &so
 {
     if (sessionID.isEmpty() || !m_tree->indexForSession(sessionID, source).isValid())
         return false;
+    // The new tab shows the changes pane as the focused one does.
+    const bool changes = currentPane()->changesShown();
     SessionPane *pane = currentPane()->sessionID().isEmpty() ? currentPane() : m_panes->addTab();
-    pane->setChangesShown(action(u"showChanges"_s)->isChecked());
+    pane->setChangesShown(changes);
     pane->setSession(sessionID, source);
     m_panes->setCurrentPane(pane);
+    updateActions();
     return true;
 }
 

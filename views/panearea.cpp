@@ -144,6 +144,9 @@ PaneGroup::PaneGroup(PaneArea *area, QWidget *parent)
     setTabBar(new PaneTabBar(this));
     setDocumentMode(true);
     setAcceptDrops(true);
+    // Groups side by side share the window: a narrow one clips its pane rather than widen the
+    // window to what every pane's composer would like.
+    setMinimumSize(320, 240);
     m_dropZone->setObjectName(u"paneDropZone"_s);
     m_dropZone->setAttribute(Qt::WA_TransparentForMouseEvents);
     m_dropZone->setAutoFillBackground(true);
@@ -416,11 +419,10 @@ void PaneArea::updateTab(SessionPane *pane)
     if (!group)
         return;
     const int index = group->indexOf(pane);
-    group->setTabText(index, tabText(title).replace(u'&', u"&&"_s));
-    group->setTabToolTip(index, title);
-    // A running session's tab says so (its pane may be in the background).
+    // A running session's tab says so, as the sidebar does (its pane may be in the background).
     const bool busy = pane->timelineModel()->isRunning();
-    group->setTabIcon(index, busy ? Style::icon(u"media-playback-start"_s) : QIcon());
+    group->setTabText(index, (busy ? u"● "_s : QString()) + tabText(title).replace(u'&', u"&&"_s));
+    group->setTabToolTip(index, title);
 }
 
 void PaneArea::insertPane(SessionPane *pane, PaneGroup *group, int index)

@@ -228,12 +228,8 @@ bool SessionPane::canUndoCompaction() const
 
 void SessionPane::setChangesShown(bool shown)
 {
+    m_changesShown = shown;
     m_changes->setVisible(shown);
-}
-
-bool SessionPane::changesShown() const
-{
-    return !m_changes->isHidden();
 }
 
 void SessionPane::setActive(bool active)

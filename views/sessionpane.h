@@ -82,7 +82,7 @@ public:
 
     /// Shows or hides the changes pane beside the timeline.
     void setChangesShown(bool shown);
-    [[nodiscard]] bool changesShown() const;
+    [[nodiscard]] bool changesShown() const { return m_changesShown; }
     /// Marks the pane as the one the window acts on (an accent line over it).
     void setActive(bool active);
     [[nodiscard]] bool isActive() const { return m_active; }
@@ -124,6 +124,8 @@ private:
     QString m_source;
     QString m_projectError;
     bool m_active = false;
+    /// Whether the changes pane shows (asked, whether or not the pane is on screen now).
+    bool m_changesShown = true;
     /// The composer lists an OpenCode 2 server's models (Weft's come back for other sessions).
     bool m_serverModelsShown = false;
     TimelineModel *m_timeline;

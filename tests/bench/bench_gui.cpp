@@ -621,6 +621,8 @@ int guiTabs(BenchApplication &app, const QString &dataDir, const QString &sessio
     // Switching: to each tab in turn, several rounds, the time to its painted frame.
     const QList<SessionPane *> panes = area->panes();
     QList<double> switches;
+    QList<double> calls;
+    QList<double> paintsOf;
     for (int round = 0; round < 5; ++round) {
         for (int i = 0; i < panes.size(); ++i) {
             SessionPane *pane = panes.at((i + 1) % panes.size());
@@ -631,7 +633,11 @@ int guiTabs(BenchApplication &app, const QString &dataDir, const QString &sessio
             watchPaint(app, pane->timelineView()->viewport());
             const qint64 start = s_clock.nsecsElapsed();
             area->setCurrentPane(pane);
+            calls.append(msSince(start));
+            const qsizetype before = app.frames.size();
             const std::optional<double> ms = untilPainted(app, start);
+            if (app.frames.size() > before)
+                paintsOf.append(app.frames.last());
             if (!ms) {
                 std::fprintf(stderr, "a switched-to tab never painted\n");
                 return 1;
@@ -640,13 +646,18 @@ int guiTabs(BenchApplication &app, const QString &dataDir, const QString &sessio
         }
     }
     printJson({{u"tabs"_s, qint64(tabs)},
+               // The first tab's first frame, as gui-open measures it: how busy the machine was.
+               {u"first_frame_ms"_s, double(app.firstFrameNs - w->openNs) / 1e6},
                {u"rows_per_tab"_s, qint64(window->timelineModel()->rowCount())},
                {u"rss_one_kib"_s, rssOne},
                {u"rss_all_kib"_s, rssAll},
                {u"heap_one_kib"_s, heapOne},
                {u"heap_all_kib"_s, heapAll},
                {u"open_tab"_s, frameStats(opens)},
-               {u"switch"_s, frameStats(switches)}});
+               {u"switch"_s, frameStats(switches)},
+               // Of a switch: the call (the tab shown, the window following it), and its frame.
+               {u"switch_call"_s, frameStats(calls)},
+               {u"switch_frame"_s, frameStats(paintsOf)}});
     return 0;
 }
 

@@ -409,7 +409,11 @@ class Runner:
                         extra={"p95_ms": max(r["switch"]["p95_ms"] for r in runs),
                                "max_ms": max(r["switch"]["max_ms"] for r in runs),
                                "over_16ms": sum(r["switch"]["over_16ms"] for r in runs),
-                               "switches": sum(r["switch"]["frames"] for r in runs)})
+                               "switches": sum(r["switch"]["frames"] for r in runs),
+                               "call_median_ms": med(r["switch_call"]["median_ms"] for r in runs),
+                               "frame_median_ms": med(r["switch_frame"]["median_ms"] for r in runs),
+                               # gui-first-frame-L in the same runs: how busy the machine was
+                               "first_frame_L_ms": med(r["first_frame_ms"] for r in runs)})
 
     def record_open(self, fig, title, runs, extra=None, target=150):
         """Records the runs of `bench_gui gui-open*`: opening a session to its first frame."""
