@@ -4665,4 +4665,11 @@ This cannot be undone.</source>
         <translation>右に分割(&amp;R)</translation>
     </message>
 </context>
+<context>
+    <name>weft::PaneGroup</name>
+    <message>
+        <source>Open sessions</source>
+        <translation>開いているセッション</translation>
+    </message>
+</context>
 </TS>

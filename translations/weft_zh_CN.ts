@@ -4665,4 +4665,11 @@ This cannot be undone.</source>
         <translation>向右拆分(&amp;R)</translation>
     </message>
 </context>
+<context>
+    <name>weft::PaneGroup</name>
+    <message>
+        <source>Open sessions</source>
+        <translation>打开的会话</translation>
+    </message>
+</context>
 </TS>

@@ -19,6 +19,9 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <array>
+
 using namespace Qt::StringLiterals;
 
 namespace weft
@@ -31,13 +34,6 @@ namespace
 QSplitter *splitterOf(const QWidget *widget)
 {
     return widget ? qobject_cast<QSplitter *>(widget->parentWidget()) : nullptr;
-}
-
-/// A tab's text: the title, shortened.
-QString tabText(const QString &title)
-{
-    constexpr int MaxChars = 32;
-    return title.size() > MaxChars ? title.left(MaxChars - 1) + u'…' : title;
 }
 
 /// The layout keys (saveLayout()).
@@ -70,6 +66,14 @@ PaneTabBar::PaneTabBar(QWidget *parent)
     setUsesScrollButtons(true);
     setDocumentMode(true);
     setContextMenuPolicy(Qt::CustomContextMenu);
+}
+
+QSize PaneTabBar::tabSizeHint(int index) const
+{
+    // Long titles are elided (elideMode()) in tabs of at most this width.
+    QSize size = QTabBar::tabSizeHint(index);
+    size.setWidth(std::min(size.width(), fontMetrics().averageCharWidth() * 34));
+    return size;
 }
 
 QString PaneTabBar::mimeType()
@@ -141,6 +145,7 @@ PaneGroup::PaneGroup(PaneArea *area, QWidget *parent)
     , m_dropZone(new QWidget(this))
 {
     setObjectName(u"paneGroup"_s);
+    setAccessibleName(tr("Open sessions"));
     setTabBar(new PaneTabBar(this));
     setDocumentMode(true);
     setAcceptDrops(true);
@@ -421,7 +426,7 @@ void PaneArea::updateTab(SessionPane *pane)
     const int index = group->indexOf(pane);
     // A running session's tab says so, as the sidebar does (its pane may be in the background).
     const bool busy = pane->timelineModel()->isRunning();
-    group->setTabText(index, (busy ? u"● "_s : QString()) + tabText(title).replace(u'&', u"&&"_s));
+    group->setTabText(index, (busy ? u"● "_s : QString()) + QString(title).replace(u'&', u"&&"_s));
     group->setTabToolTip(index, title);
 }
 

@@ -29,6 +29,7 @@ public:
     static QString mimeType();
 
 protected:
+    [[nodiscard]] QSize tabSizeHint(int index) const override;
     void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;

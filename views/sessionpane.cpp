@@ -93,7 +93,7 @@ SessionPane::SessionPane(SessionController *controller, SessionTreeModel *tree, 
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 0);
     m_splitter->setCollapsible(0, false);
-    m_splitter->setSizes({640, 360}); // the changes pane: room for a diff
+    m_splitter->setSizes({600, 400}); // the changes pane: room for a diff side by side
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 2, 0, 0); // room for the focus accent line (paintEvent)
