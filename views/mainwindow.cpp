@@ -953,13 +953,19 @@ void MainWindow::readSettings()
     settings.endGroup();
     m_settingsRead = true;
     connect(m_splitter, &QSplitter::splitterMoved, this, &MainWindow::writeSettings);
-    connect(m_panes, &PaneArea::layoutChanged, this, &MainWindow::writeSettings);
+    // The tabs and groups are written a moment after they change (a switch of tabs does not wait
+    // for the settings file), and when the window goes.
+    m_layoutSave.setSingleShot(true);
+    m_layoutSave.setInterval(1000);
+    connect(&m_layoutSave, &QTimer::timeout, this, &MainWindow::writeSettings);
+    connect(m_panes, &PaneArea::layoutChanged, &m_layoutSave, qOverload<>(&QTimer::start));
 }
 
 void MainWindow::writeSettings()
 {
     if (!m_settingsRead)
         return;
+    m_layoutSave.stop();
     QSettings settings;
     settings.beginGroup(u"MainWindow"_s);
     settings.setValue(u"geometry"_s, saveGeometry());

@@ -7,6 +7,7 @@
 #include <QSet>
 #include <QMainWindow>
 #include <QPointer>
+#include <QTimer>
 
 #include <memory>
 
@@ -277,6 +278,8 @@ private:
     /// The focused pane's splitters when the settings were read or written: new panes take them.
     QByteArray m_paneSplitterState;
     QByteArray m_centerSplitterState;
+    /// Writes the settings once the panes' layout stopped changing.
+    QTimer m_layoutSave;
     QLabel *m_dataDirLabel = nullptr;
     QToolButton *m_problemsButton = nullptr;
     WindowActions *m_actions = nullptr;
