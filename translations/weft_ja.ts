@@ -1208,6 +1208,54 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::MainWindow</name>
     <message>
+        <source>Find &amp;Next</source>
+        <translation>次を検索(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Find Pre&amp;vious</source>
+        <translation>前を検索(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Text</source>
+        <translation>テキストをコピー(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy as &amp;Markdown</source>
+        <translation>Markdown としてコピー(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Select &amp;All</source>
+        <translation>すべて選択(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Open in New &amp;Tab</source>
+        <translation>新しいタブで開く(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Close Tab</source>
+        <translation>タブを閉じる(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Split &amp;Right</source>
+        <translation>右に分割(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Split &amp;Down</source>
+        <translation>下に分割(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Move Tab to New Window</source>
+        <translation>タブを新しいウィンドウに移動(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Next Tab</source>
+        <translation>次のタブ(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Tab</source>
+        <translation>前のタブ(&amp;P)</translation>
+    </message>
+    <message>
         <source>Sent into the running reply: the agent reads it after its current step</source>
         <translation>実行中の応答に送りました: エージェントは現在のステップの後に読みます</translation>
     </message>
@@ -1246,22 +1294,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>&amp;Undo Compaction</source>
         <translation>コンパクト化を取り消す(&amp;U)</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n message(s)</source>
-        <translation>
-            <numerusform>%n 件のメッセージ</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>+%1 −%2 in %n file(s)</source>
-        <translation>
-            <numerusform>%n 個のファイルで +%1 −%2</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>archived</source>
-        <translation>アーカイブ済み</translation>
     </message>
     <message numerus="yes">
         <source>%n problem(s)</source>
@@ -1494,14 +1526,6 @@ This cannot be undone.</source>
     <message>
         <source>This project&apos;s configuration cannot be used, so prompts cannot be sent here until it is fixed: %1</source>
         <translation>このプロジェクトの設定を使えないため、修正されるまでここからプロンプトを送れません: %1</translation>
-    </message>
-    <message>
-        <source>%1 (arguments: %2)</source>
-        <translation>%1（引数: %2）</translation>
-    </message>
-    <message>
-        <source>This session is being run by %1. It follows live here; fork it to work on it meanwhile.</source>
-        <translation>このセッションは %1 が実行中です。ここではその様子をリアルタイムで表示します。その間に作業するにはフォークしてください。</translation>
     </message>
     <message>
         <source>Quit Weft</source>
@@ -5532,6 +5556,63 @@ Name of the worktree (empty: the server names it):</source>
     <message>
         <source>Board</source>
         <translation>ボード</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SessionPane</name>
+    <message numerus="yes">
+        <source>%n message(s)</source>
+        <translation>
+            <numerusform>%n 件のメッセージ</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>archived</source>
+        <translation>アーカイブ済み</translation>
+    </message>
+    <message>
+        <source>%1 (arguments: %2)</source>
+        <translation>%1（引数: %2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>+%1 −%2 in %n file(s)</source>
+        <translation>
+            <numerusform>%n 個のファイルで +%1 −%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This session is being run by %1. It follows live here; fork it to work on it meanwhile.</source>
+        <translation>このセッションは %1 が実行中です。ここではその様子をリアルタイムで表示します。その間に作業するにはフォークしてください。</translation>
+    </message>
+    <message>
+        <source>No Session</source>
+        <translation>セッションなし</translation>
+    </message>
+</context>
+<context>
+    <name>weft::PaneArea</name>
+    <message>
+        <source>Split &amp;Right</source>
+        <translation>右に分割(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Split &amp;Down</source>
+        <translation>下に分割(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Move to New &amp;Window</source>
+        <translation>新しいウィンドウに移動(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Close Tab</source>
+        <translation>タブを閉じる(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>weft::PaneGroup</name>
+    <message>
+        <source>Open sessions</source>
+        <translation>開いているセッション</translation>
     </message>
 </context>
 </TS>

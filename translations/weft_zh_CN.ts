@@ -1208,6 +1208,54 @@ Changes made to the file since are lost.</source>
 <context>
     <name>weft::MainWindow</name>
     <message>
+        <source>Find &amp;Next</source>
+        <translation>查找下一个(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Find Pre&amp;vious</source>
+        <translation>查找上一个(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Text</source>
+        <translation>复制文本(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy as &amp;Markdown</source>
+        <translation>复制为 Markdown(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Select &amp;All</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Open in New &amp;Tab</source>
+        <translation>在新标签页中打开(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Close Tab</source>
+        <translation>关闭标签页(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Split &amp;Right</source>
+        <translation>向右拆分(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Split &amp;Down</source>
+        <translation>向下拆分(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Move Tab to New Window</source>
+        <translation>将标签页移到新窗口(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Next Tab</source>
+        <translation>下一个标签页(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Tab</source>
+        <translation>上一个标签页(&amp;P)</translation>
+    </message>
+    <message>
         <source>Sent into the running reply: the agent reads it after its current step</source>
         <translation>已发送到正在进行的回复中：代理会在当前步骤之后读取</translation>
     </message>
@@ -1246,22 +1294,6 @@ Changes made to the file since are lost.</source>
     <message>
         <source>&amp;Undo Compaction</source>
         <translation>撤销压缩(&amp;U)</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n message(s)</source>
-        <translation>
-            <numerusform>%n 条消息</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>+%1 −%2 in %n file(s)</source>
-        <translation>
-            <numerusform>%n 个文件中 +%1 −%2</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>archived</source>
-        <translation>已归档</translation>
     </message>
     <message numerus="yes">
         <source>%n problem(s)</source>
@@ -1494,14 +1526,6 @@ This cannot be undone.</source>
     <message>
         <source>This project&apos;s configuration cannot be used, so prompts cannot be sent here until it is fixed: %1</source>
         <translation>无法使用此项目的配置，修复之前无法在此发送提示：%1</translation>
-    </message>
-    <message>
-        <source>%1 (arguments: %2)</source>
-        <translation>%1（参数：%2）</translation>
-    </message>
-    <message>
-        <source>This session is being run by %1. It follows live here; fork it to work on it meanwhile.</source>
-        <translation>此会话正由 %1 运行。此处会实时跟随显示；如需同时继续工作，请派生此会话。</translation>
     </message>
     <message>
         <source>Quit Weft</source>
@@ -5532,6 +5556,63 @@ Name of the worktree (empty: the server names it):</source>
     <message>
         <source>Board</source>
         <translation>看板</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SessionPane</name>
+    <message numerus="yes">
+        <source>%n message(s)</source>
+        <translation>
+            <numerusform>%n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>archived</source>
+        <translation>已归档</translation>
+    </message>
+    <message>
+        <source>%1 (arguments: %2)</source>
+        <translation>%1（参数：%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>+%1 −%2 in %n file(s)</source>
+        <translation>
+            <numerusform>%n 个文件中 +%1 −%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This session is being run by %1. It follows live here; fork it to work on it meanwhile.</source>
+        <translation>此会话正由 %1 运行。此处会实时跟随显示；如需同时继续工作，请派生此会话。</translation>
+    </message>
+    <message>
+        <source>No Session</source>
+        <translation>无会话</translation>
+    </message>
+</context>
+<context>
+    <name>weft::PaneArea</name>
+    <message>
+        <source>Split &amp;Right</source>
+        <translation>向右拆分(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Split &amp;Down</source>
+        <translation>向下拆分(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Move to New &amp;Window</source>
+        <translation>移到新窗口(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Close Tab</source>
+        <translation>关闭标签页(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>weft::PaneGroup</name>
+    <message>
+        <source>Open sessions</source>
+        <translation>打开的会话</translation>
     </message>
 </context>
 </TS>

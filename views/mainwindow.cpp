@@ -18,6 +18,7 @@
 #include "errorwording.h"
 #include "findbar.h"
 #include "noticebar.h"
+#include "panearea.h"
 #include "queuedprompts.h"
 #include "problemsdialog.h"
 #include "shortcutsdialog.h"
@@ -28,12 +29,11 @@
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
 #include "session/transfer.h"
-#include "sessionheader.h"
+#include "sessionpane.h"
 #include "sessionsidebar.h"
 #include "settingsdialog.h"
 #include "style.h"
 #include "timelineview.h"
-#include "todopanel.h"
 #include "userquestions.h"
 #include "windowactions.h"
 #include "worktreepresenter.h"
@@ -47,7 +47,10 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
+#include <QMouseEvent>
 #include <QtConcurrent>
 #include <QMimeData>
 #include <QDropEvent>
@@ -75,64 +78,28 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     , m_controller(std::move(controller))
     , m_sessions(new SessionsModel(m_service.get(), this))
     , m_tree(new SessionTreeModel(m_sessions, this))
-    , m_timeline(new TimelineModel(m_service.get(), this))
 {
     setObjectName(u"mainWindow"_s);
     setWindowIcon(Appearance::applicationIcon());
     setAcceptDrops(true); // export files dropped anywhere but on the composer are imported
 
     m_sidebar = new SessionSidebar(m_tree, this);
-    m_header = new SessionHeader(this);
-    m_timelineView = new TimelineView(this);
-    m_timelineView->setTimelineModel(m_timeline);
-    m_composer = new Composer(this);
-    m_composer->setReadOnly(m_service->isReadOnly());
-    m_composer->setHistorySource([this] {
-        // The session's prompts as the timeline holds them (its newest pages), oldest first.
-        QStringList prompts;
-        for (int row = 0; row < m_timeline->rowCount(); ++row) {
-            const QModelIndex index = m_timeline->index(row, 0);
-            if (index.data(TimelineModel::AuthorRole).value<Message::Role>() != Message::Role::User)
-                continue;
-            const QString text = index.data(TimelineModel::TextRole).toString();
-            if (!text.isEmpty() && (prompts.isEmpty() || prompts.constLast() != text))
-                prompts.append(text);
-        }
-        return prompts;
-    });
-    m_changes = new ChangesPane(m_service.get(), this);
-    m_changes->setController(m_controller.get());
-    m_changes->setTimelineModel(m_timeline);
     m_notices = new NoticeBar(this);
+    m_panes = new PaneArea([this] { return makePane(); }, this);
 
-    auto *timelineBox = new QWidget(this);
-    auto *timelineLayout = new QVBoxLayout(timelineBox);
-    timelineLayout->setContentsMargins(0, 0, 0, 0);
-    timelineLayout->setSpacing(0);
-    timelineLayout->addWidget(m_header);
-    timelineLayout->addWidget(m_timelineView, 1);
-    m_todos = new TodoPanel(this);
-    timelineLayout->addWidget(m_todos);
-    timelineLayout->addWidget(m_notices);
-    m_queued = new QueuedPromptsView(m_controller.get(), this);
-    timelineLayout->addWidget(m_queued);
-
-    m_centerSplitter = new QSplitter(Qt::Vertical, this);
-    m_centerSplitter->setObjectName(u"centerSplitter"_s);
-    m_centerSplitter->setChildrenCollapsible(false);
-    m_centerSplitter->addWidget(timelineBox);
-    m_centerSplitter->addWidget(m_composer);
-    m_centerSplitter->setStretchFactor(0, 1);
-    m_centerSplitter->setStretchFactor(1, 0);
+    auto *center = new QWidget(this);
+    auto *centerLayout = new QVBoxLayout(center);
+    centerLayout->setContentsMargins(0, 0, 0, 0);
+    centerLayout->setSpacing(0);
+    centerLayout->addWidget(m_panes, 1);
+    centerLayout->addWidget(m_notices);
 
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->setObjectName(u"mainSplitter"_s);
     m_splitter->addWidget(m_sidebar);
-    m_splitter->addWidget(m_centerSplitter);
-    m_splitter->addWidget(m_changes);
+    m_splitter->addWidget(center);
     m_splitter->setStretchFactor(0, 0);
     m_splitter->setStretchFactor(1, 1);
-    m_splitter->setStretchFactor(2, 0);
     m_splitter->setCollapsible(1, false);
     setCentralWidget(m_splitter);
 
@@ -156,33 +123,30 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     connect(m_sessions, &SessionsModel::loaded, this, &MainWindow::updateProblems);
     updateProblems();
 
-    connect(m_sidebar, &SessionSidebar::currentSessionChanged, this,
-            [this](const QString &sessionID) { showSession(sessionID, m_sidebar->currentSource()); });
-    connect(m_timelineView, &TimelineView::forkRequested, this, &MainWindow::forkSession);
-    connect(m_timelineView, &TimelineView::turnChangesRequested, this,
-            [this](const QString &, const QString &messageID) {
-                action(u"showChanges"_s)->setChecked(true);
-                m_changes->showTurn(messageID);
-            });
-    connect(m_sessions, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &tl, const QModelIndex &br) {
-        const QModelIndex current = m_currentSource.isEmpty() ? m_sessions->indexForId(m_current) : QModelIndex();
-        if (current.isValid() && current.row() >= tl.row() && current.row() <= br.row()) {
-            updateHeader();
-            updateActions();
-        }
+    // The sidebar's current row is shown in the focused pane; a middle click or a Ctrl+click
+    // opens a row in a new tab (eventFilter()).
+    connect(m_sidebar->view()->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
+        const QString id = m_sidebar->currentSessionID();
+        if (id.isEmpty())
+            return;
+        // A tab that shows it already is focused.
+        if (SessionPane *shown = m_panes->paneShowing(id, m_sidebar->currentSource()))
+            m_panes->setCurrentPane(shown, false);
+        else
+            showSession(id, m_sidebar->currentSource());
     });
+    m_sidebar->view()->viewport()->installEventFilter(this);
+    connect(m_panes, &PaneArea::currentPaneChanged, this, &MainWindow::onCurrentPaneChanged);
     connect(m_sessions, &QAbstractItemModel::rowsRemoved, this, [this] {
-        if (!m_current.isEmpty() && m_currentSource.isEmpty() && !m_sessions->indexForId(m_current).isValid())
-            showSession(m_sidebar->currentSessionID(), m_sidebar->currentSource());
-    });
-    connect(m_timeline, &TimelineModel::statsChanged, this, &MainWindow::updateHeader);
-    connect(m_timeline, &TimelineModel::runningChanged, this, &MainWindow::updateActions);
-    connect(m_timeline, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateSessionNotices);
-    connect(m_timeline, &QAbstractItemModel::rowsRemoved, this, &MainWindow::updateSessionNotices);
-    connect(m_timeline, &TimelineModel::loaded, this, [this] {
-        m_composer->setCurrentModel(m_timeline->lastModel());
-        m_composer->setCurrentAgent(m_timeline->lastAgent());
-        updateHeader();
+        // A session deleted elsewhere: its tabs close; the focused one shows the sidebar's choice.
+        for (SessionPane *pane : m_panes->panes()) {
+            if (pane->sessionID().isEmpty() || !pane->source().isEmpty() || m_sessions->indexForId(pane->sessionID()).isValid())
+                continue;
+            if (pane == currentPane())
+                showSession(m_sidebar->currentSessionID(), m_sidebar->currentSource());
+            else
+                m_panes->closePane(pane);
+        }
     });
 
     // Running sessions: the composer asks, the controller does.
@@ -196,24 +160,28 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     m_board = new Board(this);
     new BestOfLauncher(this); // Session › Run on Several Models…
     m_worktrees = new WorktreePresenter(this);
-    applyProcessor();
-    connect(m_composer, &Composer::sendRequested, this, &MainWindow::sendPrompt);
-    connect(m_composer, &Composer::stopRequested, m_controller.get(), &SessionController::stop);
-    connect(m_composer, &Composer::compactRequested, this, &MainWindow::showCompaction);
-    connect(m_composer, &Composer::modelChanged, this, &MainWindow::updateContextMeter);
 
     readSettings();
     setupSources();
     setupMcpNotices();
-    updateHeader();
-    updateActions();
+    onCurrentPaneChanged();
 
-    // Open the most recent session once the list is in.
+    // Once the list is in: the tabs of the last time (those whose session is still there), else
+    // the most recent session.
     connect(
         m_sessions, &SessionsModel::loaded, this,
         [this] {
-            if (!m_current.isEmpty())
+            if (!currentSessionID().isEmpty())
                 return;
+            const QVariantMap layout = QSettings().value(u"MainWindow/panes"_s).toMap();
+            const auto exists = [this](const QString &id, const QString &source) {
+                const SessionsModel *sessions = m_tree->sessionsModel(source);
+                return sessions && sessions->session(id).has_value();
+            };
+            if (m_panes->restoreLayout(layout, exists)) {
+                onCurrentPaneChanged();
+                return;
+            }
             for (const Session &s : m_sessions->sessions()) {
                 if (!s.isArchived() && s.parentID().isEmpty()) {
                     openSession(s.id());
@@ -222,6 +190,69 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
             }
         },
         Qt::SingleShotConnection);
+}
+
+SessionPane *MainWindow::makePane()
+{
+    auto *pane = new SessionPane(m_controller.get(), m_tree);
+    pane->splitter()->restoreState(m_paneSplitterState);
+    pane->centerSplitter()->restoreState(m_centerSplitterState);
+    if (m_questions)
+        pane->changesPane()->setUserQuestions(m_questions);
+    Composer *composer = pane->composer();
+    connect(composer, &Composer::sendRequested, this,
+            [this, pane](const QString &sessionID, const QString &text, const QString &agent, const QString &model,
+                         const QList<PromptAttachment> &attachments, PromptDelivery delivery) {
+                sendPrompt(pane, sessionID, text, agent, model, attachments, delivery);
+            });
+    connect(composer, &Composer::compactRequested, this, &MainWindow::showCompaction);
+    connect(composer, &Composer::importRequested, this, [this](const QString &sessionID) { m_sources->importSession(sessionID); });
+    connect(pane->timelineView(), &TimelineView::forkRequested, this, &MainWindow::forkSession);
+    connect(pane, &SessionPane::stateChanged, this, [this, pane] {
+        if (pane == currentPane()) {
+            updateHeader();
+            updateActions();
+        }
+    });
+    const auto notices = [this, pane] {
+        if (pane == currentPane())
+            updateSessionNotices();
+    };
+    connect(pane, &SessionPane::rowsChanged, this, notices);
+    connect(pane, &SessionPane::projectErrorChanged, this, notices);
+    return pane;
+}
+
+SessionPane *MainWindow::currentPane() const
+{
+    return m_panes->currentPane();
+}
+
+void MainWindow::onCurrentPaneChanged()
+{
+    SessionPane *pane = currentPane();
+    if (!pane || !m_sources)
+        return;
+    const QString sessionID = pane->sessionID();
+    const QString source = pane->source();
+    const bool changed = sessionID != m_shownSession || source != m_shownSource;
+    m_shownSession = sessionID;
+    m_shownSource = source;
+    m_sources->setCurrent(sessionID, source);
+    if (changed) {
+        // An error of sending belongs to the session it was sent to.
+        m_notices->removeNotice(u"sendError"_s);
+        m_notices->removeNotice(u"runError"_s);
+    }
+    // The sidebar shows the focused pane's session (none: no row, so that a click opens one).
+    if (sessionID.isEmpty())
+        m_sidebar->view()->selectionModel()->clearCurrentIndex();
+    else if (m_sidebar->currentSessionID() != sessionID || m_sidebar->currentSource() != source)
+        m_sidebar->selectSession(sessionID, source);
+    updateHeader();
+    updateActions();
+    if (changed)
+        Q_EMIT currentSessionChanged(sessionID);
 }
 
 void MainWindow::setupMcpNotices()
@@ -243,7 +274,10 @@ void MainWindow::setupMcpNotices()
     };
     connect(mcp, &McpServers::serverFailed, this, showFailure);
     // A server that connects (or whose prompts change) brings commands for the composer.
-    connect(mcp, &McpServers::serverChanged, this, &MainWindow::updateProjectChoices);
+    connect(mcp, &McpServers::serverChanged, this, [this] {
+        for (SessionPane *pane : m_panes->panes())
+            pane->updateProjectChoices();
+    });
     connect(mcp, &McpServers::serverChanged, this, [this, mcp](const QString &name) {
         const auto status = mcp->server(name);
         if (!status || status->state != McpServerStatus::State::Failed)
@@ -269,29 +303,115 @@ MainWindow::~MainWindow()
     m_controller.reset();
 }
 
+// ---- the focused pane's parts
+
+TimelineModel *MainWindow::timelineModel() const
+{
+    return currentPane()->timelineModel();
+}
+
+TimelineView *MainWindow::timelineView() const
+{
+    return currentPane()->timelineView();
+}
+
+Composer *MainWindow::composer() const
+{
+    return currentPane()->composer();
+}
+
 ContextMeter *MainWindow::contextMeter() const
 {
-    return m_header->meter();
+    return currentPane()->contextMeter();
+}
+
+ChangesPane *MainWindow::changesPane() const
+{
+    return currentPane()->changesPane();
+}
+
+QueuedPromptsView *MainWindow::queuedPrompts() const
+{
+    return currentPane()->queuedPrompts();
+}
+
+FindBar *MainWindow::findBar() const
+{
+    return currentPane()->findBar();
+}
+
+QSplitter *MainWindow::centerSplitter() const
+{
+    return currentPane()->centerSplitter();
+}
+
+QString MainWindow::currentSessionID() const
+{
+    return currentPane()->sessionID();
+}
+
+QString MainWindow::currentSource() const
+{
+    return currentPane()->source();
+}
+
+SessionPane *MainWindow::paneFor(const QString &sessionID) const
+{
+    if (currentPane()->sessionID() == sessionID)
+        return currentPane();
+    for (SessionPane *pane : m_panes->panes()) {
+        if (pane->sessionID() == sessionID)
+            return pane;
+    }
+    return nullptr;
+}
+
+QList<SessionPane *> MainWindow::panesWithin(const QString &sessionID) const
+{
+    QList<SessionPane *> within;
+    for (SessionPane *pane : m_panes->panes()) {
+        if (!pane->sessionID().isEmpty() && m_controller->isWithin(sessionID, pane->sessionID()))
+            within.append(pane);
+    }
+    return within;
 }
 
 void MainWindow::createActions()
 {
     m_actions = new WindowActions(this);
-    // The find bar sits under the timeline; its actions are the window's.
-    m_findBar = new FindBar(m_timelineView, this);
-    m_actions->add(u"findNext"_s, m_findBar->findNextAction());
-    m_actions->add(u"findPrevious"_s, m_findBar->findPreviousAction());
-    addAction(m_findBar->findNextAction());
-    addAction(m_findBar->findPreviousAction());
-    m_actions->createMenus(this, {m_timelineView->copyTextAction(), m_timelineView->copyMarkdownAction(),
-                                  m_timelineView->selectAllTextAction()});
+    // Find Next and Previous, and the Edit menu's copy actions, act on the focused pane.
+    const auto forward = [this](const QString &name, const QString &text, const QString &icon,
+                                const QKeySequence &shortcut, Qt::ShortcutContext context,
+                                std::function<QAction *(SessionPane *)> target) {
+        auto *a = new QAction(icon.isEmpty() ? QIcon() : Style::icon(icon), text, this);
+        a->setObjectName(name);
+        a->setShortcut(shortcut);
+        a->setShortcutContext(context);
+        connect(a, &QAction::triggered, this, [this, target] { target(currentPane())->trigger(); });
+        m_actions->add(name, a);
+        return a;
+    };
+    addAction(forward(u"findNext"_s, tr("Find &Next"), u"go-down"_s, QKeySequence::FindNext, Qt::WindowShortcut,
+                      [](SessionPane *p) { return p->findBar()->findNextAction(); }));
+    addAction(forward(u"findPrevious"_s, tr("Find Pre&vious"), u"go-up"_s, QKeySequence::FindPrevious,
+                      Qt::WindowShortcut, [](SessionPane *p) { return p->findBar()->findPreviousAction(); }));
+    // The timeline's copy actions answer in the timeline (their shortcuts there); the menu's
+    // copies show the shortcuts and act on the focused pane's.
+    const QList<QAction *> copyActions{
+        forward(u"copyText"_s, tr("&Copy Text"), u"edit-copy"_s, QKeySequence::Copy, Qt::WidgetWithChildrenShortcut,
+                [](SessionPane *p) { return p->timelineView()->copyTextAction(); }),
+        forward(u"copyMarkdown"_s, tr("Copy as &Markdown"), QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+                Qt::WidgetWithChildrenShortcut, [](SessionPane *p) { return p->timelineView()->copyMarkdownAction(); }),
+        forward(u"selectAllText"_s, tr("Select &All"), QString(), QKeySequence::SelectAll,
+                Qt::WidgetWithChildrenShortcut, [](SessionPane *p) { return p->timelineView()->selectAllTextAction(); })};
+    m_actions->createMenus(this, copyActions);
 
     // What each action does.
     const auto on = [this](const QString &name, auto slot) { connect(action(name), &QAction::triggered, this, slot); };
     on(u"newSession"_s, &MainWindow::newSession);
     on(u"forkSession"_s, [this] {
-        if (!m_current.isEmpty())
-            forkSession(m_current, {});
+        if (!currentSessionID().isEmpty())
+            forkSession(currentSessionID(), {});
     });
     on(u"renameSession"_s, &MainWindow::renameSession);
     on(u"archiveSession"_s, &MainWindow::toggleArchived);
@@ -301,32 +421,85 @@ void MainWindow::createActions()
     on(u"importSession"_s, &MainWindow::chooseImportFiles);
     on(u"revealDataFile"_s, &MainWindow::revealDataFile);
     on(u"find"_s, [this] {
-        if (!m_current.isEmpty())
-            m_findBar->activate();
+        if (!currentSessionID().isEmpty())
+            findBar()->activate();
     });
     on(u"filterSessions"_s, [this] {
         m_sidebar->show();
         m_sidebar->focusFilter();
     });
-    action(u"compact"_s)->setToolTip(m_composer->compactButton()->toolTip());
+    action(u"compact"_s)->setToolTip(composer()->compactButton()->toolTip());
     on(u"compact"_s, [this] {
-        if (!m_sources->offerImportInstead(m_current, tr("compact it")))
-            m_composer->compact();
+        if (!m_sources->offerImportInstead(currentSessionID(), tr("compact it")))
+            composer()->compact();
     });
     on(u"undoCompaction"_s, &MainWindow::undoCompaction);
-    connect(action(u"stop"_s), &QAction::triggered, m_composer, &Composer::stop);
-    connect(action(u"jumpToLatest"_s), &QAction::triggered, m_timelineView, &TimelineView::jumpToBottom);
+    on(u"stop"_s, [this] { composer()->stop(); });
+    on(u"jumpToLatest"_s, [this] { timelineView()->jumpToBottom(); });
     connect(action(u"showSidebar"_s), &QAction::toggled, m_sidebar, &QWidget::setVisible);
-    connect(action(u"showChanges"_s), &QAction::toggled, m_changes, &QWidget::setVisible);
+    connect(action(u"showChanges"_s), &QAction::toggled, this, [this](bool shown) { currentPane()->setChangesShown(shown); });
     on(u"quit"_s, &QWidget::close);
     on(u"configure"_s, &MainWindow::showSettings);
     on(u"keyboardShortcuts"_s, &MainWindow::showShortcuts);
     on(u"about"_s, &MainWindow::about);
     connect(action(u"aboutQt"_s), &QAction::triggered, qApp, &QApplication::aboutQt);
 
+    // The View menu: after Show Changes, the tabs and groups.
+    for (QAction *menu : menuBar()->actions()) {
+        if (menu->menu() && menu->menu()->actions().contains(action(u"showChanges"_s))) {
+            createPaneActions(menu->menu());
+            break;
+        }
+    }
     createSourceActions();
     createTrashActions();
     m_sidebar->setContextActions(m_actions->sessionContextActions());
+}
+
+void MainWindow::createPaneActions(QMenu *view)
+{
+    const auto make = [this](const QString &name, const QString &text, const QString &icon,
+                             const QList<QKeySequence> &shortcuts, auto slot) {
+        auto *a = new QAction(icon.isEmpty() ? QIcon() : Style::icon(icon), text, this);
+        a->setObjectName(name);
+        a->setShortcuts(shortcuts);
+        connect(a, &QAction::triggered, this, slot);
+        addAction(a);
+        m_actions->add(name, a);
+        return a;
+    };
+    QList<QAction *> actions{
+        make(u"newTab"_s, tr("Open in New &Tab"), u"tab-new"_s, {QKeySequence(Qt::CTRL | Qt::Key_T)},
+             [this] {
+                 // The sidebar's session, else the focused pane's, in a tab of its own.
+                 const QString id = m_sidebar->currentSessionID();
+                 openSessionInNewTab(id.isEmpty() ? currentSessionID() : id,
+                                     id.isEmpty() ? currentSource() : m_sidebar->currentSource());
+             }),
+        make(u"closeTab"_s, tr("&Close Tab"), u"tab-close"_s, {QKeySequence(Qt::CTRL | Qt::Key_W)},
+             [this] { m_panes->closePane(currentPane()); }),
+        make(u"splitRight"_s, tr("Split &Right"), u"view-split-left-right"_s,
+             {QKeySequence(Qt::CTRL | Qt::Key_Backslash)}, [this] { m_panes->splitCurrent(Qt::Horizontal); }),
+        make(u"splitDown"_s, tr("Split &Down"), u"view-split-top-bottom"_s,
+             {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backslash)}, [this] { m_panes->splitCurrent(Qt::Vertical); }),
+        make(u"moveTabToWindow"_s, tr("&Move Tab to New Window"), u"window-new"_s, {},
+             [this] { m_panes->moveToNewWindow(currentPane()); }),
+        make(u"nextTab"_s, tr("&Next Tab"), u"go-next"_s, {QKeySequence(Qt::CTRL | Qt::Key_Tab)},
+             [this] { m_panes->cycleTab(1); }),
+        make(u"previousTab"_s, tr("&Previous Tab"), u"go-previous"_s,
+             {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab)},
+             [this] { m_panes->cycleTab(-1); })};
+    QAction *before = view->actions().value(2);
+    view->insertSeparator(before);
+    view->insertActions(before, actions);
+    // Ctrl+1…9: the tabs of the focused group (the ninth: the last).
+    for (int n = 0; n < 9; ++n) {
+        auto *a = new QAction(this);
+        a->setObjectName(u"goToTab%1"_s.arg(n + 1));
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + n)));
+        connect(a, &QAction::triggered, this, [this, n] { m_panes->goToTab(n); });
+        addAction(a);
+    }
 }
 
 QAction *MainWindow::action(const QString &name) const
@@ -336,80 +509,59 @@ QAction *MainWindow::action(const QString &name) const
 
 bool MainWindow::openSession(const QString &sessionID, const QString &source)
 {
+    // A tab that shows it already is focused; else the focused tab shows it.
+    if (SessionPane *shown = m_panes->paneShowing(sessionID, source); shown && !sessionID.isEmpty()) {
+        m_panes->setCurrentPane(shown, false); // the sidebar follows (onCurrentPaneChanged())
+        return true;
+    }
     if (!m_sidebar->selectSession(sessionID, source))
         return false;
     showSession(sessionID, source);
     return true;
 }
 
+bool MainWindow::openSessionInNewTab(const QString &sessionID, const QString &source)
+{
+    if (sessionID.isEmpty() || !m_tree->indexForSession(sessionID, source).isValid())
+        return false;
+    // The new tab shows the changes pane as the focused one does.
+    const bool changes = currentPane()->changesShown();
+    SessionPane *pane = currentPane()->sessionID().isEmpty() ? currentPane() : m_panes->addTab();
+    pane->setChangesShown(changes);
+    pane->setSession(sessionID, source);
+    m_panes->setCurrentPane(pane);
+    updateActions();
+    return true;
+}
+
 void MainWindow::showSession(const QString &sessionID, const QString &source)
 {
-    m_queued->setSessionID(sessionID);
-    if (sessionID == m_current && source == m_currentSource)
-        return;
-    m_current = sessionID;
-    m_currentSource = sessionID.isEmpty() ? QString() : source;
-    m_sources->setCurrent(m_current, m_currentSource);
-    // An error of sending belongs to the session it was sent to.
-    m_notices->removeNotice(u"sendError"_s);
-    m_notices->removeNotice(u"runError"_s);
-    m_timeline->setSession(m_controller->serviceFor(m_currentSource), sessionID);
-    m_todos->setSession(m_controller->serviceFor(m_currentSource), sessionID);
-    m_composer->setSessionID(sessionID);
-    // Files are attached from the project of a session of Weft's own store: as listed, or read
-    // off the GUI thread while the list is still loading.
-    const std::optional<Session> shown = sessionID.isEmpty() || !m_currentSource.isEmpty()
-        ? std::nullopt
-        : m_sessions->session(sessionID);
-    m_composer->setProjectDirectory(shown ? shown->directory() : QString());
-    if (!shown && !sessionID.isEmpty() && m_currentSource.isEmpty()) {
-        whenFinished(QtConcurrent::run([service = m_controller->sharedService(), sessionID] { return service->get(sessionID); }),
-                     this, [this, sessionID](const std::optional<Session> &session) {
-                         if (session && sessionID == m_current && m_currentSource.isEmpty())
-                             m_composer->setProjectDirectory(session->directory());
-                     });
+    // The pane says it changed (PaneArea::currentPaneChanged): onCurrentPaneChanged().
+    currentPane()->setSession(sessionID, source);
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    // A middle click or a Ctrl+click on a session in the sidebar opens it in a new tab.
+    if (watched == m_sidebar->view()->viewport() && event->type() == QEvent::MouseButtonPress) {
+        auto *press = static_cast<QMouseEvent *>(event);
+        const bool newTab = press->button() == Qt::MiddleButton
+            || (press->button() == Qt::LeftButton && (press->modifiers() & Qt::ControlModifier));
+        const QModelIndex index = m_sidebar->view()->indexAt(press->position().toPoint());
+        const QModelIndex row = m_sidebar->proxy()->mapToSource(index);
+        const QString id = m_tree->sessionID(row);
+        if (newTab && !id.isEmpty()) {
+            openSessionInNewTab(id, m_tree->sourceOf(row));
+            return true;
+        }
     }
-    updateProjectChoices();
-    updateSourceState();
-    m_composer->setRunning(m_controller && m_controller->isBusy(sessionID));
-    // The changes pane reads Weft's store or a server's; OpenCode's folder's sessions show their
-    // diff once copied.
-    const bool withChanges = m_currentSource.isEmpty() || currentServer();
-    m_changes->setService(m_controller->serviceFor(m_currentSource));
-    m_changes->setSessionID(withChanges ? sessionID : QString());
-    updateHeader();
-    updateActions();
-    Q_EMIT currentSessionChanged(sessionID);
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::updateHeader()
 {
     const std::optional<Session> s = currentSessionInfo();
-    m_header->setVisible(s.has_value());
-    if (!s) {
-        setWindowTitle(QString());
-        return;
-    }
-    setWindowTitle(s->title());
-    m_header->setTitle(s->title());
-    QStringList details;
-    QString dir = QDir::toNativeSeparators(s->directory());
-    const QString home = QDir::toNativeSeparators(QDir::homePath());
-    if (dir.startsWith(home))
-        dir = u"~"_s + dir.mid(home.size());
-    if (!dir.isEmpty())
-        details.append(dir);
-    const int count = m_timeline->totalMessageCount();
-    if (!m_timeline->isLoading())
-        details.append(Style::plural(tr("%n message(s)", nullptr, count), count));
-    if (s->additions() > 0 || s->deletions() > 0)
-        details.append(Style::plural(
-            tr("+%1 \u2212%2 in %n file(s)", nullptr, int(s->filesChanged())).arg(s->additions()).arg(s->deletions()),
-            s->filesChanged()));
-    if (s->isArchived())
-        details.append(tr("archived"));
-    m_header->setDetails(details.join(u"  ·  "_s));
-    updateContextMeter();
+    setWindowTitle(s ? s->title() : QString());
 }
 
 void MainWindow::updateActions()
@@ -420,16 +572,26 @@ void MainWindow::updateActions()
     WindowActions::State state;
     state.session = s.has_value();
     state.archived = s && s->isArchived();
-    state.writable = !m_service->isReadOnly() && m_currentSource.isEmpty();
-    state.importable = !m_service->isReadOnly() && !m_currentSource.isEmpty() && !server;
+    const QString current = currentSessionID();
+    const bool foreign = !currentSource().isEmpty();
+    state.writable = !m_service->isReadOnly() && !foreign;
+    state.importable = !m_service->isReadOnly() && foreign && !server;
     state.server = server != nullptr;
     state.runsHere = state.writable || (server && server->state() == ServerSource::State::Connected);
-    state.busy = m_controller && m_controller->isBusy(m_current);
-    state.runnable = state.session && state.runsHere && !state.busy && isRunnable(m_current);
+    state.busy = m_controller && m_controller->isBusy(current);
+    state.runnable = state.session && state.runsHere && !state.busy && isRunnable(current);
     state.readOnly = m_service->isReadOnly();
     state.trash = m_service->has(StoreCapability::Trash);
     state.sessionFiles = m_service->has(StoreCapability::SessionFiles);
     m_actions->update(state);
+    const bool several = m_panes->panes().size() > 1;
+    action(u"closeTab"_s)->setEnabled(several || !current.isEmpty());
+    action(u"moveTabToWindow"_s)->setEnabled(several && !m_panes->windowOf(currentPane()));
+    action(u"nextTab"_s)->setEnabled(several);
+    action(u"previousTab"_s)->setEnabled(several);
+    action(u"newTab"_s)->setEnabled(state.session || !m_sidebar->currentSessionID().isEmpty());
+    // Show Changes says what the focused pane does.
+    action(u"showChanges"_s)->setChecked(currentPane()->changesShown());
     updateSessionNotices();
 }
 
@@ -464,7 +626,7 @@ void MainWindow::newSession()
                          return;
                      }
                      openSession(created->id());
-                     m_composer->editor()->setFocus();
+                     composer()->editor()->setFocus();
                  });
 }
 
@@ -486,8 +648,8 @@ void MainWindow::onForked(const Session &session)
     openSession(session.id(), source);
     if (const QString prompt = std::exchange(m_forkPrompt, {}); !prompt.isEmpty()) {
         // The message forked from, ready to be edited and sent again.
-        m_composer->setText(prompt);
-        m_composer->editor()->setFocus();
+        composer()->setText(prompt);
+        composer()->editor()->setFocus();
     }
     statusBar()->showMessage(tr("Forked into “%1”").arg(session.title()), 5000);
     Q_EMIT forked(session.id());
@@ -527,18 +689,18 @@ void MainWindow::onFailed(SessionController::Operation operation, const QString 
 
 void MainWindow::renameSession()
 {
-    if (m_current.isEmpty())
+    if (currentSessionID().isEmpty())
         return;
     m_sidebar->show();
     action(u"showSidebar"_s)->setChecked(true);
-    m_sidebar->selectSession(m_current);
+    m_sidebar->selectSession(currentSessionID());
     m_sidebar->view()->setFocus();
     m_sidebar->renameCurrent();
 }
 
 void MainWindow::toggleArchived()
 {
-    const std::optional<Session> s = m_sessions->session(m_current);
+    const std::optional<Session> s = m_sessions->session(currentSessionID());
     if (!s)
         return;
     whenFinished(m_controller->setArchived(s->id(), !s->isArchived()), this, [this](const Result<Session> &r) {
@@ -559,7 +721,8 @@ UserQuestions &MainWindow::questions()
 void MainWindow::setUserQuestions(std::shared_ptr<UserQuestions> questions)
 {
     m_questions = std::move(questions);
-    m_changes->setUserQuestions(m_questions);
+    for (SessionPane *pane : m_panes->panes())
+        pane->changesPane()->setUserQuestions(m_questions);
 }
 
 bool MainWindow::confirm(const QString &title, const QString &text)
@@ -578,9 +741,9 @@ void MainWindow::deleteSession()
             (void)m_controller->remove(s->id()); // a refusal comes as failed(ServerRequest)
         return;
     }
-    if (!m_sidebar->currentSource().isEmpty() || !m_currentSource.isEmpty())
+    if (!m_sidebar->currentSource().isEmpty() || !currentSource().isEmpty())
         return; // OpenCode's sessions are OpenCode's to delete
-    const QString id = m_sidebar->currentSessionID().isEmpty() ? m_current : m_sidebar->currentSessionID();
+    const QString id = m_sidebar->currentSessionID().isEmpty() ? currentSessionID() : m_sidebar->currentSessionID();
     const std::optional<Session> s = m_sessions->session(id);
     if (!s)
         return;
@@ -619,7 +782,8 @@ void MainWindow::deleteSession()
 QFuture<Result<void>> MainWindow::exportSession(const QString &sessionID, const QString &path)
 {
     // A session of OpenCode's source exports from OpenCode's data, as `opencode export` does.
-    return m_controller->exportSession(sessionID, path, sessionID == m_current ? m_currentSource : QString());
+    const SessionPane *pane = paneFor(sessionID);
+    return m_controller->exportSession(sessionID, path, pane ? pane->source() : QString());
 }
 
 void MainWindow::exportCurrent()
@@ -746,9 +910,9 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::revealDataFile()
 {
-    if (m_current.isEmpty() || !m_currentSource.isEmpty())
+    if (currentSessionID().isEmpty() || !currentSource().isEmpty())
         return;
-    const QString file = m_service->sessionFile(m_current);
+    const QString file = m_service->sessionFile(currentSessionID());
     if (file.isEmpty())
         return;
     QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(file).absolutePath()));
@@ -759,7 +923,10 @@ void MainWindow::showSettings()
     auto *dialog = new SettingsDialog(m_controller->configPath(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &SettingsDialog::appearanceChanged, this,
-            [this] { m_composer->setDefaultDelivery(Composer::savedDefaultDelivery()); });
+            [this] {
+                for (SessionPane *pane : m_panes->panes())
+                    pane->composer()->setDefaultDelivery(Composer::savedDefaultDelivery());
+            });
     dialog->open();
 }
 
@@ -781,29 +948,49 @@ void MainWindow::readSettings()
         resize(1280, 820);
     restoreState(settings.value(u"state"_s).toByteArray());
     if (!m_splitter->restoreState(settings.value(u"splitter"_s).toByteArray()))
-        m_splitter->setSizes({280, 640, 360}); // the changes pane: room for a diff
-    if (!m_centerSplitter->restoreState(settings.value(u"centerSplitter"_s).toByteArray()))
-        m_centerSplitter->setSizes({640, 120});
+        m_splitter->setSizes({280, 1000});
+    // Each pane's timeline | changes and timeline / composer: as the focused one had them.
+    m_paneSplitterState = settings.value(u"paneSplitter"_s).toByteArray();
+    m_centerSplitterState = settings.value(u"centerSplitter"_s).toByteArray();
+    for (SessionPane *pane : m_panes->panes()) {
+        pane->splitter()->restoreState(m_paneSplitterState);
+        pane->centerSplitter()->restoreState(m_centerSplitterState);
+    }
     action(u"showSidebar"_s)->setChecked(!m_sidebar->isHidden());
-    action(u"showChanges"_s)->setChecked(!m_changes->isHidden());
+    action(u"showChanges"_s)->setChecked(currentPane()->changesShown());
     settings.endGroup();
-    // What Enter does while the agent replies: queue the prompt (default) or steer it in.
-    m_composer->setDefaultDelivery(Composer::savedDefaultDelivery());
     m_settingsRead = true;
     connect(m_splitter, &QSplitter::splitterMoved, this, &MainWindow::writeSettings);
-    connect(m_centerSplitter, &QSplitter::splitterMoved, this, &MainWindow::writeSettings);
+    // The tabs and groups are written a moment after they change (a switch of tabs does not wait
+    // for the settings file), and when the window goes.
+    m_layoutSave.setSingleShot(true);
+    m_layoutSave.setInterval(1000);
+    connect(&m_layoutSave, &QTimer::timeout, this, &MainWindow::writeSettings);
+    connect(m_panes, &PaneArea::layoutChanged, &m_layoutSave, qOverload<>(&QTimer::start));
 }
 
 void MainWindow::writeSettings()
 {
     if (!m_settingsRead)
         return;
+    m_layoutSave.stop();
     QSettings settings;
     settings.beginGroup(u"MainWindow"_s);
     settings.setValue(u"geometry"_s, saveGeometry());
     settings.setValue(u"state"_s, saveState());
     settings.setValue(u"splitter"_s, m_splitter->saveState());
-    settings.setValue(u"centerSplitter"_s, m_centerSplitter->saveState());
+    // A pane not laid out yet (a tab just made) has no sizes to keep.
+    const auto laidOut = [](const QSplitter *splitter) {
+        const QList<int> sizes = splitter->sizes();
+        return std::any_of(sizes.cbegin(), sizes.cend(), [](int size) { return size > 0; });
+    };
+    if (laidOut(currentPane()->splitter()))
+        m_paneSplitterState = currentPane()->splitter()->saveState();
+    if (laidOut(currentPane()->centerSplitter()))
+        m_centerSplitterState = currentPane()->centerSplitter()->saveState();
+    settings.setValue(u"paneSplitter"_s, m_paneSplitterState);
+    settings.setValue(u"centerSplitter"_s, m_centerSplitterState);
+    settings.setValue(u"panes"_s, m_panes->saveLayout());
     settings.endGroup();
 }
 
@@ -838,14 +1025,19 @@ void MainWindow::closeEvent(QCloseEvent *event)
 void MainWindow::connectController()
 {
     SessionController *c = m_controller.get();
-    connect(c, &SessionController::processorChanged, this, &MainWindow::applyProcessor);
+    connect(c, &SessionController::processorChanged, this, [this] {
+        for (SessionPane *pane : m_panes->panes())
+            pane->applyProcessor();
+    });
     connect(c, &SessionController::busyChanged, this, &MainWindow::onBusyChanged);
     connect(c, &SessionController::runningElsewhereChanged, this, [this](const QString &sessionID, bool running) {
         m_sessions->setRunning(sessionID, running || m_controller->isBusy(sessionID));
-        if (sessionID == m_current) {
-            updateSourceState();
-            updateActions();
+        for (SessionPane *pane : m_panes->panes()) {
+            if (pane->sessionID() == sessionID)
+                pane->updateSourceState();
         }
+        if (sessionID == currentSessionID())
+            updateActions();
     });
     connect(c, &SessionController::interruptedRunsClosed, this, &MainWindow::showInterruptedRuns);
     for (const QString &sessionID : c->sessionsRunningElsewhere())
@@ -870,7 +1062,7 @@ void MainWindow::connectController()
     });
     connect(c, &SessionController::retrying, this,
             [this](const QString &sessionID, int attempt, qint64 delayMs, const MessageError &error) {
-                if (sessionID == m_current)
+                if (sessionID == currentSessionID())
                     statusBar()->showMessage(tr("%1 Retrying in %2 s (attempt %3)…")
                                                  .arg(error.message())
                                                  .arg(double(delayMs) / 1000.0, 0, 'f', 1)
@@ -892,65 +1084,11 @@ void MainWindow::connectController()
             });
 }
 
-void MainWindow::applyProcessor()
-{
-    const QStringList agents = m_controller->agents();
-    if (!agents.isEmpty())
-        m_composer->setAgents(agents);
-    m_composer->setModels(m_controller->availableModels());
-    m_composer->setCurrentModel(m_controller->defaultModel());
-    updateProjectChoices();
-}
-
-void MainWindow::updateProjectChoices()
-{
-    const QString sessionID = m_current;
-    // Weft's own sessions: the project's config; an OpenCode 2 server's: what the server offers.
-    const bool asks = m_controller && (m_currentSource.isEmpty() || m_controller->server(m_currentSource));
-    const QFuture<SessionController::ProjectChoices> choices
-        = asks ? m_controller->projectChoices(sessionID) : QtFuture::makeReadyValueFuture(SessionController::ProjectChoices());
-    whenFinished(choices, this, [this, sessionID](const SessionController::ProjectChoices &choices) {
-        if (sessionID != m_current)
-            return; // another session was opened meanwhile
-        if (!choices.agents.isEmpty())
-            m_composer->setAgents(choices.agents);
-        // The model the session used last stays chosen when its rows came first (the timeline's
-        // loaded() chose it); else the default of what is offered.
-        const bool rowsLoaded = m_timeline->sessionID() == sessionID && !m_timeline->isLoading();
-        const QString used = rowsLoaded ? m_timeline->lastModel() : QString();
-        if (!choices.models.isEmpty()) {
-            const QString fallback = choices.defaultModel.isEmpty() ? choices.models.first() : choices.defaultModel;
-            m_composer->setModels(choices.models, used.isEmpty() ? fallback : used);
-            m_serverModelsShown = true;
-        } else if (std::exchange(m_serverModelsShown, false)) {
-            m_composer->setModels(m_controller->availableModels(), used.isEmpty() ? m_controller->defaultModel() : used);
-        }
-        QList<Composer::CommandChoice> commands;
-        for (const SessionController::ProjectChoices::Command &c : choices.commands) {
-            // An MCP prompt's arguments are given in its order: say which.
-            commands.append({c.name, c.mcpArguments.isEmpty()
-                                         ? c.description
-                                         : tr("%1 (arguments: %2)").arg(c.description, c.mcpArguments.join(u' '))
-                                               .trimmed()});
-        }
-        m_composer->setCommands(commands);
-        m_composer->setResources(choices.resources);
-        if (choices.error.isEmpty())
-            m_notices->removeNotice(u"projectConfig"_s);
-        else
-            m_notices->showNotice(u"projectConfig"_s, NoticeBar::Kind::Error,
-                                  tr("This project's configuration cannot be used, so prompts cannot be sent here until "
-                                     "it is fixed: %1")
-                                      .arg(choices.error),
-                                  {}, true);
-    });
-}
-
 bool MainWindow::isRunnable(const QString &sessionID) const
 {
     // Sessions of OpenCode's folder are shown, not run; a server's run there.
-    return m_controller && m_controller->isRunnable(sessionID)
-        && m_timeline->service() == m_controller->serviceFor(m_controller->sourceOf(sessionID));
+    const SessionPane *pane = paneFor(sessionID);
+    return pane && pane->isRunnable();
 }
 
 void MainWindow::showSendError(const QString &text)
@@ -958,12 +1096,12 @@ void MainWindow::showSendError(const QString &text)
     m_notices->showNotice(u"sendError"_s, NoticeBar::Kind::Error, text, {}, true);
 }
 
-void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
-                            const QList<PromptAttachment> &attachments, PromptDelivery delivery)
+void MainWindow::sendPrompt(SessionPane *pane, const QString &sessionID, const QString &text, const QString &agent,
+                            const QString &model, const QList<PromptAttachment> &attachments, PromptDelivery delivery)
 {
     m_notices->removeNotice(u"sendError"_s);
     m_notices->removeNotice(u"runError"_s);
-    if (!isRunnable(sessionID)) {
+    if (pane->sessionID() != sessionID || !pane->isRunnable()) {
         showSendError(ErrorWording::readOnlySession());
         return;
     }
@@ -985,10 +1123,10 @@ void MainWindow::sendPrompt(const QString &sessionID, const QString &text, const
         showSendError(ErrorWording::promptNotSent(sent, model, m_controller->configPath()));
         return;
     }
-    m_composer->clearText();
+    pane->composer()->clearText();
     if (sent.status == SessionController::PromptResult::Status::Steered)
         statusBar()->showMessage(tr("Sent into the running reply: the agent reads it after its current step"), 5000);
-    m_timelineView->jumpToBottom();
+    pane->timelineView()->jumpToBottom();
 }
 
 void MainWindow::showInterruptedRuns(int runs, const QStringList &sessions)
@@ -1004,10 +1142,12 @@ void MainWindow::showInterruptedRuns(int runs, const QStringList &sessions)
 void MainWindow::onBusyChanged(const QString &sessionID, bool busy)
 {
     m_sessions->setRunning(sessionID, busy || m_controller->runningElsewhere(sessionID));
-    if (sessionID == m_current) {
-        m_composer->setRunning(busy);
-        updateActions();
+    for (SessionPane *pane : m_panes->panes()) {
+        if (pane->sessionID() == sessionID)
+            pane->updateRunning();
     }
+    if (sessionID == currentSessionID())
+        updateActions();
 }
 
 void MainWindow::onRunFinished(const QString &sessionID, bool ok, const MessageError &error)
@@ -1015,11 +1155,12 @@ void MainWindow::onRunFinished(const QString &sessionID, bool ok, const MessageE
     if (m_compactionDialog && m_compactionDialog->sessionID() == sessionID
         && m_compactionDialog->stage() == CompactionDialog::Stage::Running)
         m_compactionDialog->setFailed(ErrorWording::compactionRunFailed(error));
-    if (ok || sessionID != m_current || error.kind() == MessageError::Kind::Aborted)
+    if (ok || sessionID != currentSessionID() || error.kind() == MessageError::Kind::Aborted)
         return;
     // Errors of a reply show in the timeline; one that ended the run before any reply did not.
-    const int rows = m_timeline->rowCount();
-    const QModelIndex last = rows > 0 ? m_timeline->index(rows - 1) : QModelIndex();
+    const TimelineModel *timeline = timelineModel();
+    const int rows = timeline->rowCount();
+    const QModelIndex last = rows > 0 ? timeline->index(rows - 1) : QModelIndex();
     if (last.isValid() && last.data(TimelineModel::ErrorTextRole).toString() == error.message())
         return;
     m_notices->showNotice(u"runError"_s, NoticeBar::Kind::Error, ErrorWording::runFailed(error), {}, true);
@@ -1036,7 +1177,7 @@ void MainWindow::showCompaction(const QString &sessionID)
 {
     if (!isRunnable(sessionID) || m_controller->isBusy(sessionID))
         return;
-    if (const ServerSource *server = currentServer()) {
+    if (const ServerSource *server = m_controller->server(m_controller->sourceOf(sessionID))) {
         // The server compacts with its own model and settings: no preview to show.
         if (!questions().confirm(
                 {tr("Compact Session"),
@@ -1081,7 +1222,7 @@ void MainWindow::startCompaction()
 
 void MainWindow::onCompactionStarted(const QString &sessionID, bool automatic)
 {
-    if (automatic && sessionID == m_current)
+    if (automatic && sessionID == currentSessionID())
         statusBar()->showMessage(tr("The context is full: compacting it before the agent goes on…"));
 }
 
@@ -1093,13 +1234,13 @@ void MainWindow::onCompactionFinished(const QString &sessionID, bool ok, const M
     if (ok) {
         if (followed)
             dialog->accept();
-        if (sessionID == m_current)
+        if (sessionID == currentSessionID())
             statusBar()->showMessage(tr("Compacted: the next prompt continues from the summary."), 8000);
     } else {
         const QString text = ErrorWording::compactionFailed(error);
         if (followed)
             dialog->setFailed(text);
-        else if (sessionID == m_current)
+        else if (sessionID == currentSessionID())
             statusBar()->showMessage(text, 8000);
     }
     updateActions();
@@ -1107,18 +1248,7 @@ void MainWindow::onCompactionFinished(const QString &sessionID, bool ok, const M
 
 bool MainWindow::canUndoCompaction() const
 {
-    if (!isRunnable(m_current) || m_timeline->isLoading())
-        return false;
-    // An undoable compaction is the end of the session: its marker, the summary and perhaps the
-    // synthetic "Continue" message. Compaction::planUndo over the last rows answers as over all.
-    QList<MessageWithParts> tail;
-    const int rows = m_timeline->rowCount();
-    for (int row = std::max(0, rows - 4); row < rows; ++row) {
-        const QModelIndex index = m_timeline->index(row);
-        tail.append({index.data(TimelineModel::MessageRole).value<Message>(),
-                     index.data(TimelineModel::PartsRole).value<QList<Part>>()});
-    }
-    return m_controller->canUndoCompaction(m_current, tail);
+    return currentPane()->canUndoCompaction();
 }
 
 void MainWindow::undoCompaction()
@@ -1127,7 +1257,7 @@ void MainWindow::undoCompaction()
         return;
     action(u"undoCompaction"_s)->setEnabled(false);
     m_notices->removeNotice(u"compactionUndo"_s);
-    m_controller->undoCompaction(m_current);
+    m_controller->undoCompaction(currentSessionID());
 }
 
 // ---- permissions
@@ -1163,7 +1293,7 @@ void MainWindow::onPermissionRequested(const PermissionRequest &request)
     QString text = tr("The agent asks to %1: %2").arg(permissionWhat(request.permission), what);
     if (request.unresolved)
         text += u'\n' + tr("Weft cannot see every command this runs, so no rule could allow it.");
-    if (!m_controller->isWithin(request.sessionID, m_current)) {
+    if (!m_controller->isWithin(request.sessionID, currentSessionID())) {
         const std::optional<Session> s = m_sessions->session(request.sessionID);
         text = tr("In “%1”: %2").arg(s ? s->title() : request.sessionID, text);
     } else {
@@ -1182,9 +1312,13 @@ void MainWindow::onPermissionRequested(const PermissionRequest &request)
         always->setToolTip(tr("Allow this and the same again until Weft quits, for this session: %1")
                                .arg((request.patterns + request.always).join(u", "_s).left(1000)));
     notice->setToolTip(QString::fromUtf8(toJson(request.metadata, 2)).left(2000));
-    m_timelineView->setAwaitingPermission(request.messageID, request.callID, true);
-    if (m_timelineView->isPinnedToBottom())
-        m_timelineView->jumpToBottom();
+    // Each pane of the session marks the tool call that waits.
+    for (SessionPane *pane : panesWithin(request.sessionID)) {
+        TimelineView *view = pane->timelineView();
+        view->setAwaitingPermission(request.messageID, request.callID, true);
+        if (view->isPinnedToBottom())
+            view->jumpToBottom();
+    }
     QApplication::alert(this);
 }
 
@@ -1192,20 +1326,22 @@ void MainWindow::onPermissionClosed(const PermissionRequest &request)
 {
     // Answered, or its run ended (or was stopped): the question can no longer be answered.
     m_notices->removeNotice(u"permission-"_s + request.id);
-    m_timelineView->setAwaitingPermission(request.messageID, request.callID, false);
+    for (SessionPane *pane : m_panes->panes())
+        pane->timelineView()->setAwaitingPermission(request.messageID, request.callID, false);
 }
 
 // ---- revert, notices, context
 
 void MainWindow::unrevert()
 {
-    if (isRunnable(m_current) && m_controller->unrevert(m_current))
-        m_unreverting.insert(m_current);
+    const QString current = currentSessionID();
+    if (isRunnable(current) && m_controller->unrevert(current))
+        m_unreverting.insert(current);
 }
 
 void MainWindow::updateSessionNotices()
 {
-    if (!m_controller || !m_notices)
+    if (!m_controller || !m_notices || !m_panes)
         return;
     // Undo of the last compaction, while possible.
     const bool undo = canUndoCompaction();
@@ -1214,7 +1350,7 @@ void MainWindow::updateSessionNotices()
     if (undo) {
         QString text = tr("The conversation was compacted; the next prompt continues from the summary.");
         if (const std::optional<SessionController::CompactionTokens> result
-            = m_controller->compactionResult(m_current)) {
+            = m_controller->compactionResult(currentSessionID())) {
             const QLocale locale;
             text
                 = tr("The conversation was compacted (%1); the next prompt continues from the summary.")
@@ -1228,14 +1364,13 @@ void MainWindow::updateSessionNotices()
         m_notices->removeNotice(u"compactionUndo"_s);
     }
 
-    // A pending revert: its messages are hidden until the next prompt drops them.
-    const std::optional<Session> s = m_current.isEmpty() || m_timeline->service() != m_service.get()
+    // A pending revert (the pane hides its messages) until the next prompt drops them.
+    SessionPane *pane = currentPane();
+    const std::optional<Session> s = pane->sessionID().isEmpty() || pane->timelineModel()->service() != m_service.get()
         ? std::nullopt
-        : m_sessions->session(m_current);
-    const JsonObject revert = s && s->hasRevert() ? s->revert() : JsonObject();
-    m_timelineView->setRevert(revert.string(u"messageID"), revert.string(u"partID"));
+        : m_sessions->session(pane->sessionID());
     if (s && s->hasRevert()) {
-        const int hidden = m_timelineView->hiddenMessageCount();
+        const int hidden = pane->timelineView()->hiddenMessageCount();
         const QString text = Style::plural(tr("%n message(s) reverted: the files are back as they were before. The "
                                               "next prompt discards them for good.",
                                               nullptr, hidden),
@@ -1246,32 +1381,14 @@ void MainWindow::updateSessionNotices()
     } else {
         m_notices->removeNotice(u"revert"_s);
     }
-}
-
-void MainWindow::updateContextMeter()
-{
-    ContextMeter *meter = contextMeter();
-    meter->setTokens(m_timeline->contextTokens());
-    meter->setCost(m_timeline->totalCost());
-    if (!m_controller)
-        return;
-    // The limit of the model the next prompt uses, as the controller decides it for a prompt.
-    PromptRequest request;
-    request.sessionID = m_current;
-    request.agent = m_composer->currentAgent();
-    request.model = m_composer->currentModel();
-    if (request.model.isEmpty())
-        request.model = m_timeline->lastModel();
-    // As listed: not read again on the GUI thread.
-    if (!m_current.isEmpty() && m_currentSource.isEmpty())
-        request.session = m_sessions->session(m_current);
-    else if (!m_currentSource.isEmpty() && !currentServer())
-        request.sessionID.clear(); // OpenCode's session, not run here: the model as for a new prompt
-    const SessionController::PromptResult check = m_controller->checkPrompt(request);
-    const qint64 limit = check.contextLimit;
-    meter->setLimit(limit);
-    // OpenCode's overflow: input + cache.read + output > context - min(output limit, 32000).
-    meter->setThreshold(limit > 0 && check.compactAt > 0 ? double(check.compactAt) / double(limit) : 0.0);
+    if (const QString error = pane->projectError(); error.isEmpty())
+        m_notices->removeNotice(u"projectConfig"_s);
+    else
+        m_notices->showNotice(u"projectConfig"_s, NoticeBar::Kind::Error,
+                              tr("This project's configuration cannot be used, so prompts cannot be sent here until "
+                                 "it is fixed: %1")
+                                  .arg(error),
+                              {}, true);
 }
 
 void MainWindow::showShortcuts()

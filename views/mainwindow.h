@@ -7,10 +7,12 @@
 #include <QSet>
 #include <QMainWindow>
 #include <QPointer>
+#include <QTimer>
 
 #include <memory>
 
 class QLabel;
+class QMenu;
 class QMimeData;
 class QSplitter;
 class QToolButton;
@@ -27,28 +29,34 @@ class ContextMeter;
 class NoticeBar;
 class QueuedPromptsView;
 class TrashDialog;
-class SessionHeader;
 class SessionService;
 class SessionSidebar;
 class SessionTreeModel;
 class SessionsModel;
 class TimelineModel;
 class TimelineView;
-class TodoPanel;
 class UserQuestions;
 class WindowActions;
 class WorktreePresenter;
 class FindBar;
 class OpencodeSource;
+class PaneArea;
 class ServerSource;
+class SessionPane;
 class SearchIndex;
 class SearchPanel;
 class SourcesPresenter;
 struct SearchHit;
 
-/// Weft's main window: session sidebar | timeline and composer | changes pane, in splitters
-/// whose sizes persist; menus, a toolbar and a status bar with the data dir and the problems
-/// the store found.
+/// Weft's main window: the session sidebar beside the pane area (PaneArea: tabs of sessions in
+/// groups side by side, each a SessionPane with its timeline, composer and changes pane), the
+/// notice strip under them; menus, a toolbar and a status bar with the data dir and the problems
+/// the store found. The layout, the open tabs and the splitters' sizes persist.
+///
+/// The window acts on the focused pane (currentPane()): its actions, its title and the sidebar's
+/// selection follow it, and the accessors of the pane's parts (timelineView(), composer(), ...)
+/// give that pane's. The other panes go on by themselves: a run streams into its pane, its
+/// permission questions show in the notice strip naming the session.
 ///
 /// The window runs sessions through the SessionController it is given (the composition root,
 /// app/window.cpp, makes it from the config): the composer's prompts, Stop, the compaction
@@ -69,12 +77,16 @@ public:
     [[nodiscard]] SessionService *service() const { return m_service.get(); }
     [[nodiscard]] SessionsModel *sessionsModel() const { return m_sessions; }
     [[nodiscard]] SessionTreeModel *sessionTreeModel() const { return m_tree; }
-    [[nodiscard]] TimelineModel *timelineModel() const { return m_timeline; }
+    /// The focused pane's timeline.
+    [[nodiscard]] TimelineModel *timelineModel() const;
     [[nodiscard]] SessionSidebar *sidebar() const { return m_sidebar; }
-    [[nodiscard]] TimelineView *timelineView() const { return m_timelineView; }
-    [[nodiscard]] Composer *composer() const { return m_composer; }
+    [[nodiscard]] TimelineView *timelineView() const;
+    [[nodiscard]] Composer *composer() const;
     [[nodiscard]] ContextMeter *contextMeter() const;
-    [[nodiscard]] ChangesPane *changesPane() const { return m_changes; }
+    [[nodiscard]] ChangesPane *changesPane() const;
+    /// The tab groups and panes; currentPane() is the focused one.
+    [[nodiscard]] PaneArea *paneArea() const { return m_panes; }
+    [[nodiscard]] SessionPane *currentPane() const;
     /// What runs, compacts, forks, imports and searches the sessions.
     [[nodiscard]] SessionController *controller() const { return m_controller.get(); }
     /// What waits on the user across sessions: the sidebar's count, its list, desktop notifications.
@@ -85,27 +97,35 @@ public:
     [[nodiscard]] static QString permissionWhat(const QString &permission);
     /// Sessions in git worktrees: New Session in one, Session › Worktree, a fork's worktree.
     [[nodiscard]] WorktreePresenter *worktrees() const { return m_worktrees; }
-    /// The strip of notices under the timeline: permission questions, errors, undo offers.
+    /// The strip of notices under the panes: the window's (servers, imports, the trash), the
+    /// permission questions of every session (naming it when it is not the focused pane's), and
+    /// the focused pane's errors and undo offers.
     [[nodiscard]] NoticeBar *noticeBar() const { return m_notices; }
-    /// The prompts queued for the session shown, above the composer.
-    [[nodiscard]] QueuedPromptsView *queuedPrompts() const { return m_queued; }
+    /// The prompts queued for the focused pane's session, above its composer.
+    [[nodiscard]] QueuedPromptsView *queuedPrompts() const;
     /// The open compaction dialog, if any.
     [[nodiscard]] CompactionDialog *compactionDialog() const;
     /// Whether the current session's last compaction can be undone now (what
     /// SessionController::canUndoCompaction() answers, from the loaded rows).
     [[nodiscard]] bool canUndoCompaction() const;
+    /// Sidebar | pane area.
     [[nodiscard]] QSplitter *splitter() const { return m_splitter; }
-    [[nodiscard]] QSplitter *centerSplitter() const { return m_centerSplitter; }
+    /// The focused pane's timeline over its composer.
+    [[nodiscard]] QSplitter *centerSplitter() const;
     /// The window's actions by object name: "newSession", "forkSession", "renameSession",
     /// "archiveSession", "deleteSession", "exportSession", "revealDataFile", "find", "compact",
     /// "stop", "quit", ...
     [[nodiscard]] QAction *action(const QString &name) const;
 
-    [[nodiscard]] QString currentSessionID() const { return m_current; }
+    /// The session of the focused pane.
+    [[nodiscard]] QString currentSessionID() const;
     /// The source of the open session: empty for Weft's own, OpenCodeSource::key() for OpenCode's.
-    [[nodiscard]] QString currentSource() const { return m_currentSource; }
-    /// Selects @p sessionID in the sidebar and shows it.
+    [[nodiscard]] QString currentSource() const;
+    /// Shows @p sessionID of @p source in the focused pane (a tab that shows it already is
+    /// focused instead) and selects it in the sidebar.
     bool openSession(const QString &sessionID, const QString &source = {});
+    /// Shows @p sessionID of @p source in a new tab of the focused group, focused.
+    bool openSessionInNewTab(const QString &sessionID, const QString &source = {});
 
     // ---- the trash of Weft's own sessions (mainwindowtrash.cpp)
     /// Shows the trash dialog (made on first use).
@@ -124,7 +144,7 @@ public:
         return m_controller ? m_controller->opencodeSource() : nullptr;
     }
     [[nodiscard]] SearchIndex *searchIndex() const { return m_controller ? m_controller->searchIndex() : nullptr; }
-    [[nodiscard]] FindBar *findBar() const { return m_findBar; }
+    [[nodiscard]] FindBar *findBar() const;
     /// Opens the session of a search result, scrolled to its part.
     bool openSearchHit(const SearchHit &hit);
     /// Opens @p sessionID of @p source scrolled to @p partID of @p messageID.
@@ -160,13 +180,25 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
 private:
     /// The actions (WindowActions), the menus, and what each action does.
     void createActions();
+    /// The actions of the tabs and groups (PaneArea) in the View menu.
+    void createPaneActions(QMenu *view);
+    /// A pane for the pane area, wired to the window.
+    SessionPane *makePane();
+    /// Shows @p sessionID in the focused pane.
     void showSession(const QString &sessionID, const QString &source = {});
+    /// The focused pane changed, or the session it shows: the title, the sidebar, the actions.
+    void onCurrentPaneChanged();
+    /// The pane showing @p sessionID (the focused one first), or null.
+    [[nodiscard]] SessionPane *paneFor(const QString &sessionID) const;
+    /// Every pane showing @p sessionID or a subagent session of it.
+    [[nodiscard]] QList<SessionPane *> panesWithin(const QString &sessionID) const;
     // OpenCode's sessions, search, find (mainwindowsources.cpp)
     /// The sources presenter, its actions and what the window does when it says something changed.
     void createSourceActions();
@@ -174,9 +206,7 @@ private:
     void shutdownSources();
     /// The server source of the open session, or null.
     [[nodiscard]] ServerSource *currentServer() const;
-    [[nodiscard]] SessionsModel *sessionsFor(const QString &source) const;
     [[nodiscard]] std::optional<Session> currentSessionInfo() const;
-    void updateSourceState();
     void updateHeader();
     void updateActions();
     void updateProblems();
@@ -203,12 +233,10 @@ private:
     void setupMcpNotices();
     // running sessions
     void connectController();
-    void applyProcessor();
-    /// The agents and commands of the current session's project in the composer.
-    void updateProjectChoices();
     [[nodiscard]] bool isRunnable(const QString &sessionID) const;
-    void sendPrompt(const QString &sessionID, const QString &text, const QString &agent, const QString &model,
-                    const QList<weft::PromptAttachment> &attachments, weft::PromptDelivery delivery);
+    void sendPrompt(SessionPane *pane, const QString &sessionID, const QString &text, const QString &agent,
+                    const QString &model, const QList<weft::PromptAttachment> &attachments,
+                    weft::PromptDelivery delivery);
     void showSendError(const QString &text);
     void onBusyChanged(const QString &sessionID, bool busy);
     void showInterruptedRuns(int runs, const QStringList &sessions);
@@ -225,7 +253,6 @@ private:
     void onFailed(weft::SessionController::Operation operation, const QString &error);
     void unrevert();
     void updateSessionNotices();
-    void updateContextMeter();
     [[nodiscard]] UserQuestions &questions();
     /// Whether to go ahead with deleting what @p text says (a "Delete" button).
     bool confirm(const QString &title, const QString &text);
@@ -235,26 +262,19 @@ private:
     std::shared_ptr<SessionService> m_service;
     QString m_dataDir;
     std::unique_ptr<SessionController> m_controller;
-    QueuedPromptsView *m_queued = nullptr;
-    /// The composer lists an OpenCode 2 server's models (Weft's come back for other sessions).
-    bool m_serverModelsShown = false;
     NoticeBar *m_notices = nullptr;
     AttentionInbox *m_attention = nullptr;
     Board *m_board = nullptr;
     WorktreePresenter *m_worktrees = nullptr;
-    TodoPanel *m_todos = nullptr;
     QPointer<CompactionDialog> m_compactionDialog;
-    QString m_current;
-    QString m_currentSource;
+    /// The session the window's title, sidebar and notices were last updated for.
+    QString m_shownSession;
+    QString m_shownSource;
     SourcesPresenter *m_sources = nullptr;
-    FindBar *m_findBar = nullptr;
     SessionsModel *m_sessions;
     SessionTreeModel *m_tree;
-    TimelineModel *m_timeline;
     SessionSidebar *m_sidebar = nullptr;
-    SessionHeader *m_header = nullptr;
-    TimelineView *m_timelineView = nullptr;
-    Composer *m_composer = nullptr;
+    PaneArea *m_panes = nullptr;
     /// The text of the user message a fork under way was made from: the fork's composer gets it.
     QString m_forkPrompt;
     QSet<QString> m_unreverting; // sessions whose unrevert the window (not the changes pane) asked for
@@ -262,9 +282,12 @@ private:
     QPointer<TrashDialog> m_trashDialog;
     /// The trash entry of the last deletion, while Undo can bring it back.
     QString m_lastTrashed;
-    ChangesPane *m_changes = nullptr;
     QSplitter *m_splitter = nullptr;
-    QSplitter *m_centerSplitter = nullptr;
+    /// The focused pane's splitters when the settings were read or written: new panes take them.
+    QByteArray m_paneSplitterState;
+    QByteArray m_centerSplitterState;
+    /// Writes the settings once the panes' layout stopped changing.
+    QTimer m_layoutSave;
     QLabel *m_dataDirLabel = nullptr;
     QToolButton *m_problemsButton = nullptr;
     WindowActions *m_actions = nullptr;

@@ -5,8 +5,8 @@
 #include "mainwindow.h"
 
 #include "app/serversource.h"
-#include "composer.h"
-#include "findbar.h"
+#include "panearea.h"
+#include "sessionpane.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
 #include "session/sessionservice.h"
@@ -15,7 +15,6 @@
 #include "timelineview.h"
 
 #include <QAction>
-#include <QBoxLayout>
 #include <QStatusBar>
 
 using namespace Qt::StringLiterals;
@@ -33,19 +32,22 @@ void MainWindow::createSourceActions()
     connect(action(u"chooseOpencodeDir"_s), &QAction::triggered, m_sources, &SourcesPresenter::chooseOpencodeDir);
     connect(action(u"connectServer"_s), &QAction::triggered, m_sources, &SourcesPresenter::showConnectServer);
     connect(action(u"disconnectServer"_s), &QAction::triggered, this, [this] {
-        const QString key = !m_sidebar->currentSource().isEmpty() ? m_sidebar->currentSource() : m_currentSource;
+        const QString key = !m_sidebar->currentSource().isEmpty() ? m_sidebar->currentSource() : currentSource();
         if (ServerSource *server = m_controller->server(key))
             m_sources->disconnectServer(server->key());
     });
-    connect(m_composer, &Composer::importRequested, m_sources, &SourcesPresenter::importSession);
     connect(m_sources, &SourcesPresenter::opencodeShownChanged, action(u"showOpencode"_s), &QAction::setChecked);
     connect(m_sources, &SourcesPresenter::currentChanged, this, [this] {
+        currentPane()->updateHeader();
         updateHeader();
         updateActions();
     });
     connect(m_sources, &SourcesPresenter::sourceClosing, this, [this](const QString &key) {
-        if (m_currentSource == key)
-            showSession(QString());
+        // The tabs of a source that goes close (the last one is emptied).
+        for (SessionPane *pane : m_panes->panes()) {
+            if (pane->source() == key)
+                m_panes->closePane(pane);
+        }
     });
     connect(m_sources, &SourcesPresenter::searchHitActivated, this, [this](const SearchHit &hit) {
         if (openSearchHit(hit))
@@ -55,8 +57,6 @@ void MainWindow::createSourceActions()
 
 void MainWindow::setupSources()
 {
-    if (auto *layout = qobject_cast<QBoxLayout *>(m_timelineView->parentWidget()->layout()))
-        layout->insertWidget(layout->indexOf(m_timelineView) + 1, m_findBar);
     m_sources->setup(m_dataDir, m_service->isReadOnly());
 }
 
@@ -65,41 +65,14 @@ void MainWindow::shutdownSources()
     m_sources->shutdown();
 }
 
-SessionsModel *MainWindow::sessionsFor(const QString &source) const
-{
-    if (source.isEmpty())
-        return m_sessions;
-    return m_tree->sessionsModel(source);
-}
-
 std::optional<Session> MainWindow::currentSessionInfo() const
 {
-    if (m_current.isEmpty())
-        return std::nullopt;
-    const SessionsModel *model = sessionsFor(m_currentSource);
-    return model ? model->session(m_current) : std::nullopt;
-}
-
-void MainWindow::updateSourceState()
-{
-    // A server's sessions run there; OpenCode's folder is read-only (copy into Weft to go on).
-    const bool server = currentServer() != nullptr;
-    const bool foreign = !m_currentSource.isEmpty() && !server;
-    // A session of Weft's store that another process runs is followed live, not prompted here.
-    const std::optional<RunHolder> elsewhere
-        = m_currentSource.isEmpty() && m_controller ? m_controller->runningElsewhere(m_current) : std::nullopt;
-    if (elsewhere)
-        m_composer->setReadOnly(true, tr("This session is being run by %1. It follows live here; fork it to work "
-                                         "on it meanwhile.")
-                                          .arg(elsewhere->describe()));
-    else
-        m_composer->setReadOnly(server ? false : (m_service->isReadOnly() || foreign));
-    m_composer->setImportAvailable(foreign && !m_service->isReadOnly());
+    return currentPane()->sessionInfo();
 }
 
 ServerSource *MainWindow::currentServer() const
 {
-    return m_currentSource.isEmpty() ? nullptr : m_controller->server(m_currentSource);
+    return currentPane()->server();
 }
 
 void MainWindow::onImported(const Session &copy)
@@ -122,7 +95,7 @@ bool MainWindow::openSessionAt(const QString &source, const QString &sessionID, 
     if (!openSession(sessionID, source))
         return false;
     if (!messageID.isEmpty())
-        m_timelineView->revealPart(messageID, partID);
+        timelineView()->revealPart(messageID, partID);
     return true;
 }
 

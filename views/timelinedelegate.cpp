@@ -245,8 +245,13 @@ void TimelineDelegate::invalidate(const QModelIndex &index)
 
 void TimelineDelegate::clearCaches()
 {
-    m_layouts.clear();
+    releaseLayouts();
     m_heights.clear();
+}
+
+void TimelineDelegate::releaseLayouts()
+{
+    m_layouts.clear();
     m_documents.clear();
     m_pieces.clear();
     m_thumbnails.clear();

@@ -64,6 +64,9 @@ public:
     void invalidate(const QModelIndex &index);
     /// Forgets every cached layout, height and document (the font or palette changed).
     void clearCaches();
+    /// Forgets the laid-out text, documents and images but keeps the rows' heights (the view was
+    /// hidden: shown again, it lays out only the rows it paints).
+    void releaseLayouts();
 
     // Estimated heights. A row the view has not shown yet at the current width gets a height
     // estimated from its text's length and its parts, without rendering Markdown: a page of 60

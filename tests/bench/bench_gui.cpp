@@ -14,6 +14,10 @@
 //                                             (password: OPENCODE_SERVER_PASSWORD)
 //   bench_gui gui-scroll DATA SESSION         scroll from the top to the bottom, time every frame
 //   bench_gui gui-idle DATA SESSION SECS      count timer events while the window sits idle
+//   bench_gui gui-tabs DATA SESSION N         RSS with the session open in one tab, then in N
+//                                             tabs (the others hidden); then switching tabs:
+//                                             from the switch to the end of the frame that
+//                                             painted the tab's timeline
 //   bench_gui gui-type DATA SESSION [--stream] type into the composer: key press to the end of
 //                                             the frame that painted it; --stream while a reply
 //                                             streams into the open session (the real processor
@@ -33,6 +37,8 @@
 #include "app/opencodesource.h"
 #include "app/serversource.h"
 #include "mainwindow.h"
+#include "panearea.h"
+#include "sessionpane.h"
 #include "sourcespresenter.h"
 #include "timelineview.h"
 
@@ -61,6 +67,9 @@ public:
     using QApplication::QApplication;
 
     QWidget *viewport = nullptr;
+    /// The end of the first frame after viewport painted (-1: none yet), for the tab switches.
+    qint64 viewportFrameNs = -1;
+    bool viewportPainted = false;
     std::function<bool()> rowsShown; ///< true once the session's rows are in the model
     qint64 firstFrameNs = -1;
     qint64 lastFrameEndNs = -1; ///< when the last frame was flushed
@@ -111,6 +120,8 @@ private:
             const bool result = QApplication::notify(receiver, event);
             frames.append(msSince(start));
             lastFrameEndNs = s_clock.nsecsElapsed();
+            if (viewportPainted && viewportFrameNs < 0)
+                viewportFrameNs = lastFrameEndNs;
             if (paintedRows && firstFrameNs < 0)
                 firstFrameNs = s_clock.nsecsElapsed();
             return result;
@@ -119,6 +130,7 @@ private:
             const qint64 start = s_clock.nsecsElapsed();
             const bool result = QApplication::notify(receiver, event);
             paints.append(msSince(start));
+            viewportPainted = true;
             if (rowsShown && rowsShown())
                 paintedRows = true;
             return result;
@@ -545,9 +557,113 @@ int guiType(BenchApplication &app, const QString &dataDir, const QString &sessio
     return 0;
 }
 
+/// Waits until the viewport watchPaint() named paints and the frame with it ends; the time from
+/// @p start, in ms.
+std::optional<double> untilPainted(BenchApplication &app, qint64 start)
+{
+    if (!waitFor([&] { return app.viewportFrameNs >= 0; }, 60000))
+        return std::nullopt;
+    return double(app.viewportFrameNs - start) / 1e6;
+}
+
+/// Resets what untilPainted() waits for, to @p viewport's next paint.
+void watchPaint(BenchApplication &app, QWidget *viewport)
+{
+    app.viewport = viewport;
+    app.viewportPainted = false;
+    app.viewportFrameNs = -1;
+}
+
+/// Issue 36: ten timelines of an L-sized session open in tabs cost what one does plus what the
+/// hidden ones keep (their rows, not their laid-out text); switching to a tab paints it within
+/// a frame. The same session in every tab: each tab has its own timeline model and rows.
+int guiTabs(BenchApplication &app, const QString &dataDir, const QString &sessionID, int tabs)
+{
+    std::unique_ptr<Window> w = openWindow(app, dataDir, sessionID);
+    if (!w)
+        return 1;
+    MainWindow *window = w->window.get();
+    PaneArea *area = window->paneArea();
+    // What one tab holds once its first page is in and painted, the idle work after it done.
+    const auto settleDown = [] {
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 1500)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    };
+    settleDown();
+    const qint64 rssOne = rssKiB();
+    const qint64 heapOne = heapKiB();
+    QList<double> opens;
+    for (int i = 1; i < tabs; ++i) {
+        const qint64 start = s_clock.nsecsElapsed();
+        if (!window->openSessionInNewTab(sessionID)) {
+            std::fprintf(stderr, "could not open tab %d\n", i + 1);
+            return 1;
+        }
+        SessionPane *pane = area->currentPane();
+        watchPaint(app, pane->timelineView()->viewport());
+        if (!waitFor([pane] { return !pane->timelineModel()->isLoading() && pane->timelineModel()->rowCount() > 0; },
+                     60000)) {
+            std::fprintf(stderr, "tab %d did not load\n", i + 1);
+            return 1;
+        }
+        app.viewportPainted = false;
+        app.viewportFrameNs = -1;
+        if (!untilPainted(app, start))
+            return 1;
+        opens.append(msSince(start));
+    }
+    settleDown();
+    const qint64 rssAll = rssKiB();
+    const qint64 heapAll = heapKiB();
+
+    // Switching: to each tab in turn, several rounds, the time to its painted frame.
+    const QList<SessionPane *> panes = area->panes();
+    QList<double> switches;
+    QList<double> calls;
+    QList<double> paintsOf;
+    for (int round = 0; round < 5; ++round) {
+        for (int i = 0; i < panes.size(); ++i) {
+            SessionPane *pane = panes.at((i + 1) % panes.size());
+            if (pane == area->currentPane())
+                continue;
+            // Between switches the window is idle, as between a user's key presses.
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+            watchPaint(app, pane->timelineView()->viewport());
+            const qint64 start = s_clock.nsecsElapsed();
+            area->setCurrentPane(pane);
+            calls.append(msSince(start));
+            const qsizetype before = app.frames.size();
+            const std::optional<double> ms = untilPainted(app, start);
+            if (app.frames.size() > before)
+                paintsOf.append(app.frames.last());
+            if (!ms) {
+                std::fprintf(stderr, "a switched-to tab never painted\n");
+                return 1;
+            }
+            switches.append(*ms);
+        }
+    }
+    printJson({{u"tabs"_s, qint64(tabs)},
+               // The first tab's first frame, as gui-open measures it: how busy the machine was.
+               {u"first_frame_ms"_s, double(app.firstFrameNs - w->openNs) / 1e6},
+               {u"rows_per_tab"_s, qint64(window->timelineModel()->rowCount())},
+               {u"rss_one_kib"_s, rssOne},
+               {u"rss_all_kib"_s, rssAll},
+               {u"heap_one_kib"_s, heapOne},
+               {u"heap_all_kib"_s, heapAll},
+               {u"open_tab"_s, frameStats(opens)},
+               {u"switch"_s, frameStats(switches)},
+               // Of a switch: the call (the tab shown, the window following it), and its frame.
+               {u"switch_call"_s, frameStats(calls)},
+               {u"switch_frame"_s, frameStats(paintsOf)}});
+    return 0;
+}
+
 int usage()
 {
-    std::fprintf(stderr, "usage: bench_gui gui-open|gui-open-db|gui-open-server|gui-scroll|gui-idle|gui-type DATA SESSION [...]\n");
+    std::fprintf(stderr, "usage: bench_gui gui-open|gui-open-db|gui-open-server|gui-scroll|gui-idle|gui-type|gui-tabs DATA SESSION [...]\n");
     return 2;
 }
 
@@ -577,5 +693,7 @@ int main(int argc, char **argv)
         return guiType(app, dataDir, sessionID, argc > 4 && QByteArray(argv[4]) == "--stream");
     if (mode == "gui-idle")
         return guiIdle(app, dataDir, sessionID, argc > 4 ? QByteArray(argv[4]).toInt() : 10);
+    if (mode == "gui-tabs")
+        return guiTabs(app, dataDir, sessionID, argc > 4 ? std::max(2, QByteArray(argv[4]).toInt()) : 10);
     return usage();
 }

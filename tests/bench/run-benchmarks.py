@@ -381,6 +381,40 @@ class Runner:
                                "rows_all": full[0]["rows_all"], "load_all_ms": med(r["load_all_ms"] for r in full),
                                "fetch_max_frame_ms": max(r["fetch_frames"]["max_ms"] for r in full)})
 
+    def gui_tabs(self):
+        """Issue 36: ten tabs of L (the same session in each; every tab has its own timeline
+        model and rows). gui-tabs-10-L-rss: MB of RSS each hidden tab adds (target 10);
+        gui-tab-switch-L: median ms from switching to a tab to the end of the frame that painted
+        its timeline (target one frame, 16 ms)."""
+        rssfig, switchfig = "gui-tabs-10-L-rss", "gui-tab-switch-L"
+        if not (self.want(rssfig) or self.want(switchfig)):
+            return
+        s = self.store("L")
+        tabs = 10
+        cmd = [os.path.join(self.bench, "bench_gui"), "gui-tabs", s["dataDir"], s["largestSession"], str(tabs)]
+        runs = [self.run_json(cmd) for _ in range(max(1, self.args.runs))]
+        per_tab = [(r["rss_all_kib"] - r["rss_one_kib"]) / 1024 / (tabs - 1) for r in runs]
+        extra = {"rss_one_tab_mib": round(med(r["rss_one_kib"] for r in runs) / 1024, 1),
+                 "rss_ten_tabs_mib": round(med(r["rss_all_kib"] for r in runs) / 1024, 1),
+                 "heap_per_hidden_tab_mib": round(med((r["heap_all_kib"] - r["heap_one_kib"]) / 1024 / (tabs - 1)
+                                                      for r in runs), 1) if runs[0]["heap_one_kib"] >= 0 else None,
+                 "rows_per_tab": runs[0]["rows_per_tab"],
+                 "open_tab_median_ms": med(r["open_tab"]["median_ms"] for r in runs)}
+        if self.want(rssfig):
+            self.record(rssfig, "RSS each hidden tab of L adds (10 tabs open vs 1)", per_tab, 10, "<", unit="MB",
+                        extra=extra)
+        if self.want(switchfig):
+            self.record(switchfig, "switch to a tab of L to its painted frame (10 tabs open)",
+                        [r["switch"]["median_ms"] for r in runs], 16, "<",
+                        extra={"p95_ms": max(r["switch"]["p95_ms"] for r in runs),
+                               "max_ms": max(r["switch"]["max_ms"] for r in runs),
+                               "over_16ms": sum(r["switch"]["over_16ms"] for r in runs),
+                               "switches": sum(r["switch"]["frames"] for r in runs),
+                               "call_median_ms": med(r["switch_call"]["median_ms"] for r in runs),
+                               "frame_median_ms": med(r["switch_frame"]["median_ms"] for r in runs),
+                               # gui-first-frame-L in the same runs: how busy the machine was
+                               "first_frame_L_ms": med(r["first_frame_ms"] for r in runs)})
+
     def record_open(self, fig, title, runs, extra=None, target=150):
         """Records the runs of `bench_gui gui-open*`: opening a session to its first frame."""
         self.record(fig, title, [r["ms"] for r in runs], target, "<",
@@ -852,7 +886,7 @@ class Runner:
         steps = [self.session_list, self.db_figures, self.model_open, lambda: self.gui_open("L", 150),
                  lambda: self.gui_open("XL", 300), self.gui_open_sources, self.servers, self.export, self.fork, self.compaction,
                  self.json_parse, self.stream,
-                 self.gui_scroll, self.typing, self.gui_idle,
+                 self.gui_scroll, self.typing, self.gui_idle, self.gui_tabs,
                  self.search]
         for step in steps:
             try:
@@ -910,6 +944,8 @@ def fmt(v, unit):
         return f"{v:,.0f}/s"
     if unit == "MB/s":
         return f"{v:.0f} MB/s"
+    if unit == "MB":
+        return f"{v:.1f} MB"
     return f"{v:g}"
 
 

@@ -1322,6 +1322,9 @@ void TestDiffPane::screenshotSideBySide()
     }
     auto window = makeWindow(sid);
     QVERIFY(window);
+    // The changes pane sits in its session's pane, beside the timeline: the room it asks for
+    // comes from the timeline only (not the sidebar), whose composer needs 684 px.
+    window->resize(1500, 900);
     ChangesPane *pane = window->changesPane();
     pane->diffView()->setMode(DiffView::Mode::SideBySide);
     QVERIFY(waitLoaded(pane, [&] { Q_EMIT window->timelineView()->turnChangesRequested(sid, firstUser); }));

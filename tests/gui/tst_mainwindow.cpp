@@ -9,6 +9,7 @@
 #include "guitest.h"
 #include "scriptedquestions.h"
 #include "mainwindow.h"
+#include "sessionpane.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
 #include "qt/timelinemodel.h"
@@ -537,7 +538,11 @@ void TestMainWindow::splitterSizesPersist()
     {
         MainWindow *w = makeWindow();
         QVERIFY(w);
-        w->splitter()->setSizes({220, 780, 300});
+        QTRY_VERIFY(!w->currentSessionID().isEmpty()); // the tabs of the window before are in
+        QTRY_VERIFY(w->currentPane()->splitter()->sizes().value(0) > 0);
+        // Sidebar | panes; in the pane, timeline | changes (each pane has its changes pane).
+        w->splitter()->setSizes({220, 1080});
+        w->currentPane()->splitter()->setSizes({780, 300});
         w->centerSplitter()->setSizes({600, 160});
         m_window.reset();
     }
@@ -549,10 +554,13 @@ void TestMainWindow::splitterSizesPersist()
     }
     MainWindow *w = makeWindow();
     QVERIFY(w);
+    // The tabs of the last window come once the session list is in, laid out after.
+    QTRY_VERIFY(!w->currentSessionID().isEmpty());
+    QTRY_VERIFY(w->currentPane()->splitter()->sizes().value(0) > 0);
     sizes = w->splitter()->sizes();
     center = w->centerSplitter()->sizes();
     QCOMPARE(sizes.value(0), 220);
-    QCOMPARE(sizes.value(2), 300);
+    QCOMPARE(w->currentPane()->splitter()->sizes().value(1), 300);
     QCOMPARE(center.value(1), 160);
 }
 

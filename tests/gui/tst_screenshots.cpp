@@ -17,6 +17,8 @@
 #include "guitest.h"
 #include "mainwindow.h"
 #include "noticebar.h"
+#include "panearea.h"
+#include "sessionpane.h"
 #include "qt/attentionmodel.h"
 #include "qt/boardmodel.h"
 #include "processor/setup.h"
@@ -133,6 +135,8 @@ private Q_SLOTS:
     /// The attention inbox open over the window: a session asking for permission and one whose
     /// run failed, while a third is open.
     void attentionInbox();
+    /// Issue 36: two sessions side by side, the right one running.
+    void splitView();
     /// Session › Worktree › Apply to Main Checkout… after a merge that met a conflict: the
     /// worktree's commits and files, and the file in conflict listed.
     void worktreeApplyConflict();
@@ -789,6 +793,59 @@ void TestScreenshots::board()
     for (const QString &id : {login, readme, pytest, cleanup})
         window.controller()->stop(id);
     QTRY_VERIFY_WITH_TIMEOUT(window.controller()->busySessions().isEmpty(), 20000);
+}
+
+void TestScreenshots::splitView()
+{
+    test::useStyle(test::lightPalette());
+    QSettings().clear();
+    test::FakeLlmServer server;
+    QVERIFY(server.listen());
+    SampleStore sample;
+    QVERIFY(sample.setUp());
+    const auto &service = sample.service;
+    SessionService::CreateOptions options;
+    options.directory = sample.project;
+    options.title = u"Update the README for --shout"_s;
+    const Result<Session> other = test::ownRead([&] { return service->create(options); });
+    QVERIFY(other);
+    const ProcessorSetup s = liveSetup(sample.dataDir.path(), server.baseUrl());
+    MainWindow window(test::makeController(service, sample.dataDir.path(), s));
+    QVERIFY(test::showAndOpen(window, sample.sampleID, QSize(1600, 900)));
+    window.action(u"showChanges"_s)->setChecked(false);
+    QVERIFY(window.openSessionInNewTab(other->id()));
+    window.action(u"splitRight"_s)->trigger();
+    // The left group shows the sample session again, the right one the README's, running.
+    window.paneArea()->groups().constFirst()->setCurrentIndex(0);
+    QVERIFY(window.openSession(other->id()));
+    QCOMPARE(window.paneArea()->groups().size(), 2);
+
+    test::OpenAiStream reply(u"qwen3-coder"_s);
+    reply.role()
+        .text(u"I'll add a section on `--shout` after the usage example.\n\n"_s)
+        .text(u"```sh\n$ ./hello --shout world\nHELLO, WORLD!\n```\n\nThe flag upper-cases the whole greeting, "_s)
+        .text(u"so the README says so and shows"_s);
+    test::FakeReply streaming = test::FakeReply::sse(reply.bytes());
+    streaming.hang = true; // still replying when the picture is taken
+    server.enqueue(streaming);
+    SessionPane *right = window.currentPane();
+    right->composer()->setText(u"Document the --shout flag in the README"_s);
+    right->composer()->send();
+    QTRY_VERIFY_WITH_TIMEOUT(right->timelineView()->isAnimating(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(right->timelineModel()->rowCount() >= 2, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        right->timelineModel()
+            ->index(right->timelineModel()->rowCount() - 1)
+            .data(TimelineModel::TextRole)
+            .toString()
+            .contains(u"shows"_s),
+        10000);
+    QVERIFY(test::settle(window));
+    const QString dir = QStringLiteral(WEFT_BINARY_DIR "/screenshots/");
+    QVERIFY(window.grab().save(dir + u"split-view.png"_s));
+    qInfo("wrote %ssplit-view.png", qPrintable(dir));
+    window.controller()->stop(other->id());
+    QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isBusy(other->id()), 10000);
 }
 
 QTEST_MAIN(TestScreenshots)
