@@ -60,8 +60,8 @@ AttentionInbox::AttentionInbox(MainWindow *window)
             m_model->clearRunResult(sessionID, m_window->controller()->sourceOf(sessionID));
     });
     connect(c, &SessionController::serverAdded, this, [this](ServerSource *server) {
-        const QString key = server->key();
-        connect(server, &ServerSource::aboutToClose, m_model, [this, key] { m_model->removeSource(key); });
+        // Its key once it answered (known after it was added).
+        connect(server, &ServerSource::aboutToClose, m_model, [this, server] { m_model->removeSource(server->key()); });
     });
     connect(window, &MainWindow::currentSessionChanged, m_model,
             [this](const QString &sessionID) { m_model->setCurrentSession(sessionID, m_window->currentSource()); });

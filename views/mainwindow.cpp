@@ -617,7 +617,7 @@ void MainWindow::newSession()
         options.projectID = current->projectID();
     // Created off the GUI thread (it reads the store's projects); the list has the session before
     // the result comes (sessionCreated is queued first).
-    whenFinished(QtConcurrent::run([service = m_service, options] { return service->create(options); }), this,
+    whenFinished(m_controller->withService([options](SessionService &service) { return service.create(options); }), this,
                  [this](const Result<Session> &created) {
                      if (!created) {
                          QMessageBox::warning(
@@ -829,10 +829,10 @@ void MainWindow::importFiles(const QStringList &paths)
         QString path;
         Result<Transfer::ImportResult> result;
     };
-    const QFuture<QList<Outcome>> done = QtConcurrent::run([service = m_service, paths] {
+    const QFuture<QList<Outcome>> done = m_controller->withService([paths](SessionService &service) {
         QList<Outcome> outcomes;
         for (const QString &path : paths)
-            outcomes.append({path, Transfer::importFile(*service, path)});
+            outcomes.append({path, Transfer::importFile(service, path)});
         return outcomes;
     });
     whenFinished(done, this, [this](const QList<Outcome> &outcomes) {

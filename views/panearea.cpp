@@ -2,6 +2,7 @@
 #include "panearea.h"
 
 #include "app/sessioncontroller.h"
+#include "qt/timelinemodel.h"
 #include "sessionpane.h"
 #include "style.h"
 #include "timelineview.h"

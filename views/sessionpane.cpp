@@ -145,8 +145,11 @@ SessionsModel *SessionPane::sessionsFor(const QString &source) const
     return m_tree->sessionsModel(source);
 }
 
-void SessionPane::setSession(const QString &sessionID, const QString &source)
+void SessionPane::setSession(const QString &shownID, const QString &source)
 {
+    // A source that went (a server disconnected while the sidebar still listed its sessions)
+    // shows nothing: its sessions are not Weft's own.
+    const QString sessionID = m_controller->hasSource(source) ? shownID : QString();
     m_queued->setSessionID(sessionID);
     const QString shownSource = sessionID.isEmpty() ? QString() : source;
     if (sessionID == m_sessionID && shownSource == m_source)
@@ -162,7 +165,7 @@ void SessionPane::setSession(const QString &sessionID, const QString &source)
     const std::optional<Session> shown = sessionID.isEmpty() || !m_source.isEmpty() ? std::nullopt : sessionInfo();
     m_composer->setProjectDirectory(shown ? shown->directory() : QString());
     if (!shown && !sessionID.isEmpty() && m_source.isEmpty()) {
-        whenFinished(QtConcurrent::run([service = m_controller->sharedService(), sessionID] { return service->get(sessionID); }),
+        whenFinished(m_controller->withService([sessionID](SessionService &service) { return service.get(sessionID); }),
                      this, [this, sessionID](const std::optional<Session> &session) {
                          if (session && sessionID == m_sessionID && m_source.isEmpty())
                              m_composer->setProjectDirectory(session->directory());

@@ -357,7 +357,6 @@ void SourcesPresenter::disconnectServer(const QString &key)
 
 void SourcesPresenter::onServerAdded(ServerSource *server)
 {
-    const QString key = server->key();
     connect(server, &ServerSource::ready, this, [this, server] {
         m_tree->addSource(server->key(), server->sessions(), server->label());
         followSourceModel(server->key(), server->sessions());
@@ -377,7 +376,10 @@ void SourcesPresenter::onServerAdded(ServerSource *server)
         if (server->key() == m_currentSource)
             Q_EMIT currentChanged();
     });
-    connect(server, &ServerSource::aboutToClose, this, [this, key] {
+    // The key as it is when the server goes: a server's key is known once it answered, after it
+    // was added.
+    connect(server, &ServerSource::aboutToClose, this, [this, server] {
+        const QString key = server->key();
         Q_EMIT sourceClosing(key);
         m_tree->removeSource(key);
     });

@@ -39,8 +39,10 @@ SessionController::SessionController(std::shared_ptr<SessionService> service, co
     , m_service(std::move(service))
     , m_dataDir(dataDir)
     , m_pool(new QThreadPool(this))
+    , m_servicePool(new QThreadPool(this))
 {
     m_pool->setMaxThreadCount(2);
+    m_servicePool->setMaxThreadCount(4);
     setupProcessor(std::move(setup));
     // The summary of a compaction started here, as it streams.
     connect(m_service.get(), &SessionService::messageUpdated, this, [this](const Message &m) {
@@ -129,8 +131,10 @@ std::optional<RunHolder> SessionController::runningElsewhere(const QString &sess
 SessionController::~SessionController()
 {
     closeSources();
-    // Work that uses the processor ends first; then the processor stops its runs and waits for them.
+    // Work that uses the processor or a service ends first; then the processor stops its runs and
+    // waits for them.
     m_pool->waitForDone();
+    m_servicePool->waitForDone();
     m_processor.reset();
 }
 
@@ -698,7 +702,7 @@ void SessionController::fork(const QString &sessionID, const QString &messageID)
     std::shared_ptr<SessionService> service = m_service;
     // Copying a long session is many small writes: off the GUI thread. The new session's signals
     // reach the models queued, before the continuation below runs.
-    whenFinished(QtConcurrent::run([service, sessionID, messageID] { return service->fork(sessionID, messageID); }),
+    whenFinished(QtConcurrent::run(m_servicePool, [service, sessionID, messageID] { return service->fork(sessionID, messageID); }),
                  this, [this, sessionID](const Result<Session> &result) {
                      if (!result)
                          Q_EMIT failed(Operation::Fork, sessionID, result.error().toString());
@@ -819,7 +823,7 @@ QFuture<Result<Session>> SessionController::rename(const QString &sessionID, con
         return QtFuture::makeReadyValueFuture(Result<Session>(idle.error()));
     if (ServerSource *server = serverOf(sessionID))
         return server->rename(sessionID, title);
-    return QtConcurrent::run([service = sharedServiceOf(sessionID), sessionID, title] {
+    return QtConcurrent::run(m_servicePool, [service = sharedServiceOf(sessionID), sessionID, title] {
         return service->rename(sessionID, title);
     });
 }
@@ -828,7 +832,7 @@ QFuture<Result<Session>> SessionController::setArchived(const QString &sessionID
 {
     if (const Result<void> idle = checkIdle(sessionID); !idle)
         return QtFuture::makeReadyValueFuture(Result<Session>(idle.error()));
-    return QtConcurrent::run([service = sharedServiceOf(sessionID), sessionID, archived] {
+    return QtConcurrent::run(m_servicePool, [service = sharedServiceOf(sessionID), sessionID, archived] {
         return service->setArchived(sessionID, archived);
     });
 }
@@ -840,7 +844,7 @@ QFuture<Result<TrashEntry>> SessionController::moveToTrash(const QString &sessio
             Result<TrashEntry>(Error{SessionTr::tr("an OpenCode server's sessions have no trash"), sessionID}));
     if (const Result<void> idle = checkIdle(sessionID); !idle)
         return QtFuture::makeReadyValueFuture(Result<TrashEntry>(idle.error()));
-    return QtConcurrent::run([service = m_service, sessionID] { return service->moveToTrash(sessionID); });
+    return QtConcurrent::run(m_servicePool, [service = m_service, sessionID] { return service->moveToTrash(sessionID); });
 }
 
 QFuture<Result<void>> SessionController::remove(const QString &sessionID)
@@ -852,7 +856,7 @@ QFuture<Result<void>> SessionController::remove(const QString &sessionID)
         server->remove(sessionID);
         return QtFuture::makeReadyValueFuture(Result<void>());
     }
-    return QtConcurrent::run([service = m_service, sessionID] { return service->remove(sessionID); });
+    return QtConcurrent::run(m_servicePool, [service = m_service, sessionID] { return service->remove(sessionID); });
 }
 
 bool SessionController::unrevert(const QString &sessionID)
@@ -882,7 +886,7 @@ QFuture<Result<void>> SessionController::exportSession(const QString &sessionID,
 {
     // A session of OpenCode's source exports from OpenCode's data, as `opencode export` does.
     // Written as it is read; the file appears, whole, only when all of it is written.
-    return QtConcurrent::run([service = sharedServiceFor(source), sessionID, path]() -> Result<void> {
+    return QtConcurrent::run(m_servicePool, [service = sharedServiceFor(source), sessionID, path]() -> Result<void> {
         QSaveFile file(path);
         if (!file.open(QIODevice::WriteOnly))
             return Error{file.errorString(), {}};
@@ -940,6 +944,12 @@ void SessionController::closeSources()
         disconnect(m_opencode, nullptr, this, nullptr);
         m_opencode->close();
     }
+}
+
+bool SessionController::hasSource(const QString &source) const
+{
+    return source.isEmpty() || (m_opencode && m_opencode->key() == source && m_opencode->service())
+        || (server(source) && server(source)->service());
 }
 
 SessionService *SessionController::serviceFor(const QString &source) const

@@ -17,10 +17,12 @@
 #include <QHash>
 #include <QObject>
 #include <QSet>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <functional>
 #include <memory>
 #include <optional>
+#include <type_traits>
 
 class QFileSystemWatcher;
 class QThreadPool;
@@ -135,6 +137,14 @@ public:
 
     [[nodiscard]] SessionService *service() const { return m_service.get(); }
     [[nodiscard]] const std::shared_ptr<SessionService> &sharedService() const { return m_service; }
+    /// Runs @p work (a callable taking SessionService &) with Weft's own service off the GUI
+    /// thread, on the pool the controller waits for when it goes: what holds a service must not
+    /// let go of it on a pool thread after the window closed (its watchers are the GUI thread's).
+    template<typename Work>
+    [[nodiscard]] auto withService(Work work) -> QFuture<std::invoke_result_t<Work, SessionService &>>
+    {
+        return QtConcurrent::run(m_servicePool, [service = m_service, work = std::move(work)] { return work(*service); });
+    }
     [[nodiscard]] QString dataDir() const { return m_dataDir; }
     /// The store's problems (damaged files it skipped).
     [[nodiscard]] QList<StoreProblem> problems() const;
@@ -397,6 +407,9 @@ public:
     /// in too, so that both find the same.
     [[nodiscard]] static QList<SearchDocument> searchDocuments(const Message &message, const QList<Part> &parts);
     [[nodiscard]] OpencodeSource *opencodeSource() const { return m_opencode; }
+    /// Whether @p source is one the controller has now: Weft's own (empty), OpenCode's folder or
+    /// database, a connected server (serviceFor() answers Weft's own service for any other).
+    [[nodiscard]] bool hasSource(const QString &source) const;
     /// The service of @p source: OpenCode's or a server's when @p source is its key, else Weft's.
     [[nodiscard]] SessionService *serviceFor(const QString &source) const;
     /// The search index's key of Weft's own store.
@@ -467,6 +480,11 @@ private:
     QString m_configPath;
     std::unique_ptr<const Compaction::Settings> m_compactionSettings; // of the config (the context meter's)
     QThreadPool *m_pool = nullptr; // work off the GUI thread that uses the processor (previews, undo)
+    /// Work off the GUI thread that holds one of the sessions' services (rename, fork, worktrees
+    /// and their setup scripts, ...). The controller waits for it when it goes: a service's last
+    /// reference must not go on a pool thread (its watchers belong to the GUI thread), which the
+    /// global pool's work did after a window closed (a pane test then hung on a dead inotify fd).
+    QThreadPool *m_servicePool = nullptr;
     QList<PermissionRequest> m_permissions; // pending questions, oldest first
     QHash<QString, CompactionTokens> m_compactionResults;
     QSet<QString> m_compacting; // sessions with a compact() running

@@ -23,7 +23,7 @@ namespace weft
 
 QFuture<Result<Session>> SessionController::createSession(const NewSessionRequest &request)
 {
-    return QtConcurrent::run([service = m_service, request]() -> Result<Session> {
+    return QtConcurrent::run(m_servicePool, [service = m_service, request]() -> Result<Session> {
         SessionService::CreateOptions options;
         options.directory = request.directory;
         options.projectID = request.projectID;
@@ -43,7 +43,7 @@ QFuture<Result<Worktree>> SessionController::worktreeOf(const QString &sessionID
 {
     if (ServerSource *server = serverOf(sessionID))
         return server->worktreeOf(sessionID);
-    return QtConcurrent::run([service = sharedServiceOf(sessionID), sessionID]() -> Result<Worktree> {
+    return QtConcurrent::run(m_servicePool, [service = sharedServiceOf(sessionID), sessionID]() -> Result<Worktree> {
         const std::optional<Session> session = service->get(sessionID);
         if (!session)
             return Error{SessionTr::tr("no session %1").arg(sessionID), sessionID};
@@ -139,7 +139,7 @@ QFuture<Result<Session>> SessionController::forkWorktree(const QString &sessionI
 {
     if (const Result<void> idle = checkIdle(sessionID); !idle)
         return QtFuture::makeReadyValueFuture(Result<Session>(idle.error()));
-    return QtConcurrent::run([service = sharedServiceOf(sessionID), sessionID, from, options]() -> Result<Session> {
+    return QtConcurrent::run(m_servicePool, [service = sharedServiceOf(sessionID), sessionID, from, options]() -> Result<Session> {
         const Result<Worktree> made = SessionWorktree::fork(from, options);
         if (!made)
             return made.error();
@@ -158,7 +158,7 @@ QFuture<Result<QString>> SessionController::proposeCommitMessage(const QString &
         QList<WorktreeCommit> commits;
     };
     const std::shared_ptr<SessionService> service = sharedServiceOf(sessionID);
-    QFuture<Result<Asked>> read = QtConcurrent::run([service, sessionID, worktree]() -> Result<Asked> {
+    QFuture<Result<Asked>> read = QtConcurrent::run(m_servicePool, [service, sessionID, worktree]() -> Result<Asked> {
         Asked asked;
         const QList<MessageWithParts> messages = service->messages(sessionID);
         for (auto it = messages.crbegin(); it != messages.crend(); ++it) {

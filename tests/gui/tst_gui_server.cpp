@@ -225,6 +225,7 @@ private Q_SLOTS:
     void questionDialog();
     void keepsPaintingOverASlowLink();
     void composerOffersAnOpenCode2ServersModels();
+    void disconnectedWhileItsSessionLoads();
 
 private:
     MainWindow *makeWindow();
@@ -680,6 +681,25 @@ void TestGuiServer::composerOffersAnOpenCode2ServersModels()
     };
     QTRY_COMPARE_WITH_TIMEOUT(sorted(listed()), sorted(weftModels + QStringList{u"fake/m1"_s}), 10000);
     QCOMPARE(w->composer()->currentModel(), u"fake/m1"_s);
+}
+
+void TestGuiServer::disconnectedWhileItsSessionLoads()
+{
+    // The server goes while the timeline still waits for its session's first page: the window
+    // shows no session of it, and the answers that come late reach nothing.
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    ServerSource *source = connect(w);
+    QVERIFY(source);
+    const QString key = source->key();
+    QVERIFY(w->openSession(v1Session(), key));
+    QVERIFY(w->timelineModel()->isLoading());
+    w->sources()->disconnectServer(key);
+    QTRY_VERIFY_WITH_TIMEOUT(!w->sessionTreeModel()->indexForSource(key).isValid(), 10000);
+    QVERIFY(w->currentSource().isEmpty());
+    // What the server still had to answer goes with it: the window goes on with Weft's sessions.
+    QVERIFY(test::openAndLoad(*w, u"ses_dff058141ffeXJnTNzT8vnXcKt"_s));
+    QVERIFY(w->timelineModel()->rowCount() > 0);
 }
 
 QTEST_MAIN(TestGuiServer)
