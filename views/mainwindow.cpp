@@ -752,6 +752,7 @@ void MainWindow::showSettings()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &SettingsDialog::appearanceChanged, this,
             [this] { m_composer->setDefaultDelivery(Composer::savedDefaultDelivery()); });
+    connect(dialog, &SettingsDialog::searchLimitsChanged, m_controller.get(), &SessionController::setSearchLimits);
     dialog->open();
 }
 

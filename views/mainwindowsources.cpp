@@ -7,6 +7,7 @@
 #include "app/serversource.h"
 #include "composer.h"
 #include "findbar.h"
+#include "indexingguest.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
 #include "session/sessionservice.h"
@@ -28,6 +29,7 @@ void MainWindow::createSourceActions()
     m_sources = new SourcesPresenter(this, m_controller.get(), m_tree, m_notices,
                                      [this]() -> UserQuestions & { return questions(); });
     connect(action(u"searchAll"_s), &QAction::triggered, m_sources, &SourcesPresenter::showSearchPanel);
+    new IndexingGuest(m_controller.get(), m_sidebar->filterEdit(), this);
     connect(action(u"showOpencode"_s), &QAction::triggered, m_sources,
             [this](bool checked) { m_sources->setOpencodeShown(checked); });
     connect(action(u"chooseOpencodeDir"_s), &QAction::triggered, m_sources, &SourcesPresenter::chooseOpencodeDir);

@@ -242,6 +242,7 @@ public:
     void removeSource(SessionService *service, bool alive);
     void syncSource(SessionService *service, bool rebuild);
     void rebuildAll();
+    void syncAll(bool rebuild);
     void flush();
 
 private:
@@ -361,9 +362,15 @@ void SearchIndex::Worker::rebuildAll()
     flush();
     if (Result<void> r = m_index->clear(); !r)
         qCWarning(lcSearch) << "could not clear the index:" << r.error().toString();
+    syncAll(true);
+}
+
+void SearchIndex::Worker::syncAll(bool rebuild)
+{
+    flush();
     const QList<SessionService *> services = m_sources.keys();
     for (SessionService *service : services)
-        syncSource(service, true);
+        syncSource(service, rebuild);
 }
 
 qint64 SearchIndex::Worker::messageTime(SessionService *service, const QString &sessionID, const QString &messageID)
@@ -567,26 +574,6 @@ Result<void> SearchIndex::open(const QString &file)
         QMetaObject::invokeMethod(m_worker, [this] { m_threadId = becomeGuest(); }, Qt::BlockingQueuedConnection);
     }
     return {};
-}
-
-bool SearchIndex::Limits::admits(const Session &session, qint64 nowMs) const
-{
-    auto within = [dir = session.directory()](const QStringList &folders) {
-        return std::any_of(folders.cbegin(), folders.cend(), [&dir](const QString &f) {
-            const QString folder = QDir::cleanPath(f);
-            return dir == folder || dir.startsWith(folder.endsWith(u'/') ? folder : folder + u'/');
-        });
-    };
-    if (!projects.isEmpty() && !within(projects))
-        return false;
-    if (within(excludedProjects))
-        return false;
-    return maxAgeDays <= 0 || session.updated() >= nowMs - qint64(maxAgeDays) * 24 * 3600 * 1000;
-}
-
-QString SearchIndex::Limits::fingerprint() const
-{
-    return toolOutputs ? u"outputs"_s : u"no-outputs"_s;
 }
 
 void SearchIndex::setLimits(const Limits &limits)
@@ -1341,6 +1328,14 @@ void SearchIndex::removeSource(SessionService *service)
         return;
     Worker *worker = m_worker;
     QMetaObject::invokeMethod(worker, [worker, service] { worker->removeSource(service, true); }, Qt::BlockingQueuedConnection);
+}
+
+void SearchIndex::refresh()
+{
+    if (!m_worker)
+        return;
+    Worker *worker = m_worker;
+    QMetaObject::invokeMethod(worker, [worker] { worker->syncAll(false); }, Qt::QueuedConnection);
 }
 
 void SearchIndex::rebuild()

@@ -72,19 +72,8 @@ public:
     /// register Weft's own tokenizer.
     [[nodiscard]] QString tokenizer() const { return m_tokenizer; }
 
-    /// What is indexed (Settings › Search). Sessions outside the limits are dropped by the next
-    /// sync; a change of toolOutputs reads every session again.
-    struct Limits {
-        QStringList projects;         ///< only sessions in these folders or below them (empty: all)
-        QStringList excludedProjects; ///< never sessions in these folders or below them
-        int maxAgeDays = 0;           ///< only sessions updated within this many days (0: all)
-        bool toolOutputs = true;      ///< index tool outputs (capped); off: tool names and inputs only
-        bool operator==(const Limits &) const = default;
-        /// Whether @p session is indexed at @p nowMs.
-        [[nodiscard]] bool admits(const Session &session, qint64 nowMs) const;
-        /// What changes the documents of an admitted session (stored with the index).
-        [[nodiscard]] QString fingerprint() const;
-    };
+    /// What is indexed (Settings › Search): the next sync drops what the limits exclude.
+    using Limits = SearchLimits;
     void setLimits(const Limits &limits);
     [[nodiscard]] Limits limits() const;
 
@@ -116,6 +105,9 @@ public:
     void removeSource(SessionService *service);
     /// Empties the index and reads every followed source again, in the background.
     void rebuild();
+    /// Brings the index up to date with every followed source again, in the background (after
+    /// setLimits()).
+    void refresh();
     /// Waits until the background work queued so far (including pending coalesced changes) is
     /// written. For tests and the command line; returns false on timeout.
     bool waitForIdle(int timeoutMs = 30000);
