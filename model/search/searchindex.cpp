@@ -555,6 +555,8 @@ Result<void> SearchIndex::open(const QString &file)
         QSqlQuery q(db);
         q.exec(u"PRAGMA journal_mode = WAL"_s);
         q.exec(u"PRAGMA synchronous = NORMAL"_s);
+        // A sync's big transactions grow the write-ahead log; it shrinks again after a checkpoint.
+        q.exec(u"PRAGMA journal_size_limit = 4194304"_s);
         return {};
     });
     Result<QSqlDatabase> db = connection();

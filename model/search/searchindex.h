@@ -162,8 +162,10 @@ public:
                                                          QSet<size_t> *seenOutputs = nullptr, bool toolOutputs = true);
     [[nodiscard]] static std::optional<SearchDocument> document(const Part &part, qint64 time,
                                                                 QSet<size_t> *seenOutputs = nullptr, bool toolOutputs = true);
-    static constexpr qsizetype ToolOutputHead = 6 * 1024;
-    static constexpr qsizetype ToolOutputTail = 2 * 1024;
+    /// What of a tool output is indexed: its start (the command's first lines, a file's head)
+    /// and its end (a test run's summary, the error); the middle of a long output is left out.
+    static constexpr qsizetype ToolOutputHead = 1024;
+    static constexpr qsizetype ToolOutputTail = 512;
     /// The FTS5 expression for a user's query, or empty when it has no words.
     [[nodiscard]] static QString ftsQuery(const QString &query);
 
