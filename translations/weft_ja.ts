@@ -4602,12 +4602,12 @@ This cannot be undone.</source>
 <context>
     <name>weft::IndexingGuest</name>
     <message>
-        <source>Filter sessions…</source>
-        <translation>セッションを絞り込み…</translation>
+        <source>Indexing %L1/%L2…</source>
+        <translation>インデックス作成中 %L1/%L2…</translation>
     </message>
     <message>
-        <source>Filter sessions · indexing %L1 of %L2…</source>
-        <translation>セッションを絞り込み · インデックス作成中 %L1 / %L2…</translation>
+        <source>Filter sessions…</source>
+        <translation>セッションを絞り込み…</translation>
     </message>
 </context>
 <context>
@@ -4658,7 +4658,7 @@ This cannot be undone.</source>
     </message>
     <message>
         <source>Index &amp;tool outputs (their first and last few KB, each once per session)</source>
-        <translation>ツールの出力もインデックス化(&amp;T)（先頭と末尾の数 KB、同じ出力はセッションごとに 1 回）</translation>
+        <translation>ツールの出力もインデックス化(&amp;T)（先頭と末尾の数キロバイト、同じ出力はセッションごとに 1 回）</translation>
     </message>
     <message>
         <source>&amp;Index sessions for search</source>

@@ -4602,12 +4602,12 @@ This cannot be undone.</source>
 <context>
     <name>weft::IndexingGuest</name>
     <message>
-        <source>Filter sessions…</source>
-        <translation>筛选会话…</translation>
+        <source>Indexing %L1/%L2…</source>
+        <translation>正在索引 %L1/%L2…</translation>
     </message>
     <message>
-        <source>Filter sessions · indexing %L1 of %L2…</source>
-        <translation>筛选会话 · 正在索引 %L1 / %L2…</translation>
+        <source>Filter sessions…</source>
+        <translation>筛选会话…</translation>
     </message>
 </context>
 <context>
@@ -4658,7 +4658,7 @@ This cannot be undone.</source>
     </message>
     <message>
         <source>Index &amp;tool outputs (their first and last few KB, each once per session)</source>
-        <translation>索引工具输出(&amp;T)（开头和结尾的几 KB，相同输出每个会话只索引一次）</translation>
+        <translation>索引工具输出(&amp;T)（开头和结尾的几千字节，相同输出每个会话只索引一次）</translation>
     </message>
     <message>
         <source>&amp;Index sessions for search</source>

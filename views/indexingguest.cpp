@@ -32,16 +32,10 @@ IndexingGuest::IndexingGuest(SessionController *controller, QLineEdit *filter, Q
     QCoreApplication::instance()->installEventFilter(this);
 }
 
-IndexingGuest::~IndexingGuest()
-{
-    if (m_typing.isActive())
-        typingStopped();
-}
-
 QString IndexingGuest::placeholder(int done, int total)
 {
     if (done < total)
-        return tr("Filter sessions · indexing %L1 of %L2…").arg(done).arg(total);
+        return tr("Indexing %L1/%L2…").arg(done).arg(total);
     return tr("Filter sessions…");
 }
 

@@ -15,7 +15,7 @@ class SessionController;
 
 /// The search index as a guest of the window (issue 37): its background sync waits while the
 /// user types in any text field (until TypingPauseMs after the last key), and the sidebar's
-/// filter field shows how far it is ("Filter sessions · indexing 1,234 of 30,000…").
+/// filter field shows how far it is ("Indexing 1,234/30,000…" while it is empty).
 class IndexingGuest : public QObject
 {
     Q_OBJECT
@@ -25,7 +25,6 @@ public:
 
     /// Watches the application's key presses; shows the progress in @p filter's placeholder.
     IndexingGuest(SessionController *controller, QLineEdit *filter, QObject *parent = nullptr);
-    ~IndexingGuest() override;
 
     /// The filter's placeholder for @p done sessions of @p total (the plain one when done).
     [[nodiscard]] static QString placeholder(int done, int total);

@@ -354,6 +354,13 @@ void SearchIndex::Worker::syncSource(SessionService *service, bool rebuild)
     }
     qCInfo(lcSearch) << "indexed" << key << ":" << r->indexed << "of" << r->sessions << "sessions read again," << r->removed << "removed"
                      << (r->stopped ? "(stopped)" : "");
+    if (r->stopped && !m_index->isClosing()) {
+        // Stopped for a source's removal: the rest follows it (the batches written are kept).
+        QMetaObject::invokeMethod(this, [this, service] {
+            if (m_sources.contains(service))
+                syncSource(service, false);
+        }, Qt::QueuedConnection);
+    }
     QMetaObject::invokeMethod(index, [index] { Q_EMIT index->updated(); }, Qt::QueuedConnection);
 }
 
@@ -609,17 +616,23 @@ bool SearchIndex::isPaused() const
     return !m_pauses.isEmpty();
 }
 
+bool SearchIndex::isClosing() const
+{
+    QMutexLocker locker(&m_mutex);
+    return m_closing;
+}
+
 bool SearchIndex::backgroundProgress(int done, int total)
 {
     m_done = done;
     m_total = total;
     QMutexLocker locker(&m_mutex);
-    while (done < total && !m_pauses.isEmpty() && !m_closing) {
+    while (done < total && !m_pauses.isEmpty() && !m_closing && m_interrupts == 0) {
         m_waiting = true;
         m_wake.wait(&m_mutex);
     }
     m_waiting = false;
-    return !m_closing;
+    return !m_closing && m_interrupts == 0;
 }
 
 Result<void> SearchIndex::createSchema(QSqlDatabase &db)
@@ -1328,8 +1341,18 @@ void SearchIndex::removeSource(SessionService *service)
 {
     if (!m_worker)
         return;
+    {
+        // A paused sync would never get to the removal: it stops (and goes on afterwards).
+        QMutexLocker locker(&m_mutex);
+        ++m_interrupts;
+        m_wake.wakeAll();
+    }
     Worker *worker = m_worker;
-    QMetaObject::invokeMethod(worker, [worker, service] { worker->removeSource(service, true); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(worker, [this, worker, service] {
+        worker->removeSource(service, true);
+        QMutexLocker locker(&m_mutex);
+        --m_interrupts;
+    }, Qt::BlockingQueuedConnection);
 }
 
 void SearchIndex::refresh()

@@ -189,6 +189,7 @@ private:
     Result<Plan> plan(QSqlDatabase &db, Store &store, const QString &source, bool rebuild);
     /// The worker's progress: records it, and waits while paused; false when the index closes.
     bool backgroundProgress(int done, int total);
+    bool isClosing() const;
     Result<QSqlDatabase> connection();
     Result<void> createSchema(QSqlDatabase &db);
     Result<void> writeSession(QSqlDatabase &db, const QString &source, const Session &session,
@@ -209,6 +210,7 @@ private:
     QWaitCondition m_wake;
     QSet<QString> m_pauses;
     bool m_closing = false;
+    int m_interrupts = 0; // removeSource() calls waiting for the worker
     Limits m_limits;
     std::atomic<bool> m_waiting = false;
     std::atomic<qint64> m_threadId = 0;

@@ -474,6 +474,18 @@ void TestGuiSearch::screenshots()
     QTest::keyClick(w->findBar()->edit(), Qt::Key_Return);
     QVERIFY(test::settle(*w));
     QVERIFY(w->grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/find-bar.png")));
+
+    // The index's progress in the sidebar's filter field, and Settings › Search.
+    Q_EMIT w->controller()->searchProgress(1234, 3000);
+    auto *sidebar = w->findChild<QWidget *>(u"sidebar"_s);
+    QVERIFY(sidebar);
+    QVERIFY(sidebar->grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/sidebar-indexing.png")));
+    SettingsDialog settings({}, w);
+    settings.setCurrentPage(SettingsDialog::Page::Search);
+    settings.resize(760, 520);
+    settings.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&settings));
+    QVERIFY(settings.grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/settings-search.png")));
 }
 
 QTEST_MAIN(TestGuiSearch)

@@ -720,13 +720,24 @@ void TestSearchIndex::pausesWhileBusy()
     QCOMPARE(status->indexed, 150);
     QCOMPARE(status->sessions, 150);
 
+    // A source removed while its sync waits: the sync stops, the removal returns.
+    SearchIndex second;
+    QVERIFY(second.open(dir.filePath(u"second.db"_s)));
+    second.pause(u"typing"_s);
+    second.addSource(&service);
+    QTRY_VERIFY_WITH_TIMEOUT(second.isWaiting(), 20000);
+    second.removeSource(&service);
+    QVERIFY(!second.isWaiting());
+    QVERIFY(second.waitForIdle(20000));
+    QVERIFY(second.isPaused());
+
     // An index that closes while paused stops at once.
-    auto second = std::make_unique<SearchIndex>();
-    QVERIFY(second->open(dir.filePath(u"second.db"_s)));
-    second->pause(u"typing"_s);
-    second->addSource(&service);
-    QTRY_VERIFY_WITH_TIMEOUT(second->isWaiting(), 20000);
-    second.reset();
+    auto third = std::make_unique<SearchIndex>();
+    QVERIFY(third->open(dir.filePath(u"third.db"_s)));
+    third->pause(u"typing"_s);
+    third->addSource(&service);
+    QTRY_VERIFY_WITH_TIMEOUT(third->isWaiting(), 20000);
+    third.reset();
 }
 
 void TestSearchIndex::answersWhileSyncingAndResumesAfterRestart()
