@@ -923,7 +923,7 @@ QString usage()
            u"  export SESSION_ID\n"
            u"  import FILE\n"
            u"  import --from-db OPENCODE_DATA_DIR [SESSION_ID...]\n"
-           u"  search QUERY... [--format json|text] [--session ID] [--limit N] [--rebuild]\n"
+           u"  search QUERY... [--format json|text] [--session ID] [--limit N] [--rebuild] [--status]\n"
            u"  run [--session ID | --worktree NAME] [--model PROVIDER/MODEL] [--agent NAME] [--auto-approve] [--dir DIR] MESSAGE...\n"
            u"  mcp list [--format json|text]\n"
            u"  trash list|restore ENTRY|delete ENTRY|empty\n"

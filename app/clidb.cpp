@@ -16,6 +16,8 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QLocale>
+#include <QSettings>
 
 #include <cstdio>
 #include <unistd.h>
@@ -52,6 +54,7 @@ int searchCommand(const GlobalOptions &options, const QStringList &args)
     cmd.addOption({u"limit"_s, u"At most N matches (default 20; 0: all)."_s, u"N"_s, u"20"_s});
     cmd.addOption({u"rebuild"_s, u"Read every session again before searching (a QUERY is then optional)."_s});
     cmd.addOption({u"index"_s, u"The index file (default: search.db in Weft's data dir)."_s, u"FILE"_s});
+    cmd.addOption({u"status"_s, u"Show how far the index is (sessions indexed of all, documents, size) without updating it."_s});
     if (const auto done = cmd.parse(args))
         return *done;
     const QString format = cmd.value(u"format"_s);
@@ -68,7 +71,8 @@ int searchCommand(const GlobalOptions &options, const QStringList &args)
     }
     const QString query = cmd.positional().join(u' ').trimmed();
     const bool rebuild = cmd.isSet(u"rebuild"_s);
-    if (query.isEmpty() && !rebuild)
+    const bool status = cmd.isSet(u"status"_s);
+    if (query.isEmpty() && !rebuild && !status)
         return cmd.usageError(u"search needs a QUERY"_s);
     if (!query.isEmpty() && SearchIndex::ftsQuery(query).isEmpty())
         return fail(u"the query has no words to look for"_s, 2);
@@ -83,7 +87,33 @@ int searchCommand(const GlobalOptions &options, const QStringList &args)
     SearchIndex index;
     if (Result<void> r = index.open(indexFile); !r)
         return fail(r.error().toString());
+    // The limits of Settings › Search, so that the window and the command line keep one index.
+    const SearchIndex::Limits limits = SearchIndex::Limits::read(QSettings());
+    index.setLimits(limits);
     Store &store = *opened->store;
+    if (status) {
+        const Result<SearchIndex::Status> s = index.status(store);
+        if (!s)
+            return fail(s.error().toString());
+        if (format == u"json") {
+            out(toJson(JsonObject{{u"sessions"_s, s->sessions},
+                                  {u"indexed"_s, s->indexed},
+                                  {u"documents"_s, s->documents},
+                                  {u"bytes"_s, s->bytes},
+                                  {u"enabled"_s, limits.enabled},
+                                  {u"file"_s, index.file()}},
+                       2)
+                + '\n');
+        } else {
+            out(u"Indexed %1 of %2 sessions (%3 documents, %4 MB) in %5%6\n"_s.arg(QLocale::system().toString(s->indexed))
+                    .arg(QLocale::system().toString(s->sessions))
+                    .arg(QLocale::system().toString(s->documents))
+                    .arg(double(s->bytes) / 1e6, 0, 'f', 1)
+                    .arg(index.file(), limits.enabled ? QString() : u" (indexing is off in Settings › Search)"_s)
+                    .toUtf8());
+        }
+        return 0;
+    }
     const Result<SearchIndex::SyncStats> synced = index.sync(store, {}, rebuild);
     reportProblems(store);
     if (!synced)

@@ -2342,6 +2342,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::SearchPanel</name>
     <message>
+        <source>Indexing is off: turn it on in Settings › Search.</source>
+        <translation>インデックス作成はオフです。設定 › 検索 でオンにしてください。</translation>
+    </message>
+    <message>
         <source>Search All Sessions</source>
         <translation>すべてのセッションを検索</translation>
     </message>
@@ -2875,6 +2879,10 @@ Sessions written by version %2</source>
 </context>
 <context>
     <name>weft::SettingsDialog</name>
+    <message>
+        <source>Search</source>
+        <translation>検索</translation>
+    </message>
     <message>
         <source>For projects that have not chosen yet: each project remembers its last choice.</source>
         <translation>まだ選んでいないプロジェクト向けです。各プロジェクトは最後の選択を記憶します。</translation>
@@ -5613,6 +5621,72 @@ Name of the worktree (empty: the server names it):</source>
     <message>
         <source>Open sessions</source>
         <translation>開いているセッション</translation>
+    </message>
+</context>
+<context>
+    <name>weft::IndexingGuest</name>
+    <message>
+        <source>Filter sessions…</source>
+        <translation>セッションを絞り込み…</translation>
+    </message>
+    <message>
+        <source>Indexing %L1/%L2…</source>
+        <translation>インデックス作成中 %L1/%L2…</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SearchSettingsPage</name>
+    <message>
+        <source>&amp;Index sessions for search</source>
+        <translation>検索用にセッションをインデックス化(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Index &amp;tool outputs (their first and last few KB, each once per session)</source>
+        <translation>ツールの出力もインデックス化(&amp;T)（先頭と末尾の数キロバイト、同じ出力はセッションごとに 1 回）</translation>
+    </message>
+    <message>
+        <source>all sessions</source>
+        <translation>すべてのセッション</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> 日</translation>
+    </message>
+    <message>
+        <source>Only sessions updated within</source>
+        <translation>次の期間内に更新されたセッションのみ</translation>
+    </message>
+    <message>
+        <source>Only these project folders</source>
+        <translation>これらのプロジェクトフォルダーのみ</translation>
+    </message>
+    <message>
+        <source>Every project (one folder per line)</source>
+        <translation>すべてのプロジェクト（1 行に 1 フォルダー）</translation>
+    </message>
+    <message>
+        <source>Never these project folders</source>
+        <translation>これらのプロジェクトフォルダーは除外</translation>
+    </message>
+    <message>
+        <source>None (one folder per line)</source>
+        <translation>なし（1 行に 1 フォルダー）</translation>
+    </message>
+    <message>
+        <source>The index is built in the background at idle priority and waits while a session runs or you type. Turning it off keeps the index file as it is; turning it on again goes on from there. Sessions outside these limits are dropped from it.</source>
+        <translation>インデックスはバックグラウンドで最低の優先度で作成され、セッションの実行中や入力中は待機します。オフにしてもインデックスファイルはそのまま残り、再びオンにするとその続きから作成します。この範囲外のセッションはインデックスから削除されます。</translation>
+    </message>
+    <message>
+        <source>Only sessions updated within:</source>
+        <translation>次の期間内に更新されたセッションのみ:</translation>
+    </message>
+    <message>
+        <source>Only these project folders:</source>
+        <translation>これらのプロジェクトフォルダーのみ:</translation>
+    </message>
+    <message>
+        <source>Never these project folders:</source>
+        <translation>これらのプロジェクトフォルダーは除外:</translation>
     </message>
 </context>
 </TS>

@@ -2342,6 +2342,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::SearchPanel</name>
     <message>
+        <source>Indexing is off: turn it on in Settings › Search.</source>
+        <translation>索引已关闭：请在“设置 › 搜索”中开启。</translation>
+    </message>
+    <message>
         <source>Search All Sessions</source>
         <translation>搜索所有会话</translation>
     </message>
@@ -2875,6 +2879,10 @@ Sessions written by version %2</source>
 </context>
 <context>
     <name>weft::SettingsDialog</name>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
     <message>
         <source>For projects that have not chosen yet: each project remembers its last choice.</source>
         <translation>适用于尚未选择的项目：每个项目会记住其上次的选择。</translation>
@@ -5613,6 +5621,72 @@ Name of the worktree (empty: the server names it):</source>
     <message>
         <source>Open sessions</source>
         <translation>打开的会话</translation>
+    </message>
+</context>
+<context>
+    <name>weft::IndexingGuest</name>
+    <message>
+        <source>Filter sessions…</source>
+        <translation>筛选会话…</translation>
+    </message>
+    <message>
+        <source>Indexing %L1/%L2…</source>
+        <translation>正在索引 %L1/%L2…</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SearchSettingsPage</name>
+    <message>
+        <source>&amp;Index sessions for search</source>
+        <translation>为搜索建立会话索引(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Index &amp;tool outputs (their first and last few KB, each once per session)</source>
+        <translation>索引工具输出(&amp;T)（开头和结尾的几千字节，相同输出每个会话只索引一次）</translation>
+    </message>
+    <message>
+        <source>all sessions</source>
+        <translation>所有会话</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <source>Only sessions updated within</source>
+        <translation>仅限在此期间内更新的会话</translation>
+    </message>
+    <message>
+        <source>Only these project folders</source>
+        <translation>仅限这些项目文件夹</translation>
+    </message>
+    <message>
+        <source>Every project (one folder per line)</source>
+        <translation>所有项目（每行一个文件夹）</translation>
+    </message>
+    <message>
+        <source>Never these project folders</source>
+        <translation>排除这些项目文件夹</translation>
+    </message>
+    <message>
+        <source>None (one folder per line)</source>
+        <translation>无（每行一个文件夹）</translation>
+    </message>
+    <message>
+        <source>The index is built in the background at idle priority and waits while a session runs or you type. Turning it off keeps the index file as it is; turning it on again goes on from there. Sessions outside these limits are dropped from it.</source>
+        <translation>索引在后台以最低优先级建立，会话运行或您输入时会暂停。关闭后索引文件保持原样；再次开启时从中断处继续。超出这些限制的会话会从索引中移除。</translation>
+    </message>
+    <message>
+        <source>Only sessions updated within:</source>
+        <translation>仅限在此期间内更新的会话：</translation>
+    </message>
+    <message>
+        <source>Only these project folders:</source>
+        <translation>仅限这些项目文件夹：</translation>
+    </message>
+    <message>
+        <source>Never these project folders:</source>
+        <translation>排除这些项目文件夹：</translation>
     </message>
 </context>
 </TS>

@@ -927,6 +927,7 @@ void MainWindow::showSettings()
                 for (SessionPane *pane : m_panes->panes())
                     pane->composer()->setDefaultDelivery(Composer::savedDefaultDelivery());
             });
+    connect(dialog, &SettingsDialog::searchLimitsChanged, m_controller.get(), &SessionController::setSearchLimits);
     dialog->open();
 }
 

@@ -5,6 +5,9 @@
 #include "mainwindow.h"
 
 #include "app/serversource.h"
+#include "composer.h"
+#include "findbar.h"
+#include "indexingguest.h"
 #include "panearea.h"
 #include "sessionpane.h"
 #include "qt/sessionsmodel.h"
@@ -27,6 +30,7 @@ void MainWindow::createSourceActions()
     m_sources = new SourcesPresenter(this, m_controller.get(), m_tree, m_notices,
                                      [this]() -> UserQuestions & { return questions(); });
     connect(action(u"searchAll"_s), &QAction::triggered, m_sources, &SourcesPresenter::showSearchPanel);
+    new IndexingGuest(m_controller.get(), m_sidebar->filterEdit(), this);
     connect(action(u"showOpencode"_s), &QAction::triggered, m_sources,
             [this](bool checked) { m_sources->setOpencodeShown(checked); });
     connect(action(u"chooseOpencodeDir"_s), &QAction::triggered, m_sources, &SourcesPresenter::chooseOpencodeDir);

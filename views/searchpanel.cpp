@@ -306,8 +306,12 @@ void SearchPanel::runSearch()
         m_searching = false;
         m_activateWhenReady = false;
         m_model->setResults({});
-        m_status->setText(query.isEmpty() || !m_controller || open ? QString()
-                                                                            : tr("The search index is not available."));
+        if (query.isEmpty() || !m_controller || open)
+            m_status->setText(QString());
+        else if (!SessionController::searchLimits().enabled)
+            m_status->setText(tr("Indexing is off: turn it on in Settings › Search."));
+        else
+            m_status->setText(tr("The search index is not available."));
         Q_EMIT resultsReady(0);
         return;
     }

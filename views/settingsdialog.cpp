@@ -6,6 +6,7 @@
 #include "appearance.h"
 #include "desktopnotifier.h"
 #include "mcpserverspage.h"
+#include "searchsettingspage.h"
 #include "app/mcpservers.h"
 #include "style.h"
 #include "worktreepresenter.h"
@@ -25,6 +26,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -139,6 +141,10 @@ SettingsDialog::SettingsDialog(const QString &configPath, QWidget *parent)
     addPage(createAppearancePage(), tr("Appearance"), u"preferences-desktop-color"_s);
     addPage(new McpServersPage(new McpServers(this), this), tr("MCP Servers"), u"network-connect"_s);
     addPage(createNotificationsPage(), tr("Notifications"), u"preferences-desktop-notification"_s);
+    m_searchPage = new SearchSettingsPage(this);
+    m_searchPage->setLimits(SearchLimits::read(QSettings()));
+    connect(m_searchPage, &SearchSettingsPage::changed, this, &SettingsDialog::updateButtons);
+    addPage(m_searchPage, tr("Search"), u"edit-find"_s);
 
     auto *body = new QHBoxLayout;
     body->addWidget(m_pageList);
@@ -1020,8 +1026,18 @@ bool SettingsDialog::apply()
         DesktopNotifier::setEnabled(m_desktopNotifications->isChecked());
         m_notificationsChanged = false;
     }
+    if (m_searchPage->hasChanges()) {
+        const SearchLimits limits = m_searchPage->limits();
+        m_searchPage->setLimits(limits);
+        Q_EMIT searchLimitsChanged(limits);
+    }
     updateButtons();
     return true;
+}
+
+bool SettingsDialog::hasChanges() const
+{
+    return m_configChanged || m_appearanceChanged || m_notificationsChanged || (m_searchPage && m_searchPage->hasChanges());
 }
 
 void SettingsDialog::accept()

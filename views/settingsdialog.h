@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/configfile.h"
+#include "core/searchhit.h"
 
 #include <QDialog>
 #include <QList>
@@ -22,6 +23,8 @@ class QWidget;
 namespace weft
 {
 
+class SearchSettingsPage;
+
 /// "Configure Weft": providers and models, compaction, appearance, MCP servers and notifications.
 ///
 /// Providers, models and compaction are Weft's config file (OpenCode's format,
@@ -29,7 +32,8 @@ namespace weft
 /// keeps every other key as it was (ConfigFile). An API key is written into the file (which is
 /// then readable by its owner only) or as an `{env:VAR}` / `{file:path}` reference. Appearance is
 /// stored with QSettings and applied at once (Appearance::apply), and so is whether desktop
-/// notifications are shown (DesktopNotifier::isEnabled).
+/// notifications are shown (DesktopNotifier::isEnabled). Search's limits are the window's to apply
+/// (searchLimitsChanged()).
 ///
 /// Errors appear in the dialog itself, never in a modal box, and no key is ever logged.
 class SettingsDialog : public QDialog
@@ -37,7 +41,7 @@ class SettingsDialog : public QDialog
     Q_OBJECT
 
 public:
-    enum class Page { Providers, Compaction, Appearance, McpServers, Notifications };
+    enum class Page { Providers, Compaction, Appearance, McpServers, Notifications, Search };
     /// How a provider's API key is given.
     enum class KeySource {
         Environment, ///< not in the config: the provider's variables (OPENAI_API_KEY, ...)
@@ -56,7 +60,7 @@ public:
     [[nodiscard]] QString loadError() const { return m_loadError; }
     /// The message shown for the last failed apply(), or empty.
     [[nodiscard]] QString errorText() const;
-    [[nodiscard]] bool hasChanges() const { return m_configChanged || m_appearanceChanged || m_notificationsChanged; }
+    [[nodiscard]] bool hasChanges() const;
 
     void setCurrentPage(Page page);
     [[nodiscard]] Page currentPage() const;
@@ -77,6 +81,8 @@ Q_SIGNALS:
     void configSaved(const QString &path);
     /// The appearance settings changed and were applied.
     void appearanceChanged();
+    /// Settings › Search changed (SessionController::setSearchLimits() saves and applies them).
+    void searchLimitsChanged(const weft::SearchLimits &limits);
 
 public Q_SLOTS:
     void accept() override;
@@ -172,6 +178,7 @@ private:
 
     // Notifications
     QCheckBox *m_desktopNotifications = nullptr;
+    SearchSettingsPage *m_searchPage = nullptr;
 };
 
 } // namespace weft

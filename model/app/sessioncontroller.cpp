@@ -20,6 +20,7 @@
 #include "store/sessionlock.h"
 
 #include <QDir>
+#include <QSettings>
 #include <QSaveFile>
 #include <QFileSystemWatcher>
 #include <QThreadPool>
@@ -908,16 +909,8 @@ void SessionController::openSources()
 {
     if (m_searchIndex || m_opencode)
         return;
-    // The search index lives beside Weft's own data, never in OpenCode's folder.
-    m_searchIndex = new SearchIndex(this);
-    connect(m_searchIndex, &SearchIndex::progress, this, &SessionController::searchProgress);
-    const QString weftDir = m_service->isReadOnly() ? DataDir::defaultPath() : m_dataDir;
-    QDir().mkpath(weftDir);
-    if (const Result<void> opened = m_searchIndex->open(SearchIndex::defaultFile(weftDir)); !opened)
-        qCWarning(lcUi) << "search index not available:" << opened.error().toString();
-    else
-        m_searchIndex->addSource(m_service.get());
-
+    if (searchLimits().enabled)
+        openSearchIndex();
     m_opencode = new OpencodeSource(this);
     connect(m_opencode, &OpencodeSource::ready, this, [this] {
         if (m_searchIndex && m_searchIndex->isOpen())
@@ -936,10 +929,7 @@ void SessionController::closeSources()
         server->close();
     }
     // The index's worker uses the services: it ends first.
-    if (m_searchIndex && m_opencode && m_opencode->service())
-        m_searchIndex->removeSource(m_opencode->service());
-    delete m_searchIndex;
-    m_searchIndex = nullptr;
+    closeSearchIndex();
     if (m_opencode) {
         disconnect(m_opencode, nullptr, this, nullptr);
         m_opencode->close();
@@ -1061,6 +1051,68 @@ bool SessionController::rejectQuestion(const QString &requestID)
             return server->rejectQuestion(requestID);
     }
     return m_processor && m_processor->rejectQuestion(requestID);
+}
+
+void SessionController::openSearchIndex()
+{
+    // The search index lives beside Weft's own data, never in OpenCode's folder.
+    m_searchIndex = new SearchIndex(this);
+    m_searchIndex->setLimits(searchLimits());
+    connect(m_searchIndex, &SearchIndex::progress, this, &SessionController::searchProgress);
+    // A streaming run has the machine first.
+    connect(this, &SessionController::busyChanged, m_searchIndex, [index = m_searchIndex](const QString &sessionID, bool busy) {
+        busy ? index->pause(u"run "_s + sessionID) : index->resume(u"run "_s + sessionID);
+    });
+    const QString weftDir = m_service->isReadOnly() ? DataDir::defaultPath() : m_dataDir;
+    QDir().mkpath(weftDir);
+    if (const Result<void> opened = m_searchIndex->open(SearchIndex::defaultFile(weftDir)); !opened) {
+        qCWarning(lcUi) << "search index not available:" << opened.error().toString();
+        return;
+    }
+    m_searchIndex->addSource(m_service.get());
+    if (m_opencode && m_opencode->isReady() && m_opencode->service())
+        m_searchIndex->addSource(m_opencode->service(), m_opencode->key());
+}
+
+void SessionController::closeSearchIndex()
+{
+    if (m_searchIndex && m_opencode && m_opencode->service())
+        m_searchIndex->removeSource(m_opencode->service());
+    delete m_searchIndex;
+    m_searchIndex = nullptr;
+}
+
+SearchLimits SessionController::searchLimits()
+{
+    return SearchLimits::read(QSettings());
+}
+
+void SessionController::setSearchLimits(const SearchLimits &limits)
+{
+    QSettings settings;
+    limits.write(settings);
+    if (!limits.enabled) {
+        closeSearchIndex();
+        Q_EMIT searchProgress(0, 0);
+    } else if (!m_searchIndex) {
+        if (m_opencode) // the sources are open
+            openSearchIndex();
+    } else {
+        m_searchIndex->setLimits(limits);
+        m_searchIndex->refresh();
+    }
+}
+
+void SessionController::pauseIndexing(const QString &reason)
+{
+    if (m_searchIndex)
+        m_searchIndex->pause(reason);
+}
+
+void SessionController::resumeIndexing(const QString &reason)
+{
+    if (m_searchIndex)
+        m_searchIndex->resume(reason);
 }
 
 bool SessionController::canSearch() const

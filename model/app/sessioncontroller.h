@@ -397,6 +397,14 @@ public:
     [[nodiscard]] SearchIndex *searchIndex() const { return m_searchIndex; }
     /// Whether the search index is open (openSources() opened it).
     [[nodiscard]] bool canSearch() const;
+    /// Settings › Search: what the index covers, from the settings. setSearchLimits() saves and
+    /// applies them: off closes the index (its file is kept), on opens it, other changes sync it.
+    [[nodiscard]] static SearchLimits searchLimits();
+    void setSearchLimits(const SearchLimits &limits);
+    /// The index's background sync waits while a reason is set ("typing"); a running session
+    /// pauses it by itself (busyChanged).
+    void pauseIndexing(const QString &reason);
+    void resumeIndexing(const QString &reason);
     /// Whether @p query has words to look for (SearchIndex::ftsQuery()).
     [[nodiscard]] static bool isSearchQuery(const QString &query);
     using Searcher = std::function<Result<QList<SearchHit>>(const QString &query, const SearchOptions &options)>;
@@ -458,6 +466,8 @@ Q_SIGNALS:
     void failed(weft::SessionController::Operation operation, const QString &sessionID, const QString &error);
 
 private:
+    void openSearchIndex();
+    void closeSearchIndex();
     void setupProcessor(ProcessorSetup setup);
     /// checkPrompt(), and how the prompt would run (@p resolved) when it runs here.
     [[nodiscard]] PromptResult check(const PromptRequest &request, std::optional<ResolvedPrompt> &resolved) const;

@@ -7,6 +7,9 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
+
+class QSettings;
 
 #include <utility>
 
@@ -41,6 +44,27 @@ struct SearchOptions {
     int limit = 50;
     int offset = 0;
     Order order = Order::Rank;
+};
+
+class Session;
+
+/// What the search index covers (Settings › Search), shared by the window and `weft search`.
+/// Sessions outside the limits are dropped by the index's next sync; a change of toolOutputs
+/// reads every session again.
+struct SearchLimits {
+    QStringList projects;         ///< only sessions in these folders or below them (empty: all)
+    QStringList excludedProjects; ///< never sessions in these folders or below them
+    int maxAgeDays = 0;           ///< only sessions updated within this many days (0: all)
+    bool toolOutputs = true;      ///< index tool outputs (capped); off: tool names and inputs only
+    bool enabled = true;          ///< the window indexes at all (off: the index file is kept as it is)
+    bool operator==(const SearchLimits &) const = default;
+    /// Whether @p session is indexed at @p nowMs.
+    [[nodiscard]] bool admits(const Session &session, qint64 nowMs) const;
+    /// What changes the documents of an admitted session (stored with the index).
+    [[nodiscard]] QString fingerprint() const;
+    /// The "search/..." keys of the settings.
+    [[nodiscard]] static SearchLimits read(const QSettings &settings);
+    void write(QSettings &settings) const;
 };
 
 /// What one text of a session contributes to the index.

@@ -8,6 +8,7 @@
 #include "searchtokenizer.h"
 #include "session/sessionservice.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QLoggingCategory>
@@ -20,6 +21,12 @@
 
 #include <algorithm>
 #include <utility>
+
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 using namespace Qt::StringLiterals;
 
@@ -51,6 +58,34 @@ Error sqlError(const QSqlQuery &query, const QString &file)
 QString notNull(const QString &s)
 {
     return s.isNull() ? u""_s : s;
+}
+
+/// Lowers the calling thread's CPU and I/O priority as far as it goes (Linux: nice 19 and the
+/// idle I/O class, both per thread); returns the thread's ID.
+qint64 becomeGuest()
+{
+#ifdef Q_OS_LINUX
+    const pid_t tid = pid_t(syscall(SYS_gettid));
+    if (setpriority(PRIO_PROCESS, id_t(tid), 19) != 0)
+        qCInfo(lcSearch) << "cannot lower the index thread's CPU priority";
+    // linux/ioprio.h: IOPRIO_WHO_PROCESS 1, IOPRIO_CLASS_IDLE 3, the class in bits 13 and up.
+    constexpr int WhoProcess = 1;
+    constexpr int ClassIdle = 3;
+    constexpr int ClassShift = 13;
+    if (syscall(SYS_ioprio_set, WhoProcess, tid, ClassIdle << ClassShift) != 0)
+        qCInfo(lcSearch) << "cannot lower the index thread's I/O priority";
+    return tid;
+#else
+    return 0;
+#endif
+}
+
+/// The start and end of a long tool output: what a search for an error or a file name finds.
+QString cappedOutput(const QString &output)
+{
+    if (output.size() <= SearchIndex::ToolOutputHead + SearchIndex::ToolOutputTail)
+        return output;
+    return output.left(SearchIndex::ToolOutputHead) + u"\n…\n"_s + output.right(SearchIndex::ToolOutputTail);
 }
 
 QString capped(const QString &text)
@@ -207,6 +242,7 @@ public:
     void removeSource(SessionService *service, bool alive);
     void syncSource(SessionService *service, bool rebuild);
     void rebuildAll();
+    void syncAll(bool rebuild);
     void flush();
 
 private:
@@ -308,15 +344,23 @@ void SearchIndex::Worker::syncSource(SessionService *service, bool rebuild)
     const QString key = keyOf(service);
     SearchIndex *index = m_index;
     Result<SyncStats> r = m_index->sync(*storeOf(*service), key, rebuild, [index](int done, int total) {
-        if (done == total || done % 50 == 0)
-            QMetaObject::invokeMethod(index, [index, done, total] { Q_EMIT index->progress(done, total); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(index, [index, done, total] { Q_EMIT index->progress(done, total); }, Qt::QueuedConnection);
+        return index->backgroundProgress(done, total);
     });
     if (!r) {
         const Error e = r.error();
         QMetaObject::invokeMethod(index, [index, e] { Q_EMIT index->problemFound(e.where, e.message); }, Qt::QueuedConnection);
         return;
     }
-    qCInfo(lcSearch) << "indexed" << key << ":" << r->indexed << "of" << r->sessions << "sessions read again," << r->removed << "removed";
+    qCInfo(lcSearch) << "indexed" << key << ":" << r->indexed << "of" << r->sessions << "sessions read again," << r->removed << "removed"
+                     << (r->stopped ? "(stopped)" : "");
+    if (r->stopped && !m_index->isClosing()) {
+        // Stopped for a source's removal: the rest follows it (the batches written are kept).
+        QMetaObject::invokeMethod(this, [this, service] {
+            if (m_sources.contains(service))
+                syncSource(service, false);
+        }, Qt::QueuedConnection);
+    }
     QMetaObject::invokeMethod(index, [index] { Q_EMIT index->updated(); }, Qt::QueuedConnection);
 }
 
@@ -325,9 +369,15 @@ void SearchIndex::Worker::rebuildAll()
     flush();
     if (Result<void> r = m_index->clear(); !r)
         qCWarning(lcSearch) << "could not clear the index:" << r.error().toString();
+    syncAll(true);
+}
+
+void SearchIndex::Worker::syncAll(bool rebuild)
+{
+    flush();
     const QList<SessionService *> services = m_sources.keys();
     for (SessionService *service : services)
-        syncSource(service, true);
+        syncSource(service, rebuild);
 }
 
 qint64 SearchIndex::Worker::messageTime(SessionService *service, const QString &sessionID, const QString &messageID)
@@ -370,6 +420,7 @@ void SearchIndex::Worker::flush()
     Result<QSqlDatabase> db = m_index->connection();
     if (!db)
         return;
+    const bool toolOutputs = m_index->limits().toolOutputs;
     QSqlDatabase connection = db.value();
     connection.transaction();
     Result<void> result;
@@ -391,7 +442,7 @@ void SearchIndex::Worker::flush()
     for (const Full &f : std::as_const(full)) {
         if (!result)
             break;
-        result = m_index->writeSession(connection, f.source, f.session, f.messages, 0);
+        result = m_index->writeSession(connection, f.source, f.session, f.messages, 0, toolOutputs);
     }
     for (auto it = sessions.constBegin(); result && it != sessions.constEnd(); ++it) {
         const auto &[service, session] = it.value();
@@ -431,7 +482,7 @@ void SearchIndex::Worker::flush()
         if (!m_sources.contains(service))
             continue;
         const qint64 time = messageTime(service, part.sessionID(), part.messageID());
-        if (std::optional<SearchDocument> d = document(part, time))
+        if (std::optional<SearchDocument> d = document(part, time, nullptr, toolOutputs))
             result = m_index->upsertDocument(connection, keyOf(service), part.sessionID(), *d);
         else
             result = m_index->removeDocument(connection, keyOf(service), part.sessionID(), part.messageID(), part.id());
@@ -461,6 +512,12 @@ SearchIndex::SearchIndex(QObject *parent)
 
 SearchIndex::~SearchIndex()
 {
+    {
+        // A paused sync stops before its next batch.
+        QMutexLocker locker(&m_mutex);
+        m_closing = true;
+        m_wake.wakeAll();
+    }
     if (m_worker) {
         Worker *worker = m_worker;
         QMetaObject::invokeMethod(worker, [worker] {
@@ -505,6 +562,8 @@ Result<void> SearchIndex::open(const QString &file)
         QSqlQuery q(db);
         q.exec(u"PRAGMA journal_mode = WAL"_s);
         q.exec(u"PRAGMA synchronous = NORMAL"_s);
+        // A sync's big transactions grow the write-ahead log; it shrinks again after a checkpoint.
+        q.exec(u"PRAGMA journal_size_limit = 4194304"_s);
         return {};
     });
     Result<QSqlDatabase> db = connection();
@@ -520,9 +579,60 @@ Result<void> SearchIndex::open(const QString &file)
     if (!m_worker) {
         m_worker = new Worker(this);
         m_worker->moveToThread(&m_thread);
-        m_thread.start();
+        m_thread.start(QThread::IdlePriority);
+        QMetaObject::invokeMethod(m_worker, [this] { m_threadId = becomeGuest(); }, Qt::BlockingQueuedConnection);
     }
     return {};
+}
+
+void SearchIndex::setLimits(const Limits &limits)
+{
+    QMutexLocker locker(&m_mutex);
+    m_limits = limits;
+}
+
+SearchIndex::Limits SearchIndex::limits() const
+{
+    QMutexLocker locker(&m_mutex);
+    return m_limits;
+}
+
+void SearchIndex::pause(const QString &reason)
+{
+    QMutexLocker locker(&m_mutex);
+    m_pauses.insert(reason);
+}
+
+void SearchIndex::resume(const QString &reason)
+{
+    QMutexLocker locker(&m_mutex);
+    if (m_pauses.remove(reason) && m_pauses.isEmpty())
+        m_wake.wakeAll();
+}
+
+bool SearchIndex::isPaused() const
+{
+    QMutexLocker locker(&m_mutex);
+    return !m_pauses.isEmpty();
+}
+
+bool SearchIndex::isClosing() const
+{
+    QMutexLocker locker(&m_mutex);
+    return m_closing;
+}
+
+bool SearchIndex::backgroundProgress(int done, int total)
+{
+    m_done = done;
+    m_total = total;
+    QMutexLocker locker(&m_mutex);
+    while (done < total && !m_pauses.isEmpty() && !m_closing && m_interrupts == 0) {
+        m_waiting = true;
+        m_wake.wait(&m_mutex);
+    }
+    m_waiting = false;
+    return !m_closing && m_interrupts == 0;
 }
 
 Result<void> SearchIndex::createSchema(QSqlDatabase &db)
@@ -584,7 +694,7 @@ Result<void> SearchIndex::createSchema(QSqlDatabase &db)
 
 // ---------------------------------------------------------------------------------------------
 
-std::optional<SearchDocument> SearchIndex::document(const Part &part, qint64 time)
+std::optional<SearchDocument> SearchIndex::document(const Part &part, qint64 time, QSet<size_t> *seenOutputs, bool toolOutputs)
 {
     SearchDocument d{part.messageID(), part.id(), {}, {}, time};
     QStringList texts;
@@ -603,10 +713,17 @@ std::optional<SearchDocument> SearchIndex::document(const Part &part, qint64 tim
         // Found by either release's name: "bash" finds a 2.x shell call, "shell" a 1.x one.
         texts << part.tool() << ToolNames::displayName(part.tool()) << state.title();
         collectStrings(state.input(), texts);
-        if (state.status() == ToolStatus::Error)
+        if (state.status() == ToolStatus::Error) {
             texts << state.errorText();
-        else
-            texts << state.output();
+        } else if (toolOutputs) {
+            // The same output (a file read twice, a test run repeated) counts once per session.
+            const QString output = state.output();
+            const size_t hash = qHash(output);
+            if (!seenOutputs || !seenOutputs->contains(hash))
+                texts << cappedOutput(output);
+            if (seenOutputs && !output.isEmpty())
+                seenOutputs->insert(hash);
+        }
         break;
     }
     case PartType::File: {
@@ -643,7 +760,8 @@ std::optional<SearchDocument> SearchIndex::document(const Part &part, qint64 tim
     return d;
 }
 
-QList<SearchDocument> SearchIndex::documents(const Message &message, const QList<Part> &parts)
+QList<SearchDocument> SearchIndex::documents(const Message &message, const QList<Part> &parts, QSet<size_t> *seenOutputs,
+                                             bool toolOutputs)
 {
     QList<SearchDocument> result;
     if (message.isAssistant() && message.hasError()) {
@@ -652,7 +770,7 @@ QList<SearchDocument> SearchIndex::documents(const Message &message, const QList
         result.append(SearchDocument{message.id(), {}, u"error"_s, capped(text), message.created()});
     }
     for (const Part &p : parts) {
-        if (std::optional<SearchDocument> d = document(p, message.created()))
+        if (std::optional<SearchDocument> d = document(p, message.created(), seenOutputs, toolOutputs))
             result.append(*d);
     }
     return result;
@@ -838,7 +956,7 @@ Result<void> SearchIndex::upsertDocument(QSqlDatabase &db, const QString &source
 }
 
 Result<void> SearchIndex::writeSession(QSqlDatabase &db, const QString &source, const Session &session,
-                                       const QList<MessageWithParts> &messages, qint64 stamp)
+                                       const QList<MessageWithParts> &messages, qint64 stamp, bool toolOutputs)
 {
     if (Result<void> r = deleteSessionDocs(db, source, session.id()); !r)
         return r;
@@ -877,8 +995,9 @@ Result<void> SearchIndex::writeSession(QSqlDatabase &db, const QString &source, 
         if (Result<void> r = insert(SearchDocument{{}, {}, u"title"_s, {}, session.created()}, session.title()); !r)
             return r;
     }
+    QSet<size_t> seenOutputs;
     for (const MessageWithParts &m : messages) {
-        for (const SearchDocument &d : documents(m.info, m.parts)) {
+        for (const SearchDocument &d : documents(m.info, m.parts, &seenOutputs, toolOutputs)) {
             if (Result<void> r = insert(d, {}); !r)
                 return r;
         }
@@ -894,7 +1013,7 @@ Result<void> SearchIndex::indexSession(const QString &source, const Session &ses
     QSqlDatabase c = db.value();
     if (!c.transaction())
         return Error{c.lastError().text(), m_file};
-    Result<void> r = writeSession(c, source, session, messages, stamp);
+    Result<void> r = writeSession(c, source, session, messages, stamp, limits().toolOutputs);
     if (!r) {
         c.rollback();
         return r;
@@ -970,62 +1089,129 @@ Result<void> SearchIndex::optimize()
     return {};
 }
 
-Result<SearchIndex::SyncStats> SearchIndex::sync(Store &store, const QString &sourceArg, bool rebuild,
-                                                 const std::function<void(int, int)> &progress)
+Result<SearchIndex::Plan> SearchIndex::plan(QSqlDatabase &c, Store &store, const QString &source, bool rebuild)
+{
+    const Limits limits = this->limits();
+    Plan plan;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (const Session &s : store.sessions()) {
+        if (limits.admits(s, now))
+            plan.sessions.append(s);
+    }
+    Result<QHash<QString, qint64>> changeStamps = store.changeStamps(plan.sessions);
+    if (!changeStamps)
+        return changeStamps.error();
+    plan.stamps = changeStamps.value();
+    for (const Session &s : std::as_const(plan.sessions)) {
+        if (!plan.stamps.contains(s.id()))
+            plan.stamps.insert(s.id(), s.updated());
+    }
+
+    QSqlQuery q(c);
+    q.prepare(u"SELECT value FROM meta WHERE key = ?"_s);
+    q.addBindValue(QString(u"limits:"_s + source));
+    if (!q.exec())
+        return sqlError(q, m_file);
+    // An index from before the limits was made with the default ones.
+    const QString fingerprint = q.next() ? q.value(0).toString() : Limits().fingerprint();
+    q.finish();
+    plan.limitsChanged = fingerprint != limits.fingerprint();
+
+    QHash<QString, qint64> indexed;
+    q.prepare(u"SELECT id, stamp FROM session WHERE source = ?"_s);
+    q.addBindValue(notNull(source));
+    if (!q.exec())
+        return sqlError(q, m_file);
+    while (q.next())
+        indexed.insert(q.value(0).toString(), q.value(1).toLongLong());
+    QSet<QString> present;
+    for (const Session &s : std::as_const(plan.sessions)) {
+        present.insert(s.id());
+        const auto it = indexed.constFind(s.id());
+        const qint64 stamp = plan.stamps.value(s.id());
+        if (rebuild || plan.limitsChanged || it == indexed.constEnd() || it.value() != stamp || stamp == 0)
+            plan.todo.append(s);
+    }
+    for (auto it = indexed.constBegin(); it != indexed.constEnd(); ++it) {
+        if (!present.contains(it.key()))
+            plan.gone.append(it.key());
+    }
+    return plan;
+}
+
+Result<SearchIndex::Status> SearchIndex::status(Store &store, const QString &sourceArg)
 {
     const QString source = sourceArg.isEmpty() ? sourceKey(store) : sourceArg;
     Result<QSqlDatabase> db = connection();
     if (!db)
         return db.error();
     QSqlDatabase c = db.value();
+    Result<Plan> p = plan(c, store, source, false);
+    if (!p)
+        return p.error();
+    Status status;
+    status.sessions = int(p->sessions.size());
+    status.indexed = int(p->sessions.size() - p->todo.size());
+    status.documents = documentCount(source);
+    status.bytes = QFileInfo(m_file).size() + QFileInfo(m_file + u"-wal"_s).size();
+    return status;
+}
+
+Result<SearchIndex::SyncStats> SearchIndex::sync(Store &store, const QString &sourceArg, bool rebuild,
+                                                 const std::function<bool(int, int)> &progress)
+{
+    const QString source = sourceArg.isEmpty() ? sourceKey(store) : sourceArg;
+    Result<QSqlDatabase> db = connection();
+    if (!db)
+        return db.error();
+    QSqlDatabase c = db.value();
+    Result<Plan> planned = plan(c, store, source, rebuild);
+    if (!planned)
+        return planned.error();
+    const Plan &p = planned.value();
+    const bool toolOutputs = limits().toolOutputs;
     SyncStats stats;
-    const QList<Session> sessions = store.sessions();
-    stats.sessions = int(sessions.size());
+    stats.sessions = int(p.sessions.size());
 
-    Result<QHash<QString, qint64>> changeStamps = store.changeStamps(sessions);
-    if (!changeStamps)
-        return changeStamps.error();
-    QHash<QString, qint64> stamps = changeStamps.value();
-    for (const Session &s : sessions) {
-        if (!stamps.contains(s.id()))
-            stamps.insert(s.id(), s.updated());
-    }
-
-    QHash<QString, qint64> indexed;
-    {
+    if (p.limitsChanged) {
+        // Every session is read again; the stamps are forgotten first, so that a sync stopped
+        // half-way goes on with the rest next time.
+        c.transaction();
         QSqlQuery q(c);
-        q.prepare(u"SELECT id, stamp FROM session WHERE source = ?"_s);
+        q.prepare(u"UPDATE session SET stamp = -1 WHERE source = ?"_s);
         q.addBindValue(notNull(source));
-        if (!q.exec())
-            return sqlError(q, m_file);
-        while (q.next())
-            indexed.insert(q.value(0).toString(), q.value(1).toLongLong());
-    }
-    QList<Session> todo;
-    QSet<QString> present;
-    for (const Session &s : sessions) {
-        present.insert(s.id());
-        const auto it = indexed.constFind(s.id());
-        if (rebuild || it == indexed.constEnd() || it.value() != stamps.value(s.id()) || stamps.value(s.id()) == 0)
-            todo.append(s);
-    }
-    QStringList gone;
-    for (auto it = indexed.constBegin(); it != indexed.constEnd(); ++it) {
-        if (!present.contains(it.key()))
-            gone.append(it.key());
+        bool ok = q.exec();
+        q.prepare(u"INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)"_s);
+        q.addBindValue(QString(u"limits:"_s + source));
+        q.addBindValue(limits().fingerprint());
+        ok = ok && q.exec();
+        if (!ok) {
+            const Error e = sqlError(q, m_file);
+            c.rollback();
+            return e;
+        }
+        if (!c.commit())
+            return Error{c.lastError().text(), m_file};
     }
 
-    // Read a batch of sessions, then write it in one transaction: the store is never read while
-    // the index is locked for writing.
+    // Read a batch of sessions, then write it in one transaction with the sessions' stamps: the
+    // store is never read while the index is locked for writing, and a process that is killed
+    // loses one batch at most.
     constexpr qsizetype Batch = 64;
-    for (qsizetype start = 0; start < todo.size(); start += Batch) {
+    const int total = int(p.todo.size());
+    for (qsizetype start = 0; start < p.todo.size(); start += Batch) {
+        if (progress && !progress(stats.indexed, total)) {
+            stats.stopped = true;
+            stats.documents = documentCount(source);
+            return stats;
+        }
         QList<std::pair<Session, QList<MessageWithParts>>> batch;
-        for (qsizetype i = start; i < qMin(todo.size(), start + Batch); ++i)
-            batch.append({todo.at(i), store.messagesWithParts(todo.at(i).id())});
+        for (qsizetype i = start; i < qMin(p.todo.size(), start + Batch); ++i)
+            batch.append({p.todo.at(i), store.messagesWithParts(p.todo.at(i).id())});
         if (!c.transaction())
             return Error{c.lastError().text(), m_file};
         for (const auto &[session, messages] : std::as_const(batch)) {
-            if (Result<void> r = writeSession(c, source, session, messages, stamps.value(session.id())); !r) {
+            if (Result<void> r = writeSession(c, source, session, messages, p.stamps.value(session.id()), toolOutputs); !r) {
                 c.rollback();
                 return r.error();
             }
@@ -1033,12 +1219,10 @@ Result<SearchIndex::SyncStats> SearchIndex::sync(Store &store, const QString &so
         }
         if (!c.commit())
             return Error{c.lastError().text(), m_file};
-        if (progress)
-            progress(stats.indexed, int(todo.size()));
     }
-    if (!gone.isEmpty()) {
+    if (!p.gone.isEmpty()) {
         c.transaction();
-        for (const QString &id : std::as_const(gone)) {
+        for (const QString &id : std::as_const(p.gone)) {
             if (Result<void> r = deleteSessionDocs(c, source, id); !r) {
                 c.rollback();
                 return r.error();
@@ -1052,6 +1236,8 @@ Result<SearchIndex::SyncStats> SearchIndex::sync(Store &store, const QString &so
         }
         c.commit();
     }
+    if (progress)
+        progress(stats.indexed, total);
     stats.documents = documentCount(source);
     return stats;
 }
@@ -1155,8 +1341,26 @@ void SearchIndex::removeSource(SessionService *service)
 {
     if (!m_worker)
         return;
+    {
+        // A paused sync would never get to the removal: it stops (and goes on afterwards).
+        QMutexLocker locker(&m_mutex);
+        ++m_interrupts;
+        m_wake.wakeAll();
+    }
     Worker *worker = m_worker;
-    QMetaObject::invokeMethod(worker, [worker, service] { worker->removeSource(service, true); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(worker, [this, worker, service] {
+        worker->removeSource(service, true);
+        QMutexLocker locker(&m_mutex);
+        --m_interrupts;
+    }, Qt::BlockingQueuedConnection);
+}
+
+void SearchIndex::refresh()
+{
+    if (!m_worker)
+        return;
+    Worker *worker = m_worker;
+    QMetaObject::invokeMethod(worker, [worker] { worker->syncAll(false); }, Qt::QueuedConnection);
 }
 
 void SearchIndex::rebuild()

@@ -7,12 +7,16 @@
 
 #include <QHash>
 #include <QList>
+#include <QMutex>
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QSet>
 #include <QSqlDatabase>
 #include <QThread>
+#include <QWaitCondition>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -39,6 +43,13 @@ class ThreadConnections;
 ///
 /// The synchronous methods (sync, search, ...) may be called from any thread (each thread gets
 /// its own connection); a search takes a few milliseconds and can run on the GUI thread.
+///
+/// The index is a guest on the user's machine: its thread runs at idle CPU and I/O priority
+/// (nice 19, ionice idle on Linux), the background sync waits while pause() reasons are set
+/// (a run streams, the user types), it commits in batches of sessions with their stamps (a
+/// killed process loses one batch at most, the next start goes on from there), queries see
+/// what is indexed so far, tool outputs are indexed capped and once per session, and Limits
+/// narrow what is indexed.
 class SearchIndex : public QObject
 {
     Q_OBJECT
@@ -61,6 +72,31 @@ public:
     /// register Weft's own tokenizer.
     [[nodiscard]] QString tokenizer() const { return m_tokenizer; }
 
+    /// What is indexed (Settings › Search): the next sync drops what the limits exclude.
+    using Limits = SearchLimits;
+    void setLimits(const Limits &limits);
+    [[nodiscard]] Limits limits() const;
+
+    // ---- being a guest
+
+    /// The background sync waits before its next batch while any reason is set (live changes
+    /// announced meanwhile are written when it goes on). Reasons are names, each set or not ("typing",
+    /// "run <session>"): resume() clears the name pause() set.
+    void pause(const QString &reason);
+    void resume(const QString &reason);
+    [[nodiscard]] bool isPaused() const;
+    /// Whether the background sync is waiting for resume() right now (for tests).
+    [[nodiscard]] bool isWaiting() const { return m_waiting.load(); }
+    /// The Linux thread ID of the index's thread (0 before open() or elsewhere), for tests.
+    [[nodiscard]] qint64 threadId() const { return m_threadId.load(); }
+
+    /// Sessions done of all in the background sync so far (both 0 before it starts).
+    struct Progress {
+        int done = 0;
+        int total = 0;
+    };
+    [[nodiscard]] Progress progressNow() const { return {m_done.load(), m_total.load()}; }
+
     // ---- following sources (background)
 
     /// Brings the index up to date with @p service's store in the background, then follows
@@ -69,6 +105,9 @@ public:
     void removeSource(SessionService *service);
     /// Empties the index and reads every followed source again, in the background.
     void rebuild();
+    /// Brings the index up to date with every followed source again, in the background (after
+    /// setLimits()).
+    void refresh();
     /// Waits until the background work queued so far (including pending coalesced changes) is
     /// written. For tests and the command line; returns false on timeout.
     bool waitForIdle(int timeoutMs = 30000);
@@ -80,13 +119,24 @@ public:
         int indexed = 0;   ///< sessions read again
         int removed = 0;   ///< sessions dropped from the index
         qint64 documents = 0;
+        bool stopped = false; ///< @p progress said stop: the batches written so far are kept
     };
     /// Brings the index up to date with @p store: sessions whose stamp changed (for OpenCode's
     /// database the newest time_updated of the session's rows, for a JSON store the session's
     /// time.updated and its message folder's time) are read again, sessions that are gone are
-    /// dropped. With @p rebuild every session is read again.
+    /// dropped. With @p rebuild every session is read again. Sessions are written in batches,
+    /// each with its stamps in one transaction; @p progress is called before each batch with
+    /// the sessions done and to do, and after the last, and stops the sync when it returns false.
     Result<SyncStats> sync(Store &store, const QString &source = {}, bool rebuild = false,
-                           const std::function<void(int, int)> &progress = {});
+                           const std::function<bool(int, int)> &progress = {});
+    /// How far the index is with @p store: sessions up to date of the sessions the limits admit.
+    struct Status {
+        int sessions = 0;
+        int indexed = 0;
+        qint64 documents = 0;
+        qint64 bytes = 0; ///< the index file and its write-ahead log
+    };
+    [[nodiscard]] Result<Status> status(Store &store, const QString &source = {});
     /// Replaces the documents of one session.
     Result<void> indexSession(const QString &source, const Session &session, const QList<MessageWithParts> &messages, qint64 stamp = 0);
     Result<void> removeSession(const QString &source, const QString &sessionID);
@@ -104,10 +154,18 @@ public:
     /// Number of indexed documents (of @p source, or all).
     [[nodiscard]] qint64 documentCount(const QString &source = {});
 
-    /// The documents a message and its parts contribute (text capped at 64 KiB per document,
-    /// the start and end of longer tool outputs).
-    [[nodiscard]] static QList<SearchDocument> documents(const Message &message, const QList<Part> &parts);
-    [[nodiscard]] static std::optional<SearchDocument> document(const Part &part, qint64 time);
+    /// The documents a message and its parts contribute (text capped at 64 KiB per document;
+    /// of a tool output its first ToolOutputHead and last ToolOutputTail characters).
+    /// @p seenOutputs (hashes of tool outputs already indexed in the session) makes an output
+    /// seen before count once; @p toolOutputs false leaves outputs out.
+    [[nodiscard]] static QList<SearchDocument> documents(const Message &message, const QList<Part> &parts,
+                                                         QSet<size_t> *seenOutputs = nullptr, bool toolOutputs = true);
+    [[nodiscard]] static std::optional<SearchDocument> document(const Part &part, qint64 time,
+                                                                QSet<size_t> *seenOutputs = nullptr, bool toolOutputs = true);
+    /// What of a tool output is indexed: its start (the command's first lines, a file's head)
+    /// and its end (a test run's summary, the error); the middle of a long output is left out.
+    static constexpr qsizetype ToolOutputHead = 1024;
+    static constexpr qsizetype ToolOutputTail = 512;
     /// The FTS5 expression for a user's query, or empty when it has no words.
     [[nodiscard]] static QString ftsQuery(const QString &query);
 
@@ -121,10 +179,21 @@ Q_SIGNALS:
 private:
     class Worker;
     friend class Worker;
+    struct Plan {
+        QList<Session> sessions; ///< admitted by the limits
+        QHash<QString, qint64> stamps;
+        QList<Session> todo;
+        QStringList gone;
+        bool limitsChanged = false;
+    };
+    Result<Plan> plan(QSqlDatabase &db, Store &store, const QString &source, bool rebuild);
+    /// The worker's progress: records it, and waits while paused; false when the index closes.
+    bool backgroundProgress(int done, int total);
+    bool isClosing() const;
     Result<QSqlDatabase> connection();
     Result<void> createSchema(QSqlDatabase &db);
     Result<void> writeSession(QSqlDatabase &db, const QString &source, const Session &session,
-                              const QList<MessageWithParts> &messages, qint64 stamp);
+                              const QList<MessageWithParts> &messages, qint64 stamp, bool toolOutputs);
     Result<void> deleteSessionDocs(QSqlDatabase &db, const QString &source, const QString &sessionID);
     Result<void> upsertDocument(QSqlDatabase &db, const QString &source, const QString &sessionID,
                                 const SearchDocument &doc, const QString &title = {});
@@ -136,6 +205,17 @@ private:
     std::unique_ptr<ThreadConnections> m_connections;
     QThread m_thread;
     Worker *m_worker = nullptr;
+
+    mutable QMutex m_mutex; // guards the members below
+    QWaitCondition m_wake;
+    QSet<QString> m_pauses;
+    bool m_closing = false;
+    int m_interrupts = 0; // removeSource() calls waiting for the worker
+    Limits m_limits;
+    std::atomic<bool> m_waiting = false;
+    std::atomic<qint64> m_threadId = 0;
+    std::atomic<int> m_done = 0;
+    std::atomic<int> m_total = 0;
 };
 
 /// Next and previous over the hits in one session (Ctrl+F in the timeline), wrapping around.

@@ -4,6 +4,8 @@
 
 #include "findbar.h"
 #include "guitest.h"
+#include "indexingguest.h"
+#include "settingsdialog.h"
 #include "sourcespresenter.h"
 #include "mainwindow.h"
 #include "app/opencodesource.h"
@@ -21,6 +23,10 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QPushButton>
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
@@ -54,6 +60,7 @@ private Q_SLOTS:
     void searchPanelFindsAndOpens();
     void findNextPrevious();
     void findInOlderPages();
+    void indexingIsAGuest();
     void screenshots();
 
 private:
@@ -373,6 +380,77 @@ void TestGuiSearch::findInOlderPages()
     w->timelineModel()->setPageSize(60);
 }
 
+void TestGuiSearch::indexingIsAGuest()
+{
+    MainWindow *w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(waitForIndex(w));
+    auto *filter = w->findChild<QLineEdit *>(u"sidebarFilter"_s);
+    auto *guest = w->findChild<IndexingGuest *>();
+    QVERIFY(filter && guest);
+    // The index's progress in the sidebar's filter field, the plain text when it is done.
+    QTRY_COMPARE_WITH_TIMEOUT(filter->placeholderText(), IndexingGuest::placeholder(1, 1), 20000);
+    Q_EMIT w->controller()->searchProgress(12, 30);
+    QCOMPARE(filter->placeholderText(), IndexingGuest::placeholder(12, 30));
+    QVERIFY(filter->placeholderText().contains(u"12"));
+    QVERIFY(filter->placeholderText().contains(u"30"));
+    Q_EMIT w->controller()->searchProgress(30, 30);
+    QCOMPARE(filter->placeholderText(), u"Filter sessions…"_s);
+
+    // Typing pauses the background sync until the typing stops.
+    QVERIFY(!w->searchIndex()->isPaused());
+    filter->setFocus();
+    QTest::keyClick(filter, Qt::Key_Z);
+    QVERIFY(guest->isTyping());
+    QVERIFY(w->searchIndex()->isPaused());
+    guest->typingStopped();
+    QVERIFY(!w->searchIndex()->isPaused());
+    filter->clear();
+
+    // Settings › Search: off closes the index (the file stays), on opens it with the limits.
+    const QString file = w->searchIndex()->file();
+    auto openSearchSettings = [w]() -> SettingsDialog * {
+        w->action(u"configure"_s)->trigger();
+        auto *dialog = w->findChild<SettingsDialog *>();
+        if (!dialog || !QTest::qWaitForWindowExposed(dialog))
+            return nullptr;
+        dialog->setCurrentPage(SettingsDialog::Page::Search);
+        return dialog;
+    };
+    SettingsDialog *dialog = openSearchSettings();
+    QVERIFY(dialog);
+    auto *enabled = dialog->findChild<QCheckBox *>(u"searchEnabled"_s);
+    auto *outputs = dialog->findChild<QCheckBox *>(u"searchToolOutputs"_s);
+    QVERIFY(enabled && enabled->isVisible() && enabled->isChecked() && outputs->isChecked());
+    QTest::mouseClick(enabled, Qt::LeftButton, {}, QPoint(8, enabled->height() / 2));
+    QVERIFY(!enabled->isChecked());
+    QVERIFY(!outputs->isEnabled());
+    QTest::mouseClick(dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    QTRY_VERIFY(!w->controller()->canSearch());
+    QVERIFY(w->searchIndex() == nullptr);
+    QVERIFY(QFile::exists(file));
+    QCOMPARE(QSettings().value(u"search/enabled"_s).toBool(), false);
+    SearchPanel *panel = w->sources()->searchPanel();
+    panel->show();
+    QVERIFY(searchFor(panel, u"hello"_s).isEmpty());
+    QCOMPARE(panel->findChild<QLabel *>(u"searchStatus"_s)->text(), u"Indexing is off: turn it on in Settings › Search."_s);
+    panel->hide();
+    QTRY_VERIFY(!w->findChild<SettingsDialog *>());
+
+    dialog = openSearchSettings();
+    QVERIFY(dialog);
+    enabled = dialog->findChild<QCheckBox *>(u"searchEnabled"_s);
+    outputs = dialog->findChild<QCheckBox *>(u"searchToolOutputs"_s);
+    QTest::mouseClick(enabled, Qt::LeftButton, {}, QPoint(8, enabled->height() / 2));
+    QTest::mouseClick(outputs, Qt::LeftButton, {}, QPoint(8, outputs->height() / 2));
+    QVERIFY(enabled->isChecked() && !outputs->isChecked());
+    QTest::mouseClick(dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    QTRY_VERIFY(w->controller()->canSearch());
+    QCOMPARE(w->searchIndex()->limits().toolOutputs, false);
+    QVERIFY(w->searchIndex()->waitForIdle(20000));
+    QVERIFY(w->searchIndex()->documentCount() > 0);
+}
+
 void TestGuiSearch::screenshots()
 {
     MainWindow *w = makeWindow();
@@ -396,6 +474,18 @@ void TestGuiSearch::screenshots()
     QTest::keyClick(w->findBar()->edit(), Qt::Key_Return);
     QVERIFY(test::settle(*w));
     QVERIFY(w->grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/find-bar.png")));
+
+    // The index's progress in the sidebar's filter field, and Settings › Search.
+    Q_EMIT w->controller()->searchProgress(1234, 3000);
+    auto *sidebar = w->findChild<QWidget *>(u"sidebar"_s);
+    QVERIFY(sidebar);
+    QVERIFY(sidebar->grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/sidebar-indexing.png")));
+    SettingsDialog settings({}, w);
+    settings.setCurrentPage(SettingsDialog::Page::Search);
+    settings.resize(760, 520);
+    settings.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&settings));
+    QVERIFY(settings.grab().save(QStringLiteral(WEFT_BINARY_DIR "/screenshots/settings-search.png")));
 }
 
 QTEST_MAIN(TestGuiSearch)

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Search benchmark (not a CTest test): indexes 5,000 sessions with 300,000 parts of generated
 // text (English-like words, Japanese and Chinese phrases, tool calls with outputs), then times
-// queries. Prints numbers only.
+// queries. Prints numbers only, among them the index's size over the text it covers and the CPU
+// time it took to build (getrusage).
 //
 //   bench_search [SESSIONS [PARTS_PER_SESSION [INDEX_FILE]]]
+//   bench_search --store DATA_DIR   (index a generated store or opencode.db as the window does)
 
 #include "core/identifier.h"
+#include "opencodedb/opencodedatadir.h"
 #include "search/searchindex.h"
+#include "store/store.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -16,6 +20,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
+
+#include <sys/resource.h>
 
 using namespace Qt::StringLiterals;
 using namespace weft;
@@ -81,6 +88,83 @@ private:
     QStringList m_cjk;
 };
 
+/// CPU seconds (user and system) the process has used so far, all threads.
+double cpuSeconds()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    auto seconds = [](const timeval &t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+/// UTF-8 bytes of the text a session's index documents cover: titles, message text and
+/// reasoning, tool inputs, outputs and errors (whole, before capping).
+qint64 sourceBytes(const QList<MessageWithParts> &messages)
+{
+    qint64 bytes = 0;
+    for (const MessageWithParts &m : messages) {
+        for (const Part &p : m.parts) {
+            bytes += p.text().toUtf8().size();
+            if (p.type() == PartType::Tool) {
+                const ToolState state = p.state();
+                bytes += state.output().toUtf8().size() + state.errorText().toUtf8().size() + toJson(state.input(), 0).size();
+            }
+        }
+    }
+    return bytes;
+}
+
+void printSizes(qint64 indexBytes, qint64 textBytes)
+{
+    std::printf("text_bytes: %lld\nindex_bytes: %lld\nindex_ratio: %.3f\n", static_cast<long long>(textBytes),
+                static_cast<long long>(indexBytes), textBytes > 0 ? double(indexBytes) / double(textBytes) : 0.0);
+}
+
+/// Indexes a whole data dir as the window's background sync does, then prints its figures.
+int indexStore(const QString &dataDir)
+{
+    Result<DataDir::Opened> opened = OpencodeDataDir::open(dataDir, false);
+    if (!opened) {
+        std::fprintf(stderr, "%s\n", qPrintable(opened.error().toString()));
+        return 1;
+    }
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"search.db"_s);
+    auto index = std::make_unique<SearchIndex>();
+    if (Result<void> r = index->open(file); !r) {
+        std::fprintf(stderr, "%s\n", qPrintable(r.error().toString()));
+        return 1;
+    }
+    Store &store = *opened->store;
+    QElapsedTimer timer;
+    timer.start();
+    const double cpu = cpuSeconds();
+    const Result<SearchIndex::SyncStats> stats = index->sync(store, {}, false, [](int done, int total) {
+        if (done % 640 == 0)
+            std::fprintf(stderr, "indexed %d of %d sessions\n", done, total);
+        return true;
+    });
+    if (!stats) {
+        std::fprintf(stderr, "%s\n", qPrintable(stats.error().toString()));
+        return 1;
+    }
+    const double cpuUsed = cpuSeconds() - cpu;
+    const double seconds = double(timer.nsecsElapsed()) / 1e9;
+    // Its size at rest: closed, the write-ahead log checkpointed into the file.
+    index.reset();
+    const qint64 size = QFileInfo(file).size() + QFileInfo(file + u"-wal"_s).size();
+    qint64 text = 0;
+    for (const Session &s : store.sessions())
+        text += s.title().toUtf8().size() + sourceBytes(store.messagesWithParts(s.id()));
+    print(u"sessions: %1"_s.arg(stats->sessions));
+    print(u"documents: %1"_s.arg(stats->documents));
+    print(u"index_seconds: %1"_s.arg(seconds, 0, 'f', 1));
+    print(u"index_cpu_seconds: %1"_s.arg(cpuUsed, 0, 'f', 1));
+    print(u"sessions_per_s: %1"_s.arg(double(stats->sessions) / seconds, 0, 'f', 0));
+    printSizes(size, text);
+    return 0;
+}
+
 qint64 median(QList<qint64> values)
 {
     std::sort(values.begin(), values.end());
@@ -93,6 +177,8 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
+    if (args.size() > 2 && args.at(1) == u"--store")
+        return indexStore(args.at(2));
     const int sessions = args.size() > 1 ? args.at(1).toInt() : 5000;
     const int partsPerSession = args.size() > 2 ? args.at(2).toInt() : 60;
     QTemporaryDir dir;
@@ -104,10 +190,11 @@ int main(int argc, char **argv)
         return 1;
     }
     Text text(42);
-    qint64 parts = 0, characters = 0;
+    qint64 parts = 0, characters = 0, textBytes = 0;
     QElapsedTimer timer;
     timer.start();
     qint64 generating = 0;
+    double indexCpu = 0;
     const qint64 start = 1795312725000;
     for (int s = 0; s < sessions; ++s) {
         QElapsedTimer gen;
@@ -157,8 +244,12 @@ int main(int argc, char **argv)
             for (const Part &p : m.parts)
                 characters += p.text().size() + p.state().output().size();
         }
+        textBytes += session.title().toUtf8().size() + sourceBytes(messages);
         generating += gen.nsecsElapsed();
-        if (Result<void> r = index.indexSession(u"bench"_s, session, messages); !r) {
+        const double cpu = cpuSeconds();
+        const Result<void> r = index.indexSession(u"bench"_s, session, messages);
+        indexCpu += cpuSeconds() - cpu;
+        if (!r) {
             std::fprintf(stderr, "%s\n", qPrintable(r.error().toString()));
             return 1;
         }
@@ -178,8 +269,10 @@ int main(int argc, char **argv)
     print(u"documents: %1"_s.arg(index.documentCount()));
     print(u"text_mb: %1"_s.arg(double(characters) / 1e6, 0, 'f', 1));
     print(u"index_seconds: %1"_s.arg(double(indexMs) / 1000.0, 0, 'f', 1));
+    print(u"index_cpu_seconds: %1"_s.arg(indexCpu, 0, 'f', 1));
     print(u"optimize_seconds: %1"_s.arg(double(optimizeMs) / 1000.0, 0, 'f', 1));
     print(u"index_mb: %1"_s.arg(double(size) / 1048576.0, 0, 'f', 1));
+    printSizes(size, textBytes);
 
     const QStringList queries{text.rareWord(), u"memory leak"_s, u"\"build failed\""_s, u"serial*"_s, u"検索"_s,
                               u"数据库"_s, u"configuration"_s, u"compaction parser thread"_s};

@@ -49,6 +49,7 @@ private Q_SLOTS:
     void textOutput();
     void oneSessionInTimelineOrder();
     void weftDataDirAndRebuild();
+    void status();
     void errors_data();
     void errors();
 
@@ -154,6 +155,23 @@ void TestSearchCli::weftDataDirAndRebuild()
     const WeftRun after = m_weft.run({u"--data-dir"_s, data.path(), u"search"_s, u"\"Hand-named session\""_s, u"--format"_s, u"json"_s});
     QCOMPARE(after.exitCode, 0);
     QCOMPARE(parseArray(after.out).size(), 0);
+}
+
+void TestSearchCli::status()
+{
+    weft::test::FixtureDataDir data;
+    const WeftRun before = m_weft.run({u"--data-dir"_s, data.path(), u"search"_s, u"--status"_s});
+    QVERIFY2(before.exitCode == 0, before.err.constData());
+    QVERIFY2(before.out.startsWith("Indexed 0 of 6 sessions (0 documents"), before.out.constData());
+    QVERIFY(m_weft.run({u"--data-dir"_s, data.path(), u"search"_s, u"--rebuild"_s}).exitCode == 0);
+    const WeftRun after = m_weft.run({u"--data-dir"_s, data.path(), u"search"_s, u"--status"_s, u"--format"_s, u"json"_s});
+    QCOMPARE(after.exitCode, 0);
+    const JsonObject o = weft::parseJson(after.out)->toObject();
+    QCOMPARE(o.integer(u"indexed"), 6);
+    QCOMPARE(o.integer(u"sessions"), 6);
+    QVERIFY(o.integer(u"documents") > 50);
+    QVERIFY(o.integer(u"bytes") > 0);
+    QCOMPARE(o.value(u"enabled").toBool(), true);
 }
 
 void TestSearchCli::errors_data()

@@ -20,6 +20,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 using namespace Qt::StringLiterals;
 using namespace weft;
 
@@ -78,6 +84,48 @@ QSet<QString> sessionsOf(const QList<SearchHit> &hits)
     return ids;
 }
 
+constexpr qint64 Day = 24 * 3600 * 1000;
+
+/// An OpenCode database of @p count sessions, session i updated i days ago, in /home/dev/alpha
+/// (even i) or /home/dev/beta (odd i), each with a user message "word<i> common <folder>" and a
+/// bash call whose output is "outputword".
+QString manySessions(const QTemporaryDir &dir, int count)
+{
+    const QString file = dir.filePath(u"opencode/opencode.db"_s);
+    QDir().mkpath(dir.filePath(u"opencode"_s));
+    weft::test::TestDb db(file);
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    db.begin();
+    db.insertProject(JsonObject{{u"id"_s, u"global"_s}, {u"worktree"_s, u"/"_s}, {u"time"_s, JsonObject{{u"created"_s, now}, {u"updated"_s, now}}}});
+    for (int i = 0; i < count; ++i) {
+        const qint64 t = now - i * Day;
+        Session session = makeSession(u"Session %1"_s.arg(i), t);
+        const QString folder = i % 2 == 0 ? u"alpha"_s : u"beta"_s;
+        session.json().insert(u"directory"_s, u"/home/dev/"_s + folder);
+        db.insertSession(session.json());
+        const Message m = Message::makeUser(Identifier::ascending(Identifier::Kind::Message), session.id(), t, u"build"_s, u"p"_s, u"m"_s);
+        db.insertMessage(m.json());
+        const Part text = Part::makeText(Identifier::ascending(Identifier::Kind::Part), session.id(), m.id(),
+                                         u"word%1 common %2"_s.arg(i).arg(folder));
+        db.insertPart(text.json(), t);
+        Part tool = Part::make(Identifier::ascending(Identifier::Kind::Part), session.id(), m.id(), PartType::Tool);
+        tool.json().insert(u"tool"_s, u"bash"_s);
+        tool.json().insert(u"callID"_s, u"call_%1"_s.arg(i));
+        tool.setState(ToolState::completed(JsonObject{{u"command"_s, u"ls"_s}}, u"outputword"_s, u"ls"_s, {}, t, t));
+        db.insertPart(tool.json(), t);
+    }
+    db.commit();
+    return file;
+}
+
+int hitsOf(SearchIndex &index, const QString &query)
+{
+    SearchOptions options;
+    options.limit = -1;
+    const auto hits = index.search(query, options);
+    return hits ? int(hits->size()) : -1;
+}
+
 QSet<QString> kindsOf(const QList<SearchHit> &hits)
 {
     QSet<QString> kinds;
@@ -111,6 +159,11 @@ private Q_SLOTS:
     void rebuild();
     void sourcesAreKeptApart();
     void reopenKeepsOrEmpties();
+    void outputsAreCappedAndCountedOnce();
+    void runsAsAGuest();
+    void pausesWhileBusy();
+    void answersWhileSyncingAndResumesAfterRestart();
+    void limits();
 };
 
 void TestSearchIndex::documents_data()
@@ -575,6 +628,191 @@ void TestSearchIndex::reopenKeepsOrEmpties()
     QVERIFY(index.open(file));
     QCOMPARE(index.documentCount(), 0);
     QVERIFY(index.search(u"restarts"_s)->isEmpty());
+}
+
+void TestSearchIndex::outputsAreCappedAndCountedOnce()
+{
+    QString output = u"first line\n"_s;
+    for (int i = 0; i < 5000; ++i)
+        output += u"line %1\n"_s.arg(i);
+    output += u"last line\n"_s;
+    const Message m = Message::makeUser(u"msg_200fa7fcc001NaVRZuu17qcTE4"_s, u"ses_dff058141ffeXJnTNzT8vnXcKt"_s, 5, u"build"_s, u"p"_s, u"m"_s);
+    auto toolPart = [&](const QString &id, const QString &out) {
+        Part p = Part::make(id, m.sessionID(), m.id(), PartType::Tool);
+        p.json().insert(u"tool"_s, u"bash"_s);
+        p.setState(ToolState::completed(JsonObject{{u"command"_s, u"make check"_s}}, out, u"checks"_s, {}, 1, 2));
+        return p;
+    };
+    const QList<Part> parts{toolPart(u"prt_200fa7fcc002SWWB8daGMkkVN1"_s, output), toolPart(u"prt_200fa7fcc002SWWB8daGMkkVN2"_s, output),
+                            toolPart(u"prt_200fa7fcc002SWWB8daGMkkVN3"_s, u"other"_s)};
+    QSet<size_t> seen;
+    const QList<SearchDocument> docs = SearchIndex::documents(m, parts, &seen);
+    QCOMPARE(docs.size(), 3);
+    // The first: the output's start and end, capped.
+    QVERIFY(docs.at(0).text.contains(u"first line"));
+    QVERIFY(docs.at(0).text.contains(u"last line"));
+    QVERIFY(!docs.at(0).text.contains(u"line 2500\n"));
+    QVERIFY(docs.at(0).text.size() < SearchIndex::ToolOutputHead + SearchIndex::ToolOutputTail + 200);
+    // The same output again: the call (tool, input) without it.
+    QVERIFY(docs.at(1).text.contains(u"make check"));
+    QVERIFY(!docs.at(1).text.contains(u"first line"));
+    QVERIFY(docs.at(2).text.contains(u"other"));
+    // Without outputs: the call only.
+    const QList<SearchDocument> without = SearchIndex::documents(m, parts, nullptr, false);
+    QVERIFY(without.at(0).text.contains(u"make check"));
+    QVERIFY(!without.at(0).text.contains(u"first line"));
+    QVERIFY(!without.at(2).text.contains(u"other"));
+}
+
+void TestSearchIndex::runsAsAGuest()
+{
+#ifndef Q_OS_LINUX
+    QSKIP("thread priorities are set on Linux");
+#else
+    QTemporaryDir dir;
+    SearchIndex index;
+    QVERIFY(index.open(dir.filePath(u"search.db"_s)));
+    const qint64 tid = index.threadId();
+    QVERIFY(tid > 0);
+    QVERIFY(tid != qint64(syscall(SYS_gettid)));
+    QFile stat(u"/proc/self/task/%1/stat"_s.arg(tid));
+    QVERIFY(stat.open(QIODevice::ReadOnly));
+    const QByteArray line = stat.readAll();
+    // After the command name in parentheses: state is field 3, nice field 19.
+    const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+    QCOMPARE(fields.value(19 - 3).toInt(), 19);
+    QCOMPARE(getpriority(PRIO_PROCESS, id_t(tid)), 19);
+    // The idle I/O class (3) in the bits above 13 of the thread's I/O priority.
+    const long ioprio = syscall(SYS_ioprio_get, 1, tid);
+    QCOMPARE(ioprio >> 13, 3);
+#endif
+}
+
+void TestSearchIndex::pausesWhileBusy()
+{
+    QTemporaryDir dir;
+    const QString file = manySessions(dir, 150);
+    const auto store = OpencodeDbStore::open(file);
+    QVERIFY(store);
+    SessionService service(store.value());
+    SearchIndex index;
+    QVERIFY(index.open(dir.filePath(u"weft/search.db"_s)));
+    index.pause(u"typing"_s);
+    QVERIFY(index.isPaused());
+    index.addSource(&service);
+    // The sync waits before its first batch.
+    QTRY_VERIFY_WITH_TIMEOUT(index.isWaiting(), 20000);
+    QCOMPARE(hitsOf(index, u"common"_s), 0);
+    QCOMPARE(index.progressNow().done, 0);
+    QCOMPARE(index.progressNow().total, 150);
+    index.pause(u"run ses_1"_s);
+    index.resume(u"typing"_s);
+    QVERIFY(index.isPaused()); // a run still streams
+    QVERIFY(index.isWaiting());
+    QCOMPARE(hitsOf(index, u"common"_s), 0);
+    index.resume(u"run ses_1"_s);
+    QVERIFY(!index.isPaused());
+    QVERIFY(index.waitForIdle());
+    QCOMPARE(hitsOf(index, u"common"_s), 150);
+    QCOMPARE(index.progressNow().done, 150);
+    const auto status = index.status(*store.value());
+    QVERIFY(status);
+    QCOMPARE(status->indexed, 150);
+    QCOMPARE(status->sessions, 150);
+
+    // A source removed while its sync waits: the sync stops, the removal returns.
+    SearchIndex second;
+    QVERIFY(second.open(dir.filePath(u"second.db"_s)));
+    second.pause(u"typing"_s);
+    second.addSource(&service);
+    QTRY_VERIFY_WITH_TIMEOUT(second.isWaiting(), 20000);
+    second.removeSource(&service);
+    QVERIFY(!second.isWaiting());
+    QVERIFY(second.waitForIdle(20000));
+    QVERIFY(second.isPaused());
+
+    // An index that closes while paused stops at once.
+    auto third = std::make_unique<SearchIndex>();
+    QVERIFY(third->open(dir.filePath(u"third.db"_s)));
+    third->pause(u"typing"_s);
+    third->addSource(&service);
+    QTRY_VERIFY_WITH_TIMEOUT(third->isWaiting(), 20000);
+    third.reset();
+}
+
+void TestSearchIndex::answersWhileSyncingAndResumesAfterRestart()
+{
+    QTemporaryDir dir;
+    const QString file = manySessions(dir, 150);
+    const auto store = OpencodeDbStore::open(file);
+    QVERIFY(store);
+    const QString indexFile = dir.filePath(u"weft/search.db"_s);
+    {
+        SearchIndex index;
+        QVERIFY(index.open(indexFile));
+        QList<int> found;
+        // Stopped after the first batch, as a killed process would be.
+        const auto stats = index.sync(*store.value(), {}, false, [&](int done, int total) {
+            found.append(hitsOf(index, u"common"_s));
+            return done == 0 && total == 150;
+        });
+        QVERIFY(stats);
+        QVERIFY(stats->stopped);
+        QCOMPARE(stats->indexed, 64);
+        QCOMPARE(found, (QList<int>{0, 64})); // what is indexed so far is found
+        const auto status = index.status(*store.value());
+        QCOMPARE(status->indexed, 64);
+        QCOMPARE(status->sessions, 150);
+        QVERIFY(status->bytes > 0);
+    }
+    SearchIndex index;
+    QVERIFY(index.open(indexFile));
+    QCOMPARE(hitsOf(index, u"common"_s), 64);
+    const auto stats = index.sync(*store.value());
+    QVERIFY(stats);
+    QCOMPARE(stats->indexed, 150 - 64); // goes on, does not start over
+    QCOMPARE(hitsOf(index, u"common"_s), 150);
+}
+
+void TestSearchIndex::limits()
+{
+    QTemporaryDir dir;
+    const QString file = manySessions(dir, 40);
+    const auto store = OpencodeDbStore::open(file);
+    QVERIFY(store);
+    SearchIndex index;
+    QVERIFY(index.open(dir.filePath(u"weft/search.db"_s)));
+    SearchIndex::Limits limits;
+    limits.projects = {u"/home/dev/alpha/"_s};
+    index.setLimits(limits);
+    auto stats = index.sync(*store.value());
+    QVERIFY(stats);
+    QCOMPARE(stats->sessions, 20);
+    QCOMPARE(hitsOf(index, u"common alpha"_s), 20);
+    QCOMPARE(hitsOf(index, u"common beta"_s), 0);
+
+    limits = {};
+    limits.excludedProjects = {u"/home/dev/alpha"_s};
+    index.setLimits(limits);
+    stats = index.sync(*store.value());
+    QCOMPARE(stats->removed, 20);
+    QCOMPARE(stats->indexed, 20);
+    QCOMPARE(hitsOf(index, u"common alpha"_s), 0);
+    QCOMPARE(hitsOf(index, u"common beta"_s), 20);
+    QCOMPARE(hitsOf(index, u"outputword"_s), 20);
+
+    limits = {};
+    limits.maxAgeDays = 10; // sessions 0 to 9
+    limits.toolOutputs = false;
+    index.setLimits(limits);
+    stats = index.sync(*store.value());
+    QCOMPARE(stats->sessions, 10);
+    QCOMPARE(stats->indexed, 10); // outputs off: every admitted session is read again
+    QCOMPARE(hitsOf(index, u"common"_s), 10);
+    QCOMPARE(hitsOf(index, u"word3"_s), 1);
+    QCOMPARE(hitsOf(index, u"word12"_s), 0);
+    QCOMPARE(hitsOf(index, u"outputword"_s), 0);
+    QCOMPARE(index.sync(*store.value())->indexed, 0);
 }
 
 QTEST_GUILESS_MAIN(TestSearchIndex)
