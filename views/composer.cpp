@@ -15,6 +15,7 @@
 #include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
+#include <QResizeEvent>
 #include <QImage>
 #include <QImageReader>
 #include <QKeyEvent>
@@ -270,7 +271,7 @@ Composer::Composer(QWidget *parent)
             Q_EMIT importRequested(m_sessionID);
     });
 
-    auto *controls = new QHBoxLayout;
+    auto *controls = m_controls = new QHBoxLayout;
     controls->setContentsMargins(0, 0, 0, 0);
     controls->setSpacing(6);
     auto *agentLabel = new QLabel(tr("&Agent:"), this);
@@ -745,6 +746,27 @@ void Composer::updateButtons()
     m_compact->setEnabled(haveSession && !m_running);
     m_attach->setEnabled(haveSession && !m_projectDir.isEmpty());
     m_editor->setEnabled(!m_sessionID.isEmpty());
+    fitControls();
+}
+
+void Composer::fitControls()
+{
+    if (!m_controls)
+        return; // still being made
+    const auto style = [this](Qt::ToolButtonStyle s) {
+        m_attach->setToolButtonStyle(s);
+        m_compact->setToolButtonStyle(s);
+    };
+    style(Qt::ToolButtonTextBesideIcon);
+    const QMargins margins = layout()->contentsMargins();
+    if (m_controls->sizeHint().width() > width() - margins.left() - margins.right())
+        style(Qt::ToolButtonIconOnly);
+}
+
+void Composer::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitControls();
 }
 
 void Composer::send()

@@ -158,9 +158,13 @@ Q_SIGNALS:
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     friend class PromptEditor;
+    /// Attach and Compact with their text where the row has room, their icons only where it has
+    /// not (a narrow pane of a split; a run's Stop and Steer take room too).
+    void fitControls();
     void updateButtons();
     void request(PromptDelivery delivery);
     /// Pasted or dropped data: local files and folders, or an image. False: plain text.
@@ -186,6 +190,8 @@ private:
     QComboBox *m_model;
     QToolButton *m_compact;
     QToolButton *m_attach;
+    /// The row under the editor: agent, model, Attach, Compact, Stop, Steer, Send.
+    QHBoxLayout *m_controls = nullptr;
     QPushButton *m_send;
     QPushButton *m_stop;
     QPushButton *m_steer;

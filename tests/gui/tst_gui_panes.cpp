@@ -198,6 +198,7 @@ void TestGuiPanes::splitRightAndDown()
     PaneArea *area = m_window->paneArea();
     SessionPane *first = area->currentPane();
     QVERIFY(!first->isActive()); // one pane: no mark
+    QTRY_COMPARE(first->composer()->attachButton()->toolButtonStyle(), Qt::ToolButtonTextBesideIcon);
 
     // View › Split Right: the session in a group to the right, focused and marked.
     m_window->action(u"splitRight"_s)->trigger();
@@ -210,6 +211,12 @@ void TestGuiPanes::splitRightAndDown()
     QTRY_VERIFY(area->groups().at(1)->isVisible());
     QVERIFY(area->groups().at(0)->geometry().right() < area->groups().at(1)->geometry().left());
     QTRY_COMPARE(right->timelineModel()->rowCount(), first->timelineModel()->rowCount());
+    // Half the window's width: the composers' Attach and Compact show their icons only (their tool
+    // tips name them), so that the row's buttons are not cut; as wide as the window, their text.
+    for (SessionPane *pane : {first, right}) {
+        QTRY_COMPARE(pane->composer()->attachButton()->toolButtonStyle(), Qt::ToolButtonIconOnly);
+        QCOMPARE(pane->composer()->compactButton()->toolButtonStyle(), Qt::ToolButtonIconOnly);
+    }
 
     // The right one shows another session; Split Down puts it below.
     clickRow(m_second, Qt::LeftButton);
