@@ -4,6 +4,7 @@
 #include "app/sessioncontroller.h"
 #include "changespane.h"
 #include "composer.h"
+#include "contextmeter.h"
 #include "core/async.h"
 #include "findbar.h"
 #include "qt/sessionsmodel.h"
