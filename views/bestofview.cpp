@@ -129,7 +129,12 @@ BestOfView::BestOfView(BestOfRun *group, Board *board, QWidget *parent)
     resize(1100, 720);
 }
 
-BestOfView::~BestOfView() = default;
+BestOfView::~BestOfView()
+{
+    // The group stops its runs as it goes and says so: to this view while it is whole, not to
+    // what is left of it once its children go.
+    delete m_group;
+}
 
 void BestOfView::closeEvent(QCloseEvent *event)
 {
