@@ -99,6 +99,7 @@ private Q_SLOTS:
     void bothParsersAgree();
     void bothParsersAgreeOnFixture();
     void streamWriterLayout();
+    void escapesAtEveryPosition();
     void longStrings_data();
     void longStrings();
     void repeatedLongStrings();
@@ -692,6 +693,40 @@ void TestJson::streamWriterLayout()
     }
     // A value at a level: its nested lines indented as inside a document.
     QCOMPARE(weft::toJson(JsonObject{{u"a"_s, JsonArray{1}}}, 2, 2), "{\n      \"a\": [\n        1\n      ]\n    }"_ba);
+}
+
+void TestJson::escapesAtEveryPosition()
+{
+    // The writer copies the plain bytes before an escape in bulk (8 UTF-16 units, 16 UTF-8
+    // bytes a step): an escape, or two, or a non-ASCII character at every place of a string,
+    // written as UTF-16 and as UTF-8, gives JSON.stringify's text, built here one unit at a time.
+    const auto expected = [](const QString &s) {
+        QString out = u"\""_s;
+        for (const QChar c : s) {
+            if (c == u'"' || c == u'\\')
+                out += u'\\' + c;
+            else if (c == u'\n')
+                out += u"\\n"_s;
+            else if (c == u'\t')
+                out += u"\\t"_s;
+            else if (c.unicode() < 0x20)
+                out += u"\\u%1"_s.arg(c.unicode(), 4, 16, QLatin1Char('0'));
+            else
+                out += c;
+        }
+        return (out + u'"').toUtf8();
+    };
+    const QString plain = u"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOP"_s;
+    for (const QString &special : {u"\n"_s, u"\""_s, u"\\"_s, u"\x01"_s, u"\t\n"_s, u"é"_s, u"日"_s}) {
+        for (qsizetype at = 0; at <= plain.size(); ++at) {
+            const QString s = plain.left(at) + special + plain.mid(at);
+            QCOMPARE(weft::toJson(JsonValue(s)), expected(s));
+            // Held as UTF-8, as a long string read from JSON text is.
+            const std::optional<JsonValue> read = weft::parseJson(weft::toJson(JsonObject{{u"s"_s, s.repeated(3)}}));
+            QVERIFY(read.has_value());
+            QCOMPARE(weft::toJson(read->toObject().value(u"s")), expected(s.repeated(3)));
+        }
+    }
 }
 
 void TestJson::longStrings_data()
