@@ -336,9 +336,14 @@ class Runner:
                             weft_t.append(self.time_process(cmd))
                             floor_t.append(self.time_process(floor))
                         floor_ms = statistics.median(floor_t)
+                        # Goal 1 is the largest store's: at most 1.5x the floor. The smaller ones
+                        # are the growth table's points, where Weft's start-up (about 30 ms, the
+                        # floor's 3) weighs most: session-list-S's target.
+                        heaviest = label == "30k"
                         self.record(fig, f"weft session list --format {fmt_name} on {store} ({n:,} sessions, "
-                                    f"{info['databaseBytes'] / 1e9:.1f} GB), whole process; target 1.5x the "
-                                    "sqlite3 floor", weft_t, round(1.5 * floor_ms, 1), "<=",
+                                    f"{info['databaseBytes'] / 1e9:.1f} GB), whole process" +
+                                    ("; target 1.5x the sqlite3 floor" if heaviest else ""), weft_t,
+                                    round(1.5 * floor_ms, 1) if heaviest else 150, "<=" if heaviest else "<",
                                     extra={"floor_ms": round(floor_ms, 1),
                                            "x_floor": round(statistics.median(weft_t) / floor_ms, 2),
                                            "sessions": info["sessions"], "database_bytes": info["databaseBytes"]})
