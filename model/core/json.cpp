@@ -1082,12 +1082,13 @@ namespace
 // Writes @p s as a JSON string literal, UTF-16 straight to UTF-8 in the output buffer, with
 // JSON.stringify's escapes: the short ones, \u00XX for other control characters and \uXXXX for
 // lone surrogates (well-formed JSON.stringify, ES2019).
-void appendEscaped(QByteArray &out, QStringView s)
+void appendEscaped(QByteArray &out, QStringView s, QLatin1StringView suffix = {})
 {
     static const char hex[] = "0123456789abcdef";
     const qsizetype start = out.size();
-    // At most 6 bytes per UTF-16 code unit (a \uXXXX escape), and the quotes.
-    out.resize(start + s.size() * 6 + 2);
+    // At most 6 bytes per UTF-16 code unit (a \uXXXX escape), the quotes and the suffix (an
+    // object key's ": ", written here rather than appended after: a call less per member).
+    out.resize(start + s.size() * 6 + 2 + suffix.size());
     char *dst = out.data() + start;
     *dst++ = '"';
     const char16_t *p = s.utf16();
@@ -1195,6 +1196,10 @@ void appendEscaped(QByteArray &out, QStringView s)
         }
     }
     *dst++ = '"';
+    if (!suffix.isEmpty()) {
+        std::memcpy(dst, suffix.data(), size_t(suffix.size()));
+        dst += suffix.size();
+    }
     out.truncate(dst - out.constData());
 }
 
@@ -1288,15 +1293,17 @@ void appendNumber(QByteArray &out, double value)
     out += formatJsNumber(value);
 }
 
-void newline(QByteArray &out, int spaces)
+void newline(QByteArray &out, int spaces, bool comma = false)
 {
-    // One append of the line break and its indentation (two appends were 5% of an export's
-    // instructions: 270,000 lines in L's).
-    static constexpr char Lines[] = "\n                                                                ";
-    if (spaces < qsizetype(sizeof Lines) - 1) {
-        out.append(Lines, spaces + 1);
+    // One append of the comma before it, the line break and its indentation (three appends were
+    // 5% of an export's instructions: 270,000 lines in L's).
+    static constexpr char Lines[] = ",\n                                                                ";
+    if (spaces < qsizetype(sizeof Lines) - 2) {
+        out.append(Lines + (comma ? 0 : 1), spaces + (comma ? 2 : 1));
         return;
     }
+    if (comma)
+        out += ',';
     out += '\n';
     out.append(spaces, ' ');
 }
@@ -1346,11 +1353,11 @@ void JsonWriter::serialize(QByteArray &out, const JsonValue &value, int indent, 
         out += '[';
         bool first = true;
         for (const JsonValue &item : array) {
-            if (!first)
+            if (indent > 0)
+                newline(out, (level + 1) * indent, !first);
+            else if (!first)
                 out += ',';
             first = false;
-            if (indent > 0)
-                newline(out, (level + 1) * indent);
             // JSON.stringify writes undefined array items as null.
             serialize(out, item, indent, level + 1);
         }
@@ -1367,13 +1374,12 @@ void JsonWriter::serialize(QByteArray &out, const JsonValue &value, int indent, 
             const JsonValue &member = object.valueAt(i);
             if (member.isUndefined())
                 continue;
-            if (!first)
+            if (indent > 0)
+                newline(out, (level + 1) * indent, !first);
+            else if (!first)
                 out += ',';
             first = false;
-            if (indent > 0)
-                newline(out, (level + 1) * indent);
-            appendEscaped(out, object.keyAt(i));
-            out += indent > 0 ? ": " : ":";
+            appendEscaped(out, object.keyAt(i), indent > 0 ? ": "_L1 : ":"_L1);
             serialize(out, member, indent, level + 1);
         }
         if (!first && indent > 0)

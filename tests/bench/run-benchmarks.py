@@ -990,8 +990,9 @@ class Runner:
                 self.fail(fig, title, e)
                 continue
             ratio = statistics.median(oc_t) / statistics.median(weft_t)
-            # Issue 18: the JSON era's list of 5,000 sessions at least 15x, every other case 10x.
-            target = 15 if fig == "vs-opencode-list-S" else 10
+            # Issue 18: the JSON era's list of 5,000 sessions at least 15x, every other case 10x;
+            # issue 37: the export of L-db's session at least 12x (a margin at the 10x line).
+            target = 15 if fig == "vs-opencode-list-S" else 12 if fig == "vs-opencode-db-export-L" else 10
             r = self.record(fig, f"OpenCode {version} / Weft time, {title}",
                             [o / w for o, w in zip(oc_t, weft_t)], target, ">=", unit="x",
                             extra={"opencode_version": version, "opencode_ms": statistics.median(oc_t),

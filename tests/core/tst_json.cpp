@@ -100,6 +100,7 @@ private Q_SLOTS:
     void bothParsersAgreeOnFixture();
     void streamWriterLayout();
     void escapesAtEveryPosition();
+    void deepIndentation();
     void longStrings_data();
     void longStrings();
     void repeatedLongStrings();
@@ -727,6 +728,22 @@ void TestJson::escapesAtEveryPosition()
             QCOMPARE(weft::toJson(read->toObject().value(u"s")), expected(s.repeated(3)));
         }
     }
+}
+
+void TestJson::deepIndentation()
+{
+    // Line breaks and their indentation come from one string of 64 spaces; deeper lines (and
+    // the commas before them) are written another way, the same text.
+    JsonValue value = JsonObject{{u"k"_s, 1}, {u"l"_s, 2}};
+    QByteArray expected = "{\n  \"k\": 1,\n  \"l\": 2\n}";
+    for (int depth = 1; depth <= 40; ++depth) {
+        value = JsonArray{value, depth};
+        QByteArray nested = "[\n" + QByteArray(2, ' ');
+        nested += expected.replace("\n", "\n  ") + ",\n" + QByteArray(2, ' ') + QByteArray::number(depth) + "\n]";
+        expected = nested;
+        QCOMPARE(weft::toJson(value, 2), expected);
+    }
+    QCOMPARE(weft::toJson(value, 0).count('['), 40);
 }
 
 void TestJson::longStrings_data()
