@@ -13,6 +13,7 @@
 #include "session/sampledata.h"
 #include "session/sessionservice.h"
 #include "store/sessionlock.h"
+#include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
 #include "timelineview.h"
 
@@ -22,6 +23,7 @@
 #include <QThreadPool>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -65,6 +67,11 @@ public:
     {
         m_window = window;
         qApp->installEventFilter(this);
+        // The steps between: the sidebar's list in, the first page of the session it opens in.
+        connect(window->sessionsModel(), &weft::SessionsModel::loaded, this, [] { mark("sessions_loaded"); },
+                Qt::SingleShotConnection);
+        connect(window->timelineModel(), &weft::TimelineModel::loaded, this, [] { mark("timeline_loaded"); },
+                Qt::SingleShotConnection);
     }
 
 protected:
@@ -89,6 +96,7 @@ private:
     {
         mark("first_paint");
         qApp->removeEventFilter(this);
+        std::stable_sort(m_marks.begin(), m_marks.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
         std::string json = "{\"session\": \"" + session.toStdString() + "\", \"rows\": " + std::to_string(rows)
             + ", \"rss_kib\": " + std::to_string(rssKiB()) + ", \"process_start_ns\": " + std::to_string(processStartNs())
             + ", \"marks\": {";
@@ -182,6 +190,9 @@ int main(int argc, char **argv)
     StartupProbe::mark("config");
     // The composition root: the controller over the service and the processor, given to the window.
     weft::MainWindow window(std::make_unique<weft::SessionController>(service, opened->path, std::move(setup).value()));
+    // `weft --session ID`: its first page is read while the sidebar's list is (MainWindow).
+    if (!options.session.isEmpty())
+        window.openAtStart(options.session);
     StartupProbe::mark("main_window");
     // Colours and the timeline font chosen in the settings dialog.
     weft::Appearance::apply(weft::Appearance::Settings::load());

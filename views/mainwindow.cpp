@@ -167,12 +167,18 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     onCurrentPaneChanged();
 
     // Once the list is in: the tabs of the last time (those whose session is still there), else
-    // the most recent session.
+    // the most recent session. A session opened before (`weft --session ID`: its first page
+    // loads while the list does) stays if the list has it, now selected in the sidebar.
     connect(
         m_sessions, &SessionsModel::loaded, this,
         [this] {
-            if (!currentSessionID().isEmpty())
-                return;
+            if (const QString shown = currentSessionID(); !shown.isEmpty()) {
+                if (!currentSource().isEmpty() || m_sessions->session(shown)) {
+                    onCurrentPaneChanged();
+                    return;
+                }
+                showSession({}, {}); // not in the store: the start shows what it shows without it
+            }
             const QVariantMap layout = QSettings().value(u"MainWindow/panes"_s).toMap();
             const auto exists = [this](const QString &id, const QString &source) {
                 const SessionsModel *sessions = m_tree->sessionsModel(source);
@@ -518,6 +524,11 @@ bool MainWindow::openSession(const QString &sessionID, const QString &source)
         return false;
     showSession(sessionID, source);
     return true;
+}
+
+void MainWindow::openAtStart(const QString &sessionID)
+{
+    showSession(sessionID);
 }
 
 bool MainWindow::openSessionInNewTab(const QString &sessionID, const QString &source)

@@ -124,6 +124,11 @@ public:
     /// Shows @p sessionID of @p source in the focused pane (a tab that shows it already is
     /// focused instead) and selects it in the sidebar.
     bool openSession(const QString &sessionID, const QString &source = {});
+    /// Shows @p sessionID of Weft's own store in the focused pane before the session list is in
+    /// (`weft --session ID`): its first page loads while the list does. Once the list is in, the
+    /// sidebar selects it; a session the store does not have gives way to the tabs of the last
+    /// time or the newest session, as a start without it.
+    void openAtStart(const QString &sessionID);
     /// Shows @p sessionID of @p source in a new tab of the focused group, focused.
     bool openSessionInNewTab(const QString &sessionID, const QString &source = {});
 

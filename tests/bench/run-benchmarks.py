@@ -417,7 +417,7 @@ class Runner:
 
     def gui_start(self, name="L", info=None, target=300):
         """Issue 37: from starting Weft to the first frame that painted the timeline of the session
-        it opens at start (the newest), each run a new process with a new settings folder:
+        it opens at start (`--session`: the store's largest, else the newest), each run a new process with a new settings folder:
         gui-start-NAME starts weft-window directly, gui-start-NAME-launcher through the launcher
         (build/weft: dev.sh runs bin/weft in the build root, which becomes weft-window). @p info
         is a store from store()/db_store() (default L); the figure names it NAME. The window
@@ -434,7 +434,8 @@ class Runner:
             title = f"start the window on {name} to its first painted frame of the timeline, {how}"
             try:
                 cmd = (self.start_launcher() if launcher else [os.path.join(self.build, "libexec", "weft", "weft-window")]) \
-                    + ["--data-dir", info["dataDir"]]
+                    + ["--data-dir", info["dataDir"]] \
+                    + (["--session", info["largestSession"]] if info.get("largestSession") else [])
                 runs = [self.start_run(cmd, info, fig, i) for i in range(self.args.runs + 1)][1:]
             except Exception as e:  # noqa: BLE001 - one failing figure must not hide the others
                 self.fail(fig, title, e)
