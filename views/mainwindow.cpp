@@ -66,6 +66,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace weft
@@ -172,12 +174,16 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     connect(
         m_sessions, &SessionsModel::loaded, this,
         [this] {
-            if (const QString shown = currentSessionID(); !shown.isEmpty()) {
-                if (!currentSource().isEmpty() || m_sessions->session(shown)) {
-                    onCurrentPaneChanged();
+            const QString shown = currentSessionID();
+            const QString atStart = std::exchange(m_openedAtStart, QString());
+            if (!shown.isEmpty() && shown != atStart)
+                return;
+            if (!shown.isEmpty()) {
+                if (m_sessions->session(shown)) {
+                    onCurrentPaneChanged(); // the sidebar selects it
                     return;
                 }
-                showSession({}, {}); // not in the store: the start shows what it shows without it
+                showSession({}); // not in the store: the start goes on as without it
             }
             const QVariantMap layout = QSettings().value(u"MainWindow/panes"_s).toMap();
             const auto exists = [this](const QString &id, const QString &source) {
@@ -528,6 +534,7 @@ bool MainWindow::openSession(const QString &sessionID, const QString &source)
 
 void MainWindow::openAtStart(const QString &sessionID)
 {
+    m_openedAtStart = sessionID;
     showSession(sessionID);
 }
 

@@ -275,6 +275,8 @@ private:
     /// The session the window's title, sidebar and notices were last updated for.
     QString m_shownSession;
     QString m_shownSource;
+    /// The session of openAtStart(), until the session list is in.
+    QString m_openedAtStart;
     SourcesPresenter *m_sources = nullptr;
     SessionsModel *m_sessions;
     SessionTreeModel *m_tree;
