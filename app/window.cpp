@@ -25,10 +25,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <string>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -118,14 +121,14 @@ private:
         size_t at = 0;
         for (int field = 3; field < 22; ++field)
             at = rest.find(' ', at) + 1;
-        return qint64(std::stoll(rest.substr(at))) * (1000000000 / sysconf(_SC_CLK_TCK));
+        return qint64(std::strtoll(rest.c_str() + at, nullptr, 10)) * (1000000000 / sysconf(_SC_CLK_TCK));
     }
     static long long rssKiB()
     {
         std::ifstream status("/proc/self/status");
         for (std::string line; std::getline(status, line);) {
             if (line.rfind("VmRSS:", 0) == 0)
-                return std::stoll(line.substr(6));
+                return std::strtoll(line.c_str() + 6, nullptr, 10);
         }
         return -1;
     }
