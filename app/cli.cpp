@@ -1012,7 +1012,7 @@ int sessionCommand(const GlobalOptions &options, const QStringList &args)
 
 QString usage()
 {
-    return u"Usage: weft [--data-dir DIR | --server URL [--password-file FILE]] [COMMAND ...]\n\n"
+    return u"Usage: weft [--data-dir DIR | --server URL [--password-file FILE]] [--session ID | COMMAND ...]\n\n"
            u"Weft: a desktop home for coding-agent sessions, compatible with OpenCode's data.\n"
            u"Without a command, Weft opens its window.\n\n"
            u"Options:\n"
@@ -1025,6 +1025,7 @@ QString usage()
            u"                   agent, ~/.ssh/config) and stops it when the command ends\n"
            u"  --password-file FILE  the server's password (default: $OPENCODE_SERVER_PASSWORD,\n"
            u"                        else OpenCode 2's $OPENCODE_PASSWORD)\n"
+           u"  --session ID     the window opens this session at start\n"
            u"  -h, --help       this help\n"
            u"  -v, --version    the version\n\n"
            u"Commands:\n"
@@ -1078,6 +1079,8 @@ GlobalOptions parseGlobal(const QStringList &arguments)
             takeValue(u"--server"_s, options.server);
         } else if (arg == u"--password-file" || arg.startsWith(u"--password-file=")) {
             takeValue(u"--password-file"_s, options.passwordFile);
+        } else if (arg == u"--session" || arg.startsWith(u"--session=")) {
+            takeValue(u"--session"_s, options.session);
         } else if (arg == u"-h" || arg == u"--help" || arg == u"help") {
             options.help = true;
         } else if (arg == u"-v" || arg == u"--version") {
@@ -1101,6 +1104,8 @@ GlobalOptions parseGlobal(const QStringList &arguments)
         options.error = u"--server and --data-dir exclude each other"_s;
     else if (!options.passwordFile.isEmpty() && options.server.isEmpty())
         options.error = u"--password-file goes with --server"_s;
+    else if (!options.session.isEmpty() && !options.rest.isEmpty())
+        options.error = u"--session before a command is the window's (a command takes its own after it)"_s;
     return options;
 }
 

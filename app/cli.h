@@ -15,6 +15,8 @@ struct GlobalOptions {
     /// --password-file FILE: the server's password (else $OPENCODE_SERVER_PASSWORD, else
     /// OpenCode 2's $OPENCODE_PASSWORD).
     QString passwordFile;
+    /// --session ID: the session the window shows at start (instead of the tabs of the last time).
+    QString session;
     QStringList rest; ///< the subcommand and its arguments
     bool help = false;
     bool version = false;

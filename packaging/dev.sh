@@ -104,9 +104,16 @@ stamp_value() { printf '%s\n' "$BUILDROOT_PACKAGES" | md5sum | cut -d' ' -f1; }
 # Runs "$@" inside the build root, with the paths the host sees.
 in_root() {
     local cwd=$PWD
-    local binds=("$SRC" /tmp "$cwd")
-    [ -n "${HOME:-}" ] && [ -d "$HOME" ] && binds+=("$HOME")
-    [ -n "${WEFT_EXTRA_BINDS:-}" ] && for b in $WEFT_EXTRA_BINDS; do binds+=("$b"); done
+    # Each folder once, and none inside one bound already (a recursive bind brings it): every
+    # bind is a mount process, and build/weft pays for them at every start.
+    local binds=() b kept
+    for b in "$SRC" /tmp "$cwd" ${HOME:+"$HOME"} ${WEFT_EXTRA_BINDS:-}; do
+        [ -d "$b" ] || [ "$b" = "$cwd" ] || continue
+        for kept in "${binds[@]}"; do
+            case "$b/" in "$kept"/*) continue 2;; esac
+        done
+        binds+=("$b")
+    done
     local env_args=(HOME="${HOME:-/root}" PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
                     LANG="${LANG:-C.UTF-8}" TERM="${TERM:-dumb}")
     local v
@@ -117,9 +124,9 @@ in_root() {
         [ -n "${!v:-}" ] && env_args+=("$v=${!v}")
     done
     # Every environment variable that names an API key in the user's config reaches Weft too.
-    while IFS='=' read -r v _; do
+    for v in $(compgen -e); do
         case "$v" in *_API_KEY|*_KEY|WEFT_*|OPENCODE_*) env_args+=("$v=${!v}");; esac
-    done < <(env)
+    done
     local script='set -e
 mount --rbind /proc "$R/proc"
 mount --rbind /dev "$R/dev"
@@ -127,18 +134,17 @@ mount --rbind /sys "$R/sys" 2>/dev/null || true
 shift
 for b in "$@"; do
   [ "$b" = "--" ] && break
-  mkdir -p "$R$b"
+  [ -d "$R$b" ] || mkdir -p "$R$b"
   mount --rbind "$b" "$R$b"
   shift
 done
 shift
 exec chroot "$R" "$@"'
     local runner=(unshare --mount --fork)
-    if [ "$(id -u)" != 0 ]; then
+    if [ "$EUID" != 0 ]; then
         runner=(unshare --user --map-root-user --mount --fork)
     fi
-    R="$ROOT" "${runner[@]}" sh -c "$script" sh x "${binds[@]}" -- \
-        env -i "${env_args[@]}" sh -c 'cd "$0" && exec "$@"' "$cwd" "$@"
+    R="$ROOT" "${runner[@]}" sh -c "$script" sh x "${binds[@]}" -- env -i -C "$cwd" "${env_args[@]}" "$@"
 }
 
 ensure_buildroot() {

@@ -2,6 +2,8 @@
 # build/weft: on hosts with Qt 6 + KF6 a link to the binary; on hosts that build in the Debian 13
 # build root, a launcher that runs the binary inside it with the host's paths.
 if(WEFT_LAUNCHER_MODE STREQUAL "buildroot")
+    # Where the build puts weft-window (app/CMakeLists.txt): the launcher starts it without bin/weft.
+    get_target_property(WEFT_WINDOW_DIR weft-window RUNTIME_OUTPUT_DIRECTORY)
     configure_file(${CMAKE_CURRENT_LIST_DIR}/weft-launcher.sh.in ${CMAKE_BINARY_DIR}/weft @ONLY
         FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 else()

@@ -66,6 +66,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace weft
@@ -167,12 +169,22 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     onCurrentPaneChanged();
 
     // Once the list is in: the tabs of the last time (those whose session is still there), else
-    // the most recent session.
+    // the most recent session. A session opened before (`weft --session ID`: its first page
+    // loads while the list does) stays if the list has it, now selected in the sidebar.
     connect(
         m_sessions, &SessionsModel::loaded, this,
         [this] {
-            if (!currentSessionID().isEmpty())
+            const QString shown = currentSessionID();
+            const QString atStart = std::exchange(m_openedAtStart, QString());
+            if (!shown.isEmpty() && shown != atStart)
                 return;
+            if (!shown.isEmpty()) {
+                if (m_sessions->session(shown)) {
+                    onCurrentPaneChanged(); // the sidebar selects it
+                    return;
+                }
+                showSession({}); // not in the store: the start goes on as without it
+            }
             const QVariantMap layout = QSettings().value(u"MainWindow/panes"_s).toMap();
             const auto exists = [this](const QString &id, const QString &source) {
                 const SessionsModel *sessions = m_tree->sessionsModel(source);
@@ -518,6 +530,12 @@ bool MainWindow::openSession(const QString &sessionID, const QString &source)
         return false;
     showSession(sessionID, source);
     return true;
+}
+
+void MainWindow::openAtStart(const QString &sessionID)
+{
+    m_openedAtStart = sessionID;
+    showSession(sessionID);
 }
 
 bool MainWindow::openSessionInNewTab(const QString &sessionID, const QString &source)

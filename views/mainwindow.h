@@ -124,6 +124,11 @@ public:
     /// Shows @p sessionID of @p source in the focused pane (a tab that shows it already is
     /// focused instead) and selects it in the sidebar.
     bool openSession(const QString &sessionID, const QString &source = {});
+    /// Shows @p sessionID of Weft's own store in the focused pane before the session list is in
+    /// (`weft --session ID`): its first page loads while the list does. Once the list is in, the
+    /// sidebar selects it; a session the store does not have gives way to the tabs of the last
+    /// time or the newest session, as a start without it.
+    void openAtStart(const QString &sessionID);
     /// Shows @p sessionID of @p source in a new tab of the focused group, focused.
     bool openSessionInNewTab(const QString &sessionID, const QString &source = {});
 
@@ -270,6 +275,8 @@ private:
     /// The session the window's title, sidebar and notices were last updated for.
     QString m_shownSession;
     QString m_shownSource;
+    /// The session of openAtStart(), until the session list is in.
+    QString m_openedAtStart;
     SourcesPresenter *m_sources = nullptr;
     SessionsModel *m_sessions;
     SessionTreeModel *m_tree;

@@ -522,6 +522,103 @@ class Runner:
                                # gui-first-frame-L in the same runs: how busy the machine was
                                "first_frame_L_ms": med(r["first_frame_ms"] for r in runs)})
 
+    def heavy_start(self):
+        """Issue 37 goals 2 and 5: the window started on each heavy database as a user starts it
+        (no `--session`: the window opens the newest session once the sidebar has it), first
+        paint and RSS; at most 400 ms and 150 MB on the largest."""
+        for label, n in HEAVY_SIZES.items():
+            name = heavy_name(n)
+            if self.want(f"gui-start-{name}") or self.want(f"gui-start-{name}-launcher"):
+                self.gui_start(name, self.heavy_store(n), target=400, session=False, launcher=False)
+                done = next((r for r in self.results if r["figure"] == f"gui-start-{name}" and "error" not in r), None)
+                if done and label == "30k":
+                    self.record(f"gui-start-{name}-rss", f"RSS at the first painted frame of the window started on {name}",
+                                done["extra"]["rss_mb_runs"], 150, "<=", unit="MB")
+
+    def gui_start(self, name="L", info=None, target=300, session=True, launcher=True):
+        """Issue 37: from starting Weft to the first frame that painted the timeline of the session
+        it opens at start (`--session`: the store's largest; with @p session false the one the
+        window chooses itself, the newest), each run a new process with a new settings folder:
+        gui-start-NAME starts weft-window directly, gui-start-NAME-launcher through the launcher
+        (build/weft: dev.sh runs bin/weft in the build root, which becomes weft-window). @p info
+        is a store from store()/db_store() (default L); the figure names it NAME. The window
+        reports the frame itself (WEFT_STARTUP_PROBE, app/window.cpp) in CLOCK_BOOTTIME, the
+        clock this process reads just before it starts it."""
+        figs = {f"gui-start-{name}": False}
+        if launcher:
+            figs[f"gui-start-{name}-launcher"] = True
+        if not any(self.want(f) for f in figs):
+            return
+        info = info or self.store("L")
+        for fig, launcher in figs.items():
+            if not self.want(fig):
+                continue
+            how = "through the launcher (build/weft)" if launcher else "weft-window directly"
+            title = f"start the window on {name} to its first painted frame of the timeline, {how}"
+            try:
+                cmd = (self.start_launcher() if launcher else [os.path.join(self.build, "libexec", "weft", "weft-window")]) \
+                    + ["--data-dir", info["dataDir"]] \
+                    + (["--session", info["largestSession"]] if session and info.get("largestSession") else [])
+                runs = [self.start_run(cmd, info, fig, i) for i in range(self.args.runs + 1)][1:]
+            except Exception as e:  # noqa: BLE001 - one failing figure must not hide the others
+                self.fail(fig, title, e)
+                continue
+            phases = {}
+            for key in runs[0]["phases_ms"]:
+                phases[key] = round(med(r["phases_ms"][key] for r in runs), 1)
+            self.record(fig, title, [r["ms"] for r in runs], target, "<=",
+                        extra={"rss_mb": round(med(r["rss_kib"] for r in runs) * 1024 / 1e6, 1),
+                               "rss_mb_runs": [round(r["rss_kib"] * 1024 / 1e6, 1) for r in runs],
+                               "rss_first_paint_mib": round(med(r["rss_kib"] for r in runs) / 1024, 1),
+                               "session": runs[0]["session"], "rows": runs[0]["rows"],
+                               "process_start_to_main_ms": round(med(r["process_start_to_main_ms"] for r in runs), 1),
+                               "phases_ms": phases})
+
+    def start_launcher(self):
+        """build/weft as the user starts it from the host's shell: on a host without Qt 6 + KF6
+        the launcher that runs dev.sh exec-in-root (bash, unshare, the bind mounts, chroot, env -i,
+        sh; then bin/weft execs weft-window), else a link to bin/weft. The runner itself runs
+        inside that build root, where the launcher's root path does not exist: it is started in
+        the host's mount namespace, that of the nearest ancestor outside the root (nsenter, about
+        1 ms of the figure)."""
+        launcher = os.path.join(self.build, "weft")
+        if os.path.islink(launcher) or open(launcher, "rb").read(2) != b"#!":
+            return [launcher]
+        root = re.search(r"^WEFT_BUILDROOT='([^']*)'", open(launcher).read(), re.M).group(1)
+        if os.path.isdir(os.path.join(root, "usr")):
+            return [launcher]
+        mine = os.readlink("/proc/self/ns/mnt")
+        pid = os.getpid()
+        while pid > 1:
+            pid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+            if os.readlink(f"/proc/{pid}/ns/mnt") != mine:
+                return ["nsenter", "--target", str(pid), "--mount", "--root", f"--wd={os.getcwd()}", launcher]
+        raise RuntimeError("inside a build root and no process outside it to start the launcher from")
+
+    def start_run(self, cmd, info, fig, i):
+        """One start of @p cmd (a fresh settings folder): ms from spawning it to the first painted
+        frame of its timeline, RSS then, the moments of app/window.cpp from the spawn."""
+        env = dict(self.env)
+        config = os.path.join(self.scratch, f"{fig}-config-{i}")
+        os.makedirs(config, exist_ok=True)
+        env.update({"WEFT_STARTUP_PROBE": "1", "XDG_CONFIG_HOME": config})
+        spawn = time.clock_gettime_ns(time.CLOCK_BOOTTIME)
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, timeout=300, text=True)
+        lines = [line for line in p.stderr.splitlines() if line.startswith('{"session"')]
+        if p.returncode != 0 or not lines:
+            raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}) or reported no frame: {p.stderr.strip()[-2000:]}")
+        r = json.loads(lines[-1])
+        marks = r["marks"]
+        if info.get("largestSession") and r["session"] != info["largestSession"]:
+            raise RuntimeError(f"the window opened {r['session']}, not {info['largestSession']}")
+        phases, last = {}, spawn
+        for key, ns in marks.items():
+            phases[key] = (ns - last) / 1e6
+            last = ns
+        return {"ms": (marks["first_paint"] - spawn) / 1e6, "rss_kib": r["rss_kib"], "session": r["session"],
+                "rows": r["rows"], "process_start_to_main_ms": (marks["main"] - r["process_start_ns"]) / 1e6,
+                "phases_ms": phases}
+
     def record_open(self, fig, title, runs, extra=None, target=150):
         """Records the runs of `bench_gui gui-open*`: opening a session to its first frame."""
         self.record(fig, title, [r["ms"] for r in runs], target, "<",
@@ -1004,7 +1101,7 @@ class Runner:
     # ---- all
 
     def run(self):
-        steps = [self.session_list, self.db_figures, self.heavy_list, self.model_open, lambda: self.gui_open("L", 150),
+        steps = [self.session_list, self.db_figures, self.heavy_list, self.heavy_start, self.model_open, self.gui_start, lambda: self.gui_open("L", 150),
                  lambda: self.gui_open("XL", 300), self.gui_open_sources, self.servers, self.export, self.fork, self.compaction,
                  self.json_parse, self.stream,
                  self.gui_scroll, self.typing, self.gui_idle, self.gui_tabs,

@@ -366,6 +366,10 @@ void TestCli::errors_data()
     QTest::addRow("unknown global option") << QStringList{u"--data-dir"_s, D, u"--bogus"_s, u"session"_s, u"list"_s} << 2 << u"unknown option \"--bogus\""_s;
     QTest::addRow("unknown command option") << QStringList{u"--data-dir"_s, D, u"session"_s, u"list"_s, u"--frob"_s} << 2 << u"frob"_s;
     QTest::addRow("data dir without value") << QStringList{u"--data-dir"_s} << 2 << u"--data-dir needs a value"_s;
+    // The window's --session (the session it shows at start) is no command's.
+    QTest::addRow("window's session before a command")
+        << QStringList{u"--data-dir"_s, D, u"--session"_s, u"ses_x"_s, u"session"_s, u"list"_s} << 2
+        << u"--session before a command is the window's"_s;
     QTest::addRow("missing data dir") << QStringList{u"--data-dir"_s, D + u"/does/not/exist"_s, u"session"_s, u"list"_s} << 1 << u"no such folder"_s;
     QTest::addRow("unknown format") << QStringList{u"--data-dir"_s, D, u"session"_s, u"list"_s, u"--format"_s, u"xml"_s} << 2 << u"unknown format \"xml\""_s;
     QTest::addRow("export without ID") << QStringList{u"--data-dir"_s, D, u"export"_s} << 2 << u"export takes one SESSION_ID"_s;
@@ -532,7 +536,7 @@ void TestCli::help_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("usage");
-    const QString top = u"Usage: weft [--data-dir DIR | --server URL [--password-file FILE]] [COMMAND ...]"_s;
+    const QString top = u"Usage: weft [--data-dir DIR | --server URL [--password-file FILE]] [--session ID | COMMAND ...]"_s;
     QTest::addRow("--help") << QStringList{u"--help"_s} << top;
     QTest::addRow("-h") << QStringList{u"-h"_s} << top;
     QTest::addRow("help") << QStringList{u"help"_s} << top;
