@@ -31,7 +31,7 @@ import time
 
 STORE_VERSION = 1  # bump when generate_store.cpp writes different data
 DB_STORE_VERSION = 1  # bump when generate_store.cpp --db-from writes a different database
-HEAVY_STORE_VERSION = 1  # bump when generate_store.cpp --db writes a different heavy database
+HEAVY_STORE_VERSION = 2  # bump when generate_store.cpp --db writes a different heavy database
 # Issue 37: a heavy user's history, 20 messages a session (S's kind of session), at three sizes.
 HEAVY_SIZES = {"1k": 1000, "5k": 5000, "30k": 30000}
 OPENCODE_VERSION = "1.1.53"
@@ -198,7 +198,8 @@ class Runner:
 
     def heavy_store(self, sessions, v2=False):
         """Issue 37's heavy database of @p sessions sessions x 20 messages (S's shape: a tenth forks,
-        a tenth child sessions, tool outputs of 0.2-4 KB), opencode.db in OpenCode 1.18.34's
+        a tenth child sessions; tool outputs of 0.2-8 KB, which makes 30,000 sessions the 4.1 GB
+        of the issue's database), opencode.db in OpenCode 1.18.34's
         schema, written directly by `generate_store --db` (no JSON files; the same rows as
         --db-from would give). With @p v2 every session is a V2 session (`session_message` rows,
         as OpenCode 1.18 writes sessions prompted through its V2 API). Generated once; 30,000
@@ -225,7 +226,7 @@ class Runner:
             # The sessions name the project directory by its absolute path: generated in place.
             shutil.rmtree(path, ignore_errors=True)
             cmd = [os.path.join(self.bench, "generate_store"), "--db", "--shape", "S", "--sessions", str(sessions),
-                   "--messages", "20", "--out", path] + (["--all-v2"] if v2 else [])
+                   "--messages", "20", "--output-max", "8000", "--out", path] + (["--all-v2"] if v2 else [])
             subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=self.env)
             info = json.load(open(meta))
             log(f"store {key}: {info['databaseBytes'] / 1e9:.2f} GB database in {info['generateSeconds']:.0f} s")
