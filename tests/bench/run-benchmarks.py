@@ -198,8 +198,8 @@ class Runner:
 
     def heavy_store(self, sessions, v2=False):
         """Issue 37's heavy database of @p sessions sessions x 20 messages (S's shape: a tenth forks,
-        a tenth child sessions; tool outputs of 0.2-8 KB, which makes 30,000 sessions the 4.1 GB
-        of the issue's database), opencode.db in OpenCode 1.18.34's
+        a tenth child sessions; tool outputs of 0.2-8 KB, which makes 30,000 sessions 3.9 GB, near the
+        issue's 4.1 GB), opencode.db in OpenCode 1.18.34's
         schema, written directly by `generate_store --db` (no JSON files; the same rows as
         --db-from would give). With @p v2 every session is a V2 session (`session_message` rows,
         as OpenCode 1.18 writes sessions prompted through its V2 API). Generated once; 30,000
