@@ -383,7 +383,7 @@ Qt::ItemFlags SessionTreeModel::flags(const QModelIndex &index) const
     return Qt::ItemIsEnabled;
 }
 
-SessionTreeModel::Desired SessionTreeModel::buildDesired() const
+SessionTreeModel::Desired SessionTreeModel::buildDesired()
 {
     Desired root;
     if (m_sources.empty()) {
@@ -409,7 +409,7 @@ SessionTreeModel::Desired SessionTreeModel::buildDesired() const
 }
 
 std::vector<SessionTreeModel::Desired> SessionTreeModel::buildProjects(const QString &source,
-                                                                       const SessionsModel *model) const
+                                                                       const SessionsModel *model)
 {
     if (!model)
         return {};
@@ -499,6 +499,26 @@ std::vector<SessionTreeModel::Desired> SessionTreeModel::buildProjects(const QSt
         return d;
     };
 
+    const std::function<bool(const Session *)> familyMatches = [&](const Session *s) {
+        if (s->title().contains(m_filter, Qt::CaseInsensitive))
+            return true;
+        const QList<const Session *> children = childrenOf.value(s->id());
+        return std::any_of(children.begin(), children.end(), familyMatches);
+    };
+    // A revealed session shows its whole family: the roots above revealed sessions.
+    QSet<QString> revealedRoots;
+    for (const QString &key : std::as_const(m_revealed)) {
+        if (!key.startsWith(prefix) || key.mid(prefix.size()).contains(QChar(0x1f)))
+            continue;
+        QString id = key.mid(prefix.size());
+        if (!byId.contains(id))
+            continue;
+        for (QString p = parentOf.value(id); !p.isEmpty(); p = parentOf.value(p))
+            id = p;
+        revealedRoots.insert(id);
+    }
+    const auto familyRevealed = [&](const Session *s) { return revealedRoots.contains(s->id()); };
+
     const QDate today = currentDate();
     const auto groupFor = [&](const Session *s) {
         if (s->isArchived())
@@ -535,6 +555,24 @@ std::vector<SessionTreeModel::Desired> SessionTreeModel::buildProjects(const QSt
             const qint64 ta = latestOf(a), tb = latestOf(b);
             return ta != tb ? ta > tb : a->id() > b->id();
         });
+        // The pages shown: the newest families (of those that match the filter), and those revealed.
+        const QString projectKey = project.key;
+        const qsizetype limit = m_shownRoots.value(projectKey, m_pageSize);
+        QList<const Session *> shown;
+        qsizetype hidden = 0;
+        for (const Session *s : std::as_const(roots)) {
+            if (!m_filter.isEmpty() && !familyMatches(s) && !familyRevealed(s))
+                continue;
+            if (shown.size() < limit || familyRevealed(s))
+                shown.append(s);
+            else
+                ++hidden;
+        }
+        roots = shown;
+        if (hidden > 0)
+            m_hiddenRoots.insert(projectKey, hidden);
+        else
+            m_hiddenRoots.remove(projectKey);
         std::map<DateGroup, Desired> groups;
         for (const Session *s : roots) {
             const DateGroup g = groupFor(s);
@@ -554,6 +592,58 @@ std::vector<SessionTreeModel::Desired> SessionTreeModel::buildProjects(const QSt
         result.push_back(std::move(project));
     }
     return result;
+}
+
+QString SessionTreeModel::projectKeyOf(const Node *node) const
+{
+    if (node->kind == NodeKind::Group)
+        node = node->parent;
+    return node->kind == NodeKind::Project ? node->key : QString();
+}
+
+bool SessionTreeModel::hasMore(const QModelIndex &parent) const
+{
+    if (!parent.isValid() || parent.model() != this)
+        return false;
+    return m_hiddenRoots.value(projectKeyOf(nodeOf(parent))) > 0;
+}
+
+void SessionTreeModel::showMore(const QModelIndex &parent)
+{
+    if (!hasMore(parent))
+        return;
+    const QString key = projectKeyOf(nodeOf(parent));
+    m_shownRoots[key] = m_shownRoots.value(key, m_pageSize) + m_pageSize;
+    rebuild();
+}
+
+void SessionTreeModel::setPageSize(int roots)
+{
+    m_pageSize = std::max(1, roots);
+    m_shownRoots.clear();
+    rebuild();
+}
+
+void SessionTreeModel::setFilterText(const QString &text)
+{
+    if (text == m_filter)
+        return;
+    m_filter = text;
+    // Each filter starts at its first page.
+    m_shownRoots.clear();
+    rebuild();
+}
+
+QModelIndex SessionTreeModel::revealSession(const QString &sessionID, const QString &source)
+{
+    if (const QModelIndex index = indexForSession(sessionID, source); index.isValid())
+        return index;
+    const SessionsModel *model = sessionsModel(source);
+    if (sessionID.isEmpty() || !model || !model->indexForId(sessionID).isValid())
+        return {};
+    m_revealed.insert(keyPrefix(source) + sessionID);
+    rebuild();
+    return indexForSession(sessionID, source);
 }
 
 bool SessionTreeModel::isAncestor(const Node *maybeAncestor, const Node *node)

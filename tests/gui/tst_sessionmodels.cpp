@@ -62,6 +62,7 @@ private Q_SLOTS:
     void liveRenameIsPreciseAndNoReset();
     void archiveMovesIntoArchivedGroup();
     void createAndDeleteAreIncremental();
+    void treeShowsPagesOfRoots();
     void updatesFromAnotherThread();
     void groupsByDate_data();
     void groupsByDate();
@@ -244,6 +245,76 @@ void TestSessionModels::createAndDeleteAreIncremental()
     QVERIFY(test::ownRead([&] { return service->remove(HandNamed); })); // with its child
     QCOMPARE(flat.rowCount(), 5);
     QVERIFY(!tree.indexForSession(Child).isValid());
+    QCOMPARE(reset.size(), 0);
+}
+
+void TestSessionModels::treeShowsPagesOfRoots()
+{
+    test::FixtureDataDir dir;
+    auto service = openFixture(dir);
+    SessionsModel flat(service.get());
+    SessionTreeModel tree(&flat);
+    tree.setCurrentDate(FixtureDay);
+    QAbstractItemModelTester tester(&tree, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy loaded(&flat, &SessionsModel::loaded);
+    QVERIFY(loaded.wait(5000));
+    const QPersistentModelIndex project = tree.indexForSession(MainID).parent().parent();
+    QCOMPARE(project.data(SessionTreeModel::NodeKindRole).value<SessionTreeModel::NodeKind>(),
+             SessionTreeModel::NodeKind::Project);
+    const auto rootsShown = [&] {
+        QStringList ids;
+        for (int g = 0; g < tree.rowCount(project); ++g)
+            ids += childIds(tree, tree.index(g, 0, project));
+        return ids;
+    };
+    const QStringList all = rootsShown();
+    QVERIFY(all.size() >= 3);
+    QVERIFY(!tree.hasMore(project));
+
+    // A page of one family: the newest; the others come one page at a time, from the project
+    // row or a group row.
+    QSignalSpy reset(&tree, &QAbstractItemModel::modelReset);
+    tree.setPageSize(1);
+    QCOMPARE(rootsShown(), all.mid(0, 1));
+    QVERIFY(tree.hasMore(project));
+    QVERIFY(tree.hasMore(tree.index(0, 0, project)));
+    QVERIFY(!tree.hasMore(tree.indexForSession(all.first())));
+    tree.showMore(tree.index(0, 0, project));
+    QCOMPARE(rootsShown(), all.mid(0, 2));
+    while (tree.hasMore(project))
+        tree.showMore(project);
+    QCOMPARE(rootsShown(), all);
+    QCOMPARE(reset.size(), 0);
+
+    // The filter looks at every session, shown or not, and pages over the families that match.
+    tree.setPageSize(1);
+    const QString oldest = all.last();
+    QVERIFY(!tree.indexForSession(oldest).isValid());
+    tree.setFilterText(flat.session(oldest)->title().toUpper());
+    QVERIFY(tree.indexForSession(oldest).isValid());
+    tree.setFilterText(QString());
+    QCOMPARE(rootsShown(), all.mid(0, 1));
+    // A session nested in a family beyond the pages: revealing it brings in its family (the sidebar selects so).
+    QString hidden;
+    for (const Session &s : flat.sessions()) {
+        if (!tree.indexForSession(s.id()).isValid() && !all.contains(s.id()))
+            hidden = s.id();
+    }
+    QVERIFY(!hidden.isEmpty());
+    const QModelIndex revealed = tree.revealSession(hidden);
+    QVERIFY(revealed.isValid());
+    QCOMPARE(revealed.parent().data(SessionTreeModel::NodeKindRole).value<SessionTreeModel::NodeKind>(),
+             SessionTreeModel::NodeKind::Session);
+    QCOMPARE(rootsShown().size(), 2);
+    QVERIFY(!tree.revealSession(u"ses_doesnotexist"_s).isValid());
+
+    // A new session is the newest: it is shown on the first page, live.
+    SessionService::CreateOptions options;
+    options.directory = flat.session(MainID)->directory();
+    options.projectID = flat.session(MainID)->projectID();
+    const Result<Session> created = test::ownRead([&] { return service->create(options); });
+    QVERIFY(created);
+    QTRY_VERIFY(tree.indexForSession(created->id()).isValid());
     QCOMPARE(reset.size(), 0);
 }
 
