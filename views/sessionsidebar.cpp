@@ -150,11 +150,21 @@ void SessionSidebar::fetchVisible()
 {
     m_fetchQueued = false;
     const int bottom = m_view->viewport()->height();
-    for (QModelIndex index = m_view->indexAt(QPoint(0, 0)); index.isValid(); index = m_view->indexBelow(index)) {
+    // The right edge: nested rows start further right (QTreeView::indexAt() of their indentation is nothing).
+    const QPoint top(m_view->viewport()->width() - 1, 0);
+    for (QModelIndex index = m_view->indexAt(top); index.isValid(); index = m_view->indexBelow(index)) {
         if (m_view->visualRect(index).top() >= bottom)
             break;
         const QModelIndex parent = index.parent();
-        if (index.row() == m_proxy->rowCount(parent) - 1 && m_model->hasMore(m_proxy->mapToSource(parent))) {
+        if (index.row() != m_proxy->rowCount(parent) - 1 || !m_model->hasMore(m_proxy->mapToSource(parent)))
+            continue;
+        // The end of what the project or group shows: the last row of its last child's subtree.
+        QModelIndex last = index;
+        while (m_view->isExpanded(last) && m_proxy->rowCount(last) > 0)
+            last = m_proxy->index(m_proxy->rowCount(last) - 1, 0, last);
+        // Within a screen below the view: the next page is there before the user scrolls to it.
+        const QRect rect = m_view->visualRect(last);
+        if (rect.isValid() && rect.top() < 2 * bottom) {
             m_model->showMore(m_proxy->mapToSource(parent));
             return;
         }

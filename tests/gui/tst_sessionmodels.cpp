@@ -13,6 +13,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
@@ -67,6 +68,7 @@ private Q_SLOTS:
     void groupsByDate_data();
     void groupsByDate();
     void sidebarFilterAndKeyboard();
+    void sidebarShowsMoreAsItsEndComesIntoView();
 };
 
 void TestSessionModels::flatModelOnFixture()
@@ -383,6 +385,38 @@ void TestSessionModels::groupsByDate()
                  .data(SessionTreeModel::DateGroupRole)
                  .value<SessionTreeModel::DateGroup>(),
              group);
+}
+
+void TestSessionModels::sidebarShowsMoreAsItsEndComesIntoView()
+{
+    test::FixtureDataDir dir;
+    auto service = openFixture(dir);
+    SessionsModel flat(service.get());
+    SessionTreeModel tree(&flat);
+    tree.setCurrentDate(FixtureDay);
+    tree.setPageSize(1);
+    SessionSidebar sidebar(&tree);
+    QSignalSpy loaded(&flat, &SessionsModel::loaded);
+    // Room for a row or two: the first page fills it, and its end is out of view.
+    sidebar.resize(320, 110);
+    sidebar.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&sidebar));
+    QVERIFY(flat.isLoaded() || loaded.wait(5000));
+    const QPersistentModelIndex project = tree.indexForSession(MainID).isValid()
+        ? tree.indexForSession(MainID).parent().parent()
+        : tree.revealSession(MainID).parent().parent();
+    QVERIFY(project.isValid());
+    QTRY_VERIFY(sidebar.view()->verticalScrollBar()->maximum() > 0);
+    QVERIFY(tree.hasMore(project));
+    // Scrolling down the list, each end that comes into view brings the next page, to the last.
+    QScrollBar *bar = sidebar.view()->verticalScrollBar();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            bar->setValue(bar->value() < bar->maximum() ? bar->value() + bar->pageStep() : 0);
+            return !tree.hasMore(project);
+        }(),
+        20000);
+    QVERIFY(tree.indexForSession(FirstRun).isValid());
 }
 
 void TestSessionModels::sidebarFilterAndKeyboard()
