@@ -94,7 +94,7 @@ private:
     /// not the session itself (a database of 30,000 sessions would keep them all twice).
     struct Known {
         qint64 updated = 0;
-        size_t hash = 0; // of its JSON
+        size_t hash = 0; // of its JSON; 0 until it was read (prime() reads only the times)
     };
     QHash<QString, Known> m_sessions;
     QList<Table *> m_tables; // the tables of this database that the watcher reads
@@ -137,10 +137,22 @@ void OpencodeDbWatcher::Worker::prime()
         m_tables.append(&m_v2Table);
     if (Result<qint64> v = dataVersion())
         m_dataVersion = v.value();
-    for (const Session &s : m_store->sessions()) {
-        m_sessions.insert(s.id(), Known{s.updated(), qHash(toJson(s.json(), 0))});
-        m_watermark = qMax(m_watermark, s.updated());
-    }
+    // Of each session its time only: those inside the time window below are read in full once
+    // the newest stamp is known (a database of 30,000 sessions is not read whole for a few).
+    const Result<void> listed = m_store->read([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        if (!q.exec(u"SELECT id, time_updated FROM "_s + m_store->sessionSource()))
+            return m_store->failed(q);
+        while (q.next()) {
+            const qint64 updated = q.value(1).toLongLong();
+            m_sessions.insert(q.value(0).toString(), Known{updated, 0});
+            m_watermark = qMax(m_watermark, updated);
+        }
+        return {};
+    });
+    if (!listed)
+        send({StoreChange{.kind = StoreChange::Kind::Problem, .text = listed.error().message, .location = m_store->databaseFile()}});
     // What is there now is known: remember every row inside the overlap window below the newest
     // stamp, so that later reads (which look that far back) do not report them. A first guess
     // of the newest stamp comes cheaply from the sessions and the newest rows; one scan of the
@@ -211,9 +223,12 @@ void OpencodeDbWatcher::Worker::prime()
     if (!r) {
         send({StoreChange{.kind = StoreChange::Kind::Problem, .text = r.error().message, .location = m_store->databaseFile()}});
     }
-    for (auto it = m_sessions.cbegin(); it != m_sessions.cend(); ++it) {
-        if (it->updated >= m_watermark - OverlapMs)
-            m_sessionTable.seen.insert(it.key(), Seen{it->updated, it->hash, {}});
+    for (auto it = m_sessions.begin(); it != m_sessions.end(); ++it) {
+        if (it->updated < m_watermark - OverlapMs)
+            continue;
+        if (const std::optional<Session> s = m_store->session(it.key()))
+            it->hash = qHash(toJson(s->json(), 0));
+        m_sessionTable.seen.insert(it.key(), Seen{it->updated, it->hash, {}});
     }
     prune();
     m_sinceFull.start();
