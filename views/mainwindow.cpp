@@ -540,7 +540,7 @@ void MainWindow::openAtStart(const QString &sessionID)
 
 bool MainWindow::openSessionInNewTab(const QString &sessionID, const QString &source)
 {
-    if (sessionID.isEmpty() || !m_tree->indexForSession(sessionID, source).isValid())
+    if (sessionID.isEmpty() || !m_tree->revealSession(sessionID, source).isValid())
         return false;
     // The new tab shows the changes pane as the focused one does.
     const bool changes = currentPane()->changesShown();

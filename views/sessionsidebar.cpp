@@ -10,6 +10,7 @@
 #include <QKeyEvent>
 #include <QLineEdit>
 #include <QMenu>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QToolButton>
 #include <QTreeView>
@@ -80,6 +81,16 @@ SessionSidebar::SessionSidebar(SessionTreeModel *model, QWidget *parent)
         Q_EMIT currentSessionChanged(id);
     });
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &SessionSidebar::expandDefaults);
+    // The tree shows a page of each project; the next comes when the end of one is in view.
+    const auto queueFetch = [this] {
+        if (m_fetchQueued)
+            return;
+        m_fetchQueued = true;
+        QMetaObject::invokeMethod(this, &SessionSidebar::fetchVisible, Qt::QueuedConnection);
+    };
+    connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, queueFetch);
+    connect(m_view->verticalScrollBar(), &QScrollBar::rangeChanged, this, queueFetch);
+    connect(m_view, &QTreeView::expanded, this, queueFetch);
     connect(m_view, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
         const QModelIndex index = m_view->indexAt(pos);
         if (index.isValid())
@@ -135,9 +146,34 @@ QString SessionSidebar::currentSource() const
     return m_model->sourceOf(m_proxy->mapToSource(m_view->currentIndex()));
 }
 
+void SessionSidebar::fetchVisible()
+{
+    m_fetchQueued = false;
+    const int bottom = m_view->viewport()->height();
+    // The right edge: nested rows start further right (QTreeView::indexAt() of their indentation is nothing).
+    const QPoint top(m_view->viewport()->width() - 1, 0);
+    for (QModelIndex index = m_view->indexAt(top); index.isValid(); index = m_view->indexBelow(index)) {
+        if (m_view->visualRect(index).top() >= bottom)
+            break;
+        const QModelIndex parent = index.parent();
+        if (index.row() != m_proxy->rowCount(parent) - 1 || !m_model->hasMore(m_proxy->mapToSource(parent)))
+            continue;
+        // The end of what the project or group shows: the last row of its last child's subtree.
+        QModelIndex last = index;
+        while (m_view->isExpanded(last) && m_proxy->rowCount(last) > 0)
+            last = m_proxy->index(m_proxy->rowCount(last) - 1, 0, last);
+        // Within a screen below the view: the next page is there before the user scrolls to it.
+        const QRect rect = m_view->visualRect(last);
+        if (rect.isValid() && rect.top() < 2 * bottom) {
+            m_model->showMore(m_proxy->mapToSource(parent));
+            return;
+        }
+    }
+}
+
 bool SessionSidebar::selectSession(const QString &sessionID, const QString &sourceKey)
 {
-    QModelIndex source = m_model->indexForSession(sessionID, sourceKey);
+    QModelIndex source = m_model->revealSession(sessionID, sourceKey);
     if (!source.isValid())
         return false;
     QModelIndex index = m_proxy->mapFromSource(source);
@@ -184,6 +220,7 @@ void SessionSidebar::expandDefaults(const QModelIndex &parent, int first, int la
 
 void SessionSidebar::applyFilter(const QString &text)
 {
+    m_model->setFilterText(text.trimmed());
     m_proxy->setFilterFixedString(text.trimmed());
     if (!text.trimmed().isEmpty())
         m_view->expandAll();

@@ -56,6 +56,8 @@ protected:
 private:
     void expandDefaults(const QModelIndex &parent, int first, int last);
     void applyFilter(const QString &text);
+    /// Asks the model for the next page of a group or project whose last shown row is in view.
+    void fetchVisible();
 
     SessionTreeModel *m_model;
     QSortFilterProxyModel *m_proxy;
@@ -65,6 +67,7 @@ private:
     QList<QAction *> m_contextActions;
     QString m_current;
     QString m_currentSource;
+    bool m_fetchQueued = false;
 };
 
 } // namespace weft

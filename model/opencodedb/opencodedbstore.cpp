@@ -1156,6 +1156,29 @@ QList<OpencodeDbStore::ListedSession> OpencodeDbStore::rootListing()
     return result;
 }
 
+QList<Session> OpencodeDbStore::listedSessions()
+{
+    StoreReads::check("listedSessions");
+    // sessionFromRow() leaves out what a row does not hold: these columns stay unread.
+    static const QStringList unlisted{u"summary_diffs"_s, u"metadata"_s, u"cost"_s, u"tokens_input"_s, u"tokens_output"_s,
+                                      u"tokens_reasoning"_s, u"tokens_cache_read"_s, u"tokens_cache_write"_s};
+    QStringList listed = m_sessionColumns.split(u", "_s);
+    listed.removeIf([](const QString &column) { return unlisted.contains(column); });
+    QList<Session> result;
+    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        result.clear();
+        std::optional<Columns> columns;
+        return forEachRow(db, u"SELECT %1 FROM %2"_s.arg(listed.join(u", "_s), m_sessionSource), {}, [&](const QSqlQuery &q) {
+            if (!columns)
+                columns.emplace(q.record());
+            if (std::optional<Session> s = sessionFromRow(q, *columns))
+                result.append(*s);
+        });
+    });
+    reportReadFailure(r);
+    return result;
+}
+
 std::optional<Session> OpencodeDbStore::session(const QString &sessionID)
 {
     StoreReads::check("session");

@@ -90,7 +90,13 @@ private:
     };
     QHash<QString, V2State> m_v2States;
     QHash<QString, qint64> m_v2Counts;
-    QHash<QString, Session> m_sessions;
+    /// A session as last seen: enough to tell a change from a row back inside the time window,
+    /// not the session itself (a database of 30,000 sessions would keep them all twice).
+    struct Known {
+        qint64 updated = 0;
+        size_t hash = 0; // of its JSON; 0 until it was read (prime() reads only the times)
+    };
+    QHash<QString, Known> m_sessions;
     QList<Table *> m_tables; // the tables of this database that the watcher reads
     QHash<QString, qint64> m_messageCounts; // per session, for deletions (full scans)
     QHash<QString, qint64> m_partCounts;
@@ -131,11 +137,22 @@ void OpencodeDbWatcher::Worker::prime()
         m_tables.append(&m_v2Table);
     if (Result<qint64> v = dataVersion())
         m_dataVersion = v.value();
-    const QList<Session> sessions = m_store->sessions();
-    for (const Session &s : sessions) {
-        m_sessions.insert(s.id(), s);
-        m_watermark = qMax(m_watermark, s.updated());
-    }
+    // Of each session its time only: those inside the time window below are read in full once
+    // the newest stamp is known (a database of 30,000 sessions is not read whole for a few).
+    const Result<void> listed = m_store->read([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        if (!q.exec(u"SELECT id, time_updated FROM "_s + m_store->sessionSource()))
+            return m_store->failed(q);
+        while (q.next()) {
+            const qint64 updated = q.value(1).toLongLong();
+            m_sessions.insert(q.value(0).toString(), Known{updated, 0});
+            m_watermark = qMax(m_watermark, updated);
+        }
+        return {};
+    });
+    if (!listed)
+        send({StoreChange{.kind = StoreChange::Kind::Problem, .text = listed.error().message, .location = m_store->databaseFile()}});
     // What is there now is known: remember every row inside the overlap window below the newest
     // stamp, so that later reads (which look that far back) do not report them. A first guess
     // of the newest stamp comes cheaply from the sessions and the newest rows; one scan of the
@@ -206,9 +223,12 @@ void OpencodeDbWatcher::Worker::prime()
     if (!r) {
         send({StoreChange{.kind = StoreChange::Kind::Problem, .text = r.error().message, .location = m_store->databaseFile()}});
     }
-    for (const Session &s : std::as_const(m_sessions)) {
-        if (s.updated() >= m_watermark - OverlapMs)
-            m_sessionTable.seen.insert(s.id(), Seen{s.updated(), qHash(toJson(s.json(), 0)), {}});
+    for (auto it = m_sessions.begin(); it != m_sessions.end(); ++it) {
+        if (it->updated < m_watermark - OverlapMs)
+            continue;
+        if (const std::optional<Session> s = m_store->session(it.key()))
+            it->hash = qHash(toJson(s->json(), 0));
+        m_sessionTable.seen.insert(it.key(), Seen{it->updated, it->hash, {}});
     }
     prune();
     m_sinceFull.start();
@@ -253,7 +273,7 @@ void OpencodeDbWatcher::Worker::poll(bool forceFull)
     const Table sessionTable = m_sessionTable, messageTable = m_messageTable, partTable = m_partTable,
                 v2Table = m_v2Table;
     const QHash<QString, V2State> v2States = m_v2States;
-    const QHash<QString, Session> sessions = m_sessions;
+    const QHash<QString, Known> sessions = m_sessions;
     const qint64 watermark = m_watermark;
     Result<void> r = m_store->read([&](QSqlDatabase &db) { return readChanges(db, full, changes); });
     if (!r) {
@@ -339,17 +359,18 @@ Result<void> OpencodeDbWatcher::Worker::readChanges(QSqlDatabase &db, bool full,
         const bool known = m_sessions.contains(id);
         if (seen != m_sessionTable.seen.constEnd() && seen->hash == hash && seen->updated == row.updated)
             continue;
-        if (known && seen == m_sessionTable.seen.constEnd() && m_sessions.value(id).json() == row.session.json())
+        if (known && seen == m_sessionTable.seen.constEnd() && m_sessions.value(id).hash == hash)
             continue; // unchanged, only back inside the time window
         m_sessionTable.seen.insert(id, Seen{row.updated, hash, {}});
-        m_sessions.insert(id, row.session);
+        m_sessions.insert(id, Known{row.updated, hash});
         m_watermark = qMax(m_watermark, row.updated);
         changes.append(StoreChange{.kind = known ? StoreChange::Kind::SessionUpdated : StoreChange::Kind::SessionCreated, .session = row.session});
     }
     m_sessionTable.maxRowid = maxSessionRowid;
     for (auto it = m_sessions.begin(); it != m_sessions.end();) {
         if (!ids.contains(it.key())) {
-            changes.append(StoreChange{.kind = StoreChange::Kind::SessionDeleted, .session = it.value()});
+            // What the row was is gone with it: the notice names the session.
+            changes.append(StoreChange{.kind = StoreChange::Kind::SessionDeleted, .session = Session(JsonObject{{u"id"_s, it.key()}})});
             m_sessionTable.seen.remove(it.key());
             m_messageCounts.remove(it.key());
             m_partCounts.remove(it.key());

@@ -67,7 +67,7 @@ void SessionsModel::reload()
     whenFinished(QtConcurrent::run([store] {
                      LoadResult result;
                      result.projects = store->projects();
-                     result.sessions = store->sessions();
+                     result.sessions = store->listedSessions();
                      std::stable_sort(result.sessions.begin(), result.sessions.end(), sessionNewerThan);
                      return result;
                  }),

@@ -70,8 +70,8 @@ public:
     Qt::ItemFlags flags(const QModelIndex &index) const override;
     QHash<int, QByteArray> roleNames() const override;
 
-    /// Loads every session off the GUI thread; loaded() when the rows are in. Rows already
-    /// present are updated in place (no reset).
+    /// Loads every session (Store::listedSessions()) off the GUI thread; loaded() when the rows
+    /// are in. Rows already present are updated in place (no reset).
     void reload();
     [[nodiscard]] bool isLoaded() const { return m_loaded; }
 

@@ -383,7 +383,7 @@ Qt::ItemFlags SessionTreeModel::flags(const QModelIndex &index) const
     return Qt::ItemIsEnabled;
 }
 
-SessionTreeModel::Desired SessionTreeModel::buildDesired() const
+SessionTreeModel::Desired SessionTreeModel::buildDesired()
 {
     Desired root;
     if (m_sources.empty()) {
@@ -409,51 +409,66 @@ SessionTreeModel::Desired SessionTreeModel::buildDesired() const
 }
 
 std::vector<SessionTreeModel::Desired> SessionTreeModel::buildProjects(const QString &source,
-                                                                       const SessionsModel *model) const
+                                                                       const SessionsModel *model)
 {
     if (!model)
         return {};
     const QString prefix = keyPrefix(source);
-    const QList<Session> &sessions = model->sessions();
-    QHash<QString, const Session *> byId;
+    // What the tree needs of each session, read once (a JSON object's look-ups are not free).
+    struct Entry
+    {
+        QString id, title, projectID, parentID;
+        qint64 created = 0, updated = 0;
+        bool archived = false;
+        mutable qint64 latest = -1; ///< the newest `updated` of it and what nests under it, once known
+    };
+    std::vector<Entry> sessions;
+    sessions.reserve(size_t(model->sessions().size()));
+    for (const Session &s : model->sessions())
+        sessions.push_back({s.id(), s.title(), s.projectID(), s.parentID(), s.created(), s.updated(), s.isArchived()});
+    QHash<QString, const Entry *> byId;
     byId.reserve(sessions.size());
     // Forks: "<base> (fork #n)" comes from the newest earlier session titled "<base> (fork #n-1)"
     // (or "<base>" for n = 1) in the same project; SessionService::forkedTitle() names them so.
-    QHash<QString, QList<const Session *>> byTitle; // projectID + '\n' + title
-    for (const Session &s : sessions) {
-        byId.insert(s.id(), &s);
-        byTitle[s.projectID() + u'\n' + s.title()].append(&s);
+    QHash<QString, QList<const Entry *>> byTitle; // projectID + '\n' + title
+    for (const Entry &s : sessions) {
+        byId.insert(s.id, &s);
+        byTitle[s.projectID + u'\n' + s.title].append(&s);
     }
 
     QHash<QString, QString> parentOf;
-    for (const Session &s : sessions) {
-        const QString pid = s.parentID();
-        if (!pid.isEmpty() && pid != s.id() && byId.contains(pid)) {
-            parentOf.insert(s.id(), pid);
+    for (const Entry &s : sessions) {
+        const QString pid = s.parentID;
+        if (!pid.isEmpty() && pid != s.id && byId.contains(pid)) {
+            parentOf.insert(s.id, pid);
             continue;
         }
+        if (!s.title.endsWith(u')'))
+            continue;
         QString base;
-        const int n = SessionsModel::forkNumber(s.title(), &base);
+        const int n = SessionsModel::forkNumber(s.title, &base);
         if (n <= 0)
             continue;
         const QString origin = n == 1 ? base : base + u" (fork #%1)"_s.arg(n - 1);
-        const Session *best = nullptr;
-        for (const Session *c : byTitle.value(s.projectID() + u'\n' + origin)) {
-            if (c->id() == s.id() || c->created() > s.created())
+        const Entry *best = nullptr;
+        for (const Entry *c : byTitle.value(s.projectID + u'\n' + origin)) {
+            if (c->id == s.id || c->created > s.created)
                 continue;
-            if (!best || c->created() > best->created())
+            if (!best || c->created > best->created)
                 best = c;
         }
         if (best)
-            parentOf.insert(s.id(), best->id());
+            parentOf.insert(s.id, best->id);
     }
     // Damaged data can make a cycle of parents: such sessions become roots.
-    for (const Session &s : sessions) {
-        QSet<QString> seen{s.id()};
-        QString p = parentOf.value(s.id());
+    for (const Entry &s : sessions) {
+        QString p = parentOf.value(s.id);
+        if (p.isEmpty())
+            continue;
+        QSet<QString> seen{s.id};
         while (!p.isEmpty()) {
             if (seen.contains(p)) {
-                parentOf.remove(s.id());
+                parentOf.remove(s.id);
                 break;
             }
             seen.insert(p);
@@ -461,47 +476,66 @@ std::vector<SessionTreeModel::Desired> SessionTreeModel::buildProjects(const QSt
         }
     }
 
-    QHash<QString, QList<const Session *>> childrenOf;
-    QHash<QString, QList<const Session *>> rootsOf; // projectID -> roots
-    for (const Session &s : sessions) {
-        const QString p = parentOf.value(s.id());
+    QHash<QString, QList<const Entry *>> childrenOf;
+    QHash<QString, QList<const Entry *>> rootsOf; // projectID -> roots
+    for (const Entry &s : sessions) {
+        const QString p = parentOf.value(s.id);
         if (p.isEmpty())
-            rootsOf[s.projectID()].append(&s);
+            rootsOf[s.projectID].append(&s);
         else
             childrenOf[p].append(&s);
     }
-    const auto byCreated = [](const Session *a, const Session *b) {
-        return a->created() != b->created() ? a->created() < b->created() : a->id() < b->id();
+    const auto byCreated = [](const Entry *a, const Entry *b) {
+        return a->created != b->created ? a->created < b->created : a->id < b->id;
     };
     for (auto &list : childrenOf)
         std::sort(list.begin(), list.end(), byCreated);
 
-    QHash<QString, qint64> latest;
-    const std::function<qint64(const Session *)> latestOf = [&](const Session *s) -> qint64 {
-        if (const auto it = latest.constFind(s->id()); it != latest.constEnd())
-            return it.value();
-        qint64 t = s->updated();
-        for (const Session *c : childrenOf.value(s->id()))
+    const std::function<qint64(const Entry *)> latestOf = [&](const Entry *s) -> qint64 {
+        if (s->latest >= 0)
+            return s->latest;
+        qint64 t = s->updated;
+        for (const Entry *c : childrenOf.value(s->id))
             t = std::max(t, latestOf(c));
-        latest.insert(s->id(), t);
-        return t;
+        s->latest = std::max<qint64>(t, 0);
+        return s->latest;
     };
 
-    const std::function<Desired(const Session *, DateGroup)> sessionNode = [&](const Session *s, DateGroup group) {
+    const std::function<Desired(const Entry *, DateGroup)> sessionNode = [&](const Entry *s, DateGroup group) {
         Desired d;
         d.kind = NodeKind::Session;
-        d.key = prefix + u"s:"_s + s->id();
-        d.id = s->id();
+        d.key = prefix + u"s:"_s + s->id;
+        d.id = s->id;
         d.source = source;
         d.group = group;
-        for (const Session *c : childrenOf.value(s->id()))
+        for (const Entry *c : childrenOf.value(s->id))
             d.children.push_back(sessionNode(c, group));
         return d;
     };
 
+    const std::function<bool(const Entry *)> familyMatches = [&](const Entry *s) {
+        if (s->title.contains(m_filter, Qt::CaseInsensitive))
+            return true;
+        const QList<const Entry *> children = childrenOf.value(s->id);
+        return std::any_of(children.begin(), children.end(), familyMatches);
+    };
+    // A revealed session shows its whole family: the roots above revealed sessions.
+    QSet<QString> revealedRoots;
+    for (const QString &key : std::as_const(m_revealed)) {
+        if (!key.startsWith(prefix) || key.mid(prefix.size()).contains(QChar(0x1f)))
+            continue;
+        QString id = key.mid(prefix.size());
+        if (!byId.contains(id))
+            continue;
+        for (QString p = parentOf.value(id); !p.isEmpty(); p = parentOf.value(p))
+            id = p;
+        revealedRoots.insert(id);
+    }
+    const auto familyRevealed = [&](const Entry *s) { return revealedRoots.contains(s->id); };
+
     const QDate today = currentDate();
-    const auto groupFor = [&](const Session *s) {
-        if (s->isArchived())
+    const auto groupFor = [&](const Entry *s) {
+        if (s->archived)
             return DateGroup::Archived;
         const QDate date = QDateTime::fromMSecsSinceEpoch(latestOf(s)).date();
         if (date >= today)
@@ -530,13 +564,31 @@ std::vector<SessionTreeModel::Desired> SessionTreeModel::buildProjects(const QSt
         project.id = projectID;
         project.source = source;
         project.label = model->projectName(projectID);
-        QList<const Session *> roots = rootsOf.value(projectID);
-        std::sort(roots.begin(), roots.end(), [&](const Session *a, const Session *b) {
+        QList<const Entry *> roots = rootsOf.value(projectID);
+        std::sort(roots.begin(), roots.end(), [&](const Entry *a, const Entry *b) {
             const qint64 ta = latestOf(a), tb = latestOf(b);
-            return ta != tb ? ta > tb : a->id() > b->id();
+            return ta != tb ? ta > tb : a->id > b->id;
         });
+        // The pages shown: the newest families (of those that match the filter), and those revealed.
+        const QString projectKey = project.key;
+        const qsizetype limit = m_shownRoots.value(projectKey, m_pageSize);
+        QList<const Entry *> shown;
+        qsizetype hidden = 0;
+        for (const Entry *s : std::as_const(roots)) {
+            if (!m_filter.isEmpty() && !familyMatches(s) && !familyRevealed(s))
+                continue;
+            if (shown.size() < limit || familyRevealed(s))
+                shown.append(s);
+            else
+                ++hidden;
+        }
+        roots = shown;
+        if (hidden > 0)
+            m_hiddenRoots.insert(projectKey, hidden);
+        else
+            m_hiddenRoots.remove(projectKey);
         std::map<DateGroup, Desired> groups;
-        for (const Session *s : roots) {
+        for (const Entry *s : roots) {
             const DateGroup g = groupFor(s);
             Desired &group = groups[g];
             if (group.key.isEmpty()) {
@@ -554,6 +606,58 @@ std::vector<SessionTreeModel::Desired> SessionTreeModel::buildProjects(const QSt
         result.push_back(std::move(project));
     }
     return result;
+}
+
+QString SessionTreeModel::projectKeyOf(const Node *node) const
+{
+    if (node->kind == NodeKind::Group)
+        node = node->parent;
+    return node->kind == NodeKind::Project ? node->key : QString();
+}
+
+bool SessionTreeModel::hasMore(const QModelIndex &parent) const
+{
+    if (!parent.isValid() || parent.model() != this)
+        return false;
+    return m_hiddenRoots.value(projectKeyOf(nodeOf(parent))) > 0;
+}
+
+void SessionTreeModel::showMore(const QModelIndex &parent)
+{
+    if (!hasMore(parent))
+        return;
+    const QString key = projectKeyOf(nodeOf(parent));
+    m_shownRoots[key] = m_shownRoots.value(key, m_pageSize) + m_pageSize;
+    rebuild();
+}
+
+void SessionTreeModel::setPageSize(int roots)
+{
+    m_pageSize = std::max(1, roots);
+    m_shownRoots.clear();
+    rebuild();
+}
+
+void SessionTreeModel::setFilterText(const QString &text)
+{
+    if (text == m_filter)
+        return;
+    m_filter = text;
+    // Each filter starts at its first page.
+    m_shownRoots.clear();
+    rebuild();
+}
+
+QModelIndex SessionTreeModel::revealSession(const QString &sessionID, const QString &source)
+{
+    if (const QModelIndex index = indexForSession(sessionID, source); index.isValid())
+        return index;
+    const SessionsModel *model = sessionsModel(source);
+    if (sessionID.isEmpty() || !model || !model->indexForId(sessionID).isValid())
+        return {};
+    m_revealed.insert(keyPrefix(source) + sessionID);
+    rebuild();
+    return indexForSession(sessionID, source);
 }
 
 bool SessionTreeModel::isAncestor(const Node *maybeAncestor, const Node *node)

@@ -7,6 +7,7 @@
 #include <QDate>
 #include <QHash>
 #include <QPointer>
+#include <QSet>
 #include <QTimer>
 
 #include <memory>
@@ -30,6 +31,12 @@ namespace weft
 /// session copied into Weft keeps its ID): a session row is identified by source and ID.
 ///
 /// Session rows answer every SessionsModel role; the roles below are added.
+///
+/// A project shows its newest root sessions (with their families) one page at a time
+/// (pageSize()): the sidebar asks for the next page with hasMore()/showMore() on the project
+/// or one of its groups as it scrolls to the end of what is shown, so that a data dir of 30,000
+/// sessions makes a tree (and a view) of a few hundred rows. setFilterText() pages over the
+/// matching families instead; revealSession() brings in a session that is not shown yet.
 class SessionTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -61,6 +68,23 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
     Qt::ItemFlags flags(const QModelIndex &index) const override;
+    /// True on a project row, or a group row, of a project that has root sessions not shown yet.
+    /// (Not canFetchMore(): QTreeView fetches each expanded parent as it lays it out, all pages.)
+    [[nodiscard]] bool hasMore(const QModelIndex &parent) const;
+    /// Shows the next page of root sessions of the project of @p parent.
+    void showMore(const QModelIndex &parent);
+
+    /// How many root sessions of a project each page shows (default 100).
+    void setPageSize(int roots);
+    [[nodiscard]] int pageSize() const { return m_pageSize; }
+    /// Shows only the families (a root session and what nests under it) in which a session's
+    /// title contains @p text (case-insensitively), paged like the whole tree; empty shows all.
+    /// The families come from every session of the sources, shown or not.
+    void setFilterText(const QString &text);
+    /// The row of @p sessionID of @p source, made part of the tree first when its family was
+    /// not shown yet (beyond the pages shown, or filtered out); invalid when there is no such
+    /// session.
+    QModelIndex revealSession(const QString &sessionID, const QString &source = {});
 
     [[nodiscard]] SessionsModel *sourceModel() const { return m_source; }
     [[nodiscard]] QModelIndex indexForSession(const QString &sessionID, const QString &source = {}) const;
@@ -107,8 +131,10 @@ private:
                              const QList<int> &roles);
     void connectModel(const QString &source, SessionsModel *model);
     void scheduleMidnight();
-    [[nodiscard]] Desired buildDesired() const;
-    [[nodiscard]] std::vector<Desired> buildProjects(const QString &source, const SessionsModel *model) const;
+    [[nodiscard]] Desired buildDesired();
+    [[nodiscard]] std::vector<Desired> buildProjects(const QString &source, const SessionsModel *model);
+    /// The key of the project a project or group row belongs to (empty for other rows).
+    [[nodiscard]] QString projectKeyOf(const Node *node) const;
     [[nodiscard]] QString sourceLabel(const QString &source, QString *toolTip = nullptr) const;
     [[nodiscard]] static QString keyPrefix(const QString &source);
 
@@ -125,6 +151,11 @@ private:
     QHash<QString, Node *> m_byKey;
     QDate m_currentDate;
     QTimer m_midnight;
+    int m_pageSize = 100;
+    QString m_filter;
+    QHash<QString, qsizetype> m_shownRoots; // project key -> roots shown when more than a page
+    QHash<QString, qsizetype> m_hiddenRoots; // project key -> roots not shown (after the last rebuild)
+    QSet<QString> m_revealed; // keyPrefix(source) + session ID: shown whatever the pages and the filter
 };
 
 } // namespace weft

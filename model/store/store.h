@@ -78,6 +78,11 @@ public:
     [[nodiscard]] virtual QList<Project> projects() = 0;
     /// All sessions of all projects, in no particular order.
     [[nodiscard]] virtual QList<Session> sessions() = 0;
+    /// The sessions as a list of them shows and keeps them (the sidebar's SessionsModel):
+    /// sessions() without what only a reader of one session needs, where a backend holds such
+    /// parts apart (a database's token counts, cost, metadata and summary diffs). The default is
+    /// sessions().
+    [[nodiscard]] virtual QList<Session> listedSessions() { return sessions(); }
     [[nodiscard]] virtual std::optional<Session> session(const QString &sessionID) = 0;
     /// The messages of a session, ordered by time.created then ID.
     [[nodiscard]] virtual QList<Message> messages(const QString &sessionID) = 0;

@@ -16,7 +16,7 @@ struct StoreChange {
     enum class Kind {
         SessionCreated,
         SessionUpdated,
-        SessionDeleted,
+        SessionDeleted, ///< session: the one that went (a database's watcher names only its ID)
         MessageUpdated,
         MessageRemoved, ///< sessionID, messageID
         PartUpdated,    ///< part, text: the delta when the part's text grew

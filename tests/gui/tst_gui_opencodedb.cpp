@@ -198,6 +198,11 @@ void TestGuiOpencodeDb::showsTheDatabaseAsASource()
     QCOMPARE(tree->sourceOf(main), key);
     QCOMPARE(main.data(SessionsModel::VersionRole).toString(), u"1.18.34"_s);
     QVERIFY(!(tree->flags(main) & Qt::ItemIsEditable));
+    // The list keeps what it shows of a session, not its token counts (Store::listedSessions()).
+    const std::optional<Session> listed = w->opencodeSource()->sessions()->session(MainID);
+    QVERIFY(listed && !listed->title().isEmpty() && listed->created() > 0);
+    QVERIFY(!listed->json().contains(u"tokens"));
+    QVERIFY(!listed->json().contains(u"cost"));
     QVERIFY(!tree->indexForSession(MainID).isValid());
 
     // Selecting it shows it, from the database.

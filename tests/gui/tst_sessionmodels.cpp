@@ -13,6 +13,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
@@ -62,10 +63,12 @@ private Q_SLOTS:
     void liveRenameIsPreciseAndNoReset();
     void archiveMovesIntoArchivedGroup();
     void createAndDeleteAreIncremental();
+    void treeShowsPagesOfRoots();
     void updatesFromAnotherThread();
     void groupsByDate_data();
     void groupsByDate();
     void sidebarFilterAndKeyboard();
+    void sidebarShowsMoreAsItsEndComesIntoView();
 };
 
 void TestSessionModels::flatModelOnFixture()
@@ -247,6 +250,76 @@ void TestSessionModels::createAndDeleteAreIncremental()
     QCOMPARE(reset.size(), 0);
 }
 
+void TestSessionModels::treeShowsPagesOfRoots()
+{
+    test::FixtureDataDir dir;
+    auto service = openFixture(dir);
+    SessionsModel flat(service.get());
+    SessionTreeModel tree(&flat);
+    tree.setCurrentDate(FixtureDay);
+    QAbstractItemModelTester tester(&tree, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy loaded(&flat, &SessionsModel::loaded);
+    QVERIFY(loaded.wait(5000));
+    const QPersistentModelIndex project = tree.indexForSession(MainID).parent().parent();
+    QCOMPARE(project.data(SessionTreeModel::NodeKindRole).value<SessionTreeModel::NodeKind>(),
+             SessionTreeModel::NodeKind::Project);
+    const auto rootsShown = [&] {
+        QStringList ids;
+        for (int g = 0; g < tree.rowCount(project); ++g)
+            ids += childIds(tree, tree.index(g, 0, project));
+        return ids;
+    };
+    const QStringList all = rootsShown();
+    QVERIFY(all.size() >= 3);
+    QVERIFY(!tree.hasMore(project));
+
+    // A page of one family: the newest; the others come one page at a time, from the project
+    // row or a group row.
+    QSignalSpy reset(&tree, &QAbstractItemModel::modelReset);
+    tree.setPageSize(1);
+    QCOMPARE(rootsShown(), all.mid(0, 1));
+    QVERIFY(tree.hasMore(project));
+    QVERIFY(tree.hasMore(tree.index(0, 0, project)));
+    QVERIFY(!tree.hasMore(tree.indexForSession(all.first())));
+    tree.showMore(tree.index(0, 0, project));
+    QCOMPARE(rootsShown(), all.mid(0, 2));
+    while (tree.hasMore(project))
+        tree.showMore(project);
+    QCOMPARE(rootsShown(), all);
+    QCOMPARE(reset.size(), 0);
+
+    // The filter looks at every session, shown or not, and pages over the families that match.
+    tree.setPageSize(1);
+    const QString oldest = all.last();
+    QVERIFY(!tree.indexForSession(oldest).isValid());
+    tree.setFilterText(flat.session(oldest)->title().toUpper());
+    QVERIFY(tree.indexForSession(oldest).isValid());
+    tree.setFilterText(QString());
+    QCOMPARE(rootsShown(), all.mid(0, 1));
+    // A session nested in a family beyond the pages: revealing it brings in its family (the sidebar selects so).
+    QString hidden;
+    for (const Session &s : flat.sessions()) {
+        if (!tree.indexForSession(s.id()).isValid() && !all.contains(s.id()))
+            hidden = s.id();
+    }
+    QVERIFY(!hidden.isEmpty());
+    const QModelIndex revealed = tree.revealSession(hidden);
+    QVERIFY(revealed.isValid());
+    QCOMPARE(revealed.parent().data(SessionTreeModel::NodeKindRole).value<SessionTreeModel::NodeKind>(),
+             SessionTreeModel::NodeKind::Session);
+    QCOMPARE(rootsShown().size(), 2);
+    QVERIFY(!tree.revealSession(u"ses_doesnotexist"_s).isValid());
+
+    // A new session is the newest: it is shown on the first page, live.
+    SessionService::CreateOptions options;
+    options.directory = flat.session(MainID)->directory();
+    options.projectID = flat.session(MainID)->projectID();
+    const Result<Session> created = test::ownRead([&] { return service->create(options); });
+    QVERIFY(created);
+    QTRY_VERIFY(tree.indexForSession(created->id()).isValid());
+    QCOMPARE(reset.size(), 0);
+}
+
 void TestSessionModels::updatesFromAnotherThread()
 {
     test::FixtureDataDir dir;
@@ -312,6 +385,38 @@ void TestSessionModels::groupsByDate()
                  .data(SessionTreeModel::DateGroupRole)
                  .value<SessionTreeModel::DateGroup>(),
              group);
+}
+
+void TestSessionModels::sidebarShowsMoreAsItsEndComesIntoView()
+{
+    test::FixtureDataDir dir;
+    auto service = openFixture(dir);
+    SessionsModel flat(service.get());
+    SessionTreeModel tree(&flat);
+    tree.setCurrentDate(FixtureDay);
+    tree.setPageSize(1);
+    SessionSidebar sidebar(&tree);
+    QSignalSpy loaded(&flat, &SessionsModel::loaded);
+    // Room for a row or two: the first page fills it, and its end is out of view.
+    sidebar.resize(320, 110);
+    sidebar.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&sidebar));
+    QVERIFY(flat.isLoaded() || loaded.wait(5000));
+    const QPersistentModelIndex project = tree.indexForSession(MainID).isValid()
+        ? tree.indexForSession(MainID).parent().parent()
+        : tree.revealSession(MainID).parent().parent();
+    QVERIFY(project.isValid());
+    QTRY_VERIFY(sidebar.view()->verticalScrollBar()->maximum() > 0);
+    QVERIFY(tree.hasMore(project));
+    // Scrolling down the list, each end that comes into view brings the next page, to the last.
+    QScrollBar *bar = sidebar.view()->verticalScrollBar();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            bar->setValue(bar->value() < bar->maximum() ? bar->value() + bar->pageStep() : 0);
+            return !tree.hasMore(project);
+        }(),
+        20000);
+    QVERIFY(tree.indexForSession(FirstRun).isValid());
 }
 
 void TestSessionModels::sidebarFilterAndKeyboard()
