@@ -1477,7 +1477,9 @@ void SearchIndex::makeSnippets(QSqlDatabase &db, const QString &expression, cons
     }
     // FTS5 makes the snippets, from a table of these texts, with the index's tokenizer and the
     // same query: they look as they did when the index kept the text.
+    // In a savepoint that is rolled back: the table stays empty and nothing is written.
     QSqlQuery q(db);
+    q.exec(u"SAVEPOINT snippets"_s);
     q.prepare(u"INSERT INTO temp.snip(rowid, title, body) VALUES(?, ?, ?)"_s);
     for (qsizetype i = 0; i < hits.size(); ++i) {
         if (texts.at(i).isEmpty())
@@ -1504,7 +1506,9 @@ void SearchIndex::makeSnippets(QSqlDatabase &db, const QString &expression, cons
     } else {
         qCWarning(lcSearch).noquote() << "snippet:" << q.lastError().text();
     }
-    q.exec(u"DELETE FROM temp.snip"_s);
+    q.finish();
+    q.exec(u"ROLLBACK TO snippets"_s);
+    q.exec(u"RELEASE snippets"_s);
     // A text that changed since it was indexed no longer matches: its start, unmarked.
     for (qsizetype i = 0; i < hits.size(); ++i) {
         if (!made.contains(i) && !texts.at(i).isEmpty())
