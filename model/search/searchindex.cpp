@@ -1339,12 +1339,6 @@ Result<SearchIndex::SyncStats> SearchIndex::sync(Store &store, const QString &so
         }
         c.commit();
     }
-    // After a sync that wrote many sessions FTS5's segments are merged into one, without the
-    // deleted rows: the index's size at rest.
-    if (stats.indexed >= Batch) {
-        if (Result<void> r = optimize(); !r)
-            qCWarning(lcSearch).noquote() << "could not optimize the index:" << r.error().toString();
-    }
     if (progress)
         progress(stats.indexed, total);
     stats.documents = documentCount(source);

@@ -5,8 +5,8 @@
 // time it took to build (getrusage).
 //
 //   bench_search [SESSIONS [PARTS_PER_SESSION [INDEX_FILE]]]
-//   bench_search --store DATA_DIR   (index a generated store or opencode.db as the window does,
-//                                    then time queries whose snippets are read from the store)
+//   bench_search --store DATA_DIR [INDEX_FILE]   (index a generated store or opencode.db as the
+//       window does, then time queries whose snippets are read from the store)
 
 #include "core/identifier.h"
 #include "opencodedb/opencodedatadir.h"
@@ -184,7 +184,7 @@ void printBytesByTable(const QString &file)
 }
 
 /// Indexes a whole data dir as the window's background sync does, then prints its figures.
-int indexStore(const QString &dataDir)
+int indexStore(const QString &dataDir, const QString &indexFile)
 {
     Result<DataDir::Opened> opened = OpencodeDataDir::open(dataDir, false);
     if (!opened) {
@@ -192,7 +192,7 @@ int indexStore(const QString &dataDir)
         return 1;
     }
     QTemporaryDir dir;
-    const QString file = dir.filePath(u"search.db"_s);
+    const QString file = indexFile.isEmpty() ? dir.filePath(u"search.db"_s) : indexFile;
     auto index = std::make_unique<SearchIndex>();
     if (Result<void> r = index->open(file); !r) {
         std::fprintf(stderr, "%s\n", qPrintable(r.error().toString()));
@@ -240,7 +240,7 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     if (args.size() > 2 && args.at(1) == u"--store")
-        return indexStore(args.at(2));
+        return indexStore(args.at(2), args.value(3));
     const int sessions = args.size() > 1 ? args.at(1).toInt() : 5000;
     const int partsPerSession = args.size() > 2 ? args.at(2).toInt() : 60;
     QTemporaryDir dir;
