@@ -569,6 +569,10 @@ Result<QSqlDatabase> SearchIndex::connection()
 Result<void> SearchIndex::open(const QString &file)
 {
     m_file = QDir::cleanPath(QDir::current().absoluteFilePath(file));
+    {
+        QMutexLocker locker(&m_mutex);
+        m_sourceRows.clear();
+    }
     if (!QDir().mkpath(QFileInfo(m_file).absolutePath()))
         return Error{SearchTr::tr("cannot create the folder of the search index"), m_file};
     const bool ownTokenizer = SearchTokenizer::isAvailable();

@@ -47,7 +47,8 @@ class ThreadConnections;
 /// so live OpenCode sessions are indexed as they stream.
 ///
 /// The synchronous methods (sync, search, ...) may be called from any thread (each thread gets
-/// its own connection); a search takes a few milliseconds and can run on the GUI thread.
+/// its own connection); a search takes a few milliseconds plus reading its hits' text from
+/// their stores, so the window searches off the GUI thread.
 ///
 /// The index is a guest on the user's machine: its thread runs at idle CPU and I/O priority
 /// (nice 19, ionice idle on Linux), the background sync waits while pause() reasons are set
