@@ -287,6 +287,11 @@ private:
     QList<Open> m_open;
 };
 
+/// Appends the string @p utf8 as a JSON string literal, escaped as toJson() escapes strings
+/// (invalid UTF-8 is decoded as QString::fromUtf8() decodes it first): for output written from
+/// stored bytes without a JsonValue in between.
+void appendJsonString(QByteArray &out, QByteArrayView utf8);
+
 /// Formats a number exactly as JavaScript's Number.prototype.toString() does.
 [[nodiscard]] QByteArray formatJsNumber(double value);
 

@@ -87,6 +87,23 @@ public:
     [[nodiscard]] static Result<std::shared_ptr<OpencodeDbStore>> open(const QString &databaseFile);
     ~OpencodeDbStore() override;
 
+    /// A root session as `weft session list` prints it: its columns' UTF-8 as stored.
+    struct ListedSession {
+        QByteArray id;
+        QByteArray title;
+        QByteArray projectID;
+        QByteArray directory;
+        qint64 created = 0;
+        qint64 updated = 0;
+        bool notMigrated = false;
+    };
+    /// The root sessions of sessions() in SessionService::listRoots()'s order (newest first),
+    /// read for a listing: only the columns it prints, as bytes, without a Session value each.
+    /// A row sessions() would check further (a JSON column, an unexpected ID) is read as
+    /// sessions() reads it, so the same rows are left out and the same problems reported. Empty
+    /// when the read failed (reported as sessions() reports it).
+    [[nodiscard]] QList<ListedSession> rootListing();
+
     /// The database file.
     [[nodiscard]] QString databaseFile() const { return m_file; }
     /// The OpenCode data dir that holds the database.
@@ -189,7 +206,7 @@ public:
                             const std::function<void(const QSqlQuery &row)> &row) const;
     /// A result row of forEachRawRow(): its columns' bytes, valid until the next row.
     struct RawColumns {
-        static constexpr int Max = 4;
+        static constexpr int Max = 10;
         std::array<QByteArrayView, Max> at;
     };
     /// forEachRow() for the reads of whole sessions, with each column's bytes as SQLite holds

@@ -13,6 +13,7 @@
 #include "processor/setup.h"
 #include "runfixture.h"
 #include "session/sessionservice.h"
+#include "testdata.h"
 
 #include <QDir>
 #include <QFile>
@@ -26,19 +27,6 @@ using namespace weft::test;
 
 namespace
 {
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(content) == content.size();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 template<typename T>
 T awaitFuture(QFuture<T> future)
 {

@@ -4,6 +4,7 @@
 //   generate_store --shape S|L|XL --out DIR [--seed N] [--sessions N] [--messages N]
 //                  [--turn N] [--forks F] [--children F] [--output-min BYTES] [--output-max BYTES]
 //   generate_store --db-from STORE --out DIR [--v2]
+//   generate_store --db [--all-v2] --shape S|L|XL --out DIR [--seed N] [--sessions N] ...
 //
 // DIR receives `home/.local/share/opencode/` (the data dir: point HOME at DIR/home for a real
 // OpenCode 1.1), `home/src/bench-project/` (a git repository whose root commit is the project ID
@@ -26,6 +27,12 @@
 // OpenCode 1.18 writes for sessions prompted through its V2 API): a user row per user message, an
 // assistant row per assistant message with its texts, reasoning and tool calls as `content`.
 // The sessions keep naming STORE's project directory.
+//
+// --db writes that database directly from the generated values, without the JSON files (the
+// heavy stores of 30,000 sessions: millions of files otherwise): the same rows as --db-from of
+// the same arguments (tests/bench/check-generate-db.py), inserted in the order they were made, as
+// OpenCode inserts them. With --all-v2 every session is a V2 session (`session_message` rows
+// instead of `message` and `part` rows). In its store.json "files" counts the rows, "bytes" is 0.
 
 #include "core/json.h"
 #include "core/project.h"
@@ -48,6 +55,8 @@
 
 using namespace Qt::StringLiterals;
 using namespace weft;
+
+bool writeV2Rows(test::TestDb &db, const QString &sessionID, const QList<MessageWithParts> &messages, QStringView idTail);
 
 namespace
 {
@@ -293,8 +302,19 @@ public:
     {
     }
 
+    /// Writes the rows into @p db (OpenCode 1.18.34's schema) instead of the JSON files: the
+    /// rows --db-from would make of them, in the order they were generated (OpenCode's own
+    /// order). With @p allV2 every session's messages are `session_message` rows instead.
+    void setDatabase(test::TestDb *db, bool allV2)
+    {
+        m_db = db;
+        m_allV2 = allV2;
+    }
+
     bool write(const JsonStorage::Key &key, const JsonValue &value)
     {
+        if (m_db)
+            return insert(key, value.toObject());
         const QString path = m_storage.path(key).value();
         const QString dir = path.section(u'/', 0, -2);
         if (!m_dirs.contains(dir)) {
@@ -342,6 +362,48 @@ public:
         }
         return write({u"project"_s, m_projectID},
                      Project::make(m_projectID, m_projectDir, u"git"_s, start).json());
+    }
+
+    bool insert(const JsonStorage::Key &key, const JsonObject &value)
+    {
+        ++m_counts.files;
+        const QString &kind = key.first();
+        if (kind == u"project")
+            return m_db->insertProject(value);
+        if (kind == u"message") {
+            if (m_allV2) {
+                m_pending.append({Message(value), {}});
+                return true;
+            }
+            return m_db->insertMigratedMessage(value);
+        }
+        if (kind == u"part") {
+            if (m_allV2) {
+                m_pendingParts.append(Part(value));
+                return true;
+            }
+            return m_db->insertMigratedPart(value);
+        }
+        // A session comes after its messages: its V2 rows, and a commit now and then.
+        if (!m_db->insertSession(value))
+            return false;
+        if (m_allV2) {
+            QHash<QString, qsizetype> index;
+            for (qsizetype i = 0; i < m_pending.size(); ++i)
+                index.insert(m_pending.at(i).info.id(), i);
+            for (const Part &part : std::as_const(m_pendingParts))
+                m_pending[index.value(part.messageID())].parts.append(part);
+            const bool written = writeV2Rows(*m_db, value.string(u"id"), m_pending, {});
+            m_pending.clear();
+            m_pendingParts.clear();
+            if (!written)
+                return false;
+        }
+        if (++m_sessionsInTransaction == 200) {
+            m_sessionsInTransaction = 0;
+            return m_db->commit() && m_db->begin();
+        }
+        return true;
     }
 
     Counts counts() const { return m_counts; }
@@ -529,6 +591,11 @@ private:
     QString m_projectDir;
     QString m_projectID;
     QSet<QString> m_dirs;
+    test::TestDb *m_db = nullptr;
+    bool m_allV2 = false;
+    QList<MessageWithParts> m_pending; ///< with m_allV2: the session's messages so far
+    QList<Part> m_pendingParts;
+    int m_sessionsInTransaction = 0;
     Counts m_counts;
     QString m_largest;
     int m_largestMessages = 0;
@@ -599,20 +666,15 @@ std::optional<JsonObject> v2Content(const Part &part)
                                              {u"completed"_s, time.integer(u"end")}}}};
 }
 
-/// Writes @p session of @p source as a V2 session (session row plus `session_message` rows) under
-/// new IDs. Returns the new session ID, or an empty string on failure.
-QString writeV2Session(test::TestDb &db, JsonStore &source, const Session &session)
+/// The `session_message` rows of @p messages as session @p sessionID's, their IDs ending in
+/// @p idTail (unchanged when empty): a user row per user message, an assistant row per assistant
+/// message with its texts, reasoning and tool calls as `content`.
+bool writeV2Rows(test::TestDb &db, const QString &sessionID, const QList<MessageWithParts> &messages, QStringView idTail)
 {
-    JsonObject info = session.json();
-    const QString id = renamed(session.id(), u"V2V2V2");
-    info.insert(u"id"_s, id);
-    info.insert(u"title"_s, session.title() + u" (V2)"_s);
-    if (!db.insertSession(info))
-        return {};
     qint64 seq = 0;
-    for (const MessageWithParts &m : source.messagesWithParts(session.id())) {
+    for (const MessageWithParts &m : messages) {
         const JsonObject &v1 = m.info.json();
-        const QString rowID = renamed(m.info.id(), u"V2V2");
+        const QString rowID = renamed(m.info.id(), idTail);
         JsonObject data{{u"time"_s, v1.object(u"time")}};
         if (m.info.isUser()) {
             QStringList texts;
@@ -635,11 +697,41 @@ QString writeV2Session(test::TestDb &db, JsonStore &source, const Session &sessi
             data.insert(u"cost"_s, v1.value(u"cost"));
             data.insert(u"tokens"_s, v1.value(u"tokens"));
         }
-        if (!db.insertSessionMessage(rowID, id, m.info.isUser() ? u"user"_s : u"assistant"_s, ++seq, data, m.info.created(),
-                                     m.info.isCompleted() ? m.info.completed() : m.info.created()))
-            return {};
+        if (!db.insertSessionMessage(rowID, sessionID, m.info.isUser() ? u"user"_s : u"assistant"_s, ++seq, data,
+                                     m.info.created(), m.info.isCompleted() ? m.info.completed() : m.info.created()))
+            return false;
     }
+    return true;
+}
+
+/// Writes @p session of @p source as a V2 session (session row plus `session_message` rows) under
+/// new IDs. Returns the new session ID, or an empty string on failure.
+QString writeV2Session(test::TestDb &db, JsonStore &source, const Session &session)
+{
+    JsonObject info = session.json();
+    const QString id = renamed(session.id(), u"V2V2V2");
+    info.insert(u"id"_s, id);
+    info.insert(u"title"_s, session.title() + u" (V2)"_s);
+    if (!db.insertSession(info) || !writeV2Rows(db, id, source.messagesWithParts(session.id()), u"V2V2"))
+        return {};
     return id;
+}
+
+/// Marks every migration of the real OpenCode 1.18.34 as applied in the new @p db (TestDb marks
+/// only the newest), so that OpenCode opens the database as its own instead of migrating it again.
+bool markMigrations(test::TestDb &db)
+{
+    const QString fixture = test::realFixtureDir() + u"/opencode.db"_s;
+    return db.isOk() && db.exec(u"ATTACH DATABASE ? AS fixture"_s, {fixture})
+        && db.exec(u"INSERT OR IGNORE INTO migration(id, time_completed) SELECT id, time_completed FROM fixture.migration"_s)
+        && db.exec(u"DETACH DATABASE fixture"_s);
+}
+
+/// As OpenCode leaves a database after a checkpoint: everything in the main file.
+void checkpoint(test::TestDb &db)
+{
+    db.exec(u"PRAGMA wal_checkpoint(TRUNCATE)"_s);
+    db.close();
 }
 
 /// --db-from: the database era's copy of the generated store @p from, in @p out.
@@ -664,12 +756,7 @@ int writeDatabase(const QString &from, const QString &out, bool withV2)
     QString v2Session;
     {
         test::TestDb db(dataDir + u"/opencode.db"_s);
-        // Every migration of the real OpenCode 1.18.34 marked as applied (TestDb marks only the
-        // newest), so that OpenCode opens the database as its own instead of migrating it again.
-        const QString fixture = test::realFixtureDir() + u"/opencode.db"_s;
-        if (!db.isOk() || !db.exec(u"ATTACH DATABASE ? AS fixture"_s, {fixture})
-            || !db.exec(u"INSERT OR IGNORE INTO migration(id, time_completed) SELECT id, time_completed FROM fixture.migration"_s)
-            || !db.exec(u"DETACH DATABASE fixture"_s) || !db.loadStorage(sourceData + u"/storage"_s)) {
+        if (!markMigrations(db) || !db.loadStorage(sourceData + u"/storage"_s)) {
             std::fprintf(stderr, "writing the database failed: %s\n", qPrintable(db.error()));
             return 1;
         }
@@ -681,9 +768,7 @@ int writeDatabase(const QString &from, const QString &out, bool withV2)
                 return 1;
             }
         }
-        // As OpenCode leaves it after a checkpoint: everything in the main file.
-        db.exec(u"PRAGMA wal_checkpoint(TRUNCATE)"_s);
-        db.close();
+        checkpoint(db);
     }
     JsonObject summary = meta;
     summary.insert(u"shape"_s, meta.string(u"shape") + u"-db"_s);
@@ -720,8 +805,10 @@ int main(int argc, char **argv)
     const QCommandLineOption maxOption(u"output-max"_s, u"Largest tool output in bytes"_s, u"bytes"_s);
     const QCommandLineOption dbFromOption(u"db-from"_s, u"Write the opencode.db of this generated store"_s, u"store"_s);
     const QCommandLineOption v2Option(u"v2"_s, u"With --db-from: add the largest session as a V2 session"_s);
+    const QCommandLineOption dbOption(u"db"_s, u"Write the opencode.db of the store directly, without its JSON files"_s);
+    const QCommandLineOption allV2Option(u"all-v2"_s, u"With --db: every session as a V2 session"_s);
     parser.addOptions({shapeOption, outOption, seedOption, sessionsOption, messagesOption, turnOption, forksOption,
-                       childrenOption, minOption, maxOption, dbFromOption, v2Option});
+                       childrenOption, minOption, maxOption, dbFromOption, v2Option, dbOption, allV2Option});
     parser.process(app);
     if (!parser.isSet(outOption)) {
         std::fprintf(stderr, "--out is required\n");
@@ -791,19 +878,37 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    JsonStore store(dataDir);
-    if (!store.initialize()) // the `migration` file OpenCode 1.1 expects
+    const bool toDatabase = parser.isSet(dbOption);
+    const QString database = dataDir + u"/opencode.db"_s;
+    std::optional<test::TestDb> db;
+    if (toDatabase) {
+        db.emplace(database);
+        if (!markMigrations(*db) || !db->begin()) {
+            std::fprintf(stderr, "writing the database failed: %s\n", qPrintable(db->error()));
+            return 1;
+        }
+    } else if (!JsonStore(dataDir).initialize()) { // the `migration` file OpenCode 1.1 expects
         return 1;
+    }
 
     QElapsedTimer timer;
     timer.start();
     Generator generator(shape, seed, dataDir, project.worktree, project.id);
+    if (db)
+        generator.setDatabase(&*db, parser.isSet(allV2Option));
     // 2026-01-05 08:00 UTC: before the 2026-08-14 wrap of the ID time field.
-    if (!generator.run(1767600000000))
+    if (!generator.run(1767600000000) || (db && !db->commit())) {
+        if (db)
+            std::fprintf(stderr, "writing the database failed: %s\n", qPrintable(db->error()));
         return 1;
+    }
+    if (db) {
+        checkpoint(*db);
+        db.reset();
+    }
     const Counts c = generator.counts();
 
-    const JsonObject summary{{u"shape"_s, shape.name},
+    JsonObject summary{{u"shape"_s, toDatabase ? shape.name + u"-db"_s : shape.name},
                              {u"seed"_s, qint64(seed)},
                              {u"sessions"_s, c.sessions},
                              {u"rootSessions"_s, c.roots},
@@ -819,6 +924,12 @@ int main(int argc, char **argv)
                              {u"projectID"_s, project.id},
                              {u"largestSession"_s, generator.largestSession()},
                              {u"generateSeconds"_s, double(timer.elapsed()) / 1000.0}};
+    if (toDatabase) {
+        summary.insert(u"database"_s, database);
+        summary.insert(u"databaseBytes"_s, QFileInfo(database).size());
+        if (parser.isSet(allV2Option))
+            summary.insert(u"allV2"_s, true);
+    }
     QFile file(out + u"/store.json"_s);
     if (!file.open(QIODevice::WriteOnly) || file.write(toJson(summary)) < 0)
         return 1;

@@ -99,6 +99,8 @@ private Q_SLOTS:
     void bothParsersAgree();
     void bothParsersAgreeOnFixture();
     void streamWriterLayout();
+    void escapesAtEveryPosition();
+    void deepIndentation();
     void longStrings_data();
     void longStrings();
     void repeatedLongStrings();
@@ -692,6 +694,56 @@ void TestJson::streamWriterLayout()
     }
     // A value at a level: its nested lines indented as inside a document.
     QCOMPARE(weft::toJson(JsonObject{{u"a"_s, JsonArray{1}}}, 2, 2), "{\n      \"a\": [\n        1\n      ]\n    }"_ba);
+}
+
+void TestJson::escapesAtEveryPosition()
+{
+    // The writer copies the plain bytes before an escape in bulk (8 UTF-16 units, 16 UTF-8
+    // bytes a step): an escape, or two, or a non-ASCII character at every place of a string,
+    // written as UTF-16 and as UTF-8, gives JSON.stringify's text, built here one unit at a time.
+    const auto expected = [](const QString &s) {
+        QString out = u"\""_s;
+        for (const QChar c : s) {
+            if (c == u'"' || c == u'\\')
+                out += u'\\' + c;
+            else if (c == u'\n')
+                out += u"\\n"_s;
+            else if (c == u'\t')
+                out += u"\\t"_s;
+            else if (c.unicode() < 0x20)
+                out += u"\\u%1"_s.arg(c.unicode(), 4, 16, QLatin1Char('0'));
+            else
+                out += c;
+        }
+        return (out + u'"').toUtf8();
+    };
+    const QString plain = u"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOP"_s;
+    for (const QString &special : {u"\n"_s, u"\""_s, u"\\"_s, u"\x01"_s, u"\t\n"_s, u"é"_s, u"日"_s}) {
+        for (qsizetype at = 0; at <= plain.size(); ++at) {
+            const QString s = plain.left(at) + special + plain.mid(at);
+            QCOMPARE(weft::toJson(JsonValue(s)), expected(s));
+            // Held as UTF-8, as a long string read from JSON text is.
+            const std::optional<JsonValue> read = weft::parseJson(weft::toJson(JsonObject{{u"s"_s, s.repeated(3)}}));
+            QVERIFY(read.has_value());
+            QCOMPARE(weft::toJson(read->toObject().value(u"s")), expected(s.repeated(3)));
+        }
+    }
+}
+
+void TestJson::deepIndentation()
+{
+    // Line breaks and their indentation come from one string of 64 spaces; deeper lines (and
+    // the commas before them) are written another way, the same text.
+    JsonValue value = JsonObject{{u"k"_s, 1}, {u"l"_s, 2}};
+    QByteArray expected = "{\n  \"k\": 1,\n  \"l\": 2\n}";
+    for (int depth = 1; depth <= 40; ++depth) {
+        value = JsonArray{value, depth};
+        QByteArray nested = "[\n" + QByteArray(2, ' ');
+        nested += expected.replace("\n", "\n  ") + ",\n" + QByteArray(2, ' ') + QByteArray::number(depth) + "\n]";
+        expected = nested;
+        QCOMPARE(weft::toJson(value, 2), expected);
+    }
+    QCOMPARE(weft::toJson(value, 0).count('['), 40);
 }
 
 void TestJson::longStrings_data()

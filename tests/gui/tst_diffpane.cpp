@@ -24,6 +24,7 @@
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
 #include "store/jsonstore.h"
+#include "testdata.h"
 #include "timelinedelegate.h"
 #include "timelineview.h"
 
@@ -143,13 +144,6 @@ bool git(const QString &dir, const QStringList &args)
     p.setWorkingDirectory(dir);
     p.start(u"git"_s, QStringList{u"-c"_s, u"user.email=t@example.org"_s, u"-c"_s, u"user.name=t"_s} + args);
     return p.waitForFinished(20000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-}
-
-bool writeFile(const QString &path, const QString &text)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(text.toUtf8()) >= 0;
 }
 
 QString readText(const QString &path)
@@ -877,8 +871,8 @@ void TestDiffPane::paneRevertsOneFile()
     const FileDiff real = test::ownRead([&] { return realPatchDiff(dbDir); });
     QVERIFY(!real.isNull());
     const QString dir = m_project->path();
-    QVERIFY(writeFile(dir + u'/' + file, onDisk));
-    QVERIFY(writeFile(dir + u"/unrelated.txt"_s, u"keep me\n"_s));
+    QVERIFY(writeFile(dir + u'/' + file, onDisk.toUtf8()));
+    QVERIFY(writeFile(dir + u"/unrelated.txt"_s, "keep me\n"));
     const QString sid = sessionWithDiff(dir, {cppDiff(), pyPatchDiff(), real});
     QVERIFY(!sid.isEmpty());
 
@@ -1101,7 +1095,7 @@ void TestDiffPane::destroyedWhileBuilding()
 QString TestDiffPane::runAgentSession()
 {
     const QString project = m_project->path();
-    if (!writeFile(project + u"/tools/report.py"_s, PyBefore) || !git(project, {u"init"_s, u"-q"_s})
+    if (!writeFile(project + u"/tools/report.py"_s, PyBefore.toUtf8()) || !git(project, {u"init"_s, u"-q"_s})
         || !git(project, {u"add"_s, u"-A"_s}) || !git(project, {u"commit"_s, u"-q"_s, u"-m"_s, u"root"_s}))
         return {};
     FakeLlmServer server;

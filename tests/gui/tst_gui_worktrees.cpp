@@ -18,6 +18,7 @@
 #include "runfixture.h"
 #include "scriptedquestions.h"
 #include "session/sessionservice.h"
+#include "testdata.h"
 #include "worktreedialogs.h"
 #include "worktreepresenter.h"
 
@@ -43,19 +44,6 @@ using namespace weft::test;
 
 namespace
 {
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(content) == content.size();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 QString gitLine(const QString &dir, const QStringList &args)
 {
     Git::Options options;

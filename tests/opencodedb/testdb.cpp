@@ -282,6 +282,19 @@ bool TestDb::insertSessionMessage(const QString &id, const QString &sessionID, c
         {id, sessionID, type, seq, created, updated > 0 ? updated : created, QString::fromUtf8(toJson(data, 0))});
 }
 
+bool TestDb::insertMigratedMessage(const JsonObject &message)
+{
+    const JsonObject time = message.object(u"time");
+    return insertMessage(message, time.contains(u"completed") ? time.integer(u"completed") : time.integer(u"created"));
+}
+
+bool TestDb::insertMigratedPart(const JsonObject &part)
+{
+    const JsonObject time = part.object(u"time");
+    const qint64 stamp = time.contains(u"end") ? time.integer(u"end") : time.integer(u"start");
+    return insertPart(part, stamp == 0 ? 1 : stamp);
+}
+
 bool TestDb::loadStorage(const QString &storageDir)
 {
     if (!begin())
@@ -302,24 +315,12 @@ bool TestDb::loadStorage(const QString &storageDir)
         if (auto o = readJson(f); !o || !insertSession(*o))
             return false;
     }
-    // Messages: stamped with their completion (the last write of a message) or creation time.
     for (const QString &f : files(u"message"_s)) {
-        auto o = readJson(f);
-        if (!o)
-            return false;
-        const JsonObject time = o->object(u"time");
-        if (!insertMessage(*o, time.contains(u"completed") ? time.integer(u"completed") : time.integer(u"created")))
+        if (auto o = readJson(f); !o || !insertMigratedMessage(*o))
             return false;
     }
     for (const QString &f : files(u"part"_s)) {
-        auto o = readJson(f);
-        if (!o)
-            return false;
-        const JsonObject time = o->object(u"time");
-        qint64 stamp = time.contains(u"end") ? time.integer(u"end") : time.integer(u"start");
-        if (stamp == 0)
-            stamp = 1;
-        if (!insertPart(*o, stamp))
+        if (auto o = readJson(f); !o || !insertMigratedPart(*o))
             return false;
     }
     return commit();

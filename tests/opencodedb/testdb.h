@@ -57,6 +57,10 @@ public:
     bool insertSession(const JsonObject &session);
     bool insertMessage(const JsonObject &message, qint64 updated = 0);
     bool insertPart(const JsonObject &part, qint64 updated = 0);
+    /// A message or part of the file era stamped as OpenCode's migration stamps it: a message
+    /// with its completion (its last write) or creation time, a part with its end or start time.
+    bool insertMigratedMessage(const JsonObject &message);
+    bool insertMigratedPart(const JsonObject &part);
     /// A row of OpenCode's V2 `session_message` table (1.18 and later): @p data is the row's
     /// JSON (`time`, `text`, `content`, `agent`, `model`, ...). Inserted, or its type, data and
     /// time_updated updated when the row exists, as OpenCode does while an answer streams.

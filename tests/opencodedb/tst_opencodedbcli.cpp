@@ -4,11 +4,14 @@
 
 #include "core/json.h"
 #include "core/types.h"
+#include "opencodedb/opencodedbstore.h"
+#include "session/sessionservice.h"
 #include "testdata.h"
 #include "testdb.h"
 #include "weftrun.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -58,6 +61,7 @@ private Q_SLOTS:
     void exportOfV2Session();
     void sessionListMatchesOpenCode_data();
     void sessionListMatchesOpenCode();
+    void sessionListOfEveryKindOfRow();
     void importFromDbThenFork();
     void importOneSession();
     void importErrors_data();
@@ -166,6 +170,81 @@ void TestOpencodeDbCli::sessionListMatchesOpenCode()
     const WeftRun table = m_weft.run({u"--data-dir"_s, data, u"session"_s, u"list"_s});
     QCOMPARE(table.exitCode, 0);
     QVERIFY(table.out.contains("Hand-named セッション 手动命名"));
+}
+
+void TestOpencodeDbCli::sessionListOfEveryKindOfRow()
+{
+    // `session list` reads only the printed columns of OpenCode's rows, as bytes (issue 37: the
+    // 30,000 sessions of a heavy database). What it prints stays what listing whole sessions
+    // printed (built here as `session list` built it before): OpenCode's layout byte for byte,
+    // every kind of title, the same order, the same rows left out and their problems reported.
+    QTemporaryDir dir;
+    const QString data = dir.filePath(u"opencode"_s);
+    QDir().mkpath(data);
+    const QString longTitle = u"Ein sehr langer Titel – ü, 日本語 und 😀 Emoji, der über sechzig Zeichen hinausgeht und weiter"_s;
+    {
+        weft::test::TestDb db(data + u"/opencode.db"_s);
+        QVERIFY2(db.isOk(), qPrintable(db.error()));
+        QVERIFY(db.insertProject(JsonObject{{u"id"_s, u"prj"_s}, {u"worktree"_s, u"/src/p"_s},
+                                            {u"time"_s, JsonObject{{u"created"_s, 1}, {u"updated"_s, 1}}}}));
+        const auto session = [&](const QString &id, const QString &title, qint64 updated, const QString &parent = {}) {
+            JsonObject o{{u"id"_s, id},     {u"slug"_s, u"s"_s},        {u"version"_s, u"1.18.34"_s},
+                         {u"projectID"_s, u"prj"_s}, {u"directory"_s, u"/src/p \"quoted\""_s}, {u"title"_s, title},
+                         {u"time"_s, JsonObject{{u"created"_s, updated - 5000}, {u"updated"_s, updated}}}};
+            if (!parent.isEmpty())
+                o.insert(u"parentID"_s, parent);
+            return db.insertSession(o);
+        };
+        QVERIFY(session(u"ses_a0000000000000000000000001"_s, u"Quotes \" and \\ backslash, tab\t, line\n, bell\u0007"_s, 1767600000000));
+        QVERIFY(session(u"ses_a0000000000000000000000002"_s, longTitle, 1767700000000));
+        QVERIFY(session(u"ses_a0000000000000000000000003"_s, u"Same time as 4"_s, 1767800000000));
+        QVERIFY(session(u"ses_a0000000000000000000000000"_s, u"Same time as 3, smaller ID"_s, 1767800000000));
+        QVERIFY(session(u"ses_a0000000000000000000000005"_s, u"A child"_s, 1767900000000, u"ses_a0000000000000000000000001"_s));
+        QVERIFY(session(u"ses_a0000000000000000000000006"_s, u"Permission rules"_s, 1767650000000));
+        QVERIFY(db.exec(u"UPDATE session SET permission = ? WHERE id = 'ses_a0000000000000000000000006'"_s,
+                        {u"[{\"permission\":\"bash\",\"pattern\":\"*\",\"action\":\"ask\"}]"_s}));
+        QVERIFY(session(u"ses_a0000000000000000000000007"_s, u"A revert that is no object"_s, 1767660000000));
+        QVERIFY(db.exec(u"UPDATE session SET revert = '5' WHERE id = 'ses_a0000000000000000000000007'"_s));
+        QVERIFY(session(u"ses_a0000000000000000000000008"_s, u"A child with damaged JSON"_s, 1767670000000,
+                        u"ses_a0000000000000000000000001"_s));
+        QVERIFY(db.exec(u"UPDATE session SET model = '{not json' WHERE id = 'ses_a0000000000000000000000008'"_s));
+        QVERIFY(session(u"bad_a0000000000000000000000009"_s, u"Not a session ID"_s, 1767680000000));
+        QVERIFY(session(u"ses_a0000000000000000000000010"_s, u"Empty parent"_s, 1767690000000));
+        QVERIFY(db.exec(u"UPDATE session SET parent_id = '' WHERE id = 'ses_a0000000000000000000000010'"_s));
+    }
+    // What `session list` printed when it listed whole sessions.
+    QByteArray expectedJson;
+    QString expectedTable;
+    {
+        auto store = weft::OpencodeDbStore::open(data + u"/opencode.db"_s);
+        QVERIFY(store);
+        const QList<weft::Session> sessions = weft::SessionService(store.value()).listRoots();
+        QCOMPARE(sessions.size(), 6);
+        JsonArray array;
+        qsizetype titleWidth = 5;
+        for (const weft::Session &s : sessions) {
+            array.append(JsonObject{{u"id"_s, s.id()}, {u"title"_s, s.title()}, {u"updated"_s, s.updated()},
+                                    {u"created"_s, s.created()}, {u"projectId"_s, s.projectID()}, {u"directory"_s, s.directory()}});
+            titleWidth = qMax(titleWidth, qMin<qsizetype>(s.title().size(), 60));
+        }
+        expectedJson = weft::toJson(array, 2) + '\n';
+        expectedTable = u"Session ID"_s.leftJustified(30) + u"  "_s + u"Title"_s.leftJustified(titleWidth) + u"  Updated\n"_s
+            + QString(30 + 2 + titleWidth + 2 + 16, u'─') + u'\n';
+        for (const weft::Session &s : sessions) {
+            const QString title = s.title().size() > 60 ? s.title().left(59) + u'…' : s.title();
+            expectedTable += s.id().leftJustified(30) + u"  "_s + title.leftJustified(titleWidth) + u"  "_s
+                + QDateTime::fromMSecsSinceEpoch(s.updated()).toString(u"yyyy-MM-dd HH:mm"_s) + u'\n';
+        }
+    }
+    const WeftRun json = m_weft.run({u"--data-dir"_s, data, u"session"_s, u"list"_s, u"--format"_s, u"json"_s});
+    QCOMPARE(json.exitCode, 0);
+    QCOMPARE(json.out, expectedJson);
+    for (const char *problem : {"ses_a0000000000000000000000007", "ses_a0000000000000000000000008", "bad_a0000000000000000000000009"})
+        QVERIFY2(json.err.contains(problem), json.err.constData());
+    const WeftRun table = m_weft.run({u"--data-dir"_s, data, u"session"_s, u"list"_s});
+    QCOMPARE(table.exitCode, 0);
+    QCOMPARE(QString::fromUtf8(table.out), expectedTable);
+    QVERIFY(table.out.contains((longTitle.left(59) + u'…').toUtf8()));
 }
 
 void TestOpencodeDbCli::importFromDbThenFork()

@@ -2,6 +2,7 @@
 // The apply_patch tool (model/processor/tools/applypatchtool.*): OpenCode's patch format, its
 // four-pass line matching, and the tool checking every hunk before it writes anything.
 #include "processor/tools/applypatchtool.h"
+#include "testdata.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,16 +11,10 @@
 
 using namespace Qt::StringLiterals;
 using namespace weft;
+using weft::test::writeFile;
 
 namespace
 {
-
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
-}
 
 QByteArray readFile(const QString &path)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/project.h"
 #include "processor/snapshot.h"
+#include "testdata.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -12,16 +13,10 @@
 
 using namespace Qt::StringLiterals;
 using namespace weft;
+using weft::test::writeFile;
 
 namespace
 {
-
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
-}
 
 QByteArray readFile(const QString &path)
 {
@@ -91,12 +86,10 @@ struct TestProject {
         dir = QDir::cleanPath(root.path() + u"/project"_s);
         data = QDir::cleanPath(root.path() + u"/data"_s);
         QDir().mkpath(dir);
-        writeFile(dir + u"/a.txt"_s, "one\ntwo\nthree\n");
-        writeFile(dir + u"/src/b.cpp"_s, "int b;\n");
-        writeFile(dir + u"/del.txt"_s, "bye\n");
-        writeFile(dir + u"/bin.dat"_s, Binary);
-        writeFile(dir + u"/.gitignore"_s, "ignored.log\n");
-        writeFile(dir + u"/ignored.log"_s, "noise\n");
+        if (!writeFile(dir + u"/a.txt"_s, "one\ntwo\nthree\n") || !writeFile(dir + u"/src/b.cpp"_s, "int b;\n")
+            || !writeFile(dir + u"/del.txt"_s, "bye\n") || !writeFile(dir + u"/bin.dat"_s, Binary)
+            || !writeFile(dir + u"/.gitignore"_s, "ignored.log\n") || !writeFile(dir + u"/ignored.log"_s, "noise\n"))
+            qFatal("cannot write the test project in %s", qPrintable(dir));
         if (git) {
             runGit(dir, {u"init"_s, u"-q"_s});
             runGit(dir, {u"add"_s, u"-A"_s});

@@ -6,6 +6,7 @@
 #include "processor/tools/readtool.h"
 #include "diff/textdiff.h"
 #include "processor/tools/toolutil.h"
+#include "testdata.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -27,16 +28,10 @@
 
 using namespace Qt::StringLiterals;
 using namespace weft;
+using weft::test::writeFile;
 
 namespace
 {
-
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
-}
 
 QByteArray readFile(const QString &path)
 {

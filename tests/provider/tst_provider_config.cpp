@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "eventrecorder.h"
 #include "fakellmserver.h"
+#include "testdata.h"
 
 #include "provider/config.h"
 
@@ -37,12 +38,6 @@ QProcessEnvironment env(std::initializer_list<std::pair<QString, QString>> vars)
     for (const auto &[k, v] : vars)
         e.insert(k, v);
     return e;
-}
-
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(content) == content.size();
 }
 
 Config parseOrFail(const QByteArray &text, const QProcessEnvironment &e = {})

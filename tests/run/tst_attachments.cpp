@@ -4,6 +4,7 @@
 // of a prompt, and the request bodies of both protocols, with and without image support.
 #include "fakellmserver.h"
 #include "runfixture.h"
+#include "testdata.h"
 
 #include "app/promptattachments.h"
 #include "app/projectfiles.h"
@@ -35,12 +36,6 @@ namespace
 const QByteArray TinyPng = QByteArray::fromBase64(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==");
 const QByteArray TinyPdf = "%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n";
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
 
 QByteArray anthropicReply()
 {

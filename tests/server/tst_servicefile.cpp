@@ -2,6 +2,7 @@
 // OpenCode's background service file (service.json): what is trusted and what is refused.
 
 #include "server/servicefile.h"
+#include "testdata.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,6 +15,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace weft;
+using weft::test::writeFile;
 
 namespace
 {
@@ -26,15 +28,6 @@ QByteArray entry(const QString &url, qint64 pid, const QString &password = Passw
         .arg(pid)
         .arg(password)
         .toUtf8();
-}
-
-bool writeFile(const QString &path, const QByteArray &bytes, QFileDevice::Permissions permissions)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(bytes) != bytes.size())
-        return false;
-    file.close();
-    return file.setPermissions(permissions);
 }
 
 /// The PID of a process that ran and is gone.

@@ -10,6 +10,7 @@
 //   real     the real `opencode` of $WEFT_OPENCODE_BIN (OpenCode 1.18.34 from npm), when given
 
 #include "fakeopencodeserver.h"
+#include "testdata.h"
 #include "weftrun.h"
 
 #include "app/serversource.h"
@@ -39,19 +40,11 @@
 
 using namespace Qt::StringLiterals;
 using namespace weft;
+using weft::test::writeFile;
 using weft::test::WeftRun;
 
 namespace
 {
-
-bool writeFile(const QString &path, const QByteArray &bytes, QFileDevice::Permissions permissions = {})
-{
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(bytes) != bytes.size())
-        return false;
-    file.close();
-    return permissions == QFileDevice::Permissions() || file.setPermissions(permissions);
-}
 
 int freePort()
 {

@@ -24,6 +24,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace weft;
+using weft::test::writeFile;
 
 namespace
 {
@@ -74,14 +75,6 @@ QStringList messagesOf(const QString &storage, const QString &sessionID)
     for (const QString &f : QDir(storage + u"/message/"_s + sessionID).entryList(QDir::Files))
         ids.append(f.chopped(5));
     return ids;
-}
-
-void writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(bytes);
 }
 
 } // namespace
@@ -174,7 +167,7 @@ void TestSessionTrash::restoreRefusesASessionThatExistsAgain()
     const QByteArray childInfo = test::readFile(entryDir + u"/storage/session/"_s
                                                 + f.service->get(Main)->projectID() + u'/' + Child + u".json"_s);
     QVERIFY(!childInfo.isEmpty());
-    writeFile(projectDir + u'/' + Child + u".json"_s, childInfo);
+    QVERIFY(writeFile(projectDir + u'/' + Child + u".json"_s, childInfo));
     const QMap<QString, QByteArray> storeBefore = f.files();
     const QMap<QString, QByteArray> trashBefore = test::snapshotTree(entryDir);
 
@@ -209,10 +202,10 @@ void TestSessionTrash::hostileEntries()
                                    {u"deleted"_s, Now},
                                    {u"sessions"_s, QJsonArray{QJsonObject{{u"id"_s, sessionID}}}},
                                    {u"files"_s, list}};
-        writeFile(f.trashRoot() + u'/' + name + u"/manifest.json"_s, QJsonDocument(manifest).toJson());
+        QVERIFY(writeFile(f.trashRoot() + u'/' + name + u"/manifest.json"_s, QJsonDocument(manifest).toJson()));
         for (const QString &file : files) {
             if (!file.contains(u".."_s)) // the manifest names it; nothing in the entry is it
-                writeFile(f.trashRoot() + u'/' + name + u"/storage/"_s + file, "{}");
+                QVERIFY(writeFile(f.trashRoot() + u'/' + name + u"/storage/"_s + file, "{}"));
         }
     };
     const QString newID = u"ses_0000000000001hostileAAAAAA"_s;
@@ -224,18 +217,18 @@ void TestSessionTrash::hostileEntries()
     // 3. A file of a session the entry does not hold: would overwrite Main's.
     makeEntry(u"3-foreign"_s, {u"session_diff/"_s + Main + u".json"_s}, newID);
     // 4. A listed file that is a symbolic link to a file outside.
-    writeFile(outside.path() + u"/secret.json"_s, "{\"secret\":true}");
+    QVERIFY(writeFile(outside.path() + u"/secret.json"_s, "{\"secret\":true}"));
     makeEntry(u"4-link"_s, {u"session/"_s + projectID + u'/' + newID + u".json"_s}, newID);
     const QString linked = f.trashRoot() + u"/4-link/storage/session/"_s + projectID + u'/' + newID + u".json"_s;
     QVERIFY(QFile::remove(linked));
     QVERIFY(QFile::link(outside.path() + u"/secret.json"_s, linked));
     // 5. A folder on the way that is a symbolic link to a folder outside.
     makeEntry(u"5-folderlink"_s, {u"todo/"_s + newID + u".json"_s}, newID);
-    writeFile(outside.path() + u"/todo/"_s + newID + u".json"_s, "[]");
+    QVERIFY(writeFile(outside.path() + u"/todo/"_s + newID + u".json"_s, "[]"));
     QVERIFY(QDir(f.trashRoot() + u"/5-folderlink/storage/todo"_s).removeRecursively());
     QVERIFY(QFile::link(outside.path() + u"/todo"_s, f.trashRoot() + u"/5-folderlink/storage/todo"_s));
     // 6. A damaged manifest.
-    writeFile(f.trashRoot() + u"/6-damaged/manifest.json"_s, "{\"files\": [");
+    QVERIFY(writeFile(f.trashRoot() + u"/6-damaged/manifest.json"_s, "{\"files\": ["));
 
     const QMap<QString, QByteArray> outsideBefore = test::snapshotTree(outside.path());
     const QList<TrashEntry> entries = f.service->trashEntries();
@@ -265,8 +258,8 @@ void TestSessionTrash::symlinkedEntryIsRemovedNotFollowed()
 {
     Fixture f;
     QTemporaryDir outside;
-    writeFile(outside.path() + u"/manifest.json"_s, "{}");
-    writeFile(outside.path() + u"/keep.txt"_s, "keep");
+    QVERIFY(writeFile(outside.path() + u"/manifest.json"_s, "{}"));
+    QVERIFY(writeFile(outside.path() + u"/keep.txt"_s, "keep"));
     QVERIFY(QDir().mkpath(f.trashRoot()));
     QVERIFY(QFile::link(outside.path(), f.trashRoot() + u"/1700000000000-ses_link"_s));
     const QList<TrashEntry> entries = f.service->trashEntries();
@@ -337,8 +330,8 @@ void TestSessionTrash::purgeAfterThirtyDays()
     const Result<TrashEntry> recent = f.service->moveToTrash(Main);
     QVERIFY(recent.ok());
     // A damaged entry is purged by the time in its name; one without a time stays.
-    writeFile(f.trashRoot() + u'/' + QString::number(Now - 40 * Day) + u"-ses_damaged/manifest.json"_s, "[");
-    writeFile(f.trashRoot() + u"/no-time/manifest.json"_s, "[");
+    QVERIFY(writeFile(f.trashRoot() + u'/' + QString::number(Now - 40 * Day) + u"-ses_damaged/manifest.json"_s, "["));
+    QVERIFY(writeFile(f.trashRoot() + u"/no-time/manifest.json"_s, "["));
     QCOMPARE(f.service->trashEntries().size(), 4);
     // Newest first.
     QCOMPARE(f.service->trashEntries().first().id, recent->id);

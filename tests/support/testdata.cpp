@@ -42,6 +42,17 @@ QByteArray readFile(const QString &path)
     return file.readAll();
 }
 
+bool writeFile(const QString &path, const QByteArray &bytes, QFileDevice::Permissions permissions)
+{
+    if (!QDir().mkpath(QFileInfo(path).absolutePath()))
+        return false;
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(bytes) != bytes.size())
+        return false;
+    file.close();
+    return permissions == QFileDevice::Permissions() || file.setPermissions(permissions);
+}
+
 QMap<QString, QByteArray> snapshotTree(const QString &root)
 {
     QMap<QString, QByteArray> result;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QFileDevice>
 #include <QMap>
 #include <QString>
 #include <QStringList>
@@ -31,6 +32,10 @@ bool copyTree(const QString &from, const QString &to);
 
 /// The bytes of a file, or an empty array when it cannot be read.
 QByteArray readFile(const QString &path);
+
+/// Writes @p bytes to @p path (making its folders, replacing what was there) and, when given,
+/// sets its permissions. Returns false on any failure.
+[[nodiscard]] bool writeFile(const QString &path, const QByteArray &bytes, QFileDevice::Permissions permissions = {});
 
 /// Every file under @p root (hidden ones too) as relative path -> bytes, for "nothing changed"
 /// checks.

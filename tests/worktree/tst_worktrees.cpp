@@ -2,6 +2,7 @@
 // Worktrees against real git repositories made by the test: create, list, status, diff, commit,
 // the three ways of applying (a conflicting one each), remove, and hostile names.
 #include "core/git.h"
+#include "testdata.h"
 #include "worktree/worktrees.h"
 
 #include <QDir>
@@ -14,6 +15,8 @@
 #include <vector>
 
 using namespace weft;
+using weft::test::readFile;
+using weft::test::writeFile;
 using namespace Qt::StringLiterals;
 
 namespace
@@ -25,18 +28,6 @@ Git::Output git(const QString &dir, const QStringList &args)
     return Git::run(args, options);
 }
 
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(content) == content.size();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 } // namespace
 
 class TestWorktrees : public QObject
@@ -96,8 +87,7 @@ Worktree TestWorktrees::workedOn(const QString &name, const QString &file, const
         qWarning() << created.error().toString();
         return {};
     }
-    writeFile(created->path + u'/' + file, content);
-    if (!m_trees->commit(*created, u"work on "_s + file))
+    if (!writeFile(created->path + u'/' + file, content) || !m_trees->commit(*created, u"work on "_s + file))
         return {};
     const Result<Worktree> found = m_trees->find(created->path);
     return found ? found.value() : Worktree();
