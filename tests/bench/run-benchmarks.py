@@ -908,6 +908,7 @@ class Runner:
                  "sessions_per_s": float(store["sessions_per_s"]),
                  "median_query_ms": float(store["median_query_ms"]),
                  "median_query_cpu_ms": float(store["median_query_cpu_ms"]),
+                 "median_index_query_cpu_ms": float(store["median_index_query_cpu_ms"]),
                  "bytes_by_table": {k[len("bytes "):]: int(v) for k, v in store.items() if k.startswith("bytes ")}}
         self.record(fig, title, [float(store["index_ratio"])], 0.30, "<=", unit="", extra=extra)
         if cpu_target is not None:
