@@ -91,6 +91,7 @@ int searchCommand(const GlobalOptions &options, const QStringList &args)
     const SearchIndex::Limits limits = SearchIndex::Limits::read(QSettings());
     index.setLimits(limits);
     Store &store = *opened->store;
+    index.addStore(opened->store); // the snippets are read from it
     if (status) {
         const Result<SearchIndex::Status> s = index.status(store);
         if (!s)

@@ -2303,6 +2303,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::Search</name>
     <message>
+        <source>the search index needs SQLite 3.43 or newer; this system has %1</source>
+        <translation>検索インデックスには SQLite 3.43 以降が必要です。このシステムのものは %1 です</translation>
+    </message>
+    <message>
         <source>the search index is not open</source>
         <translation>検索インデックスが開かれていません</translation>
     </message>

@@ -2303,6 +2303,10 @@ This cannot be undone.</source>
 <context>
     <name>weft::Search</name>
     <message>
+        <source>the search index needs SQLite 3.43 or newer; this system has %1</source>
+        <translation>搜索索引需要 SQLite 3.43 或更高版本；本系统的版本为 %1</translation>
+    </message>
+    <message>
         <source>the search index is not open</source>
         <translation>搜索索引未打开</translation>
     </message>

@@ -3,6 +3,7 @@
 #include "core/toolnames.h"
 
 #include "session/sessionstore.h"
+#include "store/store.h"
 #include "core/tr.h"
 #include "opencodedb/threadconnections.h"
 #include "searchtokenizer.h"
@@ -10,6 +11,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
 #include <QSemaphore>
@@ -20,6 +22,7 @@
 #include <QUrl>
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #ifdef Q_OS_LINUX
@@ -38,7 +41,23 @@ namespace
 
 Q_LOGGING_CATEGORY(lcSearch, "weft.search")
 
-constexpr int SchemaVersion = 1;
+/// What a document is, by its code in the doc table.
+const std::array<QString, 10> Kinds{u"title"_s, u"text"_s,  u"reasoning"_s, u"tool"_s,  u"file"_s,
+                                    u"patch"_s, u"subtask"_s, u"agent"_s,    u"retry"_s, u"error"_s};
+
+int kindCode(const QString &kind)
+{
+    const auto it = std::find(Kinds.cbegin(), Kinds.cend(), kind);
+    return it == Kinds.cend() ? 1 : int(it - Kinds.cbegin());
+}
+
+QString kindName(int code)
+{
+    return code >= 0 && code < int(Kinds.size()) ? Kinds.at(code) : Kinds.at(1);
+}
+
+/// A snippet where the text in the store no longer has the match (changed since it was indexed).
+constexpr qsizetype PlainSnippet = 160;
 /// Text per document: a tool output of 20,000 lines is not read that far by anyone searching.
 constexpr qsizetype MaxText = 64 * 1024;
 constexpr qsizetype MaxHead = 48 * 1024;
@@ -329,6 +348,10 @@ void SearchIndex::Worker::removeSource(SessionService *service, bool alive)
 {
     if (alive)
         flush();
+    {
+        QMutexLocker locker(&m_index->m_mutex);
+        m_index->m_stores.remove(keyOf(service));
+    }
     m_sources.remove(service);
     m_parts.removeIf([service](const QHash<QString, std::pair<SessionService *, Part>>::iterator &it) { return it->first == service; });
     m_messages.removeIf([service](const QHash<QString, std::pair<SessionService *, Message>>::iterator &it) { return it->first == service; });
@@ -426,18 +449,11 @@ void SearchIndex::Worker::flush()
     Result<void> result;
     for (const Removal &r : removals) {
         if (r.messageID.isEmpty())
-            result = m_index->deleteSessionDocs(connection, r.source, r.sessionID);
+            result = m_index->deleteSessionDocs(connection, r.source, r.sessionID, true);
         else
             result = m_index->removeDocument(connection, r.source, r.sessionID, r.messageID, r.partID);
         if (!result)
             break;
-        if (r.messageID.isEmpty()) {
-            QSqlQuery q(connection);
-            q.prepare(u"DELETE FROM session WHERE source = ? AND id = ?"_s);
-            q.addBindValue(r.source);
-            q.addBindValue(notNull(r.sessionID));
-            q.exec();
-        }
     }
     for (const Full &f : std::as_const(full)) {
         if (!result)
@@ -448,16 +464,18 @@ void SearchIndex::Worker::flush()
         const auto &[service, session] = it.value();
         if (!m_sources.contains(service))
             continue;
+        const Result<qint64> source = m_index->sourceRow(connection, keyOf(service), true);
+        if (!source) {
+            result = source.error();
+            break;
+        }
         QSqlQuery q(connection);
         // Keep the stamp: the next sync reads the session again anyway if it changed.
-        q.prepare(u"INSERT INTO session(source, id, title, directory, created, updated, stamp) VALUES(?, ?, ?, ?, ?, ?, 0) "
-                  u"ON CONFLICT(source, id) DO UPDATE SET title = excluded.title, directory = excluded.directory, updated = excluded.updated"_s);
-        q.addBindValue(notNull(keyOf(service)));
+        q.prepare(u"INSERT INTO session(source, sid, title, stamp) VALUES(?, ?, ?, 0) "
+                  u"ON CONFLICT(source, sid) DO UPDATE SET title = excluded.title"_s);
+        q.addBindValue(source.value());
         q.addBindValue(notNull(session.id()));
         q.addBindValue(notNull(session.title()));
-        q.addBindValue(notNull(session.directory()));
-        q.addBindValue(session.created());
-        q.addBindValue(session.updated());
         if (!q.exec()) {
             result = sqlError(q, m_index->m_file);
             break;
@@ -551,27 +569,67 @@ Result<QSqlDatabase> SearchIndex::connection()
 Result<void> SearchIndex::open(const QString &file)
 {
     m_file = QDir::cleanPath(QDir::current().absoluteFilePath(file));
+    {
+        QMutexLocker locker(&m_mutex);
+        m_sourceRows.clear();
+    }
     if (!QDir().mkpath(QFileInfo(m_file).absolutePath()))
         return Error{SearchTr::tr("cannot create the folder of the search index"), m_file};
     const bool ownTokenizer = SearchTokenizer::isAvailable();
-    m_connections = std::make_unique<ThreadConnections>(m_file, u"QSQLITE_BUSY_TIMEOUT=10000"_s, [ownTokenizer](QSqlDatabase &db) -> Result<void> {
-        if (ownTokenizer) {
-            if (Result<void> r = SearchTokenizer::registerOn(db); !r)
-                return r;
-        }
-        QSqlQuery q(db);
-        q.exec(u"PRAGMA journal_mode = WAL"_s);
-        q.exec(u"PRAGMA synchronous = NORMAL"_s);
-        // A sync's big transactions grow the write-ahead log; it shrinks again after a checkpoint.
-        q.exec(u"PRAGMA journal_size_limit = 4194304"_s);
-        return {};
-    });
-    Result<QSqlDatabase> db = connection();
+    m_tokenizer = ownTokenizer ? QString::fromLatin1(SearchTokenizer::Name) : u"trigram"_s;
+    const QString tokenize = m_tokenizer == u"weft" ? u"weft remove_diacritics 2"_s : m_tokenizer;
+    auto connect = [&] {
+        m_connections = std::make_unique<ThreadConnections>(m_file, u"QSQLITE_BUSY_TIMEOUT=10000"_s, [ownTokenizer, tokenize](QSqlDatabase &db) -> Result<void> {
+            if (ownTokenizer) {
+                if (Result<void> r = SearchTokenizer::registerOn(db); !r)
+                    return r;
+            }
+            QSqlQuery q(db);
+            q.exec(u"PRAGMA journal_mode = WAL"_s);
+            q.exec(u"PRAGMA synchronous = NORMAL"_s);
+            // A sync's big transactions grow the write-ahead log; it shrinks again after a checkpoint.
+            q.exec(u"PRAGMA journal_size_limit = 4194304"_s);
+            // Snippets: the hits' text from their stores goes through a small FTS5 table of the
+            // connection's own, with the index's tokenizer, so that they look as FTS5 makes them.
+            q.exec(u"PRAGMA temp_store = MEMORY"_s);
+            if (!q.exec(u"CREATE VIRTUAL TABLE IF NOT EXISTS temp.snip USING fts5(title, body, tokenize = '%1')"_s.arg(tokenize)))
+                return sqlError(q, db.databaseName());
+            return {};
+        });
+        return connection();
+    };
+    Result<QSqlDatabase> db = connect();
     if (!db) {
         m_connections.reset();
         return Error{SearchTr::tr("cannot open the search index: %1").arg(db.error().message), m_file};
     }
-    m_tokenizer = ownTokenizer ? QString::fromLatin1(SearchTokenizer::Name) : u"trigram"_s;
+    {
+        QSqlQuery q(db.value());
+        const QString version = q.exec(u"SELECT sqlite_version()"_s) && q.next() ? q.value(0).toString() : QString();
+        const QStringList v = version.split(u'.');
+        const int number = v.size() >= 2 ? v.at(0).toInt() * 1000000 + v.at(1).toInt() * 1000 + v.value(2).toInt() : 0;
+        if (number < MinimumSqlite) {
+            m_connections.reset();
+            return Error{SearchTr::tr("the search index needs SQLite 3.43 or newer; this system has %1").arg(version), m_file};
+        }
+    }
+    if (isStale(db.value())) {
+        // An index of an older layout (or another tokenizer) is deleted, not converted: the
+        // next sync makes it again, and a Weft of the old layout still running keeps writing
+        // into the file it opened, never into this one.
+        qCInfo(lcSearch) << "search index of another layout or tokenizer - making it again:" << m_file;
+        m_connections->closeAll();
+        m_connections.reset();
+        for (const QString &suffix : {u""_s, u"-wal"_s, u"-shm"_s, u"-journal"_s}) {
+            if (QFile::exists(m_file + suffix) && !QFile::remove(m_file + suffix))
+                return Error{SearchTr::tr("cannot create the search index: %1").arg(m_file + suffix), m_file};
+        }
+        db = connect();
+        if (!db) {
+            m_connections.reset();
+            return Error{SearchTr::tr("cannot open the search index: %1").arg(db.error().message), m_file};
+        }
+    }
     if (Result<void> r = createSchema(db.value()); !r) {
         m_connections.reset();
         return r;
@@ -583,6 +641,19 @@ Result<void> SearchIndex::open(const QString &file)
         QMetaObject::invokeMethod(m_worker, [this] { m_threadId = becomeGuest(); }, Qt::BlockingQueuedConnection);
     }
     return {};
+}
+
+bool SearchIndex::isStale(QSqlDatabase &db) const
+{
+    QSqlQuery q(db);
+    if (!q.exec(u"SELECT count(*) FROM sqlite_schema"_s) || !q.next() || q.value(0).toInt() == 0)
+        return false; // a new file
+    QString version, tokenizer;
+    if (q.exec(u"SELECT key, value FROM meta WHERE key IN ('schema', 'tokenizer')"_s)) {
+        while (q.next())
+            (q.value(0).toString() == u"schema" ? version : tokenizer) = q.value(1).toString();
+    }
+    return version != QString::number(SchemaVersion) || tokenizer != m_tokenizer;
 }
 
 void SearchIndex::setLimits(const Limits &limits)
@@ -638,54 +709,40 @@ bool SearchIndex::backgroundProgress(int done, int total)
 Result<void> SearchIndex::createSchema(QSqlDatabase &db)
 {
     QSqlQuery q(db);
-    QString version, tokenizer;
-    if (q.exec(u"SELECT key, value FROM meta"_s)) {
-        while (q.next()) {
-            if (q.value(0).toString() == u"schema")
-                version = q.value(1).toString();
-            else if (q.value(0).toString() == u"tokenizer")
-                tokenizer = q.value(1).toString();
-        }
-    }
-    const bool current = version == QString::number(SchemaVersion) && tokenizer == m_tokenizer;
+    if (q.exec(u"SELECT 1 FROM meta WHERE key = 'schema'"_s) && q.next())
+        return {};
+    q.finish();
     if (!db.transaction())
         return Error{db.lastError().text(), m_file};
-    auto run = [&](const QString &sql) -> bool {
-        if (q.exec(sql))
-            return true;
-        return false;
-    };
-    QStringList statements;
-    if (!current) {
-        if (!version.isEmpty())
-            qCInfo(lcSearch) << "search index of schema" << version << "with tokenizer" << tokenizer << "- emptying it";
-        statements << u"DROP TABLE IF EXISTS fts"_s << u"DROP TABLE IF EXISTS doc"_s << u"DROP TABLE IF EXISTS session"_s
-                   << u"DROP TABLE IF EXISTS meta"_s;
-    }
     const QString tokenize = m_tokenizer == u"weft" ? u"weft remove_diacritics 2"_s : m_tokenizer;
-    statements << u"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)"_s
-               << u"CREATE TABLE IF NOT EXISTS session(source TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL DEFAULT '', "
-                  u"directory TEXT NOT NULL DEFAULT '', created INTEGER NOT NULL DEFAULT 0, updated INTEGER NOT NULL DEFAULT 0, "
-                  u"stamp INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(source, id)) WITHOUT ROWID"_s
-               << u"CREATE TABLE IF NOT EXISTS doc(id INTEGER PRIMARY KEY, source TEXT NOT NULL, session_id TEXT NOT NULL, "
-                  u"message_id TEXT NOT NULL, part_id TEXT NOT NULL, kind TEXT NOT NULL, time INTEGER NOT NULL)"_s
-               << u"CREATE UNIQUE INDEX IF NOT EXISTS doc_key ON doc(source, session_id, message_id, part_id)"_s
-               << u"CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tokenize = '%1')"_s.arg(tokenize);
-    for (const QString &sql : std::as_const(statements)) {
-        if (!run(sql)) {
+    // Sources and sessions once each; a document is its session's row, its message and part
+    // (to open it and to read its text for a snippet), its kind and time. FTS5 keeps no copy
+    // of the text (content=''), and deletes rows itself (contentless_delete, SQLite 3.43).
+    // Positions are kept (detail=full): "quoted phrases" and CJK words of more than two
+    // characters (phrases of bigrams) need them.
+    const QStringList statements{
+        u"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)"_s,
+        u"CREATE TABLE IF NOT EXISTS source(id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE)"_s,
+        u"CREATE TABLE IF NOT EXISTS session(id INTEGER PRIMARY KEY, source INTEGER NOT NULL, sid TEXT NOT NULL, "
+        u"title TEXT NOT NULL DEFAULT '', stamp INTEGER NOT NULL DEFAULT 0, UNIQUE(source, sid))"_s,
+        u"CREATE TABLE IF NOT EXISTS doc(id INTEGER PRIMARY KEY, session INTEGER NOT NULL, message TEXT NOT NULL, part TEXT NOT NULL, "
+        u"kind INTEGER NOT NULL, time INTEGER NOT NULL)"_s,
+        u"CREATE INDEX IF NOT EXISTS doc_session ON doc(session)"_s,
+        u"CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tokenize = '%1', content = '', contentless_delete = 1)"_s.arg(tokenize),
+        u"INSERT INTO fts(fts, rank) VALUES('rank', 'bm25(4.0, 1.0)')"_s,
+    };
+    for (const QString &sql : statements) {
+        if (!q.exec(sql)) {
             const Error e = sqlError(q, m_file);
             db.rollback();
             return Error{SearchTr::tr("cannot create the search index: %1").arg(e.message), m_file};
         }
     }
-    if (!current) {
-        q.exec(u"INSERT INTO fts(fts, rank) VALUES('rank', 'bm25(4.0, 1.0)')"_s);
-        q.prepare(u"INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)"_s);
-        for (const auto &[k, v] : {std::pair{u"schema"_s, QString::number(SchemaVersion)}, std::pair{u"tokenizer"_s, m_tokenizer}}) {
-            q.addBindValue(notNull(k));
-            q.addBindValue(notNull(v));
-            q.exec();
-        }
+    q.prepare(u"INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)"_s);
+    for (const auto &[k, v] : {std::pair{u"schema"_s, QString::number(SchemaVersion)}, std::pair{u"tokenizer"_s, m_tokenizer}}) {
+        q.addBindValue(k);
+        q.addBindValue(v);
+        q.exec();
     }
     if (!db.commit())
         return Error{db.lastError().text(), m_file};
@@ -866,53 +923,104 @@ QString SearchIndex::ftsQuery(const QString &query)
 
 // ---------------------------------------------------------------------------------------------
 
-Result<void> SearchIndex::deleteSessionDocs(QSqlDatabase &db, const QString &source, const QString &sessionID)
+Result<qint64> SearchIndex::sourceRow(QSqlDatabase &db, const QString &source, bool create)
 {
+    {
+        QMutexLocker locker(&m_mutex);
+        if (auto it = m_sourceRows.constFind(source); it != m_sourceRows.constEnd())
+            return it.value();
+    }
     QSqlQuery q(db);
-    q.prepare(u"DELETE FROM fts WHERE rowid IN (SELECT id FROM doc WHERE source = ? AND session_id = ?)"_s);
+    q.prepare(u"SELECT id FROM source WHERE key = ?"_s);
     q.addBindValue(notNull(source));
+    if (!q.exec())
+        return sqlError(q, m_file);
+    if (q.next()) {
+        // Only rows that exist are remembered (an insert may yet be rolled back); rows are
+        // never removed while the file is open.
+        const qint64 id = q.value(0).toLongLong();
+        QMutexLocker locker(&m_mutex);
+        m_sourceRows.insert(source, id);
+        return id;
+    }
+    if (!create)
+        return qint64(-1);
+    q.prepare(u"INSERT INTO source(key) VALUES(?)"_s);
+    q.addBindValue(notNull(source));
+    if (!q.exec())
+        return sqlError(q, m_file);
+    return q.lastInsertId().toLongLong();
+}
+
+Result<qint64> SearchIndex::sessionRow(QSqlDatabase &db, const QString &source, const QString &sessionID, bool create)
+{
+    const Result<qint64> sourceID = sourceRow(db, source, create);
+    if (!sourceID || sourceID.value() < 0)
+        return sourceID;
+    QSqlQuery q(db);
+    q.prepare(create ? u"INSERT INTO session(source, sid) VALUES(?, ?) ON CONFLICT(source, sid) DO UPDATE SET sid = sid RETURNING id"_s
+                     : u"SELECT id FROM session WHERE source = ? AND sid = ?"_s);
+    q.addBindValue(sourceID.value());
     q.addBindValue(notNull(sessionID));
     if (!q.exec())
         return sqlError(q, m_file);
-    q.prepare(u"DELETE FROM doc WHERE source = ? AND session_id = ?"_s);
-    q.addBindValue(notNull(source));
-    q.addBindValue(notNull(sessionID));
-    if (!q.exec())
-        return sqlError(q, m_file);
+    return q.next() ? q.value(0).toLongLong() : qint64(-1);
+}
+
+Result<void> SearchIndex::deleteSessionDocs(QSqlDatabase &db, const QString &source, const QString &sessionID, bool row)
+{
+    const Result<qint64> session = sessionRow(db, source, sessionID, false);
+    if (!session)
+        return session.error();
+    if (session.value() < 0)
+        return {};
+    QSqlQuery q(db);
+    QStringList statements{u"DELETE FROM fts WHERE rowid IN (SELECT id FROM doc WHERE session = ?)"_s, u"DELETE FROM doc WHERE session = ?"_s};
+    if (row)
+        statements.append(u"DELETE FROM session WHERE id = ?"_s);
+    for (const QString &sql : std::as_const(statements)) {
+        q.prepare(sql);
+        q.addBindValue(session.value());
+        if (!q.exec())
+            return sqlError(q, m_file);
+    }
     return {};
 }
 
 Result<void> SearchIndex::removeDocument(QSqlDatabase &db, const QString &source, const QString &sessionID,
                                          const QString &messageID, const QString &partID)
 {
+    const Result<qint64> session = sessionRow(db, source, sessionID, false);
+    if (!session)
+        return session.error();
+    if (session.value() < 0)
+        return {};
     QSqlQuery q(db);
     // A message ID without a part ID removes the message's documents (its error and its parts).
-    const QString where = partID.isEmpty() ? u"source = ? AND session_id = ? AND message_id = ?"_s
-                                           : u"source = ? AND session_id = ? AND message_id = ? AND part_id = ?"_s;
-    q.prepare(u"DELETE FROM fts WHERE rowid IN (SELECT id FROM doc WHERE %1)"_s.arg(where));
-    for (const QString &v : {source, sessionID, messageID})
-        q.addBindValue(notNull(v));
-    if (!partID.isEmpty())
-        q.addBindValue(notNull(partID));
-    if (!q.exec())
-        return sqlError(q, m_file);
-    q.prepare(u"DELETE FROM doc WHERE %1"_s.arg(where));
-    for (const QString &v : {source, sessionID, messageID})
-        q.addBindValue(notNull(v));
-    if (!partID.isEmpty())
-        q.addBindValue(notNull(partID));
-    if (!q.exec())
-        return sqlError(q, m_file);
+    const QString where = partID.isEmpty() ? u"session = ? AND message = ?"_s : u"session = ? AND message = ? AND part = ?"_s;
+    for (const QString &sql : {u"DELETE FROM fts WHERE rowid IN (SELECT id FROM doc WHERE %1)"_s.arg(where), u"DELETE FROM doc WHERE %1"_s.arg(where)}) {
+        q.prepare(sql);
+        q.addBindValue(session.value());
+        q.addBindValue(notNull(messageID));
+        if (!partID.isEmpty())
+            q.addBindValue(partID);
+        if (!q.exec())
+            return sqlError(q, m_file);
+    }
     return {};
 }
 
 Result<void> SearchIndex::upsertDocument(QSqlDatabase &db, const QString &source, const QString &sessionID,
                                          const SearchDocument &doc, const QString &title)
 {
+    const Result<qint64> session = sessionRow(db, source, sessionID, true);
+    if (!session)
+        return session.error();
     QSqlQuery q(db);
-    q.prepare(u"SELECT id FROM doc WHERE source = ? AND session_id = ? AND message_id = ? AND part_id = ?"_s);
-    for (const QString &v : {source, sessionID, doc.messageID, doc.partID})
-        q.addBindValue(notNull(v));
+    q.prepare(u"SELECT id FROM doc WHERE session = ? AND message = ? AND part = ?"_s);
+    q.addBindValue(session.value());
+    q.addBindValue(notNull(doc.messageID));
+    q.addBindValue(notNull(doc.partID));
     if (!q.exec())
         return sqlError(q, m_file);
     qint64 id = -1;
@@ -930,7 +1038,7 @@ Result<void> SearchIndex::upsertDocument(QSqlDatabase &db, const QString &source
             return q.exec() ? Result<void>() : Result<void>(sqlError(q, m_file));
         }
         q.prepare(u"UPDATE doc SET kind = ?, time = ? WHERE id = ?"_s);
-        q.addBindValue(notNull(doc.kind));
+        q.addBindValue(kindCode(doc.kind));
         q.addBindValue(doc.time);
         q.addBindValue(id);
         if (!q.exec())
@@ -938,9 +1046,11 @@ Result<void> SearchIndex::upsertDocument(QSqlDatabase &db, const QString &source
     } else {
         if (doc.text.isEmpty() && title.isEmpty())
             return {};
-        q.prepare(u"INSERT INTO doc(source, session_id, message_id, part_id, kind, time) VALUES(?, ?, ?, ?, ?, ?)"_s);
-        for (const QString &v : {source, sessionID, doc.messageID, doc.partID, doc.kind})
-            q.addBindValue(notNull(v));
+        q.prepare(u"INSERT INTO doc(session, message, part, kind, time) VALUES(?, ?, ?, ?, ?)"_s);
+        q.addBindValue(session.value());
+        q.addBindValue(notNull(doc.messageID));
+        q.addBindValue(notNull(doc.partID));
+        q.addBindValue(kindCode(doc.kind));
         q.addBindValue(doc.time);
         if (!q.exec())
             return sqlError(q, m_file);
@@ -960,28 +1070,30 @@ Result<void> SearchIndex::writeSession(QSqlDatabase &db, const QString &source, 
 {
     if (Result<void> r = deleteSessionDocs(db, source, session.id()); !r)
         return r;
+    const Result<qint64> sourceID = sourceRow(db, source, true);
+    if (!sourceID)
+        return sourceID.error();
     QSqlQuery s(db);
-    s.prepare(u"INSERT OR REPLACE INTO session(source, id, title, directory, created, updated, stamp) VALUES(?, ?, ?, ?, ?, ?, ?)"_s);
-    s.addBindValue(notNull(source));
+    s.prepare(u"INSERT INTO session(source, sid, title, stamp) VALUES(?, ?, ?, ?) "
+              u"ON CONFLICT(source, sid) DO UPDATE SET title = excluded.title, stamp = excluded.stamp RETURNING id"_s);
+    s.addBindValue(sourceID.value());
     s.addBindValue(notNull(session.id()));
     s.addBindValue(notNull(session.title()));
-    s.addBindValue(notNull(session.directory()));
-    s.addBindValue(session.created());
-    s.addBindValue(session.updated());
     s.addBindValue(stamp);
-    if (!s.exec())
+    if (!s.exec() || !s.next())
         return sqlError(s, m_file);
+    const qint64 sessionRowID = s.value(0).toLongLong();
+    s.finish();
     QSqlQuery doc(db);
-    doc.prepare(u"INSERT INTO doc(source, session_id, message_id, part_id, kind, time) VALUES(?, ?, ?, ?, ?, ?)"_s);
+    doc.prepare(u"INSERT INTO doc(session, message, part, kind, time) VALUES(?, ?, ?, ?, ?)"_s);
     QSqlQuery fts(db);
     fts.prepare(u"INSERT INTO fts(rowid, title, body) VALUES(?, ?, ?)"_s);
     auto insert = [&](const SearchDocument &d, const QString &title) -> Result<void> {
-        doc.bindValue(0, notNull(source));
-        doc.bindValue(1, notNull(session.id()));
-        doc.bindValue(2, notNull(d.messageID));
-        doc.bindValue(3, notNull(d.partID));
-        doc.bindValue(4, notNull(d.kind));
-        doc.bindValue(5, d.time);
+        doc.bindValue(0, sessionRowID);
+        doc.bindValue(1, notNull(d.messageID));
+        doc.bindValue(2, notNull(d.partID));
+        doc.bindValue(3, kindCode(d.kind));
+        doc.bindValue(4, d.time);
         if (!doc.exec())
             return sqlError(doc, m_file);
         fts.bindValue(0, doc.lastInsertId());
@@ -1030,15 +1142,7 @@ Result<void> SearchIndex::removeSession(const QString &source, const QString &se
         return db.error();
     QSqlDatabase c = db.value();
     c.transaction();
-    Result<void> r = deleteSessionDocs(c, source, sessionID);
-    if (r) {
-        QSqlQuery q(c);
-        q.prepare(u"DELETE FROM session WHERE source = ? AND id = ?"_s);
-        q.addBindValue(notNull(source));
-        q.addBindValue(notNull(sessionID));
-        if (!q.exec())
-            r = sqlError(q, m_file);
-    }
+    Result<void> r = deleteSessionDocs(c, source, sessionID, true);
     if (!r) {
         c.rollback();
         return r;
@@ -1055,15 +1159,20 @@ Result<void> SearchIndex::clear(const QString &source)
     QSqlDatabase c = db.value();
     c.transaction();
     QSqlQuery q(c);
-    bool ok;
+    bool ok = true;
     if (source.isEmpty()) {
-        ok = q.exec(u"DELETE FROM fts"_s) && q.exec(u"DELETE FROM doc"_s) && q.exec(u"DELETE FROM session"_s);
+        ok = q.exec(u"INSERT INTO fts(fts) VALUES('delete-all')"_s) && q.exec(u"DELETE FROM doc"_s) && q.exec(u"DELETE FROM session"_s);
     } else {
-        ok = true;
-        for (const QString &sql : {u"DELETE FROM fts WHERE rowid IN (SELECT id FROM doc WHERE source = ?)"_s,
-                                   u"DELETE FROM doc WHERE source = ?"_s, u"DELETE FROM session WHERE source = ?"_s}) {
+        const Result<qint64> sourceID = sourceRow(c, source, false);
+        if (!sourceID) {
+            c.rollback();
+            return sourceID.error();
+        }
+        for (const QString &sql : {u"DELETE FROM fts WHERE rowid IN (SELECT d.id FROM session s JOIN doc d ON d.session = s.id WHERE s.source = ?)"_s,
+                                   u"DELETE FROM doc WHERE session IN (SELECT id FROM session WHERE source = ?)"_s,
+                                   u"DELETE FROM session WHERE source = ?"_s}) {
             q.prepare(sql);
-            q.addBindValue(notNull(source));
+            q.addBindValue(sourceID.value());
             ok = ok && q.exec();
         }
     }
@@ -1118,8 +1227,11 @@ Result<SearchIndex::Plan> SearchIndex::plan(QSqlDatabase &c, Store &store, const
     plan.limitsChanged = fingerprint != limits.fingerprint();
 
     QHash<QString, qint64> indexed;
-    q.prepare(u"SELECT id, stamp FROM session WHERE source = ?"_s);
-    q.addBindValue(notNull(source));
+    const Result<qint64> sourceID = sourceRow(c, source, false);
+    if (!sourceID)
+        return sourceID.error();
+    q.prepare(u"SELECT sid, stamp FROM session WHERE source = ?"_s);
+    q.addBindValue(sourceID.value());
     if (!q.exec())
         return sqlError(q, m_file);
     while (q.next())
@@ -1178,7 +1290,7 @@ Result<SearchIndex::SyncStats> SearchIndex::sync(Store &store, const QString &so
         // half-way goes on with the rest next time.
         c.transaction();
         QSqlQuery q(c);
-        q.prepare(u"UPDATE session SET stamp = -1 WHERE source = ?"_s);
+        q.prepare(u"UPDATE session SET stamp = -1 WHERE source = (SELECT id FROM source WHERE key = ?)"_s);
         q.addBindValue(notNull(source));
         bool ok = q.exec();
         q.prepare(u"INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)"_s);
@@ -1223,15 +1335,10 @@ Result<SearchIndex::SyncStats> SearchIndex::sync(Store &store, const QString &so
     if (!p.gone.isEmpty()) {
         c.transaction();
         for (const QString &id : std::as_const(p.gone)) {
-            if (Result<void> r = deleteSessionDocs(c, source, id); !r) {
+            if (Result<void> r = deleteSessionDocs(c, source, id, true); !r) {
                 c.rollback();
                 return r.error();
             }
-            QSqlQuery q(c);
-            q.prepare(u"DELETE FROM session WHERE source = ? AND id = ?"_s);
-            q.addBindValue(notNull(source));
-            q.addBindValue(id);
-            q.exec();
             ++stats.removed;
         }
         c.commit();
@@ -1251,7 +1358,7 @@ qint64 SearchIndex::documentCount(const QString &source)
     if (source.isEmpty()) {
         q.exec(u"SELECT count(*) FROM doc"_s);
     } else {
-        q.prepare(u"SELECT count(*) FROM doc WHERE source = ?"_s);
+        q.prepare(u"SELECT count(*) FROM source src JOIN session s ON s.source = src.id JOIN doc d ON d.session = s.id WHERE src.key = ?"_s);
         q.addBindValue(notNull(source));
         q.exec();
     }
@@ -1267,53 +1374,144 @@ Result<QList<SearchHit>> SearchIndex::search(const QString &query, const SearchO
     Result<QSqlDatabase> db = connection();
     if (!db)
         return db.error();
-    const QString columns = u"d.source, d.session_id, d.message_id, d.part_id, d.kind, d.time, coalesce(s.title, ''), "
-                            u"snippet(fts, -1, char(2), char(3), '…', 24), fts.rank"_s;
-    const QString join = u"LEFT JOIN session s ON s.source = d.source AND s.id = d.session_id"_s;
+    QSqlDatabase c = db.value();
+    qint64 sourceID = -1;
+    if (!options.source.isEmpty()) {
+        const Result<qint64> row = sourceRow(c, options.source, false);
+        if (!row)
+            return row.error();
+        if (row.value() < 0)
+            return hits; // nothing of it indexed yet
+        sourceID = row.value();
+    }
+    const QString columns = u"src.key, s.sid, d.message, d.part, d.kind, d.time, s.title, fts.rank"_s;
+    const QString sourceFilter = sourceID < 0 ? QString() : u"AND s.source = :source"_s;
     QString sql;
     if (!options.sessionID.isEmpty()) {
         // One session: walk its documents and test each against the query (a few hundred probes)
         // rather than every match in the index.
-        sql = u"SELECT %1 FROM doc d CROSS JOIN fts ON fts.rowid = d.id %2 WHERE d.session_id = :session %3 AND fts MATCH :query "_s.arg(
-            columns, join, options.source.isEmpty() ? QString() : u"AND d.source = :source"_s);
+        sql = u"SELECT %1 FROM session s CROSS JOIN doc d ON d.session = s.id CROSS JOIN fts ON fts.rowid = d.id "
+              u"JOIN source src ON src.id = s.source WHERE s.sid = :session %2 AND fts MATCH :query "_s.arg(columns, sourceFilter);
     } else {
-        // Best matches first: FTS5 sorts by rank itself and computes snippets only for the rows
-        // returned.
-        sql = u"SELECT %1 FROM fts JOIN doc d ON d.id = fts.rowid %2 WHERE fts MATCH :query %3 "_s.arg(
-            columns, join, options.source.isEmpty() ? QString() : u"AND d.source = :source"_s);
+        // Best matches first: FTS5 sorts by rank itself.
+        sql = u"SELECT %1 FROM fts JOIN doc d ON d.id = fts.rowid JOIN session s ON s.id = d.session "
+              u"JOIN source src ON src.id = s.source WHERE fts MATCH :query %2 "_s.arg(columns, sourceFilter);
     }
-    sql += options.order == SearchOptions::Order::Timeline ? u"ORDER BY d.time, d.message_id, d.part_id "_s : u"ORDER BY fts.rank "_s;
+    sql += options.order == SearchOptions::Order::Timeline ? u"ORDER BY d.time, d.message, d.part "_s : u"ORDER BY fts.rank "_s;
     sql += u"LIMIT :limit OFFSET :offset"_s;
-    QSqlQuery q(db.value());
+    QSqlQuery q(c);
     q.setForwardOnly(true);
     if (!q.prepare(sql))
         return sqlError(q, m_file);
     q.bindValue(u":query"_s, expression);
-    if (!options.source.isEmpty())
-        q.bindValue(u":source"_s, options.source);
+    if (sourceID >= 0)
+        q.bindValue(u":source"_s, sourceID);
     if (!options.sessionID.isEmpty())
         q.bindValue(u":session"_s, options.sessionID);
     q.bindValue(u":limit"_s, options.limit <= 0 ? -1 : options.limit);
     q.bindValue(u":offset"_s, qMax(0, options.offset));
     if (!q.exec())
         return Error{SearchTr::tr("cannot search for \"%1\": %2").arg(query, sqlError(q, m_file).message), m_file};
-    const QStringList words = queryWords(query);
     while (q.next()) {
         SearchHit hit;
         hit.source = q.value(0).toString();
         hit.sessionID = q.value(1).toString();
         hit.messageID = q.value(2).toString();
         hit.partID = q.value(3).toString();
-        hit.kind = q.value(4).toString();
+        hit.kind = kindName(q.value(4).toInt());
         hit.time = q.value(5).toLongLong();
         hit.sessionTitle = q.value(6).toString();
-        parseSnippet(q.value(7).toString(), words, hit);
-        hit.rank = q.value(8).toDouble();
+        hit.rank = q.value(7).toDouble();
         hits.append(hit);
     }
     if (q.lastError().isValid())
         return sqlError(q, m_file);
+    q.finish();
+    makeSnippets(c, expression, query, hits);
     return hits;
+}
+
+void SearchIndex::makeSnippets(QSqlDatabase &db, const QString &expression, const QString &query, QList<SearchHit> &hits)
+{
+    if (hits.isEmpty())
+        return;
+    QHash<QString, std::shared_ptr<Store>> stores;
+    {
+        QMutexLocker locker(&m_mutex);
+        stores = m_stores;
+    }
+    const bool toolOutputs = limits().toolOutputs;
+    // The text of each hit as it was indexed, read again from its store (a message's parts once).
+    QHash<QString, QList<Part>> parts;
+    QStringList texts;
+    texts.reserve(hits.size());
+    for (const SearchHit &hit : std::as_const(hits)) {
+        QString text;
+        const std::shared_ptr<Store> store = stores.value(hit.source);
+        if (hit.kind == u"title") {
+            text = hit.sessionTitle;
+        } else if (!store) {
+            // No store to read it from: the hit has no snippet.
+        } else if (hit.partID.isEmpty()) {
+            if (const std::optional<Message> m = store->message(hit.sessionID, hit.messageID)) {
+                const QList<SearchDocument> docs = documents(*m, {});
+                if (!docs.isEmpty())
+                    text = docs.first().text;
+            }
+        } else {
+            const QString key = hit.source + u'\n' + hit.sessionID + u'\n' + hit.messageID;
+            auto it = parts.find(key);
+            if (it == parts.end())
+                it = parts.insert(key, store->parts(hit.sessionID, hit.messageID));
+            for (const Part &p : std::as_const(it.value())) {
+                if (p.id() == hit.partID) {
+                    if (const std::optional<SearchDocument> d = document(p, hit.time, nullptr, toolOutputs))
+                        text = d->text;
+                    break;
+                }
+            }
+        }
+        texts.append(text);
+    }
+    // FTS5 makes the snippets, from a table of these texts, with the index's tokenizer and the
+    // same query: they look as they did when the index kept the text.
+    // In a savepoint that is rolled back: the table stays empty and nothing is written.
+    QSqlQuery q(db);
+    q.exec(u"SAVEPOINT snippets"_s);
+    q.prepare(u"INSERT INTO temp.snip(rowid, title, body) VALUES(?, ?, ?)"_s);
+    for (qsizetype i = 0; i < hits.size(); ++i) {
+        if (texts.at(i).isEmpty())
+            continue;
+        const bool title = hits.at(i).kind == u"title";
+        q.bindValue(0, i);
+        q.bindValue(1, title ? texts.at(i) : u""_s);
+        q.bindValue(2, title ? u""_s : texts.at(i));
+        if (!q.exec())
+            qCWarning(lcSearch).noquote() << "snippet:" << q.lastError().text();
+    }
+    const QStringList words = queryWords(query);
+    QSet<qsizetype> made;
+    q.prepare(u"SELECT rowid, snippet(snip, -1, char(2), char(3), '…', 24) FROM temp.snip WHERE snip MATCH ?"_s);
+    q.addBindValue(expression);
+    if (q.exec()) {
+        while (q.next()) {
+            const qsizetype i = q.value(0).toLongLong();
+            if (i >= 0 && i < hits.size()) {
+                parseSnippet(q.value(1).toString(), words, hits[i]);
+                made.insert(i);
+            }
+        }
+    } else {
+        qCWarning(lcSearch).noquote() << "snippet:" << q.lastError().text();
+    }
+    q.finish();
+    q.exec(u"ROLLBACK TO snippets"_s);
+    q.exec(u"RELEASE snippets"_s);
+    // A text that changed since it was indexed no longer matches: its start, unmarked.
+    for (qsizetype i = 0; i < hits.size(); ++i) {
+        if (!made.contains(i) && !texts.at(i).isEmpty())
+            hits[i].snippet = texts.at(i).size() > PlainSnippet ? texts.at(i).left(PlainSnippet) + u'…' : texts.at(i);
+    }
 }
 
 Result<QList<SearchHit>> SearchIndex::searchSession(const QString &query, const QString &source, const QString &sessionID)
@@ -1333,8 +1531,17 @@ void SearchIndex::addSource(SessionService *service, const QString &source)
     if (!m_worker || !service)
         return;
     const QString key = source.isEmpty() ? sourceKey(*storeOf(*service)) : source;
+    addStore(storeOf(*service), key);
     Worker *worker = m_worker;
     QMetaObject::invokeMethod(worker, [worker, service, key] { worker->addSource(service, key); }, Qt::QueuedConnection);
+}
+
+void SearchIndex::addStore(const std::shared_ptr<Store> &store, const QString &source)
+{
+    if (!store)
+        return;
+    QMutexLocker locker(&m_mutex);
+    m_stores.insert(source.isEmpty() ? sourceKey(*store) : source, store);
 }
 
 void SearchIndex::removeSource(SessionService *service)

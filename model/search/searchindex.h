@@ -35,6 +35,11 @@ class ThreadConnections;
 /// Japanese and Korean text is findable by any substring of two or more characters (and by
 /// single characters), see SearchTokenizer.
 ///
+/// The index keeps no copy of the text (a contentless FTS5 table, SQLite 3.43 or newer): the
+/// snippets of the hits a search returns are made from the text in the hit's store (addSource()
+/// and addStore() say where a source's store is), with the same tokenizer and query. A
+/// document is keyed by integers (a source table, a session table) plus its message and part.
+///
 /// Sources are SessionServices: addSource() brings the index up to date with the source in the
 /// background (sessions whose stamp changed are read again, removed ones dropped) and then
 /// follows every change the service announces, coalesced and written on the index's own thread.
@@ -42,7 +47,8 @@ class ThreadConnections;
 /// so live OpenCode sessions are indexed as they stream.
 ///
 /// The synchronous methods (sync, search, ...) may be called from any thread (each thread gets
-/// its own connection); a search takes a few milliseconds and can run on the GUI thread.
+/// its own connection); a search takes a few milliseconds plus reading its hits' text from
+/// their stores, so the window searches off the GUI thread.
 ///
 /// The index is a guest on the user's machine: its thread runs at idle CPU and I/O priority
 /// (nice 19, ionice idle on Linux), the background sync waits while pause() reasons are set
@@ -64,8 +70,13 @@ public:
     [[nodiscard]] static QString sourceKey(const Store &store);
 
     /// Opens (or creates) the index file. An index of an older layout or made with another
-    /// tokenizer is emptied; sync() fills it again.
+    /// tokenizer is deleted and made again, empty; sync() fills it again. Fails when the
+    /// system's SQLite is older than 3.43 (contentless FTS5 tables that can delete rows).
     Result<void> open(const QString &file);
+    /// The oldest SQLite the index works with.
+    static constexpr int MinimumSqlite = 3043000;
+    /// The layout of the index's tables, kept in the index (an index of another is made again).
+    static constexpr int SchemaVersion = 2;
     [[nodiscard]] bool isOpen() const { return m_connections != nullptr; }
     [[nodiscard]] QString file() const { return m_file; }
     /// The FTS5 tokenizer in use: "weft" (CJK bigrams), or "trigram" where this build cannot
@@ -103,6 +114,10 @@ public:
     /// the service's signals. @p source defaults to sourceKey(store).
     void addSource(SessionService *service, const QString &source = {});
     void removeSource(SessionService *service);
+    /// Where the snippets of @p source's hits are read from (addSource() does it for a service's
+    /// store); hits of a source without a store have no snippet. @p source defaults to
+    /// sourceKey(store).
+    void addStore(const std::shared_ptr<Store> &store, const QString &source = {});
     /// Empties the index and reads every followed source again, in the background.
     void rebuild();
     /// Brings the index up to date with every followed source again, in the background (after
@@ -147,7 +162,8 @@ public:
     Result<void> optimize();
 
     /// Searches. @p query is what a user types: words (all must match), "quoted phrases",
-    /// word* prefixes, -word exclusions and OR. An empty query finds nothing.
+    /// word* prefixes, -word exclusions and OR. An empty query finds nothing. Reads the text
+    /// of the hits returned from their stores for the snippets: call it off the GUI thread.
     [[nodiscard]] Result<QList<SearchHit>> search(const QString &query, const SearchOptions &options = {});
     /// Every hit in one session, in timeline order (for next/previous in the session view).
     [[nodiscard]] Result<QList<SearchHit>> searchSession(const QString &query, const QString &source, const QString &sessionID);
@@ -191,10 +207,19 @@ private:
     bool backgroundProgress(int done, int total);
     bool isClosing() const;
     Result<QSqlDatabase> connection();
+    /// Whether the open file is an index of another layout or tokenizer.
+    bool isStale(QSqlDatabase &db) const;
     Result<void> createSchema(QSqlDatabase &db);
     Result<void> writeSession(QSqlDatabase &db, const QString &source, const Session &session,
                               const QList<MessageWithParts> &messages, qint64 stamp, bool toolOutputs);
-    Result<void> deleteSessionDocs(QSqlDatabase &db, const QString &source, const QString &sessionID);
+    /// The row of @p source in the source table (-1 when it has none and @p create is false).
+    Result<qint64> sourceRow(QSqlDatabase &db, const QString &source, bool create);
+    /// The row of a session in the session table (-1 when it has none and @p create is false).
+    Result<qint64> sessionRow(QSqlDatabase &db, const QString &source, const QString &sessionID, bool create);
+    /// Removes a session's documents, and with @p row its row too.
+    Result<void> deleteSessionDocs(QSqlDatabase &db, const QString &source, const QString &sessionID, bool row = false);
+    /// Fills the snippets and highlights of @p hits from the text in their stores.
+    void makeSnippets(QSqlDatabase &db, const QString &expression, const QString &query, QList<SearchHit> &hits);
     Result<void> upsertDocument(QSqlDatabase &db, const QString &source, const QString &sessionID,
                                 const SearchDocument &doc, const QString &title = {});
     Result<void> removeDocument(QSqlDatabase &db, const QString &source, const QString &sessionID,
@@ -207,6 +232,8 @@ private:
     Worker *m_worker = nullptr;
 
     mutable QMutex m_mutex; // guards the members below
+    QHash<QString, std::shared_ptr<Store>> m_stores;
+    QHash<QString, qint64> m_sourceRows;
     QWaitCondition m_wake;
     QSet<QString> m_pauses;
     bool m_closing = false;

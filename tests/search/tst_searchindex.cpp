@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -57,6 +58,17 @@ QList<MessageWithParts> messagesOf(const Session &session, const QStringList &te
         result.append({m, {Part::makeText(Identifier::ascending(Identifier::Kind::Part), session.id(), m.id(), text)}});
     }
     return result;
+}
+
+/// Writes @p session and @p messages into @p store (the index reads snippets from there).
+void writeInto(Store &store, const Session &session, const QList<MessageWithParts> &messages)
+{
+    QVERIFY(store.writeSession(session));
+    for (const MessageWithParts &m : messages) {
+        QVERIFY(store.writeMessage(m.info));
+        for (const Part &p : m.parts)
+            QVERIFY(store.writePart(p));
+    }
 }
 
 QStringList highlighted(const SearchHit &hit)
@@ -159,6 +171,7 @@ private Q_SLOTS:
     void rebuild();
     void sourcesAreKeptApart();
     void reopenKeepsOrEmpties();
+    void olderLayoutIsMadeAgain();
     void outputsAreCappedAndCountedOnce();
     void runsAsAGuest();
     void pausesWhileBusy();
@@ -335,10 +348,18 @@ void TestSearchIndex::snippets()
     QFETCH(QString, query);
     QFETCH(QStringList, highlights);
     QTemporaryDir dir;
+    // The index keeps no text: snippets are made from the store's.
+    auto opened = OpencodeDataDir::open(dir.filePath(u"weft"_s), true);
+    QVERIFY(opened);
+    Store &store = *opened->store;
+    const QString source = SearchIndex::sourceKey(store);
     SearchIndex index;
     QVERIFY(index.open(dir.filePath(u"search.db"_s)));
+    index.addStore(opened->store);
     const Session s = makeSession(u"untitled"_s);
-    QVERIFY(index.indexSession(u"test"_s, s, messagesOf(s, {text})));
+    const QList<MessageWithParts> messages = messagesOf(s, {text});
+    writeInto(store, s, messages);
+    QVERIFY(index.indexSession(source, s, messages));
     const Result<QList<SearchHit>> hits = index.search(query);
     QVERIFY(hits);
     QCOMPARE(hits->size(), 1);
@@ -351,7 +372,9 @@ void TestSearchIndex::snippets()
     for (int i = 0; i < 100; ++i)
         longText += u"filler%1 "_s.arg(i);
     const Session l = makeSession(u"long"_s);
-    QVERIFY(index.indexSession(u"test"_s, l, messagesOf(l, {longText + text})));
+    const QList<MessageWithParts> longMessages = messagesOf(l, {longText + text});
+    writeInto(store, l, longMessages);
+    QVERIFY(index.indexSession(source, l, longMessages));
     SearchOptions options;
     options.sessionID = l.id();
     const Result<QList<SearchHit>> windowed = index.search(query, options);
@@ -360,6 +383,25 @@ void TestSearchIndex::snippets()
     QVERIFY(windowed->first().snippet.startsWith(u"…"));
     QVERIFY(windowed->first().snippet.size() < longText.size());
     QCOMPARE(highlighted(windowed->first()), highlights);
+
+    // A text changed in the store since it was indexed: its start, without highlights.
+    Part changed = longMessages.first().parts.first();
+    changed.setText(u"rewritten meanwhile "_s + longText);
+    QVERIFY(store.writePart(changed));
+    const Result<QList<SearchHit>> stale = index.search(query, options);
+    QVERIFY(stale);
+    QCOMPARE(stale->size(), 1);
+    QVERIFY(stale->first().snippet.startsWith(u"rewritten meanwhile filler0"));
+    QVERIFY(stale->first().highlights.isEmpty());
+    // A source whose store the index does not know: the hit, without a snippet.
+    const Session unknown = makeSession(u"elsewhere"_s);
+    QVERIFY(index.indexSession(u"no store"_s, unknown, messagesOf(unknown, {text})));
+    SearchOptions other;
+    other.source = u"no store"_s;
+    const Result<QList<SearchHit>> bare = index.search(query, other);
+    QVERIFY(bare);
+    QCOMPARE(bare->size(), 1);
+    QVERIFY(bare->first().snippet.isEmpty());
 }
 
 void TestSearchIndex::syncJsonStore()
@@ -422,6 +464,7 @@ void TestSearchIndex::syncOpencodeDatabase()
     QVERIFY(store);
     SearchIndex index;
     QVERIFY(index.open(dir.filePath(u"weft/search.db"_s)));
+    index.addStore(store.value());
     const Result<SearchIndex::SyncStats> stats = index.sync(*store.value());
     QVERIFY(stats);
     QCOMPARE(stats->indexed, 7);
@@ -628,6 +671,70 @@ void TestSearchIndex::reopenKeepsOrEmpties()
     QVERIFY(index.open(file));
     QCOMPARE(index.documentCount(), 0);
     QVERIFY(index.search(u"restarts"_s)->isEmpty());
+}
+
+void TestSearchIndex::olderLayoutIsMadeAgain()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"search.db"_s);
+    {
+        // An index of Weft 0.x (schema 1): FTS5 kept the text, every document its source's path.
+        QSqlDatabase raw = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"old"_s);
+        raw.setDatabaseName(file);
+        QVERIFY(raw.open());
+        QSqlQuery q(raw);
+        for (const QString &sql : {u"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)"_s,
+                                   u"INSERT INTO meta VALUES('schema', '1'), ('tokenizer', 'weft')"_s,
+                                   u"CREATE TABLE session(source TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL DEFAULT '', "
+                                   u"directory TEXT NOT NULL DEFAULT '', created INTEGER NOT NULL DEFAULT 0, updated INTEGER NOT NULL DEFAULT 0, "
+                                   u"stamp INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(source, id)) WITHOUT ROWID"_s,
+                                   u"CREATE TABLE doc(id INTEGER PRIMARY KEY, source TEXT NOT NULL, session_id TEXT NOT NULL, "
+                                   u"message_id TEXT NOT NULL, part_id TEXT NOT NULL, kind TEXT NOT NULL, time INTEGER NOT NULL)"_s,
+                                   u"CREATE VIRTUAL TABLE fts USING fts5(title, body)"_s,
+                                   u"INSERT INTO session VALUES('/old', 'ses_old', 'Old title', '/', 1, 1, 1)"_s,
+                                   u"INSERT INTO doc VALUES(1, '/old', 'ses_old', 'msg_old', 'prt_old', 'text', 1)"_s,
+                                   u"INSERT INTO fts(rowid, title, body) VALUES(1, '', 'oldword kept in the old layout')"_s})
+            QVERIFY2(q.exec(sql), qPrintable(q.lastError().text()));
+        raw.close();
+    }
+    QSqlDatabase::removeDatabase(u"old"_s);
+
+    weft::test::FixtureDataDir data;
+    auto opened = OpencodeDataDir::open(data.path(), false);
+    QVERIFY(opened);
+    {
+        SearchIndex index;
+        QVERIFY(index.open(file));
+        // Made again, empty, in the new layout: nothing of the old one is read or mixed in.
+        QCOMPARE(index.documentCount(), 0);
+        QVERIFY(index.search(u"oldword"_s)->isEmpty());
+        index.addStore(opened->store);
+        const Result<SearchIndex::SyncStats> synced = index.sync(*opened->store);
+        QVERIFY(synced);
+        QCOMPARE(synced->indexed, 6);
+        const auto hits = index.search(u"\"Hand-named session\""_s);
+        QVERIFY(hits);
+        QCOMPARE(hits->size(), 1);
+        QCOMPARE(hits->first().snippet, u"Hand-named session"_s);
+    }
+    QSqlDatabase raw = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"new"_s);
+    raw.setDatabaseName(file);
+    QVERIFY(raw.open());
+    {
+        QSqlQuery q(raw);
+        QVERIFY(q.exec(u"SELECT value FROM meta WHERE key = 'schema'"_s) && q.next());
+        QCOMPARE(q.value(0).toInt(), SearchIndex::SchemaVersion);
+        // No copy of the text (a contentless FTS5 table), no old tables left.
+        QVERIFY(q.exec(u"SELECT group_concat(name) FROM sqlite_schema WHERE name IN ('fts_content', 'doc_key')"_s) && q.next());
+        QVERIFY(q.value(0).isNull());
+        QVERIFY(q.exec(u"SELECT count(*) FROM session WHERE sid = 'ses_old'"_s) && q.next());
+        QCOMPARE(q.value(0).toInt(), 0);
+        QVERIFY(q.exec(u"SELECT count(*) FROM source"_s) && q.next());
+        QCOMPARE(q.value(0).toInt(), 1);
+    }
+    raw.close();
+    raw = QSqlDatabase();
+    QSqlDatabase::removeDatabase(u"new"_s);
 }
 
 void TestSearchIndex::outputsAreCappedAndCountedOnce()
