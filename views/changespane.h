@@ -3,6 +3,7 @@
 
 #include "core/types.h"
 #include "app/sessioncontroller.h"
+#include "startupgate.h"
 
 #include <QPointer>
 #include <QSet>
@@ -14,11 +15,6 @@
 
 class QAction;
 class QButtonGroup;
-
-namespace weft
-{
-class StartupGate;
-}
 class QLabel;
 class QListView;
 class QSplitter;

@@ -4,6 +4,7 @@
 #include "core/mcpserver.h"
 #include "core/prompt.h"
 #include "core/result.h"
+#include "startupgate.h"
 
 #include <QFutureWatcher>
 #include <QHash>
@@ -26,11 +27,6 @@ class QStandardItemModel;
 class QStringListModel;
 class QToolButton;
 class QPushButton;
-
-namespace weft
-{
-class StartupGate;
-}
 
 namespace weft
 {

@@ -377,6 +377,16 @@ void SessionPane::updateContextMeter()
     ContextMeter *meter = contextMeter();
     meter->setTokens(m_timeline->contextTokens());
     meter->setCost(m_timeline->totalCost());
+    // The limit asks the project's config (git twice, its files) on this thread: after the
+    // window's first frame.
+    if (m_gate && !m_gate->isOpen()) {
+        if (!std::exchange(m_meterWaiting, true))
+            StartupGate::run(m_gate, this, [this] {
+                m_meterWaiting = false;
+                updateContextMeter();
+            });
+        return;
+    }
     // The limit of the model the next prompt uses, as the controller decides it for a prompt.
     PromptRequest request;
     request.sessionID = m_sessionID;

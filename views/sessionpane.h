@@ -126,6 +126,8 @@ private:
     StartupGate *m_gate;
     /// updateProjectChoices() waits for the gate.
     bool m_choicesWaiting = false;
+    /// updateContextMeter()'s limit waits for the gate.
+    bool m_meterWaiting = false;
     QString m_sessionID;
     QString m_source;
     QString m_projectError;

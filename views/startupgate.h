@@ -11,7 +11,7 @@ namespace weft
 /// Work that waits for the window's first painted frame (issue 37): at start the first page of
 /// the session shown has the machine to itself; what that frame does not need (the git processes
 /// of the project's config, of the worktrees and of the composer's file list, the project's MCP
-/// servers, purging the trash) starts once the gate opens. MainWindow owns one and opens it after
+/// servers, the context meter's limit, purging the trash) starts once the gate opens. MainWindow owns one and opens it after
 /// the frame that painted the focused pane's session, when the list is in and no session is to be
 /// shown, or after MaxWaitMs at most (MainWindow::startupGate()).
 class StartupGate : public QObject
