@@ -14,6 +14,7 @@
 #include "qt/sessiontreemodel.h"
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
+#include "processor/setup.h"
 #include "session/sessionstore.h"
 #include "sessionsidebar.h"
 #include "startupgate.h"
@@ -174,6 +175,11 @@ void TestMainWindow::gitWaitsForTheFirstFrame()
     options.title = u"In a folder"_s;
     const Result<Session> created = test::ownRead([&] { return m_service->create(options); });
     QVERIFY(created);
+    // The config as the window loads it: a session's project is read again for its choices.
+    const QString config = bin.filePath(u"weft.json"_s);
+    QVERIFY(test::writeFile(config, "{}"));
+    Result<ProcessorSetup> setup = loadProcessorSetup(config, m_data->path(), project.path());
+    QVERIFY(setup);
     QVERIFY(test::writeFile(bin.filePath(u"git"_s),
                             QByteArray("#!/bin/sh\necho \"$*\" >> '" + log.toUtf8() + "'\nexec '" + realGit.toUtf8()
                                        + "' \"$@\"\n"),
@@ -184,7 +190,7 @@ void TestMainWindow::gitWaitsForTheFirstFrame()
 
     // Made, a session given as at start: what the first frame does not need waits for the gate
     // (the project's identity for the composer's choices, its files, the worktree).
-    m_window = std::make_unique<MainWindow>(test::makeController(m_service, m_data->path()));
+    m_window = std::make_unique<MainWindow>(test::makeController(m_service, m_data->path(), std::move(setup).value()));
     MainWindow *w = m_window.get();
     StartupGate *gate = w->startupGate();
     w->openAtStart(created->id());
