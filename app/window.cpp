@@ -12,6 +12,7 @@
 #include "session/datadir.h"
 #include "session/sampledata.h"
 #include "session/sessionservice.h"
+#include "startupgate.h"
 #include "store/sessionlock.h"
 #include "qt/sessionsmodel.h"
 #include "qt/timelinemodel.h"
@@ -171,9 +172,6 @@ int main(int argc, char **argv)
     weft::Logging::start(opened->path);
     StartupProbe::mark("data_dir");
     auto service = std::make_shared<weft::SessionService>(opened->store);
-    // Sessions deleted more than 30 days ago leave the trash for good, off the GUI thread: an
-    // old entry may hold thousands of files.
-    QThreadPool::globalInstance()->start([service] { service->purgeTrash(); });
     if (opened->created && options.dataDir.isEmpty()) {
         // First start of Weft's own data dir: sample sessions so that a new user sees something real.
         const auto samples = weft::SampleData::create(*service, QDir::homePath());
@@ -196,6 +194,10 @@ int main(int argc, char **argv)
     // `weft --session ID`: its first page is read while the sidebar's list is (MainWindow).
     if (!options.session.isEmpty())
         window.openAtStart(options.session);
+    // Sessions deleted more than 30 days ago leave the trash for good, off the GUI thread (an
+    // old entry may hold thousands of files), once the first frame is painted.
+    weft::StartupGate::run(window.startupGate(), &window,
+                           [service] { QThreadPool::globalInstance()->start([service] { service->purgeTrash(); }); });
     StartupProbe::mark("main_window");
     // Colours and the timeline font chosen in the settings dialog.
     weft::Appearance::apply(weft::Appearance::Settings::load());

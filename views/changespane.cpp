@@ -7,6 +7,7 @@
 #include "importeddirectory.h"
 #include "app/sessioncontroller.h"
 #include "qt/diffmodel.h"
+#include "startupgate.h"
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
 #include "style.h"
@@ -387,16 +388,21 @@ void ChangesPane::setSessionID(const QString &sessionID)
     m_worktree.reset();
     m_worktreeButton->hide();
     if (m_controller && !sessionID.isEmpty()) {
-        whenFinished(m_controller->worktreeOf(sessionID), this, [this, sessionID](const Result<Worktree> &held) {
-            if (sessionID != m_sessionID)
+        // `git worktree list`: after the window's first frame.
+        StartupGate::run(m_gate, this, [this, sessionID] {
+            if (sessionID != m_sessionID || !m_controller)
                 return;
-            if (held) {
-                m_worktree = held.value();
-                m_worktreeButton->setToolTip(tr("Everything the worktree %1 changed since its base commit, committed or not")
-                                                 .arg(held->branch.isEmpty() ? held->path : held->branch));
-                m_worktreeButton->show();
-            }
-            Q_EMIT worktreeKnown();
+            whenFinished(m_controller->worktreeOf(sessionID), this, [this, sessionID](const Result<Worktree> &held) {
+                if (sessionID != m_sessionID)
+                    return;
+                if (held) {
+                    m_worktree = held.value();
+                    m_worktreeButton->setToolTip(tr("Everything the worktree %1 changed since its base commit, committed or not")
+                                                     .arg(held->branch.isEmpty() ? held->path : held->branch));
+                    m_worktreeButton->show();
+                }
+                Q_EMIT worktreeKnown();
+            });
         });
     }
     load();

@@ -3,6 +3,7 @@
 
 #include "core/types.h"
 #include "app/sessioncontroller.h"
+#include "startupgate.h"
 
 #include <QPointer>
 #include <QSet>
@@ -47,6 +48,9 @@ public:
     /// The controller that reverts (a file, a turn) and unreverts: without one the pane only
     /// shows.
     void setController(SessionController *controller);
+    /// The worktree of a session is asked for once @p gate opens (the window's first frame;
+    /// none: at once).
+    void setStartupGate(StartupGate *gate) { m_gate = gate; }
     /// The timeline of the session shown: a turn that is one of its rows takes its diffs and
     /// prompt from there instead of reading them again.
     void setTimelineModel(TimelineModel *model) { m_timeline = model; }
@@ -135,6 +139,7 @@ private:
     SessionService *m_service;
     TimelineModel *m_timeline = nullptr; // owned by the window, which outlives the pane
     QPointer<SessionController> m_controller;
+    QPointer<StartupGate> m_gate;
     QString m_sessionID;
     std::optional<Session> m_session;
     QString m_turnID;

@@ -3,6 +3,7 @@
 
 #include "app/projectfiles.h"
 #include "app/promptattachments.h"
+#include "startupgate.h"
 #include "style.h"
 
 #include <QAbstractItemView>
@@ -468,8 +469,13 @@ void Composer::setProjectDirectory(const QString &directory)
     rebuildChips();
     showNotice({});
     updateButtons();
-    if (!directory.isEmpty())
-        m_filesWatcher.setFuture(QtConcurrent::run([directory] { return ProjectFiles::list(directory); }));
+    if (directory.isEmpty())
+        return;
+    // `git ls-files`: after the window's first frame.
+    StartupGate::run(m_gate, this, [this, directory] {
+        if (directory == m_projectDir)
+            m_filesWatcher.setFuture(QtConcurrent::run([directory] { return ProjectFiles::list(directory); }));
+    });
 }
 
 bool Composer::accept(const Result<PromptAttachment> &attachment, const QString &what)

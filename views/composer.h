@@ -4,9 +4,11 @@
 #include "core/mcpserver.h"
 #include "core/prompt.h"
 #include "core/result.h"
+#include "startupgate.h"
 
 #include <QFutureWatcher>
 #include <QHash>
+#include <QPointer>
 #include <QStringList>
 #include <QWidget>
 
@@ -100,6 +102,8 @@ public:
     /// list is read off the GUI thread). Empty: no mentions, and no attachments at all (a
     /// session of an OpenCode server, whose files are elsewhere).
     void setProjectDirectory(const QString &directory);
+    /// The file list is read once @p gate opens (the window's first frame; none: at once).
+    void setStartupGate(StartupGate *gate) { m_gate = gate; }
     [[nodiscard]] QString projectDirectory() const { return m_projectDir; }
     /// The resources of the session's MCP servers that "@" offers after the files.
     void setResources(const QList<McpResourceInfo> &resources);
@@ -215,6 +219,7 @@ private:
     QList<McpResourceInfo> m_resourceMentions;
     bool m_filesReady = false;
     QFutureWatcher<QStringList> m_filesWatcher;
+    QPointer<StartupGate> m_gate;
     std::function<QStringList()> m_historySource;
     QStringList m_history; ///< as the source gave it when the walk began
     /// The history entry shown, m_history.size() for none (the user's own text).

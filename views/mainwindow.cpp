@@ -23,6 +23,7 @@
 #include "problemsdialog.h"
 #include "shortcutsdialog.h"
 #include "sourcespresenter.h"
+#include "startupgate.h"
 #include "core/async.h"
 #include "qt/sessionsmodel.h"
 #include "qt/sessiontreemodel.h"
@@ -73,6 +74,36 @@ using namespace Qt::StringLiterals;
 namespace weft
 {
 
+namespace
+{
+/// Until it goes: watches every paint of the application for the one @p isFirstFrame names, and
+/// opens @p gate once that frame is flushed (the next turn of the event loop).
+class FirstFrameWatch : public QObject
+{
+public:
+    FirstFrameWatch(StartupGate *gate, std::function<bool(QObject *)> isFirstFrame)
+        : QObject(gate)
+        , m_gate(gate)
+        , m_isFirstFrame(std::move(isFirstFrame))
+    {
+        qApp->installEventFilter(this);
+        connect(gate, &StartupGate::opened, this, &QObject::deleteLater);
+    }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Paint && m_isFirstFrame(watched))
+            QTimer::singleShot(0, m_gate, &StartupGate::open);
+        return false;
+    }
+
+private:
+    StartupGate *m_gate;
+    std::function<bool(QObject *)> m_isFirstFrame;
+};
+} // namespace
+
 MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *parent)
     : QMainWindow(parent)
     , m_service(controller->sharedService())
@@ -85,6 +116,13 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     setWindowIcon(Appearance::applicationIcon());
     setAcceptDrops(true); // export files dropped anywhere but on the composer are imported
 
+    // Made before the panes: their git work waits for it.
+    m_startupGate = new StartupGate(this);
+    new FirstFrameWatch(m_startupGate, [this](QObject *painted) {
+        const SessionPane *pane = currentPane();
+        return pane && painted == pane->timelineView()->viewport() && !pane->timelineModel()->sessionID().isEmpty()
+            && !pane->timelineModel()->isLoading();
+    });
     m_sidebar = new SessionSidebar(m_tree, this);
     m_notices = new NoticeBar(this);
     m_panes = new PaneArea([this] { return makePane(); }, this);
@@ -202,11 +240,19 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
             }
         },
         Qt::SingleShotConnection);
+    // No session to show at start: no frame to wait for.
+    connect(
+        m_sessions, &SessionsModel::loaded, m_startupGate,
+        [this] {
+            if (currentSessionID().isEmpty())
+                m_startupGate->open();
+        },
+        Qt::SingleShotConnection);
 }
 
 SessionPane *MainWindow::makePane()
 {
-    auto *pane = new SessionPane(m_controller.get(), m_tree);
+    auto *pane = new SessionPane(m_controller.get(), m_tree, m_startupGate);
     pane->splitter()->restoreState(m_paneSplitterState);
     pane->centerSplitter()->restoreState(m_centerSplitterState);
     if (m_questions)

@@ -46,6 +46,7 @@ class SessionPane;
 class SearchIndex;
 class SearchPanel;
 class SourcesPresenter;
+class StartupGate;
 struct SearchHit;
 
 /// Weft's main window: the session sidebar beside the pane area (PaneArea: tabs of sessions in
@@ -80,6 +81,10 @@ public:
     /// The focused pane's timeline.
     [[nodiscard]] TimelineModel *timelineModel() const;
     [[nodiscard]] SessionSidebar *sidebar() const { return m_sidebar; }
+    /// What waits for the first painted frame of the start (StartupGate): it opens after the
+    /// frame that painted the focused pane's session, when the list is in and no session is to be
+    /// shown, or after StartupGate::MaxWaitMs.
+    [[nodiscard]] StartupGate *startupGate() const { return m_startupGate; }
     [[nodiscard]] TimelineView *timelineView() const;
     [[nodiscard]] Composer *composer() const;
     [[nodiscard]] ContextMeter *contextMeter() const;
@@ -281,6 +286,7 @@ private:
     SessionsModel *m_sessions;
     SessionTreeModel *m_tree;
     SessionSidebar *m_sidebar = nullptr;
+    StartupGate *m_startupGate = nullptr;
     PaneArea *m_panes = nullptr;
     /// The text of the user message a fork under way was made from: the fork's composer gets it.
     QString m_forkPrompt;

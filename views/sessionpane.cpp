@@ -13,6 +13,7 @@
 #include "queuedprompts.h"
 #include "session/sessionservice.h"
 #include "sessionheader.h"
+#include "startupgate.h"
 #include "style.h"
 #include "timelinedelegate.h"
 #include "timelineview.h"
@@ -26,15 +27,18 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace weft
 {
 
-SessionPane::SessionPane(SessionController *controller, SessionTreeModel *tree, QWidget *parent)
+SessionPane::SessionPane(SessionController *controller, SessionTreeModel *tree, StartupGate *gate, QWidget *parent)
     : QWidget(parent)
     , m_controller(controller)
     , m_tree(tree)
+    , m_gate(gate)
     , m_timeline(new TimelineModel(controller->service(), this))
     , m_header(new SessionHeader(this))
     , m_timelineView(new TimelineView(this))
@@ -68,6 +72,8 @@ SessionPane::SessionPane(SessionController *controller, SessionTreeModel *tree, 
         return prompts;
     });
     m_changes->setController(controller);
+    m_changes->setStartupGate(gate);
+    m_composer->setStartupGate(gate);
     m_changes->setTimelineModel(m_timeline);
 
     auto *timelineBox = new QWidget(this);
@@ -293,6 +299,15 @@ void SessionPane::updateSourceState()
 
 void SessionPane::updateProjectChoices()
 {
+    // The project's identity (git) and MCP servers: after the first frame of the start.
+    if (m_gate && !m_gate->isOpen()) {
+        if (!std::exchange(m_choicesWaiting, true))
+            StartupGate::run(m_gate, this, [this] {
+                m_choicesWaiting = false;
+                updateProjectChoices();
+            });
+        return;
+    }
     const QString sessionID = m_sessionID;
     // Weft's own sessions: the project's config; an OpenCode 2 server's: what the server offers.
     const bool asks = m_source.isEmpty() || m_controller->server(m_source);
@@ -362,6 +377,16 @@ void SessionPane::updateContextMeter()
     ContextMeter *meter = contextMeter();
     meter->setTokens(m_timeline->contextTokens());
     meter->setCost(m_timeline->totalCost());
+    // The limit asks the project's config (git twice, its files) on this thread: after the
+    // window's first frame.
+    if (m_gate && !m_gate->isOpen()) {
+        if (!std::exchange(m_meterWaiting, true))
+            StartupGate::run(m_gate, this, [this] {
+                m_meterWaiting = false;
+                updateContextMeter();
+            });
+        return;
+    }
     // The limit of the model the next prompt uses, as the controller decides it for a prompt.
     PromptRequest request;
     request.sessionID = m_sessionID;

@@ -22,6 +22,7 @@ class SessionController;
 class SessionHeader;
 class SessionTreeModel;
 class SessionsModel;
+class StartupGate;
 class TimelineModel;
 class TimelineView;
 class TodoPanel;
@@ -46,8 +47,10 @@ class SessionPane : public QWidget
 
 public:
     /// A pane on @p controller's sessions; @p tree holds the sessions of every source (the
-    /// sidebar's), for the session's title and folder as listed.
-    SessionPane(SessionController *controller, SessionTreeModel *tree, QWidget *parent = nullptr);
+    /// sidebar's), for the session's title and folder as listed. The project's choices, the
+    /// composer's file list and the worktree wait for @p gate (none: they start at once).
+    SessionPane(SessionController *controller, SessionTreeModel *tree, StartupGate *gate = nullptr,
+                QWidget *parent = nullptr);
     ~SessionPane() override;
 
     [[nodiscard]] QString sessionID() const { return m_sessionID; }
@@ -120,6 +123,11 @@ private:
 
     SessionController *m_controller;
     SessionTreeModel *m_tree;
+    StartupGate *m_gate;
+    /// updateProjectChoices() waits for the gate.
+    bool m_choicesWaiting = false;
+    /// updateContextMeter()'s limit waits for the gate.
+    bool m_meterWaiting = false;
     QString m_sessionID;
     QString m_source;
     QString m_projectError;

@@ -7,6 +7,7 @@
 #include "newsessiondialog.h"
 #include "app/serversource.h"
 #include "qt/sessionsmodel.h"
+#include "startupgate.h"
 #include "style.h"
 #include "userquestions.h"
 #include "worktreedialogs.h"
@@ -24,6 +25,8 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QUrl>
+
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -177,15 +180,20 @@ void WorktreePresenter::onCurrentSessionChanged(const QString &sessionID)
     if (sessionID.isEmpty() || !m_controller
         || (!m_window->currentSource().isEmpty() && !m_controller->serverOf(sessionID)))
         return;
-    whenFinished(m_controller->worktreeOf(sessionID), this, [this, sessionID](const Result<Worktree> &held) {
-        if (sessionID != m_currentID)
+    // `git worktree list`: after the window's first frame.
+    StartupGate::run(m_window->startupGate(), this, [this, sessionID] {
+        if (sessionID != m_currentID || !m_controller)
             return;
-        if (held)
-            m_current = held.value();
-        else if (m_controller->serverOf(sessionID))
-            m_serverWhy = held.error().message;
-        updateActions();
-        Q_EMIT currentWorktreeChanged();
+        whenFinished(m_controller->worktreeOf(sessionID), this, [this, sessionID](const Result<Worktree> &held) {
+            if (sessionID != m_currentID)
+                return;
+            if (held)
+                m_current = held.value();
+            else if (m_controller->serverOf(sessionID))
+                m_serverWhy = held.error().message;
+            updateActions();
+            Q_EMIT currentWorktreeChanged();
+        });
     });
 }
 
@@ -226,6 +234,15 @@ void WorktreePresenter::refreshBranches(bool all)
         return;
     if (all)
         m_branchesAsked.clear();
+    // A `git worktree list` for each folder: after the window's first frame.
+    if (StartupGate *gate = m_window->startupGate(); gate && !gate->isOpen()) {
+        if (!std::exchange(m_branchesWaiting, true))
+            StartupGate::run(gate, this, [this] {
+                m_branchesWaiting = false;
+                refreshBranches();
+            });
+        return;
+    }
     // The reading under way looks for folders not asked about yet once it has ended.
     if (m_branchesPending)
         return;

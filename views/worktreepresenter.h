@@ -115,6 +115,8 @@ private:
     QString m_serverWhy; // why the current server session has no worktree
     QSet<QString> m_branchesAsked; // folders whose branch was read
     bool m_branchesPending = false;
+    /// refreshBranches() waits for the window's first frame (MainWindow::startupGate()).
+    bool m_branchesWaiting = false;
     QPointer<NewSessionDialog> m_newSession;
     QPointer<ApplyWorktreeDialog> m_apply;
     QPointer<CommitWorktreeDialog> m_commit;

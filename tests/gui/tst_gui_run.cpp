@@ -660,7 +660,8 @@ void TestGuiRun::contextMeter()
 {
     QVERIFY(makeConfiguredWindow());
     ContextMeter *meter = m_window->contextMeter();
-    QCOMPARE(meter->limit(), 100000);
+    // The limit (the project's config) comes after the window's first frame (StartupGate).
+    QTRY_COMPARE_WITH_TIMEOUT(meter->limit(), 100000, 20000);
     m_run.server->enqueue(FakeReply::sse(textReply({u"Counted."_s}, 20000, 1000)));
     QVERIFY(sendAndWait(u"Count me"_s));
     QTRY_COMPARE(meter->tokens(), 21000);

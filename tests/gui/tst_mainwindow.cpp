@@ -14,8 +14,10 @@
 #include "qt/sessiontreemodel.h"
 #include "qt/timelinemodel.h"
 #include "session/sessionservice.h"
+#include "processor/setup.h"
 #include "session/sessionstore.h"
 #include "sessionsidebar.h"
+#include "startupgate.h"
 #include "store/jsonstore.h"
 #include "testdata.h"
 #include "timelinedelegate.h"
@@ -28,6 +30,9 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopeGuard>
+#include <QStandardPaths>
+#include <QThreadPool>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QSet>
@@ -60,6 +65,7 @@ private Q_SLOTS:
     void cleanup();
     void opensTheNewestSession();
     void opensTheSessionGivenAtStart();
+    void gitWaitsForTheFirstFrame();
     void showsAFixtureSession();
     void forkFromUserMessage();
     void forkFromAssistantMessage_data();
@@ -151,6 +157,65 @@ void TestMainWindow::opensTheSessionGivenAtStart()
     QVERIFY(listedAgain.wait(20000));
     QCOMPARE(w->currentSessionID(), MainID);
     QTRY_COMPARE_WITH_TIMEOUT(w->timelineModel()->rowCount(), 30, 20000);
+}
+
+void TestMainWindow::gitWaitsForTheFirstFrame()
+{
+    // A git on PATH that notes each start, then runs the real one.
+    const QString realGit = QStandardPaths::findExecutable(u"git"_s);
+    if (realGit.isEmpty())
+        QSKIP("no git on PATH");
+    QTemporaryDir bin;
+    QVERIFY(bin.isValid());
+    const QString log = bin.filePath(u"git.log"_s);
+    // A session in a folder that is there (the fixture's folders are not): its project is asked.
+    QTemporaryDir project;
+    SessionService::CreateOptions options;
+    options.directory = project.path();
+    options.title = u"In a folder"_s;
+    const Result<Session> created = test::ownRead([&] { return m_service->create(options); });
+    QVERIFY(created);
+    // The config as the window loads it: a session's project is read again for its choices.
+    const QString config = bin.filePath(u"weft.json"_s);
+    QVERIFY(test::writeFile(config, "{}"));
+    Result<ProcessorSetup> setup = loadProcessorSetup(config, m_data->path(), project.path());
+    QVERIFY(setup);
+    QVERIFY(test::writeFile(bin.filePath(u"git"_s),
+                            QByteArray("#!/bin/sh\necho \"$*\" >> '" + log.toUtf8() + "'\nexec '" + realGit.toUtf8()
+                                       + "' \"$@\"\n"),
+                            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    const QByteArray path = qgetenv("PATH");
+    qputenv("PATH", QByteArray(QFile::encodeName(bin.path()) + ':' + path));
+    const auto restorePath = qScopeGuard([path] { qputenv("PATH", path); });
+
+    // Made, a session given as at start: what the first frame does not need waits for the gate
+    // (the project's identity for the composer's choices, its files, the worktree).
+    m_window = std::make_unique<MainWindow>(test::makeController(m_service, m_data->path(), std::move(setup).value()));
+    MainWindow *w = m_window.get();
+    StartupGate *gate = w->startupGate();
+    w->openAtStart(created->id());
+    QThreadPool::globalInstance()->waitForDone(); // whatever was started off the GUI thread ended
+    QVERIFY(!gate->isOpen());
+    QVERIFY(!QFile::exists(log));
+    bool ran = false;
+    StartupGate::run(gate, this, [&ran] { ran = true; });
+    QVERIFY(!ran);
+
+    // Shown: the frame that painted the session opens it (or its longest wait), and git runs.
+    w->resize(1300, 820);
+    w->show();
+    QTRY_VERIFY_WITH_TIMEOUT(gate->isOpen(), 20000);
+    QVERIFY(ran);
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(log), 20000);
+    QCOMPARE(w->currentSessionID(), created->id());
+    // Once open, work given runs at once.
+    bool now = false;
+    StartupGate::run(gate, this, [&now] { now = true; });
+    QVERIFY(now);
+    // Without a gate (a pane made outside a window) work runs at once.
+    bool direct = false;
+    StartupGate::run(nullptr, this, [&direct] { direct = true; });
+    QVERIFY(direct);
 }
 
 void TestMainWindow::showsAFixtureSession()

@@ -154,8 +154,9 @@ private Q_SLOTS:
             MainWindow window(test::makeController(run.service, run.data->path(), setup.value()));
             const Watch watch;
             QVERIFY(test::showAndOpen(window, run.sessionID));
-            // The limit of the model the next prompt would use, decided as for a prompt.
-            QCOMPARE(window.contextMeter()->limit(), 100000);
+            // The limit of the model the next prompt would use, decided as for a prompt (after the
+            // window's first frame: StartupGate).
+            QTRY_COMPARE_WITH_TIMEOUT(window.contextMeter()->limit(), 100000, 20000);
             test::deliverPosted();
             QCOMPARE(g_reported, QStringList());
         }
