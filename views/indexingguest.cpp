@@ -2,6 +2,7 @@
 #include "indexingguest.h"
 
 #include "app/sessioncontroller.h"
+#include "startupgate.h"
 
 #include <QCoreApplication>
 #include <QEvent>
@@ -15,9 +16,10 @@ namespace weft
 namespace
 {
 const QString TypingReason = u"typing"_s;
+const QString StartReason = u"start"_s;
 }
 
-IndexingGuest::IndexingGuest(SessionController *controller, QLineEdit *filter, QObject *parent)
+IndexingGuest::IndexingGuest(SessionController *controller, QLineEdit *filter, StartupGate *gate, QObject *parent)
     : QObject(parent)
     , m_controller(controller)
     , m_filter(filter)
@@ -30,6 +32,10 @@ IndexingGuest::IndexingGuest(SessionController *controller, QLineEdit *filter, Q
             m_filter->setPlaceholderText(placeholder(done, total));
     });
     QCoreApplication::instance()->installEventFilter(this);
+    if (gate && !gate->isOpen()) {
+        m_controller->pauseIndexing(StartReason);
+        StartupGate::run(gate, this, [this] { m_controller->resumeIndexing(StartReason); });
+    }
 }
 
 QString IndexingGuest::placeholder(int done, int total)

@@ -12,10 +12,12 @@ namespace weft
 {
 
 class SessionController;
+class StartupGate;
 
-/// The search index as a guest of the window (issue 37): its background sync waits while the
-/// user types in any text field (until TypingPauseMs after the last key), and the sidebar's
-/// filter field shows how far it is ("Indexing 1,234/30,000…" while it is empty).
+/// The search index as a guest of the window (issue 37): its background sync waits until the
+/// window's first frame is painted (the StartupGate opens) and while the user types in any text
+/// field (until TypingPauseMs after the last key), and the sidebar's filter field shows how far
+/// it is ("Indexing 1,234/30,000…" while it is empty).
 class IndexingGuest : public QObject
 {
     Q_OBJECT
@@ -23,8 +25,9 @@ class IndexingGuest : public QObject
 public:
     static constexpr int TypingPauseMs = 1500;
 
-    /// Watches the application's key presses; shows the progress in @p filter's placeholder.
-    IndexingGuest(SessionController *controller, QLineEdit *filter, QObject *parent = nullptr);
+    /// Watches the application's key presses; shows the progress in @p filter's placeholder;
+    /// holds the index until @p gate opens (none: at once).
+    IndexingGuest(SessionController *controller, QLineEdit *filter, StartupGate *gate, QObject *parent = nullptr);
 
     /// The filter's placeholder for @p done sessions of @p total (the plain one when done).
     [[nodiscard]] static QString placeholder(int done, int total);

@@ -27,10 +27,11 @@ namespace weft
 
 void MainWindow::createSourceActions()
 {
+    // First the guest: the index, which the sources open, waits for the first frame.
+    new IndexingGuest(m_controller.get(), m_sidebar->filterEdit(), m_startupGate, this);
     m_sources = new SourcesPresenter(this, m_controller.get(), m_tree, m_notices,
                                      [this]() -> UserQuestions & { return questions(); });
     connect(action(u"searchAll"_s), &QAction::triggered, m_sources, &SourcesPresenter::showSearchPanel);
-    new IndexingGuest(m_controller.get(), m_sidebar->filterEdit(), this);
     connect(action(u"showOpencode"_s), &QAction::triggered, m_sources,
             [this](bool checked) { m_sources->setOpencodeShown(checked); });
     connect(action(u"chooseOpencodeDir"_s), &QAction::triggered, m_sources, &SourcesPresenter::chooseOpencodeDir);

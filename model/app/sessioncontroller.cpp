@@ -1058,6 +1058,9 @@ void SessionController::openSearchIndex()
     // The search index lives beside Weft's own data, never in OpenCode's folder.
     m_searchIndex = new SearchIndex(this);
     m_searchIndex->setLimits(searchLimits());
+    // Pauses asked before the index was there hold its first sync too.
+    for (const QString &reason : std::as_const(m_indexingPauses))
+        m_searchIndex->pause(reason);
     connect(m_searchIndex, &SearchIndex::progress, this, &SessionController::searchProgress);
     // A streaming run has the machine first.
     connect(this, &SessionController::busyChanged, m_searchIndex, [index = m_searchIndex](const QString &sessionID, bool busy) {
@@ -1105,12 +1108,14 @@ void SessionController::setSearchLimits(const SearchLimits &limits)
 
 void SessionController::pauseIndexing(const QString &reason)
 {
+    m_indexingPauses.insert(reason);
     if (m_searchIndex)
         m_searchIndex->pause(reason);
 }
 
 void SessionController::resumeIndexing(const QString &reason)
 {
+    m_indexingPauses.remove(reason);
     if (m_searchIndex)
         m_searchIndex->resume(reason);
 }

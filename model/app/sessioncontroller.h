@@ -506,6 +506,8 @@ private:
     QHash<QString, QString> m_summaries; // sessionID -> the summary message of its compaction
     std::function<std::optional<Session>(const QString &)> m_lookup;
     SearchIndex *m_searchIndex = nullptr;
+    /// pauseIndexing()'s reasons not resumed yet: an index opened later starts paused by them.
+    QSet<QString> m_indexingPauses;
     OpencodeSource *m_opencode = nullptr;
     QList<ServerSource *> m_servers;
     QHash<QString, RunHolder> m_elsewhere; // sessions other processes run

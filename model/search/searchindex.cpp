@@ -366,6 +366,18 @@ void SearchIndex::Worker::syncSource(SessionService *service, bool rebuild)
 {
     const QString key = keyOf(service);
     SearchIndex *index = m_index;
+    // Listing a source's sessions and their stamps is the sync's heaviest read (30,000 sessions
+    // of a database): a pause (the window's start) holds it too.
+    if (!index->waitWhilePaused()) {
+        if (!index->isClosing()) {
+            // Interrupted by a source's removal: the sync follows it, if this source stays.
+            QMetaObject::invokeMethod(this, [this, service, rebuild] {
+                if (m_sources.contains(service))
+                    syncSource(service, rebuild);
+            }, Qt::QueuedConnection);
+        }
+        return;
+    }
     Result<SyncStats> r = m_index->sync(*storeOf(*service), key, rebuild, [index](int done, int total) {
         QMetaObject::invokeMethod(index, [index, done, total] { Q_EMIT index->progress(done, total); }, Qt::QueuedConnection);
         return index->backgroundProgress(done, total);
@@ -697,8 +709,16 @@ bool SearchIndex::backgroundProgress(int done, int total)
 {
     m_done = done;
     m_total = total;
+    if (done < total)
+        return waitWhilePaused();
     QMutexLocker locker(&m_mutex);
-    while (done < total && !m_pauses.isEmpty() && !m_closing && m_interrupts == 0) {
+    return !m_closing && m_interrupts == 0;
+}
+
+bool SearchIndex::waitWhilePaused()
+{
+    QMutexLocker locker(&m_mutex);
+    while (!m_pauses.isEmpty() && !m_closing && m_interrupts == 0) {
         m_waiting = true;
         m_wake.wait(&m_mutex);
     }

@@ -90,8 +90,8 @@ public:
 
     // ---- being a guest
 
-    /// The background sync waits before its next batch while any reason is set (live changes
-    /// announced meanwhile are written when it goes on). Reasons are names, each set or not ("typing",
+    /// The background sync waits before it lists a source's sessions and before its next batch
+    /// while any reason is set (live changes announced meanwhile are written when it goes on). Reasons are names, each set or not ("typing",
     /// "run <session>"): resume() clears the name pause() set.
     void pause(const QString &reason);
     void resume(const QString &reason);
@@ -205,6 +205,8 @@ private:
     Result<Plan> plan(QSqlDatabase &db, Store &store, const QString &source, bool rebuild);
     /// The worker's progress: records it, and waits while paused; false when the index closes.
     bool backgroundProgress(int done, int total);
+    /// Waits while paused; false when the index closes or a source's removal interrupts.
+    bool waitWhilePaused();
     bool isClosing() const;
     Result<QSqlDatabase> connection();
     /// Whether the open file is an index of another layout or tokenizer.

@@ -17,6 +17,7 @@
 #include "session/sessionstore.h"
 #include "store/jsonstore.h"
 #include "testdata.h"
+#include "startupgate.h"
 #include "testdb.h"
 #include "timelinedelegate.h"
 #include "timelineview.h"
@@ -27,6 +28,7 @@
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
@@ -35,6 +37,7 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
 
 #include <algorithm>
 #include <utility>
@@ -61,6 +64,7 @@ private Q_SLOTS:
     void findNextPrevious();
     void findInOlderPages();
     void indexingIsAGuest();
+    void indexWaitsForTheFirstFrame();
     void screenshots();
 
 private:
@@ -133,7 +137,35 @@ bool TestGuiSearch::waitForIndex(MainWindow *w)
         if (!loaded.wait(5000))
             return false;
     }
+    // The index waits for the window's first painted frame (IndexingGuest, StartupGate).
+    if (!QTest::qWaitFor([w] { return w->startupGate()->isOpen(); }, 20000))
+        return false;
     return w->searchIndex()->isOpen() && w->searchIndex()->waitForIdle(20000);
+}
+
+void TestGuiSearch::indexWaitsForTheFirstFrame()
+{
+    // Made, not shown: the index is open, but its sync waits, before listing the sessions too.
+    // No events run until it is shown (the gate's longest wait is a timer).
+    m_window = std::make_unique<MainWindow>(test::makeController(m_service, m_data->path()));
+    MainWindow *w = m_window.get();
+    QVERIFY(!w->startupGate()->isOpen());
+    SearchIndex *index = w->searchIndex();
+    QVERIFY(index && index->isOpen());
+    QVERIFY(index->isPaused());
+    QDeadlineTimer deadline(20000);
+    while (!index->isWaiting() && !deadline.hasExpired())
+        QThread::msleep(5);
+    QVERIFY(index->isWaiting());
+    QCOMPARE(index->progressNow().total, 0);
+
+    // Shown: the first painted frame opens the gate, and the index catches up.
+    w->resize(1300, 820);
+    w->show();
+    QTRY_VERIFY_WITH_TIMEOUT(w->startupGate()->isOpen(), 20000);
+    QVERIFY(!index->isPaused());
+    QVERIFY(waitForIndex(w));
+    QVERIFY(index->progressNow().total > 0);
 }
 
 QList<SearchHit> TestGuiSearch::searchFor(SearchPanel *panel, const QString &query)

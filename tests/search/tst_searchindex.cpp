@@ -807,11 +807,11 @@ void TestSearchIndex::pausesWhileBusy()
     index.pause(u"typing"_s);
     QVERIFY(index.isPaused());
     index.addSource(&service);
-    // The sync waits before its first batch.
+    // The sync waits before it lists the sessions (the heaviest read of a large database).
     QTRY_VERIFY_WITH_TIMEOUT(index.isWaiting(), 20000);
     QCOMPARE(hitsOf(index, u"common"_s), 0);
     QCOMPARE(index.progressNow().done, 0);
-    QCOMPARE(index.progressNow().total, 150);
+    QCOMPARE(index.progressNow().total, 0);
     index.pause(u"run ses_1"_s);
     index.resume(u"typing"_s);
     QVERIFY(index.isPaused()); // a run still streams
