@@ -209,9 +209,7 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
     // Once the list is in: the tabs of the last time (those whose session is still there), else
     // the most recent session. A session opened before (`weft --session ID`: its first page
     // loads while the list does) stays if the list has it, now selected in the sidebar.
-    connect(
-        m_sessions, &SessionsModel::loaded, this,
-        [this] {
+    const auto start = [this] {
             const QString shown = currentSessionID();
             const QString atStart = std::exchange(m_openedAtStart, QString());
             if (!shown.isEmpty() && shown != atStart)
@@ -238,6 +236,18 @@ MainWindow::MainWindow(std::unique_ptr<SessionController> controller, QWidget *p
                     break;
                 }
             }
+    };
+    // The newest sessions are enough to open the newest one; the tabs of the last time, or a
+    // session shown at start that is not among them, wait for all.
+    connect(
+        m_sessions, &SessionsModel::newestLoaded, this,
+        [this, start] {
+            const QString shown = currentSessionID();
+            if (!m_sessions->isLoaded()
+                && ((!shown.isEmpty() && !m_sessions->session(shown)) || !QSettings().value(u"MainWindow/panes"_s).toMap().isEmpty()))
+                connect(m_sessions, &SessionsModel::loaded, this, start, Qt::SingleShotConnection);
+            else
+                start();
         },
         Qt::SingleShotConnection);
     // No session to show at start: no frame to wait for.

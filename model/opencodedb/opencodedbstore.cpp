@@ -1156,19 +1156,27 @@ QList<OpencodeDbStore::ListedSession> OpencodeDbStore::rootListing()
     return result;
 }
 
+namespace
+{
+// The session columns a list keeps: sessionFromRow() leaves out what a row does not hold.
+QString listedColumns(const QString &sessionColumns)
+{
+    static const QStringList unlisted{u"summary_diffs"_s, u"metadata"_s, u"cost"_s, u"tokens_input"_s, u"tokens_output"_s,
+                                      u"tokens_reasoning"_s, u"tokens_cache_read"_s, u"tokens_cache_write"_s};
+    QStringList listed = sessionColumns.split(u", "_s);
+    listed.removeIf([](const QString &column) { return unlisted.contains(column); });
+    return listed.join(u", "_s);
+}
+} // namespace
+
 QList<Session> OpencodeDbStore::listedSessions()
 {
     StoreReads::check("listedSessions");
-    // sessionFromRow() leaves out what a row does not hold: these columns stay unread.
-    static const QStringList unlisted{u"summary_diffs"_s, u"metadata"_s, u"cost"_s, u"tokens_input"_s, u"tokens_output"_s,
-                                      u"tokens_reasoning"_s, u"tokens_cache_read"_s, u"tokens_cache_write"_s};
-    QStringList listed = m_sessionColumns.split(u", "_s);
-    listed.removeIf([](const QString &column) { return unlisted.contains(column); });
     QList<Session> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
         std::optional<Columns> columns;
-        return forEachRow(db, u"SELECT %1 FROM %2"_s.arg(listed.join(u", "_s), m_sessionSource), {}, [&](const QSqlQuery &q) {
+        return forEachRow(db, u"SELECT %1 FROM %2"_s.arg(listedColumns(m_sessionColumns), m_sessionSource), {}, [&](const QSqlQuery &q) {
             if (!columns)
                 columns.emplace(q.record());
             if (std::optional<Session> s = sessionFromRow(q, *columns))
@@ -1176,6 +1184,37 @@ QList<Session> OpencodeDbStore::listedSessions()
         });
     });
     reportReadFailure(r);
+    return result;
+}
+
+std::optional<QList<Session>> OpencodeDbStore::newestListedSessions(int roots)
+{
+    StoreReads::check("newestListedSessions");
+    // OpenCode 2's sessions come from a union of two tables: no index to page them by.
+    if (hasSessionV2() || !m_schema.session.contains(u"parent_id"_s) || !m_schema.session.contains(u"time_updated"_s))
+        return std::nullopt;
+    // The roots through session_parent_idx (a root's parent_id is NULL, or empty as the CLI's
+    // list allows), sorted by time in a temporary B-tree (OpenCode's schema has no index on
+    // time_updated); then each generation of children through the same index; whole rows only
+    // for those (EXPLAIN QUERY PLAN: no SCAN of session).
+    const QString sql = u"WITH RECURSIVE family(id) AS ("
+                        u"SELECT id FROM (SELECT id FROM session WHERE parent_id IS NULL OR parent_id = '' ORDER BY time_updated DESC, id LIMIT ?) "
+                        u"UNION SELECT session.id FROM session JOIN family ON session.parent_id = family.id) "
+                        u"SELECT %1 FROM session WHERE id IN family"_s.arg(listedColumns(m_sessionColumns));
+    QList<Session> result;
+    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
+        result.clear();
+        std::optional<Columns> columns;
+        return forEachRow(db, sql, {roots}, [&](const QSqlQuery &q) {
+            if (!columns)
+                columns.emplace(q.record());
+            if (std::optional<Session> s = sessionFromRow(q, *columns))
+                result.append(*s);
+        });
+    });
+    reportReadFailure(r);
+    if (!r)
+        return std::nullopt;
     return result;
 }
 

@@ -115,6 +115,7 @@ public:
     QList<Project> projects() override;
     QList<Session> sessions() override;
     QList<Session> listedSessions() override;
+    std::optional<QList<Session>> newestListedSessions(int roots) override;
     std::optional<Session> session(const QString &sessionID) override;
     QList<Message> messages(const QString &sessionID) override;
     /// The `message` rows' IDs without their data (a V1 session's), and a V2 session's.

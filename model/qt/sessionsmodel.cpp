@@ -23,7 +23,11 @@ struct LoadResult
 {
     QList<Session> sessions;
     QList<Project> projects;
+    bool complete = true; ///< every session, not only the newest
 };
+
+/// How many root families the first step of the list reads (the sidebar shows 100 per project).
+constexpr int FirstStepRoots = 200;
 
 const QList<int> &allRoles()
 {
@@ -63,15 +67,24 @@ void SessionsModel::reload()
 {
     assertGuiThread();
     const int generation = ++m_generation;
+    m_restPending = false;
+    m_removedMeanwhile.clear();
     std::shared_ptr<Store> store = storeOf(*m_service);
+    // The first step: the newest root families where the store can page them (the window opens
+    // and paints from them), else every session.
     whenFinished(QtConcurrent::run([store] {
                      LoadResult result;
                      result.projects = store->projects();
-                     result.sessions = store->listedSessions();
+                     if (std::optional<QList<Session>> newest = store->newestListedSessions(FirstStepRoots)) {
+                         result.sessions = *std::move(newest);
+                         result.complete = false;
+                     } else {
+                         result.sessions = store->listedSessions();
+                     }
                      std::stable_sort(result.sessions.begin(), result.sessions.end(), sessionNewerThan);
                      return result;
                  }),
-                 this, [this, generation](const LoadResult &result) {
+                 this, [this, generation, store](const LoadResult &result) {
                      if (generation != m_generation)
                          return;
                      updateProjects(result.projects);
@@ -82,7 +95,7 @@ void SessionsModel::reload()
                          present.insert(s.id());
                      const QList<Session> current = m_sessions;
                      for (const Session &s : current) {
-                         if (!present.contains(s.id()))
+                         if (result.complete && !present.contains(s.id()))
                              removeSession(s.id());
                      }
                      if (m_sessions.isEmpty() && !result.sessions.isEmpty()) {
@@ -93,6 +106,50 @@ void SessionsModel::reload()
                      } else {
                          for (const Session &s : result.sessions)
                              applySession(s);
+                     }
+                     if (result.complete) {
+                         m_loaded = true;
+                         Q_EMIT newestLoaded();
+                         Q_EMIT loaded();
+                         return;
+                     }
+                     Q_EMIT newestLoaded();
+                     loadRest(generation, store);
+                 });
+}
+
+void SessionsModel::loadRest(int generation, const std::shared_ptr<Store> &store)
+{
+    // Changes the service announces from now on are applied as they come: the rest's read must
+    // not undo them (a session removed meanwhile stays removed, a row newer than the read stays).
+    m_restPending = true;
+    whenFinished(QtConcurrent::run([store] {
+                     QList<Session> sessions = store->listedSessions();
+                     std::stable_sort(sessions.begin(), sessions.end(), sessionNewerThan);
+                     return sessions;
+                 }),
+                 this, [this, generation](const QList<Session> &sessions) {
+                     if (generation != m_generation)
+                         return;
+                     m_restPending = false;
+                     const QSet<QString> removed = std::exchange(m_removedMeanwhile, {});
+                     QList<Session> added;
+                     for (const Session &s : sessions) {
+                         if (removed.contains(s.id()))
+                             continue;
+                         const auto it = m_rowById.constFind(s.id());
+                         if (it == m_rowById.constEnd())
+                             added.append(s);
+                         else if (s.updated() > m_sessions.at(it.value()).updated())
+                             applySession(s);
+                     }
+                     // The older sessions after the newest ones, in one insertion (one rebuild of the tree).
+                     if (!added.isEmpty()) {
+                         const int first = int(m_sessions.size());
+                         beginInsertRows({}, first, first + int(added.size()) - 1);
+                         m_sessions.append(added);
+                         rebuildIndex();
+                         endInsertRows();
                      }
                      m_loaded = true;
                      Q_EMIT loaded();
@@ -375,6 +432,8 @@ void SessionsModel::applySession(const Session &session)
 void SessionsModel::removeSession(const QString &sessionID)
 {
     assertGuiThread();
+    if (m_restPending)
+        m_removedMeanwhile.insert(sessionID);
     const auto it = m_rowById.constFind(sessionID);
     if (it == m_rowById.constEnd())
         return;

@@ -10,11 +10,13 @@
 #include <QSet>
 
 #include <functional>
+#include <memory>
 
 namespace weft
 {
 
 class SessionService;
+class Store;
 
 /// Every session of the data dir as a flat list, one row per session, kept current from the
 /// SessionService's signals (from any thread, queued to the GUI thread). The sidebar groups it
@@ -70,8 +72,11 @@ public:
     Qt::ItemFlags flags(const QModelIndex &index) const override;
     QHash<int, QByteArray> roleNames() const override;
 
-    /// Loads every session (Store::listedSessions()) off the GUI thread; loaded() when the rows
-    /// are in. Rows already present are updated in place (no reset).
+    /// Loads every session off the GUI thread, in two steps where the store can page
+    /// (Store::newestListedSessions()): the newest root families first (newestLoaded()), then
+    /// the rest (Store::listedSessions()), appended in one insertion; loaded() when all are in.
+    /// Rows already present are updated in place (no reset); changes announced between the steps
+    /// stay (a session removed meanwhile does not come back, a newer row is not replaced).
     void reload();
     [[nodiscard]] bool isLoaded() const { return m_loaded; }
 
@@ -96,10 +101,14 @@ public:
     [[nodiscard]] static int forkNumber(const QString &title, QString *baseTitle = nullptr);
 
 Q_SIGNALS:
+    /// The newest sessions are in (the first step; with a store that cannot page, all of them,
+    /// right before loaded()).
+    void newestLoaded();
     void loaded();
 
 private:
     void assertGuiThread() const;
+    void loadRest(int generation, const std::shared_ptr<Store> &store);
     void applySession(const Session &session);
     void removeSession(const QString &sessionID);
     void onMessageUpdated(const Message &message);
@@ -119,6 +128,8 @@ private:
     QHash<QString, QString> m_branches; // directory -> the branch of the worktree holding it
     QHash<QString, QSet<QString>> m_openReplies; // sessionID -> assistant messages not completed
     bool m_loaded = false;
+    bool m_restPending = false; // the second step is being read
+    QSet<QString> m_removedMeanwhile; // sessions removed while it is
     int m_generation = 0;
 };
 

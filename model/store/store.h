@@ -83,6 +83,15 @@ public:
     /// parts apart (a database's token counts, cost, metadata and summary diffs). The default is
     /// sessions().
     [[nodiscard]] virtual QList<Session> listedSessions() { return sessions(); }
+    /// The newest @p roots root sessions (by time.updated) with all their descendants, as
+    /// listedSessions() reads them, in no particular order: a list's first step, read without
+    /// going through every session (listedSessions() brings the rest after it). std::nullopt
+    /// where the backend cannot read such a page (the default): the list then loads in one step.
+    [[nodiscard]] virtual std::optional<QList<Session>> newestListedSessions(int roots)
+    {
+        Q_UNUSED(roots);
+        return std::nullopt;
+    }
     [[nodiscard]] virtual std::optional<Session> session(const QString &sessionID) = 0;
     /// The messages of a session, ordered by time.created then ID.
     [[nodiscard]] virtual QList<Message> messages(const QString &sessionID) = 0;

@@ -14,6 +14,7 @@
 #include <QApplication>
 #include <QLineEdit>
 #include <QScrollBar>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
@@ -43,6 +44,56 @@ std::shared_ptr<SessionService> openFixture(test::FixtureDataDir &dir)
     return std::make_shared<SessionService>(store);
 }
 
+/// A store that reads a list in two steps as a database does: a page of the newest root
+/// families, then everything; it counts what each step is asked, and the second step returns
+/// what it read only when the test lets it (so that changes can come between the steps).
+class TwoStepStore : public JsonStore
+{
+public:
+    using JsonStore::JsonStore;
+
+    std::optional<QList<Session>> newestListedSessions(int roots) override
+    {
+        askedRoots = roots;
+        QList<Session> all = JsonStore::listedSessions();
+        std::stable_sort(all.begin(), all.end(), sessionNewerThan);
+        // One root family here (the fixture is small): the newest root and its descendants.
+        QSet<QString> family;
+        for (const Session &s : std::as_const(all)) {
+            if (s.parentID().isEmpty()) {
+                family.insert(s.id());
+                break;
+            }
+        }
+        for (qsizetype before = -1; before != family.size();) {
+            before = family.size();
+            for (const Session &s : std::as_const(all)) {
+                if (family.contains(s.parentID()))
+                    family.insert(s.id());
+            }
+        }
+        QList<Session> page;
+        for (const Session &s : std::as_const(all)) {
+            if (family.contains(s.id()))
+                page.append(s);
+        }
+        pageRows = int(page.size());
+        return page;
+    }
+    QList<Session> listedSessions() override
+    {
+        const QList<Session> read = JsonStore::listedSessions();
+        ++fullReads;
+        gate.acquire();
+        return read;
+    }
+
+    std::atomic<int> askedRoots = 0;
+    std::atomic<int> pageRows = 0;
+    std::atomic<int> fullReads = 0;
+    QSemaphore gate;
+};
+
 QStringList childIds(const SessionTreeModel &tree, const QModelIndex &parent)
 {
     QStringList ids;
@@ -63,6 +114,7 @@ private Q_SLOTS:
     void liveRenameIsPreciseAndNoReset();
     void archiveMovesIntoArchivedGroup();
     void createAndDeleteAreIncremental();
+    void listComesNewestFirstThenTheRest();
     void treeShowsPagesOfRoots();
     void updatesFromAnotherThread();
     void groupsByDate_data();
@@ -248,6 +300,63 @@ void TestSessionModels::createAndDeleteAreIncremental()
     QCOMPARE(flat.rowCount(), 5);
     QVERIFY(!tree.indexForSession(Child).isValid());
     QCOMPARE(reset.size(), 0);
+}
+
+void TestSessionModels::listComesNewestFirstThenTheRest()
+{
+    test::FixtureDataDir dir;
+    auto store = std::make_shared<TwoStepStore>(dir.path());
+    QSemaphoreReleaser releaseAtEnd(store->gate, 1); // a failed check must not leave a pool thread waiting
+    auto service = std::make_shared<SessionService>(store);
+    SessionsModel flat(service.get());
+    SessionTreeModel tree(&flat);
+    QAbstractItemModelTester tester(&tree, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy newest(&flat, &SessionsModel::newestLoaded);
+    QSignalSpy loaded(&flat, &SessionsModel::loaded);
+    QSignalSpy reset(&tree, &QAbstractItemModel::modelReset);
+
+    // The first step: a page of the newest families only, asked of the store as such.
+    QVERIFY(newest.wait(10000));
+    QCOMPARE(store->askedRoots.load(), 200);
+    QVERIFY(store->pageRows.load() > 0);
+    QCOMPARE(flat.rowCount(), store->pageRows.load());
+    QVERIFY(flat.rowCount() < 6);
+    QVERIFY(!flat.isLoaded());
+    QVERIFY(flat.session(HandNamed) || flat.session(MainID) || flat.session(FirstRun));
+    QStringList rest;
+    for (const QString &id : {MainID, ForkAt3rd, ForkFull, HandNamed, Child, FirstRun}) {
+        if (!flat.session(id))
+            rest.append(id);
+    }
+    QVERIFY(rest.size() >= 2);
+
+    // The rest is read (and held back); meanwhile one of its sessions is renamed and another removed.
+    QTRY_COMPARE_WITH_TIMEOUT(store->fullReads.load(), 1, 20000);
+    QCOMPARE(loaded.size(), 0);
+    const QString renamed = rest.first();
+    const QString removed = rest.last();
+    QVERIFY(test::ownRead([&] { return service->rename(renamed, u"Renamed between the steps"_s); }));
+    QVERIFY(test::ownRead([&] { return service->remove(removed); }));
+    QTRY_COMPARE_WITH_TIMEOUT(flat.session(renamed).value_or(Session()).title(), u"Renamed between the steps"_s, 20000);
+
+    // The second step: the rest joins without a reset and does not undo those changes.
+    store->gate.release();
+    QVERIFY(loaded.wait(20000));
+    QVERIFY(flat.isLoaded());
+    QCOMPARE(store->fullReads.load(), 1);
+    QVERIFY(!flat.session(removed));
+    QCOMPARE(flat.session(renamed)->title(), u"Renamed between the steps"_s);
+    QCOMPARE(flat.rowCount(), removed == HandNamed ? 4 : 5); // HandNamed goes with its child
+    for (const QString &id : {MainID, ForkAt3rd, ForkFull, FirstRun}) {
+        if (id != removed)
+            QVERIFY2(flat.session(id), qPrintable(id));
+    }
+    QCOMPARE(reset.size(), 0);
+
+    // The filter finds a session of the second step.
+    const QString older = rest.at(1) == removed ? rest.first() : rest.at(1);
+    tree.setFilterText(flat.session(older)->title());
+    QVERIFY(tree.indexForSession(older).isValid());
 }
 
 void TestSessionModels::treeShowsPagesOfRoots()

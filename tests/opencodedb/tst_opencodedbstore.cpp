@@ -175,6 +175,7 @@ private Q_SLOTS:
     void streamFailingHalfWay();
     void permissionV2Converted();
     void sessionStamps();
+    void newestListedSessions();
     void sessionDiffFromStorage();
     void dataDirDetection_data();
     void dataDirDetection();
@@ -821,6 +822,51 @@ void TestOpencodeDbStore::sessionStamps()
     }
 }
 
+// The first step of a list: the newest roots with all their descendants, the rows as
+// listedSessions() reads them; the rest of the sessions stay unread.
+void TestOpencodeDbStore::newestListedSessions()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"opencode.db"_s);
+    TestDb db(file);
+    QVERIFY(db.loadStorage(weft::test::fixtureDir() + u"/storage"_s));
+    const auto store = OpencodeDbStore::open(file);
+    QVERIFY(store);
+    QHash<QString, Session> listed;
+    QList<Session> roots;
+    for (const Session &s : store.value()->listedSessions()) {
+        listed.insert(s.id(), s);
+        if (s.parentID().isEmpty())
+            roots.append(s);
+    }
+    std::sort(roots.begin(), roots.end(), [](const Session &a, const Session &b) {
+        return a.updated() != b.updated() ? a.updated() > b.updated() : a.id() < b.id();
+    });
+    QCOMPARE(listed.size(), 6);
+    QVERIFY(roots.size() < listed.size()); // the fixture has a child
+    for (int n = 1; n <= roots.size() + 1; ++n) {
+        QSet<QString> expected;
+        for (const Session &r : roots.mid(0, n))
+            expected.insert(r.id());
+        for (qsizetype before = -1; before != expected.size();) {
+            before = expected.size();
+            for (const Session &s : std::as_const(listed)) {
+                if (expected.contains(s.parentID()))
+                    expected.insert(s.id());
+            }
+        }
+        const std::optional<QList<Session>> page = store.value()->newestListedSessions(n);
+        QVERIFY(page);
+        QSet<QString> got;
+        for (const Session &s : *page) {
+            got.insert(s.id());
+            QCOMPARE(s, listed.value(s.id()));
+        }
+        QCOMPARE(page->size(), got.size());
+        QCOMPARE(got, expected);
+    }
+}
+
 void TestOpencodeDbStore::sessionDiffFromStorage()
 {
     QTemporaryDir dir;
@@ -1288,6 +1334,7 @@ void TestOpencodeDbStore::sessionV2Preferred()
     OpencodeDbStore &store = *opened.value();
     QVERIFY(store.hasSessionV2());
     QCOMPARE(store.v1MigrationPhase(), u"completed"_s);
+    QVERIFY(!store.newestListedSessions(10)); // no index over both tables: the list loads in one step
     QHash<QString, Session> byID;
     for (const Session &s : store.sessions())
         byID.insert(s.id(), s);
