@@ -1520,19 +1520,25 @@ Result<QList<SearchHit>> SearchIndex::search(const QString &query, const SearchO
             break;
         below = window.last().second;
         std::stable_sort(window.begin(), window.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-        QList<SearchHit> batch;
-        for (const auto &[rank, id] : std::as_const(window)) {
-            doc.bindValue(u":id"_s, id);
-            if (sourceID >= 0)
-                doc.bindValue(u":source"_s, sourceID);
-            if (doc.exec() && doc.next()) {
-                SearchHit hit = hitOf(doc);
-                hit.rank = rank;
-                batch.append(hit);
+        // The documents' rows are read a page at a time, as far as the page of hits needs them.
+        bool full = false;
+        const qsizetype chunk = qMax<qsizetype>(wanted < 0 ? 200 : wanted, 50);
+        for (qsizetype from = 0; from < window.size() && !full; from += chunk) {
+            QList<SearchHit> batch;
+            for (qsizetype i = from; i < qMin(window.size(), from + chunk); ++i) {
+                doc.bindValue(u":id"_s, window.at(i).second);
+                if (sourceID >= 0)
+                    doc.bindValue(u":source"_s, sourceID);
+                if (doc.exec() && doc.next()) {
+                    SearchHit hit = hitOf(doc);
+                    hit.rank = window.at(i).first;
+                    batch.append(hit);
+                }
+                doc.finish();
             }
-            doc.finish();
+            full = !take(batch);
         }
-        if (!take(batch) || window.size() < RankWindow)
+        if (full || window.size() < RankWindow)
             break;
     }
     return hits;
