@@ -22,6 +22,7 @@
 #include <QUrl>
 
 #include <algorithm>
+#include <limits>
 #include <array>
 #include <utility>
 
@@ -738,8 +739,9 @@ Result<void> SearchIndex::createSchema(QSqlDatabase &db)
     // Sources and sessions once each; a document is its session's row, its message and part
     // (to open it and to read its text for a snippet), its kind and time. FTS5 keeps no copy
     // of the text (content=''), and deletes rows itself (contentless_delete, SQLite 3.43).
-    // Positions are kept (detail=full): "quoted phrases" and CJK words of more than two
-    // characters (phrases of bigrams) need them.
+    // No positions (detail=none: 0.3 of the text instead of 0.5): "quoted phrases" and CJK
+    // words of more than two characters (phrases of bigrams) are asked as an AND of their
+    // tokens and checked against the text (search()). The trigram fallback keeps positions.
     const QStringList statements{
         u"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)"_s,
         u"CREATE TABLE IF NOT EXISTS source(id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE)"_s,
@@ -748,8 +750,9 @@ Result<void> SearchIndex::createSchema(QSqlDatabase &db)
         u"CREATE TABLE IF NOT EXISTS doc(id INTEGER PRIMARY KEY, session INTEGER NOT NULL, message TEXT NOT NULL, part TEXT NOT NULL, "
         u"kind INTEGER NOT NULL, time INTEGER NOT NULL)"_s,
         u"CREATE INDEX IF NOT EXISTS doc_session ON doc(session)"_s,
-        u"CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tokenize = '%1', content = '', contentless_delete = 1)"_s.arg(tokenize),
-        u"INSERT INTO fts(fts, rank) VALUES('rank', 'bm25(4.0, 1.0)')"_s,
+        u"CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tokenize = '%1', content = '', contentless_delete = 1%2)"_s.arg(
+            tokenize, m_tokenizer == u"weft" ? u", detail = none"_s : QString()),
+        u"INSERT INTO fts(fts, rank) VALUES('rank', '%1')"_s.arg(m_tokenizer == u"weft" ? u"weft_rank()"_s : u"bm25(4.0, 1.0)"_s),
     };
     for (const QString &sql : statements) {
         if (!q.exec(sql)) {
@@ -855,6 +858,11 @@ QList<SearchDocument> SearchIndex::documents(const Message &message, const QList
 
 QString SearchIndex::ftsQuery(const QString &query)
 {
+    return ftsQuery(query, {}, nullptr);
+}
+
+QString SearchIndex::ftsQuery(const QString &query, const std::function<QStringList(const QString &)> &split, bool *inexact)
+{
     struct Term {
         QString text;
         bool quoted = false;
@@ -920,7 +928,21 @@ QString SearchIndex::ftsQuery(const QString &query)
         }
         if (!hasWordCharacter(text))
             continue;
-        const QString p = phrase(text, prefix);
+        QString p = phrase(text, prefix);
+        if (split) {
+            QStringList tokens = split(text);
+            tokens.removeIf([](const QString &token) { return token.startsWith(u'+'); }); // colocated
+            if (tokens.size() > 1) {
+                if (inexact)
+                    *inexact = true;
+                if (negative)
+                    continue; // excluded by the check against the text
+                QStringList each;
+                for (qsizetype i = 0; i < tokens.size(); ++i)
+                    each.append(phrase(tokens.at(i), prefix && i == tokens.size() - 1));
+                p = u"("_s + each.join(u' ') + u")"_s;
+            }
+        }
         if (negative) {
             exclusions.append(p);
         } else if (orNext && !groups.isEmpty()) {
@@ -935,7 +957,9 @@ QString SearchIndex::ftsQuery(const QString &query)
     QStringList parts;
     for (const QString &g : std::as_const(groups))
         parts.append(g.contains(u" OR "_s) ? u"("_s + g + u")"_s : g);
-    QString expression = parts.join(u' ');
+    // FTS5 ANDs phrases side by side, but not a phrase and a group in parentheses.
+    const bool bracketed = std::any_of(parts.cbegin(), parts.cend(), [](const QString &part) { return part.startsWith(u'('); });
+    QString expression = parts.join(bracketed ? u" AND "_s : u" "_s);
     if (!exclusions.isEmpty())
         expression = u"("_s + expression + u") NOT "_s + exclusions.join(u" NOT "_s);
     return expression;
@@ -1395,6 +1419,12 @@ Result<QList<SearchHit>> SearchIndex::search(const QString &query, const SearchO
     if (!db)
         return db.error();
     QSqlDatabase c = db.value();
+    // Without positions in the index, terms of several tokens are asked as an AND of them and
+    // the candidates checked against their text (the same text and tokenizer as the snippets).
+    bool inexact = false;
+    const QString candidates = m_tokenizer == u"weft"
+        ? ftsQuery(query, [&c](const QString &text) { return SearchTokenizer::tokens(c, text, true); }, &inexact)
+        : expression;
     qint64 sourceID = -1;
     if (!options.source.isEmpty()) {
         const Result<qint64> row = sourceRow(c, options.source, false);
@@ -1404,35 +1434,9 @@ Result<QList<SearchHit>> SearchIndex::search(const QString &query, const SearchO
             return hits; // nothing of it indexed yet
         sourceID = row.value();
     }
-    const QString columns = u"src.key, s.sid, d.message, d.part, d.kind, d.time, s.title, fts.rank"_s;
+    const QString columns = u"src.key, s.sid, d.message, d.part, d.kind, d.time, s.title"_s;
     const QString sourceFilter = sourceID < 0 ? QString() : u"AND s.source = :source"_s;
-    QString sql;
-    if (!options.sessionID.isEmpty()) {
-        // One session: walk its documents and test each against the query (a few hundred probes)
-        // rather than every match in the index.
-        sql = u"SELECT %1 FROM session s CROSS JOIN doc d ON d.session = s.id CROSS JOIN fts ON fts.rowid = d.id "
-              u"JOIN source src ON src.id = s.source WHERE s.sid = :session %2 AND fts MATCH :query "_s.arg(columns, sourceFilter);
-    } else {
-        // Best matches first: FTS5 sorts by rank itself.
-        sql = u"SELECT %1 FROM fts JOIN doc d ON d.id = fts.rowid JOIN session s ON s.id = d.session "
-              u"JOIN source src ON src.id = s.source WHERE fts MATCH :query %2 "_s.arg(columns, sourceFilter);
-    }
-    sql += options.order == SearchOptions::Order::Timeline ? u"ORDER BY d.time, d.message, d.part "_s : u"ORDER BY fts.rank "_s;
-    sql += u"LIMIT :limit OFFSET :offset"_s;
-    QSqlQuery q(c);
-    q.setForwardOnly(true);
-    if (!q.prepare(sql))
-        return sqlError(q, m_file);
-    q.bindValue(u":query"_s, expression);
-    if (sourceID >= 0)
-        q.bindValue(u":source"_s, sourceID);
-    if (!options.sessionID.isEmpty())
-        q.bindValue(u":session"_s, options.sessionID);
-    q.bindValue(u":limit"_s, options.limit <= 0 ? -1 : options.limit);
-    q.bindValue(u":offset"_s, qMax(0, options.offset));
-    if (!q.exec())
-        return Error{SearchTr::tr("cannot search for \"%1\": %2").arg(query, sqlError(q, m_file).message), m_file};
-    while (q.next()) {
+    auto hitOf = [](const QSqlQuery &q) {
         SearchHit hit;
         hit.source = q.value(0).toString();
         hit.sessionID = q.value(1).toString();
@@ -1441,20 +1445,130 @@ Result<QList<SearchHit>> SearchIndex::search(const QString &query, const SearchO
         hit.kind = kindName(q.value(4).toInt());
         hit.time = q.value(5).toLongLong();
         hit.sessionTitle = q.value(6).toString();
-        hit.rank = q.value(7).toDouble();
-        hits.append(hit);
+        return hit;
+    };
+    const qsizetype wanted = options.limit <= 0 ? -1 : options.limit;
+    qsizetype skip = qMax(0, options.offset);
+    // Takes the candidates in their order: skips the offset's true hits, keeps the page's.
+    // Returns false when the page is full.
+    auto take = [&](QList<SearchHit> batch) {
+        const qsizetype chunk = qMax<qsizetype>(wanted < 0 ? 200 : wanted, 50);
+        for (qsizetype from = 0; from < batch.size(); from += chunk) {
+            QList<SearchHit> part = batch.mid(from, chunk);
+            if (!inexact && skip >= part.size()) {
+                skip -= part.size(); // exact candidates need no text to be skipped
+                continue;
+            }
+            if (!inexact && skip > 0) {
+                part.remove(0, skip);
+                skip = 0;
+            }
+            if (!inexact && wanted >= 0)
+                part.resize(qMin(part.size(), wanted - hits.size()));
+            const QList<bool> matched = makeSnippets(c, expression, query, part);
+            for (qsizetype i = 0; i < part.size(); ++i) {
+                if (inexact && !matched.at(i))
+                    continue;
+                if (skip > 0) {
+                    --skip;
+                    continue;
+                }
+                hits.append(part.at(i));
+                if (wanted >= 0 && hits.size() >= wanted)
+                    return false;
+            }
+        }
+        return true;
+    };
+    QSqlQuery q(c);
+    q.setForwardOnly(true);
+    if (!options.sessionID.isEmpty() || options.order == SearchOptions::Order::Timeline) {
+        QString sql;
+        if (!options.sessionID.isEmpty()) {
+            // One session: walk its documents and test each against the query (a few hundred
+            // probes) rather than every match in the index.
+            sql = u"SELECT %1, fts.rank FROM session s CROSS JOIN doc d ON d.session = s.id CROSS JOIN fts ON fts.rowid = d.id "
+                  u"JOIN source src ON src.id = s.source WHERE s.sid = :session %2 AND fts MATCH :query "_s.arg(columns, sourceFilter);
+        } else {
+            sql = u"SELECT %1, fts.rank FROM fts JOIN doc d ON d.id = fts.rowid JOIN session s ON s.id = d.session "
+                  u"JOIN source src ON src.id = s.source WHERE fts MATCH :query %2 "_s.arg(columns, sourceFilter);
+        }
+        sql += options.order == SearchOptions::Order::Timeline ? u"ORDER BY d.time, d.message, d.part"_s : u"ORDER BY fts.rank"_s;
+        if (!q.prepare(sql))
+            return sqlError(q, m_file);
+        q.bindValue(u":query"_s, candidates);
+        if (sourceID >= 0)
+            q.bindValue(u":source"_s, sourceID);
+        if (!options.sessionID.isEmpty())
+            q.bindValue(u":session"_s, options.sessionID);
+        if (!q.exec())
+            return Error{SearchTr::tr("cannot search for \"%1\": %2").arg(query, sqlError(q, m_file).message), m_file};
+        QList<SearchHit> batch;
+        while (q.next()) {
+            batch.append(hitOf(q));
+            batch.last().rank = q.value(7).toDouble();
+        }
+        if (q.lastError().isValid())
+            return sqlError(q, m_file);
+        q.finish();
+        take(batch);
+        return hits;
     }
-    if (q.lastError().isValid())
+    // Rank order: FTS5 scores the newest RankWindow matches (rowid order needs no scores), they
+    // are taken best first, then the next window's.
+    QSqlQuery doc(c);
+    doc.setForwardOnly(true);
+    if (!doc.prepare(u"SELECT %1 FROM doc d JOIN session s ON s.id = d.session JOIN source src ON src.id = s.source "
+                     u"WHERE d.id = :id %2"_s.arg(columns, sourceFilter)))
+        return sqlError(doc, m_file);
+    if (!q.prepare(u"SELECT rowid, rank FROM fts WHERE fts MATCH :query AND rowid < :below ORDER BY rowid DESC LIMIT :window"_s))
         return sqlError(q, m_file);
-    q.finish();
-    makeSnippets(c, expression, query, hits);
+    qint64 below = std::numeric_limits<qint64>::max();
+    for (;;) {
+        q.bindValue(u":query"_s, candidates);
+        q.bindValue(u":below"_s, below);
+        q.bindValue(u":window"_s, RankWindow);
+        if (!q.exec())
+            return Error{SearchTr::tr("cannot search for \"%1\": %2").arg(query, sqlError(q, m_file).message), m_file};
+        QList<std::pair<double, qint64>> window;
+        while (q.next())
+            window.append({q.value(1).toDouble(), q.value(0).toLongLong()});
+        if (q.lastError().isValid())
+            return sqlError(q, m_file);
+        q.finish();
+        if (window.isEmpty())
+            break;
+        below = window.last().second;
+        std::stable_sort(window.begin(), window.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+        // The documents' rows are read a page at a time, as far as the page of hits needs them.
+        bool full = false;
+        const qsizetype chunk = qMax<qsizetype>(wanted < 0 ? 200 : wanted, 50);
+        for (qsizetype from = 0; from < window.size() && !full; from += chunk) {
+            QList<SearchHit> batch;
+            for (qsizetype i = from; i < qMin(window.size(), from + chunk); ++i) {
+                doc.bindValue(u":id"_s, window.at(i).second);
+                if (sourceID >= 0)
+                    doc.bindValue(u":source"_s, sourceID);
+                if (doc.exec() && doc.next()) {
+                    SearchHit hit = hitOf(doc);
+                    hit.rank = window.at(i).first;
+                    batch.append(hit);
+                }
+                doc.finish();
+            }
+            full = !take(batch);
+        }
+        if (full || window.size() < RankWindow)
+            break;
+    }
     return hits;
 }
 
-void SearchIndex::makeSnippets(QSqlDatabase &db, const QString &expression, const QString &query, QList<SearchHit> &hits)
+QList<bool> SearchIndex::makeSnippets(QSqlDatabase &db, const QString &expression, const QString &query, QList<SearchHit> &hits)
 {
+    QList<bool> matched(hits.size(), true);
     if (hits.isEmpty())
-        return;
+        return matched;
     QHash<QString, std::shared_ptr<Store>> stores;
     {
         QMutexLocker locker(&m_mutex);
@@ -1529,9 +1643,12 @@ void SearchIndex::makeSnippets(QSqlDatabase &db, const QString &expression, cons
     q.exec(u"RELEASE snippets"_s);
     // A text that changed since it was indexed no longer matches: its start, unmarked.
     for (qsizetype i = 0; i < hits.size(); ++i) {
-        if (!made.contains(i) && !texts.at(i).isEmpty())
+        if (!made.contains(i) && !texts.at(i).isEmpty()) {
             hits[i].snippet = texts.at(i).size() > PlainSnippet ? texts.at(i).left(PlainSnippet) + u'…' : texts.at(i);
+            matched[i] = false;
+        }
     }
+    return matched;
 }
 
 Result<QList<SearchHit>> SearchIndex::searchSession(const QString &query, const QString &source, const QString &sessionID)

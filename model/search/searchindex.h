@@ -76,7 +76,7 @@ public:
     /// The oldest SQLite the index works with.
     static constexpr int MinimumSqlite = 3043000;
     /// The layout of the index's tables, kept in the index (an index of another is made again).
-    static constexpr int SchemaVersion = 2;
+    static constexpr int SchemaVersion = 3;
     [[nodiscard]] bool isOpen() const { return m_connections != nullptr; }
     [[nodiscard]] QString file() const { return m_file; }
     /// The FTS5 tokenizer in use: "weft" (CJK bigrams), or "trigram" where this build cannot
@@ -184,6 +184,15 @@ public:
     static constexpr qsizetype ToolOutputTail = 512;
     /// The FTS5 expression for a user's query, or empty when it has no words.
     [[nodiscard]] static QString ftsQuery(const QString &query);
+    /// The index keeps no positions (`detail=none`): a term of several tokens (a "quoted
+    /// phrase", a CJK word of three or more characters, a-hyphenated-word) is asked of it as an
+    /// AND of its tokens (@p split gives a term's tokens), an exclusion of several tokens not
+    /// at all; @p inexact is set when so, and the candidates are checked against their text.
+    [[nodiscard]] static QString ftsQuery(const QString &query, const std::function<QStringList(const QString &)> &split,
+                                          bool *inexact);
+    /// The rank order ranks the newest RankWindow matches (by document row: the last indexed
+    /// first) by bm25, then the next RankWindow, and so on: FTS5 scores a window, not every match.
+    static constexpr int RankWindow = 1000;
 
 Q_SIGNALS:
     /// Background work wrote changes (sync of a source, coalesced live changes).
@@ -221,7 +230,8 @@ private:
     /// Removes a session's documents, and with @p row its row too.
     Result<void> deleteSessionDocs(QSqlDatabase &db, const QString &source, const QString &sessionID, bool row = false);
     /// Fills the snippets and highlights of @p hits from the text in their stores.
-    void makeSnippets(QSqlDatabase &db, const QString &expression, const QString &query, QList<SearchHit> &hits);
+    /// Returns, for each hit, whether its text matched @p expression (a hit without text counts as matched).
+    QList<bool> makeSnippets(QSqlDatabase &db, const QString &expression, const QString &query, QList<SearchHit> &hits);
     Result<void> upsertDocument(QSqlDatabase &db, const QString &source, const QString &sessionID,
                                 const SearchDocument &doc, const QString &title = {});
     Result<void> removeDocument(QSqlDatabase &db, const QString &source, const QString &sessionID,

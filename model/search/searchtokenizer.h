@@ -18,6 +18,13 @@ namespace weft::SearchTokenizer
 /// Arguments after the name go to `unicode61` (`tokenize = 'weft remove_diacritics 2'`).
 inline constexpr char Name[] = "weft";
 
+/// The rank of the index's documents, registered with the tokenizer (an FTS5 function:
+/// `rank = 'weft_rank()'`): bm25 (k1 1.2, b 0.75) without term frequencies, which an index
+/// without positions does not keep (FTS5's bm25() gives 0 there): every matched term counts
+/// once, so shorter documents rank first, and a document in the title column weighs four
+/// times. Lower is better, as with bm25().
+inline constexpr char RankFunction[] = "weft_rank";
+
 /// True when this build can register the tokenizer (it was linked with SQLite's C API).
 [[nodiscard]] bool isAvailable();
 

@@ -162,6 +162,9 @@ private Q_SLOTS:
     void ranking();
     void snippets_data();
     void snippets();
+    void termsAreCheckedAgainstTheText_data();
+    void termsAreCheckedAgainstTheText();
+    void pagesAreFullWhenCandidatesFail();
     void syncJsonStore();
     void syncOpencodeDatabase_data();
     void syncOpencodeDatabase();
@@ -256,7 +259,7 @@ void TestSearchIndex::ftsQuery_data()
     QTest::addRow("phrase") << u"\"quick fox\" jumps"_s << u"\"quick fox\" \"jumps\""_s;
     QTest::addRow("prefix") << u"data*"_s << u"\"data\"*"_s;
     QTest::addRow("exclusion") << u"fox -dog"_s << u"(\"fox\") NOT \"dog\""_s;
-    QTest::addRow("OR") << u"fox OR dog cat"_s << u"(\"fox\" OR \"dog\") \"cat\""_s;
+    QTest::addRow("OR") << u"fox OR dog cat"_s << u"(\"fox\" OR \"dog\") AND \"cat\""_s;
     QTest::addRow("quotes inside a word") << u"say\"hi"_s << u"\"say\" \"hi\""_s;
     QTest::addRow("FTS5 syntax is text") << u"title:foo AND NEAR(x)"_s << u"\"title:foo\" \"AND\" \"NEAR(x)\""_s;
     QTest::addRow("punctuation only") << u"-- ** ::"_s << QString();
@@ -331,15 +334,17 @@ void TestSearchIndex::snippets_data()
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("query");
     QTest::addColumn<QStringList>("highlights");
-    QTest::addRow("English") << u"The quick brown fox jumps over the lazy dog"_s << u"lazy"_s << QStringList{u"lazy"_s};
-    QTest::addRow("case kept") << u"Qt 6 と SQLite で実装します"_s << u"sqlite"_s << QStringList{u"SQLite"_s};
-    QTest::addRow("phrase") << u"The quick brown fox jumps"_s << u"\"brown fox\""_s << QStringList{u"brown fox"_s};
-    QTest::addRow("two words") << u"The quick brown fox jumps"_s << u"fox quick"_s << QStringList{u"quick"_s, u"fox"_s};
-    QTest::addRow("Japanese two characters") << u"全文検索のテストです。"_s << u"検索"_s << QStringList{u"検索"_s};
-    QTest::addRow("Japanese one character") << u"全文検索のテストです。"_s << u"検"_s << QStringList{u"検"_s};
-    QTest::addRow("Japanese katakana") << u"全文検索のテストです。"_s << u"テスト"_s << QStringList{u"テスト"_s};
-    QTest::addRow("Chinese three characters") << u"中文回复：数据库已经准备好了。"_s << u"数据库"_s << QStringList{u"数据库"_s};
-    QTest::addRow("Chinese whole run") << u"中文回复：数据库已经准备好了。"_s << u"已经准备好了"_s << QStringList{u"已经准备好了"_s};
+    // Checked against the text: terms of several tokens (the index keeps no positions).
+    QTest::addColumn<bool>("checked");
+    QTest::addRow("English") << u"The quick brown fox jumps over the lazy dog"_s << u"lazy"_s << QStringList{u"lazy"_s} << false;
+    QTest::addRow("case kept") << u"Qt 6 と SQLite で実装します"_s << u"sqlite"_s << QStringList{u"SQLite"_s} << false;
+    QTest::addRow("phrase") << u"The quick brown fox jumps"_s << u"\"brown fox\""_s << QStringList{u"brown fox"_s} << true;
+    QTest::addRow("two words") << u"The quick brown fox jumps"_s << u"fox quick"_s << QStringList{u"quick"_s, u"fox"_s} << false;
+    QTest::addRow("Japanese two characters") << u"全文検索のテストです。"_s << u"検索"_s << QStringList{u"検索"_s} << false;
+    QTest::addRow("Japanese one character") << u"全文検索のテストです。"_s << u"検"_s << QStringList{u"検"_s} << false;
+    QTest::addRow("Japanese katakana") << u"全文検索のテストです。"_s << u"テスト"_s << QStringList{u"テスト"_s} << true;
+    QTest::addRow("Chinese three characters") << u"中文回复：数据库已经准备好了。"_s << u"数据库"_s << QStringList{u"数据库"_s} << true;
+    QTest::addRow("Chinese whole run") << u"中文回复：数据库已经准备好了。"_s << u"已经准备好了"_s << QStringList{u"已经准备好了"_s} << true;
 }
 
 void TestSearchIndex::snippets()
@@ -347,6 +352,7 @@ void TestSearchIndex::snippets()
     QFETCH(QString, text);
     QFETCH(QString, query);
     QFETCH(QStringList, highlights);
+    QFETCH(bool, checked);
     QTemporaryDir dir;
     // The index keeps no text: snippets are made from the store's.
     auto opened = OpencodeDataDir::open(dir.filePath(u"weft"_s), true);
@@ -384,15 +390,20 @@ void TestSearchIndex::snippets()
     QVERIFY(windowed->first().snippet.size() < longText.size());
     QCOMPARE(highlighted(windowed->first()), highlights);
 
-    // A text changed in the store since it was indexed: its start, without highlights.
+    // A text changed in the store since it was indexed: its start, without highlights; a hit
+    // that is checked against its text is no hit any more.
     Part changed = longMessages.first().parts.first();
     changed.setText(u"rewritten meanwhile "_s + longText);
     QVERIFY(store.writePart(changed));
     const Result<QList<SearchHit>> stale = index.search(query, options);
     QVERIFY(stale);
-    QCOMPARE(stale->size(), 1);
-    QVERIFY(stale->first().snippet.startsWith(u"rewritten meanwhile filler0"));
-    QVERIFY(stale->first().highlights.isEmpty());
+    if (checked) {
+        QVERIFY(stale->isEmpty());
+    } else {
+        QCOMPARE(stale->size(), 1);
+        QVERIFY(stale->first().snippet.startsWith(u"rewritten meanwhile filler0"));
+        QVERIFY(stale->first().highlights.isEmpty());
+    }
     // A source whose store the index does not know: the hit, without a snippet.
     const Session unknown = makeSession(u"elsewhere"_s);
     QVERIFY(index.indexSession(u"no store"_s, unknown, messagesOf(unknown, {text})));
@@ -402,6 +413,100 @@ void TestSearchIndex::snippets()
     QVERIFY(bare);
     QCOMPARE(bare->size(), 1);
     QVERIFY(bare->first().snippet.isEmpty());
+}
+
+void TestSearchIndex::termsAreCheckedAgainstTheText_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("query");
+    QTest::addColumn<bool>("hit");
+    QTest::addRow("phrase, adjacent") << u"The quick brown fox jumps"_s << u"\"brown fox\""_s << true;
+    QTest::addRow("phrase, apart") << u"The brown quick fox jumps"_s << u"\"brown fox\""_s << false;
+    QTest::addRow("phrase, other order") << u"The fox brown jumps"_s << u"\"brown fox\""_s << false;
+    QTest::addRow("hyphenated, adjacent") << u"see hand-named notes"_s << u"hand-named"_s << true;
+    QTest::addRow("hyphenated, apart") << u"named by hand"_s << u"hand-named"_s << false;
+    QTest::addRow("CJK word, adjacent") << u"中文回复：数据库已经准备好了。"_s << u"数据库"_s << true;
+    QTest::addRow("CJK word, its bigrams apart") << u"数据很好，证据库也是。"_s << u"数据库"_s << false;
+    QTest::addRow("excluded word, apart") << u"brown cat dog jumps"_s << u"jumps -brown-dog"_s << true;
+    QTest::addRow("excluded word, present") << u"the brown-dog jumps"_s << u"jumps -brown-dog"_s << false;
+    QTest::addRow("excluded CJK word, its bigrams apart") << u"数据很好，证据库也是。"_s << u"也是 -数据库"_s << true;
+    QTest::addRow("excluded CJK word, present") << u"数据库也是。"_s << u"也是 -数据库"_s << false;
+    QTest::addRow("phrase or word") << u"The brown quick fox jumps"_s << u"\"brown fox\" OR quick"_s << true;
+}
+
+void TestSearchIndex::termsAreCheckedAgainstTheText()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, query);
+    QFETCH(bool, hit);
+    // The index keeps no positions: a term of several tokens is asked as an AND of them and
+    // checked against the store's text, in a search of every session and of one session.
+    QTemporaryDir dir;
+    auto opened = OpencodeDataDir::open(dir.filePath(u"weft"_s), true);
+    QVERIFY(opened);
+    SearchIndex index;
+    QVERIFY(index.open(dir.filePath(u"search.db"_s)));
+    index.addStore(opened->store);
+    const Session s = makeSession(u"untitled"_s);
+    const QList<MessageWithParts> messages = messagesOf(s, {text});
+    writeInto(*opened->store, s, messages);
+    QVERIFY(index.indexSession(SearchIndex::sourceKey(*opened->store), s, messages));
+    const Result<QList<SearchHit>> all = index.search(query);
+    QVERIFY(all);
+    QCOMPARE(all->size(), hit ? 1 : 0);
+    const Result<QList<SearchHit>> one = index.searchSession(query, SearchIndex::sourceKey(*opened->store), s.id());
+    QVERIFY(one);
+    QCOMPARE(one->size(), hit ? 1 : 0);
+    if (hit)
+        QVERIFY(!all->first().snippet.isEmpty());
+}
+
+void TestSearchIndex::pagesAreFullWhenCandidatesFail()
+{
+    // More candidates than a rank window, most of them failing the check (the words apart,
+    // and shorter: ranked before the true hits), the true ones spread over both windows.
+    QTemporaryDir dir;
+    auto opened = OpencodeDataDir::open(dir.filePath(u"weft"_s), true);
+    QVERIFY(opened);
+    SearchIndex index;
+    QVERIFY(index.open(dir.filePath(u"search.db"_s)));
+    index.addStore(opened->store);
+    QStringList texts;
+    QSet<int> trueOnes;
+    for (int i = 0; i < SearchIndex::RankWindow + 200; ++i) {
+        if (i % 40 == 7) {
+            trueOnes.insert(i);
+            texts.append(u"number %1 has alpha beta together in it"_s.arg(i));
+        } else {
+            texts.append(u"beta alpha %1"_s.arg(i));
+        }
+    }
+    const Session s = makeSession(u"untitled"_s);
+    const QList<MessageWithParts> messages = messagesOf(s, texts);
+    writeInto(*opened->store, s, messages);
+    QVERIFY(index.indexSession(SearchIndex::sourceKey(*opened->store), s, messages));
+    QSet<QString> seen;
+    const int pageSize = 10;
+    for (int offset = 0;; offset += pageSize) {
+        SearchOptions page;
+        page.limit = pageSize;
+        page.offset = offset;
+        const Result<QList<SearchHit>> hits = index.search(u"\"alpha beta\""_s, page);
+        QVERIFY(hits);
+        for (const SearchHit &hit : hits.value()) {
+            QVERIFY(hit.snippet.contains(u"alpha beta"_s));
+            QVERIFY(!seen.contains(hit.partID));
+            seen.insert(hit.partID);
+        }
+        if (hits->size() < pageSize) {
+            QCOMPARE(offset + hits->size(), trueOnes.size()); // only the last page is short
+            break;
+        }
+    }
+    QCOMPARE(seen.size(), trueOnes.size());
+    SearchOptions every;
+    every.limit = -1;
+    QCOMPARE(index.search(u"\"alpha beta\""_s, every)->size(), trueOnes.size());
 }
 
 void TestSearchIndex::syncJsonStore()
