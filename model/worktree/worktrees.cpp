@@ -36,19 +36,19 @@ Git::Output git(const QString &directory, const QStringList &arguments, const QB
     return Git::run(arguments, options);
 }
 
-/// Holds the repository at @p mainPath for this process's changes to what its worktrees share
+/// Holds the repository whose common git folder is @p commonDir, for this process's changes to what its worktrees share
 /// (.git/config, .git/worktrees, the main checkout) and for reading the list of worktrees: git
 /// takes its own locks on them and fails instead of waiting (two worktrees made at once in one
 /// repository failed about once in 30), and a list read while one is added can find it half made.
 /// Recursive: create() finds what it made.
-std::unique_lock<std::recursive_mutex> lockRepository(const QString &mainPath)
+std::unique_lock<std::recursive_mutex> lockRepository(const QString &commonDir)
 {
     static std::mutex guard;
     static std::map<QString, std::unique_ptr<std::recursive_mutex>> locks;
     std::recursive_mutex *lock = nullptr;
     {
         const std::lock_guard held(guard);
-        std::unique_ptr<std::recursive_mutex> &slot = locks[mainPath];
+        std::unique_ptr<std::recursive_mutex> &slot = locks[commonDir];
         if (!slot)
             slot = std::make_unique<std::recursive_mutex>();
         lock = slot.get();
@@ -115,13 +115,20 @@ Result<Worktrees> Worktrees::open(const QString &directory)
 {
     if (!QFileInfo(directory).isDir())
         return Error{WorktreeTr::tr("no folder %1").arg(directory), directory};
+    // The common git folder names the repository without the list of its worktrees, which is
+    // read under the repository's lock: read while a worktree is added, it can be half made.
+    const Git::Output common = git(directory, {u"rev-parse"_s, u"--path-format=absolute"_s, u"--git-common-dir"_s});
+    const QString commonDir = common.ok() ? QFileInfo(common.line()).canonicalFilePath() : QString();
+    if (commonDir.isEmpty())
+        return Error{WorktreeTr::tr("%1 is not in a git repository").arg(directory), directory};
+    const auto held = lockRepository(commonDir);
     const Git::Output listed = git(directory, {u"worktree"_s, u"list"_s, u"--porcelain"_s});
     if (!listed.ok())
         return Error{WorktreeTr::tr("%1 is not in a git repository").arg(directory), directory};
     const QList<Worktree> all = parsePorcelain(listed.out);
     if (all.isEmpty() || listed.out.contains("\nbare\n"))
         return Error{WorktreeTr::tr("%1: a bare repository has no checkout to work in").arg(directory), directory};
-    return Worktrees(all.first().path);
+    return Worktrees(all.first().path, commonDir);
 }
 
 QString Worktrees::defaultParent() const
@@ -144,7 +151,7 @@ QString Worktrees::whyInvalidName(const QString &name)
 
 Result<QList<Worktree>> Worktrees::list() const
 {
-    const auto held = lockRepository(m_main);
+    const auto held = lockRepository(m_commonDir);
     const Git::Output listed = git(m_main, {u"worktree"_s, u"list"_s, u"--porcelain"_s});
     if (!listed.ok())
         return gitError(WorktreeTr::tr("cannot list the worktrees"), listed, m_main);
@@ -211,7 +218,7 @@ Result<Worktree> Worktrees::create(const CreateOptions &options) const
         return Error{WorktreeTr::tr("%1 exists already").arg(path), path};
     if (!QDir().mkpath(parent))
         return Error{WorktreeTr::tr("cannot make the folder %1").arg(parent), parent};
-    const auto held = lockRepository(m_main);
+    const auto held = lockRepository(m_commonDir);
     const Git::Output added = git(m_main, {u"worktree"_s, u"add"_s, u"--quiet"_s, u"-b"_s, branch, path, base.value()});
     if (!added.ok())
         return gitError(WorktreeTr::tr("cannot make the worktree %1").arg(path), added, path);
@@ -303,7 +310,7 @@ Result<ApplyResult> Worktrees::apply(const Worktree &worktree, ApplyMode mode) c
         return Error{WorktreeTr::tr("%1 is the main checkout").arg(worktree.path), worktree.path};
     if (worktree.branch.isEmpty() && mode != ApplyMode::Diff)
         return Error{WorktreeTr::tr("%1 has no branch to merge").arg(worktree.path), worktree.path};
-    const auto held = lockRepository(m_main);
+    const auto held = lockRepository(m_commonDir);
     ApplyResult result;
     if (mode == ApplyMode::Diff) {
         const Result<QByteArray> patch = diff(worktree);
@@ -368,7 +375,7 @@ Result<void> Worktrees::remove(const Worktree &worktree, bool force) const
     if (force)
         arguments << u"--force"_s;
     arguments << worktree.path;
-    const auto held = lockRepository(m_main);
+    const auto held = lockRepository(m_commonDir);
     const Git::Output removed = git(m_main, arguments);
     if (!removed.ok()) {
         if (worktree.prunable && git(m_main, {u"worktree"_s, u"prune"_s}).ok())

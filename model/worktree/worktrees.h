@@ -114,8 +114,9 @@ public:
     [[nodiscard]] static QString whyInvalidName(const QString &name);
 
 private:
-    explicit Worktrees(const QString &mainPath)
+    Worktrees(const QString &mainPath, const QString &commonDir)
         : m_main(mainPath)
+        , m_commonDir(commonDir)
     {
     }
     /// The base recorded for @p branch by create().
@@ -124,6 +125,9 @@ private:
     [[nodiscard]] QStringList unmerged(const QString &path) const;
 
     QString m_main;
+    /// The repository's common git folder (canonical): what its lock is known by, from the main
+    /// checkout and from any linked worktree alike.
+    QString m_commonDir;
 };
 
 } // namespace weft

@@ -11,6 +11,8 @@
 #include <QTest>
 
 #include <array>
+#include <atomic>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -38,6 +40,7 @@ private Q_SLOTS:
     void init();
     void createListAndFind();
     void createsAtOnceFromManyThreads();
+    void opensWhileOthersAreMade();
     void statusDiffAndCommit();
     void mergeBringsTheBranch();
     void mergeConflictLeavesMainAsItWas();
@@ -167,6 +170,51 @@ void TestWorktrees::createsAtOnceFromManyThreads()
     for (const std::optional<Result<void>> &r : removed)
         QVERIFY2(r && *r, qPrintable(r && !*r ? r->error().toString() : QString()));
     QCOMPARE(m_trees->list()->size(), 1);
+}
+
+void TestWorktrees::opensWhileOthersAreMade()
+{
+    // Best of N checks a finished run's worktree (open() from it, then list()) while the next
+    // run's worktree is made: a list of the worktrees read meanwhile can find the new one half
+    // made, and git then fails. Opened from a linked worktree and from the main checkout, again
+    // and again while eight worktrees are made and removed, every open and list succeeds.
+    const Result<Worktree> first = m_trees->create({.name = u"first"_s});
+    QVERIFY(first);
+    constexpr int count = 8;
+    std::atomic_bool making = true;
+    std::atomic_int failures = 0;
+    QString failure;
+    std::mutex failureLock;
+    std::vector<std::thread> readers;
+    for (const QString &from : {first->path, m_repo}) {
+        readers.emplace_back([&, from] {
+            while (making) {
+                const Result<Worktrees> opened = Worktrees::open(from);
+                const Result<QList<Worktree>> all = opened ? opened->list() : Result<QList<Worktree>>(opened.error());
+                if (!all) {
+                    ++failures;
+                    const std::lock_guard held(failureLock);
+                    failure = all.error().toString();
+                }
+            }
+        });
+    }
+    std::atomic_int made = 0;
+    std::vector<std::thread> makers;
+    for (int i = 0; i < count; ++i) {
+        makers.emplace_back([this, i, &made] {
+            if (const Result<Worktree> w = m_trees->create({.name = u"made-%1"_s.arg(i)}); w && m_trees->remove(w.value()))
+                ++made;
+        });
+    }
+    for (std::thread &t : makers)
+        t.join();
+    making = false;
+    for (std::thread &t : readers)
+        t.join();
+    QCOMPARE(int(made), count);
+    QVERIFY2(failures == 0, qPrintable(u"%1 failed: %2"_s.arg(int(failures)).arg(failure)));
+    QVERIFY(m_trees->remove(first.value()));
 }
 
 void TestWorktrees::statusDiffAndCommit()
