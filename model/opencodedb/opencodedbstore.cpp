@@ -1068,14 +1068,13 @@ QList<Project> OpencodeDbStore::projects()
     return result;
 }
 
-QList<Session> OpencodeDbStore::sessions()
+std::optional<QList<Session>> OpencodeDbStore::sessionsOf(const QString &sql, const QVariantList &bound)
 {
-    StoreReads::check("sessions");
     QList<Session> result;
     const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
         result.clear();
         std::optional<Columns> columns;
-        return forEachRow(db, u"SELECT %1 FROM %2"_s.arg(m_sessionColumns, m_sessionSource), {}, [&](const QSqlQuery &q) {
+        return forEachRow(db, sql, bound, [&](const QSqlQuery &q) {
             if (!columns)
                 columns.emplace(q.record());
             if (std::optional<Session> s = sessionFromRow(q, *columns))
@@ -1083,7 +1082,15 @@ QList<Session> OpencodeDbStore::sessions()
         });
     });
     reportReadFailure(r);
+    if (!r)
+        return std::nullopt;
     return result;
+}
+
+QList<Session> OpencodeDbStore::sessions()
+{
+    StoreReads::check("sessions");
+    return sessionsOf(u"SELECT %1 FROM %2"_s.arg(m_sessionColumns, m_sessionSource)).value_or(QList<Session>());
 }
 
 QList<OpencodeDbStore::ListedSession> OpencodeDbStore::rootListing()
@@ -1172,19 +1179,7 @@ QString listedColumns(const QString &sessionColumns)
 QList<Session> OpencodeDbStore::listedSessions()
 {
     StoreReads::check("listedSessions");
-    QList<Session> result;
-    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
-        result.clear();
-        std::optional<Columns> columns;
-        return forEachRow(db, u"SELECT %1 FROM %2"_s.arg(listedColumns(m_sessionColumns), m_sessionSource), {}, [&](const QSqlQuery &q) {
-            if (!columns)
-                columns.emplace(q.record());
-            if (std::optional<Session> s = sessionFromRow(q, *columns))
-                result.append(*s);
-        });
-    });
-    reportReadFailure(r);
-    return result;
+    return sessionsOf(u"SELECT %1 FROM %2"_s.arg(listedColumns(m_sessionColumns), m_sessionSource)).value_or(QList<Session>());
 }
 
 std::optional<QList<Session>> OpencodeDbStore::newestListedSessions(int roots)
@@ -1201,21 +1196,7 @@ std::optional<QList<Session>> OpencodeDbStore::newestListedSessions(int roots)
                         u"SELECT id FROM (SELECT id FROM session WHERE parent_id IS NULL OR parent_id = '' ORDER BY time_updated DESC, id LIMIT ?) "
                         u"UNION SELECT session.id FROM session JOIN family ON session.parent_id = family.id) "
                         u"SELECT %1 FROM session WHERE id IN family"_s.arg(listedColumns(m_sessionColumns));
-    QList<Session> result;
-    const Result<void> r = read([&](QSqlDatabase &db) -> Result<void> {
-        result.clear();
-        std::optional<Columns> columns;
-        return forEachRow(db, sql, {roots}, [&](const QSqlQuery &q) {
-            if (!columns)
-                columns.emplace(q.record());
-            if (std::optional<Session> s = sessionFromRow(q, *columns))
-                result.append(*s);
-        });
-    });
-    reportReadFailure(r);
-    if (!r)
-        return std::nullopt;
-    return result;
+    return sessionsOf(sql, {roots});
 }
 
 std::optional<Session> OpencodeDbStore::session(const QString &sessionID)

@@ -187,6 +187,8 @@ public:
     };
     /// Maps the current row of a query over sessionColumns() (plus any other columns).
     [[nodiscard]] std::optional<Session> sessionFromRow(const QSqlQuery &query);
+    /// The sessions of the rows @p sql selects; none when the read failed (it is reported).
+    [[nodiscard]] std::optional<QList<Session>> sessionsOf(const QString &sql, const QVariantList &bound = {});
     [[nodiscard]] std::optional<Session> sessionFromRow(const QSqlQuery &query, const Columns &columns);
     /// Maps a row with the columns `id, session_id, data` (in any position, by name). `data` may
     /// be selected as text or, cheaper, as `CAST(data AS BLOB) AS data` (its UTF-8 bytes as
